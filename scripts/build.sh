@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# build.sh: installs missing dependencies and builds pmutop into build/ (extra args go to cmake).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+cmake -S . -B "${BUILD_DIR:-build}" "$@" >/dev/null
+cmake --build "${BUILD_DIR:-build}" -j"$(nproc)"

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# test.sh: sets up, builds and runs the whole test suite (SANITIZE=1 builds with ASan+UBSan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "${SANITIZE:-0}" = 1 ]; then
+  export BUILD_DIR=build-asan
+  bash scripts/build.sh -DPMUTOP_SANITIZE=ON
+else
+  bash scripts/build.sh
+fi
+cd "${BUILD_DIR:-build}"
+ctest --output-on-failure -j2 "$@"

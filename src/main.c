@@ -1,0 +1,7 @@
+/* main.c: pmutop entry point (placeholder until the CLI lands). */
+#include <stdio.h>
+int main(void)
+{
+	puts("pmutop " PMUTOP_VERSION);
+	return 0;
+}
