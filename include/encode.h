@@ -1,0 +1,51 @@
+/* encode.h: event specs (libpfm4 names, raw rNN, sysfs pmu/term/ syntax) -> perf_event_attr. */
+#ifndef PMUTOP_ENCODE_H
+#define PMUTOP_ENCODE_H
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pmu_family;
+
+/* What the encoder needs to know about the machine the event is for. */
+struct encode_ctx {
+	const char *sysfs_root;           /* prefix for /sys lookups ("" or "/" = live) */
+	const struct pmu_family *family;  /* selects the libpfm4 model for "@::EVENT" */
+	int core_pmu_type;                /* attr.type for raw "rNN" (4 = PERF_TYPE_RAW; dynamic on ARM/hybrid) */
+	bool filters_priv;                /* false: the core PMU rejects every exclude_* bit */
+};
+
+struct event_encoding {
+	struct perf_event_attr attr;
+	char pmu[64];     /* "perf", "skl", "raw", "msr", ... */
+	char fstr[256];   /* fully qualified name as encoded */
+	bool hardware;    /* a hardware counter (needs a core PMU), not a software/msr event */
+};
+
+/* Initialises libpfm4 once (allowing models this machine lacks). Returns 0 or -1 + @err. */
+int encode_init(char *err, size_t errlen);
+
+/* Encodes one spec:
+ *   perf::CYCLES, cycles, cpu-clock          libpfm4 generic/software events
+ *   skl::INST_RETIRED:ANY_P                   a libpfm4 model event (any compiled-in model)
+ *   @::INST_RETIRED:ANY_P                     the same, with the model of ctx->family
+ *   r03, r1b7:config1=0x10001                 raw event code (hex) for the core PMU
+ *   msr/tsc/, cpu/event=0x3c,umask=0/         sysfs PMU syntax (events/ aliases, format/ fields)
+ * Returns 0, or -1 with a one-line reason in @err. */
+int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_encoding *enc,
+		 char *err, size_t errlen);
+
+/* "type=4 config=0x1b7 config1=0x10001 exclude=guest" */
+void encode_format(const struct event_encoding *enc, char *buf, size_t len);
+
+/* Fills up to @max names closest to @bad (edit distance over libpfm4's events for the models of
+ * @ctx and perf generic events). Returns the number found. */
+int encode_suggest(const char *bad, const struct encode_ctx *ctx, char (*out)[96], int max);
+
+/* Calls @fn for every event libpfm4 knows on the active models (and, with @all, every
+ * compiled-in model) whose name contains @pattern (case-insensitive; NULL = all). */
+typedef void (*encode_list_fn)(void *arg, const char *pmu, const char *event, const char *desc,
+			       bool present);
+void encode_list(const char *pattern, bool all, encode_list_fn fn, void *arg);
+
+#endif
