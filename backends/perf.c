@@ -1,0 +1,388 @@
+/* perf.c: system-wide per-CPU counting with perf_event_open, one group per CPU (or per set). */
+#include "backend.h"
+#include "encode.h"
+#include "family.h"
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One perf group on one CPU: a leader and its members. */
+struct perf_group {
+	int leader_fd;      /* -1 when the group has no event open */
+	int nmembers;       /* events in the group, leader included */
+	int *event_index;   /* group position -> mode event index */
+	uint64_t *ids;      /* group position -> PERF_EVENT_IOC_ID */
+};
+
+struct perf_row {
+	int cpu;
+	bool offline;
+	int ngroups;
+	struct perf_group *groups;
+	int *fds; /* per event, -1 if not open */
+};
+
+struct perf_priv {
+	struct backend_req req;
+	struct backend_event *events;
+	int *cpus, *core_type;
+	struct perf_row *rows;
+	struct event_encoding *enc; /* [row * nevents + e] */
+	int cur_set;
+	uint64_t *readbuf;
+	size_t readbuf_len;
+};
+
+static const struct {
+	int err;
+	const char *hint;
+} errno_hints[] = {
+	{EACCES, "permission denied: run as root, give pmutop CAP_PERFMON (setcap cap_perfmon+ep), "
+		 "or lower kernel.perf_event_paranoid to -1 for system-wide counting"},
+	{EPERM, "not permitted: an exclude bit this PMU cannot honour, or perf_event_paranoid/LSM "
+		"policy; run as root or with CAP_PERFMON"},
+	{ENOENT, "no such event on this PMU (no hardware PMU in /sys/bus/event_source/devices, or "
+		 "an event for another core type)"},
+	{EOPNOTSUPP, "not supported by this PMU (no sampling or no such feature)"},
+	{EINVAL, "invalid configuration: bad event code or config1 mask, exclude bits on a PMU "
+		 "that cannot filter, or a group that can never fit the counters"},
+	{ENODEV, "the CPU is offline"},
+	{EMFILE, "too many open files: raise the limit (ulimit -n) or count fewer events/CPUs"},
+	{ENFILE, "the system file table is full"},
+	{EBUSY, "the PMU is in exclusive use by another tool"},
+	{ENOSPC, "no free counter of the required kind (breakpoints) or read buffer too small"},
+	{ENXIO, "an extra MSR this event needs is not accessible (virtual machine?)"},
+	{E2BIG, "perf_event_attr size mismatch with this kernel"},
+	{ESRCH, "the target task does not exist"},
+};
+
+const char *perf_errno_hint(int err)
+{
+	for (size_t i = 0; i < sizeof(errno_hints) / sizeof(errno_hints[0]); i++)
+		if (errno_hints[i].err == err)
+			return errno_hints[i].hint;
+	return "perf_event_open failed";
+}
+
+long backend_raise_nofile(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return -1;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return (long)rl.rlim_cur;
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void close_row(struct perf_priv *p, struct perf_row *row)
+{
+	for (int e = 0; e < p->req.nevents; e++)
+		if (row->fds[e] >= 0) {
+			close(row->fds[e]);
+			row->fds[e] = -1;
+		}
+	for (int g = 0; g < row->ngroups; g++) {
+		row->groups[g].leader_fd = -1;
+		row->groups[g].nmembers = 0;
+	}
+}
+
+/* The group an event belongs to on its row. */
+static int group_of(const struct perf_priv *p, int e)
+{
+	if (p->req.singletons)
+		return e;
+	return p->req.nsets > 1 ? p->events[e].set : 0;
+}
+
+static void set_status(struct backend *b, int r, int e, int err, const char *extra)
+{
+	struct backend_status *st = &b->status[r * b->nevents + e];
+	st->supported = err == 0;
+	st->err = err;
+	if (err)
+		snprintf(st->reason, sizeof(st->reason), "%s%s%s", strerror(err), extra ? ": " : "",
+			 extra ? extra : perf_errno_hint(err));
+	else
+		st->reason[0] = '\0';
+}
+
+/* Opens every event of row @r: leaders disabled, members attached, then each group enabled. */
+static int open_row(struct backend *b, struct perf_priv *p, int r)
+{
+	struct perf_row *row = &p->rows[r];
+	int opened = 0;
+	for (int e = 0; e < p->req.nevents; e++) {
+		struct event_encoding *enc = &p->enc[r * p->req.nevents + e];
+		if (!b->status[r * b->nevents + e].encoding[0])
+			continue; /* did not encode */
+		struct perf_group *g = &row->groups[group_of(p, e)];
+		struct perf_event_attr attr = enc->attr;
+		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+				   PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+		attr.disabled = g->leader_fd < 0;
+		attr.inherit = 0;
+		attr.sample_period = 0;
+		attr.freq = 0;
+		int fd = sys_perf_event_open(&attr, row->cpu, g->leader_fd);
+		if (fd < 0) {
+			int err = errno;
+			if (err == ENODEV) {
+				close_row(p, row);
+				row->offline = true;
+				return 0;
+			}
+			set_status(b, r, e, err, NULL);
+			continue;
+		}
+		uint64_t id = 0;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0) {
+			set_status(b, r, e, errno, "PERF_EVENT_IOC_ID failed");
+			close(fd);
+			continue;
+		}
+		if (g->leader_fd < 0)
+			g->leader_fd = fd;
+		g->event_index[g->nmembers] = e;
+		g->ids[g->nmembers] = id;
+		g->nmembers++;
+		row->fds[e] = fd;
+		set_status(b, r, e, 0, NULL);
+		opened++;
+	}
+	row->offline = false;
+	for (int gi = 0; gi < row->ngroups; gi++) {
+		struct perf_group *g = &row->groups[gi];
+		if (g->leader_fd < 0)
+			continue;
+		bool on = p->req.nsets <= 1 || p->req.singletons || gi == p->cur_set;
+		ioctl(g->leader_fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+		if (on)
+			ioctl(g->leader_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	}
+	return opened;
+}
+
+static void perf_close(struct backend *b)
+{
+	struct perf_priv *p = b->priv;
+	if (!p)
+		return;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		close_row(p, &p->rows[r]);
+		for (int g = 0; g < p->rows[r].ngroups; g++) {
+			free(p->rows[r].groups[g].event_index);
+			free(p->rows[r].groups[g].ids);
+		}
+		free(p->rows[r].groups);
+		free(p->rows[r].fds);
+	}
+	free(p->rows);
+	free(p->enc);
+	free(p->events);
+	free(p->cpus);
+	free(p->core_type);
+	free(p->readbuf);
+	free(p);
+	b->priv = NULL;
+}
+
+static int perf_open(struct backend *b, const struct backend_req *req, char *err, size_t errlen)
+{
+	struct perf_priv *p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	b->priv = p;
+	p->req = *req;
+	int n = req->nevents, nc = req->ncpus;
+	p->events = calloc((size_t)n ? (size_t)n : 1, sizeof(*p->events));
+	p->cpus = calloc((size_t)nc ? (size_t)nc : 1, sizeof(int));
+	p->core_type = calloc((size_t)nc ? (size_t)nc : 1, sizeof(int));
+	p->rows = calloc((size_t)nc ? (size_t)nc : 1, sizeof(*p->rows));
+	p->enc = calloc((size_t)n * (size_t)nc + 1, sizeof(*p->enc));
+	b->status = calloc((size_t)n * (size_t)nc + 1, sizeof(*b->status));
+	p->readbuf_len = 3 + 2 * (size_t)n;
+	p->readbuf = calloc(p->readbuf_len, sizeof(uint64_t));
+	if (!p->events || !p->cpus || !p->core_type || !p->rows || !p->enc || !b->status ||
+	    !p->readbuf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(p->events, req->events, (size_t)n * sizeof(*p->events));
+	memcpy(p->cpus, req->cpus, (size_t)nc * sizeof(int));
+	if (req->core_pmu_type)
+		memcpy(p->core_type, req->core_pmu_type, (size_t)nc * sizeof(int));
+	p->req.events = p->events;
+	p->req.cpus = p->cpus;
+	p->req.core_pmu_type = p->core_type;
+	b->nrows = nc;
+	b->nevents = n;
+	b->counter_bits = 64;
+	backend_raise_nofile();
+
+	int ngroups = req->singletons ? n : (req->nsets > 1 ? req->nsets : 1);
+	int total_opened = 0;
+	char first_reason[400] = "";
+	for (int r = 0; r < nc; r++) {
+		struct perf_row *row = &p->rows[r];
+		row->cpu = req->cpus[r];
+		row->ngroups = ngroups;
+		row->groups = calloc((size_t)ngroups, sizeof(*row->groups));
+		row->fds = malloc((size_t)(n ? n : 1) * sizeof(int));
+		if (!row->groups || !row->fds) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (int e = 0; e < n; e++)
+			row->fds[e] = -1;
+		for (int g = 0; g < ngroups; g++) {
+			row->groups[g].leader_fd = -1;
+			row->groups[g].event_index = calloc((size_t)(n ? n : 1), sizeof(int));
+			row->groups[g].ids = calloc((size_t)(n ? n : 1), sizeof(uint64_t));
+			if (!row->groups[g].event_index || !row->groups[g].ids) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+		}
+		const struct pmu_family *fam = req->family;
+		struct encode_ctx ctx = {
+			.sysfs_root = req->sysfs_root,
+			.family = fam,
+			.core_pmu_type = p->core_type[r],
+			.filters_priv = fam ? fam->filters_priv : true,
+		};
+		for (int e = 0; e < n; e++) {
+			struct backend_status *st = &b->status[r * n + e];
+			char why[160];
+			if (event_encode(p->events[e].spec, &ctx, &p->enc[r * n + e], why, sizeof(why)) < 0) {
+				st->supported = false;
+				st->err = ENOENT;
+				snprintf(st->reason, sizeof(st->reason), "%s", why);
+				continue;
+			}
+			encode_format(&p->enc[r * n + e], st->encoding, sizeof(st->encoding));
+		}
+		total_opened += open_row(b, p, r);
+		for (int e = 0; e < n && !first_reason[0]; e++)
+			if (!b->status[r * n + e].supported)
+				snprintf(first_reason, sizeof(first_reason), "%s: %s", p->events[e].name,
+					 b->status[r * n + e].reason);
+	}
+	snprintf(b->description, sizeof(b->description), "perf_event");
+	if (total_opened == 0) {
+		snprintf(err, errlen, "no event could be counted on any CPU (%s)",
+			 first_reason[0] ? first_reason : "no events");
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Reads one group; returns 0, or -1 if the group was torn apart (CPU went offline). */
+static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_count *out, bool *present)
+{
+	ssize_t want = (ssize_t)((3 + 2 * (size_t)g->nmembers) * sizeof(uint64_t));
+	ssize_t got = read(g->leader_fd, p->readbuf, p->readbuf_len * sizeof(uint64_t));
+	if (got < (ssize_t)(3 * sizeof(uint64_t)))
+		return -1;
+	uint64_t nr = p->readbuf[0];
+	if (nr < (uint64_t)g->nmembers || got < want)
+		return -1; /* members detached: the CPU went offline */
+	uint64_t ena = p->readbuf[1], run = p->readbuf[2];
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t value = p->readbuf[3 + 2 * i], id = p->readbuf[4 + 2 * i];
+		for (int m = 0; m < g->nmembers; m++)
+			if (g->ids[m] == id) {
+				int e = g->event_index[m];
+				out[e] = (struct raw_count){value, ena, run};
+				present[e] = true;
+			}
+	}
+	return 0;
+}
+
+static int perf_read(struct backend *b, struct raw_count *out, bool *present, bool *offline,
+		     uint64_t *t_ns, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	struct perf_priv *p = b->priv;
+	int n = p->req.nevents;
+	*t_ns = monotonic_ns();
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct perf_row *row = &p->rows[r];
+		struct raw_count *o = out + (size_t)r * n;
+		bool *pr = present + (size_t)r * n;
+		memset(pr, 0, (size_t)n * sizeof(bool));
+		if (row->offline) {
+			/* A CPU that comes back is reopened; its old groups never resume. */
+			if (open_row(b, p, r) == 0 && row->offline) {
+				offline[r] = true;
+				continue;
+			}
+		}
+		offline[r] = false;
+		for (int gi = 0; gi < row->ngroups; gi++) {
+			struct perf_group *g = &row->groups[gi];
+			if (g->leader_fd < 0)
+				continue;
+			if (read_group(p, g, o, pr) < 0) {
+				close_row(p, row);
+				row->offline = true;
+				offline[r] = true;
+				memset(pr, 0, (size_t)n * sizeof(bool));
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static void perf_select_set(struct backend *b, int set)
+{
+	struct perf_priv *p = b->priv;
+	if (p->req.nsets <= 1 || p->req.singletons)
+		return;
+	p->cur_set = set % p->req.nsets;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct perf_row *row = &p->rows[r];
+		for (int gi = 0; gi < row->ngroups; gi++) {
+			int fd = row->groups[gi].leader_fd;
+			if (fd < 0)
+				continue;
+			ioctl(fd, gi == p->cur_set ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+			      PERF_IOC_FLAG_GROUP);
+		}
+	}
+}
+
+const struct backend_ops backend_perf_ops = {
+	.name = "perf",
+	.open = perf_open,
+	.read = perf_read,
+	.select_set = perf_select_set,
+	.close = perf_close,
+};

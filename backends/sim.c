@@ -1,0 +1,252 @@
+/* sim.c: deterministic simulated counters for any number of CPUs (wrap, multiplexing, faults). */
+#include "backend.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sim_event {
+	double rate;     /* events per second at 100% utilisation */
+	bool follows_util; /* scales with the CPU's simulated utilisation */
+	bool spiky;      /* multiplied by spike_factor on spike ticks */
+};
+
+struct sim_priv {
+	struct sim_opts opts;
+	int nrows, nevents;
+	int *cpus;
+	struct sim_event *ev;
+	struct raw_count *acc; /* cumulative, unmasked: [row * nevents + e] */
+	double *frac;          /* fractional carry per counter */
+	uint64_t tick;
+	int cur_set, nsets;
+	int *set_of;
+};
+
+void sim_opts_default(struct sim_opts *o)
+{
+	*o = (struct sim_opts){
+		.seed = 1,
+		.counter_bits = 64,
+		.mux_fraction = 1.0,
+		.fail_event = -1,
+		.offline_cpu = -1,
+		.offline_from = -1,
+		.offline_to = -1,
+		.interval_ns = 1000000000ULL,
+		.spike_cpu = -1,
+		.spike_every = 0,
+		.spike_factor = 4.0,
+	};
+}
+
+void backend_sim_configure(struct backend *b, const struct sim_opts *o)
+{
+	struct sim_priv *p = calloc(1, sizeof(*p));
+	if (!p)
+		return;
+	p->opts = *o;
+	b->priv = p;
+}
+
+/* splitmix64: a small, well-mixed deterministic hash. */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Uniform in [0, 1) from (seed, a, b, c). */
+static double unit(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t h = mix(seed ^ mix(a ^ mix(b ^ mix(c))));
+	return (double)(h >> 11) / 9007199254740992.0;
+}
+
+static bool name_has(const char *name, const char *word)
+{
+	char low[256];
+	size_t i = 0;
+	for (; name[i] && i < sizeof(low) - 1; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[i] = '\0';
+	return strstr(low, word) != NULL;
+}
+
+/* A plausible rate per event, chosen from the alias and the spec. */
+static struct sim_event profile(const struct backend_event *e)
+{
+	char both[256];
+	snprintf(both, sizeof(both), "%s %s", e->name, e->spec);
+	static const struct {
+		const char *word;
+		double rate;
+		bool util, spiky;
+	} table[] = {
+		{"clock", 1e9, true, false}, /* ns per second */
+		{"tsc", 2.6e9, false, false},
+		{"migration", 3, false, false},
+		{"switch", 800, true, false},
+		{"cs", 800, true, false},
+		{"fault", 200, true, false},
+		{"miss", 2e6, true, true},
+		{"refill", 2e6, true, true},
+		{"walk", 4e5, true, true},
+		{"stall", 3e8, true, true},
+		{"wb", 1e6, true, false},
+		{"write", 1e6, true, false},
+		{"instr", 3e9, true, false},
+		{"inst", 3e9, true, false},
+		{"cycle", 2.4e9, true, true},
+		{"ccnt", 2.4e9, true, true},
+		{"access", 9e8, true, false},
+		{"load", 9e8, true, false},
+		{"ref", 3e7, true, false},
+		{"branch", 5e8, true, false},
+		{"offcore", 5e6, true, true},
+	};
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (name_has(both, table[i].word))
+			return (struct sim_event){table[i].rate, table[i].util, table[i].spiky};
+	return (struct sim_event){1e7, true, false};
+}
+
+static int sim_open(struct backend *b, const struct backend_req *req, char *err, size_t errlen)
+{
+	struct sim_priv *p = b->priv;
+	if (!p) {
+		struct sim_opts o;
+		sim_opts_default(&o);
+		backend_sim_configure(b, &o);
+		p = b->priv;
+		if (!p) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	p->nrows = req->ncpus;
+	p->nevents = req->nevents;
+	size_t cells = (size_t)req->ncpus * (size_t)req->nevents + 1;
+	p->cpus = calloc((size_t)req->ncpus + 1, sizeof(int));
+	p->ev = calloc((size_t)req->nevents + 1, sizeof(*p->ev));
+	p->set_of = calloc((size_t)req->nevents + 1, sizeof(int));
+	p->acc = calloc(cells, sizeof(*p->acc));
+	p->frac = calloc(cells, sizeof(double));
+	b->status = calloc(cells, sizeof(*b->status));
+	if (!p->cpus || !p->ev || !p->acc || !p->frac || !b->status || !p->set_of) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(p->cpus, req->cpus, (size_t)req->ncpus * sizeof(int));
+	p->nsets = req->nsets > 1 ? req->nsets : 1;
+	for (int e = 0; e < req->nevents; e++) {
+		p->ev[e] = profile(&req->events[e]);
+		p->set_of[e] = req->nsets > 1 ? req->events[e].set : 0;
+	}
+	b->nrows = req->ncpus;
+	b->nevents = req->nevents;
+	b->counter_bits = p->opts.counter_bits ? p->opts.counter_bits : 64;
+	b->simulated = true;
+	int usable = 0;
+	for (int r = 0; r < req->ncpus; r++)
+		for (int e = 0; e < req->nevents; e++) {
+			struct backend_status *st = &b->status[r * req->nevents + e];
+			snprintf(st->encoding, sizeof(st->encoding), "simulated %.140s", req->events[e].spec);
+			if (e == p->opts.fail_event) {
+				st->supported = false;
+				st->err = ENOENT;
+				snprintf(st->reason, sizeof(st->reason),
+					 "simulated fault: this event never opens");
+			} else {
+				st->supported = true;
+				usable++;
+			}
+		}
+	snprintf(b->description, sizeof(b->description), "SIMULATED (seed %llu)",
+		 (unsigned long long)p->opts.seed);
+	if (!usable) {
+		snprintf(err, errlen, "no simulated event can be counted");
+		return -1;
+	}
+	return 0;
+}
+
+static int sim_read(struct backend *b, struct raw_count *out, bool *present, bool *offline,
+		    uint64_t *t_ns, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	struct sim_priv *p = b->priv;
+	const struct sim_opts *o = &p->opts;
+	p->tick++;
+	uint64_t dt = o->interval_ns;
+	*t_ns = p->tick * dt;
+	uint64_t mask = b->counter_bits >= 64 ? ~0ULL : (1ULL << b->counter_bits) - 1;
+	for (int r = 0; r < p->nrows; r++) {
+		int cpu = p->cpus[r];
+		bool off = cpu == o->offline_cpu && (int64_t)p->tick > o->offline_from &&
+			   (int64_t)p->tick <= o->offline_to;
+		offline[r] = off;
+		/* Utilisation drifts slowly per CPU: a base level plus a small deterministic jitter. */
+		double util = 0.25 + 0.6 * unit(o->seed, (uint64_t)cpu, 0, 0) +
+			      0.1 * (unit(o->seed, (uint64_t)cpu, p->tick, 1) - 0.5);
+		if (util > 1)
+			util = 1;
+		bool spike = o->spike_every > 0 && cpu == o->spike_cpu && p->tick % (uint64_t)o->spike_every == 0;
+		for (int e = 0; e < p->nevents; e++) {
+			size_t i = (size_t)r * p->nevents + e;
+			present[i] = !off && b->status[i].supported;
+			if (!present[i]) {
+				out[i] = (struct raw_count){0};
+				continue;
+			}
+			struct raw_count *a = &p->acc[i];
+			double frac = o->mux_fraction > 0 && o->mux_fraction < 1 ? o->mux_fraction : 1.0;
+			bool active = p->nsets <= 1 || p->set_of[e] == p->cur_set;
+			uint64_t run = active ? (uint64_t)((double)dt * frac) : 0;
+			double jitter = 0.9 + 0.2 * unit(o->seed, (uint64_t)cpu, p->tick, (uint64_t)e + 2);
+			double rate = p->ev[e].rate * (p->ev[e].follows_util ? util : 1.0) * jitter;
+			if (spike && p->ev[e].spiky)
+				rate *= o->spike_factor;
+			double inc = rate * (double)run / 1e9 + p->frac[i];
+			uint64_t whole = (uint64_t)inc;
+			p->frac[i] = inc - (double)whole;
+			a->value += whole;
+			a->enabled += dt;
+			a->running += run;
+			out[i] = (struct raw_count){a->value & mask, a->enabled, a->running};
+		}
+	}
+	return 0;
+}
+
+static void sim_select_set(struct backend *b, int set)
+{
+	struct sim_priv *p = b->priv;
+	p->cur_set = p->nsets > 1 ? set % p->nsets : 0;
+}
+
+static void sim_close(struct backend *b)
+{
+	struct sim_priv *p = b->priv;
+	if (!p)
+		return;
+	free(p->cpus);
+	free(p->ev);
+	free(p->set_of);
+	free(p->acc);
+	free(p->frac);
+	free(p);
+	b->priv = NULL;
+}
+
+const struct backend_ops backend_sim_ops = {
+	.name = "sim",
+	.open = sim_open,
+	.read = sim_read,
+	.select_set = sim_select_set,
+	.close = sim_close,
+};

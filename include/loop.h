@@ -1,0 +1,44 @@
+/* loop.h: the single-threaded event loop: timerfd on absolute deadlines, signalfd, poll(). */
+#ifndef PMUTOP_LOOP_H
+#define PMUTOP_LOOP_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum loop_event_kind { LOOP_TICK, LOOP_SIGNAL, LOOP_INPUT, LOOP_ERROR };
+
+struct loop_event {
+	enum loop_event_kind kind;
+	int signo;          /* LOOP_SIGNAL */
+	int fd;             /* LOOP_INPUT: which watched fd is readable */
+	uint64_t overruns;  /* LOOP_TICK: deadlines that passed unserved (0 = on time) */
+	int64_t lateness_ns; /* LOOP_TICK: wake time - deadline */
+	uint64_t deadline_ns;
+};
+
+struct loop {
+	int timer_fd, signal_fd;
+	uint64_t period_ns;
+	uint64_t t0_ns;        /* first deadline */
+	uint64_t deadline_ns;  /* next deadline */
+	uint64_t ticks;
+	int watch[4];
+	int nwatch;
+};
+
+/* Blocks SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGPIPE (writes then fail with EPIPE) and reads
+ * them through a signalfd. Returns 0 or -1 with @err. */
+int loop_init(struct loop *l, uint64_t period_ns, char *err, size_t errlen);
+/* Changes the period; the next deadline is one new period from now. */
+int loop_set_period(struct loop *l, uint64_t period_ns);
+/* Stops (0) or restarts (1) the timer. */
+void loop_pause(struct loop *l, bool paused);
+/* Adds a file descriptor to watch for input (stdin, a remote agent's pipe). */
+void loop_watch(struct loop *l, int fd);
+void loop_unwatch(struct loop *l, int fd);
+/* Waits for the next event. A keypress never moves the next deadline. */
+int loop_wait(struct loop *l, struct loop_event *ev);
+void loop_close(struct loop *l);
+uint64_t loop_now_ns(void);
+
+#endif

@@ -1,0 +1,25 @@
+/* output.h: batch output of snapshots as text, CSV or JSON Lines. */
+#ifndef PMUTOP_OUTPUT_H
+#define PMUTOP_OUTPUT_H
+#include "session.h"
+#include <stdio.h>
+
+enum output_format { OUTPUT_TEXT, OUTPUT_CSV, OUTPUT_JSON };
+
+struct output_meta {
+	const char *backend;  /* "perf", "sim", "replay" */
+	const char *mode;     /* mode name */
+	bool simulated;
+	bool replay;
+	const char *source;   /* replayed file, or NULL */
+};
+
+/* "text", "csv", "json" -> format; -1 when unknown. */
+int output_format_parse(const char *name);
+/* Writes one record for @snap. Returns 0, or -1 when the stream failed (EPIPE, ENOSPC). */
+int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
+		    const struct snapshot *snap);
+/* Formats a metric value for tables: "n/a" for NAN, else a width-limited number. */
+void output_format_value(double v, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,356 @@
+/* session.c: drives a backend through ticks and turns raw reads into counts and metrics. */
+#include "session.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct session {
+	struct session_config cfg;
+	int *cpus, *core_type;
+	struct sim_opts sim;
+	struct session_mode mode;
+	struct backend backend;
+	bool open;
+	/* previous and current raw reads */
+	struct raw_count *prev, *cur;
+	bool *prev_present, *cur_present;
+	bool *offline;
+	uint64_t prev_t, cur_t, start_t;
+	bool primed, start_set;
+	int set; /* rotation: set being counted */
+	/* carried values for rotation: last measured rate per second and its age */
+	double *carry_rate, *carry_running;
+	enum count_state *carry_state;
+	double *age;
+	char names[SESSION_MAX_EVENTS][48];
+	struct snapshot snap;
+};
+
+int metric_inputs_get(const struct metric_inputs *in, const char *name, double *out)
+{
+	for (int e = 0; e < in->nevents; e++)
+		if (strcmp(in->names[e], name) == 0) {
+			const struct count *c = &in->counts[e];
+			if (c->state != COUNT_OK && c->state != COUNT_SCALED)
+				return -1;
+			*out = c->value;
+			return 0;
+		}
+	if (strcmp(name, "interval") == 0) {
+		*out = in->interval_s;
+		return 0;
+	}
+	if (strcmp(name, "time") == 0) {
+		*out = in->time_s;
+		return 0;
+	}
+	return -1;
+}
+
+struct session *session_new(const struct session_config *cfg, char *err, size_t errlen)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->cfg = *cfg;
+	s->cpus = calloc((size_t)cfg->ncpus + 1, sizeof(int));
+	s->core_type = calloc((size_t)cfg->ncpus + 1, sizeof(int));
+	if (!s->cpus || !s->core_type) {
+		snprintf(err, errlen, "out of memory");
+		session_free(s);
+		return NULL;
+	}
+	memcpy(s->cpus, cfg->cpus, (size_t)cfg->ncpus * sizeof(int));
+	if (cfg->core_pmu_type)
+		memcpy(s->core_type, cfg->core_pmu_type, (size_t)cfg->ncpus * sizeof(int));
+	if (cfg->sim)
+		s->sim = *cfg->sim;
+	else
+		sim_opts_default(&s->sim);
+	s->cfg.cpus = s->cpus;
+	s->cfg.core_pmu_type = s->core_type;
+	s->cfg.sim = &s->sim;
+	return s;
+}
+
+static void free_buffers(struct session *s)
+{
+	free(s->prev);
+	free(s->cur);
+	free(s->prev_present);
+	free(s->cur_present);
+	free(s->offline);
+	free(s->carry_rate);
+	free(s->carry_running);
+	free(s->carry_state);
+	free(s->age);
+	free(s->snap.counts);
+	free(s->snap.total_counts);
+	free(s->snap.values);
+	free(s->snap.total_values);
+	free(s->snap.classes);
+	free(s->snap.total_classes);
+	s->prev = s->cur = NULL;
+	s->prev_present = s->cur_present = s->offline = NULL;
+	s->carry_rate = s->carry_running = s->age = NULL;
+	s->carry_state = NULL;
+	memset(&s->snap, 0, sizeof(s->snap));
+}
+
+int session_set_mode(struct session *s, const struct session_mode *mode, char *err, size_t errlen)
+{
+	const struct backend_ops *ops = backend_find(s->cfg.backend);
+	if (!ops) {
+		snprintf(err, errlen, "unknown backend \"%s\"", s->cfg.backend);
+		return -1;
+	}
+	if (mode->nevents <= 0 || mode->nevents > SESSION_MAX_EVENTS) {
+		snprintf(err, errlen, "mode %s has %d events (1-%d allowed)", mode->name, mode->nevents,
+			 SESSION_MAX_EVENTS);
+		return -1;
+	}
+	struct backend nb = {.ops = ops};
+	if (ops == &backend_sim_ops)
+		backend_sim_configure(&nb, &s->sim);
+	struct backend_req req = {
+		.sysfs_root = s->cfg.sysfs_root,
+		.family = s->cfg.family,
+		.ncpus = s->cfg.ncpus,
+		.cpus = s->cpus,
+		.core_pmu_type = s->core_type,
+		.nevents = mode->nevents,
+		.events = mode->events,
+		.nsets = mode->nsets,
+		.singletons = mode->singletons,
+	};
+	if (ops->open(&nb, &req, err, errlen) < 0) {
+		backend_free(&nb);
+		return -1;
+	}
+	/* The new mode opened: only now drop the old one. */
+	if (s->open)
+		backend_free(&s->backend);
+	free_buffers(s);
+	s->backend = nb;
+	s->open = true;
+	s->mode = *mode;
+	size_t cells = (size_t)s->cfg.ncpus * (size_t)mode->nevents + 1;
+	size_t mcells = (size_t)s->cfg.ncpus * (size_t)(mode->nmetrics ? mode->nmetrics : 1) + 1;
+	s->prev = calloc(cells, sizeof(*s->prev));
+	s->cur = calloc(cells, sizeof(*s->cur));
+	s->prev_present = calloc(cells, sizeof(bool));
+	s->cur_present = calloc(cells, sizeof(bool));
+	s->offline = calloc((size_t)s->cfg.ncpus + 1, sizeof(bool));
+	s->carry_rate = calloc(cells, sizeof(double));
+	s->carry_running = calloc(cells, sizeof(double));
+	s->carry_state = calloc(cells, sizeof(enum count_state));
+	s->age = calloc(cells, sizeof(double));
+	s->snap.counts = calloc(cells, sizeof(struct count));
+	s->snap.total_counts = calloc((size_t)mode->nevents + 1, sizeof(struct count));
+	s->snap.values = calloc(mcells, sizeof(double));
+	s->snap.total_values = calloc((size_t)mode->nmetrics + 1, sizeof(double));
+	s->snap.classes = calloc(mcells, sizeof(enum metric_class));
+	s->snap.total_classes = calloc((size_t)mode->nmetrics + 1, sizeof(enum metric_class));
+	if (!s->prev || !s->cur || !s->prev_present || !s->cur_present || !s->offline ||
+	    !s->carry_rate || !s->carry_running || !s->carry_state || !s->age || !s->snap.counts ||
+	    !s->snap.total_counts || !s->snap.values || !s->snap.total_values || !s->snap.classes ||
+	    !s->snap.total_classes) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < cells; i++)
+		s->carry_state[i] = COUNT_NOT_COUNTED;
+	for (int e = 0; e < mode->nevents; e++)
+		snprintf(s->names[e], sizeof(s->names[e]), "%s", mode->events[e].name);
+	s->primed = false;
+	s->set = 0;
+	if (mode->nsets > 1 && s->backend.ops->select_set)
+		s->backend.ops->select_set(&s->backend, 0);
+	return 0;
+}
+
+static double now_offset(struct session *s)
+{
+	return (double)(s->cur_t - s->start_t) / 1e9;
+}
+
+/* Aggregates per-row counts into totals: values add up, running is the mean over rows. */
+static void total_counts(struct session *s)
+{
+	int n = s->mode.nevents;
+	for (int e = 0; e < n; e++) {
+		struct count t = {.state = COUNT_NOT_SUPPORTED};
+		int rows = 0, counted = 0;
+		double run = 0;
+		bool scaled = false, invalid = false;
+		for (int r = 0; r < s->cfg.ncpus; r++) {
+			const struct count *c = &s->snap.counts[r * n + e];
+			if (c->state == COUNT_OFFLINE || c->state == COUNT_NOT_SUPPORTED)
+				continue;
+			rows++;
+			if (c->state == COUNT_INVALID)
+				invalid = true;
+			if (c->state == COUNT_OK || c->state == COUNT_SCALED) {
+				t.value += c->value;
+				run += c->running;
+				counted++;
+				scaled |= c->state == COUNT_SCALED;
+			}
+		}
+		if (invalid)
+			t.state = COUNT_INVALID;
+		else if (counted)
+			t.state = scaled || counted < rows ? COUNT_SCALED : COUNT_OK;
+		else if (rows)
+			t.state = COUNT_NOT_COUNTED;
+		t.running = counted ? run / rows : 0;
+		if (invalid)
+			t.value = 0;
+		s->snap.total_counts[e] = t;
+	}
+}
+
+static void compute_metrics(struct session *s)
+{
+	int n = s->mode.nevents, nm = s->mode.nmetrics;
+	struct metric_inputs in = {.names = (const char(*)[48])s->names, .nevents = n,
+				   .interval_s = s->snap.interval_s, .time_s = s->snap.time_s};
+	for (int r = 0; r <= s->cfg.ncpus; r++) {
+		bool total = r == s->cfg.ncpus;
+		in.counts = total ? s->snap.total_counts : &s->snap.counts[r * n];
+		/* For the total row, time-based metrics (per second, utilisation) see the summed
+		 * interval of all online rows, so that "util" averages and rates add up. */
+		int online = 0;
+		for (int k = 0; k < s->cfg.ncpus; k++)
+			online += !s->offline[k];
+		in.interval_s = total ? s->snap.interval_s * (online ? online : 1) : s->snap.interval_s;
+		for (int m = 0; m < nm; m++) {
+			const struct session_metric *sm = &s->mode.metrics[m];
+			double v = NAN;
+			if ((total || !s->offline[r]) && sm->eval && sm->eval(sm->ctx, &in, &v) < 0)
+				v = NAN;
+			if (!isfinite(v))
+				v = NAN;
+			enum metric_class cls = isnan(v) ? METRIC_NA
+					      : sm->classify ? sm->classify(sm->ctx, v)
+							     : METRIC_PLAIN;
+			if (total) {
+				s->snap.total_values[m] = v;
+				s->snap.total_classes[m] = cls;
+			} else {
+				s->snap.values[r * nm + m] = v;
+				s->snap.classes[r * nm + m] = cls;
+			}
+		}
+	}
+}
+
+int session_tick(struct session *s, char *err, size_t errlen)
+{
+	if (!s->open) {
+		snprintf(err, errlen, "no mode is open");
+		return -1;
+	}
+	int n = s->mode.nevents;
+	size_t cells = (size_t)s->cfg.ncpus * (size_t)n;
+	/* swap buffers: cur becomes prev */
+	struct raw_count *tr = s->prev;
+	s->prev = s->cur;
+	s->cur = tr;
+	bool *tp = s->prev_present;
+	s->prev_present = s->cur_present;
+	s->cur_present = tp;
+	s->prev_t = s->cur_t;
+	bool was_offline[s->cfg.ncpus + 1];
+	memcpy(was_offline, s->offline, (size_t)s->cfg.ncpus * sizeof(bool));
+	if (s->backend.ops->read(&s->backend, s->cur, s->cur_present, s->offline, &s->cur_t, err,
+				 errlen) < 0)
+		return -1;
+	if (!s->start_set) {
+		s->start_t = s->cur_t;
+		s->start_set = true;
+	}
+	int counted_set = s->set;
+	if (s->mode.nsets > 1 && s->backend.ops->select_set) {
+		s->set = (s->set + 1) % s->mode.nsets;
+		s->backend.ops->select_set(&s->backend, s->set);
+	}
+	if (!s->primed) {
+		s->primed = true;
+		s->snap.seq = 0;
+		return 0;
+	}
+	s->snap.seq++;
+	s->snap.first = s->snap.seq == 1;
+	s->snap.time_s = now_offset(s);
+	s->snap.interval_s = (double)(s->cur_t - s->prev_t) / 1e9;
+	s->snap.nrows = s->cfg.ncpus;
+	s->snap.cpus = s->cpus;
+	s->snap.offline = s->offline;
+	s->snap.nevents = n;
+	s->snap.event_names = (const char(*)[48])s->names;
+	s->snap.event_age = s->age;
+	s->snap.nmetrics = s->mode.nmetrics;
+	s->snap.metrics = s->mode.metrics;
+	for (size_t i = 0; i < cells; i++) {
+		int r = (int)(i / (size_t)n), e = (int)(i % (size_t)n);
+		struct count *c = &s->snap.counts[i];
+		if (s->offline[r]) {
+			*c = (struct count){.state = COUNT_OFFLINE};
+			continue;
+		}
+		if (!s->cur_present[i]) {
+			*c = (struct count){.state = COUNT_NOT_SUPPORTED};
+			continue;
+		}
+		if (!s->prev_present[i] || was_offline[r]) {
+			/* reopened after hotplug (or newly present): deltas restart next tick */
+			*c = (struct count){.state = COUNT_NOT_COUNTED};
+			continue;
+		}
+		count_delta(&s->prev[i], &s->cur[i], s->backend.counter_bits, c);
+		if (s->mode.nsets > 1) {
+			/* Rotation: an event outside the counted set keeps its last measured rate. */
+			bool in_set = s->mode.events[e].set == counted_set;
+			if (in_set && (c->state == COUNT_OK || c->state == COUNT_SCALED)) {
+				s->carry_rate[i] = c->value / s->snap.interval_s;
+				s->carry_running[i] = c->running;
+				s->carry_state[i] = c->state;
+				s->age[i] = 0;
+				/* its share of the whole rotation: running fraction over all sets */
+				c->running /= s->mode.nsets;
+				c->state = COUNT_SCALED;
+			} else if (s->carry_state[i] == COUNT_OK || s->carry_state[i] == COUNT_SCALED) {
+				s->age[i] += 1;
+				c->value = s->carry_rate[i] * s->snap.interval_s;
+				c->running = s->carry_running[i] / s->mode.nsets;
+				c->state = COUNT_SCALED;
+			} else {
+				*c = (struct count){.state = COUNT_NOT_COUNTED};
+			}
+		}
+	}
+	total_counts(s);
+	compute_metrics(s);
+	return 1;
+}
+
+const struct snapshot *session_snapshot(const struct session *s) { return &s->snap; }
+const struct session_mode *session_mode(const struct session *s) { return &s->mode; }
+const struct backend *session_backend(const struct session *s) { return &s->backend; }
+uint64_t session_last_read_ns(const struct session *s) { return s->cur_t; }
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	if (s->open)
+		backend_free(&s->backend);
+	free_buffers(s);
+	free(s->cpus);
+	free(s->core_type);
+	free(s);
+}
