@@ -35,7 +35,7 @@ struct platform {
 	struct cpuset possible, online, present;
 	int ncpus_possible; /* highest possible CPU + 1 */
 	struct platform_pmu pmus[PLATFORM_MAX_PMUS];
-	int npmus;        /* core PMUs first, then the others in name order */
+	int npmus;        /* core PMUs first (by first CPU), then the others by name */
 	int pmus_dropped; /* PMU directories beyond PLATFORM_MAX_PMUS (never core PMUs) */
 	int core_pmu_count;               /* 0 = no hardware PMU (VM without vPMU) */
 	const struct pmu_family *family;  /* main family: from the core PMU of the lowest CPU; "sw" if none */

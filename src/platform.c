@@ -396,6 +396,14 @@ static void read_pmus(struct platform *pf)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	/* Core PMUs in CPU order: cpu_core (0-3) before cpu_atom (4-7), LITTLE before big. */
+	for (int i = 1; i < pf->core_pmu_count; i++)
+		for (int j = i; j > 0 && cpuset_next(&pf->pmus[j].cpus, 0) < cpuset_next(&pf->pmus[j - 1].cpus, 0); j--) {
+			struct platform_pmu t = pf->pmus[j];
+
+			pf->pmus[j] = pf->pmus[j - 1];
+			pf->pmus[j - 1] = t;
+		}
 }
 
 /* ---- privileges, system identity ---- */
