@@ -1,4 +1,4 @@
-/* platform.c: detects PMUs, CPU sets, core types and privileges from sysfs/procfs under a root prefix. */
+/* platform.c: PMUs, CPU sets, core types and privileges from sysfs/procfs under a root prefix. */
 #include "platform.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -17,6 +17,7 @@
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
 
+// clang-format off
 /* ARM "CPU implementer" codes -> vendor names (MIDR bits 31:24). */
 static const struct {
 	unsigned code;
@@ -39,6 +40,7 @@ static const struct {
 	{"GenuineIntel", 0, 0xff, "intel"},
 	{NULL, 0, 0, NULL},
 };
+// clang-format on
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -145,19 +147,16 @@ static bool path_exists(const char *path)
 
 static int last_cpu(const struct cpuset *s)
 {
-	int cpu, last = -1;
+	int last = -1;
 
-	cpuset_for_each(cpu, s)
+	for (int cpu = cpuset_next(s, 0); cpu >= 0; cpu = cpuset_next(s, cpu + 1))
 		last = cpu;
 	return last;
 }
 
 /* ---- /proc/cpuinfo ---- */
 
-static void copy_str(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src);
-}
+static void copy_str(char *dst, size_t len, const char *src) { snprintf(dst, len, "%s", src); }
 
 static bool has_word(const char *list, const char *word)
 {
@@ -274,9 +273,11 @@ static void read_caches(struct platform *pf)
 		if (read_text(pf_path(pf, path, sizeof(path), dir, cpu, i, "type"), c->type,
 			      sizeof(c->type)) < 0)
 			c->type[0] = 0;
-		if (read_text(pf_path(pf, path, sizeof(path), dir, cpu, i, "size"), buf, sizeof(buf)) == 0)
+		if (read_text(pf_path(pf, path, sizeof(path), dir, cpu, i, "size"), buf,
+			      sizeof(buf)) == 0)
 			c->size_kb = parse_size_kb(buf);
-		if (read_long(pf_path(pf, path, sizeof(path), dir, cpu, i, "coherency_line_size"), &v) == 0)
+		if (read_long(pf_path(pf, path, sizeof(path), dir, cpu, i, "coherency_line_size"),
+			      &v) == 0)
 			c->line_size = (unsigned)v;
 		pf->ncaches++;
 	}
@@ -300,7 +301,8 @@ static const struct pmu_family *x86_vendor_family(const struct platform *pf)
 	return family_find("generic");
 }
 
-static const struct pmu_family *core_pmu_family(const struct platform *pf, const struct platform_pmu *p)
+static const struct pmu_family *core_pmu_family(const struct platform *pf,
+						const struct platform_pmu *p)
 {
 	const struct pmu_family *fam = NULL;
 
@@ -315,35 +317,43 @@ static const struct pmu_family *core_pmu_family(const struct platform *pf, const
 	return fam ? fam : family_find("generic");
 }
 
+/* Path of <root>/sys/bus/event_source/devices/<pmu>/<file>; returns @buf. */
+static char *pmu_file(const struct platform *pf, char *buf, size_t len, const char *pmu,
+		      const char *file)
+{
+	return pf_path(pf, buf, len, EVENT_SOURCE "/%s/%s", pmu, file);
+}
+
+static int read_int_or(const char *path, int fallback)
+{
+	long v;
+
+	return read_long(path, &v) == 0 ? (int)v : fallback;
+}
+
 static void read_pmu(struct platform *pf, struct platform_pmu *p, const char *name)
 {
 	char path[4400];
-	long v;
+	size_t len = sizeof(path);
 
 	memset(p, 0, sizeof(*p));
 	copy_str(p->name, sizeof(p->name), name);
 	sanitize(p->name);
-	p->type = read_long(pf_path(pf, path, sizeof(path), EVENT_SOURCE "/%s/type", name), &v) == 0
-			  ? (int)v
-			  : -1;
-	if (read_cpuset(pf_path(pf, path, sizeof(path), EVENT_SOURCE "/%s/cpus", name), &p->cpus) < 0 &&
-	    read_cpuset(pf_path(pf, path, sizeof(path), EVENT_SOURCE "/%s/cpumask", name), &p->cpus) < 0)
+	p->type = read_int_or(pmu_file(pf, path, len, name, "type"), -1);
+	if (read_cpuset(pmu_file(pf, path, len, name, "cpus"), &p->cpus) < 0 &&
+	    read_cpuset(pmu_file(pf, path, len, name, "cpumask"), &p->cpus) < 0)
 		p->cpus = pf->possible;
-	if (read_text(pf_path(pf, path, sizeof(path), EVENT_SOURCE "/%s/caps/pmu_name", name),
-		      p->caps_pmu_name, sizeof(p->caps_pmu_name)) < 0)
+	if (read_text(pmu_file(pf, path, len, name, "caps/pmu_name"), p->caps_pmu_name,
+		      sizeof(p->caps_pmu_name)) < 0)
 		p->caps_pmu_name[0] = 0;
 	p->mux_interval_ms =
-		read_long(pf_path(pf, path, sizeof(path), EVENT_SOURCE "/%s/perf_event_mux_interval_ms", name), &v) == 0
-			? (int)v
-			: -1;
+	    read_int_or(pmu_file(pf, path, len, name, "perf_event_mux_interval_ms"), -1);
 	p->is_core = pmu_name_is_core(name);
 	if (!p->is_core)
 		return;
 	p->family = core_pmu_family(pf, p);
-	if (read_long(pf_path(pf, path, sizeof(path), EVENT_SOURCE "/%s/caps/num_counters", name), &v) == 0)
-		p->num_counters = (int)v;
-	else
-		p->num_counters = p->family ? p->family->counters : 0;
+	p->num_counters = read_int_or(pmu_file(pf, path, len, name, "caps/num_counters"),
+				      p->family ? p->family->counters : 0);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -398,7 +408,9 @@ static void read_pmus(struct platform *pf)
 	free(names);
 	/* Core PMUs in CPU order: cpu_core (0-3) before cpu_atom (4-7), LITTLE before big. */
 	for (int i = 1; i < pf->core_pmu_count; i++)
-		for (int j = i; j > 0 && cpuset_next(&pf->pmus[j].cpus, 0) < cpuset_next(&pf->pmus[j - 1].cpus, 0); j--) {
+		for (int j = i; j > 0 && cpuset_next(&pf->pmus[j].cpus, 0) <
+					     cpuset_next(&pf->pmus[j - 1].cpus, 0);
+		     j--) {
 			struct platform_pmu t = pf->pmus[j];
 
 			pf->pmus[j] = pf->pmus[j - 1];
@@ -420,7 +432,8 @@ static void read_live_caps(struct platform *pf)
 		if (strncmp(line, "CapEff:", 7) == 0) {
 			unsigned long long caps = strtoull(line + 7, NULL, 16);
 
-			pf->cap_perfmon = (caps >> CAP_PERFMON_BIT & 1) || (caps >> CAP_SYS_ADMIN_BIT & 1);
+			pf->cap_perfmon =
+			    (caps >> CAP_PERFMON_BIT & 1) || (caps >> CAP_SYS_ADMIN_BIT & 1);
 			break;
 		}
 	}
@@ -475,23 +488,29 @@ static void note_counters(char *buf, size_t len, int counters, int fixed)
 static void note_pmu(struct platform *pf)
 {
 	const struct platform_pmu *core = NULL;
-	char cnt[64], set[256], list[200] = "";
+	char cnt[64], set[256], list[240] = "";
 	const struct pmu_family *fam = pf->family;
 
 	if (pf->core_pmu_count == 0) {
 		if (pf->arm_implementer == 0x69)
-			note(pf, "hardware counters unavailable: Intel XScale CPU (implementer 0x69) but the kernel "
-				 "registered no armv5_xscale PMU (no xscale-pmu device for this board); showing "
-				 "software events");
+			note(pf,
+			     "hardware counters unavailable: Intel XScale CPU (implementer 0x69) "
+			     "but the kernel registered no armv5_xscale PMU (no xscale-pmu device "
+			     "for this board); showing software events");
 		else if (pf->arm_implementer)
-			note(pf, "hardware counters unavailable: no armv7_*/armv8_* PMU in %s (%s); showing "
-				 "software events",
-			     EVENT_SOURCE, pf->hypervisor ? "virtual machine without vPMU"
-							  : "kernel or device tree registered none");
+			note(pf,
+			     "hardware counters unavailable: no armv7_*/armv8_* PMU in %s (%s); "
+			     "showing software events",
+			     EVENT_SOURCE,
+			     pf->hypervisor ? "virtual machine without vPMU"
+					    : "kernel or device tree registered none");
 		else
-			note(pf, "hardware counters unavailable: no `cpu` PMU in %s (%s); showing software events",
-			     EVENT_SOURCE, pf->hypervisor ? "virtual machine without vPMU"
-							  : "kernel has no PMU driver for this CPU");
+			note(pf,
+			     "hardware counters unavailable: no `cpu` PMU in %s (%s); showing "
+			     "software events",
+			     EVENT_SOURCE,
+			     pf->hypervisor ? "virtual machine without vPMU"
+					    : "kernel has no PMU driver for this CPU");
 		return;
 	}
 	for (int i = 0; i < pf->npmus; i++)
@@ -502,12 +521,14 @@ static void note_pmu(struct platform *pf)
 
 		for (int i = 0; i < pf->npmus && off < sizeof(list); i++)
 			if (pf->pmus[i].is_core)
-				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s on %s",
-							off ? ", " : "", pf->pmus[i].name,
-							cpuset_format(&pf->pmus[i].cpus, set, sizeof(set)));
+				off += (size_t)snprintf(
+				    list + off, sizeof(list) - off, "%s%s on %s", off ? ", " : "",
+				    pf->pmus[i].name,
+				    cpuset_format(&pf->pmus[i].cpus, set, sizeof(set)));
 		note(pf, "%s: %s", pf->arm_implementer ? "big.LITTLE" : "hybrid", list);
 		if (!pf->arm_implementer) {
-			note(pf, "%s: libpfm4 has no hybrid model; perf generic events per core type",
+			note(pf,
+			     "%s: libpfm4 has no hybrid model; perf generic events per core type",
 			     core->caps_pmu_name[0] ? core->caps_pmu_name : "hybrid PMU");
 			return;
 		}
@@ -515,15 +536,16 @@ static void note_pmu(struct platform *pf)
 	note_counters(cnt, sizeof(cnt), core->num_counters, fam->fixed);
 	if (strcmp(core->name, "cpu") == 0) {
 		if (core->caps_pmu_name[0] && !family_from_caps_name(core->caps_pmu_name))
-			note(pf, "%s PMU%s (caps/pmu_name `%s` not in the family table)", fam->desc, cnt,
-			     core->caps_pmu_name);
+			note(pf, "%s PMU%s (caps/pmu_name `%s` not in the family table)", fam->desc,
+			     cnt, core->caps_pmu_name);
 		else
 			note(pf, "%s PMU%s", fam->desc, cnt);
 	} else {
 		note(pf, "%s PMU: %s%s", pf->hybrid ? "core" : core->name, fam->desc, cnt);
 	}
 	if (!fam->filters_priv)
-		note(pf, "%u-bit counters; the PMU cannot separate user and kernel counts", fam->counter_bits);
+		note(pf, "%u-bit counters; the PMU cannot separate user and kernel counts",
+		     fam->counter_bits);
 }
 
 void platform_describe(struct platform *pf)
@@ -540,21 +562,24 @@ void platform_describe(struct platform *pf)
 	if (pf->is_root || pf->cap_perfmon)
 		note(pf, "system-wide counting allowed (%s)", pf->is_root ? "root" : "CAP_PERFMON");
 	else if (pf->paranoid == -99)
-		note(pf, "perf_event_paranoid unknown: if counters fail to open, run as root or setcap "
-			 "cap_perfmon+ep pmutop");
+		note(pf,
+		     "perf_event_paranoid unknown: if counters fail to open, run as root or setcap "
+		     "cap_perfmon+ep pmutop");
 	else if (pf->paranoid <= 0)
 		note(pf, "system-wide counting allowed (perf_event_paranoid=%d)", pf->paranoid);
 	else
-		note(pf, "perf_event_paranoid=%d and no CAP_PERFMON: run as root or setcap cap_perfmon+ep "
-			 "pmutop (or sysctl kernel.perf_event_paranoid=0)",
+		note(pf,
+		     "perf_event_paranoid=%d and no CAP_PERFMON: run as root or setcap "
+		     "cap_perfmon+ep pmutop (or sysctl kernel.perf_event_paranoid=0)",
 		     pf->paranoid);
 	cpuset_clear(&off);
-	cpuset_for_each(cpu, &pf->possible)
+	for (cpu = cpuset_next(&pf->possible, 0); cpu >= 0;
+	     cpu = cpuset_next(&pf->possible, cpu + 1))
 		if (!cpuset_has(&pf->online, cpu))
 			cpuset_add(&off, cpu);
 	if (cpuset_count(&off))
-		note(pf, "CPU%s %s offline (counted once online)", cpuset_count(&off) > 1 ? "s" : "",
-		     cpuset_format(&off, set, sizeof(set)));
+		note(pf, "CPU%s %s offline (counted once online)",
+		     cpuset_count(&off) > 1 ? "s" : "", cpuset_format(&off, set, sizeof(set)));
 	if (pf->pmus_dropped)
 		note(pf, "%d more PMUs not listed", pf->pmus_dropped);
 
@@ -570,7 +595,6 @@ int platform_detect(struct platform *pf, const char *root, char *err, size_t err
 {
 	char path[4400];
 	struct stat st;
-	long v;
 	int cpu;
 
 	memset(pf, 0, sizeof(*pf));
@@ -621,20 +645,18 @@ int platform_detect(struct platform *pf, const char *root, char *err, size_t err
 	if (pf->core_pmu_count) {
 		const struct platform_pmu *p = NULL;
 
-		cpuset_for_each(cpu, &pf->online)
-			if ((p = platform_core_pmu_for_cpu(pf, cpu)))
-				break;
+		for (cpu = cpuset_next(&pf->online, 0); cpu >= 0 && !p;
+		     cpu = cpuset_next(&pf->online, cpu + 1))
+			p = platform_core_pmu_for_cpu(pf, cpu);
 		pf->family = p ? p->family : pf->pmus[0].family;
 		if (pf->hybrid && !pf->arm_implementer)
 			pf->family = family_find("generic");
 	}
 
-	pf->paranoid = read_long(pf_path(pf, path, sizeof(path), "/proc/sys/kernel/perf_event_paranoid"), &v) == 0
-			       ? (int)v
-			       : -99;
-	pf->nmi_watchdog = read_long(pf_path(pf, path, sizeof(path), "/proc/sys/kernel/nmi_watchdog"), &v) == 0
-				   ? (int)v
-				   : -1;
+	pf_path(pf, path, sizeof(path), "/proc/sys/kernel/perf_event_paranoid");
+	pf->paranoid = read_int_or(path, -99);
+	pf_path(pf, path, sizeof(path), "/proc/sys/kernel/nmi_watchdog");
+	pf->nmi_watchdog = read_int_or(path, -1);
 	if (!pf->root[0])
 		read_live_caps(pf);
 	read_identity(pf);

@@ -1,4 +1,4 @@
-/* test_platform.c: platform detection on the fixture trees in tests/sysfs, the live system and errors. */
+/* test_platform.c: platform detection on the tests/sysfs fixture trees, the live system, errors. */
 #include "harness.h"
 #include "platform.h"
 #include <dirent.h>
@@ -35,6 +35,7 @@ static const char *setstr(const struct cpuset *s)
 	return cpuset_format(s, buf[n++ & 3], sizeof(buf[0]));
 }
 
+// clang-format off
 /* Whole-machine expectations per tree. */
 static const struct tree_case {
 	int line;
@@ -155,6 +156,8 @@ static const struct pmu_case {
 	{__LINE__, "silvermont", "cpu", 4, true, "silvermont", 4, 2},
 };
 
+// clang-format on
+
 static void test_trees(void)
 {
 	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
@@ -163,12 +166,14 @@ static void test_trees(void)
 		if (!detect(t->dir))
 			continue;
 		fprintf(stderr, "%s: %s\n", t->dir, pf.capability);
-		CHECK(pf.family && strcmp(pf.family->key, t->family) == 0, "line %d: family %s, want %s",
-		      t->line, pf.family ? pf.family->key : "(null)", t->family);
-		CHECK(pf.core_pmu_count == t->core_pmus, "line %d: %d core PMUs", t->line, pf.core_pmu_count);
+		CHECK(pf.family && strcmp(pf.family->key, t->family) == 0,
+		      "line %d: family %s, want %s", t->line, pf.family ? pf.family->key : "(null)",
+		      t->family);
+		CHECK(pf.core_pmu_count == t->core_pmus, "line %d: %d core PMUs", t->line,
+		      pf.core_pmu_count);
 		CHECK(pf.hybrid == t->hybrid, "line %d: hybrid %d", t->line, pf.hybrid);
-		CHECK(strcmp(setstr(&pf.possible), t->possible) == 0, "line %d: possible %s", t->line,
-		      setstr(&pf.possible));
+		CHECK(strcmp(setstr(&pf.possible), t->possible) == 0, "line %d: possible %s",
+		      t->line, setstr(&pf.possible));
 		CHECK(strcmp(setstr(&pf.online), t->online) == 0, "line %d: online %s", t->line,
 		      setstr(&pf.online));
 		CHECK(cpuset_equal(&pf.present, &pf.possible), "line %d: present %s", t->line,
@@ -176,37 +181,48 @@ static void test_trees(void)
 		CHECK(pf.ncpus_possible == t->ncpus_possible, "line %d: ncpus_possible %d", t->line,
 		      pf.ncpus_possible);
 		CHECK(pf.paranoid == t->paranoid, "line %d: paranoid %d", t->line, pf.paranoid);
-		CHECK(pf.nmi_watchdog == t->watchdog, "line %d: nmi_watchdog %d", t->line, pf.nmi_watchdog);
-		CHECK(strcmp(pf.cpu_vendor, t->vendor) == 0, "line %d: vendor '%s'", t->line, pf.cpu_vendor);
+		CHECK(pf.nmi_watchdog == t->watchdog, "line %d: nmi_watchdog %d", t->line,
+		      pf.nmi_watchdog);
+		CHECK(strcmp(pf.cpu_vendor, t->vendor) == 0, "line %d: vendor '%s'", t->line,
+		      pf.cpu_vendor);
 		CHECK(pf.cpu_family == t->cpu_family && pf.cpu_model == t->cpu_model,
 		      "line %d: cpu family %d model %d", t->line, pf.cpu_family, pf.cpu_model);
 		CHECK(pf.arm_implementer == t->impl && pf.arm_part == t->part,
-		      "line %d: implementer 0x%x part 0x%x", t->line, pf.arm_implementer, pf.arm_part);
-		CHECK(pf.hypervisor == t->hypervisor, "line %d: hypervisor %d", t->line, pf.hypervisor);
-		CHECK(!pf.is_root && !pf.cap_perfmon, "line %d: fixture root must not inherit privileges",
-		      t->line);
-		CHECK(strcmp(pf.hostname, t->hostname) == 0, "line %d: hostname '%s'", t->line, pf.hostname);
-		CHECK(strcmp(pf.kernel, t->kernel) == 0, "line %d: kernel '%s'", t->line, pf.kernel);
+		      "line %d: implementer 0x%x part 0x%x", t->line, pf.arm_implementer,
+		      pf.arm_part);
+		CHECK(pf.hypervisor == t->hypervisor, "line %d: hypervisor %d", t->line,
+		      pf.hypervisor);
+		CHECK(!pf.is_root && !pf.cap_perfmon,
+		      "line %d: fixture root must not inherit privileges", t->line);
+		CHECK(strcmp(pf.hostname, t->hostname) == 0, "line %d: hostname '%s'", t->line,
+		      pf.hostname);
+		CHECK(strcmp(pf.kernel, t->kernel) == 0, "line %d: kernel '%s'", t->line,
+		      pf.kernel);
 		CHECK(pf.ncaches == t->ncaches, "line %d: %d caches", t->line, pf.ncaches);
 		if (t->ncaches >= 3) {
 			CHECK(pf.caches[0].level == 1 && strcmp(pf.caches[0].type, "Data") == 0 &&
-				      pf.caches[0].size_kb == t->l1d_kb && pf.caches[0].line_size == t->line_size,
-			      "line %d: L1d level %d type %s %uK line %u", t->line, pf.caches[0].level,
-			      pf.caches[0].type, pf.caches[0].size_kb, pf.caches[0].line_size);
+				  pf.caches[0].size_kb == t->l1d_kb &&
+				  pf.caches[0].line_size == t->line_size,
+			      "line %d: L1d level %d type %s %uK line %u", t->line,
+			      pf.caches[0].level, pf.caches[0].type, pf.caches[0].size_kb,
+			      pf.caches[0].line_size);
 			CHECK(pf.caches[2].level == 2 && pf.caches[2].size_kb == t->l2_kb,
-			      "line %d: L2 level %d %uK", t->line, pf.caches[2].level, pf.caches[2].size_kb);
+			      "line %d: L2 level %d %uK", t->line, pf.caches[2].level,
+			      pf.caches[2].size_kb);
 		}
 		for (int k = 0; k < 3; k++)
 			if (t->cap[k])
-				CHECK(strstr(pf.capability, t->cap[k]), "line %d: capability '%s' lacks '%s'",
-				      t->line, pf.capability, t->cap[k]);
-		CHECK(!strstr(pf.capability, t->not_cap), "line %d: capability '%s' has '%s'", t->line,
-		      pf.capability, t->not_cap);
+				CHECK(strstr(pf.capability, t->cap[k]),
+				      "line %d: capability '%s' lacks '%s'", t->line, pf.capability,
+				      t->cap[k]);
+		CHECK(!strstr(pf.capability, t->not_cap), "line %d: capability '%s' has '%s'",
+		      t->line, pf.capability, t->not_cap);
 		/* core PMUs come first */
 		for (int k = 0; k < pf.npmus; k++)
-			CHECK(pf.pmus[k].is_core == (k < pf.core_pmu_count), "line %d: PMU %d (%s) out of order",
-			      t->line, k, pf.pmus[k].name);
-		CHECK(pf.nnotes > 0 && strncmp(pf.capability, pf.notes[0], strlen(pf.notes[0])) == 0,
+			CHECK(pf.pmus[k].is_core == (k < pf.core_pmu_count),
+			      "line %d: PMU %d (%s) out of order", t->line, k, pf.pmus[k].name);
+		CHECK(pf.nnotes > 0 &&
+			  strncmp(pf.capability, pf.notes[0], strlen(pf.notes[0])) == 0,
 		      "line %d: capability starts with notes[0]", t->line);
 	}
 }
@@ -221,18 +237,21 @@ static void test_percpu(void)
 			continue;
 		p = platform_core_pmu_for_cpu(&pf, t->cpu);
 		if (!t->pmu) {
-			CHECK(p == NULL, "line %d: cpu %d has core PMU %s", t->line, t->cpu, p ? p->name : "");
+			CHECK(p == NULL, "line %d: cpu %d has core PMU %s", t->line, t->cpu,
+			      p ? p->name : "");
 		} else {
-			CHECK(p && strcmp(p->name, t->pmu) == 0, "line %d: cpu %d core PMU %s, want %s", t->line,
-			      t->cpu, p ? p->name : "(null)", t->pmu);
-			CHECK(p && p->type == t->type, "line %d: cpu %d type %d, want %d", t->line, t->cpu,
-			      p ? p->type : -1, t->type);
+			CHECK(p && strcmp(p->name, t->pmu) == 0,
+			      "line %d: cpu %d core PMU %s, want %s", t->line, t->cpu,
+			      p ? p->name : "(null)", t->pmu);
+			CHECK(p && p->type == t->type, "line %d: cpu %d type %d, want %d", t->line,
+			      t->cpu, p ? p->type : -1, t->type);
 			CHECK(p && p->family && strcmp(p->family->key, t->family) == 0,
 			      "line %d: cpu %d family %s", t->line, t->cpu,
 			      p && p->family ? p->family->key : "(null)");
 		}
-		CHECK(strcmp(platform_core_type(&pf, t->cpu), t->core_type) == 0, "line %d: cpu %d core type '%s'",
-		      t->line, t->cpu, platform_core_type(&pf, t->cpu));
+		CHECK(strcmp(platform_core_type(&pf, t->cpu), t->core_type) == 0,
+		      "line %d: cpu %d core type '%s'", t->line, t->cpu,
+		      platform_core_type(&pf, t->cpu));
 	}
 }
 
@@ -249,12 +268,16 @@ static void test_pmus(void)
 		if (!p)
 			continue;
 		CHECK(p->type == t->type, "line %d: %s type %d", t->line, t->pmu, p->type);
-		CHECK(p->is_core == t->is_core, "line %d: %s is_core %d", t->line, t->pmu, p->is_core);
-		CHECK(strcmp(p->caps_pmu_name, t->caps) == 0, "line %d: %s caps '%s'", t->line, t->pmu,
-		      p->caps_pmu_name);
-		CHECK(p->mux_interval_ms == t->mux_ms, "line %d: %s mux %d", t->line, t->pmu, p->mux_interval_ms);
-		CHECK(p->num_counters == t->counters, "line %d: %s counters %d", t->line, t->pmu, p->num_counters);
-		CHECK(t->is_core || p->family == NULL, "line %d: non-core PMU %s has a family", t->line, t->pmu);
+		CHECK(p->is_core == t->is_core, "line %d: %s is_core %d", t->line, t->pmu,
+		      p->is_core);
+		CHECK(strcmp(p->caps_pmu_name, t->caps) == 0, "line %d: %s caps '%s'", t->line,
+		      t->pmu, p->caps_pmu_name);
+		CHECK(p->mux_interval_ms == t->mux_ms, "line %d: %s mux %d", t->line, t->pmu,
+		      p->mux_interval_ms);
+		CHECK(p->num_counters == t->counters, "line %d: %s counters %d", t->line, t->pmu,
+		      p->num_counters);
+		CHECK(t->is_core || p->family == NULL, "line %d: non-core PMU %s has a family",
+		      t->line, t->pmu);
 	}
 	/* absent PMUs */
 	if (detect("x86-vm-nopmu")) {
@@ -280,7 +303,8 @@ static void test_describe(void)
 	pf.is_root = false;
 	pf.cap_perfmon = true;
 	platform_describe(&pf);
-	CHECK(strstr(pf.capability, "system-wide counting allowed (CAP_PERFMON)"), "%s", pf.capability);
+	CHECK(strstr(pf.capability, "system-wide counting allowed (CAP_PERFMON)"), "%s",
+	      pf.capability);
 	pf.cap_perfmon = false;
 	pf.paranoid = -99;
 	platform_describe(&pf);
@@ -307,21 +331,25 @@ static void test_live(void)
 	fprintf(stderr, "live: %s\n", pf.capability);
 	CHECK(cpuset_count(&pf.online) == sysconf(_SC_NPROCESSORS_ONLN), "online %s vs sysconf %ld",
 	      setstr(&pf.online), sysconf(_SC_NPROCESSORS_ONLN));
-	CHECK(pf.ncpus_possible >= cpuset_count(&pf.online), "ncpus_possible %d", pf.ncpus_possible);
+	CHECK(pf.ncpus_possible >= cpuset_count(&pf.online), "ncpus_possible %d",
+	      pf.ncpus_possible);
 	CHECK(pf.hostname[0] && pf.kernel[0], "hostname '%s' kernel '%s'", pf.hostname, pf.kernel);
 	CHECK(pf.is_root == (geteuid() == 0), "is_root %d", pf.is_root);
 	CHECK(platform_find_pmu(&pf, "software") != NULL, "no software PMU");
 	has_core = pf.core_pmu_count > 0;
 	if (has_core) {
-		SKIP("this machine has a core PMU (%s, family %s): the no-PMU expectations do not apply",
+		SKIP("this machine has a core PMU (%s, family %s): the no-PMU expectations do not "
+		     "apply",
 		     pf.pmus[0].name, pf.family->key);
-		CHECK(platform_core_pmu_for_cpu(&pf, cpuset_next(&pf.online, 0)) != NULL, "CPU without core PMU");
+		CHECK(platform_core_pmu_for_cpu(&pf, cpuset_next(&pf.online, 0)) != NULL,
+		      "CPU without core PMU");
 		return;
 	}
 	CHECK_STR(pf.family->key, "sw");
 	CHECK(platform_find_pmu(&pf, "cpu") == NULL, "cpu PMU");
 	CHECK(platform_find_pmu(&pf, "msr") != NULL, "msr PMU missing");
-	CHECK(strstr(pf.capability, "no `cpu` PMU in /sys/bus/event_source/devices"), "%s", pf.capability);
+	CHECK(strstr(pf.capability, "no `cpu` PMU in /sys/bus/event_source/devices"), "%s",
+	      pf.capability);
 	CHECK(platform_core_pmu_for_cpu(&pf, 0) == NULL, "core PMU for cpu 0");
 	CHECK_STR(platform_core_type(&pf, 0), "");
 }
@@ -332,7 +360,8 @@ static void test_errors(void)
 	FILE *f;
 
 	CHECK_INT(platform_detect(&pf, "/nonexistent/pmutop-root", err, sizeof(err)), -1);
-	CHECK(strstr(err, "/nonexistent/pmutop-root") && strstr(err, "No such file or directory"), "err '%s'", err);
+	CHECK(strstr(err, "/nonexistent/pmutop-root") && strstr(err, "No such file or directory"),
+	      "err '%s'", err);
 	if (!mkdtemp(dir)) {
 		SKIP("mkdtemp: %s", strerror(errno));
 		return;
@@ -340,8 +369,8 @@ static void test_errors(void)
 	/* an empty directory is not a sysfs root */
 	err[0] = 0;
 	CHECK_INT(platform_detect(&pf, dir, err, sizeof(err)), -1);
-	CHECK(strstr(err, "sys/devices/system/cpu/possible") && strstr(err, "sysfs/procfs root"), "err '%s'",
-	      err);
+	CHECK(strstr(err, "sys/devices/system/cpu/possible") && strstr(err, "sysfs/procfs root"),
+	      "err '%s'", err);
 	/* a file is not a directory */
 	snprintf(file, sizeof(file), "%s/file", dir);
 	f = fopen(file, "w");
@@ -444,7 +473,8 @@ static void test_read_online(void)
 	write_online(root, "0-3\n");
 	CHECK_INT(platform_read_online(&pf), 1);
 	CHECK_STR(setstr(&pf.online), "0-3");
-	CHECK(!strstr(pf.capability, "offline"), "capability still says offline: %s", pf.capability);
+	CHECK(!strstr(pf.capability, "offline"), "capability still says offline: %s",
+	      pf.capability);
 	CHECK_INT(platform_read_online(&pf), 0);
 	write_online(root, "0\n");
 	CHECK_INT(platform_read_online(&pf), 1);
@@ -500,8 +530,8 @@ static void test_mutations(void)
 	CHECK(copy_tree(tree("arm-biglittle"), root) == 0, "copy arm-biglittle");
 	write_file(root, "proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 48.00\n\n");
 	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), 0);
-	CHECK(pf.arm_implementer == 0x41 && pf.arm_part == 0xd03, "midr: implementer 0x%x part 0x%x",
-	      pf.arm_implementer, pf.arm_part);
+	CHECK(pf.arm_implementer == 0x41 && pf.arm_part == 0xd03,
+	      "midr: implementer 0x%x part 0x%x", pf.arm_implementer, pf.arm_part);
 	CHECK_STR(pf.cpu_vendor, "ARM");
 
 	/* 40 uncore PMUs sorting before "cpu" cannot push the core PMU out */
@@ -527,16 +557,18 @@ static void test_mutations(void)
 	CHECK_STR(pf.pmus[0].caps_pmu_name, "sky?[2Jlake");
 	CHECK(!strchr(pf.capability, 033), "escape in capability");
 	CHECK_STR(pf.family->key, "intel"); /* GenuineIntel fallback */
-	CHECK(strstr(pf.capability, "Intel architectural PMU (4 counters + 3 fixed) (caps/pmu_name `sky?[2Jlake` "
-				    "not in the family table)"),
+	CHECK(strstr(pf.capability,
+		     "Intel architectural PMU (4 counters + 3 fixed) (caps/pmu_name `sky?[2Jlake` "
+		     "not in the family table)"),
 	      "%s", pf.capability);
 	CHECK(pf.hypervisor, "/sys/hypervisor/type not seen");
 
 	/* AMD Zen without caps/pmu_name: family from cpuinfo vendor and family */
 	snprintf(rel, sizeof(rel), "%s/sys/bus/event_source/devices/cpu/caps/pmu_name", root);
 	unlink(rel);
-	write_file(root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
-					 "model name\t: AMD EPYC 9654\nflags\t\t: fpu tsc msr\n\n");
+	write_file(root, "proc/cpuinfo",
+		   "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+		   "model name\t: AMD EPYC 9654\nflags\t\t: fpu tsc msr\n\n");
 	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), 0);
 	CHECK_STR(pf.family->key, "zen");
 	CHECK_STR(pf.cpu_model_name, "AMD EPYC 9654");
