@@ -1,0 +1,79 @@
+/* platform.h: the machine's PMUs, CPUs, core types and privileges, from sysfs/procfs under a root.
+ */
+#ifndef PMUTOP_PLATFORM_H
+#define PMUTOP_PLATFORM_H
+#include "cpuset.h"
+#include "family.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PLATFORM_MAX_PMUS 32
+#define PLATFORM_MAX_CACHES 8
+#define PLATFORM_MAX_NOTES 8
+
+/* One directory of <root>/sys/bus/event_source/devices. */
+struct platform_pmu {
+	char name[64];
+	int type;			 /* attr.type from <pmu>/type, -1 if unreadable */
+	struct cpuset cpus;		 /* from cpus or cpumask; all possible CPUs if absent */
+	char caps_pmu_name[64];		 /* caps/pmu_name, "" if absent */
+	const struct pmu_family *family; /* core PMUs only, NULL otherwise */
+	bool is_core; /* cpu, cpu_core, cpu_atom, armv5_*, armv6_*, armv7_*, armv8_*, armv9_* */
+	int mux_interval_ms; /* perf_event_mux_interval_ms, -1 if unknown */
+	int num_counters;    /* caps/num_counters, else the family's count, 0 unknown */
+};
+
+/* One cache of the first online CPU (cpuN/cache/indexM). */
+struct platform_cache {
+	int level;	    /* 1, 2, 3 */
+	char type[16];	    /* "Data", "Instruction", "Unified" */
+	unsigned size_kb;   /* KiB */
+	unsigned line_size; /* bytes, coherency_line_size */
+};
+
+struct platform {
+	char root[4096]; /* prefix without trailing '/', "" for the live system */
+	struct cpuset possible, online, present;
+	int ncpus_possible; /* highest possible CPU + 1 */
+	struct platform_pmu pmus[PLATFORM_MAX_PMUS];
+	int npmus;	    /* core PMUs first (by first CPU), then the others by name */
+	int pmus_dropped;   /* PMU directories beyond PLATFORM_MAX_PMUS (never core PMUs) */
+	int core_pmu_count; /* 0 = no hardware PMU (VM without vPMU) */
+	const struct pmu_family
+	    *family; /* main family: from the core PMU of the lowest CPU; "sw" if none */
+	bool hybrid; /* more than one core PMU (cpu_core+cpu_atom, big.LITTLE) */
+	char cpu_vendor[32],
+	    cpu_model_name[128]; /* vendor_id/model name (x86); implementer name/Processor (ARM) */
+	int cpu_family, cpu_model;	    /* /proc/cpuinfo (x86), -1 if absent */
+	unsigned arm_implementer, arm_part; /* first CPU, /proc/cpuinfo or midr_el1; 0 if not ARM */
+	bool hypervisor;  /* "hypervisor" flag in cpuinfo, or /sys/hypervisor/type */
+	int paranoid;	  /* /proc/sys/kernel/perf_event_paranoid, -99 unknown */
+	bool cap_perfmon; /* CAP_PERFMON or CAP_SYS_ADMIN effective (live only; false under a
+			     fixture root) */
+	bool is_root;	  /* euid 0 (live only; false under a fixture root) */
+	int nmi_watchdog; /* /proc/sys/kernel/nmi_watchdog, -1 unknown */
+	char hostname[128], kernel[128]; /* uname, or <root>/proc/sys/kernel/{hostname,osrelease} */
+	struct platform_cache caches[PLATFORM_MAX_CACHES];
+	int ncaches;
+	char notes[PLATFORM_MAX_NOTES][256]; /* the capability summary, one fact per entry */
+	int nnotes;
+	char capability[512]; /* the notes joined with "; " (truncated) */
+};
+
+/* Reads everything under @root ("" or "/" or NULL for the live system). Returns 0, or -1 with
+ * a cause in @err (missing root, missing <root>/sys/devices/system/cpu/possible or online). */
+int platform_detect(struct platform *pf, const char *root, char *err, size_t errlen);
+/* Rebuilds notes[] and capability[] from the fields (after a test or caller changed e.g.
+ * paranoid, cap_perfmon or is_root). */
+void platform_describe(struct platform *pf);
+/* The core PMU whose cpus contain @cpu, or NULL. */
+const struct platform_pmu *platform_core_pmu_for_cpu(const struct platform *pf, int cpu);
+const struct platform_pmu *platform_find_pmu(const struct platform *pf, const char *name);
+/* Core type of @cpu: the core PMU's name ("cpu_core", "cpu_atom", "armv8_cortex_a53"), or ""
+ * for the plain x86 "cpu" PMU and for CPUs without a core PMU. */
+const char *platform_core_type(const struct platform *pf, int cpu);
+/* Re-reads <root>/sys/devices/system/cpu/online (cheap, every tick). Returns 1 if the set
+ * changed (notes are rebuilt), 0 if not, -1 if unreadable (set kept). */
+int platform_read_online(struct platform *pf);
+
+#endif

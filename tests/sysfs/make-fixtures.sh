@@ -1,0 +1,226 @@
+#!/bin/bash
+# make-fixtures.sh: regenerates the sysfs/procfs fixture trees used by tests/test_platform.c.
+# Usage: bash tests/sysfs/make-fixtures.sh   (rewrites every tree next to this script)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+w() { # w FILE CONTENT...: writes one file (with a trailing newline), creating its directory
+	mkdir -p "$(dirname "$1")"
+	local f=$1
+	shift
+	printf '%s\n' "$@" >"$f"
+}
+
+cpus() { # cpus ROOT POSSIBLE ONLINE PRESENT
+	local d=$1/sys/devices/system/cpu
+	w "$d/possible" "$2"
+	w "$d/online" "$3"
+	w "$d/present" "$4"
+}
+
+cache() { # cache ROOT CPU INDEX LEVEL TYPE SIZE LINE
+	local d=$1/sys/devices/system/cpu/cpu$2/cache/index$3
+	w "$d/level" "$4"
+	w "$d/type" "$5"
+	w "$d/size" "$6"
+	w "$d/coherency_line_size" "$7"
+}
+
+x86_caches() { # x86_caches ROOT CPU L1D L1I L2 [L3]
+	cache "$1" "$2" 0 1 Data "$3" 64
+	cache "$1" "$2" 1 1 Instruction "$4" 64
+	cache "$1" "$2" 2 2 Unified "$5" 64
+	[ -z "${6:-}" ] || cache "$1" "$2" 3 3 Unified "$6" 64
+}
+
+pmu() { # pmu ROOT NAME TYPE: type and mux interval
+	local d=$1/sys/bus/event_source/devices/$2
+	w "$d/type" "$3"
+	w "$d/perf_event_mux_interval_ms" 4
+}
+
+sw_pmus() { # sw_pmus ROOT: the software PMUs every x86 kernel has
+	pmu "$1" software 1
+	pmu "$1" tracepoint 2
+	pmu "$1" breakpoint 5
+	pmu "$1" uprobe 8
+	w "$1/sys/bus/event_source/devices/uprobe/format/retprobe" "config:0"
+}
+
+x86_core_pmu() { # x86_core_pmu ROOT NAME TYPE CAPS [CPUS]
+	local d=$1/sys/bus/event_source/devices/$2
+	pmu "$1" "$2" "$3"
+	w "$d/caps/pmu_name" "$4"
+	w "$d/caps/max_precise" 3
+	[ -z "${5:-}" ] || w "$d/cpus" "$5"
+	w "$d/format/event" "config:0-7"
+	w "$d/format/umask" "config:8-15"
+	w "$d/format/edge" "config:18"
+	w "$d/format/inv" "config:23"
+	w "$d/format/cmask" "config:24-31"
+	w "$d/events/cpu-cycles" "event=0x3c"
+	w "$d/events/instructions" "event=0xc0"
+	w "$d/events/branch-instructions" "event=0xc4"
+	w "$d/events/branch-misses" "event=0xc5"
+	w "$d/events/ref-cycles" "event=0x00,umask=0x03"
+}
+
+msr_pmu() { # msr_pmu ROOT TYPE
+	local d=$1/sys/bus/event_source/devices/msr
+	pmu "$1" msr "$2"
+	w "$d/format/event" "config:0-63"
+	w "$d/events/tsc" "event=0x00"
+	w "$d/events/smi" "event=0x04"
+}
+
+kernel() { # kernel ROOT PARANOID WATCHDOG HOSTNAME OSRELEASE
+	local d=$1/proc/sys/kernel
+	w "$d/perf_event_paranoid" "$2"
+	w "$d/nmi_watchdog" "$3"
+	w "$d/hostname" "$4"
+	w "$d/osrelease" "$5"
+}
+
+x86_cpuinfo() { # x86_cpuinfo ROOT NCPUS VENDOR FAMILY MODEL NAME FLAGS: one block per CPU
+	local f=$1/proc/cpuinfo i
+	mkdir -p "$1/proc"
+	: >"$f"
+	for ((i = 0; i < $2; i++)); do
+		printf 'processor\t: %d\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\n' \
+			"$i" "$3" "$4" "$5" >>"$f"
+		printf 'model name\t: %s\nstepping\t: 3\ncpu MHz\t\t: 2400.000\n' "$6" >>"$f"
+		printf 'physical id\t: 0\ncore id\t\t: %d\ncpu cores\t: %d\n' "$i" "$2" >>"$f"
+		printf 'flags\t\t: %s\nclflush size\t: 64\ncache_alignment\t: 64\n\n' "$7" >>"$f"
+	done
+}
+
+X86_FLAGS="fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ss ht syscall nx pdpe1gb rdtscp lm constant_tsc arch_perfmon pebs bts rep_good nopl xtopology nonstop_tsc cpuid aperfmperf pni pclmulqdq dtes64 monitor ds_cpl vmx est tm2 ssse3 sdbg fma cx16 xtpr pdcm pcid sse4_1 sse4_2 x2apic movbe popcnt aes xsave avx f16c rdrand lahf_lm abm 3dnowprefetch"
+VM_FLAGS="fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ss ht syscall nx pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology nonstop_tsc cpuid tsc_known_freq pni pclmulqdq ssse3 fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt aes xsave avx f16c rdrand hypervisor lahf_lm abm 3dnowprefetch avx512f arat umip"
+
+# --- x86-vm-nopmu: a VM without vPMU (like the development machine) ---
+r=$here/x86-vm-nopmu
+rm -rf "$r"
+cpus "$r" 0-1 0-1 0-1
+for c in 0 1; do x86_caches "$r" $c 48K 32K 2048K 107520K; done
+w "$r/sys/devices/system/cpu/cpu1/online" 1
+sw_pmus "$r"
+msr_pmu "$r" 9
+x86_cpuinfo "$r" 2 GenuineIntel 6 143 "Intel(R) Xeon(R) Platinum 8480+" "$VM_FLAGS"
+kernel "$r" 2 0 vm 6.18.44-fc-v669
+
+# --- x86-skylake: desktop Skylake, NMI watchdog on ---
+r=$here/x86-skylake
+rm -rf "$r"
+cpus "$r" 0-3 0-3 0-3
+for c in 0 1 2 3; do x86_caches "$r" $c 32K 32K 256K 6144K; done
+for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+sw_pmus "$r"
+x86_core_pmu "$r" cpu 4 skylake
+msr_pmu "$r" 10
+x86_cpuinfo "$r" 4 GenuineIntel 6 94 "Intel(R) Core(TM) i5-6500 CPU @ 3.20GHz" "$X86_FLAGS"
+kernel "$r" 2 1 skylake-desk 5.15.0-91-generic
+
+# --- x86-hybrid: Alder Lake i3-1215U, 2 P-cores (4 threads) + 4 E-cores ---
+r=$here/x86-hybrid
+rm -rf "$r"
+cpus "$r" 0-7 0-7 0-7
+for c in 0 1 2 3; do x86_caches "$r" $c 48K 32K 1280K 10240K; done
+for c in 4 5 6 7; do x86_caches "$r" $c 32K 64K 2048K 10240K; done
+for c in 1 2 3 4 5 6 7; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+sw_pmus "$r"
+x86_core_pmu "$r" cpu_core 4 alderlake_hybrid 0-3
+x86_core_pmu "$r" cpu_atom 10 alderlake_hybrid 4-7
+msr_pmu "$r" 11
+x86_cpuinfo "$r" 8 GenuineIntel 6 154 "12th Gen Intel(R) Core(TM) i3-1215U" "$X86_FLAGS"
+kernel "$r" -1 0 alder 6.5.0-14-generic
+
+# --- x86-offline: 4 possible CPUs, CPU 2 offline, Haswell ---
+r=$here/x86-offline
+rm -rf "$r"
+cpus "$r" 0-3 0-1,3 0-3
+for c in 0 1 3; do x86_caches "$r" $c 32K 32K 256K 8192K; done
+w "$r/sys/devices/system/cpu/cpu1/online" 1
+w "$r/sys/devices/system/cpu/cpu2/online" 0
+w "$r/sys/devices/system/cpu/cpu3/online" 1
+sw_pmus "$r"
+x86_core_pmu "$r" cpu 4 haswell
+msr_pmu "$r" 9
+x86_cpuinfo "$r" 3 GenuineIntel 6 60 "Intel(R) Core(TM) i7-4770 CPU @ 3.40GHz" "$X86_FLAGS"
+kernel "$r" 0 0 hotplug 6.1.0-17-amd64
+
+# --- silvermont: Atom E3845 board ---
+r=$here/silvermont
+rm -rf "$r"
+cpus "$r" 0-3 0-3 0-3
+for c in 0 1 2 3; do
+	cache "$r" $c 0 1 Data 24K 64
+	cache "$r" $c 1 1 Instruction 32K 64
+	cache "$r" $c 2 2 Unified 1024K 64
+done
+for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+sw_pmus "$r"
+x86_core_pmu "$r" cpu 4 silvermont
+msr_pmu "$r" 9
+x86_cpuinfo "$r" 4 GenuineIntel 6 55 "Intel(R) Atom(TM) CPU  E3845  @ 1.91GHz" "$X86_FLAGS"
+kernel "$r" 3 0 baytrail 4.19.0-26-amd64
+
+# --- arm-biglittle: RK3399-like, 4x Cortex-A53 (0-3) + 2x Cortex-A72 (4-5) ---
+r=$here/arm-biglittle
+rm -rf "$r"
+cpus "$r" 0-5 0-5 0-5
+for c in 0 1 2 3 4 5; do
+	if [ $c -lt 4 ]; then l1=32K l2=512K midr=0x00000000410fd034; else l1=32K l2=1024K midr=0x00000000410fd082; fi
+	cache "$r" $c 0 1 Data $l1 64
+	cache "$r" $c 1 1 Instruction $l1 64
+	cache "$r" $c 2 2 Unified $l2 64
+	w "$r/sys/devices/system/cpu/cpu$c/regs/identification/midr_el1" $midr
+	[ $c -eq 0 ] || w "$r/sys/devices/system/cpu/cpu$c/online" 1
+done
+pmu "$r" software 1
+pmu "$r" tracepoint 2
+pmu "$r" breakpoint 5
+pmu "$r" kprobe 6
+pmu "$r" uprobe 7
+for p in "armv8_cortex_a53 8 0-3" "armv8_cortex_a72 9 4-5"; do
+	set -- $p
+	d=$r/sys/bus/event_source/devices/$1
+	pmu "$r" "$1" "$2"
+	w "$d/cpus" "$3"
+	w "$d/format/event" "config:0-15"
+	w "$d/format/long" "config1:0"
+	w "$d/events/cpu_cycles" "event=0x0011"
+	w "$d/events/inst_retired" "event=0x0008"
+	w "$d/events/l1d_cache" "event=0x0004"
+	w "$d/events/l1d_cache_refill" "event=0x0003"
+	w "$d/events/br_mis_pred" "event=0x0010"
+done
+f=$r/proc/cpuinfo
+mkdir -p "$r/proc"
+: >"$f"
+for c in 0 1 2 3 4 5; do
+	if [ $c -lt 4 ]; then part=0xd03 rev=4; else part=0xd08 rev=2; fi
+	printf 'processor\t: %d\nBogoMIPS\t: 48.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 cpuid\n' $c >>"$f"
+	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: %s\nCPU revision\t: %d\n\n' $part $rev >>"$f"
+done
+kernel "$r" 1 1 rockpro64 6.1.68-rockchip64
+
+# --- xscale: IXP42x board whose kernel registers the xscale PMU ---
+mk_xscale() { # mk_xscale ROOT WITH_PMU
+	local r=$1
+	rm -rf "$r"
+	cpus "$r" 0 0 0
+	pmu "$r" software 1
+	pmu "$r" tracepoint 2
+	if [ "$2" = 1 ]; then
+		pmu "$r" armv5_xscale2 6
+		w "$r/sys/bus/event_source/devices/armv5_xscale2/cpus" 0
+	fi
+	w "$r/proc/cpuinfo" \
+		"$(printf 'processor\t: 0\nmodel name\t: XScale-IXP42x Family rev 0 (v5b)\nBogoMIPS\t: 266.24\nFeatures\t: swp half fastmult edsp \nCPU implementer\t: 0x69\nCPU architecture: 5TE\nCPU variant\t: 0x0\nCPU part\t: 0x41c\nCPU revision\t: 0\n\nHardware\t: Linksys NSLU2\nRevision\t: 0000\nSerial\t\t: 0000000000000000')"
+	kernel "$r" 1 -1 nslu2 6.6.30-ixp4xx
+	# no nmi_watchdog on ARMv5
+	rm -f "$r/proc/sys/kernel/nmi_watchdog"
+}
+mk_xscale "$here/xscale" 1
+# --- xscale-nopmu: the same board on a kernel without an xscale-pmu device ---
+mk_xscale "$here/xscale-nopmu" 0

@@ -1,0 +1,590 @@
+/* test_platform.c: platform detection on the tests/sysfs fixture trees, the live system, errors. */
+#include "harness.h"
+#include "platform.h"
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static struct platform pf; /* large: keep it off the stack */
+
+static const char *tree(const char *name)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s/tests/sysfs/%s", harness_src(), name);
+	return buf;
+}
+
+static bool detect(const char *name)
+{
+	char err[512] = "";
+	int rc = platform_detect(&pf, tree(name), err, sizeof(err));
+
+	CHECK(rc == 0, "%s: platform_detect failed: %s", name, err);
+	return rc == 0;
+}
+
+static const char *setstr(const struct cpuset *s)
+{
+	static char buf[4][256];
+	static int n;
+
+	return cpuset_format(s, buf[n++ & 3], sizeof(buf[0]));
+}
+
+// clang-format off
+/* Whole-machine expectations per tree. */
+static const struct tree_case {
+	int line;
+	const char *dir;
+	const char *family;
+	int core_pmus;
+	bool hybrid;
+	const char *possible, *online;
+	int ncpus_possible;
+	int paranoid, watchdog;
+	const char *vendor;
+	int cpu_family, cpu_model;
+	unsigned impl, part;
+	bool hypervisor;
+	const char *hostname, *kernel;
+	int ncaches;
+	unsigned l1d_kb, l2_kb, line_size;
+	const char *cap[3];    /* substrings the capability line must contain */
+	const char *not_cap;   /* substring it must not contain */
+} trees[] = {
+	{__LINE__, "x86-vm-nopmu", "sw", 0, false, "0-1", "0-1", 2, 2, 0, "GenuineIntel", 6, 143, 0, 0, true,
+	 "vm", "6.18.44-fc-v669", 4, 48, 2048, 64,
+	 {"hardware counters unavailable: no `cpu` PMU in /sys/bus/event_source/devices (virtual machine "
+	  "without vPMU); showing software events",
+	  "perf_event_paranoid=2 and no CAP_PERFMON: run as root or setcap cap_perfmon+ep pmutop", NULL},
+	 "NMI watchdog"},
+	{__LINE__, "x86-skylake", "skl", 1, false, "0-3", "0-3", 4, 2, 1, "GenuineIntel", 6, 94, 0, 0, false,
+	 "skylake-desk", "5.15.0-91-generic", 4, 32, 256, 64,
+	 {"Intel Skylake PMU (4 counters + 3 fixed)",
+	  "NMI watchdog holds one counter: echo 0 > /proc/sys/kernel/nmi_watchdog", "perf_event_paranoid=2"},
+	 "unavailable"},
+	{__LINE__, "x86-hybrid", "generic", 2, true, "0-7", "0-7", 8, -1, 0, "GenuineIntel", 6, 154, 0, 0, false,
+	 "alder", "6.5.0-14-generic", 4, 48, 1280, 64,
+	 {"hybrid: cpu_core on 0-3, cpu_atom on 4-7",
+	  "alderlake_hybrid: libpfm4 has no hybrid model; perf generic events per core type",
+	  "system-wide counting allowed (perf_event_paranoid=-1)"},
+	 "NMI watchdog"},
+	{__LINE__, "arm-biglittle", "armv8", 2, true, "0-5", "0-5", 6, 1, 1, "ARM", -1, -1, 0x41, 0xd03, false,
+	 "rockpro64", "6.1.68-rockchip64", 3, 32, 512, 64,
+	 {"big.LITTLE: armv8_cortex_a53 on 0-3, armv8_cortex_a72 on 4-5",
+	  "core PMU: ARMv8 PMUv3 (6 counters + 1 fixed)", "perf_event_paranoid=1 and no CAP_PERFMON"},
+	 "hybrid:"},
+	{__LINE__, "xscale", "xscale2", 1, false, "0", "0", 1, 1, -1, "Intel", -1, -1, 0x69, 0x41c, false,
+	 "nslu2", "6.6.30-ixp4xx", 0, 0, 0, 0,
+	 {"armv5_xscale2 PMU: Intel XScale (xscale2: CCNT + 4) (4 counters + 1 fixed)",
+	  "32-bit counters; the PMU cannot separate user and kernel counts", NULL},
+	 "unavailable"},
+	{__LINE__, "xscale-nopmu", "sw", 0, false, "0", "0", 1, 1, -1, "Intel", -1, -1, 0x69, 0x41c, false,
+	 "nslu2", "6.6.30-ixp4xx", 0, 0, 0, 0,
+	 {"hardware counters unavailable: Intel XScale CPU (implementer 0x69) but the kernel registered no "
+	  "armv5_xscale PMU",
+	  "showing software events", NULL},
+	 "`cpu` PMU"},
+	{__LINE__, "x86-offline", "hsw", 1, false, "0-3", "0-1,3", 4, 0, 0, "GenuineIntel", 6, 60, 0, 0, false,
+	 "hotplug", "6.1.0-17-amd64", 4, 32, 256, 64,
+	 {"Intel Haswell PMU (4 counters + 3 fixed)", "CPU 2 offline",
+	  "system-wide counting allowed (perf_event_paranoid=0)"},
+	 "NMI watchdog"},
+	{__LINE__, "silvermont", "slm", 1, false, "0-3", "0-3", 4, 3, 0, "GenuineIntel", 6, 55, 0, 0, false,
+	 "baytrail", "4.19.0-26-amd64", 3, 24, 1024, 64,
+	 {"Intel Atom Silvermont PMU (2 counters + 3 fixed)",
+	  "perf_event_paranoid=3 and no CAP_PERFMON: run as root or setcap cap_perfmon+ep pmutop", NULL},
+	 "offline"},
+};
+
+/* Per-CPU expectations: core PMU, its attr.type, core type string. */
+static const struct cpu_case {
+	int line;
+	const char *dir;
+	int cpu;
+	const char *pmu; /* NULL: no core PMU */
+	int type;
+	const char *core_type;
+	const char *family;
+} percpu[] = {
+	{__LINE__, "x86-vm-nopmu", 0, NULL, -1, "", NULL},
+	{__LINE__, "x86-vm-nopmu", 1, NULL, -1, "", NULL},
+	{__LINE__, "x86-skylake", 0, "cpu", 4, "", "skl"},
+	{__LINE__, "x86-skylake", 3, "cpu", 4, "", "skl"},
+	{__LINE__, "x86-skylake", 4, NULL, -1, "", NULL},
+	{__LINE__, "x86-hybrid", 0, "cpu_core", 4, "cpu_core", "generic"},
+	{__LINE__, "x86-hybrid", 3, "cpu_core", 4, "cpu_core", "generic"},
+	{__LINE__, "x86-hybrid", 4, "cpu_atom", 10, "cpu_atom", "generic"},
+	{__LINE__, "x86-hybrid", 7, "cpu_atom", 10, "cpu_atom", "generic"},
+	{__LINE__, "x86-hybrid", 8, NULL, -1, "", NULL},
+	{__LINE__, "arm-biglittle", 0, "armv8_cortex_a53", 8, "armv8_cortex_a53", "armv8"},
+	{__LINE__, "arm-biglittle", 3, "armv8_cortex_a53", 8, "armv8_cortex_a53", "armv8"},
+	{__LINE__, "arm-biglittle", 4, "armv8_cortex_a72", 9, "armv8_cortex_a72", "armv8"},
+	{__LINE__, "arm-biglittle", 5, "armv8_cortex_a72", 9, "armv8_cortex_a72", "armv8"},
+	{__LINE__, "xscale", 0, "armv5_xscale2", 6, "armv5_xscale2", "xscale2"},
+	{__LINE__, "xscale-nopmu", 0, NULL, -1, "", NULL},
+	/* a core PMU without a cpus file covers every possible CPU, offline ones too */
+	{__LINE__, "x86-offline", 2, "cpu", 4, "", "hsw"},
+	{__LINE__, "x86-offline", 3, "cpu", 4, "", "hsw"},
+	{__LINE__, "silvermont", 1, "cpu", 4, "", "slm"},
+};
+
+/* Other PMUs that must be found, with their type and properties. */
+static const struct pmu_case {
+	int line;
+	const char *dir, *pmu;
+	int type;
+	bool is_core;
+	const char *caps;
+	int mux_ms;
+	int counters;
+} pmus[] = {
+	{__LINE__, "x86-vm-nopmu", "msr", 9, false, "", 4, 0},
+	{__LINE__, "x86-vm-nopmu", "software", 1, false, "", 4, 0},
+	{__LINE__, "x86-vm-nopmu", "uprobe", 8, false, "", 4, 0},
+	{__LINE__, "x86-skylake", "cpu", 4, true, "skylake", 4, 4},
+	{__LINE__, "x86-hybrid", "cpu_core", 4, true, "alderlake_hybrid", 4, 0},
+	{__LINE__, "x86-hybrid", "cpu_atom", 10, true, "alderlake_hybrid", 4, 0},
+	{__LINE__, "x86-hybrid", "msr", 11, false, "", 4, 0},
+	{__LINE__, "arm-biglittle", "armv8_cortex_a72", 9, true, "", 4, 6},
+	{__LINE__, "arm-biglittle", "kprobe", 6, false, "", 4, 0},
+	{__LINE__, "xscale", "armv5_xscale2", 6, true, "", 4, 4},
+	{__LINE__, "silvermont", "cpu", 4, true, "silvermont", 4, 2},
+};
+
+// clang-format on
+
+static void test_trees(void)
+{
+	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
+		const struct tree_case *t = &trees[i];
+
+		if (!detect(t->dir))
+			continue;
+		fprintf(stderr, "%s: %s\n", t->dir, pf.capability);
+		CHECK(pf.family && strcmp(pf.family->key, t->family) == 0,
+		      "line %d: family %s, want %s", t->line, pf.family ? pf.family->key : "(null)",
+		      t->family);
+		CHECK(pf.core_pmu_count == t->core_pmus, "line %d: %d core PMUs", t->line,
+		      pf.core_pmu_count);
+		CHECK(pf.hybrid == t->hybrid, "line %d: hybrid %d", t->line, pf.hybrid);
+		CHECK(strcmp(setstr(&pf.possible), t->possible) == 0, "line %d: possible %s",
+		      t->line, setstr(&pf.possible));
+		CHECK(strcmp(setstr(&pf.online), t->online) == 0, "line %d: online %s", t->line,
+		      setstr(&pf.online));
+		CHECK(cpuset_equal(&pf.present, &pf.possible), "line %d: present %s", t->line,
+		      setstr(&pf.present));
+		CHECK(pf.ncpus_possible == t->ncpus_possible, "line %d: ncpus_possible %d", t->line,
+		      pf.ncpus_possible);
+		CHECK(pf.paranoid == t->paranoid, "line %d: paranoid %d", t->line, pf.paranoid);
+		CHECK(pf.nmi_watchdog == t->watchdog, "line %d: nmi_watchdog %d", t->line,
+		      pf.nmi_watchdog);
+		CHECK(strcmp(pf.cpu_vendor, t->vendor) == 0, "line %d: vendor '%s'", t->line,
+		      pf.cpu_vendor);
+		CHECK(pf.cpu_family == t->cpu_family && pf.cpu_model == t->cpu_model,
+		      "line %d: cpu family %d model %d", t->line, pf.cpu_family, pf.cpu_model);
+		CHECK(pf.arm_implementer == t->impl && pf.arm_part == t->part,
+		      "line %d: implementer 0x%x part 0x%x", t->line, pf.arm_implementer,
+		      pf.arm_part);
+		CHECK(pf.hypervisor == t->hypervisor, "line %d: hypervisor %d", t->line,
+		      pf.hypervisor);
+		CHECK(!pf.is_root && !pf.cap_perfmon,
+		      "line %d: fixture root must not inherit privileges", t->line);
+		CHECK(strcmp(pf.hostname, t->hostname) == 0, "line %d: hostname '%s'", t->line,
+		      pf.hostname);
+		CHECK(strcmp(pf.kernel, t->kernel) == 0, "line %d: kernel '%s'", t->line,
+		      pf.kernel);
+		CHECK(pf.ncaches == t->ncaches, "line %d: %d caches", t->line, pf.ncaches);
+		if (t->ncaches >= 3) {
+			CHECK(pf.caches[0].level == 1 && strcmp(pf.caches[0].type, "Data") == 0 &&
+				  pf.caches[0].size_kb == t->l1d_kb &&
+				  pf.caches[0].line_size == t->line_size,
+			      "line %d: L1d level %d type %s %uK line %u", t->line,
+			      pf.caches[0].level, pf.caches[0].type, pf.caches[0].size_kb,
+			      pf.caches[0].line_size);
+			CHECK(pf.caches[2].level == 2 && pf.caches[2].size_kb == t->l2_kb,
+			      "line %d: L2 level %d %uK", t->line, pf.caches[2].level,
+			      pf.caches[2].size_kb);
+		}
+		for (int k = 0; k < 3; k++)
+			if (t->cap[k])
+				CHECK(strstr(pf.capability, t->cap[k]),
+				      "line %d: capability '%s' lacks '%s'", t->line, pf.capability,
+				      t->cap[k]);
+		CHECK(!strstr(pf.capability, t->not_cap), "line %d: capability '%s' has '%s'",
+		      t->line, pf.capability, t->not_cap);
+		/* core PMUs come first */
+		for (int k = 0; k < pf.npmus; k++)
+			CHECK(pf.pmus[k].is_core == (k < pf.core_pmu_count),
+			      "line %d: PMU %d (%s) out of order", t->line, k, pf.pmus[k].name);
+		CHECK(pf.nnotes > 0 &&
+			  strncmp(pf.capability, pf.notes[0], strlen(pf.notes[0])) == 0,
+		      "line %d: capability starts with notes[0]", t->line);
+	}
+}
+
+static void test_percpu(void)
+{
+	for (size_t i = 0; i < sizeof(percpu) / sizeof(percpu[0]); i++) {
+		const struct cpu_case *t = &percpu[i];
+		const struct platform_pmu *p;
+
+		if (!detect(t->dir))
+			continue;
+		p = platform_core_pmu_for_cpu(&pf, t->cpu);
+		if (!t->pmu) {
+			CHECK(p == NULL, "line %d: cpu %d has core PMU %s", t->line, t->cpu,
+			      p ? p->name : "");
+		} else {
+			CHECK(p && strcmp(p->name, t->pmu) == 0,
+			      "line %d: cpu %d core PMU %s, want %s", t->line, t->cpu,
+			      p ? p->name : "(null)", t->pmu);
+			CHECK(p && p->type == t->type, "line %d: cpu %d type %d, want %d", t->line,
+			      t->cpu, p ? p->type : -1, t->type);
+			CHECK(p && p->family && strcmp(p->family->key, t->family) == 0,
+			      "line %d: cpu %d family %s", t->line, t->cpu,
+			      p && p->family ? p->family->key : "(null)");
+		}
+		CHECK(strcmp(platform_core_type(&pf, t->cpu), t->core_type) == 0,
+		      "line %d: cpu %d core type '%s'", t->line, t->cpu,
+		      platform_core_type(&pf, t->cpu));
+	}
+}
+
+static void test_pmus(void)
+{
+	for (size_t i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++) {
+		const struct pmu_case *t = &pmus[i];
+		const struct platform_pmu *p;
+
+		if (!detect(t->dir))
+			continue;
+		p = platform_find_pmu(&pf, t->pmu);
+		CHECK(p != NULL, "line %d: PMU %s not found", t->line, t->pmu);
+		if (!p)
+			continue;
+		CHECK(p->type == t->type, "line %d: %s type %d", t->line, t->pmu, p->type);
+		CHECK(p->is_core == t->is_core, "line %d: %s is_core %d", t->line, t->pmu,
+		      p->is_core);
+		CHECK(strcmp(p->caps_pmu_name, t->caps) == 0, "line %d: %s caps '%s'", t->line,
+		      t->pmu, p->caps_pmu_name);
+		CHECK(p->mux_interval_ms == t->mux_ms, "line %d: %s mux %d", t->line, t->pmu,
+		      p->mux_interval_ms);
+		CHECK(p->num_counters == t->counters, "line %d: %s counters %d", t->line, t->pmu,
+		      p->num_counters);
+		CHECK(t->is_core || p->family == NULL, "line %d: non-core PMU %s has a family",
+		      t->line, t->pmu);
+	}
+	/* absent PMUs */
+	if (detect("x86-vm-nopmu")) {
+		CHECK(platform_find_pmu(&pf, "cpu") == NULL, "vm: cpu PMU found");
+		CHECK_INT(pf.npmus, 5);
+		CHECK_INT(cpuset_count(&platform_find_pmu(&pf, "msr")->cpus), 2);
+	}
+	if (detect("arm-biglittle")) {
+		CHECK_INT(cpuset_count(&platform_find_pmu(&pf, "armv8_cortex_a53")->cpus), 4);
+		CHECK_STR(pf.pmus[0].name, "armv8_cortex_a53");
+	}
+}
+
+/* A caller (or test) overriding privileges and regenerating the summary. */
+static void test_describe(void)
+{
+	if (!detect("x86-skylake"))
+		return;
+	pf.is_root = true;
+	platform_describe(&pf);
+	CHECK(strstr(pf.capability, "system-wide counting allowed (root)"), "%s", pf.capability);
+	CHECK(!strstr(pf.capability, "setcap"), "%s", pf.capability);
+	pf.is_root = false;
+	pf.cap_perfmon = true;
+	platform_describe(&pf);
+	CHECK(strstr(pf.capability, "system-wide counting allowed (CAP_PERFMON)"), "%s",
+	      pf.capability);
+	pf.cap_perfmon = false;
+	pf.paranoid = -99;
+	platform_describe(&pf);
+	CHECK(strstr(pf.capability, "perf_event_paranoid unknown"), "%s", pf.capability);
+	pf.nmi_watchdog = 0;
+	platform_describe(&pf);
+	CHECK(!strstr(pf.capability, "NMI watchdog"), "%s", pf.capability);
+	/* the root prefix is normalised */
+	if (detect("x86-skylake/")) {
+		size_t n = strlen(pf.root);
+
+		CHECK(n > 0 && pf.root[n - 1] != '/', "root '%s' keeps a trailing slash", pf.root);
+	}
+}
+
+static void test_live(void)
+{
+	char err[512] = "";
+	bool has_core;
+
+	CHECK_INT(platform_detect(&pf, "/", err, sizeof(err)), 0);
+	CHECK_STR(pf.root, "");
+	CHECK_INT(platform_detect(&pf, NULL, err, sizeof(err)), 0);
+	fprintf(stderr, "live: %s\n", pf.capability);
+	CHECK(cpuset_count(&pf.online) == sysconf(_SC_NPROCESSORS_ONLN), "online %s vs sysconf %ld",
+	      setstr(&pf.online), sysconf(_SC_NPROCESSORS_ONLN));
+	CHECK(pf.ncpus_possible >= cpuset_count(&pf.online), "ncpus_possible %d",
+	      pf.ncpus_possible);
+	CHECK(pf.hostname[0] && pf.kernel[0], "hostname '%s' kernel '%s'", pf.hostname, pf.kernel);
+	CHECK(pf.is_root == (geteuid() == 0), "is_root %d", pf.is_root);
+	CHECK(platform_find_pmu(&pf, "software") != NULL, "no software PMU");
+	has_core = pf.core_pmu_count > 0;
+	if (has_core) {
+		SKIP("this machine has a core PMU (%s, family %s): the no-PMU expectations do not "
+		     "apply",
+		     pf.pmus[0].name, pf.family->key);
+		CHECK(platform_core_pmu_for_cpu(&pf, cpuset_next(&pf.online, 0)) != NULL,
+		      "CPU without core PMU");
+		return;
+	}
+	CHECK_STR(pf.family->key, "sw");
+	CHECK(platform_find_pmu(&pf, "cpu") == NULL, "cpu PMU");
+	CHECK(platform_find_pmu(&pf, "msr") != NULL, "msr PMU missing");
+	CHECK(strstr(pf.capability, "no `cpu` PMU in /sys/bus/event_source/devices"), "%s",
+	      pf.capability);
+	CHECK(platform_core_pmu_for_cpu(&pf, 0) == NULL, "core PMU for cpu 0");
+	CHECK_STR(platform_core_type(&pf, 0), "");
+}
+
+static void test_errors(void)
+{
+	char err[512] = "", dir[] = "/tmp/pmutop-platform-XXXXXX", file[600];
+	FILE *f;
+
+	CHECK_INT(platform_detect(&pf, "/nonexistent/pmutop-root", err, sizeof(err)), -1);
+	CHECK(strstr(err, "/nonexistent/pmutop-root") && strstr(err, "No such file or directory"),
+	      "err '%s'", err);
+	if (!mkdtemp(dir)) {
+		SKIP("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	/* an empty directory is not a sysfs root */
+	err[0] = 0;
+	CHECK_INT(platform_detect(&pf, dir, err, sizeof(err)), -1);
+	CHECK(strstr(err, "sys/devices/system/cpu/possible") && strstr(err, "sysfs/procfs root"),
+	      "err '%s'", err);
+	/* a file is not a directory */
+	snprintf(file, sizeof(file), "%s/file", dir);
+	f = fopen(file, "w");
+	if (f)
+		fclose(f);
+	err[0] = 0;
+	CHECK_INT(platform_detect(&pf, file, err, sizeof(err)), -1);
+	CHECK(strstr(err, "not a directory"), "err '%s'", err);
+	unlink(file);
+	/* an unreadable root */
+	if (geteuid() == 0) {
+		SKIP("running as root: an unreadable directory is still readable");
+	} else {
+		chmod(dir, 0);
+		err[0] = 0;
+		CHECK_INT(platform_detect(&pf, dir, err, sizeof(err)), -1);
+		CHECK(strstr(err, "Permission denied"), "err '%s'", err);
+		chmod(dir, 0700);
+	}
+	rmdir(dir);
+}
+
+/* ---- temp copy for hotplug ---- */
+
+static int copy_tree(const char *src, const char *dst)
+{
+	char s[4096], d[4096], buf[8192];
+	struct dirent *de;
+	struct stat st;
+	DIR *dir;
+	int rc = 0;
+
+	if (mkdir(dst, 0755) < 0 && errno != EEXIST)
+		return -1;
+	if (!(dir = opendir(src)))
+		return -1;
+	while (rc == 0 && (de = readdir(dir))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(s, sizeof(s), "%s/%s", src, de->d_name);
+		snprintf(d, sizeof(d), "%s/%s", dst, de->d_name);
+		if (stat(s, &st) < 0) {
+			rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = copy_tree(s, d);
+		} else {
+			FILE *in = fopen(s, "r"), *out = fopen(d, "w");
+			size_t n;
+
+			if (!in || !out)
+				rc = -1;
+			while (rc == 0 && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+				fwrite(buf, 1, n, out);
+			if (in)
+				fclose(in);
+			if (out)
+				fclose(out);
+		}
+	}
+	closedir(dir);
+	return rc;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static void write_online(const char *root, const char *text)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
+	f = fopen(path, "w");
+	CHECK(f != NULL, "open %s: %s", path, strerror(errno));
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_read_online(void)
+{
+	char dir[] = "/tmp/pmutop-online-XXXXXX", root[4096], err[512] = "", path[4200];
+
+	if (!mkdtemp(dir)) {
+		SKIP("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(root, sizeof(root), "%s/root", dir);
+	if (copy_tree(tree("x86-offline"), root) < 0) {
+		CHECK(0, "copy to %s failed: %s", root, strerror(errno));
+		goto out;
+	}
+	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), 0);
+	CHECK_STR(setstr(&pf.online), "0-1,3");
+	CHECK_INT(platform_read_online(&pf), 0);
+	write_online(root, "0-3\n");
+	CHECK_INT(platform_read_online(&pf), 1);
+	CHECK_STR(setstr(&pf.online), "0-3");
+	CHECK(!strstr(pf.capability, "offline"), "capability still says offline: %s",
+	      pf.capability);
+	CHECK_INT(platform_read_online(&pf), 0);
+	write_online(root, "0\n");
+	CHECK_INT(platform_read_online(&pf), 1);
+	CHECK_STR(setstr(&pf.online), "0");
+	CHECK(strstr(pf.capability, "CPUs 1-3 offline"), "capability: %s", pf.capability);
+	/* garbage or a missing file keeps the last good set */
+	write_online(root, "zero\n");
+	CHECK_INT(platform_read_online(&pf), -1);
+	CHECK_STR(setstr(&pf.online), "0");
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
+	unlink(path);
+	CHECK_INT(platform_read_online(&pf), -1);
+	CHECK_STR(setstr(&pf.online), "0");
+	/* without online, detection fails with the file named */
+	err[0] = 0;
+	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), -1);
+	CHECK(strstr(err, "cpu/online"), "err '%s'", err);
+out:
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Writes @text to <root>/<rel>, creating the parent directories. */
+static void write_file(const char *root, const char *rel, const char *text)
+{
+	char path[4400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	CHECK(f != NULL, "open %s: %s", path, strerror(errno));
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Variations of the fixtures made in a temporary copy. */
+static void test_mutations(void)
+{
+	char dir[] = "/tmp/pmutop-mut-XXXXXX", root[4096], err[512] = "", rel[4200];
+
+	if (!mkdtemp(dir)) {
+		SKIP("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	/* ARM without cpuinfo: implementer and part from midr_el1 */
+	snprintf(root, sizeof(root), "%s/arm", dir);
+	CHECK(copy_tree(tree("arm-biglittle"), root) == 0, "copy arm-biglittle");
+	write_file(root, "proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 48.00\n\n");
+	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), 0);
+	CHECK(pf.arm_implementer == 0x41 && pf.arm_part == 0xd03,
+	      "midr: implementer 0x%x part 0x%x", pf.arm_implementer, pf.arm_part);
+	CHECK_STR(pf.cpu_vendor, "ARM");
+
+	/* 40 uncore PMUs sorting before "cpu" cannot push the core PMU out */
+	snprintf(root, sizeof(root), "%s/many", dir);
+	CHECK(copy_tree(tree("x86-skylake"), root) == 0, "copy x86-skylake");
+	for (int i = 0; i < 40; i++) {
+		snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/amd_uncore_%02d/type", i);
+		write_file(root, rel, "20\n");
+	}
+	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), 0);
+	CHECK_INT(pf.npmus, PLATFORM_MAX_PMUS);
+	CHECK_INT(pf.pmus_dropped, 40 + 6 - PLATFORM_MAX_PMUS);
+	CHECK_STR(pf.pmus[0].name, "cpu");
+	CHECK_STR(pf.family->key, "skl");
+	CHECK(strstr(pf.capability, "14 more PMUs not listed"), "%s", pf.capability);
+
+	/* control characters from files never reach the caller; unknown caps name is reported */
+	snprintf(root, sizeof(root), "%s/esc", dir);
+	CHECK(copy_tree(tree("x86-skylake"), root) == 0, "copy x86-skylake");
+	write_file(root, "sys/bus/event_source/devices/cpu/caps/pmu_name", "sky\033[2Jlake\n");
+	write_file(root, "sys/hypervisor/type", "xen\n");
+	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), 0);
+	CHECK_STR(pf.pmus[0].caps_pmu_name, "sky?[2Jlake");
+	CHECK(!strchr(pf.capability, 033), "escape in capability");
+	CHECK_STR(pf.family->key, "intel"); /* GenuineIntel fallback */
+	CHECK(strstr(pf.capability,
+		     "Intel architectural PMU (4 counters + 3 fixed) (caps/pmu_name `sky?[2Jlake` "
+		     "not in the family table)"),
+	      "%s", pf.capability);
+	CHECK(pf.hypervisor, "/sys/hypervisor/type not seen");
+
+	/* AMD Zen without caps/pmu_name: family from cpuinfo vendor and family */
+	snprintf(rel, sizeof(rel), "%s/sys/bus/event_source/devices/cpu/caps/pmu_name", root);
+	unlink(rel);
+	write_file(root, "proc/cpuinfo",
+		   "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+		   "model name\t: AMD EPYC 9654\nflags\t\t: fpu tsc msr\n\n");
+	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), 0);
+	CHECK_STR(pf.family->key, "zen");
+	CHECK_STR(pf.cpu_model_name, "AMD EPYC 9654");
+	CHECK(strstr(pf.capability, "AMD Zen PMU (6 counters)"), "%s", pf.capability);
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(void)
+{
+	test_trees();
+	test_percpu();
+	test_pmus();
+	test_describe();
+	test_live();
+	test_errors();
+	test_read_online();
+	test_mutations();
+	return harness_done();
+}
