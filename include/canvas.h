@@ -1,0 +1,102 @@
+/* canvas.h: an in-memory grid of styled character cells that views draw into (curses-free). */
+#ifndef PMUTOP_CANVAS_H
+#define PMUTOP_CANVAS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Attribute flags of a cell (also used by theme styles). */
+enum canvas_attr {
+	CANVAS_BOLD = 1 << 0,
+	CANVAS_DIM = 1 << 1,
+	CANVAS_REVERSE = 1 << 2,
+	CANVAS_UNDERLINE = 1 << 3,
+	CANVAS_ITALIC = 1 << 4,
+};
+
+/* Flags of canvas_putx(). */
+enum canvas_put_flags {
+	CANVAS_ELLIPSIS = 1 << 0, /* cut text ends in "…" ("~" in ASCII mode) */
+	CANVAS_ALIGN_RIGHT = 1 << 1, /* right-align within @maxw columns */
+};
+
+#define CANVAS_CELL_BYTES 12
+
+struct canvas_cell {
+	char ch[CANVAS_CELL_BYTES]; /* UTF-8 of one character (+ combining marks); "" = right
+				       half of a wide character in the cell to the left */
+	uint16_t role;              /* colour role id (enum theme_role) */
+	uint8_t attr;               /* enum canvas_attr, added to the role's style */
+	uint8_t width;              /* columns: 1, 2 (wide), 0 (continuation) */
+};
+
+struct canvas {
+	int w, h;   /* columns, rows */
+	bool ascii; /* helpers draw ASCII instead of block/box characters */
+	struct canvas_cell *cells; /* h rows of w cells */
+};
+
+/* Segment of a stacked bar: a fraction of the bar's width in a colour role. */
+struct canvas_segment {
+	int role;
+	double frac; /* 0..1, of the whole bar */
+	char ascii;  /* character in ASCII mode (0: '#') */
+};
+
+/* A canvas of w x h blank cells (role 0), or NULL when out of memory. */
+struct canvas *canvas_new(int w, int h);
+/* Resizes to w x h and clears; returns 0, or -1 (canvas unchanged) when out of memory. */
+int canvas_resize(struct canvas *c, int w, int h);
+void canvas_free(struct canvas *c);
+/* Blank cells, role 0, no attributes. */
+void canvas_clear(struct canvas *c);
+void canvas_set_ascii(struct canvas *c, bool ascii);
+/* The cell at (x, y), or NULL outside the grid. */
+const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y);
+
+/* Writes @text at (x, y) in @role, clipped to the grid; control characters and invalid
+ * UTF-8 show as '?'. Returns the columns written (after clipping). */
+int canvas_put(struct canvas *c, int x, int y, int role, const char *text);
+/* Same, with attributes, at most @maxw columns (< 0: up to the right edge) and flags. */
+int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw,
+		unsigned flags, const char *text);
+int canvas_printf(struct canvas *c, int x, int y, int role, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Fills the rectangle with the one character @ch (NULL: space) in @role. */
+void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const char *ch);
+/* Sets the role (and adds @attr) of cells in a rectangle without changing their text. */
+void canvas_paint(struct canvas *c, int x, int y, int w, int h, int role, unsigned attr);
+
+/* A bar @width columns wide filled to @frac (0..1) with eighth blocks; ASCII: '#'.
+ * The unfilled part is left untouched. Returns the filled columns (rounded). */
+int canvas_hbar(struct canvas *c, int x, int y, int width, int role, double frac);
+/* Stacked bar: each segment gets round(cumulative end) - round(cumulative start) cells,
+ * so the segments always add up exactly; the rest of @width is left untouched. */
+void canvas_stacked_bar(struct canvas *c, int x, int y, int width,
+			const struct canvas_segment *segs, int nsegs);
+/* One column per value with ▁▂▃▄▅▆▇█ (ASCII: "_.-:=+*#"); NaN draws a space. When
+ * min >= max the range is taken from the values. Draws at most the columns left. */
+int canvas_sparkline(struct canvas *c, int x, int y, int role, const double *values, int n,
+		     double min, double max);
+
+/* The grid as plain text, one line per row, trailing spaces trimmed. */
+void canvas_dump(const struct canvas *c, FILE *f);
+/* The role layer: one character per cell, role 0 as ' ', roles 1.. as 1-9a-zA-Z then '+'
+ * (trailing spaces trimmed). */
+void canvas_dump_roles(const struct canvas *c, FILE *f);
+/* The character canvas_dump_roles() uses for @role. */
+char canvas_role_char(int role);
+
+/* UTF-8 helpers shared with the line editor. */
+/* Decodes one codepoint from @s (at most @n bytes); returns its length (>= 1) and sets *cp
+ * (U+FFFD for an invalid sequence, consuming 1 byte); 0 at the end. */
+size_t canvas_utf8_next(const char *s, size_t n, uint32_t *cp);
+/* Encodes @cp into @out (4 bytes room); returns the length, 0 for an invalid codepoint. */
+size_t canvas_utf8_encode(uint32_t cp, char *out);
+/* Columns of a codepoint: wcwidth() in a UTF-8 locale, an East Asian width table otherwise;
+ * 0 for combining marks, -1 for control characters. */
+int canvas_cp_width(uint32_t cp);
+/* Columns of a UTF-8 string (control characters count 1, as they print as '?'). */
+int canvas_str_width(const char *s);
+#endif

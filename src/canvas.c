@@ -1,0 +1,511 @@
+/* canvas.c: in-memory character grid with clipping, bars and sparklines (curses-free). */
+#include "canvas.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+struct canvas *canvas_new(int w, int h)
+{
+	struct canvas *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	if (canvas_resize(c, w, h) < 0) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+int canvas_resize(struct canvas *c, int w, int h)
+{
+	struct canvas_cell *cells;
+
+	if (w < 0)
+		w = 0;
+	if (h < 0)
+		h = 0;
+	cells = calloc((size_t)w * h + 1, sizeof(*cells));
+	if (!cells)
+		return -1;
+	free(c->cells);
+	c->cells = cells;
+	c->w = w;
+	c->h = h;
+	canvas_clear(c);
+	return 0;
+}
+
+void canvas_free(struct canvas *c)
+{
+	if (!c)
+		return;
+	free(c->cells);
+	free(c);
+}
+
+void canvas_set_ascii(struct canvas *c, bool ascii) { c->ascii = ascii; }
+
+static struct canvas_cell *cell_at(const struct canvas *c, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= c->w || y >= c->h)
+		return NULL;
+	return &c->cells[(size_t)y * c->w + x];
+}
+
+static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
+{
+	memset(cell, 0, sizeof(*cell));
+	cell->ch[0] = ' ';
+	cell->role = (uint16_t)role;
+	cell->attr = (uint8_t)attr;
+	cell->width = 1;
+}
+
+void canvas_clear(struct canvas *c)
+{
+	for (size_t i = 0; i < (size_t)c->w * c->h; i++)
+		cell_blank(&c->cells[i], 0, 0);
+}
+
+const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y)
+{
+	return cell_at(c, x, y);
+}
+
+/* Writes one character of @width (1 or 2) columns; repairs halves of wide characters. */
+static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len, int width,
+		     int role, unsigned attr)
+{
+	struct canvas_cell *cell = cell_at(c, x, y), *next;
+
+	if (!cell)
+		return;
+	if (width == 2 && x + 1 >= c->w)
+		width = 1, ch = " ", len = 1; /* no room for the right half */
+	for (int i = 0; i < width; i++) {
+		struct canvas_cell *t = cell_at(c, x + i, y);
+		if (t->width == 0 && x + i > 0) /* right half: blank the left half */
+			cell_blank(t - 1, t[-1].role, t[-1].attr);
+		if (t->width == 2 && (next = cell_at(c, x + i + 1, y)))
+			cell_blank(next, next->role, next->attr);
+	}
+	cell_blank(cell, role, attr);
+	if (len >= CANVAS_CELL_BYTES)
+		len = CANVAS_CELL_BYTES - 1;
+	memcpy(cell->ch, ch, len);
+	cell->ch[len] = '\0';
+	cell->width = (uint8_t)width;
+	if (width == 2) {
+		next = cell + 1;
+		cell_blank(next, role, attr);
+		next->ch[0] = '\0';
+		next->width = 0;
+	}
+}
+
+/* Decodes one codepoint; *valid is false for a malformed sequence (1 byte consumed). */
+static size_t utf8_decode(const char *s, size_t n, uint32_t *cp, bool *valid)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len;
+	uint32_t v, min;
+
+	*valid = true;
+	if (n == 0)
+		return 0;
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return 1;
+	} else if ((u[0] & 0xe0) == 0xc0) {
+		len = 2, v = u[0] & 0x1f, min = 0x80;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		len = 3, v = u[0] & 0x0f, min = 0x800;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		len = 4, v = u[0] & 0x07, min = 0x10000;
+	} else {
+		goto bad;
+	}
+	if (len > n)
+		goto bad;
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			goto bad;
+		v = v << 6 | (u[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		goto bad;
+	*cp = v;
+	return len;
+bad:
+	*valid = false;
+	*cp = 0xfffd;
+	return 1;
+}
+
+size_t canvas_utf8_next(const char *s, size_t n, uint32_t *cp)
+{
+	bool valid;
+
+	return utf8_decode(s, n, cp, &valid);
+}
+
+size_t canvas_utf8_encode(uint32_t cp, char *out)
+{
+	unsigned char *o = (unsigned char *)out;
+
+	if (cp < 0x80) {
+		o[0] = (unsigned char)cp;
+		return 1;
+	} else if (cp < 0x800) {
+		o[0] = 0xc0 | cp >> 6;
+		o[1] = 0x80 | (cp & 0x3f);
+		return 2;
+	} else if (cp < 0x10000) {
+		if (cp >= 0xd800 && cp <= 0xdfff)
+			return 0;
+		o[0] = 0xe0 | cp >> 12;
+		o[1] = 0x80 | (cp >> 6 & 0x3f);
+		o[2] = 0x80 | (cp & 0x3f);
+		return 3;
+	} else if (cp <= 0x10ffff) {
+		o[0] = 0xf0 | cp >> 18;
+		o[1] = 0x80 | (cp >> 12 & 0x3f);
+		o[2] = 0x80 | (cp >> 6 & 0x3f);
+		o[3] = 0x80 | (cp & 0x3f);
+		return 4;
+	}
+	return 0;
+}
+
+/* Ranges of wide (2-column) and zero-width codepoints for non-UTF-8 locales. */
+static const struct {
+	uint32_t lo, hi;
+} wide_ranges[] = {
+	{0x1100, 0x115f}, {0x2e80, 0x303e}, {0x3041, 0x33ff}, {0x3400, 0x4dbf},
+	{0x4e00, 0x9fff}, {0xa000, 0xa4cf}, {0xac00, 0xd7a3}, {0xf900, 0xfaff},
+	{0xfe30, 0xfe4f}, {0xff00, 0xff60}, {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
+	{0x1f900, 0x1f9ff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd},
+}, zero_ranges[] = {
+	{0x0300, 0x036f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x200b, 0x200f},
+	{0x20d0, 0x20ff}, {0xfe00, 0xfe0f}, {0xfe20, 0xfe2f},
+};
+
+static bool in_ranges(uint32_t cp, const void *ranges, size_t n)
+{
+	const struct {
+		uint32_t lo, hi;
+	} *r = ranges;
+
+	for (size_t i = 0; i < n; i++)
+		if (cp >= r[i].lo && cp <= r[i].hi)
+			return true;
+	return false;
+}
+
+int canvas_cp_width(uint32_t cp)
+{
+	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+		return -1;
+	if (cp < 0x7f)
+		return 1;
+	if (MB_CUR_MAX > 1) {
+		int w = wcwidth((wchar_t)cp);
+		if (w >= 0)
+			return w;
+		return 1; /* unassigned in this locale: one column, like most terminals */
+	}
+	if (in_ranges(cp, zero_ranges, sizeof(zero_ranges) / sizeof(zero_ranges[0])))
+		return 0;
+	if (in_ranges(cp, wide_ranges, sizeof(wide_ranges) / sizeof(wide_ranges[0])))
+		return 2;
+	return 1;
+}
+
+/* Width of one codepoint as the canvas prints it (controls and bad bytes as '?'). */
+static int print_width(uint32_t cp, bool valid)
+{
+	int w = valid ? canvas_cp_width(cp) : 1;
+
+	return w < 0 ? 1 : w;
+}
+
+int canvas_str_width(const char *s)
+{
+	size_t n = strlen(s), i = 0, len;
+	uint32_t cp;
+	bool valid;
+	int w = 0;
+
+	while ((len = utf8_decode(s + i, n - i, &cp, &valid)) > 0) {
+		w += print_width(cp, valid);
+		i += len;
+	}
+	return w;
+}
+
+/* Writes @text from column x up to (not including) column @limit; returns the next column. */
+static int put_span(struct canvas *c, int x, int y, int role, unsigned attr, int limit,
+		    const char *text, size_t n)
+{
+	size_t i = 0, len;
+	uint32_t cp;
+	bool valid;
+	int lastx = -1;
+
+	while ((len = utf8_decode(text + i, n - i, &cp, &valid)) > 0) {
+		const char *ch = text + i;
+		int w = valid ? canvas_cp_width(cp) : 1;
+
+		i += len;
+		if (w < 0 || !valid)
+			w = 1, ch = "?", len = 1;
+		if (w == 0) { /* combining mark: joins the previous character */
+			struct canvas_cell *prev = lastx >= 0 ? cell_at(c, lastx, y) : NULL;
+			size_t have = prev ? strlen(prev->ch) : 0;
+			if (prev && have + len < CANVAS_CELL_BYTES)
+				memcpy(prev->ch + have, ch, len), prev->ch[have + len] = '\0';
+			continue;
+		}
+		if (x + w > limit) {
+			for (; x < limit; x++) /* a wide character that does not fit */
+				if (x >= 0)
+					set_cell(c, x, y, " ", 1, 1, role, attr);
+			break;
+		}
+		if (x < 0) {
+			if (x + w > 0) /* wide character cut by the left edge */
+				set_cell(c, 0, y, " ", 1, 1, role, attr);
+			lastx = -1;
+		} else {
+			set_cell(c, x, y, ch, len, w, role, attr);
+			lastx = x;
+		}
+		x += w;
+	}
+	return x;
+}
+
+int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw,
+		unsigned flags, const char *text)
+{
+	int limit = c->w, width, end, start;
+	const char *ell = c->ascii ? "~" : "\xe2\x80\xa6";
+
+	if (!text || y < 0 || y >= c->h)
+		return 0;
+	if (maxw >= 0 && (long)x + maxw < limit)
+		limit = x + maxw;
+	width = canvas_str_width(text);
+	if ((flags & CANVAS_ALIGN_RIGHT) && maxw >= 0 && width < maxw)
+		x += maxw - width;
+	if (x >= limit)
+		return 0;
+	start = x;
+	if ((flags & CANVAS_ELLIPSIS) && x + width > limit) {
+		end = put_span(c, x, y, role, attr, limit - 1, text, strlen(text));
+		end = put_span(c, end, y, role, attr, limit, ell, strlen(ell));
+	} else {
+		end = put_span(c, x, y, role, attr, limit, text, strlen(text));
+	}
+	if (start < 0)
+		start = 0;
+	return end > start ? end - start : 0;
+}
+
+int canvas_put(struct canvas *c, int x, int y, int role, const char *text)
+{
+	return canvas_putx(c, x, y, role, 0, -1, 0, text);
+}
+
+int canvas_printf(struct canvas *c, int x, int y, int role, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return canvas_put(c, x, y, role, buf);
+}
+
+void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const char *ch)
+{
+	uint32_t cp;
+	bool valid;
+	size_t len;
+	int cw;
+
+	if (!ch || !*ch)
+		ch = " ";
+	len = utf8_decode(ch, strlen(ch), &cp, &valid);
+	cw = valid ? canvas_cp_width(cp) : -1;
+	if (cw < 1)
+		ch = "?", len = 1, cw = 1;
+	for (int row = y; row < y + h; row++) {
+		if (row < 0 || row >= c->h)
+			continue;
+		for (int col = x; col + cw <= x + w; col += cw)
+			if (col >= 0 && col < c->w)
+				set_cell(c, col, row, ch, len, cw, role, 0);
+	}
+}
+
+void canvas_paint(struct canvas *c, int x, int y, int w, int h, int role, unsigned attr)
+{
+	for (int row = y; row < y + h; row++)
+		for (int col = x; col < x + w; col++) {
+			struct canvas_cell *cell = cell_at(c, col, row);
+			if (cell) {
+				cell->role = (uint16_t)role;
+				cell->attr |= (uint8_t)attr;
+			}
+		}
+}
+
+/* Eighth blocks: index n is n/8 of a cell. */
+static const char *const eighths[] = {
+	" ", "\xe2\x96\x8f", "\xe2\x96\x8e", "\xe2\x96\x8d", "\xe2\x96\x8c",
+	"\xe2\x96\x8b", "\xe2\x96\x8a", "\xe2\x96\x89", "\xe2\x96\x88",
+};
+
+static double clamp01(double v)
+{
+	if (isnan(v) || v < 0)
+		return 0;
+	return v > 1 ? 1 : v;
+}
+
+int canvas_hbar(struct canvas *c, int x, int y, int width, int role, double frac)
+{
+	frac = clamp01(frac);
+	if (width <= 0)
+		return 0;
+	if (c->ascii) {
+		int n = (int)lround(frac * width);
+		for (int i = 0; i < n; i++)
+			canvas_put(c, x + i, y, role, "#");
+		return n;
+	}
+	long e = lround(frac * width * 8);
+	int full = (int)(e / 8), rem = (int)(e % 8);
+	for (int i = 0; i < full; i++)
+		canvas_put(c, x + i, y, role, eighths[8]);
+	if (rem)
+		canvas_put(c, x + full, y, role, eighths[rem]);
+	return (int)lround(frac * width);
+}
+
+void canvas_stacked_bar(struct canvas *c, int x, int y, int width,
+			const struct canvas_segment *segs, int nsegs)
+{
+	double cum = 0;
+	int prev = 0;
+
+	for (int i = 0; i < nsegs && width > 0; i++) {
+		cum = clamp01(cum + clamp01(segs[i].frac));
+		int end = (int)lround(cum * width);
+		char a[2] = {segs[i].ascii ? segs[i].ascii : '#', '\0'};
+		for (int col = prev; col < end; col++)
+			canvas_put(c, x + col, y, segs[i].role, c->ascii ? a : eighths[8]);
+		prev = end;
+	}
+}
+
+int canvas_sparkline(struct canvas *c, int x, int y, int role, const double *values, int n,
+		     double min, double max)
+{
+	static const char ascii_levels[] = "_.-:=+*#";
+	int drawn = 0;
+
+	if (!(min < max)) {
+		min = INFINITY, max = -INFINITY;
+		for (int i = 0; i < n; i++)
+			if (!isnan(values[i])) {
+				min = fmin(min, values[i]);
+				max = fmax(max, values[i]);
+			}
+	}
+	for (int i = 0; i < n && x + i < c->w; i++) {
+		double v = values[i];
+		char a[2] = " ";
+		const char *g = " ";
+		if (!isnan(v)) {
+			int lvl = max > min ? (int)floor((v - min) / (max - min) * 8) : 0;
+			lvl = lvl < 0 ? 0 : lvl > 7 ? 7 : lvl;
+			a[0] = ascii_levels[lvl];
+			g = a;
+			if (!c->ascii) {
+				static const char *const bars[] = {
+					"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
+					"\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
+					"\xe2\x96\x87", "\xe2\x96\x88",
+				};
+				g = bars[lvl];
+			}
+		}
+		canvas_put(c, x + i, y, role, g);
+		drawn++;
+	}
+	return drawn;
+}
+
+static void dump_trimmed(FILE *f, char *line, size_t len)
+{
+	while (len > 0 && line[len - 1] == ' ')
+		len--;
+	fwrite(line, 1, len, f);
+	fputc('\n', f);
+}
+
+void canvas_dump(const struct canvas *c, FILE *f)
+{
+	size_t cap = (size_t)c->w * CANVAS_CELL_BYTES + 1;
+	char *line = malloc(cap);
+
+	if (!line)
+		return;
+	for (int y = 0; y < c->h; y++) {
+		size_t len = 0;
+		for (int x = 0; x < c->w; x++) {
+			const struct canvas_cell *cell = cell_at(c, x, y);
+			if (cell->width == 0)
+				continue;
+			size_t n = strlen(cell->ch);
+			if (n == 0)
+				line[len++] = ' ';
+			memcpy(line + len, cell->ch, n);
+			len += n;
+		}
+		dump_trimmed(f, line, len);
+	}
+	free(line);
+}
+
+char canvas_role_char(int role)
+{
+	static const char digits[] =
+		"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+	if (role <= 0)
+		return ' ';
+	if (role <= (int)sizeof(digits) - 1)
+		return digits[role - 1];
+	return '+';
+}
+
+void canvas_dump_roles(const struct canvas *c, FILE *f)
+{
+	char *line = malloc((size_t)c->w + 1);
+
+	if (!line)
+		return;
+	for (int y = 0; y < c->h; y++) {
+		for (int x = 0; x < c->w; x++)
+			line[x] = canvas_role_char(cell_at(c, x, y)->role);
+		dump_trimmed(f, line, (size_t)c->w);
+	}
+	free(line);
+}
