@@ -68,7 +68,7 @@ static const struct offcore_bit skl_bits[] = {
 	{5, "PF_L2_RFO", {"PF_RFO"}, NULL, false, "L2 prefetcher RFOs"},
 	{7, "PF_L3_DATA_RD", {"PF_LLC_DATA_RD"}, NULL, false, "prefetches of data into the L3 only"},
 	{8, "PF_L3_RFO", {"PF_LLC_RFO"}, NULL, false, "RFO prefetches into the L3 only"},
-	{10, "PF_L1D_AND_SW", {"SW_PREFETCH"}, NULL, false, "L1D hardware and software prefetches"},
+	{10, "PF_L1D_AND_SW", {0}, NULL, false, "L1D hardware and software prefetches"},
 	{15, "OTHER", {0}, "OTHER", false, "other requests"},
 };
 
@@ -80,7 +80,7 @@ static const struct offcore_bit skx_bits[] = {
 	{5, "PF_L2_RFO", {"PF_RFO"}, "PF_L2_RFO", false, "L2 prefetcher RFOs"},
 	{7, "PF_L3_DATA_RD", {"PF_LLC_DATA_RD"}, "PF_L3_DATA_RD", false, "prefetches of data into the L3 only"},
 	{8, "PF_L3_RFO", {"PF_LLC_RFO"}, "PF_L3_RFO", false, "RFO prefetches into the L3 only"},
-	{10, "PF_L1D_AND_SW", {"SW_PREFETCH"}, "PF_L1D_AND_SW", false, "L1D hardware and software prefetches"},
+	{10, "PF_L1D_AND_SW", {0}, "PF_L1D_AND_SW", false, "L1D hardware and software prefetches"},
 	{15, "OTHER", {0}, "OTHER", false, "other requests"},
 };
 
@@ -91,19 +91,20 @@ static const struct offcore_bit icl_bits[] = {
 	{2, "DEMAND_CODE_RD", {"DMND_CODE_RD", "DMND_IFETCH"}, "DEMAND_CODE_RD", false, "demand code reads"},
 	{4, "HWPF_L2_DATA_RD", {"PF_L2_DATA_RD", "PF_DATA_RD"}, "HWPF_L2_DATA_RD", false, "L2 prefetcher data reads"},
 	{5, "HWPF_L2_RFO", {"PF_L2_RFO", "PF_RFO"}, "HWPF_L2_RFO", false, "L2 prefetcher RFOs"},
-	{10, "HWPF_L1D_AND_SWPF", {"PF_L1D_AND_SW", "SW_PREFETCH"}, "HWPF_L1D_AND_SWPF", false, "L1D hardware and software prefetches"},
+	{10, "HWPF_L1D_AND_SWPF", {"PF_L1D_AND_SW"}, "HWPF_L1D_AND_SWPF", false, "L1D hardware and software prefetches"},
 	{11, "STREAMING_WR", {"STRM_ST"}, "STREAMING_WR", false, "streaming stores"},
 	{15, "OTHER", {0}, "OTHER", false, "other requests"},
 };
 
-/* libpfm4's icx DEMAND_RFO_ANY_RESPONSE is 0x3f3ffc0002, not bit 1 | ANY_RESPONSE: no name. */
+/* libpfm4's icx DEMAND_RFO_ANY_RESPONSE is 0x3f3ffc0002, not bit 1 | ANY_RESPONSE, and it has
+ * only the combined HWPF_L2 (bits 4-6) and no HWPF_L1D_AND_SWPF ANY_RESPONSE: no names there. */
 static const struct offcore_bit icx_bits[] = {
 	{0, "DEMAND_DATA_RD", {"DMND_DATA_RD"}, "DEMAND_DATA_RD", false, "demand data reads"},
 	{1, "DEMAND_RFO", {"DMND_RFO"}, NULL, false, "demand RFOs and PREFETCHW"},
 	{2, "DEMAND_CODE_RD", {"DMND_CODE_RD", "DMND_IFETCH"}, "DEMAND_CODE_RD", false, "demand code reads"},
-	{4, "HWPF_L2_DATA_RD", {"PF_L2_DATA_RD", "PF_DATA_RD"}, "HWPF_L2_DATA_RD", false, "L2 prefetcher data reads"},
-	{5, "HWPF_L2_RFO", {"PF_L2_RFO", "PF_RFO"}, "HWPF_L2_RFO", false, "L2 prefetcher RFOs"},
-	{10, "HWPF_L1D_AND_SWPF", {"PF_L1D_AND_SW", "SW_PREFETCH"}, "HWPF_L1D_AND_SWPF", false, "L1D hardware and software prefetches"},
+	{4, "HWPF_L2_DATA_RD", {"PF_L2_DATA_RD", "PF_DATA_RD"}, NULL, false, "L2 prefetcher data reads"},
+	{5, "HWPF_L2_RFO", {"PF_L2_RFO", "PF_RFO"}, NULL, false, "L2 prefetcher RFOs"},
+	{10, "HWPF_L1D_AND_SWPF", {"PF_L1D_AND_SW"}, NULL, false, "L1D hardware and software prefetches"},
 	{11, "STREAMING_WR", {"STRM_ST"}, "STREAMING_WR", false, "streaming stores"},
 	{15, "OTHER", {0}, "OTHER", false, "other requests"},
 };
@@ -184,7 +185,8 @@ static const struct offcore_response bdw_resp[] = {
 	{"L3_HIT", 0x3c0000 | SNB_SNP_ANY, "L3_HIT:SNP_ANY", "L3 hit (M/E/S/F), any snoop"},
 	{"L3_MISS", BIT(26) | SNB_SNP_ANY, "L3_MISS:SNP_ANY", "L3 miss to local DRAM, any snoop"},
 };
-/* libpfm4 4.13 skl L3_HIT is 0xc0000 and L3_MISS local only: no equivalent name. */
+/* libpfm4 4.13 skl L3_HIT is 0xc0000 and skl/skx L3_MISS is local DRAM only (bit 26): no
+ * equivalent name for the L3 miss of any supplier (bits 26-29, as in the Linux event lists). */
 static const struct offcore_response skl_resp[] = {
 	{"ANY_RESPONSE", BIT(16), "ANY_RESPONSE", "any response (bit 16)"},
 	{"L3_HIT", 0x3c0000 | SNB_SNP_ANY, NULL, "L3 hit, any snoop"},
@@ -193,39 +195,42 @@ static const struct offcore_response skl_resp[] = {
 static const struct offcore_response skx_resp[] = {
 	{"ANY_RESPONSE", BIT(16), "ANY_RESPONSE", "any response (bit 16)"},
 	{"L3_HIT", 0x3c0000 | SNB_SNP_ANY, "L3_HIT:SNP_ANY", "L3 hit, any snoop"},
-	{"L3_MISS", 0x3c000000 | SNB_SNP_ANY, "L3_MISS:SNP_ANY", "L3 miss (suppliers 26-29), any snoop"},
+	{"L3_MISS", 0x3c000000 | SNB_SNP_ANY, NULL, "L3 miss (suppliers 26-29), any snoop"},
 };
-/* Combined models: @pfm is the suffix of "<BIT>_<suffix>". */
+/* Combined models: @pfm is the suffix of "<BIT>_<suffix>". libpfm4's other combined umasks
+ * (L3_HIT, L3_MISS, DRAM) use masks that vary per request type (STREAMING_WR_L3_MISS is
+ * 0x94000800, not 0x3fbfc00800), so only ANY_RESPONSE has an equivalent name. */
 static const struct offcore_response icl_resp[] = {
 	{"ANY_RESPONSE", BIT(16), "ANY_RESPONSE", "any response (bit 16)"},
-	{"L3_HIT", 0x3fc03c0000ULL, "L3_HIT_ANY", "L3 hit, any snoop"},
-	{"L3_MISS", 0x3fffc00000ULL, "L3_MISS", "L3 miss"},
-	{"DRAM", 0x184000000ULL, "DRAM", "served by DRAM"},
+	{"L3_HIT", 0x3fc03c0000ULL, NULL, "L3 hit, any snoop"},
+	{"L3_MISS", 0x3fffc00000ULL, NULL, "L3 miss"},
+	{"DRAM", 0x184000000ULL, NULL, "served by DRAM"},
 };
 static const struct offcore_response icx_resp[] = {
 	{"ANY_RESPONSE", BIT(16), "ANY_RESPONSE", "any response (bit 16)"},
-	{"L3_HIT", 0x3f803c0000ULL, "L3_HIT", "L3 hit, any snoop"},
-	{"L3_MISS", 0x3fbfc00000ULL, "L3_MISS", "L3 miss"},
-	{"DRAM", 0x73c000000ULL, "DRAM", "served by local or remote DRAM"},
+	{"L3_HIT", 0x3f803c0000ULL, NULL, "L3 hit, any snoop"},
+	{"L3_MISS", 0x3fbfc00000ULL, NULL, "L3 miss"},
+	{"DRAM", 0x73c000000ULL, NULL, "served by local or remote DRAM"},
 };
 static const struct offcore_response spr_resp[] = {
 	{"ANY_RESPONSE", BIT(16), "ANY_RESPONSE", "any response (bit 16)"},
-	{"L3_HIT", 0x3f803c0000ULL, "L3_HIT", "L3 hit, any snoop"},
-	{"L3_MISS", 0x3fbfc00000ULL, "L3_MISS", "L3 miss"},
-	{"DRAM", 0x73c000000ULL, "DRAM", "served by local or remote DRAM"},
+	{"L3_HIT", 0x3f803c0000ULL, NULL, "L3 hit, any snoop"},
+	{"L3_MISS", 0x3fbfc00000ULL, NULL, "L3 miss"},
+	{"DRAM", 0x73c000000ULL, NULL, "served by local or remote DRAM"},
 };
 /* libpfm4's slm SNP_ANY (0x3e80000000) holds bit 35, which the kernel rejects: L2_MISS lists
- * the snoop bits without it; L2_HIT has no snoop bits (libpfm4 would add SNP_ANY). */
+ * the snoop bits without it; L2_HIT has no snoop bits (libpfm4 would add SNP_ANY). libpfm4
+ * adds ANY_RESPONSE (bit 16) to snoop-only masks, so L2_MISS has no libpfm4 name either. */
 static const struct offcore_response slm_resp[] = {
 	{"ANY_RESPONSE", BIT(16), "ANY_RESPONSE", "any response (bit 16)"},
 	{"L2_HIT", BIT(18), NULL, "L2 hit (supplier bit 18)"},
-	{"L2_MISS", 0x3680000000ULL, "SNP_NONE:SNP_MISS:SNP_HIT:SNP_HITM:NON_DRAM",
+	{"L2_MISS", 0x3680000000ULL, NULL,
 	 "L2 miss: snoop bits 31, 33, 34, 36, 37 (not reserved bit 35)"},
 };
 static const struct offcore_response glm_resp[] = {
 	{"ANY_RESPONSE", BIT(16), "ANY_RESPONSE", "any response (bit 16)"},
 	{"L2_HIT", BIT(18), NULL, "L2 hit (supplier bit 18)"},
-	{"L2_MISS", 0x3600000000ULL, "L2_MISS_SNP_ANY", "L2 miss: snoop bits 33, 34, 36, 37"},
+	{"L2_MISS", 0x3600000000ULL, NULL, "L2 miss: snoop bits 33, 34, 36, 37"},
 };
 
 /* ---- models ------------------------------------------------------------------------------- */
@@ -491,6 +496,18 @@ static void escape_word(const char *s, char *out, size_t len)
 	out[n] = '\0';
 }
 
+/* The first model that has a bit named exactly @name (for error messages). */
+static const struct offcore_bit *bit_elsewhere(const char *name, const struct offcore_model **model)
+{
+	for (const struct offcore_model *o = offcore_models; o->key; o++)
+		for (int i = 0; i < o->nbits; i++)
+			if (strcasecmp(o->bits[i].name, name) == 0) {
+				*model = o;
+				return &o->bits[i];
+			}
+	return NULL;
+}
+
 int offcore_parse_selection(const struct offcore_model *m, int argc, char **argv,
 			    struct offcore_selection *sel, char *err, size_t errlen)
 {
@@ -537,14 +554,13 @@ int offcore_parse_selection(const struct offcore_model *m, int argc, char **argv
 		}
 		if (!b) {
 			names_list(m, false, list, sizeof(list));
-			const struct offcore_model *o = NULL;
-			const struct offcore_bit *ob = NULL;
-			for (o = offcore_models; o->key && !(ob = offcore_bit_find(o, w)); o++)
-				;
+			const struct offcore_model *o;
+			const struct offcore_bit *ob = bit_elsewhere(w, &o);
 			if (ob)
 				snprintf(err, errlen,
-					 "request bit %s (bit %d on %s) is reserved on %s (valid: %s)",
-					 ob->name, ob->bit, o->desc, m->desc, list);
+					 "request bit %s does not exist on %s (it is bit %d on %s; "
+					 "valid: %s)",
+					 ob->name, m->desc, ob->bit, o->desc, list);
 			else
 				snprintf(err, errlen,
 					 "unknown offcore request bit \"%s\" on %s (valid: %s)", word,
