@@ -30,10 +30,10 @@
 
 #define REC_FORMAT_NAME "pmutop-recording"
 #define REC_FORMAT_VERSION 1
-#define REC_NAME_MAX 64   /* bytes incl. NUL: event/mode/pmu/family/backend/core-type names */
-#define REC_SPEC_MAX 256  /* bytes incl. NUL: event specs ("perf::CYCLES", "r01b7") */
-#define REC_TEXT_MAX 256  /* bytes incl. NUL: host, kernel, model, mark text */
-#define REC_MAX_CPU 4096  /* CPU numbers are 0 .. REC_MAX_CPU-1 (= CPUSET_MAX) */
+#define REC_NAME_MAX 64	   /* bytes incl. NUL: event/mode/pmu/family/backend/core-type names */
+#define REC_SPEC_MAX 256   /* bytes incl. NUL: event specs ("perf::CYCLES", "r01b7") */
+#define REC_TEXT_MAX 256   /* bytes incl. NUL: host, kernel, model, mark text */
+#define REC_MAX_CPU 4096   /* CPU numbers are 0 .. REC_MAX_CPU-1 (= CPUSET_MAX) */
 #define REC_MAX_EVENTS 256 /* events per mode */
 #define REC_MAX_LINE (64u << 20) /* bytes: longer lines are an error */
 
@@ -49,23 +49,23 @@ enum rec_exclude {
 
 /* Header: what was measured, where and how. Owned arrays: cpus. */
 struct rec_header {
-	int version;                  /* format version of the file (1) */
-	char pmutop[REC_NAME_MAX];    /* pmutop version that wrote it */
+	int version;		   /* format version of the file (1) */
+	char pmutop[REC_NAME_MAX]; /* pmutop version that wrote it */
 	char host[REC_TEXT_MAX];
-	char kernel[REC_TEXT_MAX];    /* uname -r */
-	char pmu[REC_NAME_MAX];       /* sysfs PMU name ("cpu", "armv8_cortex_a53") */
-	char family[REC_NAME_MAX];    /* pmu_family key */
-	char model[REC_TEXT_MAX];     /* CPU model; written as a string, integer accepted */
-	char backend[REC_NAME_MAX];   /* "perf", "sim", "replay" */
-	char source[REC_NAME_MAX];    /* optional origin: "perf-stat-csv", "perf-stat-json", "" */
-	bool simulated;               /* counters were made up (sim backend) */
-	unsigned interval_ms;         /* nominal tick interval */
-	int64_t start_time;           /* unix seconds */
+	char kernel[REC_TEXT_MAX];  /* uname -r */
+	char pmu[REC_NAME_MAX];	    /* sysfs PMU name ("cpu", "armv8_cortex_a53") */
+	char family[REC_NAME_MAX];  /* pmu_family key */
+	char model[REC_TEXT_MAX];   /* CPU model; written as a string, integer accepted */
+	char backend[REC_NAME_MAX]; /* "perf", "sim", "replay" */
+	char source[REC_NAME_MAX];  /* optional origin: "perf-stat-csv", "perf-stat-json", "" */
+	bool simulated;		    /* counters were made up (sim backend) */
+	unsigned interval_ms;	    /* nominal tick interval */
+	int64_t start_time;	    /* unix seconds */
 	int ncpus;
 	struct rec_cpu_info {
 		int cpu;
 		char core_type[REC_NAME_MAX]; /* "cpu_core", "cpu_atom", "" when not hybrid */
-	} *cpus;                      /* monitored CPUs, in file order */
+	} * cpus;			      /* monitored CPUs, in file order */
 };
 
 /* One event of a mode. The encoding is what the perf backend opened (absent for replays of
@@ -74,9 +74,9 @@ struct rec_event {
 	char name[REC_NAME_MAX]; /* alias used by formulas ("cycles") */
 	char spec[REC_SPEC_MAX]; /* event as given ("perf::CYCLES") */
 	bool has_encoding;
-	uint32_t type;           /* perf_event_attr.type */
+	uint32_t type; /* perf_event_attr.type */
 	uint64_t config, config1, config2;
-	unsigned exclude;        /* enum rec_exclude bits */
+	unsigned exclude; /* enum rec_exclude bits */
 };
 
 /* A mode switch: from now on tick counters are in this event order. Owned: events. */
@@ -95,16 +95,16 @@ struct rec_counter {
 
 struct rec_cpu {
 	int cpu;
-	bool offline;          /* the CPU was offline; counters are all absent */
+	bool offline;	       /* the CPU was offline; counters are all absent */
 	struct rec_counter *c; /* nevents counters, in the mode's event order */
 };
 
 /* One sample of every CPU. Owned: cpus and their counters (rec_tick_alloc/rec_tick_free). */
 struct rec_tick {
-	double t;           /* s since start */
+	double t;	    /* s since start */
 	double interval_ms; /* measured length of this tick */
-	int mode;           /* reader: index of the mode record in force (0 = first mode) */
-	int nevents;        /* counters per CPU (= the mode's nevents) */
+	int mode;	    /* reader: index of the mode record in force (0 = first mode) */
+	int nevents;	    /* counters per CPU (= the mode's nevents) */
 	int ncpus;
 	struct rec_cpu *cpus;
 };
@@ -155,16 +155,16 @@ void rec_escape(const char *in, char *out, size_t len);
 
 struct rec_writer_opts {
 	uint64_t max_bytes; /* rotate when a file would grow past this (0 = no limit) */
-	unsigned keep;      /* rotated files kept: FILE.1 (newest) .. FILE.keep; 0 acts as 1 */
-	bool sync;          /* fdatasync() after every record (power-loss safety; slow) */
+	unsigned keep;	    /* rotated files kept: FILE.1 (newest) .. FILE.keep; 0 acts as 1 */
+	bool sync;	    /* fdatasync() after every record (power-loss safety; slow) */
 };
 
 struct rec_writer;
 
 /* Creates (truncates) @path, or stdout for "-". @opts may be NULL. Returns NULL with a
  * message in @err when the file cannot be created. Rotation needs a regular file. */
-struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opts *opts,
-				   char *err, size_t errlen);
+struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opts *opts, char *err,
+				   size_t errlen);
 
 /*
  * Each call formats one record and writes it as one whole line with write(2): nothing is
@@ -182,12 +182,9 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
  */
 int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, char *err,
 			    size_t errlen);
-int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *err,
-			  size_t errlen);
-int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *err,
-			  size_t errlen);
-int rec_writer_write_mark(struct rec_writer *w, const struct rec_mark *m, char *err,
-			  size_t errlen);
+int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *err, size_t errlen);
+int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *err, size_t errlen);
+int rec_writer_write_mark(struct rec_writer *w, const struct rec_mark *m, char *err, size_t errlen);
 bool rec_writer_failed(const struct rec_writer *w);
 uint64_t rec_writer_ticks(const struct rec_writer *w); /* ticks written since open */
 /* Closes the file; returns -1 (message in @err) if the writer had failed or close failed. */
@@ -234,7 +231,6 @@ struct rec_file {
 int rec_load(const char *path, struct rec_file *out, char *err, size_t errlen);
 void rec_file_free(struct rec_file *f);
 /* Appends a formatted warning to @f (used by importers); -1 on ENOMEM. */
-int rec_file_warn(struct rec_file *f, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int rec_file_warn(struct rec_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -38,16 +38,16 @@ struct import {
 };
 
 static const char *const format_names[] = {
-	[PERFSTAT_UNKNOWN] = "unknown",
-	[PERFSTAT_CSV] = "csv",
-	[PERFSTAT_JSON] = "json",
-	[PERFSTAT_RECORDING] = "recording",
+    [PERFSTAT_UNKNOWN] = "unknown",
+    [PERFSTAT_CSV] = "csv",
+    [PERFSTAT_JSON] = "json",
+    [PERFSTAT_RECORDING] = "recording",
 };
 
 const char *perfstat_format_name(enum perfstat_format fmt)
 {
 	return (unsigned)fmt < sizeof(format_names) / sizeof(format_names[0]) ? format_names[fmt]
-									       : "unknown";
+									      : "unknown";
 }
 
 static void warn(struct import *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -211,7 +211,7 @@ static void parse_csv_line(struct import *im, char *line)
 {
 	char *f[MAX_FIELDS];
 	int n = 0;
-	for (char *s = line;; ) {
+	for (char *s = line;;) {
 		if (n == MAX_FIELDS) {
 			warn(im, "too many fields, line skipped");
 			return;
@@ -235,7 +235,8 @@ static void parse_csv_line(struct import *im, char *line)
 	/* The event may contain commas: it ends where "run_ns,pct" is followed by the end of
 	 * the line or by exactly the two metric fields. */
 	for (int k = 4; k + 2 < n; k++) {
-		if (!(n == k + 3 || n == k + 5) || !is_digits(f[k + 1]) || !parse_double(f[k + 2], &pct))
+		if (!(n == k + 3 || n == k + 5) || !is_digits(f[k + 1]) ||
+		    !parse_double(f[k + 2], &pct))
 			continue;
 		for (int j = 5; j <= k; j++)
 			f[j][-1] = ','; /* rejoin the event's fields */
@@ -268,7 +269,8 @@ static void parse_json_line(struct import *im, const char *line)
 	json_t *o = json_loads(line, 0, &jerr);
 	char b1[40], b2[40], b3[40], b4[40], b5[40];
 	if (!o || !json_is_object(o)) {
-		warn(im, "not a perf stat JSON line (%s), skipped", o ? "not an object" : jerr.text);
+		warn(im, "not a perf stat JSON line (%s), skipped",
+		     o ? "not an object" : jerr.text);
 		json_decref(o);
 		return;
 	}
@@ -305,7 +307,8 @@ enum perfstat_format perfstat_detect(const char *path)
 		if (!*s || *s == '#')
 			continue;
 		if (*s == '{')
-			fmt = strstr(s, "\"pmutop-recording\"") ? PERFSTAT_RECORDING : PERFSTAT_JSON;
+			fmt =
+			    strstr(s, "\"pmutop-recording\"") ? PERFSTAT_RECORDING : PERFSTAT_JSON;
 		else if (strchr(s, ','))
 			fmt = PERFSTAT_CSV;
 		break;

@@ -24,9 +24,9 @@ static const struct {
 	unsigned bit;
 	const char *key;
 } exclude_table[] = {
-	{REC_EXCL_USER, "exclude_user"},   {REC_EXCL_KERNEL, "exclude_kernel"},
-	{REC_EXCL_HV, "exclude_hv"},       {REC_EXCL_IDLE, "exclude_idle"},
-	{REC_EXCL_HOST, "exclude_host"},   {REC_EXCL_GUEST, "exclude_guest"},
+    {REC_EXCL_USER, "exclude_user"}, {REC_EXCL_KERNEL, "exclude_kernel"},
+    {REC_EXCL_HV, "exclude_hv"},     {REC_EXCL_IDLE, "exclude_idle"},
+    {REC_EXCL_HOST, "exclude_host"}, {REC_EXCL_GUEST, "exclude_guest"},
 };
 #define NEXCLUDE (sizeof(exclude_table) / sizeof(exclude_table[0]))
 
@@ -95,7 +95,8 @@ int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src)
 	for (int i = 0; i < src->ncpus; i++) {
 		dst->cpus[i].cpu = src->cpus[i].cpu;
 		dst->cpus[i].offline = src->cpus[i].offline;
-		memcpy(dst->cpus[i].c, src->cpus[i].c, (size_t)src->nevents * sizeof(struct rec_counter));
+		memcpy(dst->cpus[i].c, src->cpus[i].c,
+		       (size_t)src->nevents * sizeof(struct rec_counter));
 	}
 	return 0;
 }
@@ -196,15 +197,15 @@ static const char *esc(const char *s)
 
 struct rec_writer {
 	int fd;
-	bool own_fd;   /* we opened it (not stdout) */
-	bool regular;  /* regular file: can truncate, rotate */
+	bool own_fd;  /* we opened it (not stdout) */
+	bool regular; /* regular file: can truncate, rotate */
 	bool failed;
 	char *path;
 	struct rec_writer_opts opts;
-	uint64_t bytes;         /* complete lines in the current file */
-	uint64_t ticks;         /* ticks written since open */
+	uint64_t bytes;		/* complete lines in the current file */
+	uint64_t ticks;		/* ticks written since open */
 	uint64_t ticks_in_file; /* ticks in the current file (rotation) */
-	char *header_line;      /* kept to start rotated files */
+	char *header_line;	/* kept to start rotated files */
 	char *mode_line;
 	int mode_nevents; /* -1: no mode yet */
 	char failmsg[256];
@@ -212,8 +213,8 @@ struct rec_writer {
 	size_t cap, len;
 };
 
-struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opts *opts,
-				   char *err, size_t errlen)
+struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opts *opts, char *err,
+				   size_t errlen)
 {
 	struct rec_writer *w = calloc(1, sizeof(*w));
 	if (!w || !(w->path = strdup(path))) {
@@ -249,8 +250,8 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
 static int writer_fail(struct rec_writer *w, char *err, size_t errlen, const char *what, int e)
 {
 	w->failed = true;
-	snprintf(w->failmsg, sizeof(w->failmsg), "recording stopped: %s%s (wrote %" PRIu64 " ticks)",
-		 what, strerror(e), w->ticks);
+	snprintf(w->failmsg, sizeof(w->failmsg),
+		 "recording stopped: %s%s (wrote %" PRIu64 " ticks)", what, strerror(e), w->ticks);
 	snprintf(err, errlen, "%s", w->failmsg);
 	return -1;
 }
@@ -296,8 +297,7 @@ static size_t write_all(struct rec_writer *w, const char *buf, size_t len, int *
 }
 
 /* Writes complete lines, or nothing: a torn line is truncated away on regular files. */
-static int write_lines(struct rec_writer *w, const char *buf, size_t len, char *err,
-		       size_t errlen)
+static int write_lines(struct rec_writer *w, const char *buf, size_t len, char *err, size_t errlen)
 {
 	int e;
 	size_t done = write_all(w, buf, len, &e);
@@ -462,8 +462,7 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 	return write_record(w, line, strlen(line), err, errlen);
 }
 
-int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *err,
-			  size_t errlen)
+int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *err, size_t errlen)
 {
 	if (w->failed) {
 		snprintf(err, errlen, "%s", w->failmsg);
@@ -489,8 +488,9 @@ int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *
 			json_object_set_new(enc, "config1", jhex(e->config1));
 			json_object_set_new(enc, "config2", jhex(e->config2));
 			for (size_t k = 0; k < NEXCLUDE; k++)
-				json_object_set_new(enc, exclude_table[k].key,
-						    json_boolean(e->exclude & exclude_table[k].bit));
+				json_object_set_new(
+				    enc, exclude_table[k].key,
+				    json_boolean(e->exclude & exclude_table[k].bit));
 			json_object_set_new(je, "encoding", enc);
 		} else {
 			json_object_set_new(je, "encoding", json_null());
@@ -510,7 +510,7 @@ int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *
 }
 
 static int buf_printf(struct rec_writer *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static int buf_printf(struct rec_writer *w, const char *fmt, ...)
 {
 	for (;;) {
@@ -548,8 +548,7 @@ static int buf_u64(struct rec_writer *w, uint64_t v)
 	return buf_printf(w, v <= INT64_MAX ? "%" PRIu64 : "\"%" PRIu64 "\"", v);
 }
 
-int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *err,
-			  size_t errlen)
+int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *err, size_t errlen)
 {
 	if (w->failed) {
 		snprintf(err, errlen, "%s", w->failmsg);
@@ -605,8 +604,7 @@ int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *
 	return 0;
 }
 
-int rec_writer_write_mark(struct rec_writer *w, const struct rec_mark *m, char *err,
-			  size_t errlen)
+int rec_writer_write_mark(struct rec_writer *w, const struct rec_mark *m, char *err, size_t errlen)
 {
 	if (w->failed) {
 		snprintf(err, errlen, "%s", w->failmsg);
@@ -667,7 +665,7 @@ struct rec_reader {
 	char failmsg[512];
 	bool have_header;
 	struct cpuset cpus; /* from the header */
-	int mode_index;     /* -1: no mode yet */
+	int mode_index;	    /* -1: no mode yet */
 	int mode_nevents;
 	char mode_name[REC_NAME_MAX];
 	int nwarn;
@@ -702,7 +700,7 @@ struct rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
 }
 
 static void reader_warn(struct rec_reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static void reader_warn(struct rec_reader *r, const char *fmt, ...)
 {
 	char msg[512];
@@ -713,7 +711,8 @@ static void reader_warn(struct rec_reader *r, const char *fmt, ...)
 	va_end(ap);
 	if (r->nwarn >= MAX_WARNINGS) {
 		r->suppressed++;
-		snprintf(msg, sizeof(msg), "%s: %d more warnings not shown", r->path, r->suppressed);
+		snprintf(msg, sizeof(msg), "%s: %d more warnings not shown", r->path,
+			 r->suppressed);
 		free(r->warn[r->nwarn - 1]);
 		r->warn[r->nwarn - 1] = strdup(msg);
 		return;
@@ -846,13 +845,15 @@ static int parse_u64(struct pctx *p, json_t *v, const char *what, bool hex, uint
 			base = 16;
 		}
 		size_t n = strlen(s);
-		if (n == 0 || n > 20 || strspn(s, base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != n)
+		if (n == 0 || n > 20 ||
+		    strspn(s, base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != n)
 			return perr(p, "%s: \"%s\" is not an unsigned integer", what,
 				    esc(json_string_value(v)));
 		errno = 0;
 		unsigned long long x = strtoull(s, NULL, base);
 		if (errno == ERANGE)
-			return perr(p, "%s: %s does not fit in 64 bits", what, esc(json_string_value(v)));
+			return perr(p, "%s: %s does not fit in 64 bits", what,
+				    esc(json_string_value(v)));
 		*dst = x;
 		return 0;
 	}
@@ -874,7 +875,8 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 	if (get_int(p, o, "header", "version", true, INT32_MIN, INT32_MAX, &v) < 0)
 		return -1;
 	if (v > REC_FORMAT_VERSION)
-		return perr(p, "format version %" PRId64 " is newer than this pmutop understands (%d)",
+		return perr(p,
+			    "format version %" PRId64 " is newer than this pmutop understands (%d)",
 			    v, REC_FORMAT_VERSION);
 	if (v < 1)
 		return perr(p, "bad format version %" PRId64, v);
@@ -890,7 +892,8 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 		return -1;
 	json_t *model = json_object_get(o, "model");
 	if (json_is_integer(model))
-		snprintf(h->model, sizeof(h->model), "%" JSON_INTEGER_FORMAT, json_integer_value(model));
+		snprintf(h->model, sizeof(h->model), "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(model));
 	else if (get_str(p, o, "header", "model", false, h->model, sizeof(h->model)) < 0)
 		return -1;
 	if (get_num(p, o, "header", "interval_ms", false, &d) < 0)
@@ -906,7 +909,8 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 		return perr(p, "header has no \"cpus\"");
 	if (!json_is_array(cpus) || json_array_size(cpus) == 0 ||
 	    json_array_size(cpus) > REC_MAX_CPU)
-		return perr(p, "header: \"cpus\" must be a list of 1 to %d CPU numbers", REC_MAX_CPU);
+		return perr(p, "header: \"cpus\" must be a list of 1 to %d CPU numbers",
+			    REC_MAX_CPU);
 	h->ncpus = (int)json_array_size(cpus);
 	h->cpus = calloc((size_t)h->ncpus, sizeof(*h->cpus));
 	if (!h->cpus)
@@ -936,7 +940,8 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 		{
 			char *end;
 			long cpu = strtol(key, &end, 10);
-			if (!*key || *end || cpu < 0 || cpu >= REC_MAX_CPU || !cpuset_has(&seen, (int)cpu))
+			if (!*key || *end || cpu < 0 || cpu >= REC_MAX_CPU ||
+			    !cpuset_has(&seen, (int)cpu))
 				goto bad_types;
 			if (!json_is_string(val) || json_string_length(val) >= REC_NAME_MAX)
 				goto bad_types;
@@ -992,9 +997,10 @@ static int parse_mode(struct pctx *p, json_t *o, struct rec_mode *m)
 	json_t *evs = json_object_get(o, "events");
 	if (!evs)
 		return perr(p, "mode '%s' has no \"events\"", esc(m->name));
-	if (!json_is_array(evs) || json_array_size(evs) == 0 || json_array_size(evs) > REC_MAX_EVENTS)
-		return perr(p, "mode '%s': \"events\" must be a list of 1 to %d events", esc(m->name),
-			    REC_MAX_EVENTS);
+	if (!json_is_array(evs) || json_array_size(evs) == 0 ||
+	    json_array_size(evs) > REC_MAX_EVENTS)
+		return perr(p, "mode '%s': \"events\" must be a list of 1 to %d events",
+			    esc(m->name), REC_MAX_EVENTS);
 	m->nevents = (int)json_array_size(evs);
 	m->events = calloc((size_t)m->nevents, sizeof(*m->events));
 	if (!m->events)
@@ -1019,7 +1025,8 @@ static int parse_mode(struct pctx *p, json_t *o, struct rec_mode *m)
 		}
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(m->events[k].name, e->name) == 0) {
-				perr(p, "mode '%s' lists event '%s' twice", esc(m->name), esc(e->name));
+				perr(p, "mode '%s' lists event '%s' twice", esc(m->name),
+				     esc(e->name));
 				goto fail;
 			}
 		json_t *enc = json_object_get(je, "encoding");
@@ -1101,14 +1108,17 @@ static int parse_tick(struct pctx *p, json_t *o, struct rec_tick *t)
 			if (json_is_null(tr))
 				continue;
 			if (!json_is_array(tr) || json_array_size(tr) != 3) {
-				perr(p, "tick: CPU %d counter %zu must be [value,enabled,running] or null",
+				perr(p,
+				     "tick: CPU %d counter %zu must be [value,enabled,running] or "
+				     "null",
 				     c->cpu, e + 1);
 				goto fail;
 			}
 			uint64_t *dst[] = {&c->c[e].raw.value, &c->c[e].raw.enabled,
 					   &c->c[e].raw.running};
 			for (size_t k = 0; k < 3; k++) {
-				snprintf(what, sizeof(what), "tick: CPU %d counter %zu", c->cpu, e + 1);
+				snprintf(what, sizeof(what), "tick: CPU %d counter %zu", c->cpu,
+					 e + 1);
 				if (parse_u64(p, json_array_get(tr, k), what, false, dst[k]) < 0)
 					goto fail;
 			}
@@ -1302,15 +1312,18 @@ int rec_load(const char *path, struct rec_file *out, char *err, size_t errlen)
 			out->header = rec.u.header;
 			break;
 		case REC_MODE:
-			if (!(g = grow((void **)&out->modes, out->nmodes, &cmodes, sizeof(rec.u.mode))))
+			if (!(g = grow((void **)&out->modes, out->nmodes, &cmodes,
+				       sizeof(rec.u.mode))))
 				out->modes[out->nmodes++] = rec.u.mode;
 			break;
 		case REC_TICK:
-			if (!(g = grow((void **)&out->ticks, out->nticks, &cticks, sizeof(rec.u.tick))))
+			if (!(g = grow((void **)&out->ticks, out->nticks, &cticks,
+				       sizeof(rec.u.tick))))
 				out->ticks[out->nticks++] = rec.u.tick;
 			break;
 		case REC_MARK:
-			if (!(g = grow((void **)&out->marks, out->nmarks, &cmarks, sizeof(rec.u.mark))))
+			if (!(g = grow((void **)&out->marks, out->nmarks, &cmarks,
+				       sizeof(rec.u.mark))))
 				out->marks[out->nmarks++] = rec.u.mark;
 			break;
 		default:

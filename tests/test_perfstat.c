@@ -35,30 +35,30 @@ static const struct {
 	int state; /* enum count_state, or ABSENT (present == false) */
 	double value, running;
 } expect[] = {
-	{__LINE__, 0, 0, CYC, COUNT_OK, 2000000, 1},
-	{__LINE__, 0, 1, CYC, COUNT_SCALED, 3000000, 0.5},
-	{__LINE__, 0, 0, INS, COUNT_OK, 1000000, 1},
-	{__LINE__, 0, 1, INS, COUNT_NOT_COUNTED, 0, 0},
-	{__LINE__, 0, 0, SMI, ABSENT, 0, 0},
-	{__LINE__, 0, 1, SMI, ABSENT, 0, 0},
-	{__LINE__, 0, 0, CLK, COUNT_OK, 1000500000, 1},
-	{__LINE__, 0, 1, CLK, COUNT_OK, 1000500000, 1},
-	{__LINE__, 1, 0, CYC, COUNT_OK, 2500000, 1},
-	{__LINE__, 1, 1, CYC, COUNT_SCALED, 2800000, 0.25},
-	{__LINE__, 1, 0, INS, COUNT_OK, 1200000, 1},
-	{__LINE__, 1, 1, INS, COUNT_OK, 900000, 1},
-	{__LINE__, 1, 0, SMI, ABSENT, 0, 0},
-	{__LINE__, 1, 1, SMI, ABSENT, 0, 0},
-	{__LINE__, 1, 0, CLK, COUNT_OK, 1000250000, 1},
-	{__LINE__, 1, 1, CLK, COUNT_OK, 999750000, 1},
-	{__LINE__, 2, 0, CYC, COUNT_NOT_COUNTED, 0, 0},
-	{__LINE__, 2, 1, CYC, COUNT_OK, 3300000, 1},
-	{__LINE__, 2, 0, INS, COUNT_OK, 1100000, 1},
-	{__LINE__, 2, 1, INS, COUNT_SCALED, 1000000, 0.755},
-	{__LINE__, 2, 0, SMI, ABSENT, 0, 0},
-	{__LINE__, 2, 1, SMI, ABSENT, 0, 0}, /* no line at all for CPU1 */
-	{__LINE__, 2, 0, CLK, COUNT_OK, 1000000000, 1},
-	{__LINE__, 2, 1, CLK, COUNT_OK, 1000000000, 1},
+    {__LINE__, 0, 0, CYC, COUNT_OK, 2000000, 1},
+    {__LINE__, 0, 1, CYC, COUNT_SCALED, 3000000, 0.5},
+    {__LINE__, 0, 0, INS, COUNT_OK, 1000000, 1},
+    {__LINE__, 0, 1, INS, COUNT_NOT_COUNTED, 0, 0},
+    {__LINE__, 0, 0, SMI, ABSENT, 0, 0},
+    {__LINE__, 0, 1, SMI, ABSENT, 0, 0},
+    {__LINE__, 0, 0, CLK, COUNT_OK, 1000500000, 1},
+    {__LINE__, 0, 1, CLK, COUNT_OK, 1000500000, 1},
+    {__LINE__, 1, 0, CYC, COUNT_OK, 2500000, 1},
+    {__LINE__, 1, 1, CYC, COUNT_SCALED, 2800000, 0.25},
+    {__LINE__, 1, 0, INS, COUNT_OK, 1200000, 1},
+    {__LINE__, 1, 1, INS, COUNT_OK, 900000, 1},
+    {__LINE__, 1, 0, SMI, ABSENT, 0, 0},
+    {__LINE__, 1, 1, SMI, ABSENT, 0, 0},
+    {__LINE__, 1, 0, CLK, COUNT_OK, 1000250000, 1},
+    {__LINE__, 1, 1, CLK, COUNT_OK, 999750000, 1},
+    {__LINE__, 2, 0, CYC, COUNT_NOT_COUNTED, 0, 0},
+    {__LINE__, 2, 1, CYC, COUNT_OK, 3300000, 1},
+    {__LINE__, 2, 0, INS, COUNT_OK, 1100000, 1},
+    {__LINE__, 2, 1, INS, COUNT_SCALED, 1000000, 0.755},
+    {__LINE__, 2, 0, SMI, ABSENT, 0, 0},
+    {__LINE__, 2, 1, SMI, ABSENT, 0, 0}, /* no line at all for CPU1 */
+    {__LINE__, 2, 0, CLK, COUNT_OK, 1000000000, 1},
+    {__LINE__, 2, 1, CLK, COUNT_OK, 1000000000, 1},
 };
 
 static void check_import(const struct rec_file *f, const char *what)
@@ -89,9 +89,9 @@ static void check_import(const struct rec_file *f, const char *what)
 		CHECK(cur->present, "%s line %d: absent", what, expect[i].line);
 		struct raw_count zero = {0, 0, 0};
 		const struct raw_count *prev =
-			expect[i].interval
-				? &f->ticks[expect[i].interval - 1].cpus[expect[i].cpu].c[expect[i].ev].raw
-				: &zero;
+		    expect[i].interval
+			? &f->ticks[expect[i].interval - 1].cpus[expect[i].cpu].c[expect[i].ev].raw
+			: &zero;
 		struct count c;
 		count_delta(prev, &cur->raw, 64, &c);
 		CHECK(c.state == (enum count_state)expect[i].state, "%s line %d: state %s", what,
@@ -112,16 +112,23 @@ static void test_fixtures(void)
 		const char *source;
 		const char *warn[2];
 	} cases[] = {
-		{__LINE__, "stat.csv", PERFSTAT_CSV, "perf-stat-csv",
-		 {"stat.csv:19: not a perf stat", "stat.csv:25: "}},
-		{__LINE__, "stat.json", PERFSTAT_JSON, "perf-stat-json",
-		 {"stat.json:17: not a perf stat JSON line", "stat.json:23: no CPU"}},
+	    {__LINE__,
+	     "stat.csv",
+	     PERFSTAT_CSV,
+	     "perf-stat-csv",
+	     {"stat.csv:19: not a perf stat", "stat.csv:25: "}},
+	    {__LINE__,
+	     "stat.json",
+	     PERFSTAT_JSON,
+	     "perf-stat-json",
+	     {"stat.json:17: not a perf stat JSON line", "stat.json:23: no CPU"}},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char err[256] = "";
 		struct rec_file f;
 		CHECK_INT(perfstat_detect(fixture(cases[i].file)), cases[i].fmt);
-		int rc = perfstat_load(fixture(cases[i].file), PERFSTAT_UNKNOWN, &f, err, sizeof(err));
+		int rc =
+		    perfstat_load(fixture(cases[i].file), PERFSTAT_UNKNOWN, &f, err, sizeof(err));
 		CHECK(rc == 0, "line %d: %s", cases[i].line, err);
 		if (rc)
 			continue;
@@ -162,33 +169,30 @@ static const struct {
 	int nev, nticks;  /* when it loads */
 	const char *warn; /* expected first warning, or NULL for none */
 } cases[] = {
-	/* event names with commas (raw event syntax) */
-	{__LINE__,
-	 "1.0,CPU0,10,,cpu/event=0x3c,umask=0x0/,1000,100.00,,\n"
-	 "1.0,CPU0,20,,cpu/event=0xc0,umask=0x0/,1000,100.00,2.00,insn per cycle\n",
-	 PERFSTAT_CSV, NULL, 2, 1, NULL},
-	{__LINE__, "", PERFSTAT_CSV, "no per-CPU interval counter lines", 0, 0, NULL},
-	{__LINE__, "10,,cycles,1000,100.00,,\n", PERFSTAT_CSV, "no per-CPU interval", 0, 0, NULL},
-	{__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1}\n",
-	 PERFSTAT_UNKNOWN, "this is a pmutop recording", 0, 0, NULL},
-	{__LINE__, "hello\n", PERFSTAT_UNKNOWN, "not perf stat -x, or -j output", 0, 0, NULL},
-	{__LINE__,
-	 "2.0,CPU0,10,,cycles,1000,100.00,,\n1.0,CPU0,10,,cycles,1000,100.00,,\n",
-	 PERFSTAT_CSV, NULL, 1, 1, "t.txt:2: timestamp 1 goes back in time"},
-	{__LINE__,
-	 "1.0,CPU0,10,,cycles,1000,100.00,,\n1.0,CPU0,11,,cycles,1000,100.00,,\n",
-	 PERFSTAT_CSV, NULL, 1, 1, "t.txt:2: CPU 0 event 'cycles' repeated"},
-	{__LINE__,
-	 "1.0,CPU0,-5,,cycles,1000,100.00,,\n1.0,CPU0,5,,\x1b[2J,1000,100.00,,\n",
-	 PERFSTAT_CSV, NULL, 1, 1, "t.txt:1: bad counter value '-5'"},
-	{__LINE__, "1.0,CPU99999,5,,cycles,1000,100.00,,\n1.0,CPU1,5,,cycles,1000,100.00,,\n",
-	 PERFSTAT_CSV, NULL, 1, 1, "t.txt:1: CPU 99999 out of range"},
-	{__LINE__, "1.0,CPU0,1.5,Joules,power/energy-pkg/,1000,100.00,,\n", PERFSTAT_CSV, NULL, 1,
-	 1, "fractional values"},
-	{__LINE__,
-	 "{\"interval\":1.0,\"cpu\":0,\"counter-value\":12,\"unit\":\"\",\"event\":\"cycles\","
-	 "\"pcnt-running\":\"100.00\"}\n{\"foo\":1}\n[1]\n",
-	 PERFSTAT_JSON, NULL, 1, 1, "t.txt:2: not a perf stat counter line"},
+    /* event names with commas (raw event syntax) */
+    {__LINE__,
+     "1.0,CPU0,10,,cpu/event=0x3c,umask=0x0/,1000,100.00,,\n"
+     "1.0,CPU0,20,,cpu/event=0xc0,umask=0x0/,1000,100.00,2.00,insn per cycle\n",
+     PERFSTAT_CSV, NULL, 2, 1, NULL},
+    {__LINE__, "", PERFSTAT_CSV, "no per-CPU interval counter lines", 0, 0, NULL},
+    {__LINE__, "10,,cycles,1000,100.00,,\n", PERFSTAT_CSV, "no per-CPU interval", 0, 0, NULL},
+    {__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1}\n",
+     PERFSTAT_UNKNOWN, "this is a pmutop recording", 0, 0, NULL},
+    {__LINE__, "hello\n", PERFSTAT_UNKNOWN, "not perf stat -x, or -j output", 0, 0, NULL},
+    {__LINE__, "2.0,CPU0,10,,cycles,1000,100.00,,\n1.0,CPU0,10,,cycles,1000,100.00,,\n",
+     PERFSTAT_CSV, NULL, 1, 1, "t.txt:2: timestamp 1 goes back in time"},
+    {__LINE__, "1.0,CPU0,10,,cycles,1000,100.00,,\n1.0,CPU0,11,,cycles,1000,100.00,,\n",
+     PERFSTAT_CSV, NULL, 1, 1, "t.txt:2: CPU 0 event 'cycles' repeated"},
+    {__LINE__, "1.0,CPU0,-5,,cycles,1000,100.00,,\n1.0,CPU0,5,,\x1b[2J,1000,100.00,,\n",
+     PERFSTAT_CSV, NULL, 1, 1, "t.txt:1: bad counter value '-5'"},
+    {__LINE__, "1.0,CPU99999,5,,cycles,1000,100.00,,\n1.0,CPU1,5,,cycles,1000,100.00,,\n",
+     PERFSTAT_CSV, NULL, 1, 1, "t.txt:1: CPU 99999 out of range"},
+    {__LINE__, "1.0,CPU0,1.5,Joules,power/energy-pkg/,1000,100.00,,\n", PERFSTAT_CSV, NULL, 1, 1,
+     "fractional values"},
+    {__LINE__,
+     "{\"interval\":1.0,\"cpu\":0,\"counter-value\":12,\"unit\":\"\",\"event\":\"cycles\","
+     "\"pcnt-running\":\"100.00\"}\n{\"foo\":1}\n[1]\n",
+     PERFSTAT_JSON, NULL, 1, 1, "t.txt:2: not a perf stat counter line"},
 };
 
 static void test_cases(void)
@@ -201,7 +205,8 @@ static void test_cases(void)
 		if (cases[i].err) {
 			CHECK(rc == -1 && strstr(err, cases[i].err), "line %d: rc %d \"%s\"",
 			      cases[i].line, rc, err);
-			CHECK(f.nticks == 0 && f.nwarnings == 0, "line %d: output left", cases[i].line);
+			CHECK(f.nticks == 0 && f.nwarnings == 0, "line %d: output left",
+			      cases[i].line);
 			continue;
 		}
 		CHECK(rc == 0, "line %d: %s", cases[i].line, err);
@@ -212,7 +217,8 @@ static void test_cases(void)
 		CHECK(f.nticks == cases[i].nticks, "line %d: %d ticks", cases[i].line, f.nticks);
 		if (cases[i].warn)
 			CHECK(f.nwarnings > 0 && strstr(f.warnings[0], cases[i].warn),
-			      "line %d: warning \"%s\"", cases[i].line, f.nwarnings ? f.warnings[0] : "");
+			      "line %d: warning \"%s\"", cases[i].line,
+			      f.nwarnings ? f.warnings[0] : "");
 		else
 			CHECK(f.nwarnings == 0, "line %d: warning \"%s\"", cases[i].line,
 			      f.nwarnings ? f.warnings[0] : "");
@@ -229,17 +235,19 @@ static void test_cases(void)
 		rec_file_free(&f);
 	}
 	/* hostile event names are kept as read but never reach a message unescaped */
-	path = tmp_file("h.csv", "1.0,CPU0,5,,ev\x1b]0;x\x07,1000,100.00,,\n1.0,CPU0,<bad>,,y\x1b,1,1,,\n");
+	path = tmp_file("h.csv",
+			"1.0,CPU0,5,,ev\x1b]0;x\x07,1000,100.00,,\n1.0,CPU0,<bad>,,y\x1b,1,1,,\n");
 	if (perfstat_load(path, PERFSTAT_CSV, &f, err, sizeof(err)) == 0) {
 		for (int i = 0; i < f.nwarnings; i++)
-			CHECK(!strpbrk(f.warnings[i], "\x1b\x07"), "raw escape in \"%s\"", f.warnings[i]);
+			CHECK(!strpbrk(f.warnings[i], "\x1b\x07"), "raw escape in \"%s\"",
+			      f.warnings[i]);
 		CHECK_STR(f.modes[0].events[0].name, "ev\x1b]0;x\x07");
 		rec_file_free(&f);
 	}
 	CHECK_INT(perfstat_detect("/nonexistent/file"), PERFSTAT_UNKNOWN);
 	CHECK_STR(perfstat_format_name(PERFSTAT_JSON), "json");
 	CHECK(perfstat_load("/nonexistent/file", PERFSTAT_CSV, &f, err, sizeof(err)) == -1 &&
-		      strstr(err, "cannot open"),
+		  strstr(err, "cannot open"),
 	      "%s", err);
 }
 

@@ -3,8 +3,8 @@
 #include "recfile.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -48,19 +48,22 @@ static const struct {
 	size_t len;
 	const char *out;
 } escape_cases[] = {
-	{__LINE__, "cycles", 64, "cycles"},
-	{__LINE__, "\x1b[2J", 64, "\\x1B[2J"},
-	{__LINE__, "a\\b", 64, "a\\\\b"},
-	{__LINE__, "tab\there\r\n", 64, "tab\\x09here\\x0D\\x0A"},
-	{__LINE__, "caf\xc3\xa9 \xe2\x82\xac", 64, "caf\xc3\xa9 \xe2\x82\xac"},
-	{__LINE__, "\xc2\x9b" "6n", 64, "\\xC2\\x9B6n"}, /* C1 CSI */
-	{__LINE__, "\xff\xfe", 64, "\\xFF\\xFE"},
-	{__LINE__, "\xc0\xaf", 64, "\\xC0\\xAF"},       /* overlong '/' */
-	{__LINE__, "\xe2\x82", 64, "\\xE2\\x82"},       /* cut sequence */
-	{__LINE__, "\x7f", 64, "\\x7F"},
-	{__LINE__, "abcdef", 4, "abc"},
-	{__LINE__, "ab\x1b", 6, "ab"}, /* the escape does not fit: dropped whole */
-	{__LINE__, "", 8, ""},
+    {__LINE__, "cycles", 64, "cycles"},
+    {__LINE__, "\x1b[2J", 64, "\\x1B[2J"},
+    {__LINE__, "a\\b", 64, "a\\\\b"},
+    {__LINE__, "tab\there\r\n", 64, "tab\\x09here\\x0D\\x0A"},
+    {__LINE__, "caf\xc3\xa9 \xe2\x82\xac", 64, "caf\xc3\xa9 \xe2\x82\xac"},
+    {__LINE__,
+     "\xc2\x9b"
+     "6n",
+     64, "\\xC2\\x9B6n"}, /* C1 CSI */
+    {__LINE__, "\xff\xfe", 64, "\\xFF\\xFE"},
+    {__LINE__, "\xc0\xaf", 64, "\\xC0\\xAF"}, /* overlong '/' */
+    {__LINE__, "\xe2\x82", 64, "\\xE2\\x82"}, /* cut sequence */
+    {__LINE__, "\x7f", 64, "\\x7F"},
+    {__LINE__, "abcdef", 4, "abc"},
+    {__LINE__, "ab\x1b", 6, "ab"}, /* the escape does not fit: dropped whole */
+    {__LINE__, "", 8, ""},
 };
 
 static void test_escape(void)
@@ -95,10 +98,15 @@ static void make_header(struct rec_header *h, int ncpus)
 }
 
 static struct rec_event events2[2] = {
-	{.name = "cycles", .spec = "perf::CYCLES", .has_encoding = true, .type = 4,
-	 .config = 0x3c, .config1 = 0xffffffffffffffffull, .config2 = 1ull << 63,
-	 .exclude = REC_EXCL_HV | REC_EXCL_GUEST},
-	{.name = "instructions", .spec = "perf::INSTRUCTIONS"},
+    {.name = "cycles",
+     .spec = "perf::CYCLES",
+     .has_encoding = true,
+     .type = 4,
+     .config = 0x3c,
+     .config1 = 0xffffffffffffffffull,
+     .config2 = 1ull << 63,
+     .exclude = REC_EXCL_HV | REC_EXCL_GUEST},
+    {.name = "instructions", .spec = "perf::INSTRUCTIONS"},
 };
 
 static void make_tick(struct rec_tick *t, const struct rec_header *h, int n, uint64_t base)
@@ -110,9 +118,8 @@ static void make_tick(struct rec_tick *t, const struct rec_header *h, int n, uin
 		t->cpus[c].cpu = h->cpus[c].cpu;
 		for (int e = 0; e < n; e++) {
 			t->cpus[c].c[e].present = true;
-			t->cpus[c].c[e].raw = (struct raw_count){base * 100 + (uint64_t)e,
-								   base * 1000000000ull,
-								   base * 500000000ull};
+			t->cpus[c].c[e].raw = (struct raw_count){
+			    base * 100 + (uint64_t)e, base * 1000000000ull, base * 500000000ull};
 		}
 	}
 }
@@ -188,7 +195,7 @@ static void test_round_trip(void)
 		CHECK_STR(e->name, "cycles");
 		CHECK_STR(e->spec, "perf::CYCLES");
 		CHECK(e->has_encoding && e->type == 4 && e->config == 0x3c &&
-			      e->config1 == UINT64_MAX && e->config2 == 1ull << 63,
+			  e->config1 == UINT64_MAX && e->config2 == 1ull << 63,
 		      "encoding lost");
 		CHECK_INT(e->exclude, REC_EXCL_HV | REC_EXCL_GUEST);
 		CHECK(!f.modes[0].events[1].has_encoding, "null encoding read as present");
@@ -248,9 +255,9 @@ static void test_good_fixture(void)
 		enum rec_kind kind;
 		int file_line;
 	} want[] = {
-		{__LINE__, REC_HEADER, 1}, {__LINE__, REC_MODE, 2}, {__LINE__, REC_TICK, 3},
-		{__LINE__, REC_MARK, 5},   {__LINE__, REC_TICK, 6}, {__LINE__, REC_TICK, 7},
-		{__LINE__, REC_EOF, 0},
+	    {__LINE__, REC_HEADER, 1}, {__LINE__, REC_MODE, 2}, {__LINE__, REC_TICK, 3},
+	    {__LINE__, REC_MARK, 5},   {__LINE__, REC_TICK, 6}, {__LINE__, REC_TICK, 7},
+	    {__LINE__, REC_EOF, 0},
 	};
 	struct rec_record rec;
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -293,7 +300,7 @@ static void test_fixture_errors(void)
 		CHECK_INT(f.nticks, 1);
 		CHECK_INT(f.nwarnings, 1);
 		CHECK(f.nwarnings == 1 && strstr(f.warnings[0], "truncated.jsonl:4: last line is "
-							       "incomplete"),
+								"incomplete"),
 		      "warning: %s", f.nwarnings ? f.warnings[0] : "");
 		rec_file_free(&f);
 	}
@@ -302,10 +309,10 @@ static void test_fixture_errors(void)
 		const char *file;
 		const char *msg;
 	} cases[] = {
-		{__LINE__, "corrupt.jsonl", "corrupt.jsonl:4: corrupt line"},
-		{__LINE__, "future.jsonl",
-		 "future.jsonl:1: format version 2 is newer than this pmutop understands (1)"},
-		{__LINE__, "missing.jsonl", "cannot open"},
+	    {__LINE__, "corrupt.jsonl", "corrupt.jsonl:4: corrupt line"},
+	    {__LINE__, "future.jsonl",
+	     "future.jsonl:1: format version 2 is newer than this pmutop understands (1)"},
+	    {__LINE__, "missing.jsonl", "cannot open"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
@@ -333,69 +340,91 @@ static void test_fixture_errors(void)
 }
 
 #define HDR "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[0,1]}\n"
-#define MODE "{\"type\":\"mode\",\"t\":0,\"name\":\"cpi\",\"events\":[{\"name\":\"a\"},{\"name\":\"b\"}]}\n"
-#define TICK(c0) "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1000,\"cpus\":[{\"cpu\":0,\"c\":" c0 "}]}\n"
+#define MODE                                                                                       \
+	"{\"type\":\"mode\",\"t\":0,\"name\":\"cpi\",\"events\":[{\"name\":\"a\"},{\"name\":"      \
+	"\"b\"}]}\n"
+#define TICK(c0)                                                                                   \
+	"{\"type\":\"tick\",\"t\":1,\"interval_ms\":1000,\"cpus\":[{\"cpu\":0,\"c\":" c0 "}]}\n"
 
 static const struct {
 	int line;
 	const char *text;
 	const char *msg; /* NULL: must load */
 } bad_cases[] = {
-	{__LINE__, "", "empty file"},
-	{__LINE__, "time,CPU0,1,,cycles\n", "bad.jsonl:1: not a pmutop recording"},
-	{__LINE__, TICK("[]"), "bad.jsonl:1: not a pmutop recording (first record is 'tick'"},
-	{__LINE__, "{\"type\":\"header\",\"format\":\"other\",\"version\":1,\"cpus\":[0]}\n",
-	 "not a pmutop recording (format \"other\")"},
-	{__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"cpus\":[0]}\n",
-	 "header has no \"version\""},
-	{__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":\"1\",\"cpus\":[0]}\n",
-	 "\"version\" must be an integer"},
-	{__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1}\n",
-	 "header has no \"cpus\""},
-	{__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[0,0]}\n",
-	 "distinct CPU numbers"},
-	{__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[99999]}\n",
-	 "distinct CPU numbers"},
-	{__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[0],\"host\":5}\n",
-	 "\"host\" must be a string"},
-	{__LINE__, HDR HDR, "bad.jsonl:2: second header"},
-	{__LINE__, HDR TICK("[[1,2,3],[1,2,3]]"), "bad.jsonl:2: tick before any mode record"},
-	{__LINE__, HDR MODE TICK("[[1,2,3],[1,2,3],[1,2,3]]"),
-	 "bad.jsonl:3: tick has 3 counters but mode 'cpi' has 2 events"},
-	{__LINE__, HDR MODE TICK("[[1,2,3],[-1,2,3]]"), "bad.jsonl:3: tick: CPU 0 counter 2 is negative"},
-	{__LINE__, HDR MODE TICK("[[1,2,3],[1.5,2,3]]"), "must be an integer"},
-	{__LINE__, HDR MODE TICK("[[1,2,3],[18446744073709551616,2,3]]"), "bad.jsonl:3: corrupt line"},
-	{__LINE__, HDR MODE TICK("[[1,2,3],[\"18446744073709551616\",2,3]]"), "does not fit in 64 bits"},
-	{__LINE__, HDR MODE TICK("[[1,2,3],[\"12x\",2,3]]"), "is not an unsigned integer"},
-	{__LINE__, HDR MODE TICK("[[1,2,3],[1,2]]"), "must be [value,enabled,running] or null"},
-	{__LINE__, HDR MODE TICK("[[1,2,3],true]"), "must be [value,enabled,running] or null"},
-	{__LINE__, HDR MODE TICK("{}"), "\"c\" must be a list"},
-	{__LINE__, HDR MODE "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":7,\"c\":[null,null]}]}\n",
-	 "CPU 7 is not in the header's CPU list"},
-	{__LINE__, HDR MODE "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":-1,\"c\":[null,null]}]}\n",
-	 "\"cpu\" = -1 is out of range"},
-	{__LINE__, HDR MODE "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":1,\"c\":[null,null]},{\"cpu\":1,\"c\":[null,null]}]}\n",
-	 "CPU 1 appears twice"},
-	{__LINE__, HDR MODE "{\"type\":\"tick\",\"interval_ms\":1,\"cpus\":[]}\n", "tick has no \"t\""},
-	{__LINE__, HDR MODE "{\"type\":\"tick\",\"t\":\"1\",\"interval_ms\":1,\"cpus\":[]}\n",
-	 "\"t\" must be a number"},
-	{__LINE__, HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[]}\n", "list of 1 to"},
-	{__LINE__, HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\"},{\"name\":\"a\"}]}\n",
-	 "lists event 'a' twice"},
-	{__LINE__, HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\",\"encoding\":{\"type\":0,\"config\":\"zz\"}}]}\n",
-	 "is not an unsigned integer"},
-	{__LINE__, HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"\\u001b[2Jx\",\"events\":[{\"name\":\"a\"}]}\n"
-		       "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":0,\"c\":[null,null]}]}\n",
-	 "mode '\\x1B[2Jx' has 1 events"},
-	{__LINE__, HDR "{\"type\":\"mark\",\"t\":1}\n", "mark has no \"text\""},
-	{__LINE__, HDR "[1,2]\n", "record has no \"type\""},
-	{__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\",\"text\":\"b\"}\n", "corrupt line"},
-	{__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\\u0000b\"}\n", "corrupt line"},
-	/* good ones */
-	{__LINE__, HDR MODE TICK("[[1,2,3],null]") "\n\n", NULL},
-	{__LINE__, HDR MODE TICK("[[1,2,3],[\"0\",\"18446744073709551615\",0]]"), NULL},
-	{__LINE__, HDR MODE "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[]}\n", NULL},
-	{__LINE__, HDR "{\"type\":\"spike\"}\n{\"type\":\"mark\",\"t\":1,\"text\":\"x\",\"new\":[1]}", NULL},
+    {__LINE__, "", "empty file"},
+    {__LINE__, "time,CPU0,1,,cycles\n", "bad.jsonl:1: not a pmutop recording"},
+    {__LINE__, TICK("[]"), "bad.jsonl:1: not a pmutop recording (first record is 'tick'"},
+    {__LINE__, "{\"type\":\"header\",\"format\":\"other\",\"version\":1,\"cpus\":[0]}\n",
+     "not a pmutop recording (format \"other\")"},
+    {__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"cpus\":[0]}\n",
+     "header has no \"version\""},
+    {__LINE__,
+     "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":\"1\",\"cpus\":[0]}\n",
+     "\"version\" must be an integer"},
+    {__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1}\n",
+     "header has no \"cpus\""},
+    {__LINE__,
+     "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[0,0]}\n",
+     "distinct CPU numbers"},
+    {__LINE__,
+     "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[99999]}\n",
+     "distinct CPU numbers"},
+    {__LINE__,
+     "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[0],\"host\":5}"
+     "\n",
+     "\"host\" must be a string"},
+    {__LINE__, HDR HDR, "bad.jsonl:2: second header"},
+    {__LINE__, HDR TICK("[[1,2,3],[1,2,3]]"), "bad.jsonl:2: tick before any mode record"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[1,2,3],[1,2,3]]"),
+     "bad.jsonl:3: tick has 3 counters but mode 'cpi' has 2 events"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[-1,2,3]]"),
+     "bad.jsonl:3: tick: CPU 0 counter 2 is negative"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[1.5,2,3]]"), "must be an integer"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[18446744073709551616,2,3]]"), "bad.jsonl:3: corrupt line"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[\"18446744073709551616\",2,3]]"),
+     "does not fit in 64 bits"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[\"12x\",2,3]]"), "is not an unsigned integer"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[1,2]]"), "must be [value,enabled,running] or null"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],true]"), "must be [value,enabled,running] or null"},
+    {__LINE__, HDR MODE TICK("{}"), "\"c\" must be a list"},
+    {__LINE__,
+     HDR MODE
+     "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":7,\"c\":[null,null]}]}\n",
+     "CPU 7 is not in the header's CPU list"},
+    {__LINE__,
+     HDR MODE
+     "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":-1,\"c\":[null,null]}]}\n",
+     "\"cpu\" = -1 is out of range"},
+    {__LINE__,
+     HDR MODE "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":1,\"c\":[null,null]}"
+	      ",{\"cpu\":1,\"c\":[null,null]}]}\n",
+     "CPU 1 appears twice"},
+    {__LINE__, HDR MODE "{\"type\":\"tick\",\"interval_ms\":1,\"cpus\":[]}\n", "tick has no \"t\""},
+    {__LINE__, HDR MODE "{\"type\":\"tick\",\"t\":\"1\",\"interval_ms\":1,\"cpus\":[]}\n",
+     "\"t\" must be a number"},
+    {__LINE__, HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[]}\n", "list of 1 to"},
+    {__LINE__,
+     HDR
+     "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\"},{\"name\":\"a\"}]}\n",
+     "lists event 'a' twice"},
+    {__LINE__,
+     HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\",\"encoding\":{"
+	 "\"type\":0,\"config\":\"zz\"}}]}\n",
+     "is not an unsigned integer"},
+    {__LINE__,
+     HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"\\u001b[2Jx\",\"events\":[{\"name\":\"a\"}]}\n"
+	 "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":0,\"c\":[null,null]}]}\n",
+     "mode '\\x1B[2Jx' has 1 events"},
+    {__LINE__, HDR "{\"type\":\"mark\",\"t\":1}\n", "mark has no \"text\""},
+    {__LINE__, HDR "[1,2]\n", "record has no \"type\""},
+    {__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\",\"text\":\"b\"}\n", "corrupt line"},
+    {__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\\u0000b\"}\n", "corrupt line"},
+    /* good ones */
+    {__LINE__, HDR MODE TICK("[[1,2,3],null]") "\n\n", NULL},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[\"0\",\"18446744073709551615\",0]]"), NULL},
+    {__LINE__, HDR MODE "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[]}\n", NULL},
+    {__LINE__, HDR "{\"type\":\"spike\"}\n{\"type\":\"mark\",\"t\":1,\"text\":\"x\",\"new\":[1]}",
+     NULL},
 };
 
 static void test_bad_inputs(void)
@@ -414,7 +443,8 @@ static void test_bad_inputs(void)
 		}
 		CHECK(rc == -1 && strstr(err, bad_cases[i].msg), "line %d: rc %d, err \"%s\"",
 		      bad_cases[i].line, rc, err);
-		CHECK(f.nticks == 0 && f.modes == NULL, "line %d: output not empty", bad_cases[i].line);
+		CHECK(f.nticks == 0 && f.modes == NULL, "line %d: output not empty",
+		      bad_cases[i].line);
 	}
 }
 
@@ -523,8 +553,8 @@ static void test_short_write(void)
 				snprintf(want, sizeof(want), "(wrote %" PRIu64 " ticks)", i - 1);
 				_exit(strstr(err, "recording stopped: File too large") &&
 					      strstr(err, want) && rec_writer_failed(w)
-					      ? 0
-					      : 3);
+					  ? 0
+					  : 3);
 			}
 		}
 		_exit(4);
@@ -569,7 +599,8 @@ static void test_epipe(void)
 static void test_unwritable(void)
 {
 	char err[256] = "";
-	struct rec_writer *w = rec_writer_open("/nonexistent-dir/rec.jsonl", NULL, err, sizeof(err));
+	struct rec_writer *w =
+	    rec_writer_open("/nonexistent-dir/rec.jsonl", NULL, err, sizeof(err));
 	CHECK(w == NULL && strstr(err, "cannot create recording /nonexistent-dir/rec.jsonl"), "%s",
 	      err);
 }
@@ -609,7 +640,8 @@ static void test_rotation(void)
 		CHECK(rc == 0, "%s", err);
 		if (rc)
 			continue;
-		CHECK(f.nmodes == 1 && f.nticks > 0, "%s: %d modes %d ticks", name, f.nmodes, f.nticks);
+		CHECK(f.nmodes == 1 && f.nticks > 0, "%s: %d modes %d ticks", name, f.nmodes,
+		      f.nticks);
 		CHECK_INT(f.header.ncpus, 2);
 		if (k == 0 && f.nticks)
 			CHECK_NEAR(f.ticks[f.nticks - 1].t, 1.0 + n, 1e-9);
