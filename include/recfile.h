@@ -162,7 +162,8 @@ struct rec_writer_opts {
 struct rec_writer;
 
 /* Creates (truncates) @path, or stdout for "-". @opts may be NULL. Returns NULL with a
- * message in @err when the file cannot be created. Rotation needs a regular file. */
+ * message in @err when the file cannot be created, or when opts->max_bytes is set and the
+ * output is not a regular file (rotation renames files). */
 struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opts *opts, char *err,
 				   size_t errlen);
 

@@ -244,6 +244,11 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
 	w->regular = fstat(w->fd, &st) == 0 && S_ISREG(st.st_mode);
 	if (w->regular && !w->own_fd) /* stdout redirected to a file: append after what is there */
 		w->bytes = (uint64_t)lseek(w->fd, 0, SEEK_CUR);
+	if (w->opts.max_bytes && !(w->regular && w->own_fd)) {
+		snprintf(err, errlen, "recording %s: a size limit needs a regular file", esc(path));
+		rec_writer_close(w, NULL, 0);
+		return NULL;
+	}
 	return w;
 }
 

@@ -603,6 +603,9 @@ static void test_unwritable(void)
 	    rec_writer_open("/nonexistent-dir/rec.jsonl", NULL, err, sizeof(err));
 	CHECK(w == NULL && strstr(err, "cannot create recording /nonexistent-dir/rec.jsonl"), "%s",
 	      err);
+	struct rec_writer_opts o = {.max_bytes = 100};
+	w = rec_writer_open("/dev/null", &o, err, sizeof(err));
+	CHECK(w == NULL && strstr(err, "a size limit needs a regular file"), "%s", err);
 }
 
 static void test_rotation(void)
