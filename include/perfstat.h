@@ -1,0 +1,53 @@
+/* perfstat.h: import of `perf stat -I -A -a` interval output (CSV or JSON) as a recording. */
+#ifndef PMUTOP_PERFSTAT_H
+#define PMUTOP_PERFSTAT_H
+#include <stddef.h>
+
+#include "recfile.h"
+
+/*
+ * Accepted input (perf 5.x/6.x layouts):
+ *   CSV,  perf stat -x, -I MS -A -a -e EV,... :
+ *     time,CPUn,value,unit,event,run_ns,pct_running[,metric_value,metric_unit]
+ *     (value may be "<not counted>" or "<not supported>"; event names may contain commas,
+ *     e.g. cpu/event=0x3c,umask=0x0/; lines starting with '#' are skipped)
+ *   JSON, perf stat -j -I MS -A -a -e ... : one object per line with "interval", "cpu",
+ *     "counter-value", "unit", "event", "pcnt-running" (strings or numbers accepted).
+ *
+ * The import is turned into the same records as a pmutop recording: a header (backend
+ * "replay", source "perf-stat-csv" or "perf-stat-json", CPUs as found, interval_ms from the
+ * first interval), one mode "perf-stat" whose events are the distinct event names in
+ * first-seen order (spec = name, no encoding), and one tick per interval timestamp holding
+ * synthesized CUMULATIVE triples, so that count_delta() between consecutive ticks gives back
+ * perf's printed (already scaled) value and its running fraction:
+ *   enabled += interval_ns; running += interval_ns * pct / 100;
+ *   value   += count * pct / 100 (accumulated in floating point, rounded per tick);
+ *   "<not counted>"   -> present, enabled advances, running and value do not (n/c);
+ *   "<not supported>" -> present = false for that tick;
+ *   no line for a CPU/event in an interval -> present = false for that tick.
+ * Values with unit "msec" (cpu-clock, task-clock) are converted to ns, as the perf backend
+ * reads them. interval_ns is the difference of consecutive timestamps (the first from 0).
+ * Lines that cannot be used (no CPU column, no timestamp, bad numbers, time going back, a
+ * repeated CPU/event in one interval, unknown JSON objects) are skipped, each with a
+ * "path:line: ..." warning in rec_file.warnings.
+ */
+
+enum perfstat_format {
+	PERFSTAT_UNKNOWN = 0, /* for perfstat_load: detect */
+	PERFSTAT_CSV,
+	PERFSTAT_JSON,
+	PERFSTAT_RECORDING, /* a pmutop recording (load it with rec_load) */
+};
+
+/* Guesses the format from the first meaningful line; PERFSTAT_UNKNOWN if unreadable or none. */
+enum perfstat_format perfstat_detect(const char *path);
+
+/* "csv", "json", "recording", "unknown". */
+const char *perfstat_format_name(enum perfstat_format fmt);
+
+/* Imports @path (format @fmt, or detected when PERFSTAT_UNKNOWN) into @out. Returns 0, or -1
+ * with a message in @err (unreadable file, a pmutop recording, no usable line at all). */
+int perfstat_load(const char *path, enum perfstat_format fmt, struct rec_file *out, char *err,
+		  size_t errlen);
+
+#endif

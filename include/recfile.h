@@ -1,0 +1,237 @@
+/* recfile.h: pmutop recordings (JSON Lines): in-memory records, a crash-safe writer, a reader. */
+#ifndef PMUTOP_RECFILE_H
+#define PMUTOP_RECFILE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counts.h"
+
+/*
+ * File format (docs/recording-format.md is the user-facing spec). One JSON object per line,
+ * each with a "type"; the first line is the header:
+ *
+ *   {"type":"header","format":"pmutop-recording","version":1,...}
+ *   {"type":"mode","t":0.0,"name":"cpi","events":[{"name":"cycles","spec":..,"encoding":..}]}
+ *   {"type":"tick","t":1.0,"interval_ms":1000.2,"cpus":[{"cpu":0,"c":[[v,ena,run],null]}]}
+ *   {"type":"mark","t":3.5,"text":"started the build"}
+ *
+ * Counter triples are the raw CUMULATIVE {value, enabled ns, running ns} of include/counts.h;
+ * consumers compute deltas with count_delta(). Numbers up to INT64_MAX are JSON integers;
+ * larger uint64 values (2^63 .. 2^64-1) are written as decimal strings ("9223372036854775808")
+ * because JSON parsers commonly hold integers in int64. The reader accepts both forms for
+ * every counter and rejects anything else (negative, fractional, above 2^64-1).
+ * Unknown record types and unknown keys are skipped (with a warning for unknown types), so
+ * later versions can add records such as "spike" without breaking this reader.
+ *
+ * Strings read from a file (event names, mode names, marks, host, ...) are stored as read;
+ * pass them through rec_escape() before they reach a terminal.
+ */
+
+#define REC_FORMAT_NAME "pmutop-recording"
+#define REC_FORMAT_VERSION 1
+#define REC_NAME_MAX 64	   /* bytes incl. NUL: event/mode/pmu/family/backend/core-type names */
+#define REC_SPEC_MAX 256   /* bytes incl. NUL: event specs ("perf::CYCLES", "r01b7") */
+#define REC_TEXT_MAX 256   /* bytes incl. NUL: host, kernel, model, mark text */
+#define REC_MAX_CPU 4096   /* CPU numbers are 0 .. REC_MAX_CPU-1 (= CPUSET_MAX) */
+#define REC_MAX_EVENTS 256 /* events per mode */
+#define REC_MAX_LINE (64u << 20) /* bytes: longer lines are an error */
+
+/* Exclude bits of an event encoding, as in struct perf_event_attr. */
+enum rec_exclude {
+	REC_EXCL_USER = 1 << 0,
+	REC_EXCL_KERNEL = 1 << 1,
+	REC_EXCL_HV = 1 << 2,
+	REC_EXCL_IDLE = 1 << 3,
+	REC_EXCL_HOST = 1 << 4,
+	REC_EXCL_GUEST = 1 << 5,
+};
+
+/* Header: what was measured, where and how. Owned arrays: cpus. */
+struct rec_header {
+	int version;		   /* format version of the file (1) */
+	char pmutop[REC_NAME_MAX]; /* pmutop version that wrote it */
+	char host[REC_TEXT_MAX];
+	char kernel[REC_TEXT_MAX];  /* uname -r */
+	char pmu[REC_NAME_MAX];	    /* sysfs PMU name ("cpu", "armv8_cortex_a53") */
+	char family[REC_NAME_MAX];  /* pmu_family key */
+	char model[REC_TEXT_MAX];   /* CPU model; written as a string, integer accepted */
+	char backend[REC_NAME_MAX]; /* "perf", "sim", "replay" */
+	char source[REC_NAME_MAX];  /* optional origin: "perf-stat-csv", "perf-stat-json", "" */
+	bool simulated;		    /* counters were made up (sim backend) */
+	unsigned interval_ms;	    /* nominal tick interval */
+	int64_t start_time;	    /* unix seconds */
+	int ncpus;
+	struct rec_cpu_info {
+		int cpu;
+		char core_type[REC_NAME_MAX]; /* "cpu_core", "cpu_atom", "" when not hybrid */
+	} * cpus;			      /* monitored CPUs, in file order */
+};
+
+/* One event of a mode. The encoding is what the perf backend opened (absent for replays of
+ * foreign data or the sim backend). */
+struct rec_event {
+	char name[REC_NAME_MAX]; /* alias used by formulas ("cycles") */
+	char spec[REC_SPEC_MAX]; /* event as given ("perf::CYCLES") */
+	bool has_encoding;
+	uint32_t type; /* perf_event_attr.type */
+	uint64_t config, config1, config2;
+	unsigned exclude; /* enum rec_exclude bits */
+};
+
+/* A mode switch: from now on tick counters are in this event order. Owned: events. */
+struct rec_mode {
+	double t; /* s since start */
+	char name[REC_NAME_MAX];
+	int nevents;
+	struct rec_event *events;
+};
+
+/* One counter of one CPU in a tick. present == false: not supported / not opened. */
+struct rec_counter {
+	bool present;
+	struct raw_count raw; /* cumulative value, enabled ns, running ns */
+};
+
+struct rec_cpu {
+	int cpu;
+	bool offline;	       /* the CPU was offline; counters are all absent */
+	struct rec_counter *c; /* nevents counters, in the mode's event order */
+};
+
+/* One sample of every CPU. Owned: cpus and their counters (rec_tick_alloc/rec_tick_free). */
+struct rec_tick {
+	double t;	    /* s since start */
+	double interval_ms; /* measured length of this tick */
+	int mode;	    /* reader: index of the mode record in force (0 = first mode) */
+	int nevents;	    /* counters per CPU (= the mode's nevents) */
+	int ncpus;
+	struct rec_cpu *cpus;
+};
+
+struct rec_mark {
+	double t; /* s since start */
+	char text[REC_TEXT_MAX];
+};
+
+enum rec_kind {
+	REC_ERROR = -1,
+	REC_EOF = 0,
+	REC_HEADER,
+	REC_MODE,
+	REC_TICK,
+	REC_MARK,
+};
+
+/* One record as returned by rec_reader_next(); only the member named by kind is valid. */
+struct rec_record {
+	enum rec_kind kind;
+	int line; /* line number it came from */
+	union {
+		struct rec_header header;
+		struct rec_mode mode;
+		struct rec_tick tick;
+		struct rec_mark mark;
+	} u;
+};
+
+/* Allocates a zeroed tick for @ncpus CPUs x @nevents counters (one block); -1 on ENOMEM. */
+int rec_tick_alloc(struct rec_tick *tick, int ncpus, int nevents);
+void rec_tick_free(struct rec_tick *tick);
+void rec_header_free(struct rec_header *h);
+void rec_mode_free(struct rec_mode *m);
+/* Deep copies; return -1 on ENOMEM. dst must not own memory. */
+int rec_mode_copy(struct rec_mode *dst, const struct rec_mode *src);
+int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src);
+/* Frees what the record owns and sets kind to REC_EOF. */
+void rec_record_free(struct rec_record *r);
+
+/* Writes @in into @out (always NUL-terminated, truncated to @len) with control characters,
+ * DEL, ESC sequences and invalid UTF-8 bytes replaced by visible "\xNN"; backslash becomes
+ * "\\". Valid printable UTF-8 is kept. Safe to print on a terminal. */
+void rec_escape(const char *in, char *out, size_t len);
+
+/* ---- writer ---- */
+
+struct rec_writer_opts {
+	uint64_t max_bytes; /* rotate when a file would grow past this (0 = no limit) */
+	unsigned keep;	    /* rotated files kept: FILE.1 (newest) .. FILE.keep; 0 acts as 1 */
+	bool sync;	    /* fdatasync() after every record (power-loss safety; slow) */
+};
+
+struct rec_writer;
+
+/* Creates (truncates) @path, or stdout for "-". @opts may be NULL. Returns NULL with a
+ * message in @err when the file cannot be created, or when opts->max_bytes is set and the
+ * output is not a regular file (rotation renames files). */
+struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opts *opts, char *err,
+				   size_t errlen);
+
+/*
+ * Each call formats one record and writes it as one whole line with write(2): nothing is
+ * buffered in the process, so after kill -9 the file holds every record written so far and
+ * at most a torn last line (which the reader ignores with a warning).
+ * Returns 0, or -1 with a message in @err:
+ *   - caller errors (tick before header/mode, tick->nevents != mode's nevents): -1, the
+ *     writer stays usable;
+ *   - I/O errors (ENOSPC, EIO, EPIPE, ...): the writer enters the failed state, truncates a
+ *     torn line away on regular files, and from then on every call returns -1 with
+ *     "recording stopped: No space left on device (wrote N ticks)" without writing anything.
+ *     The caller keeps monitoring and shows the message.
+ * The header must come first, then a mode, then ticks; write_mode again on a mode switch.
+ * EPIPE does not raise SIGPIPE (it is blocked around the write).
+ */
+int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, char *err,
+			    size_t errlen);
+int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *err, size_t errlen);
+int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *err, size_t errlen);
+int rec_writer_write_mark(struct rec_writer *w, const struct rec_mark *m, char *err, size_t errlen);
+bool rec_writer_failed(const struct rec_writer *w);
+uint64_t rec_writer_ticks(const struct rec_writer *w); /* ticks written since open */
+/* Closes the file; returns -1 (message in @err) if the writer had failed or close failed. */
+int rec_writer_close(struct rec_writer *w, char *err, size_t errlen);
+
+/* ---- reader ---- */
+
+struct rec_reader;
+
+/* Opens @path ("-" = stdin) for streaming. NULL with a message when it cannot be opened. */
+struct rec_reader *rec_reader_open(const char *path, char *err, size_t errlen);
+
+/*
+ * Reads the next record into @out (caller frees it with rec_record_free()). Returns its
+ * kind, REC_EOF at the end, or REC_ERROR with "path:line: message" in @err; after an error
+ * the reader keeps returning REC_ERROR. Checks: first record is a header of a known version
+ * ("format version 2 is newer than this pmutop understands (1)"), types of every field,
+ * counters non-negative integers < 2^64, ticks after a mode with exactly its number of
+ * counters, CPU numbers listed in the header and not repeated. A torn last line (no newline,
+ * not parseable) ends the stream with a warning; unknown record types are skipped with a
+ * warning; unknown keys are ignored.
+ */
+enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char *err,
+			      size_t errlen);
+/* Warnings collected so far ("path:line: ..."), oldest first; valid until close. */
+int rec_reader_nwarnings(const struct rec_reader *r);
+const char *rec_reader_warning(const struct rec_reader *r, int i);
+void rec_reader_close(struct rec_reader *r);
+
+/* A whole recording in memory (rec_load) or an imported perf stat file (perfstat.h). */
+struct rec_file {
+	struct rec_header header;
+	int nmodes;
+	struct rec_mode *modes;
+	int nticks;
+	struct rec_tick *ticks; /* ticks[i].mode indexes modes[] */
+	int nmarks;
+	struct rec_mark *marks;
+	int nwarnings;
+	char **warnings; /* "path:line: ..." */
+};
+
+/* Loads all of @path. Returns 0, or -1 with "path:line: message" (and @out left empty). */
+int rec_load(const char *path, struct rec_file *out, char *err, size_t errlen);
+void rec_file_free(struct rec_file *f);
+/* Appends a formatted warning to @f (used by importers); -1 on ENOMEM. */
+int rec_file_warn(struct rec_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,459 @@
+/* perfstat.c: parses perf stat interval CSV/JSON and synthesizes cumulative counter ticks. */
+#include "perfstat.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuset.h"
+
+enum entry_kind { E_VALUE, E_NOT_COUNTED, E_NOT_SUPPORTED };
+
+/* One usable line: one counter of one CPU in one interval. */
+struct entry {
+	int interval;
+	int cpu;
+	int ev;
+	enum entry_kind kind;
+	double value; /* as printed (scaled), in ns for msec */
+	double pct;   /* running percentage 0..100 */
+};
+
+struct import {
+	const char *path; /* escaped */
+	struct rec_file *out;
+	struct entry *e;
+	int n, cap;
+	char (*names)[REC_NAME_MAX];
+	bool *frac_warned;
+	int nev;
+	double *times; /* interval timestamps, s */
+	int nint, capint;
+	struct cpuset cpus;
+	int line;
+};
+
+static const char *const format_names[] = {
+    [PERFSTAT_UNKNOWN] = "unknown",
+    [PERFSTAT_CSV] = "csv",
+    [PERFSTAT_JSON] = "json",
+    [PERFSTAT_RECORDING] = "recording",
+};
+
+const char *perfstat_format_name(enum perfstat_format fmt)
+{
+	return (unsigned)fmt < sizeof(format_names) / sizeof(format_names[0]) ? format_names[fmt]
+									      : "unknown";
+}
+
+static void warn(struct import *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct import *im, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (im->out->nwarnings < 1000)
+		rec_file_warn(im->out, "%s:%d: %s", im->path, im->line, msg);
+}
+
+static const char *skip_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* Whole-string number (leading/trailing blanks allowed). */
+static bool parse_double(const char *s, double *v)
+{
+	char *end;
+	s = skip_ws(s);
+	if (!*s)
+		return false;
+	errno = 0;
+	*v = strtod(s, &end);
+	end = (char *)skip_ws(end);
+	return !*end && errno == 0 && isfinite(*v);
+}
+
+static bool is_digits(const char *s)
+{
+	s = skip_ws(s);
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static int event_index(struct import *im, const char *name)
+{
+	for (int i = 0; i < im->nev; i++)
+		if (strcmp(im->names[i], name) == 0)
+			return i;
+	if (im->nev >= REC_MAX_EVENTS) {
+		warn(im, "more than %d events, line skipped", REC_MAX_EVENTS);
+		return -1;
+	}
+	void *n = realloc(im->names, (size_t)(im->nev + 1) * sizeof(*im->names));
+	if (!n)
+		return -1;
+	im->names = n;
+	bool *f = realloc(im->frac_warned, (size_t)(im->nev + 1) * sizeof(*f));
+	if (!f)
+		return -1;
+	im->frac_warned = f;
+	f[im->nev] = false;
+	snprintf(im->names[im->nev], REC_NAME_MAX, "%s", name);
+	return im->nev++;
+}
+
+/* Adds one parsed line; all fields as text from either format. */
+static void add_entry(struct import *im, double t, const char *cpustr, const char *value,
+		      const char *unit, const char *event, double pct)
+{
+	char ebuf[160];
+	cpustr = skip_ws(cpustr);
+	if (strncmp(cpustr, "CPU", 3) == 0)
+		cpustr += 3;
+	if (!is_digits(cpustr)) {
+		warn(im, "no CPU column (record with perf stat -A -a), line skipped");
+		return;
+	}
+	long cpu = strtol(cpustr, NULL, 10);
+	if (cpu < 0 || cpu >= REC_MAX_CPU) {
+		warn(im, "CPU %ld out of range, line skipped", cpu);
+		return;
+	}
+	if (!*event) {
+		warn(im, "no event name, line skipped");
+		return;
+	}
+	if (strlen(event) >= REC_NAME_MAX) {
+		rec_escape(event, ebuf, sizeof(ebuf));
+		warn(im, "event name '%s' longer than %d bytes, line skipped", ebuf,
+		     REC_NAME_MAX - 1);
+		return;
+	}
+	if (!isfinite(t) || t <= 0) {
+		warn(im, "bad interval timestamp, line skipped");
+		return;
+	}
+	if (!isfinite(pct) || pct < 0) {
+		warn(im, "bad running percentage, line skipped");
+		return;
+	}
+	struct entry en = {.cpu = (int)cpu, .pct = pct > 100 ? 100 : pct};
+	value = skip_ws(value);
+	if (strcmp(value, "<not counted>") == 0) {
+		en.kind = E_NOT_COUNTED;
+	} else if (strcmp(value, "<not supported>") == 0) {
+		en.kind = E_NOT_SUPPORTED;
+	} else if (!parse_double(value, &en.value) || en.value < 0) {
+		rec_escape(value, ebuf, 64);
+		warn(im, "bad counter value '%s', line skipped", ebuf);
+		return;
+	}
+	/* Interval: a new timestamp starts a new one; time must not go back. */
+	if (im->nint == 0 || t > im->times[im->nint - 1]) {
+		if (im->nint == im->capint) {
+			int nc = im->capint ? im->capint * 2 : 64;
+			double *tt = realloc(im->times, (size_t)nc * sizeof(*tt));
+			if (!tt)
+				return;
+			im->times = tt;
+			im->capint = nc;
+		}
+		im->times[im->nint++] = t;
+	} else if (t < im->times[im->nint - 1]) {
+		warn(im, "timestamp %.9g goes back in time, line skipped", t);
+		return;
+	}
+	en.interval = im->nint - 1;
+	int ev = event_index(im, event);
+	if (ev < 0)
+		return;
+	en.ev = ev;
+	for (int i = im->n - 1; i >= 0 && im->e[i].interval == en.interval; i--)
+		if (im->e[i].cpu == en.cpu && im->e[i].ev == en.ev) {
+			rec_escape(event, ebuf, sizeof(ebuf));
+			warn(im, "CPU %d event '%s' repeated in one interval, line skipped", en.cpu,
+			     ebuf);
+			return;
+		}
+	if (en.kind == E_VALUE) {
+		if (strcmp(skip_ws(unit), "msec") == 0) {
+			en.value *= 1e6; /* ns, as the kernel counts cpu-clock/task-clock */
+		} else if (en.value != floor(en.value) && !im->frac_warned[ev]) {
+			im->frac_warned[ev] = true;
+			rec_escape(event, ebuf, sizeof(ebuf));
+			warn(im, "event '%s' has fractional values; they are rounded to integers",
+			     ebuf);
+		}
+	}
+	if (im->n == im->cap) {
+		int nc = im->cap ? im->cap * 2 : 256;
+		struct entry *ne = realloc(im->e, (size_t)nc * sizeof(*ne));
+		if (!ne)
+			return;
+		im->e = ne;
+		im->cap = nc;
+	}
+	im->e[im->n++] = en;
+	cpuset_add(&im->cpus, en.cpu);
+}
+
+#define MAX_FIELDS 64
+
+static void parse_csv_line(struct import *im, char *line)
+{
+	char *f[MAX_FIELDS];
+	int n = 0;
+	for (char *s = line;;) {
+		if (n == MAX_FIELDS) {
+			warn(im, "too many fields, line skipped");
+			return;
+		}
+		f[n++] = s;
+		char *c = strchr(s, ',');
+		if (!c)
+			break;
+		*c = '\0';
+		s = c + 1;
+	}
+	double t, pct;
+	if (n < 7) {
+		warn(im, "not a perf stat -x, -I -A line (%d fields), skipped", n);
+		return;
+	}
+	if (!parse_double(f[0], &t)) {
+		warn(im, "no interval timestamp (record with perf stat -I), line skipped");
+		return;
+	}
+	/* The event may contain commas: it ends where "run_ns,pct" is followed by the end of
+	 * the line or by exactly the two metric fields. */
+	for (int k = 4; k + 2 < n; k++) {
+		if (!(n == k + 3 || n == k + 5) || !is_digits(f[k + 1]) ||
+		    !parse_double(f[k + 2], &pct))
+			continue;
+		for (int j = 5; j <= k; j++)
+			f[j][-1] = ','; /* rejoin the event's fields */
+		add_entry(im, t, f[1], f[2], f[3], f[4], pct);
+		return;
+	}
+	warn(im, "not a perf stat -x, -I -A line (no run time and percentage), skipped");
+}
+
+/* A JSON member as text: strings as they are, numbers printed. */
+static const char *jtext(json_t *o, const char *key, char *buf, size_t len)
+{
+	json_t *v = json_object_get(o, key);
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return buf;
+	}
+	if (json_is_real(v)) {
+		snprintf(buf, len, "%.17g", json_real_value(v));
+		return buf;
+	}
+	return NULL;
+}
+
+static void parse_json_line(struct import *im, const char *line)
+{
+	json_error_t jerr;
+	json_t *o = json_loads(line, 0, &jerr);
+	char b1[40], b2[40], b3[40], b4[40], b5[40];
+	if (!o || !json_is_object(o)) {
+		warn(im, "not a perf stat JSON line (%s), skipped",
+		     o ? "not an object" : jerr.text);
+		json_decref(o);
+		return;
+	}
+	const char *interval = jtext(o, "interval", b1, sizeof(b1));
+	const char *cpu = jtext(o, "cpu", b2, sizeof(b2));
+	const char *value = jtext(o, "counter-value", b3, sizeof(b3));
+	const char *pcts = jtext(o, "pcnt-running", b4, sizeof(b4));
+	const char *unit = jtext(o, "unit", b5, sizeof(b5));
+	json_t *ev = json_object_get(o, "event");
+	double t, pct = 100;
+	if (!json_is_string(ev) || !value)
+		warn(im, "not a perf stat counter line (no event or counter-value), skipped");
+	else if (!interval || !parse_double(interval, &t))
+		warn(im, "no interval timestamp (record with perf stat -I), line skipped");
+	else if (!cpu)
+		warn(im, "no CPU (record with perf stat -A -a), line skipped");
+	else if (pcts && !parse_double(pcts, &pct))
+		warn(im, "bad running percentage, line skipped");
+	else
+		add_entry(im, t, cpu, value, unit ? unit : "", json_string_value(ev), pct);
+	json_decref(o);
+}
+
+enum perfstat_format perfstat_detect(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	enum perfstat_format fmt = PERFSTAT_UNKNOWN;
+	if (!f)
+		return fmt;
+	while (getline(&line, &cap, f) > 0) {
+		const char *s = line + strspn(line, " \t\r\n");
+		if (!*s || *s == '#')
+			continue;
+		if (*s == '{')
+			fmt =
+			    strstr(s, "\"pmutop-recording\"") ? PERFSTAT_RECORDING : PERFSTAT_JSON;
+		else if (strchr(s, ','))
+			fmt = PERFSTAT_CSV;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return fmt;
+}
+
+static int build(struct import *im, enum perfstat_format fmt, char *err, size_t errlen)
+{
+	struct rec_file *out = im->out;
+	struct rec_header *h = &out->header;
+	int ncpus = cpuset_count(&im->cpus);
+	h->version = REC_FORMAT_VERSION;
+	snprintf(h->pmutop, sizeof(h->pmutop), "%s", PMUTOP_VERSION);
+	snprintf(h->backend, sizeof(h->backend), "replay");
+	snprintf(h->source, sizeof(h->source), "%s",
+		 fmt == PERFSTAT_CSV ? "perf-stat-csv" : "perf-stat-json");
+	h->interval_ms = (unsigned)llround(im->times[0] * 1e3);
+	h->cpus = calloc((size_t)ncpus, sizeof(*h->cpus));
+	out->modes = calloc(1, sizeof(*out->modes));
+	out->ticks = calloc((size_t)im->nint, sizeof(*out->ticks));
+	int *slot = calloc(REC_MAX_CPU, sizeof(int));
+	/* cumulative accumulators per (cpu slot, event): value, enabled ns, running ns */
+	double *acc = calloc((size_t)ncpus * (size_t)im->nev * 3, sizeof(double));
+	int rc = -1;
+	if (!h->cpus || !out->modes || !out->ticks || !slot || !acc)
+		goto nomem;
+	int cpu, k = 0;
+	cpuset_for_each(cpu, &im->cpus)
+	{
+		slot[cpu] = k;
+		h->cpus[k++].cpu = cpu;
+	}
+	h->ncpus = ncpus;
+
+	struct rec_mode *m = &out->modes[0];
+	snprintf(m->name, sizeof(m->name), "perf-stat");
+	m->events = calloc((size_t)im->nev, sizeof(*m->events));
+	if (!m->events)
+		goto nomem;
+	m->nevents = im->nev;
+	out->nmodes = 1;
+	for (int i = 0; i < im->nev; i++) {
+		snprintf(m->events[i].name, REC_NAME_MAX, "%s", im->names[i]);
+		snprintf(m->events[i].spec, REC_SPEC_MAX, "%s", im->names[i]);
+	}
+
+	int ei = 0;
+	for (int iv = 0; iv < im->nint; iv++) {
+		struct rec_tick *t = &out->ticks[iv];
+		if (rec_tick_alloc(t, ncpus, im->nev) < 0)
+			goto nomem;
+		out->nticks++;
+		double dt = (im->times[iv] - (iv ? im->times[iv - 1] : 0)) * 1e9; /* ns */
+		t->t = im->times[iv];
+		t->interval_ms = dt / 1e6;
+		for (int c = 0; c < ncpus; c++)
+			t->cpus[c].cpu = h->cpus[c].cpu;
+		for (; ei < im->n && im->e[ei].interval == iv; ei++) {
+			const struct entry *en = &im->e[ei];
+			int s = slot[en->cpu];
+			double *a = &acc[((size_t)s * (size_t)im->nev + (size_t)en->ev) * 3];
+			struct rec_counter *rc_ = &t->cpus[s].c[en->ev];
+			if (en->kind == E_NOT_SUPPORTED)
+				continue;
+			a[1] += dt;
+			if (en->kind == E_VALUE) {
+				a[0] += en->value * en->pct / 100;
+				a[2] += dt * en->pct / 100;
+			}
+			rc_->present = true;
+			rc_->raw.value = (uint64_t)llround(a[0]);
+			rc_->raw.enabled = (uint64_t)llround(a[1]);
+			rc_->raw.running = (uint64_t)llround(a[2]);
+		}
+	}
+	rc = 0;
+	goto out;
+nomem:
+	snprintf(err, errlen, "%s: out of memory", im->path);
+out:
+	free(slot);
+	free(acc);
+	return rc;
+}
+
+int perfstat_load(const char *path, enum perfstat_format fmt, struct rec_file *out, char *err,
+		  size_t errlen)
+{
+	char ep[256];
+	struct import im = {.path = ep, .out = out};
+	memset(out, 0, sizeof(*out));
+	rec_escape(path, ep, sizeof(ep));
+	if (fmt == PERFSTAT_UNKNOWN)
+		fmt = perfstat_detect(path);
+	if (fmt == PERFSTAT_RECORDING) {
+		snprintf(err, errlen, "%s: this is a pmutop recording, not perf stat output", ep);
+		return -1;
+	}
+	if (fmt != PERFSTAT_CSV && fmt != PERFSTAT_JSON) {
+		snprintf(err, errlen, "%s: not perf stat -x, or -j output", ep);
+		return -1;
+	}
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		snprintf(err, errlen, "cannot open %s: %s", ep, strerror(errno));
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		im.line++;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		const char *s = line + strspn(line, " \t");
+		if (!*s || *s == '#')
+			continue;
+		if (fmt == PERFSTAT_CSV)
+			parse_csv_line(&im, line);
+		else
+			parse_json_line(&im, line);
+	}
+	int rc = 0;
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: %s", ep, strerror(errno ? errno : EIO));
+		rc = -1;
+	} else if (im.n == 0) {
+		snprintf(err, errlen,
+			 "%s: no per-CPU interval counter lines (record with perf stat -I MS -A -a "
+			 "and -x, or -j)",
+			 ep);
+		rc = -1;
+	} else {
+		rc = build(&im, fmt, err, errlen);
+	}
+	free(line);
+	fclose(f);
+	free(im.e);
+	free(im.names);
+	free(im.frac_warned);
+	free(im.times);
+	if (rc < 0)
+		rec_file_free(out);
+	return rc;
+}

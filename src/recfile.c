@@ -1,0 +1,1350 @@
+/* recfile.c: pmutop recordings: record memory, escaping, crash-safe writer, checking reader. */
+#include "recfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpuset.h"
+
+#define MAX_WARNINGS 1000
+
+/* Exclude bits and their JSON keys. */
+static const struct {
+	unsigned bit;
+	const char *key;
+} exclude_table[] = {
+    {REC_EXCL_USER, "exclude_user"}, {REC_EXCL_KERNEL, "exclude_kernel"},
+    {REC_EXCL_HV, "exclude_hv"},     {REC_EXCL_IDLE, "exclude_idle"},
+    {REC_EXCL_HOST, "exclude_host"}, {REC_EXCL_GUEST, "exclude_guest"},
+};
+#define NEXCLUDE (sizeof(exclude_table) / sizeof(exclude_table[0]))
+
+/* ---- record memory ---- */
+
+int rec_tick_alloc(struct rec_tick *tick, int ncpus, int nevents)
+{
+	memset(tick, 0, sizeof(*tick));
+	if (ncpus < 0 || nevents < 0)
+		return -1;
+	size_t head = (size_t)ncpus * sizeof(struct rec_cpu);
+	size_t body = (size_t)ncpus * (size_t)nevents * sizeof(struct rec_counter);
+	char *mem = calloc(1, head + body + 1);
+	if (!mem)
+		return -1;
+	tick->cpus = (struct rec_cpu *)mem;
+	struct rec_counter *c = (struct rec_counter *)(mem + head);
+	for (int i = 0; i < ncpus; i++)
+		tick->cpus[i].c = c + (size_t)i * (size_t)nevents;
+	tick->ncpus = ncpus;
+	tick->nevents = nevents;
+	return 0;
+}
+
+void rec_tick_free(struct rec_tick *tick)
+{
+	free(tick->cpus);
+	tick->cpus = NULL;
+	tick->ncpus = 0;
+}
+
+void rec_header_free(struct rec_header *h)
+{
+	free(h->cpus);
+	h->cpus = NULL;
+	h->ncpus = 0;
+}
+
+void rec_mode_free(struct rec_mode *m)
+{
+	free(m->events);
+	m->events = NULL;
+	m->nevents = 0;
+}
+
+int rec_mode_copy(struct rec_mode *dst, const struct rec_mode *src)
+{
+	*dst = *src;
+	dst->events = NULL;
+	if (src->nevents > 0) {
+		dst->events = malloc((size_t)src->nevents * sizeof(*dst->events));
+		if (!dst->events)
+			return -1;
+		memcpy(dst->events, src->events, (size_t)src->nevents * sizeof(*dst->events));
+	}
+	return 0;
+}
+
+int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src)
+{
+	if (rec_tick_alloc(dst, src->ncpus, src->nevents) < 0)
+		return -1;
+	dst->t = src->t;
+	dst->interval_ms = src->interval_ms;
+	dst->mode = src->mode;
+	for (int i = 0; i < src->ncpus; i++) {
+		dst->cpus[i].cpu = src->cpus[i].cpu;
+		dst->cpus[i].offline = src->cpus[i].offline;
+		memcpy(dst->cpus[i].c, src->cpus[i].c,
+		       (size_t)src->nevents * sizeof(struct rec_counter));
+	}
+	return 0;
+}
+
+void rec_record_free(struct rec_record *r)
+{
+	switch (r->kind) {
+	case REC_HEADER:
+		rec_header_free(&r->u.header);
+		break;
+	case REC_MODE:
+		rec_mode_free(&r->u.mode);
+		break;
+	case REC_TICK:
+		rec_tick_free(&r->u.tick);
+		break;
+	default:
+		break;
+	}
+	r->kind = REC_EOF;
+}
+
+/* ---- escaping ---- */
+
+/* Length of the valid, printable UTF-8 sequence at @s, or 0. C1 controls (U+0080..U+009F,
+ * which terminals obey like ESC sequences), overlongs and surrogates are not valid here. */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	int n;
+	unsigned cp;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void rec_escape(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+	if (len == 0)
+		return;
+	for (const unsigned char *s = (const unsigned char *)in; s && *s;) {
+		char tmp[8];
+		size_t n;
+		int u = *s >= 0x80 ? utf8_len(s) : 0;
+		if (u > 0) {
+			memcpy(tmp, s, (size_t)u);
+			n = (size_t)u;
+			s += u;
+		} else if (*s < 0x20 || *s == 0x7f || *s >= 0x80) {
+			n = (size_t)snprintf(tmp, sizeof(tmp), "\\x%02X", *s);
+			s++;
+		} else if (*s == '\\') {
+			memcpy(tmp, "\\\\", 2);
+			n = 2;
+			s++;
+		} else {
+			tmp[0] = (char)*s++;
+			n = 1;
+		}
+		if (o + n >= len) /* never split an escape or a character */
+			break;
+		memcpy(out + o, tmp, n);
+		o += n;
+	}
+	out[o] = '\0';
+}
+
+/* Escaped copy of a file string for messages (static ring of buffers, 4 at a time). */
+static const char *esc(const char *s)
+{
+	static char ring[4][160];
+	static int next;
+	char *b = ring[next++ & 3];
+	rec_escape(s, b, sizeof(ring[0]));
+	return b;
+}
+
+/* ---- writer ---- */
+
+struct rec_writer {
+	int fd;
+	bool own_fd;  /* we opened it (not stdout) */
+	bool regular; /* regular file: can truncate, rotate */
+	bool failed;
+	char *path;
+	struct rec_writer_opts opts;
+	uint64_t bytes;		/* complete lines in the current file */
+	uint64_t ticks;		/* ticks written since open */
+	uint64_t ticks_in_file; /* ticks in the current file (rotation) */
+	char *header_line;	/* kept to start rotated files */
+	char *mode_line;
+	int mode_nevents; /* -1: no mode yet */
+	char failmsg[256];
+	char *buf; /* tick formatting buffer */
+	size_t cap, len;
+};
+
+struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opts *opts, char *err,
+				   size_t errlen)
+{
+	struct rec_writer *w = calloc(1, sizeof(*w));
+	if (!w || !(w->path = strdup(path))) {
+		free(w);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (opts)
+		w->opts = *opts;
+	if (w->opts.keep == 0)
+		w->opts.keep = 1;
+	w->mode_nevents = -1;
+	if (strcmp(path, "-") == 0) {
+		w->fd = STDOUT_FILENO;
+	} else {
+		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (w->fd < 0) {
+			snprintf(err, errlen, "cannot create recording %s: %s", esc(path),
+				 strerror(errno));
+			free(w->path);
+			free(w);
+			return NULL;
+		}
+		w->own_fd = true;
+	}
+	struct stat st;
+	w->regular = fstat(w->fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (w->regular && !w->own_fd) /* stdout redirected to a file: append after what is there */
+		w->bytes = (uint64_t)lseek(w->fd, 0, SEEK_CUR);
+	if (w->opts.max_bytes && !(w->regular && w->own_fd)) {
+		snprintf(err, errlen, "recording %s: a size limit needs a regular file", esc(path));
+		rec_writer_close(w, NULL, 0);
+		return NULL;
+	}
+	return w;
+}
+
+static int writer_fail(struct rec_writer *w, char *err, size_t errlen, const char *what, int e)
+{
+	w->failed = true;
+	snprintf(w->failmsg, sizeof(w->failmsg),
+		 "recording stopped: %s%s (wrote %" PRIu64 " ticks)", what, strerror(e), w->ticks);
+	snprintf(err, errlen, "%s", w->failmsg);
+	return -1;
+}
+
+/* write(2) all of @buf; on a pipe, EPIPE must not raise SIGPIPE. Returns bytes written;
+ * sets *e on error. */
+static size_t write_all(struct rec_writer *w, const char *buf, size_t len, int *e)
+{
+	sigset_t pipeset, old, pending;
+	bool guard = !w->regular, was_pending = false;
+	if (guard) {
+		sigemptyset(&pipeset);
+		sigaddset(&pipeset, SIGPIPE);
+		sigpending(&pending);
+		was_pending = sigismember(&pending, SIGPIPE);
+		sigprocmask(SIG_BLOCK, &pipeset, &old);
+	}
+	size_t done = 0;
+	*e = 0;
+	while (done < len) {
+		ssize_t n = write(w->fd, buf + done, len - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*e = errno;
+			break;
+		}
+		if (n == 0) {
+			*e = EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (guard) {
+		if (*e == EPIPE && !was_pending) {
+			struct timespec zero = {0, 0};
+			while (sigtimedwait(&pipeset, NULL, &zero) < 0 && errno == EINTR)
+				;
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	return done;
+}
+
+/* Writes complete lines, or nothing: a torn line is truncated away on regular files. */
+static int write_lines(struct rec_writer *w, const char *buf, size_t len, char *err, size_t errlen)
+{
+	int e;
+	size_t done = write_all(w, buf, len, &e);
+	if (e) {
+		if (done > 0 && w->regular) {
+			if (ftruncate(w->fd, (off_t)w->bytes) == 0)
+				lseek(w->fd, (off_t)w->bytes, SEEK_SET);
+		}
+		return writer_fail(w, err, errlen, "", e);
+	}
+	w->bytes += len;
+	if (w->opts.sync && w->regular && fdatasync(w->fd) < 0)
+		return writer_fail(w, err, errlen, "", errno);
+	return 0;
+}
+
+static int rotate(struct rec_writer *w, char *err, size_t errlen)
+{
+	size_t plen = strlen(w->path) + 16;
+	char *from = malloc(plen), *to = malloc(plen);
+	int rc = 0;
+	if (!from || !to) {
+		rc = writer_fail(w, err, errlen, "cannot rotate: ", ENOMEM);
+		goto out;
+	}
+	for (unsigned k = w->opts.keep; k > 1; k--) {
+		snprintf(from, plen, "%s.%u", w->path, k - 1);
+		snprintf(to, plen, "%s.%u", w->path, k);
+		if (rename(from, to) < 0 && errno != ENOENT) {
+			rc = writer_fail(w, err, errlen, "cannot rotate: ", errno);
+			goto out;
+		}
+	}
+	snprintf(to, plen, "%s.1", w->path);
+	if (rename(w->path, to) < 0) {
+		rc = writer_fail(w, err, errlen, "cannot rotate: ", errno);
+		goto out;
+	}
+	close(w->fd);
+	w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		w->own_fd = false;
+		rc = writer_fail(w, err, errlen, "cannot rotate: ", errno);
+		goto out;
+	}
+	w->bytes = 0;
+	w->ticks_in_file = 0;
+	if (w->header_line && write_lines(w, w->header_line, strlen(w->header_line), err, errlen))
+		rc = -1;
+	else if (w->mode_line && write_lines(w, w->mode_line, strlen(w->mode_line), err, errlen))
+		rc = -1;
+out:
+	free(from);
+	free(to);
+	return rc;
+}
+
+/* Writes one record line (ending in '\n'), rotating first when it would pass max_bytes. */
+static int write_record(struct rec_writer *w, const char *line, size_t len, char *err,
+			size_t errlen)
+{
+	if (w->failed) {
+		snprintf(err, errlen, "%s", w->failmsg);
+		return -1;
+	}
+	if (w->opts.max_bytes && w->regular && w->own_fd && w->ticks_in_file > 0 &&
+	    w->bytes + len > w->opts.max_bytes && rotate(w, err, errlen) < 0)
+		return -1;
+	return write_lines(w, line, len, err, errlen);
+}
+
+/* A JSON string; invalid UTF-8 (from a foreign file) is stored escaped instead. */
+static json_t *jstr(const char *s)
+{
+	json_t *j = json_string(s);
+	if (!j) {
+		char tmp[4 * REC_SPEC_MAX];
+		rec_escape(s, tmp, sizeof(tmp));
+		j = json_string(tmp);
+	}
+	return j;
+}
+
+static json_t *jhex(uint64_t v)
+{
+	char tmp[32];
+	snprintf(tmp, sizeof(tmp), "0x%" PRIx64, v);
+	return json_string(tmp);
+}
+
+/* Seconds rounded to microseconds; 0 when not finite. */
+static double usec_round(double t) { return isfinite(t) ? round(t * 1e6) / 1e6 : 0; }
+
+#define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
+
+/* Dumps @o (consumed) as one line with '\n'; NULL on ENOMEM. */
+static char *dump_line(json_t *o)
+{
+	char *s = o ? json_dumps(o, DUMP_FLAGS) : NULL;
+	json_decref(o);
+	if (!s)
+		return NULL;
+	size_t n = strlen(s);
+	char *line = realloc(s, n + 2);
+	if (!line) {
+		free(s);
+		return NULL;
+	}
+	line[n] = '\n';
+	line[n + 1] = '\0';
+	return line;
+}
+
+int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, char *err,
+			    size_t errlen)
+{
+	if (w->failed) {
+		snprintf(err, errlen, "%s", w->failmsg);
+		return -1;
+	}
+	if (w->header_line) {
+		snprintf(err, errlen, "recording: header already written");
+		return -1;
+	}
+	json_t *o = json_object(), *cpus = json_array(), *types = json_object();
+	bool any_type = false;
+	json_object_set_new(o, "type", json_string("header"));
+	json_object_set_new(o, "format", json_string(REC_FORMAT_NAME));
+	json_object_set_new(o, "version", json_integer(REC_FORMAT_VERSION));
+	json_object_set_new(o, "pmutop", jstr(h->pmutop[0] ? h->pmutop : PMUTOP_VERSION));
+	json_object_set_new(o, "host", jstr(h->host));
+	json_object_set_new(o, "kernel", jstr(h->kernel));
+	json_object_set_new(o, "pmu", jstr(h->pmu));
+	json_object_set_new(o, "family", jstr(h->family));
+	json_object_set_new(o, "model", jstr(h->model));
+	for (int i = 0; i < h->ncpus; i++) {
+		json_array_append_new(cpus, json_integer(h->cpus[i].cpu));
+		if (h->cpus[i].core_type[0]) {
+			char key[16];
+			snprintf(key, sizeof(key), "%d", h->cpus[i].cpu);
+			json_object_set_new(types, key, jstr(h->cpus[i].core_type));
+			any_type = true;
+		}
+	}
+	json_object_set_new(o, "cpus", cpus);
+	if (any_type)
+		json_object_set_new(o, "core_types", types);
+	else
+		json_decref(types);
+	json_object_set_new(o, "interval_ms", json_integer(h->interval_ms));
+	json_object_set_new(o, "backend", jstr(h->backend));
+	if (h->source[0])
+		json_object_set_new(o, "source", jstr(h->source));
+	json_object_set_new(o, "simulated", json_boolean(h->simulated));
+	json_object_set_new(o, "start_time", json_integer(h->start_time));
+	char *line = dump_line(o);
+	if (!line) {
+		snprintf(err, errlen, "recording: out of memory");
+		return -1;
+	}
+	w->header_line = line;
+	return write_record(w, line, strlen(line), err, errlen);
+}
+
+int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *err, size_t errlen)
+{
+	if (w->failed) {
+		snprintf(err, errlen, "%s", w->failmsg);
+		return -1;
+	}
+	if (!w->header_line) {
+		snprintf(err, errlen, "recording: mode written before the header");
+		return -1;
+	}
+	json_t *o = json_object(), *evs = json_array();
+	json_object_set_new(o, "type", json_string("mode"));
+	json_object_set_new(o, "t", json_real(usec_round(m->t)));
+	json_object_set_new(o, "name", jstr(m->name));
+	for (int i = 0; i < m->nevents; i++) {
+		const struct rec_event *e = &m->events[i];
+		json_t *je = json_object();
+		json_object_set_new(je, "name", jstr(e->name));
+		json_object_set_new(je, "spec", jstr(e->spec));
+		if (e->has_encoding) {
+			json_t *enc = json_object();
+			json_object_set_new(enc, "type", json_integer(e->type));
+			json_object_set_new(enc, "config", jhex(e->config));
+			json_object_set_new(enc, "config1", jhex(e->config1));
+			json_object_set_new(enc, "config2", jhex(e->config2));
+			for (size_t k = 0; k < NEXCLUDE; k++)
+				json_object_set_new(
+				    enc, exclude_table[k].key,
+				    json_boolean(e->exclude & exclude_table[k].bit));
+			json_object_set_new(je, "encoding", enc);
+		} else {
+			json_object_set_new(je, "encoding", json_null());
+		}
+		json_array_append_new(evs, je);
+	}
+	json_object_set_new(o, "events", evs);
+	char *line = dump_line(o);
+	if (!line) {
+		snprintf(err, errlen, "recording: out of memory");
+		return -1;
+	}
+	free(w->mode_line);
+	w->mode_line = line;
+	w->mode_nevents = m->nevents;
+	return write_record(w, line, strlen(line), err, errlen);
+}
+
+static int buf_printf(struct rec_writer *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int buf_printf(struct rec_writer *w, const char *fmt, ...)
+{
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(w->buf + w->len, w->cap - w->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return -1;
+		if ((size_t)n < w->cap - w->len) {
+			w->len += (size_t)n;
+			return 0;
+		}
+		size_t cap = (w->cap + (size_t)n + 1) * 2;
+		char *b = realloc(w->buf, cap);
+		if (!b)
+			return -1;
+		w->buf = b;
+		w->cap = cap;
+	}
+}
+
+/* A real number as jansson writes it with JSON_REAL_PRECISION(15). */
+static int buf_real(struct rec_writer *w, double v)
+{
+	char tmp[40];
+	snprintf(tmp, sizeof(tmp), "%.15g", isfinite(v) ? v : 0.0);
+	if (!strpbrk(tmp, ".e"))
+		strcat(tmp, ".0");
+	return buf_printf(w, "%s", tmp);
+}
+
+static int buf_u64(struct rec_writer *w, uint64_t v)
+{
+	return buf_printf(w, v <= INT64_MAX ? "%" PRIu64 : "\"%" PRIu64 "\"", v);
+}
+
+int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *err, size_t errlen)
+{
+	if (w->failed) {
+		snprintf(err, errlen, "%s", w->failmsg);
+		return -1;
+	}
+	if (w->mode_nevents < 0) {
+		snprintf(err, errlen, "recording: tick written before a mode");
+		return -1;
+	}
+	if (t->nevents != w->mode_nevents) {
+		snprintf(err, errlen, "recording: tick has %d counters but the mode has %d events",
+			 t->nevents, w->mode_nevents);
+		return -1;
+	}
+	int rc = 0;
+	w->len = 0;
+	rc |= buf_printf(w, "{\"type\":\"tick\",\"t\":");
+	rc |= buf_real(w, usec_round(t->t));
+	rc |= buf_printf(w, ",\"interval_ms\":");
+	rc |= buf_real(w, isfinite(t->interval_ms) ? round(t->interval_ms * 1e3) / 1e3 : 0);
+	rc |= buf_printf(w, ",\"cpus\":[");
+	for (int i = 0; i < t->ncpus && rc == 0; i++) {
+		const struct rec_cpu *c = &t->cpus[i];
+		rc |= buf_printf(w, "%s{\"cpu\":%d,%s\"c\":[", i ? "," : "", c->cpu,
+				 c->offline ? "\"offline\":true," : "");
+		for (int e = 0; e < t->nevents; e++) {
+			const struct rec_counter *k = &c->c[e];
+			if (e)
+				rc |= buf_printf(w, ",");
+			if (!k->present || c->offline) {
+				rc |= buf_printf(w, "null");
+				continue;
+			}
+			rc |= buf_printf(w, "[");
+			rc |= buf_u64(w, k->raw.value);
+			rc |= buf_printf(w, ",");
+			rc |= buf_u64(w, k->raw.enabled);
+			rc |= buf_printf(w, ",");
+			rc |= buf_u64(w, k->raw.running);
+			rc |= buf_printf(w, "]");
+		}
+		rc |= buf_printf(w, "]}");
+	}
+	rc |= buf_printf(w, "]}\n");
+	if (rc) {
+		snprintf(err, errlen, "recording: out of memory");
+		return -1;
+	}
+	if (write_record(w, w->buf, w->len, err, errlen) < 0)
+		return -1;
+	w->ticks++;
+	w->ticks_in_file++;
+	return 0;
+}
+
+int rec_writer_write_mark(struct rec_writer *w, const struct rec_mark *m, char *err, size_t errlen)
+{
+	if (w->failed) {
+		snprintf(err, errlen, "%s", w->failmsg);
+		return -1;
+	}
+	if (!w->header_line) {
+		snprintf(err, errlen, "recording: mark written before the header");
+		return -1;
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("mark"));
+	json_object_set_new(o, "t", json_real(usec_round(m->t)));
+	json_object_set_new(o, "text", jstr(m->text));
+	char *line = dump_line(o);
+	if (!line) {
+		snprintf(err, errlen, "recording: out of memory");
+		return -1;
+	}
+	int rc = write_record(w, line, strlen(line), err, errlen);
+	free(line);
+	return rc;
+}
+
+bool rec_writer_failed(const struct rec_writer *w) { return w->failed; }
+uint64_t rec_writer_ticks(const struct rec_writer *w) { return w->ticks; }
+
+int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
+{
+	if (!w)
+		return 0;
+	int rc = 0;
+	if (w->failed) {
+		snprintf(err, errlen, "%s", w->failmsg);
+		rc = -1;
+	}
+	if (w->own_fd && w->fd >= 0 && close(w->fd) < 0 && rc == 0) {
+		snprintf(err, errlen, "recording %s: %s", esc(w->path), strerror(errno));
+		rc = -1;
+	}
+	free(w->header_line);
+	free(w->mode_line);
+	free(w->buf);
+	free(w->path);
+	free(w);
+	return rc;
+}
+
+/* ---- reader ---- */
+
+struct rec_reader {
+	FILE *f;
+	bool own;
+	char *path; /* escaped, for messages */
+	int line;
+	char *buf;
+	size_t cap;
+	bool failed, done;
+	char failmsg[512];
+	bool have_header;
+	struct cpuset cpus; /* from the header */
+	int mode_index;	    /* -1: no mode yet */
+	int mode_nevents;
+	char mode_name[REC_NAME_MAX];
+	int nwarn;
+	char **warn;
+	int suppressed;
+};
+
+struct rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
+{
+	struct rec_reader *r = calloc(1, sizeof(*r));
+	char ep[256];
+	rec_escape(path, ep, sizeof(ep));
+	if (!r || !(r->path = strdup(ep))) {
+		free(r);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (strcmp(path, "-") == 0) {
+		r->f = stdin;
+	} else {
+		r->f = fopen(path, "re");
+		if (!r->f) {
+			snprintf(err, errlen, "cannot open %s: %s", ep, strerror(errno));
+			free(r->path);
+			free(r);
+			return NULL;
+		}
+		r->own = true;
+	}
+	r->mode_index = -1;
+	return r;
+}
+
+static void reader_warn(struct rec_reader *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void reader_warn(struct rec_reader *r, const char *fmt, ...)
+{
+	char msg[512];
+	int n = snprintf(msg, sizeof(msg), "%s:%d: ", r->path, r->line);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (r->nwarn >= MAX_WARNINGS) {
+		r->suppressed++;
+		snprintf(msg, sizeof(msg), "%s: %d more warnings not shown", r->path,
+			 r->suppressed);
+		free(r->warn[r->nwarn - 1]);
+		r->warn[r->nwarn - 1] = strdup(msg);
+		return;
+	}
+	char **w = realloc(r->warn, (size_t)(r->nwarn + 1) * sizeof(*w));
+	if (!w)
+		return;
+	r->warn = w;
+	if ((w[r->nwarn] = strdup(msg)))
+		r->nwarn++;
+}
+
+int rec_reader_nwarnings(const struct rec_reader *r) { return r->nwarn; }
+const char *rec_reader_warning(const struct rec_reader *r, int i)
+{
+	return i >= 0 && i < r->nwarn ? r->warn[i] : NULL;
+}
+
+void rec_reader_close(struct rec_reader *r)
+{
+	if (!r)
+		return;
+	if (r->own)
+		fclose(r->f);
+	for (int i = 0; i < r->nwarn; i++)
+		free(r->warn[i]);
+	free(r->warn);
+	free(r->buf);
+	free(r->path);
+	free(r);
+}
+
+/* Parse context: where we are, for messages. */
+struct pctx {
+	struct rec_reader *r;
+	char msg[400];
+};
+
+static int perr(struct pctx *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int perr(struct pctx *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Optional/required string member into a fixed buffer. */
+static int get_str(struct pctx *p, json_t *o, const char *what, const char *key, bool required,
+		   char *dst, size_t size)
+{
+	json_t *v = json_object_get(o, key);
+	dst[0] = '\0';
+	if (!v || json_is_null(v)) {
+		if (required)
+			return perr(p, "%s has no \"%s\"", what, key);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return perr(p, "%s: \"%s\" must be a string", what, key);
+	if (json_string_length(v) >= size)
+		return perr(p, "%s: \"%s\" is longer than %zu bytes", what, key, size - 1);
+	memcpy(dst, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+static int get_num(struct pctx *p, json_t *o, const char *what, const char *key, bool required,
+		   double *dst)
+{
+	json_t *v = json_object_get(o, key);
+	*dst = 0;
+	if (!v) {
+		if (required)
+			return perr(p, "%s has no \"%s\"", what, key);
+		return 0;
+	}
+	if (!json_is_number(v))
+		return perr(p, "%s: \"%s\" must be a number", what, key);
+	*dst = json_number_value(v);
+	if (!isfinite(*dst) || *dst < 0 || *dst > 1e15)
+		return perr(p, "%s: \"%s\" is out of range", what, key);
+	return 0;
+}
+
+static int get_int(struct pctx *p, json_t *o, const char *what, const char *key, bool required,
+		   int64_t min, int64_t max, int64_t *dst)
+{
+	json_t *v = json_object_get(o, key);
+	*dst = 0;
+	if (!v) {
+		if (required)
+			return perr(p, "%s has no \"%s\"", what, key);
+		return 0;
+	}
+	if (!json_is_integer(v))
+		return perr(p, "%s: \"%s\" must be an integer", what, key);
+	*dst = json_integer_value(v);
+	if (*dst < min || *dst > max)
+		return perr(p, "%s: \"%s\" = %" PRId64 " is out of range", what, key, *dst);
+	return 0;
+}
+
+static int get_bool(struct pctx *p, json_t *o, const char *what, const char *key, bool *dst)
+{
+	json_t *v = json_object_get(o, key);
+	*dst = false;
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v))
+		return perr(p, "%s: \"%s\" must be true or false", what, key);
+	*dst = json_is_true(v);
+	return 0;
+}
+
+/* A uint64 written as a JSON integer or as a decimal (or 0x hex, @hex) string. */
+static int parse_u64(struct pctx *p, json_t *v, const char *what, bool hex, uint64_t *dst)
+{
+	if (json_is_integer(v)) {
+		if (json_integer_value(v) < 0)
+			return perr(p, "%s is negative", what);
+		*dst = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		int base = 10;
+		if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+			s += 2;
+			base = 16;
+		}
+		size_t n = strlen(s);
+		if (n == 0 || n > 20 ||
+		    strspn(s, base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != n)
+			return perr(p, "%s: \"%s\" is not an unsigned integer", what,
+				    esc(json_string_value(v)));
+		errno = 0;
+		unsigned long long x = strtoull(s, NULL, base);
+		if (errno == ERANGE)
+			return perr(p, "%s: %s does not fit in 64 bits", what,
+				    esc(json_string_value(v)));
+		*dst = x;
+		return 0;
+	}
+	if (json_is_real(v))
+		return perr(p, "%s must be an integer, not %g", what, json_real_value(v));
+	return perr(p, "%s must be an unsigned integer", what);
+}
+
+static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
+{
+	char format[REC_NAME_MAX];
+	int64_t v;
+	double d;
+	memset(h, 0, sizeof(*h));
+	if (get_str(p, o, "header", "format", true, format, sizeof(format)) < 0)
+		return -1;
+	if (strcmp(format, REC_FORMAT_NAME) != 0)
+		return perr(p, "not a pmutop recording (format \"%s\")", esc(format));
+	if (get_int(p, o, "header", "version", true, INT32_MIN, INT32_MAX, &v) < 0)
+		return -1;
+	if (v > REC_FORMAT_VERSION)
+		return perr(p,
+			    "format version %" PRId64 " is newer than this pmutop understands (%d)",
+			    v, REC_FORMAT_VERSION);
+	if (v < 1)
+		return perr(p, "bad format version %" PRId64, v);
+	h->version = (int)v;
+	if (get_str(p, o, "header", "pmutop", false, h->pmutop, sizeof(h->pmutop)) < 0 ||
+	    get_str(p, o, "header", "host", false, h->host, sizeof(h->host)) < 0 ||
+	    get_str(p, o, "header", "kernel", false, h->kernel, sizeof(h->kernel)) < 0 ||
+	    get_str(p, o, "header", "pmu", false, h->pmu, sizeof(h->pmu)) < 0 ||
+	    get_str(p, o, "header", "family", false, h->family, sizeof(h->family)) < 0 ||
+	    get_str(p, o, "header", "backend", false, h->backend, sizeof(h->backend)) < 0 ||
+	    get_str(p, o, "header", "source", false, h->source, sizeof(h->source)) < 0 ||
+	    get_bool(p, o, "header", "simulated", &h->simulated) < 0)
+		return -1;
+	json_t *model = json_object_get(o, "model");
+	if (json_is_integer(model))
+		snprintf(h->model, sizeof(h->model), "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(model));
+	else if (get_str(p, o, "header", "model", false, h->model, sizeof(h->model)) < 0)
+		return -1;
+	if (get_num(p, o, "header", "interval_ms", false, &d) < 0)
+		return -1;
+	h->interval_ms = (unsigned)d;
+	json_t *st = json_object_get(o, "start_time");
+	if (st && !json_is_number(st))
+		return perr(p, "header: \"start_time\" must be a number");
+	h->start_time = st ? (int64_t)json_number_value(st) : 0;
+
+	json_t *cpus = json_object_get(o, "cpus");
+	if (!cpus)
+		return perr(p, "header has no \"cpus\"");
+	if (!json_is_array(cpus) || json_array_size(cpus) == 0 ||
+	    json_array_size(cpus) > REC_MAX_CPU)
+		return perr(p, "header: \"cpus\" must be a list of 1 to %d CPU numbers",
+			    REC_MAX_CPU);
+	h->ncpus = (int)json_array_size(cpus);
+	h->cpus = calloc((size_t)h->ncpus, sizeof(*h->cpus));
+	if (!h->cpus)
+		return perr(p, "out of memory");
+	struct cpuset seen;
+	cpuset_clear(&seen);
+	size_t i;
+	json_t *c;
+	json_array_foreach(cpus, i, c)
+	{
+		if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+		    json_integer_value(c) >= REC_MAX_CPU)
+			goto bad_cpu;
+		int cpu = (int)json_integer_value(c);
+		if (cpuset_has(&seen, cpu))
+			goto bad_cpu;
+		cpuset_add(&seen, cpu);
+		h->cpus[i].cpu = cpu;
+	}
+	json_t *types = json_object_get(o, "core_types");
+	if (types && !json_is_null(types)) {
+		if (!json_is_object(types))
+			goto bad_types;
+		const char *key;
+		json_t *val;
+		json_object_foreach(types, key, val)
+		{
+			char *end;
+			long cpu = strtol(key, &end, 10);
+			if (!*key || *end || cpu < 0 || cpu >= REC_MAX_CPU ||
+			    !cpuset_has(&seen, (int)cpu))
+				goto bad_types;
+			if (!json_is_string(val) || json_string_length(val) >= REC_NAME_MAX)
+				goto bad_types;
+			for (int k = 0; k < h->ncpus; k++)
+				if (h->cpus[k].cpu == cpu)
+					strcpy(h->cpus[k].core_type, json_string_value(val));
+		}
+	}
+	p->r->cpus = seen;
+	return 0;
+bad_cpu:
+	rec_header_free(h);
+	return perr(p, "header: \"cpus\" must hold distinct CPU numbers 0..%d", REC_MAX_CPU - 1);
+bad_types:
+	rec_header_free(h);
+	return perr(p, "header: \"core_types\" must map listed CPU numbers to short names");
+}
+
+static int parse_encoding(struct pctx *p, json_t *enc, struct rec_event *e, const char *what)
+{
+	int64_t v;
+	if (!json_is_object(enc))
+		return perr(p, "%s: \"encoding\" must be an object or null", what);
+	if (get_int(p, enc, what, "type", true, 0, UINT32_MAX, &v) < 0)
+		return -1;
+	e->type = (uint32_t)v;
+	static const char *const keys[] = {"config", "config1", "config2"};
+	uint64_t *dst[] = {&e->config, &e->config1, &e->config2};
+	for (int k = 0; k < 3; k++) {
+		json_t *c = json_object_get(enc, keys[k]);
+		char w[REC_NAME_MAX + 32];
+		snprintf(w, sizeof(w), "%s: \"%s\"", what, keys[k]);
+		if (c && parse_u64(p, c, w, true, dst[k]) < 0)
+			return -1;
+	}
+	for (size_t k = 0; k < NEXCLUDE; k++) {
+		bool b;
+		if (get_bool(p, enc, what, exclude_table[k].key, &b) < 0)
+			return -1;
+		if (b)
+			e->exclude |= exclude_table[k].bit;
+	}
+	e->has_encoding = true;
+	return 0;
+}
+
+static int parse_mode(struct pctx *p, json_t *o, struct rec_mode *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (get_num(p, o, "mode", "t", true, &m->t) < 0 ||
+	    get_str(p, o, "mode", "name", true, m->name, sizeof(m->name)) < 0)
+		return -1;
+	json_t *evs = json_object_get(o, "events");
+	if (!evs)
+		return perr(p, "mode '%s' has no \"events\"", esc(m->name));
+	if (!json_is_array(evs) || json_array_size(evs) == 0 ||
+	    json_array_size(evs) > REC_MAX_EVENTS)
+		return perr(p, "mode '%s': \"events\" must be a list of 1 to %d events",
+			    esc(m->name), REC_MAX_EVENTS);
+	m->nevents = (int)json_array_size(evs);
+	m->events = calloc((size_t)m->nevents, sizeof(*m->events));
+	if (!m->events)
+		return perr(p, "out of memory");
+	size_t i;
+	json_t *je;
+	json_array_foreach(evs, i, je)
+	{
+		struct rec_event *e = &m->events[i];
+		char what[64];
+		snprintf(what, sizeof(what), "event %zu", i + 1);
+		if (!json_is_object(je)) {
+			perr(p, "%s of mode '%s' must be an object", what, esc(m->name));
+			goto fail;
+		}
+		if (get_str(p, je, what, "name", true, e->name, sizeof(e->name)) < 0 ||
+		    get_str(p, je, what, "spec", false, e->spec, sizeof(e->spec)) < 0)
+			goto fail;
+		if (!e->name[0]) {
+			perr(p, "%s has an empty name", what);
+			goto fail;
+		}
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(m->events[k].name, e->name) == 0) {
+				perr(p, "mode '%s' lists event '%s' twice", esc(m->name),
+				     esc(e->name));
+				goto fail;
+			}
+		json_t *enc = json_object_get(je, "encoding");
+		if (enc && !json_is_null(enc) && parse_encoding(p, enc, e, what) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	rec_mode_free(m);
+	return -1;
+}
+
+static int parse_tick(struct pctx *p, json_t *o, struct rec_tick *t)
+{
+	struct rec_reader *r = p->r;
+	double ts, iv;
+	memset(t, 0, sizeof(*t));
+	if (r->mode_index < 0)
+		return perr(p, "tick before any mode record");
+	if (get_num(p, o, "tick", "t", true, &ts) < 0 ||
+	    get_num(p, o, "tick", "interval_ms", true, &iv) < 0)
+		return -1;
+	json_t *cpus = json_object_get(o, "cpus");
+	if (!cpus)
+		return perr(p, "tick has no \"cpus\"");
+	if (!json_is_array(cpus) || json_array_size(cpus) > REC_MAX_CPU)
+		return perr(p, "tick: \"cpus\" must be a list");
+	if (rec_tick_alloc(t, (int)json_array_size(cpus), r->mode_nevents) < 0)
+		return perr(p, "out of memory");
+	t->t = ts;
+	t->interval_ms = iv;
+	t->mode = r->mode_index;
+	struct cpuset seen;
+	cpuset_clear(&seen);
+	size_t i;
+	json_t *jc;
+	json_array_foreach(cpus, i, jc)
+	{
+		struct rec_cpu *c = &t->cpus[i];
+		int64_t cpu;
+		if (!json_is_object(jc)) {
+			perr(p, "tick: CPU entry %zu must be an object", i + 1);
+			goto fail;
+		}
+		if (get_int(p, jc, "tick", "cpu", true, 0, REC_MAX_CPU - 1, &cpu) < 0 ||
+		    get_bool(p, jc, "tick", "offline", &c->offline) < 0)
+			goto fail;
+		if (!cpuset_has(&r->cpus, (int)cpu)) {
+			perr(p, "tick: CPU %" PRId64 " is not in the header's CPU list", cpu);
+			goto fail;
+		}
+		if (cpuset_has(&seen, (int)cpu)) {
+			perr(p, "tick: CPU %" PRId64 " appears twice", cpu);
+			goto fail;
+		}
+		cpuset_add(&seen, (int)cpu);
+		c->cpu = (int)cpu;
+		json_t *cs = json_object_get(jc, "c");
+		if (!cs && c->offline)
+			continue;
+		if (!cs) {
+			perr(p, "tick: CPU %d has no \"c\"", c->cpu);
+			goto fail;
+		}
+		if (!json_is_array(cs)) {
+			perr(p, "tick: CPU %d: \"c\" must be a list", c->cpu);
+			goto fail;
+		}
+		if ((int)json_array_size(cs) != r->mode_nevents) {
+			perr(p, "tick has %zu counters but mode '%s' has %d events",
+			     json_array_size(cs), esc(r->mode_name), r->mode_nevents);
+			goto fail;
+		}
+		size_t e;
+		json_t *tr;
+		json_array_foreach(cs, e, tr)
+		{
+			char what[64];
+			if (json_is_null(tr))
+				continue;
+			if (!json_is_array(tr) || json_array_size(tr) != 3) {
+				perr(p,
+				     "tick: CPU %d counter %zu must be [value,enabled,running] or "
+				     "null",
+				     c->cpu, e + 1);
+				goto fail;
+			}
+			uint64_t *dst[] = {&c->c[e].raw.value, &c->c[e].raw.enabled,
+					   &c->c[e].raw.running};
+			for (size_t k = 0; k < 3; k++) {
+				snprintf(what, sizeof(what), "tick: CPU %d counter %zu", c->cpu,
+					 e + 1);
+				if (parse_u64(p, json_array_get(tr, k), what, false, dst[k]) < 0)
+					goto fail;
+			}
+			c->c[e].present = !c->offline;
+		}
+	}
+	return 0;
+fail:
+	rec_tick_free(t);
+	return -1;
+}
+
+static int parse_mark(struct pctx *p, json_t *o, struct rec_mark *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (get_num(p, o, "mark", "t", true, &m->t) < 0 ||
+	    get_str(p, o, "mark", "text", true, m->text, sizeof(m->text)) < 0)
+		return -1;
+	return 0;
+}
+
+static enum rec_kind reader_fail(struct rec_reader *r, char *err, size_t errlen, const char *msg)
+{
+	r->failed = true;
+	if (r->line > 0)
+		snprintf(r->failmsg, sizeof(r->failmsg), "%s:%d: %s", r->path, r->line, msg);
+	else
+		snprintf(r->failmsg, sizeof(r->failmsg), "%s: %s", r->path, msg);
+	snprintf(err, errlen, "%s", r->failmsg);
+	return REC_ERROR;
+}
+
+enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char *err,
+			      size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	if (r->failed) {
+		snprintf(err, errlen, "%s", r->failmsg);
+		return REC_ERROR;
+	}
+	for (;;) {
+		if (r->done)
+			return REC_EOF;
+		errno = 0;
+		ssize_t n = getline(&r->buf, &r->cap, r->f);
+		if (n < 0) {
+			if (ferror(r->f))
+				return reader_fail(r, err, errlen, strerror(errno ? errno : EIO));
+			r->done = true;
+			if (!r->have_header) {
+				r->line = 0;
+				return reader_fail(r, err, errlen,
+						   "empty file, not a pmutop recording");
+			}
+			return REC_EOF;
+		}
+		r->line++;
+		bool torn = n == 0 || r->buf[n - 1] != '\n';
+		if ((size_t)n > REC_MAX_LINE)
+			return reader_fail(r, err, errlen, "line too long");
+		if (strspn(r->buf, " \t\r\n") == (size_t)n)
+			continue;
+		json_error_t jerr;
+		json_t *o = json_loadb(r->buf, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);
+		struct pctx p = {.r = r};
+		if (!o) {
+			if (torn && r->have_header) {
+				reader_warn(r, "last line is incomplete (recording interrupted?), "
+					       "ignored");
+				r->done = true;
+				return REC_EOF;
+			}
+			if (!r->have_header)
+				perr(&p, "not a pmutop recording (not JSON: %s)", jerr.text);
+			else
+				perr(&p, "corrupt line (%s, column %d)", jerr.text, jerr.column);
+			return reader_fail(r, err, errlen, p.msg);
+		}
+		json_t *jt = json_object_get(o, "type");
+		const char *type = json_is_string(jt) ? json_string_value(jt) : NULL;
+		int rc = 0;
+		if (!json_is_object(o) || !type) {
+			rc = perr(&p, r->have_header ? "record has no \"type\""
+						     : "not a pmutop recording (no header)");
+		} else if (!r->have_header && strcmp(type, "header") != 0) {
+			rc = perr(&p, "not a pmutop recording (first record is '%s', not a header)",
+				  esc(type));
+		} else if (strcmp(type, "header") == 0) {
+			if (r->have_header)
+				rc = perr(&p, "second header record");
+			else if ((rc = parse_header(&p, o, &out->u.header)) == 0) {
+				out->kind = REC_HEADER;
+				r->have_header = true;
+			}
+		} else if (strcmp(type, "mode") == 0) {
+			if ((rc = parse_mode(&p, o, &out->u.mode)) == 0) {
+				out->kind = REC_MODE;
+				r->mode_index++;
+				r->mode_nevents = out->u.mode.nevents;
+				strcpy(r->mode_name, out->u.mode.name);
+			}
+		} else if (strcmp(type, "tick") == 0) {
+			if ((rc = parse_tick(&p, o, &out->u.tick)) == 0)
+				out->kind = REC_TICK;
+		} else if (strcmp(type, "mark") == 0) {
+			if ((rc = parse_mark(&p, o, &out->u.mark)) == 0)
+				out->kind = REC_MARK;
+		} else {
+			reader_warn(r, "unknown record type '%s' skipped", esc(type));
+			json_decref(o);
+			continue;
+		}
+		json_decref(o);
+		if (rc < 0) {
+			out->kind = REC_EOF;
+			return reader_fail(r, err, errlen, p.msg);
+		}
+		out->line = r->line;
+		return out->kind;
+	}
+}
+
+/* ---- load all ---- */
+
+int rec_file_warn(struct rec_file *f, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	char **w = realloc(f->warnings, (size_t)(f->nwarnings + 1) * sizeof(*w));
+	if (!w)
+		return -1;
+	f->warnings = w;
+	if (!(w[f->nwarnings] = strdup(msg)))
+		return -1;
+	f->nwarnings++;
+	return 0;
+}
+
+void rec_file_free(struct rec_file *f)
+{
+	rec_header_free(&f->header);
+	for (int i = 0; i < f->nmodes; i++)
+		rec_mode_free(&f->modes[i]);
+	for (int i = 0; i < f->nticks; i++)
+		rec_tick_free(&f->ticks[i]);
+	for (int i = 0; i < f->nwarnings; i++)
+		free(f->warnings[i]);
+	free(f->modes);
+	free(f->ticks);
+	free(f->marks);
+	free(f->warnings);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Grows *arr (of @size-byte items) so that index @n fits; -1 on ENOMEM. */
+static int grow(void **arr, int n, int *cap, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	int nc = *cap ? *cap * 2 : 16;
+	void *a = realloc(*arr, (size_t)nc * size);
+	if (!a)
+		return -1;
+	*arr = a;
+	*cap = nc;
+	return 0;
+}
+
+int rec_load(const char *path, struct rec_file *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	struct rec_reader *r = rec_reader_open(path, err, errlen);
+	if (!r)
+		return -1;
+	int cmodes = 0, cticks = 0, cmarks = 0, rc = 0;
+	struct rec_record rec;
+	for (;;) {
+		enum rec_kind k = rec_reader_next(r, &rec, err, errlen);
+		if (k == REC_EOF)
+			break;
+		if (k == REC_ERROR) {
+			rc = -1;
+			break;
+		}
+		int g = 0;
+		switch (k) {
+		case REC_HEADER:
+			out->header = rec.u.header;
+			break;
+		case REC_MODE:
+			if (!(g = grow((void **)&out->modes, out->nmodes, &cmodes,
+				       sizeof(rec.u.mode))))
+				out->modes[out->nmodes++] = rec.u.mode;
+			break;
+		case REC_TICK:
+			if (!(g = grow((void **)&out->ticks, out->nticks, &cticks,
+				       sizeof(rec.u.tick))))
+				out->ticks[out->nticks++] = rec.u.tick;
+			break;
+		case REC_MARK:
+			if (!(g = grow((void **)&out->marks, out->nmarks, &cmarks,
+				       sizeof(rec.u.mark))))
+				out->marks[out->nmarks++] = rec.u.mark;
+			break;
+		default:
+			break;
+		}
+		if (g < 0) {
+			rec_record_free(&rec);
+			snprintf(err, errlen, "%s: out of memory", path);
+			rc = -1;
+			break;
+		}
+	}
+	for (int i = 0; rc == 0 && i < rec_reader_nwarnings(r); i++)
+		rec_file_warn(out, "%s", rec_reader_warning(r, i));
+	rec_reader_close(r);
+	if (rc < 0)
+		rec_file_free(out);
+	return rc;
+}

@@ -1,0 +1,268 @@
+/* test_perfstat.c: perf stat CSV/JSON import gives back perf's values through count_delta. */
+#include "harness.h"
+#include "perfstat.h"
+
+#include <unistd.h>
+
+static char tmpdir[64];
+
+static const char *fixture(const char *name)
+{
+	static char buf[512];
+	snprintf(buf, sizeof(buf), "%s/tests/fixtures/perfstat/%s", harness_src(), name);
+	return buf;
+}
+
+static const char *tmp_file(const char *name, const char *text)
+{
+	static char path[256];
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return path;
+}
+
+enum { CYC, INS, SMI, CLK };
+#define ABSENT (-1)
+
+/* Expected per-interval result of count_delta (previous tick, or zero for the first). */
+static const struct {
+	int line;
+	int interval, cpu, ev;
+	int state; /* enum count_state, or ABSENT (present == false) */
+	double value, running;
+} expect[] = {
+    {__LINE__, 0, 0, CYC, COUNT_OK, 2000000, 1},
+    {__LINE__, 0, 1, CYC, COUNT_SCALED, 3000000, 0.5},
+    {__LINE__, 0, 0, INS, COUNT_OK, 1000000, 1},
+    {__LINE__, 0, 1, INS, COUNT_NOT_COUNTED, 0, 0},
+    {__LINE__, 0, 0, SMI, ABSENT, 0, 0},
+    {__LINE__, 0, 1, SMI, ABSENT, 0, 0},
+    {__LINE__, 0, 0, CLK, COUNT_OK, 1000500000, 1},
+    {__LINE__, 0, 1, CLK, COUNT_OK, 1000500000, 1},
+    {__LINE__, 1, 0, CYC, COUNT_OK, 2500000, 1},
+    {__LINE__, 1, 1, CYC, COUNT_SCALED, 2800000, 0.25},
+    {__LINE__, 1, 0, INS, COUNT_OK, 1200000, 1},
+    {__LINE__, 1, 1, INS, COUNT_OK, 900000, 1},
+    {__LINE__, 1, 0, SMI, ABSENT, 0, 0},
+    {__LINE__, 1, 1, SMI, ABSENT, 0, 0},
+    {__LINE__, 1, 0, CLK, COUNT_OK, 1000250000, 1},
+    {__LINE__, 1, 1, CLK, COUNT_OK, 999750000, 1},
+    {__LINE__, 2, 0, CYC, COUNT_NOT_COUNTED, 0, 0},
+    {__LINE__, 2, 1, CYC, COUNT_OK, 3300000, 1},
+    {__LINE__, 2, 0, INS, COUNT_OK, 1100000, 1},
+    {__LINE__, 2, 1, INS, COUNT_SCALED, 1000000, 0.755},
+    {__LINE__, 2, 0, SMI, ABSENT, 0, 0},
+    {__LINE__, 2, 1, SMI, ABSENT, 0, 0}, /* no line at all for CPU1 */
+    {__LINE__, 2, 0, CLK, COUNT_OK, 1000000000, 1},
+    {__LINE__, 2, 1, CLK, COUNT_OK, 1000000000, 1},
+};
+
+static void check_import(const struct rec_file *f, const char *what)
+{
+	static const char *const names[] = {"cycles", "instructions", "msr/smi/", "cpu-clock"};
+	CHECK_STR(f->header.backend, "replay");
+	CHECK_INT(f->header.version, REC_FORMAT_VERSION);
+	CHECK_INT(f->header.ncpus, 2);
+	CHECK_INT(f->header.interval_ms, 1001);
+	CHECK_INT(f->nmodes, 1);
+	CHECK_INT(f->nticks, 3);
+	if (f->nmodes != 1 || f->nticks != 3 || f->header.ncpus != 2)
+		return;
+	CHECK_INT(f->modes[0].nevents, 4);
+	for (int i = 0; i < 4 && i < f->modes[0].nevents; i++)
+		CHECK_STR(f->modes[0].events[i].name, names[i]);
+	CHECK_NEAR(f->ticks[1].t, 2.001, 1e-9);
+	CHECK_NEAR(f->ticks[2].interval_ms, 1000.5, 1e-6);
+	for (size_t i = 0; i < sizeof(expect) / sizeof(expect[0]); i++) {
+		const struct rec_tick *t = &f->ticks[expect[i].interval];
+		const struct rec_counter *cur = &t->cpus[expect[i].cpu].c[expect[i].ev];
+		CHECK(t->cpus[expect[i].cpu].cpu == expect[i].cpu, "%s line %d: cpu order", what,
+		      expect[i].line);
+		if (expect[i].state == ABSENT) {
+			CHECK(!cur->present, "%s line %d: should be absent", what, expect[i].line);
+			continue;
+		}
+		CHECK(cur->present, "%s line %d: absent", what, expect[i].line);
+		struct raw_count zero = {0, 0, 0};
+		const struct raw_count *prev =
+		    expect[i].interval
+			? &f->ticks[expect[i].interval - 1].cpus[expect[i].cpu].c[expect[i].ev].raw
+			: &zero;
+		struct count c;
+		count_delta(prev, &cur->raw, 64, &c);
+		CHECK(c.state == (enum count_state)expect[i].state, "%s line %d: state %s", what,
+		      expect[i].line, count_state_name(c.state));
+		/* one count of rounding per tick, scaled up by 1/running */
+		CHECK(fabs(c.value - expect[i].value) <= 4.5, "%s line %d: value %.3f, want %.3f",
+		      what, expect[i].line, c.value, expect[i].value);
+		CHECK_NEAR(c.running, expect[i].running, 1e-6);
+	}
+}
+
+static void test_fixtures(void)
+{
+	static const struct {
+		int line;
+		const char *file;
+		enum perfstat_format fmt;
+		const char *source;
+		const char *warn[2];
+	} cases[] = {
+	    {__LINE__,
+	     "stat.csv",
+	     PERFSTAT_CSV,
+	     "perf-stat-csv",
+	     {"stat.csv:19: not a perf stat", "stat.csv:25: "}},
+	    {__LINE__,
+	     "stat.json",
+	     PERFSTAT_JSON,
+	     "perf-stat-json",
+	     {"stat.json:17: not a perf stat JSON line", "stat.json:23: no CPU"}},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char err[256] = "";
+		struct rec_file f;
+		CHECK_INT(perfstat_detect(fixture(cases[i].file)), cases[i].fmt);
+		int rc =
+		    perfstat_load(fixture(cases[i].file), PERFSTAT_UNKNOWN, &f, err, sizeof(err));
+		CHECK(rc == 0, "line %d: %s", cases[i].line, err);
+		if (rc)
+			continue;
+		CHECK_STR(f.header.source, cases[i].source);
+		check_import(&f, cases[i].file);
+		CHECK(f.nwarnings == 2, "line %d: %d warnings", cases[i].line, f.nwarnings);
+		for (int k = 0; k < 2 && k < f.nwarnings; k++)
+			CHECK(strstr(f.warnings[k], cases[i].warn[k]), "line %d: warning \"%s\"",
+			      cases[i].line, f.warnings[k]);
+
+		/* the import saved as a pmutop recording reads back identically */
+		char path[256];
+		snprintf(path, sizeof(path), "%s/conv.jsonl", tmpdir);
+		struct rec_writer *w = rec_writer_open(path, NULL, err, sizeof(err));
+		int ok = w && rec_writer_write_header(w, &f.header, err, sizeof(err)) == 0 &&
+			 rec_writer_write_mode(w, &f.modes[0], err, sizeof(err)) == 0;
+		for (int t = 0; ok && t < f.nticks; t++)
+			ok = rec_writer_write_tick(w, &f.ticks[t], err, sizeof(err)) == 0;
+		ok &= rec_writer_close(w, err, sizeof(err)) == 0;
+		CHECK(ok, "line %d: write: %s", cases[i].line, err);
+		struct rec_file g;
+		rc = rec_load(path, &g, err, sizeof(err));
+		CHECK(rc == 0, "line %d: reload: %s", cases[i].line, err);
+		if (rc == 0) {
+			check_import(&g, "reloaded");
+			CHECK_STR(g.header.source, cases[i].source);
+			rec_file_free(&g);
+		}
+		rec_file_free(&f);
+	}
+}
+
+static const struct {
+	int line;
+	const char *text;
+	enum perfstat_format fmt;
+	const char *err;  /* NULL: must load */
+	int nev, nticks;  /* when it loads */
+	const char *warn; /* expected first warning, or NULL for none */
+} cases[] = {
+    /* event names with commas (raw event syntax) */
+    {__LINE__,
+     "1.0,CPU0,10,,cpu/event=0x3c,umask=0x0/,1000,100.00,,\n"
+     "1.0,CPU0,20,,cpu/event=0xc0,umask=0x0/,1000,100.00,2.00,insn per cycle\n",
+     PERFSTAT_CSV, NULL, 2, 1, NULL},
+    {__LINE__, "", PERFSTAT_CSV, "no per-CPU interval counter lines", 0, 0, NULL},
+    {__LINE__, "10,,cycles,1000,100.00,,\n", PERFSTAT_CSV, "no per-CPU interval", 0, 0, NULL},
+    {__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1}\n",
+     PERFSTAT_UNKNOWN, "this is a pmutop recording", 0, 0, NULL},
+    {__LINE__, "hello\n", PERFSTAT_UNKNOWN, "not perf stat -x, or -j output", 0, 0, NULL},
+    {__LINE__, "2.0,CPU0,10,,cycles,1000,100.00,,\n1.0,CPU0,10,,cycles,1000,100.00,,\n",
+     PERFSTAT_CSV, NULL, 1, 1, "t.txt:2: timestamp 1 goes back in time"},
+    {__LINE__, "1.0,CPU0,10,,cycles,1000,100.00,,\n1.0,CPU0,11,,cycles,1000,100.00,,\n",
+     PERFSTAT_CSV, NULL, 1, 1, "t.txt:2: CPU 0 event 'cycles' repeated"},
+    {__LINE__, "1.0,CPU0,-5,,cycles,1000,100.00,,\n1.0,CPU0,5,,\x1b[2J,1000,100.00,,\n",
+     PERFSTAT_CSV, NULL, 1, 1, "t.txt:1: bad counter value '-5'"},
+    {__LINE__, "1.0,CPU99999,5,,cycles,1000,100.00,,\n1.0,CPU1,5,,cycles,1000,100.00,,\n",
+     PERFSTAT_CSV, NULL, 1, 1, "t.txt:1: CPU 99999 out of range"},
+    {__LINE__, "1.0,CPU0,1.5,Joules,power/energy-pkg/,1000,100.00,,\n", PERFSTAT_CSV, NULL, 1, 1,
+     "fractional values"},
+    {__LINE__,
+     "{\"interval\":1.0,\"cpu\":0,\"counter-value\":12,\"unit\":\"\",\"event\":\"cycles\","
+     "\"pcnt-running\":\"100.00\"}\n{\"foo\":1}\n[1]\n",
+     PERFSTAT_JSON, NULL, 1, 1, "t.txt:2: not a perf stat counter line"},
+};
+
+static void test_cases(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char err[256] = "";
+		struct rec_file f;
+		const char *path = tmp_file("t.txt", cases[i].text);
+		int rc = perfstat_load(path, cases[i].fmt, &f, err, sizeof(err));
+		if (cases[i].err) {
+			CHECK(rc == -1 && strstr(err, cases[i].err), "line %d: rc %d \"%s\"",
+			      cases[i].line, rc, err);
+			CHECK(f.nticks == 0 && f.nwarnings == 0, "line %d: output left",
+			      cases[i].line);
+			continue;
+		}
+		CHECK(rc == 0, "line %d: %s", cases[i].line, err);
+		if (rc)
+			continue;
+		CHECK(f.nmodes == 1 && f.modes[0].nevents == cases[i].nev, "line %d: %d events",
+		      cases[i].line, f.nmodes ? f.modes[0].nevents : -1);
+		CHECK(f.nticks == cases[i].nticks, "line %d: %d ticks", cases[i].line, f.nticks);
+		if (cases[i].warn)
+			CHECK(f.nwarnings > 0 && strstr(f.warnings[0], cases[i].warn),
+			      "line %d: warning \"%s\"", cases[i].line,
+			      f.nwarnings ? f.warnings[0] : "");
+		else
+			CHECK(f.nwarnings == 0, "line %d: warning \"%s\"", cases[i].line,
+			      f.nwarnings ? f.warnings[0] : "");
+		rec_file_free(&f);
+	}
+	/* the comma case: names rejoined, values right */
+	struct rec_file f;
+	char err[256];
+	const char *path = tmp_file("c.csv", cases[0].text);
+	if (perfstat_load(path, PERFSTAT_UNKNOWN, &f, err, sizeof(err)) == 0) {
+		CHECK_STR(f.modes[0].events[1].name, "cpu/event=0xc0,umask=0x0/");
+		CHECK_INT(f.ticks[0].cpus[0].c[1].raw.value, 20);
+		CHECK_INT(f.ticks[0].cpus[0].c[1].raw.enabled, 1000000000);
+		rec_file_free(&f);
+	}
+	/* hostile event names are kept as read but never reach a message unescaped */
+	path = tmp_file("h.csv",
+			"1.0,CPU0,5,,ev\x1b]0;x\x07,1000,100.00,,\n1.0,CPU0,<bad>,,y\x1b,1,1,,\n");
+	if (perfstat_load(path, PERFSTAT_CSV, &f, err, sizeof(err)) == 0) {
+		for (int i = 0; i < f.nwarnings; i++)
+			CHECK(!strpbrk(f.warnings[i], "\x1b\x07"), "raw escape in \"%s\"",
+			      f.warnings[i]);
+		CHECK_STR(f.modes[0].events[0].name, "ev\x1b]0;x\x07");
+		rec_file_free(&f);
+	}
+	CHECK_INT(perfstat_detect("/nonexistent/file"), PERFSTAT_UNKNOWN);
+	CHECK_STR(perfstat_format_name(PERFSTAT_JSON), "json");
+	CHECK(perfstat_load("/nonexistent/file", PERFSTAT_CSV, &f, err, sizeof(err)) == -1 &&
+		  strstr(err, "cannot open"),
+	      "%s", err);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_perfstat.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_fixtures();
+	test_cases();
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return harness_done();
+}
