@@ -1,0 +1,81 @@
+/* procirq.h: /proc/interrupts and /proc/softirqs per-CPU counts, deltas and top sources; cpufreq. */
+#ifndef PMUTOP_PROCIRQ_H
+#define PMUTOP_PROCIRQ_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpuset.h"
+
+#define PROCIRQ_NAME_MAX 24 /* bytes, with the NUL */
+#define PROCIRQ_DESC_MAX 64 /* bytes, with the NUL */
+#define PROCIRQ_FILE_MAX (64u << 20) /* bytes: larger files are refused */
+
+enum procirq_file { PROCIRQ_INTERRUPTS, PROCIRQ_SOFTIRQS };
+
+/* One row: "LOC:  11324  11177  Local timer interrupts". */
+struct procirq_source {
+	char name[PROCIRQ_NAME_MAX]; /* without the ':' ("LOC", "24", "IPI0", "TIMER"), escaped */
+	char desc[PROCIRQ_DESC_MAX]; /* text after the counts, blanks collapsed, escaped; may be "" */
+	bool per_cpu;   /* false for rows with one global count (x86 ERR and MIS, ARM Err) */
+	uint64_t total; /* sum over the CPU columns, or the global count */
+};
+
+/*
+ * One read of either file. The header names the CPU columns ("CPU0 CPU2 CPU3" when CPU 1 is
+ * offline); counts are stored by CPU number. Lines that do not fit the header (too few counts,
+ * a count that is not a number, a line without ':') are skipped and counted. Rows with a name and
+ * no counts at all (ARM32 "FIQ:  usb_fiq") carry nothing and are ignored. Zero-initialise before
+ * the first read.
+ */
+struct procirq_table {
+	int ncpu;             /* highest CPU number in the header + 1 */
+	struct cpuset cpus;   /* CPUs that had a column */
+	uint64_t *cpu_total;  /* [ncpu]: sum of the per-CPU rows; 0 for CPUs without a column */
+	size_t nsrc;
+	struct procirq_source *src;
+	uint64_t *counts;     /* [nsrc * ncpu] */
+	size_t skipped;       /* malformed lines */
+	char skip_msg[160];   /* "file:line: message" of the first malformed line, or "" */
+};
+
+/* Reads @root + "/proc/interrupts" (or "/proc/softirqs"; root "" is the live system) into @t,
+ * replacing its contents. Returns 0, or -1 with "file:line: message" and @t unchanged. */
+int procirq_read(struct procirq_table *t, const char *root, enum procirq_file which, char *err,
+		 size_t errlen);
+/* The same from text; @name is used in messages. */
+int procirq_parse(struct procirq_table *t, const char *text, const char *name, char *err,
+		  size_t errlen);
+void procirq_free(struct procirq_table *t);
+size_t procirq_bytes(const struct procirq_table *t);
+/* Count of source @i on @cpu (0 when the CPU had no column or the row is global). */
+uint64_t procirq_count(const struct procirq_table *t, size_t i, int cpu);
+/* Index of the source called @name, or -1. */
+long procirq_find(const struct procirq_table *t, const char *name);
+
+/*
+ * Per-CPU deltas between two reads, for CPUs 0..ncpu-1: @delta[cpu] is the sum over per-CPU
+ * rows of @cur of their increase since @prev (rows matched by name; a row new in @cur counts from
+ * 0; a row whose count went down restarted and counts from 0 too). @valid gets the CPUs that had
+ * a column in both reads; the others get delta 0 and are n/a (a CPU that went offline or came
+ * back). Returns the number of valid CPUs.
+ */
+int procirq_delta(const struct procirq_table *prev, const struct procirq_table *cur,
+		  uint64_t *delta, int ncpu, struct cpuset *valid);
+
+/* One source's increase between two reads. */
+struct procirq_top {
+	size_t src;     /* index into cur->src */
+	uint64_t delta; /* on the chosen CPU, or over all CPUs valid in both reads */
+};
+
+/* The @max sources that rose most on @cpu (-1: on all CPUs together), largest first, only
+ * those that rose. Returns how many were written. */
+size_t procirq_top(const struct procirq_table *prev, const struct procirq_table *cur, int cpu,
+		   struct procirq_top *out, size_t max);
+
+/* Reads @root + "/sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq" (kHz).
+ * Returns 0, or -1 with a cause (no cpufreq driver, CPU offline, bad content). */
+int procirq_cpufreq_khz(const char *root, int cpu, uint64_t *khz, char *err, size_t errlen);
+
+#endif

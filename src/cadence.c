@@ -1,0 +1,84 @@
+/* cadence.c: the sampler's own honesty: tick lateness, missed ticks, drift and self CPU use. */
+#include "cadence.h"
+
+#include <math.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+void cadence_init(struct cadence *c, int64_t t0_ns, int64_t period_ns)
+{
+	memset(c, 0, sizeof(*c));
+	c->t0_ns = t0_ns;
+	c->period_ns = period_ns;
+	c->self_cpu = -1;
+	c->self_pct = NAN;
+	series_ring_init(&c->late, c->late_buf, CADENCE_WINDOW);
+}
+
+void cadence_tick_at(struct cadence *c, int64_t wake_ns, int64_t deadline_ns, uint64_t expirations)
+{
+	if (expirations == 0)
+		expirations = 1;
+	int64_t late = wake_ns - deadline_ns;
+	if (c->ticks == 0 || late > c->late_max_ns)
+		c->late_max_ns = late;
+	if (c->ticks > 0 && 2 * (wake_ns - c->last_wake_ns) > 3 * c->period_ns)
+		c->long_intervals++;
+	c->k += expirations;
+	c->missed += expirations - 1;
+	c->ticks++;
+	c->last_wake_ns = wake_ns;
+	c->drift_ns = wake_ns - (c->t0_ns + (int64_t)c->k * c->period_ns);
+	series_ring_push(&c->late, (double)late);
+}
+
+void cadence_tick(struct cadence *c, int64_t wake_ns, uint64_t expirations)
+{
+	if (expirations == 0)
+		expirations = 1;
+	int64_t deadline = c->t0_ns + (int64_t)(c->k + expirations) * c->period_ns;
+	cadence_tick_at(c, wake_ns, deadline, expirations);
+}
+
+void cadence_self_sample(struct cadence *c, int64_t cpu_ns, int64_t wall_ns, int cpu)
+{
+	if (c->self_samples > 0 && wall_ns > c->self_wall_ns)
+		c->self_pct = 100.0 * (double)(cpu_ns - c->self_cpu_ns) /
+			      (double)(wall_ns - c->self_wall_ns);
+	c->self_cpu_ns = cpu_ns;
+	c->self_wall_ns = wall_ns;
+	c->self_cpu = cpu;
+	c->self_samples++;
+}
+
+void cadence_report(struct cadence *c, struct cadence_report *out)
+{
+	struct stats st;
+	memset(out, 0, sizeof(*out));
+	out->ticks = c->ticks;
+	out->missed = c->missed;
+	out->long_intervals = c->long_intervals;
+	out->max_all_ns = c->late_max_ns;
+	out->drift_ns = c->drift_ns;
+	out->self_pct = c->self_pct;
+	out->self_cpu = c->self_cpu;
+	series_ring_stats(&c->late, 0, c->scratch, &st);
+	out->available = st.available;
+	if (st.available) {
+		out->p50_ns = st.median;
+		out->p99_ns = st.p99;
+		out->max_ns = st.max;
+	}
+}
+
+int cadence_self_read(int64_t *cpu_ns, int64_t *wall_ns, int *cpu)
+{
+	struct timespec a, b;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a) < 0 || clock_gettime(CLOCK_MONOTONIC, &b) < 0)
+		return -1;
+	*cpu_ns = (int64_t)a.tv_sec * 1000000000 + a.tv_nsec;
+	*wall_ns = (int64_t)b.tv_sec * 1000000000 + b.tv_nsec;
+	*cpu = sched_getcpu();
+	return 0;
+}

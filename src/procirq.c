@@ -1,0 +1,459 @@
+/* procirq.c: /proc/interrupts and /proc/softirqs per-CPU counts, deltas and top sources; cpufreq. */
+#include "procirq.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Rows that carry one machine-wide count even when there are several CPUs. */
+static const char *const global_rows[] = {"ERR", "MIS", "Err"};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Reads a whole (procfs) file into a NUL-terminated buffer. */
+static char *slurp(const char *path, size_t limit, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 16384, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (len + 1 >= cap) {
+			if (cap >= limit) {
+				set_err(err, errlen, "%s: larger than %zu bytes", path, limit);
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				set_err(err, errlen, "%s: out of memory", path);
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			set_err(err, errlen, "%s: %s", path, strerror(errno));
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		if (n == 0) {
+			buf[len] = 0;
+			break;
+		}
+		len += (size_t)n;
+	}
+	if (!buf && err && errlen && !err[0])
+		set_err(err, errlen, "%s: out of memory", path);
+	close(fd);
+	return buf;
+}
+
+/* Copies @n bytes, collapsing blank runs and escaping control bytes as \xNN. */
+static void copy_escaped(char *dst, size_t dstlen, const char *s, size_t n)
+{
+	size_t o = 0;
+	bool blank = false;
+	for (size_t i = 0; i < n && o + 1 < dstlen; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == ' ' || c == '\t') {
+			blank = true;
+			continue;
+		}
+		if (blank && o > 0) {
+			dst[o++] = ' ';
+			if (o + 1 >= dstlen)
+				break;
+		}
+		blank = false;
+		if (c < 0x20 || c == 0x7f || c == '\\') {
+			if (o + 5 > dstlen)
+				break;
+			o += (size_t)snprintf(dst + o, dstlen - o, c == '\\' ? "\\\\" : "\\x%02x", c);
+		} else {
+			dst[o++] = (char)c;
+		}
+	}
+	dst[o] = 0;
+}
+
+/* Parses the header "CPU0 CPU1 ..." into column -> CPU numbers. Returns columns, or -1. */
+static int parse_header(const char *line, size_t len, int **cols_out)
+{
+	int *cols = NULL, n = 0, cap = 0, last = -1;
+	size_t i = 0;
+	while (i < len) {
+		while (i < len && isspace((unsigned char)line[i]))
+			i++;
+		if (i >= len)
+			break;
+		if (len - i < 4 || strncmp(line + i, "CPU", 3) != 0 || !isdigit((unsigned char)line[i + 3]))
+			goto bad;
+		i += 3;
+		long cpu = 0;
+		while (i < len && isdigit((unsigned char)line[i])) {
+			cpu = cpu * 10 + (line[i] - '0');
+			if (cpu >= CPUSET_MAX)
+				goto bad;
+			i++;
+		}
+		if (i < len && !isspace((unsigned char)line[i]))
+			goto bad;
+		if (cpu <= last)
+			goto bad;
+		last = (int)cpu;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			int *nc = realloc(cols, (size_t)cap * sizeof(int));
+			if (!nc)
+				goto bad;
+			cols = nc;
+		}
+		cols[n++] = (int)cpu;
+	}
+	if (n == 0)
+		goto bad;
+	*cols_out = cols;
+	return n;
+bad:
+	free(cols);
+	return -1;
+}
+
+void procirq_free(struct procirq_table *t)
+{
+	free(t->cpu_total);
+	free(t->src);
+	free(t->counts);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Parses one data line into row @r of @t; returns 1 stored, 0 ignored, -1 malformed (@msg). */
+static int parse_row(struct procirq_table *t, const int *cols, int ncol, const char *line,
+		     size_t len, uint64_t *row, char *msg, size_t msglen)
+{
+	struct procirq_source *s = &t->src[t->nsrc];
+	size_t i = 0;
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	size_t name0 = i;
+	while (i < len && line[i] != ':' && line[i] != ' ' && line[i] != '\t')
+		i++;
+	if (i >= len || line[i] != ':' || i == name0) {
+		set_err(msg, msglen, "expected 'NAME:' at the start of the line");
+		return -1;
+	}
+	if (i - name0 >= PROCIRQ_NAME_MAX) {
+		set_err(msg, msglen, "source name longer than %d bytes", PROCIRQ_NAME_MAX - 1);
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	copy_escaped(s->name, sizeof(s->name), line + name0, i - name0);
+	i++;
+	int k = 0;
+	uint64_t first = 0;
+	while (k < ncol) {
+		size_t j = i;
+		while (j < len && (line[j] == ' ' || line[j] == '\t'))
+			j++;
+		if (j >= len || !isdigit((unsigned char)line[j]))
+			break;
+		size_t d = j;
+		uint64_t v = 0;
+		bool overflow = false;
+		while (d < len && isdigit((unsigned char)line[d])) {
+			unsigned digit = (unsigned)(line[d] - '0');
+			if (v > (UINT64_MAX - digit) / 10)
+				overflow = true;
+			v = v * 10 + digit;
+			d++;
+		}
+		if (d < len && line[d] != ' ' && line[d] != '\t')
+			break; /* "5-edge" and the like: a description, not a count */
+		if (overflow) {
+			set_err(msg, msglen, "count out of range");
+			return -1;
+		}
+		if (k == 0)
+			first = v;
+		row[cols[k]] = v;
+		k++;
+		i = d;
+	}
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	size_t end = len;
+	while (end > i && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r'))
+		end--;
+	bool known_global = false;
+	for (size_t g = 0; g < sizeof(global_rows) / sizeof(global_rows[0]); g++)
+		if (strcmp(s->name, global_rows[g]) == 0)
+			known_global = true;
+	if (k == 1 && (known_global || (ncol > 1 && end == i))) {
+		row[cols[0]] = 0;
+		s->per_cpu = false;
+		s->total = first;
+		return 1;
+	}
+	if (k == 0 && end > i)
+		return 0; /* a name and a description, no counts */
+	if (k < ncol) {
+		set_err(msg, msglen, "expected %d counts, found %d", ncol, k);
+		return -1;
+	}
+	s->per_cpu = true;
+	copy_escaped(s->desc, sizeof(s->desc), line + i, end - i);
+	for (int c = 0; c < ncol; c++)
+		s->total += row[cols[c]];
+	return 1;
+}
+
+int procirq_parse(struct procirq_table *t, const char *text, const char *name, char *err,
+		  size_t errlen)
+{
+	struct procirq_table n;
+	int *cols = NULL, ncol = -1;
+	size_t lineno = 0, cap = 0;
+	const char *p = text;
+	memset(&n, 0, sizeof(n));
+	if (!name)
+		name = "interrupts";
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *line = p;
+		p = nl ? nl + 1 : p + len;
+		lineno++;
+		while (len > 0 && line[len - 1] == '\r')
+			len--;
+		size_t b = 0;
+		while (b < len && isspace((unsigned char)line[b]))
+			b++;
+		if (b == len)
+			continue; /* blank line */
+		if (ncol < 0) {
+			ncol = parse_header(line, len, &cols);
+			if (ncol < 0) {
+				set_err(err, errlen, "%s:%zu: expected a header of CPU columns (CPU0 CPU1 ...)",
+					name, lineno);
+				goto fail;
+			}
+			n.ncpu = cols[ncol - 1] + 1;
+			for (int c = 0; c < ncol; c++)
+				cpuset_add(&n.cpus, cols[c]);
+			n.cpu_total = calloc((size_t)n.ncpu, sizeof(uint64_t));
+			if (!n.cpu_total)
+				goto oom;
+			continue;
+		}
+		if (n.nsrc == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct procirq_source *ns = realloc(n.src, ncap * sizeof(*ns));
+			if (!ns)
+				goto oom;
+			n.src = ns;
+			uint64_t *nc = realloc(n.counts, ncap * (size_t)n.ncpu * sizeof(uint64_t));
+			if (!nc)
+				goto oom;
+			n.counts = nc;
+			cap = ncap;
+		}
+		uint64_t *row = n.counts + n.nsrc * (size_t)n.ncpu;
+		memset(row, 0, (size_t)n.ncpu * sizeof(uint64_t));
+		char msg[96];
+		int rc = parse_row(&n, cols, ncol, line, len, row, msg, sizeof(msg));
+		if (rc < 0) {
+			if (n.skipped++ == 0)
+				snprintf(n.skip_msg, sizeof(n.skip_msg), "%s:%zu: %s", name, lineno, msg);
+		} else if (rc > 0) {
+			if (n.src[n.nsrc].per_cpu)
+				for (int c = 0; c < ncol; c++)
+					n.cpu_total[cols[c]] += row[cols[c]];
+			n.nsrc++;
+		}
+	}
+	if (ncol < 0) {
+		set_err(err, errlen, "%s:%zu: no header of CPU columns", name, lineno ? lineno : 1);
+		goto fail;
+	}
+	free(cols);
+	procirq_free(t);
+	*t = n;
+	return 0;
+oom:
+	set_err(err, errlen, "%s:%zu: out of memory", name, lineno);
+fail:
+	free(cols);
+	procirq_free(&n);
+	return -1;
+}
+
+int procirq_read(struct procirq_table *t, const char *root, enum procirq_file which, char *err,
+		 size_t errlen)
+{
+	char path[4096];
+	const char *file = which == PROCIRQ_SOFTIRQS ? "/proc/softirqs" : "/proc/interrupts";
+	if (snprintf(path, sizeof(path), "%s%s", root ? root : "", file) >= (int)sizeof(path)) {
+		set_err(err, errlen, "%s: path too long", file);
+		return -1;
+	}
+	if (err && errlen)
+		err[0] = 0;
+	char *text = slurp(path, PROCIRQ_FILE_MAX, err, errlen);
+	if (!text)
+		return -1;
+	int rc = procirq_parse(t, text, path, err, errlen);
+	free(text);
+	return rc;
+}
+
+size_t procirq_bytes(const struct procirq_table *t)
+{
+	return (size_t)t->ncpu * sizeof(uint64_t) * (1 + t->nsrc) +
+	       t->nsrc * sizeof(struct procirq_source);
+}
+
+uint64_t procirq_count(const struct procirq_table *t, size_t i, int cpu)
+{
+	if (i >= t->nsrc || cpu < 0 || cpu >= t->ncpu || !t->src[i].per_cpu)
+		return 0;
+	return t->counts[i * (size_t)t->ncpu + (size_t)cpu];
+}
+
+long procirq_find(const struct procirq_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nsrc; i++)
+		if (strcmp(t->src[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* Row of @prev matching row @i of @cur (same index first, then by name), or -1. */
+static long match_row(const struct procirq_table *prev, const struct procirq_table *cur, size_t i)
+{
+	if (i < prev->nsrc && strcmp(prev->src[i].name, cur->src[i].name) == 0)
+		return (long)i;
+	return procirq_find(prev, cur->src[i].name);
+}
+
+static uint64_t row_delta(const struct procirq_table *prev, long pi, const struct procirq_table *cur,
+			  size_t i, int cpu)
+{
+	uint64_t c = procirq_count(cur, i, cpu);
+	uint64_t p = pi >= 0 ? procirq_count(prev, (size_t)pi, cpu) : 0;
+	return c >= p ? c - p : c;
+}
+
+static bool valid_cpu(const struct procirq_table *prev, const struct procirq_table *cur, int cpu)
+{
+	return cpu >= 0 && cpu < CPUSET_MAX && cpuset_has(&prev->cpus, cpu) &&
+	       cpuset_has(&cur->cpus, cpu);
+}
+
+int procirq_delta(const struct procirq_table *prev, const struct procirq_table *cur,
+		  uint64_t *delta, int ncpu, struct cpuset *valid)
+{
+	int nvalid = 0;
+	cpuset_clear(valid);
+	for (int c = 0; c < ncpu; c++) {
+		delta[c] = 0;
+		if (valid_cpu(prev, cur, c)) {
+			cpuset_add(valid, c);
+			nvalid++;
+		}
+	}
+	for (size_t i = 0; i < cur->nsrc; i++) {
+		if (!cur->src[i].per_cpu)
+			continue;
+		long pi = match_row(prev, cur, i);
+		for (int c = 0; c < ncpu && c < cur->ncpu; c++)
+			if (cpuset_has(valid, c))
+				delta[c] += row_delta(prev, pi, cur, i, c);
+	}
+	return nvalid;
+}
+
+size_t procirq_top(const struct procirq_table *prev, const struct procirq_table *cur, int cpu,
+		   struct procirq_top *out, size_t max)
+{
+	size_t n = 0;
+	if (max == 0)
+		return 0;
+	for (size_t i = 0; i < cur->nsrc; i++) {
+		if (!cur->src[i].per_cpu)
+			continue;
+		long pi = match_row(prev, cur, i);
+		uint64_t d = 0;
+		if (cpu >= 0) {
+			if (valid_cpu(prev, cur, cpu))
+				d = row_delta(prev, pi, cur, i, cpu);
+		} else {
+			for (int c = 0; c < cur->ncpu; c++)
+				if (valid_cpu(prev, cur, c))
+					d += row_delta(prev, pi, cur, i, c);
+		}
+		if (d == 0)
+			continue;
+		/* Insertion into the sorted top list (largest first, earlier rows win ties). */
+		size_t at = n;
+		while (at > 0 && out[at - 1].delta < d)
+			at--;
+		if (at >= max)
+			continue;
+		size_t last = n < max ? n : max - 1;
+		memmove(out + at + 1, out + at, (last - at) * sizeof(*out));
+		out[at].src = i;
+		out[at].delta = d;
+		if (n < max)
+			n++;
+	}
+	return n;
+}
+
+int procirq_cpufreq_khz(const char *root, int cpu, uint64_t *khz, char *err, size_t errlen)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
+		 root ? root : "", cpu);
+	if (err && errlen)
+		err[0] = 0;
+	char *text = slurp(path, 4096, err, errlen);
+	if (!text)
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	while (*end == ' ' || *end == '\n')
+		end++;
+	bool ok = end != text && isdigit((unsigned char)text[0]) && *end == 0 && errno == 0;
+	free(text);
+	if (!ok) {
+		set_err(err, errlen, "%s: expected a frequency in kHz", path);
+		return -1;
+	}
+	*khz = v;
+	return 0;
+}

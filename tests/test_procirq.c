@@ -1,0 +1,272 @@
+/* test_procirq.c: /proc/interrupts and /proc/softirqs layouts (x86, ARM), hotplug, deltas, cpufreq. */
+#include "harness.h"
+#include "procirq.h"
+
+static char root_buf[4096];
+
+static const char *root(const char *name)
+{
+	snprintf(root_buf, sizeof(root_buf), "%s/tests/fixtures/proc/%s", harness_src(), name);
+	return root_buf;
+}
+
+/* Expected per-CPU totals of one fixture file; -1 marks a CPU without a column. */
+static const struct {
+	int line;
+	const char *root;
+	enum procirq_file which;
+	int ncpu;
+	size_t nsrc;
+	size_t skipped;
+	long long total[6];
+} layouts[] = {
+	{__LINE__, "x86-a", PROCIRQ_INTERRUPTS, 4, 13, 0, {41598, 64660, 9410, 9120}},
+	{__LINE__, "x86-b", PROCIRQ_INTERRUPTS, 4, 14, 0, {41725, -1, 9911, 9220}},
+	{__LINE__, "x86-a", PROCIRQ_SOFTIRQS, 4, 10, 0, {22548, 51872, 220, 340}},
+	{__LINE__, "x86-b", PROCIRQ_SOFTIRQS, 4, 10, 0, {22615, -1, 280, 341}},
+	{__LINE__, "arm64", PROCIRQ_INTERRUPTS, 6, 16, 0, {415003, 413520, 389078, 377969, 523650, 510072}},
+	{__LINE__, "arm64", PROCIRQ_SOFTIRQS, 6, 10, 0, {26606, 34200, 42000, 50000, 58000, 66000}},
+	{__LINE__, "arm32", PROCIRQ_INTERRUPTS, 2, 12, 0, {132586, 239618}},
+	{__LINE__, "ragged", PROCIRQ_INTERRUPTS, 3, 4, 5, {116, 228, 340}},
+};
+
+static void check_layouts(void)
+{
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		struct procirq_table t = {0};
+		char err[256] = "";
+		int line = layouts[i].line;
+		int rc = procirq_read(&t, root(layouts[i].root), layouts[i].which, err, sizeof(err));
+		CHECK(rc == 0, "line %d: %s", line, err);
+		if (rc)
+			continue;
+		CHECK(t.ncpu == layouts[i].ncpu, "line %d: ncpu %d", line, t.ncpu);
+		CHECK(t.nsrc == layouts[i].nsrc, "line %d: nsrc %zu", line, t.nsrc);
+		CHECK(t.skipped == layouts[i].skipped, "line %d: skipped %zu (%s)", line, t.skipped,
+		      t.skip_msg);
+		for (int c = 0; c < layouts[i].ncpu; c++) {
+			long long want = layouts[i].total[c];
+			CHECK(cpuset_has(&t.cpus, c) == (want >= 0), "line %d: cpu %d column", line, c);
+			CHECK(t.cpu_total[c] == (uint64_t)(want >= 0 ? want : 0),
+			      "line %d: cpu %d total %llu, want %lld", line, c,
+			      (unsigned long long)t.cpu_total[c], want);
+		}
+		CHECK(procirq_bytes(&t) > 0, "line %d: bytes", line);
+		procirq_free(&t);
+	}
+}
+
+static void check_rows(void)
+{
+	struct procirq_table t = {0};
+	char err[256] = "";
+	CHECK(procirq_read(&t, root("x86-a"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s", err);
+	long i = procirq_find(&t, "24");
+	CHECK(i == 1, "row 24 at %ld", i);
+	if (i >= 0) {
+		CHECK_STR(t.src[i].desc, "IO-APIC 5-edge ACPI:Ged");
+		CHECK(t.src[i].per_cpu, "per cpu");
+	}
+	i = procirq_find(&t, "LOC");
+	CHECK(i >= 0, "LOC");
+	if (i >= 0) {
+		CHECK_STR(t.src[i].desc, "Local timer interrupts");
+		CHECK_INT(t.src[i].total, 11324 + 11177 + 9000 + 8000);
+		CHECK_INT(procirq_count(&t, (size_t)i, 1), 11177);
+		CHECK_INT(procirq_count(&t, (size_t)i, 4), 0);
+	}
+	i = procirq_find(&t, "MIS");
+	CHECK(i >= 0 && !t.src[i].per_cpu && t.src[i].total == 3, "MIS is one global count");
+	if (i >= 0)
+		CHECK_INT(procirq_count(&t, (size_t)i, 0), 0);
+	CHECK(procirq_find(&t, "NOPE") == -1, "unknown row");
+	procirq_free(&t);
+
+	CHECK(procirq_read(&t, root("arm64"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s", err);
+	i = procirq_find(&t, "IPI3");
+	CHECK(i >= 0, "IPI3");
+	if (i >= 0)
+		CHECK_STR(t.src[i].desc, "CPU stop (for crash dump) interrupts");
+	i = procirq_find(&t, "11");
+	if (i >= 0)
+		CHECK_STR(t.src[i].desc, "GICv3 27 Level arch_timer");
+	i = procirq_find(&t, "43");
+	if (i >= 0)
+		CHECK_STR(t.src[i].desc, "ITS-MSI 524288 Edge nvme0q0");
+	i = procirq_find(&t, "Err");
+	CHECK(i >= 0 && !t.src[i].per_cpu, "ARM Err is global");
+	procirq_free(&t);
+
+	CHECK(procirq_read(&t, root("arm32"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s", err);
+	CHECK(procirq_find(&t, "FIQ") == -1, "FIQ without counts is ignored");
+	CHECK(procirq_find(&t, "IPI6") >= 0, "IPI6 present");
+	procirq_free(&t);
+
+	CHECK(procirq_read(&t, root("ragged"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s", err);
+	CHECK(strstr(t.skip_msg, "/ragged/proc/interrupts:3: expected 3 counts, found 2") != NULL,
+	      "first skip: %s", t.skip_msg);
+	i = procirq_find(&t, "6");
+	CHECK(i >= 0, "row 6");
+	if (i >= 0)
+		CHECK_STR(t.src[i].desc, "evil\\x1b[2Jname");
+	CHECK(procirq_find(&t, "4") == -1 && procirq_find(&t, "5") == -1, "bad rows skipped");
+	procirq_free(&t);
+}
+
+static const struct {
+	int line;
+	const char *text;
+	const char *err; /* NULL: parses */
+	int ncpu;
+	size_t nsrc, skipped;
+} parse_cases[] = {
+	{__LINE__, "", "t:1: no header of CPU columns", 0, 0, 0},
+	{__LINE__, "\n\n", "t:2: no header of CPU columns", 0, 0, 0},
+	{__LINE__, "  0:  1  2\n", "t:1: expected a header of CPU columns (CPU0 CPU1 ...)", 0, 0, 0},
+	{__LINE__, "CPU1 CPU0\n", "t:1: expected a header", 0, 0, 0},
+	{__LINE__, "CPU0 CPU0\n", "t:1: expected a header", 0, 0, 0},
+	{__LINE__, "CPU0 CPUx\n", "t:1: expected a header", 0, 0, 0},
+	{__LINE__, "CPU0 CPU4096\n", "t:1: expected a header", 0, 0, 0},
+	{__LINE__, "CPU0 CPU1x\n", "t:1: expected a header", 0, 0, 0},
+	{__LINE__, "CPU0 CPU1\n", NULL, 2, 0, 0},
+	{__LINE__, "\n   CPU0 CPU5\n A: 1 2\n", NULL, 6, 1, 0},
+	{__LINE__, "CPU0\n ERR: 5\n X: 5 d\n", NULL, 1, 2, 0},
+	{__LINE__, "CPU0 CPU1\n X: 1 2 3 4\n", NULL, 2, 1, 0}, /* extra numbers go to the description */
+	{__LINE__, "CPU0 CPU1\n X: 1\n Y: 1 z\n :1 2\n", NULL, 2, 1, 2},
+	{__LINE__, "CPU0 CPU1\r\n X: 1 2\r\n", NULL, 2, 1, 0},
+	{__LINE__, "CPU0 CPU1\n X: 1 2", NULL, 2, 1, 0}, /* no final newline */
+};
+
+static void check_parse(void)
+{
+	for (size_t i = 0; i < sizeof(parse_cases) / sizeof(parse_cases[0]); i++) {
+		struct procirq_table t = {0};
+		char err[256] = "";
+		int line = parse_cases[i].line;
+		/* Start from a good table so "unchanged on error" is visible. */
+		procirq_parse(&t, "CPU0 CPU1 CPU2\n A: 1 2 3\n B: 4 5 6\n", "seed", err, sizeof(err));
+		int rc = procirq_parse(&t, parse_cases[i].text, "t", err, sizeof(err));
+		if (parse_cases[i].err) {
+			CHECK(rc == -1, "line %d: parsed", line);
+			CHECK(strncmp(err, parse_cases[i].err, strlen(parse_cases[i].err)) == 0,
+			      "line %d: error \"%s\"", line, err);
+			CHECK(t.nsrc == 2 && t.ncpu == 3, "line %d: table changed on error", line);
+		} else {
+			CHECK(rc == 0, "line %d: %s", line, err);
+			CHECK(t.ncpu == parse_cases[i].ncpu, "line %d: ncpu %d", line, t.ncpu);
+			CHECK(t.nsrc == parse_cases[i].nsrc, "line %d: nsrc %zu", line, t.nsrc);
+			CHECK(t.skipped == parse_cases[i].skipped, "line %d: skipped %zu", line,
+			      t.skipped);
+		}
+		procirq_free(&t);
+	}
+	struct procirq_table t = {0};
+	char err[256];
+	CHECK(procirq_parse(&t, "CPU0 CPU1\n X: 1 2 3 4\n", "t", err, sizeof(err)) == 0, "%s", err);
+	CHECK_STR(t.src[0].desc, "3 4");
+	procirq_free(&t);
+	CHECK(procirq_read(&t, root("missing"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == -1,
+	      "missing file");
+	CHECK(strstr(err, "missing/proc/interrupts") != NULL, "error names the file: %s", err);
+}
+
+static void check_deltas(void)
+{
+	struct procirq_table a = {0}, b = {0};
+	char err[256] = "";
+	uint64_t d[8];
+	struct cpuset valid;
+	char list[64];
+	procirq_read(&a, root("x86-a"), PROCIRQ_INTERRUPTS, err, sizeof(err));
+	procirq_read(&b, root("x86-b"), PROCIRQ_INTERRUPTS, err, sizeof(err));
+	/* CPU 1 went offline between the reads: its column is gone, its delta n/a. */
+	CHECK_INT(procirq_delta(&a, &b, d, 8, &valid), 3);
+	CHECK_STR(cpuset_format(&valid, list, sizeof(list)), "0,2-3");
+	CHECK_INT(d[0], 127); /* includes 7 from the new row 44 */
+	CHECK_INT(d[1], 0);
+	CHECK_INT(d[2], 501);
+	CHECK_INT(d[3], 100);
+	CHECK_INT(d[4], 0);
+	/* And back online: still n/a for CPU 1 (no baseline in the earlier read). */
+	CHECK_INT(procirq_delta(&b, &a, d, 4, &valid), 3);
+	CHECK(!cpuset_has(&valid, 1), "cpu 1 n/a coming back");
+	CHECK_INT(procirq_delta(&a, &a, d, 4, &valid), 4);
+	CHECK(d[0] == 0 && d[1] == 0 && d[3] == 0, "no change, no delta");
+
+	struct procirq_top top[8];
+	size_t n = procirq_top(&a, &b, -1, top, 3);
+	CHECK_INT(n, 3);
+	if (n == 3) {
+		CHECK_STR(b.src[top[0].src].name, "LOC");
+		CHECK_INT(top[0].delta, 610);
+		CHECK_STR(b.src[top[1].src].name, "RES");
+		CHECK_INT(top[1].delta, 63);
+		CHECK_STR(b.src[top[2].src].name, "41");
+		CHECK_INT(top[2].delta, 40);
+	}
+	n = procirq_top(&a, &b, 0, top, 8);
+	CHECK_INT(n, 6);
+	static const char *const want0[] = {"LOC", "41", "44", "36", "RES", "CAL"};
+	static const uint64_t want0d[] = {100, 10, 7, 5, 3, 2};
+	for (size_t k = 0; k < n && k < 6; k++) {
+		CHECK_STR(b.src[top[k].src].name, want0[k]);
+		CHECK_INT(top[k].delta, want0d[k]);
+	}
+	CHECK_INT(procirq_top(&a, &b, 1, top, 8), 0);
+	CHECK_INT(procirq_top(&a, &b, 0, top, 0), 0);
+	procirq_free(&a);
+	procirq_free(&b);
+
+	procirq_read(&a, root("x86-a"), PROCIRQ_SOFTIRQS, err, sizeof(err));
+	procirq_read(&b, root("x86-b"), PROCIRQ_SOFTIRQS, err, sizeof(err));
+	CHECK_INT(procirq_delta(&a, &b, d, 4, &valid), 3);
+	CHECK_INT(d[0], 67);
+	CHECK_INT(d[2], 60);
+	CHECK_INT(d[3], 1);
+	n = procirq_top(&a, &b, 2, top, 1);
+	CHECK(n == 1 && strcmp(b.src[top[0].src].name, "TIMER") == 0 && top[0].delta == 50,
+	      "softirq top on cpu 2");
+	procirq_free(&a);
+	procirq_free(&b);
+}
+
+static void check_cpufreq(void)
+{
+	uint64_t khz = 0;
+	char err[512] = "";
+	CHECK(procirq_cpufreq_khz(root("x86-a"), 0, &khz, err, sizeof(err)) == 0, "%s", err);
+	CHECK_INT(khz, 2400000);
+	CHECK(procirq_cpufreq_khz(root("x86-a"), 1, &khz, err, sizeof(err)) == -1, "garbage");
+	CHECK(strstr(err, "expected a frequency in kHz") != NULL, "%s", err);
+	CHECK(procirq_cpufreq_khz(root("x86-a"), 2, &khz, err, sizeof(err)) == -1, "absent");
+	CHECK(strstr(err, "cpu2/cpufreq/scaling_cur_freq") != NULL, "%s", err);
+}
+
+/* The live files parse too (when present), with no malformed lines. */
+static void check_live(void)
+{
+	struct procirq_table t = {0};
+	char err[256] = "";
+	if (procirq_read(&t, "", PROCIRQ_INTERRUPTS, err, sizeof(err)) < 0) {
+		SKIP("live /proc/interrupts: %s", err);
+		return;
+	}
+	CHECK(t.nsrc > 0 && t.ncpu > 0, "live interrupts rows");
+	CHECK(t.skipped == 0, "live interrupts skipped %zu: %s", t.skipped, t.skip_msg);
+	procirq_free(&t);
+	if (procirq_read(&t, "", PROCIRQ_SOFTIRQS, err, sizeof(err)) == 0) {
+		CHECK(procirq_find(&t, "TIMER") >= 0, "live softirqs TIMER");
+		procirq_free(&t);
+	}
+}
+
+int main(void)
+{
+	check_layouts();
+	check_rows();
+	check_parse();
+	check_deltas();
+	check_cpufreq();
+	check_live();
+	return harness_done();
+}
