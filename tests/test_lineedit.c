@@ -1,8 +1,12 @@
 /* test_lineedit.c: prompt editing by key, UTF-8 codepoints, kill/yank and the visible slice. */
 #include "harness.h"
+#include "history.h"
 #include "keys.h"
 #include "lineedit.h"
 #include <locale.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define C(x) KEYS_CTRL(x)
@@ -145,12 +149,62 @@ static void test_view(void)
 	lineedit_free(&le);
 }
 
+/* History: Up/Down walk keeping the typed line, persistence under XDG_STATE_HOME. */
+static void test_history(void)
+{
+	char dir[] = "/tmp/pmutop-hist-XXXXXX", path[128], err[256] = "", want[128];
+	struct hist *h;
+
+	if (!mkdtemp(dir)) {
+		SKIP("mkdtemp failed");
+		return;
+	}
+	setenv("XDG_STATE_HOME", dir, 1);
+	CHECK_INT(hist_default_path(path, sizeof(path)), 0);
+	snprintf(want, sizeof(want), "%s/pmutop/history", dir);
+	CHECK_STR(path, want);
+	h = hist_open(NULL, 100, err, sizeof(err));
+	CHECK(h != NULL, "open: %s", err);
+	if (!h)
+		return;
+	CHECK(hist_prev(h, "typed") == NULL, "empty history");
+	hist_add(h, "mode cpi");
+	hist_add(h, "  ");
+	hist_add(h, "interval 500");
+	hist_add(h, "interval 500");
+	hist_add(h, "theme \xe4\xb8\xad \"quoted\"");
+	CHECK_INT(hist_count(h), 3);
+	CHECK_STR(hist_prev(h, "half-typ"), "theme \xe4\xb8\xad \"quoted\"");
+	CHECK_STR(hist_prev(h, "ignored"), "interval 500");
+	CHECK_STR(hist_prev(h, "ignored"), "mode cpi");
+	CHECK(hist_prev(h, "ignored") == NULL, "oldest reached");
+	CHECK_STR(hist_next(h), "interval 500");
+	CHECK_STR(hist_next(h), "theme \xe4\xb8\xad \"quoted\"");
+	CHECK_STR(hist_next(h), "half-typ"); /* the line being typed comes back */
+	CHECK(hist_next(h) == NULL, "walk ended");
+	CHECK_INT(hist_close(h, err, sizeof(err)), 0);
+	struct stat st;
+	CHECK(stat(want, &st) == 0, "history file written");
+
+	h = hist_open(NULL, 100, err, sizeof(err));
+	CHECK_INT(hist_count(h), 3);
+	CHECK_STR(hist_prev(h, ""), "theme \xe4\xb8\xad \"quoted\"");
+	hist_reset(h);
+	CHECK_STR(hist_prev(h, ""), "theme \xe4\xb8\xad \"quoted\"");
+	hist_close(h, err, sizeof(err));
+	unlink(want);
+	snprintf(path, sizeof(path), "%s/pmutop", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	if (!setlocale(LC_ALL, "C.UTF-8"))
 		fprintf(stderr, "no C.UTF-8 locale: using the built-in width table\n");
 	test_keys();
 	test_view();
+	test_history();
 	setlocale(LC_ALL, "C");
 	test_view();
 	return harness_done();
