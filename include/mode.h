@@ -1,0 +1,173 @@
+/* mode.h: event modes as data: mode files, per-family event lists, metrics, counter planning. */
+#ifndef PMUTOP_MODE_H
+#define PMUTOP_MODE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct expr;
+struct pmu_family;
+
+#define MODE_MAX_EVENTS 32  /* events in one [events ...] section */
+#define MODE_MAX_METRICS 64 /* metrics in one mode */
+
+enum mode_kind {
+	MODE_KIND_COUNTERS, /* the events below are the whole mode */
+	MODE_KIND_OFFCORE,  /* plus OFFCORE_RESPONSE events generated at run time (offcore module) */
+};
+
+/* Colour class of a metric value. */
+enum metric_class { METRIC_NONE, METRIC_GOOD, METRIC_WARN, METRIC_BAD, METRIC_NA };
+
+struct mode_event {
+	char *alias;   /* the name formulas use */
+	char *spec;    /* encoder spec: perf::CYCLES, @::L1D:REPLACEMENT, r03, msr/tsc/ */
+	bool optional; /* written "alias? = spec": the mode runs without it, its metrics show n/a */
+};
+
+/* One [events FAMILY...] section. */
+struct mode_events {
+	char **families; /* family keys, or "*" = every family (software events) */
+	int nfamilies;
+	struct mode_event *events;
+	int nevents;
+	int line;
+};
+
+struct mode_unavailable {
+	char *family;
+	char *reason;
+	int line;
+};
+
+struct mode_metric {
+	char *name;
+	char *desc;
+	char *unit;           /* "", "%", "GHz", "/s", ... */
+	struct expr *expr;    /* over event aliases and the builtin variables */
+	double good, warn, bad; /* NAN = not set */
+	int better;           /* +1 higher is better, -1 lower is better, 0 = no thresholds */
+	int line;
+};
+
+struct mode {
+	char *name;  /* "cpi" */
+	char *title; /* one line */
+	char *help;  /* description, may hold several lines */
+	enum mode_kind kind;
+	char *source; /* "modes/cpi.mode" (built in), a file path, or "define" */
+	struct mode_events *sets;
+	int nsets;
+	struct mode_unavailable *unavail;
+	int nunavail;
+	struct mode_metric *metrics;
+	int nmetrics;
+};
+
+/* Variables every formula may use besides the event aliases (per-tick deltas, scaled):
+ * interval (s, measured tick length), interval_ns, ncpus (CPUs summed into the deltas: 1 per
+ * CPU, N for the all-CPU row). Terminated by NULL. */
+extern const char *const mode_builtin_vars[];
+
+/* Parses one mode file. @label names it in errors ("modes/cpi.mode"). Returns the mode, or NULL
+ * with "label:line: message" in @err. */
+struct mode *mode_parse(const char *label, const char *text, char *err, size_t errlen);
+/* A mode from a "define NAME EVENTS METRICS" command: @events "ev1=spec1,ev2=spec2" (commas
+ * inside pmu/.../ belong to the spec; "ev?=spec" is optional), @metrics "m1=expr1;m2[unit]=expr2".
+ * The events apply to every family. NULL and a message in @err on error. */
+struct mode *mode_define(const char *name, const char *events, const char *metrics, char *err,
+			 size_t errlen);
+void mode_free(struct mode *m);
+
+/* What a mode gives a family. */
+struct mode_resolution {
+	const struct mode_events *events; /* NULL: unavailable */
+	const char *matched;              /* family key (or "*") whose section matched */
+	char reason[256];                 /* why unavailable */
+};
+
+/* Finds the events for @fam: the family's own section, else its parents' (skl -> intel ->
+ * generic), else a "*" section; an [unavailable] entry met first makes it unavailable.
+ * Returns 0, or -1 with @r->reason. */
+int mode_resolve(const struct mode *m, const struct pmu_family *fam, struct mode_resolution *r);
+
+/* Which counter an event needs on @fam. */
+enum event_slot {
+	EVENT_SLOT_COUNTER, /* a programmable counter */
+	EVENT_SLOT_FIXED,   /* a fixed counter (Intel fixed, ARM cycle counter, XScale CCNT) */
+	EVENT_SLOT_NONE,    /* software event or another PMU (msr/tsc/): no core counter */
+};
+/* @fixed_id (may be NULL) gets which fixed counter (0 instructions, 1 cycles, 2 ref cycles). */
+enum event_slot mode_event_slot(const char *spec, const struct pmu_family *fam, int *fixed_id);
+
+struct mode_avail {
+	bool available;
+	char reason[256];
+	const char *matched; /* section family, see mode_resolution */
+	int needed;          /* programmable counters */
+	int fixed;           /* events on fixed counters */
+	int other;           /* software or other-PMU events */
+	int counters;        /* the family's programmable counters (0 = unknown) */
+	bool multiplex;      /* needed > counters */
+};
+/* Fills @a for --list-modes. Returns 0 if available, -1 if not (reason in @a->reason). */
+int mode_availability(const struct mode *m, const struct pmu_family *fam, struct mode_avail *a);
+/* Programmable counters the mode needs on @fam, or -1 if unavailable there. */
+int mode_counters_needed(const struct mode *m, const struct pmu_family *fam);
+
+/* Event sets for rotation when the events do not fit at once (the "multiple runs"). */
+#define MODE_MAX_SETS 32
+struct mode_plan {
+	const struct mode_events *events; /* what the indices below refer to */
+	int nsets;
+	struct {
+		int n;
+		int ev[MODE_MAX_EVENTS]; /* indices into events->events, in mode order */
+	} set[MODE_MAX_SETS];
+	bool split[MODE_MAX_METRICS]; /* metric i's inputs were never counted in the same set
+				       * ("ratio from different runs") */
+};
+/* Splits the mode's events for @fam into sets of at most @max_counters programmable events.
+ * Fixed-counter and software events go in every set; the inputs of each metric stay in one set
+ * where they fit (metrics in mode order, first fit). Returns the number of sets, or -1 + @err. */
+int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_counters,
+		   struct mode_plan *plan, char *err, size_t errlen);
+
+/* One mode running the events and metrics of several (name "icache+dcache") on @fam: the same
+ * alias must mean the same spec; clashing metric names get "mode." in front. NULL + @err if a
+ * mode is unavailable on @fam or the aliases clash. */
+struct mode *mode_merge(const struct mode *const *modes, int n, const struct pmu_family *fam,
+			char *err, size_t errlen);
+
+/* Threshold class of @value (NAN -> METRIC_NA). Direction: bad > warn means higher is worse;
+ * at or beyond bad is BAD, at or beyond warn WARN, at or within good GOOD, else NONE (GOOD
+ * when good is not set but warn or bad is). */
+enum metric_class metric_classify(const struct mode_metric *m, double value);
+
+struct mode_registry {
+	struct mode **modes;
+	int n;
+	char **warnings; /* "file:line: message", one per broken file */
+	int nwarnings;
+};
+
+void mode_registry_init(struct mode_registry *r);
+void mode_registry_free(struct mode_registry *r);
+/* Takes @m; a mode with the same name is replaced (user files override built-in ones). */
+void mode_register(struct mode_registry *r, struct mode *m);
+/* Parses @text and registers it; on error adds a warning and returns -1. */
+int mode_load_text(struct mode_registry *r, const char *label, const char *text);
+int mode_load_file(struct mode_registry *r, const char *path);
+/* Every *.mode in @dir, sorted by name; a missing directory is not an error. Returns the number
+ * of modes loaded, or -1 (with a warning) if @dir exists but cannot be read. */
+int mode_load_dir(struct mode_registry *r, const char *dir);
+/* The modes compiled in from the modes/ directory. Returns the number loaded. */
+int mode_load_builtin(struct mode_registry *r);
+/* $XDG_CONFIG_HOME/pmutop/modes, else $HOME/.config/pmutop/modes. -1 if neither is set. */
+int mode_user_dir(char *buf, size_t len);
+/* Exact name, else a unique prefix; NULL if none or ambiguous. */
+const struct mode *mode_find(const struct mode_registry *r, const char *name);
+
+/* Index of @alias in @ev, or -1. */
+int mode_event_index(const struct mode_events *ev, const char *alias);
+
+#endif
