@@ -27,6 +27,8 @@ struct probe_detect {
 	double first_ns;  /* latency of the first plateau (0 when none) */
 	double last_ns;   /* latency of the last plateau (0 when none) */
 	bool tail_flat;   /* the curve ends on a plateau (no unfinished rise) */
+	int open_from;    /* index where an unfinished rise of at least jump_min begins; -1 = none */
+	double open_ratio; /* last point over the last plateau, when open_from >= 0 */
 	double noise;     /* relative noise per point used (log units) */
 	double jump_min;  /* smallest plateau ratio accepted as a step */
 };
@@ -98,6 +100,9 @@ enum probe_agree {
 	PROBE_AGREE_BEYOND,   /* sysfs size beyond the probed range */
 };
 
+/* Classifies a measured size (0 = not found) against sysfs (0 = none) over a probe up to @max_size. */
+enum probe_agree probe_compare(double measured, double sysfs, double max_size);
+
 struct probe_point {
 	double size;         /* bytes */
 	double ns;           /* median over rounds of the best rep, per load */
@@ -145,6 +150,7 @@ struct probe_result {
 	int tlb_nbounds;
 	double tlb_entries[2];   /* pages at each TLB step (0 = not found) */
 	double tlb_conf[2];
+	bool tlb_open[2];        /* rise still going at the end: onset only */
 	double page_size;        /* bytes */
 
 	int nseed_sizes;
@@ -154,7 +160,7 @@ struct probe_result {
 	double seed_hit_size, seed_miss_size; /* bytes used for the formula; 0 = not available */
 
 	bool counter_ok;
-	char counter_msg[160];
+	char counter_msg[200];
 
 	int nsysfs;
 	struct probe_sysfs_cache sysfs[PROBE_MAX_SYSFS];

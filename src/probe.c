@@ -215,9 +215,8 @@ static void open_counter(struct probe *p)
 	if (fd < 0) {
 		int e = errno;
 		snprintf(p->r.counter_msg, sizeof(p->r.counter_msg),
-			 "L1D miss counter unavailable: perf_event_open(HW_CACHE L1D read miss): %s (%s)%s",
-			 strerror(e), errno_name(e),
-			 e == ENOENT ? "; no hardware PMU event here (a VM without a virtual PMU?)" : "");
+			 "L1D miss counter unavailable: perf_event_open(HW_CACHE L1D read miss): %s (%s%s)",
+			 strerror(e), errno_name(e), e == ENOENT ? ": no such hardware event; a VM without a PMU?" : "");
 		return;
 	}
 	p->perf_fd = fd;
@@ -400,7 +399,7 @@ static double time_chase(struct probe *p, void **cur, size_t chain, double *miss
 static void grow_chain(struct probe *p, unsigned char *base, size_t stride, size_t *chain, size_t n,
 		       bool page_offsets)
 {
-#define SLOT_AT(j) ((void **)(base + (j) * stride + (page_offsets ? (((j) * 2654435761u) >> 7 & 63) * 64 : 0)))
+#define SLOT_AT(j) ((void **)(base + (j) * stride + (page_offsets ? ((j) & 63) * 64 : 0)))
 	if (*chain == 0 && n > 0) {
 		*SLOT_AT(0) = SLOT_AT(0);
 		*chain = 1;
@@ -442,6 +441,16 @@ static double median_of(double *v, int n)
 			t[j - 1] = x;
 		}
 	return k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2;
+}
+
+enum probe_agree probe_compare(double measured, double sysfs, double max_size)
+{
+	if (!(sysfs > 0))
+		return PROBE_AGREE_NONE;
+	if (!(measured > 0))
+		return sysfs > max_size / 2 ? PROBE_AGREE_BEYOND : PROBE_AGREE_NOTFOUND;
+	double x = fabs(log2(measured / sysfs));
+	return x <= log2(1.25) + 1e-9 ? PROBE_AGREE_OK : x <= 1 + 1e-9 ? PROBE_AGREE_NEAR : PROBE_AGREE_MISMATCH;
 }
 
 static void analyse_sizes(struct probe *p)
@@ -511,19 +520,16 @@ static void analyse_sizes(struct probe *p)
 		for (int i = 0; i < r->nsysfs; i++)
 			if (r->sysfs[i].level == L)
 				lv->sysfs_line = r->sysfs[i].line;
-		if (!lv->sysfs_size)
-			lv->agree = PROBE_AGREE_NONE;
-		else if (!lv->size)
-			lv->agree = lv->sysfs_size > r->max_size / 2 ? PROBE_AGREE_BEYOND : PROBE_AGREE_NOTFOUND;
-		else {
-			double x = fabs(log2(lv->size / lv->sysfs_size));
-			lv->agree = x <= log2(1.25) ? PROBE_AGREE_OK : x <= 1 ? PROBE_AGREE_NEAR : PROBE_AGREE_MISMATCH;
-		}
+		lv->agree = probe_compare(lv->size, lv->sysfs_size, r->max_size);
 	}
 	bool covers = largest_sysfs > 0 ? r->max_size >= 2 * largest_sysfs : r->max_size >= 64.0 * 1024 * 1024;
 	if (nb > 0 && r->detect.tail_flat && covers) {
 		r->mem_ns = r->detect.last_ns;
 		snprintf(r->mem_note, sizeof(r->mem_note), "last plateau, beyond every cache level");
+	} else if (r->detect.open_from >= 0) {
+		char a[32];
+		snprintf(r->mem_note, sizeof(r->mem_note), "not found: latency still rising at the end (from %s, x%.1f)",
+			 probe_format_size(r->points[r->detect.open_from].size, a, sizeof(a)), r->detect.open_ratio);
 	} else if (!covers) {
 		snprintf(r->mem_note, sizeof(r->mem_note), "not found: range ends below 2x the largest cache");
 	} else {
@@ -620,7 +626,11 @@ static void analyse_line(struct probe *p)
 			col[q] = p->lsamp[q][i];
 		r->line_ns[i] = median_of(col, R);
 	}
-	r->line = probe_detect_line(r->line_strides, r->line_ns, PROBE_NSTRIDES, &r->line_conf);
+	/* Strides leaving fewer than 16 slots per page are shown but not fitted (page changes dominate). */
+	int nfit = 0;
+	while (nfit < PROBE_NSTRIDES && PAGE / r->line_strides[nfit] >= 16)
+		nfit++;
+	r->line = probe_detect_line(r->line_strides, r->line_ns, nfit, &r->line_conf);
 	if (r->line && r->line_conf < 0.5)
 		r->line = 0;
 }
@@ -629,7 +639,7 @@ static void setup_tlb(struct probe *p, char *err, size_t errlen)
 {
 	struct probe_result *r = &p->r;
 	double maxp = p->o.quick ? 4096 : 8192;
-	int per = p->o.quick ? 2 : 4;
+	int per = 4;
 	int n = 0;
 	double g[MAX_POINTS];
 
@@ -677,11 +687,20 @@ static void analyse_tlb(struct probe *p)
 	struct probe_detect d;
 	if (probe_detect_levels(r->tlb_pages, c, n, 0, &d) < 0)
 		return;
-	r->tlb_nbounds = d.nbounds;
-	for (int b = 0; b < d.nbounds && b < 2; b++) {
-		r->tlb_conf[b] = d.b[b].confidence;
-		r->tlb_entries[b] = d.b[b].confidence >= 0.5 ? round(d.b[b].size) : 0;
+	/* A TLB holds the last page count before latency rises (the onset, not the midpoint). */
+	int nb = 0;
+	for (int b = 0; b < d.nbounds && nb < 2; b++, nb++) {
+		r->tlb_conf[nb] = d.b[b].confidence;
+		r->tlb_entries[nb] = d.b[b].confidence >= 0.5 ? r->tlb_pages[d.b[b].lo] : 0;
 	}
+	if (nb < 2 && d.open_from >= 0 && d.open_ratio >= 2) {
+		/* a rise that has not levelled off by the last page count: onset only */
+		r->tlb_conf[nb] = 0.6;
+		r->tlb_entries[nb] = r->tlb_pages[d.open_from];
+		r->tlb_open[nb] = true;
+		nb++;
+	}
+	r->tlb_nbounds = nb;
 }
 
 static void setup_seed(struct probe *p, char *err, size_t errlen)
@@ -761,7 +780,7 @@ struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen)
 	if (!p->o.phases)
 		p->o.phases = PROBE_ALL;
 	if (p->o.rounds <= 0)
-		p->o.rounds = p->o.quick ? 3 : 5;
+		p->o.rounds = 5;
 	if (p->o.rounds > 16)
 		p->o.rounds = 16;
 	if (!p->o.max_size)
@@ -780,7 +799,7 @@ struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen)
 		p->o.cpu = 0;
 	if (probe_check_cpu(p->root, p->o.cpu, err, errlen) < 0)
 		goto fail;
-	p->rep_ms = p->o.quick ? 0.4 : 1.0;
+	p->rep_ms = p->o.quick ? 0.5 : 1.0;
 	p->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)p->o.cpu;
 
 	struct probe_result *r = &p->r;
@@ -813,7 +832,7 @@ struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen)
 	if (p->o.phases & PROBE_LINE)
 		p->units_total += (long)PROBE_NSTRIDES * (p->o.rounds > 16 ? 16 : p->o.rounds);
 	if (p->o.phases & PROBE_TLB)
-		p->units_total += (p->o.quick ? 10 : 41) * (p->o.rounds < 3 ? p->o.rounds : 3);
+		p->units_total += (p->o.quick ? 37 : 41) * (p->o.rounds < 3 ? p->o.rounds : 3);
 	if (p->o.phases & PROBE_SEED)
 		p->units_total += 12L * PROBE_NSTRIDES;
 	p->phase = PH_INIT;

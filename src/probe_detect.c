@@ -62,6 +62,7 @@ int probe_detect_levels(const double *sizes, const double *latency_ns, int n, do
 	int nruns = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->open_from = -1;
 	if (!sizes || !latency_ns || n < 2 * MIN_RUN || n > 256)
 		return -1;
 	for (int i = 0; i < n; i++) {
@@ -109,6 +110,15 @@ int probe_detect_levels(const double *sizes, const double *latency_ns, int n, do
 		}
 		i = j + 1;
 	}
+	/* Extend each run over neighbours that sit on its level (the points next to a sharp step). */
+	double ext_tol = fmax(log(1.05), 3 * noise);
+	for (int k = 0; k < nruns; k++) {
+		int lim_lo = k ? runs[k - 1].end + 1 : 0, lim_hi = k + 1 < nruns ? runs[k + 1].start - 1 : n - 1;
+		while (runs[k].end < lim_hi && fabs(y[runs[k].end + 1] - runs[k].level) <= ext_tol)
+			runs[k].end++;
+		while (runs[k].start > lim_lo && fabs(y[runs[k].start - 1] - runs[k].level) <= ext_tol)
+			runs[k].start--;
+	}
 	/* Merge neighbouring runs at the same level (a bump or a slow drift inside one plateau). */
 	int m = 0;
 	for (int k = 0; k < nruns; k++) {
@@ -126,6 +136,11 @@ int probe_detect_levels(const double *sizes, const double *latency_ns, int n, do
 	out->first_ns = exp(runs[0].level);
 	out->last_ns = exp(runs[nruns - 1].level);
 	out->tail_flat = runs[nruns - 1].end >= n - 2;
+	out->open_from = -1;
+	if (!out->tail_flat && y[n - 1] - runs[nruns - 1].level >= jump) {
+		out->open_from = runs[nruns - 1].end;
+		out->open_ratio = exp(y[n - 1] - runs[nruns - 1].level);
+	}
 
 	/* A step between each pair of plateaus that rises by at least the jump. */
 	int ref = 0;
@@ -226,7 +241,7 @@ int probe_detect_line(const int *strides, const double *ns, int n, double *confi
 		/* How much better the best fit is than the runner-up (1 = unambiguous). */
 		double rms = sqrt(best / n);
 		double sep = isfinite(second) ? 1 - sqrt(best / fmax(second, 1e-30)) : 1;
-		*confidence = fmax(0, fmin(1, sep)) * (rms < 0.05 ? 1 : rms < 0.15 ? 0.5 : 0.2);
+		*confidence = fmax(0, fmin(1, 1.5 * sep)) * (rms < 0.10 ? 1 : rms < 0.20 ? 0.6 : 0.2);
 	}
 	return best_l;
 }

@@ -111,9 +111,10 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 		static const char *const names[] = { "first-level TLB", "second-level TLB" };
 		for (int i = 0; i < 2; i++) {
 			if (r->tlb_entries[i] > 0)
-				emit(fn, ctx, "TLB reach (%s): ~%.0f entries x %s = %s (confidence %.2f)", names[i],
+				emit(fn, ctx, "TLB reach (%s): ~%.0f entries x %s = %s (confidence %.2f%s)", names[i],
 				     r->tlb_entries[i], probe_format_size(r->page_size, a, sizeof(a)),
-				     probe_format_size(r->tlb_entries[i] * r->page_size, b, sizeof(b)), r->tlb_conf[i]);
+				     probe_format_size(r->tlb_entries[i] * r->page_size, b, sizeof(b)), r->tlb_conf[i],
+				     r->tlb_open[i] ? "; rise not levelled off" : "");
 			else
 				emit(fn, ctx, "TLB reach (%s): not found up to %.0f pages", names[i],
 				     r->tlb_pages[r->ntlb - 1]);
@@ -276,9 +277,14 @@ void probe_format_seed(const struct probe_result *r, probe_line_fn fn, void *ctx
 	for (int s = 0; s < PROBE_NSTRIDES; s++) {
 		double mr = probe_seed_miss_rate(r->seed_strides[s], line);
 		double h = seed_at(r, r->seed_hit_size, s), ac = seed_at(r, r->seed_miss_size, s);
-		emit(fn, ctx, "%7dB %9.3f %9.2f %10.2f %9.2f", r->seed_strides[s], mr, h, ac,
-		     probe_seed_miss_time(ac, h, mr));
+		double mt = probe_seed_miss_time(ac, h, mr);
+		char m[24] = "<hit";
+		if (mt >= h)
+			snprintf(m, sizeof(m), "%.2f", mt);
+		emit(fn, ctx, "%7dB %9.3f %9.2f %10.2f %9s", r->seed_strides[s], mr, h, ac, m);
 	}
+	emit(fn, ctx, "(sequential loads are prefetched: these MissTimes understate the miss cost;");
+	emit(fn, ctx, " the dependent-load walk above is the reliable one)");
 }
 
 void probe_format_tlb(const struct probe_result *r, probe_line_fn fn, void *ctx)
