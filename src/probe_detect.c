@@ -240,8 +240,8 @@ int probe_detect_line(const int *strides, const double *ns, int n, double *confi
 	if (confidence) {
 		/* How much better the best fit is than the runner-up (1 = unambiguous). */
 		double rms = sqrt(best / n);
-		double sep = isfinite(second) ? 1 - sqrt(best / fmax(second, 1e-30)) : 1;
-		*confidence = fmax(0, fmin(1, 1.5 * sep)) * (rms < 0.10 ? 1 : rms < 0.20 ? 0.6 : 0.2);
+		double sep = isfinite(second) ? 1 - best / fmax(second, 1e-30) : 1;
+		*confidence = fmax(0, fmin(1, 1.25 * sep)) * (rms < 0.10 ? 1 : rms < 0.20 ? 0.6 : 0.2);
 	}
 	return best_l;
 }
