@@ -1,0 +1,202 @@
+/* probe.h: cache-geometry probe (pointer-chase latency sweep, line size, TLB reach, seed AMAT table). */
+#ifndef PMUTOP_PROBE_H
+#define PMUTOP_PROBE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define PROBE_MAX_BOUNDS 8   /* latency steps one curve may hold */
+#define PROBE_MAX_LEVELS 4   /* cache levels reported */
+#define PROBE_MAX_SYSFS 8    /* sysfs cache entries kept */
+#define PROBE_NSTRIDES 7     /* line-size and seed strides: 8..512 B / 4..256 B */
+
+/* ---- pure boundary detection (src/probe_detect.c) ---- */
+
+/* One step between two latency plateaus. */
+struct probe_bound {
+	double size;       /* bytes: where the curve crosses the midpoint of the two plateaus */
+	double below_ns;   /* plateau latency before the step */
+	double above_ns;   /* plateau latency after the step */
+	double confidence; /* 0..1: step height against noise, and plateau support */
+	int lo, hi;        /* grid indices of the plateau end before and start after the step */
+};
+
+struct probe_detect {
+	int nbounds;
+	struct probe_bound b[PROBE_MAX_BOUNDS];
+	double first_ns;  /* latency of the first plateau (0 when none) */
+	double last_ns;   /* latency of the last plateau (0 when none) */
+	bool tail_flat;   /* the curve ends on a plateau (no unfinished rise) */
+	int open_from;    /* index where an unfinished rise of at least jump_min begins; -1 = none */
+	double open_ratio; /* last point over the last plateau, when open_from >= 0 */
+	double noise;     /* relative noise per point used (log units) */
+	double jump_min;  /* smallest plateau ratio accepted as a step */
+};
+
+/* Finds the latency steps of a curve over an ascending size grid. @noise is the relative noise of one
+ * point (0.03 = 3%); <= 0 estimates it from the curve. Steps smaller than max(1.3x, exp(6*noise))
+ * are not reported. Returns the number of steps, or -1 (bad input) with @out cleared. */
+int probe_detect_levels(const double *sizes, const double *latency_ns, int n, double noise,
+			struct probe_detect *out);
+
+/* Line size from a within-page random walk at strides @strides (bytes, ascending): fits
+ * t(s) = hit + min(1, s/L) * (miss - hit) for L in 16..512 and returns the best L (bytes),
+ * or 0 when the curve shows no L1 miss cost (not found). @confidence gets 0..1. */
+int probe_detect_line(const int *strides, const double *ns, int n, double *confidence);
+
+/* The seed's miss rate for a stride over a line: min(1, stride/line). */
+double probe_seed_miss_rate(int stride_bytes, int line_bytes);
+/* The seed's formula MISS_RATE*MissTime + (1-MISS_RATE)*HitTime = AccessTime, solved for MissTime.
+ * Returns NAN when @miss_rate <= 0. */
+double probe_seed_miss_time(double access_ns, double hit_ns, double miss_rate);
+
+/* Parses "64M", "512K", "1G", "4096", "2MiB" (binary units). Returns 0, or -1 with a message. */
+int probe_parse_size(const char *text, size_t *bytes, char *err, size_t errlen);
+/* Writes 1536 as "1.5K", 2097152 as "2M"; returns @buf. */
+char *probe_format_size(double bytes, char *buf, size_t len);
+
+/* ---- sysfs ---- */
+
+struct probe_sysfs_cache {
+	int level;
+	char type[16];    /* "Data", "Unified" (escaped) */
+	double size;      /* bytes */
+	int line;         /* bytes, 0 when unknown */
+};
+
+/* Reads <root>/sys/devices/system/cpu/cpu<cpu>/cache/index*; data and unified caches only, by level.
+ * @root may be NULL or "" for "/". Returns the count (0 when absent). */
+int probe_sysfs_read(const char *root, int cpu, struct probe_sysfs_cache *out, int max);
+/* Checks that @cpu is online (<root>/sys/devices/system/cpu/online, else the affinity mask).
+ * Returns 0, or -1 with a message. */
+int probe_check_cpu(const char *root, int cpu, char *err, size_t errlen);
+
+/* ---- the probe ---- */
+
+enum probe_phase_bits {
+	PROBE_SIZES = 1 << 0, /* working-set sweep (pointer chase) */
+	PROBE_LINE = 1 << 1,  /* line size (within-page random walk) */
+	PROBE_TLB = 1 << 2,   /* page-strided chase */
+	PROBE_SEED = 1 << 3,  /* the seed's sequential strided sweep */
+	PROBE_ALL = 0xf,
+};
+
+struct probe_opts {
+	int cpu;                /* CPU to pin to; -1 = the current one */
+	size_t max_size;        /* bytes; 0 = 8M quick, 64M full */
+	bool quick;
+	const char *sysfs_root; /* NULL or "" = "/" */
+	unsigned phases;        /* PROBE_* bits; 0 = PROBE_ALL */
+	int rounds;             /* 0 = 3 quick, 5 full */
+	bool no_counter;        /* do not try the L1D miss counter */
+};
+
+enum probe_agree {
+	PROBE_AGREE_NONE,     /* no sysfs value */
+	PROBE_AGREE_OK,       /* within 25% */
+	PROBE_AGREE_NEAR,     /* within 2x */
+	PROBE_AGREE_MISMATCH, /* over 2x apart */
+	PROBE_AGREE_NOTFOUND, /* sysfs has it, the probe did not find it */
+	PROBE_AGREE_BEYOND,   /* sysfs size beyond the probed range */
+};
+
+/* Classifies a measured size (0 = not found) against sysfs (0 = none) over a probe up to @max_size. */
+enum probe_agree probe_compare(double measured, double sysfs, double max_size);
+
+struct probe_point {
+	double size;         /* bytes */
+	double ns;           /* median over rounds of the best rep, per load */
+	double spread;       /* relative MAD over rounds */
+	double miss_est;     /* L1 misses per load estimated from latency (seed formula) */
+	double miss_counted; /* L1D read misses per load counted; NAN when unavailable */
+};
+
+struct probe_level {
+	int level;           /* 1, 2, 3... */
+	double size;         /* bytes; 0 = not found */
+	double confidence;   /* 0..1 (curve confidence times round agreement) */
+	double hit_ns;       /* plateau latency of this level; 0 = unknown */
+	double sysfs_size;   /* bytes; 0 = none */
+	int sysfs_line;      /* bytes */
+	enum probe_agree agree;
+};
+
+struct probe_result {
+	int cpu;
+	double ghz;              /* cycles per ns; 0 = unknown */
+	char ghz_source[48];
+	double max_size;         /* bytes probed */
+	bool quick;
+	int rounds;
+
+	int npoints;
+	struct probe_point *points;
+	struct probe_detect detect;
+	int nlevels;
+	struct probe_level levels[PROBE_MAX_LEVELS];
+	double mem_ns;           /* memory latency; 0 = not found */
+	char mem_note[96];
+
+	int line;                /* bytes; 0 = not found */
+	double line_conf;
+	double line_buffer;      /* bytes */
+	int line_strides[PROBE_NSTRIDES];
+	double line_ns[PROBE_NSTRIDES];
+
+	int ntlb;
+	double *tlb_pages;       /* pages in the chase */
+	double *tlb_page_ns;     /* one load per page */
+	double *tlb_line_ns;     /* same loads packed in lines */
+	int tlb_nbounds;
+	double tlb_entries[2];   /* pages at each TLB step (0 = not found) */
+	double tlb_conf[2];
+	bool tlb_open[2];        /* rise still going at the end: onset only */
+	double page_size;        /* bytes */
+
+	int nseed_sizes;
+	double *seed_sizes;      /* bytes */
+	int seed_strides[PROBE_NSTRIDES]; /* bytes */
+	double *seed_ns;         /* [size][stride], ns per access */
+	double seed_hit_size, seed_miss_size; /* bytes used for the formula; 0 = not available */
+
+	bool counter_ok;
+	char counter_msg[200];
+
+	int nsysfs;
+	struct probe_sysfs_cache sysfs[PROBE_MAX_SYSFS];
+	char warning[160];       /* "" or why results are unreliable */
+	double elapsed_s;
+};
+
+struct probe;
+
+struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen);
+/* Does about @budget_ms of work (at least one unit). Returns 1 while more remains, 0 when finished,
+ * -1 on error (see probe_error). The thread is pinned only while it runs. */
+int probe_step(struct probe *p, double budget_ms);
+double probe_progress(const struct probe *p); /* 0..1 */
+const char *probe_phase_name(const struct probe *p);
+const char *probe_error(const struct probe *p);
+/* The result, complete once probe_step returned 0 (partial before). */
+const struct probe_result *probe_result(const struct probe *p);
+void probe_free(struct probe *p);
+
+/* ---- output ---- */
+
+typedef void (*probe_line_fn)(void *ctx, const char *line);
+/* A FILE * sink for the formatters: probe_format_table(r, probe_line_file, stdout). */
+void probe_line_file(void *ctx, const char *line);
+
+void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *ctx);
+void probe_format_table(const struct probe_result *r, probe_line_fn fn, void *ctx);
+/* Latency against working-set size, log-log, @width x @height character cells of plot area. */
+void probe_format_plot(const struct probe_result *r, int width, int height, probe_line_fn fn, void *ctx);
+void probe_format_seed(const struct probe_result *r, probe_line_fn fn, void *ctx);
+void probe_format_tlb(const struct probe_result *r, probe_line_fn fn, void *ctx);
+/* Writes the result as one JSON object (jansson) and a newline; returns 0 or -1. */
+int probe_write_json(const struct probe_result *r, FILE *out);
+
+/* `pmutop probe cache [options]`: argv[0] is "cache". Returns 0 ok, 1 failure, 2 usage. */
+int probe_cli(int argc, char **argv, FILE *out, FILE *err);
+
+#endif

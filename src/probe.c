@@ -1,0 +1,1047 @@
+/* probe.c: cache-geometry probe engine: pinned pointer-chase sweeps run in budgeted steps. */
+#include "probe.h"
+
+#include "cpuset.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SLOT 64              /* bytes between chase slots in the size sweep */
+#define PAGE 4096            /* bytes */
+#define HUGE (2u << 20)      /* bytes, THP alignment */
+#define STEPS_PER_OCTAVE 4
+#define MIN_SIZE 1024        /* bytes */
+#define REPS 3               /* timed repetitions per point and round (best kept) */
+#define MIN_LOADS 2000
+#define WARM_CAP (1u << 18)  /* loads */
+#define MAX_POINTS 128
+
+enum phase { PH_INIT, PH_SIZES, PH_LINE, PH_TLB, PH_SEED, PH_DONE, PH_ERROR };
+
+static const char *const phase_names[] = {
+	[PH_INIT] = "starting",  [PH_SIZES] = "working-set sweep", [PH_LINE] = "line size",
+	[PH_TLB] = "TLB reach",  [PH_SEED] = "strided sweep",     [PH_DONE] = "done",
+	[PH_ERROR] = "error",
+};
+
+struct map {
+	unsigned char *base; /* mapping */
+	size_t len;
+	unsigned char *p;    /* aligned start */
+};
+
+struct probe {
+	struct probe_opts o;
+	char root[512];
+	struct probe_result r;
+	enum phase phase;
+	int round, idx;
+	long units_done, units_total;
+	char err[200];
+	uint64_t rng;
+	int perf_fd;
+	double rep_ms;
+	double est_ns; /* latency of the previous point, per load */
+	double t_start;
+
+	/* working-set sweep */
+	int n;
+	double *samp;  /* [round][n] ns per load */
+	double *msamp; /* [round][n] counted misses per load */
+	struct map buf;
+	size_t chain_n; /* slots linked in buf */
+	void *cur;
+
+	/* line size */
+	double lsamp[16][PROBE_NSTRIDES];
+	uint32_t *order;
+
+	/* TLB */
+	struct map tbuf, lbuf;
+	size_t tchain, lchain;
+	int tlb_rounds;
+	double *tsamp, *lsamp_t; /* [round][ntlb] */
+	void *tcur, *lcur;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static uint64_t rnd(struct probe *p)
+{
+	/* xorshift64* */
+	p->rng ^= p->rng >> 12;
+	p->rng ^= p->rng << 25;
+	p->rng ^= p->rng >> 27;
+	return p->rng * 2685821657736338717ull;
+}
+
+static uint64_t rnd_below(struct probe *p, uint64_t n)
+{
+	return (rnd(p) >> 11) % n;
+}
+
+static int map_alloc(struct map *m, size_t len, bool huge, char *err, size_t errlen)
+{
+	m->len = len + HUGE;
+	m->base = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->base == MAP_FAILED) {
+		m->base = NULL;
+		snprintf(err, errlen, "cannot map %zu bytes: %s", len, strerror(errno));
+		return -1;
+	}
+	m->p = (unsigned char *)(((uintptr_t)m->base + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+	madvise(m->base, m->len, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	return 0;
+}
+
+static void map_free(struct map *m)
+{
+	if (m->base)
+		munmap(m->base, m->len);
+	m->base = NULL;
+}
+
+/* Follows @n dependent loads from @p; returns where it stopped. */
+static void *chase(void *p, uint64_t n)
+{
+	void **q = p;
+	while (n >= 16) {
+#define L q = (void **)*q;
+		L L L L L L L L L L L L L L L L
+#undef L
+		n -= 16;
+	}
+	while (n--)
+		q = (void **)*q;
+	return q;
+}
+
+static volatile uintptr_t sink;
+
+/* ---- cycle rate ---- */
+
+/* ns for @n iterations of 16 dependent adds (one cycle each on current cores). */
+static double add_chain_ns(uint64_t n)
+{
+	uint64_t x = 0;
+	double t0 = now_ms();
+	for (uint64_t i = 0; i < n; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__asm__ volatile(".rept 16\n\tadd $1, %0\n\t.endr" : "+r"(x));
+#elif defined(__aarch64__)
+		__asm__ volatile(".rept 16\n\tadd %0, %0, #1\n\t.endr" : "+r"(x));
+#else
+		(void)x;
+		return 0;
+#endif
+	}
+	sink = (uintptr_t)x;
+	return (now_ms() - t0) * 1e6;
+}
+
+static void measure_ghz(struct probe_result *r)
+{
+	double best = INFINITY;
+	uint64_t n = 1 << 16;
+
+	if (add_chain_ns(1000) <= 0) {
+		snprintf(r->ghz_source, sizeof(r->ghz_source), "unknown");
+		return;
+	}
+	for (int k = 0; k < 7; k++) {
+		double ns = add_chain_ns(n);
+		if (ns < 1e6 && k < 3) { /* grow the run to about 1 ms */
+			n *= 2;
+			k--;
+			continue;
+		}
+		best = fmin(best, ns / (16.0 * n));
+	}
+	if (isfinite(best) && best > 0) {
+		r->ghz = 1 / best;
+		snprintf(r->ghz_source, sizeof(r->ghz_source), "dependent-add chain");
+	}
+}
+
+/* ---- L1D miss counter ---- */
+
+static const char *errno_name(int e)
+{
+	switch (e) {
+	case ENOENT: return "ENOENT";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case EINVAL: return "EINVAL";
+	case ENODEV: return "ENODEV";
+	case EMFILE: return "EMFILE";
+	default: return "errno";
+	}
+}
+
+static void open_counter(struct probe *p)
+{
+	struct perf_event_attr a;
+
+	p->perf_fd = -1;
+	if (p->o.no_counter) {
+		snprintf(p->r.counter_msg, sizeof(p->r.counter_msg),
+			 "L1D miss counter unavailable: not requested");
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HW_CACHE;
+	a.config = PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+		   (PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(p->r.counter_msg, sizeof(p->r.counter_msg),
+			 "L1D miss counter unavailable: perf_event_open(HW_CACHE L1D read miss): %s (%s%s)",
+			 strerror(e), errno_name(e), e == ENOENT ? ": no such hardware event; a VM without a PMU?" : "");
+		return;
+	}
+	p->perf_fd = fd;
+	p->r.counter_ok = true;
+	snprintf(p->r.counter_msg, sizeof(p->r.counter_msg), "L1D miss counter: counting on own thread");
+}
+
+static uint64_t read_counter(struct probe *p)
+{
+	uint64_t v = 0;
+	if (p->perf_fd >= 0 && read(p->perf_fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		v = 0;
+	return v;
+}
+
+/* ---- sysfs ---- */
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static const char *root_of(const char *root)
+{
+	return root && *root ? root : "";
+}
+
+int probe_sysfs_read(const char *root, int cpu, struct probe_sysfs_cache *out, int max)
+{
+	int n = 0;
+
+	for (int idx = 0; idx < 16 && n < max; idx++) {
+		char path[700], type[16], v[64];
+		struct probe_sysfs_cache c = { 0 };
+		size_t sz;
+		char e[80];
+
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cache/index%d/type",
+			 root_of(root), cpu, idx);
+		if (read_line(path, type, sizeof(type)) < 0)
+			continue;
+		if (strcmp(type, "Data") && strcmp(type, "Unified"))
+			continue;
+		snprintf(c.type, sizeof(c.type), "%s", type);
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cache/index%d/level",
+			 root_of(root), cpu, idx);
+		if (read_line(path, v, sizeof(v)) < 0 || (c.level = atoi(v)) <= 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cache/index%d/size",
+			 root_of(root), cpu, idx);
+		if (read_line(path, v, sizeof(v)) < 0 || probe_parse_size(v, &sz, e, sizeof(e)) < 0)
+			continue;
+		c.size = (double)sz;
+		snprintf(path, sizeof(path),
+			 "%s/sys/devices/system/cpu/cpu%d/cache/index%d/coherency_line_size",
+			 root_of(root), cpu, idx);
+		if (read_line(path, v, sizeof(v)) == 0)
+			c.line = atoi(v);
+		/* keep one entry per level, sorted */
+		int k = 0;
+		while (k < n && out[k].level < c.level)
+			k++;
+		if (k < n && out[k].level == c.level)
+			continue;
+		memmove(&out[k + 1], &out[k], sizeof(*out) * (size_t)(n - k));
+		out[k] = c;
+		n++;
+	}
+	return n;
+}
+
+int probe_check_cpu(const char *root, int cpu, char *err, size_t errlen)
+{
+	char path[600], text[1024], e[100], list[256];
+	struct cpuset online;
+
+	if (cpu < 0 || cpu >= CPUSET_MAX) {
+		snprintf(err, errlen, "CPU %d is out of range", cpu);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root_of(root));
+	if (read_line(path, text, sizeof(text)) == 0 && cpuset_parse(&online, text, e, sizeof(e)) == 0) {
+		if (!cpuset_has(&online, cpu)) {
+			snprintf(err, errlen, "CPU %d is not online (online: %s)", cpu,
+				 cpuset_format(&online, list, sizeof(list)));
+			return -1;
+		}
+		return 0;
+	}
+	cpu_set_t m;
+	if (sched_getaffinity(0, sizeof(m), &m) == 0 && (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &m))) {
+		snprintf(err, errlen, "CPU %d is not online or not allowed for this process", cpu);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- pinning ---- */
+
+static int pin(struct probe *p, cpu_set_t *old)
+{
+	cpu_set_t m;
+
+	if (sched_getaffinity(0, sizeof(*old), old) < 0)
+		CPU_ZERO(old);
+	CPU_ZERO(&m);
+	CPU_SET(p->o.cpu, &m);
+	if (sched_setaffinity(0, sizeof(m), &m) < 0) {
+		snprintf(p->err, sizeof(p->err), "cannot pin to CPU %d: %s", p->o.cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void unpin(cpu_set_t *old)
+{
+	if (CPU_COUNT(old))
+		sched_setaffinity(0, sizeof(*old), old);
+}
+
+/* ---- grids ---- */
+
+static int size_grid(double max, double *g, int cap)
+{
+	int n = 0;
+	for (int k = 0; n < cap; k++) {
+		double s = floor(MIN_SIZE * exp2((double)k / STEPS_PER_OCTAVE) / SLOT) * SLOT;
+		if (s > max * 1.0001)
+			break;
+		g[n++] = s;
+	}
+	return n;
+}
+
+/* ---- one timed point ---- */
+
+/* Times dependent loads from *@cur: warm-up, then REPS reps; returns best ns per load. */
+static double time_chase(struct probe *p, void **cur, size_t chain, double *miss)
+{
+	double best = INFINITY;
+	uint64_t warm = chain < WARM_CAP ? chain : WARM_CAP;
+	double est = p->est_ns > 0.2 ? p->est_ns : 1;
+
+	*cur = chase(*cur, warm < 64 ? 64 : warm);
+	uint64_t loads = (uint64_t)(p->rep_ms * 1e6 / est);
+	if (loads < MIN_LOADS)
+		loads = MIN_LOADS;
+	if (loads > 50000000)
+		loads = 50000000;
+	if (miss)
+		*miss = NAN;
+	for (int k = 0; k < REPS; k++) {
+		uint64_t c0 = read_counter(p);
+		double t0 = now_ms();
+		*cur = chase(*cur, loads);
+		double t = (now_ms() - t0) * 1e6 / (double)loads;
+		uint64_t c1 = read_counter(p);
+		if (t < best) {
+			best = t;
+			if (miss && p->perf_fd >= 0)
+				*miss = (double)(c1 - c0) / (double)loads;
+		}
+	}
+	sink = (uintptr_t)*cur;
+	p->est_ns = best;
+	return best;
+}
+
+/* Links slots [chain, n) of stride @stride at @base into the random cycle (random insertion keeps
+ * the cycle uniformly random); @off gives a byte offset per slot. */
+static void grow_chain(struct probe *p, unsigned char *base, size_t stride, size_t *chain, size_t n,
+		       bool page_offsets)
+{
+#define SLOT_AT(j) ((void **)(base + (j) * stride + (page_offsets ? ((j) & 63) * 64 : 0)))
+	if (*chain == 0 && n > 0) {
+		*SLOT_AT(0) = SLOT_AT(0);
+		*chain = 1;
+	}
+	for (size_t j = *chain; j < n; j++) {
+		size_t r = rnd_below(p, j);
+		void **sj = SLOT_AT(j), **sr = SLOT_AT(r);
+		*sj = *sr;
+		*sr = sj;
+	}
+	if (n > *chain)
+		*chain = n;
+#undef SLOT_AT
+}
+
+/* ---- phases ---- */
+
+static double sysfs_size_of(const struct probe_result *r, int level)
+{
+	for (int i = 0; i < r->nsysfs; i++)
+		if (r->sysfs[i].level == level)
+			return r->sysfs[i].size;
+	return 0;
+}
+
+static double median_of(double *v, int n)
+{
+	double t[64];
+	int k = 0;
+	for (int i = 0; i < n && k < 64; i++)
+		if (!isnan(v[i]))
+			t[k++] = v[i];
+	if (!k)
+		return NAN;
+	for (int i = 1; i < k; i++)
+		for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+			double x = t[j];
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	return k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2;
+}
+
+enum probe_agree probe_compare(double measured, double sysfs, double max_size)
+{
+	if (!(sysfs > 0))
+		return PROBE_AGREE_NONE;
+	if (!(measured > 0))
+		return sysfs > max_size / 2 ? PROBE_AGREE_BEYOND : PROBE_AGREE_NOTFOUND;
+	double x = fabs(log2(measured / sysfs));
+	return x <= log2(1.25) + 1e-9 ? PROBE_AGREE_OK : x <= 1 + 1e-9 ? PROBE_AGREE_NEAR : PROBE_AGREE_MISMATCH;
+}
+
+static void analyse_sizes(struct probe *p)
+{
+	struct probe_result *r = &p->r;
+	int R = p->o.rounds, n = p->n;
+	double lat[MAX_POINTS], sz[MAX_POINTS], col[64], spread[MAX_POINTS];
+
+	for (int k = 0; k < n; k++) {
+		for (int q = 0; q < R; q++)
+			col[q] = p->samp[q * n + k];
+		double m = median_of(col, R);
+		for (int q = 0; q < R; q++)
+			col[q] = fabs(log(p->samp[q * n + k] / m));
+		spread[k] = median_of(col, R);
+		for (int q = 0; q < R; q++)
+			col[q] = p->msamp[q * n + k];
+		r->points[k].ns = m;
+		r->points[k].spread = spread[k];
+		r->points[k].miss_counted = p->perf_fd >= 0 ? median_of(col, R) : NAN;
+		lat[k] = m;
+		sz[k] = r->points[k].size;
+	}
+	if (probe_detect_levels(sz, lat, n, 0, &r->detect) < 0)
+		return;
+	/* Agreement across rounds: each step must reappear within 1.5 grid steps. */
+	double agree[PROBE_MAX_BOUNDS] = { 0 };
+	for (int q = 0; q < R; q++) {
+		struct probe_detect d;
+		if (probe_detect_levels(sz, &p->samp[q * n], n, 0, &d) < 0)
+			continue;
+		for (int b = 0; b < r->detect.nbounds; b++)
+			for (int j = 0; j < d.nbounds; j++)
+				if (fabs(log2(d.b[j].size / r->detect.b[b].size)) <= 1.5 / STEPS_PER_OCTAVE) {
+					agree[b] += 1.0 / R;
+					break;
+				}
+	}
+	for (int b = 0; b < r->detect.nbounds; b++)
+		r->detect.b[b].confidence *= agree[b];
+
+	/* Levels: step k ends level k+1; compare with sysfs. */
+	double largest_sysfs = 0;
+	for (int i = 0; i < r->nsysfs; i++)
+		largest_sysfs = fmax(largest_sysfs, r->sysfs[i].size);
+	int nb = r->detect.nbounds;
+	int nl = nb;
+	for (int i = 0; i < r->nsysfs; i++)
+		if (r->sysfs[i].level > nl)
+			nl = r->sysfs[i].level;
+	if (nl > PROBE_MAX_LEVELS)
+		nl = PROBE_MAX_LEVELS;
+	r->nlevels = nl;
+	for (int L = 1; L <= nl; L++) {
+		struct probe_level *lv = &r->levels[L - 1];
+		memset(lv, 0, sizeof(*lv));
+		lv->level = L;
+		if (L <= nb) {
+			lv->hit_ns = r->detect.b[L - 1].below_ns;
+			lv->confidence = r->detect.b[L - 1].confidence;
+			if (lv->confidence >= 0.5)
+				lv->size = r->detect.b[L - 1].size;
+		} else if (L == nb + 1 && nb > 0 && !(r->max_size >= 2 * largest_sysfs && r->detect.tail_flat)) {
+			lv->hit_ns = r->detect.last_ns;
+		}
+		lv->sysfs_size = sysfs_size_of(r, L);
+		for (int i = 0; i < r->nsysfs; i++)
+			if (r->sysfs[i].level == L)
+				lv->sysfs_line = r->sysfs[i].line;
+		lv->agree = probe_compare(lv->size, lv->sysfs_size, r->max_size);
+	}
+	bool covers = largest_sysfs > 0 ? r->max_size >= 2 * largest_sysfs : r->max_size >= 64.0 * 1024 * 1024;
+	if (nb > 0 && r->detect.tail_flat && covers) {
+		r->mem_ns = r->detect.last_ns;
+		snprintf(r->mem_note, sizeof(r->mem_note), "last plateau, beyond every cache level");
+	} else if (r->detect.open_from >= 0) {
+		char a[32];
+		snprintf(r->mem_note, sizeof(r->mem_note), "not found: latency still rising at the end (from %s, x%.1f)",
+			 probe_format_size(r->points[r->detect.open_from].size, a, sizeof(a)), r->detect.open_ratio);
+	} else if (!covers) {
+		snprintf(r->mem_note, sizeof(r->mem_note), "not found: range ends below 2x the largest cache");
+	} else {
+		snprintf(r->mem_note, sizeof(r->mem_note), "not found: the curve does not end on a plateau");
+	}
+	/* Estimated L1 misses per load from the seed formula, between the L1 and L2 plateaus. */
+	double h1 = nb >= 1 ? r->detect.b[0].below_ns : 0, h2 = nb >= 1 ? r->detect.b[0].above_ns : 0;
+	for (int k = 0; k < n; k++) {
+		struct probe_point *pt = &r->points[k];
+		if (!(h2 > h1))
+			pt->miss_est = NAN;
+		else if (nb >= 2 && pt->size > r->detect.b[1].size)
+			pt->miss_est = 1;
+		else
+			pt->miss_est = fmin(1, fmax(0, (pt->ns - h1) / (h2 - h1)));
+	}
+	/* Plateau noise: warn rather than report a shaky number. */
+	double sp = median_of(spread, n < 64 ? n : 64);
+	if (sp > 0.10)
+		snprintf(r->warning, sizeof(r->warning),
+			 "unstable: rounds disagree by %.0f%% (median); VM or host noise?", sp * 100);
+}
+
+static double level_size(const struct probe_result *r, int level, double fallback)
+{
+	if (r->nlevels >= level && r->levels[level - 1].size > 0)
+		return r->levels[level - 1].size;
+	double s = sysfs_size_of(r, level);
+	return s > 0 ? s : fallback;
+}
+
+static void setup_line(struct probe *p)
+{
+	struct probe_result *r = &p->r;
+	double l1 = level_size(r, 1, 32768), l2 = level_size(r, 2, 1 << 20);
+	double b = 8 * l1;
+	if (b > l2 / 2)
+		b = l2 / 2;
+	if (b < 4 * l1)
+		b = 4 * l1;
+	size_t pb = PAGE * 4;
+	while (pb < b && pb < (size_t)r->max_size)
+		pb *= 2;
+	r->line_buffer = (double)pb;
+	free(p->order);
+	p->order = calloc(pb / PAGE + PAGE / 8 + pb / 8 + 1, sizeof(uint32_t));
+	for (int i = 0; i < PROBE_NSTRIDES; i++)
+		r->line_strides[i] = 8 << i;
+}
+
+/* Random walk over the @stride slots of each page, pages in random order. */
+static void build_line_chain(struct probe *p, size_t bytes, int stride)
+{
+	size_t pages = bytes / PAGE, per = PAGE / (size_t)stride, n = pages * per;
+	uint32_t *o = p->order;
+	unsigned char *base = p->buf.p;
+
+	for (size_t i = 0; i < pages; i++)
+		o[i] = (uint32_t)i;
+	for (size_t i = pages - 1; i > 0; i--) {
+		size_t j = rnd_below(p, i + 1);
+		uint32_t t = o[i];
+		o[i] = o[j];
+		o[j] = t;
+	}
+	uint32_t *s = o + pages, *seq = o + pages + PAGE / 8;
+	for (size_t pg = 0; pg < pages; pg++) {
+		for (size_t i = 0; i < per; i++)
+			s[i] = (uint32_t)i;
+		for (size_t i = per - 1; i > 0; i--) {
+			size_t j = rnd_below(p, i + 1);
+			uint32_t t = s[i];
+			s[i] = s[j];
+			s[j] = t;
+		}
+		for (size_t i = 0; i < per; i++)
+			seq[pg * per + i] = o[pg] * (uint32_t)per + s[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		void **a = (void **)(base + (size_t)seq[i] * stride);
+		*a = base + (size_t)seq[(i + 1) % n] * stride;
+	}
+	p->cur = base + (size_t)seq[0] * stride;
+}
+
+static void analyse_line(struct probe *p)
+{
+	struct probe_result *r = &p->r;
+	double col[16];
+	int R = p->o.rounds > 16 ? 16 : p->o.rounds;
+
+	for (int i = 0; i < PROBE_NSTRIDES; i++) {
+		for (int q = 0; q < R; q++)
+			col[q] = p->lsamp[q][i];
+		r->line_ns[i] = median_of(col, R);
+	}
+	/* Strides leaving fewer than 16 slots per page are shown but not fitted (page changes dominate). */
+	int nfit = 0;
+	while (nfit < PROBE_NSTRIDES && PAGE / r->line_strides[nfit] >= 16)
+		nfit++;
+	r->line = probe_detect_line(r->line_strides, r->line_ns, nfit, &r->line_conf);
+	if (r->line && r->line_conf < 0.5)
+		r->line = 0;
+}
+
+static void setup_tlb(struct probe *p, char *err, size_t errlen)
+{
+	struct probe_result *r = &p->r;
+	double maxp = p->o.quick ? 4096 : 8192;
+	int per = 4;
+	int n = 0;
+	double g[MAX_POINTS];
+
+	for (int k = 0; n < MAX_POINTS; k++) {
+		double v = round(8 * exp2((double)k / per));
+		if (v > maxp)
+			break;
+		g[n++] = v;
+	}
+	r->page_size = PAGE;
+	r->ntlb = n;
+	r->tlb_pages = calloc((size_t)n, sizeof(double));
+	r->tlb_page_ns = calloc((size_t)n, sizeof(double));
+	r->tlb_line_ns = calloc((size_t)n, sizeof(double));
+	p->tlb_rounds = p->o.rounds < 3 ? p->o.rounds : 3;
+	p->tsamp = calloc((size_t)(n * p->tlb_rounds), sizeof(double));
+	p->lsamp_t = calloc((size_t)(n * p->tlb_rounds), sizeof(double));
+	if (!r->tlb_pages || !r->tlb_page_ns || !r->tlb_line_ns || !p->tsamp || !p->lsamp_t) {
+		snprintf(err, errlen, "out of memory");
+		return;
+	}
+	memcpy(r->tlb_pages, g, sizeof(double) * (size_t)n);
+	if (map_alloc(&p->tbuf, (size_t)maxp * PAGE, false, err, errlen) < 0 ||
+	    map_alloc(&p->lbuf, (size_t)maxp * SLOT, true, err, errlen) < 0)
+		return;
+}
+
+static void analyse_tlb(struct probe *p)
+{
+	struct probe_result *r = &p->r;
+	int n = r->ntlb, R = p->tlb_rounds;
+	double col[16], c[MAX_POINTS];
+
+	for (int k = 0; k < n; k++) {
+		for (int q = 0; q < R; q++)
+			col[q] = p->tsamp[q * n + k];
+		r->tlb_page_ns[k] = median_of(col, R);
+		for (int q = 0; q < R; q++)
+			col[q] = p->lsamp_t[q * n + k];
+		r->tlb_line_ns[k] = median_of(col, R);
+	}
+	double base = r->tlb_line_ns[0];
+	for (int k = 0; k < n; k++)
+		c[k] = base + fmax(r->tlb_page_ns[k] - r->tlb_line_ns[k], 0.05 * base);
+	struct probe_detect d;
+	if (probe_detect_levels(r->tlb_pages, c, n, 0, &d) < 0)
+		return;
+	/* A TLB holds the last page count before latency rises (the onset, not the midpoint). */
+	int nb = 0;
+	for (int b = 0; b < d.nbounds && nb < 2; b++, nb++) {
+		r->tlb_conf[nb] = d.b[b].confidence;
+		r->tlb_entries[nb] = d.b[b].confidence >= 0.5 ? r->tlb_pages[d.b[b].lo] : 0;
+	}
+	if (nb < 2 && d.open_from >= 0 && d.open_ratio >= 2) {
+		/* a rise that has not levelled off by the last page count: onset only */
+		r->tlb_conf[nb] = 0.6;
+		r->tlb_entries[nb] = r->tlb_pages[d.open_from];
+		r->tlb_open[nb] = true;
+		nb++;
+	}
+	r->tlb_nbounds = nb;
+}
+
+static void setup_seed(struct probe *p, char *err, size_t errlen)
+{
+	struct probe_result *r = &p->r;
+	double l2 = level_size(r, 2, 1 << 20);
+	double top = fmin(r->max_size, fmax(4 * l2, 4.0 * 1024 * 1024));
+	if (top > 16.0 * 1024 * 1024)
+		top = 16.0 * 1024 * 1024;
+	int n = 0;
+	for (double s = 4096; s <= top && n < 32; s *= 2)
+		n++;
+	r->nseed_sizes = n;
+	r->seed_sizes = calloc((size_t)n, sizeof(double));
+	r->seed_ns = calloc((size_t)(n * PROBE_NSTRIDES), sizeof(double));
+	if (!r->seed_sizes || !r->seed_ns) {
+		snprintf(err, errlen, "out of memory");
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		r->seed_sizes[i] = 4096.0 * exp2(i);
+	for (int i = 0; i < PROBE_NSTRIDES; i++)
+		r->seed_strides[i] = 4 << i;
+}
+
+/* The seed's strided read: independent loads every @stride bytes over @bytes, ns per access. */
+static double seed_time(struct probe *p, size_t bytes, int stride)
+{
+	const volatile uint32_t *a = (const volatile uint32_t *)p->buf.p;
+	size_t step = (size_t)stride / 4, words = bytes / 4, per_pass = (words + step - 1) / step;
+	double best = INFINITY;
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i < words; i += step)
+		sum += a[i];
+	uint64_t passes = (uint64_t)(p->rep_ms * 1e6 / (0.5 * (double)per_pass)) + 1;
+	for (int k = 0; k < REPS; k++) {
+		double t0 = now_ms();
+		for (uint64_t q = 0; q < passes; q++)
+			for (size_t i = 0; i < words; i += step)
+				sum += a[i];
+		double t = (now_ms() - t0) * 1e6 / ((double)passes * (double)per_pass);
+		best = fmin(best, t);
+	}
+	sink = sum;
+	return best;
+}
+
+static void analyse_seed(struct probe *p)
+{
+	struct probe_result *r = &p->r;
+	double l1 = level_size(r, 1, 0);
+	r->seed_hit_size = r->seed_miss_size = 0;
+	if (!(l1 > 0))
+		return;
+	for (int i = r->nseed_sizes - 1; i >= 0; i--)
+		if (r->seed_sizes[i] <= l1 * 1.01 && i + 1 < r->nseed_sizes) {
+			r->seed_hit_size = r->seed_sizes[i];
+			r->seed_miss_size = r->seed_sizes[i + 1];
+			break;
+		}
+}
+
+/* ---- lifecycle ---- */
+
+struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen)
+{
+	struct probe *p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	p->o = *opts;
+	p->perf_fd = -1;
+	snprintf(p->root, sizeof(p->root), "%s", root_of(opts->sysfs_root));
+	p->o.sysfs_root = p->root;
+	if (!p->o.phases)
+		p->o.phases = PROBE_ALL;
+	if (p->o.rounds <= 0)
+		p->o.rounds = 5;
+	if (p->o.rounds > 16)
+		p->o.rounds = 16;
+	if (!p->o.max_size)
+		p->o.max_size = (size_t)(p->o.quick ? 8 : 64) << 20;
+	if (p->o.max_size < 8192) {
+		snprintf(err, errlen, "--max-size must be at least 8K");
+		goto fail;
+	}
+	if (p->o.max_size > ((size_t)4 << 30)) {
+		snprintf(err, errlen, "--max-size must be at most 4G");
+		goto fail;
+	}
+	if (p->o.cpu < 0)
+		p->o.cpu = sched_getcpu();
+	if (p->o.cpu < 0)
+		p->o.cpu = 0;
+	if (probe_check_cpu(p->root, p->o.cpu, err, errlen) < 0)
+		goto fail;
+	p->rep_ms = p->o.quick ? 0.5 : 1.0;
+	p->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)p->o.cpu;
+
+	struct probe_result *r = &p->r;
+	r->cpu = p->o.cpu;
+	r->quick = p->o.quick;
+	r->rounds = p->o.rounds;
+	r->max_size = (double)p->o.max_size;
+	r->nsysfs = probe_sysfs_read(p->root, p->o.cpu, r->sysfs, PROBE_MAX_SYSFS);
+
+	double g[MAX_POINTS];
+	p->n = size_grid(r->max_size, g, MAX_POINTS);
+	r->npoints = p->n;
+	r->points = calloc((size_t)p->n, sizeof(*r->points));
+	p->samp = calloc((size_t)(p->n * p->o.rounds), sizeof(double));
+	p->msamp = calloc((size_t)(p->n * p->o.rounds), sizeof(double));
+	if (!r->points || !p->samp || !p->msamp) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (int k = 0; k < p->n; k++) {
+		r->points[k].size = g[k];
+		r->points[k].miss_counted = NAN;
+		r->points[k].miss_est = NAN;
+	}
+	if (map_alloc(&p->buf, p->o.max_size, true, err, errlen) < 0)
+		goto fail;
+	p->units_total = 1;
+	if (p->o.phases & PROBE_SIZES)
+		p->units_total += (long)p->n * p->o.rounds;
+	if (p->o.phases & PROBE_LINE)
+		p->units_total += (long)PROBE_NSTRIDES * (p->o.rounds > 16 ? 16 : p->o.rounds);
+	if (p->o.phases & PROBE_TLB)
+		p->units_total += (p->o.quick ? 37 : 41) * (p->o.rounds < 3 ? p->o.rounds : 3);
+	if (p->o.phases & PROBE_SEED)
+		p->units_total += 12L * PROBE_NSTRIDES;
+	p->phase = PH_INIT;
+	return p;
+fail:
+	probe_free(p);
+	return NULL;
+}
+
+void probe_free(struct probe *p)
+{
+	if (!p)
+		return;
+	if (p->perf_fd >= 0)
+		close(p->perf_fd);
+	map_free(&p->buf);
+	map_free(&p->tbuf);
+	map_free(&p->lbuf);
+	free(p->order);
+	free(p->samp);
+	free(p->msamp);
+	free(p->tsamp);
+	free(p->lsamp_t);
+	free(p->r.points);
+	free(p->r.tlb_pages);
+	free(p->r.tlb_page_ns);
+	free(p->r.tlb_line_ns);
+	free(p->r.seed_sizes);
+	free(p->r.seed_ns);
+	free(p);
+}
+
+static enum phase next_phase(struct probe *p, enum phase from)
+{
+	static const struct {
+		enum phase ph;
+		unsigned bit;
+	} order[] = {
+		{ PH_SIZES, PROBE_SIZES }, { PH_LINE, PROBE_LINE }, { PH_TLB, PROBE_TLB }, { PH_SEED, PROBE_SEED },
+	};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (order[i].ph > from && (p->o.phases & order[i].bit))
+			return order[i].ph;
+	return PH_DONE;
+}
+
+/* Enters @ph: set-up work; returns -1 on error. */
+static int enter(struct probe *p, enum phase ph)
+{
+	char e[160] = "";
+	p->phase = ph;
+	p->round = p->idx = 0;
+	p->est_ns = 0;
+	switch (ph) {
+	case PH_LINE:
+		setup_line(p);
+		if (!p->order)
+			snprintf(e, sizeof(e), "out of memory");
+		break;
+	case PH_TLB:
+		setup_tlb(p, e, sizeof(e));
+		break;
+	case PH_SEED:
+		setup_seed(p, e, sizeof(e));
+		break;
+	case PH_DONE:
+		p->r.elapsed_s = (now_ms() - p->t_start) / 1e3;
+		break;
+	default:
+		break;
+	}
+	if (*e) {
+		snprintf(p->err, sizeof(p->err), "%s", e);
+		p->phase = PH_ERROR;
+		return -1;
+	}
+	return 0;
+}
+
+/* One unit of work (a few ms). */
+static int unit(struct probe *p)
+{
+	struct probe_result *r = &p->r;
+
+	switch (p->phase) {
+	case PH_INIT:
+		p->t_start = now_ms();
+		measure_ghz(r);
+		open_counter(p);
+		return enter(p, next_phase(p, PH_INIT));
+	case PH_SIZES: {
+		size_t slots = (size_t)(r->points[p->idx].size / SLOT);
+		if (p->idx == 0) {
+			p->chain_n = 0;
+			p->est_ns = 0;
+		}
+		grow_chain(p, p->buf.p, SLOT, &p->chain_n, slots, false);
+		p->cur = p->buf.p;
+		double miss;
+		p->samp[p->round * p->n + p->idx] = time_chase(p, &p->cur, p->chain_n, &miss);
+		p->msamp[p->round * p->n + p->idx] = miss;
+		if (++p->idx == p->n) {
+			p->idx = 0;
+			if (++p->round == p->o.rounds) {
+				analyse_sizes(p);
+				return enter(p, next_phase(p, PH_SIZES));
+			}
+		}
+		break;
+	}
+	case PH_LINE: {
+		int R = p->o.rounds > 16 ? 16 : p->o.rounds;
+		build_line_chain(p, (size_t)r->line_buffer, r->line_strides[p->idx]);
+		p->est_ns = 0;
+		size_t n = (size_t)r->line_buffer / (size_t)r->line_strides[p->idx];
+		p->lsamp[p->round][p->idx] = time_chase(p, &p->cur, n, NULL);
+		if (++p->idx == PROBE_NSTRIDES) {
+			p->idx = 0;
+			if (++p->round == R) {
+				analyse_line(p);
+				return enter(p, next_phase(p, PH_LINE));
+			}
+		}
+		break;
+	}
+	case PH_TLB: {
+		int n = r->ntlb;
+		size_t pages = (size_t)r->tlb_pages[p->idx];
+		if (p->idx == 0) {
+			p->tchain = p->lchain = 0;
+		}
+		grow_chain(p, p->tbuf.p, PAGE, &p->tchain, pages, true);
+		grow_chain(p, p->lbuf.p, SLOT, &p->lchain, pages, false);
+		/* both chains start at slot 0 (offset of page 0 is 0) */
+		p->tcur = p->tbuf.p;
+		p->lcur = p->lbuf.p;
+		p->est_ns = 0;
+		p->tsamp[p->round * n + p->idx] = time_chase(p, &p->tcur, p->tchain, NULL);
+		p->est_ns = 0;
+		p->lsamp_t[p->round * n + p->idx] = time_chase(p, &p->lcur, p->lchain, NULL);
+		if (++p->idx == n) {
+			p->idx = 0;
+			if (++p->round == p->tlb_rounds) {
+				analyse_tlb(p);
+				return enter(p, next_phase(p, PH_TLB));
+			}
+		}
+		break;
+	}
+	case PH_SEED: {
+		int si = p->idx / PROBE_NSTRIDES, st = p->idx % PROBE_NSTRIDES;
+		r->seed_ns[si * PROBE_NSTRIDES + st] =
+			seed_time(p, (size_t)r->seed_sizes[si], r->seed_strides[st]);
+		if (++p->idx == r->nseed_sizes * PROBE_NSTRIDES) {
+			analyse_seed(p);
+			return enter(p, PH_DONE);
+		}
+		break;
+	}
+	case PH_DONE:
+	case PH_ERROR:
+		break;
+	}
+	p->units_done++;
+	return 0;
+}
+
+int probe_step(struct probe *p, double budget_ms)
+{
+	cpu_set_t old;
+
+	if (p->phase == PH_DONE)
+		return 0;
+	if (p->phase == PH_ERROR)
+		return -1;
+	if (pin(p, &old) < 0) {
+		p->phase = PH_ERROR;
+		return -1;
+	}
+	double t0 = now_ms();
+	do {
+		if (unit(p) < 0)
+			break;
+	} while (p->phase != PH_DONE && p->phase != PH_ERROR && now_ms() - t0 < budget_ms);
+	unpin(&old);
+	if (p->phase == PH_ERROR)
+		return -1;
+	return p->phase == PH_DONE ? 0 : 1;
+}
+
+double probe_progress(const struct probe *p)
+{
+	if (p->phase == PH_DONE)
+		return 1;
+	double f = p->units_total ? (double)p->units_done / (double)p->units_total : 0;
+	return f > 0.99 ? 0.99 : f;
+}
+
+const char *probe_phase_name(const struct probe *p)
+{
+	return phase_names[p->phase];
+}
+
+const char *probe_error(const struct probe *p)
+{
+	return p->err;
+}
+
+const struct probe_result *probe_result(const struct probe *p)
+{
+	return &p->r;
+}
