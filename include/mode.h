@@ -15,8 +15,7 @@ enum mode_kind {
 	MODE_KIND_OFFCORE,  /* plus OFFCORE_RESPONSE events generated at run time (offcore module) */
 };
 
-/* Colour class of a metric value. */
-enum metric_class { METRIC_NONE, METRIC_GOOD, METRIC_WARN, METRIC_BAD, METRIC_NA };
+#include "metric_class.h" /* enum metric_class: colour class of a metric value */
 
 struct mode_event {
 	char *alias;   /* the name formulas use */

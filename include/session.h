@@ -3,13 +3,12 @@
 #define PMUTOP_SESSION_H
 #include "backend.h"
 #include "counts.h"
+#include "metric_class.h"
 #include <stdbool.h>
 #include <stdint.h>
 
 #define SESSION_MAX_EVENTS 48
 #define SESSION_MAX_METRICS 24
-
-enum metric_class { METRIC_NA, METRIC_GOOD, METRIC_WARN, METRIC_BAD, METRIC_PLAIN };
 
 /* What a metric formula can read for one row: event deltas by alias and the tick's time. */
 struct metric_inputs {
@@ -18,8 +17,10 @@ struct metric_inputs {
 	int nevents;
 	double interval_s; /* measured */
 	double time_s;     /* since start */
+	int ncpus;         /* CPUs summed into the counts: 1 per CPU row, N for the total row */
 };
-/* Returns 0 and the event's (scaled) delta, or -1 when it was not counted (n/a). */
+/* Returns 0 and the event's (scaled) delta or a builtin (interval [s], interval_ns, time [s],
+ * ncpus), or -1 when it was not counted (n/a). */
 int metric_inputs_get(const struct metric_inputs *in, const char *name, double *out);
 
 struct session_metric {
@@ -29,8 +30,11 @@ struct session_metric {
 	/* Computes the metric; returns 0, or -1 for n/a (missing input, division by zero). */
 	int (*eval)(const void *ctx, const struct metric_inputs *in, double *out);
 	const void *ctx;
-	/* Optional thresholds: class of a value (NULL = METRIC_PLAIN). */
+	/* Optional thresholds: class of a value (NULL = METRIC_NONE). */
 	enum metric_class (*classify)(const void *ctx, double value);
+	/* Events the formula reads (indices into the mode's events), for the running share. */
+	int ninputs;
+	int inputs[8];
 };
 
 /* A mode resolved for one machine: the events to open and the metrics to compute. */
@@ -64,6 +68,8 @@ struct snapshot {
 	double *values;             /* [row * nmetrics + m], NAN = n/a */
 	double *total_values;       /* per metric over all rows */
 	enum metric_class *classes; /* [row * nmetrics + m] */
+	double *running;            /* [row * nmetrics + m]: least running fraction of the inputs */
+	double *total_running;
 	enum metric_class *total_classes;
 };
 

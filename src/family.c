@@ -40,7 +40,7 @@ static const struct {
 	{"ivybridge", "ivb"},   {"haswell", "hsw"},    {"broadwell", "bdw"},
 	{"skylake", "skl"},     {"icelake", "icl"},    {"icelake_server", "icx"},
 	{"sapphire_rapids", "spr"}, {"silvermont", "slm"}, {"goldmont", "glm"},
-	{"goldmont_plus", "glm"}, {"knights-landing", "slm"}, {"core2", "intel"},
+	{"goldmont_plus", "glm"}, {"knights-landing", "intel"}, {"core2", "intel"},
 	{"meroml", "intel"},    {"bonnell", "atom"},   {"tremont", "glm"},
 	{NULL, NULL},
 };

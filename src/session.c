@@ -41,6 +41,14 @@ int metric_inputs_get(const struct metric_inputs *in, const char *name, double *
 		*out = in->interval_s;
 		return 0;
 	}
+	if (strcmp(name, "interval_ns") == 0) {
+		*out = in->interval_s * 1e9;
+		return 0;
+	}
+	if (strcmp(name, "ncpus") == 0) {
+		*out = in->ncpus;
+		return 0;
+	}
 	if (strcmp(name, "time") == 0) {
 		*out = in->time_s;
 		return 0;
@@ -93,6 +101,8 @@ static void free_buffers(struct session *s)
 	free(s->snap.total_values);
 	free(s->snap.classes);
 	free(s->snap.total_classes);
+	free(s->snap.running);
+	free(s->snap.total_running);
 	s->prev = s->cur = NULL;
 	s->prev_present = s->cur_present = s->offline = NULL;
 	s->carry_rate = s->carry_running = s->age = NULL;
@@ -154,10 +164,12 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	s->snap.total_values = calloc((size_t)mode->nmetrics + 1, sizeof(double));
 	s->snap.classes = calloc(mcells, sizeof(enum metric_class));
 	s->snap.total_classes = calloc((size_t)mode->nmetrics + 1, sizeof(enum metric_class));
+	s->snap.running = calloc(mcells, sizeof(double));
+	s->snap.total_running = calloc((size_t)mode->nmetrics + 1, sizeof(double));
 	if (!s->prev || !s->cur || !s->prev_present || !s->cur_present || !s->offline ||
 	    !s->carry_rate || !s->carry_running || !s->carry_state || !s->age || !s->snap.counts ||
 	    !s->snap.total_counts || !s->snap.values || !s->snap.total_values || !s->snap.classes ||
-	    !s->snap.total_classes) {
+	    !s->snap.total_classes || !s->snap.running || !s->snap.total_running) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -221,12 +233,12 @@ static void compute_metrics(struct session *s)
 	for (int r = 0; r <= s->cfg.ncpus; r++) {
 		bool total = r == s->cfg.ncpus;
 		in.counts = total ? s->snap.total_counts : &s->snap.counts[r * n];
-		/* For the total row, time-based metrics (per second, utilisation) see the summed
-		 * interval of all online rows, so that "util" averages and rates add up. */
+		/* The total row sums the counts of every online row: formulas divide by ncpus
+		 * where a per-CPU average is meant (utilisation). */
 		int online = 0;
 		for (int k = 0; k < s->cfg.ncpus; k++)
 			online += !s->offline[k];
-		in.interval_s = total ? s->snap.interval_s * (online ? online : 1) : s->snap.interval_s;
+		in.ncpus = total ? online : 1;
 		for (int m = 0; m < nm; m++) {
 			const struct session_metric *sm = &s->mode.metrics[m];
 			double v = NAN;
@@ -236,11 +248,20 @@ static void compute_metrics(struct session *s)
 				v = NAN;
 			enum metric_class cls = isnan(v) ? METRIC_NA
 					      : sm->classify ? sm->classify(sm->ctx, v)
-							     : METRIC_PLAIN;
+							     : METRIC_NONE;
+			double run = 1.0;
+			for (int k = 0; k < sm->ninputs; k++) {
+				const struct count *c = &in.counts[sm->inputs[k]];
+				double rk = (c->state == COUNT_OK || c->state == COUNT_SCALED) ? c->running : 0;
+				if (rk < run)
+					run = rk;
+			}
 			if (total) {
+				s->snap.total_running[m] = run;
 				s->snap.total_values[m] = v;
 				s->snap.total_classes[m] = cls;
 			} else {
+				s->snap.running[r * nm + m] = run;
 				s->snap.values[r * nm + m] = v;
 				s->snap.classes[r * nm + m] = cls;
 			}

@@ -1,0 +1,74 @@
+/* app.h: the state of one pmutop run shared by batch mode, the screen and the commands. */
+#ifndef PMUTOP_APP_H
+#define PMUTOP_APP_H
+#include "loop.h"
+#include "options.h"
+#include "platform.h"
+#include "session.h"
+#include <stdarg.h>
+#include <stdbool.h>
+
+#define APP_MAX_MESSAGES 256
+#define APP_MAX_ROWS 4096
+
+enum message_level { MSG_INFO, MSG_WARN, MSG_ERROR };
+
+struct app_message {
+	double time_s;
+	enum message_level level;
+	char text[256];
+};
+
+struct mode_registry;
+
+/* The command handlers' context (forward-declared as struct app_ctx by the command table). */
+struct app_ctx {
+	struct options opt;
+	struct platform pf;
+	const struct pmu_family *family;  /* family used to resolve modes (the sim's or the machine's) */
+	struct mode_registry *modes;
+	struct session *session;
+	struct session_mode mode;          /* the mode running now */
+	char mode_name[32];
+	int ncpus;
+	int cpus[APP_MAX_ROWS];
+	int core_type[APP_MAX_ROWS];
+	struct loop loop;
+	bool loop_ready;
+	bool paused;
+	bool quit;
+	long interval_ms;
+	uint64_t ticks;        /* snapshots produced */
+	uint64_t overruns;     /* missed deadlines */
+	double last_lateness_ms;
+	struct app_message messages[APP_MAX_MESSAGES];
+	int nmessages, message_head; /* ring */
+	int warnings;                /* warnings and errors logged */
+	char status[256];            /* the message line */
+	uint64_t mode_started_tick;  /* tick at which the current mode was opened */
+	void *ui;                    /* the screen's state, when there is one */
+	void *recorder;              /* the recording writer, when recording */
+	char record_path[1024];
+};
+
+/* Logs a message (also shown on the message line). */
+void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Sets up platform, modes, CPUs and the session from the options. Returns 0, or the exit
+ * status (1 runtime, 2 usage) with a message in @err. */
+int app_init(struct app_ctx *app, char *err, size_t errlen);
+/* Switches to mode @name; the old mode keeps running when the new one fails. */
+int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen);
+/* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03" style, names optional). */
+int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen);
+/* Changes the interval (10 ms .. 1 h). */
+int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen);
+/* Restricts the monitored CPUs. */
+int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen);
+/* One tick: read, compute, record. Returns 1 with a new snapshot, 0 priming, -1 error. */
+int app_tick(struct app_ctx *app, char *err, size_t errlen);
+/* Names of the modes in order (for m/M, completion and :help). */
+int app_mode_names(const struct app_ctx *app, const char **names, int max);
+void app_free(struct app_ctx *app);
+
+#endif

@@ -1,0 +1,47 @@
+/* options.h: the command-line option table, its parser and the values it fills. */
+#ifndef PMUTOP_OPTIONS_H
+#define PMUTOP_OPTIONS_H
+#include "backend.h"
+#include "output.h"
+#include <stdbool.h>
+#include <stdio.h>
+
+#define OPTIONS_MAX_LIST 16
+
+struct options {
+	bool batch;
+	long iterations;          /* -n, 0 = forever */
+	long interval_ms;         /* -i */
+	const char *mode;         /* -m, NULL = default for the machine */
+	const char *cpus;         /* -C list, NULL = all online */
+	enum output_format format;
+	const char *backend;      /* perf, sim */
+	int sim_cpus;
+	const char *sim_family;   /* family whose events the sim backend pretends to count */
+	struct sim_opts sim;
+	const char *sysfs_root;
+	bool list_events;
+	const char *list_pattern;
+	const char *explain;
+	bool list_modes;
+	const char *mode_files[OPTIONS_MAX_LIST];
+	int nmode_files;
+	const char *events;       /* -e: an ad hoc event list */
+	const char *record;       /* -r FILE */
+	const char *replay;       /* -R FILE */
+	const char *theme;
+	const char *commands[OPTIONS_MAX_LIST]; /* -c */
+	int ncommands;
+	bool no_rc;
+	const char *remote;
+	const char *transport;
+	long sample_ms;           /* --sample, 0 = same as interval */
+	int pin_cpu;              /* --pin, -1 none */
+	bool help, version;
+};
+
+/* Fills @o from argv. Returns 0, or -1 with a message in @err (exit status 2). */
+int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
+void options_usage(FILE *out);
+
+#endif

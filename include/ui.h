@@ -1,0 +1,10 @@
+/* ui.h: the full-screen monitor (ncurses), a thin layer over views and commands. */
+#ifndef PMUTOP_UI_H
+#define PMUTOP_UI_H
+
+struct app_ctx;
+
+/* Runs the screen until quit (or -n ticks). Returns the exit status. */
+int ui_run(struct app_ctx *app);
+
+#endif

@@ -1,0 +1,54 @@
+/* uistate.h: the screen's state and behaviour (keys, prompt, commands, views), without curses. */
+#ifndef PMUTOP_UISTATE_H
+#define PMUTOP_UISTATE_H
+#include "canvas.h"
+#include "keys.h"
+#include "lineedit.h"
+#include "theme.h"
+#include "views.h"
+#include <stdbool.h>
+
+struct app_ctx;
+struct hist;
+
+struct ui_state {
+	struct canvas *canvas, *prev;
+	bool force_full;
+	struct theme theme;
+	enum theme_depth depth;
+	int colors;
+	int role_pair[ROLE_COUNT];
+	unsigned role_attr[ROLE_COUNT];
+	void (*rebuild_styles)(struct ui_state *u);
+	struct view_state vs;
+	struct view_history hist;
+	struct keymap km;
+	struct lineedit le;
+	bool prompting;
+	int cursor_col;
+	struct hist *history;
+	char **text;      /* lines of the current text view */
+	int *text_roles;
+	int ntext;
+	bool ascii;
+	int selected;     /* first row shown (select up/down) */
+	char prompt_buf[1024];
+};
+
+struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen);
+void ui_state_free(struct app_ctx *app);
+/* Colour depth from the terminal's colour count, COLORTERM and NO_COLOR. */
+void ui_state_set_depth(struct app_ctx *app, int colors);
+/* Runs the rc file and -c commands. */
+void ui_state_startup(struct app_ctx *app);
+void ui_state_tick(struct app_ctx *app);
+void ui_state_key(struct app_ctx *app, int key);
+void ui_state_fd(struct app_ctx *app, int fd);
+/* Draws the screen into @c; returns the prompt row. */
+int ui_state_draw(struct app_ctx *app, struct canvas *c);
+/* Runs one command line as typed at the prompt; errors go to the message line. */
+int ui_state_command(struct app_ctx *app, const char *line);
+/* Implemented by the terminal layer: draw now. */
+void ui_redraw(struct app_ctx *app);
+
+#endif

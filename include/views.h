@@ -1,0 +1,81 @@
+/* views.h: the screens (per-CPU table, offcore, help, messages) drawn into a canvas, curses-free. */
+#ifndef PMUTOP_VIEWS_H
+#define PMUTOP_VIEWS_H
+#include "canvas.h"
+#include "session.h"
+#include <stdbool.h>
+
+#define VIEWS_SPARK_LEN 120 /* samples of sparkline history per row */
+
+enum view_kind { VIEW_TABLE, VIEW_OFFCORE, VIEW_HELP, VIEW_MESSAGES, VIEW_PROBE, VIEW_SPIKES, VIEW_COUNT };
+
+/* The user's choices about what to show. */
+struct view_state {
+	enum view_kind view;
+	int sort_col;      /* -1: by CPU number; 0..nmetrics-1: by that metric */
+	bool sort_desc;
+	int spark_metric;  /* -1: none */
+	bool group_by_type;
+	bool show_running; /* show the running percentage of scaled values */
+	int scroll;        /* first line of scrollable views */
+};
+
+/* Text of the header (all strings escaped by the caller). */
+struct view_header {
+	const char *host, *kernel;
+	const char *pmu;        /* "Intel Skylake", "software events only", ... */
+	const char *banner;     /* "SIMULATED", "REPLAY file.jsonl", or NULL */
+	const char *mode, *title;
+	long interval_ms;
+	double measured_ms;     /* last tick */
+	unsigned long long samples;
+	bool paused;
+	bool first_tick_pending; /* a mode switch waits for its first full tick */
+	const char *capability;
+	int warnings;
+	const char *extra;      /* a free line (recording state, cadence, ...) or NULL */
+};
+
+/* Last minute (VIEWS_SPARK_LEN ticks) of each row's metrics, for sparklines. */
+struct view_history {
+	int nrows, nmetrics;
+	int len, head; /* ring */
+	double *v;     /* [slot][row][metric] */
+};
+
+int view_history_reset(struct view_history *h, int nrows, int nmetrics);
+void view_history_push(struct view_history *h, const struct snapshot *snap);
+void view_history_free(struct view_history *h);
+
+/* Lines for text views (help, messages, probe, spikes). */
+struct view_lines {
+	const char *const *lines;
+	const int *roles; /* per line, may be NULL */
+	int n;
+};
+
+struct view_input {
+	const struct view_header *header;
+	const struct snapshot *snap; /* NULL before the first tick */
+	const char *const *core_type; /* per row, "" if none (grouping) */
+	const struct view_history *history;
+	struct view_lines text;      /* for VIEW_HELP / VIEW_MESSAGES / VIEW_PROBE / VIEW_SPIKES */
+	const char *message;         /* message line */
+	int message_role;
+	const char *prompt;          /* visible prompt text or NULL */
+	int prompt_cursor;           /* column of the cursor in the prompt */
+	/* the offcore view's data: per bit name, rate, share, age; per row shares */
+	int nbits;
+	const char *const *bit_names;
+	const double *bit_rate;      /* total rate per bit, events/s */
+	const double *bit_share;     /* 0..1 */
+	const int *bit_age;          /* ticks since measured, -1 never */
+	const double *row_bit_share; /* [row * nbits + bit] */
+};
+
+/* Draws the whole screen. Returns the row of the prompt line (for the cursor). */
+int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs);
+/* Column names of the table for :sort and < > (metrics, then "cpu"). */
+int views_sort_column(const struct snapshot *snap, const char *name);
+
+#endif

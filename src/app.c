@@ -1,0 +1,400 @@
+/* app.c: sets up one run (platform, modes, CPUs, session) and applies mode/interval/CPU changes. */
+#include "app.h"
+#include "encode.h"
+#include "expr.h"
+#include "family.h"
+#include "mode.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
+{
+	struct app_message *m = &app->messages[app->message_head];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->text, sizeof(m->text), fmt, ap);
+	va_end(ap);
+	m->level = level;
+	m->time_s = app->session ? session_snapshot(app->session)->time_s : 0;
+	app->message_head = (app->message_head + 1) % APP_MAX_MESSAGES;
+	if (app->nmessages < APP_MAX_MESSAGES)
+		app->nmessages++;
+	if (level != MSG_INFO)
+		app->warnings++;
+	snprintf(app->status, sizeof(app->status), "%s", m->text);
+}
+
+/* --- modes -> what the session runs ------------------------------------------------------ */
+
+static int lookup_input(void *ctx, const char *name, double *out)
+{
+	return metric_inputs_get(ctx, name, out);
+}
+
+static int eval_metric(const void *ctx, const struct metric_inputs *in, double *out)
+{
+	const struct mode_metric *m = ctx;
+	return expr_eval(m->expr, lookup_input, (void *)in, out);
+}
+
+static enum metric_class classify_metric(const void *ctx, double value)
+{
+	return metric_classify(ctx, value);
+}
+
+/* Resolves @m for the app's family into @out. */
+static int resolve_mode(struct app_ctx *app, const struct mode *m, struct session_mode *out,
+			char *err, size_t errlen)
+{
+	struct mode_avail avail;
+	if (mode_availability(m, app->family, &avail) < 0) {
+		snprintf(err, errlen, "mode %s is not available on %s: %s", m->name, app->family->desc,
+			 avail.reason);
+		return -1;
+	}
+	struct mode_resolution res;
+	if (mode_resolve(m, app->family, &res) < 0) {
+		snprintf(err, errlen, "mode %s: %s", m->name, res.reason);
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", m->name);
+	snprintf(out->title, sizeof(out->title), "%s", m->title ? m->title : "");
+	const struct mode_events *ev = res.events;
+	if (ev->nevents > SESSION_MAX_EVENTS) {
+		snprintf(err, errlen, "mode %s has %d events (at most %d)", m->name, ev->nevents,
+			 SESSION_MAX_EVENTS);
+		return -1;
+	}
+	out->nevents = ev->nevents;
+	for (int e = 0; e < ev->nevents; e++) {
+		snprintf(out->events[e].name, sizeof(out->events[e].name), "%s", ev->events[e].alias);
+		snprintf(out->events[e].spec, sizeof(out->events[e].spec), "%s", ev->events[e].spec);
+	}
+	/* More events than counters: rotate event sets per tick on small PMUs (XScale, ARM:
+	 * the seed's "multiple runs"), let the kernel multiplex elsewhere. */
+	if (avail.multiplex && avail.counters > 0) {
+		static struct mode_plan plan;
+		if (mode_plan_sets(m, app->family, avail.counters, &plan, err, errlen) > 1) {
+			out->nsets = plan.nsets;
+			for (int e = 0; e < out->nevents; e++)
+				out->events[e].set = -1;
+			for (int s = plan.nsets - 1; s >= 0; s--)
+				for (int k = 0; k < plan.set[s].n; k++)
+					out->events[plan.set[s].ev[k]].set = s;
+			/* events present in every set (fixed counters, software) count in set 0's group
+			 * and every other one; the backend needs one home: keep the lowest set. */
+			for (int e = 0; e < out->nevents; e++)
+				if (out->events[e].set < 0)
+					out->events[e].set = 0;
+		} else {
+			out->singletons = true;
+		}
+	}
+	if (m->nmetrics > SESSION_MAX_METRICS) {
+		snprintf(err, errlen, "mode %s has %d metrics (at most %d)", m->name, m->nmetrics,
+			 SESSION_MAX_METRICS);
+		return -1;
+	}
+	out->nmetrics = m->nmetrics;
+	for (int i = 0; i < m->nmetrics; i++) {
+		struct session_metric *sm = &out->metrics[i];
+		const struct mode_metric *mm = &m->metrics[i];
+		snprintf(sm->name, sizeof(sm->name), "%s", mm->name);
+		snprintf(sm->unit, sizeof(sm->unit), "%s", mm->unit ? mm->unit : "");
+		snprintf(sm->desc, sizeof(sm->desc), "%s", mm->desc ? mm->desc : "");
+		sm->eval = eval_metric;
+		sm->ctx = mm;
+		sm->classify = classify_metric;
+		const char *const *vars;
+		int nv = expr_vars(mm->expr, &vars);
+		for (int k = 0; k < nv && sm->ninputs < (int)(sizeof(sm->inputs) / sizeof(sm->inputs[0])); k++)
+			for (int e = 0; e < out->nevents; e++)
+				if (strcmp(out->events[e].name, vars[k]) == 0)
+					sm->inputs[sm->ninputs++] = e;
+	}
+	return 0;
+}
+
+int app_mode_names(const struct app_ctx *app, const char **names, int max)
+{
+	int n = 0;
+	for (int i = 0; i < app->modes->n && n < max; i++)
+		names[n++] = app->modes->modes[i]->name;
+	return n;
+}
+
+static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_t errlen)
+{
+	struct session_mode sm;
+	if (resolve_mode(app, m, &sm, err, errlen) < 0)
+		return -1;
+	if (session_set_mode(app->session, &sm, err, errlen) < 0)
+		return -1;
+	app->mode = sm;
+	snprintf(app->mode_name, sizeof(app->mode_name), "%s", m->name);
+	app->mode_started_tick = app->ticks;
+	const struct backend *b = session_backend(app->session);
+	for (int e = 0; e < sm.nevents; e++) {
+		int unsupported = 0;
+		const char *why = NULL;
+		for (int r = 0; r < b->nrows; r++)
+			if (!b->status[r * b->nevents + e].supported) {
+				unsupported++;
+				why = b->status[r * b->nevents + e].reason;
+			}
+		if (unsupported)
+			app_log(app, MSG_WARN, "%s (%s) not supported on %d of %d CPUs: %s", sm.events[e].name,
+				sm.events[e].spec, unsupported, b->nrows, why);
+	}
+	return 0;
+}
+
+int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen)
+{
+	const struct mode *m = mode_find(app->modes, name);
+	if (!m) {
+		int n = 0;
+		char list[512] = "";
+		for (int i = 0; i < app->modes->n; i++) {
+			size_t u = strlen(list);
+			snprintf(list + u, sizeof(list) - u, "%s%s", n++ ? ", " : "", app->modes->modes[i]->name);
+		}
+		snprintf(err, errlen, "unknown or ambiguous mode \"%s\" (modes: %s)", name, list);
+		return -1;
+	}
+	return open_mode(app, m, err, errlen);
+}
+
+int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen)
+{
+	/* "a=perf::CYCLES,r03" -> every item gets an alias (its spec when unnamed) */
+	char events[2048] = "";
+	char copy[2048];
+	snprintf(copy, sizeof(copy), "%s", list);
+	char *save = NULL;
+	int n = 0;
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		size_t u = strlen(events);
+		if (strchr(item, '='))
+			snprintf(events + u, sizeof(events) - u, "%s%s", n ? "," : "", item);
+		else {
+			char alias[48];
+			size_t k = 0;
+			for (const char *p = item; *p && k < sizeof(alias) - 1; p++)
+				alias[k++] = (char)((*p == ':' || *p == '/' || *p == '-' || *p == '.') ? '_' : *p);
+			alias[k] = '\0';
+			snprintf(events + u, sizeof(events) - u, "%s%s=%s", n ? "," : "", alias, item);
+		}
+		n++;
+	}
+	struct mode *m = mode_define(name, events, "", err, errlen);
+	if (!m)
+		return -1;
+	if (open_mode(app, m, err, errlen) < 0) {
+		mode_free(m);
+		return -1;
+	}
+	mode_register(app->modes, m);
+	return 0;
+}
+
+/* --- CPUs ----------------------------------------------------------------------------------- */
+
+static int choose_cpus(struct app_ctx *app, const char *list, int *cpus, int *ncpus, char *err,
+		       size_t errlen)
+{
+	struct cpuset avail;
+	if (strcmp(app->opt.backend, "sim") == 0) {
+		cpuset_clear(&avail);
+		for (int c = 0; c < app->opt.sim_cpus; c++)
+			cpuset_add(&avail, c);
+	} else {
+		avail = app->pf.online;
+	}
+	struct cpuset want = avail;
+	if (list) {
+		char why[128];
+		if (cpuset_parse(&want, list, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "bad CPU list \"%s\": %s", list, why);
+			return -1;
+		}
+		int c;
+		cpuset_for_each(c, &want) if (!cpuset_has(&avail, c))
+		{
+			char buf[128];
+			snprintf(err, errlen, "CPU %d is not %s (available: %s)", c,
+				 strcmp(app->opt.backend, "sim") == 0 ? "simulated" : "online",
+				 cpuset_format(&avail, buf, sizeof(buf)));
+			return -1;
+		}
+		if (cpuset_count(&want) == 0) {
+			snprintf(err, errlen, "empty CPU list");
+			return -1;
+		}
+	}
+	int n = 0, c;
+	cpuset_for_each(c, &want) if (n < APP_MAX_ROWS) cpus[n++] = c;
+	*ncpus = n;
+	return 0;
+}
+
+static void fill_core_types(struct app_ctx *app)
+{
+	for (int r = 0; r < app->ncpus; r++) {
+		const struct platform_pmu *pmu = platform_core_pmu_for_cpu(&app->pf, app->cpus[r]);
+		app->core_type[r] = pmu ? pmu->type : 0;
+	}
+}
+
+static struct session *new_session(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct session_config cfg = {
+		.backend = app->opt.backend,
+		.sim = &app->opt.sim,
+		.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
+		.family = app->family,
+		.ncpus = app->ncpus,
+		.cpus = app->cpus,
+		.core_pmu_type = app->core_type,
+	};
+	return session_new(&cfg, err, errlen);
+}
+
+int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen)
+{
+	int cpus[APP_MAX_ROWS], n;
+	if (choose_cpus(app, list, cpus, &n, err, errlen) < 0)
+		return -1;
+	struct app_ctx old = {0};
+	old.ncpus = app->ncpus;
+	memcpy(old.cpus, app->cpus, sizeof(app->cpus));
+	memcpy(app->cpus, cpus, (size_t)n * sizeof(int));
+	app->ncpus = n;
+	fill_core_types(app);
+	struct session *s = new_session(app, err, errlen);
+	struct session_mode mode = app->mode;
+	if (!s || session_set_mode(s, &mode, err, errlen) < 0) {
+		session_free(s);
+		app->ncpus = old.ncpus;
+		memcpy(app->cpus, old.cpus, sizeof(app->cpus));
+		fill_core_types(app);
+		return -1;
+	}
+	session_free(app->session);
+	app->session = s;
+	app->mode_started_tick = app->ticks;
+	return 0;
+}
+
+int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
+{
+	if (ms < 10 || ms > 3600000) {
+		snprintf(err, errlen, "interval %ld ms is out of range (10 to 3600000)", ms);
+		return -1;
+	}
+	app->interval_ms = ms;
+	app->opt.sim.interval_ns = (uint64_t)ms * 1000000ULL;
+	if (app->loop_ready)
+		loop_set_period(&app->loop, (uint64_t)ms * 1000000ULL);
+	return 0;
+}
+
+/* --- set-up --------------------------------------------------------------------------------- */
+
+static void load_modes(struct app_ctx *app)
+{
+	mode_load_builtin(app->modes);
+	char dir[4096];
+	if (mode_user_dir(dir, sizeof(dir)) == 0)
+		mode_load_dir(app->modes, dir);
+	for (int i = 0; i < app->opt.nmode_files; i++)
+		mode_load_file(app->modes, app->opt.mode_files[i]);
+	for (int i = 0; i < app->modes->nwarnings; i++)
+		app_log(app, MSG_WARN, "%s", app->modes->warnings[i]);
+}
+
+static const char *default_mode(struct app_ctx *app)
+{
+	const struct mode *cpi = mode_find(app->modes, "cpi");
+	struct mode_avail a;
+	if (!family_is_a(app->family, "sw") && cpi && mode_availability(cpi, app->family, &a) == 0)
+		return "cpi";
+	return "sw";
+}
+
+int app_init(struct app_ctx *app, char *err, size_t errlen)
+{
+	app->interval_ms = app->opt.interval_ms;
+	app->opt.sim.interval_ns = (uint64_t)app->interval_ms * 1000000ULL;
+	if (platform_detect(&app->pf, app->opt.sysfs_root, err, errlen) < 0)
+		return 2;
+	if (encode_init(err, errlen) < 0)
+		return 1;
+	app->family = app->pf.family ? app->pf.family : family_find("sw");
+	if (strcmp(app->opt.backend, "sim") == 0) {
+		const char *key = app->opt.sim_family ? app->opt.sim_family : "generic";
+		app->family = family_find(key);
+		if (!app->family) {
+			snprintf(err, errlen, "--sim-family: unknown family \"%s\"", key);
+			return 2;
+		}
+	} else if (app->opt.sim_family) {
+		snprintf(err, errlen, "--sim-family needs --backend sim");
+		return 2;
+	}
+	app->modes = calloc(1, sizeof(*app->modes));
+	if (!app->modes) {
+		snprintf(err, errlen, "out of memory");
+		return 1;
+	}
+	mode_registry_init(app->modes);
+	load_modes(app);
+	if (choose_cpus(app, app->opt.cpus, app->cpus, &app->ncpus, err, errlen) < 0)
+		return 2;
+	fill_core_types(app);
+	app->session = new_session(app, err, errlen);
+	if (!app->session)
+		return 1;
+	int rc;
+	if (app->opt.events)
+		rc = app_set_events(app, "events", app->opt.events, err, errlen);
+	else {
+		const char *name = app->opt.mode ? app->opt.mode : default_mode(app);
+		if (app->opt.mode && !mode_find(app->modes, name)) {
+			char why[400];
+			app_set_mode(app, name, why, sizeof(why));
+			snprintf(err, errlen, "%s", why);
+			return 2;
+		}
+		rc = app_set_mode(app, name, err, errlen);
+	}
+	if (rc < 0)
+		return 1;
+	return 0;
+}
+
+int app_tick(struct app_ctx *app, char *err, size_t errlen)
+{
+	int rc = session_tick(app->session, err, errlen);
+	if (rc > 0)
+		app->ticks++;
+	return rc;
+}
+
+void app_free(struct app_ctx *app)
+{
+	session_free(app->session);
+	app->session = NULL;
+	if (app->modes) {
+		mode_registry_free(app->modes);
+		free(app->modes);
+		app->modes = NULL;
+	}
+	if (app->loop_ready)
+		loop_close(&app->loop);
+	app->loop_ready = false;
+}

@@ -1,0 +1,166 @@
+/* report.c: --list-events, --list-modes and --explain (encodings and opens, without counting). */
+#include "report.h"
+#include "backend.h"
+#include "encode.h"
+#include "family.h"
+#include "mode.h"
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct list_state {
+	FILE *out;
+	const char *last_pmu;
+	int n;
+	const char *model; /* the machine's model, listed first */
+};
+
+static void list_one(void *arg, const char *pmu, const char *event, const char *desc, bool present)
+{
+	struct list_state *s = arg;
+	if (!s->last_pmu || strcmp(s->last_pmu, pmu) != 0) {
+		fprintf(s->out, "\n%s%s:\n", pmu, present ? "" : " (not this CPU; encodable with a pmu:: prefix)");
+		s->last_pmu = pmu;
+	}
+	char first[100];
+	snprintf(first, sizeof(first), "%s", desc);
+	char *nl = strchr(first, '\n');
+	if (nl)
+		*nl = '\0';
+	fprintf(s->out, "  %s::%-40s %s\n", pmu, event, first);
+	s->n++;
+}
+
+int report_list_events(struct app_ctx *app, const char *pattern, FILE *out)
+{
+	fprintf(out, "# platform: %s\n", app->pf.capability);
+	fprintf(out, "# family: %s (%s)\n", app->family->key, app->family->desc);
+	if (app->pf.core_pmu_count == 0)
+		fprintf(out, "# the kernel here opens software events and other PMUs only (%s); hardware "
+			     "events below encode but will not open\n",
+			"no core PMU in /sys/bus/event_source/devices");
+	struct list_state s = {.out = out};
+	/* With a pattern every compiled-in model is searched; without one, the active ones. */
+	encode_list(pattern, pattern != NULL, list_one, &s);
+	fprintf(out, "\nPMUs the kernel here exposes (sysfs syntax pmu/event/):\n");
+	for (int i = 0; i < app->pf.npmus; i++)
+		fprintf(out, "  %-20s type %d%s\n", app->pf.pmus[i].name, app->pf.pmus[i].type,
+			app->pf.pmus[i].is_core ? " (core PMU)" : "");
+	fprintf(out, "\n%d events\n", s.n);
+	return 0;
+}
+
+int report_list_modes(struct app_ctx *app, FILE *out)
+{
+	fprintf(out, "# family: %s (%s), %d programmable counters\n", app->family->key,
+		app->family->desc, app->family->counters);
+	fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", "MODE", "STATUS", "COUNTERS", "FIXED",
+		"OTHER", "MULTIPLEX", "TITLE / REASON");
+	for (int i = 0; i < app->modes->n; i++) {
+		const struct mode *m = app->modes->modes[i];
+		struct mode_avail a;
+		if (mode_availability(m, app->family, &a) < 0) {
+			fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", m->name, "n/a", "-", "-", "-", "-",
+				a.reason);
+			continue;
+		}
+		const char *mux = !a.multiplex ? "no" : a.counters <= 4 ? "rotate sets" : "kernel";
+		fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s\n", m->name, "available", a.needed, a.fixed,
+			a.other, mux, m->title ? m->title : "");
+	}
+	return 0;
+}
+
+/* Tries to open @attr on @cpu without counting; returns 0 or the errno. */
+static int try_open(struct perf_event_attr attr, int cpu)
+{
+	attr.disabled = 1;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static void explain_event(struct app_ctx *app, const char *alias, const char *spec, FILE *out)
+{
+	char err[256];
+	struct event_encoding enc;
+	const struct platform_pmu *core = app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
+	struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
+				 .family = app->family,
+				 .core_pmu_type = core ? core->type : 0,
+				 .filters_priv = app->family->filters_priv};
+	if (event_encode(spec, &ctx, &enc, err, sizeof(err)) < 0) {
+		char sugg[5][96];
+		int n = encode_suggest(spec, &ctx, sugg, 5);
+		fprintf(out, "  %-14s %-40s cannot encode: %s", alias, spec, err);
+		for (int i = 0; i < n; i++)
+			fprintf(out, "%s%s", i ? ", " : "; did you mean ", sugg[i]);
+		fputc('\n', out);
+		return;
+	}
+	char desc[200];
+	encode_format(&enc, desc, sizeof(desc));
+	fprintf(out, "  %-14s %-40s %s\n", alias, spec, desc);
+	bool live = app->pf.root[0] == '\0' && strcmp(app->opt.backend, "perf") == 0;
+	if (!live) {
+		fprintf(out, "  %-14s %-40s (opens not tried: %s)\n", "", "",
+			app->pf.root[0] ? "the sysfs root stands for another machine" : "sim backend");
+		return;
+	}
+	int ok = 0;
+	for (int r = 0; r < app->ncpus; r++) {
+		/* hybrid: the raw type follows the CPU's core PMU */
+		struct perf_event_attr attr = enc.attr;
+		if (enc.hardware && attr.type == PERF_TYPE_RAW && app->core_type[r] > 0)
+			attr.type = (uint32_t)app->core_type[r];
+		int e = try_open(attr, app->cpus[r]);
+		if (e == 0)
+			ok++;
+		else
+			fprintf(out, "  %-14s %-40s CPU %d: %s: %s\n", "", "", app->cpus[r], strerror(e),
+				perf_errno_hint(e));
+	}
+	fprintf(out, "  %-14s %-40s opens on %d of %d CPUs\n", "", "", ok, app->ncpus);
+}
+
+int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errout)
+{
+	const struct mode *m = mode_find(app->modes, what);
+	fprintf(out, "# platform: %s\n# family: %s (%s)\n", app->pf.capability, app->family->key,
+		app->family->desc);
+	if (m) {
+		struct mode_resolution res;
+		fprintf(out, "mode %s: %s\n", m->name, m->title ? m->title : "");
+		if (mode_resolve(m, app->family, &res) < 0) {
+			fprintf(out, "  not available on %s: %s\n", app->family->key, res.reason);
+			return 1;
+		}
+		fprintf(out, "  events for family %s (section %s):\n", app->family->key, res.matched);
+		for (int e = 0; e < res.events->nevents; e++)
+			explain_event(app, res.events->events[e].alias, res.events->events[e].spec, out);
+		return 0;
+	}
+	if (strchr(what, '=') == NULL && strchr(what, ':') == NULL && strchr(what, '/') == NULL &&
+	    strchr(what, ',') == NULL && what[0] != 'r' && strchr(what, '-') == NULL) {
+		fprintf(errout, "pmutop: --explain: \"%s\" is neither a mode nor an event\n", what);
+	}
+	char copy[2048];
+	snprintf(copy, sizeof(copy), "%s", what);
+	char *save = NULL;
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		if (eq) {
+			*eq = '\0';
+			explain_event(app, item, eq + 1, out);
+		} else {
+			explain_event(app, "", item, out);
+		}
+	}
+	return 0;
+}

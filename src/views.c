@@ -1,0 +1,393 @@
+/* views.c: lays out the header, per-CPU table, offcore bars and text views on a canvas. */
+#include "views.h"
+#include "output.h"
+#include "theme.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIN_W 40
+#define MIN_H 10
+#define CPU_COL 6
+
+int view_history_reset(struct view_history *h, int nrows, int nmetrics)
+{
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+	size_t cells = (size_t)VIEWS_SPARK_LEN * (size_t)nrows * (size_t)(nmetrics ? nmetrics : 1);
+	h->v = malloc(cells * sizeof(double));
+	if (!h->v)
+		return -1;
+	for (size_t i = 0; i < cells; i++)
+		h->v[i] = NAN;
+	h->nrows = nrows;
+	h->nmetrics = nmetrics;
+	return 0;
+}
+
+void view_history_push(struct view_history *h, const struct snapshot *snap)
+{
+	if (!h->v || snap->nrows != h->nrows || snap->nmetrics != h->nmetrics)
+		return;
+	size_t slot = (size_t)h->head * (size_t)h->nrows * (size_t)h->nmetrics;
+	memcpy(&h->v[slot], snap->values, (size_t)h->nrows * (size_t)h->nmetrics * sizeof(double));
+	h->head = (h->head + 1) % VIEWS_SPARK_LEN;
+	if (h->len < VIEWS_SPARK_LEN)
+		h->len++;
+}
+
+void view_history_free(struct view_history *h)
+{
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}
+
+/* The last @n values of (row, metric), oldest first, into @out; returns how many. */
+static int history_series(const struct view_history *h, int row, int metric, double *out, int n)
+{
+	if (!h || !h->v || row >= h->nrows || metric >= h->nmetrics)
+		return 0;
+	if (n > h->len)
+		n = h->len;
+	for (int i = 0; i < n; i++) {
+		int slot = (h->head - n + i + VIEWS_SPARK_LEN) % VIEWS_SPARK_LEN;
+		out[i] = h->v[((size_t)slot * h->nrows + row) * h->nmetrics + metric];
+	}
+	return n;
+}
+
+int views_sort_column(const struct snapshot *snap, const char *name)
+{
+	if (strcmp(name, "cpu") == 0)
+		return -1;
+	for (int m = 0; m < snap->nmetrics; m++)
+		if (strcmp(snap->metrics[m].name, name) == 0)
+			return m;
+	return -2;
+}
+
+/* --- header --------------------------------------------------------------------------------- */
+
+static int draw_header(struct canvas *c, const struct view_header *h, bool room_for_capability)
+{
+	int x = canvas_printf(c, 0, 0, ROLE_HEADER, "pmutop %s", h->host ? h->host : "");
+	x += canvas_printf(c, x, 0, ROLE_HEADER, "  %s  ", h->kernel ? h->kernel : "");
+	x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, -1, CANVAS_ELLIPSIS, h->pmu ? h->pmu : "");
+	if (h->banner) {
+		int bw = canvas_str_width(h->banner) + 2;
+		if (bw > c->w / 2)
+			bw = c->w / 2;
+		canvas_putx(c, c->w - bw, 0, strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER : ROLE_REPLAY_BANNER,
+			    0, bw, CANVAS_ELLIPSIS, " ");
+		canvas_putx(c, c->w - bw + 1, 0,
+			    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER : ROLE_REPLAY_BANNER, 0,
+			    bw - 1, CANVAS_ELLIPSIS, h->banner);
+	}
+	char line[512];
+	char measured[32] = "-";
+	if (h->measured_ms > 0)
+		snprintf(measured, sizeof(measured), "%.1f", h->measured_ms);
+	x = canvas_printf(c, 0, 1, ROLE_HEADER, "mode ");
+	x += canvas_putx(c, x, 1, ROLE_HEADER_VALUE, CANVAS_BOLD, 16, CANVAS_ELLIPSIS, h->mode ? h->mode : "-");
+	snprintf(line, sizeof(line), " %s | %ld ms (last %s) | #%llu", h->title ? h->title : "",
+		 h->interval_ms, measured, h->samples);
+	x += canvas_putx(c, x, 1, ROLE_HEADER, 0, -1, CANVAS_ELLIPSIS, line);
+	if (h->paused)
+		x += canvas_put(c, x + 1, 1, ROLE_STATUS_PAUSED, " PAUSED ") + 1;
+	else if (h->first_tick_pending)
+		x += canvas_put(c, x + 1, 1, ROLE_MESSAGE_INFO, "waiting for first full tick") + 1;
+	if (h->warnings) {
+		snprintf(line, sizeof(line), " %d warning%s (:messages)", h->warnings, h->warnings == 1 ? "" : "s");
+		canvas_putx(c, x + 1, 1, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS, line);
+	}
+	int rows = 2;
+	if (room_for_capability && h->capability && h->capability[0]) {
+		canvas_putx(c, 0, rows, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, h->capability);
+		rows++;
+	}
+	if (room_for_capability && h->extra && h->extra[0]) {
+		canvas_putx(c, 0, rows, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, h->extra);
+		rows++;
+	}
+	return rows;
+}
+
+/* --- per-CPU table -------------------------------------------------------------------------- */
+
+struct table_ctx {
+	const struct snapshot *snap;
+	const struct view_state *vs;
+	const char *const *core_type;
+};
+
+static const struct table_ctx *sort_ctx; /* qsort has no context argument */
+
+static int row_compare(const void *a, const void *b)
+{
+	int ra = *(const int *)a, rb = *(const int *)b;
+	const struct table_ctx *t = sort_ctx;
+	if (t->vs->group_by_type && t->core_type) {
+		int k = strcmp(t->core_type[ra], t->core_type[rb]);
+		if (k)
+			return k;
+	}
+	int m = t->vs->sort_col;
+	if (m >= 0 && m < t->snap->nmetrics) {
+		double va = t->snap->values[ra * t->snap->nmetrics + m];
+		double vb = t->snap->values[rb * t->snap->nmetrics + m];
+		/* n/a sorts last either way */
+		if (isnan(va) != isnan(vb))
+			return isnan(va) ? 1 : -1;
+		if (!isnan(va) && va != vb)
+			return (va < vb) == t->vs->sort_desc ? 1 : -1;
+	}
+	return t->snap->cpus[ra] - t->snap->cpus[rb];
+}
+
+static int class_role(enum metric_class cls)
+{
+	switch (cls) {
+	case METRIC_GOOD: return ROLE_CELL_GOOD;
+	case METRIC_WARN: return ROLE_CELL_WARN;
+	case METRIC_BAD: return ROLE_CELL_BAD;
+	case METRIC_NA: return ROLE_CELL_NA;
+	default: return ROLE_CELL;
+	}
+}
+
+/* Why a metric is n/a: the state of its least available input. */
+static const char *na_reason(const struct snapshot *snap, const struct count *counts, int m)
+{
+	const struct session_metric *sm = &snap->metrics[m];
+	static const enum count_state order[] = {COUNT_OFFLINE, COUNT_NOT_SUPPORTED, COUNT_INVALID,
+						 COUNT_NOT_COUNTED};
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
+		for (int k = 0; k < sm->ninputs; k++)
+			if (counts[sm->inputs[k]].state == order[o])
+				return count_state_mark(order[o]);
+	return "n/a";
+}
+
+static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
+		      const struct count *counts, double v, enum metric_class cls, double running,
+		      int m, bool show_running, int base_role)
+{
+	char buf[48];
+	if (isnan(v)) {
+		canvas_putx(c, x, y, ROLE_CELL_NA, 0, w - 1, CANVAS_ALIGN_RIGHT, na_reason(snap, counts, m));
+		return;
+	}
+	output_format_value(v, buf, sizeof(buf));
+	int role = cls == METRIC_NONE ? base_role : class_role(cls);
+	bool scaled = running < 0.9999;
+	if (scaled && show_running) {
+		char pct[16];
+		snprintf(pct, sizeof(pct), "%3.0f%%", running * 100);
+		canvas_putx(c, x, y, role, 0, w - 6, CANVAS_ALIGN_RIGHT, buf);
+		canvas_putx(c, x + w - 5, y, ROLE_CELL_SCALED, CANVAS_DIM, 4, 0, pct);
+	} else {
+		canvas_putx(c, x, y, role, 0, w - 2, CANVAS_ALIGN_RIGHT, buf);
+		if (scaled)
+			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, "~");
+	}
+}
+
+static int draw_table(struct canvas *c, int top, int bottom, const struct view_input *in,
+		      struct view_state *vs)
+{
+	const struct snapshot *snap = in->snap;
+	if (!snap || snap->nrows == 0) {
+		canvas_put(c, 0, top, ROLE_MESSAGE_INFO, "waiting for the first tick...");
+		return top + 1;
+	}
+	int colw = vs->show_running ? 13 : 11;
+	int nm = snap->nmetrics;
+	int fit = (c->w - CPU_COL) / colw;
+	int shown = nm < fit ? nm : fit;
+	if (shown < 0)
+		shown = 0;
+	/* column header */
+	canvas_fill(c, 0, top, c->w, 1, ROLE_COLUMN_HEADER, NULL);
+	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0, CPU_COL - 1,
+		    0, "CPU");
+	for (int m = 0; m < shown; m++) {
+		char h[48];
+		const struct session_metric *sm = &snap->metrics[m];
+		snprintf(h, sizeof(h), "%s%s%s", sm->name, sm->unit[0] ? " " : "", sm->unit);
+		canvas_putx(c, CPU_COL + m * colw, top, ROLE_COLUMN_HEADER,
+			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
+			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
+	}
+	int spark_x = CPU_COL + shown * colw + 1;
+	int spark_w = c->w - spark_x;
+	if (spark_w > VIEWS_SPARK_LEN)
+		spark_w = VIEWS_SPARK_LEN;
+	bool spark = vs->spark_metric >= 0 && vs->spark_metric < nm && spark_w >= 8;
+	if (shown < nm)
+		canvas_printf(c, c->w - 8 > spark_x ? c->w - 8 : spark_x, top, ROLE_COLUMN_HEADER, "+%d cols", nm - shown);
+	else if (spark)
+		canvas_putx(c, spark_x, top, ROLE_COLUMN_HEADER, 0, spark_w, CANVAS_ELLIPSIS,
+			    snap->metrics[vs->spark_metric].name);
+	int y = top + 1;
+	int order[snap->nrows > 0 ? snap->nrows : 1];
+	for (int r = 0; r < snap->nrows; r++)
+		order[r] = r;
+	struct table_ctx t = {snap, vs, in->core_type};
+	sort_ctx = &t;
+	qsort(order, (size_t)snap->nrows, sizeof(int), row_compare);
+	int rows_room = bottom - y - 1; /* keep one line for the total */
+	int group_lines = 0;
+	const char *last_type = NULL;
+	int first = vs->scroll;
+	if (first > snap->nrows - 1)
+		first = snap->nrows > 0 ? snap->nrows - 1 : 0;
+	if (first < 0)
+		first = 0;
+	int drawn = 0;
+	for (int k = first; k < snap->nrows; k++) {
+		int r = order[k];
+		const char *type = in->core_type ? in->core_type[r] : "";
+		if (vs->group_by_type && (!last_type || strcmp(type, last_type) != 0)) {
+			if (y >= top + 1 + rows_room)
+				break;
+			canvas_putx(c, 0, y++, ROLE_TITLE, CANVAS_BOLD, -1, CANVAS_ELLIPSIS, type[0] ? type : "(no core PMU)");
+			last_type = type;
+			group_lines++;
+		}
+		if (y >= top + 1 + rows_room)
+			break;
+		canvas_printf(c, 0, y, ROLE_CELL, "%4d", snap->cpus[r]);
+		const struct count *counts = &snap->counts[r * snap->nevents];
+		if (snap->offline[r]) {
+			canvas_put(c, CPU_COL, y, ROLE_CELL_NA, "offline");
+		} else {
+			for (int m = 0; m < shown; m++)
+				draw_cell(c, CPU_COL + m * colw, y, colw, snap, counts, snap->values[r * nm + m],
+					  snap->classes[r * nm + m], snap->running[r * nm + m], m,
+					  vs->show_running, ROLE_CELL);
+			if (spark) {
+				double series[VIEWS_SPARK_LEN];
+				int n = history_series(in->history, r, vs->spark_metric, series, spark_w);
+				canvas_sparkline(c, spark_x, y, ROLE_SPARKLINE, series, n, 0, 0);
+			}
+		}
+		y++;
+		drawn++;
+	}
+	int hidden = snap->nrows - first - drawn;
+	/* total row */
+	canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
+	canvas_put(c, 0, y, ROLE_TOTAL_ROW, " all");
+	for (int m = 0; m < shown; m++)
+		draw_cell(c, CPU_COL + m * colw, y, colw, snap, snap->total_counts, snap->total_values[m],
+			  snap->total_classes[m], snap->total_running[m], m, vs->show_running, ROLE_TOTAL_ROW);
+	if (hidden > 0 || first > 0) {
+		char more[48];
+		snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "", hidden > 0 ? hidden : first);
+		canvas_putx(c, spark_x, y, ROLE_LEGEND, 0, -1, CANVAS_ELLIPSIS, more);
+	}
+	return y + 1;
+}
+
+/* --- offcore view --------------------------------------------------------------------------- */
+
+static int draw_offcore(struct canvas *c, int top, int bottom, const struct view_input *in)
+{
+	if (in->nbits <= 0) {
+		canvas_putx(c, 0, top, ROLE_MESSAGE_INFO, 0, -1, CANVAS_ELLIPSIS,
+			    "no offcore breakdown in this mode (:mode offcore on Intel; o returns to the table)");
+		return top + 1;
+	}
+	int y = top;
+	canvas_putx(c, 0, y++, ROLE_TITLE, CANVAS_BOLD, -1, CANVAS_ELLIPSIS,
+		    "offcore requests by request-type bit (share of measured requests)");
+	const struct snapshot *snap = in->snap;
+	int barw = c->w - CPU_COL - 1;
+	for (int r = 0; snap && r < snap->nrows && y < bottom - 2; r++) {
+		canvas_printf(c, 0, y, ROLE_CELL, "%4d", snap->cpus[r]);
+		struct canvas_segment segs[64];
+		int n = 0;
+		for (int b = 0; b < in->nbits && n < 64; b++)
+			segs[n++] = (struct canvas_segment){ROLE_BAR_0 + (b % 16),
+							    in->row_bit_share ? in->row_bit_share[r * in->nbits + b] : 0,
+							    (char)('A' + (b % 26))};
+		canvas_stacked_bar(c, CPU_COL, y, barw, segs, n);
+		y++;
+	}
+	/* legend with rate and age */
+	int x = 0;
+	int colw = 34;
+	for (int b = 0; b < in->nbits && y < bottom; b++) {
+		char line[96], rate[32], age[16];
+		output_format_value(in->bit_rate ? in->bit_rate[b] : NAN, rate, sizeof(rate));
+		if (!in->bit_age || in->bit_age[b] < 0)
+			snprintf(age, sizeof(age), "never");
+		else
+			snprintf(age, sizeof(age), "%dt ago", in->bit_age[b]);
+		snprintf(line, sizeof(line), "%c %-15.15s %9s/s %5.1f%% %s", 'A' + (b % 26), in->bit_names[b],
+			 rate, in->bit_share ? in->bit_share[b] * 100 : 0.0, age);
+		canvas_put(c, x, y, ROLE_BAR_0 + (b % 16), "█");
+		canvas_putx(c, x + 2, y, ROLE_LEGEND, 0, colw - 3, CANVAS_ELLIPSIS, line + 2);
+		x += colw;
+		if (x + colw > c->w) {
+			x = 0;
+			y++;
+		}
+	}
+	return y + 1;
+}
+
+/* --- text views ----------------------------------------------------------------------------- */
+
+static int draw_text(struct canvas *c, int top, int bottom, const struct view_lines *t, struct view_state *vs)
+{
+	int room = bottom - top;
+	if (vs->scroll > t->n - room)
+		vs->scroll = t->n - room;
+	if (vs->scroll < 0)
+		vs->scroll = 0;
+	int y = top;
+	for (int i = vs->scroll; i < t->n && y < bottom; i++, y++)
+		canvas_putx(c, 0, y, t->roles ? t->roles[i] : ROLE_HELP_TEXT, 0, -1, CANVAS_ELLIPSIS, t->lines[i]);
+	return y;
+}
+
+int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs)
+{
+	canvas_clear(c);
+	if (c->w < MIN_W || c->h < MIN_H) {
+		canvas_putx(c, 0, 0, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS, "terminal too small");
+		char need[64];
+		snprintf(need, sizeof(need), "need %dx%d, have %dx%d", MIN_W, MIN_H, c->w, c->h);
+		canvas_putx(c, 0, 1, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS, need);
+		canvas_putx(c, 0, 2, ROLE_HELP_TEXT, 0, -1, CANVAS_ELLIPSIS, "q quits");
+		return c->h - 1;
+	}
+	int top = draw_header(c, in->header, c->h >= 14);
+	int bottom = c->h - 2; /* message line and prompt line */
+	switch (vs->view) {
+	case VIEW_OFFCORE:
+		draw_offcore(c, top, bottom, in);
+		break;
+	case VIEW_HELP:
+	case VIEW_MESSAGES:
+	case VIEW_PROBE:
+	case VIEW_SPIKES:
+		draw_text(c, top, bottom, &in->text, vs);
+		break;
+	default:
+		draw_table(c, top, bottom, in, vs);
+		break;
+	}
+	if (in->message)
+		canvas_putx(c, 0, c->h - 2, in->message_role, 0, -1, CANVAS_ELLIPSIS, in->message);
+	if (in->prompt) {
+		canvas_putx(c, 0, c->h - 1, ROLE_PROMPT, 0, -1, 0, in->prompt);
+	} else {
+		static const char hints[] = "q quit  : command  space pause  m/M mode  </> sort  +/- interval  "
+					    "t theme  o offcore  ? help";
+		canvas_putx(c, 0, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, -1, CANVAS_ELLIPSIS, hints);
+	}
+	return c->h - 1;
+}

@@ -1,0 +1,309 @@
+/* screen.c: the ncurses front end: one poll loop, canvas blit with one doupdate, keys, prompt. */
+#include "ui.h"
+#include "app.h"
+#include "canvas.h"
+#include "command.h"
+#include "complete.h"
+#include "history.h"
+#include "keys.h"
+#include "lineedit.h"
+#include "theme.h"
+#include "uistate.h"
+#include "views.h"
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#define MAX_PAIRS 256
+
+struct pair_cache {
+	int fg, bg;
+};
+
+static struct pair_cache pairs[MAX_PAIRS];
+static int npairs = 1;
+
+/* A curses colour pair for (fg, bg), created on first use; 0 when the terminal runs out. */
+static int pair_for(int fg, int bg)
+{
+	if (!has_colors())
+		return 0;
+	if (fg == THEME_DEFAULT && bg == THEME_DEFAULT)
+		return 0;
+	for (int i = 1; i < npairs; i++)
+		if (pairs[i].fg == fg && pairs[i].bg == bg)
+			return i;
+	if (npairs >= MAX_PAIRS || npairs >= COLOR_PAIRS)
+		return 0;
+	if (fg >= COLORS || bg >= COLORS)
+		return 0;
+	init_pair((short)npairs, (short)fg, (short)bg);
+	pairs[npairs] = (struct pair_cache){fg, bg};
+	return npairs++;
+}
+
+static attr_t curses_attr(unsigned a)
+{
+	attr_t r = A_NORMAL;
+	if (a & THEME_BOLD)
+		r |= A_BOLD;
+	if (a & THEME_DIM)
+		r |= A_DIM;
+	if (a & THEME_REVERSE)
+		r |= A_REVERSE;
+	if (a & THEME_UNDERLINE)
+		r |= A_UNDERLINE;
+#ifdef A_ITALIC
+	if (a & THEME_ITALIC)
+		r |= A_ITALIC;
+#endif
+	return r;
+}
+
+/* Style cache per role, rebuilt when the theme changes. */
+static void build_styles(struct ui_state *u)
+{
+	npairs = 1;
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		struct theme_style st = theme_resolve(&u->theme, r, u->depth);
+		u->role_pair[r] = pair_for(st.fg, st.bg);
+		u->role_attr[r] = st.attr;
+	}
+}
+
+/* Copies the cells that changed since the last frame into stdscr. */
+static void blit(struct ui_state *u)
+{
+	struct canvas *c = u->canvas, *prev = u->prev;
+	bool full = !prev || prev->w != c->w || prev->h != c->h || u->force_full;
+	for (int y = 0; y < c->h; y++)
+		for (int x = 0; x < c->w; x++) {
+			const struct canvas_cell *cell = canvas_cell(c, x, y);
+			if (!full) {
+				const struct canvas_cell *old = canvas_cell(prev, x, y);
+				if (old && memcmp(old, cell, sizeof(*cell)) == 0)
+					continue;
+			}
+			if (cell->width == 0)
+				continue; /* right half of a wide character */
+			int role = cell->role < ROLE_COUNT ? cell->role : 0;
+			attr_t a = curses_attr(u->role_attr[role] | cell->attr);
+			attrset(a | COLOR_PAIR(u->role_pair[role]));
+			/* the bottom-right cell cannot be written without scrolling on some terminals */
+			if (y == c->h - 1 && x == c->w - 1)
+				continue;
+			mvaddstr(y, x, cell->ch[0] ? cell->ch : " ");
+		}
+	attrset(A_NORMAL);
+	if (!u->prev || u->prev->w != c->w || u->prev->h != c->h) {
+		canvas_free(u->prev);
+		u->prev = canvas_new(c->w, c->h);
+	}
+	if (u->prev)
+		memcpy(u->prev->cells, c->cells, (size_t)c->w * (size_t)c->h * sizeof(*c->cells));
+	u->force_full = false;
+}
+
+void ui_redraw(struct app_ctx *app)
+{
+	struct ui_state *u = app->ui;
+	int h, w;
+	getmaxyx(stdscr, h, w);
+	if (!u->canvas || u->canvas->w != w || u->canvas->h != h) {
+		if (!u->canvas)
+			u->canvas = canvas_new(w, h);
+		else
+			canvas_resize(u->canvas, w, h);
+		if (!u->canvas)
+			return;
+	}
+	canvas_set_ascii(u->canvas, u->ascii);
+	int prompt_row = ui_state_draw(app, u->canvas);
+	blit(u);
+	if (u->prompting) {
+		curs_set(1);
+		move(prompt_row, u->cursor_col < w ? u->cursor_col : w - 1);
+	} else {
+		curs_set(0);
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* Maps an ncurses key to the keys.h code space. */
+static int map_key(int status, wint_t ch)
+{
+	if (status == KEY_CODE_YES) {
+		switch (ch) {
+		case KEY_UP: return KEYS_UP;
+		case KEY_DOWN: return KEYS_DOWN;
+		case KEY_LEFT: return KEYS_LEFT;
+		case KEY_RIGHT: return KEYS_RIGHT;
+		case KEY_HOME: return KEYS_HOME;
+		case KEY_END: return KEYS_END;
+		case KEY_PPAGE: return KEYS_PGUP;
+		case KEY_NPAGE: return KEYS_PGDN;
+		case KEY_IC: return KEYS_INSERT;
+		case KEY_DC: return KEYS_DELETE;
+		case KEY_BACKSPACE: return KEYS_BACKSPACE;
+		case KEY_ENTER: return KEYS_ENTER;
+		case KEY_RESIZE: return KEYS_RESIZE;
+		default:
+			if (ch >= (wint_t)KEY_F(1) && ch <= (wint_t)KEY_F(12))
+				return KEYS_F1 + (int)(ch - KEY_F(1));
+			return -1;
+		}
+	}
+	if (ch == 127 || ch == 8)
+		return KEYS_BACKSPACE;
+	if (ch == '\n' || ch == '\r')
+		return KEYS_ENTER;
+	return (int)ch;
+}
+
+static void resize(struct app_ctx *app)
+{
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+	struct ui_state *u = app->ui;
+	u->force_full = true;
+	ui_redraw(app);
+}
+
+static void read_keys(struct app_ctx *app)
+{
+	wint_t ch;
+	int status;
+	while ((status = get_wch(&ch)) != ERR) {
+		int key = map_key(status, ch);
+		if (key == KEYS_RESIZE) {
+			resize(app);
+			continue;
+		}
+		if (key < 0)
+			continue;
+		ui_state_key(app, key);
+		if (app->quit)
+			return;
+	}
+}
+
+/* True when curses holds buffered input (typeahead it already read from the terminal). */
+static bool getch_pending(void)
+{
+	int ch = getch();
+	if (ch == ERR)
+		return false;
+	ungetch(ch);
+	return true;
+}
+
+static int start_curses(void)
+{
+	setlocale(LC_ALL, "");
+	/* newterm on the controlling streams: a clear message instead of an exit on a bad TERM */
+	SCREEN *s = newterm(NULL, stdout, stdin);
+	if (!s)
+		return -1;
+	set_term(s);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	if (has_colors()) {
+		start_color();
+		use_default_colors();
+	}
+	return 0;
+}
+
+int ui_run(struct app_ctx *app)
+{
+	char err[512];
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pmutop: the screen needs a terminal; use -b for batch output\n");
+		return 2;
+	}
+	const char *term = getenv("TERM");
+	if (!term || !*term) {
+		fprintf(stderr, "pmutop: TERM is not set; use -b for batch output\n");
+		return 2;
+	}
+	struct ui_state *u = ui_state_new(app, err, sizeof(err));
+	if (!u) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return 2;
+	}
+	if (loop_init(&app->loop, (uint64_t)app->interval_ms * 1000000ULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		ui_state_free(app);
+		return 1;
+	}
+	app->loop_ready = true;
+	if (start_curses() < 0) {
+		fprintf(stderr, "pmutop: cannot initialise the terminal \"%s\"\n", term);
+		ui_state_free(app);
+		return 1;
+	}
+	int colors = has_colors() ? COLORS : 0;
+	ui_state_set_depth(app, colors);
+	build_styles(u);
+	u->rebuild_styles = build_styles;
+	ui_state_startup(app); /* rc file and -c commands, history */
+	loop_watch(&app->loop, STDIN_FILENO);
+	if (app_tick(app, err, sizeof(err)) < 0)
+		app_log(app, MSG_ERROR, "%s", err);
+	ui_redraw(app);
+	int rc = 0;
+	long ticks = 0;
+	while (!app->quit) {
+		struct loop_event ev;
+		if (loop_wait(&app->loop, &ev) < 0)
+			break;
+		switch (ev.kind) {
+		case LOOP_SIGNAL:
+			if (ev.signo == SIGWINCH)
+				resize(app);
+			else
+				app->quit = true; /* SIGINT, SIGTERM, SIGHUP (terminal gone), SIGPIPE */
+			break;
+		case LOOP_INPUT:
+			if (ev.fd == STDIN_FILENO) {
+				/* a closed terminal reads as end of file: leave instead of spinning */
+				int avail = 0;
+				if (ioctl(STDIN_FILENO, FIONREAD, &avail) == 0 && avail == 0 &&
+				    (getch_pending() == false))
+					app->quit = true;
+				read_keys(app);
+			} else {
+				ui_state_fd(app, ev.fd);
+			}
+			ui_redraw(app);
+			break;
+		case LOOP_TICK:
+			app->overruns += ev.overruns;
+			app->last_lateness_ms = (double)ev.lateness_ns / 1e6;
+			if (!app->paused)
+				ui_state_tick(app);
+			ui_redraw(app);
+			if (app->opt.iterations && ++ticks >= app->opt.iterations)
+				app->quit = true;
+			break;
+		default:
+			break;
+		}
+	}
+	endwin();
+	ui_state_free(app);
+	return rc;
+}

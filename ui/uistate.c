@@ -1,0 +1,1056 @@
+/* uistate.c: what the keys and : commands do, and what the screen shows (no curses here). */
+#include "uistate.h"
+#include "app.h"
+#include "command.h"
+#include "complete.h"
+#include "encode.h"
+#include "history.h"
+#include "mode.h"
+#include "output.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UI(app) ((struct ui_state *)(app)->ui)
+
+static const long interval_steps[] = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000};
+#define NSTEPS (long)(sizeof(interval_steps) / sizeof(interval_steps[0]))
+
+static const char *const view_names[VIEW_COUNT] = {
+	[VIEW_TABLE] = "table", [VIEW_OFFCORE] = "offcore", [VIEW_HELP] = "help",
+	[VIEW_MESSAGES] = "messages", [VIEW_PROBE] = "probe", [VIEW_SPIKES] = "spikes",
+};
+
+/* --- text views ----------------------------------------------------------------------------- */
+
+static void text_free(struct ui_state *u)
+{
+	for (int i = 0; i < u->ntext; i++)
+		free(u->text[i]);
+	free(u->text);
+	free(u->text_roles);
+	u->text = NULL;
+	u->text_roles = NULL;
+	u->ntext = 0;
+}
+
+static void text_add(struct ui_state *u, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void text_add(struct ui_state *u, int role, const char *fmt, ...)
+{
+	char **t = realloc(u->text, (size_t)(u->ntext + 1) * sizeof(char *));
+	int *r = realloc(u->text_roles, (size_t)(u->ntext + 1) * sizeof(int));
+	if (t)
+		u->text = t;
+	if (r)
+		u->text_roles = r;
+	if (!t || !r)
+		return;
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	u->text[u->ntext] = strdup(buf);
+	u->text_roles[u->ntext] = role;
+	if (u->text[u->ntext])
+		u->ntext++;
+}
+
+/* Runtime settings for :set and :show (one table). */
+struct setting {
+	const char *name;
+	const char *help;
+	int (*set)(struct app_ctx *app, const char *value, char *err, size_t errlen);
+	void (*show)(struct app_ctx *app, char *buf, size_t len);
+};
+static const struct setting settings[];
+
+static void show_help(struct app_ctx *app, const char *topic)
+{
+	struct ui_state *u = UI(app);
+	text_free(u);
+	char err[256];
+	char **lines = topic ? command_help_for(topic, err, sizeof(err)) : command_help_lines(&u->km);
+	if (topic && !lines) {
+		app_log(app, MSG_ERROR, "%s", err);
+		return;
+	}
+	text_add(u, ROLE_TITLE, "%s", topic ? "Help" : "pmutop help  (Esc or q returns; up/down scroll)");
+	for (int i = 0; lines && lines[i]; i++)
+		text_add(u, ROLE_HELP_TEXT, "%s", lines[i]);
+	command_free_words(-1, lines);
+	if (!topic) {
+		text_add(u, ROLE_TITLE, "%s", "");
+		text_add(u, ROLE_TITLE, "Settings (:set NAME VALUE, :show [NAME])");
+		for (const struct setting *s = settings; s->name; s++)
+			text_add(u, ROLE_HELP_TEXT, "  %-10s %s", s->name, s->help);
+		text_add(u, ROLE_TITLE, "%s", "");
+		text_add(u, ROLE_TITLE, "Modes (:mode NAME, m/M)");
+		for (int i = 0; i < app->modes->n; i++) {
+			const struct mode *m = app->modes->modes[i];
+			struct mode_avail a;
+			bool ok = mode_availability(m, app->family, &a) == 0;
+			text_add(u, ok ? ROLE_HELP_TEXT : ROLE_CELL_NA, "  %-10s %s%s%s", m->name,
+				 m->title ? m->title : "", ok ? "" : " -- not here: ", ok ? "" : a.reason);
+		}
+		text_add(u, ROLE_TITLE, "%s", "");
+		text_add(u, ROLE_HELP_TEXT, "Cells: n/a no value, n/s not supported, n/c not counted, "
+					    "~ scaled (multiplexed; :set running on shows the %%)");
+		text_add(u, ROLE_HELP_TEXT, "Command-line options: see pmutop --help");
+	}
+	u->vs.view = VIEW_HELP;
+	u->vs.scroll = 0;
+}
+
+static void show_messages(struct app_ctx *app)
+{
+	struct ui_state *u = UI(app);
+	text_free(u);
+	text_add(u, ROLE_TITLE, "Messages (%d, newest last)", app->nmessages);
+	int start = (app->message_head - app->nmessages + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
+	for (int i = 0; i < app->nmessages; i++) {
+		const struct app_message *m = &app->messages[(start + i) % APP_MAX_MESSAGES];
+		int role = m->level == MSG_ERROR ? ROLE_MESSAGE_ERROR
+			   : m->level == MSG_WARN ? ROLE_MESSAGE_WARN
+						  : ROLE_MESSAGE_INFO;
+		text_add(u, role, "%8.1fs %s", m->time_s, m->text);
+	}
+	if (!app->nmessages)
+		text_add(u, ROLE_HELP_TEXT, "no messages");
+	u->vs.view = VIEW_MESSAGES;
+	u->vs.scroll = app->nmessages;
+}
+
+/* --- settings ------------------------------------------------------------------------------- */
+
+static int parse_bool(const char *v, bool *out, char *err, size_t errlen)
+{
+	if (!strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "1") || !strcmp(v, "true"))
+		*out = true;
+	else if (!strcmp(v, "off") || !strcmp(v, "no") || !strcmp(v, "0") || !strcmp(v, "false"))
+		*out = false;
+	else {
+		snprintf(err, errlen, "\"%s\" is not on or off", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_running(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	return parse_bool(v, &UI(app)->vs.show_running, err, errlen);
+}
+static void show_running(struct app_ctx *app, char *b, size_t l) { snprintf(b, l, "%s", UI(app)->vs.show_running ? "on" : "off"); }
+static int set_group(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	return parse_bool(v, &UI(app)->vs.group_by_type, err, errlen);
+}
+static void show_group(struct app_ctx *app, char *b, size_t l) { snprintf(b, l, "%s", UI(app)->vs.group_by_type ? "on" : "off"); }
+static int set_ascii(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	int rc = parse_bool(v, &UI(app)->ascii, err, errlen);
+	UI(app)->force_full = true;
+	return rc;
+}
+static void show_ascii(struct app_ctx *app, char *b, size_t l) { snprintf(b, l, "%s", UI(app)->ascii ? "on" : "off"); }
+static void show_interval(struct app_ctx *app, char *b, size_t l) { snprintf(b, l, "%ld", app->interval_ms); }
+static int set_interval_str(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	long ms = strtol(v, &end, 10);
+	if (errno || end == v || *end) {
+		snprintf(err, errlen, "interval: \"%s\" is not a number of milliseconds", v);
+		return -1;
+	}
+	return app_set_interval(app, ms, err, errlen);
+}
+static void show_theme(struct app_ctx *app, char *b, size_t l) { snprintf(b, l, "%s", UI(app)->theme.name); }
+static void show_mode(struct app_ctx *app, char *b, size_t l) { snprintf(b, l, "%s", app->mode_name); }
+static void show_cpus(struct app_ctx *app, char *b, size_t l)
+{
+	struct cpuset s;
+	cpuset_clear(&s);
+	for (int i = 0; i < app->ncpus; i++)
+		cpuset_add(&s, app->cpus[i]);
+	cpuset_format(&s, b, l);
+}
+static int set_theme_str(struct app_ctx *app, const char *v, char *err, size_t errlen);
+static int set_cpus_str(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	return app_set_cpus(app, strcmp(v, "all") == 0 ? NULL : v, err, errlen);
+}
+static int set_mode_str(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	return app_set_mode(app, v, err, errlen);
+}
+
+static const struct setting settings[] = {
+	{"interval", "sampling interval in ms (10..3600000)", set_interval_str, show_interval},
+	{"mode", "the event mode", set_mode_str, show_mode},
+	{"cpus", "monitored CPUs (list or all)", set_cpus_str, show_cpus},
+	{"theme", "colour theme", set_theme_str, show_theme},
+	{"running", "on: show the running % of scaled values", set_running, show_running},
+	{"group", "on: group rows by core type (hybrid, big.LITTLE)", set_group, show_group},
+	{"ascii", "on: ASCII bars and sparklines (serial consoles)", set_ascii, show_ascii},
+	{NULL, NULL, NULL, NULL},
+};
+
+static const struct setting *setting_find(const char *name, char *err, size_t errlen)
+{
+	for (const struct setting *s = settings; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	char list[256] = "";
+	for (const struct setting *s = settings; s->name; s++) {
+		size_t u = strlen(list);
+		snprintf(list + u, sizeof(list) - u, "%s%s", u ? ", " : "", s->name);
+	}
+	snprintf(err, errlen, "unknown option \"%s\" (options: %s)", name, list);
+	return NULL;
+}
+
+/* --- command handlers ----------------------------------------------------------------------- */
+
+static void after_mode_change(struct app_ctx *app)
+{
+	struct ui_state *u = UI(app);
+	view_history_free(&u->hist);
+	u->vs.sort_col = -1;
+	u->vs.spark_metric = -1;
+	app_log(app, MSG_INFO, "mode %s opened; its first full tick arrives in %ld ms", app->mode_name,
+		app->interval_ms);
+}
+
+static int cmd_mode(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	const char *name = argv[1];
+	char pick[64];
+	if (strcmp(name, "next") == 0 || strcmp(name, "prev") == 0) {
+		/* walk the modes available here */
+		int n = app->modes->n, cur = 0;
+		for (int i = 0; i < n; i++)
+			if (strcmp(app->modes->modes[i]->name, app->mode_name) == 0)
+				cur = i;
+		int step = name[0] == 'n' ? 1 : -1;
+		for (int k = 1; k <= n; k++) {
+			const struct mode *m = app->modes->modes[((cur + step * k) % n + n) % n];
+			struct mode_avail a;
+			if (mode_availability(m, app->family, &a) == 0) {
+				snprintf(pick, sizeof(pick), "%s", m->name);
+				name = pick;
+				break;
+			}
+		}
+	}
+	if (app_set_mode(app, name, err, errlen) < 0)
+		return -1;
+	after_mode_change(app);
+	return 0;
+}
+
+static int cmd_interval(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	const char *v = argv[1];
+	if (strcmp(v, "+") == 0 || strcmp(v, "-") == 0) {
+		long cur = app->interval_ms, next = cur;
+		if (v[0] == '+') {
+			for (long i = 0; i < NSTEPS; i++)
+				if (interval_steps[i] > cur) {
+					next = interval_steps[i];
+					break;
+				}
+		} else {
+			for (long i = NSTEPS - 1; i >= 0; i--)
+				if (interval_steps[i] < cur) {
+					next = interval_steps[i];
+					break;
+				}
+		}
+		return app_set_interval(app, next, err, errlen);
+	}
+	return set_interval_str(app, v, err, errlen);
+}
+
+static int cmd_cpus(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	if (set_cpus_str(app, argv[1], err, errlen) < 0)
+		return -1;
+	view_history_free(&UI(app)->hist);
+	return 0;
+}
+
+static int cmd_sort(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	struct ui_state *u = UI(app);
+	int nm = app->mode.nmetrics;
+	const char *v = argv[1];
+	if (strcmp(v, "next") == 0 || strcmp(v, "prev") == 0) {
+		int col = u->vs.sort_col + (v[0] == 'n' ? 1 : -1);
+		if (col >= nm)
+			col = -1;
+		if (col < -1)
+			col = nm - 1;
+		u->vs.sort_col = col;
+		u->vs.sort_desc = col >= 0;
+		return 0;
+	}
+	bool asc = false;
+	char name[64];
+	snprintf(name, sizeof(name), "%s", v);
+	size_t len = strlen(name);
+	if (len > 1 && (name[len - 1] == '+' || name[len - 1] == '-')) {
+		asc = name[len - 1] == '+';
+		name[len - 1] = '\0';
+	}
+	if (strcmp(name, "cpu") == 0) {
+		u->vs.sort_col = -1;
+		return 0;
+	}
+	for (int m = 0; m < nm; m++)
+		if (strcmp(app->mode.metrics[m].name, name) == 0) {
+			u->vs.sort_col = m;
+			u->vs.sort_desc = !asc;
+			return 0;
+		}
+	char list[512] = "cpu";
+	for (int m = 0; m < nm; m++) {
+		size_t l = strlen(list);
+		snprintf(list + l, sizeof(list) - l, ", %s", app->mode.metrics[m].name);
+	}
+	snprintf(err, errlen, "unknown column \"%s\" (columns: %s)", name, list);
+	return -1;
+}
+
+static int cmd_spark(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	struct ui_state *u = UI(app);
+	if (strcmp(argv[1], "off") == 0) {
+		u->vs.spark_metric = -1;
+		return 0;
+	}
+	for (int m = 0; m < app->mode.nmetrics; m++)
+		if (strcmp(app->mode.metrics[m].name, argv[1]) == 0) {
+			u->vs.spark_metric = m;
+			return 0;
+		}
+	snprintf(err, errlen, "unknown metric \"%s\" in mode %s", argv[1], app->mode_name);
+	return -1;
+}
+
+static int cmd_pause(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	(void)err;
+	(void)errlen;
+	if (strcmp(argv[0], "toggle-pause") == 0)
+		app->paused = !app->paused;
+	else
+		app->paused = strcmp(argv[0], "pause") == 0;
+	app_log(app, MSG_INFO, "%s", app->paused ? "paused (space resumes)" : "resumed");
+	return 0;
+}
+
+static int load_theme(struct app_ctx *app, const char *name, char *err, size_t errlen)
+{
+	struct ui_state *u = UI(app);
+	struct theme t;
+	theme_init_default(&t);
+	if (theme_load(&t, name, err, errlen) < 0) {
+		theme_free(&t);
+		return -1;
+	}
+	for (size_t i = 0; i < t.nwarnings; i++)
+		app_log(app, MSG_WARN, "%s", t.warnings[i]);
+	theme_free(&u->theme);
+	u->theme = t;
+	u->force_full = true;
+	if (u->rebuild_styles)
+		u->rebuild_styles(u);
+	return 0;
+}
+
+static int set_theme_str(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	if (strcmp(v, "next") == 0 || strcmp(v, "prev") == 0) {
+		char **names;
+		size_t n = theme_list(&names);
+		if (n == 0) {
+			snprintf(err, errlen, "no themes found");
+			return -1;
+		}
+		size_t cur = 0;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(names[i], UI(app)->theme.name) == 0)
+				cur = i;
+		size_t next = v[0] == 'n' ? (cur + 1) % n : (cur + n - 1) % n;
+		int rc = load_theme(app, names[next], err, errlen);
+		theme_list_free(names, n);
+		return rc;
+	}
+	return load_theme(app, v, err, errlen);
+}
+
+static int cmd_theme(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	if (set_theme_str(app, argv[1], err, errlen) < 0)
+		return -1;
+	app_log(app, MSG_INFO, "theme %s", UI(app)->theme.name);
+	return 0;
+}
+
+static int cmd_set(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	const struct setting *s = setting_find(argv[1], err, errlen);
+	if (!s)
+		return -1;
+	return s->set(app, argv[2], err, errlen);
+}
+
+static int cmd_show(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	char line[1024] = "", val[256];
+	if (argc > 1) {
+		const struct setting *s = setting_find(argv[1], err, errlen);
+		if (!s)
+			return -1;
+		s->show(app, val, sizeof(val));
+		app_log(app, MSG_INFO, "%s = %s", s->name, val);
+		return 0;
+	}
+	for (const struct setting *s = settings; s->name; s++) {
+		s->show(app, val, sizeof(val));
+		size_t u = strlen(line);
+		snprintf(line + u, sizeof(line) - u, "%s%s=%s", u ? "  " : "", s->name, val);
+	}
+	app_log(app, MSG_INFO, "%s", line);
+	return 0;
+}
+
+static int cmd_bind(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	char *command = command_join(argc - 2, argv + 2);
+	if (!command) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int rc = keys_bind(&UI(app)->km, argv[1], command, err, errlen);
+	if (rc == 0)
+		app_log(app, MSG_INFO, "%s is now bound to: %s", argv[1], command);
+	free(command);
+	return rc;
+}
+
+static int cmd_messages(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc, (void)argv, (void)err, (void)errlen;
+	show_messages(app);
+	return 0;
+}
+
+static int cmd_help(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	show_help(app, argc > 1 ? argv[1] : NULL);
+	return 0;
+}
+
+static int cmd_quit(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc, (void)argv, (void)err, (void)errlen;
+	app->quit = true;
+	return 0;
+}
+
+static int cmd_view(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	struct ui_state *u = UI(app);
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (strcmp(view_names[v], argv[1]) == 0) {
+			if (v == VIEW_HELP) {
+				show_help(app, NULL);
+				return 0;
+			}
+			if (v == VIEW_MESSAGES) {
+				show_messages(app);
+				return 0;
+			}
+			/* the same view again returns to the table (o toggles the offcore view) */
+			u->vs.view = u->vs.view == (enum view_kind)v ? VIEW_TABLE : (enum view_kind)v;
+			u->vs.scroll = 0;
+			return 0;
+		}
+	snprintf(err, errlen, "unknown view \"%s\" (table, offcore, help, messages, probe, spikes)", argv[1]);
+	return -1;
+}
+
+static int cmd_select(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	struct ui_state *u = UI(app);
+	const char *v = argv[1];
+	int page = u->canvas ? u->canvas->h - 8 : 10;
+	if (page < 1)
+		page = 1;
+	if (!strcmp(v, "up"))
+		u->vs.scroll--;
+	else if (!strcmp(v, "down"))
+		u->vs.scroll++;
+	else if (!strcmp(v, "pgup"))
+		u->vs.scroll -= page;
+	else if (!strcmp(v, "pgdn"))
+		u->vs.scroll += page;
+	else if (!strcmp(v, "top"))
+		u->vs.scroll = 0;
+	else if (!strcmp(v, "bottom"))
+		u->vs.scroll = 1 << 20;
+	else {
+		char *end;
+		long cpu = strtol(v, &end, 10);
+		if (*end || end == v) {
+			snprintf(err, errlen, "select: expected up, down, pgup, pgdn, top, bottom or a CPU number");
+			return -1;
+		}
+		for (int r = 0; r < app->ncpus; r++)
+			if (app->cpus[r] == cpu) {
+				u->vs.scroll = r;
+				return 0;
+			}
+		snprintf(err, errlen, "CPU %ld is not shown", cpu);
+		return -1;
+	}
+	int rows = u->vs.view == VIEW_TABLE ? app->ncpus : u->ntext;
+	if (u->vs.scroll > rows - 1)
+		u->vs.scroll = rows - 1;
+	if (u->vs.scroll < 0)
+		u->vs.scroll = 0;
+	return 0;
+}
+
+static int cmd_redraw(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc, (void)argv, (void)err, (void)errlen;
+	UI(app)->force_full = true;
+	return 0;
+}
+
+static int cmd_command_line(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc, (void)argv, (void)err, (void)errlen;
+	struct ui_state *u = UI(app);
+	u->prompting = true;
+	lineedit_clear(&u->le);
+	return 0;
+}
+
+/* Builds a mode from the running one plus/minus events, and switches to it. */
+static int change_events(struct app_ctx *app, int argc, char **argv, bool add, char *err, size_t errlen)
+{
+	struct session_mode m = app->mode;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (add) {
+			char alias[48], spec[192];
+			const char *eq = strchr(arg, '=');
+			if (eq && (size_t)(eq - arg) < sizeof(alias)) {
+				memcpy(alias, arg, (size_t)(eq - arg));
+				alias[eq - arg] = '\0';
+				snprintf(spec, sizeof(spec), "%s", eq + 1);
+			} else {
+				snprintf(spec, sizeof(spec), "%s", arg);
+				size_t k = 0;
+				for (const char *p = arg; *p && k < sizeof(alias) - 1; p++)
+					alias[k++] = (char)((*p == ':' || *p == '/' || *p == '-' || *p == '.' || *p == '=' || *p == ',') ? '_' : *p);
+				alias[k] = '\0';
+			}
+			struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
+						 .family = app->family, .core_pmu_type = app->core_type[0],
+						 .filters_priv = app->family->filters_priv};
+			struct event_encoding enc;
+			char why[256];
+			if (event_encode(spec, &ctx, &enc, why, sizeof(why)) < 0) {
+				char sugg[4][96];
+				int n = encode_suggest(spec, &ctx, sugg, 4);
+				int used = snprintf(err, errlen, "%s", why);
+				for (int s = 0; s < n && used > 0 && (size_t)used < errlen; s++)
+					used += snprintf(err + used, errlen - (size_t)used, "%s%s",
+							 s ? ", " : " (did you mean ", sugg[s]);
+				if (n && used > 0 && (size_t)used < errlen)
+					snprintf(err + used, errlen - (size_t)used, ")");
+				return -1;
+			}
+			for (int e = 0; e < m.nevents; e++)
+				if (strcmp(m.events[e].name, alias) == 0) {
+					snprintf(err, errlen, "event %s is already counted", alias);
+					return -1;
+				}
+			if (m.nevents >= SESSION_MAX_EVENTS) {
+				snprintf(err, errlen, "at most %d events", SESSION_MAX_EVENTS);
+				return -1;
+			}
+			struct backend_event *be = &m.events[m.nevents++];
+			memset(be, 0, sizeof(*be));
+			snprintf(be->name, sizeof(be->name), "%s", alias);
+			snprintf(be->spec, sizeof(be->spec), "%s", spec);
+		} else {
+			int found = -1;
+			for (int e = 0; e < m.nevents; e++)
+				if (strcmp(m.events[e].name, arg) == 0 || strcmp(m.events[e].spec, arg) == 0)
+					found = e;
+			if (found < 0) {
+				snprintf(err, errlen, "event %s is not counted in this mode", arg);
+				return -1;
+			}
+			if (m.nevents == 1) {
+				snprintf(err, errlen, "cannot remove the last event");
+				return -1;
+			}
+			memmove(&m.events[found], &m.events[found + 1],
+				(size_t)(m.nevents - found - 1) * sizeof(m.events[0]));
+			m.nevents--;
+			/* metric inputs point at event indices: re-map, dropping metrics that used it */
+			int keep = 0;
+			for (int k = 0; k < m.nmetrics; k++) {
+				struct session_metric sm = m.metrics[k];
+				bool uses = false;
+				for (int j = 0; j < sm.ninputs; j++) {
+					if (sm.inputs[j] == found)
+						uses = true;
+					else if (sm.inputs[j] > found)
+						sm.inputs[j]--;
+				}
+				if (!uses)
+					m.metrics[keep++] = sm;
+			}
+			m.nmetrics = keep;
+		}
+	}
+	m.nsets = 0;
+	if (session_set_mode(app->session, &m, err, errlen) < 0)
+		return -1;
+	app->mode = m;
+	after_mode_change(app);
+	return 0;
+}
+
+static int cmd_add(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	return change_events(app, argc, argv, true, err, errlen);
+}
+
+static int cmd_remove(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	return change_events(app, argc, argv, false, err, errlen);
+}
+
+static int cmd_define(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	/* METRICS as "a=EXPR,b=EXPR" or "a=EXPR;b=EXPR" */
+	char metrics[1024];
+	snprintf(metrics, sizeof(metrics), "%s", argv[3]);
+	struct mode *m = mode_define(argv[1], argv[2], metrics, err, errlen);
+	if (!m)
+		return -1;
+	const struct mode *old = mode_find(app->modes, argv[1]);
+	if (old && strcmp(old->name, argv[1]) == 0 && old->source && strcmp(old->source, "define") != 0) {
+		mode_free(m);
+		snprintf(err, errlen, "mode %s already exists (built-in or from a file); choose another name", argv[1]);
+		return -1;
+	}
+	mode_register(app->modes, m);
+	if (app_set_mode(app, argv[1], err, errlen) < 0)
+		return -1;
+	after_mode_change(app);
+	return 0;
+}
+
+static int cmd_fallback(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)app, (void)argc;
+	snprintf(err, errlen, "%s is not available in this build yet", argv[0]);
+	return -1;
+}
+
+static const struct {
+	const char *name;
+	command_fn fn;
+} handlers[] = {
+	{"mode", cmd_mode},       {"interval", cmd_interval}, {"cpus", cmd_cpus},
+	{"sort", cmd_sort},       {"spark", cmd_spark},       {"pause", cmd_pause},
+	{"resume", cmd_pause},    {"toggle-pause", cmd_pause}, {"theme", cmd_theme},
+	{"add", cmd_add},         {"remove", cmd_remove},     {"define", cmd_define},
+	{"set", cmd_set},         {"show", cmd_show},         {"bind", cmd_bind},
+	{"messages", cmd_messages}, {"help", cmd_help},       {"quit", cmd_quit},
+	{"view", cmd_view},       {"select", cmd_select},     {"redraw", cmd_redraw},
+	{"command-line", cmd_command_line},
+};
+
+/* --- completion ----------------------------------------------------------------------------- */
+
+static void complete_kind(void *user, enum command_arg kind, struct complete_list *out)
+{
+	struct app_ctx *app = user;
+	switch (kind) {
+	case ARG_MODE:
+		for (int i = 0; i < app->modes->n; i++)
+			complete_list_add(out, app->modes->modes[i]->name);
+		complete_list_add(out, "next");
+		complete_list_add(out, "prev");
+		break;
+	case ARG_COLUMN:
+		complete_list_add(out, "cpu");
+		/* fall through */
+	case ARG_METRIC:
+		for (int m = 0; m < app->mode.nmetrics; m++)
+			complete_list_add(out, app->mode.metrics[m].name);
+		break;
+	case ARG_OPTION:
+		for (const struct setting *s = settings; s->name; s++)
+			complete_list_add(out, s->name);
+		break;
+	case ARG_VIEW:
+		for (int v = 0; v < VIEW_COUNT; v++)
+			complete_list_add(out, view_names[v]);
+		break;
+	case ARG_EVENT:
+		for (int e = 0; e < app->mode.nevents; e++)
+			complete_list_add(out, app->mode.events[e].name);
+		break;
+	default:
+		break;
+	}
+}
+
+struct event_complete {
+	struct complete_list *out;
+	const char *prefix;
+};
+
+static void add_event_name(void *arg, const char *pmu, const char *event, const char *desc, bool present)
+{
+	(void)desc, (void)present;
+	struct event_complete *ec = arg;
+	char name[160];
+	snprintf(name, sizeof(name), "%s::%s", pmu, event);
+	if (strncasecmp(name, ec->prefix, strlen(ec->prefix)) == 0)
+		complete_list_add(ec->out, name);
+}
+
+static void complete_source(void *user, int word, int argc, const char *const *argv,
+			    struct complete_list *out)
+{
+	struct app_ctx *app = user;
+	struct complete_kinds kinds = {complete_kind, app};
+	complete_commands(&kinds, word, argc, argv, out);
+	/* event names from libpfm4 for add/remove: the machine's models and perf:: */
+	if (word >= 1 && argc >= 1 && (strcmp(argv[0], "add") == 0)) {
+		const char *prefix = word < argc ? argv[word] : "";
+		if (strlen(prefix) >= 2) {
+			struct event_complete ec = {out, prefix};
+			encode_list(NULL, strstr(prefix, "::") != NULL, add_event_name, &ec);
+		}
+	}
+}
+
+static void prompt_complete(struct app_ctx *app)
+{
+	struct ui_state *u = UI(app);
+	struct complete_result res;
+	if (complete_line(u->le.buf, u->le.cursor, complete_source, app, &res) < 0)
+		return;
+	if (res.status == COMPLETE_UNIQUE || res.status == COMPLETE_PARTIAL) {
+		lineedit_set(&u->le, res.line);
+		u->le.cursor = res.cursor <= u->le.len ? res.cursor : u->le.len;
+	}
+	if (res.matches.n > 1) {
+		char line[256] = "";
+		for (size_t i = 0; i < res.matches.n; i++) {
+			size_t l = strlen(line);
+			snprintf(line + l, sizeof(line) - l, "%s%s", i ? " " : "", res.matches.v[i]);
+		}
+		app_log(app, MSG_INFO, "%zu choices: %s", res.matches.n, line);
+	} else if (res.status == COMPLETE_NONE) {
+		snprintf(app->status, sizeof(app->status), "no completion");
+	}
+	complete_result_free(&res);
+}
+
+/* --- state ---------------------------------------------------------------------------------- */
+
+int ui_state_command(struct app_ctx *app, const char *line)
+{
+	char err[512] = "";
+	if (command_execute(app, line, err, sizeof(err)) < 0) {
+		app_log(app, MSG_ERROR, "%s", err[0] ? err : "command failed");
+		return -1;
+	}
+	return 0;
+}
+
+struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct ui_state *u = calloc(1, sizeof(*u));
+	if (!u) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	app->ui = u;
+	u->vs.sort_col = -1;
+	u->vs.spark_metric = -1;
+	theme_init_default(&u->theme);
+	const char *theme = app->opt.theme ? app->opt.theme : "default";
+	struct theme t;
+	theme_init_default(&t);
+	if (theme_load(&t, theme, err, errlen) < 0) {
+		theme_free(&t);
+		ui_state_free(app);
+		return NULL;
+	}
+	theme_free(&u->theme);
+	u->theme = t;
+	for (size_t i = 0; i < t.nwarnings; i++)
+		app_log(app, MSG_WARN, "%s", t.warnings[i]);
+	keys_map_init(&u->km);
+	lineedit_init(&u->le);
+	char why[256] = "";
+	u->history = hist_open(NULL, 500, why, sizeof(why));
+	if (why[0])
+		app_log(app, MSG_WARN, "history: %s", why);
+	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+		command_set_handler(handlers[i].name, handlers[i].fn);
+	command_set_fallback(cmd_fallback);
+	return u;
+}
+
+void ui_state_free(struct app_ctx *app)
+{
+	struct ui_state *u = UI(app);
+	if (!u)
+		return;
+	char err[256];
+	if (u->history && hist_close(u->history, err, sizeof(err)) < 0)
+		fprintf(stderr, "pmutop: saving history: %s\n", err);
+	canvas_free(u->canvas);
+	canvas_free(u->prev);
+	theme_free(&u->theme);
+	keys_map_free(&u->km);
+	lineedit_free(&u->le);
+	view_history_free(&u->hist);
+	text_free(u);
+	free(u);
+	app->ui = NULL;
+}
+
+void ui_state_set_depth(struct app_ctx *app, int colors)
+{
+	struct ui_state *u = UI(app);
+	u->colors = colors;
+	u->depth = theme_depth_for(colors, getenv("COLORTERM"), getenv("NO_COLOR"));
+	if (u->depth > THEME_256)
+		u->depth = THEME_256; /* curses pairs take palette indices */
+}
+
+void ui_state_startup(struct app_ctx *app)
+{
+	if (!app->opt.no_rc) {
+		char path[4096];
+		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+		if (xdg && *xdg)
+			snprintf(path, sizeof(path), "%s/pmutop/pmutoprc", xdg);
+		else if (home)
+			snprintf(path, sizeof(path), "%s/.config/pmutop/pmutoprc", home);
+		else
+			path[0] = '\0';
+		FILE *f = path[0] ? fopen(path, "r") : NULL;
+		if (f) {
+			fclose(f);
+			struct command_errors errs = {0};
+			command_run_file(app, path, &errs);
+			for (size_t i = 0; i < errs.n; i++)
+				app_log(app, MSG_ERROR, "%s", errs.msgs[i]);
+			command_errors_free(&errs);
+		}
+	}
+	for (int i = 0; i < app->opt.ncommands; i++) {
+		struct command_errors errs = {0};
+		command_run_text(app, app->opt.commands[i], "-c", &errs);
+		for (size_t k = 0; k < errs.n; k++)
+			app_log(app, MSG_ERROR, "%s", errs.msgs[k]);
+		command_errors_free(&errs);
+	}
+}
+
+void ui_state_tick(struct app_ctx *app)
+{
+	struct ui_state *u = UI(app);
+	char err[512];
+	int rc = app_tick(app, err, sizeof(err));
+	if (rc < 0) {
+		app_log(app, MSG_ERROR, "%s", err);
+		return;
+	}
+	if (rc == 0)
+		return;
+	const struct snapshot *snap = session_snapshot(app->session);
+	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics)
+		view_history_reset(&u->hist, snap->nrows, snap->nmetrics);
+	view_history_push(&u->hist, snap);
+}
+
+void ui_state_fd(struct app_ctx *app, int fd)
+{
+	(void)app;
+	(void)fd;
+}
+
+static void prompt_key(struct app_ctx *app, int key)
+{
+	struct ui_state *u = UI(app);
+	switch (key) {
+	case KEYS_ENTER: {
+		char line[1024];
+		snprintf(line, sizeof(line), "%s", u->le.buf ? u->le.buf : "");
+		u->prompting = false;
+		if (u->history)
+			hist_add(u->history, line);
+		lineedit_clear(&u->le);
+		if (line[0]) {
+			app->status[0] = '\0';
+			ui_state_command(app, line);
+		}
+		return;
+	}
+	case KEYS_ESC:
+	case KEYS_CTRL('c'):
+	case KEYS_CTRL('g'):
+		u->prompting = false;
+		if (u->history)
+			hist_reset(u->history);
+		lineedit_clear(&u->le);
+		return;
+	case KEYS_TAB:
+		prompt_complete(app);
+		return;
+	case KEYS_UP:
+	case KEYS_CTRL('p'): {
+		const char *h = u->history ? hist_prev(u->history, u->le.buf ? u->le.buf : "") : NULL;
+		if (h)
+			lineedit_set(&u->le, h);
+		return;
+	}
+	case KEYS_DOWN:
+	case KEYS_CTRL('n'): {
+		const char *h = u->history ? hist_next(u->history) : NULL;
+		if (h)
+			lineedit_set(&u->le, h);
+		return;
+	}
+	case KEYS_BACKSPACE:
+		if (u->le.len == 0) { /* backspace on an empty prompt closes it, as in vi */
+			u->prompting = false;
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	lineedit_key(&u->le, key);
+}
+
+void ui_state_key(struct app_ctx *app, int key)
+{
+	struct ui_state *u = UI(app);
+	if (u->prompting) {
+		prompt_key(app, key);
+		return;
+	}
+	/* text views close with Esc or q */
+	if (u->vs.view != VIEW_TABLE && (key == KEYS_ESC || key == 'q')) {
+		u->vs.view = VIEW_TABLE;
+		u->vs.scroll = 0;
+		return;
+	}
+	const char *command = keys_lookup(&u->km, key);
+	if (!command) {
+		char name[32];
+		snprintf(app->status, sizeof(app->status), "key %s is not bound (? for help)",
+			 keys_name(key, name, sizeof(name)));
+		return;
+	}
+	ui_state_command(app, command);
+}
+
+int ui_state_draw(struct app_ctx *app, struct canvas *c)
+{
+	struct ui_state *u = UI(app);
+	const struct snapshot *snap = app->session ? session_snapshot(app->session) : NULL;
+	bool have = snap && snap->seq > 0;
+	char pmu[160], banner[160] = "", extra[256] = "";
+	const struct backend *b = app->session ? session_backend(app->session) : NULL;
+	if (b && b->simulated)
+		snprintf(pmu, sizeof(pmu), "SIMULATED %s", app->family->desc);
+	else if (app->pf.core_pmu_count == 0)
+		snprintf(pmu, sizeof(pmu), "software events only");
+	else
+		snprintf(pmu, sizeof(pmu), "%s PMU", app->family->desc);
+	if (b && b->simulated)
+		snprintf(banner, sizeof(banner), "SIMULATED");
+	if (app->overruns)
+		snprintf(extra, sizeof(extra), "missed ticks: %llu (machine busy or interval too short)",
+			 (unsigned long long)app->overruns);
+	struct view_header h = {
+		.host = app->pf.hostname,
+		.kernel = app->pf.kernel,
+		.pmu = pmu,
+		.banner = banner[0] ? banner : NULL,
+		.mode = app->mode_name,
+		.title = app->mode.title,
+		.interval_ms = app->interval_ms,
+		.measured_ms = have ? snap->interval_s * 1000 : 0,
+		.samples = app->ticks,
+		.paused = app->paused,
+		.first_tick_pending = app->ticks <= app->mode_started_tick,
+		.capability = app->pf.capability,
+		.warnings = app->warnings,
+		.extra = extra,
+	};
+	const char *types[APP_MAX_ROWS > 0 ? 1 : 1];
+	(void)types;
+	static const char *core_types[APP_MAX_ROWS];
+	for (int r = 0; r < app->ncpus; r++)
+		core_types[r] = platform_core_type(&app->pf, app->cpus[r]);
+	struct view_input in = {
+		.header = &h,
+		.snap = have ? snap : NULL,
+		.core_type = core_types,
+		.history = &u->hist,
+		.text = {(const char *const *)u->text, u->text_roles, u->ntext},
+		.message = app->status[0] ? app->status : NULL,
+		.message_role = ROLE_MESSAGE_INFO,
+	};
+	if (app->nmessages) {
+		int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
+		if (strcmp(app->messages[last].text, app->status) == 0)
+			in.message_role = app->messages[last].level == MSG_ERROR ? ROLE_MESSAGE_ERROR
+					  : app->messages[last].level == MSG_WARN ? ROLE_MESSAGE_WARN
+										  : ROLE_MESSAGE_INFO;
+	}
+	if (u->prompting) {
+		struct lineedit_view lv = lineedit_view(&u->le, c->w - 2);
+		snprintf(u->prompt_buf, sizeof(u->prompt_buf), ":%.*s", (int)lv.len, u->le.buf + lv.start);
+		in.prompt = u->prompt_buf;
+		u->cursor_col = 1 + lv.cursor_col;
+	}
+	return views_draw(c, &in, &u->vs);
+}
