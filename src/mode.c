@@ -503,6 +503,11 @@ struct mode *mode_parse(const char *label, const char *text, char *err, size_t e
 		if (nl)
 			*nl = '\0';
 		line++;
+		for (char *h = strchr(p, '#'); h; h = strchr(h + 1, '#'))
+			if (h > p && isspace((unsigned char)h[-1])) { /* "value  # comment" */
+				*h = '\0';
+				break;
+			}
 		char *s = trim(p);
 		p = nl ? nl + 1 : NULL;
 		if (!*s || *s == '#' || *s == ';')

@@ -279,6 +279,7 @@ static const struct {
 	{__LINE__, "# comment\n; comment\n\n" HEAD EVENTS METRIC "unit = %\nwarn = 50\nbad = 90\n", NULL},
 	{__LINE__, HEAD "[events.skl skx, icl]\nx = @::L1D:REPLACEMENT\n" METRIC "[events *]\nclock = cpu-clock\n", NULL},
 	{__LINE__, HEAD "kind = offcore\n" EVENTS METRIC, NULL},
+	{__LINE__, HEAD "[events *]   # software\nclock = cpu-clock  # the clock\n" METRIC "unit = %\t# percent\n", NULL},
 	{__LINE__, "name = t\n", "t.mode:1: \"name\" outside a section (start with [mode])"},
 	{__LINE__, HEAD "[sideways]\n", "t.mode:3: unknown section [sideways] (expected [mode], [events FAMILY...], [metric NAME] or [unavailable])"},
 	{__LINE__, HEAD "[events *\n", "t.mode:3: malformed section header (expected [name])"},
@@ -357,6 +358,12 @@ static void check_parse_errors(void)
 	}
 }
 
+static char *err_buf(void)
+{
+	static char buf[256];
+	return buf;
+}
+
 /* ---- thresholds -------------------------------------------------------------------------- */
 
 static void check_classify(void)
@@ -381,6 +388,12 @@ static void check_classify(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		CHECK(metric_classify(ms[cases[i].which], cases[i].v) == cases[i].want, "line %d: %g -> %d",
 		      cases[i].line, cases[i].v, metric_classify(ms[cases[i].which], cases[i].v));
+	/* Inline comments are cut off the value. */
+	struct mode *c = mode_parse("t.mode", HEAD "[events *] # sw\nclock = cpu-clock # c\n" METRIC "unit = % # pct\n",
+				    err_buf(), 256);
+	CHECK(c && strcmp(c->metrics[0].unit, "%") == 0 && strcmp(c->sets[0].events[0].spec, "cpu-clock") == 0,
+	      "inline comments");
+	mode_free(c);
 	/* Direction inferred from a file: bad < warn means lower is worse. */
 	char err[256];
 	struct mode *m = mode_parse("t.mode", HEAD EVENTS METRIC "warn = 0.5\nbad = 0.25\n", err, sizeof(err));
