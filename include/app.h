@@ -20,6 +20,20 @@ struct app_message {
 };
 
 struct mode_registry;
+struct app_ctx;
+
+/* Observers of the run (recorder, jitter statistics, remote agent): called in order. */
+struct app_hook {
+	const char *name;
+	/* after every snapshot (not for the priming read of a mode) */
+	void (*on_snapshot)(struct app_ctx *app, const struct snapshot *snap, void *arg);
+	/* after a mode (or CPU set) was opened; the session's backend has the new events */
+	void (*on_mode)(struct app_ctx *app, void *arg);
+	/* at the end of the run */
+	void (*on_close)(struct app_ctx *app, void *arg);
+	void *arg;
+};
+#define APP_MAX_HOOKS 8
 
 /* The command handlers' context (forward-declared as struct app_ctx by the command table). */
 struct app_ctx {
@@ -49,7 +63,14 @@ struct app_ctx {
 	void *ui;                    /* the screen's state, when there is one */
 	void *recorder;              /* the recording writer, when recording */
 	char record_path[1024];
+	struct app_hook hooks[APP_MAX_HOOKS];
+	int nhooks;
 };
+
+/* Registers an observer; returns 0, or -1 when the table is full. */
+int app_add_hook(struct app_ctx *app, const struct app_hook *hook);
+/* Removes the observer named @name. */
+void app_remove_hook(struct app_ctx *app, const char *name);
 
 /* Logs a message (also shown on the message line). */
 void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)

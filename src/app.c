@@ -27,6 +27,31 @@ void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...
 	snprintf(app->status, sizeof(app->status), "%s", m->text);
 }
 
+int app_add_hook(struct app_ctx *app, const struct app_hook *hook)
+{
+	if (app->nhooks >= APP_MAX_HOOKS)
+		return -1;
+	app->hooks[app->nhooks++] = *hook;
+	return 0;
+}
+
+void app_remove_hook(struct app_ctx *app, const char *name)
+{
+	for (int i = 0; i < app->nhooks; i++)
+		if (strcmp(app->hooks[i].name, name) == 0) {
+			memmove(&app->hooks[i], &app->hooks[i + 1], (size_t)(app->nhooks - i - 1) * sizeof(app->hooks[0]));
+			app->nhooks--;
+			return;
+		}
+}
+
+static void notify_mode(struct app_ctx *app)
+{
+	for (int i = 0; i < app->nhooks; i++)
+		if (app->hooks[i].on_mode)
+			app->hooks[i].on_mode(app, app->hooks[i].arg);
+}
+
 /* --- modes -> what the session runs ------------------------------------------------------ */
 
 static int lookup_input(void *ctx, const char *name, double *out)
@@ -137,6 +162,7 @@ static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_
 	app->mode = sm;
 	snprintf(app->mode_name, sizeof(app->mode_name), "%s", m->name);
 	app->mode_started_tick = app->ticks;
+	notify_mode(app);
 	const struct backend *b = session_backend(app->session);
 	for (int e = 0; e < sm.nevents; e++) {
 		int unsupported = 0;
@@ -287,6 +313,7 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	session_free(app->session);
 	app->session = s;
 	app->mode_started_tick = app->ticks;
+	notify_mode(app);
 	return 0;
 }
 
@@ -380,13 +407,22 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 int app_tick(struct app_ctx *app, char *err, size_t errlen)
 {
 	int rc = session_tick(app->session, err, errlen);
-	if (rc > 0)
+	if (rc > 0) {
 		app->ticks++;
+		const struct snapshot *snap = session_snapshot(app->session);
+		for (int i = 0; i < app->nhooks; i++)
+			if (app->hooks[i].on_snapshot)
+				app->hooks[i].on_snapshot(app, snap, app->hooks[i].arg);
+	}
 	return rc;
 }
 
 void app_free(struct app_ctx *app)
 {
+	for (int i = 0; i < app->nhooks; i++)
+		if (app->hooks[i].on_close)
+			app->hooks[i].on_close(app, app->hooks[i].arg);
+	app->nhooks = 0;
 	session_free(app->session);
 	app->session = NULL;
 	if (app->modes) {
