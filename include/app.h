@@ -82,6 +82,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen);
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen);
 /* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03" style, names optional). */
 int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen);
+/* Runs an already resolved mode (ad hoc edits of the running one: add/remove events). */
+int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen);
 /* Changes the interval (10 ms .. 1 h). */
 int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen);
 /* Restricts the monitored CPUs. */

@@ -152,15 +152,13 @@ int app_mode_names(const struct app_ctx *app, const char **names, int max)
 	return n;
 }
 
-static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_t errlen)
+int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
-	struct session_mode sm;
-	if (resolve_mode(app, m, &sm, err, errlen) < 0)
-		return -1;
+	struct session_mode sm = *mode;
 	if (session_set_mode(app->session, &sm, err, errlen) < 0)
 		return -1;
 	app->mode = sm;
-	snprintf(app->mode_name, sizeof(app->mode_name), "%s", m->name);
+	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm.name);
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);
 	const struct backend *b = session_backend(app->session);
@@ -177,6 +175,14 @@ static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_
 				sm.events[e].spec, unsupported, b->nrows, why);
 	}
 	return 0;
+}
+
+static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_t errlen)
+{
+	struct session_mode sm;
+	if (resolve_mode(app, m, &sm, err, errlen) < 0)
+		return -1;
+	return app_run_mode(app, &sm, err, errlen);
 }
 
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen)

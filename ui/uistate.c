@@ -636,9 +636,8 @@ static int change_events(struct app_ctx *app, int argc, char **argv, bool add, c
 		}
 	}
 	m.nsets = 0;
-	if (session_set_mode(app->session, &m, err, errlen) < 0)
+	if (app_run_mode(app, &m, err, errlen) < 0)
 		return -1;
-	app->mode = m;
 	after_mode_change(app);
 	return 0;
 }
