@@ -107,7 +107,10 @@ static int group_of(const struct perf_priv *p, int e)
 {
 	if (p->req.singletons)
 		return e;
-	return p->req.nsets > 1 ? p->events[e].set : 0;
+	if (p->req.nsets <= 1)
+		return 0;
+	/* set -1: counted in every set, in its own always-enabled group */
+	return p->events[e].set < 0 ? p->req.nsets : p->events[e].set;
 }
 
 static void set_status(struct backend *b, int r, int e, int err, const char *extra)
@@ -170,7 +173,7 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		struct perf_group *g = &row->groups[gi];
 		if (g->leader_fd < 0)
 			continue;
-		bool on = p->req.nsets <= 1 || p->req.singletons || gi == p->cur_set;
+		bool on = p->req.nsets <= 1 || p->req.singletons || gi == p->cur_set || gi == p->req.nsets;
 		ioctl(g->leader_fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 		if (on)
 			ioctl(g->leader_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
@@ -237,7 +240,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	b->counter_bits = 64;
 	backend_raise_nofile();
 
-	int ngroups = req->singletons ? n : (req->nsets > 1 ? req->nsets : 1);
+	int ngroups = req->singletons ? n : (req->nsets > 1 ? req->nsets + 1 : 1);
 	int total_opened = 0;
 	char first_reason[400] = "";
 	for (int r = 0; r < nc; r++) {
@@ -373,6 +376,8 @@ static void perf_select_set(struct backend *b, int set)
 			int fd = row->groups[gi].leader_fd;
 			if (fd < 0)
 				continue;
+			if (gi == p->req.nsets)
+				continue; /* the always-counted group */
 			ioctl(fd, gi == p->cur_set ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
 			      PERF_IOC_FLAG_GROUP);
 		}

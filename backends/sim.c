@@ -205,7 +205,7 @@ static int sim_read(struct backend *b, struct raw_count *out, bool *present, boo
 			}
 			struct raw_count *a = &p->acc[i];
 			double frac = o->mux_fraction > 0 && o->mux_fraction < 1 ? o->mux_fraction : 1.0;
-			bool active = p->nsets <= 1 || p->set_of[e] == p->cur_set;
+			bool active = p->nsets <= 1 || p->set_of[e] < 0 || p->set_of[e] == p->cur_set;
 			uint64_t run = active ? (uint64_t)((double)dt * frac) : 0;
 			double jitter = 0.9 + 0.2 * unit(o->seed, (uint64_t)cpu, p->tick, (uint64_t)e + 2);
 			double rate = p->ev[e].rate * (p->ev[e].follows_util ? util : 1.0) * jitter;

@@ -65,7 +65,21 @@ struct app_ctx {
 	char record_path[1024];
 	struct app_hook hooks[APP_MAX_HOOKS];
 	int nhooks;
+	/* offcore breakdown: the selection (bits, response) and, in the offcore mode, which
+	 * events and metrics hold each bit */
+	bool offcore_sel_set;
+	int offcore_sel_bits[16];
+	int offcore_sel_nbits;
+	char offcore_response[32];
+	int offcore_nbits;
+	char offcore_bit_names[16][32];
+	int offcore_event[16];  /* event index of each bit in the running mode, -1 none */
+	int offcore_metric[16]; /* share metric of each bit, -1 none */
+	bool offcore_superset[16];
 };
+
+/* ":offcore [BIT...] [response=NAME]": chooses the bits and switches to the offcore mode. */
+int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen);
 
 /* Registers an observer; returns 0, or -1 when the table is full. */
 int app_add_hook(struct app_ctx *app, const struct app_hook *hook);

@@ -12,7 +12,7 @@ struct pmu_family;
 struct backend_event {
 	char name[48];  /* alias used by formulas and output ("cycles") */
 	char spec[192]; /* encoder spec ("@::CPU_CLK_UNHALTED:THREAD_P", "r11", "msr/tsc/") */
-	int set;        /* event set for rotation (0 when all count together) */
+	int set;        /* event set for rotation (0 when all count together; -1: counted in every set) */
 };
 
 /* What to count and where. */

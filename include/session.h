@@ -35,6 +35,7 @@ struct session_metric {
 	/* Events the formula reads (indices into the mode's events), for the running share. */
 	int ninputs;
 	int inputs[8];
+	bool split; /* its inputs are in different rotated sets: never counted together */
 };
 
 /* A mode resolved for one machine: the events to open and the metrics to compute. */

@@ -4,6 +4,7 @@
 #include "expr.h"
 #include "family.h"
 #include "mode.h"
+#include "offcore.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -70,6 +71,139 @@ static enum metric_class classify_metric(const void *ctx, double value)
 	return metric_classify(ctx, value);
 }
 
+/* --- offcore breakdown ------------------------------------------------------------------- */
+
+/* A bit's share (%) of the requests measured on the row: bit / sum of the non-superset bits. */
+struct offcore_share_ctx {
+	struct app_ctx *app;
+	int bit; /* index into app->offcore_* */
+};
+static struct offcore_share_ctx offcore_share_ctx[16];
+
+static int eval_offcore_share(const void *ctx, const struct metric_inputs *in, double *out)
+{
+	const struct offcore_share_ctx *c = ctx;
+	const struct app_ctx *app = c->app;
+	int e = app->offcore_event[c->bit];
+	if (e < 0 || e >= in->nevents)
+		return -1;
+	const struct count *mine = &in->counts[e];
+	if (mine->state != COUNT_OK && mine->state != COUNT_SCALED)
+		return -1;
+	double total = 0;
+	for (int b = 0; b < app->offcore_nbits; b++) {
+		int k = app->offcore_event[b];
+		if (app->offcore_superset[b] || k < 0)
+			continue;
+		const struct count *cb = &in->counts[k];
+		if (cb->state == COUNT_OK || cb->state == COUNT_SCALED)
+			total += cb->value;
+	}
+	if (total <= 0)
+		return -1;
+	*out = 100.0 * mine->value / total;
+	return 0;
+}
+
+/* Adds one event per selected request bit, rotated over the offcore MSRs, and a share metric. */
+static int add_offcore_events(struct app_ctx *app, struct session_mode *out, char *err, size_t errlen)
+{
+	const struct offcore_model *om = offcore_model_for(app->family);
+	if (!om) {
+		snprintf(err, errlen, "%s has no OFFCORE_RESPONSE facility", app->family->desc);
+		return -1;
+	}
+	struct offcore_selection sel;
+	offcore_selection_all(om, &sel);
+	if (app->offcore_sel_set) {
+		sel.nbits = app->offcore_sel_nbits;
+		memcpy(sel.bits, app->offcore_sel_bits, sizeof(int) * (size_t)sel.nbits);
+	}
+	if (app->offcore_response[0]) {
+		sel.response = offcore_response_find(om, app->offcore_response);
+		if (!sel.response) {
+			snprintf(err, errlen, "unknown offcore response \"%s\"", app->offcore_response);
+			return -1;
+		}
+	}
+	struct offcore_plan plan;
+	if (offcore_plan_make(om, &sel, 0, &plan) < 1) {
+		snprintf(err, errlen, "no offcore request bits selected");
+		return -1;
+	}
+	for (int e = 0; e < out->nevents; e++)
+		out->events[e].set = -1; /* cycles and instructions count all the time */
+	app->offcore_nbits = 0;
+	for (int k = 0; k < plan.nslices; k++)
+		for (int j = 0; j < plan.slice_n[k]; j++) {
+			const struct offcore_bit *bit = offcore_bit_at(om, plan.slice_bits[k][j]);
+			if (!bit || out->nevents >= SESSION_MAX_EVENTS || app->offcore_nbits >= 16)
+				continue;
+			struct backend_event *be = &out->events[out->nevents];
+			memset(be, 0, sizeof(*be));
+			if (offcore_spec(om, bit->bit, sel.response, j, be->spec, sizeof(be->spec), err, errlen) < 0)
+				return -1;
+			snprintf(be->name, sizeof(be->name), "%s", bit->name);
+			be->set = plan.nslices > 1 ? k : -1;
+			int b = app->offcore_nbits++;
+			snprintf(app->offcore_bit_names[b], sizeof(app->offcore_bit_names[b]), "%s", bit->name);
+			app->offcore_event[b] = out->nevents;
+			app->offcore_superset[b] = bit->superset;
+			app->offcore_metric[b] = -1;
+			out->nevents++;
+		}
+	out->nsets = plan.nslices > 1 ? plan.nslices : 0;
+	for (int b = 0; b < app->offcore_nbits && out->nmetrics < SESSION_MAX_METRICS; b++) {
+		if (app->offcore_superset[b])
+			continue;
+		struct session_metric *sm = &out->metrics[out->nmetrics];
+		memset(sm, 0, sizeof(*sm));
+		snprintf(sm->name, sizeof(sm->name), "%.27s", app->offcore_bit_names[b]);
+		snprintf(sm->unit, sizeof(sm->unit), "%%");
+		snprintf(sm->desc, sizeof(sm->desc), "share of offcore requests (request-type bit %s)",
+			 app->offcore_bit_names[b]);
+		offcore_share_ctx[b] = (struct offcore_share_ctx){app, b};
+		sm->eval = eval_offcore_share;
+		sm->ctx = &offcore_share_ctx[b];
+		sm->inputs[sm->ninputs++] = app->offcore_event[b];
+		app->offcore_metric[b] = out->nmetrics++;
+	}
+	return 0;
+}
+
+int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	const struct offcore_model *om = offcore_model_for(app->family);
+	if (!om) {
+		snprintf(err, errlen, "the offcore breakdown needs an Intel core with OFFCORE_RESPONSE; "
+				      "%s has none", app->family->desc);
+		return -1;
+	}
+	struct offcore_selection sel;
+	offcore_selection_all(om, &sel);
+	if (offcore_parse_selection(om, argc, argv, &sel, err, errlen) < 0)
+		return -1;
+	/* keep the old choice until the new mode opened */
+	struct app_ctx saved;
+	memcpy(saved.offcore_sel_bits, app->offcore_sel_bits, sizeof(saved.offcore_sel_bits));
+	saved.offcore_sel_nbits = app->offcore_sel_nbits;
+	saved.offcore_sel_set = app->offcore_sel_set;
+	memcpy(saved.offcore_response, app->offcore_response, sizeof(saved.offcore_response));
+	app->offcore_sel_set = true;
+	app->offcore_sel_nbits = sel.nbits;
+	memcpy(app->offcore_sel_bits, sel.bits, sizeof(int) * (size_t)sel.nbits);
+	snprintf(app->offcore_response, sizeof(app->offcore_response), "%s",
+		 sel.response ? sel.response->name : "");
+	if (app_set_mode(app, "offcore", err, errlen) < 0) {
+		memcpy(app->offcore_sel_bits, saved.offcore_sel_bits, sizeof(saved.offcore_sel_bits));
+		app->offcore_sel_nbits = saved.offcore_sel_nbits;
+		app->offcore_sel_set = saved.offcore_sel_set;
+		memcpy(app->offcore_response, saved.offcore_response, sizeof(saved.offcore_response));
+		return -1;
+	}
+	return 0;
+}
+
 /* Resolves @m for the app's family into @out. */
 static int resolve_mode(struct app_ctx *app, const struct mode *m, struct session_mode *out,
 			char *err, size_t errlen)
@@ -105,16 +239,22 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 		static struct mode_plan plan;
 		if (mode_plan_sets(m, app->family, avail.counters, &plan, err, errlen) > 1) {
 			out->nsets = plan.nsets;
+			for (int i = 0; i < m->nmetrics && i < SESSION_MAX_METRICS; i++)
+				out->metrics[i].split = plan.split[i];
 			for (int e = 0; e < out->nevents; e++)
 				out->events[e].set = -1;
 			for (int s = plan.nsets - 1; s >= 0; s--)
 				for (int k = 0; k < plan.set[s].n; k++)
 					out->events[plan.set[s].ev[k]].set = s;
-			/* events present in every set (fixed counters, software) count in set 0's group
-			 * and every other one; the backend needs one home: keep the lowest set. */
-			for (int e = 0; e < out->nevents; e++)
-				if (out->events[e].set < 0)
-					out->events[e].set = 0;
+			/* events in every set (fixed counters, software) are counted all the time */
+			for (int e = 0; e < out->nevents; e++) {
+				int in = 0;
+				for (int s = 0; s < plan.nsets; s++)
+					for (int k = 0; k < plan.set[s].n; k++)
+						in += plan.set[s].ev[k] == e;
+				if (in == plan.nsets || in == 0)
+					out->events[e].set = -1;
+			}
 		} else {
 			out->singletons = true;
 		}
@@ -128,6 +268,9 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 	for (int i = 0; i < m->nmetrics; i++) {
 		struct session_metric *sm = &out->metrics[i];
 		const struct mode_metric *mm = &m->metrics[i];
+		bool split = sm->split;
+		memset(sm, 0, sizeof(*sm));
+		sm->split = split;
 		snprintf(sm->name, sizeof(sm->name), "%s", mm->name);
 		snprintf(sm->unit, sizeof(sm->unit), "%s", mm->unit ? mm->unit : "");
 		snprintf(sm->desc, sizeof(sm->desc), "%s", mm->desc ? mm->desc : "");
@@ -141,6 +284,8 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 				if (strcmp(out->events[e].name, vars[k]) == 0)
 					sm->inputs[sm->ninputs++] = e;
 	}
+	if (m->kind == MODE_KIND_OFFCORE)
+		return add_offcore_events(app, out, err, errlen);
 	return 0;
 }
 
@@ -154,6 +299,8 @@ int app_mode_names(const struct app_ctx *app, const char **names, int max)
 
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
+	if (strcmp(mode->name, "offcore") != 0)
+		app->offcore_nbits = 0;
 	struct session_mode sm = *mode;
 	if (session_set_mode(app->session, &sm, err, errlen) < 0)
 		return -1;

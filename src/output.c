@@ -83,6 +83,15 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 				json_boolean(meta->simulated), "seq", (json_int_t)snap->seq);
 	if (meta->replay && meta->source)
 		json_object_set_new(rec, "replay", json_string(meta->source));
+	json_t *split = NULL;
+	for (int m = 0; m < snap->nmetrics; m++)
+		if (snap->metrics[m].split) {
+			if (!split)
+				split = json_array();
+			json_array_append_new(split, json_string(snap->metrics[m].name));
+		}
+	if (split) /* ratios whose events were counted in different rotated sets */
+		json_object_set_new(rec, "split_metrics", split);
 	json_object_set_new(rec, "cpus", cpus);
 	json_object_set_new(rec, "total", total);
 	int rc = json_dumpf(rec, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
@@ -149,8 +158,9 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	fprintf(out, "%5s", "CPU");
 	for (int m = 0; m < snap->nmetrics; m++) {
 		char h[64];
-		snprintf(h, sizeof(h), "%s%s%s%s", snap->metrics[m].name, snap->metrics[m].unit[0] ? "[" : "",
-			 snap->metrics[m].unit, snap->metrics[m].unit[0] ? "]" : "");
+		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->metrics[m].split ? "*" : "", snap->metrics[m].name,
+			 snap->metrics[m].unit[0] ? "[" : "", snap->metrics[m].unit,
+			 snap->metrics[m].unit[0] ? "]" : "");
 		fprintf(out, " %14.14s", h);
 	}
 	for (int e = 0; e < snap->nevents; e++)
@@ -173,6 +183,11 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			text_cell_count(out, &counts[e]);
 		fputc('\n', out);
 	}
+	for (int m = 0; m < snap->nmetrics; m++)
+		if (snap->metrics[m].split) {
+			fprintf(out, "* ratio of events counted in different rotated sets (never together)\n");
+			break;
+		}
 	fputc('\n', out);
 }
 

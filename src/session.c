@@ -335,6 +335,8 @@ int session_tick(struct session *s, char *err, size_t errlen)
 		count_delta(&s->prev[i], &s->cur[i], s->backend.counter_bits, c);
 		if (s->mode.nsets > 1) {
 			/* Rotation: an event outside the counted set keeps its last measured rate. */
+			if (s->mode.events[e].set < 0) /* counted in every set */
+				continue;
 			bool in_set = s->mode.events[e].set == counted_set;
 			if (in_set && (c->state == COUNT_OK || c->state == COUNT_SCALED)) {
 				s->carry_rate[i] = c->value / s->snap.interval_s;

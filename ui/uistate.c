@@ -674,6 +674,15 @@ static int cmd_define(struct app_ctx *app, int argc, char **argv, char *err, siz
 	return 0;
 }
 
+static int cmd_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	if (app_set_offcore(app, argc - 1, argv + 1, err, errlen) < 0)
+		return -1;
+	after_mode_change(app);
+	UI(app)->vs.view = VIEW_OFFCORE;
+	return 0;
+}
+
 static int cmd_fallback(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
 {
 	(void)app, (void)argc;
@@ -692,7 +701,7 @@ static const struct {
 	{"set", cmd_set},         {"show", cmd_show},         {"bind", cmd_bind},
 	{"messages", cmd_messages}, {"help", cmd_help},       {"quit", cmd_quit},
 	{"view", cmd_view},       {"select", cmd_select},     {"redraw", cmd_redraw},
-	{"command-line", cmd_command_line},
+	{"command-line", cmd_command_line}, {"offcore", cmd_offcore},
 };
 
 /* --- completion ----------------------------------------------------------------------------- */
@@ -1044,6 +1053,33 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 			in.message_role = app->messages[last].level == MSG_ERROR ? ROLE_MESSAGE_ERROR
 					  : app->messages[last].level == MSG_WARN ? ROLE_MESSAGE_WARN
 										  : ROLE_MESSAGE_INFO;
+	}
+	/* the offcore view: per bit its rate, share and age; per row the shares */
+	static double bit_rate[16], bit_share[16], row_share[APP_MAX_ROWS * 4];
+	static int bit_age[16];
+	static const char *bit_names[16];
+	if (have && app->offcore_nbits > 0) {
+		int nb = app->offcore_nbits;
+		int rows = snap->nrows < APP_MAX_ROWS * 4 / 16 ? snap->nrows : APP_MAX_ROWS * 4 / 16;
+		for (int b = 0; b < nb; b++) {
+			int e = app->offcore_event[b], m = app->offcore_metric[b];
+			const struct count *t = &snap->total_counts[e];
+			bool ok = t->state == COUNT_OK || t->state == COUNT_SCALED;
+			bit_names[b] = app->offcore_bit_names[b];
+			bit_rate[b] = ok && snap->interval_s > 0 ? t->value / snap->interval_s : NAN;
+			bit_share[b] = m >= 0 && !isnan(snap->total_values[m]) ? snap->total_values[m] / 100 : 0;
+			bit_age[b] = ok ? (int)snap->event_age[e] : -1;
+			for (int r = 0; r < rows; r++) {
+				double v = m >= 0 ? snap->values[r * snap->nmetrics + m] : NAN;
+				row_share[r * nb + b] = isnan(v) ? 0 : v / 100;
+			}
+		}
+		in.nbits = nb;
+		in.bit_names = bit_names;
+		in.bit_rate = bit_rate;
+		in.bit_share = bit_share;
+		in.bit_age = bit_age;
+		in.row_bit_share = row_share;
 	}
 	if (u->prompting) {
 		struct lineedit_view lv = lineedit_view(&u->le, c->w - 2);
