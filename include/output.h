@@ -21,5 +21,7 @@ int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta 
 		    const struct snapshot *snap);
 /* Formats a metric value for tables: "n/a" for NAN, else a width-limited number. */
 void output_format_value(double v, char *buf, size_t len);
+/* Compact form with an SI suffix: "20.7M", "512k", "3.21"; "n/a" for NAN. */
+void output_format_si(double v, char *buf, size_t len);
 
 #endif

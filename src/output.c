@@ -26,6 +26,26 @@ void output_format_value(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v);
 }
 
+void output_format_si(double v, char *buf, size_t len)
+{
+	static const char suffix[] = " kMGTPE";
+	if (isnan(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	int k = 0;
+	double a = fabs(v);
+	while (a >= 999.5 && k < 6) {
+		a /= 1000;
+		v /= 1000;
+		k++;
+	}
+	if (k == 0)
+		snprintf(buf, len, a >= 100 ? "%.0f" : "%.3g", v);
+	else
+		snprintf(buf, len, a >= 100 ? "%.0f%c" : "%.3g%c", v, suffix[k]);
+}
+
 static json_t *json_number_or_null(double v)
 {
 	return isnan(v) || !isfinite(v) ? json_null() : json_real(v);

@@ -320,15 +320,15 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 	}
 	/* legend with rate and age */
 	int x = 0;
-	int colw = 34;
+	int colw = 44;
 	for (int b = 0; b < in->nbits && y < bottom; b++) {
 		char line[96], rate[32], age[16];
-		output_format_value(in->bit_rate ? in->bit_rate[b] : NAN, rate, sizeof(rate));
+		output_format_si(in->bit_rate ? in->bit_rate[b] : NAN, rate, sizeof(rate));
 		if (!in->bit_age || in->bit_age[b] < 0)
 			snprintf(age, sizeof(age), "never");
 		else
 			snprintf(age, sizeof(age), "%dt ago", in->bit_age[b]);
-		snprintf(line, sizeof(line), "%c %-15.15s %9s/s %5.1f%% %s", 'A' + (b % 26), in->bit_names[b],
+		snprintf(line, sizeof(line), "%c %-15.15s %7s/s %5.1f%% %s", 'A' + (b % 26), in->bit_names[b],
 			 rate, in->bit_share ? in->bit_share[b] * 100 : 0.0, age);
 		canvas_put(c, x, y, ROLE_BAR_0 + (b % 16), "█");
 		canvas_putx(c, x + 2, y, ROLE_LEGEND, 0, colw - 3, CANVAS_ELLIPSIS, line + 2);
