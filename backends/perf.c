@@ -119,7 +119,7 @@ static void set_status(struct backend *b, int r, int e, int err, const char *ext
 	st->supported = err == 0;
 	st->err = err;
 	if (err)
-		snprintf(st->reason, sizeof(st->reason), "%s%s%s", strerror(err), extra ? ": " : "",
+		snprintf(st->reason, sizeof(st->reason), "%s: %s", strerror(err),
 			 extra ? extra : perf_errno_hint(err));
 	else
 		st->reason[0] = '\0';

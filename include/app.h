@@ -51,6 +51,7 @@ struct app_ctx {
 	bool loop_ready;
 	bool paused;
 	bool quit;
+	bool bad_input;        /* the last failure was the user's input (exit status 2) */
 	long interval_ms;
 	uint64_t ticks;        /* snapshots produced */
 	uint64_t overruns;     /* missed deadlines */

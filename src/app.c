@@ -370,9 +370,52 @@ int app_set_events(struct app_ctx *app, const char *name, const char *list, char
 		}
 		n++;
 	}
-	struct mode *m = mode_define(name, events, "", err, errlen);
+	/* every event gets a rate per second of each CPU */
+	char metrics[4096] = "";
+	char copy2[2048];
+	snprintf(copy2, sizeof(copy2), "%s", events);
+	save = NULL;
+	for (char *item = strtok_r(copy2, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		char *alias = item;
+		size_t al = strlen(alias);
+		if (al && alias[al - 1] == '?')
+			alias[al - 1] = '\0';
+		size_t u = strlen(metrics);
+		snprintf(metrics + u, sizeof(metrics) - u, "%s%.24s_ps[/s]=%s/ncpus/interval", u ? ";" : "",
+			 alias, alias);
+	}
+	struct mode *m = mode_define(name, events, metrics, err, errlen);
 	if (!m)
 		return -1;
+	/* an unknown event name is bad input: say so with the closest names */
+	struct mode_resolution res;
+	if (mode_resolve(m, app->family, &res) == 0) {
+		const struct platform_pmu *core = app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
+		struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
+					 .family = app->family, .core_pmu_type = core ? core->type : 0,
+					 .filters_priv = app->family->filters_priv};
+		for (int e = 0; e < res.events->nevents; e++) {
+			struct event_encoding enc;
+			char why[256];
+			if (event_encode(res.events->events[e].spec, &ctx, &enc, why, sizeof(why)) == 0)
+				continue;
+			char sugg[4][96];
+			int n = encode_suggest(res.events->events[e].spec, &ctx, sugg, 4);
+			int used = snprintf(err, errlen, "%s", why);
+			for (int k = 0; k < n && used > 0 && (size_t)used < errlen; k++)
+				used += snprintf(err + used, errlen - (size_t)used, "%s%s", k ? ", " : " (did you mean ",
+						 sugg[k]);
+			if (n && used > 0 && (size_t)used < errlen)
+				snprintf(err + used, errlen - (size_t)used, ")");
+			mode_free(m);
+			app->bad_input = true;
+			return -1;
+		}
+	}
 	if (open_mode(app, m, err, errlen) < 0) {
 		mode_free(m);
 		return -1;
@@ -540,8 +583,11 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	if (!app->session)
 		return 1;
 	int rc;
-	if (app->opt.events)
+	if (app->opt.events) {
 		rc = app_set_events(app, "events", app->opt.events, err, errlen);
+		if (rc < 0 && app->bad_input)
+			return 2;
+	}
 	else {
 		const char *name = app->opt.mode ? app->opt.mode : default_mode(app);
 		if (app->opt.mode && !mode_find(app->modes, name)) {

@@ -100,6 +100,8 @@ int main(int argc, char **argv)
 	}
 	if (rc != 0) {
 		fprintf(stderr, "pmutop: %s\n", err);
+		if (rc == 1 && app.pf.capability[0])
+			fprintf(stderr, "pmutop: platform: %s\n", app.pf.capability);
 		app_free(&app);
 		return rc;
 	}
