@@ -10,6 +10,7 @@
 
 struct app_ctx;
 struct hist;
+struct probe;
 
 struct ui_state {
 	struct canvas *canvas, *prev;
@@ -33,6 +34,8 @@ struct ui_state {
 	bool ascii;
 	int selected;     /* first row shown (select up/down) */
 	char prompt_buf[1024];
+	struct probe *probe; /* the cache probe running in steps, or NULL */
+	bool probe_done;
 };
 
 struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen);

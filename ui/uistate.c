@@ -7,6 +7,7 @@
 #include "history.h"
 #include "mode.h"
 #include "output.h"
+#include "probe.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -683,6 +684,97 @@ static int cmd_offcore(struct app_ctx *app, int argc, char **argv, char *err, si
 	return 0;
 }
 
+/* --- cache probe view ---------------------------------------------------------------------- */
+
+static void probe_line(void *ctx, const char *line)
+{
+	text_add(ctx, ROLE_HELP_TEXT, "%s", line);
+}
+
+/* Rebuilds the probe view's lines from its progress or result. */
+static void probe_text(struct app_ctx *app)
+{
+	struct ui_state *u = UI(app);
+	if (!u->probe)
+		return;
+	text_free(u);
+	if (!u->probe_done) {
+		text_add(u, ROLE_TITLE, "cache probe: %s %3.0f%%  (the probe loads one CPU; :probe stop ends it)",
+			 probe_phase_name(u->probe), probe_progress(u->probe) * 100);
+		return;
+	}
+	const char *perr = probe_error(u->probe);
+	if (perr && perr[0]) {
+		text_add(u, ROLE_MESSAGE_ERROR, "cache probe failed: %s", perr);
+		return;
+	}
+	const struct probe_result *r = probe_result(u->probe);
+	text_add(u, ROLE_TITLE, "cache probe results (Esc returns; up/down scroll)");
+	probe_format_summary(r, probe_line, u);
+	probe_format_table(r, probe_line, u);
+	int w = u->canvas ? u->canvas->w - 2 : 78;
+	probe_format_plot(r, w > 100 ? 100 : w, 16, probe_line, u);
+	probe_format_tlb(r, probe_line, u);
+	probe_format_seed(r, probe_line, u);
+}
+
+static int cmd_probe(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	struct ui_state *u = UI(app);
+	if (strcmp(argv[1], "cache") != 0 && strcmp(argv[1], "stop") != 0) {
+		snprintf(err, errlen, "unknown probe \"%s\" (cache)", argv[1]);
+		return -1;
+	}
+	bool stop = strcmp(argv[1], "stop") == 0 || (argc > 2 && strcmp(argv[2], "stop") == 0);
+	if (stop) {
+		if (!u->probe) {
+			snprintf(err, errlen, "no probe is running");
+			return -1;
+		}
+		probe_free(u->probe);
+		u->probe = NULL;
+		text_free(u);
+		u->vs.view = VIEW_TABLE;
+		app_log(app, MSG_INFO, "cache probe stopped");
+		return 0;
+	}
+	if (argc > 2 && strcmp(argv[2], "full") != 0 && strcmp(argv[2], "quick") != 0) {
+		snprintf(err, errlen, "usage: probe cache [full|stop]");
+		return -1;
+	}
+	struct probe_opts opts = {.cpu = -1, .quick = !(argc > 2 && strcmp(argv[2], "full") == 0),
+				  .sysfs_root = app->pf.root[0] ? app->pf.root : "/"};
+	struct probe *p = probe_new(&opts, err, errlen);
+	if (!p)
+		return -1;
+	if (u->probe)
+		probe_free(u->probe);
+	u->probe = p;
+	u->probe_done = false;
+	u->vs.view = VIEW_PROBE;
+	u->vs.scroll = 0;
+	probe_text(app);
+	app_log(app, MSG_INFO, "cache probe started (%s); it runs between ticks", opts.quick ? "quick" : "full");
+	return 0;
+}
+
+/* Runs a slice of the probe after a tick: at most a quarter of the interval, up to 250 ms. */
+static void probe_advance(struct app_ctx *app)
+{
+	struct ui_state *u = UI(app);
+	if (!u->probe || u->probe_done)
+		return;
+	double budget = (double)app->interval_ms / 4;
+	if (budget > 250)
+		budget = 250;
+	int rc = probe_step(u->probe, budget);
+	if (rc <= 0) {
+		u->probe_done = true;
+		app_log(app, rc < 0 ? MSG_ERROR : MSG_INFO, "cache probe %s", rc < 0 ? "failed" : "finished");
+	}
+	probe_text(app);
+}
+
 static int cmd_fallback(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
 {
 	(void)app, (void)argc;
@@ -701,7 +793,7 @@ static const struct {
 	{"set", cmd_set},         {"show", cmd_show},         {"bind", cmd_bind},
 	{"messages", cmd_messages}, {"help", cmd_help},       {"quit", cmd_quit},
 	{"view", cmd_view},       {"select", cmd_select},     {"redraw", cmd_redraw},
-	{"command-line", cmd_command_line}, {"offcore", cmd_offcore},
+	{"command-line", cmd_command_line}, {"offcore", cmd_offcore}, {"probe", cmd_probe},
 };
 
 /* --- completion ----------------------------------------------------------------------------- */
@@ -856,6 +948,8 @@ void ui_state_free(struct app_ctx *app)
 	lineedit_free(&u->le);
 	view_history_free(&u->hist);
 	text_free(u);
+	if (u->probe)
+		probe_free(u->probe);
 	free(u);
 	app->ui = NULL;
 }
@@ -904,6 +998,7 @@ void ui_state_tick(struct app_ctx *app)
 	struct ui_state *u = UI(app);
 	char err[512];
 	int rc = app_tick(app, err, sizeof(err));
+	probe_advance(app);
 	if (rc < 0) {
 		app_log(app, MSG_ERROR, "%s", err);
 		return;
