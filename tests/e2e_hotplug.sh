@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# e2e_hotplug.sh: a CPU that goes offline and comes back is shown offline, then reopened and counted.
+set -u
+bin=${PMUTOP_BIN:?}
+cpu=$(ls -d /sys/devices/system/cpu/cpu[1-9]* 2>/dev/null | head -1)
+ctl=$cpu/online
+if [ -z "$cpu" ] || [ ! -w "$ctl" ] || [ "$(id -u)" != 0 ]; then
+  echo "SKIP: needs root and a CPU with a writable online file (have: ${ctl:-none})"; exit 77
+fi
+n=${cpu##*/cpu}
+[ "$(cat "$ctl")" = 1 ] || { echo "SKIP: CPU $n is already offline"; exit 77; }
+out=$(mktemp)
+trap 'echo 1 > "$ctl" 2>/dev/null; rm -f "$out"' EXIT
+"$bin" -b -m sw -i 100 -n 30 -f json > "$out" 2>/dev/null &
+pid=$!
+sleep 0.8
+if ! echo 0 > "$ctl" 2>/dev/null; then
+  wait $pid; echo "SKIP: the kernel refused to take CPU $n offline"; exit 77
+fi
+sleep 0.6
+echo 1 > "$ctl"
+wait $pid
+rc=$?
+python3 - "$out" "$n" "$rc" <<'PY'
+import json, sys
+path, cpu, rc = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+recs = [json.loads(l) for l in open(path)]
+fail = passed = 0
+def check(cond, msg):
+    global fail, passed
+    print(("ok   " if cond else "FAIL ") + msg)
+    fail += not cond
+    passed += bool(cond)
+check(rc == 0, "pmutop exit status 0 (got %d)" % rc)
+check(len(recs) == 30, "30 records (got %d)" % len(recs))
+states = []
+for r in recs:
+    row = [c for c in r["cpus"] if c["cpu"] == cpu][0]
+    states.append("offline" if row.get("offline") else row["events"]["clock"]["state"])
+print("cpu%d states: %s" % (cpu, " ".join(states)))
+off = [i for i, s in enumerate(states) if s == "offline"]
+check(len(off) >= 2, "CPU shown offline for some ticks")
+if off:
+    after = states[off[-1] + 1:]
+    check(len(after) >= 3, "ticks after it came back")
+    # the first tick after reopening restarts deltas (not counted), then it counts again
+    check(after[:3].count("ok") >= 1 and after[-1] == "ok", "counted again within 2 ticks of coming back")
+    last = [c for c in recs[-1]["cpus"] if c["cpu"] == cpu][0]
+    v = last["events"]["clock"]["value"]
+    check(v is not None and 0.8e8 < v < 1.2e8, "cpu-clock about one interval after reopening (%s ns)" % v)
+print("%d passed, %d failed" % (passed, fail))
+sys.exit(1 if fail else 0)
+PY
