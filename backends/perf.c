@@ -29,7 +29,19 @@ struct perf_row {
 	int *fds; /* per event, -1 if not open */
 };
 
+/* /proc/stat pseudo-events: per CPU, cumulative ns of a field. */
+struct proc_source {
+	bool used;
+	long hz;          /* USER_HZ */
+	uint64_t t0;      /* monotonic ns at open: enabled/running start */
+	char *buf;
+	size_t cap;
+};
+
+static uint64_t monotonic_ns(void);
+
 struct perf_priv {
+	struct proc_source proc;
 	struct backend_req req;
 	struct backend_event *events;
 	int *cpus, *core_type;
@@ -134,6 +146,12 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		struct event_encoding *enc = &p->enc[r * p->req.nevents + e];
 		if (!b->status[r * b->nevents + e].encoding[0])
 			continue; /* did not encode */
+		if (enc->procfs) { /* read from /proc/stat, no perf event */
+			p->proc.used = true;
+			set_status(b, r, e, 0, NULL);
+			opened++;
+			continue;
+		}
 		struct perf_group *g = &row->groups[group_of(p, e)];
 		struct perf_event_attr attr = enc->attr;
 		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -242,6 +260,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 
 	int ngroups = req->singletons ? n : (req->nsets > 1 ? req->nsets + 1 : 1);
 	int total_opened = 0;
+	p->proc.t0 = monotonic_ns();
 	char first_reason[400] = "";
 	for (int r = 0; r < nc; r++) {
 		struct perf_row *row = &p->rows[r];
@@ -295,6 +314,47 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 		return -1;
 	}
 	return 0;
+}
+
+/* Fills the proc/NAME/ events of every row from one read of /proc/stat. */
+static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *out, bool *present,
+		      const bool *offline, uint64_t now)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f)
+		return;
+	if (!p->proc.hz)
+		p->proc.hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	char line[512];
+	int n = p->req.nevents;
+	while (fgets(line, sizeof(line), f)) {
+		int cpu;
+		unsigned long long v[8] = {0};
+		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
+			continue;
+		/* user nice system idle iowait irq softirq steal */
+		unsigned long long field[3] = {
+			[ENCODE_PROC_BUSY] = v[0] + v[1] + v[2] + v[5] + v[6] + v[7],
+			[ENCODE_PROC_IDLE] = v[3] + v[4],
+			[ENCODE_PROC_IRQ] = v[5] + v[6],
+		};
+		for (int r = 0; r < p->req.ncpus; r++) {
+			if (p->rows[r].cpu != cpu || offline[r])
+				continue;
+			for (int e = 0; e < n; e++) {
+				const struct event_encoding *enc = &p->enc[r * n + e];
+				if (!enc->procfs || !b->status[r * n + e].supported)
+					continue;
+				uint64_t ns = field[enc->attr.config < 3 ? enc->attr.config : 0] * (1000000000ULL / (uint64_t)p->proc.hz);
+				out[r * n + e] = (struct raw_count){ns, now - p->proc.t0, now - p->proc.t0};
+				present[r * n + e] = true;
+			}
+		}
+	}
+	fclose(f);
 }
 
 static uint64_t monotonic_ns(void)
@@ -361,6 +421,8 @@ static int perf_read(struct backend *b, struct raw_count *out, bool *present, bo
 			}
 		}
 	}
+	if (p->proc.used)
+		read_proc(b, p, out, present, offline, *t_ns);
 	return 0;
 }
 

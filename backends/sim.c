@@ -86,7 +86,8 @@ static struct sim_event profile(const struct backend_event *e)
 		double rate;
 		bool util, spiky;
 	} table[] = {
-		{"clock", 1e9, true, false}, /* ns per second */
+		{"clock", 1e9, false, false}, /* ns per second: counts idle time too */
+		{"busy", 1e9, true, false},   /* proc/busy/: ns per second of busy time */
 		{"tsc", 2.6e9, false, false},
 		{"migration", 3, false, false},
 		{"switch", 800, true, false},

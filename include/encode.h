@@ -20,7 +20,16 @@ struct event_encoding {
 	char pmu[64];     /* "perf", "skl", "raw", "msr", ... */
 	char fstr[256];   /* fully qualified name as encoded */
 	bool hardware;    /* a hardware counter (needs a core PMU), not a software/msr event */
+	bool procfs;      /* proc/NAME/: read from /proc/stat by the backend, no perf event */
 };
+
+/* Pseudo-events read from /proc/stat per CPU (attr.config of a proc/NAME/ encoding). */
+enum encode_proc_field {
+	ENCODE_PROC_BUSY, /* user + nice + system + irq + softirq + steal, ns */
+	ENCODE_PROC_IDLE, /* idle + iowait, ns */
+	ENCODE_PROC_IRQ,  /* irq + softirq, ns */
+};
+#define ENCODE_TYPE_PROC 0xfffffff0u /* attr.type of proc/NAME/ encodings (never opened) */
 
 /* Initialises libpfm4 once (allowing models this machine lacks). Returns 0 or -1 + @err. */
 int encode_init(char *err, size_t errlen);
@@ -31,6 +40,7 @@ int encode_init(char *err, size_t errlen);
  *   @::INST_RETIRED:ANY_P                     the same, with the model of ctx->family
  *   r03, r1b7:config1=0x10001                 raw event code (hex) for the core PMU
  *   msr/tsc/, cpu/event=0x3c,umask=0/         sysfs PMU syntax (events/ aliases, format/ fields)
+ *   proc/busy/, proc/idle/, proc/irq/         per-CPU time from /proc/stat (ns), not a perf event
  * Returns 0, or -1 with a one-line reason in @err. */
 int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_encoding *enc,
 		 char *err, size_t errlen);

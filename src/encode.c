@@ -170,6 +170,29 @@ static int apply_terms(struct perf_event_attr *attr, const char *root, const cha
 	return 0;
 }
 
+static const char *const proc_fields[] = {
+	[ENCODE_PROC_BUSY] = "busy", [ENCODE_PROC_IDLE] = "idle", [ENCODE_PROC_IRQ] = "irq",
+};
+
+/* "proc/busy/": CPU time from /proc/stat, for utilisation where cpu-clock counts idle time too */
+static int encode_proc(const char *spec, struct event_encoding *enc, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(proc_fields) / sizeof(proc_fields[0]); i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "proc/%s/", proc_fields[i]);
+		if (strcmp(spec, want) == 0) {
+			enc->attr.type = ENCODE_TYPE_PROC;
+			enc->attr.config = i;
+			enc->procfs = true;
+			snprintf(enc->pmu, sizeof(enc->pmu), "proc");
+			snprintf(enc->fstr, sizeof(enc->fstr), "%s", spec);
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "unknown proc event \"%s\" (proc/busy/, proc/idle/, proc/irq/)", spec);
+	return -1;
+}
+
 /* "pmu/terms/" */
 static int encode_sysfs(const char *spec, const struct encode_ctx *ctx, struct event_encoding *enc,
 			char *err, size_t errlen)
@@ -296,6 +319,8 @@ int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_en
 		return -1;
 	}
 	int rc;
+	if (strncmp(spec, "proc/", 5) == 0)
+		return encode_proc(spec, enc, err, errlen);
 	if (strchr(spec, '/'))
 		rc = encode_sysfs(spec, ctx, enc, err, errlen);
 	else if (spec[0] == 'r' && isxdigit((unsigned char)spec[1]) && !strstr(spec, "::"))
@@ -318,6 +343,10 @@ int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_en
 void encode_format(const struct event_encoding *enc, char *buf, size_t len)
 {
 	const struct perf_event_attr *a = &enc->attr;
+	if (enc->procfs) {
+		snprintf(buf, len, "/proc/stat field %s (no perf event)", proc_fields[a->config < 3 ? a->config : 0]);
+		return;
+	}
 	char ex[64] = "";
 	static const struct {
 		const char *name;
