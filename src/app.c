@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
 {
@@ -576,6 +577,11 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	}
 	mode_registry_init(app->modes);
 	load_modes(app);
+	for (int i = 0; i < app->opt.nmode_files; i++)
+		if (access(app->opt.mode_files[i], R_OK) != 0) {
+			snprintf(err, errlen, "--mode-file %s: %s", app->opt.mode_files[i], strerror(errno));
+			return 2;
+		}
 	if (choose_cpus(app, app->opt.cpus, app->cpus, &app->ncpus, err, errlen) < 0)
 		return 2;
 	fill_core_types(app);
