@@ -119,6 +119,7 @@ struct table_ctx {
 	const struct snapshot *snap;
 	const struct view_state *vs;
 	const char *const *core_type;
+	const int *type_rank; /* per row: order of its core type (first CPU of the type) */
 };
 
 static const struct table_ctx *sort_ctx; /* qsort has no context argument */
@@ -127,11 +128,8 @@ static int row_compare(const void *a, const void *b)
 {
 	int ra = *(const int *)a, rb = *(const int *)b;
 	const struct table_ctx *t = sort_ctx;
-	if (t->vs->group_by_type && t->core_type) {
-		int k = strcmp(t->core_type[ra], t->core_type[rb]);
-		if (k)
-			return k;
-	}
+	if (t->vs->group_by_type && t->core_type && t->type_rank[ra] != t->type_rank[rb])
+		return t->type_rank[ra] - t->type_rank[rb];
 	int m = t->vs->sort_col;
 	if (m >= 0 && m < t->snap->nmetrics) {
 		double va = t->snap->values[ra * t->snap->nmetrics + m];
@@ -236,7 +234,16 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	int order[snap->nrows > 0 ? snap->nrows : 1];
 	for (int r = 0; r < snap->nrows; r++)
 		order[r] = r;
-	struct table_ctx t = {snap, vs, in->core_type};
+	int rank[snap->nrows > 0 ? snap->nrows : 1];
+	for (int r = 0; r < snap->nrows; r++) {
+		rank[r] = r;
+		for (int k = 0; in->core_type && k < r; k++)
+			if (strcmp(in->core_type[k], in->core_type[r]) == 0) {
+				rank[r] = rank[k];
+				break;
+			}
+	}
+	struct table_ctx t = {snap, vs, in->core_type, rank};
 	sort_ctx = &t;
 	qsort(order, (size_t)snap->nrows, sizeof(int), row_compare);
 	int rows_room = bottom - y - 1; /* keep one line for the total */
