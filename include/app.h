@@ -97,6 +97,10 @@ int app_init(struct app_ctx *app, char *err, size_t errlen);
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen);
 /* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03" style, names optional). */
 int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen);
+/* Resolves mode @name for this machine (events, generated offcore events, metrics) without
+ * opening anything. */
+int app_resolve_mode(struct app_ctx *app, const char *name, struct session_mode *out, char *err,
+		     size_t errlen);
 /* Runs an already resolved mode (ad hoc edits of the running one: add/remove events). */
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen);
 /* Changes the interval (10 ms .. 1 h). */

@@ -290,6 +290,17 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 	return 0;
 }
 
+int app_resolve_mode(struct app_ctx *app, const char *name, struct session_mode *out, char *err,
+		     size_t errlen)
+{
+	const struct mode *m = mode_find(app->modes, name);
+	if (!m) {
+		snprintf(err, errlen, "unknown mode \"%s\"", name);
+		return -1;
+	}
+	return resolve_mode(app, m, out, err, errlen);
+}
+
 int app_mode_names(const struct app_ctx *app, const char **names, int max)
 {
 	int n = 0;

@@ -98,7 +98,7 @@ static void explain_event(struct app_ctx *app, const char *alias, const char *sp
 	if (event_encode(spec, &ctx, &enc, err, sizeof(err)) < 0) {
 		char sugg[5][96];
 		int n = encode_suggest(spec, &ctx, sugg, 5);
-		fprintf(out, "  %-14s %-40s cannot encode: %s", alias, spec, err);
+		fprintf(out, "  %-22s %-36s cannot encode: %s", alias, spec, err);
 		for (int i = 0; i < n; i++)
 			fprintf(out, "%s%s", i ? ", " : "; did you mean ", sugg[i]);
 		fputc('\n', out);
@@ -106,10 +106,10 @@ static void explain_event(struct app_ctx *app, const char *alias, const char *sp
 	}
 	char desc[200];
 	encode_format(&enc, desc, sizeof(desc));
-	fprintf(out, "  %-14s %-40s %s\n", alias, spec, desc);
+	fprintf(out, "  %-22s %-36s %s\n", alias, spec, desc);
 	bool live = app->pf.root[0] == '\0' && strcmp(app->opt.backend, "perf") == 0;
 	if (!live) {
-		fprintf(out, "  %-14s %-40s (opens not tried: %s)\n", "", "",
+		fprintf(out, "  %-22s %-36s (opens not tried: %s)\n", "", "",
 			app->pf.root[0] ? "the sysfs root stands for another machine" : "sim backend");
 		return;
 	}
@@ -123,10 +123,10 @@ static void explain_event(struct app_ctx *app, const char *alias, const char *sp
 		if (e == 0)
 			ok++;
 		else
-			fprintf(out, "  %-14s %-40s CPU %d: %s: %s\n", "", "", app->cpus[r], strerror(e),
+			fprintf(out, "  %-22s %-36s CPU %d: %s: %s\n", "", "", app->cpus[r], strerror(e),
 				perf_errno_hint(e));
 	}
-	fprintf(out, "  %-14s %-40s opens on %d of %d CPUs\n", "", "", ok, app->ncpus);
+	fprintf(out, "  %-22s %-36s opens on %d of %d CPUs\n", "", "", ok, app->ncpus);
 }
 
 int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errout)
@@ -141,9 +141,24 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 			fprintf(out, "  not available on %s: %s\n", app->family->key, res.reason);
 			return 1;
 		}
-		fprintf(out, "  events for family %s (section %s):\n", app->family->key, res.matched);
-		for (int e = 0; e < res.events->nevents; e++)
-			explain_event(app, res.events->events[e].alias, res.events->events[e].spec, out);
+		static struct session_mode sm;
+		char err[256];
+		if (app_resolve_mode(app, m->name, &sm, err, sizeof(err)) < 0) {
+			fprintf(out, "  %s\n", err);
+			return 1;
+		}
+		fprintf(out, "  events for family %s (section %s)%s:\n", app->family->key, res.matched,
+			sm.nsets > 1 ? ", rotated in sets" : "");
+		for (int e = 0; e < sm.nevents; e++) {
+			char alias[64];
+			if (sm.nsets > 1 && sm.events[e].set < 0)
+				snprintf(alias, sizeof(alias), "%s [always]", sm.events[e].name);
+			else if (sm.nsets > 1)
+				snprintf(alias, sizeof(alias), "%s [set %d]", sm.events[e].name, sm.events[e].set);
+			else
+				snprintf(alias, sizeof(alias), "%s", sm.events[e].name);
+			explain_event(app, alias, sm.events[e].spec, out);
+		}
 		return 0;
 	}
 	if (strchr(what, '=') == NULL && strchr(what, ':') == NULL && strchr(what, '/') == NULL &&
