@@ -108,6 +108,10 @@ static void explain_event(struct app_ctx *app, const char *alias, const char *sp
 	encode_format(&enc, desc, sizeof(desc));
 	fprintf(out, "  %-22s %-36s %s\n", alias, spec, desc);
 	bool live = app->pf.root[0] == '\0' && strcmp(app->opt.backend, "perf") == 0;
+	if (enc.procfs) {
+		fprintf(out, "  %-22s %-36s %s\n", "", "", access("/proc/stat", R_OK) == 0 ? "readable here" : "/proc/stat not readable");
+		return;
+	}
 	if (!live) {
 		fprintf(out, "  %-22s %-36s (opens not tried: %s)\n", "", "",
 			app->pf.root[0] ? "the sysfs root stands for another machine" : "sim backend");
