@@ -61,6 +61,7 @@ struct app_ctx {
 	int warnings;                /* warnings and errors logged */
 	char status[256];            /* the message line */
 	uint64_t mode_started_tick;  /* tick at which the current mode was opened */
+	uint64_t start_ns;           /* monotonic time the run started */
 	void *ui;                    /* the screen's state, when there is one */
 	void *recorder;              /* the recording writer, when recording */
 	char record_path[1024];
@@ -95,6 +96,8 @@ void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...
 int app_init(struct app_ctx *app, char *err, size_t errlen);
 /* Switches to mode @name; the old mode keeps running when the new one fails. */
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen);
+/* A formula-friendly alias for an event spec: "perf::L1-DCACHE-LOADS" -> "L1_DCACHE_LOADS". */
+void app_event_alias(const char *spec, char *alias, size_t len);
 /* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03" style, names optional). */
 int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen);
 /* Resolves mode @name for this machine (events, generated offcore events, metrics) without

@@ -20,7 +20,7 @@ void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...
 	vsnprintf(m->text, sizeof(m->text), fmt, ap);
 	va_end(ap);
 	m->level = level;
-	m->time_s = app->session ? session_snapshot(app->session)->time_s : 0;
+	m->time_s = app->start_ns ? (double)(loop_now_ns() - app->start_ns) / 1e9 : 0;
 	app->message_head = (app->message_head + 1) % APP_MAX_MESSAGES;
 	if (app->nmessages < APP_MAX_MESSAGES)
 		app->nmessages++;
@@ -360,6 +360,24 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 	return open_mode(app, m, err, errlen);
 }
 
+void app_event_alias(const char *spec, char *alias, size_t len)
+{
+	const char *p = strstr(spec, "::");
+	p = p ? p + 2 : spec;
+	size_t k = 0;
+	for (; *p && k + 1 < len; p++) {
+		char c = *p;
+		if (c == '/' && p[1] == '\0')
+			break; /* "msr/tsc/" -> "msr_tsc" */
+		alias[k++] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_');
+	}
+	alias[k] = '\0';
+	if (k && alias[0] >= '0' && alias[0] <= '9' && k + 1 < len) { /* names start with a letter */
+		memmove(alias + 1, alias, k + 1);
+		alias[0] = 'e';
+	}
+}
+
 int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen)
 {
 	/* "a=perf::CYCLES,r03" -> every item gets an alias (its spec when unnamed) */
@@ -374,10 +392,7 @@ int app_set_events(struct app_ctx *app, const char *name, const char *list, char
 			snprintf(events + u, sizeof(events) - u, "%s%s", n ? "," : "", item);
 		else {
 			char alias[48];
-			size_t k = 0;
-			for (const char *p = item; *p && k < sizeof(alias) - 1; p++)
-				alias[k++] = (char)((*p == ':' || *p == '/' || *p == '-' || *p == '.') ? '_' : *p);
-			alias[k] = '\0';
+			app_event_alias(item, alias, sizeof(alias));
 			snprintf(events + u, sizeof(events) - u, "%s%s=%s", n ? "," : "", alias, item);
 		}
 		n++;
@@ -563,6 +578,7 @@ static const char *default_mode(struct app_ctx *app)
 
 int app_init(struct app_ctx *app, char *err, size_t errlen)
 {
+	app->start_ns = loop_now_ns();
 	app->interval_ms = app->opt.interval_ms;
 	app->opt.sim.interval_ns = (uint64_t)app->interval_ms * 1000000ULL;
 	if (platform_detect(&app->pf, app->opt.sysfs_root, err, errlen) < 0)

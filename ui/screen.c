@@ -184,7 +184,8 @@ static void read_keys(struct app_ctx *app)
 	while ((status = get_wch(&ch)) != ERR) {
 		int key = map_key(status, ch);
 		if (key == KEYS_RESIZE) {
-			resize(app);
+			/* queued by resizeterm() itself: the size is already applied */
+			((struct ui_state *)app->ui)->force_full = true;
 			continue;
 		}
 		if (key < 0)

@@ -569,10 +569,7 @@ static int change_events(struct app_ctx *app, int argc, char **argv, bool add, c
 				snprintf(spec, sizeof(spec), "%s", eq + 1);
 			} else {
 				snprintf(spec, sizeof(spec), "%s", arg);
-				size_t k = 0;
-				for (const char *p = arg; *p && k < sizeof(alias) - 1; p++)
-					alias[k++] = (char)((*p == ':' || *p == '/' || *p == '-' || *p == '.' || *p == '=' || *p == ',') ? '_' : *p);
-				alias[k] = '\0';
+				app_event_alias(arg, alias, sizeof(alias));
 			}
 			struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
 						 .family = app->family, .core_pmu_type = app->core_type[0],
