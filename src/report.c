@@ -13,9 +13,12 @@
 struct list_state {
 	FILE *out;
 	const char *last_pmu;
-	int n;
-	const char *model; /* the machine's model, listed first */
+	int n, opens;
+	struct app_ctx *app;
+	bool try_open; /* live machine: say which events the kernel here opens */
 };
+
+static int try_open(struct perf_event_attr attr, int cpu);
 
 static void list_one(void *arg, const char *pmu, const char *event, const char *desc, bool present)
 {
@@ -29,7 +32,19 @@ static void list_one(void *arg, const char *pmu, const char *event, const char *
 	char *nl = strchr(first, '\n');
 	if (nl)
 		*nl = '\0';
-	fprintf(s->out, "  %s::%-40s %s\n", pmu, event, first);
+	const char *mark = "";
+	if (s->try_open) {
+		char spec[160], err[160];
+		snprintf(spec, sizeof(spec), "%s::%s", pmu, event);
+		struct encode_ctx ctx = {.sysfs_root = "/", .family = s->app->family,
+					 .core_pmu_type = s->app->core_type[0], .filters_priv = true};
+		struct event_encoding enc;
+		bool ok = event_encode(spec, &ctx, &enc, err, sizeof(err)) == 0 &&
+			  try_open(enc.attr, s->app->cpus[0]) == 0;
+		mark = ok ? "[opens] " : "[not here] ";
+		s->opens += ok;
+	}
+	fprintf(s->out, "  %s::%-40s %s%s\n", pmu, event, mark, first);
 	s->n++;
 }
 
@@ -41,14 +56,19 @@ int report_list_events(struct app_ctx *app, const char *pattern, FILE *out)
 		fprintf(out, "# the kernel here opens software events and other PMUs only (%s); hardware "
 			     "events below encode but will not open\n",
 			"no core PMU in /sys/bus/event_source/devices");
-	struct list_state s = {.out = out};
+	struct list_state s = {.out = out, .app = app,
+			       .try_open = app->pf.root[0] == '\0' && app->ncpus > 0 &&
+					   strcmp(app->opt.backend, "perf") == 0};
 	/* With a pattern every compiled-in model is searched; without one, the active ones. */
 	encode_list(pattern, pattern != NULL, list_one, &s);
 	fprintf(out, "\nPMUs the kernel here exposes (sysfs syntax pmu/event/):\n");
 	for (int i = 0; i < app->pf.npmus; i++)
 		fprintf(out, "  %-20s type %d%s\n", app->pf.pmus[i].name, app->pf.pmus[i].type,
 			app->pf.pmus[i].is_core ? " (core PMU)" : "");
-	fprintf(out, "\n%d events\n", s.n);
+	if (s.try_open)
+		fprintf(out, "\n%d events, %d of them open on CPU %d here\n", s.n, s.opens, app->cpus[0]);
+	else
+		fprintf(out, "\n%d events\n", s.n);
 	return 0;
 }
 
