@@ -87,7 +87,20 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 			continue;
 		}
 		const char *mux = !a.multiplex ? "no" : a.counters <= 4 ? "rotate sets" : "kernel";
-		fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s\n", m->name, "available", a.needed, a.fixed,
+		char muxbuf[32];
+		int needed = a.needed;
+		if (m->kind == MODE_KIND_OFFCORE) {
+			/* one offcore event per request bit, swept over the offcore MSRs */
+			static struct session_mode sm;
+			char err[256];
+			if (app_resolve_mode(app, m->name, &sm, err, sizeof(err)) == 0) {
+				int slices = sm.nsets > 1 ? sm.nsets : 1;
+				needed += (sm.nevents - a.fixed - a.other + slices - 1) / slices;
+				snprintf(muxbuf, sizeof(muxbuf), "%d slices", slices);
+				mux = muxbuf;
+			}
+		}
+		fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s\n", m->name, "available", needed, a.fixed,
 			a.other, mux, m->title ? m->title : "");
 	}
 	return 0;
