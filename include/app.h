@@ -65,6 +65,12 @@ struct app_ctx {
 	char record_path[1024];
 	struct app_hook hooks[APP_MAX_HOOKS];
 	int nhooks;
+	/* Replay and remote (replay.h, remote.h): the source, the agent link, and a filter of
+	 * "mode"/"interval"/"cpus" changes: returns 1 to go on locally, else 0 or -1 (+ @err). */
+	void *replay;
+	void *remote;
+	int (*intercept)(struct app_ctx *app, const char *what, const char *arg, char *err,
+			 size_t errlen);
 };
 
 /* Registers an observer; returns 0, or -1 when the table is full. */
