@@ -337,7 +337,7 @@ static int intercept(struct app_ctx *app, const char *what, const char *arg, cha
 		return 1;
 	}
 	if (strcmp(what, "interval") == 0) {
-		snprintf(err, errlen, "a replay keeps the recorded interval (%ld ms); :speed changes the pace",
+		snprintf(err, errlen, "a replay keeps the recorded interval (%ld ms); :rate changes the pace",
 			 app->interval_ms);
 		return -1;
 	}
@@ -455,7 +455,7 @@ int replay_app_tick(struct app_ctx *app, char *err, size_t errlen)
 	if (r->pos >= r->f.nticks) {
 		if (!r->live && !r->end_told) {
 			r->end_told = true;
-			app_log(app, MSG_INFO, "end of the recording (%d ticks); :seek start replays it",
+			app_log(app, MSG_INFO, "end of the recording (%d ticks); :jump start replays it",
 				r->f.nticks);
 			if (!app->opt.batch)
 				app->paused = true;
@@ -570,7 +570,7 @@ int replay_app_seek_arg(struct app_ctx *app, int argc, char **argv, char *err, s
 	char *end;
 	double v = strtod(a, &end);
 	if (end == a || *end || !isfinite(v)) {
-		snprintf(err, errlen, "seek: \"%s\" is not a time in seconds, +S, -S, start, end or mark", a);
+		snprintf(err, errlen, "jump: \"%s\" is not a time in seconds, +S, -S, start, end or mark", a);
 		return -1;
 	}
 	double t = (a[0] == '+' || a[0] == '-') ? now + v : v;
@@ -592,7 +592,7 @@ int replay_app_speed(struct app_ctx *app, const char *arg, char *err, size_t err
 		char *end;
 		v = strtod(arg[0] == 'x' ? arg + 1 : arg, &end);
 		if (end == arg || *end || !(v >= 0.5 && v <= 16)) {
-			snprintf(err, errlen, "speed: \"%s\" is not from 0.5 to 16", arg);
+			snprintf(err, errlen, "rate: \"%s\" is not from 0.5 to 16", arg);
 			return -1;
 		}
 	}
@@ -616,7 +616,7 @@ void replay_app_status(const struct app_ctx *app, char *buf, size_t len)
 	if (r->live)
 		snprintf(buf, len, "tick %d  t %.1f s", r->dropped + r->served + 1, now);
 	else
-		snprintf(buf, len, "tick %d/%d  t %.1f of %.1f s  x%g%s  %d mark%s (:seek mark)",
+		snprintf(buf, len, "tick %d/%d  t %.1f of %.1f s  x%g%s  %d mark%s (:jump mark)",
 			 r->served + 1, r->f.nticks, now, last, r->speed,
 			 r->pos >= r->f.nticks ? "  END" : "", r->f.nmarks, r->f.nmarks == 1 ? "" : "s");
 }

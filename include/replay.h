@@ -68,11 +68,11 @@ int replay_app_pending(const struct app_ctx *app);
 int replay_app_tick(struct app_ctx *app, char *err, size_t errlen);
 /* Shows recorded tick @index (0-based; rebuilt from the tick before it). */
 int replay_app_seek(struct app_ctx *app, int index, char *err, size_t errlen);
-/* :step [N], :seek TIME|+S|-S|start|end|mark [TEXT], :speed X|+|- */
+/* :tick [N], :jump TIME|+S|-S|start|end|mark [TEXT], :rate X|+|- */
 int replay_app_step(struct app_ctx *app, int n, char *err, size_t errlen);
 int replay_app_seek_arg(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen);
 int replay_app_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen);
-/* Banner ("REPLAY file") and position line ("tick 12/300  t 12.0 s of 300.0  x2"). */
+/* Banner ("REPLAY file") and position line ("tick 12/300  t 12.0 of 300.0 s  x2"). */
 void replay_app_banner(const struct app_ctx *app, char *buf, size_t len);
 void replay_app_status(const struct app_ctx *app, char *buf, size_t len);
 void replay_app_free(struct app_ctx *app);
