@@ -325,7 +325,7 @@ static int check_mode(struct app_ctx *app, const struct mode *m, char *err, size
 static int intercept(struct app_ctx *app, const char *what, const char *arg, char *err, size_t errlen)
 {
 	struct replay *r = R(app);
-	if (r->live && !r->following && r->send) {
+	if (r->live && !r->following && r->send && app->mode.nevents) {
 		char line[512];
 		snprintf(line, sizeof(line), "%s %s", what, arg);
 		if (r->send(app, line, err, errlen) < 0)

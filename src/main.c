@@ -63,7 +63,7 @@ static int run_replay_batch(struct app_ctx *app)
 			continue;
 		if ((rc = emit(app)) != 0)
 			return rc < 0 ? 1 : 0;
-		if (app->opt.iterations && ++done >= app->opt.iterations)
+		if (++done >= app->opt.iterations && app->opt.iterations)
 			break;
 	}
 	if (!done && !app->quit)

@@ -54,7 +54,7 @@ static const struct option_def option_table[] = {
 	{"theme", OPT_THEME, "NAME", "colour theme (default, mono, light, high-contrast)"},
 	{"command", OPT_COMMAND, "CMD", "run a : command at start-up (repeatable)"},
 	{"no-rc", OPT_NO_RC, NULL, "do not read ~/.config/pmutop/pmutoprc"},
-	{"remote", OPT_REMOTE, "[USER@]HOST", "monitor a remote board through its pmutop agent"},
+	{"remote", OPT_REMOTE, "USER@HOST", "monitor a remote board (USER@ optional) through its pmutop agent"},
 	{"transport", OPT_TRANSPORT, "CMD", "command that reaches the remote host (default \"ssh -T\")"},
 	{"agent", OPT_AGENT, "CMD", "the pmutop command on the remote host (default pmutop)"},
 	{"sample", OPT_SAMPLE, "MS", "fine sampling cadence for jitter statistics (1 ms and up)"},
