@@ -176,11 +176,9 @@ int main(int argc, char **argv)
 		app_free(&app);
 		return rc;
 	}
-	if (app.opt.record && recorder_start(&app, app.opt.record, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmutop: %s\n", err);
-		app_free(&app);
-		return 1;
-	}
+	/* a recording that cannot be written is reported; monitoring goes on */
+	if (app.opt.record && recorder_start(&app, app.opt.record, err, sizeof(err)) < 0)
+		app_log(&app, MSG_ERROR, "recording: %s", err);
 	if (app.opt.batch)
 		rc = run_batch(&app);
 	else
