@@ -583,8 +583,12 @@ int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_
 		app->quit = true;
 		return 0;
 	}
-	if (!arg || !*arg) {
-		snprintf(err, errlen, "control: \"%.*s\" needs an argument", (int)(wl > 40 ? 40 : wl), line);
+	static const char *const known[] = {"mode", "interval", "cpus", "mark"};
+	bool ok = false;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		ok |= wl == strlen(known[i]) && strncmp(line, known[i], wl) == 0;
+	if (ok && (!arg || !*arg)) {
+		snprintf(err, errlen, "control: %.*s needs an argument", (int)wl, line);
 		return -1;
 	}
 	if (wl == 4 && strncmp(line, "mode", 4) == 0)
