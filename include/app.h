@@ -78,6 +78,12 @@ struct app_ctx {
 	int offcore_event[16];  /* event index of each bit in the running mode, -1 none */
 	int offcore_metric[16]; /* share metric of each bit, -1 none */
 	bool offcore_superset[16];
+	/* Replay and remote (replay.h, remote.h): the source, the agent link, and a filter of
+	 * "mode"/"interval"/"cpus" changes: returns 1 to go on locally, else 0 or -1 (+ @err). */
+	void *replay;
+	void *remote;
+	int (*intercept)(struct app_ctx *app, const char *what, const char *arg, char *err,
+			 size_t errlen);
 };
 
 /* ":offcore [BIT...] [response=NAME]": chooses the bits and switches to the offcore mode. */

@@ -29,6 +29,10 @@ struct options {
 	const char *events;       /* -e: an ad hoc event list */
 	const char *record;       /* -r FILE */
 	const char *replay;       /* -R FILE */
+	uint64_t record_max;      /* --record-max bytes, 0 = no limit */
+	unsigned record_keep;     /* --record-keep rotated files */
+	double speed;             /* --speed: replay speed 0.5 .. 16 */
+	const char *agent;        /* --agent: the pmutop command on the remote host */
 	const char *theme;
 	const char *commands[OPTIONS_MAX_LIST]; /* -c */
 	int ncommands;

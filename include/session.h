@@ -95,6 +95,17 @@ int session_tick(struct session *s, char *err, size_t errlen);
 const struct snapshot *session_snapshot(const struct session *s);
 const struct session_mode *session_mode(const struct session *s);
 const struct backend *session_backend(const struct session *s);
+/* The raw reads behind the current snapshot, [row * nevents + e] (recorders). prev holds the
+ * read before (the priming read for seq 1); offline is the last read's per-row flag. */
+struct session_raw {
+	int nrows, nevents;
+	const int *cpus;
+	const struct raw_count *prev, *cur;
+	const bool *prev_present, *cur_present;
+	const bool *offline;
+	uint64_t prev_t, cur_t; /* ns, backend clock */
+};
+void session_raw(const struct session *s, struct session_raw *out);
 /* Time (ns) of the last read, from the backend's clock. */
 uint64_t session_last_read_ns(const struct session *s);
 void session_free(struct session *s);

@@ -5,6 +5,8 @@
 #include "family.h"
 #include "mode.h"
 #include "offcore.h"
+#include "remote.h"
+#include "replay.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -344,8 +346,21 @@ static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_
 	return app_run_mode(app, &sm, err, errlen);
 }
 
+/* Replay and remote runs filter mode, interval and CPU changes (replay.h). */
+static int intercepted(struct app_ctx *app, const char *what, const char *arg, char *err,
+		       size_t errlen, int *rc)
+{
+	if (!app->intercept)
+		return 0;
+	*rc = app->intercept(app, what, arg, err, errlen);
+	return *rc <= 0;
+}
+
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen)
 {
+	int rc;
+	if (intercepted(app, "mode", name, err, errlen, &rc))
+		return rc;
 	const struct mode *m = mode_find(app->modes, name);
 	if (!m) {
 		int n = 0;
@@ -457,7 +472,9 @@ static int choose_cpus(struct app_ctx *app, const char *list, int *cpus, int *nc
 		       size_t errlen)
 {
 	struct cpuset avail;
-	if (strcmp(app->opt.backend, "sim") == 0) {
+	if (app->replay) {
+		replay_app_cpus(app, &avail);
+	} else if (strcmp(app->opt.backend, "sim") == 0) {
 		cpuset_clear(&avail);
 		for (int c = 0; c < app->opt.sim_cpus; c++)
 			cpuset_add(&avail, c);
@@ -515,7 +532,9 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 
 int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen)
 {
-	int cpus[APP_MAX_ROWS], n;
+	int cpus[APP_MAX_ROWS], n, rc;
+	if (intercepted(app, "cpus", list ? list : "all", err, errlen, &rc))
+		return rc;
 	if (choose_cpus(app, list, cpus, &n, err, errlen) < 0)
 		return -1;
 	struct app_ctx old = {0};
@@ -546,6 +565,11 @@ int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 		snprintf(err, errlen, "interval %ld ms is out of range (10 to 3600000)", ms);
 		return -1;
 	}
+	char arg[32];
+	int rc;
+	snprintf(arg, sizeof(arg), "%ld", ms);
+	if (intercepted(app, "interval", arg, err, errlen, &rc))
+		return rc;
 	app->interval_ms = ms;
 	app->opt.sim.interval_ns = (uint64_t)ms * 1000000ULL;
 	if (app->loop_ready)
@@ -578,6 +602,7 @@ static const char *default_mode(struct app_ctx *app)
 
 int app_init(struct app_ctx *app, char *err, size_t errlen)
 {
+	int rc;
 	app->start_ns = loop_now_ns();
 	app->interval_ms = app->opt.interval_ms;
 	app->opt.sim.interval_ns = (uint64_t)app->interval_ms * 1000000ULL;
@@ -597,6 +622,10 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(err, errlen, "--sim-family needs --backend sim");
 		return 2;
 	}
+	if (app->opt.remote && (rc = remote_app_open(app, err, errlen)) != 0)
+		return rc;
+	if ((app->opt.replay || app->opt.remote) && (rc = replay_app_open(app, err, errlen)) != 0)
+		return rc;
 	app->modes = calloc(1, sizeof(*app->modes));
 	if (!app->modes) {
 		snprintf(err, errlen, "out of memory");
@@ -615,15 +644,16 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	app->session = new_session(app, err, errlen);
 	if (!app->session)
 		return 1;
-	int rc;
 	if (app->opt.events) {
 		rc = app_set_events(app, "events", app->opt.events, err, errlen);
 		if (rc < 0 && app->bad_input)
 			return 2;
 	}
 	else {
-		const char *name = app->opt.mode ? app->opt.mode : default_mode(app);
-		if (app->opt.mode && !mode_find(app->modes, name)) {
+		const char *name = app->opt.mode ? app->opt.mode
+				   : app->replay ? replay_app_default_mode(app)
+						 : default_mode(app);
+		if (app->opt.mode && !app->replay && !mode_find(app->modes, name)) {
 			char why[400];
 			app_set_mode(app, name, why, sizeof(why));
 			snprintf(err, errlen, "%s", why);
@@ -657,6 +687,8 @@ void app_free(struct app_ctx *app)
 	app->nhooks = 0;
 	session_free(app->session);
 	app->session = NULL;
+	remote_app_free(app);
+	replay_app_free(app);
 	if (app->modes) {
 		mode_registry_free(app->modes);
 		free(app->modes);

@@ -1,11 +1,13 @@
 /* backend.c: the registry of counter backends. */
 #include "backend.h"
+#include "replay.h"
 #include <stdlib.h>
 #include <string.h>
 
 static const struct backend_ops *const backends[] = {
 	&backend_perf_ops,
 	&backend_sim_ops,
+	&backend_replay_ops,
 	NULL,
 };
 

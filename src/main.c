@@ -2,6 +2,9 @@
 #include "app.h"
 #include "output.h"
 #include "probe.h"
+#include "recorder.h"
+#include "remote.h"
+#include "replay.h"
 #include "report.h"
 #include "ui.h"
 #include <errno.h>
@@ -9,21 +12,87 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Prints the app messages logged since the last call (batch: the log goes to stderr). */
+static void flush_messages(struct app_ctx *app, int *head)
+{
+	int n = (app->message_head - *head + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "pmutop: %s\n", app->messages[(*head + i) % APP_MAX_MESSAGES].text);
+	*head = app->message_head;
+}
+
+static int batch_tick(struct app_ctx *app, char *err, size_t errlen)
+{
+	return app->replay ? replay_app_tick(app, err, errlen) : app_tick(app, err, errlen);
+}
+
+/* Writes the snapshot. Returns 0, 1 when the reader went away (a clean end), -1 on error. */
+static int emit(struct app_ctx *app)
+{
+	if (app->opt.record && strcmp(app->opt.record, "-") == 0)
+		return 0; /* stdout carries the recording (the agent) */
+	const struct backend *b = session_backend(app->session);
+	struct output_meta meta = {.backend = b->ops->name, .mode = app->mode_name,
+				   .simulated = b->simulated, .replay = app->replay != NULL,
+				   .source = app->opt.replay ? app->opt.replay : app->opt.remote};
+	if (output_snapshot(stdout, app->opt.format, &meta, session_snapshot(app->session)) < 0) {
+		if (errno == EPIPE)
+			return 1;
+		fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* -b -R FILE: every recorded tick as fast as possible. */
+static int run_replay_batch(struct app_ctx *app)
+{
+	char err[512];
+	int head = 0;
+	long done = 0;
+	signal(SIGPIPE, SIG_IGN);
+	flush_messages(app, &head);
+	while (!app->quit && replay_app_pending(app) > 0) {
+		int rc = replay_app_tick(app, err, sizeof(err));
+		flush_messages(app, &head);
+		if (rc < 0) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			return 1;
+		}
+		if (rc == 0)
+			continue;
+		if ((rc = emit(app)) != 0)
+			return rc < 0 ? 1 : 0;
+		if (++done >= app->opt.iterations && app->opt.iterations)
+			break;
+	}
+	if (!done && !app->quit)
+		fprintf(stderr, "pmutop: %s: no interval to show (it takes two ticks of one mode)\n",
+			app->opt.replay);
+	return 0;
+}
+
 static int run_batch(struct app_ctx *app)
 {
 	char err[512];
+	if (app->replay && !app->remote)
+		return run_replay_batch(app);
 	if (loop_init(&app->loop, (uint64_t)app->interval_ms * 1000000ULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return 1;
 	}
 	app->loop_ready = true;
-	if (app_tick(app, err, sizeof(err)) < 0) { /* priming read */
+	bool agent = remote_agent_wanted(app);
+	if (agent)
+		loop_watch(&app->loop, STDIN_FILENO);
+	remote_app_attach(app);
+	if (batch_tick(app, err, sizeof(err)) < 0) { /* priming read */
 		fprintf(stderr, "pmutop: %s\n", err);
 		return 1;
 	}
 	const struct backend *b = session_backend(app->session);
-	for (int i = 0; i < app->nmessages; i++)
-		fprintf(stderr, "pmutop: %s\n", app->messages[i].text);
+	int head = 0;
+	flush_messages(app, &head);
 	if (b->simulated)
 		fprintf(stderr, "pmutop: SIMULATED counters (sim backend); no number is from hardware\n");
 	long done = 0;
@@ -36,27 +105,31 @@ static int run_batch(struct app_ctx *app)
 				continue;
 			break; /* SIGINT, SIGTERM, SIGHUP, SIGPIPE end the run cleanly */
 		}
-		if (ev.kind != LOOP_TICK)
-			continue;
-		app->overruns += ev.overruns;
-		int rc = app_tick(app, err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "pmutop: %s\n", err);
-			return 1;
+		int ticks = 0;
+		if (ev.kind == LOOP_INPUT) {
+			if (agent && ev.fd == STDIN_FILENO)
+				remote_agent_input(app, ev.fd);
+			else if (app->remote)
+				ticks = remote_app_input(app, ev.fd) > 0 ? replay_app_pending(app) : 0;
+		} else if (ev.kind == LOOP_TICK) {
+			app->overruns += ev.overruns;
+			ticks = app->remote ? replay_app_pending(app) + 1 : 1;
 		}
-		if (rc == 0)
-			continue;
-		struct output_meta meta = {.backend = session_backend(app->session)->ops->name,
-					   .mode = app->mode_name,
-					   .simulated = session_backend(app->session)->simulated};
-		if (output_snapshot(stdout, app->opt.format, &meta, session_snapshot(app->session)) < 0) {
-			if (errno == EPIPE)
-				return 0; /* the reader went away: a clean end */
-			fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
-			return 1;
+		for (int i = 0; i < ticks && !app->quit; i++) {
+			int rc = batch_tick(app, err, sizeof(err));
+			flush_messages(app, &head);
+			if (rc < 0) {
+				fprintf(stderr, "pmutop: %s\n", err);
+				return 1;
+			}
+			if (rc == 0)
+				continue;
+			if ((rc = emit(app)) != 0)
+				return rc < 0 ? 1 : 0;
+			if (app->opt.iterations && ++done >= app->opt.iterations)
+				return 0;
 		}
-		if (app->opt.iterations && ++done >= app->opt.iterations)
-			break;
+		flush_messages(app, &head);
 	}
 	return 0;
 }
@@ -105,6 +178,9 @@ int main(int argc, char **argv)
 		app_free(&app);
 		return rc;
 	}
+	/* a recording that cannot be written is reported; monitoring goes on */
+	if (app.opt.record && recorder_start(&app, app.opt.record, err, sizeof(err)) < 0)
+		app_log(&app, MSG_ERROR, "recording: %s", err);
 	if (app.opt.batch)
 		rc = run_batch(&app);
 	else

@@ -1,5 +1,6 @@
 /* options.c: one table of command-line options; getopt_long and --help are generated from it. */
 #include "options.h"
+#include "recorder.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -13,7 +14,7 @@ enum option_id {
 	OPT_BACKEND = 256, OPT_SIM_CPUS, OPT_SEED, OPT_SIM_WIDTH, OPT_SIM_MUX, OPT_SIM_FAIL,
 	OPT_SIM_OFFLINE, OPT_SIM_SPIKE, OPT_SIM_FAMILY, OPT_SYSFS_ROOT, OPT_LIST_EVENTS, OPT_EXPLAIN,
 	OPT_LIST_MODES, OPT_MODE_FILE, OPT_THEME, OPT_NO_RC, OPT_REMOTE, OPT_TRANSPORT, OPT_SAMPLE,
-	OPT_PIN,
+	OPT_PIN, OPT_RECORD_MAX, OPT_RECORD_KEEP, OPT_SPEED, OPT_AGENT,
 };
 
 struct option_def {
@@ -46,12 +47,16 @@ static const struct option_def option_table[] = {
 	{"list-modes", OPT_LIST_MODES, NULL, "list modes: available here, counters needed, multiplexing"},
 	{"mode-file", OPT_MODE_FILE, "FILE", "load extra modes from FILE (repeatable)"},
 	{"record", OPT_RECORD, "FILE", "write a recording (JSON Lines); - writes to stdout"},
+	{"record-max", OPT_RECORD_MAX, "SIZE", "rotate the recording when it would pass SIZE (e.g. 64M)"},
+	{"record-keep", OPT_RECORD_KEEP, "N", "rotated recordings kept: FILE.1 .. FILE.N (default 1)"},
 	{"replay", OPT_REPLAY, "FILE", "replay a recording or perf stat CSV/JSON output"},
+	{"speed", OPT_SPEED, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)"},
 	{"theme", OPT_THEME, "NAME", "colour theme (default, mono, light, high-contrast)"},
 	{"command", OPT_COMMAND, "CMD", "run a : command at start-up (repeatable)"},
 	{"no-rc", OPT_NO_RC, NULL, "do not read ~/.config/pmutop/pmutoprc"},
-	{"remote", OPT_REMOTE, "[USER@]HOST", "monitor a remote board through its pmutop agent"},
+	{"remote", OPT_REMOTE, "USER@HOST", "monitor a remote board (USER@ optional) through its pmutop agent"},
 	{"transport", OPT_TRANSPORT, "CMD", "command that reaches the remote host (default \"ssh -T\")"},
+	{"agent", OPT_AGENT, "CMD", "the pmutop command on the remote host (default pmutop)"},
 	{"sample", OPT_SAMPLE, "MS", "fine sampling cadence for jitter statistics (1 ms and up)"},
 	{"pin", OPT_PIN, "CPU", "pin pmutop itself to CPU"},
 	{"help", OPT_HELP, NULL, "show this help"},
@@ -205,6 +210,19 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		return 0;
 	case OPT_RECORD: o->record = arg; return 0;
 	case OPT_REPLAY: o->replay = arg; return 0;
+	case OPT_RECORD_MAX:
+		if (recorder_parse_size(arg, &o->record_max) < 0 || o->record_max < 4096) {
+			snprintf(err, errlen, "--record-max: \"%s\" is not a size of 4k or more (e.g. 64M)", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_RECORD_KEEP:
+		if (parse_long(arg, 1, 1000, "--record-keep", &v, err, errlen) < 0)
+			return -1;
+		o->record_keep = (unsigned)v;
+		return 0;
+	case OPT_SPEED: return parse_double(arg, 0.5, 16, "--speed", &o->speed, err, errlen);
+	case OPT_AGENT: o->agent = arg; return 0;
 	case OPT_THEME: o->theme = arg; return 0;
 	case OPT_COMMAND:
 		if (o->ncommands >= OPTIONS_MAX_LIST) {
@@ -239,6 +257,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	o->sysfs_root = "/";
 	o->transport = "ssh -T";
 	o->pin_cpu = -1;
+	o->speed = 1;
+	o->agent = "pmutop";
 	sim_opts_default(&o->sim);
 
 	struct option longopts[NOPTIONS + 1];
@@ -285,6 +305,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	}
 	if (o->replay && o->record && strcmp(o->replay, o->record) == 0) {
 		snprintf(err, errlen, "-r and -R name the same file \"%s\"", o->record);
+		return -1;
+	}
+	if (o->replay && o->remote) {
+		snprintf(err, errlen, "-R and --remote cannot be combined");
 		return -1;
 	}
 	if (o->sample_ms && o->sample_ms > o->interval_ms) {

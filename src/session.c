@@ -366,6 +366,16 @@ const struct session_mode *session_mode(const struct session *s) { return &s->mo
 const struct backend *session_backend(const struct session *s) { return &s->backend; }
 uint64_t session_last_read_ns(const struct session *s) { return s->cur_t; }
 
+void session_raw(const struct session *s, struct session_raw *out)
+{
+	*out = (struct session_raw){
+		.nrows = s->cfg.ncpus, .nevents = s->open ? s->mode.nevents : 0, .cpus = s->cpus,
+		.prev = s->prev, .cur = s->cur, .prev_present = s->prev_present,
+		.cur_present = s->cur_present, .offline = s->offline,
+		.prev_t = s->prev_t, .cur_t = s->cur_t,
+	};
+}
+
 void session_free(struct session *s)
 {
 	if (!s)

@@ -8,6 +8,9 @@
 #include "mode.h"
 #include "output.h"
 #include "probe.h"
+#include "recorder.h"
+#include "remote.h"
+#include "replay.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -779,10 +782,103 @@ static int cmd_fallback(struct app_ctx *app, int argc, char **argv, char *err, s
 	return -1;
 }
 
+/* --- recording and replay ------------------------------------------------------------------ */
+
+static int cmd_record(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	if (recorder_start(app, argv[1], err, errlen) < 0)
+		return -1;
+	char s[300];
+	recorder_status(app, s, sizeof(s));
+	app_log(app, MSG_INFO, "recording: %s", s);
+	return 0;
+}
+
+static int cmd_stop(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc, (void)argv;
+	char s[300];
+	recorder_status(app, s, sizeof(s));
+	if (recorder_stop(app, err, errlen) < 0)
+		return -1;
+	app_log(app, MSG_INFO, "recording stopped (%s)", s);
+	return 0;
+}
+
+static int cmd_mark(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	char *text = command_join(argc - 1, argv + 1);
+	if (!text) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int rc;
+	if (app->remote) {
+		/* into the agent's stream, and into the local recording if there is one */
+		char line[600];
+		snprintf(line, sizeof(line), "mark %s", text);
+		rc = ((struct replay *)app->replay)->send(app, line, err, errlen);
+		if (rc == 0 && app->recorder)
+			rc = recorder_mark(app, text, err, errlen);
+	} else {
+		rc = recorder_mark(app, text, err, errlen);
+	}
+	if (rc == 0)
+		app_log(app, MSG_INFO, "mark: %s", text);
+	free(text);
+	return rc;
+}
+
+static int need_replay(struct app_ctx *app, const char *cmd, char *err, size_t errlen)
+{
+	if (app->replay && !app->remote)
+		return 0;
+	snprintf(err, errlen, "%s works in a replay (pmutop -R FILE)", cmd);
+	return -1;
+}
+
+static int cmd_step(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	if (need_replay(app, argv[0], err, errlen) < 0)
+		return -1;
+	int n = argc > 1 ? atoi(argv[1]) : 1;
+	app->paused = true;
+	int rc = n < 0 ? replay_app_step(app, n, err, errlen) : 0;
+	if (n < 0)
+		view_history_free(&UI(app)->hist);
+	for (int i = 0; n > 0 && i < n && rc == 0; i++) {
+		if (replay_app_pending(app) <= 0) {
+			snprintf(err, errlen, "end of the recording");
+			return -1;
+		}
+		ui_state_tick(app);
+	}
+	return rc;
+}
+
+static int cmd_seek(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	if (need_replay(app, argv[0], err, errlen) < 0)
+		return -1;
+	view_history_free(&UI(app)->hist);
+	return replay_app_seek_arg(app, argc, argv, err, errlen);
+}
+
+static int cmd_speed(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	if (need_replay(app, argv[0], err, errlen) < 0)
+		return -1;
+	return replay_app_speed(app, argv[1], err, errlen);
+}
+
 static const struct {
 	const char *name;
 	command_fn fn;
 } handlers[] = {
+	{"record", cmd_record},   {"stop", cmd_stop},         {"mark", cmd_mark},
+	{"tick", cmd_step},       {"jump", cmd_seek},         {"rate", cmd_speed},
 	{"mode", cmd_mode},       {"interval", cmd_interval}, {"cpus", cmd_cpus},
 	{"sort", cmd_sort},       {"spark", cmd_spark},       {"pause", cmd_pause},
 	{"resume", cmd_pause},    {"toggle-pause", cmd_pause}, {"theme", cmd_theme},
@@ -960,8 +1056,23 @@ void ui_state_set_depth(struct app_ctx *app, int colors)
 		u->depth = THEME_256; /* curses pairs take palette indices */
 }
 
+/* Keys of a replay: , and . step a tick, [ and ] change the speed, g/G start/end, ' next mark. */
+static void bind_replay_keys(struct app_ctx *app)
+{
+	static const char *const keys[][2] = {
+		{".", "tick"}, {",", "tick -1"}, {"]", "rate +"}, {"[", "rate -"}, {"g", "jump start"},
+		{"G", "jump end"}, {"'", "jump mark"},
+	};
+	char err[128];
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		keys_bind(&UI(app)->km, keys[i][0], keys[i][1], err, sizeof(err));
+}
+
 void ui_state_startup(struct app_ctx *app)
 {
+	if (app->replay && !app->remote)
+		bind_replay_keys(app);
+	remote_app_attach(app);
 	if (!app->opt.no_rc) {
 		char path[4096];
 		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
@@ -994,7 +1105,7 @@ void ui_state_tick(struct app_ctx *app)
 {
 	struct ui_state *u = UI(app);
 	char err[512];
-	int rc = app_tick(app, err, sizeof(err));
+	int rc = app->replay ? replay_app_tick(app, err, sizeof(err)) : app_tick(app, err, sizeof(err));
 	probe_advance(app);
 	if (rc < 0) {
 		app_log(app, MSG_ERROR, "%s", err);
@@ -1010,8 +1121,10 @@ void ui_state_tick(struct app_ctx *app)
 
 void ui_state_fd(struct app_ctx *app, int fd)
 {
-	(void)app;
-	(void)fd;
+	/* a remote agent's stream: show every tick that arrived (unless paused) */
+	if (app->remote && remote_app_input(app, fd) > 0)
+		while (!app->paused && replay_app_pending(app) > 0)
+			ui_state_tick(app);
 }
 
 static void prompt_key(struct app_ctx *app, int key)
@@ -1106,7 +1219,17 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		snprintf(pmu, sizeof(pmu), "%s PMU", app->family->desc);
 	if (b && b->simulated)
 		snprintf(banner, sizeof(banner), "SIMULATED");
-	if (app->overruns)
+	if (app->replay)
+		replay_app_banner(app, banner, sizeof(banner));
+	if (app->replay || app->recorder) {
+		char rs[160] = "", rec[160] = "";
+		if (app->remote)
+			snprintf(rs, sizeof(rs), "%s", remote_app_state(app));
+		else if (app->replay)
+			replay_app_status(app, rs, sizeof(rs));
+		recorder_status(app, rec, sizeof(rec));
+		snprintf(extra, sizeof(extra), "%s%s%s", rs, rs[0] && rec[0] ? "  " : "", rec);
+	} else if (app->overruns)
 		snprintf(extra, sizeof(extra), "missed ticks: %llu (machine busy or interval too short)",
 			 (unsigned long long)app->overruns);
 	struct view_header h = {

@@ -1,0 +1,302 @@
+/* recorder.c: an app hook that writes every tick's raw cumulative triples to a recording. */
+#include "recorder.h"
+#include "app.h"
+#include "recfile.h"
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define HOOK_NAME "recorder"
+
+struct recorder {
+	struct rec_writer *w;
+	char path[1024];
+	bool need_prev;	  /* the next tick also writes the read before it (new mode) */
+	bool have_base;
+	uint64_t base_ns; /* backend time of t = 0 */
+	double last_t;	  /* s, last tick written */
+	double offset;	  /* s added after a session restart (CPU set change) */
+	uint64_t last_ns;
+	bool failed;
+};
+
+#define REC(app) ((struct recorder *)(app)->recorder)
+
+static void fail(struct app_ctx *app, const char *msg)
+{
+	struct recorder *r = REC(app);
+	if (r->failed)
+		return;
+	r->failed = true;
+	app_log(app, MSG_ERROR, "%s", msg);
+	/* the agent exists to feed its stdout: when the reader is gone, so is its purpose */
+	if (strcmp(r->path, "-") == 0 && app->opt.batch)
+		app->quit = true;
+}
+
+static int write_header(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct recorder *r = REC(app);
+	const struct backend *b = session_backend(app->session);
+	struct rec_header h = {.version = REC_FORMAT_VERSION};
+	snprintf(h.pmutop, sizeof(h.pmutop), "%s", PMUTOP_VERSION);
+	snprintf(h.host, sizeof(h.host), "%s", app->pf.hostname);
+	snprintf(h.kernel, sizeof(h.kernel), "%s", app->pf.kernel);
+	const struct platform_pmu *pmu = app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
+	snprintf(h.pmu, sizeof(h.pmu), "%s", pmu ? pmu->name : "");
+	snprintf(h.family, sizeof(h.family), "%s", app->family ? app->family->key : "");
+	if (app->pf.cpu_model_name[0])
+		snprintf(h.model, sizeof(h.model), "%s", app->pf.cpu_model_name);
+	else if (app->pf.cpu_model >= 0)
+		snprintf(h.model, sizeof(h.model), "%d", app->pf.cpu_model);
+	snprintf(h.backend, sizeof(h.backend), "%s", b->ops ? b->ops->name : app->opt.backend);
+	h.simulated = b->simulated;
+	h.interval_ms = (unsigned)app->interval_ms;
+	h.start_time = (int64_t)time(NULL);
+	h.ncpus = app->ncpus;
+	struct rec_cpu_info cpus[app->ncpus > 0 ? app->ncpus : 1];
+	for (int i = 0; i < app->ncpus; i++) {
+		cpus[i].cpu = app->cpus[i];
+		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
+			 strcmp(h.backend, "sim") == 0 ? "" : platform_core_type(&app->pf, app->cpus[i]));
+	}
+	h.cpus = cpus;
+	return rec_writer_write_header(r->w, &h, err, errlen);
+}
+
+/* "cpu/0x3c/ (type 4 config 0x3c)" style encodings are what backends report; the recording
+ * keeps the event and its spec, and the encoding where the perf backend gave numbers. */
+static int write_mode(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct recorder *r = REC(app);
+	const struct session_mode *sm = &app->mode;
+	struct rec_event ev[SESSION_MAX_EVENTS];
+	memset(ev, 0, sizeof(ev));
+	for (int e = 0; e < sm->nevents; e++) {
+		snprintf(ev[e].name, sizeof(ev[e].name), "%s", sm->events[e].name);
+		snprintf(ev[e].spec, sizeof(ev[e].spec), "%s", sm->events[e].spec);
+		const struct backend *b = session_backend(app->session);
+		if (b->status && b->nevents == sm->nevents && b->ops == &backend_perf_ops) {
+			/* "type=4 config=0x1b7 config1=0x10001 exclude=guest" (encode_format) */
+			const char *enc = b->status[e].encoding;
+			unsigned long long type, c0, c1;
+			char ex[64] = "";
+			if (sscanf(enc, "type=%llu config=%llx config1=%llx exclude=%63s", &type, &c0, &c1,
+				   ex) >= 3) {
+				static const char *const bits[] = {"user", "kernel", "hv", "idle", "host", "guest"};
+				ev[e].has_encoding = true;
+				ev[e].type = (uint32_t)type;
+				ev[e].config = c0;
+				ev[e].config1 = c1;
+				for (int k = 0; k < 6; k++)
+					if (strstr(ex, bits[k]))
+						ev[e].exclude |= 1u << k;
+			}
+		}
+	}
+	struct rec_mode m = {.t = r->have_base ? r->last_t : 0, .nevents = sm->nevents, .events = ev};
+	snprintf(m.name, sizeof(m.name), "%s", sm->name);
+	return rec_writer_write_mode(r->w, &m, err, errlen);
+}
+
+static double tick_time(struct recorder *r, uint64_t t_ns)
+{
+	if (!r->have_base) {
+		r->have_base = true;
+		r->base_ns = t_ns;
+	}
+	if (t_ns < r->last_ns || t_ns < r->base_ns) {
+		/* a new session restarted the backend clock: continue after the last tick */
+		r->offset = r->last_t;
+		r->base_ns = t_ns;
+	}
+	r->last_ns = t_ns;
+	double t = r->offset + (double)(t_ns - r->base_ns) / 1e9;
+	r->last_t = t;
+	return t;
+}
+
+static int write_tick(struct app_ctx *app, const struct session_raw *raw, bool prev, double interval_ms,
+		      char *err, size_t errlen)
+{
+	struct recorder *r = REC(app);
+	struct rec_tick t;
+	if (rec_tick_alloc(&t, raw->nrows, raw->nevents) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t.t = tick_time(r, prev ? raw->prev_t : raw->cur_t);
+	t.interval_ms = interval_ms;
+	const struct raw_count *v = prev ? raw->prev : raw->cur;
+	const bool *present = prev ? raw->prev_present : raw->cur_present;
+	for (int row = 0; row < raw->nrows; row++) {
+		struct rec_cpu *c = &t.cpus[row];
+		c->cpu = raw->cpus[row];
+		c->offline = !prev && raw->offline[row];
+		for (int e = 0; e < raw->nevents; e++) {
+			size_t i = (size_t)row * (size_t)raw->nevents + (size_t)e;
+			c->c[e].present = !c->offline && present[i];
+			c->c[e].raw = v[i];
+		}
+	}
+	int rc = rec_writer_write_tick(r->w, &t, err, errlen);
+	rec_tick_free(&t);
+	return rc;
+}
+
+static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
+{
+	(void)arg;
+	struct recorder *r = REC(app);
+	if (!r || r->failed)
+		return;
+	struct session_raw raw;
+	session_raw(app->session, &raw);
+	char err[512];
+	int rc = 0;
+	if (r->need_prev) {
+		rc = write_tick(app, &raw, true, (double)app->interval_ms, err, sizeof(err));
+		r->need_prev = false;
+	}
+	if (rc == 0)
+		rc = write_tick(app, &raw, false, snap->interval_s * 1000.0, err, sizeof(err));
+	if (rc < 0)
+		fail(app, err);
+}
+
+static void on_mode(struct app_ctx *app, void *arg)
+{
+	(void)arg;
+	struct recorder *r = REC(app);
+	if (!r || r->failed)
+		return;
+	char err[512];
+	if (write_mode(app, err, sizeof(err)) < 0)
+		fail(app, err);
+	r->need_prev = true;
+}
+
+static void on_close(struct app_ctx *app, void *arg)
+{
+	(void)arg;
+	char err[512];
+	if (REC(app) && recorder_stop(app, err, sizeof(err)) < 0 && !app->opt.batch)
+		fprintf(stderr, "pmutop: %s\n", err);
+}
+
+int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errlen)
+{
+	if (REC(app)) {
+		char ep[256];
+		rec_escape(REC(app)->path, ep, sizeof(ep));
+		snprintf(err, errlen, "already recording to %s (:stop first)", ep);
+		return -1;
+	}
+	if (!app->session || !app->mode.nevents) {
+		snprintf(err, errlen, "nothing to record yet");
+		return -1;
+	}
+	struct recorder *r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	struct rec_writer_opts wo = {.max_bytes = app->opt.record_max, .keep = app->opt.record_keep};
+	r->w = rec_writer_open(path, &wo, err, errlen);
+	if (!r->w) {
+		free(r);
+		return -1;
+	}
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->need_prev = true;
+	app->recorder = r;
+	snprintf(app->record_path, sizeof(app->record_path), "%s", path);
+	if (write_header(app, err, errlen) < 0 || write_mode(app, err, errlen) < 0) {
+		char e2[64];
+		rec_writer_close(r->w, e2, sizeof(e2));
+		free(r);
+		app->recorder = NULL;
+		app->record_path[0] = '\0';
+		return -1;
+	}
+	app_add_hook(app, &(struct app_hook){.name = HOOK_NAME, .on_snapshot = on_snapshot,
+					     .on_mode = on_mode, .on_close = on_close});
+	return 0;
+}
+
+int recorder_stop(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct recorder *r = REC(app);
+	if (!r) {
+		snprintf(err, errlen, "not recording");
+		return -1;
+	}
+	app_remove_hook(app, HOOK_NAME);
+	bool failed = r->failed;
+	int rc = rec_writer_close(r->w, err, errlen);
+	free(r);
+	app->recorder = NULL;
+	app->record_path[0] = '\0';
+	return failed ? 0 : rc; /* a failed recording was reported when it failed */
+}
+
+int recorder_mark(struct app_ctx *app, const char *text, char *err, size_t errlen)
+{
+	struct recorder *r = REC(app);
+	if (!r) {
+		snprintf(err, errlen, "not recording (:record FILE starts)");
+		return -1;
+	}
+	if (r->failed) {
+		snprintf(err, errlen, "the recording has stopped");
+		return -1;
+	}
+	struct rec_mark m = {.t = r->last_t};
+	snprintf(m.text, sizeof(m.text), "%s", text);
+	if (rec_writer_write_mark(r->w, &m, err, errlen) < 0) {
+		fail(app, err);
+		return -1;
+	}
+	return 0;
+}
+
+bool recorder_active(const struct app_ctx *app) { return app->recorder && !REC(app)->failed; }
+
+void recorder_status(const struct app_ctx *app, char *buf, size_t len)
+{
+	const struct recorder *r = app->recorder;
+	if (!r) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	char ep[128];
+	rec_escape(r->path, ep, sizeof(ep));
+	snprintf(buf, len, "%s %s %llu ticks", r->failed ? "REC STOPPED" : "REC", ep,
+		 (unsigned long long)rec_writer_ticks(r->w));
+}
+
+int recorder_parse_size(const char *text, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (errno || end == text || !(v >= 0))
+		return -1;
+	double mul = 1;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': mul = 1024.0; end++; break;
+	case 'M': mul = 1024.0 * 1024; end++; break;
+	case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+	default: break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || v * mul > 1e18)
+		return -1;
+	*out = (uint64_t)(v * mul);
+	return 0;
+}

@@ -1,0 +1,646 @@
+/* remote.c: the remote client (agent over a transport command, reconnects) and agent controls. */
+#include "remote.h"
+#include "app.h"
+#include "command.h"
+#include "recfile.h"
+#include "recorder.h"
+#include "replay.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BACKOFF_MIN_MS 1000
+#define BACKOFF_MAX_MS 30000
+#define OPEN_TIMEOUT_MS 20000
+#define MAX_LINE (64u << 20)
+
+struct remote {
+	char host[256];
+	pid_t pid;
+	int to_fd, out_fd, err_fd; /* agent stdin, stdout, stderr; -1 when closed */
+	char *buf;		   /* partial stdout line */
+	size_t len, cap;
+	char ebuf[1024]; /* partial stderr line */
+	size_t elen;
+	char *header_line, *mode_line;
+	int memfd;
+	bool watched;
+	bool have_header;  /* of this connection */
+	int mode_index;	   /* replay mode index of this stream's last mode, -1 none */
+	double t_offset;   /* s added to this stream's times */
+	double last_t;	   /* s, last tick appended */
+	unsigned backoff_ms;
+	uint64_t retry_at_ns; /* 0: connected or connecting */
+	int connections;
+	char state[200];
+};
+
+#define RM(app) ((struct remote *)(app)->remote)
+
+static void set_state(struct remote *rm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_state(struct remote *rm, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(rm->state, sizeof(rm->state), fmt, ap);
+	va_end(ap);
+}
+
+/* argv of "TRANSPORT HOST AGENT -b -r - ..." (malloc'd words). */
+static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen)
+{
+	int tc, ac;
+	char **tv, **av;
+	if (command_split(app->opt.transport, &tc, &tv, err, errlen) < 0)
+		return -1;
+	if (command_split(app->opt.agent, &ac, &av, err, errlen) < 0) {
+		command_free_words(tc, tv);
+		return -1;
+	}
+	if (tc == 0 || ac == 0) {
+		snprintf(err, errlen, "--transport and --agent must not be empty");
+		command_free_words(tc, tv);
+		command_free_words(ac, av);
+		return -1;
+	}
+	char **v = calloc((size_t)(tc + ac + 16), sizeof(char *));
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int n = 0;
+	for (int i = 0; i < tc; i++)
+		v[n++] = tv[i];
+	v[n++] = strdup(RM(app)->host);
+	for (int i = 0; i < ac; i++)
+		v[n++] = av[i];
+	char ms[32];
+	snprintf(ms, sizeof(ms), "%ld", app->interval_ms);
+	const char *fixed[] = {"-b", "-r", "-", "-i", ms};
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		v[n++] = strdup(fixed[i]);
+	const char *mode = app->mode_name[0] ? app->mode_name : app->opt.mode;
+	if (mode) {
+		v[n++] = strdup("-m");
+		v[n++] = strdup(mode);
+	}
+	if (app->opt.cpus) {
+		v[n++] = strdup("-C");
+		v[n++] = strdup(app->opt.cpus);
+	}
+	free(tv);
+	free(av);
+	*out = v;
+	return 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int spawn(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct remote *rm = RM(app);
+	char **argv;
+	if (build_argv(app, &argv, err, errlen) < 0)
+		return -1;
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1};
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		for (int i = 0; i < 2; i++)
+			close_fd(&in[i]), close_fd(&out[i]), close_fd(&er[i]);
+		command_free_words(-1, argv);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		setpgid(0, 0); /* one group: the client ends the transport and what it started */
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		dup2(er[1], 2);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	int e = errno;
+	command_free_words(-1, argv);
+	close(in[0]);
+	close(out[1]);
+	close(er[1]);
+	if (pid < 0) {
+		close(in[1]), close(out[0]), close(er[0]);
+		snprintf(err, errlen, "fork: %s", strerror(e));
+		return -1;
+	}
+	rm->pid = pid;
+	rm->to_fd = in[1];
+	rm->out_fd = out[0];
+	rm->err_fd = er[0];
+	fcntl(rm->out_fd, F_SETFL, O_NONBLOCK);
+	fcntl(rm->err_fd, F_SETFL, O_NONBLOCK);
+	fcntl(rm->to_fd, F_SETFL, O_NONBLOCK);
+	rm->len = rm->elen = 0;
+	rm->have_header = false;
+	rm->watched = false;
+	rm->retry_at_ns = 0;
+	rm->connections++;
+	set_state(rm, "connecting to %s", rm->host);
+	remote_app_attach(app);
+	return 0;
+}
+
+/* Ends the agent (its group), reaps it and describes how it ended. */
+static void reap(struct remote *rm, char *how, size_t len)
+{
+	snprintf(how, len, "agent ended");
+	if (rm->pid <= 0)
+		return;
+	int status = 0;
+	pid_t w = waitpid(rm->pid, &status, WNOHANG);
+	if (w == 0) {
+		kill(-rm->pid, SIGTERM);
+		kill(rm->pid, SIGTERM);
+		for (int i = 0; i < 50 && (w = waitpid(rm->pid, &status, WNOHANG)) == 0; i++)
+			usleep(10000);
+		if (w == 0) {
+			kill(-rm->pid, SIGKILL);
+			kill(rm->pid, SIGKILL);
+			w = waitpid(rm->pid, &status, 0);
+		}
+	}
+	if (w == rm->pid && WIFEXITED(status))
+		snprintf(how, len, "agent exited with status %d", WEXITSTATUS(status));
+	else if (w == rm->pid && WIFSIGNALED(status))
+		snprintf(how, len, "agent killed by signal %d", WTERMSIG(status));
+	rm->pid = -1;
+}
+
+static void disconnect(struct app_ctx *app, char *how, size_t len)
+{
+	struct remote *rm = RM(app);
+	if (app->loop_ready) {
+		if (rm->out_fd >= 0)
+			loop_unwatch(&app->loop, rm->out_fd);
+		if (rm->err_fd >= 0)
+			loop_unwatch(&app->loop, rm->err_fd);
+	}
+	close_fd(&rm->to_fd);
+	close_fd(&rm->out_fd);
+	close_fd(&rm->err_fd);
+	reap(rm, how, len);
+}
+
+static void link_lost(struct app_ctx *app, const char *why)
+{
+	struct remote *rm = RM(app);
+	char how[128];
+	disconnect(app, how, sizeof(how));
+	rm->retry_at_ns = loop_now_ns() + (uint64_t)rm->backoff_ms * 1000000ULL;
+	app_log(app, MSG_ERROR, "link to %s lost (%s, %s); history kept, reconnecting in %u s",
+		rm->host, why, how, rm->backoff_ms / 1000);
+	set_state(rm, "LINK LOST: reconnecting in %u s", rm->backoff_ms / 1000);
+	rm->backoff_ms = rm->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : rm->backoff_ms * 2;
+}
+
+/* Parses @line in the context of this stream's header and mode into @rec (a memfd holds the
+ * three lines, so the recording reader checks it as it would a file). */
+static int parse(struct remote *rm, const char *line, size_t len, bool with_mode, struct rec_record *rec,
+		 char *err, size_t errlen)
+{
+	if (rm->memfd < 0 && (rm->memfd = memfd_create("pmutop-remote", MFD_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "memfd_create: %s", strerror(errno));
+		return -1;
+	}
+	if (ftruncate(rm->memfd, 0) < 0 || lseek(rm->memfd, 0, SEEK_SET) < 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	const char *parts[3] = {rm->header_line, with_mode ? rm->mode_line : NULL, NULL};
+	for (int i = 0; i < 2; i++)
+		if (parts[i] && (write(rm->memfd, parts[i], strlen(parts[i])) < 0 || write(rm->memfd, "\n", 1) < 0)) {
+			snprintf(err, errlen, "%s", strerror(errno));
+			return -1;
+		}
+	if (write(rm->memfd, line, len) < 0 || write(rm->memfd, "\n", 1) < 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", rm->memfd);
+	struct rec_reader *r = rec_reader_open(path, err, errlen);
+	if (!r)
+		return -1;
+	enum rec_kind k = REC_EOF;
+	memset(rec, 0, sizeof(*rec));
+	for (;;) {
+		struct rec_record tmp;
+		enum rec_kind n = rec_reader_next(r, &tmp, err, errlen);
+		if (n == REC_ERROR) {
+			/* "/proc/self/fd/N:3: msg" -> "msg" */
+			char *p = strstr(err, ": ");
+			if (p)
+				memmove(err, p + 2, strlen(p + 2) + 1);
+			rec_record_free(rec);
+			k = REC_ERROR;
+			break;
+		}
+		if (n == REC_EOF)
+			break;
+		rec_record_free(rec);
+		*rec = tmp;
+		k = n;
+	}
+	rec_reader_close(r);
+	return k == REC_ERROR ? -1 : 0;
+}
+
+static char *dup_line(const char *line, size_t len)
+{
+	char *s = malloc(len + 1);
+	if (s) {
+		memcpy(s, line, len);
+		s[len] = '\0';
+	}
+	return s;
+}
+
+/* One complete line of the agent's stream. Returns 1 for a new tick. */
+static int stream_line(struct app_ctx *app, const char *line, size_t len)
+{
+	struct remote *rm = RM(app);
+	struct replay *r = app->replay;
+	json_error_t jerr;
+	json_t *o = json_loadb(line, len, 0, &jerr);
+	const char *type = o && json_is_string(json_object_get(o, "type"))
+				   ? json_string_value(json_object_get(o, "type"))
+				   : NULL;
+	char kind[16];
+	snprintf(kind, sizeof(kind), "%s", type ? type : "");
+	json_decref(o);
+	char err[512] = "";
+	struct rec_record rec;
+	memset(&rec, 0, sizeof(rec));
+	if (strcmp(kind, "header") == 0) {
+		free(rm->header_line);
+		free(rm->mode_line);
+		rm->mode_line = NULL;
+		rm->header_line = dup_line(line, len);
+		rm->have_header = false;
+		if (!rm->header_line || parse(rm, "", 0, false, &rec, err, sizeof(err)) < 0 ||
+		    rec.kind != REC_HEADER) {
+			app_log(app, MSG_ERROR, "%s: bad header from the agent: %s", rm->host, err);
+			if (rec.kind)
+				rec_record_free(&rec);
+			return 0;
+		}
+		rm->have_header = true;
+		if (!r->f.header.ncpus) {
+			r->f.header = rec.u.header;
+			memset(&rec.u.header, 0, sizeof(rec.u.header));
+		}
+		rec_record_free(&rec);
+		/* a new stream starts its times at 0: continue after what we have */
+		rm->t_offset = r->f.nticks ? rm->last_t + (double)app->interval_ms / 1000.0 : 0;
+		return 0;
+	}
+	if (!rm->have_header)
+		return 0;
+	bool is_mode = strcmp(kind, "mode") == 0;
+	if (!is_mode && strcmp(kind, "tick") != 0 && strcmp(kind, "mark") != 0)
+		return 0; /* a later record type: skipped */
+	if (!is_mode && !rm->mode_line)
+		return 0;
+	if (parse(rm, line, len, !is_mode, &rec, err, sizeof(err)) < 0) {
+		char e[600];
+		rec_escape(err, e, sizeof(e));
+		app_log(app, MSG_ERROR, "%s: bad line from the agent skipped: %s", rm->host, e);
+		return 0;
+	}
+	int rc = 0;
+	switch (rec.kind) {
+	case REC_MODE:
+		free(rm->mode_line);
+		rm->mode_line = dup_line(line, len);
+		rec.u.mode.t += rm->t_offset;
+		if (replay_append_mode(r, &rec.u.mode) == 0)
+			rm->mode_index = r->f.nmodes - 1;
+		break;
+	case REC_TICK:
+		rec.u.tick.t += rm->t_offset;
+		rec.u.tick.mode = rm->mode_index;
+		rm->last_t = rec.u.tick.t;
+		if (replay_append_tick(r, &rec.u.tick) == 0)
+			rc = 1;
+		break;
+	case REC_MARK:
+		rec.u.mark.t += rm->t_offset;
+		replay_append_mark(r, &rec.u.mark);
+		break;
+	default:
+		break;
+	}
+	rec_record_free(&rec);
+	if (rc && rm->backoff_ms != BACKOFF_MIN_MS) {
+		if (rm->connections > 1)
+			app_log(app, MSG_INFO, "reconnected to %s", rm->host);
+		rm->backoff_ms = BACKOFF_MIN_MS;
+	}
+	if (rc)
+		set_state(rm, "connected to %s", rm->host);
+	return rc;
+}
+
+/* Reads what the agent wrote on stdout. Returns new ticks; -1 at end of file. */
+static int read_stream(struct app_ctx *app)
+{
+	struct remote *rm = RM(app);
+	int ticks = 0;
+	for (;;) {
+		if (rm->cap - rm->len < 65536) {
+			size_t nc = rm->cap ? rm->cap * 2 : 131072;
+			char *b = realloc(rm->buf, nc);
+			if (!b)
+				return -1;
+			rm->buf = b;
+			rm->cap = nc;
+		}
+		ssize_t n = read(rm->out_fd, rm->buf + rm->len, rm->cap - rm->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0)
+			return -1;
+		rm->len += (size_t)n;
+		size_t start = 0;
+		for (size_t i = 0; i < rm->len; i++)
+			if (rm->buf[i] == '\n') {
+				ticks += stream_line(app, rm->buf + start, i - start);
+				start = i + 1;
+			}
+		memmove(rm->buf, rm->buf + start, rm->len - start);
+		rm->len -= start;
+		if (rm->len > MAX_LINE)
+			return -1;
+	}
+	return ticks;
+}
+
+static void read_errors(struct app_ctx *app)
+{
+	struct remote *rm = RM(app);
+	for (;;) {
+		ssize_t n = read(rm->err_fd, rm->ebuf + rm->elen, sizeof(rm->ebuf) - 1 - rm->elen);
+		if (n <= 0)
+			break;
+		rm->elen += (size_t)n;
+		rm->ebuf[rm->elen] = '\0';
+		char *nl;
+		while ((nl = strchr(rm->ebuf, '\n')) || rm->elen == sizeof(rm->ebuf) - 1) {
+			if (!nl)
+				nl = rm->ebuf + rm->elen - 1;
+			*nl = '\0';
+			char e[1024];
+			rec_escape(rm->ebuf, e, sizeof(e));
+			if (e[0])
+				app_log(app, MSG_WARN, "%s: %s", rm->host, e);
+			size_t used = (size_t)(nl - rm->ebuf) + 1;
+			memmove(rm->ebuf, nl + 1, rm->elen - used + 1);
+			rm->elen -= used;
+		}
+	}
+}
+
+static void poll_remote(struct app_ctx *app)
+{
+	struct remote *rm = RM(app);
+	if (rm->retry_at_ns && loop_now_ns() >= rm->retry_at_ns) {
+		char err[512];
+		if (spawn(app, err, sizeof(err)) < 0) {
+			app_log(app, MSG_ERROR, "%s: %s", rm->host, err);
+			rm->retry_at_ns = loop_now_ns() + (uint64_t)rm->backoff_ms * 1000000ULL;
+		} else {
+			app_log(app, MSG_INFO, "reconnecting to %s", rm->host);
+		}
+	}
+	remote_app_attach(app);
+}
+
+static int send_line(struct app_ctx *app, const char *line, char *err, size_t errlen)
+{
+	struct remote *rm = RM(app);
+	if (rm->to_fd < 0) {
+		snprintf(err, errlen, "not connected to %s", rm->host);
+		return -1;
+	}
+	char buf[600];
+	int n = snprintf(buf, sizeof(buf), "%s\n", line);
+	if (n < 0 || (size_t)n >= sizeof(buf) || write(rm->to_fd, buf, (size_t)n) != n) {
+		snprintf(err, errlen, "sending to %s: %s", rm->host, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct remote *rm = calloc(1, sizeof(*rm));
+	struct replay *r = calloc(1, sizeof(*r));
+	if (!rm || !r) {
+		free(rm), free(r);
+		snprintf(err, errlen, "out of memory");
+		return 1;
+	}
+	snprintf(rm->host, sizeof(rm->host), "%s", app->opt.remote);
+	rm->to_fd = rm->out_fd = rm->err_fd = rm->memfd = -1;
+	rm->pid = -1;
+	rm->mode_index = -1;
+	rm->backoff_ms = BACKOFF_MIN_MS;
+	app->remote = rm;
+	char name[300];
+	snprintf(name, sizeof(name), "%s", app->opt.remote);
+	replay_init_live(r, name);
+	r->poll = poll_remote;
+	r->send = send_line;
+	app->replay = r;
+	if (spawn(app, err, errlen) < 0)
+		return 1;
+	/* the screen needs the CPUs and the first mode: wait for the first tick */
+	uint64_t deadline = loop_now_ns() + OPEN_TIMEOUT_MS * 1000000ULL;
+	while (r->f.nticks == 0) {
+		uint64_t now = loop_now_ns();
+		if (now >= deadline) {
+			snprintf(err, errlen, "%s: no data from the agent within %d s (%s)", rm->host,
+				 OPEN_TIMEOUT_MS / 1000, app->opt.transport);
+			return 1;
+		}
+		struct pollfd p[2] = {{rm->out_fd, POLLIN, 0}, {rm->err_fd, POLLIN, 0}};
+		if (poll(p, 2, (int)((deadline - now) / 1000000ULL) + 1) < 0 && errno != EINTR)
+			break;
+		read_errors(app);
+		if (read_stream(app) < 0) {
+			char how[128];
+			read_errors(app);
+			disconnect(app, how, sizeof(how));
+			int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
+			snprintf(err, errlen, "%s: the agent ended before sending data (%s)%s%s", rm->host,
+				 how, app->nmessages ? ": " : "", app->nmessages ? app->messages[last].text : "");
+			return 1;
+		}
+	}
+	set_state(rm, "connected to %s", rm->host);
+	return 0;
+}
+
+void remote_app_attach(struct app_ctx *app)
+{
+	struct remote *rm = RM(app);
+	if (!rm || rm->watched || !app->loop_ready || rm->out_fd < 0)
+		return;
+	loop_watch(&app->loop, rm->out_fd);
+	loop_watch(&app->loop, rm->err_fd);
+	rm->watched = true;
+}
+
+int remote_app_input(struct app_ctx *app, int fd)
+{
+	struct remote *rm = RM(app);
+	if (!rm || fd < 0)
+		return -1;
+	if (fd == rm->err_fd) {
+		read_errors(app);
+		return 0;
+	}
+	if (fd != rm->out_fd)
+		return -1;
+	int n = read_stream(app);
+	if (n < 0) {
+		read_errors(app);
+		link_lost(app, "the stream ended");
+		return 0;
+	}
+	return n;
+}
+
+const char *remote_app_state(const struct app_ctx *app)
+{
+	return RM(app) ? RM(app)->state : "";
+}
+
+void remote_app_free(struct app_ctx *app)
+{
+	struct remote *rm = RM(app);
+	if (!rm)
+		return;
+	if (rm->to_fd >= 0)
+		send_line(app, "quit", (char[64]){0}, 64);
+	char how[128];
+	disconnect(app, how, sizeof(how));
+	close_fd(&rm->memfd);
+	free(rm->buf);
+	free(rm->header_line);
+	free(rm->mode_line);
+	free(rm);
+	app->remote = NULL;
+}
+
+/* ---- the agent ---- */
+
+bool remote_agent_wanted(const struct app_ctx *app)
+{
+	struct stat st;
+	return app->opt.batch && app->opt.record && strcmp(app->opt.record, "-") == 0 &&
+	       fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_t errlen)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	const char *arg = strchr(line, ' ');
+	size_t wl = arg ? (size_t)(arg - line) : strlen(line);
+	while (arg && *arg == ' ')
+		arg++;
+	if (!wl)
+		return 0;
+	if (wl == 4 && strncmp(line, "quit", 4) == 0) {
+		app->quit = true;
+		return 0;
+	}
+	static const char *const known[] = {"mode", "interval", "cpus", "mark"};
+	bool ok = false;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		ok |= wl == strlen(known[i]) && strncmp(line, known[i], wl) == 0;
+	if (ok && (!arg || !*arg)) {
+		snprintf(err, errlen, "control: %.*s needs an argument", (int)wl, line);
+		return -1;
+	}
+	if (wl == 4 && strncmp(line, "mode", 4) == 0)
+		return app_set_mode(app, arg, err, errlen);
+	if (wl == 8 && strncmp(line, "interval", 8) == 0) {
+		char *end;
+		long ms = strtol(arg, &end, 10);
+		if (end == arg || *end) {
+			snprintf(err, errlen, "control: interval \"%.40s\" is not a number", arg);
+			return -1;
+		}
+		return app_set_interval(app, ms, err, errlen);
+	}
+	if (wl == 4 && strncmp(line, "cpus", 4) == 0)
+		return app_set_cpus(app, strcmp(arg, "all") == 0 ? NULL : arg, err, errlen);
+	if (wl == 4 && strncmp(line, "mark", 4) == 0)
+		return recorder_mark(app, arg, err, errlen);
+	char w[64];
+	snprintf(w, sizeof(w), "%.*s", (int)(wl > 40 ? 40 : wl), line);
+	char e[256];
+	rec_escape(w, e, sizeof(e));
+	snprintf(err, errlen, "control: unknown command \"%s\" (mode, interval, cpus, mark, quit)", e);
+	return -1;
+}
+
+void remote_agent_input(struct app_ctx *app, int fd)
+{
+	static char buf[4096];
+	static size_t len;
+	ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
+	if (n <= 0) {
+		if (n == 0 || (errno != EAGAIN && errno != EINTR))
+			app->quit = true; /* the client is gone */
+		return;
+	}
+	len += (size_t)n;
+	buf[len] = '\0';
+	char *start = buf, *nl;
+	while ((nl = strchr(start, '\n'))) {
+		*nl = '\0';
+		if (nl > start && nl[-1] == '\r')
+			nl[-1] = '\0';
+		char err[512] = "";
+		if (remote_agent_command(app, start, err, sizeof(err)) < 0) {
+			char e[1024];
+			rec_escape(err, e, sizeof(e));
+			fprintf(stderr, "pmutop: %s\n", e);
+		}
+		start = nl + 1;
+	}
+	len = strlen(start);
+	memmove(buf, start, len + 1);
+	if (len >= sizeof(buf) - 1)
+		len = 0; /* an endless line: drop it */
+}
