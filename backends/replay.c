@@ -189,7 +189,7 @@ static int replay_open(struct backend *b, const struct backend_req *req, char *e
 	memcpy(p->ev, req->events, (size_t)req->nevents * sizeof(*p->ev));
 	b->nrows = req->ncpus;
 	b->nevents = req->nevents;
-	b->counter_bits = 64;
+	b->counter_bits = bound->f.header.counter_bits ? bound->f.header.counter_bits : 64;
 	b->simulated = bound->f.header.simulated;
 	snprintf(b->description, sizeof(b->description), "REPLAY %.100s", bound->source);
 	int usable = 0;

@@ -56,6 +56,7 @@ static int write_header(struct app_ctx *app, char *err, size_t errlen)
 	snprintf(h.backend, sizeof(h.backend), "%s", b->ops ? b->ops->name : app->opt.backend);
 	h.simulated = b->simulated;
 	h.interval_ms = (unsigned)app->interval_ms;
+	h.counter_bits = session_backend(app->session)->counter_bits;
 	h.start_time = (int64_t)time(NULL);
 	h.ncpus = app->ncpus;
 	struct rec_cpu_info cpus[app->ncpus > 0 ? app->ncpus : 1];
