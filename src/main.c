@@ -1,5 +1,6 @@
 /* main.c: pmutop entry point: options, one-shot reports, batch mode or the screen. */
 #include "app.h"
+#include "jitter.h"
 #include "output.h"
 #include "probe.h"
 #include "report.h"
@@ -12,7 +13,7 @@
 static int run_batch(struct app_ctx *app)
 {
 	char err[512];
-	if (loop_init(&app->loop, (uint64_t)app->interval_ms * 1000000ULL, err, sizeof(err)) < 0) {
+	if (loop_init(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return 1;
 	}
@@ -27,6 +28,7 @@ static int run_batch(struct app_ctx *app)
 	if (b->simulated)
 		fprintf(stderr, "pmutop: SIMULATED counters (sim backend); no number is from hardware\n");
 	long done = 0;
+	int seen = app->message_head;
 	while (!app->quit) {
 		struct loop_event ev;
 		if (loop_wait(&app->loop, &ev) < 0)
@@ -39,17 +41,22 @@ static int run_batch(struct app_ctx *app)
 		if (ev.kind != LOOP_TICK)
 			continue;
 		app->overruns += ev.overruns;
+		jitter_loop_tick(app, &ev);
+		uint64_t windows = jitter_windows(app);
 		int rc = app_tick(app, err, sizeof(err));
 		if (rc < 0) {
 			fprintf(stderr, "pmutop: %s\n", err);
 			return 1;
 		}
-		if (rc == 0)
-			continue;
+		for (; seen != app->message_head; seen = (seen + 1) % APP_MAX_MESSAGES)
+			fprintf(stderr, "pmutop: %s\n", app->messages[seen].text);
+		if (rc == 0 || jitter_windows(app) == windows)
+			continue; /* output at the refresh cadence */
 		struct output_meta meta = {.backend = session_backend(app->session)->ops->name,
 					   .mode = app->mode_name,
 					   .simulated = session_backend(app->session)->simulated};
-		if (output_snapshot(stdout, app->opt.format, &meta, session_snapshot(app->session)) < 0) {
+		jitter_output_meta(app, &meta);
+		if (output_snapshot(stdout, app->opt.format, &meta, jitter_snapshot(app)) < 0) {
 			if (errno == EPIPE)
 				return 0; /* the reader went away: a clean end */
 			fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
@@ -102,6 +109,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return rc;
+	}
+	if (jitter_attach(&app, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		app_free(&app);
+		return 2;
 	}
 	if (app.opt.batch)
 		rc = run_batch(&app);

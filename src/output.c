@@ -72,6 +72,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 			json_object_set_new(row, "offline", json_true());
 		json_object_set_new(row, "events", events_json(snap, &snap->counts[r * snap->nevents]));
 		json_object_set_new(row, "metrics", metrics_json(snap, &snap->values[r * snap->nmetrics]));
+		if (meta->json_extra)
+			meta->json_extra(meta->extra_ctx, NULL, row, r);
 		json_array_append_new(cpus, row);
 	}
 	json_t *total = json_object();
@@ -85,6 +87,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		json_object_set_new(rec, "replay", json_string(meta->source));
 	json_object_set_new(rec, "cpus", cpus);
 	json_object_set_new(rec, "total", total);
+	if (meta->json_extra)
+		meta->json_extra(meta->extra_ctx, rec, NULL, -1);
 	int rc = json_dumpf(rec, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	json_decref(rec);
 	if (rc == 0)
@@ -173,6 +177,8 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			text_cell_count(out, &counts[e]);
 		fputc('\n', out);
 	}
+	if (meta->text_extra)
+		meta->text_extra(meta->extra_ctx, out);
 	fputc('\n', out);
 }
 
