@@ -16,10 +16,11 @@ enum attrib_col {
 	ATTRIB_SOFTIRQ, /* softirqs per s (/proc/softirqs) */
 	ATTRIB_SMI,     /* SMIs in the sample (msr/smi/ where that event exists) */
 	ATTRIB_MHZ,     /* scaling_cur_freq, MHz (read at the slow cadence) */
+	ATTRIB_TASK,    /* the busiest task's % of the scan interval on this CPU (slow cadence), 0 idle */
 	ATTRIB_NCOLS
 };
 
-/* Column names as rules and JSON name them: cs_s migr_s irq_s softirq_s smi mhz. */
+/* Column names as rules and JSON name them: cs_s migr_s irq_s softirq_s smi mhz task_pct. */
 extern const char *const attrib_col_names[ATTRIB_NCOLS];
 /* Index of column @name, or -1. */
 int attrib_col_find(const char *name);

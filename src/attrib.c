@@ -11,7 +11,7 @@
 
 const char *const attrib_col_names[ATTRIB_NCOLS] = {
 	[ATTRIB_CS] = "cs_s",	    [ATTRIB_MIGR] = "migr_s", [ATTRIB_IRQ] = "irq_s",
-	[ATTRIB_SOFTIRQ] = "softirq_s", [ATTRIB_SMI] = "smi",     [ATTRIB_MHZ] = "mhz",
+	[ATTRIB_SOFTIRQ] = "softirq_s", [ATTRIB_SMI] = "smi",     [ATTRIB_MHZ] = "mhz", [ATTRIB_TASK] = "task_pct",
 };
 
 enum { SRC_CS, SRC_MIGR, SRC_SMI, NSRC };
@@ -214,6 +214,11 @@ void attrib_sample(struct attrib *a, uint64_t now_ns)
 			a->tt_ok = false;
 		}
 	}
+	if (a->tt_ok && a->tt.scans >= 2)
+		for (int r = 0; r < a->nrows; r++) {
+			const struct tasktop_cpu *t = tasktop_cpu(&a->tt, a->cpus[r]);
+			a->val[r * ATTRIB_NCOLS + ATTRIB_TASK] = t && t->valid ? t->cpu_pct : 0;
+		}
 	a->last_ns = now_ns;
 	a->primed = true;
 }

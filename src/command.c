@@ -65,7 +65,7 @@ static struct command table[] = {
 	{.name = "freeze", .usage = "freeze [on|off]", .min_args = 0, .max_args = 1, .args = {ARG_VALUE},
 	 .help = "freeze the view and write the flight recording around now; again to follow"},
 	{.name = "view", .usage = "view NAME", .min_args = 1, .max_args = 1, .args = {ARG_VIEW},
-	 .help = "switch view (table, offcore, history, messages, help)"},
+	 .help = "switch view (table, offcore, spikes, messages, help)"},
 	{.name = "select", .usage = "select up|down|pgup|pgdn|top|bottom|CPU", .min_args = 1,
 	 .max_args = 1, .args = {ARG_SELECT}, .help = "move the row selection"},
 	{.name = "redraw", .usage = "redraw", .help = "repaint the whole screen"},
