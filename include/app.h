@@ -52,7 +52,9 @@ struct app_ctx {
 	bool paused;
 	bool quit;
 	bool bad_input;        /* the last failure was the user's input (exit status 2) */
-	long interval_ms;
+	long interval_ms;      /* refresh cadence: output and redraw */
+	long sample_ms;        /* loop cadence (--sample, :sample); 0 = the interval */
+	void *jitter;          /* jitter statistics, spikes, flight recorder (jitter.h), or NULL */
 	uint64_t ticks;        /* snapshots produced */
 	uint64_t overruns;     /* missed deadlines */
 	double last_lateness_ms;
@@ -114,6 +116,10 @@ int app_resolve_mode(struct app_ctx *app, const char *name, struct session_mode 
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen);
 /* Changes the interval (10 ms .. 1 h). */
 int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen);
+/* The loop's tick in ms: the sample cadence, or the interval without one. */
+long app_tick_ms(const struct app_ctx *app);
+/* Sets the sample cadence (1 ms .. the interval; 0: the interval). */
+int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen);
 /* Restricts the monitored CPUs. */
 int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen);
 /* One tick: read, compute, record. Returns 1 with a new snapshot, 0 priming, -1 error. */

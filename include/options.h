@@ -41,6 +41,12 @@ struct options {
 	const char *transport;
 	long sample_ms;           /* --sample, 0 = same as interval */
 	int pin_cpu;              /* --pin, -1 none */
+	long refresh_ms;          /* --refresh, 0 = not given (then -i is the refresh cadence) */
+	const char *alerts[OPTIONS_MAX_LIST]; /* --alert RULE */
+	int nalerts;
+	double flight_s;          /* --flight SECONDS of samples kept in RAM, 0 = off */
+	const char *flight_out;   /* --flight-out PREFIX of flight recordings */
+	bool attrib;              /* --attrib: attribution columns */
 	bool help, version;
 };
 

@@ -12,6 +12,12 @@ struct output_meta {
 	bool simulated;
 	bool replay;
 	const char *source;   /* replayed file, or NULL */
+	/* Optional extra fields (jitter statistics, spikes): called with the json_t * of each CPU
+	 * row (@rec NULL, @r its row) and then of the whole record (@row NULL, @r -1). */
+	void (*json_extra)(void *ctx, void *rec, void *row, int r);
+	/* Optional lines after a text record. */
+	void (*text_extra)(void *ctx, FILE *out);
+	void *extra_ctx;
 };
 
 /* "text", "csv", "json" -> format; -1 when unknown. */

@@ -54,6 +54,17 @@ struct view_lines {
 	int n;
 };
 
+/* Optional jitter additions to the table: a window statistic in the metric cells and
+ * attribution columns after them. */
+struct view_jitter {
+	const char *stat;            /* name of the statistic shown ("p99"), NULL: plain values */
+	const double *values;        /* [row * nmetrics + m] shown instead of snap->values, or NULL */
+	int nattrib;                 /* attribution columns, 0: none */
+	const char *const *attrib_names;
+	const double *attrib;        /* [row * nattrib + a], NAN = n/a */
+	const char *const *task;     /* [row] busiest task ("stress-ng 98%") or NULL */
+};
+
 struct view_input {
 	const struct view_header *header;
 	const struct snapshot *snap; /* NULL before the first tick */
@@ -71,6 +82,7 @@ struct view_input {
 	const double *bit_share;     /* 0..1 */
 	const int *bit_age;          /* ticks since measured, -1 never */
 	const double *row_bit_share; /* [row * nbits + bit] */
+	const struct view_jitter *jitter; /* NULL: none */
 };
 
 /* Draws the whole screen. Returns the row of the prompt line (for the cursor). */

@@ -565,15 +565,39 @@ int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 		snprintf(err, errlen, "interval %ld ms is out of range (10 to 3600000)", ms);
 		return -1;
 	}
+	if (app->sample_ms > ms) {
+		snprintf(err, errlen, "interval %ld ms is shorter than the sample cadence %ld ms", ms,
+			 app->sample_ms);
+		return -1;
+	}
 	char arg[32];
 	int rc;
 	snprintf(arg, sizeof(arg), "%ld", ms);
 	if (intercepted(app, "interval", arg, err, errlen, &rc))
 		return rc;
 	app->interval_ms = ms;
-	app->opt.sim.interval_ns = (uint64_t)ms * 1000000ULL;
+	app->opt.sim.interval_ns = (uint64_t)app_tick_ms(app) * 1000000ULL;
 	if (app->loop_ready)
-		loop_set_period(&app->loop, (uint64_t)ms * 1000000ULL);
+		loop_set_period(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL);
+	return 0;
+}
+
+long app_tick_ms(const struct app_ctx *app)
+{
+	return app->sample_ms > 0 && app->sample_ms < app->interval_ms ? app->sample_ms : app->interval_ms;
+}
+
+int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
+{
+	if (ms < 0 || ms > app->interval_ms) {
+		snprintf(err, errlen, "sample cadence %ld ms is out of range (1 to the interval, %ld ms)", ms,
+			 app->interval_ms);
+		return -1;
+	}
+	app->sample_ms = ms;
+	app->opt.sim.interval_ns = (uint64_t)app_tick_ms(app) * 1000000ULL;
+	if (app->loop_ready)
+		loop_set_period(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL);
 	return 0;
 }
 
@@ -605,7 +629,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	int rc;
 	app->start_ns = loop_now_ns();
 	app->interval_ms = app->opt.interval_ms;
-	app->opt.sim.interval_ns = (uint64_t)app->interval_ms * 1000000ULL;
+	app->sample_ms = app->opt.sample_ms;
+	app->opt.sim.interval_ns = (uint64_t)app_tick_ms(app) * 1000000ULL;
 	if (platform_detect(&app->pf, app->opt.sysfs_root, err, errlen) < 0)
 		return 2;
 	if (encode_init(err, errlen) < 0)

@@ -32,6 +32,8 @@ static const struct {
 	{"-", "interval -"},
 	{"t", "theme next"},
 	{"o", "view offcore"},
+	{"F", "freeze"},
+	{"S", "view spikes"},
 	{"?", "help"},
 	{"F1", "help"},
 	{":", "command-line"},

@@ -1,5 +1,6 @@
 /* main.c: pmutop entry point: options, one-shot reports, batch mode or the screen. */
 #include "app.h"
+#include "jitter.h"
 #include "output.h"
 #include "probe.h"
 #include "recorder.h"
@@ -35,7 +36,11 @@ static int emit(struct app_ctx *app)
 	struct output_meta meta = {.backend = b->ops->name, .mode = app->mode_name,
 				   .simulated = b->simulated, .replay = app->replay != NULL,
 				   .source = app->opt.replay ? app->opt.replay : app->opt.remote};
-	if (output_snapshot(stdout, app->opt.format, &meta, session_snapshot(app->session)) < 0) {
+	jitter_output_meta(app, &meta);
+	const struct snapshot *snap = jitter_snapshot(app);
+	if (!snap)
+		snap = session_snapshot(app->session);
+	if (output_snapshot(stdout, app->opt.format, &meta, snap) < 0) {
 		if (errno == EPIPE)
 			return 1;
 		fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
@@ -53,13 +58,14 @@ static int run_replay_batch(struct app_ctx *app)
 	signal(SIGPIPE, SIG_IGN);
 	flush_messages(app, &head);
 	while (!app->quit && replay_app_pending(app) > 0) {
+		uint64_t windows = jitter_windows(app);
 		int rc = replay_app_tick(app, err, sizeof(err));
 		flush_messages(app, &head);
 		if (rc < 0) {
 			fprintf(stderr, "pmutop: %s\n", err);
 			return 1;
 		}
-		if (rc == 0)
+		if (rc == 0 || jitter_windows(app) == windows)
 			continue;
 		if ((rc = emit(app)) != 0)
 			return rc < 0 ? 1 : 0;
@@ -77,7 +83,7 @@ static int run_batch(struct app_ctx *app)
 	char err[512];
 	if (app->replay && !app->remote)
 		return run_replay_batch(app);
-	if (loop_init(&app->loop, (uint64_t)app->interval_ms * 1000000ULL, err, sizeof(err)) < 0) {
+	if (loop_init(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return 1;
 	}
@@ -113,17 +119,19 @@ static int run_batch(struct app_ctx *app)
 				ticks = remote_app_input(app, ev.fd) > 0 ? replay_app_pending(app) : 0;
 		} else if (ev.kind == LOOP_TICK) {
 			app->overruns += ev.overruns;
+			jitter_loop_tick(app, &ev);
 			ticks = app->remote ? replay_app_pending(app) + 1 : 1;
 		}
 		for (int i = 0; i < ticks && !app->quit; i++) {
+			uint64_t windows = jitter_windows(app);
 			int rc = batch_tick(app, err, sizeof(err));
 			flush_messages(app, &head);
 			if (rc < 0) {
 				fprintf(stderr, "pmutop: %s\n", err);
 				return 1;
 			}
-			if (rc == 0)
-				continue;
+			if (rc == 0 || jitter_windows(app) == windows)
+				continue; /* output at the refresh cadence */
 			if ((rc = emit(app)) != 0)
 				return rc < 0 ? 1 : 0;
 			if (app->opt.iterations && ++done >= app->opt.iterations)
@@ -177,6 +185,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "pmutop: platform: %s\n", app.pf.capability);
 		app_free(&app);
 		return rc;
+	}
+	if (jitter_attach(&app, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		app_free(&app);
+		return 2;
 	}
 	/* a recording that cannot be written is reported; monitoring goes on */
 	if (app.opt.record && recorder_start(&app, app.opt.record, err, sizeof(err)) < 0)

@@ -1,5 +1,6 @@
 /* options.c: one table of command-line options; getopt_long and --help are generated from it. */
 #include "options.h"
+#include "alert.h"
 #include "recorder.h"
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +16,7 @@ enum option_id {
 	OPT_SIM_OFFLINE, OPT_SIM_SPIKE, OPT_SIM_FAMILY, OPT_SYSFS_ROOT, OPT_LIST_EVENTS, OPT_EXPLAIN,
 	OPT_LIST_MODES, OPT_MODE_FILE, OPT_THEME, OPT_NO_RC, OPT_REMOTE, OPT_TRANSPORT, OPT_SAMPLE,
 	OPT_PIN, OPT_RECORD_MAX, OPT_RECORD_KEEP, OPT_SPEED, OPT_AGENT,
+	OPT_REFRESH, OPT_ALERT, OPT_FLIGHT, OPT_FLIGHT_OUT, OPT_ATTRIB,
 };
 
 struct option_def {
@@ -59,6 +61,11 @@ static const struct option_def option_table[] = {
 	{"agent", OPT_AGENT, "CMD", "the pmutop command on the remote host (default pmutop)"},
 	{"sample", OPT_SAMPLE, "MS", "fine sampling cadence for jitter statistics (1 ms and up)"},
 	{"pin", OPT_PIN, "CPU", "pin pmutop itself to CPU"},
+	{"refresh", OPT_REFRESH, "MS", "redraw/output cadence in ms (10 to 3600000; same as -i)"},
+	{"alert", OPT_ALERT, "RULE", "spike rule, e.g. \"cpi > 2.5 on 2-3\" or \"mad ipc 6\" (repeatable)"},
+	{"flight", OPT_FLIGHT, "SECONDS", "flight recorder: keep SECONDS of samples in RAM (default 30, 0 off)"},
+	{"flight-out", OPT_FLIGHT_OUT, "PREFIX", "flight recordings go to PREFIX-N.jsonl (default pmutop-flight)"},
+	{"attrib", OPT_ATTRIB, NULL, "attribution columns: switches, migrations, irqs, SMIs, MHz, busiest task"},
 	{"help", OPT_HELP, NULL, "show this help"},
 	{"version", OPT_VERSION, NULL, "show the version"},
 };
@@ -240,6 +247,28 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 			return -1;
 		o->pin_cpu = (int)v;
 		return 0;
+	case OPT_REFRESH:
+		if (parse_long(arg, 10, 3600000, "--refresh (ms)", &o->refresh_ms, err, errlen) < 0)
+			return -1;
+		o->interval_ms = o->refresh_ms;
+		return 0;
+	case OPT_ALERT: {
+		struct alert_rule rule;
+		char why[160];
+		if (o->nalerts >= OPTIONS_MAX_LIST) {
+			snprintf(err, errlen, "--alert: at most %d rules", OPTIONS_MAX_LIST);
+			return -1;
+		}
+		if (alert_rule_parse(arg, &rule, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "--alert \"%s\": %s", arg, why);
+			return -1;
+		}
+		o->alerts[o->nalerts++] = arg;
+		return 0;
+	}
+	case OPT_FLIGHT: return parse_double(arg, 0, 3600, "--flight (s)", &o->flight_s, err, errlen);
+	case OPT_FLIGHT_OUT: o->flight_out = arg; return 0;
+	case OPT_ATTRIB: o->attrib = true; return 0;
 	case OPT_HELP: o->help = true; return 0;
 	case OPT_VERSION: o->version = true; return 0;
 	}
@@ -259,6 +288,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	o->pin_cpu = -1;
 	o->speed = 1;
 	o->agent = "pmutop";
+	o->flight_s = 30;
+	o->flight_out = "pmutop-flight";
 	sim_opts_default(&o->sim);
 
 	struct option longopts[NOPTIONS + 1];
@@ -311,9 +342,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		snprintf(err, errlen, "-R and --remote cannot be combined");
 		return -1;
 	}
+	if (o->refresh_ms) /* --refresh wins over -i */
+		o->interval_ms = o->refresh_ms;
 	if (o->sample_ms && o->sample_ms > o->interval_ms) {
-		snprintf(err, errlen, "--sample %ld ms is longer than the interval %ld ms", o->sample_ms,
-			 o->interval_ms);
+		snprintf(err, errlen, "--sample %ld ms is longer than the %s %ld ms", o->sample_ms,
+			 o->refresh_ms ? "refresh cadence" : "interval", o->interval_ms);
 		return -1;
 	}
 	return 0;

@@ -92,6 +92,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 			json_object_set_new(row, "offline", json_true());
 		json_object_set_new(row, "events", events_json(snap, &snap->counts[r * snap->nevents]));
 		json_object_set_new(row, "metrics", metrics_json(snap, &snap->values[r * snap->nmetrics]));
+		if (meta->json_extra)
+			meta->json_extra(meta->extra_ctx, NULL, row, r);
 		json_array_append_new(cpus, row);
 	}
 	json_t *total = json_object();
@@ -114,6 +116,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		json_object_set_new(rec, "split_metrics", split);
 	json_object_set_new(rec, "cpus", cpus);
 	json_object_set_new(rec, "total", total);
+	if (meta->json_extra)
+		meta->json_extra(meta->extra_ctx, rec, NULL, -1);
 	int rc = json_dumpf(rec, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	json_decref(rec);
 	if (rc == 0)
@@ -208,6 +212,8 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			fprintf(out, "* ratio of events counted in different rotated sets (never together)\n");
 			break;
 		}
+	if (meta->text_extra)
+		meta->text_extra(meta->extra_ctx, out);
 	fputc('\n', out);
 }
 

@@ -10,6 +10,8 @@
 #define MIN_W 40
 #define MIN_H 10
 #define CPU_COL 6
+#define ATTRIB_COLW 10 /* attribution column */
+#define TASK_COLW 18   /* busiest task column */
 
 int view_history_reset(struct view_history *h, int nrows, int nmetrics)
 {
@@ -204,7 +206,13 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	}
 	int colw = vs->show_running ? 13 : 11;
 	int nm = snap->nmetrics;
-	int fit = (c->w - CPU_COL) / colw;
+	const struct view_jitter *jit = in->jitter;
+	const double *values = jit && jit->values ? jit->values : snap->values;
+	int na = jit && jit->attrib ? jit->nattrib : 0;
+	int attrib_w = na ? na * ATTRIB_COLW + TASK_COLW : 0;
+	if (attrib_w > c->w - CPU_COL - colw)
+		attrib_w = 0, na = 0; /* too narrow: the metrics first */
+	int fit = (c->w - CPU_COL - attrib_w) / colw;
 	int shown = nm < fit ? nm : fit;
 	if (shown < 0)
 		shown = 0;
@@ -215,12 +223,22 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	for (int m = 0; m < shown; m++) {
 		char h[48];
 		const struct session_metric *sm = &snap->metrics[m];
-		snprintf(h, sizeof(h), "%s%s%s", sm->name, sm->unit[0] ? " " : "", sm->unit);
+		if (jit && jit->stat)
+			snprintf(h, sizeof(h), "%s %s", sm->name, jit->stat);
+		else
+			snprintf(h, sizeof(h), "%s%s%s", sm->name, sm->unit[0] ? " " : "", sm->unit);
 		canvas_putx(c, CPU_COL + m * colw, top, ROLE_COLUMN_HEADER,
 			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
 			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
 	}
-	int spark_x = CPU_COL + shown * colw + 1;
+	int attrib_x = CPU_COL + shown * colw;
+	for (int a = 0; a < na; a++)
+		canvas_putx(c, attrib_x + a * ATTRIB_COLW, top, ROLE_COLUMN_HEADER, CANVAS_DIM, ATTRIB_COLW - 1,
+			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, jit->attrib_names[a]);
+	if (na)
+		canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, top, ROLE_COLUMN_HEADER, CANVAS_DIM, TASK_COLW - 1,
+			    CANVAS_ELLIPSIS, "busiest task");
+	int spark_x = attrib_x + (na ? attrib_w : 0) + 1;
 	int spark_w = c->w - spark_x;
 	if (spark_w > VIEWS_SPARK_LEN)
 		spark_w = VIEWS_SPARK_LEN;
@@ -273,9 +291,19 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			canvas_put(c, CPU_COL, y, ROLE_CELL_NA, "offline");
 		} else {
 			for (int m = 0; m < shown; m++)
-				draw_cell(c, CPU_COL + m * colw, y, colw, snap, counts, snap->values[r * nm + m],
+				draw_cell(c, CPU_COL + m * colw, y, colw, snap, counts, values[r * nm + m],
 					  snap->classes[r * nm + m], snap->running[r * nm + m], m,
 					  vs->show_running, ROLE_CELL);
+			for (int a = 0; a < na; a++) {
+				char buf[32];
+				output_format_value(jit->attrib[r * jit->nattrib + a], buf, sizeof(buf));
+				canvas_putx(c, attrib_x + a * ATTRIB_COLW, y, isnan(jit->attrib[r * jit->nattrib + a])
+										   ? ROLE_CELL_NA : ROLE_CELL,
+					    0, ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT, buf);
+			}
+			if (na && jit->task && jit->task[r])
+				canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, y, ROLE_CELL, 0, TASK_COLW - 1,
+					    CANVAS_ELLIPSIS, jit->task[r]);
 			if (spark) {
 				double series[VIEWS_SPARK_LEN];
 				int n = history_series(in->history, r, vs->spark_metric, series, spark_w);

@@ -18,6 +18,7 @@ def load(p):
     for line in open(p):
         o = json.loads(line)
         o.pop("backend", None)   # "sim" vs "replay"
+        o.pop("self", None)      # pmutop's own cadence and CPU use: a property of each run
         o.pop("replay", None)    # the replayed file
         out.append(o)
     return out

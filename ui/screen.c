@@ -5,6 +5,7 @@
 #include "command.h"
 #include "complete.h"
 #include "history.h"
+#include "jitter.h"
 #include "keys.h"
 #include "lineedit.h"
 #include "theme.h"
@@ -245,7 +246,7 @@ int ui_run(struct app_ctx *app)
 		fprintf(stderr, "pmutop: %s\n", err);
 		return 2;
 	}
-	if (loop_init(&app->loop, (uint64_t)app->interval_ms * 1000000ULL, err, sizeof(err)) < 0) {
+	if (loop_init(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		ui_state_free(app);
 		return 1;
@@ -294,8 +295,12 @@ int ui_run(struct app_ctx *app)
 		case LOOP_TICK:
 			app->overruns += ev.overruns;
 			app->last_lateness_ms = (double)ev.lateness_ns / 1e6;
+			jitter_loop_tick(app, &ev);
+			uint64_t windows = jitter_windows(app);
 			if (!app->paused)
 				ui_state_tick(app);
+			if (jitter_get(app) && jitter_windows(app) == windows)
+				break; /* sampled; redraw at the refresh cadence */
 			ui_redraw(app);
 			if (app->opt.iterations && ++ticks >= app->opt.iterations)
 				app->quit = true;

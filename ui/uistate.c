@@ -5,6 +5,7 @@
 #include "complete.h"
 #include "encode.h"
 #include "history.h"
+#include "jitter.h"
 #include "mode.h"
 #include "output.h"
 #include "probe.h"
@@ -191,6 +192,42 @@ static int set_mode_str(struct app_ctx *app, const char *v, char *err, size_t er
 	return app_set_mode(app, v, err, errlen);
 }
 
+static int set_attrib(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	bool on;
+	if (parse_bool(v, &on, err, errlen) < 0)
+		return -1;
+	return jitter_get(app) ? jitter_set_attrib(app, on, err, errlen) : 0;
+}
+static void show_attrib(struct app_ctx *app, char *b, size_t l)
+{
+	const struct jitter *j = jitter_get(app);
+	snprintf(b, l, "%s", j && j->attrib_on ? "on" : "off");
+}
+static int set_stat(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	struct jitter *j = jitter_get(app);
+	int st = jitter_stat_parse(v);
+	if (st < 0 || !j) {
+		snprintf(err, errlen, "stat: \"%s\" is not value, min, median, p99, max or dev", v);
+		return -1;
+	}
+	j->stat = (enum jitter_stat)st;
+	return 0;
+}
+static void show_stat(struct app_ctx *app, char *b, size_t l)
+{
+	const struct jitter *j = jitter_get(app);
+	snprintf(b, l, "%s", jitter_stat_name(j ? j->stat : JITTER_VALUE));
+}
+static void show_self(struct app_ctx *app, char *b, size_t l) { jitter_status_line(app, b, l); }
+static int set_self(struct app_ctx *app, const char *v, char *err, size_t errlen)
+{
+	(void)app, (void)v;
+	snprintf(err, errlen, "self is read-only");
+	return -1;
+}
+
 static const struct setting settings[] = {
 	{"interval", "sampling interval in ms (10..3600000)", set_interval_str, show_interval},
 	{"mode", "the event mode", set_mode_str, show_mode},
@@ -199,6 +236,9 @@ static const struct setting settings[] = {
 	{"running", "on: show the running % of scaled values", set_running, show_running},
 	{"group", "on: group rows by core type (hybrid, big.LITTLE)", set_group, show_group},
 	{"ascii", "on: ASCII bars and sparklines (serial consoles)", set_ascii, show_ascii},
+	{"attrib", "on: attribution columns (switches, irqs, SMIs, MHz, task)", set_attrib, show_attrib},
+	{"stat", "window statistic in the table: value min median p99 max dev", set_stat, show_stat},
+	{"self", "pmutop's own cadence, lateness, CPU use and memory (read-only)", set_self, show_self},
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -487,6 +527,11 @@ static int cmd_view(struct app_ctx *app, int argc, char **argv, char *err, size_
 			}
 			if (v == VIEW_MESSAGES) {
 				show_messages(app);
+				return 0;
+			}
+			if (v == VIEW_SPIKES && u->vs.view != VIEW_SPIKES) {
+				u->vs.view = VIEW_SPIKES;
+				u->vs.scroll = 1 << 20; /* newest at the bottom */
 				return 0;
 			}
 			/* the same view again returns to the table (o toggles the offcore view) */
@@ -1114,6 +1159,13 @@ void ui_state_tick(struct app_ctx *app)
 	if (rc == 0)
 		return;
 	const struct snapshot *snap = session_snapshot(app->session);
+	static uint64_t seen_windows;
+	if (jitter_get(app)) {
+		if (jitter_windows(app) == seen_windows || !jitter_snapshot(app))
+			return; /* statistics and history at the refresh cadence */
+		seen_windows = jitter_windows(app);
+		snap = jitter_snapshot(app);
+	}
 	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics)
 		view_history_reset(&u->hist, snap->nrows, snap->nmetrics);
 	view_history_push(&u->hist, snap);
@@ -1204,10 +1256,68 @@ void ui_state_key(struct app_ctx *app, int key)
 	ui_state_command(app, command);
 }
 
+static void add_spike_line(void *ctx, bool title, const char *line)
+{
+	text_add(ctx, title ? ROLE_TITLE : ROLE_HELP_TEXT, "%s", line);
+}
+
+/* The table's jitter columns: the chosen statistic and attribution. */
+static const struct view_jitter *view_jitter_of(struct app_ctx *app, const struct snapshot *snap)
+{
+	static struct view_jitter vj;
+	static double attrib[APP_MAX_ROWS * ATTRIB_NCOLS];
+	static char tasks[APP_MAX_ROWS][48];
+	static const char *task_ptr[APP_MAX_ROWS];
+	struct jitter *j = jitter_get(app);
+	if (!j || !snap || !j->have_agg || j->nrows != snap->nrows)
+		return NULL;
+	vj = (struct view_jitter){0};
+	if (j->stat != JITTER_VALUE) {
+		vj.stat = jitter_stat_name(j->stat);
+		vj.values = j->shown;
+	}
+	if (j->attrib_on && j->attrib_ready) {
+		vj.nattrib = ATTRIB_NCOLS;
+		vj.attrib_names = attrib_col_names;
+		vj.attrib = attrib;
+		vj.task = task_ptr;
+		for (int r = 0; r < j->nrows && r < APP_MAX_ROWS; r++) {
+			for (int a = 0; a < ATTRIB_NCOLS; a++) {
+				const struct jitter_cell *cell = jitter_cell(j, r, j->nmetrics + a);
+				double v = NAN;
+				if (cell && cell->st.available) {
+					switch (j->stat) {
+					case JITTER_MIN: v = cell->st.min; break;
+					case JITTER_P99: v = cell->st.p99; break;
+					case JITTER_MAX: v = cell->st.max; break;
+					case JITTER_DEV: v = cell->dev.available ? cell->dev.mad_units : NAN; break;
+					default: v = cell->st.median; break;
+					}
+				}
+				attrib[r * ATTRIB_NCOLS + a] = v;
+			}
+			const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
+			if (t)
+				snprintf(tasks[r], sizeof(tasks[r]), "%.30s %.0f%%", t->comm, t->cpu_pct);
+			task_ptr[r] = t ? tasks[r] : NULL;
+		}
+	}
+	return vj.stat || vj.nattrib ? &vj : NULL;
+}
+
 int ui_state_draw(struct app_ctx *app, struct canvas *c)
 {
 	struct ui_state *u = UI(app);
 	const struct snapshot *snap = app->session ? session_snapshot(app->session) : NULL;
+	if (jitter_get(app))
+		snap = jitter_snapshot(app);
+	if (u->vs.view == VIEW_SPIKES && jitter_get(app)) {
+		bool tail = u->vs.scroll >= u->ntext - (c->h - 8); /* follow the newest spikes */
+		text_free(u);
+		jitter_spike_lines(app, add_spike_line, u);
+		if (tail)
+			u->vs.scroll = 1 << 20;
+	}
 	bool have = snap && snap->seq > 0;
 	char pmu[160], banner[160] = "", extra[256] = "";
 	const struct backend *b = app->session ? session_backend(app->session) : NULL;
@@ -1232,6 +1342,12 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	} else if (app->overruns)
 		snprintf(extra, sizeof(extra), "missed ticks: %llu (machine busy or interval too short)",
 			 (unsigned long long)app->overruns);
+	if (jitter_get(app) && (app->sample_ms || jitter_get(app)->frozen || jitter_get(app)->attrib_on)) {
+		size_t used = strlen(extra);
+		jitter_status_line(app, extra + used + (used ? 2 : 0), sizeof(extra) - used - 2);
+		if (used)
+			memcpy(extra + used, "; ", 2);
+	}
 	struct view_header h = {
 		.host = app->pf.hostname,
 		.kernel = app->pf.kernel,
@@ -1261,6 +1377,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		.text = {(const char *const *)u->text, u->text_roles, u->ntext},
 		.message = app->status[0] ? app->status : NULL,
 		.message_role = ROLE_MESSAGE_INFO,
+		.jitter = view_jitter_of(app, have ? snap : NULL),
 	};
 	if (app->nmessages) {
 		int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;

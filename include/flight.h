@@ -1,0 +1,64 @@
+/* flight.h: the flight recorder: a bounded RAM ring of recent samples, written out as a recording. */
+#ifndef PMUTOP_FLIGHT_H
+#define PMUTOP_FLIGHT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counts.h"
+#include "recfile.h"
+#include "session.h"
+
+#define FLIGHT_MAX_BYTES (256u << 20) /* default cap on the ring: 256 MiB */
+
+/*
+ * One slot per sample: its time, its length and, per CPU and event, a cumulative
+ * {value, enabled ns, running ns} triple with a present flag. The session hands out deltas, so
+ * the triples are rebuilt by summing them from the ring's start: a delta of state ok or scaled
+ * adds round(value * running) events, the interval's ns to enabled and running * interval to
+ * running; a not-counted delta adds only to enabled; unsupported, invalid and offline cells are
+ * absent. Replaying the written triples with count_delta() gives back every ok delta exactly and
+ * scaled ones to the rounding of their raw count.
+ */
+struct flight {
+	int nrows, nevents;
+	int *cpus;       /* [nrows] */
+	size_t cap;      /* slots */
+	size_t head;     /* next write */
+	size_t len;      /* slots held */
+	unsigned long long pushed;
+	double *t;       /* [cap] s since start */
+	double *iv_ms;   /* [cap] measured length of the sample */
+	struct raw_count *raw; /* [cap][nrows * nevents] */
+	uint8_t *present;      /* [cap][nrows * nevents] */
+	uint8_t *offline;      /* [cap][nrows] */
+	struct raw_count *cum; /* [nrows * nevents] running sums */
+	size_t bytes;          /* heap held */
+};
+
+/* Slots needed for @seconds at @sample_ms (at least 2). */
+size_t flight_slots(double seconds, long sample_ms);
+/* Bytes a ring of @slots slots takes for @nrows x @nevents. */
+size_t flight_bytes_for(size_t slots, int nrows, int nevents);
+/* Allocates a ring for @seconds of @sample_ms samples; when that exceeds @max_bytes (0: the
+ * default cap), the ring is shortened to fit and @clipped is set. NULL with a cause on error. */
+struct flight *flight_new(int nrows, const int *cpus, int nevents, double seconds, long sample_ms,
+			  size_t max_bytes, bool *clipped, char *err, size_t errlen);
+void flight_free(struct flight *f);
+/* Appends one sample (the snapshot's rows and events must match the ring's). */
+void flight_push(struct flight *f, const struct snapshot *snap);
+/* Seconds of samples the ring holds now and at most. */
+double flight_span_s(const struct flight *f);
+size_t flight_bytes(const struct flight *f);
+
+/*
+ * Writes the samples with t in [@t_from, @t_to] to a new recording at @path: @hdr, @mode, one
+ * base tick (the sample before the window, so a replay's first delta is the window's first
+ * sample), the window's ticks and @mark (may be NULL). @mode->nevents must equal the ring's.
+ * Returns the number of window ticks written (the base not counted), or -1 with a cause.
+ */
+int flight_write(const struct flight *f, const char *path, const struct rec_header *hdr,
+		 const struct rec_mode *mode, double t_from, double t_to, const struct rec_mark *mark,
+		 char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,115 @@
+/* jitter.h: fast sampling with calm display: window statistics, spikes, flight recorder, self cadence. */
+#ifndef PMUTOP_JITTER_H
+#define PMUTOP_JITTER_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "alert.h"
+#include "attrib.h"
+#include "cadence.h"
+#include "flight.h"
+#include "loop.h"
+#include "output.h"
+#include "stats.h"
+
+struct app_ctx;
+
+#define JITTER_WINDOW_MAX 60000  /* samples per refresh window (1 ms sampling, 1 min refresh) */
+#define JITTER_SPIKE_LOG 4096    /* spikes kept in the log */
+#define JITTER_DEFAULT_RULE "mad %s 8 window 64 floor 5%%" /* default rule per metric */
+#define JITTER_DEFAULT_RATE_RULE "mad %s 8 window 64 floor %.6g" /* per-second metrics: 2 events */
+#define JITTER_FLIGHT_AFTER_S 2.0 /* s of samples kept after a trigger (at most a third of --flight) */
+
+/* Which statistic of the refresh window the table shows. */
+enum jitter_stat { JITTER_VALUE, JITTER_MIN, JITTER_MEDIAN, JITTER_P99, JITTER_MAX, JITTER_DEV, JITTER_NSTATS };
+const char *jitter_stat_name(enum jitter_stat s);
+/* "value", "min", "median", "p99", "max", "dev" -> stat; -1 when unknown. */
+int jitter_stat_parse(const char *name);
+
+/* Statistics of one (CPU, column) over the last closed window; dev compares the window's median
+ * with the median of all CPUs' medians (delta and MAD units, stats.h). */
+struct jitter_cell {
+	struct stats st;
+	struct peer_dev dev;
+};
+
+struct jitter_agg; /* accumulated counts of the open window (private) */
+
+struct jitter {
+	struct app_ctx *app;
+	/* layout of the current mode */
+	int nrows, nevents, nmetrics, ncols; /* ncols = nmetrics + ATTRIB_NCOLS */
+	size_t k;               /* samples per window */
+	size_t nwin;            /* samples in the open window */
+	struct series_set win;  /* [row][col], cap k */
+	struct jitter_agg *acc;
+	/* the last closed window */
+	struct snapshot agg;    /* counts and metrics summed over the window */
+	bool have_agg;
+	struct jitter_cell *cells; /* [row * ncols + col] */
+	double *shown;          /* [row * nmetrics + m]: the chosen statistic, for the table */
+	uint64_t windows;       /* windows closed */
+	double window_interval_ms; /* measured mean sample interval of the last window */
+	unsigned long long spikes_before; /* log->total when the last closed window began */
+	unsigned long long spikes_open;   /* log->total when the open window began */
+	/* rules and spikes */
+	struct alert_set rules;
+	bool user_rules;        /* false: the default mad rule per metric */
+	long rules_tick_ms;     /* sample cadence the default rules were made for */
+	struct spike_log log;
+	enum jitter_stat stat;
+	/* flight recorder */
+	struct flight *flight;
+	bool flight_pending;
+	double flight_due_s;
+	struct rec_mark flight_mark;
+	char flight_path[1024]; /* last written */
+	int flight_files;
+	/* freeze: the view keeps the window of the trigger */
+	bool frozen, freeze_pending;
+	/* attribution */
+	bool attrib_on;
+	struct attrib attrib;
+	bool attrib_ready;
+	/* the sampler itself */
+	struct cadence cad;
+	bool cad_ready;
+	uint64_t cad_loop_t0;
+	char note[512];
+};
+
+/* Creates the jitter state for @app (app->jitter), registers its hook and the commands sample,
+ * refresh, alert, export, freeze; applies --alert, --flight, --attrib and --pin (sched_setaffinity).
+ * Returns 0, or -1 with a cause (bad rule, no memory). */
+int jitter_attach(struct app_ctx *app, char *err, size_t errlen);
+struct jitter *jitter_get(const struct app_ctx *app);
+/* Feeds the loop's tick (lateness, overruns) into the self cadence. */
+void jitter_loop_tick(struct app_ctx *app, const struct loop_event *ev);
+/* Windows closed so far (output/redraw when it changes). */
+uint64_t jitter_windows(const struct app_ctx *app);
+/* The snapshot to show or print: the last window's sums, the session's when one sample is one
+ * window, the frozen window while frozen. NULL before the first window. */
+const struct snapshot *jitter_snapshot(const struct app_ctx *app);
+/* Cell of (row, col); col < nmetrics is a metric, else attribution column col - nmetrics. */
+const struct jitter_cell *jitter_cell(const struct jitter *j, int row, int col);
+/* Adds a rule (the first user rule replaces the defaults); warns when the mode lacks its metric. */
+int jitter_add_rule(struct app_ctx *app, const char *text, char *err, size_t errlen);
+/* Freezes the view on the trigger's window and writes the flight recording around @t_s. */
+int jitter_trigger(struct app_ctx *app, double t_s, const char *why, char *err, size_t errlen);
+int jitter_unfreeze(struct app_ctx *app);
+/* Writes the spike log to @path: CSV, or JSON Lines when the name ends in .jsonl or .json. */
+int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_t errlen);
+int jitter_set_attrib(struct app_ctx *app, bool on, char *err, size_t errlen);
+/* One status line: cadence, lateness, self CPU, flight memory, spikes. */
+void jitter_status_line(const struct app_ctx *app, char *buf, size_t len);
+/* Heap bytes held (statistics, rules, spike log, flight ring, attribution). */
+size_t jitter_bytes(const struct jitter *j);
+/* Lines of the spike view, newest last: @add is called once per line. */
+void jitter_spike_lines(const struct app_ctx *app, void (*add)(void *ctx, bool title, const char *line),
+			void *ctx);
+/* Fills the JSON/text hooks of @meta (output.h) with the window statistics, spikes and self. */
+void jitter_output_meta(struct app_ctx *app, struct output_meta *meta);
+
+#endif

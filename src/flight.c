@@ -1,0 +1,225 @@
+/* flight.c: a bounded ring of rebuilt cumulative counter triples, dumped as a pmutop recording. */
+#include "flight.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t flight_slots(double seconds, long sample_ms)
+{
+	if (sample_ms < 1)
+		sample_ms = 1;
+	double n = ceil(seconds * 1000.0 / (double)sample_ms) + 1; /* +1: the base of the window */
+	if (!(n >= 2))
+		n = 2;
+	if (n > 1e9)
+		n = 1e9;
+	return (size_t)n;
+}
+
+size_t flight_bytes_for(size_t slots, int nrows, int nevents)
+{
+	size_t cells = (size_t)nrows * (size_t)nevents;
+	size_t per_slot = 2 * sizeof(double) + cells * (sizeof(struct raw_count) + 1) + (size_t)nrows;
+	return sizeof(struct flight) + slots * per_slot + cells * sizeof(struct raw_count) +
+	       (size_t)nrows * sizeof(int);
+}
+
+struct flight *flight_new(int nrows, const int *cpus, int nevents, double seconds, long sample_ms,
+			  size_t max_bytes, bool *clipped, char *err, size_t errlen)
+{
+	if (nrows < 1 || nevents < 1) {
+		snprintf(err, errlen, "flight recorder: nothing to record");
+		return NULL;
+	}
+	if (!max_bytes)
+		max_bytes = FLIGHT_MAX_BYTES;
+	size_t slots = flight_slots(seconds, sample_ms);
+	*clipped = false;
+	if (flight_bytes_for(slots, nrows, nevents) > max_bytes) {
+		size_t base = flight_bytes_for(0, nrows, nevents);
+		size_t per = flight_bytes_for(1, nrows, nevents) - base;
+		slots = max_bytes > base ? (max_bytes - base) / per : 0;
+		*clipped = true;
+		if (slots < 2) {
+			snprintf(err, errlen, "flight recorder: %d CPUs x %d events do not fit in %zu bytes",
+				 nrows, nevents, max_bytes);
+			return NULL;
+		}
+	}
+	struct flight *f = calloc(1, sizeof(*f));
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	size_t cells = (size_t)nrows * (size_t)nevents;
+	f->nrows = nrows;
+	f->nevents = nevents;
+	f->cap = slots;
+	f->cpus = malloc((size_t)nrows * sizeof(int));
+	f->t = calloc(slots, sizeof(double));
+	f->iv_ms = calloc(slots, sizeof(double));
+	f->raw = calloc(slots * cells, sizeof(struct raw_count));
+	f->present = calloc(slots * cells, 1);
+	f->offline = calloc(slots * (size_t)nrows, 1);
+	f->cum = calloc(cells, sizeof(struct raw_count));
+	if (!f->cpus || !f->t || !f->iv_ms || !f->raw || !f->present || !f->offline || !f->cum) {
+		flight_free(f);
+		snprintf(err, errlen, "flight recorder: out of memory for %zu samples", slots);
+		return NULL;
+	}
+	memcpy(f->cpus, cpus, (size_t)nrows * sizeof(int));
+	f->bytes = flight_bytes_for(slots, nrows, nevents);
+	return f;
+}
+
+void flight_free(struct flight *f)
+{
+	if (!f)
+		return;
+	free(f->cpus);
+	free(f->t);
+	free(f->iv_ms);
+	free(f->raw);
+	free(f->present);
+	free(f->offline);
+	free(f->cum);
+	free(f);
+}
+
+void flight_push(struct flight *f, const struct snapshot *snap)
+{
+	if (snap->nrows != f->nrows || snap->nevents != f->nevents)
+		return;
+	size_t cells = (size_t)f->nrows * (size_t)f->nevents;
+	size_t slot = f->head;
+	uint64_t iv_ns = (uint64_t)llround(snap->interval_s * 1e9);
+	f->t[slot] = snap->time_s;
+	f->iv_ms[slot] = snap->interval_s * 1000.0;
+	for (int r = 0; r < f->nrows; r++)
+		f->offline[slot * (size_t)f->nrows + (size_t)r] = snap->offline[r];
+	for (size_t i = 0; i < cells; i++) {
+		const struct count *c = &snap->counts[i];
+		struct raw_count *cum = &f->cum[i];
+		bool present = true;
+		switch (c->state) {
+		case COUNT_OK:
+		case COUNT_SCALED: {
+			double run = c->state == COUNT_OK ? 1.0 : c->running;
+			cum->value += (uint64_t)llround(c->value * run);
+			cum->enabled += iv_ns;
+			cum->running += (uint64_t)llround(run * (double)iv_ns);
+			break;
+		}
+		case COUNT_NOT_COUNTED:
+			cum->enabled += iv_ns;
+			break;
+		default:
+			present = false;
+			break;
+		}
+		f->raw[slot * cells + i] = *cum;
+		f->present[slot * cells + i] = present;
+	}
+	f->head = (f->head + 1) % f->cap;
+	if (f->len < f->cap)
+		f->len++;
+	f->pushed++;
+}
+
+double flight_span_s(const struct flight *f)
+{
+	if (f->len < 2)
+		return 0;
+	size_t newest = (f->head + f->cap - 1) % f->cap;
+	size_t oldest = (f->head + f->cap - f->len) % f->cap;
+	return f->t[newest] - f->t[oldest];
+}
+
+size_t flight_bytes(const struct flight *f) { return f ? f->bytes : 0; }
+
+/* Slot of the @i-th oldest sample held. */
+static size_t slot_at(const struct flight *f, size_t i)
+{
+	return (f->head + f->cap - f->len + i) % f->cap;
+}
+
+static void fill_tick(const struct flight *f, size_t slot, struct rec_tick *tk)
+{
+	size_t cells = (size_t)f->nrows * (size_t)f->nevents;
+	tk->t = f->t[slot];
+	tk->interval_ms = f->iv_ms[slot];
+	for (int r = 0; r < f->nrows; r++) {
+		struct rec_cpu *rc = &tk->cpus[r];
+		rc->cpu = f->cpus[r];
+		rc->offline = f->offline[slot * (size_t)f->nrows + (size_t)r];
+		for (int e = 0; e < f->nevents; e++) {
+			size_t i = (size_t)r * (size_t)f->nevents + (size_t)e;
+			rc->c[e].present = !rc->offline && f->present[slot * cells + i];
+			rc->c[e].raw = rc->c[e].present ? f->raw[slot * cells + i] : (struct raw_count){0};
+		}
+	}
+}
+
+int flight_write(const struct flight *f, const char *path, const struct rec_header *hdr,
+		 const struct rec_mode *mode, double t_from, double t_to, const struct rec_mark *mark,
+		 char *err, size_t errlen)
+{
+	if (mode->nevents != f->nevents) {
+		snprintf(err, errlen, "flight recorder: mode has %d events, ring %d", mode->nevents,
+			 f->nevents);
+		return -1;
+	}
+	/* first sample in the window that has a predecessor (the base tick) */
+	size_t first = f->len, last = 0;
+	for (size_t i = 1; i < f->len; i++) {
+		double t = f->t[slot_at(f, i)];
+		if (t >= t_from && t <= t_to) {
+			if (first == f->len)
+				first = i;
+			last = i;
+		}
+	}
+	if (first == f->len) {
+		snprintf(err, errlen, "flight recorder: no samples between %.3f and %.3f s", t_from, t_to);
+		return -1;
+	}
+	struct rec_writer *w = rec_writer_open(path, NULL, err, errlen);
+	if (!w)
+		return -1;
+	struct rec_tick tk;
+	if (rec_tick_alloc(&tk, f->nrows, f->nevents) < 0) {
+		snprintf(err, errlen, "out of memory");
+		rec_writer_close(w, NULL, 0);
+		return -1;
+	}
+	tk.nevents = f->nevents;
+	tk.ncpus = f->nrows;
+	int written = 0;
+	int rc = rec_writer_write_header(w, hdr, err, errlen);
+	if (rc == 0)
+		rc = rec_writer_write_mode(w, mode, err, errlen);
+	bool marked = !mark;
+	for (size_t i = first - 1; rc == 0 && i <= last; i++) {
+		size_t slot = slot_at(f, i);
+		if (!marked && f->t[slot] > mark->t && i >= first) {
+			rc = rec_writer_write_mark(w, mark, err, errlen);
+			marked = true;
+			if (rc < 0)
+				break;
+		}
+		fill_tick(f, slot, &tk);
+		rc = rec_writer_write_tick(w, &tk, err, errlen);
+		if (rc == 0 && i >= first)
+			written++;
+	}
+	if (rc == 0 && !marked)
+		rc = rec_writer_write_mark(w, mark, err, errlen);
+	rec_tick_free(&tk);
+	char cerr[256];
+	if (rec_writer_close(w, cerr, sizeof(cerr)) < 0 && rc == 0) {
+		snprintf(err, errlen, "%s", cerr);
+		rc = -1;
+	}
+	return rc < 0 ? -1 : written;
+}

@@ -1,0 +1,1127 @@
+/* jitter.c: window statistics over fast samples, spike rules and log, flight recorder, self cadence. */
+#include "jitter.h"
+#include "app.h"
+#include "command.h"
+#include "platform.h"
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define J(app) ((struct jitter *)(app)->jitter)
+
+static const char *const stat_names[JITTER_NSTATS] = {
+	[JITTER_VALUE] = "value", [JITTER_MIN] = "min", [JITTER_MEDIAN] = "median",
+	[JITTER_P99] = "p99",     [JITTER_MAX] = "max", [JITTER_DEV] = "dev",
+};
+
+const char *jitter_stat_name(enum jitter_stat s) { return s < JITTER_NSTATS ? stat_names[s] : "?"; }
+
+int jitter_stat_parse(const char *name)
+{
+	for (int i = 0; i < JITTER_NSTATS; i++)
+		if (strcmp(stat_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+struct jitter_agg {
+	double *value;            /* [cells] sum of values */
+	double *run_s;            /* [cells] sum of running * interval */
+	int *counted;             /* [cells] samples with a value */
+	bool *scaled;             /* [cells] some sample was scaled */
+	enum count_state *last;   /* [cells] state of the last sample */
+	double interval_s;        /* sum */
+	double time_s;            /* last sample */
+	bool *offline;            /* [nrows] in the last sample */
+	/* storage of the published snapshot */
+	struct count *counts, *total_counts;
+	double *values, *total_values, *running, *total_running, *age;
+	enum metric_class *classes, *total_classes;
+	bool *snap_offline;
+	int *cpus;
+	char (*names)[48];
+};
+
+static void default_rules(struct app_ctx *app);
+
+/* --- layout --------------------------------------------------------------------------------- */
+
+static void agg_free(struct jitter_agg *a)
+{
+	if (!a)
+		return;
+	free(a->value);
+	free(a->run_s);
+	free(a->counted);
+	free(a->scaled);
+	free(a->last);
+	free(a->offline);
+	free(a->counts);
+	free(a->total_counts);
+	free(a->values);
+	free(a->total_values);
+	free(a->running);
+	free(a->total_running);
+	free(a->age);
+	free(a->classes);
+	free(a->total_classes);
+	free(a->snap_offline);
+	free(a->cpus);
+	free(a->names);
+	free(a);
+}
+
+static void layout_free(struct jitter *j)
+{
+	series_set_free(&j->win);
+	agg_free(j->acc);
+	j->acc = NULL;
+	free(j->cells);
+	free(j->shown);
+	j->cells = NULL;
+	j->shown = NULL;
+	j->have_agg = false;
+	j->nrows = j->nevents = j->nmetrics = j->ncols = 0;
+	flight_free(j->flight);
+	j->flight = NULL;
+	j->flight_pending = false;
+	if (j->attrib_ready)
+		attrib_free(&j->attrib);
+	j->attrib_ready = false;
+}
+
+static size_t window_samples(const struct app_ctx *app)
+{
+	long tick = app_tick_ms(app);
+	long k = (app->interval_ms + tick / 2) / (tick > 0 ? tick : 1);
+	if (k < 1)
+		k = 1;
+	if (k > JITTER_WINDOW_MAX)
+		k = JITTER_WINDOW_MAX;
+	return (size_t)k;
+}
+
+static void open_window(struct jitter *j)
+{
+	struct jitter_agg *a = j->acc;
+	size_t cells = (size_t)j->nrows * (size_t)j->nevents;
+	for (size_t i = 0; i < cells; i++) {
+		a->value[i] = a->run_s[i] = 0;
+		a->counted[i] = 0;
+		a->scaled[i] = false;
+		a->last[i] = COUNT_NOT_COUNTED;
+	}
+	a->interval_s = 0;
+	for (int r = 0; r < j->nrows; r++)
+		for (int c = 0; c < j->ncols; c++)
+			series_ring_clear(series_set_ring(&j->win, r, c));
+	j->nwin = 0;
+	j->spikes_open = j->log.total;
+}
+
+static bool is_sim(const struct app_ctx *app) { return strcmp(app->opt.backend, "sim") == 0; }
+
+static void start_attrib(struct jitter *j, const struct snapshot *snap)
+{
+	struct app_ctx *app = j->app;
+	if (!j->attrib_on || j->attrib_ready)
+		return;
+	char err[256];
+	if (is_sim(app)) {
+		app_log(app, MSG_WARN, "attribution reads the live machine: n/a with the sim backend");
+		return;
+	}
+	unsigned slow = (unsigned)(app->interval_ms > 100 ? app->interval_ms : 100);
+	if (attrib_init(&j->attrib, app->opt.sysfs_root, snap->nrows, snap->cpus, slow, (int)getpid(),
+			true, err, sizeof(err)) < 0) {
+		app_log(app, MSG_ERROR, "attribution: %s", err);
+		return;
+	}
+	j->attrib_ready = true;
+	if (j->attrib.note[0])
+		app_log(app, MSG_INFO, "attribution: %s", j->attrib.note);
+}
+
+static void start_flight(struct jitter *j, const struct snapshot *snap)
+{
+	struct app_ctx *app = j->app;
+	if (app->opt.flight_s <= 0)
+		return;
+	char err[256];
+	bool clipped;
+	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, app->opt.flight_s, app_tick_ms(app),
+			       0, &clipped, err, sizeof(err));
+	if (!j->flight)
+		app_log(app, MSG_WARN, "%s", err);
+	else if (clipped)
+		app_log(app, MSG_WARN, "flight recorder holds %zu samples (%.1f s), not %.0f s: memory cap %u MiB",
+			j->flight->cap, (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0,
+			app->opt.flight_s, FLIGHT_MAX_BYTES >> 20);
+}
+
+/* Allocates everything sized by the mode and the window length. */
+static int layout(struct jitter *j, const struct snapshot *snap)
+{
+	layout_free(j);
+	struct app_ctx *app = j->app;
+	j->nrows = snap->nrows;
+	j->nevents = snap->nevents;
+	j->nmetrics = snap->nmetrics;
+	j->ncols = snap->nmetrics + ATTRIB_NCOLS;
+	j->k = window_samples(app);
+	if (!j->user_rules && j->rules_tick_ms != app_tick_ms(app))
+		default_rules(app);
+	char err[256];
+	if (series_set_init(&j->win, j->nrows, j->ncols, j->k, err, sizeof(err)) < 0)
+		goto oom;
+	struct jitter_agg *a = j->acc = calloc(1, sizeof(*a));
+	if (!a)
+		goto oom;
+	size_t cells = (size_t)j->nrows * (size_t)j->nevents + 1;
+	size_t mcells = (size_t)j->nrows * (size_t)(j->nmetrics ? j->nmetrics : 1) + 1;
+	size_t nr = (size_t)j->nrows + 1, ne = (size_t)j->nevents + 1, nm = (size_t)j->nmetrics + 1;
+	a->value = calloc(cells, sizeof(double));
+	a->run_s = calloc(cells, sizeof(double));
+	a->counted = calloc(cells, sizeof(int));
+	a->scaled = calloc(cells, sizeof(bool));
+	a->last = calloc(cells, sizeof(enum count_state));
+	a->offline = calloc(nr, sizeof(bool));
+	a->counts = calloc(cells, sizeof(struct count));
+	a->total_counts = calloc(ne, sizeof(struct count));
+	a->values = calloc(mcells, sizeof(double));
+	a->total_values = calloc(nm, sizeof(double));
+	a->running = calloc(mcells, sizeof(double));
+	a->total_running = calloc(nm, sizeof(double));
+	a->age = calloc(cells, sizeof(double));
+	a->classes = calloc(mcells, sizeof(enum metric_class));
+	a->total_classes = calloc(nm, sizeof(enum metric_class));
+	a->snap_offline = calloc(nr, sizeof(bool));
+	a->cpus = calloc(nr, sizeof(int));
+	a->names = calloc(ne, sizeof(*a->names));
+	j->cells = calloc((size_t)j->nrows * (size_t)j->ncols + 1, sizeof(*j->cells));
+	j->shown = calloc(mcells, sizeof(double));
+	if (!a->value || !a->run_s || !a->counted || !a->scaled || !a->last || !a->offline ||
+	    !a->counts || !a->total_counts || !a->values || !a->total_values || !a->running ||
+	    !a->total_running || !a->age || !a->classes || !a->total_classes || !a->snap_offline ||
+	    !a->cpus || !a->names || !j->cells || !j->shown)
+		goto oom;
+	memcpy(a->cpus, snap->cpus, (size_t)j->nrows * sizeof(int));
+	memcpy(a->names, snap->event_names, (size_t)j->nevents * sizeof(*a->names));
+	open_window(j);
+	start_flight(j, snap);
+	start_attrib(j, snap);
+	return 0;
+oom:
+	app_log(app, MSG_ERROR, "jitter statistics: out of memory for %d CPUs x %d columns x %zu samples",
+		j->nrows, j->ncols, j->k);
+	layout_free(j);
+	return -1;
+}
+
+/* --- window close: sums, metrics, statistics ------------------------------------------------ */
+
+static void total_counts(struct jitter *j)
+{
+	struct jitter_agg *a = j->acc;
+	int n = j->nevents;
+	for (int e = 0; e < n; e++) {
+		struct count t = {.state = COUNT_NOT_SUPPORTED};
+		int rows = 0, counted = 0;
+		double run = 0;
+		bool scaled = false, invalid = false;
+		for (int r = 0; r < j->nrows; r++) {
+			const struct count *c = &a->counts[r * n + e];
+			if (c->state == COUNT_OFFLINE || c->state == COUNT_NOT_SUPPORTED)
+				continue;
+			rows++;
+			if (c->state == COUNT_INVALID)
+				invalid = true;
+			if (c->state == COUNT_OK || c->state == COUNT_SCALED) {
+				t.value += c->value;
+				run += c->running;
+				counted++;
+				scaled |= c->state == COUNT_SCALED;
+			}
+		}
+		if (invalid)
+			t.state = COUNT_INVALID;
+		else if (counted)
+			t.state = scaled || counted < rows ? COUNT_SCALED : COUNT_OK;
+		else if (rows)
+			t.state = COUNT_NOT_COUNTED;
+		t.running = counted ? run / rows : 0;
+		if (invalid)
+			t.value = 0;
+		a->total_counts[e] = t;
+	}
+}
+
+static void compute_metrics(struct jitter *j, const struct session_metric *metrics)
+{
+	struct jitter_agg *a = j->acc;
+	int n = j->nevents, nm = j->nmetrics;
+	struct metric_inputs in = {.names = (const char(*)[48])a->names, .nevents = n,
+				   .interval_s = a->interval_s, .time_s = a->time_s};
+	int online = 0;
+	for (int k = 0; k < j->nrows; k++)
+		online += !a->snap_offline[k];
+	for (int r = 0; r <= j->nrows; r++) {
+		bool total = r == j->nrows;
+		in.counts = total ? a->total_counts : &a->counts[r * n];
+		in.ncpus = total ? online : 1;
+		for (int m = 0; m < nm; m++) {
+			const struct session_metric *sm = &metrics[m];
+			double v = NAN;
+			if ((total || !a->snap_offline[r]) && sm->eval && sm->eval(sm->ctx, &in, &v) < 0)
+				v = NAN;
+			if (!isfinite(v))
+				v = NAN;
+			enum metric_class cls = isnan(v) ? METRIC_NA
+					      : sm->classify ? sm->classify(sm->ctx, v)
+							     : METRIC_NONE;
+			double run = 1.0;
+			for (int k = 0; k < sm->ninputs; k++) {
+				const struct count *c = &in.counts[sm->inputs[k]];
+				double rk = (c->state == COUNT_OK || c->state == COUNT_SCALED) ? c->running : 0;
+				if (rk < run)
+					run = rk;
+			}
+			if (total) {
+				a->total_running[m] = run;
+				a->total_values[m] = v;
+				a->total_classes[m] = cls;
+			} else {
+				a->running[r * nm + m] = run;
+				a->values[r * nm + m] = v;
+				a->classes[r * nm + m] = cls;
+			}
+		}
+	}
+}
+
+static void fill_shown(struct jitter *j)
+{
+	for (int r = 0; r < j->nrows; r++)
+		for (int m = 0; m < j->nmetrics; m++) {
+			const struct jitter_cell *c = &j->cells[r * j->ncols + m];
+			double v = NAN;
+			switch (j->stat) {
+			case JITTER_VALUE: v = j->acc->values[r * j->nmetrics + m]; break;
+			case JITTER_MIN: v = c->st.available ? c->st.min : NAN; break;
+			case JITTER_MEDIAN: v = c->st.available ? c->st.median : NAN; break;
+			case JITTER_P99: v = c->st.available ? c->st.p99 : NAN; break;
+			case JITTER_MAX: v = c->st.available ? c->st.max : NAN; break;
+			case JITTER_DEV: v = c->dev.available ? c->dev.mad_units : NAN; break;
+			default: break;
+			}
+			j->shown[r * j->nmetrics + m] = v;
+		}
+}
+
+static void close_window(struct jitter *j, const struct snapshot *last)
+{
+	struct jitter_agg *a = j->acc;
+	size_t cells = (size_t)j->nrows * (size_t)j->nevents;
+	if (j->frozen && !j->app->opt.batch) {
+		/* the view keeps the frozen window; statistics wait */
+		open_window(j);
+		return;
+	}
+	for (size_t i = 0; i < cells; i++) {
+		struct count *c = &a->counts[i];
+		if (a->counted[i] == 0) {
+			*c = (struct count){.state = a->last[i]};
+			continue;
+		}
+		c->value = a->value[i];
+		c->running = a->interval_s > 0 ? a->run_s[i] / a->interval_s : 0;
+		c->state = a->scaled[i] || (size_t)a->counted[i] < j->nwin ? COUNT_SCALED : COUNT_OK;
+	}
+	memcpy(a->snap_offline, a->offline, (size_t)j->nrows * sizeof(bool));
+	total_counts(j);
+	compute_metrics(j, last->metrics);
+	struct snapshot *s = &j->agg;
+	s->seq = j->windows + 1;
+	s->time_s = a->time_s;
+	s->interval_s = a->interval_s;
+	s->first = s->seq == 1;
+	s->nrows = j->nrows;
+	s->cpus = a->cpus;
+	s->offline = a->snap_offline;
+	s->nevents = j->nevents;
+	s->event_names = (const char(*)[48])a->names;
+	s->counts = a->counts;
+	s->total_counts = a->total_counts;
+	s->event_age = a->age;
+	s->nmetrics = j->nmetrics;
+	s->metrics = last->metrics;
+	s->values = a->values;
+	s->total_values = a->total_values;
+	s->classes = a->classes;
+	s->running = a->running;
+	s->total_running = a->total_running;
+	s->total_classes = a->total_classes;
+	/* statistics per (row, column) and deviation from the peers */
+	double med[j->nrows > 0 ? j->nrows : 1], scratch[2 * (j->nrows > 0 ? j->nrows : 1)];
+	struct peer_dev dev[j->nrows > 0 ? j->nrows : 1];
+	for (int c = 0; c < j->ncols; c++) {
+		double mm[j->nrows > 0 ? j->nrows : 1];
+		int navail = 0;
+		for (int r = 0; r < j->nrows; r++) {
+			struct jitter_cell *cell = &j->cells[r * j->ncols + c];
+			series_set_stats(&j->win, r, c, 0, &cell->st);
+			med[r] = cell->st.available ? cell->st.median : NAN;
+			if (cell->st.available)
+				mm[navail++] = fabs(cell->st.median);
+		}
+		double floor = 1e-12;
+		if (navail) {
+			stats_sort(mm, (size_t)navail);
+			double typical = stats_percentile_sorted(mm, (size_t)navail, 0.5);
+			if (typical * 0.01 > floor)
+				floor = typical * 0.01;
+		}
+		stats_peer_deviation(med, (size_t)j->nrows, floor, scratch, dev);
+		for (int r = 0; r < j->nrows; r++)
+			j->cells[r * j->ncols + c].dev = dev[r];
+	}
+	j->window_interval_ms = j->nwin ? a->interval_s * 1000.0 / (double)j->nwin : 0;
+	fill_shown(j);
+	j->have_agg = true;
+	j->windows++;
+	j->spikes_before = j->spikes_open;
+	if (j->freeze_pending) {
+		j->freeze_pending = false;
+		j->frozen = true;
+	}
+	/* own CPU use, once per window */
+	int64_t cpu_ns, wall_ns;
+	int cpu;
+	if (cadence_self_read(&cpu_ns, &wall_ns, &cpu) == 0)
+		cadence_self_sample(&j->cad, cpu_ns, wall_ns, cpu);
+	open_window(j);
+}
+
+/* --- rules ---------------------------------------------------------------------------------- */
+
+struct lookup_ctx {
+	struct jitter *j;
+	const struct snapshot *snap;
+	int row;
+};
+
+static int metric_index(const struct snapshot *snap, const char *name)
+{
+	for (int m = 0; m < snap->nmetrics; m++)
+		if (strcmp(snap->metrics[m].name, name) == 0)
+			return m;
+	return -1;
+}
+
+static int rule_lookup(void *ctx, int cpu, const char *metric, double *value)
+{
+	(void)cpu;
+	struct lookup_ctx *l = ctx;
+	int m = metric_index(l->snap, metric);
+	if (m >= 0) {
+		*value = l->snap->values[l->row * l->snap->nmetrics + m];
+		return isnan(*value) ? -1 : 0;
+	}
+	int a = attrib_col_find(metric);
+	if (a >= 0 && l->j->attrib_ready) {
+		*value = attrib_values(&l->j->attrib, l->row)[a];
+		return isnan(*value) ? -1 : 0;
+	}
+	return -1;
+}
+
+static int max_cpu(const struct app_ctx *app)
+{
+	int n = 0;
+	for (int r = 0; r < app->ncpus; r++)
+		if (app->cpus[r] + 1 > n)
+			n = app->cpus[r] + 1;
+	return n;
+}
+
+static bool mode_has_metric(const struct app_ctx *app, const char *name)
+{
+	for (int m = 0; m < app->mode.nmetrics; m++)
+		if (strcmp(app->mode.metrics[m].name, name) == 0)
+			return true;
+	return false;
+}
+
+static void warn_rule(struct app_ctx *app, const struct alert_rule *rule)
+{
+	int a = attrib_col_find(rule->metric);
+	if (mode_has_metric(app, rule->metric))
+		return;
+	if (a >= 0) {
+		if (!J(app)->attrib_on)
+			app_log(app, MSG_WARN, "alert \"%s\": %s is an attribution column (:set attrib on)",
+				rule->text, rule->metric);
+		return;
+	}
+	char list[256] = "";
+	for (int m = 0; m < app->mode.nmetrics; m++) {
+		size_t u = strlen(list);
+		snprintf(list + u, sizeof(list) - u, "%s%s", m ? ", " : "", app->mode.metrics[m].name);
+	}
+	app_log(app, MSG_WARN, "alert \"%s\": mode %s has no metric %s (metrics: %s)", rule->text,
+		app->mode_name, rule->metric, list);
+}
+
+/* The default rule per metric of the running mode. */
+static void default_rules(struct app_ctx *app)
+{
+	struct jitter *j = J(app);
+	alert_set_free(&j->rules);
+	alert_set_init(&j->rules, max_cpu(app));
+	j->rules_tick_ms = app_tick_ms(app);
+	for (int m = 0; m < app->mode.nmetrics; m++) {
+		char text[ALERT_TEXT_MAX], err[128];
+		const struct session_metric *sm = &app->mode.metrics[m];
+		if (strcmp(sm->unit, "/s") == 0) /* counts per sample are small: 2 events is noise */
+			snprintf(text, sizeof(text), JITTER_DEFAULT_RATE_RULE, sm->name,
+				 2000.0 / (double)app_tick_ms(app));
+		else
+			snprintf(text, sizeof(text), JITTER_DEFAULT_RULE, sm->name);
+		alert_set_add(&j->rules, text, err, sizeof(err)); /* odd names stay without a rule */
+	}
+}
+
+int jitter_add_rule(struct app_ctx *app, const char *text, char *err, size_t errlen)
+{
+	struct jitter *j = J(app);
+	struct alert_set probe;
+	alert_set_init(&probe, 1);
+	int rc = alert_set_add(&probe, text, err, errlen);
+	alert_set_free(&probe);
+	if (rc < 0)
+		return -1;
+	if (!j->user_rules) {
+		alert_set_free(&j->rules);
+		alert_set_init(&j->rules, max_cpu(app));
+	}
+	if (alert_set_add(&j->rules, text, err, errlen) < 0) {
+		if (!j->user_rules)
+			default_rules(app);
+		return -1;
+	}
+	j->user_rules = true;
+	warn_rule(app, &j->rules.rules[j->rules.n - 1]);
+	return 0;
+}
+
+/* --- flight --------------------------------------------------------------------------------- */
+
+static void rec_header_of(struct app_ctx *app, struct rec_header *h, struct rec_cpu_info *cpus)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = REC_FORMAT_VERSION;
+	snprintf(h->pmutop, sizeof(h->pmutop), "%s", PMUTOP_VERSION);
+	snprintf(h->host, sizeof(h->host), "%s", app->pf.hostname);
+	snprintf(h->kernel, sizeof(h->kernel), "%s", app->pf.kernel);
+	snprintf(h->family, sizeof(h->family), "%s", app->family ? app->family->key : "");
+	snprintf(h->backend, sizeof(h->backend), "%s", session_backend(app->session)->ops->name);
+	snprintf(h->source, sizeof(h->source), "flight");
+	h->simulated = session_backend(app->session)->simulated;
+	h->interval_ms = (unsigned)app_tick_ms(app);
+	h->start_time = (int64_t)time(NULL);
+	h->ncpus = app->ncpus;
+	for (int r = 0; r < app->ncpus; r++) {
+		cpus[r].cpu = app->cpus[r];
+		snprintf(cpus[r].core_type, sizeof(cpus[r].core_type), "%s",
+			 platform_core_type(&app->pf, app->cpus[r]));
+	}
+	h->cpus = cpus;
+}
+
+static void flight_dump(struct app_ctx *app)
+{
+	struct jitter *j = J(app);
+	j->flight_pending = false;
+	if (!j->flight)
+		return;
+	char path[1024];
+	for (int n = j->flight_files + 1;; n++) {
+		snprintf(path, sizeof(path), "%s-%d.jsonl", app->opt.flight_out, n);
+		if (access(path, F_OK) != 0) {
+			j->flight_files = n;
+			break;
+		}
+	}
+	struct rec_header h;
+	struct rec_cpu_info *cpus = calloc((size_t)app->ncpus + 1, sizeof(*cpus));
+	struct rec_event *ev = calloc((size_t)app->mode.nevents + 1, sizeof(*ev));
+	if (!cpus || !ev) {
+		free(cpus);
+		free(ev);
+		app_log(app, MSG_ERROR, "flight recording: out of memory");
+		return;
+	}
+	rec_header_of(app, &h, cpus);
+	struct rec_mode mode = {.t = 0, .nevents = app->mode.nevents, .events = ev};
+	snprintf(mode.name, sizeof(mode.name), "%s", app->mode_name);
+	for (int e = 0; e < app->mode.nevents; e++) {
+		snprintf(ev[e].name, sizeof(ev[e].name), "%s", app->mode.events[e].name);
+		snprintf(ev[e].spec, sizeof(ev[e].spec), "%s", app->mode.events[e].spec);
+	}
+	double after = JITTER_FLIGHT_AFTER_S < app->opt.flight_s / 3 ? JITTER_FLIGHT_AFTER_S : app->opt.flight_s / 3;
+	double t = j->flight_mark.t;
+	char err[512];
+	int n = flight_write(j->flight, path, &h, &mode, t - app->opt.flight_s + after, t + after,
+			     &j->flight_mark, err, sizeof(err));
+	free(cpus);
+	free(ev);
+	if (n < 0) {
+		app_log(app, MSG_ERROR, "flight recording: %s", err);
+		return;
+	}
+	snprintf(j->flight_path, sizeof(j->flight_path), "%s", path);
+	app_log(app, MSG_INFO, "flight recording %s: %d samples around %.3f s (%s)", path, n, t,
+		j->flight_mark.text);
+}
+
+int jitter_trigger(struct app_ctx *app, double t_s, const char *why, char *err, size_t errlen)
+{
+	struct jitter *j = J(app);
+	if (!j->flight) {
+		snprintf(err, errlen, "the flight recorder is off (--flight SECONDS)");
+		return -1;
+	}
+	if (j->flight_pending) {
+		snprintf(err, errlen, "a flight recording is already being collected (trigger at %.3f s)",
+			 j->flight_mark.t);
+		return -1;
+	}
+	double after = JITTER_FLIGHT_AFTER_S < app->opt.flight_s / 3 ? JITTER_FLIGHT_AFTER_S : app->opt.flight_s / 3;
+	j->flight_pending = true;
+	j->flight_due_s = t_s + after;
+	j->flight_mark.t = t_s;
+	snprintf(j->flight_mark.text, sizeof(j->flight_mark.text), "%s", why);
+	if (!app->opt.batch)
+		j->freeze_pending = true;
+	return 0;
+}
+
+int jitter_unfreeze(struct app_ctx *app)
+{
+	struct jitter *j = J(app);
+	bool was = j->frozen || j->freeze_pending;
+	j->frozen = j->freeze_pending = false;
+	return was;
+}
+
+/* --- the hook ------------------------------------------------------------------------------- */
+
+static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
+{
+	struct jitter *j = arg;
+	if (!j->acc || snap->nrows != j->nrows || snap->nevents != j->nevents || snap->nmetrics != j->nmetrics ||
+	    window_samples(app) != j->k) {
+		if (layout(j, snap) < 0)
+			return;
+	}
+	if (j->attrib_on && !j->attrib_ready && !is_sim(app))
+		start_attrib(j, snap);
+	if (j->attrib_ready)
+		attrib_sample(&j->attrib, loop_now_ns());
+	struct jitter_agg *a = j->acc;
+	int n = j->nevents, nm = j->nmetrics;
+	for (int r = 0; r < j->nrows; r++) {
+		for (int m = 0; m < nm; m++)
+			series_ring_push(series_set_ring(&j->win, r, m), snap->values[r * nm + m]);
+		const double *av = j->attrib_ready ? attrib_values(&j->attrib, r) : NULL;
+		for (int c = 0; c < ATTRIB_NCOLS; c++)
+			series_ring_push(series_set_ring(&j->win, r, nm + c), av ? av[c] : NAN);
+		a->offline[r] = snap->offline[r];
+	}
+	for (int i = 0; i < j->nrows * n; i++) {
+		const struct count *c = &snap->counts[i];
+		a->last[i] = c->state;
+		if (c->state == COUNT_OK || c->state == COUNT_SCALED) {
+			a->value[i] += c->value;
+			a->run_s[i] += c->running * snap->interval_s;
+			a->counted[i]++;
+			a->scaled[i] |= c->state == COUNT_SCALED;
+		}
+	}
+	a->interval_s += snap->interval_s;
+	a->time_s = snap->time_s;
+	/* rules */
+	unsigned long long before = j->log.total;
+	struct lookup_ctx l = {j, snap, 0};
+	for (int r = 0; r < j->nrows; r++) {
+		if (snap->offline[r])
+			continue;
+		l.row = r;
+		alert_set_eval(&j->rules, snap->time_s, snap->cpus[r], rule_lookup, &l, &j->log);
+	}
+	if (j->flight)
+		flight_push(j->flight, snap);
+	if (j->log.total > before) {
+		const struct spike_event *ev = spike_log_get(&j->log, j->log.len - 1);
+		/* user rules trigger the flight recorder; the default rules only log */
+		if (ev && j->user_rules && j->flight && !j->flight_pending) {
+			char why[REC_TEXT_MAX], err[256];
+			snprintf(why, sizeof(why), "spike cpu %d %s=%.6g baseline %.6g (%s)", ev->cpu, ev->metric,
+				 ev->value, ev->baseline, ev->rule);
+			if (jitter_trigger(app, ev->time_s, why, err, sizeof(err)) == 0)
+				app_log(app, MSG_WARN, "%s", why);
+		}
+	}
+	if (j->flight_pending && snap->time_s >= j->flight_due_s)
+		flight_dump(app);
+	if (++j->nwin >= j->k)
+		close_window(j, snap);
+}
+
+static void on_mode(struct app_ctx *app, void *arg)
+{
+	struct jitter *j = arg;
+	if (j->flight_pending)
+		flight_dump(app); /* the ring holds the old mode's samples */
+	layout_free(j);
+	j->frozen = j->freeze_pending = false;
+	if (!j->user_rules)
+		default_rules(app);
+	else {
+		alert_set_reset(&j->rules);
+		for (size_t i = 0; i < j->rules.n; i++)
+			warn_rule(app, &j->rules.rules[i]);
+	}
+}
+
+static void on_close(struct app_ctx *app, void *arg)
+{
+	struct jitter *j = arg;
+	if (j->flight_pending)
+		flight_dump(app);
+	layout_free(j);
+	alert_set_free(&j->rules);
+	spike_log_free(&j->log);
+	free(j);
+	app->jitter = NULL;
+}
+
+/* --- commands ------------------------------------------------------------------------------- */
+
+static int parse_ms(const char *v, long *out, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	long ms = strtol(v, &end, 10);
+	if (errno || end == v || *end) {
+		snprintf(err, errlen, "\"%s\" is not a number of milliseconds", v);
+		return -1;
+	}
+	*out = ms;
+	return 0;
+}
+
+static int cmd_sample(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	long ms;
+	if (parse_ms(argv[1], &ms, err, errlen) < 0 || app_set_sample(app, ms < 1 ? -1 : ms, err, errlen) < 0)
+		return -1;
+	app_log(app, MSG_INFO, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(app), app->interval_ms);
+	return 0;
+}
+
+static int cmd_refresh(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	long ms;
+	if (parse_ms(argv[1], &ms, err, errlen) < 0 || app_set_interval(app, ms, err, errlen) < 0)
+		return -1;
+	app_log(app, MSG_INFO, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(app), app->interval_ms);
+	return 0;
+}
+
+static int cmd_alert(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	struct jitter *j = J(app);
+	if (argc == 2 && strcmp(argv[1], "list") == 0) {
+		for (size_t i = 0; i < j->rules.n; i++)
+			app_log(app, MSG_INFO, "alert %zu: %s%s", i + 1, j->rules.rules[i].text,
+				j->user_rules ? "" : " (default)");
+		if (!j->rules.n)
+			app_log(app, MSG_INFO, "no alert rules");
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "clear") == 0) {
+		j->user_rules = false;
+		default_rules(app);
+		app_log(app, MSG_INFO, "alert rules cleared; the default rule per metric is back");
+		return 0;
+	}
+	/* the rule's words joined by single blanks */
+	size_t len = 1;
+	for (int i = 1; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *plain = malloc(len);
+	if (!plain) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	plain[0] = '\0';
+	for (int i = 1; i < argc; i++) {
+		strcat(plain, argv[i]);
+		if (i + 1 < argc)
+			strcat(plain, " ");
+	}
+	int rc = jitter_add_rule(app, plain, err, errlen);
+	if (rc == 0)
+		app_log(app, MSG_INFO, "alert: %s", j->rules.rules[j->rules.n - 1].text);
+	free(plain);
+	return rc;
+}
+
+static int cmd_export(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)argc;
+	if (strcmp(argv[1], "spikes") != 0) {
+		snprintf(err, errlen, "export: only \"spikes\" can be exported (export spikes FILE)");
+		return -1;
+	}
+	if (jitter_export_spikes(app, argv[2], err, errlen) < 0)
+		return -1;
+	app_log(app, MSG_INFO, "%zu spikes written to %s", J(app)->log.len, argv[2]);
+	return 0;
+}
+
+static int cmd_freeze(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
+{
+	struct jitter *j = J(app);
+	bool off = argc > 1 && strcmp(argv[1], "off") == 0;
+	if (argc > 1 && !off && strcmp(argv[1], "on") != 0) {
+		snprintf(err, errlen, "freeze: expected on or off, got \"%s\"", argv[1]);
+		return -1;
+	}
+	if (off || (argc == 1 && (j->frozen || j->freeze_pending))) {
+		jitter_unfreeze(app);
+		app_log(app, MSG_INFO, "view follows the samples again");
+		return 0;
+	}
+	const struct snapshot *s = session_snapshot(app->session);
+	if (jitter_trigger(app, s ? s->time_s : 0, "freeze (key or :freeze)", err, errlen) < 0) {
+		if (j->flight)
+			return -1;
+		j->freeze_pending = !app->opt.batch; /* freeze without a recording */
+	}
+	app_log(app, MSG_INFO, "frozen at %.3f s%s (:freeze again to follow)", s ? s->time_s : 0,
+		j->flight ? "; writing the flight recording" : "");
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	command_fn fn;
+} handlers[] = {
+	{"sample", cmd_sample}, {"refresh", cmd_refresh}, {"alert", cmd_alert},
+	{"export", cmd_export}, {"freeze", cmd_freeze},
+};
+
+/* --- set-up --------------------------------------------------------------------------------- */
+
+int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct jitter *j = calloc(1, sizeof(*j));
+	if (!j || spike_log_init(&j->log, JITTER_SPIKE_LOG, err, errlen) < 0) {
+		free(j);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	j->app = app;
+	app->jitter = j;
+	alert_set_init(&j->rules, max_cpu(app));
+	default_rules(app);
+	for (int i = 0; i < app->opt.nalerts; i++)
+		if (jitter_add_rule(app, app->opt.alerts[i], err, errlen) < 0) {
+			char why[256];
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "--alert \"%s\": %s", app->opt.alerts[i], why);
+			on_close(app, j);
+			return -1;
+		}
+	j->attrib_on = app->opt.attrib;
+	if (app->opt.pin_cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(app->opt.pin_cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0)
+			app_log(app, MSG_WARN, "--pin %d: %s", app->opt.pin_cpu, strerror(errno));
+		else
+			app_log(app, MSG_INFO, "pmutop pinned to CPU %d", app->opt.pin_cpu);
+	}
+	struct app_hook hook = {.name = "jitter", .on_snapshot = on_snapshot, .on_mode = on_mode,
+				.on_close = on_close, .arg = j};
+	if (app_add_hook(app, &hook) < 0) {
+		snprintf(err, errlen, "too many observers");
+		on_close(app, j);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+		command_set_handler(handlers[i].name, handlers[i].fn);
+	return 0;
+}
+
+struct jitter *jitter_get(const struct app_ctx *app) { return app ? J(app) : NULL; }
+
+void jitter_loop_tick(struct app_ctx *app, const struct loop_event *ev)
+{
+	struct jitter *j = J(app);
+	if (!j || ev->kind != LOOP_TICK)
+		return;
+	int64_t period = (int64_t)app->loop.period_ns;
+	if (!j->cad_ready || j->cad.period_ns != period || j->cad_loop_t0 != app->loop.t0_ns) {
+		int64_t cpu_ns = 0, wall_ns = 0;
+		int cpu = -1;
+		cadence_init(&j->cad, (int64_t)app->loop.t0_ns - period, period);
+		if (cadence_self_read(&cpu_ns, &wall_ns, &cpu) == 0)
+			cadence_self_sample(&j->cad, cpu_ns, wall_ns, cpu);
+		j->cad_loop_t0 = app->loop.t0_ns;
+		j->cad_ready = true;
+	}
+	cadence_tick(&j->cad, (int64_t)ev->deadline_ns + ev->lateness_ns, ev->overruns + 1);
+}
+
+uint64_t jitter_windows(const struct app_ctx *app)
+{
+	const struct jitter *j = J(app);
+	return j ? j->windows : 0;
+}
+
+const struct snapshot *jitter_snapshot(const struct app_ctx *app)
+{
+	const struct jitter *j = J(app);
+	if (!j || !j->have_agg)
+		return NULL;
+	if (j->k == 1 && !j->frozen)
+		return session_snapshot(app->session);
+	return &j->agg;
+}
+
+const struct jitter_cell *jitter_cell(const struct jitter *j, int row, int col)
+{
+	if (!j || !j->have_agg || row < 0 || row >= j->nrows || col < 0 || col >= j->ncols)
+		return NULL;
+	return &j->cells[row * j->ncols + col];
+}
+
+int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_t errlen)
+{
+	struct jitter *j = J(app);
+	size_t n = strlen(path);
+	bool jsonl = (n > 6 && strcmp(path + n - 6, ".jsonl") == 0) || (n > 5 && strcmp(path + n - 5, ".json") == 0);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = jsonl ? spike_log_write_jsonl(&j->log, f, err, errlen) : spike_log_write_csv(&j->log, f, err, errlen);
+	if (fclose(f) != 0 && rc == 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
+int jitter_set_attrib(struct app_ctx *app, bool on, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	struct jitter *j = J(app);
+	j->attrib_on = on;
+	if (!on && j->attrib_ready) {
+		attrib_free(&j->attrib);
+		j->attrib_ready = false;
+	}
+	return 0;
+}
+
+static void fmt_bytes(size_t b, char *buf, size_t len)
+{
+	if (b >= (1u << 20))
+		snprintf(buf, len, "%.1f MiB", (double)b / (1 << 20));
+	else
+		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
+}
+
+size_t jitter_bytes(const struct jitter *j)
+{
+	if (!j)
+		return 0;
+	size_t b = sizeof(*j) + series_set_bytes(&j->win) + alert_set_bytes(&j->rules) + spike_log_bytes(&j->log) +
+		   flight_bytes(j->flight) + (j->attrib_ready ? attrib_bytes(&j->attrib) : 0);
+	size_t cells = (size_t)j->nrows * (size_t)j->nevents, mcells = (size_t)j->nrows * (size_t)j->nmetrics;
+	if (j->acc)
+		b += cells * (3 * sizeof(double) + sizeof(int) + 1 + sizeof(enum count_state) + sizeof(struct count)) +
+		     mcells * (3 * sizeof(double) + sizeof(enum metric_class)) +
+		     (size_t)j->nrows * (size_t)j->ncols * sizeof(struct jitter_cell);
+	return b;
+}
+
+void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
+{
+	const struct jitter *j = J(app);
+	if (!j) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	struct cadence_report cr;
+	cadence_report((struct cadence *)&j->cad, &cr);
+	char mem[32], self[48] = "self n/a", late[96] = "late n/a";
+	fmt_bytes(jitter_bytes(j), mem, sizeof(mem));
+	if (cr.available)
+		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms, missed %llu", cr.p99_ns / 1e6,
+			 (double)cr.max_all_ns / 1e6, (unsigned long long)cr.missed);
+	if (!isnan(cr.self_pct) && j->cad.self_samples > 1)
+		snprintf(self, sizeof(self), "self %.1f%% CPU on cpu%d", cr.self_pct, cr.self_cpu);
+	char flight[96] = "flight off";
+	if (j->flight)
+		snprintf(flight, sizeof(flight), "flight %.0f s", (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0);
+	snprintf(buf, len, "sample %ld ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu%s%s", app_tick_ms(app),
+		 j->window_interval_ms, late, self, flight, mem, j->log.total, j->frozen ? " | FROZEN (:freeze)" : "",
+		 j->attrib_on && j->attrib_ready ? "" : "");
+}
+
+void jitter_spike_lines(const struct app_ctx *app, void (*add)(void *ctx, bool title, const char *line),
+			void *ctx)
+{
+	const struct jitter *j = J(app);
+	char line[640];
+	if (!j)
+		return;
+	snprintf(line, sizeof(line), "Spikes (%llu, %llu dropped; newest last; :export spikes FILE)", j->log.total,
+		 spike_log_dropped(&j->log));
+	add(ctx, true, line);
+	for (size_t i = 0; i < j->rules.n; i++) {
+		snprintf(line, sizeof(line), "  rule: %s%s", j->rules.rules[i].text, j->user_rules ? "" : " (default)");
+		add(ctx, false, line);
+	}
+	if (j->flight_path[0]) {
+		snprintf(line, sizeof(line), "  last flight recording: %.240s (pmutop -R %.240s)", j->flight_path, j->flight_path);
+		add(ctx, false, line);
+	}
+	snprintf(line, sizeof(line), "%10s %5s %-14s %12s %12s %9s  %s", "time s", "cpu", "metric", "value", "baseline",
+		 "score", "rule");
+	add(ctx, true, line);
+	for (size_t i = 0; i < j->log.len; i++) {
+		const struct spike_event *e = spike_log_get(&j->log, i);
+		snprintf(line, sizeof(line), "%10.3f %5d %-14.14s %12.6g %12.6g %9.3g  %s%s", e->time_s, e->cpu,
+			 e->metric, e->value, e->baseline, e->score, e->rule,
+			 j->flight_mark.t == e->time_s && j->frozen ? "  <- frozen" : "");
+		add(ctx, false, line);
+	}
+}
+
+/* --- batch output --------------------------------------------------------------------------- */
+
+static json_t *num(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	return json_real(strtod(buf, NULL));
+}
+
+static json_t *cell_json(const struct jitter_cell *c)
+{
+	if (!c->st.available)
+		return json_null();
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:I}", "min", num(c->st.min), "median", num(c->st.median),
+			 "p99", num(c->st.p99), "max", num(c->st.max), "dev",
+			 num(c->dev.available ? c->dev.mad_units : NAN), "dev_delta",
+			 num(c->dev.available ? c->dev.delta : NAN), "n", (json_int_t)c->st.n);
+}
+
+static void json_extra(void *ctx, void *recp, void *rowp, int r)
+{
+	struct app_ctx *app = ctx;
+	struct jitter *j = J(app);
+	if (!j || !j->have_agg)
+		return;
+	if (rowp) {
+		json_t *row = rowp, *stats = json_object();
+		if (r >= j->nrows)
+			return;
+		for (int m = 0; m < j->nmetrics; m++)
+			json_object_set_new(stats, j->agg.metrics[m].name, cell_json(&j->cells[r * j->ncols + m]));
+		if (j->attrib_ready) {
+			json_t *at = json_object();
+			for (int c = 0; c < ATTRIB_NCOLS; c++)
+				json_object_set_new(at, attrib_col_names[c],
+						    cell_json(&j->cells[r * j->ncols + j->nmetrics + c]));
+			const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
+			if (t)
+				json_object_set_new(at, "task", json_pack("{s:s,s:i,s:o}", "comm", t->comm, "pid",
+									 t->pid, "cpu_pct", num(t->cpu_pct)));
+			json_object_set_new(row, "attrib", at);
+		}
+		json_object_set_new(row, "stats", stats);
+		return;
+	}
+	json_t *rec = recp;
+	json_object_set_new(rec, "samples", json_integer((json_int_t)j->k));
+	json_t *spikes = json_array();
+	for (size_t i = 0; i < j->log.len; i++) {
+		unsigned long long idx = j->log.total - j->log.len + i; /* index among all pushed */
+		if (idx < j->spikes_before)
+			continue;
+		const struct spike_event *e = spike_log_get(&j->log, i);
+		json_array_append_new(spikes, json_pack("{s:o,s:i,s:s,s:o,s:o,s:o,s:s}", "time", num(e->time_s), "cpu",
+							e->cpu, "metric", e->metric, "value", num(e->value), "baseline",
+							num(e->baseline), "score", num(e->score), "rule", e->rule));
+	}
+	json_object_set_new(rec, "spikes", spikes);
+	struct cadence_report cr;
+	cadence_report(&j->cad, &cr);
+	json_t *self = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:i,s:I}", "sample_ms", (int)app_tick_ms(app),
+				 "measured_ms", num(j->window_interval_ms), "lateness_p50_ms",
+				 num(cr.available ? cr.p50_ns / 1e6 : NAN), "lateness_p99_ms",
+				 num(cr.available ? cr.p99_ns / 1e6 : NAN), "lateness_max_ms",
+				 num(cr.available ? (double)cr.max_all_ns / 1e6 : NAN), "drift_ms",
+				 num(cr.available ? (double)cr.drift_ns / 1e6 : NAN), "missed", (json_int_t)cr.missed,
+				 "long_intervals", (json_int_t)cr.long_intervals, "cpu_pct",
+				 num(j->cad.self_samples > 1 ? cr.self_pct : NAN), "mem_bytes",
+				 json_integer((json_int_t)jitter_bytes(j)), "cpu", cr.self_cpu, "ticks",
+				 (json_int_t)cr.ticks);
+	json_object_set_new(rec, "self", self);
+	if (j->flight_path[0])
+		json_object_set_new(rec, "flight", json_string(j->flight_path));
+}
+
+static void text_extra(void *ctx, FILE *out)
+{
+	struct app_ctx *app = ctx;
+	struct jitter *j = J(app);
+	if (!j || !j->have_agg)
+		return;
+	char line[512];
+	jitter_status_line(app, line, sizeof(line));
+	fprintf(out, "%s\n", line);
+	for (size_t i = 0; i < j->log.len; i++) {
+		unsigned long long idx = j->log.total - j->log.len + i;
+		if (idx < j->spikes_before)
+			continue;
+		const struct spike_event *e = spike_log_get(&j->log, i);
+		fprintf(out, "spike %.3f s cpu %d %s %.6g (baseline %.6g) %s\n", e->time_s, e->cpu, e->metric, e->value,
+			e->baseline, e->rule);
+	}
+}
+
+void jitter_output_meta(struct app_ctx *app, struct output_meta *meta)
+{
+	meta->json_extra = json_extra;
+	meta->text_extra = text_extra;
+	meta->extra_ctx = app;
+}
