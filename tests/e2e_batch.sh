@@ -32,7 +32,7 @@ for c in "${CASES[@]}"; do
 	IFS='|' read -r name argstr bug <<<"$c"
 	read -r -a args <<<"$argstr"
 	out=$T_TMP/$name
-	"$BIN" "${SIM[@]}" "${args[@]}" >"$out" 2>"$out.err" </dev/null
+	timeout 30 "$BIN" "${SIM[@]}" "${args[@]}" >"$out" 2>"$out.err" </dev/null
 	rc=$?
 	check "$name: exit 0 (got $rc: $(head -c 300 "$out.err"))" [ "$rc" -eq 0 ]
 	check "$name: stderr says SIMULATED" grep -q SIMULATED "$out.err"

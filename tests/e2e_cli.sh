@@ -152,7 +152,11 @@ for sig in TERM INT HUP; do
 	pid=$!
 	for _ in $(seq 100); do [ -s "$T_TMP/sig.out" ] && break; sleep 0.05; done
 	kill -$sig $pid
-	timeout 5 tail --pid=$pid -f /dev/null
+	timeout 10 tail --pid=$pid -f /dev/null
+	if kill -0 $pid 2>/dev/null; then
+		kill -KILL $pid
+		fail "SIG$sig: the batch run was still there after 10 s"
+	fi
 	wait $pid
 	rc=$?
 	check "SIG$sig ends a batch run with exit 0 (got $rc)" [ "$rc" -eq 0 ]

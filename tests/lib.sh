@@ -35,9 +35,10 @@ check_or_bug() {
 	shift 2
 	if "$@"; then pass; else skip "$desc: known bug: $bug"; fi
 }
-# run_cmd: runs "$BIN" ARGS with stdout/stderr in $T_TMP/out, $T_TMP/err, status in $RC.
+# run_cmd: runs "$BIN" ARGS with stdout/stderr in $T_TMP/out, $T_TMP/err, status in $RC
+# (124 when it ran past 30 s).
 run_cmd() {
-	"$BIN" "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
+	timeout 30 "$BIN" "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
 	RC=$?
 }
 # golden_cmp NAME FILE: compares FILE with tests/golden/NAME byte for byte.
