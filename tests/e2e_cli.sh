@@ -1,0 +1,168 @@
+# e2e_cli.sh: command-line behaviour: bad input (exit 2, a message, nothing on stdout), --help,
+# --version, reports (--list-modes, --list-events, --explain), live sw batch runs, pipes, signals.
+source "$(dirname "$0")/lib.sh"
+cd "$T_SRC/tests" || exit 1
+
+# bad usage: arguments | words the message must contain
+BAD=(
+	"--nosuch|unknown option --nosuch"
+	"-i|-i needs an argument"
+	"-C 5-1|5-1"
+	"-C x|bad CPU list"
+	"-C 99|CPU 99 is not online"
+	"-i 5|10 to 3600000"
+	"-i 99999999|10 to 3600000"
+	"-f xml|unknown format \"xml\""
+	"-m nosuch|unknown or ambiguous mode \"nosuch\""
+	"--backend nosuch|unknown backend \"nosuch\""
+	"-n 0|-n"
+	"-n x|-n"
+	"--backend sim --sim-cpus 0|--sim-cpus"
+	"--backend sim --sim-cpus x|--sim-cpus"
+	"--backend sim --sim-width 7|--sim-width"
+	"--backend sim --sim-mux 2|--sim-mux"
+	"--backend sim --sim-mux x|--sim-mux"
+	"--backend sim --sim-fail-event -1|--sim-fail-event"
+	"--backend sim --sim-offline 1|--sim-offline"
+	"--backend sim --sim-offline 1:3-x|--sim-offline"
+	"--backend sim --sim-spike x|--sim-spike"
+	"--backend sim --sim-family nosuch|unknown family \"nosuch\""
+	"--backend sim --seed x|--seed"
+	"--sysfs-root /nonexistent|/nonexistent"
+	"stray|unexpected argument \"stray\""
+)
+for c in "${BAD[@]}"; do
+	read -r -a args <<<"${c%%|*}"
+	want=${c#*|}
+	run_cmd -b -n 1 -i 10 "${args[@]}"
+	check "${args[*]}: exit 2 (got $RC)" [ "$RC" -eq 2 ]
+	check "${args[*]}: nothing on stdout" [ ! -s "$T_TMP/out" ]
+	check "${args[*]}: message has '$want' (got: $(head -c 200 "$T_TMP/err"))" grep -qF -- "$want" "$T_TMP/err"
+	check "${args[*]}: message starts with pmutop:" grep -q '^pmutop: ' "$T_TMP/err"
+	check "${args[*]}: one line message" [ "$(wc -l <"$T_TMP/err")" -eq 1 ]
+done
+
+# A --sim-offline CPU that is not simulated is bad input too.
+run_cmd -b -n 1 -i 10 --backend sim --sim-cpus 4 --sim-offline 9:1-2
+check_or_bug "--sim-offline 9:1-2 with 4 simulated CPUs: exit 2 (got $RC)" \
+	"options accept a --sim-offline CPU outside --sim-cpus" [ "$RC" -eq 2 ]
+
+# -e with an unknown event: a failure that names the event, nothing on stdout.
+run_cmd -b -n 1 -i 10 -e perf::NO_SUCH
+check "-e perf::NO_SUCH: fails (got $RC)" [ "$RC" -ne 0 ]
+check "-e perf::NO_SUCH: nothing on stdout" [ ! -s "$T_TMP/out" ]
+check_or_bug "-e perf::NO_SUCH: message names the event (got: $(head -c 120 "$T_TMP/err"))" \
+	"-e always fails with 'define: no metrics'" grep -q 'NO_SUCH' "$T_TMP/err"
+check_or_bug "-e perf::NO_SUCH: exit 2 (got $RC)" "-e always fails with 'define: no metrics'" [ "$RC" -eq 2 ]
+# -e with software events that open here counts them.
+run_cmd -b -n 1 -i 10 -e perf::CPU-CLOCK,perf::CONTEXT-SWITCHES -f csv
+check_or_bug "-e perf::CPU-CLOCK,perf::CONTEXT-SWITCHES: exit 0 (got $RC: $(head -c 120 "$T_TMP/err"))" \
+	"app_set_events() passes no metrics to mode_define(), which refuses a mode without metrics" \
+	[ "$RC" -eq 0 ]
+
+# --help lists every option; --version.
+run_cmd --help
+check "--help: exit 0" [ "$RC" -eq 0 ]
+check "--help: usage on stdout" grep -q '^usage: pmutop' "$T_TMP/out"
+check "--help: nothing on stderr" [ ! -s "$T_TMP/err" ]
+for o in -b --batch -n --iterations -i --interval -m --mode -C --cpus -f --format -e --events \
+	--backend --sim-cpus --seed --sim-width --sim-mux --sim-fail-event --sim-offline --sim-spike \
+	--sim-family --sysfs-root --list-events --explain --list-modes --mode-file --record --replay \
+	--theme --command --no-rc --help --version; do
+	check "--help lists $o" grep -qE -- "(^|[ ,])$o([ ,=]|$)" "$T_TMP/out"
+done
+check "--help: exit statuses documented" grep -q '2 bad usage' "$T_TMP/out"
+run_cmd --version
+check "--version: exit 0, 'pmutop X.Y.Z'" bash -c "[ $RC -eq 0 ] && grep -qE '^pmutop [0-9]+\.[0-9]+\.[0-9]+$' '$T_TMP/out'"
+run_cmd -V
+check "-V: same as --version" grep -q '^pmutop ' "$T_TMP/out"
+
+# --list-modes here (no PMU): only sw available, others with a reason.
+run_cmd --list-modes
+check "--list-modes: exit 0 (got $RC)" [ "$RC" -eq 0 ]
+if grep -q '^# family: sw' "$T_TMP/out"; then
+	check "--list-modes: sw available" grep -qE '^sw +available' "$T_TMP/out"
+	check "--list-modes: only sw available" [ "$(grep -c ' available ' "$T_TMP/out")" -eq 1 ]
+	check "--list-modes: cpi n/a with a reason" grep -qE '^cpi +n/a .*needs a hardware PMU' "$T_TMP/out"
+	check "--list-modes: every mode listed" [ "$(grep -cE '^[a-z]+ +(available|n/a) ' "$T_TMP/out")" -ge 12 ]
+else
+	skip "--list-modes: this machine has a PMU; the sw-only checks do not apply"
+fi
+run_cmd --list-modes --sysfs-root sysfs/xscale
+check "--list-modes xscale tree: family xscale" grep -q '^# family: xscale' "$T_TMP/out"
+check "--list-modes xscale tree: dtlb available" grep -qE '^dtlb +available' "$T_TMP/out"
+check "--list-modes xscale tree: llc n/a with reason" grep -qE '^llc +n/a .*L2' "$T_TMP/out"
+run_cmd --list-modes --sysfs-root sysfs/arm-biglittle
+check "--list-modes ARM tree: armv8 family" grep -q '^# family: armv8' "$T_TMP/out"
+check "--list-modes ARM tree: cpi available" grep -qE '^cpi +available' "$T_TMP/out"
+run_cmd --list-modes --sysfs-root sysfs/x86-skylake
+check "--list-modes Skylake tree: skl family" grep -q '^# family: skl' "$T_TMP/out"
+check "--list-modes Skylake tree: offcore available" grep -qE '^offcore +available' "$T_TMP/out"
+
+# --list-events PATTERN
+run_cmd --list-events cycles
+check "--list-events cycles: exit 0" [ "$RC" -eq 0 ]
+check "--list-events cycles: perf::CYCLES" grep -q 'perf::CYCLES' "$T_TMP/out"
+check "--list-events cycles: no unrelated event" bash -c "! grep -q 'perf::INSTRUCTIONS' '$T_TMP/out'"
+
+# --explain
+run_cmd --explain sw
+check "--explain sw: exit 0 (got $RC)" [ "$RC" -eq 0 ]
+check "--explain sw: encodings" grep -q 'perf::CPU-CLOCK .*type=1 config=0' "$T_TMP/out"
+n=$(getconf _NPROCESSORS_ONLN)
+check "--explain sw: opens on $n of $n CPUs" grep -q "opens on $n of $n CPUs" "$T_TMP/out"
+run_cmd --explain cpi --sysfs-root sysfs/x86-skylake
+check "--explain cpi skylake: exit 0 (got $RC)" [ "$RC" -eq 0 ]
+check "--explain cpi skylake: PMU model from the tree" grep -q 'Intel Skylake' "$T_TMP/out"
+check "--explain cpi skylake: skl section" grep -q 'events for family skl' "$T_TMP/out"
+check "--explain cpi skylake: REF-CYCLES encoded" grep -q 'perf::REF-CYCLES .*type=0 config=0x9' "$T_TMP/out"
+check "--explain cpi skylake: opens not tried on another machine" grep -q 'opens not tried' "$T_TMP/out"
+run_cmd --explain dtlb --sysfs-root sysfs/xscale
+check "--explain dtlb xscale: raw codes" grep -q 'events for family xscale' "$T_TMP/out"
+run_cmd --explain nosuch
+check "--explain nosuch: message" grep -q 'neither a mode nor an event' "$T_TMP/err"
+check_or_bug "--explain nosuch: exit 2 (got $RC)" \
+	"report_explain() (src/report.c) returns 0 even when no item names a mode or encodes" [ "$RC" -eq 2 ]
+
+# Live batch (sw mode here): exit 0, three records.
+if grep -q '^# family: sw' < <("$BIN" --list-modes 2>/dev/null); then
+	run_cmd -b -n 3 -i 100
+	check "live -b -n 3 -i 100: exit 0 (got $RC: $(head -c 200 "$T_TMP/err"))" [ "$RC" -eq 0 ]
+	check "live: 3 records in mode sw" [ "$(grep -c '^time .* mode sw  backend perf' "$T_TMP/out")" -eq 3 ]
+	run_cmd -b -n 2 -i 100 -f json
+	check "live json: 2 lines, simulated false" python3 -c "
+import json,sys
+r=[json.loads(l) for l in open('$T_TMP/out')]
+assert len(r)==2 and all(x['simulated'] is False and x['mode']=='sw' for x in r)
+assert all(x['metrics']['util'] is not None for x in r[0]['cpus'])"
+else
+	skip "live sw checks: this machine has a PMU (default mode is not sw)"
+fi
+
+# A reader that goes away: the run ends by itself, exit 0.
+timeout 10 bash -c "set -o pipefail; '$BIN' -b -n 50 -i 20 --backend sim -f json 2>/dev/null | head -1 >/dev/null; echo \${PIPESTATUS[0]} >'$T_TMP/pipe'"
+check "json | head -1: ends (no hang)" [ $? -ne 124 ]
+check "json | head -1: pmutop exits 0 (got $(cat "$T_TMP/pipe" 2>/dev/null))" [ "$(cat "$T_TMP/pipe" 2>/dev/null)" = 0 ]
+timeout 10 bash -c "'$BIN' -b -n 50 -i 20 -f json 2>/dev/null | head -1 >/dev/null; echo \${PIPESTATUS[0]} >'$T_TMP/pipe'"
+check "live json | head -1: pmutop exits 0 (got $(cat "$T_TMP/pipe" 2>/dev/null))" [ "$(cat "$T_TMP/pipe" 2>/dev/null)" = 0 ]
+
+# SIGTERM / SIGINT during a batch run end it with exit 0 and whole records.
+for sig in TERM INT HUP; do
+	"$BIN" -b -i 50 --backend sim -f json >"$T_TMP/sig.out" 2>/dev/null &
+	pid=$!
+	for _ in $(seq 100); do [ -s "$T_TMP/sig.out" ] && break; sleep 0.05; done
+	kill -$sig $pid
+	timeout 10 tail --pid=$pid -f /dev/null
+	if kill -0 $pid 2>/dev/null; then
+		kill -KILL $pid
+		fail "SIG$sig: the batch run was still there after 10 s"
+	fi
+	wait $pid
+	rc=$?
+	check "SIG$sig ends a batch run with exit 0 (got $rc)" [ "$rc" -eq 0 ]
+	check "SIG$sig: every line whole JSON" python3 -c "
+import json
+for l in open('$T_TMP/sig.out'): json.loads(l)"
+done
+
+t_done

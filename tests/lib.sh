@@ -1,0 +1,71 @@
+# lib.sh: shared helpers for the end-to-end scripts (tests/e2e_*.sh): checks, golden files.
+# Usage: source "$(dirname "$0")/lib.sh"; check/pass/fail/skip ...; t_done
+set -u
+T_SRC=${PMUTOP_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BIN=${PMUTOP_BIN:-$T_SRC/build/pmutop}
+GOLDEN=$T_SRC/tests/golden
+T_PASS=0 T_FAIL=0 T_SKIP=0
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/pmutop-e2e.XXXXXX")
+T_CLEANUPS=()
+t_cleanup() {
+	local c
+	for c in "${T_CLEANUPS[@]}"; do eval "$c"; done
+	rm -rf "$T_TMP"
+}
+trap t_cleanup EXIT
+
+if [ ! -x "$BIN" ]; then
+	echo "SKIP: pmutop binary not found at $BIN (set PMUTOP_BIN)"
+	exit 77
+fi
+
+pass() { T_PASS=$((T_PASS + 1)); }
+fail() { T_FAIL=$((T_FAIL + 1)); echo "FAIL: $*"; }
+skip() { T_SKIP=$((T_SKIP + 1)); echo "SKIP: $*"; }
+# check DESC CMD...: passes when CMD succeeds.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then pass; else fail "$desc"; fi
+}
+# check_or_bug DESC BUG CMD...: a check of the correct behaviour that a known bug breaks:
+# SKIP "known bug: BUG" while the bug is there, a pass once it is fixed.
+check_or_bug() {
+	local desc=$1 bug=$2
+	shift 2
+	if "$@"; then pass; else skip "$desc: known bug: $bug"; fi
+}
+# run_cmd: runs "$BIN" ARGS with stdout/stderr in $T_TMP/out, $T_TMP/err, status in $RC
+# (124 when it ran past 30 s).
+run_cmd() {
+	timeout 30 "$BIN" "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null
+	RC=$?
+}
+# golden_cmp NAME FILE: compares FILE with tests/golden/NAME byte for byte.
+# PMUTOP_UPDATE_GOLDEN=1 rewrites the golden file instead.
+golden_cmp() {
+	local name=$1 file=$2 g=$GOLDEN/$1
+	if [ "${PMUTOP_UPDATE_GOLDEN:-0}" = 1 ]; then
+		mkdir -p "$(dirname "$g")"
+		cp "$file" "$g"
+		echo "updated $g"
+		pass
+		return 0
+	fi
+	if [ ! -f "$g" ]; then
+		fail "golden $name missing (run with PMUTOP_UPDATE_GOLDEN=1 to create it)"
+		return 1
+	fi
+	if cmp -s "$file" "$g"; then
+		pass
+	else
+		fail "golden $name differs:"
+		diff -u "$g" "$file" | head -20
+		return 1
+	fi
+}
+t_done() {
+	echo "$(basename "$0"): $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
+	[ "$T_FAIL" -eq 0 ] || exit 1
+	exit 0
+}

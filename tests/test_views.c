@@ -1,0 +1,334 @@
+/* test_views.c: golden screens: views_draw() of sim snapshots at 80x24 and 132x40, text and roles. */
+#include "app.h"
+#include "harness.h"
+#include "mode.h"
+#include "options.h"
+#include "theme.h"
+#include "uistate.h"
+#include "views.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct app_ctx app; /* large: static, reset between fixtures */
+static struct view_history hist;
+static bool have_app;
+
+static void fx_close(void)
+{
+	if (have_app) {
+		ui_state_free(&app);
+		app_free(&app);
+	}
+	view_history_free(&hist);
+	memset(&app, 0, sizeof(app));
+	memset(&hist, 0, sizeof(hist));
+	have_app = false;
+}
+
+/* Opens the sim run described by @args ("--sim-cpus 4 -m cpi ...") and reads @ticks ticks. */
+static int fx_open(const char *args, int ticks)
+{
+	fx_close();
+	char buf[512], *argv[64];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "pmutop --no-rc --backend sim --seed 1 -i 1000 %s", args);
+	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	char err[512];
+	optind = 0;
+	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 || app_init(&app, err, sizeof(err)) != 0) {
+		CHECK(0, "fixture \"%s\": %s", args, err);
+		return -1;
+	}
+	have_app = true;
+	if (!ui_state_new(&app, err, sizeof(err))) {
+		CHECK(0, "ui_state_new: %s", err);
+		return -1;
+	}
+	if (app_tick(&app, err, sizeof(err)) != 0) { /* priming read */
+		CHECK(0, "priming: %s", err);
+		return -1;
+	}
+	for (int i = 0; i < ticks; i++) {
+		if (app_tick(&app, err, sizeof(err)) != 1) {
+			CHECK(0, "tick %d: %s", i, err);
+			return -1;
+		}
+		const struct snapshot *s = session_snapshot(app.session);
+		if (i == 0)
+			CHECK_INT(view_history_reset(&hist, s->nrows, s->nmetrics), 0);
+		view_history_push(&hist, s);
+	}
+	return 0;
+}
+
+struct screen {
+	const char *const *core_type;
+	const char *message;
+	int message_role;
+	const char *prompt;
+	bool paused;
+	bool text; /* use the ui state's text lines (help) */
+};
+
+/* Draws the fixture's latest snapshot into a w x h canvas. */
+static struct canvas *draw(int w, int h, struct view_state *vs, const struct screen *sc)
+{
+	struct canvas *c = canvas_new(w, h);
+	const struct snapshot *snap = session_snapshot(app.session);
+	char pmu[160];
+	snprintf(pmu, sizeof(pmu), "SIMULATED %s", app.family->desc);
+	struct view_header hd = {
+		.host = "testhost",
+		.kernel = "6.1.0-test",
+		.pmu = pmu,
+		.banner = "SIMULATED",
+		.mode = app.mode_name,
+		.title = app.mode.title,
+		.interval_ms = app.interval_ms,
+		.measured_ms = snap->interval_s * 1000,
+		.samples = app.ticks,
+		.paused = sc->paused,
+		.capability = "capability line of the test (fixed text)",
+	};
+	struct ui_state *u = app.ui;
+	struct view_input in = {
+		.header = &hd,
+		.snap = snap->seq ? snap : NULL,
+		.core_type = sc->core_type,
+		.history = &hist,
+		.message = sc->message,
+		.message_role = sc->message_role,
+		.prompt = sc->prompt,
+	};
+	if (sc->text)
+		in.text = (struct view_lines){(const char *const *)u->text, u->text_roles, u->ntext};
+	views_draw(c, &in, vs);
+	return c;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ch;
+	while ((ch = fgetc(f)) != EOF)
+		fputc(ch, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* Compares one dump with tests/golden/screens/@name; PMUTOP_UPDATE_GOLDEN=1 rewrites it. */
+static void golden(const char *name, const char *got)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/tests/golden/screens/%s", harness_src(), name);
+	const char *upd = getenv("PMUTOP_UPDATE_GOLDEN");
+	if (upd && strcmp(upd, "1") == 0) {
+		FILE *f = fopen(path, "w");
+		CHECK(f != NULL, "cannot write %s", path);
+		if (f) {
+			fputs(got, f);
+			fclose(f);
+		}
+		return;
+	}
+	char *want = slurp(path);
+	CHECK(want != NULL, "golden %s missing (PMUTOP_UPDATE_GOLDEN=1 creates it)", path);
+	if (want) {
+		CHECK(strcmp(want, got) == 0, "screen differs from %s; got:\n%s", path, got);
+		free(want);
+	}
+}
+
+static char *dump(const struct canvas *c, bool roles)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (roles)
+		canvas_dump_roles(c, m);
+	else
+		canvas_dump(c, m);
+	fclose(m);
+	return buf;
+}
+
+/* Draws at w x h, compares text and roles with NAME-WxH.txt / .roles; returns the text. */
+static char *screen(const char *name, int w, int h, struct view_state *vs, const struct screen *sc)
+{
+	struct canvas *c = draw(w, h, vs, sc);
+	char file[256];
+	char *text = dump(c, false), *roles = dump(c, true);
+	snprintf(file, sizeof(file), "%s-%dx%d.txt", name, w, h);
+	golden(file, text);
+	snprintf(file, sizeof(file), "%s-%dx%d.roles", name, w, h);
+	golden(file, roles);
+	free(roles);
+	canvas_free(c);
+	return text;
+}
+
+static void both(const char *name, struct view_state *vs, const struct screen *sc)
+{
+	free(screen(name, 80, 24, vs, sc));
+	free(screen(name, 132, 40, vs, sc));
+}
+
+static struct view_state table_state(void)
+{
+	return (struct view_state){.view = VIEW_TABLE, .sort_col = -1, .spark_metric = -1};
+}
+
+/* Does the role layer have @role anywhere on the line of @text that holds @needle? */
+static bool role_on_line(const struct canvas *c, const char *needle, int role)
+{
+	char *t = dump(c, false);
+	int line = 0;
+	const char *p = strstr(t, needle);
+	for (const char *q = t; p && q < p; q++)
+		line += *q == '\n';
+	bool found = false;
+	for (int x = 0; p && x < c->w; x++)
+		found |= canvas_cell(c, x, line)->role == role;
+	free(t);
+	return found;
+}
+
+int main(void)
+{
+	char tmp[] = "/tmp/pmutop-views.XXXXXX";
+	if (!mkdtemp(tmp))
+		return 1;
+	setenv("HOME", tmp, 1);
+	setenv("XDG_STATE_HOME", tmp, 1);
+	setenv("XDG_CONFIG_HOME", tmp, 1);
+	struct screen plain = {0};
+
+	/* Table: dcache with a miss spike on CPU 1 (warn class) among good CPUs. */
+	if (fx_open("--sim-cpus 4 -m dcache --sim-spike 1:1:30", 3) == 0) {
+		struct view_state vs = table_state();
+		both("table-thresholds", &vs, &plain);
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		char *t = dump(c, false);
+		CHECK(strstr(t, "SIMULATED") != NULL, "no SIMULATED banner:\n%s", t);
+		CHECK(strstr(t, " all") != NULL, "no total row:\n%s", t);
+		CHECK(role_on_line(c, "   1 ", ROLE_CELL_WARN), "CPU 1 not in the warn colour:\n%s", t);
+		CHECK(role_on_line(c, "   0 ", ROLE_CELL_GOOD), "CPU 0 not in the good colour:\n%s", t);
+		CHECK(!role_on_line(c, "   0 ", ROLE_CELL_WARN), "CPU 0 in the warn colour");
+		free(t);
+		canvas_free(c);
+		/* sorted by dmiss_pct, descending: CPU 1 first */
+		vs.sort_col = views_sort_column(session_snapshot(app.session), "dmiss_pct");
+		vs.sort_desc = true;
+		CHECK_INT(vs.sort_col, 0);
+		t = screen("table-sorted", 80, 24, &vs, &plain);
+		char *r1 = strstr(t, "\n   1 "), *r0 = strstr(t, "\n   0 ");
+		CHECK(r1 && r0 && r1 < r0, "sort by dmiss_pct desc does not put CPU 1 first:\n%s", t);
+		free(t);
+	}
+
+	/* Multiplexed: the scaled mark, and the running share with show_running. */
+	if (fx_open("--sim-cpus 4 -m cpi --sim-mux 0.5", 2) == 0) {
+		struct view_state vs = table_state();
+		char *t = screen("table-mux", 80, 24, &vs, &plain);
+		CHECK(strstr(t, "~") != NULL, "no scaled mark (~):\n%s", t);
+		free(t);
+		vs.show_running = true;
+		t = screen("table-mux-running", 80, 24, &vs, &plain);
+		CHECK(strstr(t, "50%") != NULL, "no running share (50%%):\n%s", t);
+		free(t);
+	}
+
+	/* n/s (event never opens) and an offline CPU, with the total row over online CPUs. */
+	if (fx_open("--sim-cpus 4 -m cpi --sim-fail-event 1 --sim-offline 2:1-5", 2) == 0) {
+		struct view_state vs = table_state();
+		struct screen sc = {.message = "instructions (perf::INSTRUCTIONS) not supported on 4 of 4 CPUs",
+				    .message_role = ROLE_MESSAGE_WARN};
+		both("table-ns-offline", &vs, &sc);
+		char *t = screen("table-ns-offline", 80, 24, &vs, &sc);
+		CHECK(strstr(t, "n/s") != NULL, "no n/s cell:\n%s", t);
+		CHECK(strstr(t, "   2  offline") != NULL, "CPU 2 not shown offline:\n%s", t);
+		free(t);
+	}
+
+	/* n/c: the first tick of a rotating mode on XScale (events of the other set). */
+	if (fx_open("--sim-cpus 2 -m dtlb --sim-family xscale1", 1) == 0) {
+		struct view_state vs = table_state();
+		char *t = screen("table-nc", 80, 24, &vs, &plain);
+		CHECK(strstr(t, "n/c") != NULL, "no n/c cell:\n%s", t);
+		free(t);
+	}
+
+	/* Sparkline of the first metric after 12 ticks, with spikes every 3 ticks on CPU 2. */
+	if (fx_open("--sim-cpus 4 -m dcache --sim-spike 2:3:20", 12) == 0) {
+		struct view_state vs = table_state();
+		vs.spark_metric = 0;
+		both("table-spark", &vs, &plain);
+		struct canvas *c = draw(132, 40, &vs, &plain);
+		bool spark = false;
+		for (int y = 0; y < c->h; y++)
+			for (int x = 0; x < c->w; x++)
+				spark |= canvas_cell(c, x, y)->role == ROLE_SPARKLINE &&
+					 strcmp(canvas_cell(c, x, y)->ch, "█") == 0;
+		CHECK(spark, "no full sparkline block for the spikes");
+		canvas_free(c);
+	}
+
+	/* Grouping by core type (hybrid: P-cores and E-cores interleaved). */
+	if (fx_open("--sim-cpus 6 -m cpi", 2) == 0) {
+		static const char *const types[] = {"P-core", "E-core", "P-core", "E-core", "E-core", "P-core"};
+		struct view_state vs = table_state();
+		vs.group_by_type = true;
+		struct screen sc = {.core_type = types};
+		both("table-grouped", &vs, &sc);
+		char *t = screen("table-grouped", 80, 24, &vs, &sc);
+		char *e = strstr(t, "E-core"), *p = strstr(t, "P-core");
+		CHECK(e && p && e < p, "E-core group not before P-core:\n%s", t);
+		CHECK(e && strstr(e, "   1 ") && strstr(e, "   1 ") < p, "CPU 1 not under E-core:\n%s", t);
+		free(t);
+	}
+
+	/* Help view, a prompt and a paused header. */
+	if (fx_open("--sim-cpus 2 -m cpi", 1) == 0) {
+		ui_state_command(&app, "help");
+		struct ui_state *u = app.ui;
+		struct view_state vs = u->vs;
+		CHECK_INT(vs.view, VIEW_HELP);
+		struct screen sc = {.text = true};
+		both("help", &vs, &sc);
+		struct view_state ts = table_state();
+		struct screen ps = {.paused = true, .prompt = ":mode dc"};
+		char *t = screen("table-paused-prompt", 80, 24, &ts, &ps);
+		CHECK(strstr(t, "PAUSED") != NULL, "no PAUSED in the header:\n%s", t);
+		CHECK(strstr(t, "\n:mode dc") != NULL, "no prompt line:\n%s", t);
+		free(t);
+
+		/* 40x10 is the smallest full screen; 39x10 and 30x8 say "too small". */
+		t = screen("table-min", 40, 10, &ts, &plain);
+		CHECK(strstr(t, "too small") == NULL, "40x10 said too small:\n%s", t);
+		CHECK(strstr(t, " all") != NULL, "40x10 has no total row:\n%s", t);
+		free(t);
+		t = screen("small", 30, 8, &ts, &plain);
+		CHECK(strstr(t, "terminal too small") && strstr(t, "need 40x10, have 30x8"), "30x8:\n%s", t);
+		free(t);
+		struct canvas *c = draw(39, 10, &ts, &plain);
+		t = dump(c, false);
+		CHECK(strstr(t, "too small") != NULL, "39x10 did not say too small:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
+	fx_close();
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		SKIP("could not remove %s", tmp);
+	return harness_done();
+}
