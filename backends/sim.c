@@ -9,7 +9,8 @@
 struct sim_event {
 	double rate;     /* events per second at 100% utilisation */
 	bool follows_util; /* scales with the CPU's simulated utilisation */
-	bool spiky;      /* multiplied by spike_factor on spike ticks */
+	int spiky;       /* on spike ticks: +1 multiplied by spike_factor, -1 divided (a stall) */
+	bool steady;     /* a clock: no random wander */
 };
 
 struct sim_priv {
@@ -84,7 +85,8 @@ static struct sim_event profile(const struct backend_event *e)
 	static const struct {
 		const char *word;
 		double rate;
-		bool util, spiky;
+		bool util;
+		int spiky;
 	} table[] = {
 		{"clock", 1e9, false, false}, /* ns per second: counts idle time too */
 		{"busy", 1e9, true, false},   /* proc/busy/: ns per second of busy time */
@@ -99,10 +101,10 @@ static struct sim_event profile(const struct backend_event *e)
 		{"stall", 3e8, true, true},
 		{"wb", 1e6, true, false},
 		{"write", 1e6, true, false},
-		{"instr", 3e9, true, false},
-		{"inst", 3e9, true, false},
-		{"cycle", 2.4e9, true, true},
-		{"ccnt", 2.4e9, true, true},
+		{"instr", 3e9, true, -1}, /* a stall: fewer instructions in the same cycles */
+		{"inst", 3e9, true, -1},
+		{"cycle", 2.4e9, true, false},
+		{"ccnt", 2.4e9, true, false},
 		{"access", 9e8, true, false},
 		{"load", 9e8, true, false},
 		{"ref", 3e7, true, false},
@@ -111,8 +113,9 @@ static struct sim_event profile(const struct backend_event *e)
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (name_has(both, table[i].word))
-			return (struct sim_event){table[i].rate, table[i].util, table[i].spiky};
-	return (struct sim_event){1e7, true, false};
+			return (struct sim_event){table[i].rate, table[i].util, table[i].spiky,
+						  !strcmp(table[i].word, "clock") || !strcmp(table[i].word, "tsc")};
+	return (struct sim_event){1e7, true, 0, false};
 }
 
 static int sim_open(struct backend *b, const struct backend_req *req, char *err, size_t errlen)
@@ -188,8 +191,9 @@ static int sim_read(struct backend *b, struct raw_count *out, bool *present, boo
 	uint64_t mask = b->counter_bits >= 64 ? ~0ULL : (1ULL << b->counter_bits) - 1;
 	for (int r = 0; r < p->nrows; r++) {
 		int cpu = p->cpus[r];
-		bool off = cpu == o->offline_cpu && (int64_t)p->tick > o->offline_from &&
-			   (int64_t)p->tick <= o->offline_to;
+		/* read 1 primes the deltas, so output tick k is read k + 1 */
+		int64_t out_tick = (int64_t)p->tick - 1;
+		bool off = cpu == o->offline_cpu && out_tick >= o->offline_from && out_tick <= o->offline_to;
 		offline[r] = off;
 		/* Utilisation drifts slowly per CPU: a base level plus a small deterministic jitter. */
 		double util = 0.25 + 0.6 * unit(o->seed, (uint64_t)cpu, 0, 0) +
@@ -208,10 +212,14 @@ static int sim_read(struct backend *b, struct raw_count *out, bool *present, boo
 			double frac = o->mux_fraction > 0 && o->mux_fraction < 1 ? o->mux_fraction : 1.0;
 			bool active = p->nsets <= 1 || p->set_of[e] < 0 || p->set_of[e] == p->cur_set;
 			uint64_t run = active ? (uint64_t)((double)dt * frac) : 0;
-			double jitter = 0.9 + 0.2 * unit(o->seed, (uint64_t)cpu, p->tick, (uint64_t)e + 2);
+			/* clocks tick steadily; event counts wander by +-10% */
+			double jitter = p->ev[e].steady ? 1.0
+					: 0.9 + 0.2 * unit(o->seed, (uint64_t)cpu, p->tick, (uint64_t)e + 2);
 			double rate = p->ev[e].rate * (p->ev[e].follows_util ? util : 1.0) * jitter;
-			if (spike && p->ev[e].spiky)
+			if (spike && p->ev[e].spiky > 0)
 				rate *= o->spike_factor;
+			else if (spike && p->ev[e].spiky < 0)
+				rate /= o->spike_factor;
 			double inc = rate * (double)run / 1e9 + p->frac[i];
 			uint64_t whole = (uint64_t)inc;
 			p->frac[i] = inc - (double)whole;

@@ -637,6 +637,16 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		return 1;
 	app->family = app->pf.family ? app->pf.family : family_find("sw");
 	if (strcmp(app->opt.backend, "sim") == 0) {
+		if (app->opt.sim.offline_cpu >= app->opt.sim_cpus) {
+			snprintf(err, errlen, "--sim-offline: CPU %d is not simulated (--sim-cpus %d)",
+				 app->opt.sim.offline_cpu, app->opt.sim_cpus);
+			return 2;
+		}
+		if (app->opt.sim.spike_cpu >= app->opt.sim_cpus) {
+			snprintf(err, errlen, "--sim-spike: CPU %d is not simulated (--sim-cpus %d)",
+				 app->opt.sim.spike_cpu, app->opt.sim_cpus);
+			return 2;
+		}
 		const char *key = app->opt.sim_family ? app->opt.sim_family : "generic";
 		app->family = family_find(key);
 		if (!app->family) {

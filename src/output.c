@@ -18,6 +18,8 @@ void output_format_value(double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		snprintf(buf, len, "n/a");
+	else if (v == floor(v) && fabs(v) < 1e7)
+		snprintf(buf, len, "%.0f", v);
 	else if (v != 0 && (fabs(v) >= 1e7 || fabs(v) < 1e-3))
 		snprintf(buf, len, "%.3g", v);
 	else if (fabs(v) >= 1000)
@@ -61,14 +63,22 @@ static double tidy(double v)
 	return strtod(buf, NULL);
 }
 
+/* Counts print exactly: integers as integers, scaled estimates with full precision. */
+static json_t *json_count(double v)
+{
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
 static json_t *events_json(const struct snapshot *snap, const struct count *counts)
 {
 	json_t *events = json_object();
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
-		json_t *ev = json_pack("{s:o,s:o,s:s}", "value",
-				       has ? json_real(tidy(c->value)) : json_null(), "running",
+		json_t *ev = json_pack("{s:o,s:o,s:s}", "value", has ? json_count(c->value) : json_null(),
+				       "running",
 				       json_real(tidy(c->running)), "state", count_state_name(c->state));
 		json_object_set_new(events, snap->event_names[e], ev);
 	}
@@ -133,8 +143,10 @@ static void csv_row(FILE *out, const struct snapshot *snap, const char *cpu, con
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		fprintf(out, "%.6f,%.3f,%s,event,%s,", snap->time_s, snap->interval_s * 1000, cpu,
 			snap->event_names[e]);
-		if (has)
-			fprintf(out, "%.6g", c->value);
+		if (has && c->value == floor(c->value) && fabs(c->value) < 9007199254740992.0)
+			fprintf(out, "%.0f", c->value);
+		else if (has)
+			fprintf(out, "%.17g", c->value);
 		fprintf(out, ",%.4f,%s\n", c->running, count_state_name(c->state));
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {

@@ -119,7 +119,8 @@ static int try_open(struct perf_event_attr attr, int cpu)
 	return 0;
 }
 
-static void explain_event(struct app_ctx *app, const char *alias, const char *spec, FILE *out)
+/* Returns 0, or -1 when @spec does not encode. */
+static int explain_event(struct app_ctx *app, const char *alias, const char *spec, FILE *out)
 {
 	char err[256];
 	struct event_encoding enc;
@@ -135,7 +136,7 @@ static void explain_event(struct app_ctx *app, const char *alias, const char *sp
 		for (int i = 0; i < n; i++)
 			fprintf(out, "%s%s", i ? ", " : "; did you mean ", sugg[i]);
 		fputc('\n', out);
-		return;
+		return -1;
 	}
 	char desc[200];
 	encode_format(&enc, desc, sizeof(desc));
@@ -143,12 +144,12 @@ static void explain_event(struct app_ctx *app, const char *alias, const char *sp
 	bool live = app->pf.root[0] == '\0' && strcmp(app->opt.backend, "perf") == 0;
 	if (enc.procfs) {
 		fprintf(out, "  %-22s %-36s %s\n", "", "", access("/proc/stat", R_OK) == 0 ? "readable here" : "/proc/stat not readable");
-		return;
+		return 0;
 	}
 	if (!live) {
 		fprintf(out, "  %-22s %-36s (opens not tried: %s)\n", "", "",
 			app->pf.root[0] ? "the sysfs root stands for another machine" : "sim backend");
-		return;
+		return 0;
 	}
 	int ok = 0;
 	for (int r = 0; r < app->ncpus; r++) {
@@ -164,6 +165,7 @@ static void explain_event(struct app_ctx *app, const char *alias, const char *sp
 				perf_errno_hint(e));
 	}
 	fprintf(out, "  %-22s %-36s opens on %d of %d CPUs\n", "", "", ok, app->ncpus);
+	return 0;
 }
 
 int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errout)
@@ -198,21 +200,24 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 		}
 		return 0;
 	}
-	if (strchr(what, '=') == NULL && strchr(what, ':') == NULL && strchr(what, '/') == NULL &&
-	    strchr(what, ',') == NULL && what[0] != 'r' && strchr(what, '-') == NULL) {
-		fprintf(errout, "pmutop: --explain: \"%s\" is neither a mode nor an event\n", what);
-	}
 	char copy[2048];
+	int bad = 0, items = 0;
 	snprintf(copy, sizeof(copy), "%s", what);
 	char *save = NULL;
 	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(item, '=');
+		items++;
 		if (eq) {
 			*eq = '\0';
-			explain_event(app, item, eq + 1, out);
+			bad += explain_event(app, item, eq + 1, out) < 0;
 		} else {
-			explain_event(app, "", item, out);
+			bad += explain_event(app, "", item, out) < 0;
 		}
+	}
+	if (bad == items) { /* nothing named a mode or an event that encodes */
+		fprintf(errout, "pmutop: --explain: \"%s\" is neither a mode nor an event this machine knows\n",
+			what);
+		return 2;
 	}
 	return 0;
 }

@@ -290,9 +290,11 @@ int main(void)
 		struct screen sc = {.core_type = types};
 		both("table-grouped", &vs, &sc);
 		char *t = screen("table-grouped", 80, 24, &vs, &sc);
+		/* groups in the order of their first CPU: P-cores (CPU 0) before E-cores (CPU 1) */
 		char *e = strstr(t, "E-core"), *p = strstr(t, "P-core");
-		CHECK(e && p && e < p, "E-core group not before P-core:\n%s", t);
-		CHECK(e && strstr(e, "   1 ") && strstr(e, "   1 ") < p, "CPU 1 not under E-core:\n%s", t);
+		CHECK(e && p && p < e, "P-core group not before E-core:\n%s", t);
+		CHECK(e && strstr(e, "   1 "), "CPU 1 not under E-core:\n%s", t);
+		CHECK(p && strstr(p, "   5 ") && strstr(p, "   5 ") < e, "CPU 5 not under P-core:\n%s", t);
 		free(t);
 	}
 
