@@ -33,6 +33,10 @@ struct count {
 void count_delta(const struct raw_count *prev, const struct raw_count *cur, unsigned width_bits,
 		 struct count *out);
 
+/* The all-CPU value of event @e from a [row * nevents + e] table: values add up, running is the
+ * mean over the rows that exist; offline and unsupported rows do not count. */
+void count_total(const struct count *counts, int nrows, int nevents, int e, struct count *out);
+
 /* "ok", "scaled", "not_counted", "not_supported", "offline", "invalid": stable JSON names. */
 const char *count_state_name(enum count_state state);
 /* Short cell text for tables: "", "~", "n/c", "n/s", "off", "?". */

@@ -1,5 +1,6 @@
 /* alert.c: spike rules ("cpi > 2.5 on 2-3", "mad ipc 5"), their evaluation and a bounded spike log. */
 #include "alert.h"
+#include "textutil.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,15 +23,6 @@ const char *alert_op_name(enum alert_op op)
 	return (unsigned)op < sizeof(op_names) / sizeof(op_names[0]) ? op_names[op] : "?";
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* A cursor over the rule text. */
 struct lex {
@@ -164,23 +156,23 @@ static int parse_on(struct lex *l, struct alert_rule *r, char *err, size_t errle
 	l->pos += 2;
 	skip_blank(l);
 	if (at_end(l)) {
-		set_err(err, errlen, "col %d: expected a CPU list after 'on'", col(l));
+		text_errorf(err, errlen, "col %d: expected a CPU list after 'on'", col(l));
 		return -1;
 	}
 	size_t n = word_len(l);
 	char buf[256], cerr[128] = "";
 	if (n >= sizeof(buf)) {
-		set_err(err, errlen, "col %d: CPU list too long", col(l));
+		text_errorf(err, errlen, "col %d: CPU list too long", col(l));
 		return -1;
 	}
 	memcpy(buf, l->s + l->pos, n);
 	buf[n] = 0;
 	if (cpuset_parse(&r->cpus, buf, cerr, sizeof(cerr)) < 0) {
-		set_err(err, errlen, "col %d: bad CPU list '%s': %s", col(l), buf, cerr);
+		text_errorf(err, errlen, "col %d: bad CPU list '%s': %s", col(l), buf, cerr);
 		return -1;
 	}
 	if (cpuset_count(&r->cpus) == 0) {
-		set_err(err, errlen, "col %d: empty CPU list", col(l));
+		text_errorf(err, errlen, "col %d: empty CPU list", col(l));
 		return -1;
 	}
 	r->all_cpus = false;
@@ -197,22 +189,22 @@ static int parse_mad(struct lex *l, struct alert_rule *r, char *err, size_t errl
 	skip_blank(l);
 	size_t n = read_name(l, r->metric, sizeof(r->metric));
 	if (n == (size_t)-1) {
-		set_err(err, errlen, "col %d: metric name longer than %d bytes", col(l),
+		text_errorf(err, errlen, "col %d: metric name longer than %d bytes", col(l),
 			ALERT_METRIC_MAX - 1);
 		return -1;
 	}
 	if (n == 0) {
-		set_err(err, errlen, "col %d: expected a metric name after 'mad'", col(l));
+		text_errorf(err, errlen, "col %d: expected a metric name after 'mad'", col(l));
 		return -1;
 	}
 	skip_blank(l);
 	int kcol = col(l);
 	if (read_number(l, &r->k) < 0 || l->s[l->pos] == '%') {
-		set_err(err, errlen, "col %d: expected a number K after 'mad %s'", kcol, r->metric);
+		text_errorf(err, errlen, "col %d: expected a number K after 'mad %s'", kcol, r->metric);
 		return -1;
 	}
 	if (r->k <= 0) {
-		set_err(err, errlen, "col %d: K must be greater than 0", kcol);
+		text_errorf(err, errlen, "col %d: K must be greater than 0", kcol);
 		return -1;
 	}
 	bool seen_window = false, seen_floor = false, seen_on = false;
@@ -224,12 +216,12 @@ static int parse_mad(struct lex *l, struct alert_rule *r, char *err, size_t errl
 			skip_blank(l);
 			int ncol = col(l);
 			if (read_number(l, &w) < 0 || l->s[l->pos] == '%') {
-				set_err(err, errlen, "col %d: expected a number of samples after 'window'",
+				text_errorf(err, errlen, "col %d: expected a number of samples after 'window'",
 					ncol);
 				return -1;
 			}
 			if (w != floor(w) || w < ALERT_MAD_WINDOW_MIN || w > ALERT_MAD_WINDOW_MAX) {
-				set_err(err, errlen, "col %d: window must be a whole number from %d to %d",
+				text_errorf(err, errlen, "col %d: window must be a whole number from %d to %d",
 					ncol, ALERT_MAD_WINDOW_MIN, ALERT_MAD_WINDOW_MAX);
 				return -1;
 			}
@@ -241,11 +233,11 @@ static int parse_mad(struct lex *l, struct alert_rule *r, char *err, size_t errl
 			skip_blank(l);
 			int ncol = col(l);
 			if (read_number(l, &f) < 0) {
-				set_err(err, errlen, "col %d: expected a number after 'floor'", ncol);
+				text_errorf(err, errlen, "col %d: expected a number after 'floor'", ncol);
 				return -1;
 			}
 			if (f < 0) {
-				set_err(err, errlen, "col %d: floor must not be negative", ncol);
+				text_errorf(err, errlen, "col %d: floor must not be negative", ncol);
 				return -1;
 			}
 			if (l->s[l->pos] == '%') {
@@ -261,7 +253,7 @@ static int parse_mad(struct lex *l, struct alert_rule *r, char *err, size_t errl
 				return -1;
 			seen_on = true;
 		} else {
-			set_err(err, errlen, "col %d: expected 'window', 'floor', 'on' or the end of the rule",
+			text_errorf(err, errlen, "col %d: expected 'window', 'floor', 'on' or the end of the rule",
 				wcol);
 			return -1;
 		}
@@ -276,9 +268,9 @@ static int parse_threshold(struct lex *l, struct alert_rule *r, char *err, size_
 	int ocol = col(l);
 	if (at_end(l) || read_op(l, &r->op) < 0) {
 		if (l->s[l->pos] == '=' || l->s[l->pos] == '!')
-			set_err(err, errlen, "col %d: operator must be >, >=, < or <=", ocol);
+			text_errorf(err, errlen, "col %d: operator must be >, >=, < or <=", ocol);
 		else
-			set_err(err, errlen, "col %d: expected >, >=, < or <= after '%s'", ocol,
+			text_errorf(err, errlen, "col %d: expected >, >=, < or <= after '%s'", ocol,
 				r->metric);
 		return -1;
 	}
@@ -286,18 +278,18 @@ static int parse_threshold(struct lex *l, struct alert_rule *r, char *err, size_
 	skip_blank(l);
 	int ncol = col(l);
 	if (read_number(l, &r->threshold) < 0 || l->s[l->pos] == '%') {
-		set_err(err, errlen, "col %d: expected a number after '%s'", ncol, opn);
+		text_errorf(err, errlen, "col %d: expected a number after '%s'", ncol, opn);
 		return -1;
 	}
 	if (!at_end(l)) {
 		if (!word_is(l, "on")) {
-			set_err(err, errlen, "col %d: expected 'on' or the end of the rule", col(l));
+			text_errorf(err, errlen, "col %d: expected 'on' or the end of the rule", col(l));
 			return -1;
 		}
 		if (parse_on(l, r, err, errlen) < 0)
 			return -1;
 		if (!at_end(l)) {
-			set_err(err, errlen, "col %d: unexpected text after the CPU list", col(l));
+			text_errorf(err, errlen, "col %d: unexpected text after the CPU list", col(l));
 			return -1;
 		}
 	}
@@ -311,23 +303,23 @@ int alert_rule_parse(const char *text, struct alert_rule *out, char *err, size_t
 	memset(&r, 0, sizeof(r));
 	r.all_cpus = true;
 	if (at_end(&l)) {
-		set_err(err, errlen, "col %d: empty rule", col(&l));
+		text_errorf(err, errlen, "col %d: empty rule", col(&l));
 		return -1;
 	}
 	for (size_t i = 0; l.s[i]; i++) {
 		if (l.s[i] == '\n' && l.s[i + 1]) {
-			set_err(err, errlen, "col %zu: a rule is one line", i + 1);
+			text_errorf(err, errlen, "col %zu: a rule is one line", i + 1);
 			return -1;
 		}
 	}
 	size_t n = read_name(&l, r.metric, sizeof(r.metric));
 	if (n == (size_t)-1) {
-		set_err(err, errlen, "col %d: metric name longer than %d bytes", col(&l),
+		text_errorf(err, errlen, "col %d: metric name longer than %d bytes", col(&l),
 			ALERT_METRIC_MAX - 1);
 		return -1;
 	}
 	if (n == 0) {
-		set_err(err, errlen, "col %d: expected a metric name or 'mad'", col(&l));
+		text_errorf(err, errlen, "col %d: expected a metric name or 'mad'", col(&l));
 		return -1;
 	}
 	int rc;
@@ -342,7 +334,7 @@ int alert_rule_parse(const char *text, struct alert_rule *out, char *err, size_t
 	if (rc < 0)
 		return -1;
 	if (format_rule(&r) < 0) {
-		set_err(err, errlen, "col 1: rule longer than %d bytes", ALERT_TEXT_MAX - 1);
+		text_errorf(err, errlen, "col 1: rule longer than %d bytes", ALERT_TEXT_MAX - 1);
 		return -1;
 	}
 	*out = r;
@@ -362,12 +354,12 @@ int spike_log_init(struct spike_log *log, size_t cap, char *err, size_t errlen)
 {
 	memset(log, 0, sizeof(*log));
 	if (cap == 0) {
-		set_err(err, errlen, "spike log: capacity must be positive");
+		text_errorf(err, errlen, "spike log: capacity must be positive");
 		return -1;
 	}
 	log->ev = calloc(cap, sizeof(*log->ev));
 	if (!log->ev) {
-		set_err(err, errlen, "spike log: out of memory");
+		text_errorf(err, errlen, "spike log: out of memory");
 		return -1;
 	}
 	log->cap = cap;
@@ -453,7 +445,7 @@ int spike_log_write_csv(const struct spike_log *log, FILE *f, char *err, size_t 
 		fputc('\n', f);
 	}
 	if (fflush(f) != 0 || ferror(f)) {
-		set_err(err, errlen, "spike log: write failed: %s", strerror(errno));
+		text_errorf(err, errlen, "spike log: write failed: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -470,7 +462,7 @@ int spike_log_write_jsonl(const struct spike_log *log, FILE *f, char *err, size_
 		const struct spike_event *e = spike_log_get(log, i);
 		json_t *o = json_object();
 		if (!o) {
-			set_err(err, errlen, "spike log: out of memory");
+			text_errorf(err, errlen, "spike log: out of memory");
 			return -1;
 		}
 		json_object_set_new(o, "time_s", json_num(e->time_s));
@@ -483,12 +475,12 @@ int spike_log_write_jsonl(const struct spike_log *log, FILE *f, char *err, size_
 		int rc = json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 		json_decref(o);
 		if (rc < 0 || fputc('\n', f) == EOF) {
-			set_err(err, errlen, "spike log: write failed: %s", strerror(errno));
+			text_errorf(err, errlen, "spike log: write failed: %s", strerror(errno));
 			return -1;
 		}
 	}
 	if (fflush(f) != 0 || ferror(f)) {
-		set_err(err, errlen, "spike log: write failed: %s", strerror(errno));
+		text_errorf(err, errlen, "spike log: write failed: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -518,7 +510,7 @@ int alert_set_add(struct alert_set *s, const char *text, char *err, size_t errle
 	if (alert_rule_parse(text, &r, err, errlen) < 0)
 		return -1;
 	if (s->n >= ALERT_RULES_MAX) {
-		set_err(err, errlen, "too many rules (at most %d)", ALERT_RULES_MAX);
+		text_errorf(err, errlen, "too many rules (at most %d)", ALERT_RULES_MAX);
 		return -1;
 	}
 	double *hist = NULL, *scratch = NULL;
@@ -526,7 +518,7 @@ int alert_set_add(struct alert_set *s, const char *text, char *err, size_t errle
 	if (r.kind == ALERT_MAD && s->ncpu > 0) {
 		size_t w = r.window;
 		if ((size_t)s->ncpu > SIZE_MAX / sizeof(double) / w) {
-			set_err(err, errlen, "rule history too large");
+			text_errorf(err, errlen, "rule history too large");
 			return -1;
 		}
 		hist = malloc((size_t)s->ncpu * w * sizeof(double));
@@ -537,7 +529,7 @@ int alert_set_add(struct alert_set *s, const char *text, char *err, size_t errle
 			free(hist);
 			free(rings);
 			free(scratch);
-			set_err(err, errlen, "rule history: out of memory");
+			text_errorf(err, errlen, "rule history: out of memory");
 			return -1;
 		}
 		for (int c = 0; c < s->ncpu; c++)

@@ -1,6 +1,7 @@
 /* command.c: the command table, quoting-aware word splitter, prefix lookup, scripts, help. */
 #include "command.h"
 #include "keys.h"
+#include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -100,42 +101,10 @@ int command_set_handler(const char *name, command_fn fn)
 
 void command_set_fallback(command_fn fn) { fallback = fn; }
 
-/* Copies @s with control and non-ASCII bytes as \xNN. */
-static void escape(const char *s, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (; *s && o + 5 < len; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch < 0x20 || ch == 0x7f)
-			o += (size_t)snprintf(out + o, len - o, "\\x%02x", ch);
-		else
-			out[o++] = (char)ch;
-	}
-	out[o] = '\0';
-}
 
 int command_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	int row[64], prev, tmp;
-
-	if (lb >= 64)
-		lb = 63;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			tmp = row[j];
-			int sub = prev + (a[i - 1] != b[j - 1]);
-			int del = row[j] + 1, ins = row[j - 1] + 1;
-			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-			prev = tmp;
-		}
-	}
-	return row[lb];
+	return text_distance(a, b, 0);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -159,7 +128,7 @@ const struct command *command_find(const char *word, char *err, size_t errlen)
 		matches[n++] = c->name;
 	if (n == 1)
 		return command_find(matches[0], err, errlen);
-	escape(word, esc, sizeof(esc));
+	text_escape(word, TEXT_NUL_TERMINATED, esc, sizeof(esc));
 	if (n > 1) {
 		qsort(matches, n, sizeof(matches[0]), cmp_str);
 		o = (size_t)snprintf(err, errlen, "ambiguous command '%s':", esc);

@@ -1,5 +1,6 @@
 /* counts.c: delta, wrap and multiplex-scaling rules (perf stat's interval rules). */
 #include "counts.h"
+#include <stdbool.h>
 #include <string.h>
 
 static const struct {
@@ -65,4 +66,36 @@ void count_delta(const struct raw_count *prev, const struct raw_count *cur, unsi
 		out->value = (double)dv;
 		out->state = COUNT_OK;
 	}
+}
+
+void count_total(const struct count *counts, int nrows, int nevents, int e, struct count *out)
+{
+	struct count t = {.state = COUNT_NOT_SUPPORTED};
+	int rows = 0, counted = 0;
+	double run = 0;
+	bool scaled = false, invalid = false;
+	for (int r = 0; r < nrows; r++) {
+		const struct count *c = &counts[r * nevents + e];
+		if (c->state == COUNT_OFFLINE || c->state == COUNT_NOT_SUPPORTED)
+			continue;
+		rows++;
+		if (c->state == COUNT_INVALID)
+			invalid = true;
+		if (c->state == COUNT_OK || c->state == COUNT_SCALED) {
+			t.value += c->value;
+			run += c->running;
+			counted++;
+			scaled |= c->state == COUNT_SCALED;
+		}
+	}
+	if (invalid)
+		t.state = COUNT_INVALID;
+	else if (counted)
+		t.state = scaled || counted < rows ? COUNT_SCALED : COUNT_OK;
+	else if (rows)
+		t.state = COUNT_NOT_COUNTED;
+	t.running = counted ? run / rows : 0;
+	if (invalid)
+		t.value = 0;
+	*out = t;
 }

@@ -1,6 +1,7 @@
 /* encode.c: turns event specs into perf_event_attr via libpfm4, raw codes and sysfs formats. */
 #include "encode.h"
 #include "family.h"
+#include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -364,28 +365,6 @@ void encode_format(const struct event_encoding *enc, char *buf, size_t len)
 		 ex[0] ? " exclude=" : " exclude=none", ex);
 }
 
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 99;
-	int d[64][64];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (int)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (int)j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-			int m = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < m)
-				m = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < m)
-				m = d[i - 1][j - 1] + cost;
-			d[i][j] = m;
-		}
-	return d[la][lb];
-}
 
 struct suggest_state {
 	const char *bad;
@@ -411,7 +390,7 @@ static void suggest_one(void *arg, const char *pmu, const char *event, const cha
 	for (; bad[k] && bad[k] != ':' && k < sizeof(upper) - 1; k++)
 		upper[k] = bad[k];
 	upper[k] = '\0';
-	int d = edit_distance(upper, event);
+	int d = text_distance(upper, event, 1);
 	if (d > 3 + (int)strlen(upper) / 4)
 		return;
 	char name[96];

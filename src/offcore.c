@@ -1,6 +1,7 @@
 /* offcore.c: per-model OFFCORE_RESPONSE request bits, kernel-checked config1 and the bit sweep. */
 #include "offcore.h"
 #include "family.h"
+#include "textutil.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -482,19 +483,6 @@ static void names_list(const struct offcore_model *m, bool responses, char *buf,
 	}
 }
 
-/* Copies @s into @out with control characters escaped (words come from the user). */
-static void escape_word(const char *s, char *out, size_t len)
-{
-	size_t n = 0;
-	for (; *s && n + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f)
-			n += (size_t)snprintf(out + n, len - n, "\\x%02x", c);
-		else
-			out[n++] = (char)c;
-	}
-	out[n] = '\0';
-}
 
 /* The first model that has a bit named exactly @name (for error messages). */
 static const struct offcore_bit *bit_elsewhere(const char *name, const struct offcore_model **model)
@@ -517,7 +505,7 @@ int offcore_parse_selection(const struct offcore_model *m, int argc, char **argv
 	char word[96], list[512];
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i];
-		escape_word(w, word, sizeof(word));
+		text_escape(w, TEXT_NUL_TERMINATED, word, sizeof(word));
 		if (strncasecmp(w, "response=", 9) == 0) {
 			const struct offcore_response *r = offcore_response_find(m, w + 9);
 			if (!r) {

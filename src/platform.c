@@ -1,5 +1,6 @@
 /* platform.c: PMUs, CPU sets, core types and privileges from sysfs/procfs under a root prefix. */
 #include "platform.h"
+#include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -42,16 +43,6 @@ static const struct {
 };
 // clang-format on
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Builds <root><fmt...> into @buf; returns @buf. */
 static char *pf_path(const struct platform *pf, char *buf, size_t len, const char *fmt, ...)
@@ -601,7 +592,7 @@ int platform_detect(struct platform *pf, const char *root, char *err, size_t err
 	if (!root || strcmp(root, "/") == 0)
 		root = "";
 	if (strlen(root) >= sizeof(pf->root)) {
-		set_err(err, errlen, "sysfs root: path too long");
+		text_errorf(err, errlen, "sysfs root: path too long");
 		return -1;
 	}
 	copy_str(pf->root, sizeof(pf->root), root);
@@ -609,23 +600,23 @@ int platform_detect(struct platform *pf, const char *root, char *err, size_t err
 		pf->root[n - 1] = 0;
 	if (pf->root[0]) {
 		if (stat(pf->root, &st) < 0) {
-			set_err(err, errlen, "sysfs root %s: %s", pf->root, strerror(errno));
+			text_errorf(err, errlen, "sysfs root %s: %s", pf->root, strerror(errno));
 			return -1;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			set_err(err, errlen, "sysfs root %s: not a directory", pf->root);
+			text_errorf(err, errlen, "sysfs root %s: not a directory", pf->root);
 			return -1;
 		}
 	}
 	errno = 0;
 	if (read_cpuset(pf_path(pf, path, sizeof(path), CPU_DIR "/possible"), &pf->possible) < 0 ||
 	    cpuset_count(&pf->possible) == 0) {
-		set_err(err, errlen, "%s: %s (is %s a sysfs/procfs root?)", path,
+		text_errorf(err, errlen, "%s: %s (is %s a sysfs/procfs root?)", path,
 			errno ? strerror(errno) : "no CPUs", pf->root[0] ? pf->root : "/");
 		return -1;
 	}
 	if (read_cpuset(pf_path(pf, path, sizeof(path), CPU_DIR "/online"), &pf->online) < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		text_errorf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (read_cpuset(pf_path(pf, path, sizeof(path), CPU_DIR "/present"), &pf->present) < 0)

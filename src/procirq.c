@@ -1,5 +1,6 @@
 /* procirq.c: /proc/interrupts and /proc/softirqs per-CPU counts, deltas and top sources; cpufreq. */
 #include "procirq.h"
+#include "textutil.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,22 +14,13 @@
 /* Rows that carry one machine-wide count even when there are several CPUs. */
 static const char *const global_rows[] = {"ERR", "MIS", "Err"};
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Reads a whole (procfs) file into a NUL-terminated buffer. */
 static char *slurp(const char *path, size_t limit, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		text_errorf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	size_t cap = 16384, len = 0;
@@ -36,7 +28,7 @@ static char *slurp(const char *path, size_t limit, char *err, size_t errlen)
 	while (buf) {
 		if (len + 1 >= cap) {
 			if (cap >= limit) {
-				set_err(err, errlen, "%s: larger than %zu bytes", path, limit);
+				text_errorf(err, errlen, "%s: larger than %zu bytes", path, limit);
 				free(buf);
 				buf = NULL;
 				break;
@@ -45,7 +37,7 @@ static char *slurp(const char *path, size_t limit, char *err, size_t errlen)
 			if (!nb) {
 				free(buf);
 				buf = NULL;
-				set_err(err, errlen, "%s: out of memory", path);
+				text_errorf(err, errlen, "%s: out of memory", path);
 				break;
 			}
 			buf = nb;
@@ -55,7 +47,7 @@ static char *slurp(const char *path, size_t limit, char *err, size_t errlen)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			set_err(err, errlen, "%s: %s", path, strerror(errno));
+			text_errorf(err, errlen, "%s: %s", path, strerror(errno));
 			free(buf);
 			buf = NULL;
 			break;
@@ -67,7 +59,7 @@ static char *slurp(const char *path, size_t limit, char *err, size_t errlen)
 		len += (size_t)n;
 	}
 	if (!buf && err && errlen && !err[0])
-		set_err(err, errlen, "%s: out of memory", path);
+		text_errorf(err, errlen, "%s: out of memory", path);
 	close(fd);
 	return buf;
 }
@@ -163,11 +155,11 @@ static int parse_row(struct procirq_table *t, const int *cols, int ncol, const c
 	while (i < len && line[i] != ':' && line[i] != ' ' && line[i] != '\t')
 		i++;
 	if (i >= len || line[i] != ':' || i == name0) {
-		set_err(msg, msglen, "expected 'NAME:' at the start of the line");
+		text_errorf(msg, msglen, "expected 'NAME:' at the start of the line");
 		return -1;
 	}
 	if (i - name0 >= PROCIRQ_NAME_MAX) {
-		set_err(msg, msglen, "source name longer than %d bytes", PROCIRQ_NAME_MAX - 1);
+		text_errorf(msg, msglen, "source name longer than %d bytes", PROCIRQ_NAME_MAX - 1);
 		return -1;
 	}
 	memset(s, 0, sizeof(*s));
@@ -194,7 +186,7 @@ static int parse_row(struct procirq_table *t, const int *cols, int ncol, const c
 		if (d < len && line[d] != ' ' && line[d] != '\t')
 			break; /* "5-edge" and the like: a description, not a count */
 		if (overflow) {
-			set_err(msg, msglen, "count out of range");
+			text_errorf(msg, msglen, "count out of range");
 			return -1;
 		}
 		if (k == 0)
@@ -221,7 +213,7 @@ static int parse_row(struct procirq_table *t, const int *cols, int ncol, const c
 	if (k == 0 && end > i)
 		return 0; /* a name and a description, no counts */
 	if (k < ncol) {
-		set_err(msg, msglen, "expected %d counts, found %d", ncol, k);
+		text_errorf(msg, msglen, "expected %d counts, found %d", ncol, k);
 		return -1;
 	}
 	s->per_cpu = true;
@@ -257,7 +249,7 @@ int procirq_parse(struct procirq_table *t, const char *text, const char *name, c
 		if (ncol < 0) {
 			ncol = parse_header(line, len, &cols);
 			if (ncol < 0) {
-				set_err(err, errlen, "%s:%zu: expected a header of CPU columns (CPU0 CPU1 ...)",
+				text_errorf(err, errlen, "%s:%zu: expected a header of CPU columns (CPU0 CPU1 ...)",
 					name, lineno);
 				goto fail;
 			}
@@ -296,7 +288,7 @@ int procirq_parse(struct procirq_table *t, const char *text, const char *name, c
 		}
 	}
 	if (ncol < 0) {
-		set_err(err, errlen, "%s:%zu: no header of CPU columns", name, lineno ? lineno : 1);
+		text_errorf(err, errlen, "%s:%zu: no header of CPU columns", name, lineno ? lineno : 1);
 		goto fail;
 	}
 	free(cols);
@@ -304,7 +296,7 @@ int procirq_parse(struct procirq_table *t, const char *text, const char *name, c
 	*t = n;
 	return 0;
 oom:
-	set_err(err, errlen, "%s:%zu: out of memory", name, lineno);
+	text_errorf(err, errlen, "%s:%zu: out of memory", name, lineno);
 fail:
 	free(cols);
 	procirq_free(&n);
@@ -317,7 +309,7 @@ int procirq_read(struct procirq_table *t, const char *root, enum procirq_file wh
 	char path[4096];
 	const char *file = which == PROCIRQ_SOFTIRQS ? "/proc/softirqs" : "/proc/interrupts";
 	if (snprintf(path, sizeof(path), "%s%s", root ? root : "", file) >= (int)sizeof(path)) {
-		set_err(err, errlen, "%s: path too long", file);
+		text_errorf(err, errlen, "%s: path too long", file);
 		return -1;
 	}
 	if (err && errlen)
@@ -451,7 +443,7 @@ int procirq_cpufreq_khz(const char *root, int cpu, uint64_t *khz, char *err, siz
 	bool ok = end != text && isdigit((unsigned char)text[0]) && *end == 0 && errno == 0;
 	free(text);
 	if (!ok) {
-		set_err(err, errlen, "%s: expected a frequency in kHz", path);
+		text_errorf(err, errlen, "%s: expected a frequency in kHz", path);
 		return -1;
 	}
 	*khz = v;

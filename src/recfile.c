@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cpuset.h"
+#include "textutil.h"
 
 #define MAX_WARNINGS 1000
 
@@ -123,64 +124,10 @@ void rec_record_free(struct rec_record *r)
 
 /* Length of the valid, printable UTF-8 sequence at @s, or 0. C1 controls (U+0080..U+009F,
  * which terminals obey like ESC sequences), overlongs and surrogates are not valid here. */
-static int utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-	int n;
-	unsigned cp;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
 
 void rec_escape(const char *in, char *out, size_t len)
 {
-	size_t o = 0;
-	if (len == 0)
-		return;
-	for (const unsigned char *s = (const unsigned char *)in; s && *s;) {
-		char tmp[8];
-		size_t n;
-		int u = *s >= 0x80 ? utf8_len(s) : 0;
-		if (u > 0) {
-			memcpy(tmp, s, (size_t)u);
-			n = (size_t)u;
-			s += u;
-		} else if (*s < 0x20 || *s == 0x7f || *s >= 0x80) {
-			n = (size_t)snprintf(tmp, sizeof(tmp), "\\x%02X", *s);
-			s++;
-		} else if (*s == '\\') {
-			memcpy(tmp, "\\\\", 2);
-			n = 2;
-			s++;
-		} else {
-			tmp[0] = (char)*s++;
-			n = 1;
-		}
-		if (o + n >= len) /* never split an escape or a character */
-			break;
-		memcpy(out + o, tmp, n);
-		o += n;
-	}
-	out[o] = '\0';
+	text_escape(in, TEXT_NUL_TERMINATED, out, len);
 }
 
 /* Escaped copy of a file string for messages (static ring of buffers, 4 at a time). */

@@ -194,34 +194,7 @@ static void total_counts(struct session *s)
 {
 	int n = s->mode.nevents;
 	for (int e = 0; e < n; e++) {
-		struct count t = {.state = COUNT_NOT_SUPPORTED};
-		int rows = 0, counted = 0;
-		double run = 0;
-		bool scaled = false, invalid = false;
-		for (int r = 0; r < s->cfg.ncpus; r++) {
-			const struct count *c = &s->snap.counts[r * n + e];
-			if (c->state == COUNT_OFFLINE || c->state == COUNT_NOT_SUPPORTED)
-				continue;
-			rows++;
-			if (c->state == COUNT_INVALID)
-				invalid = true;
-			if (c->state == COUNT_OK || c->state == COUNT_SCALED) {
-				t.value += c->value;
-				run += c->running;
-				counted++;
-				scaled |= c->state == COUNT_SCALED;
-			}
-		}
-		if (invalid)
-			t.state = COUNT_INVALID;
-		else if (counted)
-			t.state = scaled || counted < rows ? COUNT_SCALED : COUNT_OK;
-		else if (rows)
-			t.state = COUNT_NOT_COUNTED;
-		t.running = counted ? run / rows : 0;
-		if (invalid)
-			t.value = 0;
-		s->snap.total_counts[e] = t;
+		count_total(s->snap.counts, s->cfg.ncpus, n, e, &s->snap.total_counts[e]);
 	}
 }
 

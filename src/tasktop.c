@@ -1,5 +1,6 @@
 /* tasktop.c: the busiest task on each CPU between two scans of <root>/proc/[pid]/task/[tid]/stat. */
 #include "tasktop.h"
+#include "textutil.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -19,77 +20,11 @@ struct tasktop_task {
 	char comm[TASKTOP_RAW_COMM_MAX];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
-/* Length of a valid, printable UTF-8 sequence at @s (at most @n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
-		return 0;
-	return len;
-}
 
 void tasktop_escape(const char *in, size_t n, char *out, size_t outlen)
 {
-	const unsigned char *s = (const unsigned char *)in;
-	size_t o = 0;
-	if (!outlen)
-		return;
-	for (size_t i = 0; i < n && s[i];) {
-		size_t u = s[i] >= 0x80 ? utf8_len(s + i, n - i) : 0;
-		if (u) {
-			if (o + u >= outlen)
-				break;
-			memcpy(out + o, s + i, u);
-			o += u;
-			i += u;
-		} else if (s[i] < 0x20 || s[i] >= 0x7f || s[i] == '\\') {
-			if (o + 4 >= outlen)
-				break;
-			if (s[i] == '\\') {
-				out[o++] = '\\';
-				out[o++] = '\\';
-			} else {
-				o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", s[i]);
-			}
-			i++;
-		} else {
-			if (o + 1 >= outlen)
-				break;
-			out[o++] = (char)s[i++];
-		}
-	}
-	out[o] = 0;
+	text_escape(in, n, out, outlen);
 }
 
 int tasktop_parse_stat(const char *text, size_t len, struct tasktop_stat *out)
@@ -168,16 +103,16 @@ int tasktop_init(struct tasktop *t, const char *root, int ncpu, unsigned min_int
 	if (!root)
 		root = "";
 	if (ncpu <= 0) {
-		set_err(err, errlen, "tasktop: the number of CPUs must be positive");
+		text_errorf(err, errlen, "tasktop: the number of CPUs must be positive");
 		return -1;
 	}
 	if (strlen(root) >= sizeof(t->root) - 64) {
-		set_err(err, errlen, "tasktop: root path too long");
+		text_errorf(err, errlen, "tasktop: root path too long");
 		return -1;
 	}
 	t->cpus = calloc((size_t)ncpu, sizeof(*t->cpus));
 	if (!t->cpus) {
-		set_err(err, errlen, "tasktop: out of memory");
+		text_errorf(err, errlen, "tasktop: out of memory");
 		return -1;
 	}
 	snprintf(t->root, sizeof(t->root), "%s", root);
@@ -347,7 +282,7 @@ int tasktop_scan(struct tasktop *t, uint64_t now_ns, char *err, size_t errlen)
 	snprintf(path, sizeof(path), "%s/proc", t->root);
 	DIR *d = opendir(path);
 	if (!d) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		text_errorf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	/* The previous scan becomes the baseline. */

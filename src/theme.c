@@ -1,6 +1,7 @@
 /* theme.c: the colour role table, theme-file parsing, search order and colour degradation. */
 #include "theme.h"
 #include "embedded.h"
+#include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -134,20 +135,6 @@ int theme_parse_colour(const char *s, int32_t *out)
 	return -1;
 }
 
-/* Copies @s into @out with control and non-ASCII bytes as \xNN (safe for a terminal). */
-static void escape(const char *s, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (; *s && o + 5 < len; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch < 0x20 || ch >= 0x7f)
-			o += (size_t)snprintf(out + o, len - o, "\\x%02x", ch);
-		else
-			out[o++] = (char)ch;
-	}
-	out[o] = '\0';
-}
 
 static int lookup_colour(const char *s, const char *const *pal_names, const int32_t *pal_values,
 			 size_t npal, int32_t *out)
@@ -179,7 +166,7 @@ int theme_parse_style(const char *s, const char *const *pal_names, const int32_t
 		memcpy(word, s, n);
 		word[n] = '\0';
 		s += n;
-		escape(word, esc, sizeof(esc));
+		text_escape(word, TEXT_NUL_TERMINATED, esc, sizeof(esc));
 		if (strncmp(word, "fg=", 3) == 0 || strncmp(word, "bg=", 3) == 0) {
 			int32_t *dst = word[0] == 'f' ? &st.fg : &st.bg;
 			if (lookup_colour(word + 3, pal_names, pal_values, npal, dst) < 0) {
@@ -300,7 +287,7 @@ int theme_parse(struct theme *t, const char *text, const char *filename)
 				      : strcmp(name, "roles") == 0   ? SEC_ROLES
 								     : SEC_UNKNOWN;
 				if (sec == SEC_UNKNOWN) {
-					escape(name, esc, sizeof(esc));
+					text_escape(name, TEXT_NUL_TERMINATED, esc, sizeof(esc));
 					snprintf(msg, sizeof(msg),
 						 "unknown section [%s] (want [theme], [palette] or "
 						 "[roles])",
@@ -311,13 +298,13 @@ int theme_parse(struct theme *t, const char *text, const char *filename)
 		}
 		char *eq = strchr(line, '=');
 		if (!eq) {
-			escape(line, esc, sizeof(esc));
+			text_escape(line, TEXT_NUL_TERMINATED, esc, sizeof(esc));
 			snprintf(msg, sizeof(msg), "expected 'key = value', got '%s'", esc);
 			goto next;
 		}
 		*eq = '\0';
 		char *key = trim(line), *val = trim(eq + 1);
-		escape(key, esc, sizeof(esc));
+		text_escape(key, TEXT_NUL_TERMINATED, esc, sizeof(esc));
 		switch (sec) {
 		case SEC_NONE:
 			snprintf(msg, sizeof(msg), "'%s' outside a section", esc);
@@ -334,7 +321,7 @@ int theme_parse(struct theme *t, const char *text, const char *filename)
 				snprintf(msg, sizeof(msg), "bad palette name '%s'", esc);
 			} else if (lookup_colour(val, (const char *const *)pal_names, pal_values,
 						 npal, &col) < 0) {
-				escape(val, esc, sizeof(esc));
+				text_escape(val, TEXT_NUL_TERMINATED, esc, sizeof(esc));
 				snprintf(msg, sizeof(msg),
 					 "unknown colour '%s' (a name, 0-255 or #rrggbb)", esc);
 			} else if (npal == PALETTE_MAX) {
@@ -444,7 +431,7 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 		const char *base = strrchr(name, '/') + 1;
 		char stem[THEME_NAME_MAX];
 		if (!(text = read_file(name))) {
-			escape(name, esc, sizeof(esc));
+			text_escape(name, TEXT_NUL_TERMINATED, esc, sizeof(esc));
 			snprintf(err, errlen, "%s: %s", esc, strerror(errno));
 			return -1;
 		}
@@ -453,7 +440,7 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 		free(text);
 		return rc;
 	}
-	escape(name, esc, sizeof(esc));
+	text_escape(name, TEXT_NUL_TERMINATED, esc, sizeof(esc));
 	if (valid_name(name)) {
 		if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 			ndirs++;

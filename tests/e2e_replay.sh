@@ -58,8 +58,8 @@ check_bad "$FX/replay/badcpu.jsonl" 2 "CPU 7"
 check_bad "$FX/replay/notjson.txt" 2 "not a pmutop recording"
 check_bad "$T/missing.jsonl" 2 "cannot open"
 check_bad "$FX/rec/hostile.jsonl" 0 "no interval to show"
-check_bad "$FX/replay/hostile2.jsonl" 0 'x1B\[?1049h screen switch'
-grep -q 'evil\\x1B\[2J' "$T/bad.out" || no "hostile mode name not shown escaped: $(head -2 "$T/bad.out")"
+check_bad "$FX/replay/hostile2.jsonl" 0 'x1b\[?1049h screen switch'
+grep -q 'evil\\x1b\[2J' "$T/bad.out" || no "hostile mode name not shown escaped: $(head -2 "$T/bad.out")"
 grep -q ' 615' "$T/bad.out" || no "huge counters: delta not 615"
 : >"$T/empty.jsonl"
 check_bad "$T/empty.jsonl" 2 "empty file"

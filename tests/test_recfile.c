@@ -49,18 +49,18 @@ static const struct {
 	const char *out;
 } escape_cases[] = {
     {__LINE__, "cycles", 64, "cycles"},
-    {__LINE__, "\x1b[2J", 64, "\\x1B[2J"},
+    {__LINE__, "\x1b[2J", 64, "\\x1b[2J"},
     {__LINE__, "a\\b", 64, "a\\\\b"},
-    {__LINE__, "tab\there\r\n", 64, "tab\\x09here\\x0D\\x0A"},
+    {__LINE__, "tab\there\r\n", 64, "tab\\x09here\\x0d\\x0a"},
     {__LINE__, "caf\xc3\xa9 \xe2\x82\xac", 64, "caf\xc3\xa9 \xe2\x82\xac"},
     {__LINE__,
      "\xc2\x9b"
      "6n",
-     64, "\\xC2\\x9B6n"}, /* C1 CSI */
-    {__LINE__, "\xff\xfe", 64, "\\xFF\\xFE"},
-    {__LINE__, "\xc0\xaf", 64, "\\xC0\\xAF"}, /* overlong '/' */
-    {__LINE__, "\xe2\x82", 64, "\\xE2\\x82"}, /* cut sequence */
-    {__LINE__, "\x7f", 64, "\\x7F"},
+     64, "\\xc2\\x9b6n"}, /* C1 CSI */
+    {__LINE__, "\xff\xfe", 64, "\\xff\\xfe"},
+    {__LINE__, "\xc0\xaf", 64, "\\xc0\\xaf"}, /* overlong '/' */
+    {__LINE__, "\xe2\x82", 64, "\\xe2\\x82"}, /* cut sequence */
+    {__LINE__, "\x7f", 64, "\\x7f"},
     {__LINE__, "abcdef", 4, "abc"},
     {__LINE__, "ab\x1b", 6, "ab"}, /* the escape does not fit: dropped whole */
     {__LINE__, "", 8, ""},
@@ -334,7 +334,7 @@ static void test_fixture_errors(void)
 			      "string %zu not escaped: %s", i, out);
 		}
 		rec_escape(f.modes[0].events[0].name, out, sizeof(out));
-		CHECK_STR(out, "cyc\\x1B[31mles\\x0D\\x0A");
+		CHECK_STR(out, "cyc\\x1b[31mles\\x0d\\x0a");
 		rec_file_free(&f);
 	}
 }
@@ -414,7 +414,7 @@ static const struct {
     {__LINE__,
      HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"\\u001b[2Jx\",\"events\":[{\"name\":\"a\"}]}\n"
 	 "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":0,\"c\":[null,null]}]}\n",
-     "mode '\\x1B[2Jx' has 1 events"},
+     "mode '\\x1b[2Jx' has 1 events"},
     {__LINE__, HDR "{\"type\":\"mark\",\"t\":1}\n", "mark has no \"text\""},
     {__LINE__, HDR "[1,2]\n", "record has no \"type\""},
     {__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\",\"text\":\"b\"}\n", "corrupt line"},
