@@ -84,6 +84,11 @@ struct session_config {
 	const int *core_pmu_type;  /* per row, may be NULL */
 };
 
+/* Evaluates one metric for one row: its value (NAN = n/a, also when @skip, e.g. an offline
+ * row), its class, and the least running fraction of its inputs. */
+void metric_compute(const struct session_metric *sm, const struct metric_inputs *in, bool skip,
+		    double *value, enum metric_class *cls, double *running);
+
 struct session;
 
 struct session *session_new(const struct session_config *cfg, char *err, size_t errlen);

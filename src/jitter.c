@@ -249,21 +249,9 @@ static void compute_metrics(struct jitter *j, const struct session_metric *metri
 		in.ncpus = total ? online : 1;
 		for (int m = 0; m < nm; m++) {
 			const struct session_metric *sm = &metrics[m];
-			double v = NAN;
-			if ((total || !a->snap_offline[r]) && sm->eval && sm->eval(sm->ctx, &in, &v) < 0)
-				v = NAN;
-			if (!isfinite(v))
-				v = NAN;
-			enum metric_class cls = isnan(v) ? METRIC_NA
-					      : sm->classify ? sm->classify(sm->ctx, v)
-							     : METRIC_NONE;
-			double run = 1.0;
-			for (int k = 0; k < sm->ninputs; k++) {
-				const struct count *c = &in.counts[sm->inputs[k]];
-				double rk = (c->state == COUNT_OK || c->state == COUNT_SCALED) ? c->running : 0;
-				if (rk < run)
-					run = rk;
-			}
+			double v, run;
+			enum metric_class cls;
+			metric_compute(sm, &in, !total && a->snap_offline[r], &v, &cls, &run);
 			if (total) {
 				a->total_running[m] = run;
 				a->total_values[m] = v;

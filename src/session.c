@@ -198,6 +198,26 @@ static void total_counts(struct session *s)
 	}
 }
 
+void metric_compute(const struct session_metric *sm, const struct metric_inputs *in, bool skip,
+		    double *value, enum metric_class *cls, double *running)
+{
+	double v = NAN;
+	if (!skip && sm->eval && sm->eval(sm->ctx, in, &v) < 0)
+		v = NAN;
+	if (!isfinite(v))
+		v = NAN;
+	*cls = isnan(v) ? METRIC_NA : sm->classify ? sm->classify(sm->ctx, v) : METRIC_NONE;
+	double run = 1.0;
+	for (int k = 0; k < sm->ninputs; k++) {
+		const struct count *c = &in->counts[sm->inputs[k]];
+		double rk = (c->state == COUNT_OK || c->state == COUNT_SCALED) ? c->running : 0;
+		if (rk < run)
+			run = rk;
+	}
+	*running = run;
+	*value = v;
+}
+
 static void compute_metrics(struct session *s)
 {
 	int n = s->mode.nevents, nm = s->mode.nmetrics;
@@ -214,21 +234,9 @@ static void compute_metrics(struct session *s)
 		in.ncpus = total ? online : 1;
 		for (int m = 0; m < nm; m++) {
 			const struct session_metric *sm = &s->mode.metrics[m];
-			double v = NAN;
-			if ((total || !s->offline[r]) && sm->eval && sm->eval(sm->ctx, &in, &v) < 0)
-				v = NAN;
-			if (!isfinite(v))
-				v = NAN;
-			enum metric_class cls = isnan(v) ? METRIC_NA
-					      : sm->classify ? sm->classify(sm->ctx, v)
-							     : METRIC_NONE;
-			double run = 1.0;
-			for (int k = 0; k < sm->ninputs; k++) {
-				const struct count *c = &in.counts[sm->inputs[k]];
-				double rk = (c->state == COUNT_OK || c->state == COUNT_SCALED) ? c->running : 0;
-				if (rk < run)
-					run = rk;
-			}
+			double v, run;
+			enum metric_class cls;
+			metric_compute(sm, &in, !total && s->offline[r], &v, &cls, &run);
 			if (total) {
 				s->snap.total_running[m] = run;
 				s->snap.total_values[m] = v;
