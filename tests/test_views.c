@@ -3,6 +3,7 @@
 #include "harness.h"
 #include "mode.h"
 #include "options.h"
+#include "replay.h"
 #include "theme.h"
 #include "uistate.h"
 #include "views.h"
@@ -32,7 +33,9 @@ static int fx_open(const char *args, int ticks)
 	fx_close();
 	char buf[512], *argv[64];
 	int argc = 0;
-	snprintf(buf, sizeof(buf), "pmutop --no-rc --backend sim --seed 1 -i 1000 %s", args);
+	bool replay = strncmp(args, "-R ", 3) == 0;
+	snprintf(buf, sizeof(buf), replay ? "pmutop --no-rc %s" : "pmutop --no-rc --backend sim --seed 1 -i 1000 %s",
+		 args);
 	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
 		argv[argc++] = t;
 	argv[argc] = NULL;
@@ -47,12 +50,17 @@ static int fx_open(const char *args, int ticks)
 		CHECK(0, "ui_state_new: %s", err);
 		return -1;
 	}
-	if (app_tick(&app, err, sizeof(err)) != 0) { /* priming read */
+	if (!replay && app_tick(&app, err, sizeof(err)) != 0) { /* priming read */
 		CHECK(0, "priming: %s", err);
 		return -1;
 	}
 	for (int i = 0; i < ticks; i++) {
-		if (app_tick(&app, err, sizeof(err)) != 1) {
+		int rc = replay ? replay_app_tick(&app, err, sizeof(err)) : app_tick(&app, err, sizeof(err));
+		if (replay && rc == 0) { /* the replay's own priming tick */
+			i--;
+			continue;
+		}
+		if (rc != 1) {
 			CHECK(0, "tick %d: %s", i, err);
 			return -1;
 		}
@@ -78,13 +86,14 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 {
 	struct canvas *c = canvas_new(w, h);
 	const struct snapshot *snap = session_snapshot(app.session);
-	char pmu[160];
-	snprintf(pmu, sizeof(pmu), "SIMULATED %s", app.family->desc);
+	char pmu[160], banner[160];
+	snprintf(pmu, sizeof(pmu), "%s%s", app.replay ? "" : "SIMULATED ", app.family->desc);
+	snprintf(banner, sizeof(banner), "%s", app.replay ? "REPLAY stat.csv" : "SIMULATED");
 	struct view_header hd = {
 		.host = "testhost",
 		.kernel = "6.1.0-test",
 		.pmu = pmu,
-		.banner = "SIMULATED",
+		.banner = banner,
 		.mode = app.mode_name,
 		.title = app.mode.title,
 		.interval_ms = app.interval_ms,
@@ -280,6 +289,17 @@ int main(void)
 					 strcmp(canvas_cell(c, x, y)->ch, "█") == 0;
 		CHECK(spark, "no full sparkline block for the spikes");
 		canvas_free(c);
+	}
+
+	/* Replay of perf stat CSV captured on a board: the same table, REPLAY in the header. */
+	if (fx_open("-R fixtures/perfstat/stat.csv -m cpi", 2) == 0) {
+		struct view_state vs = table_state();
+		struct screen sc = {0};
+		both("replay-perfstat", &vs, &sc);
+		char *t = screen("replay-perfstat", 80, 24, &vs, &sc);
+		CHECK(strstr(t, "REPLAY stat.csv") != NULL, "REPLAY banner:\n%s", t);
+		CHECK(strstr(t, "3.111~") != NULL, "perf's multiplexed line (running < 100%%) is marked scaled:\n%s", t);
+		free(t);
 	}
 
 	/* Grouping by core type (hybrid: P-cores and E-cores interleaved). */
