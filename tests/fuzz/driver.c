@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -193,19 +194,30 @@ static int load_arg(const char *arg)
 	return rc;
 }
 
-/* Runs one input from an exact-size heap copy, so reading past its end is an ASan report. */
+static uint8_t *guard_map;  /* the mapping: guard_room bytes, then a PROT_NONE page */
+static size_t guard_room;
+
+/* Runs one input from a copy that ends right at a PROT_NONE page, so reading past its end
+ * faults at once, also inside uninstrumented libc (strtoull and friends). */
 static void run_one(const uint8_t *data, size_t len, unsigned long iter)
 {
-	uint8_t *copy = malloc(len ? len : 1);
-	if (!copy)
-		abort();
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	if (!guard_map || len > guard_room) {
+		if (guard_map)
+			munmap(guard_map, guard_room + page);
+		guard_room = (len + page) / page * page;
+		guard_map = mmap(NULL, guard_room + page, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (guard_map == MAP_FAILED || mprotect(guard_map + guard_room, page, PROT_NONE) < 0)
+			abort();
+	}
+	uint8_t *copy = guard_map + guard_room - len;
 	if (len)
 		memcpy(copy, data, len);
 	cur_data = data;
 	cur_len = len;
 	cur_iter = iter;
 	LLVMFuzzerTestOneInput(copy, len);
-	free(copy);
 }
 
 /* ---- mutations: every function edits buf[0..*len) with room for @max bytes ---- */
