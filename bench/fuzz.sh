@@ -1,8 +1,7 @@
 #!/bin/bash
 # fuzz.sh: builds the libFuzzer binaries (clang, ASan + UBSan) into build-fuzz and runs each target.
 # Usage: bench/fuzz.sh [SECONDS] [TARGET...]   (default 60 s each, every tests/fuzz/fuzz_*.c)
-# Env: CC (default clang), BUILD (default build-fuzz), JOBS (build jobs, default 2),
-# STRICT=1 (no workarounds for known bugs).
+# Env: CC (default clang), BUILD (default build-fuzz), JOBS (build jobs, default 2).
 # New inputs libFuzzer finds go to $BUILD/corpus/NAME (the committed seeds are only read);
 # crashes go to $BUILD/crashes/NAME-crash-*. Exit status 1 if any target crashed.
 set -u
@@ -16,14 +15,6 @@ case $BUILD in /*) ;; *) BUILD=$SRC/$BUILD ;; esac
 
 # Instrument the whole core (coverage + sanitizers), not just the target files.
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
-# Known, reported bugs are worked around so fuzzing gets past them (docs/fuzzing.md lists them;
-# tests/fuzz/crashes/ has the reproducers). STRICT=1 checks them too (after the fixes).
-if [ "${STRICT:-0}" = 1 ]; then
-	flags="$flags -DFUZZ_STRICT"
-else
-	# NULL + 0 in recfile.c buf_printf(); (unsigned) of a huge double in recfile.c read_header()
-	flags="$flags -fno-sanitize=pointer-overflow,float-cast-overflow"
-fi
 cmake -S "$SRC" -B "$BUILD" -DCMAKE_C_COMPILER="$CC" -DPMUTOP_FUZZ=ON \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="$flags" >/dev/null || exit 1
 targets=("$@")

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define LINEEDIT_MAX 4096 /* bytes of one command line; longer input is refused */
+
 struct lineedit {
 	char *buf;     /* UTF-8, NUL-terminated */
 	size_t len;    /* bytes */

@@ -69,6 +69,8 @@ static size_t next_cp(const struct lineedit *le, size_t pos)
 
 static int insert_bytes(struct lineedit *le, const char *s, size_t n)
 {
+	if (le->len + n > LINEEDIT_MAX)
+		return -1;
 	if (reserve(le, n) < 0)
 		return -1;
 	memmove(le->buf + le->cursor + n, le->buf + le->cursor, le->len - le->cursor + 1);
@@ -261,18 +263,22 @@ struct lineedit_view lineedit_view(struct lineedit *le, int width)
 		return v;
 	if (le->scroll > le->cursor)
 		le->scroll = le->cursor;
+	/* an edit left of the scroll position may have left it inside a character */
+	while (le->scroll > 0 && ((unsigned char)le->buf[le->scroll] & 0xc0) == 0x80)
+		le->scroll--;
 	/* the cursor needs its own column: one past the text at the end of the line */
-	for (;;) {
-		int need = cols(le, le->scroll, le->cursor) + 1;
-		if (le->cursor < le->len) {
-			uint32_t cp;
-			canvas_utf8_next(le->buf + le->cursor, le->len - le->cursor, &cp);
-			int cw = canvas_cp_width(cp);
-			need += (cw > 1 ? cw : 1) - 1;
-		}
-		if (need <= width || le->scroll >= le->cursor)
-			break;
-		le->scroll = next_cp(le, le->scroll);
+	int need = cols(le, le->scroll, le->cursor) + 1;
+	if (le->cursor < le->len) {
+		uint32_t cp;
+		canvas_utf8_next(le->buf + le->cursor, le->len - le->cursor, &cp);
+		int cw = canvas_cp_width(cp);
+		need += (cw > 1 ? cw : 1) - 1;
+	}
+	/* drop characters on the left until the cursor fits (linear in the line) */
+	while (need > width && le->scroll < le->cursor) {
+		size_t next = next_cp(le, le->scroll);
+		need -= cols(le, le->scroll, next);
+		le->scroll = next;
 	}
 	end = le->scroll;
 	int w = 0;

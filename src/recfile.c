@@ -467,6 +467,13 @@ static int buf_printf(struct rec_writer *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static int buf_printf(struct rec_writer *w, const char *fmt, ...)
 {
+	if (!w->buf) { /* no NULL + 0 arithmetic on the first record */
+		w->buf = malloc(4096);
+		if (!w->buf)
+			return -1;
+		w->cap = 4096;
+		w->len = 0;
+	}
 	for (;;) {
 		va_list ap;
 		va_start(ap, fmt);
@@ -852,6 +859,8 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 		return -1;
 	if (get_num(p, o, "header", "interval_ms", false, &d) < 0)
 		return -1;
+	if (!(d >= 0 && d <= 86400000))
+		return perr(p, "header: \"interval_ms\" must be from 0 to 86400000");
 	h->interval_ms = (unsigned)d;
 	if (get_num(p, o, "header", "counter_bits", false, &d) < 0)
 		return -1;
@@ -861,6 +870,8 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 	json_t *st = json_object_get(o, "start_time");
 	if (st && !json_is_number(st))
 		return perr(p, "header: \"start_time\" must be a number");
+	if (st && !(json_number_value(st) > -9.2e18 && json_number_value(st) < 9.2e18))
+		return perr(p, "header: \"start_time\" is out of range");
 	h->start_time = st ? (int64_t)json_number_value(st) : 0;
 
 	json_t *cpus = json_object_get(o, "cpus");

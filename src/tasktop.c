@@ -3,6 +3,7 @@
 #include "textutil.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -73,12 +74,13 @@ int tasktop_parse_stat(const char *text, size_t len, struct tasktop_stat *out)
 		}
 		if (field != 14 && field != 15 && field != 22 && field != 39)
 			continue;
-		if (!isdigit((unsigned char)*tok))
-			return -1;
-		errno = 0;
-		unsigned long long v = strtoull(tok, &end, 10);
-		if (end != p || errno)
-			return -1;
+		/* digits up to the token's end: the text need not be NUL-terminated */
+		unsigned long long v = 0;
+		for (const char *d = tok; d < p; d++) {
+			if (!isdigit((unsigned char)*d) || v > (ULLONG_MAX - 9) / 10)
+				return -1;
+			v = v * 10 + (unsigned)(*d - '0');
+		}
 		if (field == 14)
 			st.utime = v;
 		else if (field == 15)
@@ -203,6 +205,8 @@ static void scan_process(struct tasktop *t, int pid, char *path, size_t pathlen)
 			continue; /* the thread exited */
 		char buf[1024];
 		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		if (n >= 0)
+			buf[n] = '\0';
 		close(fd);
 		if (n <= 0)
 			continue;

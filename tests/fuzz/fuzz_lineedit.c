@@ -55,11 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				struct lineedit_view v = lineedit_view(&le, width);
 				FUZZ_ASSERT(v.start <= le.len && v.len <= le.len - v.start);
 				/* the slice starts and ends on codepoints */
-#ifdef FUZZ_STRICT
-				/* known bug (crashes/lineedit-scroll-inside-codepoint.keys): an insert
-				 * left of the scroll offset leaves it inside a codepoint */
 				FUZZ_ASSERT(boundary(&le, v.start) && boundary(&le, v.start + v.len));
-#endif
 				if (width > 0)
 					FUZZ_ASSERT(le.cursor >= v.start && le.cursor <= v.start + v.len);
 				FUZZ_ASSERT(v.cursor_col >= 0);
@@ -112,12 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			lineedit_key(&le, b);
 		}
 		check(&le);
-#ifndef FUZZ_STRICT
-		/* known slowness (crashes/lineedit-view-quadratic.keys): lineedit_view is
-		 * quadratic in the line length; C-u + C-y doubles the line */
-		if (le.len > 4096)
-			break;
-#endif
+		FUZZ_ASSERT(le.len <= LINEEDIT_MAX);
 	}
 	lineedit_free(&le);
 	return 0;
