@@ -75,11 +75,13 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 {
 	int x = canvas_printf(c, 0, 0, ROLE_HEADER, "pmutop %s", h->host ? h->host : "");
 	x += canvas_printf(c, x, 0, ROLE_HEADER, "  %s  ", h->kernel ? h->kernel : "");
-	x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, -1, CANVAS_ELLIPSIS, h->pmu ? h->pmu : "");
+	int bw = h->banner ? canvas_str_width(h->banner) + 2 : 0;
+	if (bw > c->w / 2)
+		bw = c->w / 2;
+	int room = c->w - bw - x - 1;
+	if (room > 0)
+		x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, room, CANVAS_ELLIPSIS, h->pmu ? h->pmu : "");
 	if (h->banner) {
-		int bw = canvas_str_width(h->banner) + 2;
-		if (bw > c->w / 2)
-			bw = c->w / 2;
 		canvas_putx(c, c->w - bw, 0, strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER : ROLE_REPLAY_BANNER,
 			    0, bw, CANVAS_ELLIPSIS, " ");
 		canvas_putx(c, c->w - bw + 1, 0,
@@ -212,6 +214,20 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	int attrib_w = na ? na * ATTRIB_COLW + TASK_COLW : 0;
 	if (attrib_w > c->w - CPU_COL - colw)
 		attrib_w = 0, na = 0; /* too narrow: the metrics first */
+	/* columns as wide as the longest header ("dmiss_pct %") when they all fit */
+	int wide = colw;
+	for (int m = 0; m < nm; m++) {
+		const struct session_metric *sm = &snap->metrics[m];
+		int hw = canvas_str_width(sm->name) + 2 +
+			 (jit && jit->stat ? 1 + canvas_str_width(jit->stat)
+					   : sm->unit[0] ? 1 + canvas_str_width(sm->unit) : 0);
+		if (hw > wide)
+			wide = hw;
+	}
+	if (wide > 18)
+		wide = 18;
+	if (CPU_COL + nm * wide + attrib_w <= c->w)
+		colw = wide;
 	int fit = (c->w - CPU_COL - attrib_w) / colw;
 	int shown = nm < fit ? nm : fit;
 	if (shown < 0)
