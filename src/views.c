@@ -78,7 +78,7 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 	int bw = h->banner ? canvas_str_width(h->banner) + 2 : 0;
 	if (bw > c->w / 2)
 		bw = c->w / 2;
-	int room = c->w - bw - x - 1;
+	int room = c->w - x - (bw ? bw + 1 : 0);
 	if (room > 0)
 		x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, room, CANVAS_ELLIPSIS, h->pmu ? h->pmu : "");
 	if (h->banner) {
