@@ -39,6 +39,12 @@ struct probe_detect {
 int probe_detect_levels(const double *sizes, const double *latency_ns, int n, double noise,
 			struct probe_detect *out);
 
+/* Maps cache levels to the steps of @d: @bound_of[L - 1] is the step that ends level L, or -1
+ * when the plateau below a step sits more than 1.5x above the plateau after the previous step
+ * (the latency rose without a trusted step: that level was missed, so it is "not found" rather
+ * than given the next step's size). Returns the number of levels mapped (at most @max). */
+int probe_assign_levels(const struct probe_detect *d, int *bound_of, int max);
+
 /* Line size from a within-page random walk at strides @strides (bytes, ascending): fits
  * t(s) = hit + min(1, s/L) * (miss - hit) for L in 16..512 and returns the best L (bytes),
  * or 0 when the curve shows no L1 miss cost (not found). @confidence gets 0..1. */

@@ -497,7 +497,9 @@ static void analyse_sizes(struct probe *p)
 	for (int i = 0; i < r->nsysfs; i++)
 		largest_sysfs = fmax(largest_sysfs, r->sysfs[i].size);
 	int nb = r->detect.nbounds;
-	int nl = nb;
+	int bound_of[PROBE_MAX_LEVELS];
+	int nmapped = probe_assign_levels(&r->detect, bound_of, PROBE_MAX_LEVELS);
+	int nl = nmapped;
 	for (int i = 0; i < r->nsysfs; i++)
 		if (r->sysfs[i].level > nl)
 			nl = r->sysfs[i].level;
@@ -508,12 +510,15 @@ static void analyse_sizes(struct probe *p)
 		struct probe_level *lv = &r->levels[L - 1];
 		memset(lv, 0, sizeof(*lv));
 		lv->level = L;
-		if (L <= nb) {
-			lv->hit_ns = r->detect.b[L - 1].below_ns;
-			lv->confidence = r->detect.b[L - 1].confidence;
+		int k = L <= nmapped ? bound_of[L - 1] : -2;
+		if (k >= 0) {
+			lv->hit_ns = r->detect.b[k].below_ns;
+			lv->confidence = r->detect.b[k].confidence;
 			if (lv->confidence >= 0.5)
-				lv->size = r->detect.b[L - 1].size;
-		} else if (L == nb + 1 && nb > 0 && !(r->max_size >= 2 * largest_sysfs && r->detect.tail_flat)) {
+				lv->size = r->detect.b[k].size;
+		} else if (k == -1) {
+			lv->hit_ns = NAN; /* a level the latency curve passed without a clear step */
+		} else if (L == nmapped + 1 && nb > 0 && !(r->max_size >= 2 * largest_sysfs && r->detect.tail_flat)) {
 			lv->hit_ns = r->detect.last_ns;
 		}
 		lv->sysfs_size = sysfs_size_of(r, L);

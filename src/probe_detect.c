@@ -312,3 +312,14 @@ char *probe_format_size(double bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.1f%c", bytes, units[u]);
 	return buf;
 }
+
+int probe_assign_levels(const struct probe_detect *d, int *bound_of, int max)
+{
+	int n = 0;
+	for (int k = 0; k < d->nbounds && n < max; k++) {
+		if (k > 0 && d->b[k].below_ns > 1.5 * d->b[k - 1].above_ns && n + 1 < max)
+			bound_of[n++] = -1;
+		bound_of[n++] = k;
+	}
+	return n;
+}

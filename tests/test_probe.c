@@ -433,8 +433,41 @@ static void test_real_run(void)
 	probe_free(p);
 }
 
+/* Levels follow the steps; a latency rise between two steps without a step of its own is a
+ * missed level ("not found"), not a reason to give the next step's size to it. */
+static void test_assign_levels(void)
+{
+	static const struct {
+		int line;
+		int n;
+		double below[4], above[4];
+		int want_n, want[4];
+	} cases[] = {
+		{__LINE__, 2, {1.0, 3.8}, {3.8, 15}, 2, {0, 1}},       /* L1, L2 */
+		{__LINE__, 2, {1.0, 14}, {3.8, 140}, 3, {0, -1, 1}},   /* L2 missed: 3.8 -> 14 */
+		{__LINE__, 3, {1.0, 3.9, 15}, {3.8, 15, 140}, 3, {0, 1, 2}},
+		{__LINE__, 1, {1.0}, {3.8}, 1, {0}},
+		{__LINE__, 0, {0}, {0}, 0, {0}},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct probe_detect d;
+		memset(&d, 0, sizeof(d));
+		d.nbounds = cases[i].n;
+		for (int k = 0; k < cases[i].n; k++) {
+			d.b[k].below_ns = cases[i].below[k];
+			d.b[k].above_ns = cases[i].above[k];
+		}
+		int got[PROBE_MAX_LEVELS];
+		int n = probe_assign_levels(&d, got, PROBE_MAX_LEVELS);
+		CHECK(n == cases[i].want_n, "line %d: %d levels", cases[i].line, n);
+		for (int k = 0; k < n && k < cases[i].want_n; k++)
+			CHECK(got[k] == cases[i].want[k], "line %d: level %d -> bound %d", cases[i].line, k + 1, got[k]);
+	}
+}
+
 int main(void)
 {
+	test_assign_levels();
 	make_grid();
 	snprintf(fixture, sizeof(fixture), "%s/tests/fixtures/probe", harness_src());
 	test_clean_steps();
