@@ -3,6 +3,7 @@
 #include "encode.h"
 #include "family.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ struct proc_source {
 	bool used;
 	long hz;          /* USER_HZ */
 	uint64_t t0;      /* monotonic ns at open: enabled/running start */
+	int fd;           /* /proc/stat, kept open: one pread per tick; -1 closed */
 	char *buf;
 	size_t cap;
 };
@@ -219,6 +221,9 @@ static void perf_close(struct backend *b)
 	free(p->cpus);
 	free(p->core_type);
 	free(p->readbuf);
+	if (p->proc.fd >= 0)
+		close(p->proc.fd);
+	free(p->proc.buf);
 	free(p);
 	b->priv = NULL;
 }
@@ -261,6 +266,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	int ngroups = req->singletons ? n : (req->nsets > 1 ? req->nsets + 1 : 1);
 	int total_opened = 0;
 	p->proc.t0 = monotonic_ns();
+	p->proc.fd = -1;
 	char first_reason[400] = "";
 	for (int r = 0; r < nc; r++) {
 		struct perf_row *row = &p->rows[r];
@@ -320,14 +326,25 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *out, bool *present,
 		      const bool *offline, uint64_t now)
 {
-	FILE *f = fopen("/proc/stat", "r");
-	if (!f)
+	if (p->proc.fd < 0)
+		p->proc.fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	if (p->proc.fd < 0)
 		return;
+	if (!p->proc.buf) {
+		p->proc.cap = 65536;
+		p->proc.buf = malloc(p->proc.cap);
+		if (!p->proc.buf)
+			return;
+	}
+	ssize_t got = pread(p->proc.fd, p->proc.buf, p->proc.cap - 1, 0);
+	if (got <= 0)
+		return;
+	p->proc.buf[got] = '\0';
 	if (!p->proc.hz)
 		p->proc.hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
-	char line[512];
 	int n = p->req.nevents;
-	while (fgets(line, sizeof(line), f)) {
+	for (char *line = p->proc.buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
 		int cpu;
 		unsigned long long v[8] = {0};
 		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
@@ -354,7 +371,6 @@ static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *
 			}
 		}
 	}
-	fclose(f);
 }
 
 static uint64_t monotonic_ns(void)
