@@ -272,23 +272,23 @@ static int cmd_mode(struct app_ctx *app, int argc, char **argv, char *err, size_
 {
 	(void)argc;
 	const char *name = argv[1];
-	char pick[64];
 	if (strcmp(name, "next") == 0 || strcmp(name, "prev") == 0) {
-		/* walk the modes available here */
+		/* the next mode that opens here (in a replay: whose events were recorded) */
 		int n = app->modes->n, cur = 0;
 		for (int i = 0; i < n; i++)
 			if (strcmp(app->modes->modes[i]->name, app->mode_name) == 0)
 				cur = i;
 		int step = name[0] == 'n' ? 1 : -1;
-		for (int k = 1; k <= n; k++) {
+		for (int k = 1; k < n; k++) {
 			const struct mode *m = app->modes->modes[((cur + step * k) % n + n) % n];
 			struct mode_avail a;
-			if (mode_availability(m, app->family, &a) == 0) {
-				snprintf(pick, sizeof(pick), "%s", m->name);
-				name = pick;
-				break;
+			if (mode_availability(m, app->family, &a) == 0 && app_set_mode(app, m->name, err, errlen) == 0) {
+				after_mode_change(app);
+				return 0;
 			}
 		}
+		snprintf(err, errlen, "no other mode is available here");
+		return -1;
 	}
 	if (app_set_mode(app, name, err, errlen) < 0)
 		return -1;
