@@ -1367,8 +1367,14 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	const char *types[APP_MAX_ROWS > 0 ? 1 : 1];
 	(void)types;
 	static const char *core_types[APP_MAX_ROWS];
-	for (int r = 0; r < app->ncpus; r++)
+	const struct replay *rp = app->replay;
+	for (int r = 0; r < app->ncpus; r++) {
 		core_types[r] = platform_core_type(&app->pf, app->cpus[r]);
+		/* a recording from another machine brings its own core types */
+		for (int k = 0; rp && k < rp->f.header.ncpus; k++)
+			if (rp->f.header.cpus[k].cpu == app->cpus[r])
+				core_types[r] = rp->f.header.cpus[k].core_type;
+	}
 	struct view_input in = {
 		.header = &h,
 		.snap = have ? snap : NULL,
