@@ -46,7 +46,10 @@ struct flight *flight_new(int nrows, const int *cpus, int nevents, double second
 			  size_t max_bytes, bool *clipped, char *err, size_t errlen);
 void flight_free(struct flight *f);
 /* Appends one sample (the snapshot's rows and events must match the ring's). */
-void flight_push(struct flight *f, const struct snapshot *snap);
+struct session_raw;
+/* Adds one sample. With @raw (the reads behind @snap) the ring keeps the kernel's own cumulative
+ * triples, so a flight recording replays exactly; without it, triples rebuilt from the deltas. */
+void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw);
 /* Seconds of samples the ring holds now and at most. */
 double flight_span_s(const struct flight *f);
 size_t flight_bytes(const struct flight *f);

@@ -87,7 +87,7 @@ void flight_free(struct flight *f)
 	free(f);
 }
 
-void flight_push(struct flight *f, const struct snapshot *snap)
+void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw)
 {
 	if (snap->nrows != f->nrows || snap->nevents != f->nevents)
 		return;
@@ -98,7 +98,13 @@ void flight_push(struct flight *f, const struct snapshot *snap)
 	f->iv_ms[slot] = snap->interval_s * 1000.0;
 	for (int r = 0; r < f->nrows; r++)
 		f->offline[slot * (size_t)f->nrows + (size_t)r] = snap->offline[r];
-	for (size_t i = 0; i < cells; i++) {
+	bool use_raw = raw && raw->cur && raw->nrows == f->nrows && raw->nevents == f->nevents;
+	for (size_t i = 0; use_raw && i < cells; i++) {
+		bool off = raw->offline && raw->offline[i / (size_t)f->nevents];
+		f->raw[slot * cells + i] = raw->cur[i];
+		f->present[slot * cells + i] = raw->cur_present[i] && !off;
+	}
+	for (size_t i = 0; !use_raw && i < cells; i++) {
 		const struct count *c = &snap->counts[i];
 		struct raw_count *cum = &f->cum[i];
 		bool present = true;

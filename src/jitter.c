@@ -494,6 +494,7 @@ static void rec_header_of(struct app_ctx *app, struct rec_header *h, struct rec_
 	snprintf(h->source, sizeof(h->source), "flight");
 	h->simulated = session_backend(app->session)->simulated;
 	h->interval_ms = (unsigned)app_tick_ms(app);
+	h->counter_bits = session_backend(app->session)->counter_bits;
 	h->start_time = (int64_t)time(NULL);
 	h->ncpus = app->ncpus;
 	for (int r = 0; r < app->ncpus; r++) {
@@ -625,8 +626,11 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 		l.row = r;
 		alert_set_eval(&j->rules, snap->time_s, snap->cpus[r], rule_lookup, &l, &j->log);
 	}
-	if (j->flight)
-		flight_push(j->flight, snap);
+	if (j->flight) {
+		struct session_raw raw;
+		session_raw(app->session, &raw);
+		flight_push(j->flight, snap, &raw);
+	}
 	if (j->log.total > before) {
 		const struct spike_event *ev = spike_log_get(&j->log, j->log.len - 1);
 		/* user rules trigger the flight recorder; the default rules only log */

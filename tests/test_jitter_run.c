@@ -331,7 +331,7 @@ static void test_flight_bound(void)
 		size_t pushes = f->cap + 5 < 5000 ? f->cap + 5 : 5000;
 		for (size_t k = 0; k < pushes; k++) {
 			s.time_s = (double)k * 0.001;
-			flight_push(f, &s);
+			flight_push(f, &s, NULL);
 		}
 		CHECK_INT(f->len, pushes < f->cap ? pushes : f->cap);
 		free(counts);
