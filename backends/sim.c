@@ -51,6 +51,13 @@ void backend_sim_configure(struct backend *b, const struct sim_opts *o)
 	b->priv = p;
 }
 
+void backend_sim_set_interval(struct backend *b, uint64_t interval_ns)
+{
+	struct sim_priv *p = b->priv;
+	if (b->ops == &backend_sim_ops && p && interval_ns > 0)
+		p->opts.interval_ns = interval_ns;
+}
+
 /* splitmix64: a small, well-mixed deterministic hash. */
 static uint64_t mix(uint64_t x)
 {

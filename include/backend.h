@@ -82,6 +82,8 @@ struct sim_opts {
 void sim_opts_default(struct sim_opts *o);
 /* Must be called before open for the sim backend. */
 void backend_sim_configure(struct backend *b, const struct sim_opts *o);
+/* Changes the virtual time per read of an open sim backend (the loop's cadence changed). */
+void backend_sim_set_interval(struct backend *b, uint64_t interval_ns);
 
 const struct backend_ops *backend_find(const char *name);
 void backend_free(struct backend *b);

@@ -111,6 +111,8 @@ struct session_raw {
 	uint64_t prev_t, cur_t; /* ns, backend clock */
 };
 void session_raw(const struct session *s, struct session_raw *out);
+/* The sim backend's virtual time per read follows the loop's cadence. */
+void session_set_sim_interval(struct session *s, uint64_t interval_ns);
 /* Time (ns) of the last read, from the backend's clock. */
 uint64_t session_last_read_ns(const struct session *s);
 void session_free(struct session *s);

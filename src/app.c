@@ -577,6 +577,8 @@ int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 		return rc;
 	app->interval_ms = ms;
 	app->opt.sim.interval_ns = (uint64_t)app_tick_ms(app) * 1000000ULL;
+	if (app->session)
+		session_set_sim_interval(app->session, app->opt.sim.interval_ns);
 	if (app->loop_ready)
 		loop_set_period(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL);
 	return 0;
@@ -596,6 +598,8 @@ int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 	}
 	app->sample_ms = ms;
 	app->opt.sim.interval_ns = (uint64_t)app_tick_ms(app) * 1000000ULL;
+	if (app->session)
+		session_set_sim_interval(app->session, app->opt.sim.interval_ns);
 	if (app->loop_ready)
 		loop_set_period(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL);
 	return 0;

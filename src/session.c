@@ -345,6 +345,13 @@ int session_tick(struct session *s, char *err, size_t errlen)
 const struct snapshot *session_snapshot(const struct session *s) { return &s->snap; }
 const struct session_mode *session_mode(const struct session *s) { return &s->mode; }
 const struct backend *session_backend(const struct session *s) { return &s->backend; }
+void session_set_sim_interval(struct session *s, uint64_t interval_ns)
+{
+	s->sim.interval_ns = interval_ns;
+	if (s->open)
+		backend_sim_set_interval(&s->backend, interval_ns);
+}
+
 uint64_t session_last_read_ns(const struct session *s) { return s->cur_t; }
 
 void session_raw(const struct session *s, struct session_raw *out)
