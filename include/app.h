@@ -104,6 +104,9 @@ void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...
 int app_init(struct app_ctx *app, char *err, size_t errlen);
 /* Switches to mode @name; the old mode keeps running when the new one fails. */
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen);
+/* Checks that @spec encodes for this machine; -1 with the reason and the closest event names
+ * ("unknown event ... (did you mean perf::CYCLES)") otherwise. */
+int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen);
 /* A formula-friendly alias for an event spec: "perf::L1-DCACHE-LOADS" -> "L1_DCACHE_LOADS". */
 void app_event_alias(const char *spec, char *alias, size_t len);
 /* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03" style, names optional). */

@@ -375,6 +375,26 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 	return open_mode(app, m, err, errlen);
 }
 
+int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen)
+{
+	const struct platform_pmu *core = app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
+	struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
+				 .family = app->family, .core_pmu_type = core ? core->type : 0,
+				 .filters_priv = app->family->filters_priv};
+	struct event_encoding enc;
+	char why[256];
+	if (event_encode(spec, &ctx, &enc, why, sizeof(why)) == 0)
+		return 0;
+	char sugg[4][96];
+	int n = encode_suggest(spec, &ctx, sugg, 4);
+	int used = snprintf(err, errlen, "%s", why);
+	for (int k = 0; k < n && used > 0 && (size_t)used < errlen; k++)
+		used += snprintf(err + used, errlen - (size_t)used, "%s%s", k ? ", " : " (did you mean ", sugg[k]);
+	if (n && used > 0 && (size_t)used < errlen)
+		snprintf(err + used, errlen - (size_t)used, ")");
+	return -1;
+}
+
 void app_event_alias(const char *spec, char *alias, size_t len)
 {
 	const char *p = strstr(spec, "::");
@@ -435,29 +455,13 @@ int app_set_events(struct app_ctx *app, const char *name, const char *list, char
 		return -1;
 	/* an unknown event name is bad input: say so with the closest names */
 	struct mode_resolution res;
-	if (mode_resolve(m, app->family, &res) == 0) {
-		const struct platform_pmu *core = app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
-		struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
-					 .family = app->family, .core_pmu_type = core ? core->type : 0,
-					 .filters_priv = app->family->filters_priv};
-		for (int e = 0; e < res.events->nevents; e++) {
-			struct event_encoding enc;
-			char why[256];
-			if (event_encode(res.events->events[e].spec, &ctx, &enc, why, sizeof(why)) == 0)
-				continue;
-			char sugg[4][96];
-			int n = encode_suggest(res.events->events[e].spec, &ctx, sugg, 4);
-			int used = snprintf(err, errlen, "%s", why);
-			for (int k = 0; k < n && used > 0 && (size_t)used < errlen; k++)
-				used += snprintf(err + used, errlen - (size_t)used, "%s%s", k ? ", " : " (did you mean ",
-						 sugg[k]);
-			if (n && used > 0 && (size_t)used < errlen)
-				snprintf(err + used, errlen - (size_t)used, ")");
-			mode_free(m);
-			app->bad_input = true;
-			return -1;
-		}
-	}
+	if (mode_resolve(m, app->family, &res) == 0)
+		for (int e = 0; e < res.events->nevents; e++)
+			if (app_check_event(app, res.events->events[e].spec, err, errlen) < 0) {
+				mode_free(m);
+				app->bad_input = true;
+				return -1;
+			}
 	if (open_mode(app, m, err, errlen) < 0) {
 		mode_free(m);
 		return -1;

@@ -619,22 +619,8 @@ static int change_events(struct app_ctx *app, int argc, char **argv, bool add, c
 				snprintf(spec, sizeof(spec), "%s", arg);
 				app_event_alias(arg, alias, sizeof(alias));
 			}
-			struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
-						 .family = app->family, .core_pmu_type = app->core_type[0],
-						 .filters_priv = app->family->filters_priv};
-			struct event_encoding enc;
-			char why[256];
-			if (event_encode(spec, &ctx, &enc, why, sizeof(why)) < 0) {
-				char sugg[4][96];
-				int n = encode_suggest(spec, &ctx, sugg, 4);
-				int used = snprintf(err, errlen, "%s", why);
-				for (int s = 0; s < n && used > 0 && (size_t)used < errlen; s++)
-					used += snprintf(err + used, errlen - (size_t)used, "%s%s",
-							 s ? ", " : " (did you mean ", sugg[s]);
-				if (n && used > 0 && (size_t)used < errlen)
-					snprintf(err + used, errlen - (size_t)used, ")");
+			if (app_check_event(app, spec, err, errlen) < 0)
 				return -1;
-			}
 			for (int e = 0; e < m.nevents; e++)
 				if (strcmp(m.events[e].name, alias) == 0) {
 					snprintf(err, errlen, "event %s is already counted", alias);
