@@ -7,7 +7,9 @@
 #include "remote.h"
 #include "replay.h"
 #include "report.h"
+#ifndef PMUTOP_NO_UI
 #include "ui.h"
+#endif
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -197,7 +199,15 @@ int main(int argc, char **argv)
 	if (app.opt.batch)
 		rc = run_batch(&app);
 	else
+#ifdef PMUTOP_NO_UI
+	{
+		fprintf(stderr, "pmutop: this is the board agent, built without the screen: use -b "
+				"(and -r - for pmutop --remote)\n");
+		rc = 2;
+	}
+#else
 		rc = ui_run(&app);
+#endif
 	app_free(&app);
 	return rc;
 }
