@@ -223,14 +223,14 @@ static void compute_metrics(struct session *s)
 	int n = s->mode.nevents, nm = s->mode.nmetrics;
 	struct metric_inputs in = {.names = (const char(*)[48])s->names, .nevents = n,
 				   .interval_s = s->snap.interval_s, .time_s = s->snap.time_s};
+	/* The total row sums the counts of every online row: formulas divide by ncpus where a
+	 * per-CPU average is meant (utilisation). */
+	int online = 0;
+	for (int k = 0; k < s->cfg.ncpus; k++)
+		online += !s->offline[k];
 	for (int r = 0; r <= s->cfg.ncpus; r++) {
 		bool total = r == s->cfg.ncpus;
 		in.counts = total ? s->snap.total_counts : &s->snap.counts[r * n];
-		/* The total row sums the counts of every online row: formulas divide by ncpus
-		 * where a per-CPU average is meant (utilisation). */
-		int online = 0;
-		for (int k = 0; k < s->cfg.ncpus; k++)
-			online += !s->offline[k];
 		in.ncpus = total ? online : 1;
 		for (int m = 0; m < nm; m++) {
 			const struct session_metric *sm = &s->mode.metrics[m];
