@@ -236,32 +236,6 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 		snprintf(out->events[e].name, sizeof(out->events[e].name), "%s", ev->events[e].alias);
 		snprintf(out->events[e].spec, sizeof(out->events[e].spec), "%s", ev->events[e].spec);
 	}
-	/* More events than counters: rotate event sets per tick on small PMUs (XScale, ARM:
-	 * the seed's "multiple runs"), let the kernel multiplex elsewhere. */
-	if (avail.multiplex && avail.counters > 0) {
-		static struct mode_plan plan;
-		if (mode_plan_sets(m, app->family, avail.counters, &plan, err, errlen) > 1) {
-			out->nsets = plan.nsets;
-			for (int i = 0; i < m->nmetrics && i < SESSION_MAX_METRICS; i++)
-				out->metrics[i].split = plan.split[i];
-			for (int e = 0; e < out->nevents; e++)
-				out->events[e].set = -1;
-			for (int s = plan.nsets - 1; s >= 0; s--)
-				for (int k = 0; k < plan.set[s].n; k++)
-					out->events[plan.set[s].ev[k]].set = s;
-			/* events in every set (fixed counters, software) are counted all the time */
-			for (int e = 0; e < out->nevents; e++) {
-				int in = 0;
-				for (int s = 0; s < plan.nsets; s++)
-					for (int k = 0; k < plan.set[s].n; k++)
-						in += plan.set[s].ev[k] == e;
-				if (in == plan.nsets || in == 0)
-					out->events[e].set = -1;
-			}
-		} else {
-			out->singletons = true;
-		}
-	}
 	if (m->nmetrics > SESSION_MAX_METRICS) {
 		snprintf(err, errlen, "mode %s has %d metrics (at most %d)", m->name, m->nmetrics,
 			 SESSION_MAX_METRICS);
@@ -271,9 +245,6 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 	for (int i = 0; i < m->nmetrics; i++) {
 		struct session_metric *sm = &out->metrics[i];
 		const struct mode_metric *mm = &m->metrics[i];
-		bool split = sm->split;
-		memset(sm, 0, sizeof(*sm));
-		sm->split = split;
 		snprintf(sm->name, sizeof(sm->name), "%s", mm->name);
 		snprintf(sm->unit, sizeof(sm->unit), "%s", mm->unit ? mm->unit : "");
 		snprintf(sm->desc, sizeof(sm->desc), "%s", mm->desc ? mm->desc : "");
@@ -286,6 +257,30 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 			for (int e = 0; e < out->nevents; e++)
 				if (strcmp(out->events[e].name, vars[k]) == 0)
 					sm->inputs[sm->ninputs++] = e;
+	}
+	/* More events than counters: rotate event sets per tick on small PMUs (XScale, ARM:
+	 * the seed's "multiple runs"), let the kernel multiplex elsewhere. */
+	if (avail.multiplex && avail.counters > 0) {
+		static struct mode_plan plan;
+		if (mode_plan_sets(m, app->family, avail.counters, &plan, err, errlen) > 1) {
+			out->nsets = plan.nsets;
+			for (int i = 0; i < m->nmetrics; i++)
+				out->metrics[i].split = plan.split[i];
+			/* an event rotates with the first set that holds it; one in every set
+			 * (fixed counters, software events) is counted all the time (-1) */
+			for (int e = 0; e < out->nevents; e++) {
+				int in = 0, first = -1;
+				for (int k = 0; k < plan.nsets; k++)
+					for (int j = 0; j < plan.set[k].n; j++)
+						if (plan.set[k].ev[j] == e) {
+							in++;
+							first = first < 0 ? k : first;
+						}
+				out->events[e].set = in == plan.nsets ? -1 : first;
+			}
+		} else {
+			out->singletons = true;
+		}
 	}
 	if (m->kind == MODE_KIND_OFFCORE)
 		return add_offcore_events(app, out, err, errlen);
