@@ -51,7 +51,6 @@ struct app_ctx {
 	bool loop_ready;
 	bool paused;
 	bool quit;
-	bool bad_input;        /* the last failure was the user's input (exit status 2) */
 	long interval_ms;      /* refresh cadence: output and redraw */
 	long sample_ms;        /* loop cadence (--sample, :sample); 0 = the interval */
 	void *jitter;          /* jitter statistics, spikes, flight recorder (jitter.h), or NULL */
@@ -109,7 +108,8 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen);
 /* A formula-friendly alias for an event spec: "perf::L1-DCACHE-LOADS" -> "L1_DCACHE_LOADS". */
 void app_event_alias(const char *spec, char *alias, size_t len);
-/* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03" style, names optional). */
+/* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03", names optional). Returns 0, -2
+ * when an event name is unknown (bad input), or -1 when the events cannot be counted. */
 int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen);
 /* Resolves mode @name for this machine (events, generated offcore events, metrics) without
  * opening anything. */

@@ -454,8 +454,7 @@ int app_set_events(struct app_ctx *app, const char *name, const char *list, char
 		for (int e = 0; e < res.events->nevents; e++)
 			if (app_check_event(app, res.events->events[e].spec, err, errlen) < 0) {
 				mode_free(m);
-				app->bad_input = true;
-				return -1;
+				return -2;
 			}
 	if (open_mode(app, m, err, errlen) < 0) {
 		mode_free(m);
@@ -684,7 +683,7 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		return 1;
 	if (app->opt.events) {
 		rc = app_set_events(app, "events", app->opt.events, err, errlen);
-		if (rc < 0 && app->bad_input)
+		if (rc == -2)
 			return 2;
 	}
 	else {
