@@ -17,19 +17,10 @@ const char *const mode_builtin_vars[] = {"interval", "interval_ns", "ncpus", NUL
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
-static char *xstrndup(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
+/* strdup that passes NULL through (optional fields). */
 static char *xstrdup(const char *s)
 {
-	return s ? xstrndup(s, strlen(s)) : NULL;
+	return s ? strdup(s) : NULL;
 }
 
 /* Copies @s for an error message with control characters replaced, at most 60 bytes. */

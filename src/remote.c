@@ -270,16 +270,6 @@ static int parse(struct remote *rm, const char *line, size_t len, bool with_mode
 	return k == REC_ERROR ? -1 : 0;
 }
 
-static char *dup_line(const char *line, size_t len)
-{
-	char *s = malloc(len + 1);
-	if (s) {
-		memcpy(s, line, len);
-		s[len] = '\0';
-	}
-	return s;
-}
-
 /* One complete line of the agent's stream. Returns 1 for a new tick. */
 static int stream_line(struct app_ctx *app, const char *line, size_t len)
 {
@@ -300,7 +290,7 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		free(rm->header_line);
 		free(rm->mode_line);
 		rm->mode_line = NULL;
-		rm->header_line = dup_line(line, len);
+		rm->header_line = strndup(line, len);
 		rm->have_header = false;
 		if (!rm->header_line || parse(rm, "", 0, false, &rec, err, sizeof(err)) < 0 ||
 		    rec.kind != REC_HEADER) {
@@ -336,7 +326,7 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 	switch (rec.kind) {
 	case REC_MODE:
 		free(rm->mode_line);
-		rm->mode_line = dup_line(line, len);
+		rm->mode_line = strndup(line, len);
 		rec.u.mode.t += rm->t_offset;
 		if (replay_append_mode(r, &rec.u.mode) == 0)
 			rm->mode_index = r->f.nmodes - 1;
