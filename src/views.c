@@ -126,12 +126,10 @@ struct table_ctx {
 	const int *type_rank; /* per row: order of its core type (first CPU of the type) */
 };
 
-static const struct table_ctx *sort_ctx; /* qsort has no context argument */
-
-static int row_compare(const void *a, const void *b)
+static int row_compare(const void *a, const void *b, void *ctx)
 {
 	int ra = *(const int *)a, rb = *(const int *)b;
-	const struct table_ctx *t = sort_ctx;
+	const struct table_ctx *t = ctx;
 	if (t->vs->group_by_type && t->core_type && t->type_rank[ra] != t->type_rank[rb])
 		return t->type_rank[ra] - t->type_rank[rb];
 	int m = t->vs->sort_col;
@@ -278,8 +276,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			}
 	}
 	struct table_ctx t = {snap, vs, in->core_type, rank};
-	sort_ctx = &t;
-	qsort(order, (size_t)snap->nrows, sizeof(int), row_compare);
+	qsort_r(order, (size_t)snap->nrows, sizeof(int), row_compare, &t);
 	int rows_room = bottom - y - 1; /* keep one line for the total */
 	int group_lines = 0;
 	const char *last_type = NULL;
