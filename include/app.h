@@ -68,17 +68,23 @@ struct app_ctx {
 	char record_path[1024];
 	struct app_hook hooks[APP_MAX_HOOKS];
 	int nhooks;
-	/* offcore breakdown: the selection (bits, response) and, in the offcore mode, which
-	 * events and metrics hold each bit */
+	/* offcore breakdown: the user's selection (bits, response) */
 	bool offcore_sel_set;
 	int offcore_sel_bits[16];
 	int offcore_sel_nbits;
 	char offcore_response[32];
-	int offcore_nbits;
-	char offcore_bit_names[16][32];
-	int offcore_event[16];  /* event index of each bit in the running mode, -1 none */
-	int offcore_metric[16]; /* share metric of each bit, -1 none */
-	bool offcore_superset[16];
+	/* the request bits of the running offcore mode (NULL in other modes); a mode being
+	 * resolved fills the other map, so a switch that fails leaves the running one intact */
+	struct offcore_map {
+		int nbits;
+		char names[16][32]; /* event and share-metric name of each bit */
+		bool superset[16];  /* Atom's ANY bit: not part of the shares */
+		struct offcore_share_ctx {
+			const struct offcore_map *map;
+			int bit;
+		} ctx[16];
+	} offcore_maps[2];
+	const struct offcore_map *offcore;
 	/* Replay and remote (replay.h, remote.h): the source, the agent link, and a filter of
 	 * "mode"/"interval"/"cpus" changes: returns 1 to go on locally, else 0 or -1 (+ @err). */
 	void *replay;

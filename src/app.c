@@ -76,35 +76,21 @@ static enum metric_class classify_metric(const void *ctx, double value)
 
 /* --- offcore breakdown ------------------------------------------------------------------- */
 
-/* A bit's share (%) of the requests measured on the row: bit / sum of the non-superset bits. */
-struct offcore_share_ctx {
-	struct app_ctx *app;
-	int bit; /* index into app->offcore_* */
-};
-static struct offcore_share_ctx offcore_share_ctx[16];
-
+/* A bit's share (%) of the requests measured on the row: bit / sum of the non-superset bits.
+ * Events are found by name, so :add and :remove in the offcore mode keep the shares right. */
 static int eval_offcore_share(const void *ctx, const struct metric_inputs *in, double *out)
 {
 	const struct offcore_share_ctx *c = ctx;
-	const struct app_ctx *app = c->app;
-	int e = app->offcore_event[c->bit];
-	if (e < 0 || e >= in->nevents)
+	const struct offcore_map *map = c->map;
+	double mine, total = 0, v;
+	if (metric_inputs_get(in, map->names[c->bit], &mine) < 0)
 		return -1;
-	const struct count *mine = &in->counts[e];
-	if (mine->state != COUNT_OK && mine->state != COUNT_SCALED)
-		return -1;
-	double total = 0;
-	for (int b = 0; b < app->offcore_nbits; b++) {
-		int k = app->offcore_event[b];
-		if (app->offcore_superset[b] || k < 0)
-			continue;
-		const struct count *cb = &in->counts[k];
-		if (cb->state == COUNT_OK || cb->state == COUNT_SCALED)
-			total += cb->value;
-	}
+	for (int b = 0; b < map->nbits; b++)
+		if (!map->superset[b] && metric_inputs_get(in, map->names[b], &v) == 0)
+			total += v;
 	if (total <= 0)
 		return -1;
-	*out = 100.0 * mine->value / total;
+	*out = 100.0 * mine / total;
 	return 0;
 }
 
@@ -136,11 +122,12 @@ static int add_offcore_events(struct app_ctx *app, struct session_mode *out, cha
 	}
 	for (int e = 0; e < out->nevents; e++)
 		out->events[e].set = -1; /* cycles and instructions count all the time */
-	app->offcore_nbits = 0;
+	struct offcore_map *map = &app->offcore_maps[app->offcore == &app->offcore_maps[0]];
+	map->nbits = 0;
 	for (int k = 0; k < plan.nslices; k++)
 		for (int j = 0; j < plan.slice_n[k]; j++) {
 			const struct offcore_bit *bit = offcore_bit_at(om, plan.slice_bits[k][j]);
-			if (!bit || out->nevents >= SESSION_MAX_EVENTS || app->offcore_nbits >= 16)
+			if (!bit || out->nevents >= SESSION_MAX_EVENTS || map->nbits >= 16)
 				continue;
 			struct backend_event *be = &out->events[out->nevents];
 			memset(be, 0, sizeof(*be));
@@ -148,28 +135,25 @@ static int add_offcore_events(struct app_ctx *app, struct session_mode *out, cha
 				return -1;
 			snprintf(be->name, sizeof(be->name), "%s", bit->name);
 			be->set = plan.nslices > 1 ? k : -1;
-			int b = app->offcore_nbits++;
-			snprintf(app->offcore_bit_names[b], sizeof(app->offcore_bit_names[b]), "%s", bit->name);
-			app->offcore_event[b] = out->nevents;
-			app->offcore_superset[b] = bit->superset;
-			app->offcore_metric[b] = -1;
+			int b = map->nbits++;
+			snprintf(map->names[b], sizeof(map->names[b]), "%s", be->name);
+			map->superset[b] = bit->superset;
 			out->nevents++;
 		}
 	out->nsets = plan.nslices > 1 ? plan.nslices : 0;
-	for (int b = 0; b < app->offcore_nbits && out->nmetrics < SESSION_MAX_METRICS; b++) {
-		if (app->offcore_superset[b])
+	for (int b = 0; b < map->nbits && out->nmetrics < SESSION_MAX_METRICS; b++) {
+		if (map->superset[b])
 			continue;
-		struct session_metric *sm = &out->metrics[out->nmetrics];
+		struct session_metric *sm = &out->metrics[out->nmetrics++];
 		memset(sm, 0, sizeof(*sm));
-		snprintf(sm->name, sizeof(sm->name), "%.27s", app->offcore_bit_names[b]);
+		snprintf(sm->name, sizeof(sm->name), "%s", map->names[b]);
 		snprintf(sm->unit, sizeof(sm->unit), "%%");
 		snprintf(sm->desc, sizeof(sm->desc), "share of offcore requests (request-type bit %s)",
-			 app->offcore_bit_names[b]);
-		offcore_share_ctx[b] = (struct offcore_share_ctx){app, b};
+			 map->names[b]);
+		map->ctx[b] = (struct offcore_share_ctx){map, b};
 		sm->eval = eval_offcore_share;
-		sm->ctx = &offcore_share_ctx[b];
-		sm->inputs[sm->ninputs++] = app->offcore_event[b];
-		app->offcore_metric[b] = out->nmetrics++;
+		sm->ctx = &map->ctx[b];
+		sm->inputs[sm->ninputs++] = out->nevents - map->nbits + b;
 	}
 	return 0;
 }
@@ -308,12 +292,15 @@ int app_mode_names(const struct app_ctx *app, const char **names, int max)
 
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
-	if (strcmp(mode->name, "offcore") != 0)
-		app->offcore_nbits = 0;
 	struct session_mode sm = *mode;
 	if (session_set_mode(app->session, &sm, err, errlen) < 0)
 		return -1;
 	app->mode = sm;
+	/* the offcore view follows the mode's share metrics, whatever the mode is called */
+	app->offcore = NULL;
+	for (int i = 0; i < sm.nmetrics && !app->offcore; i++)
+		if (sm.metrics[i].eval == eval_offcore_share)
+			app->offcore = ((const struct offcore_share_ctx *)sm.metrics[i].ctx)->map;
 	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm.name);
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);

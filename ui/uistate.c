@@ -1382,14 +1382,22 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	static double bit_rate[16], bit_share[16], row_share[APP_MAX_ROWS * 4];
 	static int bit_age[16];
 	static const char *bit_names[16];
-	if (have && app->offcore_nbits > 0) {
-		int nb = app->offcore_nbits;
+	if (have && app->offcore && app->offcore->nbits > 0) {
+		const struct offcore_map *map = app->offcore;
+		int nb = map->nbits;
 		int rows = snap->nrows < APP_MAX_ROWS * 4 / 16 ? snap->nrows : APP_MAX_ROWS * 4 / 16;
 		for (int b = 0; b < nb; b++) {
-			int e = app->offcore_event[b], m = app->offcore_metric[b];
-			const struct count *t = &snap->total_counts[e];
-			bool ok = t->state == COUNT_OK || t->state == COUNT_SCALED;
-			bit_names[b] = app->offcore_bit_names[b];
+			/* the bit's event and share metric, by name (:add/:remove may move them) */
+			int e = -1, m = -1;
+			for (int k = 0; k < snap->nevents; k++)
+				if (strcmp(snap->event_names[k], map->names[b]) == 0)
+					e = k;
+			for (int k = 0; k < snap->nmetrics; k++)
+				if (strcmp(snap->metrics[k].name, map->names[b]) == 0)
+					m = k;
+			const struct count *t = e >= 0 ? &snap->total_counts[e] : NULL;
+			bool ok = t && (t->state == COUNT_OK || t->state == COUNT_SCALED);
+			bit_names[b] = map->names[b];
 			bit_rate[b] = ok && snap->interval_s > 0 ? t->value / snap->interval_s : NAN;
 			bit_share[b] = m >= 0 && !isnan(snap->total_values[m]) ? snap->total_values[m] / 100 : 0;
 			bit_age[b] = ok ? (int)snap->event_age[e] : -1;

@@ -1,0 +1,210 @@
+/* test_app.c: the app layer on the sim backend: offcore wiring, screen commands, cadence changes. */
+#include "app.h"
+#include "harness.h"
+#include "options.h"
+#include "replay.h"
+#include "uistate.h"
+#include <math.h>
+#include <unistd.h>
+
+static struct app_ctx app; /* large: static */
+static bool have_ui;
+
+static void stop(void)
+{
+	if (have_ui)
+		ui_state_free(&app);
+	app_free(&app);
+	memset(&app, 0, sizeof(app));
+	have_ui = false;
+}
+
+/* Starts pmutop with @args (split at blanks), optionally with the screen's state, and primes. */
+static int start(const char *args, bool ui)
+{
+	static char buf[1024];
+	char *argv[64], err[512];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "%s", args);
+	argv[argc++] = "pmutop";
+	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 63; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	memset(&app, 0, sizeof(app));
+	optind = 0;
+	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 || app_init(&app, err, sizeof(err)) != 0) {
+		CHECK(0, "start \"%s\": %s", args, err);
+		return -1;
+	}
+	if (ui) {
+		CHECK(ui_state_new(&app, err, sizeof(err)) != NULL, "ui: %s", err);
+		have_ui = true;
+	}
+	if (!app.replay && app_tick(&app, err, sizeof(err)) < 0) {
+		CHECK(0, "priming: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void ticks(int n)
+{
+	char err[256];
+	for (int i = 0; i < n; i++)
+		CHECK(app_tick(&app, err, sizeof(err)) >= 0, "tick: %s", err);
+}
+
+static int metric_index(const struct snapshot *s, const char *name)
+{
+	for (int m = 0; m < s->nmetrics; m++)
+		if (strcmp(s->metrics[m].name, name) == 0)
+			return m;
+	return -1;
+}
+
+/* Sum of the share metrics of one row (or the total row with @row < 0). */
+static double share_sum(const struct snapshot *s, int row)
+{
+	double sum = 0;
+	for (int b = 0; b < app.offcore->nbits; b++) {
+		int m = metric_index(s, app.offcore->names[b]);
+		if (m >= 0)
+			sum += row < 0 ? s->total_values[m] : s->values[row * s->nmetrics + m];
+	}
+	return sum;
+}
+
+static void test_offcore(void)
+{
+	if (start("--backend sim --sim-family snb --sim-cpus 2 -i 10 -m offcore --no-rc", false) < 0)
+		return;
+	/* Sandy Bridge: 13 request bits swept 2 at a time over the offcore MSRs */
+	CHECK(app.offcore != NULL, "offcore map of the running mode");
+	CHECK_INT(app.offcore->nbits, 13);
+	CHECK_INT(app.mode.nsets, 7);
+	ticks(7); /* one full sweep: every bit measured once */
+	const struct snapshot *s = session_snapshot(app.session);
+	for (int r = 0; r < 2; r++)
+		CHECK_NEAR(share_sum(s, r), 100.0, 1e-6);
+	CHECK_NEAR(share_sum(s, -1), 100.0, 1e-6);
+
+	/* a pinned pair needs one slice: both count every tick, whole interval */
+	char err[256];
+	char *pair[] = {"DMND_DATA_RD", "WB"};
+	CHECK(app_set_offcore(&app, 2, pair, err, sizeof(err)) == 0, "%s", err);
+	const struct offcore_map *running = app.offcore;
+	CHECK_INT(running->nbits, 2);
+	CHECK_INT(app.mode.nsets, 0);
+	ticks(2);
+	s = session_snapshot(app.session);
+	for (int e = 0; e < s->nevents; e++)
+		CHECK(s->counts[e].state == COUNT_OK, "event %s state %s", s->event_names[e],
+		      count_state_name(s->counts[e].state));
+	CHECK_NEAR(share_sum(s, 0), 100.0, 1e-9);
+
+	/* a bad selection changes nothing: same map, same bits, same mode */
+	char *bad[] = {"NO_SUCH_BIT"};
+	CHECK(app_set_offcore(&app, 1, bad, err, sizeof(err)) < 0 && strstr(err, "NO_SUCH_BIT"), "%s", err);
+	CHECK(app.offcore == running && running->nbits == 2, "running map kept");
+	CHECK_STR(running->names[1], "WB");
+
+	/* resolving a mode (as --explain and --list-modes do) leaves the running map alone */
+	struct session_mode sm;
+	app.offcore_sel_set = false;
+	CHECK(app_resolve_mode(&app, "offcore", &sm, err, sizeof(err)) == 0, "%s", err);
+	CHECK(app.offcore == running && running->nbits == 2, "resolve does not touch the running map");
+
+	/* shares find their events by name: dropping cycles keeps them exact */
+	struct session_mode cut = app.mode;
+	memmove(&cut.events[0], &cut.events[1], (size_t)(cut.nevents - 1) * sizeof(cut.events[0]));
+	cut.nevents--;
+	cut.nmetrics = 0;
+	for (int m = 0; m < app.mode.nmetrics; m++)
+		if (metric_index(session_snapshot(app.session), app.mode.metrics[m].name) >= 0 &&
+		    app.mode.metrics[m].ninputs == 1) { /* the share metrics */
+			cut.metrics[cut.nmetrics] = app.mode.metrics[m];
+			cut.metrics[cut.nmetrics].inputs[0]--;
+			cut.nmetrics++;
+		}
+	CHECK(app_run_mode(&app, &cut, err, sizeof(err)) == 0, "%s", err);
+	ticks(2);
+	CHECK_NEAR(share_sum(session_snapshot(app.session), 0), 100.0, 1e-9);
+
+	/* another mode: no offcore view */
+	CHECK(app_set_mode(&app, "cpi", err, sizeof(err)) == 0, "%s", err);
+	CHECK(app.offcore == NULL, "offcore map cleared in cpi");
+	stop();
+}
+
+/* :sample retimes the sim backend at once (virtual time per read = the loop's tick). */
+static void test_sim_cadence(void)
+{
+	if (start("--backend sim --sim-cpus 2 -i 100 -m cpi --no-rc", false) < 0)
+		return;
+	ticks(1);
+	CHECK_NEAR(session_snapshot(app.session)->interval_s, 0.1, 1e-12);
+	char err[256];
+	CHECK(app_set_sample(&app, 20, err, sizeof(err)) == 0, "%s", err);
+	ticks(2);
+	CHECK_NEAR(session_snapshot(app.session)->interval_s, 0.02, 1e-12);
+	CHECK(app_set_sample(&app, 500, err, sizeof(err)) < 0 && strstr(err, "out of range"), "%s", err);
+	stop();
+}
+
+/* :probe in the screen: starts in its own view, stops, and refuses what it does not know. */
+static void test_probe_command(void)
+{
+	if (start("--backend sim --sim-cpus 2 -i 100 -m cpi --no-rc", true) < 0)
+		return;
+	struct ui_state *u = app.ui;
+	CHECK_INT(ui_state_command(&app, "probe cache"), 0);
+	CHECK(u->probe != NULL && u->vs.view == VIEW_PROBE, "probe view open");
+	CHECK(u->ntext > 0 && strstr(u->text[0], "cache probe"), "progress line: %s", u->ntext ? u->text[0] : "");
+	CHECK_INT(ui_state_command(&app, "probe stop"), 0);
+	CHECK(u->probe == NULL && u->vs.view == VIEW_TABLE, "probe stopped, table back");
+	CHECK(ui_state_command(&app, "probe stop") < 0, "stop without a probe");
+	CHECK(ui_state_command(&app, "probe disk") < 0, "unknown probe");
+	CHECK(ui_state_command(&app, "probe cache sometimes") < 0, "bad probe argument");
+	CHECK(strstr(app.status, "usage: probe cache") != NULL, "usage shown: %s", app.status);
+	stop();
+}
+
+/* m/M in a replay only lands on modes whose events were recorded. */
+static void test_replay_mode_walk(void)
+{
+	char path[] = "/tmp/pmutop-test-app-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0, "temp file");
+	if (fd < 0)
+		return;
+	close(fd);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "%s -b -n 4 -i 10 --backend sim --sim-cpus 2 -m cpi -r %s >/dev/null 2>&1",
+		 getenv("PMUTOP_BIN") ? getenv("PMUTOP_BIN") : "../build/pmutop", path);
+	CHECK(system(cmd) == 0, "recording made: %s", cmd);
+	char args[600];
+	snprintf(args, sizeof(args), "-R %s --no-rc", path);
+	if (start(args, true) == 0) {
+		CHECK_STR(app.mode_name, "cpi");
+		/* the recording holds cycles and instructions only: no other mode can open */
+		CHECK(ui_state_command(&app, "mode next") < 0, "mode next refused");
+		CHECK(strstr(app.status, "no other mode") != NULL, "message: %s", app.status);
+		CHECK_STR(app.mode_name, "cpi");
+		stop();
+	}
+	unlink(path);
+}
+
+int main(void)
+{
+	char home[] = "/tmp/pmutop-app-home.XXXXXX";
+	if (mkdtemp(home))
+		setenv("HOME", home, 1); /* history and rc files go to a scratch directory */
+	unsetenv("XDG_STATE_HOME");
+	unsetenv("XDG_CONFIG_HOME");
+	test_offcore();
+	test_sim_cadence();
+	test_probe_command();
+	test_replay_mode_walk();
+	return harness_done();
+}
