@@ -83,6 +83,25 @@ int main(void)
 	} else {
 		SKIP("no msr PMU on this machine: %s", err);
 	}
+	/* /proc/stat pseudo-events: no perf event, a field index */
+	static const struct {
+		const char *spec;
+		int ok;
+		unsigned long long field;
+	} proc_cases[] = {
+		{"proc/busy/", 1, ENCODE_PROC_BUSY}, {"proc/idle/", 1, ENCODE_PROC_IDLE},
+		{"proc/irq/", 1, ENCODE_PROC_IRQ},   {"proc/steal/", 0, 0},
+		{"proc/busy", 0, 0},
+	};
+	for (size_t i = 0; i < sizeof(proc_cases) / sizeof(proc_cases[0]); i++) {
+		int rc = event_encode(proc_cases[i].spec, &live, &enc, err, sizeof(err));
+		CHECK((rc == 0) == proc_cases[i].ok, "%s: rc %d (%s)", proc_cases[i].spec, rc, err);
+		if (rc == 0 && proc_cases[i].ok) {
+			CHECK(enc.procfs && !enc.hardware, "%s is a procfs event", proc_cases[i].spec);
+			CHECK(enc.attr.type == ENCODE_TYPE_PROC && enc.attr.config == proc_cases[i].field,
+			      "%s field %llu", proc_cases[i].spec, (unsigned long long)enc.attr.config);
+		}
+	}
 	char sugg[5][96];
 	int n = encode_suggest("perf::CYCLEZ", &live, sugg, 5);
 	CHECK(n > 0 && strcmp(sugg[0], "perf::CYCLES") == 0, "suggestion for CYCLEZ: %s", n ? sugg[0] : "none");

@@ -94,5 +94,29 @@ int main(void)
 		}
 	}
 	backend_free(&b2);
+
+	/* /proc/stat busy + idle time covers the interval on every CPU (jiffy resolution) */
+	struct backend_event proc_events[] = {{"clock", "cpu-clock", 0}, {"busy", "proc/busy/", 0},
+					      {"idle", "proc/idle/", 0}};
+	req.events = proc_events;
+	req.nevents = 3;
+	struct backend b3 = {.ops = &backend_perf_ops};
+	CHECK(b3.ops->open(&b3, &req, err, sizeof(err)) == 0, "open: %s", err);
+	CHECK(b3.ops->read(&b3, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
+	usleep(300000);
+	CHECK(b3.ops->read(&b3, r1, p1, off, &t1, err, sizeof(err)) == 0, "read");
+	long hz = sysconf(_SC_CLK_TCK);
+	double jiffy = 1e9 / (double)(hz > 0 ? hz : 100);
+	for (int r = 0; r < ncpus; r++) {
+		struct count busy, idle;
+		CHECK(p1[r * 3 + 1] && p1[r * 3 + 2], "cpu %d proc events present", cpus[r]);
+		count_delta(&r0[r * 3 + 1], &r1[r * 3 + 1], 64, &busy);
+		count_delta(&r0[r * 3 + 2], &r1[r * 3 + 2], 64, &idle);
+		double dt = (double)(t1 - t0);
+		CHECK(busy.state == COUNT_OK && idle.state == COUNT_OK, "cpu %d states", cpus[r]);
+		CHECK(fabs(busy.value + idle.value - dt) <= 3 * jiffy + 0.05 * dt,
+		      "cpu %d busy %.0f + idle %.0f vs %.0f ns", cpus[r], busy.value, idle.value, dt);
+	}
+	backend_free(&b3);
 	return harness_done();
 }
