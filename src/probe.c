@@ -585,6 +585,19 @@ static void setup_line(struct probe *p)
 		r->line_strides[i] = 8 << i;
 }
 
+/* @a[0..n) = 0..n-1 in random order (Fisher-Yates). */
+static void random_permutation(struct probe *p, uint32_t *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		a[i] = (uint32_t)i;
+	for (size_t i = n - 1; n > 0 && i > 0; i--) {
+		size_t j = rnd_below(p, i + 1);
+		uint32_t t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
 /* Random walk over the @stride slots of each page, pages in random order. */
 static void build_line_chain(struct probe *p, size_t bytes, int stride)
 {
@@ -592,24 +605,10 @@ static void build_line_chain(struct probe *p, size_t bytes, int stride)
 	uint32_t *o = p->order;
 	unsigned char *base = p->buf.p;
 
-	for (size_t i = 0; i < pages; i++)
-		o[i] = (uint32_t)i;
-	for (size_t i = pages - 1; i > 0; i--) {
-		size_t j = rnd_below(p, i + 1);
-		uint32_t t = o[i];
-		o[i] = o[j];
-		o[j] = t;
-	}
+	random_permutation(p, o, pages);
 	uint32_t *s = o + pages, *seq = o + pages + PAGE / 8;
 	for (size_t pg = 0; pg < pages; pg++) {
-		for (size_t i = 0; i < per; i++)
-			s[i] = (uint32_t)i;
-		for (size_t i = per - 1; i > 0; i--) {
-			size_t j = rnd_below(p, i + 1);
-			uint32_t t = s[i];
-			s[i] = s[j];
-			s[j] = t;
-		}
+		random_permutation(p, s, per);
 		for (size_t i = 0; i < per; i++)
 			seq[pg * per + i] = o[pg] * (uint32_t)per + s[i];
 	}
