@@ -122,7 +122,7 @@ check "--explain dtlb xscale: raw codes" grep -q 'events for family xscale' "$T_
 run_cmd --explain nosuch
 check "--explain nosuch: message" grep -q 'neither a mode nor an event' "$T_TMP/err"
 check_or_bug "--explain nosuch: exit 2 (got $RC)" \
-	"report_explain() (src/report.c) returns 0 even when no item names a mode or encodes" [ "$RC" -eq 2 ]
+	"report_explain() (src/output/report.c) returns 0 even when no item names a mode or encodes" [ "$RC" -eq 2 ]
 
 # Live batch (sw mode here): exit 0, three records.
 if grep -q '^# family: sw' < <("$BIN" --list-modes 2>/dev/null); then

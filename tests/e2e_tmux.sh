@@ -119,7 +119,8 @@ quit_check "-n 2 ends the screen"
 keys "clear; (echo \$BASHPID >'$T_TMP/pid'; exec '$BIN' -i 200); echo \"EXIT=\$?\"" Enter
 check "resize run: table" wait_for '^ +all ' 10
 "${TM[@]}" resize-window -x 40 -y 10
-check "40x10: table redrawn at 40 columns" wait_for 'software ev…$'
+check "40x10: header cut at 40 columns" wait_for '^pmutop .{20,}…$'
+check "40x10: table redrawn at 40 columns" wait_for '^ +all '
 check "40x10: not too small" pane_lacks 'too small'
 "${TM[@]}" resize-window -x 30 -y 8
 check "30x8: says too small" wait_for 'terminal too small'
