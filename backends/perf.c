@@ -1,5 +1,5 @@
 /* perf.c: system-wide per-CPU counting with perf_event_open, one group per CPU (or per set). */
-#include "backend.h"
+#include "source.h"
 #include "encode.h"
 #include "family.h"
 #include <errno.h>
@@ -403,9 +403,10 @@ static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_coun
 	return 0;
 }
 
-static int perf_read(struct backend *b, struct raw_count *out, bool *present, bool *offline,
-		     uint64_t *t_ns, char *err, size_t errlen)
+static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *out, bool *present,
+		     bool *offline, uint64_t *t_ns, char *err, size_t errlen)
 {
+	(void)nominal_ns;
 	(void)err;
 	(void)errlen;
 	struct perf_priv *p = b->priv;
@@ -462,8 +463,10 @@ static void perf_select_set(struct backend *b, int set)
 	}
 }
 
-const struct backend_ops backend_perf_ops = {
+const struct source_ops source_perf_ops = {
 	.name = "perf",
+	.kind = SOURCE_PERF,
+	.caps = SOURCE_CAP_THIS_MACHINE,
 	.open = perf_open,
 	.read = perf_read,
 	.select_set = perf_select_set,

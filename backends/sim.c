@@ -1,5 +1,6 @@
 /* sim.c: deterministic simulated counters for any number of CPUs (wrap, multiplexing, faults). */
-#include "backend.h"
+#include "source.h"
+#include "cpuset.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ struct sim_priv {
 	struct raw_count *acc; /* cumulative, unmasked: [row * nevents + e] */
 	double *frac;          /* fractional carry per counter */
 	uint64_t tick;
+	uint64_t t_ns; /* virtual time of the last read */
 	int cur_set, nsets;
 	int *set_of;
 };
@@ -35,28 +37,13 @@ void sim_opts_default(struct sim_opts *o)
 		.offline_cpu = -1,
 		.offline_from = -1,
 		.offline_to = -1,
-		.interval_ns = 1000000000ULL,
 		.spike_cpu = -1,
 		.spike_every = 0,
 		.spike_factor = 4.0,
+		.ncpus = 4,
 	};
 }
 
-void backend_sim_configure(struct backend *b, const struct sim_opts *o)
-{
-	struct sim_priv *p = calloc(1, sizeof(*p));
-	if (!p)
-		return;
-	p->opts = *o;
-	b->priv = p;
-}
-
-void backend_sim_set_interval(struct backend *b, uint64_t interval_ns)
-{
-	struct sim_priv *p = b->priv;
-	if (b->ops == &backend_sim_ops && p && interval_ns > 0)
-		p->opts.interval_ns = interval_ns;
-}
 
 /* splitmix64: a small, well-mixed deterministic hash. */
 static uint64_t mix(uint64_t x)
@@ -127,17 +114,16 @@ static struct sim_event profile(const struct backend_event *e)
 
 static int sim_open(struct backend *b, const struct backend_req *req, char *err, size_t errlen)
 {
-	struct sim_priv *p = b->priv;
+	struct sim_priv *p = calloc(1, sizeof(*p));
 	if (!p) {
-		struct sim_opts o;
-		sim_opts_default(&o);
-		backend_sim_configure(b, &o);
-		p = b->priv;
-		if (!p) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
+	b->priv = p;
+	if (req->inst)
+		p->opts = *(const struct sim_opts *)req->inst;
+	else
+		sim_opts_default(&p->opts);
 	p->nrows = req->ncpus;
 	p->nevents = req->nevents;
 	size_t cells = (size_t)req->ncpus * (size_t)req->nevents + 1;
@@ -185,16 +171,17 @@ static int sim_open(struct backend *b, const struct backend_req *req, char *err,
 	return 0;
 }
 
-static int sim_read(struct backend *b, struct raw_count *out, bool *present, bool *offline,
-		    uint64_t *t_ns, char *err, size_t errlen)
+static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *out, bool *present,
+		    bool *offline, uint64_t *t_ns, char *err, size_t errlen)
 {
 	(void)err;
 	(void)errlen;
 	struct sim_priv *p = b->priv;
 	const struct sim_opts *o = &p->opts;
 	p->tick++;
-	uint64_t dt = o->interval_ns;
-	*t_ns = p->tick * dt;
+	uint64_t dt = nominal_ns ? nominal_ns : 1000000000ULL; /* virtual time: the tick asked for */
+	p->t_ns += dt;
+	*t_ns = p->t_ns;
 	uint64_t mask = b->counter_bits >= 64 ? ~0ULL : (1ULL << b->counter_bits) - 1;
 	for (int r = 0; r < p->nrows; r++) {
 		int cpu = p->cpus[r];
@@ -259,8 +246,19 @@ static void sim_close(struct backend *b)
 	b->priv = NULL;
 }
 
-const struct backend_ops backend_sim_ops = {
+static void sim_cpus(const void *inst, struct cpuset *out)
+{
+	const struct sim_opts *o = inst;
+	cpuset_clear(out);
+	for (int c = 0; c < o->ncpus; c++)
+		cpuset_add(out, c);
+}
+
+const struct source_ops source_sim_ops = {
 	.name = "sim",
+	.kind = SOURCE_SIM,
+	.caps = SOURCE_CAP_SIMULATED | SOURCE_CAP_VIRTUAL_TIME,
+	.cpus = sim_cpus,
 	.open = sim_open,
 	.read = sim_read,
 	.select_set = sim_select_set,

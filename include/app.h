@@ -1,6 +1,7 @@
-/* app.h: the state of one pmutop run shared by batch mode, the screen and the commands. */
+/* app.h: the engine of one pmutop run: its source, session, cadence, observers and frames. */
 #ifndef PMUTOP_APP_H
 #define PMUTOP_APP_H
+#include "frame.h"
 #include "loop.h"
 #include "options.h"
 #include "platform.h"
@@ -21,6 +22,11 @@ struct app_message {
 
 struct mode_registry;
 struct app_ctx;
+struct jitter;
+struct recorder;
+struct replay;
+struct remote;
+struct ui_state;
 
 /* Observers of the run (recorder, jitter statistics, remote agent): called in order. */
 struct app_hook {
@@ -35,11 +41,21 @@ struct app_hook {
 };
 #define APP_MAX_HOOKS 8
 
-/* The command handlers' context (forward-declared as struct app_ctx by the command table). */
+/*
+ * One run. Who owns what (docs/architecture.md):
+ * - the source (where ticks come from) and the machine it describes: set by app_init;
+ * - the running mode: app->mode, a value copy; the session holds the compiled copy it runs;
+ * - the cadence (interval, sample, replay rate): only app_set_interval, app_set_sample and
+ *   app_set_speed write it, and only they reprogram the loop's timer;
+ * - the CPU set: app_set_cpus;
+ * - the frame: app_frame_build, once per refresh; every output reads it.
+ */
 struct app_ctx {
-	struct options opt;
-	struct platform pf;
-	const struct pmu_family *family;  /* family used to resolve modes (the sim's or the machine's) */
+	struct options opt;               /* as given on the command line: initial values only */
+	struct platform pf;               /* the machine pmutop runs on */
+	struct source source;             /* where ticks come from */
+	struct source_machine machine;    /* the machine the numbers come from */
+	const struct pmu_family *family;  /* family used to resolve modes (the source's) */
 	struct mode_registry *modes;
 	struct session *session;
 	struct session_mode mode;          /* the mode running now */
@@ -49,11 +65,13 @@ struct app_ctx {
 	int core_type[APP_MAX_ROWS];
 	struct loop loop;
 	bool loop_ready;
-	bool paused;
+	bool display_paused; /* the screen shows the last frame; counting goes on */
 	bool quit;
+	/* the cadence: written only through app_set_interval / app_set_sample / app_set_speed */
 	long interval_ms;      /* refresh cadence: output and redraw */
 	long sample_ms;        /* loop cadence (--sample, :sample); 0 = the interval */
-	void *jitter;          /* jitter statistics, spikes, flight recorder (jitter.h), or NULL */
+	double speed;          /* replay pace, 0.5 .. 16 */
+	struct jitter *jitter; /* window statistics, spikes, flight recorder (jitter.h), or NULL */
 	uint64_t ticks;        /* snapshots produced */
 	uint64_t overruns;     /* missed deadlines */
 	double last_lateness_ms;
@@ -63,8 +81,8 @@ struct app_ctx {
 	char status[256];            /* the message line */
 	uint64_t mode_started_tick;  /* tick at which the current mode was opened */
 	uint64_t start_ns;           /* monotonic time the run started */
-	void *ui;                    /* the screen's state, when there is one */
-	void *recorder;              /* the recording writer, when recording */
+	struct ui_state *ui;         /* the screen's state, when there is one */
+	struct recorder *recorder;   /* the recording writer, when recording */
 	char record_path[1024];
 	struct app_hook hooks[APP_MAX_HOOKS];
 	int nhooks;
@@ -73,24 +91,13 @@ struct app_ctx {
 	int offcore_sel_bits[16];
 	int offcore_sel_nbits;
 	char offcore_response[32];
-	/* the request bits of the running offcore mode (NULL in other modes); a mode being
-	 * resolved fills the other map, so a switch that fails leaves the running one intact */
-	struct offcore_map {
-		int nbits;
-		char names[16][32]; /* event and share-metric name of each bit */
-		bool superset[16];  /* Atom's ANY bit: not part of the shares */
-		struct offcore_share_ctx {
-			const struct offcore_map *map;
-			int bit;
-		} ctx[16];
-	} offcore_maps[2];
-	const struct offcore_map *offcore;
-	/* Replay and remote (replay.h, remote.h): the source, the agent link, and a filter of
-	 * "mode"/"interval"/"cpus" changes: returns 1 to go on locally, else 0 or -1 (+ @err). */
-	void *replay;
-	void *remote;
-	int (*intercept)(struct app_ctx *app, const char *what, const char *arg, char *err,
-			 size_t errlen);
+	/* recorded sources: the recording (replay.h) and, for a remote one, the agent link */
+	struct replay *replay;
+	struct remote *remote;
+	struct frame frame;    /* the last frame built */
+	struct frame_store *frame_store; /* what the frame points to */
+	uint64_t frames;       /* frames built */
+	uint64_t refresh_seen; /* windows (or ticks) already turned into a frame */
 };
 
 /* ":offcore [BIT...] [response=NAME]": chooses the bits and switches to the offcore mode. */
@@ -123,16 +130,30 @@ int app_resolve_mode(struct app_ctx *app, const char *name, struct session_mode 
 		     size_t errlen);
 /* Runs an already resolved mode (ad hoc edits of the running one: add/remove events). */
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen);
-/* Changes the interval (10 ms .. 1 h). */
+/* Changes the interval (10 ms .. 1 h); a remote source asks its agent. */
 int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen);
 /* The loop's tick in ms: the sample cadence, or the interval without one. */
 long app_tick_ms(const struct app_ctx *app);
 /* Sets the sample cadence (1 ms .. the interval; 0: the interval). */
 int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen);
+/* Replay pace: "2", "x2", "+", "-" (0.5 .. 16); only sources that can seek have one. */
+int app_set_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen);
+/* The loop timer's period (ns): the tick, divided by the replay pace. */
+uint64_t app_period_ns(const struct app_ctx *app);
 /* Restricts the monitored CPUs. */
 int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen);
 /* One tick: read, compute, record. Returns 1 with a new snapshot, 0 priming, -1 error. */
 int app_tick(struct app_ctx *app, char *err, size_t errlen);
+/* The next tick from whatever the source is: a recorded source follows its recording (mode
+ * switches, marks) first. Same returns as app_tick; 0 also when a recording has no tick left. */
+int app_next(struct app_ctx *app, char *err, size_t errlen);
+/* Ticks a recorded source can serve now without waiting (-1: a live source, always ready). */
+int app_pending(const struct app_ctx *app);
+/* True when the last tick closed a refresh window (a frame is due). */
+bool app_refresh_due(struct app_ctx *app);
+/* Builds app->frame from the last refresh: every output reads it. Returns it, or NULL before
+ * the first full tick. */
+const struct frame *app_frame_build(struct app_ctx *app);
 /* Names of the modes in order (for m/M, completion and :help). */
 int app_mode_names(const struct app_ctx *app, const char **names, int max);
 void app_free(struct app_ctx *app);

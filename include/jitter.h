@@ -109,7 +109,9 @@ size_t jitter_bytes(const struct jitter *j);
 /* Lines of the spike view, newest last: @add is called once per line. */
 void jitter_spike_lines(const struct app_ctx *app, void (*add)(void *ctx, bool title, const char *line),
 			void *ctx);
-/* Fills the JSON/text hooks of @meta (output.h) with the window statistics, spikes and self. */
-void jitter_output_meta(struct app_ctx *app, struct output_meta *meta);
+/* Fills the JSON/text hooks of @meta (output.h) with frame @f's window statistics, spikes and
+ * self figures (f->jitter). */
+struct frame;
+void jitter_output_meta(const struct frame *f, struct output_meta *meta);
 
 #endif

@@ -1,7 +1,7 @@
 /* options.h: the command-line option table, its parser and the values it fills. */
 #ifndef PMUTOP_OPTIONS_H
 #define PMUTOP_OPTIONS_H
-#include "backend.h"
+#include "source.h"
 #include "output.h"
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,7 +16,6 @@ struct options {
 	const char *cpus;         /* -C list, NULL = all online */
 	enum output_format format;
 	const char *backend;      /* perf, sim */
-	int sim_cpus;
 	const char *sim_family;   /* family whose events the sim backend pretends to count */
 	struct sim_opts sim;
 	const char *sysfs_root;

@@ -22,6 +22,10 @@ struct output_meta {
 
 /* "text", "csv", "json" -> format; -1 when unknown. */
 int output_format_parse(const char *name);
+struct frame;
+/* Writes one record for frame @f (its snapshot, source, mode and window statistics). Returns 0,
+ * or -1 when the stream failed (EPIPE, ENOSPC). */
+int output_frame(FILE *out, enum output_format fmt, const struct frame *f);
 /* Writes one record for @snap. Returns 0, or -1 when the stream failed (EPIPE, ENOSPC). */
 int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
 		    const struct snapshot *snap);

@@ -31,6 +31,10 @@ void remote_app_attach(struct app_ctx *app);
 /* Client: @fd became readable. Returns the number of new ticks, or 0; -1 when @fd is not one
  * of the client's. */
 int remote_app_input(struct app_ctx *app, int fd);
+/* Client: sends one control line to the agent; -1 with @err when the link is down. */
+int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t errlen);
+/* Client: on every timer tick: reconnects a lost link when its backoff is over. */
+void remote_app_poll(struct app_ctx *app);
 /* Client: "connected", "link lost, reconnecting in 4 s", ... for the header line. */
 const char *remote_app_state(const struct app_ctx *app);
 void remote_app_free(struct app_ctx *app);

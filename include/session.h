@@ -1,7 +1,7 @@
 /* session.h: one monitoring run: backend + resolved mode -> per-tick snapshots of counts and metrics. */
 #ifndef PMUTOP_SESSION_H
 #define PMUTOP_SESSION_H
-#include "backend.h"
+#include "source.h"
 #include "counts.h"
 #include "metric_class.h"
 #include <stdbool.h>
@@ -23,22 +23,32 @@ struct metric_inputs {
  * ncpus), or -1 when it was not counted (n/a). */
 int metric_inputs_get(const struct metric_inputs *in, const char *name, double *out);
 
+/* A metric as the session runs it: plain data (no pointer into a mode registry), so a running
+ * session never depends on a mode that is redefined or freed; the session compiles the formula
+ * when the mode opens and frees it when the next one opened. */
 struct session_metric {
 	char name[32];
 	char unit[16];
 	char desc[96];
-	/* Computes the metric; returns 0, or -1 for n/a (missing input, division by zero). */
-	int (*eval)(const void *ctx, const struct metric_inputs *in, double *out);
-	const void *ctx;
-	/* Optional thresholds: class of a value (NULL = METRIC_NONE). */
-	enum metric_class (*classify)(const void *ctx, double value);
+	char formula[512]; /* expr.h syntax over event names and builtins */
+	/* thresholds as in mode.h (NAN = not set); better 0 = none */
+	double good, warn, bad;
+	int better;
 	/* Events the formula reads (indices into the mode's events), for the running share. */
 	int ninputs;
 	int inputs[8];
 	bool split; /* its inputs are in different rotated sets: never counted together */
 };
 
-/* A mode resolved for one machine: the events to open and the metrics to compute. */
+/* The request-type bits of an offcore breakdown (empty in other modes). */
+struct session_offcore {
+	int nbits;
+	char names[16][32]; /* event and share-metric name of each bit */
+	bool superset[16];  /* Atom's ANY bit: not part of the shares */
+};
+
+/* A mode resolved for one machine: the events to open and the metrics to compute. A value
+ * type: copies own everything they hold. */
 struct session_mode {
 	char name[32];
 	char title[96];
@@ -48,6 +58,7 @@ struct session_mode {
 	struct session_metric metrics[SESSION_MAX_METRICS];
 	int nsets;        /* >1: rotate event sets, one per tick ("multiple runs") */
 	bool singletons;  /* more events than counters: let the kernel multiplex */
+	struct session_offcore offcore;
 };
 
 /* One tick, immutable once published. */
@@ -66,6 +77,7 @@ struct snapshot {
 	double *event_age;          /* [row * nevents + e]: ticks since measured (rotation) */
 	int nmetrics;
 	const struct session_metric *metrics;
+	const struct metric_program *program; /* the compiled metrics (snapshot_compute) */
 	double *values;             /* [row * nmetrics + m], NAN = n/a */
 	double *total_values;       /* per metric over all rows */
 	enum metric_class *classes; /* [row * nmetrics + m] */
@@ -75,8 +87,7 @@ struct snapshot {
 };
 
 struct session_config {
-	const char *backend;       /* "perf", "sim" */
-	const struct sim_opts *sim;
+	const struct source *source; /* where the ticks come from (outlives the session) */
 	const char *sysfs_root;
 	const struct pmu_family *family;
 	int ncpus;
@@ -84,19 +95,27 @@ struct session_config {
 	const int *core_pmu_type;  /* per row, may be NULL */
 };
 
-/* Evaluates one metric for one row: its value (NAN = n/a, also when @skip, e.g. an offline
- * row), its class, and the least running fraction of its inputs. */
-void metric_compute(const struct session_metric *sm, const struct metric_inputs *in, bool skip,
-		    double *value, enum metric_class *cls, double *running);
+/* The compiled formulas of a mode's metrics. */
+struct metric_program;
+/* Compiles @n metrics; NULL with "metric NAME: message" in @err. */
+struct metric_program *metric_program_new(const struct session_metric *metrics, int n, char *err,
+					  size_t errlen);
+void metric_program_free(struct metric_program *p);
+/* The one place counts become metrics: from @s->counts (per row) it computes the totals over
+ * the online rows, then every metric per row and for the total row, their classes and the
+ * least running fraction of their inputs. The session does this per tick, the window
+ * statistics per refresh window. @s must have its arrays, names and program set. */
+void snapshot_compute(struct snapshot *s);
 
 struct session;
 
 struct session *session_new(const struct session_config *cfg, char *err, size_t errlen);
 /* Closes the current counters and opens @mode's. On failure the previous mode keeps running. */
 int session_set_mode(struct session *s, const struct session_mode *mode, char *err, size_t errlen);
-/* Reads the counters and computes the next snapshot. Returns 1 when a snapshot was produced,
- * 0 for the priming read of a new mode, -1 on error. */
-int session_tick(struct session *s, char *err, size_t errlen);
+/* Reads the counters and computes the next snapshot. @nominal_ns is the tick the engine runs at
+ * (virtual-time sources advance by it). Returns 1 when a snapshot was produced, 0 for the
+ * priming read of a new mode, -1 on error. */
+int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errlen);
 const struct snapshot *session_snapshot(const struct session *s);
 const struct session_mode *session_mode(const struct session *s);
 const struct backend *session_backend(const struct session *s);
@@ -111,8 +130,6 @@ struct session_raw {
 	uint64_t prev_t, cur_t; /* ns, backend clock */
 };
 void session_raw(const struct session *s, struct session_raw *out);
-/* The sim backend's virtual time per read follows the loop's cadence. */
-void session_set_sim_interval(struct session *s, uint64_t interval_ns);
 /* Time (ns) of the last read, from the backend's clock. */
 uint64_t session_last_read_ns(const struct session *s);
 void session_free(struct session *s);

@@ -44,9 +44,12 @@ void ui_state_free(struct app_ctx *app);
 void ui_state_set_depth(struct app_ctx *app, int colors);
 /* Runs the rc file and -c commands. */
 void ui_state_startup(struct app_ctx *app);
-void ui_state_tick(struct app_ctx *app);
+/* A new frame: sparkline history follows it. */
+struct frame;
+void ui_state_frame(struct app_ctx *app, const struct frame *f);
+/* After every tick: stepwise work (the cache probe). */
+void ui_state_after_tick(struct app_ctx *app);
 void ui_state_key(struct app_ctx *app, int key);
-void ui_state_fd(struct app_ctx *app, int fd);
 /* Draws the screen into @c; returns the prompt row. */
 int ui_state_draw(struct app_ctx *app, struct canvas *c);
 /* Runs one command line as typed at the prompt; errors go to the message line. */

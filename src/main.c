@@ -1,12 +1,13 @@
 /* main.c: pmutop entry point: options, one-shot reports, batch mode or the screen. */
 #include "app.h"
+#include "frame.h"
 #include "jitter.h"
 #include "output.h"
 #include "probe.h"
 #include "recorder.h"
 #include "remote.h"
-#include "replay.h"
 #include "report.h"
+#include "run.h"
 #ifndef PMUTOP_NO_UI
 #include "ui.h"
 #endif
@@ -14,35 +15,35 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-/* Prints the app messages logged since the last call (batch: the log goes to stderr). */
-static void flush_messages(struct app_ctx *app, int *head)
+/* Batch mode: prints each frame; the log goes to stderr. */
+struct batch {
+	struct app_ctx *app;
+	int head; /* messages printed so far */
+	bool agent;
+};
+
+static void flush_messages(struct batch *bt)
 {
-	int n = (app->message_head - *head + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
+	struct app_ctx *app = bt->app;
+	int n = (app->message_head - bt->head + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
 	for (int i = 0; i < n; i++)
-		fprintf(stderr, "pmutop: %s\n", app->messages[(*head + i) % APP_MAX_MESSAGES].text);
-	*head = app->message_head;
+		fprintf(stderr, "pmutop: %s\n", app->messages[(bt->head + i) % APP_MAX_MESSAGES].text);
+	bt->head = app->message_head;
 }
 
-static int batch_tick(struct app_ctx *app, char *err, size_t errlen)
-{
-	return app->replay ? replay_app_tick(app, err, errlen) : app_tick(app, err, errlen);
-}
+static void batch_after_tick(void *ctx) { flush_messages(ctx); }
 
-/* Writes the snapshot. Returns 0, 1 when the reader went away (a clean end), -1 on error. */
-static int emit(struct app_ctx *app)
+/* Writes the frame. Returns 0, 1 when the reader went away (a clean end), -1 on error. */
+static int batch_frame(void *ctx, const struct frame *f)
 {
+	struct batch *bt = ctx;
+	struct app_ctx *app = bt->app;
+	flush_messages(bt);
 	if (app->opt.record && strcmp(app->opt.record, "-") == 0)
 		return 0; /* stdout carries the recording (the agent) */
-	const struct backend *b = session_backend(app->session);
-	struct output_meta meta = {.backend = b->ops->name, .mode = app->mode_name,
-				   .simulated = b->simulated, .replay = app->replay != NULL,
-				   .source = app->opt.replay ? app->opt.replay : app->opt.remote};
-	jitter_output_meta(app, &meta);
-	const struct snapshot *snap = jitter_snapshot(app);
-	if (!snap)
-		snap = session_snapshot(app->session);
-	if (output_snapshot(stdout, app->opt.format, &meta, snap) < 0) {
+	if (output_frame(stdout, app->opt.format, f) < 0) {
 		if (errno == EPIPE)
 			return 1;
 		fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
@@ -51,97 +52,31 @@ static int emit(struct app_ctx *app)
 	return 0;
 }
 
-/* -b -R FILE: every recorded tick as fast as possible. */
-static int run_replay_batch(struct app_ctx *app)
+/* The agent's control lines on stdin. */
+static void batch_stdin(void *ctx)
 {
-	char err[512];
-	int head = 0;
-	long done = 0;
-	signal(SIGPIPE, SIG_IGN);
-	flush_messages(app, &head);
-	while (!app->quit && replay_app_pending(app) > 0) {
-		uint64_t windows = jitter_windows(app);
-		int rc = replay_app_tick(app, err, sizeof(err));
-		flush_messages(app, &head);
-		if (rc < 0) {
-			fprintf(stderr, "pmutop: %s\n", err);
-			return 1;
-		}
-		if (rc == 0 || jitter_windows(app) == windows)
-			continue;
-		if ((rc = emit(app)) != 0)
-			return rc < 0 ? 1 : 0;
-		if (++done >= app->opt.iterations && app->opt.iterations)
-			break;
-	}
-	if (!done && !app->quit)
-		fprintf(stderr, "pmutop: %s: no interval to show (it takes two ticks of one mode)\n",
-			app->opt.replay);
-	return 0;
+	struct batch *bt = ctx;
+	remote_agent_input(bt->app, STDIN_FILENO);
+	flush_messages(bt);
 }
 
 static int run_batch(struct app_ctx *app)
 {
-	char err[512];
-	if (app->replay && !app->remote)
-		return run_replay_batch(app);
-	if (loop_init(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmutop: %s\n", err);
-		return 1;
-	}
-	app->loop_ready = true;
-	bool agent = remote_agent_wanted(app);
-	if (agent)
-		loop_watch(&app->loop, STDIN_FILENO);
-	remote_app_attach(app);
-	if (batch_tick(app, err, sizeof(err)) < 0) { /* priming read */
-		fprintf(stderr, "pmutop: %s\n", err);
-		return 1;
-	}
-	const struct backend *b = session_backend(app->session);
-	int head = 0;
-	flush_messages(app, &head);
-	if (b->simulated)
+	struct batch bt = {.app = app, .agent = remote_agent_wanted(app)};
+	signal(SIGPIPE, SIG_IGN);
+	flush_messages(&bt);
+	if (source_has(&app->source, SOURCE_CAP_SIMULATED))
 		fprintf(stderr, "pmutop: SIMULATED counters (sim backend); no number is from hardware\n");
-	long done = 0;
-	while (!app->quit) {
-		struct loop_event ev;
-		if (loop_wait(&app->loop, &ev) < 0)
-			break;
-		if (ev.kind == LOOP_SIGNAL) {
-			if (ev.signo == SIGWINCH)
-				continue;
-			break; /* SIGINT, SIGTERM, SIGHUP, SIGPIPE end the run cleanly */
-		}
-		int ticks = 0;
-		if (ev.kind == LOOP_INPUT) {
-			if (agent && ev.fd == STDIN_FILENO)
-				remote_agent_input(app, ev.fd);
-			else if (app->remote)
-				ticks = remote_app_input(app, ev.fd) > 0 ? replay_app_pending(app) : 0;
-		} else if (ev.kind == LOOP_TICK) {
-			app->overruns += ev.overruns;
-			jitter_loop_tick(app, &ev);
-			ticks = app->remote ? replay_app_pending(app) + 1 : 1;
-		}
-		for (int i = 0; i < ticks && !app->quit; i++) {
-			uint64_t windows = jitter_windows(app);
-			int rc = batch_tick(app, err, sizeof(err));
-			flush_messages(app, &head);
-			if (rc < 0) {
-				fprintf(stderr, "pmutop: %s\n", err);
-				return 1;
-			}
-			if (rc == 0 || jitter_windows(app) == windows)
-				continue; /* output at the refresh cadence */
-			if ((rc = emit(app)) != 0)
-				return rc < 0 ? 1 : 0;
-			if (app->opt.iterations && ++done >= app->opt.iterations)
-				return 0;
-		}
-		flush_messages(app, &head);
-	}
-	return 0;
+	struct run_frontend fe = {
+		.ctx = &bt,
+		.on_frame = batch_frame,
+		.on_stdin = bt.agent ? batch_stdin : NULL,
+		.after_tick = batch_after_tick,
+		.unpaced = true,
+	};
+	int rc = run_loop(app, &fe);
+	flush_messages(&bt);
+	return rc;
 }
 
 int main(int argc, char **argv)

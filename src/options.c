@@ -179,7 +179,7 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	case OPT_SIM_CPUS:
 		if (parse_long(arg, 1, 4096, "--sim-cpus", &v, err, errlen) < 0)
 			return -1;
-		o->sim_cpus = (int)v;
+		o->sim.ncpus = (int)v;
 		return 0;
 	case OPT_SEED:
 		if (parse_long(arg, 0, LONG_MAX, "--seed", &v, err, errlen) < 0)
@@ -282,7 +282,6 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	o->interval_ms = 1000;
 	o->format = OUTPUT_TEXT;
 	o->backend = "perf";
-	o->sim_cpus = 4;
 	o->sysfs_root = "/";
 	o->transport = "ssh -T";
 	o->pin_cpu = -1;

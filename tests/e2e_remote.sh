@@ -27,7 +27,7 @@ rc=$?
 grep -q "link to board lost" "$T/r.err" || no "dropped link not reported: $(cat "$T/r.err")"
 grep -q "reconnected to board" "$T/r.err" || no "no reconnection: $(cat "$T/r.err")"
 [ "$(wc -l <"$T/pids")" -ge 2 ] || no "no second agent"
-grep -q '"backend":"replay","mode":"cpi","simulated":true' "$T/r.json" || no "samples: $(head -c 300 "$T/r.json")"
+grep -q '"backend":"remote","mode":"cpi","simulated":true' "$T/r.json" || no "samples: $(head -c 300 "$T/r.json")"
 # time goes on across the reconnection (history kept)
 awk -F'"time":' '{split($2, a, ","); if (a[1] + 0 <= last) bad = 1; last = a[1] + 0} END {exit bad}' "$T/r.json" ||
 	no "time went backwards across the reconnection"

@@ -1,5 +1,5 @@
 /* test_errno.c: every perf_event_open errno becomes one sentence saying what to do. */
-#include "backend.h"
+#include "source.h"
 #include "harness.h"
 #include <errno.h>
 

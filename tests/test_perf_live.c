@@ -1,5 +1,5 @@
 /* test_perf_live.c: the perf backend on this machine with software events on every online CPU. */
-#include "backend.h"
+#include "source.h"
 #include "cpuset.h"
 #include "family.h"
 #include "harness.h"
@@ -36,7 +36,7 @@ int main(void)
 	};
 	struct backend_req req = {.sysfs_root = "/", .family = family_find("sw"), .ncpus = ncpus,
 				  .cpus = cpus, .nevents = 4, .events = events};
-	struct backend b = {.ops = &backend_perf_ops};
+	struct backend b = {.ops = &source_perf_ops};
 	char err[512];
 	if (b.ops->open(&b, &req, err, sizeof(err)) < 0) {
 		if (strstr(err, "ermission") || strstr(err, "EACCES")) {
@@ -49,9 +49,9 @@ int main(void)
 	struct raw_count r0[256 * 4], r1[256 * 4];
 	bool p0[256 * 4], p1[256 * 4], off[256];
 	uint64_t t0, t1;
-	CHECK(b.ops->read(&b, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
+	CHECK(b.ops->read(&b, 0, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
 	usleep(200000);
-	CHECK(b.ops->read(&b, r1, p1, off, &t1, err, sizeof(err)) == 0, "read");
+	CHECK(b.ops->read(&b, 0, r1, p1, off, &t1, err, sizeof(err)) == 0, "read");
 	double dt = (double)(t1 - t0);
 	for (int r = 0; r < ncpus; r++) {
 		CHECK(!off[r], "cpu %d online", cpus[r]);
@@ -79,12 +79,12 @@ int main(void)
 	struct backend_event tsc_events[] = {{"cpu_clock", "cpu-clock", 0}, {"tsc", "msr/tsc/", 0}};
 	req.events = tsc_events;
 	req.nevents = 2;
-	struct backend b2 = {.ops = &backend_perf_ops};
+	struct backend b2 = {.ops = &source_perf_ops};
 	if (b2.ops->open(&b2, &req, err, sizeof(err)) == 0) {
 		if (b2.status[1].supported) {
-			CHECK(b2.ops->read(&b2, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
+			CHECK(b2.ops->read(&b2, 0, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
 			usleep(100000);
-			CHECK(b2.ops->read(&b2, r1, p1, off, &t1, err, sizeof(err)) == 0, "read");
+			CHECK(b2.ops->read(&b2, 0, r1, p1, off, &t1, err, sizeof(err)) == 0, "read");
 			struct count c;
 			count_delta(&r0[1], &r1[1], 64, &c);
 			double ghz = c.value / (double)(t1 - t0);
@@ -100,11 +100,11 @@ int main(void)
 					      {"idle", "proc/idle/", 0}};
 	req.events = proc_events;
 	req.nevents = 3;
-	struct backend b3 = {.ops = &backend_perf_ops};
+	struct backend b3 = {.ops = &source_perf_ops};
 	CHECK(b3.ops->open(&b3, &req, err, sizeof(err)) == 0, "open: %s", err);
-	CHECK(b3.ops->read(&b3, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
+	CHECK(b3.ops->read(&b3, 0, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
 	usleep(300000);
-	CHECK(b3.ops->read(&b3, r1, p1, off, &t1, err, sizeof(err)) == 0, "read");
+	CHECK(b3.ops->read(&b3, 0, r1, p1, off, &t1, err, sizeof(err)) == 0, "read");
 	long hz = sysconf(_SC_CLK_TCK);
 	double jiffy = 1e9 / (double)(hz > 0 ? hz : 100);
 	for (int r = 0; r < ncpus; r++) {

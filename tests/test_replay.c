@@ -5,6 +5,7 @@
 #include "options.h"
 #include "recorder.h"
 #include "remote.h"
+#include "playback.h"
 #include "replay.h"
 #include <math.h>
 #include <stdio.h>
@@ -69,10 +70,10 @@ static void test_driver(void)
 	CHECK_STR(app.mode_name, "cpi");
 	CHECK_INT(app.ncpus, 2);
 	CHECK_INT(app.interval_ms, 1000);
-	CHECK_STR(app.pf.hostname, "board");
-	CHECK_INT(replay_app_pending(&app), 8);
-	CHECK_INT(replay_app_tick(&app, err, sizeof(err)), 0); /* priming */
-	CHECK_INT(replay_app_tick(&app, err, sizeof(err)), 1);
+	CHECK_STR(app.machine.host, "board"); /* the recorded machine, not this one */
+	CHECK_INT(playback_pending(&app), 8);
+	CHECK_INT(playback_tick(&app, err, sizeof(err)), 0); /* priming */
+	CHECK_INT(playback_tick(&app, err, sizeof(err)), 1);
 	const struct snapshot *s = session_snapshot(app.session);
 	CHECK_NEAR(s->interval_s, 1.0, 1e-9);
 	CHECK_NEAR(value(s, 0, "cycles"), 2000, 1e-9);
@@ -87,57 +88,57 @@ static void test_driver(void)
 	CHECK_STR(app.mode_name, "cpi");
 	/* interval changes are refused, :rate changes the pace */
 	CHECK_INT(app_set_interval(&app, 500, err, sizeof(err)), -1);
-	CHECK_INT(replay_app_speed(&app, "4", err, sizeof(err)), 0);
-	CHECK_INT(replay_app_speed(&app, "+", err, sizeof(err)), 0);
-	CHECK_NEAR(((struct replay *)app.replay)->speed, 8, 1e-9);
-	CHECK_INT(replay_app_speed(&app, "32", err, sizeof(err)), -1);
+	CHECK_INT(app_set_speed(&app, "4", err, sizeof(err)), 0);
+	CHECK_INT(app_set_speed(&app, "+", err, sizeof(err)), 0);
+	CHECK_NEAR(app.speed, 8, 1e-9);
+	CHECK_INT(app_set_speed(&app, "32", err, sizeof(err)), -1);
 
 	/* the next tick crosses the mark */
 	int before = app.nmessages;
-	CHECK_INT(replay_app_tick(&app, err, sizeof(err)), 1);
-	CHECK_INT(replay_app_tick(&app, err, sizeof(err)), 1);
+	CHECK_INT(playback_tick(&app, err, sizeof(err)), 1);
+	CHECK_INT(playback_tick(&app, err, sizeof(err)), 1);
 	bool marked = false;
 	for (int i = 0; i < app.nmessages && i < APP_MAX_MESSAGES; i++)
 		marked |= strstr(app.messages[i].text, "build started") != NULL;
 	CHECK(marked && app.nmessages > before, "mark logged");
 
 	/* step back: the tick before is rebuilt from the one before it */
-	CHECK_INT(replay_app_step(&app, -1, err, sizeof(err)), 0);
+	CHECK_INT(playback_step(&app, -1, err, sizeof(err)), 0);
 	s = session_snapshot(app.session);
 	CHECK_NEAR(s->time_s >= 0 ? value(s, 0, "cycles") : 0, 2000, 1e-9);
 	CHECK_INT(((struct replay *)app.replay)->served, 2);
 
 	/* seek to a mark, then into the second mode: the display follows the recording */
 	char *jump_mark[] = {"jump", "mark", "build", NULL};
-	CHECK_INT(replay_app_seek_arg(&app, 3, jump_mark, err, sizeof(err)), 0);
+	CHECK_INT(playback_seek_arg(&app, 3, jump_mark, err, sizeof(err)), 0);
 	CHECK_INT(((struct replay *)app.replay)->served, 3);
 	char *jump6[] = {"jump", "6", NULL};
-	CHECK_INT(replay_app_seek_arg(&app, 2, jump6, err, sizeof(err)), 0);
+	CHECK_INT(playback_seek_arg(&app, 2, jump6, err, sizeof(err)), 0);
 	CHECK_STR(app.mode_name, "sw");
 	s = session_snapshot(app.session);
 	CHECK_NEAR(value(s, 0, "clock"), 0.5e9, 1);
 	CHECK_NEAR(value(s, 1, "cs"), 20, 1e-9);
 	/* seeking to the first tick of a mode shows the next one */
-	CHECK_INT(replay_app_seek(&app, 5, err, sizeof(err)), 0);
+	CHECK_INT(playback_seek(&app, 5, err, sizeof(err)), 0);
 	CHECK_INT(((struct replay *)app.replay)->served, 6);
 	char *bad[] = {"jump", "soon", NULL};
-	CHECK_INT(replay_app_seek_arg(&app, 2, bad, err, sizeof(err)), -1);
+	CHECK_INT(playback_seek_arg(&app, 2, bad, err, sizeof(err)), -1);
 	char *nomark[] = {"jump", "mark", "nothing", NULL};
-	CHECK_INT(replay_app_seek_arg(&app, 3, nomark, err, sizeof(err)), -1);
+	CHECK_INT(playback_seek_arg(&app, 3, nomark, err, sizeof(err)), -1);
 
 	/* back to the first mode, then to the end */
-	CHECK_INT(replay_app_seek(&app, 0, err, sizeof(err)), 0);
+	CHECK_INT(playback_seek(&app, 0, err, sizeof(err)), 0);
 	CHECK_STR(app.mode_name, "cpi");
 	int n = 0;
-	while (replay_app_pending(&app) > 0 && n < 20)
-		if (replay_app_tick(&app, err, sizeof(err)) > 0)
+	while (playback_pending(&app) > 0 && n < 20)
+		if (playback_tick(&app, err, sizeof(err)) > 0)
 			n++;
 	CHECK_INT(n, 5); /* ticks 2..4 of cpi, 6..7 of sw */
-	CHECK_INT(replay_app_tick(&app, err, sizeof(err)), 0); /* end: nothing, no error */
+	CHECK_INT(playback_tick(&app, err, sizeof(err)), 0); /* end: nothing, no error */
 	char status[256];
-	replay_app_status(&app, status, sizeof(status));
+	playback_status(&app, status, sizeof(status));
 	CHECK(strstr(status, "END") != NULL, "status: %s", status);
-	replay_app_banner(&app, status, sizeof(status));
+	playback_banner(&app, status, sizeof(status));
 	CHECK(strncmp(status, "REPLAY ", 7) == 0, "banner: %s", status);
 	app_free(&app);
 }
@@ -164,14 +165,14 @@ static void test_perfstat(void)
 			continue;
 		}
 		CHECK(app.warnings >= 1, "line %d: skipped lines are warnings", cases[i].line);
-		replay_app_tick(&app, err, sizeof(err));
-		CHECK_INT(replay_app_tick(&app, err, sizeof(err)), 1);
+		playback_tick(&app, err, sizeof(err));
+		CHECK_INT(playback_tick(&app, err, sizeof(err)), 1);
 		const struct snapshot *s = session_snapshot(app.session);
 		CHECK_NEAR(value(s, 0, "cycles"), 2000000, 0.5);
 		CHECK_NEAR(metric(s, 0, "cpi"), 2.0, 1e-9);
 		CHECK_NEAR(s->counts[1 * s->nevents].running, 0.5, 1e-9);
 		CHECK_INT(s->counts[1 * s->nevents + 1].state, COUNT_NOT_COUNTED);
-		CHECK_INT(replay_app_tick(&app, err, sizeof(err)), 1);
+		CHECK_INT(playback_tick(&app, err, sizeof(err)), 1);
 		s = session_snapshot(app.session);
 		CHECK_NEAR(metric(s, 1, "cpi"), 2800000.0 / 900000.0, 1e-6);
 		app_free(&app);
@@ -217,12 +218,12 @@ static void test_hostile(void)
 	snprintf(path, sizeof(path), "%s", fixture("replay/hostile2.jsonl"));
 	const char *words[] = {"pmutop", "-b", "-R", path, NULL};
 	CHECK_INT(start(&app, words, err, sizeof(err)), 0);
-	CHECK(!strchr(app.pf.hostname, '\x1b') && !strchr(app.pf.hostname, '\a'), "host escaped");
+	CHECK(!strchr(app.machine.host, 0x1b) && !strchr(app.machine.host, 7), "host escaped");
 	CHECK(!strchr(app.mode_name, '\x1b'), "mode name escaped: %s", app.mode_name);
 	for (int e = 0; e < app.mode.nevents; e++)
 		CHECK(!strpbrk(app.mode.events[e].name, "\x1b\r\n"), "event name escaped");
-	replay_app_tick(&app, err, sizeof(err));
-	CHECK_INT(replay_app_tick(&app, err, sizeof(err)), 1);
+	playback_tick(&app, err, sizeof(err));
+	CHECK_INT(playback_tick(&app, err, sizeof(err)), 1);
 	const struct snapshot *s = session_snapshot(app.session);
 	CHECK_NEAR(s->counts[1].value, 615, 1e-9);
 	for (int i = 0; i < app.nmessages; i++)
@@ -283,17 +284,17 @@ static void test_record_roundtrip(void)
 	struct replay *r = rep.replay;
 	CHECK_INT(r->f.nmarks, 1);
 	CHECK_INT(r->f.nmodes, 3);
-	replay_app_tick(&rep, err, sizeof(err));
+	playback_tick(&rep, err, sizeof(err));
 	for (int i = 0; i < 3; i++) {
-		CHECK_INT(replay_app_tick(&rep, err, sizeof(err)), 1);
+		CHECK_INT(playback_tick(&rep, err, sizeof(err)), 1);
 		const struct snapshot *s = session_snapshot(rep.session);
 		CHECK_NEAR(value(s, 1, "cycles"), want[i][0], 1e-6);
 		CHECK_NEAR(metric(s, 2, "ipc"), want[i][1], 1e-9);
 	}
 	double got_sw = NAN, got_cpus = NAN;
 	int n = 0;
-	while (replay_app_pending(&rep) > 0 && n++ < 10) {
-		if (replay_app_tick(&rep, err, sizeof(err)) <= 0)
+	while (playback_pending(&rep) > 0 && n++ < 10) {
+		if (playback_tick(&rep, err, sizeof(err)) <= 0)
 			continue;
 		const struct snapshot *s = session_snapshot(rep.session);
 		if (isnan(got_sw))

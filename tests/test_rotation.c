@@ -3,24 +3,15 @@
 #include "harness.h"
 #include "session.h"
 
-static int eval_ratio(const void *ctx, const struct metric_inputs *in, double *out)
-{
-	(void)ctx;
-	double a, b;
-	if (metric_inputs_get(in, "a", &a) < 0 || metric_inputs_get(in, "b", &b) < 0 || b == 0)
-		return -1;
-	*out = a / b;
-	return 0;
-}
-
 int main(void)
 {
 	int cpus[] = {0, 1};
 	struct sim_opts sim;
 	sim_opts_default(&sim);
 	sim.seed = 7;
-	sim.interval_ns = 10000000; /* 10 ms of virtual time per tick */
-	struct session_config cfg = {.backend = "sim", .sim = &sim, .sysfs_root = "/",
+	const uint64_t tick_ns = 10000000; /* 10 ms of virtual time per tick */
+	struct source src = {.ops = &source_sim_ops, .inst = &sim};
+	struct session_config cfg = {.source = &src, .sysfs_root = "/",
 				     .family = family_find("xscale1"), .ncpus = 2, .cpus = cpus};
 	char err[256];
 	struct session *s = session_new(&cfg, err, sizeof(err));
@@ -30,13 +21,13 @@ int main(void)
 				    .events = {{"ccnt", "rfe", -1}, {"a", "r0b miss", 0}, {"b", "r0a access", 1},
 					       {"c", "r07 instr", 2}},
 				    .nmetrics = 1,
-				    .metrics = {{.name = "ratio", .eval = eval_ratio, .ninputs = 2, .inputs = {1, 2},
+				    .metrics = {{.name = "ratio", .formula = "a / b", .ninputs = 2, .inputs = {1, 2},
 						 .split = true}}};
 	CHECK(session_set_mode(s, &mode, err, sizeof(err)) == 0, "%s", err);
-	CHECK_INT(session_tick(s, err, sizeof(err)), 0); /* priming read */
+	CHECK_INT(session_tick(s, tick_ns, err, sizeof(err)), 0); /* priming read */
 	double last_value[4] = {0};
 	for (int tick = 1; tick <= 9; tick++) {
-		CHECK_INT(session_tick(s, err, sizeof(err)), 1);
+		CHECK_INT(session_tick(s, tick_ns, err, sizeof(err)), 1);
 		const struct snapshot *snap = session_snapshot(s);
 		CHECK_NEAR(snap->interval_s, 0.01, 1e-12);
 		int counted = tick % 3; /* the priming read consumed set 0 */

@@ -3,6 +3,7 @@
 #include "harness.h"
 #include "mode.h"
 #include "options.h"
+#include "playback.h"
 #include "replay.h"
 #include "theme.h"
 #include "uistate.h"
@@ -55,7 +56,7 @@ static int fx_open(const char *args, int ticks)
 		return -1;
 	}
 	for (int i = 0; i < ticks; i++) {
-		int rc = replay ? replay_app_tick(&app, err, sizeof(err)) : app_tick(&app, err, sizeof(err));
+		int rc = replay ? playback_tick(&app, err, sizeof(err)) : app_tick(&app, err, sizeof(err));
 		if (replay && rc == 0) { /* the replay's own priming tick */
 			i--;
 			continue;

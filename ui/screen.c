@@ -5,7 +5,9 @@
 #include "command.h"
 #include "complete.h"
 #include "history.h"
+#include "frame.h"
 #include "jitter.h"
+#include "run.h"
 #include "keys.h"
 #include "lineedit.h"
 #include "theme.h"
@@ -229,6 +231,31 @@ static int start_curses(void)
 	return 0;
 }
 
+/* The screen as the run loop's front end. */
+static int screen_frame(void *ctx, const struct frame *f)
+{
+	struct app_ctx *app = ctx;
+	ui_state_frame(app, f);
+	ui_redraw(app);
+	return 0;
+}
+
+static void screen_change(void *ctx) { ui_redraw(ctx); }
+
+static void screen_stdin(void *ctx)
+{
+	struct app_ctx *app = ctx;
+	/* a closed terminal reads as end of file: leave instead of spinning */
+	int avail = 0;
+	if (ioctl(STDIN_FILENO, FIONREAD, &avail) == 0 && avail == 0 && getch_pending() == false)
+		app->quit = true;
+	read_keys(app);
+}
+
+static void screen_resize(void *ctx) { resize(ctx); }
+
+static void screen_after_tick(void *ctx) { ui_state_after_tick(ctx); }
+
 int ui_run(struct app_ctx *app)
 {
 	char err[512];
@@ -246,12 +273,6 @@ int ui_run(struct app_ctx *app)
 		fprintf(stderr, "pmutop: %s\n", err);
 		return 2;
 	}
-	if (loop_init(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmutop: %s\n", err);
-		ui_state_free(app);
-		return 1;
-	}
-	app->loop_ready = true;
 	if (start_curses() < 0) {
 		fprintf(stderr, "pmutop: cannot initialise the terminal \"%s\"\n", term);
 		ui_state_free(app);
@@ -262,53 +283,15 @@ int ui_run(struct app_ctx *app)
 	build_styles(u);
 	u->rebuild_styles = build_styles;
 	ui_state_startup(app); /* rc file and -c commands, history */
-	loop_watch(&app->loop, STDIN_FILENO);
-	if (app_tick(app, err, sizeof(err)) < 0)
-		app_log(app, MSG_ERROR, "%s", err);
-	ui_redraw(app);
-	int rc = 0;
-	long ticks = 0;
-	while (!app->quit) {
-		struct loop_event ev;
-		if (loop_wait(&app->loop, &ev) < 0)
-			break;
-		switch (ev.kind) {
-		case LOOP_SIGNAL:
-			if (ev.signo == SIGWINCH)
-				resize(app);
-			else
-				app->quit = true; /* SIGINT, SIGTERM, SIGHUP (terminal gone), SIGPIPE */
-			break;
-		case LOOP_INPUT:
-			if (ev.fd == STDIN_FILENO) {
-				/* a closed terminal reads as end of file: leave instead of spinning */
-				int avail = 0;
-				if (ioctl(STDIN_FILENO, FIONREAD, &avail) == 0 && avail == 0 &&
-				    (getch_pending() == false))
-					app->quit = true;
-				read_keys(app);
-			} else {
-				ui_state_fd(app, ev.fd);
-			}
-			ui_redraw(app);
-			break;
-		case LOOP_TICK:
-			app->overruns += ev.overruns;
-			app->last_lateness_ms = (double)ev.lateness_ns / 1e6;
-			jitter_loop_tick(app, &ev);
-			uint64_t windows = jitter_windows(app);
-			if (!app->paused)
-				ui_state_tick(app);
-			if (jitter_get(app) && jitter_windows(app) == windows)
-				break; /* sampled; redraw at the refresh cadence */
-			ui_redraw(app);
-			if (app->opt.iterations && ++ticks >= app->opt.iterations)
-				app->quit = true;
-			break;
-		default:
-			break;
-		}
-	}
+	struct run_frontend fe = {
+		.ctx = app,
+		.on_frame = screen_frame,
+		.on_change = screen_change,
+		.on_stdin = screen_stdin,
+		.on_resize = screen_resize,
+		.after_tick = screen_after_tick,
+	};
+	int rc = run_loop(app, &fe);
 	endwin();
 	ui_state_free(app);
 	return rc;

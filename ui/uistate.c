@@ -11,7 +11,9 @@
 #include "probe.h"
 #include "recorder.h"
 #include "remote.h"
+#include "playback.h"
 #include "replay.h"
+#include "frame.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -395,10 +397,10 @@ static int cmd_pause(struct app_ctx *app, int argc, char **argv, char *err, size
 	(void)err;
 	(void)errlen;
 	if (strcmp(argv[0], "toggle-pause") == 0)
-		app->paused = !app->paused;
+		app->display_paused = !app->display_paused;
 	else
-		app->paused = strcmp(argv[0], "pause") == 0;
-	app_log(app, MSG_INFO, "%s", app->paused ? "paused (space resumes)" : "resumed");
+		app->display_paused = strcmp(argv[0], "pause") == 0;
+	app_log(app, MSG_INFO, "%s", app->display_paused ? "display paused, counting goes on (space resumes)" : "resumed");
 	return 0;
 }
 
@@ -849,7 +851,7 @@ static int cmd_mark(struct app_ctx *app, int argc, char **argv, char *err, size_
 		/* into the agent's stream, and into the local recording if there is one */
 		char line[600];
 		snprintf(line, sizeof(line), "mark %s", text);
-		rc = ((struct replay *)app->replay)->send(app, line, err, errlen);
+		rc = remote_app_send(app, line, err, errlen);
 		if (rc == 0 && app->recorder)
 			rc = recorder_mark(app, text, err, errlen);
 	} else {
@@ -874,17 +876,20 @@ static int cmd_step(struct app_ctx *app, int argc, char **argv, char *err, size_
 	if (need_replay(app, argv[0], err, errlen) < 0)
 		return -1;
 	int n = argc > 1 ? atoi(argv[1]) : 1;
-	app->paused = true;
-	int rc = n < 0 ? replay_app_step(app, n, err, errlen) : 0;
+	app->display_paused = true; /* stepping: the replay holds between steps */
+	int rc = n < 0 ? playback_step(app, n, err, errlen) : 0;
 	if (n < 0)
 		view_history_free(&UI(app)->hist);
 	for (int i = 0; n > 0 && i < n && rc == 0; i++) {
-		if (replay_app_pending(app) <= 0) {
+		if (playback_pending(app) <= 0) {
 			snprintf(err, errlen, "end of the recording");
 			return -1;
 		}
-		ui_state_tick(app);
+		rc = playback_tick(app, err, errlen) < 0 ? -1 : 0;
 	}
+	const struct frame *f = rc == 0 ? app_frame_build(app) : NULL;
+	if (f)
+		ui_state_frame(app, f);
 	return rc;
 }
 
@@ -893,7 +898,11 @@ static int cmd_seek(struct app_ctx *app, int argc, char **argv, char *err, size_
 	if (need_replay(app, argv[0], err, errlen) < 0)
 		return -1;
 	view_history_free(&UI(app)->hist);
-	return replay_app_seek_arg(app, argc, argv, err, errlen);
+	int rc = playback_seek_arg(app, argc, argv, err, errlen);
+	const struct frame *f = rc == 0 ? app_frame_build(app) : NULL;
+	if (f)
+		ui_state_frame(app, f);
+	return rc;
 }
 
 static int cmd_speed(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
@@ -901,7 +910,7 @@ static int cmd_speed(struct app_ctx *app, int argc, char **argv, char *err, size
 	(void)argc;
 	if (need_replay(app, argv[0], err, errlen) < 0)
 		return -1;
-	return replay_app_speed(app, argv[1], err, errlen);
+	return app_set_speed(app, argv[1], err, errlen);
 }
 
 static const struct {
@@ -1103,7 +1112,6 @@ void ui_state_startup(struct app_ctx *app)
 {
 	if (app->replay && !app->remote)
 		bind_replay_keys(app);
-	remote_app_attach(app);
 	if (!app->opt.no_rc) {
 		char path[4096];
 		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
@@ -1132,37 +1140,15 @@ void ui_state_startup(struct app_ctx *app)
 	}
 }
 
-void ui_state_tick(struct app_ctx *app)
+void ui_state_after_tick(struct app_ctx *app) { probe_advance(app); }
+
+void ui_state_frame(struct app_ctx *app, const struct frame *f)
 {
 	struct ui_state *u = UI(app);
-	char err[512];
-	int rc = app->replay ? replay_app_tick(app, err, sizeof(err)) : app_tick(app, err, sizeof(err));
-	probe_advance(app);
-	if (rc < 0) {
-		app_log(app, MSG_ERROR, "%s", err);
-		return;
-	}
-	if (rc == 0)
-		return;
-	const struct snapshot *snap = session_snapshot(app->session);
-	static uint64_t seen_windows;
-	if (jitter_get(app)) {
-		if (jitter_windows(app) == seen_windows || !jitter_snapshot(app))
-			return; /* statistics and history at the refresh cadence */
-		seen_windows = jitter_windows(app);
-		snap = jitter_snapshot(app);
-	}
+	const struct snapshot *snap = f->snap;
 	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics)
 		view_history_reset(&u->hist, snap->nrows, snap->nmetrics);
 	view_history_push(&u->hist, snap);
-}
-
-void ui_state_fd(struct app_ctx *app, int fd)
-{
-	/* a remote agent's stream: show every tick that arrived (unless paused) */
-	if (app->remote && remote_app_input(app, fd) > 0)
-		while (!app->paused && replay_app_pending(app) > 0)
-			ui_state_tick(app);
 }
 
 static void prompt_key(struct app_ctx *app, int key)
@@ -1247,57 +1233,20 @@ static void add_spike_line(void *ctx, bool title, const char *line)
 	text_add(ctx, title ? ROLE_TITLE : ROLE_HELP_TEXT, "%s", line);
 }
 
-/* The table's jitter columns: the chosen statistic and attribution. */
-static const struct view_jitter *view_jitter_of(struct app_ctx *app, const struct snapshot *snap)
+/* The table's window columns, as the frame has them. */
+static const struct view_jitter *view_jitter_of(const struct frame *f, struct view_jitter *vj)
 {
-	static struct view_jitter vj;
-	static double attrib[APP_MAX_ROWS * ATTRIB_NCOLS];
-	static char tasks[APP_MAX_ROWS][48];
-	static const char *task_ptr[APP_MAX_ROWS];
-	struct jitter *j = jitter_get(app);
-	if (!j || !snap || !j->have_agg || j->nrows != snap->nrows)
-		return NULL;
-	vj = (struct view_jitter){0};
-	if (j->stat != JITTER_VALUE) {
-		vj.stat = jitter_stat_name(j->stat);
-		vj.values = j->shown;
-	}
-	if (j->attrib_on && j->attrib_ready) {
-		vj.nattrib = ATTRIB_NCOLS;
-		vj.attrib_names = attrib_col_names;
-		vj.attrib = attrib;
-		vj.task = task_ptr;
-		for (int r = 0; r < j->nrows && r < APP_MAX_ROWS; r++) {
-			for (int a = 0; a < ATTRIB_NCOLS; a++) {
-				const struct jitter_cell *cell = jitter_cell(j, r, j->nmetrics + a);
-				double v = NAN;
-				if (cell && cell->st.available) {
-					switch (j->stat) {
-					case JITTER_MIN: v = cell->st.min; break;
-					case JITTER_P99: v = cell->st.p99; break;
-					case JITTER_MAX: v = cell->st.max; break;
-					case JITTER_DEV: v = cell->dev.available ? cell->dev.mad_units : NAN; break;
-					default: v = cell->st.median; break;
-					}
-				}
-				attrib[r * ATTRIB_NCOLS + a] = v;
-			}
-			const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
-			if (t)
-				snprintf(tasks[r], sizeof(tasks[r]), "%.30s %.0f%%", t->comm, t->cpu_pct);
-			task_ptr[r] = t ? tasks[r] : NULL;
-		}
-	}
-	return vj.stat || vj.nattrib ? &vj : NULL;
+	*vj = (struct view_jitter){.stat = f->stat, .values = f->stat_values, .nattrib = f->nattrib,
+				   .attrib_names = f->attrib_names, .attrib = f->attrib, .task = f->task};
+	return vj->stat || vj->nattrib ? vj : NULL;
 }
 
 int ui_state_draw(struct app_ctx *app, struct canvas *c)
 {
 	struct ui_state *u = UI(app);
-	const struct snapshot *snap = app->session ? session_snapshot(app->session) : NULL;
-	if (jitter_get(app))
-		snap = jitter_snapshot(app);
-	if (u->vs.view == VIEW_SPIKES && jitter_get(app)) {
+	const struct frame *f = app->frames ? &app->frame : NULL;
+	const struct snapshot *snap = f ? f->snap : NULL;
+	if (u->vs.view == VIEW_SPIKES && app->jitter) {
 		bool tail = u->vs.scroll >= u->ntext - (c->h - 8); /* follow the newest spikes */
 		text_free(u);
 		jitter_spike_lines(app, add_spike_line, u);
@@ -1305,71 +1254,45 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 			u->vs.scroll = 1 << 20;
 	}
 	bool have = snap && snap->seq > 0;
-	char pmu[160], banner[160] = "", extra[256] = "";
-	const struct backend *b = app->session ? session_backend(app->session) : NULL;
-	if (b && b->simulated)
-		snprintf(pmu, sizeof(pmu), "SIMULATED %s", app->family->desc);
-	else if (app->pf.core_pmu_count == 0)
-		snprintf(pmu, sizeof(pmu), "software events only");
-	else
-		snprintf(pmu, sizeof(pmu), "%s PMU", app->family->desc);
-	if (b && b->simulated)
-		snprintf(banner, sizeof(banner), "SIMULATED");
-	if (app->replay)
-		replay_app_banner(app, banner, sizeof(banner));
-	if (app->replay || app->recorder) {
-		char rs[160] = "", rec[160] = "";
-		if (app->remote)
-			snprintf(rs, sizeof(rs), "%s", remote_app_state(app));
-		else if (app->replay)
-			replay_app_status(app, rs, sizeof(rs));
-		recorder_status(app, rec, sizeof(rec));
-		snprintf(extra, sizeof(extra), "%s%s%s", rs, rs[0] && rec[0] ? "  " : "", rec);
-	} else if (app->overruns)
+	char extra[512] = "";
+	if (f && (f->position[0] || f->recorder[0]))
+		snprintf(extra, sizeof(extra), "%s%s%s", f->position,
+			 f->position[0] && f->recorder[0] ? "  " : "", f->recorder);
+	else if (app->overruns)
 		snprintf(extra, sizeof(extra), "missed ticks: %llu (machine busy or interval too short)",
 			 (unsigned long long)app->overruns);
-	if (jitter_get(app) && (app->sample_ms || jitter_get(app)->frozen || jitter_get(app)->attrib_on)) {
+	if (f && f->show_self) {
 		size_t used = strlen(extra);
-		jitter_status_line(app, extra + used + (used ? 2 : 0), sizeof(extra) - used - 2);
-		if (used)
-			memcpy(extra + used, "; ", 2);
+		snprintf(extra + used, sizeof(extra) - used, "%s%s", used ? "; " : "", f->self);
 	}
+	/* the header describes the machine the numbers come from (the recorded one in a replay) */
+	const struct source_machine *mach = &app->machine;
 	struct view_header h = {
-		.host = app->pf.hostname,
-		.kernel = app->pf.kernel,
-		.pmu = pmu,
-		.banner = banner[0] ? banner : NULL,
+		.host = mach->host[0] ? mach->host : "?",
+		.kernel = mach->kernel[0] ? mach->kernel : "?",
+		.pmu = f ? f->pmu_line : "",
+		.banner = f && f->banner[0] ? f->banner : NULL,
 		.mode = app->mode_name,
 		.title = app->mode.title,
 		.interval_ms = app->interval_ms,
 		.measured_ms = have ? snap->interval_s * 1000 : 0,
 		.samples = app->ticks,
-		.paused = app->paused,
+		.paused = app->display_paused,
 		.first_tick_pending = app->ticks <= app->mode_started_tick,
-		.capability = app->pf.capability,
+		.capability = mach->capability,
 		.warnings = app->warnings,
 		.extra = extra,
 	};
-	const char *types[APP_MAX_ROWS > 0 ? 1 : 1];
-	(void)types;
-	static const char *core_types[APP_MAX_ROWS];
-	const struct replay *rp = app->replay;
-	for (int r = 0; r < app->ncpus; r++) {
-		core_types[r] = platform_core_type(&app->pf, app->cpus[r]);
-		/* a recording from another machine brings its own core types */
-		for (int k = 0; rp && k < rp->f.header.ncpus; k++)
-			if (rp->f.header.cpus[k].cpu == app->cpus[r])
-				core_types[r] = rp->f.header.cpus[k].core_type;
-	}
+	struct view_jitter vj;
 	struct view_input in = {
 		.header = &h,
 		.snap = have ? snap : NULL,
-		.core_type = core_types,
+		.core_type = f ? f->core_type : NULL,
 		.history = &u->hist,
 		.text = {(const char *const *)u->text, u->text_roles, u->ntext},
 		.message = app->status[0] ? app->status : NULL,
 		.message_role = ROLE_MESSAGE_INFO,
-		.jitter = view_jitter_of(app, have ? snap : NULL),
+		.jitter = have ? view_jitter_of(f, &vj) : NULL,
 	};
 	if (app->nmessages) {
 		int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
@@ -1378,40 +1301,13 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 					  : app->messages[last].level == MSG_WARN ? ROLE_MESSAGE_WARN
 										  : ROLE_MESSAGE_INFO;
 	}
-	/* the offcore view: per bit its rate, share and age; per row the shares */
-	static double bit_rate[16], bit_share[16], row_share[APP_MAX_ROWS * 4];
-	static int bit_age[16];
-	static const char *bit_names[16];
-	if (have && app->offcore && app->offcore->nbits > 0) {
-		const struct offcore_map *map = app->offcore;
-		int nb = map->nbits;
-		int rows = snap->nrows < APP_MAX_ROWS * 4 / 16 ? snap->nrows : APP_MAX_ROWS * 4 / 16;
-		for (int b = 0; b < nb; b++) {
-			/* the bit's event and share metric, by name (:add/:remove may move them) */
-			int e = -1, m = -1;
-			for (int k = 0; k < snap->nevents; k++)
-				if (strcmp(snap->event_names[k], map->names[b]) == 0)
-					e = k;
-			for (int k = 0; k < snap->nmetrics; k++)
-				if (strcmp(snap->metrics[k].name, map->names[b]) == 0)
-					m = k;
-			const struct count *t = e >= 0 ? &snap->total_counts[e] : NULL;
-			bool ok = t && (t->state == COUNT_OK || t->state == COUNT_SCALED);
-			bit_names[b] = map->names[b];
-			bit_rate[b] = ok && snap->interval_s > 0 ? t->value / snap->interval_s : NAN;
-			bit_share[b] = m >= 0 && !isnan(snap->total_values[m]) ? snap->total_values[m] / 100 : 0;
-			bit_age[b] = ok ? (int)snap->event_age[e] : -1;
-			for (int r = 0; r < rows; r++) {
-				double v = m >= 0 ? snap->values[r * snap->nmetrics + m] : NAN;
-				row_share[r * nb + b] = isnan(v) ? 0 : v / 100;
-			}
-		}
-		in.nbits = nb;
-		in.bit_names = bit_names;
-		in.bit_rate = bit_rate;
-		in.bit_share = bit_share;
-		in.bit_age = bit_age;
-		in.row_bit_share = row_share;
+	if (have && f->nbits > 0) {
+		in.nbits = f->nbits;
+		in.bit_names = f->bit_names;
+		in.bit_rate = f->bit_rate;
+		in.bit_share = f->bit_share;
+		in.bit_age = f->bit_age;
+		in.row_bit_share = f->row_bit_share;
 	}
 	if (u->prompting) {
 		struct lineedit_view lv = lineedit_view(&u->le, c->w - 2);

@@ -1,10 +1,12 @@
-/* app.c: sets up one run (platform, modes, CPUs, session) and applies mode/interval/CPU changes. */
+/* app.c: the engine: sets up a run (source, modes, CPUs, session), owns mode, cadence and CPU set. */
 #include "app.h"
 #include "encode.h"
 #include "expr.h"
 #include "family.h"
 #include "mode.h"
+#include "jitter.h"
 #include "offcore.h"
+#include "playback.h"
 #include "remote.h"
 #include "replay.h"
 #include <errno.h>
@@ -58,40 +60,20 @@ static void notify_mode(struct app_ctx *app)
 
 /* --- modes -> what the session runs ------------------------------------------------------ */
 
-static int lookup_input(void *ctx, const char *name, double *out)
-{
-	return metric_inputs_get(ctx, name, out);
-}
-
-static int eval_metric(const void *ctx, const struct metric_inputs *in, double *out)
-{
-	const struct mode_metric *m = ctx;
-	return expr_eval(m->expr, lookup_input, (void *)in, out);
-}
-
-static enum metric_class classify_metric(const void *ctx, double value)
-{
-	return metric_classify(ctx, value);
-}
-
 /* --- offcore breakdown ------------------------------------------------------------------- */
 
-/* A bit's share (%) of the requests measured on the row: bit / sum of the non-superset bits.
- * Events are found by name, so :add and :remove in the offcore mode keep the shares right. */
-static int eval_offcore_share(const void *ctx, const struct metric_inputs *in, double *out)
+/* A bit's share (%) of the requests measured on the row: bit / sum of the non-superset bits
+ * that were measured (a formula, so the session compiles and owns it like any other). */
+static void offcore_share_formula(const struct session_offcore *map, int bit, char *out, size_t len)
 {
-	const struct offcore_share_ctx *c = ctx;
-	const struct offcore_map *map = c->map;
-	double mine, total = 0, v;
-	if (metric_inputs_get(in, map->names[c->bit], &mine) < 0)
-		return -1;
-	for (int b = 0; b < map->nbits; b++)
-		if (!map->superset[b] && metric_inputs_get(in, map->names[b], &v) == 0)
-			total += v;
-	if (total <= 0)
-		return -1;
-	*out = 100.0 * mine / total;
-	return 0;
+	int used = snprintf(out, len, "100 * %s / (", map->names[bit]);
+	int k = 0;
+	for (int b = 0; b < map->nbits && used > 0 && (size_t)used < len; b++)
+		if (!map->superset[b])
+			used += snprintf(out + used, len - (size_t)used, "%s(%s ?? 0)", k++ ? " + " : "",
+					 map->names[b]);
+	if (used > 0 && (size_t)used < len)
+		snprintf(out + used, len - (size_t)used, ")");
 }
 
 /* Adds one event per selected request bit, rotated over the offcore MSRs, and a share metric. */
@@ -122,7 +104,7 @@ static int add_offcore_events(struct app_ctx *app, struct session_mode *out, cha
 	}
 	for (int e = 0; e < out->nevents; e++)
 		out->events[e].set = -1; /* cycles and instructions count all the time */
-	struct offcore_map *map = &app->offcore_maps[app->offcore == &app->offcore_maps[0]];
+	struct session_offcore *map = &out->offcore;
 	map->nbits = 0;
 	for (int k = 0; k < plan.nslices; k++)
 		for (int j = 0; j < plan.slice_n[k]; j++) {
@@ -150,9 +132,8 @@ static int add_offcore_events(struct app_ctx *app, struct session_mode *out, cha
 		snprintf(sm->unit, sizeof(sm->unit), "%%");
 		snprintf(sm->desc, sizeof(sm->desc), "share of offcore requests (request-type bit %s)",
 			 map->names[b]);
-		map->ctx[b] = (struct offcore_share_ctx){map, b};
-		sm->eval = eval_offcore_share;
-		sm->ctx = &map->ctx[b];
+		offcore_share_formula(map, b, sm->formula, sizeof(sm->formula));
+		sm->good = sm->warn = sm->bad = NAN;
 		sm->inputs[sm->ninputs++] = out->nevents - map->nbits + b;
 	}
 	return 0;
@@ -232,9 +213,11 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 		snprintf(sm->name, sizeof(sm->name), "%s", mm->name);
 		snprintf(sm->unit, sizeof(sm->unit), "%s", mm->unit ? mm->unit : "");
 		snprintf(sm->desc, sizeof(sm->desc), "%s", mm->desc ? mm->desc : "");
-		sm->eval = eval_metric;
-		sm->ctx = mm;
-		sm->classify = classify_metric;
+		snprintf(sm->formula, sizeof(sm->formula), "%s", expr_text(mm->expr));
+		sm->good = mm->good;
+		sm->warn = mm->warn;
+		sm->bad = mm->bad;
+		sm->better = mm->better;
 		const char *const *vars;
 		int nv = expr_vars(mm->expr, &vars);
 		for (int k = 0; k < nv && sm->ninputs < (int)(sizeof(sm->inputs) / sizeof(sm->inputs[0])); k++)
@@ -296,11 +279,6 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 	if (session_set_mode(app->session, &sm, err, errlen) < 0)
 		return -1;
 	app->mode = sm;
-	/* the offcore view follows the mode's share metrics, whatever the mode is called */
-	app->offcore = NULL;
-	for (int i = 0; i < sm.nmetrics && !app->offcore; i++)
-		if (sm.metrics[i].eval == eval_offcore_share)
-			app->offcore = ((const struct offcore_share_ctx *)sm.metrics[i].ctx)->map;
 	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm.name);
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);
@@ -328,13 +306,14 @@ static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_
 	return app_run_mode(app, &sm, err, errlen);
 }
 
-/* Replay and remote runs filter mode, interval and CPU changes (replay.h). */
+/* Recorded sources decide mode, interval and CPU changes themselves (playback.h): a replay
+ * only runs what was recorded, a remote source asks its agent. */
 static int intercepted(struct app_ctx *app, const char *what, const char *arg, char *err,
 		       size_t errlen, int *rc)
 {
-	if (!app->intercept)
+	if (!source_has(&app->source, SOURCE_CAP_RECORDED) || !app->replay)
 		return 0;
-	*rc = app->intercept(app, what, arg, err, errlen);
+	*rc = playback_filter(app, what, arg, err, errlen);
 	return *rc <= 0;
 }
 
@@ -457,15 +436,10 @@ static int choose_cpus(struct app_ctx *app, const char *list, int *cpus, int *nc
 		       size_t errlen)
 {
 	struct cpuset avail;
-	if (app->replay) {
-		replay_app_cpus(app, &avail);
-	} else if (strcmp(app->opt.backend, "sim") == 0) {
-		cpuset_clear(&avail);
-		for (int c = 0; c < app->opt.sim_cpus; c++)
-			cpuset_add(&avail, c);
-	} else {
+	if (app->source.ops->cpus)
+		app->source.ops->cpus(app->source.inst, &avail);
+	else
 		avail = app->pf.online;
-	}
 	struct cpuset want = avail;
 	if (list) {
 		char why[128];
@@ -478,7 +452,9 @@ static int choose_cpus(struct app_ctx *app, const char *list, int *cpus, int *nc
 		{
 			char buf[128];
 			snprintf(err, errlen, "CPU %d is not %s (available: %s)", c,
-				 strcmp(app->opt.backend, "sim") == 0 ? "simulated" : "online",
+				 source_has(&app->source, SOURCE_CAP_SIMULATED) ? "simulated"
+				 : source_has(&app->source, SOURCE_CAP_RECORDED) ? "recorded"
+										: "online",
 				 cpuset_format(&avail, buf, sizeof(buf)));
 			return -1;
 		}
@@ -493,10 +469,13 @@ static int choose_cpus(struct app_ctx *app, const char *list, int *cpus, int *nc
 	return 0;
 }
 
+/* The core PMU type per row: this machine's sysfs (a recorded or simulated source has none). */
 static void fill_core_types(struct app_ctx *app)
 {
+	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
 	for (int r = 0; r < app->ncpus; r++) {
-		const struct platform_pmu *pmu = platform_core_pmu_for_cpu(&app->pf, app->cpus[r]);
+		const struct platform_pmu *pmu =
+			here ? platform_core_pmu_for_cpu(&app->pf, app->cpus[r]) : NULL;
 		app->core_type[r] = pmu ? pmu->type : 0;
 	}
 }
@@ -504,8 +483,7 @@ static void fill_core_types(struct app_ctx *app)
 static struct session *new_session(struct app_ctx *app, char *err, size_t errlen)
 {
 	struct session_config cfg = {
-		.backend = app->opt.backend,
-		.sim = &app->opt.sim,
+		.source = &app->source,
 		.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
 		.family = app->family,
 		.ncpus = app->ncpus,
@@ -544,6 +522,23 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	return 0;
 }
 
+/* --- the cadence: interval, sample, replay rate ------------------------------------------- */
+
+uint64_t app_period_ns(const struct app_ctx *app)
+{
+	double ns = (double)app_tick_ms(app) * 1e6;
+	if (source_has(&app->source, SOURCE_CAP_SEEK) && app->speed > 0)
+		ns /= app->speed;
+	return ns < 1e6 ? 1000000ULL : (uint64_t)ns;
+}
+
+/* The one place the loop's timer follows the cadence. */
+static void apply_cadence(struct app_ctx *app)
+{
+	if (app->loop_ready)
+		loop_set_period(&app->loop, app_period_ns(app));
+}
+
 int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 {
 	if (ms < 10 || ms > 3600000) {
@@ -561,11 +556,7 @@ int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 	if (intercepted(app, "interval", arg, err, errlen, &rc))
 		return rc;
 	app->interval_ms = ms;
-	app->opt.sim.interval_ns = (uint64_t)app_tick_ms(app) * 1000000ULL;
-	if (app->session)
-		session_set_sim_interval(app->session, app->opt.sim.interval_ns);
-	if (app->loop_ready)
-		loop_set_period(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL);
+	apply_cadence(app);
 	return 0;
 }
 
@@ -582,11 +573,35 @@ int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 		return -1;
 	}
 	app->sample_ms = ms;
-	app->opt.sim.interval_ns = (uint64_t)app_tick_ms(app) * 1000000ULL;
-	if (app->session)
-		session_set_sim_interval(app->session, app->opt.sim.interval_ns);
-	if (app->loop_ready)
-		loop_set_period(&app->loop, (uint64_t)app_tick_ms(app) * 1000000ULL);
+	apply_cadence(app);
+	return 0;
+}
+
+int app_set_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen)
+{
+	if (!source_has(&app->source, SOURCE_CAP_SEEK)) {
+		snprintf(err, errlen, "rate: only a replayed file has a pace (use :interval)");
+		return -1;
+	}
+	static const double steps[] = {0.5, 1, 2, 4, 8, 16};
+	double v = app->speed;
+	if (strcmp(arg, "+") == 0 || strcmp(arg, "-") == 0) {
+		for (int i = 0; i < 6; i++)
+			if (arg[0] == '+' ? steps[i] > v + 1e-9 : steps[5 - i] < v - 1e-9) {
+				v = arg[0] == '+' ? steps[i] : steps[5 - i];
+				break;
+			}
+	} else {
+		char *end;
+		v = strtod(arg[0] == 'x' ? arg + 1 : arg, &end);
+		if (end == arg || *end || !(v >= 0.5 && v <= 16)) {
+			snprintf(err, errlen, "rate: \"%s\" is not from 0.5 to 16", arg);
+			return -1;
+		}
+	}
+	app->speed = v;
+	apply_cadence(app);
+	app_log(app, MSG_INFO, "replay speed x%g", v);
 	return 0;
 }
 
@@ -613,27 +628,54 @@ static const char *default_mode(struct app_ctx *app)
 	return "sw";
 }
 
-int app_init(struct app_ctx *app, char *err, size_t errlen)
+/* The machine the numbers come from: the source's description, else this machine's. */
+static void describe_machine(struct app_ctx *app)
+{
+	struct source_machine *m = &app->machine;
+	memset(m, 0, sizeof(*m));
+	if (app->source.ops->describe) {
+		app->source.ops->describe(app->source.inst, m);
+		return;
+	}
+	snprintf(m->host, sizeof(m->host), "%s", app->pf.hostname);
+	snprintf(m->kernel, sizeof(m->kernel), "%s", app->pf.kernel);
+	const struct platform_pmu *pmu =
+		app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
+	snprintf(m->pmu, sizeof(m->pmu), "%s", pmu ? pmu->name : "");
+	snprintf(m->family, sizeof(m->family), "%s", app->family ? app->family->key : "");
+	if (app->pf.cpu_model_name[0])
+		snprintf(m->model, sizeof(m->model), "%s", app->pf.cpu_model_name);
+	else if (app->pf.cpu_model >= 0)
+		snprintf(m->model, sizeof(m->model), "%d", app->pf.cpu_model);
+	snprintf(m->capability, sizeof(m->capability), "%s", app->pf.capability);
+	m->counter_bits = 64;
+	m->ncpus = app->ncpus;
+}
+
+/* The source named by the options: a remote agent, a recording, or perf / sim. */
+static int open_source(struct app_ctx *app, char *err, size_t errlen)
 {
 	int rc;
-	app->start_ns = loop_now_ns();
-	app->interval_ms = app->opt.interval_ms;
-	app->sample_ms = app->opt.sample_ms;
-	app->opt.sim.interval_ns = (uint64_t)app_tick_ms(app) * 1000000ULL;
-	if (platform_detect(&app->pf, app->opt.sysfs_root, err, errlen) < 0)
+	if (app->opt.remote && (rc = remote_app_open(app, err, errlen)) != 0)
+		return rc;
+	if (app->opt.replay || app->opt.remote)
+		return playback_open(app, err, errlen);
+	const struct source_ops *ops = source_find(app->opt.backend);
+	if (!ops) {
+		snprintf(err, errlen, "unknown backend \"%s\" (perf, sim)", app->opt.backend);
 		return 2;
-	if (encode_init(err, errlen) < 0)
-		return 1;
-	app->family = app->pf.family ? app->pf.family : family_find("sw");
-	if (strcmp(app->opt.backend, "sim") == 0) {
-		if (app->opt.sim.offline_cpu >= app->opt.sim_cpus) {
+	}
+	app->source = (struct source){.ops = ops};
+	if (ops->kind == SOURCE_SIM) {
+		app->source.inst = &app->opt.sim;
+		if (app->opt.sim.offline_cpu >= app->opt.sim.ncpus) {
 			snprintf(err, errlen, "--sim-offline: CPU %d is not simulated (--sim-cpus %d)",
-				 app->opt.sim.offline_cpu, app->opt.sim_cpus);
+				 app->opt.sim.offline_cpu, app->opt.sim.ncpus);
 			return 2;
 		}
-		if (app->opt.sim.spike_cpu >= app->opt.sim_cpus) {
+		if (app->opt.sim.spike_cpu >= app->opt.sim.ncpus) {
 			snprintf(err, errlen, "--sim-spike: CPU %d is not simulated (--sim-cpus %d)",
-				 app->opt.sim.spike_cpu, app->opt.sim_cpus);
+				 app->opt.sim.spike_cpu, app->opt.sim.ncpus);
 			return 2;
 		}
 		const char *key = app->opt.sim_family ? app->opt.sim_family : "generic";
@@ -646,9 +688,22 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(err, errlen, "--sim-family needs --backend sim");
 		return 2;
 	}
-	if (app->opt.remote && (rc = remote_app_open(app, err, errlen)) != 0)
-		return rc;
-	if ((app->opt.replay || app->opt.remote) && (rc = replay_app_open(app, err, errlen)) != 0)
+	return 0;
+}
+
+int app_init(struct app_ctx *app, char *err, size_t errlen)
+{
+	int rc;
+	app->start_ns = loop_now_ns();
+	app->interval_ms = app->opt.interval_ms;
+	app->sample_ms = app->opt.sample_ms;
+	app->speed = app->opt.speed > 0 ? app->opt.speed : 1;
+	if (platform_detect(&app->pf, app->opt.sysfs_root, err, errlen) < 0)
+		return 2;
+	if (encode_init(err, errlen) < 0)
+		return 1;
+	app->family = app->pf.family ? app->pf.family : family_find("sw");
+	if ((rc = open_source(app, err, errlen)) != 0)
 		return rc;
 	app->modes = calloc(1, sizeof(*app->modes));
 	if (!app->modes) {
@@ -665,9 +720,11 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	if (choose_cpus(app, app->opt.cpus, app->cpus, &app->ncpus, err, errlen) < 0)
 		return 2;
 	fill_core_types(app);
+	describe_machine(app);
 	app->session = new_session(app, err, errlen);
 	if (!app->session)
 		return 1;
+	bool recorded = source_has(&app->source, SOURCE_CAP_RECORDED);
 	if (app->opt.events) {
 		rc = app_set_events(app, "events", app->opt.events, err, errlen);
 		if (rc == -2)
@@ -675,9 +732,9 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	}
 	else {
 		const char *name = app->opt.mode ? app->opt.mode
-				   : app->replay ? replay_app_default_mode(app)
-						 : default_mode(app);
-		if (app->opt.mode && !app->replay && !mode_find(app->modes, name)) {
+				   : recorded ? playback_default_mode(app)
+					      : default_mode(app);
+		if (app->opt.mode && !recorded && !mode_find(app->modes, name)) {
 			char why[400];
 			app_set_mode(app, name, why, sizeof(why));
 			snprintf(err, errlen, "%s", why);
@@ -692,7 +749,7 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 
 int app_tick(struct app_ctx *app, char *err, size_t errlen)
 {
-	int rc = session_tick(app->session, err, errlen);
+	int rc = session_tick(app->session, (uint64_t)app_tick_ms(app) * 1000000ULL, err, errlen);
 	if (rc > 0) {
 		app->ticks++;
 		const struct snapshot *snap = session_snapshot(app->session);
@@ -701,6 +758,27 @@ int app_tick(struct app_ctx *app, char *err, size_t errlen)
 				app->hooks[i].on_snapshot(app, snap, app->hooks[i].arg);
 	}
 	return rc;
+}
+
+int app_next(struct app_ctx *app, char *err, size_t errlen)
+{
+	if (source_has(&app->source, SOURCE_CAP_RECORDED))
+		return playback_tick(app, err, errlen);
+	return app_tick(app, err, errlen);
+}
+
+int app_pending(const struct app_ctx *app)
+{
+	return source_has(&app->source, SOURCE_CAP_RECORDED) ? playback_pending(app) : -1;
+}
+
+bool app_refresh_due(struct app_ctx *app)
+{
+	uint64_t w = app->jitter ? jitter_windows(app) : app->ticks;
+	if (w == app->refresh_seen)
+		return false;
+	app->refresh_seen = w;
+	return true;
 }
 
 void app_free(struct app_ctx *app)
@@ -712,7 +790,9 @@ void app_free(struct app_ctx *app)
 	session_free(app->session);
 	app->session = NULL;
 	remote_app_free(app);
-	replay_app_free(app);
+	playback_free(app);
+	frame_store_free(app->frame_store);
+	app->frame_store = NULL;
 	if (app->modes) {
 		mode_registry_free(app->modes);
 		free(app->modes);

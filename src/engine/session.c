@@ -1,5 +1,7 @@
 /* session.c: drives a backend through ticks and turns raw reads into counts and metrics. */
 #include "session.h"
+#include "expr.h"
+#include "mode.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +10,8 @@
 struct session {
 	struct session_config cfg;
 	int *cpus, *core_type;
-	struct sim_opts sim;
 	struct session_mode mode;
+	struct metric_program *program; /* the running mode's compiled metrics */
 	struct backend backend;
 	bool open;
 	/* previous and current raw reads */
@@ -74,13 +76,8 @@ struct session *session_new(const struct session_config *cfg, char *err, size_t 
 	memcpy(s->cpus, cfg->cpus, (size_t)cfg->ncpus * sizeof(int));
 	if (cfg->core_pmu_type)
 		memcpy(s->core_type, cfg->core_pmu_type, (size_t)cfg->ncpus * sizeof(int));
-	if (cfg->sim)
-		s->sim = *cfg->sim;
-	else
-		sim_opts_default(&s->sim);
 	s->cfg.cpus = s->cpus;
 	s->cfg.core_pmu_type = s->core_type;
-	s->cfg.sim = &s->sim;
 	return s;
 }
 
@@ -112,9 +109,10 @@ static void free_buffers(struct session *s)
 
 int session_set_mode(struct session *s, const struct session_mode *mode, char *err, size_t errlen)
 {
-	const struct backend_ops *ops = backend_find(s->cfg.backend);
+	const struct source *src = s->cfg.source;
+	const struct source_ops *ops = src ? src->ops : NULL;
 	if (!ops) {
-		snprintf(err, errlen, "unknown backend \"%s\"", s->cfg.backend);
+		snprintf(err, errlen, "no source to count from");
 		return -1;
 	}
 	if (mode->nevents <= 0 || mode->nevents > SESSION_MAX_EVENTS) {
@@ -122,10 +120,14 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 			 SESSION_MAX_EVENTS);
 		return -1;
 	}
+	/* the session's own compiled copy of the metrics: nothing it evaluates belongs to a mode
+	 * registry, so redefining or freeing a mode never reaches a running session */
+	struct metric_program *prog = metric_program_new(mode->metrics, mode->nmetrics, err, errlen);
+	if (!prog)
+		return -1;
 	struct backend nb = {.ops = ops};
-	if (ops == &backend_sim_ops)
-		backend_sim_configure(&nb, &s->sim);
 	struct backend_req req = {
+		.inst = src->inst,
 		.sysfs_root = s->cfg.sysfs_root,
 		.family = s->cfg.family,
 		.ncpus = s->cfg.ncpus,
@@ -138,11 +140,14 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	};
 	if (ops->open(&nb, &req, err, errlen) < 0) {
 		backend_free(&nb);
+		metric_program_free(prog);
 		return -1;
 	}
 	/* The new mode opened: only now drop the old one. */
 	if (s->open)
 		backend_free(&s->backend);
+	metric_program_free(s->program);
+	s->program = prog;
 	free_buffers(s);
 	s->backend = nb;
 	s->open = true;
@@ -189,24 +194,79 @@ static double now_offset(struct session *s)
 	return (double)(s->cur_t - s->start_t) / 1e9;
 }
 
-/* Aggregates per-row counts into totals: values add up, running is the mean over rows. */
-static void total_counts(struct session *s)
+/* --- metrics: compiled once per mode, evaluated for every row and the total ---------------- */
+
+struct metric_program {
+	int n;
+	struct session_metric *metrics; /* copies */
+	struct expr **expr;
+};
+
+struct metric_program *metric_program_new(const struct session_metric *metrics, int n, char *err,
+					  size_t errlen)
 {
-	int n = s->mode.nevents;
-	for (int e = 0; e < n; e++) {
-		count_total(s->snap.counts, s->cfg.ncpus, n, e, &s->snap.total_counts[e]);
+	struct metric_program *p = calloc(1, sizeof(*p));
+	if (!p || !(p->metrics = calloc((size_t)n + 1, sizeof(*p->metrics))) ||
+	    !(p->expr = calloc((size_t)n + 1, sizeof(*p->expr)))) {
+		metric_program_free(p);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
 	}
+	p->n = n;
+	for (int m = 0; m < n; m++) {
+		p->metrics[m] = metrics[m];
+		char why[256];
+		if (!metrics[m].formula[0])
+			continue; /* no formula: always n/a */
+		p->expr[m] = expr_parse(metrics[m].formula, why, sizeof(why));
+		if (!p->expr[m]) {
+			snprintf(err, errlen, "metric %s: %s", metrics[m].name, why);
+			metric_program_free(p);
+			return NULL;
+		}
+	}
+	return p;
 }
 
-void metric_compute(const struct session_metric *sm, const struct metric_inputs *in, bool skip,
-		    double *value, enum metric_class *cls, double *running)
+void metric_program_free(struct metric_program *p)
 {
+	if (!p)
+		return;
+	for (int m = 0; p->expr && m < p->n; m++)
+		expr_free(p->expr[m]);
+	free(p->expr);
+	free(p->metrics);
+	free(p);
+}
+
+static int lookup_input(void *ctx, const char *name, double *out)
+{
+	return metric_inputs_get(ctx, name, out);
+}
+
+static enum metric_class classify(const struct session_metric *sm, double v)
+{
+	if (isnan(v))
+		return METRIC_NA;
+	if (!sm->better)
+		return METRIC_NONE;
+	struct mode_metric mm = {.good = sm->good, .warn = sm->warn, .bad = sm->bad,
+				 .better = sm->better};
+	return metric_classify(&mm, v);
+}
+
+/* One metric for one row: its value (NAN = n/a, also when @skip, e.g. an offline row), its
+ * class, and the least running fraction of its inputs. */
+static void metric_eval(const struct metric_program *p, int m, const struct metric_inputs *in,
+			bool skip, double *value, enum metric_class *cls, double *running)
+{
+	const struct session_metric *sm = &p->metrics[m];
 	double v = NAN;
-	if (!skip && sm->eval && sm->eval(sm->ctx, in, &v) < 0)
+	if (!skip && p->expr[m] && expr_eval(p->expr[m], lookup_input, (void *)in, &v) < 0)
 		v = NAN;
 	if (!isfinite(v))
 		v = NAN;
-	*cls = isnan(v) ? METRIC_NA : sm->classify ? sm->classify(sm->ctx, v) : METRIC_NONE;
+	*cls = classify(sm, v);
 	double run = 1.0;
 	for (int k = 0; k < sm->ninputs; k++) {
 		const struct count *c = &in->counts[sm->inputs[k]];
@@ -218,39 +278,32 @@ void metric_compute(const struct session_metric *sm, const struct metric_inputs 
 	*value = v;
 }
 
-static void compute_metrics(struct session *s)
+void snapshot_compute(struct snapshot *s)
 {
-	int n = s->mode.nevents, nm = s->mode.nmetrics;
-	struct metric_inputs in = {.names = (const char(*)[48])s->names, .nevents = n,
-				   .interval_s = s->snap.interval_s, .time_s = s->snap.time_s};
+	int n = s->nevents, nm = s->nmetrics;
+	for (int e = 0; e < n; e++)
+		count_total(s->counts, s->nrows, n, e, &s->total_counts[e]);
+	struct metric_inputs in = {.names = s->event_names, .nevents = n,
+				   .interval_s = s->interval_s, .time_s = s->time_s};
 	/* The total row sums the counts of every online row: formulas divide by ncpus where a
 	 * per-CPU average is meant (utilisation). */
 	int online = 0;
-	for (int k = 0; k < s->cfg.ncpus; k++)
+	for (int k = 0; k < s->nrows; k++)
 		online += !s->offline[k];
-	for (int r = 0; r <= s->cfg.ncpus; r++) {
-		bool total = r == s->cfg.ncpus;
-		in.counts = total ? s->snap.total_counts : &s->snap.counts[r * n];
+	for (int r = 0; r <= s->nrows; r++) {
+		bool total = r == s->nrows;
+		in.counts = total ? s->total_counts : &s->counts[r * n];
 		in.ncpus = total ? online : 1;
 		for (int m = 0; m < nm; m++) {
-			const struct session_metric *sm = &s->mode.metrics[m];
-			double v, run;
-			enum metric_class cls;
-			metric_compute(sm, &in, !total && s->offline[r], &v, &cls, &run);
-			if (total) {
-				s->snap.total_running[m] = run;
-				s->snap.total_values[m] = v;
-				s->snap.total_classes[m] = cls;
-			} else {
-				s->snap.running[r * nm + m] = run;
-				s->snap.values[r * nm + m] = v;
-				s->snap.classes[r * nm + m] = cls;
-			}
+			double *v = total ? &s->total_values[m] : &s->values[r * nm + m];
+			double *run = total ? &s->total_running[m] : &s->running[r * nm + m];
+			enum metric_class *cls = total ? &s->total_classes[m] : &s->classes[r * nm + m];
+			metric_eval(s->program, m, &in, !total && s->offline[r], v, cls, run);
 		}
 	}
 }
 
-int session_tick(struct session *s, char *err, size_t errlen)
+int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errlen)
 {
 	if (!s->open) {
 		snprintf(err, errlen, "no mode is open");
@@ -268,8 +321,8 @@ int session_tick(struct session *s, char *err, size_t errlen)
 	s->prev_t = s->cur_t;
 	bool was_offline[s->cfg.ncpus + 1];
 	memcpy(was_offline, s->offline, (size_t)s->cfg.ncpus * sizeof(bool));
-	if (s->backend.ops->read(&s->backend, s->cur, s->cur_present, s->offline, &s->cur_t, err,
-				 errlen) < 0)
+	if (s->backend.ops->read(&s->backend, nominal_ns, s->cur, s->cur_present, s->offline,
+				 &s->cur_t, err, errlen) < 0)
 		return -1;
 	if (!s->start_set) {
 		s->start_t = s->cur_t;
@@ -296,7 +349,8 @@ int session_tick(struct session *s, char *err, size_t errlen)
 	s->snap.event_names = (const char(*)[48])s->names;
 	s->snap.event_age = s->age;
 	s->snap.nmetrics = s->mode.nmetrics;
-	s->snap.metrics = s->mode.metrics;
+	s->snap.metrics = s->program->metrics;
+	s->snap.program = s->program;
 	for (size_t i = 0; i < cells; i++) {
 		int r = (int)(i / (size_t)n), e = (int)(i % (size_t)n);
 		struct count *c = &s->snap.counts[i];
@@ -337,20 +391,13 @@ int session_tick(struct session *s, char *err, size_t errlen)
 			}
 		}
 	}
-	total_counts(s);
-	compute_metrics(s);
+	snapshot_compute(&s->snap);
 	return 1;
 }
 
 const struct snapshot *session_snapshot(const struct session *s) { return &s->snap; }
 const struct session_mode *session_mode(const struct session *s) { return &s->mode; }
 const struct backend *session_backend(const struct session *s) { return &s->backend; }
-void session_set_sim_interval(struct session *s, uint64_t interval_ns)
-{
-	s->sim.interval_ns = interval_ns;
-	if (s->open)
-		backend_sim_set_interval(&s->backend, interval_ns);
-}
 
 uint64_t session_last_read_ns(const struct session *s) { return s->cur_t; }
 
@@ -370,6 +417,7 @@ void session_free(struct session *s)
 		return;
 	if (s->open)
 		backend_free(&s->backend);
+	metric_program_free(s->program);
 	free_buffers(s);
 	free(s->cpus);
 	free(s->core_type);

@@ -225,46 +225,6 @@ oom:
 
 /* --- window close: sums, metrics, statistics ------------------------------------------------ */
 
-static void total_counts(struct jitter *j)
-{
-	struct jitter_agg *a = j->acc;
-	int n = j->nevents;
-	for (int e = 0; e < n; e++) {
-		count_total(a->counts, j->nrows, n, e, &a->total_counts[e]);
-	}
-}
-
-static void compute_metrics(struct jitter *j, const struct session_metric *metrics)
-{
-	struct jitter_agg *a = j->acc;
-	int n = j->nevents, nm = j->nmetrics;
-	struct metric_inputs in = {.names = (const char(*)[48])a->names, .nevents = n,
-				   .interval_s = a->interval_s, .time_s = a->time_s};
-	int online = 0;
-	for (int k = 0; k < j->nrows; k++)
-		online += !a->snap_offline[k];
-	for (int r = 0; r <= j->nrows; r++) {
-		bool total = r == j->nrows;
-		in.counts = total ? a->total_counts : &a->counts[r * n];
-		in.ncpus = total ? online : 1;
-		for (int m = 0; m < nm; m++) {
-			const struct session_metric *sm = &metrics[m];
-			double v, run;
-			enum metric_class cls;
-			metric_compute(sm, &in, !total && a->snap_offline[r], &v, &cls, &run);
-			if (total) {
-				a->total_running[m] = run;
-				a->total_values[m] = v;
-				a->total_classes[m] = cls;
-			} else {
-				a->running[r * nm + m] = run;
-				a->values[r * nm + m] = v;
-				a->classes[r * nm + m] = cls;
-			}
-		}
-	}
-}
-
 static void fill_shown(struct jitter *j)
 {
 	for (int r = 0; r < j->nrows; r++)
@@ -304,8 +264,6 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 		c->state = a->scaled[i] || (size_t)a->counted[i] < j->nwin ? COUNT_SCALED : COUNT_OK;
 	}
 	memcpy(a->snap_offline, a->offline, (size_t)j->nrows * sizeof(bool));
-	total_counts(j);
-	compute_metrics(j, last->metrics);
 	struct snapshot *s = &j->agg;
 	s->seq = j->windows + 1;
 	s->time_s = a->time_s;
@@ -321,12 +279,15 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	s->event_age = a->age;
 	s->nmetrics = j->nmetrics;
 	s->metrics = last->metrics;
+	s->program = last->program;
 	s->values = a->values;
 	s->total_values = a->total_values;
 	s->classes = a->classes;
 	s->running = a->running;
 	s->total_running = a->total_running;
 	s->total_classes = a->total_classes;
+	/* the window's sums become metrics exactly as a tick's counts do */
+	snapshot_compute(s);
 	/* statistics per (row, column) and deviation from the peers */
 	double med[j->nrows > 0 ? j->nrows : 1], scratch[2 * (j->nrows > 0 ? j->nrows : 1)];
 	struct peer_dev dev[j->nrows > 0 ? j->nrows : 1];
@@ -1011,8 +972,8 @@ static json_t *cell_json(const struct jitter_cell *c)
 
 static void json_extra(void *ctx, void *recp, void *rowp, int r)
 {
-	struct app_ctx *app = ctx;
-	struct jitter *j = J(app);
+	const struct frame *f = ctx;
+	const struct jitter *j = f->jitter;
 	if (!j || !j->have_agg)
 		return;
 	if (rowp) {
@@ -1049,8 +1010,8 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	}
 	json_object_set_new(rec, "spikes", spikes);
 	struct cadence_report cr;
-	cadence_report(&j->cad, &cr);
-	json_t *self = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:i,s:I}", "sample_ms", (int)app_tick_ms(app),
+	cadence_report((struct cadence *)&j->cad, &cr);
+	json_t *self = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:i,s:I}", "sample_ms", (int)f->tick_ms,
 				 "measured_ms", num(j->window_interval_ms), "lateness_p50_ms",
 				 num(cr.available ? cr.p50_ns / 1e6 : NAN), "lateness_p99_ms",
 				 num(cr.available ? cr.p99_ns / 1e6 : NAN), "lateness_max_ms",
@@ -1067,13 +1028,11 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 
 static void text_extra(void *ctx, FILE *out)
 {
-	struct app_ctx *app = ctx;
-	struct jitter *j = J(app);
+	const struct frame *f = ctx;
+	const struct jitter *j = f->jitter;
 	if (!j || !j->have_agg)
 		return;
-	char line[512];
-	jitter_status_line(app, line, sizeof(line));
-	fprintf(out, "%s\n", line);
+	fprintf(out, "%s\n", f->self);
 	for (size_t i = 0; i < j->log.len; i++) {
 		unsigned long long idx = j->log.total - j->log.len + i;
 		if (idx < j->spikes_before)
@@ -1084,9 +1043,9 @@ static void text_extra(void *ctx, FILE *out)
 	}
 }
 
-void jitter_output_meta(struct app_ctx *app, struct output_meta *meta)
+void jitter_output_meta(const struct frame *f, struct output_meta *meta)
 {
 	meta->json_extra = json_extra;
 	meta->text_extra = text_extra;
-	meta->extra_ctx = app;
+	meta->extra_ctx = (void *)f;
 }

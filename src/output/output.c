@@ -1,5 +1,7 @@
 /* output.c: one record per tick in text, CSV or JSON Lines (a stable interface for scripts). */
 #include "output.h"
+#include "frame.h"
+#include "jitter.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -247,4 +249,13 @@ int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta 
 	if (fflush(out) != 0 || ferror(out))
 		rc = -1;
 	return rc;
+}
+
+int output_frame(FILE *out, enum output_format fmt, const struct frame *f)
+{
+	struct output_meta meta = {.backend = f->source_name, .mode = f->mode,
+				   .simulated = f->simulated,
+				   .replay = (f->caps & SOURCE_CAP_RECORDED) != 0, .source = f->origin};
+	jitter_output_meta(f, &meta);
+	return output_snapshot(out, fmt, &meta, f->snap);
 }

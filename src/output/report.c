@@ -1,6 +1,6 @@
 /* report.c: --list-events, --list-modes and --explain (encodings and opens, without counting). */
 #include "report.h"
-#include "backend.h"
+#include "source.h"
 #include "encode.h"
 #include "family.h"
 #include "mode.h"

@@ -81,7 +81,7 @@ static int write_mode(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(ev[e].name, sizeof(ev[e].name), "%s", sm->events[e].name);
 		snprintf(ev[e].spec, sizeof(ev[e].spec), "%s", sm->events[e].spec);
 		const struct backend *b = session_backend(app->session);
-		if (b->status && b->nevents == sm->nevents && b->ops == &backend_perf_ops) {
+		if (b->status && b->nevents == sm->nevents && b->ops == &source_perf_ops) {
 			/* "type=4 config=0x1b7 config1=0x10001 exclude=guest" (encode_format) */
 			const char *enc = b->status[e].encoding;
 			unsigned long long type, c0, c1;

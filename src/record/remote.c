@@ -417,7 +417,7 @@ static void read_errors(struct app_ctx *app)
 	}
 }
 
-static void poll_remote(struct app_ctx *app)
+void remote_app_poll(struct app_ctx *app)
 {
 	struct remote *rm = RM(app);
 	if (rm->retry_at_ns && loop_now_ns() >= rm->retry_at_ns) {
@@ -432,7 +432,7 @@ static void poll_remote(struct app_ctx *app)
 	remote_app_attach(app);
 }
 
-static int send_line(struct app_ctx *app, const char *line, char *err, size_t errlen)
+int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t errlen)
 {
 	struct remote *rm = RM(app);
 	if (rm->to_fd < 0) {
@@ -466,8 +466,6 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 	char name[300];
 	snprintf(name, sizeof(name), "%s", app->opt.remote);
 	replay_init_live(r, name);
-	r->poll = poll_remote;
-	r->send = send_line;
 	app->replay = r;
 	if (spawn(app, err, errlen) < 0)
 		return 1;
@@ -539,7 +537,7 @@ void remote_app_free(struct app_ctx *app)
 	if (!rm)
 		return;
 	if (rm->to_fd >= 0)
-		send_line(app, "quit", (char[64]){0}, 64);
+		remote_app_send(app, "quit", (char[64]){0}, 64);
 	char how[128];
 	disconnect(app, how, sizeof(how));
 	close_fd(&rm->memfd);

@@ -1,0 +1,32 @@
+/* playback.h: the engine's driver of a recorded source: -R FILE, a remote stream, step, seek. */
+#ifndef PMUTOP_PLAYBACK_H
+#define PMUTOP_PLAYBACK_H
+#include <stddef.h>
+
+struct app_ctx;
+
+/* Loads app->opt.replay (unless app->replay is already set up by the remote client), makes it
+ * the run's source, takes family and interval from its header. Returns 0, or an exit status
+ * (2: unreadable or corrupt file) with @err. */
+int playback_open(struct app_ctx *app, char *err, size_t errlen);
+/* A mode, interval or CPU change on a recorded source: returns 1 to go on as on a live one, else
+ * 0 (done: the recorded mode runs, or the agent was asked) or -1 with @err. */
+int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err, size_t errlen);
+/* The mode to start with: the first recorded one. */
+const char *playback_default_mode(struct app_ctx *app);
+/* Ticks left to serve. */
+int playback_pending(const struct app_ctx *app);
+/* Serves the next tick (following the recording's mode switches, logging markers). Returns
+ * 1 with a snapshot, 0 for none (priming, end of the recording), -1 on error. */
+int playback_tick(struct app_ctx *app, char *err, size_t errlen);
+/* Shows recorded tick @index (0-based; rebuilt from the tick before it). */
+int playback_seek(struct app_ctx *app, int index, char *err, size_t errlen);
+/* :tick [N], :jump TIME|+S|-S|start|end|mark [TEXT] */
+int playback_step(struct app_ctx *app, int n, char *err, size_t errlen);
+int playback_seek_arg(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen);
+/* Banner ("REPLAY file") and position line ("tick 12/300  t 12.0 of 300.0 s  x2"). */
+void playback_banner(const struct app_ctx *app, char *buf, size_t len);
+void playback_status(const struct app_ctx *app, char *buf, size_t len);
+void playback_free(struct app_ctx *app);
+
+#endif

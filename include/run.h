@@ -1,0 +1,31 @@
+/* run.h: the one loop of a run: timer, signals and input drive ticks; each refresh makes a frame. */
+#ifndef PMUTOP_RUN_H
+#define PMUTOP_RUN_H
+#include <stdbool.h>
+
+struct app_ctx;
+struct frame;
+
+/* What the loop hands to the front end (the screen, or batch output). */
+struct run_frontend {
+	void *ctx;
+	/* A new frame (a refresh): draw or print it. Returns 0, 1 to end the run cleanly (the
+	 * reader went away), -1 on error (the run exits 1). */
+	int (*on_frame)(void *ctx, const struct frame *f);
+	/* A tick or a command changed what is shown without a new frame (screen redraw). */
+	void (*on_change)(void *ctx);
+	/* stdin is readable (keys; NULL: stdin is not watched). */
+	void (*on_stdin)(void *ctx);
+	/* SIGWINCH. */
+	void (*on_resize)(void *ctx);
+	/* After every tick, new frame or not (stepwise work such as the cache probe). */
+	void (*after_tick)(void *ctx);
+	/* Serve a recording as fast as it can be read (batch replay) instead of at its pace. */
+	bool unpaced;
+};
+
+/* Runs until quit, a signal, the end of an unpaced recording, or -n frames. Returns the exit
+ * status (0, or 1 on a read error). */
+int run_loop(struct app_ctx *app, const struct run_frontend *fe);
+
+#endif

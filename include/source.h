@@ -1,0 +1,153 @@
+/* source.h: where ticks come from (perf, sim, replay, remote): one interface, capabilities as flags. */
+#ifndef PMUTOP_SOURCE_H
+#define PMUTOP_SOURCE_H
+#include "counts.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pmu_family;
+struct cpuset;
+
+/*
+ * A source produces raw cumulative triples per (CPU, event) when asked for the next tick; it
+ * never drives the run and never sees the app or the screen. What differs between sources is
+ * said by its kind and its capability flags, never by its name.
+ *
+ * Its lifetime has two levels: the source itself (struct source: ops + the source's own state,
+ * for example a loaded recording) lives for the run; for every mode the engine opens a counter
+ * set on it (struct backend below), closed when the next mode opened.
+ */
+enum source_kind { SOURCE_PERF, SOURCE_SIM, SOURCE_REPLAY, SOURCE_REMOTE, SOURCE_KIND_COUNT };
+
+enum source_cap {
+	SOURCE_CAP_SIMULATED = 1u << 0,    /* no number is from hardware: outputs say SIMULATED */
+	SOURCE_CAP_THIS_MACHINE = 1u << 1, /* counts the machine pmutop runs on (attribution) */
+	SOURCE_CAP_RECORDED = 1u << 2,     /* ticks were recorded: only recorded events exist, the
+					    * interval is the recorded one, the machine is described */
+	SOURCE_CAP_SEEK = 1u << 3,         /* seek, step and rate (a file) */
+	SOURCE_CAP_FORWARD = 1u << 4,      /* mode, interval and CPU changes go to the far end */
+	SOURCE_CAP_VIRTUAL_TIME = 1u << 5, /* a read advances time by the nominal tick (sim) */
+	SOURCE_CAP_STREAM = 1u << 6,       /* more ticks may arrive while running (remote) */
+};
+
+/* The machine a source's numbers come from (the recorded board for a replay). Strings are
+ * escaped by whoever filled them; "" = not known. */
+struct source_machine {
+	char host[128];
+	char kernel[128];
+	char pmu[64];         /* core PMU name ("cpu", "armv8_cortex_a53") */
+	char family[32];      /* pmu_family key */
+	char model[128];
+	char capability[512]; /* one line on what can be counted there */
+	unsigned counter_bits; /* hardware counter width (64 for kernel-accumulated counts) */
+	int ncpus;
+};
+
+/* One event to count, as a mode names it. */
+struct backend_event {
+	char name[48];  /* alias used by formulas and output ("cycles") */
+	char spec[192]; /* encoder spec ("@::CPU_CLK_UNHALTED:THREAD_P", "r11", "msr/tsc/") */
+	int set;        /* event set for rotation (0 when all count together; -1: counted in every set) */
+};
+
+/* What to count and where. */
+struct backend_req {
+	void *inst;                      /* the source's own state (struct source.inst) */
+	const char *sysfs_root;          /* "" or "/" for the live machine */
+	const struct pmu_family *family; /* machine family (for "@::" specs and filtering) */
+	int ncpus;                       /* rows */
+	const int *cpus;                 /* CPU number of each row */
+	const int *core_pmu_type;        /* per row: attr.type of that CPU's core PMU, 0 = none */
+	int nevents;
+	const struct backend_event *events;
+	int nsets;       /* >1: only one set counts per tick, rotated by backend_select_set */
+	bool singletons; /* open each event as its own group so the kernel multiplexes them */
+};
+
+/* Per (row, event): did it open, and if not why. */
+struct backend_status {
+	bool supported;
+	int err;          /* errno of the failed open, 0 if it opened */
+	char reason[160]; /* one sentence on what to do */
+	char encoding[160];
+};
+
+struct backend;
+
+struct source_ops {
+	const char *name; /* "perf", "sim", "replay", "remote": for output, never for decisions */
+	enum source_kind kind;
+	unsigned caps; /* enum source_cap */
+	/* Opens the events on every row. Fails (-1) only when nothing at all can be counted. */
+	int (*open)(struct backend *b, const struct backend_req *req, char *err, size_t errlen);
+	/* Reads every row: @out[row * nevents + e] cumulative triples, @present likewise (false =
+	 * not supported or CPU offline), @offline[row]. @t_ns is the sample time (monotonic ns).
+	 * @nominal_ns is the tick the engine asked for (virtual-time sources advance by it). */
+	int (*read)(struct backend *b, uint64_t nominal_ns, struct raw_count *out, bool *present,
+		    bool *offline, uint64_t *t_ns, char *err, size_t errlen);
+	/* Enables only event set @set (rotation of "multiple runs"); optional. */
+	void (*select_set)(struct backend *b, int set);
+	void (*close)(struct backend *b);
+	/* Optional: the machine the numbers come from (recorded sources). */
+	void (*describe)(const void *inst, struct source_machine *out);
+	/* Optional: the CPUs the source can show (recorded or simulated ones); without it the
+	 * engine uses the online CPUs of this machine. */
+	void (*cpus)(const void *inst, struct cpuset *out);
+};
+
+/* A source for the run: its operations and its own state. */
+struct source {
+	const struct source_ops *ops;
+	void *inst;
+};
+
+static inline bool source_has(const struct source *s, unsigned cap)
+{
+	return s->ops && (s->ops->caps & cap) != 0;
+}
+
+struct backend {
+	const struct source_ops *ops;
+	void *priv;
+	int nrows, nevents;
+	struct backend_status *status; /* [row * nevents + e], filled by open */
+	unsigned counter_bits;         /* width for count_delta (64 for kernel counts) */
+	bool simulated;                /* every output says SIMULATED */
+	char description[128];         /* "perf_event (software events only)" */
+	char warnings[4][192];         /* messages for the log, set by open */
+	int nwarnings;
+};
+
+extern const struct source_ops source_perf_ops;
+extern const struct source_ops source_sim_ops;
+extern const struct source_ops source_replay_ops; /* replay.h: inst is a struct replay */
+extern const struct source_ops source_remote_ops; /* replay.h: inst is a live struct replay */
+
+/* Sim backend knobs (--sim-* options). */
+struct sim_opts {
+	uint64_t seed;
+	unsigned counter_bits;  /* 64, or 32 to wrap as on ARMv7/XScale */
+	double mux_fraction;    /* <1: every event counts only this fraction of the time */
+	int fail_event;         /* index of an event that never opens, -1 none */
+	int offline_cpu;        /* CPU that goes offline ... */
+	int offline_from, offline_to; /* ... for ticks [from, to), -1 none */
+	int ncpus;              /* simulated CPUs 0 .. ncpus-1 */
+	int spike_cpu;          /* CPU with injected spikes, -1 none */
+	int spike_every;        /* every N ticks (0 = none) */
+	double spike_factor;    /* multiply the spiking CPU's cycles/misses by this */
+};
+void sim_opts_default(struct sim_opts *o);
+
+/* The sources --backend can name (perf, sim); replay and remote come from -R and --remote. */
+const struct source_ops *source_find(const char *name);
+/* "perf", "sim", "replay", "remote": stable names for JSON and recordings. */
+const char *source_kind_name(enum source_kind kind);
+void backend_free(struct backend *b);
+
+/* perf_event_open errno -> a sentence saying what to do. */
+const char *perf_errno_hint(int err);
+/* Raises RLIMIT_NOFILE to the hard limit; returns the new soft limit. */
+long backend_raise_nofile(void);
+
+#endif

@@ -1,0 +1,288 @@
+/* frame.c: builds the one frame per refresh that the screen, batch output and the agent read. */
+#include "app.h"
+#include "attrib.h"
+#include "family.h"
+#include "jitter.h"
+#include "playback.h"
+#include "recorder.h"
+#include "remote.h"
+#include "replay.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a frame points to: copies, sized by the rows, events and metrics of the last frame. */
+struct frame_store {
+	int rows, events, metrics; /* capacity */
+	struct snapshot snap;
+	int *cpus;
+	bool *offline;
+	char (*names)[48];
+	struct session_metric *defs;
+	struct count *counts, *total_counts;
+	double *age, *values, *total_values, *running, *total_running;
+	enum metric_class *classes, *total_classes;
+	double *stat_values, *attrib, *row_bit_share;
+	char (*tasks)[48];
+	const char **task_ptr;
+	const char **core_type;
+};
+
+void frame_store_free(struct frame_store *fs)
+{
+	if (!fs)
+		return;
+	free(fs->cpus);
+	free(fs->offline);
+	free(fs->names);
+	free(fs->defs);
+	free(fs->counts);
+	free(fs->total_counts);
+	free(fs->age);
+	free(fs->values);
+	free(fs->total_values);
+	free(fs->running);
+	free(fs->total_running);
+	free(fs->classes);
+	free(fs->total_classes);
+	free(fs->stat_values);
+	free(fs->attrib);
+	free(fs->row_bit_share);
+	free(fs->tasks);
+	free(fs->task_ptr);
+	free(fs->core_type);
+	free(fs);
+}
+
+/* Storage for @rows x @events x @metrics; NULL when out of memory. */
+static struct frame_store *store_for(struct frame_store *fs, int rows, int events, int metrics)
+{
+	if (fs && rows <= fs->rows && events <= fs->events && metrics <= fs->metrics)
+		return fs;
+	frame_store_free(fs);
+	fs = calloc(1, sizeof(*fs));
+	if (!fs)
+		return NULL;
+	size_t r = (size_t)rows + 1, e = (size_t)events + 1, m = (size_t)metrics + 1;
+	fs->rows = rows, fs->events = events, fs->metrics = metrics;
+	fs->cpus = calloc(r, sizeof(int));
+	fs->offline = calloc(r, sizeof(bool));
+	fs->names = calloc(e, sizeof(*fs->names));
+	fs->defs = calloc(m, sizeof(*fs->defs));
+	fs->counts = calloc(r * e, sizeof(struct count));
+	fs->total_counts = calloc(e, sizeof(struct count));
+	fs->age = calloc(r * e, sizeof(double));
+	fs->values = calloc(r * m, sizeof(double));
+	fs->total_values = calloc(m, sizeof(double));
+	fs->running = calloc(r * m, sizeof(double));
+	fs->total_running = calloc(m, sizeof(double));
+	fs->classes = calloc(r * m, sizeof(enum metric_class));
+	fs->total_classes = calloc(m, sizeof(enum metric_class));
+	fs->stat_values = calloc(r * m, sizeof(double));
+	fs->attrib = calloc(r * ATTRIB_NCOLS, sizeof(double));
+	fs->row_bit_share = calloc(r * FRAME_MAX_BITS, sizeof(double));
+	fs->tasks = calloc(r, sizeof(*fs->tasks));
+	fs->task_ptr = calloc(r, sizeof(*fs->task_ptr));
+	fs->core_type = calloc(r, sizeof(*fs->core_type));
+	if (!fs->cpus || !fs->offline || !fs->names || !fs->defs || !fs->counts ||
+	    !fs->total_counts || !fs->age || !fs->values || !fs->total_values || !fs->running ||
+	    !fs->total_running || !fs->classes || !fs->total_classes || !fs->stat_values ||
+	    !fs->attrib || !fs->row_bit_share || !fs->tasks || !fs->task_ptr || !fs->core_type) {
+		frame_store_free(fs);
+		return NULL;
+	}
+	return fs;
+}
+
+#define COPY(dst, src, n) memcpy((dst), (src), (size_t)(n) * sizeof(*(dst)))
+
+/* A deep copy of @s into the store: the frame never sees later ticks. */
+static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct snapshot *s)
+{
+	int r = s->nrows, e = s->nevents, m = s->nmetrics;
+	struct snapshot *d = &fs->snap;
+	*d = *s;
+	d->program = NULL; /* the copy is for reading: it is never recomputed */
+	COPY(fs->cpus, s->cpus, r);
+	COPY(fs->offline, s->offline, r);
+	COPY(fs->names, s->event_names, e);
+	COPY(fs->defs, s->metrics, m);
+	COPY(fs->counts, s->counts, r * e);
+	COPY(fs->total_counts, s->total_counts, e);
+	COPY(fs->age, s->event_age, r * e);
+	COPY(fs->values, s->values, r * m);
+	COPY(fs->total_values, s->total_values, m);
+	COPY(fs->running, s->running, r * m);
+	COPY(fs->total_running, s->total_running, m);
+	COPY(fs->classes, s->classes, r * m);
+	COPY(fs->total_classes, s->total_classes, m);
+	d->cpus = fs->cpus;
+	d->offline = fs->offline;
+	d->event_names = (const char(*)[48])fs->names;
+	d->metrics = fs->defs;
+	d->counts = fs->counts;
+	d->total_counts = fs->total_counts;
+	d->event_age = fs->age;
+	d->values = fs->values;
+	d->total_values = fs->total_values;
+	d->running = fs->running;
+	d->total_running = fs->total_running;
+	d->classes = fs->classes;
+	d->total_classes = fs->total_classes;
+	return d;
+}
+
+/* Core type per row: the recording's for a recorded source, else this machine's sysfs. */
+static void fill_core_types(struct app_ctx *app, struct frame_store *fs, const struct snapshot *snap)
+{
+	const struct replay *rp = source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
+	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
+	for (int r = 0; r < snap->nrows; r++) {
+		const char *t = here ? platform_core_type(&app->pf, snap->cpus[r]) : "";
+		for (int k = 0; rp && k < rp->f.header.ncpus; k++)
+			if (rp->f.header.cpus[k].cpu == snap->cpus[r])
+				t = rp->f.header.cpus[k].core_type;
+		fs->core_type[r] = t ? t : "";
+	}
+}
+
+/* The offcore view's numbers: per bit its rate, share and age; per row the shares. */
+static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct frame *f,
+			 const struct snapshot *snap)
+{
+	const struct session_offcore *map = &app->mode.offcore;
+	f->nbits = 0;
+	if (map->nbits <= 0)
+		return;
+	int nb = map->nbits < FRAME_MAX_BITS ? map->nbits : FRAME_MAX_BITS;
+	for (int b = 0; b < nb; b++) {
+		/* the bit's event and share metric, by name (:add/:remove may move them) */
+		int e = -1, m = -1;
+		for (int k = 0; k < snap->nevents; k++)
+			if (strcmp(snap->event_names[k], map->names[b]) == 0)
+				e = k;
+		for (int k = 0; k < snap->nmetrics; k++)
+			if (strcmp(snap->metrics[k].name, map->names[b]) == 0)
+				m = k;
+		const struct count *t = e >= 0 ? &snap->total_counts[e] : NULL;
+		bool ok = t && (t->state == COUNT_OK || t->state == COUNT_SCALED);
+		f->bit_names[b] = map->names[b];
+		f->bit_rate[b] = ok && snap->interval_s > 0 ? t->value / snap->interval_s : NAN;
+		f->bit_share[b] = m >= 0 && !isnan(snap->total_values[m]) ? snap->total_values[m] / 100 : 0;
+		f->bit_age[b] = ok ? (int)snap->event_age[e] : -1;
+		for (int r = 0; r < snap->nrows; r++) {
+			double v = m >= 0 ? snap->values[r * snap->nmetrics + m] : NAN;
+			fs->row_bit_share[r * nb + b] = isnan(v) ? 0 : v / 100;
+		}
+	}
+	f->nbits = nb;
+	f->row_bit_share = fs->row_bit_share;
+}
+
+/* The table's window columns: the chosen statistic and attribution, copied. */
+static void fill_window(struct app_ctx *app, struct frame_store *fs, struct frame *f,
+			const struct snapshot *snap)
+{
+	const struct jitter *j = app->jitter;
+	if (!j || !j->have_agg || j->nrows != snap->nrows || j->nmetrics != snap->nmetrics)
+		return;
+	f->jitter = j;
+	if (j->stat != JITTER_VALUE) {
+		f->stat = jitter_stat_name(j->stat);
+		COPY(fs->stat_values, j->shown, snap->nrows * snap->nmetrics);
+		f->stat_values = fs->stat_values;
+	}
+	if (!j->attrib_on || !j->attrib_ready)
+		return;
+	f->nattrib = ATTRIB_NCOLS;
+	f->attrib_names = attrib_col_names;
+	f->attrib = fs->attrib;
+	f->task = fs->task_ptr;
+	for (int r = 0; r < j->nrows; r++) {
+		for (int a = 0; a < ATTRIB_NCOLS; a++) {
+			const struct jitter_cell *cell = jitter_cell(j, r, j->nmetrics + a);
+			double v = NAN;
+			if (cell && cell->st.available) {
+				switch (j->stat) {
+				case JITTER_MIN: v = cell->st.min; break;
+				case JITTER_P99: v = cell->st.p99; break;
+				case JITTER_MAX: v = cell->st.max; break;
+				case JITTER_DEV: v = cell->dev.available ? cell->dev.mad_units : NAN; break;
+				default: v = cell->st.median; break;
+				}
+			}
+			fs->attrib[r * ATTRIB_NCOLS + a] = v;
+		}
+		const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
+		if (t)
+			snprintf(fs->tasks[r], sizeof(fs->tasks[r]), "%.30s %.0f%%", t->comm, t->cpu_pct);
+		fs->task_ptr[r] = t ? fs->tasks[r] : NULL;
+	}
+}
+
+/* The header's facts: source, machine, position, recorder, cadence. */
+static void fill_header(struct app_ctx *app, struct frame *f)
+{
+	const struct backend *b = session_backend(app->session);
+	f->source = app->source.ops->kind;
+	f->source_name = source_kind_name(f->source);
+	f->caps = app->source.ops->caps;
+	f->simulated = b->simulated;
+	f->machine = &app->machine;
+	f->origin = app->opt.replay ? app->opt.replay : app->opt.remote;
+	if (f->simulated)
+		snprintf(f->pmu_line, sizeof(f->pmu_line), "SIMULATED %s", app->family->desc);
+	else if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->pf.core_pmu_count == 0)
+		snprintf(f->pmu_line, sizeof(f->pmu_line), "software events only");
+	else if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->machine.pmu[0])
+		snprintf(f->pmu_line, sizeof(f->pmu_line), "%s PMU (%s)", app->family->desc,
+			 app->machine.pmu);
+	else
+		snprintf(f->pmu_line, sizeof(f->pmu_line), "%s PMU", app->family->desc);
+	if (f->simulated)
+		snprintf(f->banner, sizeof(f->banner), "SIMULATED");
+	if (app->replay)
+		playback_banner(app, f->banner, sizeof(f->banner));
+	if (app->remote)
+		snprintf(f->position, sizeof(f->position), "%s", remote_app_state(app));
+	else if (app->replay)
+		playback_status(app, f->position, sizeof(f->position));
+	recorder_status(app, f->recorder, sizeof(f->recorder));
+	const struct jitter *j = app->jitter;
+	if (j) {
+		jitter_status_line(app, f->self, sizeof(f->self));
+		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
+	}
+	f->mode = app->mode_name;
+	f->title = app->mode.title;
+	f->interval_ms = app->interval_ms;
+	f->tick_ms = app_tick_ms(app);
+	f->speed = app->speed;
+	f->ticks = app->ticks;
+	f->overruns = app->overruns;
+	f->first_tick_pending = app->ticks <= app->mode_started_tick;
+}
+
+const struct frame *app_frame_build(struct app_ctx *app)
+{
+	const struct snapshot *live = app->session ? session_snapshot(app->session) : NULL;
+	if (app->jitter)
+		live = jitter_snapshot(app);
+	if (!live || live->seq == 0)
+		return NULL;
+	struct frame_store *fs = store_for(app->frame_store, live->nrows, live->nevents, live->nmetrics);
+	app->frame_store = fs;
+	if (!fs)
+		return NULL;
+	struct frame *f = &app->frame;
+	memset(f, 0, sizeof(*f));
+	f->seq = ++app->frames;
+	f->snap = copy_snapshot(fs, live);
+	fill_header(app, f);
+	fill_core_types(app, fs, f->snap);
+	f->core_type = fs->core_type;
+	fill_offcore(app, fs, f, f->snap);
+	fill_window(app, fs, f, f->snap);
+	return f;
+}
