@@ -96,7 +96,7 @@ int replay_load(struct replay *r, const char *path, char *err, size_t errlen)
 		replay_free(r);
 		return -1;
 	}
-	if (r->f.header.source[0]) {
+	if (fmt == PERFSTAT_CSV || fmt == PERFSTAT_JSON) {
 		/* imported per-interval values count from zero: a zero read before the first
 		 * interval makes it the first shown tick */
 		struct rec_tick z;
@@ -269,7 +269,9 @@ static void replay_describe(const void *inst, struct source_machine *out)
 	rec_escape(h->pmu, out->pmu, sizeof(out->pmu));
 	rec_escape(h->family, out->family, sizeof(out->family));
 	rec_escape(h->model, out->model, sizeof(out->model));
-	if (h->source[0])
+	if (strcmp(h->source, "flight") == 0)
+		snprintf(out->capability, sizeof(out->capability), "flight recording");
+	else if (h->source[0])
 		snprintf(out->capability, sizeof(out->capability), "imported from %.150s", h->source);
 	out->counter_bits = h->counter_bits ? h->counter_bits : 64;
 	out->ncpus = h->ncpus;

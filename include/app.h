@@ -87,10 +87,12 @@ struct app_ctx {
 	struct app_hook hooks[APP_MAX_HOOKS];
 	int nhooks;
 	/* offcore breakdown: the user's selection (bits, response) */
-	bool offcore_sel_set;
-	int offcore_sel_bits[16];
-	int offcore_sel_nbits;
-	char offcore_response[32];
+	struct offcore_choice {
+		bool set; /* false: every bit */
+		int bits[16];
+		int nbits;
+		char response[32]; /* "" = the model's default */
+	} offcore_choice;
 	/* recorded sources: the recording (replay.h) and, for a remote one, the agent link */
 	struct replay *replay;
 	struct remote *remote;

@@ -23,6 +23,11 @@ int recorder_mark(struct app_ctx *app, const char *text, char *err, size_t errle
 bool recorder_active(const struct app_ctx *app);
 /* "REC file.jsonl 123 ticks" or "" (for the header line). */
 void recorder_status(const struct app_ctx *app, char *buf, size_t len);
+/* The header of a recording of this run: the machine the numbers come from (the recorded one
+ * when re-recording a replay), the source, mode cadence and CPUs (@cpus: app->ncpus slots). */
+struct rec_header;
+struct rec_cpu_info;
+void recorder_fill_header(struct app_ctx *app, struct rec_header *h, struct rec_cpu_info *cpus);
 /* Parses a size for --record-max: "500k", "64M", "2G", plain bytes. -1 when invalid. */
 int recorder_parse_size(const char *text, uint64_t *out);
 

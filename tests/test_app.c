@@ -110,7 +110,7 @@ static void test_offcore(void)
 
 	/* resolving a mode (as --explain and --list-modes do) leaves the running map alone */
 	struct session_mode sm;
-	app.offcore_sel_set = false;
+	app.offcore_choice.set = false;
 	CHECK(app_resolve_mode(&app, "offcore", &sm, err, sizeof(err)) == 0, "%s", err);
 	CHECK(running->nbits == 2 && strcmp(running->names[1], "WB") == 0, "resolve does not touch the running map");
 

@@ -86,14 +86,15 @@ static int add_offcore_events(struct app_ctx *app, struct session_mode *out, cha
 	}
 	struct offcore_selection sel;
 	offcore_selection_all(om, &sel);
-	if (app->offcore_sel_set) {
-		sel.nbits = app->offcore_sel_nbits;
-		memcpy(sel.bits, app->offcore_sel_bits, sizeof(int) * (size_t)sel.nbits);
+	const struct offcore_choice *ch = &app->offcore_choice;
+	if (ch->set) {
+		sel.nbits = ch->nbits;
+		memcpy(sel.bits, ch->bits, sizeof(int) * (size_t)sel.nbits);
 	}
-	if (app->offcore_response[0]) {
-		sel.response = offcore_response_find(om, app->offcore_response);
+	if (ch->response[0]) {
+		sel.response = offcore_response_find(om, ch->response);
 		if (!sel.response) {
-			snprintf(err, errlen, "unknown offcore response \"%s\"", app->offcore_response);
+			snprintf(err, errlen, "unknown offcore response \"%s\"", ch->response);
 			return -1;
 		}
 	}
@@ -152,21 +153,13 @@ int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_
 	if (offcore_parse_selection(om, argc, argv, &sel, err, errlen) < 0)
 		return -1;
 	/* keep the old choice until the new mode opened */
-	struct app_ctx saved;
-	memcpy(saved.offcore_sel_bits, app->offcore_sel_bits, sizeof(saved.offcore_sel_bits));
-	saved.offcore_sel_nbits = app->offcore_sel_nbits;
-	saved.offcore_sel_set = app->offcore_sel_set;
-	memcpy(saved.offcore_response, app->offcore_response, sizeof(saved.offcore_response));
-	app->offcore_sel_set = true;
-	app->offcore_sel_nbits = sel.nbits;
-	memcpy(app->offcore_sel_bits, sel.bits, sizeof(int) * (size_t)sel.nbits);
-	snprintf(app->offcore_response, sizeof(app->offcore_response), "%s",
-		 sel.response ? sel.response->name : "");
+	struct offcore_choice saved = app->offcore_choice, *ch = &app->offcore_choice;
+	ch->set = true;
+	ch->nbits = sel.nbits;
+	memcpy(ch->bits, sel.bits, sizeof(int) * (size_t)sel.nbits);
+	snprintf(ch->response, sizeof(ch->response), "%s", sel.response ? sel.response->name : "");
 	if (app_set_mode(app, "offcore", err, errlen) < 0) {
-		memcpy(app->offcore_sel_bits, saved.offcore_sel_bits, sizeof(saved.offcore_sel_bits));
-		app->offcore_sel_nbits = saved.offcore_sel_nbits;
-		app->offcore_sel_set = saved.offcore_sel_set;
-		memcpy(app->offcore_response, saved.offcore_response, sizeof(saved.offcore_response));
+		*ch = saved;
 		return -1;
 	}
 	return 0;
@@ -500,9 +493,8 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 		return rc;
 	if (choose_cpus(app, list, cpus, &n, err, errlen) < 0)
 		return -1;
-	struct app_ctx old = {0};
-	old.ncpus = app->ncpus;
-	memcpy(old.cpus, app->cpus, sizeof(app->cpus));
+	int old_n = app->ncpus, old_cpus[APP_MAX_ROWS];
+	memcpy(old_cpus, app->cpus, (size_t)old_n * sizeof(int));
 	memcpy(app->cpus, cpus, (size_t)n * sizeof(int));
 	app->ncpus = n;
 	fill_core_types(app);
@@ -510,8 +502,8 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	struct session_mode mode = app->mode;
 	if (!s || session_set_mode(s, &mode, err, errlen) < 0) {
 		session_free(s);
-		app->ncpus = old.ncpus;
-		memcpy(app->cpus, old.cpus, sizeof(app->cpus));
+		app->ncpus = old_n;
+		memcpy(app->cpus, old_cpus, (size_t)old_n * sizeof(int));
 		fill_core_types(app);
 		return -1;
 	}

@@ -3,6 +3,7 @@
 #include "app.h"
 #include "command.h"
 #include "platform.h"
+#include "recorder.h"
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -124,7 +125,11 @@ static void open_window(struct jitter *j)
 	j->spikes_open = j->log.total;
 }
 
-static bool is_sim(const struct app_ctx *app) { return strcmp(app->opt.backend, "sim") == 0; }
+/* Attribution reads /proc and sysfs of this machine: only for sources that count it. */
+static bool counts_this_machine(const struct app_ctx *app)
+{
+	return source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
+}
 
 static void start_attrib(struct jitter *j, const struct snapshot *snap)
 {
@@ -132,8 +137,9 @@ static void start_attrib(struct jitter *j, const struct snapshot *snap)
 	if (!j->attrib_on || j->attrib_ready)
 		return;
 	char err[256];
-	if (is_sim(app)) {
-		app_log(app, MSG_WARN, "attribution reads the live machine: n/a with the sim backend");
+	if (!counts_this_machine(app)) {
+		app_log(app, MSG_WARN, "attribution reads the live machine: n/a with the %s source",
+			source_kind_name(app->source.ops->kind));
 		return;
 	}
 	unsigned slow = (unsigned)(app->interval_ms > 100 ? app->interval_ms : 100);
@@ -443,27 +449,12 @@ int jitter_add_rule(struct app_ctx *app, const char *text, char *err, size_t err
 
 /* --- flight --------------------------------------------------------------------------------- */
 
+/* A recording's header, marked as a flight recording at the sample cadence. */
 static void rec_header_of(struct app_ctx *app, struct rec_header *h, struct rec_cpu_info *cpus)
 {
-	memset(h, 0, sizeof(*h));
-	h->version = REC_FORMAT_VERSION;
-	snprintf(h->pmutop, sizeof(h->pmutop), "%s", PMUTOP_VERSION);
-	snprintf(h->host, sizeof(h->host), "%s", app->pf.hostname);
-	snprintf(h->kernel, sizeof(h->kernel), "%s", app->pf.kernel);
-	snprintf(h->family, sizeof(h->family), "%s", app->family ? app->family->key : "");
-	snprintf(h->backend, sizeof(h->backend), "%s", session_backend(app->session)->ops->name);
+	recorder_fill_header(app, h, cpus);
 	snprintf(h->source, sizeof(h->source), "flight");
-	h->simulated = session_backend(app->session)->simulated;
 	h->interval_ms = (unsigned)app_tick_ms(app);
-	h->counter_bits = session_backend(app->session)->counter_bits;
-	h->start_time = (int64_t)time(NULL);
-	h->ncpus = app->ncpus;
-	for (int r = 0; r < app->ncpus; r++) {
-		cpus[r].cpu = app->cpus[r];
-		snprintf(cpus[r].core_type, sizeof(cpus[r].core_type), "%s",
-			 platform_core_type(&app->pf, app->cpus[r]));
-	}
-	h->cpus = cpus;
 }
 
 static void flight_dump(struct app_ctx *app)
@@ -552,7 +543,7 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 		if (layout(j, snap) < 0)
 			return;
 	}
-	if (j->attrib_on && !j->attrib_ready && !is_sim(app))
+	if (j->attrib_on && !j->attrib_ready && counts_this_machine(app))
 		start_attrib(j, snap);
 	if (j->attrib_ready)
 		attrib_sample(&j->attrib, loop_now_ns());

@@ -58,7 +58,7 @@ int report_list_events(struct app_ctx *app, const char *pattern, FILE *out)
 			"no core PMU in /sys/bus/event_source/devices");
 	struct list_state s = {.out = out, .app = app,
 			       .try_open = app->pf.root[0] == '\0' && app->ncpus > 0 &&
-					   strcmp(app->opt.backend, "perf") == 0};
+					   source_has(&app->source, SOURCE_CAP_THIS_MACHINE)};
 	/* With a pattern every compiled-in model is searched; without one, the active ones. */
 	encode_list(pattern, pattern != NULL, list_one, &s);
 	fprintf(out, "\nPMUs the kernel here exposes (sysfs syntax pmu/event/):\n");
@@ -141,7 +141,7 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 	char desc[200];
 	encode_format(&enc, desc, sizeof(desc));
 	fprintf(out, "  %-22s %-36s %s\n", alias, spec, desc);
-	bool live = app->pf.root[0] == '\0' && strcmp(app->opt.backend, "perf") == 0;
+	bool live = app->pf.root[0] == '\0' && source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
 	if (enc.procfs) {
 		fprintf(out, "  %-22s %-36s %s\n", "", "", access("/proc/stat", R_OK) == 0 ? "readable here" : "/proc/stat not readable");
 		return 0;

@@ -2,6 +2,7 @@
 #include "recorder.h"
 #include "app.h"
 #include "recfile.h"
+#include "replay.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -38,34 +39,44 @@ static void fail(struct app_ctx *app, const char *msg)
 		app->quit = true;
 }
 
-static int write_header(struct app_ctx *app, char *err, size_t errlen)
+void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec_cpu_info *cpus)
 {
-	struct recorder *r = REC(app);
 	const struct backend *b = session_backend(app->session);
 	struct rec_header h = {.version = REC_FORMAT_VERSION};
 	snprintf(h.pmutop, sizeof(h.pmutop), "%s", PMUTOP_VERSION);
-	snprintf(h.host, sizeof(h.host), "%s", app->pf.hostname);
-	snprintf(h.kernel, sizeof(h.kernel), "%s", app->pf.kernel);
-	const struct platform_pmu *pmu = app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
-	snprintf(h.pmu, sizeof(h.pmu), "%s", pmu ? pmu->name : "");
-	snprintf(h.family, sizeof(h.family), "%s", app->family ? app->family->key : "");
-	if (app->pf.cpu_model_name[0])
-		snprintf(h.model, sizeof(h.model), "%s", app->pf.cpu_model_name);
-	else if (app->pf.cpu_model >= 0)
-		snprintf(h.model, sizeof(h.model), "%d", app->pf.cpu_model);
-	snprintf(h.backend, sizeof(h.backend), "%s", b->ops ? b->ops->name : app->opt.backend);
+	/* the machine the numbers come from: this one, or the recorded one when re-recording */
+	const struct source_machine *m = &app->machine;
+	snprintf(h.host, sizeof(h.host), "%s", m->host);
+	snprintf(h.kernel, sizeof(h.kernel), "%s", m->kernel);
+	snprintf(h.pmu, sizeof(h.pmu), "%s", m->pmu);
+	snprintf(h.family, sizeof(h.family), "%s", app->family ? app->family->key : m->family);
+	snprintf(h.model, sizeof(h.model), "%s", m->model);
+	snprintf(h.backend, sizeof(h.backend), "%s", source_kind_name(app->source.ops->kind));
 	h.simulated = b->simulated;
 	h.interval_ms = (unsigned)app->interval_ms;
-	h.counter_bits = session_backend(app->session)->counter_bits;
+	h.counter_bits = b->counter_bits;
 	h.start_time = (int64_t)time(NULL);
 	h.ncpus = app->ncpus;
-	struct rec_cpu_info cpus[app->ncpus > 0 ? app->ncpus : 1];
+	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
+	const struct replay *rp = source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
 	for (int i = 0; i < app->ncpus; i++) {
 		cpus[i].cpu = app->cpus[i];
-		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
-			 strcmp(h.backend, "sim") == 0 ? "" : platform_core_type(&app->pf, app->cpus[i]));
+		const char *type = here ? platform_core_type(&app->pf, app->cpus[i]) : "";
+		for (int k = 0; rp && k < rp->f.header.ncpus; k++)
+			if (rp->f.header.cpus[k].cpu == app->cpus[i])
+				type = rp->f.header.cpus[k].core_type;
+		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s", type ? type : "");
 	}
 	h.cpus = cpus;
+	*hp = h;
+}
+
+static int write_header(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct recorder *r = REC(app);
+	struct rec_header h;
+	struct rec_cpu_info cpus[app->ncpus > 0 ? app->ncpus : 1];
+	recorder_fill_header(app, &h, cpus);
 	return rec_writer_write_header(r->w, &h, err, errlen);
 }
 
@@ -81,7 +92,8 @@ static int write_mode(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(ev[e].name, sizeof(ev[e].name), "%s", sm->events[e].name);
 		snprintf(ev[e].spec, sizeof(ev[e].spec), "%s", sm->events[e].spec);
 		const struct backend *b = session_backend(app->session);
-		if (b->status && b->nevents == sm->nevents && b->ops == &source_perf_ops) {
+		if (b->status && b->nevents == sm->nevents &&
+		    source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
 			/* "type=4 config=0x1b7 config1=0x10001 exclude=guest" (encode_format) */
 			const char *enc = b->status[e].encoding;
 			unsigned long long type, c0, c1;
