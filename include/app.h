@@ -61,8 +61,8 @@ struct app_ctx {
 	struct session_mode mode;          /* the mode running now */
 	char mode_name[32];
 	int ncpus;
-	int cpus[APP_MAX_ROWS];
-	int core_type[APP_MAX_ROWS];
+	int *cpus;      /* [APP_MAX_ROWS]: CPU number per row */
+	int *core_type; /* [APP_MAX_ROWS]: core PMU type per row, 0 = none */
 	struct loop loop;
 	bool loop_ready;
 	bool display_paused; /* the screen shows the last frame; counting goes on */
@@ -75,8 +75,8 @@ struct app_ctx {
 	uint64_t ticks;        /* snapshots produced */
 	uint64_t overruns;     /* missed deadlines */
 	double last_lateness_ms;
-	struct app_message messages[APP_MAX_MESSAGES];
-	int nmessages, message_head; /* ring */
+	struct app_message *messages; /* [APP_MAX_MESSAGES] ring, allocated by the first app_log */
+	int nmessages, message_head;
 	int warnings;                /* warnings and errors logged */
 	char status[256];            /* the message line */
 	uint64_t mode_started_tick;  /* tick at which the current mode was opened */

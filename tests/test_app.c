@@ -1,5 +1,6 @@
 /* test_app.c: the app layer on the sim backend: offcore wiring, screen commands, cadence changes. */
 #include "app.h"
+#include "command.h"
 #include "harness.h"
 #include "options.h"
 #include "replay.h"
@@ -195,6 +196,33 @@ static void test_replay_mode_walk(void)
 	unlink(path);
 }
 
+/* A running mode is the session's own copy: redefining it with a definition that fails to
+ * open frees the registry's old mode, and the run goes on evaluating its own copy (this was a
+ * heap use-after-free, caught by AddressSanitizer in the metric evaluation). */
+static void test_define_twice(void)
+{
+	if (start("-m sw -i 100 --no-rc", true) < 0)
+		return;
+	char err[512];
+	int rc = command_execute(&app, "define foo 'a=perf::CPU-CLOCK' 'ms=a/1e6'", err, sizeof(err));
+	CHECK(rc == 0, "first define: %s", err);
+	CHECK_STR(app.mode_name, "foo");
+	ticks(2);
+	const struct snapshot *s = session_snapshot(app.session);
+	int m = metric_index(s, "ms");
+	CHECK(m >= 0 && !isnan(s->total_values[m]), "foo's metric counts");
+	rc = command_execute(&app, "define foo 'a=nosuch::NO_SUCH_EVENT' 'ms=a/1e6'", err, sizeof(err));
+	CHECK(rc < 0, "second define fails to open");
+	CHECK_STR(app.mode_name, "foo");
+	ticks(3); /* evaluates the running metrics: no read of the freed definition */
+	s = session_snapshot(app.session);
+	m = metric_index(s, "ms");
+	CHECK(m >= 0 && !isnan(s->total_values[m]) && s->total_values[m] > 0,
+	      "the running foo still counts after the failed redefinition");
+	CHECK_STR(s->metrics[m].formula, "a/1e6");
+	stop();
+}
+
 int main(void)
 {
 	char home[] = "/tmp/pmutop-app-home.XXXXXX";
@@ -206,5 +234,6 @@ int main(void)
 	test_sim_cadence();
 	test_probe_command();
 	test_replay_mode_walk();
+	test_define_twice();
 	return harness_done();
 }

@@ -18,6 +18,8 @@
 
 void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
 {
+	if (!app->messages && !(app->messages = calloc(APP_MAX_MESSAGES, sizeof(*app->messages))))
+		return;
 	struct app_message *m = &app->messages[app->message_head];
 	va_list ap;
 	va_start(ap, fmt);
@@ -695,6 +697,10 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	if (encode_init(err, errlen) < 0)
 		return 1;
 	app->family = app->pf.family ? app->pf.family : family_find("sw");
+	if (!app->cpus && !(app->cpus = calloc(APP_MAX_ROWS, sizeof(int))))
+		return 1;
+	if (!app->core_type && !(app->core_type = calloc(APP_MAX_ROWS, sizeof(int))))
+		return 1;
 	if ((rc = open_source(app, err, errlen)) != 0)
 		return rc;
 	app->modes = calloc(1, sizeof(*app->modes));
@@ -793,4 +799,10 @@ void app_free(struct app_ctx *app)
 	if (app->loop_ready)
 		loop_close(&app->loop);
 	app->loop_ready = false;
+	free(app->messages);
+	free(app->cpus);
+	free(app->core_type);
+	app->messages = NULL;
+	app->cpus = app->core_type = NULL;
+	app->nmessages = app->message_head = 0;
 }
