@@ -85,6 +85,18 @@ struct view_input {
 	const struct view_jitter *jitter; /* NULL: none */
 };
 
+/* One view: its name (:view NAME), a line of help, and how it draws the rows between the
+ * header and the message line. Adding a view is one enum value and one row of the table. */
+struct view_entry {
+	const char *name;
+	const char *help;
+	void (*draw)(struct canvas *c, int top, int bottom, const struct view_input *in,
+		     struct view_state *vs);
+};
+const struct view_entry *views_entry(enum view_kind kind);
+/* The view called @name, or -1. */
+int views_find(const char *name);
+
 /* Draws the whole screen. Returns the row of the prompt line (for the cursor). */
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs);
 /* Column names of the table for :sort and < > (metrics, then "cpu"). */

@@ -25,10 +25,6 @@
 static const long interval_steps[] = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000};
 #define NSTEPS (long)(sizeof(interval_steps) / sizeof(interval_steps[0]))
 
-static const char *const view_names[VIEW_COUNT] = {
-	[VIEW_TABLE] = "table", [VIEW_OFFCORE] = "offcore", [VIEW_HELP] = "help",
-	[VIEW_MESSAGES] = "messages", [VIEW_PROBE] = "probe", [VIEW_SPIKES] = "spikes",
-};
 
 /* --- text views ----------------------------------------------------------------------------- */
 
@@ -522,7 +518,7 @@ static int cmd_view(struct app_ctx *app, int argc, char **argv, char *err, size_
 	(void)argc;
 	struct ui_state *u = UI(app);
 	for (int v = 0; v < VIEW_COUNT; v++)
-		if (strcmp(view_names[v], argv[1]) == 0) {
+		if (strcmp(views_entry((enum view_kind)v)->name, argv[1]) == 0) {
 			if (v == VIEW_HELP) {
 				show_help(app, NULL);
 				return 0;
@@ -954,7 +950,7 @@ static void complete_kind(void *user, enum command_arg kind, struct complete_lis
 		break;
 	case ARG_VIEW:
 		for (int v = 0; v < VIEW_COUNT; v++)
-			complete_list_add(out, view_names[v]);
+			complete_list_add(out, views_entry((enum view_kind)v)->name);
 		break;
 	case ARG_EVENT:
 		for (int e = 0; e < app->mode.nevents; e++)

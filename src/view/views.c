@@ -404,6 +404,49 @@ static int draw_text(struct canvas *c, int top, int bottom, const struct view_li
 	return y;
 }
 
+/* --- the views: one table row each ------------------------------------------------------- */
+
+static void view_table(struct canvas *c, int top, int bottom, const struct view_input *in,
+		       struct view_state *vs)
+{
+	draw_table(c, top, bottom, in, vs);
+}
+
+static void view_offcore(struct canvas *c, int top, int bottom, const struct view_input *in,
+			 struct view_state *vs)
+{
+	(void)vs;
+	draw_offcore(c, top, bottom, in);
+}
+
+static void view_text(struct canvas *c, int top, int bottom, const struct view_input *in,
+		      struct view_state *vs)
+{
+	draw_text(c, top, bottom, &in->text, vs);
+}
+
+static const struct view_entry view_table_rows[VIEW_COUNT] = {
+	[VIEW_TABLE] = {"table", "per-CPU metrics (the main view)", view_table},
+	[VIEW_OFFCORE] = {"offcore", "offcore requests by request-type bit", view_offcore},
+	[VIEW_HELP] = {"help", "commands and keys", view_text},
+	[VIEW_MESSAGES] = {"messages", "the message log", view_text},
+	[VIEW_PROBE] = {"probe", "the cache probe's report", view_text},
+	[VIEW_SPIKES] = {"spikes", "the spike log", view_text},
+};
+
+const struct view_entry *views_entry(enum view_kind kind)
+{
+	return kind >= 0 && kind < VIEW_COUNT ? &view_table_rows[kind] : &view_table_rows[VIEW_TABLE];
+}
+
+int views_find(const char *name)
+{
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (strcmp(view_table_rows[v].name, name) == 0)
+			return v;
+	return -1;
+}
+
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs)
 {
 	canvas_clear(c);
@@ -417,20 +460,7 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 	}
 	int top = draw_header(c, in->header, c->h >= 14);
 	int bottom = c->h - 2; /* message line and prompt line */
-	switch (vs->view) {
-	case VIEW_OFFCORE:
-		draw_offcore(c, top, bottom, in);
-		break;
-	case VIEW_HELP:
-	case VIEW_MESSAGES:
-	case VIEW_PROBE:
-	case VIEW_SPIKES:
-		draw_text(c, top, bottom, &in->text, vs);
-		break;
-	default:
-		draw_table(c, top, bottom, in, vs);
-		break;
-	}
+	views_entry(vs->view)->draw(c, top, bottom, in, vs);
 	if (in->message)
 		canvas_putx(c, 0, c->h - 2, in->message_role, 0, -1, CANVAS_ELLIPSIS, in->message);
 	if (in->prompt) {
