@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh: installs the Debian packages pmutop needs to build, run and test (only those missing).
 set -euo pipefail
-need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev tmux jq python3)
+need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev tmux jq python3 clang-format)
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
