@@ -303,6 +303,29 @@ int main(void)
 		free(t);
 	}
 
+	/* The equivalence run of tests/e2e_equiv.sh (keep the two argument lists the same): kernel
+	 * multiplexing, offcore request bits rotated over the two MSRs of Silvermont, CPU 1 offline
+	 * for ticks 2..4. Tick 4 has CPU 1 offline, tick 7 has it back. e2e_equiv.sh reads these
+	 * goldens and checks every number in them against the batch JSON of the same run. */
+	static const char equiv_args[] = "--sim-family slm --sim-cpus 2 -m offcore --sim-mux 0.75 "
+					 "--sim-offline 1:2-4 --seed 3 -i 100";
+	if (fx_open(equiv_args, 4) == 0) {
+		struct view_state vs = table_state();
+		both("equiv-offcore-t4", &vs, &plain);
+		char *t = screen("equiv-offcore-t4", 132, 40, &vs, &plain);
+		CHECK(strstr(t, "| #4") != NULL, "tick 4 not in the header:\n%s", t);
+		CHECK(strstr(t, "   1  offline") != NULL, "CPU 1 not offline at tick 4:\n%s", t);
+		free(t);
+	}
+	if (fx_open(equiv_args, 7) == 0) {
+		struct view_state vs = table_state();
+		both("equiv-offcore-t7", &vs, &plain);
+		char *t = screen("equiv-offcore-t7", 132, 40, &vs, &plain);
+		CHECK(strstr(t, "| #7") != NULL, "tick 7 not in the header:\n%s", t);
+		CHECK(strstr(t, "offline") == NULL, "CPU 1 still offline at tick 7:\n%s", t);
+		free(t);
+	}
+
 	/* Grouping by core type (hybrid: P-cores and E-cores interleaved). */
 	if (fx_open("--sim-cpus 6 -m cpi", 2) == 0) {
 		static const char *const types[] = {"P-core", "E-core", "P-core", "E-core", "E-core", "P-core"};

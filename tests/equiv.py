@@ -1,0 +1,520 @@
+#!/usr/bin/env python3
+# equiv.py: comparisons for e2e_equiv.sh: batch JSON against batch JSON (live, replay, flight,
+# remote), and the screen (a tmux capture or a canvas golden) against batch JSON.
+# Every command exits 0 when the check holds, 1 with the first difference on stdout.
+import json
+import math
+import re
+import sys
+
+REL = 1e-9  # relative tolerance between two numbers that should be the same
+# record members that differ by nature between two ways of producing the same frames
+NOT_COMPARED = ("self", "backend", "replay", "spikes", "flight", "remote", "source")
+NA_MARKS = ("n/a", "n/c", "n/s", "off", "?")
+
+
+def load(path):
+    out = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                out.append(json.loads(line))
+            except ValueError as e:
+                raise SystemExit("%s:%d: not JSON (%s): %.120s" % (path, n, e, line))
+    return out
+
+
+def fmt(v):
+    return "null" if v is None else json.dumps(v)
+
+
+def near(a, b):
+    return a == b or abs(a - b) <= REL * max(abs(a), abs(b))
+
+
+def diff(a, b, path, out, exact=()):
+    """Appends (path, a, b) for every leaf where a and b differ."""
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None or isinstance(a, str) or isinstance(b, str):
+        if a != b or type(a) is not type(b):
+            out.append((path, a, b))
+        return
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        leaf = path.rsplit(".", 1)[-1]
+        if (leaf in exact and a != b) or not near(a, b):
+            out.append((path, a, b))
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if k not in a or k not in b:
+                out.append((path + "." + k, a.get(k, "<absent>"), b.get(k, "<absent>")))
+            else:
+                diff(a[k], b[k], path + "." + k, out, exact)
+        return
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            out.append((path + " (length)", len(a), len(b)))
+            return
+        for i, (x, y) in enumerate(zip(a, b)):
+            diff(x, y, "%s[%d]" % (path, i), out, exact)
+        return
+    out.append((path, a, b))
+
+
+def rows_by_cpu(rec):
+    return {c.get("cpu"): c for c in rec.get("cpus", [])}
+
+
+def record_diffs(a, b, stats, seq):
+    """Differences between two records: header fields, then per CPU, then the all row."""
+    out = []
+    for k in ("time", "interval_ms", "mode", "simulated", "samples", "split_metrics") + (("seq",) if seq else ()):
+        if k in a or k in b:
+            diff(a.get(k, "<absent>"), b.get(k, "<absent>"), k, out)
+    ra, rb = rows_by_cpu(a), rows_by_cpu(b)
+    if sorted(ra, key=str) != sorted(rb, key=str):
+        out.append(("cpus (CPU numbers)", sorted(ra, key=str), sorted(rb, key=str)))
+    keys = ["offline", "events", "metrics"] + (["stats"] if stats else [])
+    for cpu in [c for c in ra if c in rb]:
+        for k in keys:
+            # events: state and running exactly, values to the tolerance
+            diff(ra[cpu].get(k, "<absent>" if k != "offline" else False),
+                 rb[cpu].get(k, "<absent>" if k != "offline" else False),
+                 "cpu %s.%s" % (cpu, k), out, exact=("running",))
+    for k in ("events", "metrics"):
+        diff(a.get("total", {}).get(k), b.get("total", {}).get(k), "all." + k, out, exact=("running",))
+    return out
+
+
+def cmd_same(args):
+    """same A B NAME_A NAME_B [--window MIN] [--no-stats] [--no-seq]
+    B equals A record for record; with --window, B may be a contiguous part of A (at least MIN
+    records) and records are matched by time."""
+    a_path, b_path, na, nb = args[:4]
+    opts = args[4:]
+    window = None
+    if "--window" in opts:
+        window = int(opts[opts.index("--window") + 1])
+    stats = "--no-stats" not in opts
+    seq = "--no-seq" not in opts and window is None
+    A, B = load(a_path), load(b_path)
+    if not A:
+        print("%s: no records" % na)
+        return 1
+    if window is None and len(A) != len(B):
+        print("%s has %d records, %s %d" % (na, len(A), nb, len(B)))
+        if not B:
+            return 1
+    if window is not None and len(B) < window:
+        print("%s has %d records, want at least %d (the window covers the whole run of %d)" %
+              (nb, len(B), window, len(A)))
+        if not B:
+            return 1
+    bad = len(A) != len(B) if window is None else len(B) < window
+    first = None
+    ndiff = 0
+    for i, rb in enumerate(B):
+        if window is None:
+            if i >= len(A):
+                break
+            ra = A[i]
+        else:
+            t = rb.get("time", -1)
+            ra = min(A, key=lambda r: abs(r.get("time", 0) - t))
+            if abs(ra.get("time", 0) - t) > 0.3 * ra.get("interval_ms", 0) / 1000:
+                print("%s record %d at t=%s has no %s record at that time" % (nb, i + 1, t, na))
+                bad = True
+                continue
+        d = record_diffs(ra, rb, stats, seq)
+        if d:
+            bad = True
+            ndiff += len(d)
+            if first is None:
+                first = (i, ra, rb, d)
+    if first:
+        i, ra, rb, d = first
+        p, x, y = d[0]
+        print("first difference: %s record %d (seq %s, t=%s): %s: %s %s, %s %s" %
+              (nb, i + 1, ra.get("seq"), ra.get("time"), p, na, fmt(x), nb, fmt(y)))
+        m = [e for e in d if ".metrics." in e[0]]
+        if m and m[0] is not d[0]:
+            print("  first metric difference there: %s: %s %s, %s %s" % (m[0][0], na, fmt(m[0][1]), nb, fmt(m[0][2])))
+        print("  %d fields differ in all" % ndiff)
+    return 1 if bad else 0
+
+
+# --- the screen --------------------------------------------------------------------------------
+
+def screen_format(v):
+    """ui: output_format_value(), the screen's number format."""
+    if v == math.floor(v) and abs(v) < 1e7:
+        return "%.0f" % v
+    if v != 0 and (abs(v) >= 1e7 or abs(v) < 1e-3):
+        return "%.3g" % v
+    if abs(v) >= 1000:
+        return "%.0f" % v
+    return "%.3f" % v
+
+
+def half_unit(text):
+    """Half a unit in the last place of a printed number."""
+    m = re.match(r"^-?(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$", text)
+    if not m:
+        return 0.0
+    dec = len(m.group(2) or "")
+    exp = int(m.group(3) or 0)
+    return 0.5 * 10.0 ** (exp - dec)
+
+
+def json_half_unit(v):
+    """JSON metrics carry 6 significant digits (%.6g)."""
+    if v == 0:
+        return 0.0
+    return 0.5 * 10.0 ** (math.floor(math.log10(abs(v))) - 5)
+
+
+def number_matches(text, v):
+    """Is the screen's @text what the screen prints for the value JSON printed as @v?"""
+    try:
+        s = float(text)
+    except ValueError:
+        return False
+    if screen_format(s) != text and screen_format(v) != text:
+        return False  # not in the screen's format
+    return abs(s - v) <= half_unit(text) + json_half_unit(v) + 1e-12 * abs(v)
+
+
+def header_labels(line, names):
+    """Maps the column header line onto metric names in order; returns how many matched."""
+    toks = line.split()
+    if toks and toks[0] == "CPU":
+        toks = toks[1:]
+    n = 0
+    i = 0
+    for name in names:
+        found = False
+        for j in range(i, min(i + 2, len(toks))):  # a unit token may sit before the next name
+            t = toks[j]
+            if t == name or (t.endswith("…") and len(t) > 1 and name.startswith(t[:-1])):
+                i = j + 1
+                found = True
+                break
+        if not found:
+            break
+        n += 1
+    return n
+
+
+def parse_table(lines):
+    """The table of a screen: (tick, header line, [(cpu or 'all', [cells] or 'offline')])."""
+    tick = None
+    for l in lines[:4]:
+        m = re.search(r"\| #(\d+)\b", l)
+        if m:
+            tick = int(m.group(1))
+            break
+    hdr = None
+    rows = []
+    for k, l in enumerate(lines):
+        if hdr is None:
+            if l.startswith("CPU "):
+                hdr = l
+            continue
+        m = re.match(r"^\s*(\d+|all)\s+(.*)$", l)
+        if not m:
+            break
+        who = m.group(1)
+        rest = m.group(2).split()
+        if rest[-2:-1] and re.match(r"^\^?\s*\d+$", rest[-1]) and rest[-2] == "more":
+            rest = rest[:-2]
+        rows.append((who if who == "all" else int(who), "offline" if rest == ["offline"] else rest))
+        if who == "all":
+            break
+    return tick, hdr, rows
+
+
+def check_cell(text, rec_row, name, split):
+    """One table cell against JSON; returns None or the reason it differs."""
+    v = rec_row["metrics"].get(name, "<absent>")
+    if v == "<absent>":
+        return "no metric %s in JSON" % name
+    if v is None:
+        if text not in NA_MARKS:
+            return "screen %r, JSON null" % text
+        ev = rec_row.get("events", {}).get(name)
+        if ev and ev.get("state") == "not_counted" and text != "n/c":
+            return "screen %r, JSON event %s is not_counted (n/c)" % (text, name)
+        return None
+    mark = text[-1] if text[-1:] in ("~", "*") else ""
+    num = text[:-1] if mark else text
+    if not number_matches(num, v):
+        return "screen %r, JSON %s (screen format %r)" % (text, fmt(v), screen_format(v))
+    states = [e.get("state") for e in rec_row.get("events", {}).values() if e.get("state") in ("ok", "scaled")]
+    if name in split and mark != "*":
+        return "screen %r: a split metric (JSON split_metrics) needs the * mark" % text
+    if name not in split and states and all(s == "scaled" for s in states) and mark != "~":
+        return "screen %r: every event of the row is scaled in JSON, the cell lacks ~" % text
+    if states and all(s == "ok" for s in states) and mark == "~":
+        return "screen %r: nothing is scaled in JSON, the cell has ~" % text
+    return None
+
+
+def cmd_table(args):
+    """table SCREEN.txt JSON [MINCOLS]: every number of the screen's table is JSON's at that tick."""
+    lines = open(args[0], encoding="utf-8").read().split("\n")
+    mincols = int(args[2]) if len(args) > 2 else 2
+    recs = load(args[1])
+    tick, hdr, rows = parse_table(lines)
+    if tick is None or hdr is None or not rows:
+        print("no table with a tick number on the screen:\n" + "\n".join(lines[:12]))
+        return 1
+    rec = [r for r in recs if r.get("seq") == tick]
+    if not rec:
+        print("the screen shows tick #%d; the batch JSON has seq %s..%s" %
+              (tick, recs[0].get("seq") if recs else "-", recs[-1].get("seq") if recs else "-"))
+        return 1
+    rec = rec[0]
+    names = list(rec["total"]["metrics"].keys())
+    ncols = max((len(c) for _, c in rows if c != "offline"), default=0)
+    nh = header_labels(hdr, names)
+    if nh < ncols or ncols < mincols:
+        print("#%d: the header does not name the metrics in JSON order (%d of %d columns matched, want >= %d):\n  %s\n  JSON: %s" %
+              (tick, nh, ncols, mincols, hdr, " ".join(names)))
+        return 1
+    split = set(rec.get("split_metrics", []))
+    byc = rows_by_cpu(rec)
+    seen = set()
+    cells = 0
+    for who, cells_ in rows:
+        jr = rec["total"] if who == "all" else byc.get(who)
+        if jr is None:
+            print("#%d: CPU %s is on the screen, not in JSON" % (tick, who))
+            return 1
+        seen.add(who)
+        if cells_ == "offline" or (who != "all" and jr.get("offline")):
+            if not (cells_ == "offline" and jr.get("offline")):
+                print("#%d: CPU %s: screen %s, JSON offline=%s" % (tick, who, cells_, jr.get("offline", False)))
+                return 1
+            continue
+        if len(cells_) != ncols:
+            print("#%d: CPU %s has %d cells, the header %d" % (tick, who, len(cells_), ncols))
+            return 1
+        for text, name in zip(cells_, names):
+            why = check_cell(text, jr, name, split)
+            cells += 1
+            if why:
+                print("#%d: %s %s: %s" % (tick, "all" if who == "all" else "CPU %s" % who, name, why))
+                return 1
+    missing = [c for c in byc if c not in seen]
+    if missing or "all" not in seen:
+        print("#%d: rows missing on the screen: %s" % (tick, missing + ([] if "all" in seen else ["all"])))
+        return 1
+    print("  screen #%d: %d cells of %d columns match batch JSON seq %d" % (tick, cells, ncols, tick))
+    return 0
+
+
+def si_text(v):
+    """ui: output_format_si()."""
+    suffix = " kMGTPE"
+    k = 0
+    a = abs(v)
+    while a >= 999.5 and k < 6:
+        a /= 1000
+        v /= 1000
+        k += 1
+    s = ("%.0f" if a >= 100 else "%.3g") % v
+    return s if k == 0 else s + suffix[k]
+
+
+def cmd_offcore(args):
+    """offcore SCREEN.txt JSON: the offcore view's share per bit is the all row's share in JSON,
+    its rate the all row's count per second."""
+    lines = open(args[0], encoding="utf-8").read().split("\n")
+    recs = load(args[1])
+    tick = None
+    for l in lines[:4]:
+        m = re.search(r"\| #(\d+)\b", l)
+        if m:
+            tick = int(m.group(1))
+    rec = [r for r in recs if r.get("seq") == tick]
+    if not rec:
+        print("offcore view shows tick #%s; not in the batch JSON" % tick)
+        return 1
+    rec = rec[0]
+    legend = []
+    for l in lines:
+        legend += re.findall(r"█ (\S+)\s+(\S+)/s\s+([\d.]+)%", l)
+    if not legend:
+        print("no offcore legend on the screen:\n" + "\n".join(lines[:12]))
+        return 1
+    n = 0
+    iv = rec["interval_ms"] / 1000
+    for name, rate, share in legend:
+        j = rec["total"]["metrics"].get(name)
+        if j is not None:
+            if abs(float(share) - j) > 0.05 + json_half_unit(j) + 1e-9:
+                print("#%d: offcore view %s share %s%%, JSON all row %s" % (tick, name, share, fmt(j)))
+                return 1
+            n += 1
+        ev = rec["total"]["events"].get(name, {})
+        if ev.get("value") is not None and ev.get("state") in ("ok", "scaled"):
+            want = si_text(ev["value"] / iv)
+            lo, hi = si_text(ev["value"] / iv * (1 - 1e-6)), si_text(ev["value"] / iv * (1 + 1e-6))
+            if rate not in (want, lo, hi):
+                print("#%d: offcore view %s rate %s/s, JSON all row %s in %s s = %s/s" %
+                      (tick, name, rate, fmt(ev["value"]), iv, want))
+                return 1
+    if n < 2:
+        print("#%d: only %d offcore shares could be compared" % (tick, n))
+        return 1
+    print("  offcore view #%d: %d shares match batch JSON" % (tick, n))
+    return 0
+
+
+# --- seams -------------------------------------------------------------------------------------
+
+def strings(o):
+    if isinstance(o, str):
+        yield o
+    elif isinstance(o, dict):
+        for k, v in o.items():
+            yield from strings(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from strings(v)
+
+
+def cmd_has_strings(args):
+    """has-strings JSON WANT...: the first record holds each WANT as a string value
+    (a WANT of the form a|b|c: any one of them, as a value or inside one)."""
+    recs = load(args[0])
+    if not recs:
+        print("no records")
+        return 1
+    have = list(strings(recs[0]))
+    bad = 0
+    for w in args[1:]:
+        alts = w.split("|")
+        if not any(s == a or (len(a) > 3 and a in s) for s in have for a in alts):
+            print("the first record has no string %s (its strings: %s)" % (" or ".join(map(repr, alts)),
+                  ", ".join(sorted(set(have)))[:300]))
+            bad = 1
+    return bad
+
+
+MIG = re.compile(r"^mig([_/].*)?$")
+
+
+def cmd_mig(args):
+    """mig JSON present|absent: an event "mig" and a metric mig/mig_* in every record (or in none)."""
+    recs = load(args[0])
+    want = args[1] == "present"
+    if not recs:
+        print("no records")
+        return 1
+    for r in recs:
+        ev = "mig" in r["total"]["events"]
+        met = [m for m in r["total"]["metrics"] if MIG.match(m)]
+        if want and not (ev and met):
+            print("seq %s: event mig %s, rate metric %s; events %s, metrics %s" %
+                  (r.get("seq"), "present" if ev else "absent", met or "absent",
+                   list(r["total"]["events"]), list(r["total"]["metrics"])))
+            return 1
+        if not want and (ev or met):
+            print("seq %s: mig still there: events %s, metrics %s" % (r.get("seq"), list(r["total"]["events"]),
+                                                                      list(r["total"]["metrics"])))
+            return 1
+    return 0
+
+
+def cmd_no_event(args):
+    """no-event JSON NAME: no record counts event NAME."""
+    recs = load(args[0])
+    if not recs:
+        print("no records")
+        return 1
+    for r in recs:
+        if args[1] in r["total"]["events"]:
+            print("seq %s: event %s still counted: %s" % (r.get("seq"), args[1], list(r["total"]["events"])))
+            return 1
+    return 0
+
+
+def cmd_util_bound(args):
+    """util-bound JSON HZ [LIVE]: no util value (per CPU or all) above 100 % plus one /proc/stat
+    clock tick (1/HZ s) of the record's interval; with LIVE (the batch JSON of the live run), a
+    value above that bound passes only where the live run showed the same value at that time."""
+    recs = load(args[0])
+    hz = float(args[1])
+    live = load(args[2]) if len(args) > 2 else []
+    if not recs:
+        print("no records")
+        return 1
+    n = 0
+    for r in recs:
+        iv = r.get("interval_ms", 0) / 1000
+        if iv <= 0:
+            print("t=%s: interval_ms %s" % (r.get("time"), fmt(r.get("interval_ms"))))
+            return 1
+        bound = 100 * (iv + 1 / hz) / iv
+        lr = min(live, key=lambda x: abs(x.get("time", 0) - r.get("time", 0))) if live else None
+        if lr and abs(lr.get("time", 0) - r.get("time", 0)) > 0.3 * iv:
+            lr = None
+        for who, row in [(c.get("cpu"), c) for c in r["cpus"]] + [("all", r["total"])]:
+            u = row["metrics"].get("util")
+            if u is None:
+                continue
+            n += 1
+            if u <= bound:
+                continue
+            lu = None
+            if lr:
+                lrow = lr["total"] if who == "all" else rows_by_cpu(lr).get(who)
+                lu = lrow["metrics"].get("util") if lrow else None
+            if lu is not None and abs(u - lu) <= 1e-4 * abs(lu):
+                continue  # the live run measured it so (/proc/stat): not the recording's doing
+            print("t=%s %s: util %s %% (bound %.2f %%: 100 %% + one clock tick of %.1f ms%s)" %
+                  (r.get("time"), "all" if who == "all" else "CPU %s" % who, fmt(u), bound, iv * 1000,
+                   "; live run at that time: %s %%" % fmt(lu) if lr else ""))
+            return 1
+    if not n:
+        print("no util values")
+        return 1
+    return 0
+
+
+def cmd_interval(args):
+    """interval JSON MS: every record's interval_ms is MS and its time a multiple of it (sim)."""
+    recs = load(args[0])
+    ms = float(args[1])
+    if not recs:
+        print("no records")
+        return 1
+    for i, r in enumerate(recs):
+        if not near(r.get("interval_ms", 0), ms) or not near(r.get("time", 0), (i + 1) * ms / 1000):
+            print("record %d: interval_ms %s, time %s; want %s ms, %s s" % (i + 1, fmt(r.get("interval_ms")),
+                  fmt(r.get("time")), ms, (i + 1) * ms / 1000))
+            return 1
+    return 0
+
+
+def cmd_modes(args):
+    """modes JSON MODE: every record is in MODE."""
+    recs = load(args[0])
+    for r in recs:
+        if r.get("mode") != args[1]:
+            print("seq %s: mode %s, want %s" % (r.get("seq"), r.get("mode"), args[1]))
+            return 1
+    return 0
+
+
+COMMANDS = {"same": cmd_same, "table": cmd_table, "offcore": cmd_offcore, "has-strings": cmd_has_strings,
+            "mig": cmd_mig, "no-event": cmd_no_event, "util-bound": cmd_util_bound,
+            "interval": cmd_interval, "modes": cmd_modes}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        sys.exit("usage: equiv.py %s ..." % "|".join(COMMANDS))
+    sys.exit(COMMANDS[sys.argv[1]](sys.argv[2:]))
