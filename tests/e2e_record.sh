@@ -20,6 +20,7 @@ def load(p):
         o.pop("backend", None)   # "sim" vs "replay"
         o.pop("self", None)      # pmutop's own cadence and CPU use: a property of each run
         o.pop("replay", None)    # the replayed file
+        o.pop("machine", None)   # the recorded machine a replay names
         out.append(o)
     return out
 a, b = load(sys.argv[1]), load(sys.argv[2])

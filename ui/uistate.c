@@ -1272,9 +1272,9 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		.title = app->mode.title,
 		.interval_ms = app->interval_ms,
 		.measured_ms = have ? snap->interval_s * 1000 : 0,
-		.samples = app->ticks,
+		.samples = f ? f->ticks : 0, /* the tick the frame shows (counting goes on when paused) */
 		.paused = app->display_paused,
-		.first_tick_pending = app->ticks <= app->mode_started_tick,
+		.first_tick_pending = f ? f->first_tick_pending : true,
 		.capability = mach->capability,
 		.warnings = app->warnings,
 		.extra = extra,

@@ -303,6 +303,33 @@ void snapshot_compute(struct snapshot *s)
 	}
 }
 
+/* Rotation: the set that counted in this tick, read from the triples themselves (the one whose
+ * events ran longest), so a replay that starts anywhere in the rotation - a flight recording's
+ * window - classifies its events exactly as the live run did. @phase when nothing ran. */
+static int set_counted(const struct session *s, int phase, const bool *was_offline)
+{
+	int n = s->mode.nevents, best = phase;
+	double best_ns = 0, ran[MODE_MAX_SETS] = {0};
+	for (int r = 0; r < s->cfg.ncpus; r++) {
+		if (s->offline[r] || was_offline[r])
+			continue;
+		for (int e = 0; e < n; e++) {
+			size_t i = (size_t)r * (size_t)n + (size_t)e;
+			int set = s->mode.events[e].set;
+			if (set < 0 || set >= MODE_MAX_SETS || !s->cur_present[i] || !s->prev_present[i] ||
+			    s->cur[i].running < s->prev[i].running)
+				continue;
+			ran[set] += (double)(s->cur[i].running - s->prev[i].running);
+		}
+	}
+	for (int k = 0; k < s->mode.nsets && k < MODE_MAX_SETS; k++)
+		if (ran[k] > best_ns) {
+			best_ns = ran[k];
+			best = k;
+		}
+	return best;
+}
+
 int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errlen)
 {
 	if (!s->open) {
@@ -325,7 +352,9 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 				 &s->cur_t, err, errlen) < 0)
 		return -1;
 	if (!s->start_set) {
-		s->start_t = s->cur_t;
+		/* a recorded source's clock already counts from the recording's start (a flight
+		 * recording's first tick is late in the run): its times stay the recorded ones */
+		s->start_t = source_has(s->cfg.source, SOURCE_CAP_RECORDED) ? 0 : s->cur_t;
 		s->start_set = true;
 	}
 	int counted_set = s->set;
@@ -351,6 +380,8 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	s->snap.nmetrics = s->mode.nmetrics;
 	s->snap.metrics = s->program->metrics;
 	s->snap.program = s->program;
+	if (s->mode.nsets > 1)
+		counted_set = set_counted(s, counted_set, was_offline);
 	for (size_t i = 0; i < cells; i++) {
 		int r = (int)(i / (size_t)n), e = (int)(i % (size_t)n);
 		struct count *c = &s->snap.counts[i];

@@ -117,6 +117,11 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 				json_boolean(meta->simulated), "seq", (json_int_t)snap->seq);
 	if (meta->replay && meta->source)
 		json_object_set_new(rec, "replay", json_string(meta->source));
+	if (meta->machine)
+		json_object_set_new(rec, "machine",
+				    json_pack("{s:s,s:s,s:s,s:s}", "host", meta->machine->host, "kernel",
+					      meta->machine->kernel, "pmu", meta->machine->pmu,
+					      "family", meta->machine->family));
 	json_t *split = NULL;
 	for (int m = 0; m < snap->nmetrics; m++)
 		if (snap->metrics[m].split) {
@@ -255,7 +260,9 @@ int output_frame(FILE *out, enum output_format fmt, const struct frame *f)
 {
 	struct output_meta meta = {.backend = f->source_name, .mode = f->mode,
 				   .simulated = f->simulated,
-				   .replay = (f->caps & SOURCE_CAP_RECORDED) != 0, .source = f->origin};
+				   .replay = (f->caps & SOURCE_CAP_RECORDED) != 0, .source = f->origin,
+				   /* a recorded source names the machine its numbers come from */
+				   .machine = (f->caps & SOURCE_CAP_RECORDED) ? f->machine : NULL};
 	jitter_output_meta(f, &meta);
 	return output_snapshot(out, fmt, &meta, f->snap);
 }

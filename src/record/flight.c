@@ -87,24 +87,52 @@ void flight_free(struct flight *f)
 	free(f);
 }
 
+/* Appends the raw reads @cur / @present (per row offline) as one slot at @t_s. */
+static void push_raw(struct flight *f, double t_s, double iv_ms, const bool *offline,
+		     const struct raw_count *cur, const bool *present)
+{
+	size_t cells = (size_t)f->nrows * (size_t)f->nevents;
+	size_t slot = f->head;
+	f->t[slot] = t_s;
+	f->iv_ms[slot] = iv_ms;
+	for (int r = 0; r < f->nrows; r++)
+		f->offline[slot * (size_t)f->nrows + (size_t)r] = offline[r];
+	for (size_t i = 0; i < cells; i++) {
+		bool off = offline[i / (size_t)f->nevents];
+		f->raw[slot * cells + i] = cur[i];
+		f->present[slot * cells + i] = present[i] && !off;
+	}
+	f->head = (f->head + 1) % f->cap;
+	if (f->len < f->cap)
+		f->len++;
+	f->pushed++;
+}
+
 void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw)
 {
 	if (snap->nrows != f->nrows || snap->nevents != f->nevents)
 		return;
 	size_t cells = (size_t)f->nrows * (size_t)f->nevents;
+	bool use_raw = raw && raw->cur && raw->nrows == f->nrows && raw->nevents == f->nevents;
+	if (use_raw) {
+		/* a mode's first sample brings the read before it, as a recording does: a replay of
+		 * the ring then starts from the same base as the live run (rotation carry included) */
+		if (snap->first && raw->prev) {
+			bool none[f->nrows > 0 ? f->nrows : 1];
+			memset(none, 0, sizeof(none));
+			push_raw(f, snap->time_s - snap->interval_s, 0, none, raw->prev, raw->prev_present);
+		}
+		push_raw(f, snap->time_s, snap->interval_s * 1000.0, snap->offline, raw->cur,
+			 raw->cur_present);
+		return;
+	}
 	size_t slot = f->head;
 	uint64_t iv_ns = (uint64_t)llround(snap->interval_s * 1e9);
 	f->t[slot] = snap->time_s;
 	f->iv_ms[slot] = snap->interval_s * 1000.0;
 	for (int r = 0; r < f->nrows; r++)
 		f->offline[slot * (size_t)f->nrows + (size_t)r] = snap->offline[r];
-	bool use_raw = raw && raw->cur && raw->nrows == f->nrows && raw->nevents == f->nevents;
-	for (size_t i = 0; use_raw && i < cells; i++) {
-		bool off = raw->offline && raw->offline[i / (size_t)f->nevents];
-		f->raw[slot * cells + i] = raw->cur[i];
-		f->present[slot * cells + i] = raw->cur_present[i] && !off;
-	}
-	for (size_t i = 0; !use_raw && i < cells; i++) {
+	for (size_t i = 0; i < cells; i++) {
 		const struct count *c = &snap->counts[i];
 		struct raw_count *cum = &f->cum[i];
 		bool present = true;

@@ -342,6 +342,8 @@ static json_t *jhex(uint64_t v)
 
 /* Seconds rounded to microseconds; 0 when not finite. */
 static double usec_round(double t) { return isfinite(t) ? round(t * 1e6) / 1e6 : 0; }
+/* Tick times keep the backend clock's nanoseconds, so a replay measures the same intervals. */
+static double nsec_round(double t) { return isfinite(t) ? round(t * 1e9) / 1e9 : 0; }
 
 #define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 
@@ -527,7 +529,7 @@ int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *
 	int rc = 0;
 	w->len = 0;
 	rc |= buf_printf(w, "{\"type\":\"tick\",\"t\":");
-	rc |= buf_real(w, usec_round(t->t));
+	rc |= buf_real(w, nsec_round(t->t));
 	rc |= buf_printf(w, ",\"interval_ms\":");
 	rc |= buf_real(w, isfinite(t->interval_ms) ? round(t->interval_ms * 1e3) / 1e3 : 0);
 	rc |= buf_printf(w, ",\"cpus\":[");
