@@ -126,6 +126,10 @@ void app_event_alias(const char *spec, char *alias, size_t len);
 /* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03", names optional). Returns 0, -2
  * when an event name is unknown (bad input), or -1 when the events cannot be counted. */
 int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen);
+/* :add EVENT... / :remove EVENT...: the running mode plus or minus events ("alias=spec" or a
+ * spec); an added event gets a rate column (ALIAS_ps, per second per CPU), a removed one takes
+ * the metrics that read it. The old mode keeps running when the new one fails. */
+int app_edit_events(struct app_ctx *app, bool add, int argc, char **argv, char *err, size_t errlen);
 /* Resolves mode @name for this machine (events, generated offcore events, metrics) without
  * opening anything. */
 int app_resolve_mode(struct app_ctx *app, const char *name, struct session_mode *out, char *err,

@@ -600,73 +600,9 @@ static int cmd_command_line(struct app_ctx *app, int argc, char **argv, char *er
 	return 0;
 }
 
-/* Builds a mode from the running one plus/minus events, and switches to it. */
 static int change_events(struct app_ctx *app, int argc, char **argv, bool add, char *err, size_t errlen)
 {
-	struct session_mode m = app->mode;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if (add) {
-			char alias[48], spec[192];
-			const char *eq = strchr(arg, '=');
-			if (eq && (size_t)(eq - arg) < sizeof(alias)) {
-				memcpy(alias, arg, (size_t)(eq - arg));
-				alias[eq - arg] = '\0';
-				snprintf(spec, sizeof(spec), "%s", eq + 1);
-			} else {
-				snprintf(spec, sizeof(spec), "%s", arg);
-				app_event_alias(arg, alias, sizeof(alias));
-			}
-			if (app_check_event(app, spec, err, errlen) < 0)
-				return -1;
-			for (int e = 0; e < m.nevents; e++)
-				if (strcmp(m.events[e].name, alias) == 0) {
-					snprintf(err, errlen, "event %s is already counted", alias);
-					return -1;
-				}
-			if (m.nevents >= SESSION_MAX_EVENTS) {
-				snprintf(err, errlen, "at most %d events", SESSION_MAX_EVENTS);
-				return -1;
-			}
-			struct backend_event *be = &m.events[m.nevents++];
-			memset(be, 0, sizeof(*be));
-			snprintf(be->name, sizeof(be->name), "%s", alias);
-			snprintf(be->spec, sizeof(be->spec), "%s", spec);
-		} else {
-			int found = -1;
-			for (int e = 0; e < m.nevents; e++)
-				if (strcmp(m.events[e].name, arg) == 0 || strcmp(m.events[e].spec, arg) == 0)
-					found = e;
-			if (found < 0) {
-				snprintf(err, errlen, "event %s is not counted in this mode", arg);
-				return -1;
-			}
-			if (m.nevents == 1) {
-				snprintf(err, errlen, "cannot remove the last event");
-				return -1;
-			}
-			memmove(&m.events[found], &m.events[found + 1],
-				(size_t)(m.nevents - found - 1) * sizeof(m.events[0]));
-			m.nevents--;
-			/* metric inputs point at event indices: re-map, dropping metrics that used it */
-			int keep = 0;
-			for (int k = 0; k < m.nmetrics; k++) {
-				struct session_metric sm = m.metrics[k];
-				bool uses = false;
-				for (int j = 0; j < sm.ninputs; j++) {
-					if (sm.inputs[j] == found)
-						uses = true;
-					else if (sm.inputs[j] > found)
-						sm.inputs[j]--;
-				}
-				if (!uses)
-					m.metrics[keep++] = sm;
-			}
-			m.nmetrics = keep;
-		}
-	}
-	m.nsets = 0;
-	if (app_run_mode(app, &m, err, errlen) < 0)
+	if (app_edit_events(app, add, argc - 1, argv + 1, err, errlen) < 0)
 		return -1;
 	after_mode_change(app);
 	return 0;

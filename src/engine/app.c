@@ -425,6 +425,94 @@ int app_set_events(struct app_ctx *app, const char *name, const char *list, char
 	return 0;
 }
 
+/* --- :add / :remove ------------------------------------------------------------------------ */
+
+/* A rate per second of each CPU for an added event, like -e gives every event. */
+static void add_rate_metric(struct session_mode *m, int e)
+{
+	if (m->nmetrics >= SESSION_MAX_METRICS)
+		return;
+	struct session_metric *sm = &m->metrics[m->nmetrics++];
+	memset(sm, 0, sizeof(*sm));
+	char alias[48];
+	snprintf(alias, sizeof(alias), "%s", m->events[e].name);
+	snprintf(sm->name, sizeof(sm->name), "%.24s_ps", alias);
+	snprintf(sm->unit, sizeof(sm->unit), "/s");
+	snprintf(sm->desc, sizeof(sm->desc), "%.40s per second per CPU (added)", alias);
+	snprintf(sm->formula, sizeof(sm->formula), "%s / ncpus / interval", alias);
+	sm->good = sm->warn = sm->bad = NAN;
+	sm->inputs[sm->ninputs++] = e;
+}
+
+int app_edit_events(struct app_ctx *app, bool add, int argc, char **argv, char *err, size_t errlen)
+{
+	struct session_mode m = app->mode;
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i];
+		if (add) {
+			char alias[48], spec[192];
+			const char *eq = strchr(arg, '=');
+			if (eq && (size_t)(eq - arg) < sizeof(alias)) {
+				memcpy(alias, arg, (size_t)(eq - arg));
+				alias[eq - arg] = '\0';
+				snprintf(spec, sizeof(spec), "%s", eq + 1);
+			} else {
+				snprintf(spec, sizeof(spec), "%s", arg);
+				app_event_alias(arg, alias, sizeof(alias));
+			}
+			if (app_check_event(app, spec, err, errlen) < 0)
+				return -1;
+			for (int e = 0; e < m.nevents; e++)
+				if (strcmp(m.events[e].name, alias) == 0) {
+					snprintf(err, errlen, "event %s is already counted", alias);
+					return -1;
+				}
+			if (m.nevents >= SESSION_MAX_EVENTS) {
+				snprintf(err, errlen, "at most %d events", SESSION_MAX_EVENTS);
+				return -1;
+			}
+			struct backend_event *be = &m.events[m.nevents++];
+			memset(be, 0, sizeof(*be));
+			snprintf(be->name, sizeof(be->name), "%s", alias);
+			snprintf(be->spec, sizeof(be->spec), "%s", spec);
+			add_rate_metric(&m, m.nevents - 1); /* so the event shows as a column */
+		} else {
+			int found = -1;
+			for (int e = 0; e < m.nevents; e++)
+				if (strcmp(m.events[e].name, arg) == 0 || strcmp(m.events[e].spec, arg) == 0)
+					found = e;
+			if (found < 0) {
+				snprintf(err, errlen, "event %s is not counted in this mode", arg);
+				return -1;
+			}
+			if (m.nevents == 1) {
+				snprintf(err, errlen, "cannot remove the last event");
+				return -1;
+			}
+			memmove(&m.events[found], &m.events[found + 1],
+				(size_t)(m.nevents - found - 1) * sizeof(m.events[0]));
+			m.nevents--;
+			/* metric inputs point at event indices: re-map, dropping metrics that used it */
+			int keep = 0;
+			for (int k = 0; k < m.nmetrics; k++) {
+				struct session_metric sm = m.metrics[k];
+				bool uses = false;
+				for (int j = 0; j < sm.ninputs; j++) {
+					if (sm.inputs[j] == found)
+						uses = true;
+					else if (sm.inputs[j] > found)
+						sm.inputs[j]--;
+				}
+				if (!uses)
+					m.metrics[keep++] = sm;
+			}
+			m.nmetrics = keep;
+		}
+	}
+	m.nsets = 0;
+	return app_run_mode(app, &m, err, errlen);
+}
+
 /* --- CPUs ----------------------------------------------------------------------------------- */
 
 static int choose_cpus(struct app_ctx *app, const char *list, int *cpus, int *ncpus, char *err,
