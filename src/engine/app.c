@@ -721,10 +721,19 @@ static void describe_machine(struct app_ctx *app)
 	}
 	snprintf(m->host, sizeof(m->host), "%s", app->pf.hostname);
 	snprintf(m->kernel, sizeof(m->kernel), "%s", app->pf.kernel);
+	snprintf(m->family, sizeof(m->family), "%s", app->family ? app->family->key : "");
+	if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
+		/* the sim runs here but counts nothing of this machine's */
+		snprintf(m->capability, sizeof(m->capability),
+			 "simulated counters of a %s: no number is from hardware",
+			 app->family ? app->family->desc : "generic PMU");
+		m->counter_bits = app->opt.sim.counter_bits ? app->opt.sim.counter_bits : 64;
+		m->ncpus = app->ncpus;
+		return;
+	}
 	const struct platform_pmu *pmu =
 		app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
 	snprintf(m->pmu, sizeof(m->pmu), "%s", pmu ? pmu->name : "");
-	snprintf(m->family, sizeof(m->family), "%s", app->family ? app->family->key : "");
 	if (app->pf.cpu_model_name[0])
 		snprintf(m->model, sizeof(m->model), "%s", app->pf.cpu_model_name);
 	else if (app->pf.cpu_model >= 0)

@@ -68,7 +68,7 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 {
 	struct run r = {.app = app, .fe = fe};
 	char err[512];
-	if (fe->unpaced && app_pending(app) >= 0 && !app->remote)
+	if (fe->unpaced && app_pending(app) >= 0 && !source_has(&app->source, SOURCE_CAP_STREAM))
 		return run_unpaced(&r);
 	if (loop_init(&app->loop, app_period_ns(app), err, sizeof(err)) < 0) {
 		app_log(app, MSG_ERROR, "%s", err);
