@@ -96,6 +96,8 @@ const struct snapshot *jitter_snapshot(const struct app_ctx *app);
 const struct jitter_cell *jitter_cell(const struct jitter *j, int row, int col);
 /* Adds a rule (the first user rule replaces the defaults); warns when the mode lacks its metric. */
 int jitter_add_rule(struct app_ctx *app, const char *text, char *err, size_t errlen);
+/* Drops the user's rules: the default rule per metric is back (:alert clear). */
+void jitter_clear_rules(struct app_ctx *app);
 /* Freezes the view on the trigger's window and writes the flight recording around @t_s. */
 int jitter_trigger(struct app_ctx *app, double t_s, const char *why, char *err, size_t errlen);
 int jitter_unfreeze(struct app_ctx *app);

@@ -43,7 +43,8 @@ void remote_app_free(struct app_ctx *app);
 bool remote_agent_wanted(const struct app_ctx *app);
 /* Agent: reads and runs what arrived on @fd; sets app->quit at end of file or "quit". */
 void remote_agent_input(struct app_ctx *app, int fd);
-/* Agent: runs one control line. Returns 0, or -1 with a message. */
+/* Agent: runs one control line (a COMMAND_CONTROL command of the table, command.h). Returns
+ * 0, or -1 with "control: message". */
 int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_t errlen);
 
 #endif

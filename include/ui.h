@@ -6,5 +6,8 @@ struct app_ctx;
 
 /* Runs the screen until quit (or -n ticks). Returns the exit status. */
 int ui_run(struct app_ctx *app);
+/* Adds the screen's commands and settings (ui/cmd-*.c) to the command table, so the prompt
+ * runs them and batch mode names them as screen commands. Again: nothing. */
+void ui_add_commands(void);
 
 #endif

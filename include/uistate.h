@@ -7,6 +7,7 @@
 #include "theme.h"
 #include "views.h"
 #include <stdbool.h>
+#include <stdint.h>
 
 struct app_ctx;
 struct hist;
@@ -36,13 +37,17 @@ struct ui_state {
 	char prompt_buf[1024];
 	struct probe *probe; /* the cache probe running in steps, or NULL */
 	bool probe_done;
+	/* what the screen last saw of the run (its app hook reacts to changes) */
+	uint64_t seen_frames;	 /* frames pushed to the history */
+	char seen_metrics[1024]; /* metric names: sort and sparkline hold while they do */
+	char seen_offcore[160];	 /* the offcore selection: a new one shows the breakdown */
 };
 
 struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen);
 void ui_state_free(struct app_ctx *app);
 /* Colour depth from the terminal's colour count, COLORTERM and NO_COLOR. */
 void ui_state_set_depth(struct app_ctx *app, int colors);
-/* Runs the rc file and -c commands. */
+/* Runs the rc file and -c commands (command_startup); their errors go to the message log. */
 void ui_state_startup(struct app_ctx *app);
 /* A new frame: sparkline history follows it. */
 struct frame;
@@ -54,6 +59,14 @@ void ui_state_key(struct app_ctx *app, int key);
 int ui_state_draw(struct app_ctx *app, struct canvas *c);
 /* Runs one command line as typed at the prompt; errors go to the message line. */
 int ui_state_command(struct app_ctx *app, const char *line);
+/* Lines of the text views (help, messages, probe, spikes). */
+void ui_text_clear(struct ui_state *u);
+void ui_text_add(struct ui_state *u, int role, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Loads theme @name (or the next/prev one). */
+int ui_theme_set(struct app_ctx *app, const char *name, char *err, size_t errlen);
+/* Runs a slice of a running cache probe (after a tick). */
+void ui_probe_advance(struct app_ctx *app);
 /* Implemented by the terminal layer: draw now. */
 void ui_redraw(struct app_ctx *app);
 

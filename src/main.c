@@ -1,5 +1,6 @@
 /* main.c: pmutop entry point: options, one-shot reports, batch mode or the screen. */
 #include "app.h"
+#include "command.h"
 #include "frame.h"
 #include "jitter.h"
 #include "output.h"
@@ -131,9 +132,17 @@ int main(int argc, char **argv)
 	/* a recording that cannot be written is reported; monitoring goes on */
 	if (app.opt.record && recorder_start(&app, app.opt.record, err, sizeof(err)) < 0)
 		app_log(&app, MSG_ERROR, "recording: %s", err);
-	if (app.opt.batch)
-		rc = run_batch(&app);
-	else
+	if (app.opt.batch) {
+#ifndef PMUTOP_NO_UI
+		ui_add_commands(); /* -c can then say a command is the screen's */
+#endif
+		/* the rc file and -c before the first tick; a bad line is a usage error */
+		struct command_errors errs = {0};
+		rc = command_startup(&app, &errs) ? 2 : run_batch(&app);
+		for (size_t i = 0; i < errs.n; i++)
+			fprintf(stderr, "pmutop: %s\n", errs.msgs[i]);
+		command_errors_free(&errs);
+	} else
 #ifdef PMUTOP_NO_UI
 	{
 		fprintf(stderr, "pmutop: this is the board agent, built without the screen: use -b "

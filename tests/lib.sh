@@ -13,6 +13,8 @@ t_cleanup() {
 	rm -rf "$T_TMP"
 }
 trap t_cleanup EXIT
+# batch mode runs the rc file too: keep the tester's own out of the tests
+export XDG_CONFIG_HOME=$T_TMP/config
 
 if [ ! -x "$BIN" ]; then
 	echo "SKIP: pmutop binary not found at $BIN (set PMUTOP_BIN)"

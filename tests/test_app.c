@@ -170,6 +170,58 @@ static void test_probe_command(void)
 	stop();
 }
 
+/* The screen follows what the core's commands did (its app hook): a new mode resets sort,
+ * sparkline and history; a new CPU set keeps the columns; a new offcore selection shows it. */
+static void test_screen_follows(void)
+{
+	if (start("--backend sim --sim-family snb --sim-cpus 2 -i 10 -m cpi --no-rc", true) < 0)
+		return;
+	struct ui_state *u = app.ui;
+	ticks(3);
+	CHECK(u->hist.len == 3, "history of 3 ticks: %d", u->hist.len);
+	CHECK_INT(ui_state_command(&app, "sort ipc; spark cpi"), 0);
+	CHECK(u->vs.sort_col >= 0 && u->vs.spark_metric >= 0, "sorted");
+	CHECK_INT(ui_state_command(&app, "cpus 1"), 0);
+	CHECK(u->vs.sort_col >= 0 && u->vs.spark_metric >= 0, "cpus keep the columns");
+	CHECK(u->hist.len == 0, "cpus restart the history: %d", u->hist.len);
+	CHECK_INT(ui_state_command(&app, "mode branch"), 0);
+	CHECK(u->vs.sort_col == -1 && u->vs.spark_metric == -1, "a new mode resets sort and spark");
+	CHECK(strstr(app.status, "mode branch opened") != NULL, "note: %s", app.status);
+	CHECK_INT(u->vs.view, VIEW_TABLE);
+	CHECK_INT(ui_state_command(&app, "offcore DMND_DATA_RD WB"), 0);
+	CHECK_INT(u->vs.view, VIEW_OFFCORE);
+	CHECK_INT(ui_state_command(&app, "view offcore"), 0); /* o: back to the table */
+	CHECK_INT(ui_state_command(&app, "mode cpi; mode offcore"), 0);
+	CHECK_INT(u->vs.view, VIEW_TABLE); /* the same selection: the view stays */
+	/* the screen's own settings next to the core's */
+	CHECK_INT(ui_state_command(&app, "set ascii on; set interval 20"), 0);
+	CHECK(u->ascii && app.interval_ms == 20, "ascii %d, interval %ld", u->ascii,
+	      app.interval_ms);
+	CHECK_INT(ui_state_command(&app, "show"), 0);
+	CHECK(strstr(app.status, "interval=20") && strstr(app.status, "ascii=on"), "show: %s",
+	      app.status);
+	stop();
+}
+
+/* On the screen -c and the rc file run every line; errors go to the message log. */
+static void test_screen_startup(void)
+{
+	if (start("--backend sim --sim-cpus 2 -i 100 -m cpi --no-rc -c 1 -c bogus -c 3", true) < 0)
+		return;
+	struct ui_state *u = app.ui;
+	/* start() splits at blanks: the commands with blanks go in here */
+	app.opt.commands[0] = "sort ipc";
+	app.opt.commands[2] = "theme mono";
+	ui_state_startup(&app);
+	CHECK(u->vs.sort_col >= 0, "-c sort ipc ran");
+	CHECK_STR(u->theme.name, "mono");
+	bool logged = false;
+	for (int i = 0; i < app.nmessages; i++)
+		logged |= strstr(app.messages[i].text, "-c:2: unknown command 'bogus'") != NULL;
+	CHECK(logged, "-c:2 error in the message log");
+	stop();
+}
+
 /* m/M in a replay only lands on modes whose events were recorded. */
 static void test_replay_mode_walk(void)
 {
@@ -233,6 +285,8 @@ int main(void)
 	test_offcore();
 	test_sim_cadence();
 	test_probe_command();
+	test_screen_follows();
+	test_screen_startup();
 	test_replay_mode_walk();
 	test_define_twice();
 	return harness_done();

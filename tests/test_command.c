@@ -1,26 +1,26 @@
-/* test_command.c: command lookup, splitting and quoting, usage errors, rc files, bindings. */
+/* test_command.c: command tables, lookup, splitting, quoting, usage errors, rc, start-up, keys. */
+#include "app.h"
 #include "command.h"
 #include "harness.h"
 #include "keys.h"
+#include "ui.h"
 #include <locale.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The test's application context: a log of the commands run. */
-struct app_ctx {
-	char log[2048];
-	int calls;
-};
+/* The test's own commands (a table of their own, as the screen adds one): a log of the calls. */
+static char calls[2048];
 
-static int record(struct app_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
+static int record(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
 	char *j = command_join(argc, argv);
-	size_t o = strlen(ctx->log);
+	size_t o = strlen(calls);
 
-	snprintf(ctx->log + o, sizeof(ctx->log) - o, "%s%s", o ? "|" : "", j);
+	(void)ctx;
+	snprintf(calls + o, sizeof(calls) - o, "%s%s", o ? "|" : "", j);
 	free(j);
-	ctx->calls++;
 	if (argv[argc] != NULL) {
 		snprintf(err, errlen, "argv not NULL-terminated");
 		return -1;
@@ -28,12 +28,35 @@ static int record(struct app_ctx *ctx, int argc, char **argv, char *err, size_t 
 	return 0;
 }
 
-static int failing(struct app_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
+static int failing(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
 	(void)ctx;
-	snprintf(err, errlen, "no mode '%s'", argc > 1 ? argv[1] : "");
+	snprintf(err, errlen, "no such thing '%s'", argc > 1 ? argv[1] : "");
 	return -1;
 }
+
+static const struct command t_echo = {.name = "echo",
+				      .usage = "echo [WORD...]",
+				      .max_args = COMMAND_VARIADIC,
+				      .exec = record,
+				      .help = "log the words"};
+static const struct command t_fail = {
+    .name = "fail", .usage = "fail [WHAT]", .max_args = 1, .exec = failing, .help = "fail"};
+static const struct command t_screen = {.name = "tscreen",
+					.usage = "tscreen",
+					.flags = COMMAND_SCREEN,
+					.exec = record,
+					.help = "a screen command"};
+static const struct command t_control = {.name = "tcontrol",
+					 .usage = "tcontrol",
+					 .flags = COMMAND_CONTROL,
+					 .exec = record,
+					 .help = "a control command"};
+static const struct command *const test_table[] = {&t_echo, &t_fail, &t_screen, &t_control, NULL};
+static const struct command t_clash = {.name = "mode", .usage = "mode", .help = "taken"};
+static const struct command *const clash_table[] = {&t_clash, NULL};
+
+static struct app_ctx app; /* zero: no screen, nothing running (no core handler is reached) */
 
 static const struct {
 	int line;
@@ -130,95 +153,195 @@ static void test_find_split(void)
 static const struct {
 	int line;
 	const char *text;
-	int ok;
+	int rc;
 	const char *log, *err;
 } exec_cases[] = {
-	{__LINE__, "mode cpi", 1, "mode cpi", NULL},
-	{__LINE__, "mo cpi", 1, "mode cpi", NULL},
-	{__LINE__, "", 1, "", NULL},
-	{__LINE__, "pause ; int 500;;", 1, "pause|interval 500", NULL},
-	{__LINE__, "mark 'hello world'", 1, "mark 'hello world'", NULL},
-	{__LINE__, "mark a b c", 1, "mark a b c", NULL},
-	{__LINE__, "offcore", 1, "offcore", NULL},
-	{__LINE__, "offcore 0 1 2 3 4 5 6 7 8", 1, "offcore 0 1 2 3 4 5 6 7 8", NULL},
-	{__LINE__, "mode", 0, "", "usage: mode NAME|next|prev"},
-	{__LINE__, "mode a b", 0, "", "usage: mode NAME|next|prev"},
-	{__LINE__, "q now", 0, "", "usage: quit"},
-	{__LINE__, "define x a=r04", 0, "", "usage: define NAME EVENTS METRICS"},
-	{__LINE__, "set interval", 0, "", "usage: set OPTION VALUE"},
-	{__LINE__, "pause; mode", 0, "pause", "usage: mode NAME|next|prev"},
-	{__LINE__, "p", 0, "", "ambiguous command 'p': pause, probe"},
-	{__LINE__, "foo", 0, "", "unknown command 'foo' (type 'help' for the list)"},
-	{__LINE__, "mark \"x", 0, "", "unterminated double quote"},
-	{__LINE__, "theme nosuch", 0, "", "no mode 'nosuch'"}, /* handler's error */
+    {__LINE__, "echo cpi", 0, "echo cpi", NULL},
+    {__LINE__, "ec cpi", 0, "echo cpi", NULL},
+    {__LINE__, "", 0, "", NULL},
+    {__LINE__, "echo ; ech 500;;", 0, "echo|echo 500", NULL},
+    {__LINE__, "echo 'hello world'", 0, "echo 'hello world'", NULL},
+    {__LINE__, "echo a b c", 0, "echo a b c", NULL},
+    {__LINE__, "echo 0 1 2 3 4 5 6 7 8", 0, "echo 0 1 2 3 4 5 6 7 8", NULL},
+    {__LINE__, "mode", -1, "", "usage: mode NAME|next|prev"},
+    {__LINE__, "mode a b", -1, "", "usage: mode NAME|next|prev"},
+    {__LINE__, "q now", -1, "", "usage: quit"},
+    {__LINE__, "define x a=r04", -1, "", "usage: define NAME EVENTS METRICS"},
+    {__LINE__, "set interval", -1, "", "usage: set OPTION VALUE"},
+    {__LINE__, "echo a; mode", -1, "echo a", "usage: mode NAME|next|prev"},
+    {__LINE__, "p", -1, "", "ambiguous command 'p': pause, probe"},
+    {__LINE__, "foo", -1, "", "unknown command 'foo' (type 'help' for the list)"},
+    {__LINE__, "echo \"x", -1, "", "unterminated double quote"},
+    {__LINE__, "fail nosuch; echo", -1, "", "no such thing 'nosuch'"}, /* handler's error */
+    /* no screen (app.ui NULL): the screen's commands and settings say so */
+    {__LINE__, "tscreen", COMMAND_SCREEN_ONLY, "",
+     "tscreen: only on the screen, not in batch mode"},
+    {__LINE__, "sort cpu", COMMAND_SCREEN_ONLY, "", "sort: only on the screen, not in batch mode"},
+    {__LINE__, "echo 1; theme mono; echo 2", COMMAND_SCREEN_ONLY, "echo 1",
+     "theme: only on the screen, not in batch mode"},
+    {__LINE__, "set theme mono", COMMAND_SCREEN_ONLY, "",
+     "set theme: only on the screen, not in batch mode"},
+    {__LINE__, "show ascii", COMMAND_SCREEN_ONLY, "",
+     "show ascii: only on the screen, not in batch mode"},
+    {__LINE__, "set nosuch 1", -1, "",
+     "unknown option \"nosuch\" (options: interval, mode, cpus, attrib, stat, self, theme, "
+     "running, group, ascii)"},
+};
+
+/* Control lines (the agent's stdin) reach only the commands marked for them. */
+static const struct {
+	int line;
+	const char *text;
+	int rc;
+	const char *log, *err;
+} control_cases[] = {
+    {__LINE__, "tcontrol", 0, "tcontrol", NULL},
+    {__LINE__, "tcon", 0, "tcontrol", NULL},
+    {__LINE__, "echo x", -1, "",
+     "unknown command \"echo\" (mode, interval, cpus, mark, quit, tcontrol)"},
+    {__LINE__, "bogus", -1, "",
+     "unknown command \"bogus\" (mode, interval, cpus, mark, quit, tcontrol)"},
+    {__LINE__, "m x", -1, "", "ambiguous command 'm': mark, mode"},
+    {__LINE__, "interval", -1, "", "usage: interval MS|+|-"},
 };
 
 static void test_execute(void)
 {
 	char err[256];
+	const struct command *c;
 
-	command_set_fallback(record);
-	CHECK_INT(command_set_handler("theme", failing), 0);
-	CHECK_INT(command_set_handler("nosuch", failing), -1);
+	CHECK_INT(command_add_table(test_table, NULL), 0);
+	CHECK_INT(command_add_table(test_table, NULL), 0); /* again: nothing */
+	CHECK_INT(command_add_table(clash_table, NULL), -1);
 	for (size_t i = 0; i < N(exec_cases); i++) {
-		struct app_ctx ctx = {.log = ""};
+		calls[0] = '\0';
 		err[0] = '\0';
-		int r = command_execute(&ctx, exec_cases[i].text, err, sizeof(err));
-		CHECK((r == 0) == exec_cases[i].ok, "line %d: rc %d (%s)", exec_cases[i].line, r,
-		      err);
-		CHECK(strcmp(ctx.log, exec_cases[i].log) == 0, "line %d: log '%s'",
-		      exec_cases[i].line, ctx.log);
-		if (!exec_cases[i].ok)
+		int r = command_execute(&app, exec_cases[i].text, err, sizeof(err));
+		CHECK(r == exec_cases[i].rc, "line %d: rc %d (%s)", exec_cases[i].line, r, err);
+		CHECK(strcmp(calls, exec_cases[i].log) == 0, "line %d: log '%s'",
+		      exec_cases[i].line, calls);
+		if (exec_cases[i].rc)
 			CHECK(strcmp(err, exec_cases[i].err) == 0, "line %d: err '%s'",
 			      exec_cases[i].line, err);
 	}
-	/* every command's usage starts with its name and fits its argument counts */
-	for (const struct command *c = command_table; c->name; c++) {
+	for (size_t i = 0; i < N(control_cases); i++) {
+		calls[0] = '\0';
+		err[0] = '\0';
+		int r = command_execute_from(&app, COMMAND_CONTROL, control_cases[i].text, err,
+					     sizeof(err));
+		CHECK(r == control_cases[i].rc, "line %d: rc %d (%s)", control_cases[i].line, r,
+		      err);
+		CHECK(strcmp(calls, control_cases[i].log) == 0, "line %d: log '%s'",
+		      control_cases[i].line, calls);
+		if (control_cases[i].rc)
+			CHECK(strcmp(err, control_cases[i].err) == 0, "line %d: err '%s'",
+			      control_cases[i].line, err);
+	}
+	/* with a screen the screen's commands run */
+	app.ui = (struct ui_state *)&app; /* only tscreen's handler runs: it does not look at it */
+	calls[0] = '\0';
+	CHECK(command_execute(&app, "tscreen", err, sizeof(err)) == 0, "%s", err);
+	CHECK_STR(calls, "tscreen");
+	app.ui = NULL;
+	/* a command check knows no screen: screen commands pass (key bindings) */
+	CHECK(command_check("sort cpu; tscreen", err, sizeof(err)) == 0, "%s", err);
+	/* every command: a usage that starts with its name, help, counts, a handler, one owner */
+	for (size_t i = 0; (c = command_at(i)); i++) {
 		CHECK(strncmp(c->usage, c->name, strlen(c->name)) == 0, "%s usage", c->name);
 		CHECK(c->help && *c->help, "%s help", c->name);
 		CHECK(c->max_args < 0 || c->max_args >= c->min_args, "%s counts", c->name);
+		CHECK(c->exec != NULL, "%s has no handler", c->name);
 	}
-	command_set_handler("theme", NULL);
-	command_set_fallback(NULL);
-	struct app_ctx ctx = {.log = ""};
-	CHECK(command_execute(&ctx, "pause", err, sizeof(err)) == -1 &&
-		      strcmp(err, "command 'pause' is not available") == 0,
-	      "no handler: %s", err);
-	command_set_fallback(record);
+	for (size_t i = 0; command_core_table[i]; i++)
+		CHECK(!(command_core_table[i]->flags & COMMAND_SCREEN), "core %s is the screen's",
+		      command_core_table[i]->name);
+}
+
+/* The screen's table (ui/cmd-table.c) is all screen commands and settings. */
+static void test_screen_table(void)
+{
+	const struct command *c;
+	const struct command_setting *s;
+	size_t ncore = 0, nall = 0, screen = 0;
+
+	while (command_core_table[ncore])
+		ncore++;
+	for (size_t i = 0; (c = command_at(i)); i++, nall++)
+		screen += (c->flags & COMMAND_SCREEN) != 0;
+	CHECK_INT((int)nall, (int)ncore + 14 + 4); /* the screen's 14, the test's 4 */
+	CHECK_INT((int)screen, 14 + 1);
+	for (size_t i = 0; (s = command_setting_at(i)); i++) {
+		bool core = false;
+		for (const struct command_setting *k = command_core_settings; k->name; k++)
+			core |= k == s;
+		CHECK(core == !(s->flags & COMMAND_SCREEN), "setting %s", s->name);
+	}
+}
+
+/* README's command table names every command of the tables. */
+static void test_readme(void)
+{
+	char path[1024], *text;
+	const struct command *c;
+	snprintf(path, sizeof(path), "%s/README.md", harness_src());
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL, "%s", path);
+	if (!f)
+		return;
+	text = calloc(1, 1 << 20);
+	size_t n = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	char *start = strstr(text, "| command | what it does |");
+	char *end = start ? strstr(start, "\n\n") : NULL;
+	CHECK(start && end, "README has no command table");
+	if (start && end) {
+		*end = '\0';
+		for (size_t i = 0; (c = command_at(i)); i++) {
+			if (c == &t_echo || c == &t_fail || c == &t_screen || c == &t_control)
+				continue;
+			char a[64], b[64];
+			snprintf(a, sizeof(a), "`%s ", c->name);
+			snprintf(b, sizeof(b), "`%s`", c->name);
+			CHECK(strstr(start, a) || strstr(start, b), "README does not list %s",
+			      c->name);
+		}
+	}
+	free(text);
 }
 
 static void test_rc(void)
 {
 	static const char rc[] = "# pmutop rc\n"
-				 "mode cpi\n"
+				 "echo cpi\n"
 				 "\n"
-				 "modee tlb\n"               /* 4 */
-				 "interval 250   # fast\n"
-				 "mark \"unterminated\n"      /* 6 */
-				 "theme\n"                   /* 7 */
-				 "bind x 'mode tlb'\n";
+				 "modee tlb\n" /* 4 */
+				 "echo 250   # fast\n"
+				 "echo \"unterminated\n" /* 6 */
+				 "theme\n"		 /* 7 */
+				 "echo x 'mode tlb'\n";
 	static const char *const want[] = {
-		"test.rc:4: unknown command 'modee' (did you mean 'mode'?)",
-		"test.rc:6: unterminated double quote",
-		"test.rc:7: usage: theme NAME|next|prev",
+	    "test.rc:4: unknown command 'modee' (did you mean 'mode'?)",
+	    "test.rc:6: unterminated double quote",
+	    "test.rc:7: usage: theme NAME|next|prev",
 	};
-	struct app_ctx ctx = {.log = ""};
 	struct command_errors errs = {0};
 
-	CHECK_INT(command_run_text(&ctx, rc, "test.rc", &errs), 3);
+	calls[0] = '\0';
+	CHECK_INT(command_run_text(&app, rc, "test.rc", &errs), 3);
 	CHECK_INT(errs.n, 3);
 	for (size_t i = 0; i < N(want) && i < errs.n; i++)
 		CHECK_STR(errs.msgs[i], want[i]);
-	CHECK_STR(ctx.log, "mode cpi|interval 250|bind x 'mode tlb'");
+	CHECK_STR(calls, "echo cpi|echo 250|echo x 'mode tlb'");
 	command_errors_free(&errs);
 
 	char path[] = "/tmp/pmutop-rc-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f = fdopen(fd, "w");
-	fputs("pause\nbogus\n", f);
+	fputs("echo\nbogus\n", f);
 	fclose(f);
-	ctx.log[0] = '\0';
-	CHECK_INT(command_run_file(&ctx, path, &errs), 1);
+	calls[0] = '\0';
+	CHECK_INT(command_run_file(&app, path, &errs), 1);
 	CHECK_INT(errs.n, 1);
 	if (errs.n) {
 		char want1[128];
@@ -228,9 +351,124 @@ static void test_rc(void)
 	}
 	command_errors_free(&errs);
 	unlink(path);
-	CHECK_INT(command_run_file(&ctx, path, &errs), -1);
+	CHECK_INT(command_run_file(&app, path, &errs), -1);
 	CHECK(errs.n == 1 && strstr(errs.msgs[0], "No such file") != NULL, "missing rc file");
 	command_errors_free(&errs);
+}
+
+/* Start-up: the rc file, then every -c; batch mode checks first and stops at an error. */
+static const struct {
+	int line;
+	const char *rc; /* NULL: no rc file */
+	const char *c[3];
+	bool screen;
+	int nerr;
+	const char *log, *err; /* the first error */
+} startup_cases[] = {
+    {__LINE__, NULL, {"echo a", "echo b; echo c"}, false, 0, "echo a|echo b|echo c", NULL},
+    {__LINE__, "echo rc\n", {"echo a"}, false, 0, "echo rc|echo a", NULL},
+    /* nothing runs when a line is wrong: -c:N counts the -c options */
+    {__LINE__,
+     NULL,
+     {"echo a", "bogus"},
+     false,
+     1,
+     "",
+     "-c:2: unknown command 'bogus' (type 'help' for the list)"},
+    {__LINE__,
+     NULL,
+     {"tscreen"},
+     false,
+     1,
+     "",
+     "-c:1: tscreen: only on the screen, not in batch mode"},
+    {__LINE__,
+     NULL,
+     {"echo a", "sort cpu"},
+     false,
+     1,
+     "",
+     "-c:2: sort: only on the screen, not in batch mode"},
+    {__LINE__,
+     "echo 1\nmodee x\n",
+     {"echo a"},
+     false,
+     1,
+     "",
+     "RC:2: unknown command 'modee' (did you mean 'mode'?)"},
+    /* the rc file's screen lines (commands and settings) are the screen's business */
+    {__LINE__,
+     "tscreen\nset theme mono; echo 1\nbind x quit\n",
+     {"echo a"},
+     false,
+     0,
+     "echo 1|echo a",
+     NULL},
+    /* a command that fails when it runs ends the start-up */
+    {__LINE__, NULL, {"echo a", "fail x", "echo b"}, false, 1, "echo a", "-c:2: no such thing 'x'"},
+    /* on the screen every line runs and the errors are collected */
+    {__LINE__,
+     "bogus\necho rc\n",
+     {"echo a", "fail x", "tscreen"},
+     true,
+     2,
+     "echo rc|echo a|tscreen",
+     "RC:1: unknown command 'bogus' (type 'help' for the list)"},
+};
+
+static void test_startup(void)
+{
+	char dir[] = "/tmp/pmutop-startup-XXXXXX", rcdir[1100], rcpath[1200], buf[1300];
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(rcdir, sizeof(rcdir), "%s/pmutop", dir);
+	mkdir(rcdir, 0700);
+	snprintf(rcpath, sizeof(rcpath), "%s/pmutoprc", rcdir);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	CHECK(command_rc_path(buf, sizeof(buf)) == 0 && strcmp(buf, rcpath) == 0, "rc path %s",
+	      buf);
+	for (size_t i = 0; i < N(startup_cases); i++) {
+		struct command_errors errs = {0};
+		unlink(rcpath);
+		if (startup_cases[i].rc) {
+			FILE *f = fopen(rcpath, "w");
+			fputs(startup_cases[i].rc, f);
+			fclose(f);
+		}
+		memset(&app.opt, 0, sizeof(app.opt));
+		for (int k = 0; k < 3 && startup_cases[i].c[k]; k++)
+			app.opt.commands[app.opt.ncommands++] = startup_cases[i].c[k];
+		app.ui = startup_cases[i].screen ? (struct ui_state *)&app : NULL;
+		calls[0] = '\0';
+		int n = command_startup(&app, &errs);
+		app.ui = NULL;
+		CHECK(n == startup_cases[i].nerr && (int)errs.n == n, "line %d: %d errors",
+		      startup_cases[i].line, n);
+		CHECK(strcmp(calls, startup_cases[i].log) == 0, "line %d: log '%s'",
+		      startup_cases[i].line, calls);
+		if (errs.n && startup_cases[i].err) {
+			const char *want = startup_cases[i].err;
+			if (strncmp(want, "RC:", 3) == 0) {
+				snprintf(buf, sizeof(buf), "%s:%s", rcpath, want + 3);
+				want = buf;
+			}
+			CHECK(strcmp(errs.msgs[0], want) == 0, "line %d: '%s'",
+			      startup_cases[i].line, errs.msgs[0]);
+		}
+		command_errors_free(&errs);
+	}
+	/* --no-rc */
+	struct command_errors errs = {0};
+	FILE *f = fopen(rcpath, "w");
+	fputs("bogus\n", f);
+	fclose(f);
+	memset(&app.opt, 0, sizeof(app.opt));
+	app.opt.no_rc = true;
+	CHECK_INT(command_startup(&app, &errs), 0);
+	command_errors_free(&errs);
+	unlink(rcpath);
+	rmdir(rcdir);
+	rmdir(dir);
+	memset(&app.opt, 0, sizeof(app.opt));
 }
 
 static const struct {
@@ -330,9 +568,10 @@ static void test_keys(void)
 	}
 	CHECK(found_mode == 1 && found_key == 1, "help lines: %d %d", found_mode, found_key);
 	int ncmd = 0;
-	for (const struct command *c = command_table; c->name; c++)
+	for (size_t i = 0; command_at(i); i++)
 		ncmd++;
-	CHECK(n == 1 + ncmd + 2 + (int)km.n, "help line count %d", n);
+	/* the title, the commands, the screen's title, the keys' blank line and title, the keys */
+	CHECK(n == 1 + ncmd + 1 + 2 + (int)km.n, "help line count %d", n);
 	command_free_words(-1, lines);
 	lines = command_help_for("q", err, sizeof(err));
 	CHECK(lines && strcmp(lines[0], "usage: quit") == 0 && strcmp(lines[2], "alias: q") == 0,
@@ -341,6 +580,7 @@ static void test_keys(void)
 	lines = command_help_for("bind", err, sizeof(err));
 	CHECK(lines && strcmp(lines[2], "arguments: key command") == 0, "help for bind: %s",
 	      lines ? lines[2] : err);
+	CHECK(lines && lines[3] && strstr(lines[3], "only on the screen"), "bind is the screen's");
 	command_free_words(-1, lines);
 	CHECK(command_help_for("zzz", err, sizeof(err)) == NULL, "help for unknown");
 	keys_map_free(&km);
@@ -349,9 +589,13 @@ static void test_keys(void)
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
+	ui_add_commands(); /* the screen's commands, as the screen and batch mode add them */
 	test_find_split();
 	test_execute();
+	test_screen_table();
+	test_readme();
 	test_rc();
+	test_startup();
 	test_keys();
 	return harness_done();
 }

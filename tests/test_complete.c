@@ -1,6 +1,7 @@
 /* test_complete.c: tokenizer-based completion: unique, common prefix, several, argument kinds. */
 #include "complete.h"
 #include "harness.h"
+#include "ui.h"
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -92,6 +93,7 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		return 1;
+	ui_add_commands();		   /* the screen's commands complete too */
 	setenv("XDG_CONFIG_HOME", dir, 1); /* only the built-in themes */
 	setenv("PMUTOP_DATADIR", "/nonexistent", 1);
 	for (size_t i = 0; i < N(cases); i++) {

@@ -322,17 +322,17 @@ static void test_agent_commands(void)
 		int rc;
 		const char *mode;
 	} cases[] = {
-		{__LINE__, "mode sw", 0, "sw"},
-		{__LINE__, "  mode cpi\r", -1, "sw"}, /* "cpi\r" is not a mode */
-		{__LINE__, "mode cpi", 0, "cpi"},
-		{__LINE__, "interval 250", 0, "cpi"},
-		{__LINE__, "interval 5", -1, "cpi"},
-		{__LINE__, "interval soon", -1, "cpi"},
-		{__LINE__, "cpus 0-1", 0, "cpi"},
-		{__LINE__, "mark not recording", -1, "cpi"},
-		{__LINE__, "mode", -1, "cpi"},
-		{__LINE__, "frobnicate \x1b[2J", -1, "cpi"},
-		{__LINE__, "", 0, "cpi"},
+	    {__LINE__, "mode sw", 0, "sw"},
+	    {__LINE__, "  mode cpi\r", 0, "cpi"}, /* the shared splitter: \r is a blank */
+	    {__LINE__, "mode cpi", 0, "cpi"},
+	    {__LINE__, "interval 250", 0, "cpi"},
+	    {__LINE__, "interval 5", -1, "cpi"},
+	    {__LINE__, "interval soon", -1, "cpi"},
+	    {__LINE__, "cpus 0-1", 0, "cpi"},
+	    {__LINE__, "mark not recording", -1, "cpi"},
+	    {__LINE__, "mode", -1, "cpi"},
+	    {__LINE__, "frobnicate \x1b[2J", -1, "cpi"},
+	    {__LINE__, "", 0, "cpi"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';

@@ -50,7 +50,7 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 	if (word < 0)
 		return;
 	if (word == 0) {
-		for (c = command_table; c->name; c++)
+		for (size_t i = 0; (c = command_at(i)); i++)
 			complete_list_add(out, c->name);
 		return;
 	}
@@ -68,7 +68,7 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 	case ARG_NONE:
 		return;
 	case ARG_COMMAND:
-		for (c = command_table; c->name; c++)
+		for (size_t i = 0; (c = command_at(i)); i++)
 			complete_list_add(out, c->name);
 		return;
 	case ARG_THEME: {

@@ -1,143 +1,147 @@
-/* command.c: the command table, quoting-aware word splitter, prefix lookup, scripts, help. */
+/* command.c: the command tables, quoting-aware word splitter, lookup, scripts, start-up, help. */
 #include "command.h"
+#include "app.h"
 #include "keys.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
-#include <stdbool.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#define V COMMAND_VARIADIC
+#define MAX_TABLES 4
+#define MAX_COMMANDS 128 /* of all tables */
 
-/* Not const: command_set_handler() fills in the handlers. */
-static struct command table[] = {
-	{.name = "mode", .usage = "mode NAME|next|prev", .min_args = 1, .max_args = 1,
-	 .args = {ARG_MODE}, .help = "switch to event mode NAME, or the next/previous mode"},
-	{.name = "interval", .usage = "interval MS|+|-", .min_args = 1, .max_args = 1,
-	 .args = {ARG_NUMBER}, .help = "set the measurement interval in milliseconds; + and - step it"},
-	{.name = "cpus", .usage = "cpus LIST|all", .min_args = 1, .max_args = 1,
-	 .args = {ARG_CPUS}, .help = "show only the CPUs in LIST (\"0-3,8\")"},
-	{.name = "sort", .usage = "sort COLUMN|next|prev", .min_args = 1, .max_args = 1,
-	 .args = {ARG_COLUMN}, .help = "sort the table by COLUMN (again: reverse the order)"},
-	{.name = "spark", .usage = "spark METRIC|off", .min_args = 1, .max_args = 1,
-	 .args = {ARG_METRIC}, .help = "show a sparkline of METRIC's history per CPU"},
-	{.name = "pause", .usage = "pause", .help = "freeze the display (counting goes on)"},
-	{.name = "resume", .usage = "resume", .help = "resume updating the display"},
-	{.name = "toggle-pause", .usage = "toggle-pause", .help = "pause, or resume when paused"},
-	{.name = "theme", .usage = "theme NAME|next|prev", .min_args = 1, .max_args = 1,
-	 .args = {ARG_THEME}, .help = "switch the colour theme"},
-	{.name = "offcore", .usage = "offcore [BIT...]", .min_args = 0, .max_args = V,
-	 .args = {ARG_OFFCORE_BIT}, .help = "offcore request breakdown by request-type bits (0-15)"},
-	{.name = "add", .usage = "add EVENT...", .min_args = 1, .max_args = V, .args = {ARG_EVENT},
-	 .help = "add events to the current mode"},
-	{.name = "remove", .usage = "remove EVENT...", .min_args = 1, .max_args = V,
-	 .args = {ARG_EVENT}, .help = "remove events from the current mode"},
-	{.name = "define", .usage = "define NAME EVENTS METRICS", .min_args = 3, .max_args = 3,
-	 .args = {ARG_TEXT, ARG_EVENT, ARG_TEXT},
-	 .help = "define mode NAME: EVENTS a=EV,b=EV; METRICS name=FORMULA,..."},
-	{.name = "set", .usage = "set OPTION VALUE", .min_args = 2, .max_args = 2,
-	 .args = {ARG_OPTION, ARG_VALUE}, .help = "set an option"},
-	{.name = "show", .usage = "show [OPTION]", .min_args = 0, .max_args = 1,
-	 .args = {ARG_OPTION}, .help = "show one option, or all"},
-	{.name = "bind", .usage = "bind KEY COMMAND...", .min_args = 2, .max_args = V,
-	 .args = {ARG_KEY, ARG_COMMAND, ARG_NONE},
-	 .help = "bind KEY (q, space, C-l, F1, up, ...) to COMMAND; 'none' unbinds"},
-	{.name = "messages", .usage = "messages", .help = "show the message log"},
-	{.name = "help", .alias = "?", .usage = "help [COMMAND]", .min_args = 0, .max_args = 1,
-	 .args = {ARG_COMMAND}, .help = "show help, for all commands or one"},
-	{.name = "quit", .alias = "q", .usage = "quit", .help = "leave pmutop"},
-	{.name = "record", .usage = "record FILE", .min_args = 1, .max_args = 1,
-	 .args = {ARG_FILE}, .help = "record every sample to FILE"},
-	{.name = "stop", .usage = "stop", .help = "stop recording"},
-	{.name = "mark", .usage = "mark TEXT...", .min_args = 1, .max_args = V, .args = {ARG_TEXT},
-	 .help = "put a marker with TEXT into the recording and history"},
-	{.name = "tick", .usage = "tick [N]", .min_args = 0, .max_args = 1, .args = {ARG_NUMBER},
-	 .help = "replay: show the next tick (N ticks; negative steps back)"},
-	{.name = "jump", .usage = "jump SECONDS|+S|-S|start|end|mark [TEXT]", .min_args = 1,
-	 .max_args = V, .args = {ARG_TEXT},
-	 .help = "replay: go to a time, relative time, the start or end, or the next mark (with TEXT)"},
-	{.name = "rate", .usage = "rate X|+|-", .min_args = 1, .max_args = 1, .args = {ARG_NUMBER},
-	 .help = "replay: play at X times the recorded pace (0.5 to 16)"},
-	{.name = "probe", .usage = "probe cache [full|stop]", .min_args = 1, .max_args = 2,
-	 .args = {ARG_PROBE, ARG_TEXT},
-	 .help = "measure cache sizes, line size and TLB reach by timing (quick; 'full' to 64M)"},
-	{.name = "sample", .usage = "sample MS", .min_args = 1, .max_args = 1,
-	 .args = {ARG_NUMBER}, .help = "read the counters every MS milliseconds (jitter history)"},
-	{.name = "refresh", .usage = "refresh MS", .min_args = 1, .max_args = 1,
-	 .args = {ARG_NUMBER}, .help = "redraw the screen every MS milliseconds"},
-	{.name = "alert", .usage = "alert RULE...", .min_args = 1, .max_args = V,
-	 .args = {ARG_RULE}, .help = "spike rule RULE (cpi > 2 on 1-3, mad ipc 6), list or clear"},
-	{.name = "export", .usage = "export spikes FILE", .min_args = 2, .max_args = 2,
-	 .args = {ARG_TEXT, ARG_FILE}, .help = "write the spike log to FILE (CSV, or JSON Lines for .jsonl)"},
-	{.name = "freeze", .usage = "freeze [on|off]", .min_args = 0, .max_args = 1, .args = {ARG_VALUE},
-	 .help = "freeze the view and write the flight recording around now; again to follow"},
-	{.name = "view", .usage = "view NAME", .min_args = 1, .max_args = 1, .args = {ARG_VIEW},
-	 .help = "switch view (table, offcore, spikes, messages, help)"},
-	{.name = "select", .usage = "select up|down|pgup|pgdn|top|bottom|CPU", .min_args = 1,
-	 .max_args = 1, .args = {ARG_SELECT}, .help = "move the row selection"},
-	{.name = "redraw", .usage = "redraw", .help = "repaint the whole screen"},
-	{.name = "command-line", .usage = "command-line", .help = "open the : prompt"},
-	{.name = NULL},
-};
+/* The core's table first, then those added (the screen's). */
+static const struct command *const *tables[MAX_TABLES] = {command_core_table};
+static const struct command_setting *setting_tables[MAX_TABLES] = {command_core_settings};
+static size_t ntables = 1;
 
-#undef V
-
-const struct command *const command_table = table;
-static command_fn fallback;
-
-#define FOR_EACH_COMMAND(c) for (struct command *c = table; c->name; c++)
-
-int command_set_handler(const char *name, command_fn fn)
+const struct command *command_at(size_t i)
 {
-	FOR_EACH_COMMAND(c)
-	if (strcmp(c->name, name) == 0) {
-		c->handler = fn;
-		return 0;
+	for (size_t t = 0; t < ntables; t++) {
+		size_t n = 0;
+		while (tables[t][n])
+			n++;
+		if (i < n)
+			return tables[t][i];
+		i -= n;
 	}
-	return -1;
+	return NULL;
 }
 
-void command_set_fallback(command_fn fn) { fallback = fn; }
-
-
-int command_distance(const char *a, const char *b)
+const struct command_setting *command_setting_at(size_t i)
 {
-	return text_distance(a, b, 0);
+	for (size_t t = 0; t < ntables; t++) {
+		size_t n = 0;
+		while (setting_tables[t] && setting_tables[t][n].name)
+			n++;
+		if (i < n)
+			return &setting_tables[t][i];
+		i -= n;
+	}
+	return NULL;
 }
+
+static bool name_taken(const char *name)
+{
+	const struct command *c;
+
+	for (size_t i = 0; (c = command_at(i)); i++)
+		if (strcmp(c->name, name) == 0 || (c->alias && strcmp(c->alias, name) == 0))
+			return true;
+	return false;
+}
+
+static bool setting_taken(const char *name)
+{
+	const struct command_setting *s;
+
+	for (size_t i = 0; (s = command_setting_at(i)); i++)
+		if (strcmp(s->name, name) == 0)
+			return true;
+	return false;
+}
+
+int command_add_table(const struct command *const *commands, const struct command_setting *settings)
+{
+	size_t n = 0;
+
+	for (size_t t = 0; t < ntables; t++)
+		if (tables[t] == commands)
+			return 0;
+	if (ntables == MAX_TABLES)
+		return -1;
+	for (const struct command *const *c = commands; *c; c++, n++)
+		if (name_taken((*c)->name) || ((*c)->alias && name_taken((*c)->alias)))
+			return -1;
+	for (const struct command_setting *s = settings; s && s->name; s++)
+		if (setting_taken(s->name))
+			return -1;
+	for (size_t i = 0; command_at(i); i++)
+		n++;
+	if (n > MAX_COMMANDS)
+		return -1;
+	tables[ntables] = commands;
+	setting_tables[ntables] = settings;
+	ntables++;
+	return 0;
+}
+
+int command_distance(const char *a, const char *b) { return text_distance(a, b, 0); }
 
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-const struct command *command_find(const char *word, char *err, size_t errlen)
+static bool has_flags(const struct command *c, unsigned need) { return (c->flags & need) == need; }
+
+/* The lookup among the commands with the flags @need; a control line (@need set) is told
+ * the commands it may use instead of a guess. */
+static const struct command *find(const char *word, unsigned need, char *err, size_t errlen)
 {
-	const char *matches[sizeof(table) / sizeof(table[0])];
+	const char *matches[MAX_COMMANDS];
+	const struct command *c, *hit = NULL;
 	size_t n = 0, len = strlen(word), o;
 	char esc[128];
 	const char *best = NULL;
 	int bestd = 1 << 30;
 
-	FOR_EACH_COMMAND(c)
-	if (strcmp(c->name, word) == 0 || (c->alias && strcmp(c->alias, word) == 0))
-		return c;
-	FOR_EACH_COMMAND(c)
-	if (len && strncmp(c->name, word, len) == 0)
-		matches[n++] = c->name;
+	for (size_t i = 0; (c = command_at(i)); i++)
+		if (has_flags(c, need) &&
+		    (strcmp(c->name, word) == 0 || (c->alias && strcmp(c->alias, word) == 0)))
+			return c;
+	for (size_t i = 0; (c = command_at(i)) && n < MAX_COMMANDS; i++)
+		if (has_flags(c, need) && len && strncmp(c->name, word, len) == 0) {
+			matches[n++] = c->name;
+			hit = c;
+		}
 	if (n == 1)
-		return command_find(matches[0], err, errlen);
+		return hit;
 	text_escape(word, TEXT_NUL_TERMINATED, esc, sizeof(esc));
 	if (n > 1) {
 		qsort(matches, n, sizeof(matches[0]), cmp_str);
 		o = (size_t)snprintf(err, errlen, "ambiguous command '%s':", esc);
 		for (size_t i = 0; i < n && o < errlen; i++)
-			o += (size_t)snprintf(err + o, errlen - o, "%s %s", i ? "," : "", matches[i]);
+			o += (size_t)snprintf(err + o, errlen - o, "%s %s", i ? "," : "",
+					      matches[i]);
 		return NULL;
 	}
-	FOR_EACH_COMMAND(c)
-	{
+	if (need) {
+		o = (size_t)snprintf(err, errlen, "unknown command \"%s\" (", esc);
+		n = 0;
+		for (size_t i = 0; (c = command_at(i)) && o < errlen; i++)
+			if (has_flags(c, need))
+				o += (size_t)snprintf(err + o, errlen - o, "%s%s", n++ ? ", " : "",
+						      c->name);
+		if (o < errlen)
+			snprintf(err + o, errlen - o, ")");
+		return NULL;
+	}
+	for (size_t i = 0; (c = command_at(i)); i++) {
 		int d = command_distance(word, c->name);
 		if (d < bestd)
 			bestd = d, best = c->name;
@@ -147,6 +151,67 @@ const struct command *command_find(const char *word, char *err, size_t errlen)
 	else
 		snprintf(err, errlen, "unknown command '%s' (type 'help' for the list)", esc);
 	return NULL;
+}
+
+const struct command *command_find(const char *word, char *err, size_t errlen)
+{
+	return find(word, 0, err, errlen);
+}
+
+const struct command_setting *command_setting_find(const char *name, char *err, size_t errlen)
+{
+	const struct command_setting *s;
+	char list[256] = "";
+
+	for (size_t i = 0; (s = command_setting_at(i)); i++)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	for (size_t i = 0; (s = command_setting_at(i)); i++) {
+		size_t u = strlen(list);
+		snprintf(list + u, sizeof(list) - u, "%s%s", u ? ", " : "", s->name);
+	}
+	snprintf(err, errlen, "unknown option \"%s\" (options: %s)", name, list);
+	return NULL;
+}
+
+int command_parse_bool(const char *v, bool *out, char *err, size_t errlen)
+{
+	if (!strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "1") || !strcmp(v, "true"))
+		*out = true;
+	else if (!strcmp(v, "off") || !strcmp(v, "no") || !strcmp(v, "0") || !strcmp(v, "false"))
+		*out = false;
+	else {
+		snprintf(err, errlen, "\"%s\" is not on or off", v);
+		return -1;
+	}
+	return 0;
+}
+
+int command_parse_ms(const char *v, long *out, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	long ms = strtol(v, &end, 10);
+	if (errno || end == v || *end) {
+		snprintf(err, errlen, "\"%s\" is not a number of milliseconds", v);
+		return -1;
+	}
+	*out = ms;
+	return 0;
+}
+
+void command_note(const struct command_ctx *ctx, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!ctx->screen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	app_log(ctx->app, MSG_INFO, "%s", buf);
 }
 
 /* A growing list of words; sep[i] marks an unquoted ';'. */
@@ -312,10 +377,19 @@ char *command_join(int argc, char *const *argv)
 	return out;
 }
 
+/* How a line runs: with ctx.app NULL or exec false only looked up and counted. */
+struct run {
+	struct command_ctx ctx;
+	bool exec;
+	int screen;	  /* 1 a screen, 0 none (batch mode), -1 not known (command_check) */
+	bool skip_screen; /* statements that need the screen are passed over (the rc in batch) */
+	unsigned need;	  /* flags every command must have (COMMAND_CONTROL on a control line) */
+};
+
 /* Looks up and checks one statement; argv[0] becomes the full name. */
-static const struct command *resolve(int argc, char **argv, char *err, size_t errlen)
+static const struct command *resolve(int argc, char **argv, unsigned need, char *err, size_t errlen)
 {
-	const struct command *c = command_find(argv[0], err, errlen);
+	const struct command *c = find(argv[0], need, err, errlen);
 	char *name;
 
 	if (!c)
@@ -335,8 +409,26 @@ static const struct command *resolve(int argc, char **argv, char *err, size_t er
 	return c;
 }
 
-/* Runs (or with ctx == NULL and check set, only checks) each statement of @line. */
-static int run_line(struct app_ctx *ctx, const char *line, bool check, char *err, size_t errlen)
+/* One statement: 0, -1, or COMMAND_SCREEN_ONLY. */
+static int run_statement(const struct run *r, int argc, char **argv, char *err, size_t errlen)
+{
+	const struct command *c = resolve(argc, argv, r->need, err, errlen);
+	int rc;
+
+	if (!c)
+		return -1;
+	if ((c->flags & COMMAND_SCREEN) && r->screen == 0) {
+		snprintf(err, errlen, "%s: only on the screen, not in batch mode", c->name);
+		return COMMAND_SCREEN_ONLY;
+	}
+	if (!r->exec || !r->ctx.app)
+		return 0;
+	rc = c->exec(&r->ctx, argc, argv, err, errlen);
+	return rc == 0 || rc == COMMAND_SCREEN_ONLY ? rc : -1;
+}
+
+/* Runs (or checks) each statement of @line; stops at the first error. */
+static int run_line(const struct run *r, const char *line, char *err, size_t errlen)
 {
 	struct words w;
 	int rc = 0, start = 0;
@@ -350,16 +442,9 @@ static int run_line(struct app_ctx *ctx, const char *line, bool check, char *err
 		char **argv = w.v + start, *saved = argc > 0 ? argv[argc] : NULL;
 		if (argc > 0) {
 			argv[argc] = NULL; /* handlers see a NULL-terminated statement */
-			const struct command *c = resolve(argc, argv, err, errlen);
-			command_fn fn = c ? (c->handler ? c->handler : fallback) : NULL;
-			if (!c) {
-				rc = -1;
-			} else if (!check && !fn) {
-				snprintf(err, errlen, "command '%s' is not available", c->name);
-				rc = -1;
-			} else if (!check && fn(ctx, argc, argv, err, errlen) < 0) {
-				rc = -1;
-			}
+			rc = run_statement(r, argc, argv, err, errlen);
+			if (rc == COMMAND_SCREEN_ONLY && r->skip_screen)
+				rc = 0;
 			argv[argc] = saved;
 		}
 		start = i + 1;
@@ -370,12 +455,26 @@ static int run_line(struct app_ctx *ctx, const char *line, bool check, char *err
 
 int command_check(const char *line, char *err, size_t errlen)
 {
-	return run_line(NULL, line, true, err, errlen);
+	struct run r = {.screen = -1};
+
+	return run_line(&r, line, err, errlen);
 }
 
-int command_execute(struct app_ctx *ctx, const char *line, char *err, size_t errlen)
+int command_execute_from(struct app_ctx *app, enum command_origin origin, const char *line,
+			 char *err, size_t errlen)
 {
-	return run_line(ctx, line, false, err, errlen);
+	bool screen = app && app->ui;
+	struct run r = {.ctx = {.app = app, .screen = screen, .origin = origin},
+			.exec = true,
+			.screen = screen,
+			.need = origin == COMMAND_CONTROL ? COMMAND_CONTROL : 0};
+
+	return run_line(&r, line, err, errlen);
+}
+
+int command_execute(struct app_ctx *app, const char *line, char *err, size_t errlen)
+{
+	return command_execute_from(app, COMMAND_USER, line, err, errlen);
 }
 
 void command_errors_free(struct command_errors *e)
@@ -402,24 +501,32 @@ static void add_error(struct command_errors *e, const char *name, int line, cons
 		e->n++;
 }
 
-int command_run_text(struct app_ctx *ctx, const char *text, const char *name,
-		     struct command_errors *errs)
+/* A script: the rc file, one -c, or a text of lines. */
+struct script {
+	const char *name;
+	int number; /* >0: every error is "name:number:" (which -c); 0: the line's number */
+	struct run run;
+	bool stop; /* at the first error */
+};
+
+static int run_script(const char *text, const struct script *s, struct command_errors *errs)
 {
 	char *copy = strdup(text), *save, err[512];
 	int lineno = 0, nerr = 0;
 
 	if (!copy) {
-		add_error(errs, name, 0, "out of memory");
+		add_error(errs, s->name, 0, "out of memory");
 		return 1;
 	}
-	for (char *p = copy; p; p = save) {
+	for (char *p = copy; p && !(nerr && s->stop); p = save) {
 		save = strchr(p, '\n');
 		if (save)
 			*save++ = '\0';
 		lineno++;
 		err[0] = '\0';
-		if (command_execute(ctx, p, err, sizeof(err)) < 0) {
-			add_error(errs, name, lineno, err);
+		if (run_line(&s->run, p, err, sizeof(err)) < 0) {
+			add_error(errs, s->name, s->number ? s->number : lineno,
+				  err[0] ? err : "command failed");
 			nerr++;
 		}
 	}
@@ -427,13 +534,32 @@ int command_run_text(struct app_ctx *ctx, const char *text, const char *name,
 	return nerr;
 }
 
-int command_run_file(struct app_ctx *ctx, const char *path, struct command_errors *errs)
+static struct script text_script(struct app_ctx *app, const char *name)
+{
+	bool screen = app && app->ui;
+
+	return (struct script){.name = name,
+			       .run = {.ctx = {.app = app, .screen = screen, .origin = COMMAND_RC},
+				       .exec = true,
+				       .screen = screen}};
+}
+
+int command_run_text(struct app_ctx *app, const char *text, const char *name,
+		     struct command_errors *errs)
+{
+	struct script s = text_script(app, name);
+
+	return run_script(text, &s, errs);
+}
+
+/* Reads a script file (at most 1 MiB); -1 with the reason in @errs. */
+static int read_script(const char *path, char **text, struct command_errors *errs)
 {
 	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, n;
-	int rc;
+	char *buf;
+	size_t n;
 
+	*text = NULL;
 	if (!f) {
 		add_error(errs, path, 0, strerror(errno));
 		return -1;
@@ -446,12 +572,84 @@ int command_run_file(struct app_ctx *ctx, const char *path, struct command_error
 		return -1;
 	}
 	buf[n] = '\0';
-	len = strlen(buf);
-	if (len < n)
+	*text = buf;
+	if (strlen(buf) < n) {
 		add_error(errs, path, 0, "contains a NUL byte; the rest is ignored");
-	rc = command_run_text(ctx, buf, path, errs);
-	free(buf);
-	return rc + (len < n);
+		return 1;
+	}
+	return 0;
+}
+
+int command_run_file(struct app_ctx *app, const char *path, struct command_errors *errs)
+{
+	char *text;
+	int rc = read_script(path, &text, errs);
+	struct script s = text_script(app, path);
+
+	if (rc < 0)
+		return -1;
+	rc += run_script(text, &s, errs);
+	free(text);
+	return rc;
+}
+
+int command_rc_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		snprintf(buf, len, "%s/pmutop/pmutoprc", xdg);
+	else if (home && *home)
+		snprintf(buf, len, "%s/.config/pmutop/pmutoprc", home);
+	else
+		return -1;
+	return 0;
+}
+
+int command_startup(struct app_ctx *app, struct command_errors *errs)
+{
+	bool screen = app->ui != NULL;
+	char path[4096] = "";
+	char *rc = NULL;
+	int nerr = 0;
+
+	if (!app->opt.no_rc && command_rc_path(path, sizeof(path)) == 0 &&
+	    access(path, F_OK) == 0) {
+		int r = read_script(path, &rc, errs);
+		if (r != 0)
+			nerr++;
+		if (r < 0 && !screen)
+			return nerr;
+	}
+	struct script rcs = {.name = path,
+			     .run = {.ctx = {.app = app, .screen = screen, .origin = COMMAND_RC},
+				     .screen = screen,
+				     .skip_screen = !screen}};
+	struct script arg = {.name = "-c",
+			     .run = {.ctx = {.app = app, .screen = screen, .origin = COMMAND_ARG},
+				     .screen = screen}};
+	if (!screen) {
+		/* batch mode: nothing runs when a line is wrong */
+		if (rc)
+			nerr += run_script(rc, &rcs, errs);
+		for (int i = 0; i < app->opt.ncommands; i++) {
+			arg.number = i + 1;
+			nerr += run_script(app->opt.commands[i], &arg, errs);
+		}
+		if (nerr)
+			goto out;
+		rcs.stop = arg.stop = true;
+	}
+	rcs.run.exec = arg.run.exec = true;
+	if (rc)
+		nerr += run_script(rc, &rcs, errs);
+	for (int i = 0; i < app->opt.ncommands && !(nerr && !screen); i++) {
+		arg.number = i + 1;
+		nerr += run_script(app->opt.commands[i], &arg, errs);
+	}
+out:
+	free(rc);
+	return nerr;
 }
 
 static int push_line(char ***lines, size_t *n, const char *s)
@@ -467,19 +665,38 @@ static int push_line(char ***lines, size_t *n, const char *s)
 	return 0;
 }
 
-char **command_help_lines(const struct keymap *km)
+static int push_commands(char ***lines, size_t *n, bool screen)
 {
-	char **lines = NULL, buf[256], key[32];
-	size_t n = 0;
+	const struct command *c;
+	char buf[256];
 	int rc = 0;
 
-	rc |= push_line(&lines, &n, "Commands (type ':' first; a unique prefix is enough):");
-	FOR_EACH_COMMAND(c)
-	{
+	for (size_t i = 0; (c = command_at(i)); i++) {
+		if (!(c->flags & COMMAND_SCREEN) != !screen)
+			continue;
 		int o = snprintf(buf, sizeof(buf), "  %-34s %s", c->usage, c->help);
 		if (c->alias && o > 0 && (size_t)o < sizeof(buf))
 			snprintf(buf + o, sizeof(buf) - (size_t)o, " (alias %s)", c->alias);
-		rc |= push_line(&lines, &n, buf);
+		rc |= push_line(lines, n, buf);
+	}
+	return rc;
+}
+
+char **command_help_lines(const struct keymap *km)
+{
+	char **lines = NULL, buf[256], key[32];
+	const struct command *c;
+	size_t n = 0;
+	int rc = 0;
+	bool any_screen = false;
+
+	for (size_t i = 0; (c = command_at(i)); i++)
+		any_screen |= (c->flags & COMMAND_SCREEN) != 0;
+	rc |= push_line(&lines, &n, "Commands (type ':' first; a unique prefix is enough):");
+	rc |= push_commands(&lines, &n, false);
+	if (any_screen) {
+		rc |= push_line(&lines, &n, "Screen commands (not in batch mode):");
+		rc |= push_commands(&lines, &n, true);
 	}
 	if (km) {
 		rc |= push_line(&lines, &n, "");
@@ -498,12 +715,13 @@ char **command_help_lines(const struct keymap *km)
 }
 
 static const char *const kind_names[ARG_KIND_COUNT] = {
-	[ARG_NONE] = "", [ARG_COMMAND] = "command", [ARG_MODE] = "mode",
-	[ARG_NUMBER] = "number", [ARG_CPUS] = "CPU list", [ARG_COLUMN] = "column",
-	[ARG_METRIC] = "metric", [ARG_THEME] = "theme", [ARG_OFFCORE_BIT] = "offcore bit",
-	[ARG_EVENT] = "event", [ARG_OPTION] = "option", [ARG_VALUE] = "value",
-	[ARG_KEY] = "key", [ARG_FILE] = "file", [ARG_TEXT] = "text", [ARG_VIEW] = "view",
-	[ARG_PROBE] = "probe", [ARG_RULE] = "rule", [ARG_SELECT] = "row",
+    [ARG_NONE] = "",	     [ARG_COMMAND] = "command", [ARG_MODE] = "mode",
+    [ARG_NUMBER] = "number", [ARG_CPUS] = "CPU list",	[ARG_COLUMN] = "column",
+    [ARG_METRIC] = "metric", [ARG_THEME] = "theme",	[ARG_OFFCORE_BIT] = "offcore bit",
+    [ARG_EVENT] = "event",   [ARG_OPTION] = "option",	[ARG_VALUE] = "value",
+    [ARG_KEY] = "key",	     [ARG_FILE] = "file",	[ARG_TEXT] = "text",
+    [ARG_VIEW] = "view",     [ARG_PROBE] = "probe",	[ARG_RULE] = "rule",
+    [ARG_SELECT] = "row",
 };
 
 char **command_help_for(const char *name, char *err, size_t errlen)
@@ -525,9 +743,14 @@ char **command_help_for(const char *name, char *err, size_t errlen)
 	if (c->max_args != 0 && c->args[0] != ARG_NONE) {
 		size_t o = (size_t)snprintf(buf, sizeof(buf), "arguments:");
 		for (int i = 0; i < COMMAND_ARGS_MAX && c->args[i] != ARG_NONE; i++)
-			o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %s", kind_names[c->args[i]]);
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %s",
+					      kind_names[c->args[i]]);
 		rc |= push_line(&lines, &n, buf);
 	}
+	if (c->flags & COMMAND_SCREEN)
+		rc |= push_line(&lines, &n, "only on the screen (not in batch mode)");
+	if (c->flags & COMMAND_CONTROL)
+		rc |= push_line(&lines, &n, "also a control line of the agent (docs/remote.md)");
 	if (rc) {
 		command_free_words(-1, lines);
 		snprintf(err, errlen, "out of memory");

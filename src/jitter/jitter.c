@@ -1,7 +1,6 @@
 /* jitter.c: window statistics over fast samples, spike rules and log, flight recorder, self cadence. */
 #include "jitter.h"
 #include "app.h"
-#include "command.h"
 #include "platform.h"
 #include "recorder.h"
 #include <errno.h>
@@ -628,124 +627,13 @@ static void on_close(struct app_ctx *app, void *arg)
 	app->jitter = NULL;
 }
 
-/* --- commands ------------------------------------------------------------------------------- */
+/* --- rules --------------------------------------------------------------------------------- */
 
-static int parse_ms(const char *v, long *out, char *err, size_t errlen)
+void jitter_clear_rules(struct app_ctx *app)
 {
-	char *end;
-	errno = 0;
-	long ms = strtol(v, &end, 10);
-	if (errno || end == v || *end) {
-		snprintf(err, errlen, "\"%s\" is not a number of milliseconds", v);
-		return -1;
-	}
-	*out = ms;
-	return 0;
+	J(app)->user_rules = false;
+	default_rules(app);
 }
-
-static int cmd_sample(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
-{
-	(void)argc;
-	long ms;
-	if (parse_ms(argv[1], &ms, err, errlen) < 0 || app_set_sample(app, ms < 1 ? -1 : ms, err, errlen) < 0)
-		return -1;
-	app_log(app, MSG_INFO, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(app), app->interval_ms);
-	return 0;
-}
-
-static int cmd_refresh(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
-{
-	(void)argc;
-	long ms;
-	if (parse_ms(argv[1], &ms, err, errlen) < 0 || app_set_interval(app, ms, err, errlen) < 0)
-		return -1;
-	app_log(app, MSG_INFO, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(app), app->interval_ms);
-	return 0;
-}
-
-static int cmd_alert(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
-{
-	struct jitter *j = J(app);
-	if (argc == 2 && strcmp(argv[1], "list") == 0) {
-		for (size_t i = 0; i < j->rules.n; i++)
-			app_log(app, MSG_INFO, "alert %zu: %s%s", i + 1, j->rules.rules[i].text,
-				j->user_rules ? "" : " (default)");
-		if (!j->rules.n)
-			app_log(app, MSG_INFO, "no alert rules");
-		return 0;
-	}
-	if (argc == 2 && strcmp(argv[1], "clear") == 0) {
-		j->user_rules = false;
-		default_rules(app);
-		app_log(app, MSG_INFO, "alert rules cleared; the default rule per metric is back");
-		return 0;
-	}
-	/* the rule's words joined by single blanks */
-	size_t len = 1;
-	for (int i = 1; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	char *plain = malloc(len);
-	if (!plain) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	plain[0] = '\0';
-	for (int i = 1; i < argc; i++) {
-		strcat(plain, argv[i]);
-		if (i + 1 < argc)
-			strcat(plain, " ");
-	}
-	int rc = jitter_add_rule(app, plain, err, errlen);
-	if (rc == 0)
-		app_log(app, MSG_INFO, "alert: %s", j->rules.rules[j->rules.n - 1].text);
-	free(plain);
-	return rc;
-}
-
-static int cmd_export(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
-{
-	(void)argc;
-	if (strcmp(argv[1], "spikes") != 0) {
-		snprintf(err, errlen, "export: only \"spikes\" can be exported (export spikes FILE)");
-		return -1;
-	}
-	if (jitter_export_spikes(app, argv[2], err, errlen) < 0)
-		return -1;
-	app_log(app, MSG_INFO, "%zu spikes written to %s", J(app)->log.len, argv[2]);
-	return 0;
-}
-
-static int cmd_freeze(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen)
-{
-	struct jitter *j = J(app);
-	bool off = argc > 1 && strcmp(argv[1], "off") == 0;
-	if (argc > 1 && !off && strcmp(argv[1], "on") != 0) {
-		snprintf(err, errlen, "freeze: expected on or off, got \"%s\"", argv[1]);
-		return -1;
-	}
-	if (off || (argc == 1 && (j->frozen || j->freeze_pending))) {
-		jitter_unfreeze(app);
-		app_log(app, MSG_INFO, "view follows the samples again");
-		return 0;
-	}
-	const struct snapshot *s = session_snapshot(app->session);
-	if (jitter_trigger(app, s ? s->time_s : 0, "freeze (key or :freeze)", err, errlen) < 0) {
-		if (j->flight)
-			return -1;
-		j->freeze_pending = !app->opt.batch; /* freeze without a recording */
-	}
-	app_log(app, MSG_INFO, "frozen at %.3f s%s (:freeze again to follow)", s ? s->time_s : 0,
-		j->flight ? "; writing the flight recording" : "");
-	return 0;
-}
-
-static const struct {
-	const char *name;
-	command_fn fn;
-} handlers[] = {
-	{"sample", cmd_sample}, {"refresh", cmd_refresh}, {"alert", cmd_alert},
-	{"export", cmd_export}, {"freeze", cmd_freeze},
-};
 
 /* --- set-up --------------------------------------------------------------------------------- */
 
@@ -786,8 +674,6 @@ int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
 		on_close(app, j);
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
-		command_set_handler(handlers[i].name, handlers[i].fn);
 	return 0;
 }
 

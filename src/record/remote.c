@@ -3,7 +3,6 @@
 #include "app.h"
 #include "command.h"
 #include "recfile.h"
-#include "recorder.h"
 #include "replay.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -85,7 +84,8 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 		v[n++] = av[i];
 	char ms[32];
 	snprintf(ms, sizeof(ms), "%ld", app->interval_ms);
-	const char *fixed[] = {"-b", "-r", "-", "-i", ms};
+	/* the agent is run by these arguments and its control lines, not by an rc file there */
+	const char *fixed[] = {"-b", "-r", "-", "--no-rc", "-i", ms};
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		v[n++] = strdup(fixed[i]);
 	const char *mode = app->mode_name[0] ? app->mode_name : app->opt.mode;
@@ -559,46 +559,11 @@ bool remote_agent_wanted(const struct app_ctx *app)
 
 int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_t errlen)
 {
-	while (*line == ' ' || *line == '\t')
-		line++;
-	const char *arg = strchr(line, ' ');
-	size_t wl = arg ? (size_t)(arg - line) : strlen(line);
-	while (arg && *arg == ' ')
-		arg++;
-	if (!wl)
+	/* the commands of the table marked COMMAND_CONTROL: mode, interval, cpus, mark, quit */
+	char why[512] = "";
+	if (command_execute_from(app, COMMAND_CONTROL, line, why, sizeof(why)) == 0)
 		return 0;
-	if (wl == 4 && strncmp(line, "quit", 4) == 0) {
-		app->quit = true;
-		return 0;
-	}
-	static const char *const known[] = {"mode", "interval", "cpus", "mark"};
-	bool ok = false;
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		ok |= wl == strlen(known[i]) && strncmp(line, known[i], wl) == 0;
-	if (ok && (!arg || !*arg)) {
-		snprintf(err, errlen, "control: %.*s needs an argument", (int)wl, line);
-		return -1;
-	}
-	if (wl == 4 && strncmp(line, "mode", 4) == 0)
-		return app_set_mode(app, arg, err, errlen);
-	if (wl == 8 && strncmp(line, "interval", 8) == 0) {
-		char *end;
-		long ms = strtol(arg, &end, 10);
-		if (end == arg || *end) {
-			snprintf(err, errlen, "control: interval \"%.40s\" is not a number", arg);
-			return -1;
-		}
-		return app_set_interval(app, ms, err, errlen);
-	}
-	if (wl == 4 && strncmp(line, "cpus", 4) == 0)
-		return app_set_cpus(app, strcmp(arg, "all") == 0 ? NULL : arg, err, errlen);
-	if (wl == 4 && strncmp(line, "mark", 4) == 0)
-		return recorder_mark(app, arg, err, errlen);
-	char w[64];
-	snprintf(w, sizeof(w), "%.*s", (int)(wl > 40 ? 40 : wl), line);
-	char e[256];
-	rec_escape(w, e, sizeof(e));
-	snprintf(err, errlen, "control: unknown command \"%s\" (mode, interval, cpus, mark, quit)", e);
+	snprintf(err, errlen, "control: %s", why[0] ? why : "command failed");
 	return -1;
 }
 

@@ -1,6 +1,7 @@
 /* fuzz_keys.c: keys_parse of key names (keys_name round trip) and keys_bind of "KEY COMMAND". */
 #include "fuzz.h"
 #include "keys.h"
+#include "ui.h"
 
 const unsigned long fuzz_default_runs = 400000;
 
@@ -21,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_ASSERT(key == -1 && err[0]);
 	}
-	/* "KEY COMMAND..." bound into the default map */
+	/* "KEY COMMAND..." bound into the default map (which names the screen's commands) */
+	ui_add_commands();
 	struct keymap km;
 	FUZZ_ASSERT(keys_map_init(&km) == 0);
 	char *sp = strchr(text, ' ');

@@ -1,0 +1,58 @@
+/* cmd-mode.c: "mode NAME|next|prev", the event mode switch. */
+#include "app.h"
+#include "command.h"
+#include "mode.h"
+#include <stdio.h>
+#include <string.h>
+
+void command_note_mode(const struct command_ctx *ctx)
+{
+	command_note(ctx, "mode %s opened; its first full tick arrives in %ld ms",
+		     ctx->app->mode_name, ctx->app->interval_ms);
+}
+
+/* The next (or previous) mode that opens here; in a replay, one whose events were recorded. */
+static int step_mode(struct app_ctx *app, int step, char *err, size_t errlen)
+{
+	int n = app->modes->n, cur = 0;
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(app->modes->modes[i]->name, app->mode_name) == 0)
+			cur = i;
+	for (int k = 1; k < n; k++) {
+		const struct mode *m = app->modes->modes[((cur + step * k) % n + n) % n];
+		struct mode_avail a;
+		if (mode_availability(m, app->family, &a) == 0 &&
+		    app_set_mode(app, m->name, err, errlen) == 0)
+			return 0;
+	}
+	snprintf(err, errlen, "no other mode is available here");
+	return -1;
+}
+
+static int exec_mode(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
+{
+	const char *name = argv[1];
+	int rc;
+
+	(void)argc;
+	if (strcmp(name, "next") == 0 || strcmp(name, "prev") == 0)
+		rc = step_mode(ctx->app, name[0] == 'n' ? 1 : -1, err, errlen);
+	else
+		rc = app_set_mode(ctx->app, name, err, errlen);
+	if (rc < 0)
+		return -1;
+	command_note_mode(ctx);
+	return 0;
+}
+
+const struct command cmd_mode_entry = {
+    .name = "mode",
+    .usage = "mode NAME|next|prev",
+    .min_args = 1,
+    .max_args = 1,
+    .args = {ARG_MODE},
+    .flags = COMMAND_CONTROL,
+    .exec = exec_mode,
+    .help = "switch to event mode NAME, or the next/previous mode",
+};

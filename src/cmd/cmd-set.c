@@ -1,0 +1,180 @@
+/* cmd-set.c: "set OPTION VALUE", "show [OPTION]", the core's settings (the screen adds more). */
+#include "app.h"
+#include "command.h"
+#include "cpuset.h"
+#include "jitter.h"
+#include <stdio.h>
+#include <string.h>
+
+/* --- the core's settings --------------------------------------------------------------------- */
+
+static void show_interval(const struct command_ctx *ctx, char *b, size_t l)
+{
+	snprintf(b, l, "%ld", ctx->app->interval_ms);
+}
+
+static int set_interval(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	long ms;
+
+	if (command_parse_ms(v, &ms, err, errlen) < 0) {
+		snprintf(err, errlen, "interval: \"%s\" is not a number of milliseconds", v);
+		return -1;
+	}
+	return app_set_interval(ctx->app, ms, err, errlen);
+}
+
+static void show_mode(const struct command_ctx *ctx, char *b, size_t l)
+{
+	snprintf(b, l, "%s", ctx->app->mode_name);
+}
+
+static int set_mode(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	return app_set_mode(ctx->app, v, err, errlen);
+}
+
+static void show_cpus(const struct command_ctx *ctx, char *b, size_t l)
+{
+	struct cpuset s;
+
+	cpuset_clear(&s);
+	for (int i = 0; i < ctx->app->ncpus; i++)
+		cpuset_add(&s, ctx->app->cpus[i]);
+	cpuset_format(&s, b, l);
+}
+
+static int set_cpus(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	return app_set_cpus(ctx->app, strcmp(v, "all") == 0 ? NULL : v, err, errlen);
+}
+
+static int set_attrib(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	bool on;
+
+	if (command_parse_bool(v, &on, err, errlen) < 0)
+		return -1;
+	return jitter_get(ctx->app) ? jitter_set_attrib(ctx->app, on, err, errlen) : 0;
+}
+
+static void show_attrib(const struct command_ctx *ctx, char *b, size_t l)
+{
+	const struct jitter *j = jitter_get(ctx->app);
+
+	snprintf(b, l, "%s", j && j->attrib_on ? "on" : "off");
+}
+
+static int set_stat(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	struct jitter *j = jitter_get(ctx->app);
+	int st = jitter_stat_parse(v);
+
+	if (st < 0 || !j) {
+		snprintf(err, errlen, "stat: \"%s\" is not value, min, median, p99, max or dev", v);
+		return -1;
+	}
+	j->stat = (enum jitter_stat)st;
+	return 0;
+}
+
+static void show_stat(const struct command_ctx *ctx, char *b, size_t l)
+{
+	const struct jitter *j = jitter_get(ctx->app);
+
+	snprintf(b, l, "%s", jitter_stat_name(j ? j->stat : JITTER_VALUE));
+}
+
+static void show_self(const struct command_ctx *ctx, char *b, size_t l)
+{
+	jitter_status_line(ctx->app, b, l);
+}
+
+static int set_self(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	(void)ctx, (void)v;
+	snprintf(err, errlen, "self is read-only");
+	return -1;
+}
+
+const struct command_setting command_core_settings[] = {
+    {"interval", "sampling interval in ms (10..3600000)", 0, set_interval, show_interval},
+    {"mode", "the event mode", 0, set_mode, show_mode},
+    {"cpus", "monitored CPUs (list or all)", 0, set_cpus, show_cpus},
+    {"attrib", "on: attribution columns (switches, irqs, SMIs, MHz, task)", 0, set_attrib,
+     show_attrib},
+    {"stat", "window statistic in the table: value min median p99 max dev", 0, set_stat, show_stat},
+    {"self", "pmutop's own cadence, lateness, CPU use and memory (read-only)", 0, set_self,
+     show_self},
+    {NULL, NULL, 0, NULL, NULL},
+};
+
+/* --- set and show ---------------------------------------------------------------------------- */
+
+/* The setting @name, if this run has what it needs. */
+static const struct command_setting *usable(const struct command_ctx *ctx, const char *cmd,
+					    const char *name, int *rc, char *err, size_t errlen)
+{
+	const struct command_setting *s = command_setting_find(name, err, errlen);
+
+	*rc = -1;
+	if (s && (s->flags & COMMAND_SCREEN) && !ctx->screen) {
+		snprintf(err, errlen, "%s %s: only on the screen, not in batch mode", cmd, s->name);
+		*rc = COMMAND_SCREEN_ONLY;
+		return NULL;
+	}
+	return s;
+}
+
+static int exec_set(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
+{
+	int rc;
+	const struct command_setting *s = usable(ctx, argv[0], argv[1], &rc, err, errlen);
+
+	(void)argc;
+	return s ? s->set(ctx, argv[2], err, errlen) : rc;
+}
+
+static int exec_show(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
+{
+	const struct command_setting *s;
+	char line[1024] = "", val[256];
+	int rc;
+
+	if (argc > 1) {
+		if (!(s = usable(ctx, argv[0], argv[1], &rc, err, errlen)))
+			return rc;
+		s->show(ctx, val, sizeof(val));
+		app_log(ctx->app, MSG_INFO, "%s = %s", s->name, val);
+		return 0;
+	}
+	for (size_t i = 0; (s = command_setting_at(i)); i++) {
+		if ((s->flags & COMMAND_SCREEN) && !ctx->screen)
+			continue;
+		s->show(ctx, val, sizeof(val));
+		size_t u = strlen(line);
+		snprintf(line + u, sizeof(line) - u, "%s%s=%s", u ? "  " : "", s->name, val);
+	}
+	app_log(ctx->app, MSG_INFO, "%s", line);
+	return 0;
+}
+
+const struct command cmd_set_entry = {
+    .name = "set",
+    .usage = "set OPTION VALUE",
+    .min_args = 2,
+    .max_args = 2,
+    .args = {ARG_OPTION, ARG_VALUE},
+    .exec = exec_set,
+    .help = "set an option",
+};
+
+const struct command cmd_show_entry = {
+    .name = "show",
+    .usage = "show [OPTION]",
+    .min_args = 0,
+    .max_args = 1,
+    .args = {ARG_OPTION},
+    .exec = exec_show,
+    .help = "show one option, or all",
+};

@@ -1,0 +1,143 @@
+/* cmd-view.c: "view NAME", "help [COMMAND]", "messages": the screen's views and text views. */
+#include "app.h"
+#include "command.h"
+#include "mode.h"
+#include "uistate.h"
+#include <stdio.h>
+#include <string.h>
+
+
+/* The help view: commands and keys (from the tables), settings, modes; or one command. */
+static int show_help(struct app_ctx *app, const char *topic, char *err, size_t errlen)
+{
+	struct ui_state *u = app->ui;
+	char **lines = topic ? command_help_for(topic, err, errlen) : command_help_lines(&u->km);
+	const struct command_setting *s;
+
+	if (topic && !lines)
+		return -1;
+	ui_text_clear(u);
+	ui_text_add(u, ROLE_TITLE, "%s",
+		    topic ? "Help" : "pmutop help  (Esc or q returns; up/down scroll)");
+	for (int i = 0; lines && lines[i]; i++)
+		ui_text_add(u, ROLE_HELP_TEXT, "%s", lines[i]);
+	command_free_words(-1, lines);
+	if (!topic) {
+		ui_text_add(u, ROLE_TITLE, "%s", "");
+		ui_text_add(u, ROLE_TITLE, "Settings (:set NAME VALUE, :show [NAME])");
+		for (size_t i = 0; (s = command_setting_at(i)); i++)
+			ui_text_add(u, ROLE_HELP_TEXT, "  %-10s %s", s->name, s->help);
+		ui_text_add(u, ROLE_TITLE, "%s", "");
+		ui_text_add(u, ROLE_TITLE, "Modes (:mode NAME, m/M)");
+		for (int i = 0; i < app->modes->n; i++) {
+			const struct mode *m = app->modes->modes[i];
+			struct mode_avail a;
+			bool ok = mode_availability(m, app->family, &a) == 0;
+			ui_text_add(u, ok ? ROLE_HELP_TEXT : ROLE_CELL_NA, "  %-10s %s%s%s",
+				    m->name, m->title ? m->title : "",
+				    ok ? "" : " -- not here: ", ok ? "" : a.reason);
+		}
+		ui_text_add(u, ROLE_TITLE, "%s", "");
+		ui_text_add(u, ROLE_HELP_TEXT,
+			    "Cells: n/a no value, n/s not supported, n/c not counted, "
+			    "~ scaled (multiplexed; :set running on shows the %%)");
+		ui_text_add(u, ROLE_HELP_TEXT, "Command-line options: see pmutop --help");
+	}
+	u->vs.view = VIEW_HELP;
+	u->vs.scroll = 0;
+	return 0;
+}
+
+/* The message log, newest last. */
+static void show_messages(struct app_ctx *app)
+{
+	struct ui_state *u = app->ui;
+	int start = (app->message_head - app->nmessages + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
+
+	ui_text_clear(u);
+	ui_text_add(u, ROLE_TITLE, "Messages (%d, newest last)", app->nmessages);
+	for (int i = 0; i < app->nmessages; i++) {
+		const struct app_message *m = &app->messages[(start + i) % APP_MAX_MESSAGES];
+		int role = m->level == MSG_ERROR  ? ROLE_MESSAGE_ERROR
+			   : m->level == MSG_WARN ? ROLE_MESSAGE_WARN
+						  : ROLE_MESSAGE_INFO;
+		ui_text_add(u, role, "%8.1fs %s", m->time_s, m->text);
+	}
+	if (!app->nmessages)
+		ui_text_add(u, ROLE_HELP_TEXT, "no messages");
+	u->vs.view = VIEW_MESSAGES;
+	u->vs.scroll = app->nmessages;
+}
+
+static int exec_view(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
+{
+	struct ui_state *u = ctx->app->ui;
+
+	(void)argc;
+	for (int v = 0; v < VIEW_COUNT; v++) {
+		if (strcmp(views_entry((enum view_kind)v)->name, argv[1]) != 0)
+			continue;
+		if (v == VIEW_HELP)
+			return show_help(ctx->app, NULL, err, errlen);
+		if (v == VIEW_MESSAGES) {
+			show_messages(ctx->app);
+			return 0;
+		}
+		if (v == VIEW_SPIKES && u->vs.view != VIEW_SPIKES) {
+			u->vs.view = VIEW_SPIKES;
+			u->vs.scroll = 1 << 20; /* newest at the bottom */
+			return 0;
+		}
+		/* the same view again returns to the table (o toggles the offcore view) */
+		u->vs.view = u->vs.view == (enum view_kind)v ? VIEW_TABLE : (enum view_kind)v;
+		u->vs.scroll = 0;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown view \"%s\" (table, offcore, help, messages, probe, spikes)",
+		 argv[1]);
+	return -1;
+}
+
+static int exec_help(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
+{
+	return show_help(ctx->app, argc > 1 ? argv[1] : NULL, err, errlen);
+}
+
+static int exec_messages(const struct command_ctx *ctx, int argc, char **argv, char *err,
+			 size_t errlen)
+{
+	(void)argc, (void)argv, (void)err, (void)errlen;
+	show_messages(ctx->app);
+	return 0;
+}
+
+const struct command ui_cmd_view_entry = {
+    .name = "view",
+    .usage = "view NAME",
+    .min_args = 1,
+    .max_args = 1,
+    .args = {ARG_VIEW},
+    .flags = COMMAND_SCREEN,
+    .exec = exec_view,
+    .help = "switch view (table, offcore, spikes, messages, help)",
+};
+
+const struct command ui_cmd_help_entry = {
+    .name = "help",
+    .alias = "?",
+    .usage = "help [COMMAND]",
+    .min_args = 0,
+    .max_args = 1,
+    .args = {ARG_COMMAND},
+    .flags = COMMAND_SCREEN,
+    .exec = exec_help,
+    .help = "show help, for all commands or one",
+};
+
+const struct command ui_cmd_messages_entry = {
+    .name = "messages",
+    .usage = "messages",
+    .flags = COMMAND_SCREEN,
+    .exec = exec_messages,
+    .help = "show the message log",
+};
