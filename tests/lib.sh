@@ -37,19 +37,6 @@ check_or_bug() {
 	shift 2
 	if "$@"; then pass; else skip "$desc: known bug: $bug"; fi
 }
-# check_pending DESC CMD...: a check of what the rebuilt engine must guarantee that the tree it
-# was written against fails. It counts as a FAILURE (the suite stays red until the engine is
-# fixed), printed "FAIL: PENDING-ENGINE: DESC"; once it passes, drop the marker (say check).
-check_pending() {
-	local desc=$1
-	shift
-	if "$@"; then
-		pass
-		echo "note: now passes (make it a plain check): $desc"
-	else
-		fail "PENDING-ENGINE: $desc"
-	fi
-}
 # run_cmd: runs "$BIN" ARGS with stdout/stderr in $T_TMP/out, $T_TMP/err, status in $RC
 # (124 when it ran past 30 s).
 run_cmd() {

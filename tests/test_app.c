@@ -1,6 +1,7 @@
 /* test_app.c: the app layer on the sim backend: offcore wiring, screen commands, cadence changes. */
 #include "app.h"
 #include "command.h"
+#include "frame.h"
 #include "harness.h"
 #include "options.h"
 #include "replay.h"
@@ -177,8 +178,14 @@ static void test_screen_follows(void)
 	if (start("--backend sim --sim-family snb --sim-cpus 2 -i 10 -m cpi --no-rc", true) < 0)
 		return;
 	struct ui_state *u = app.ui;
-	ticks(3);
-	CHECK(u->hist.len == 3, "history of 3 ticks: %d", u->hist.len);
+	for (int i = 0; i < 3; i++) { /* what the run loop does: a tick, then its frame */
+		ticks(1);
+		const struct frame *f = app_refresh_due(&app) ? app_frame_build(&app) : NULL;
+		CHECK(f != NULL, "frame %d", i + 1);
+		if (f)
+			ui_state_frame(&app, f);
+	}
+	CHECK(u->hist.len == 3, "history of 3 frames: %d", u->hist.len);
 	CHECK_INT(ui_state_command(&app, "sort ipc; spark cpi"), 0);
 	CHECK(u->vs.sort_col >= 0 && u->vs.spark_metric >= 0, "sorted");
 	CHECK_INT(ui_state_command(&app, "cpus 1"), 0);
