@@ -23,7 +23,7 @@ const struct command ui_cmd_pause_entry = {
     .usage = "pause",
     .flags = COMMAND_SCREEN,
     .exec = exec_pause,
-    .help = "freeze the display (counting goes on)",
+    .help = "freeze the display (counting, recording and rules go on)",
 };
 
 const struct command ui_cmd_resume_entry = {

@@ -61,7 +61,7 @@ const struct command cmd_add_entry = {
     .max_args = COMMAND_VARIADIC,
     .args = {ARG_EVENT},
     .exec = exec_add,
-    .help = "add events to the current mode",
+    .help = "add events to the current mode (each gets a column ALIAS_ps, per second)",
 };
 
 const struct command cmd_remove_entry = {
