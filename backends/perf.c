@@ -1,7 +1,7 @@
 /* perf.c: system-wide per-CPU counting with perf_event_open, one group per CPU (or per set). */
-#include "source.h"
 #include "encode.h"
 #include "family.h"
+#include "source.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -16,10 +16,10 @@
 
 /* One perf group on one CPU: a leader and its members. */
 struct perf_group {
-	int leader_fd;      /* -1 when the group has no event open */
-	int nmembers;       /* events in the group, leader included */
-	int *event_index;   /* group position -> mode event index */
-	uint64_t *ids;      /* group position -> PERF_EVENT_IOC_ID */
+	int leader_fd;	  /* -1 when the group has no event open */
+	int nmembers;	  /* events in the group, leader included */
+	int *event_index; /* group position -> mode event index */
+	uint64_t *ids;	  /* group position -> PERF_EVENT_IOC_ID */
 };
 
 struct perf_row {
@@ -33,9 +33,9 @@ struct perf_row {
 /* /proc/stat pseudo-events: per CPU, cumulative ns of a field. */
 struct proc_source {
 	bool used;
-	long hz;          /* USER_HZ */
-	uint64_t t0;      /* monotonic ns at open: enabled/running start */
-	int fd;           /* /proc/stat, kept open: one pread per tick; -1 closed */
+	long hz;     /* USER_HZ */
+	uint64_t t0; /* monotonic ns at open: enabled/running start */
+	int fd;	     /* /proc/stat, kept open: one pread per tick; -1 closed */
 	char *buf;
 	size_t cap;
 };
@@ -58,23 +58,23 @@ static const struct {
 	int err;
 	const char *hint;
 } errno_hints[] = {
-	{EACCES, "permission denied: run as root, give pmutop CAP_PERFMON (setcap cap_perfmon+ep), "
-		 "or lower kernel.perf_event_paranoid to -1 for system-wide counting"},
-	{EPERM, "not permitted: an exclude bit this PMU cannot honour, or perf_event_paranoid/LSM "
-		"policy; run as root or with CAP_PERFMON"},
-	{ENOENT, "no such event on this PMU (no hardware PMU in /sys/bus/event_source/devices, or "
-		 "an event for another core type)"},
-	{EOPNOTSUPP, "not supported by this PMU (no sampling or no such feature)"},
-	{EINVAL, "invalid configuration: bad event code or config1 mask, exclude bits on a PMU "
-		 "that cannot filter, or a group that can never fit the counters"},
-	{ENODEV, "the CPU is offline"},
-	{EMFILE, "too many open files: raise the limit (ulimit -n) or count fewer events/CPUs"},
-	{ENFILE, "the system file table is full"},
-	{EBUSY, "the PMU is in exclusive use by another tool"},
-	{ENOSPC, "no free counter of the required kind (breakpoints) or read buffer too small"},
-	{ENXIO, "an extra MSR this event needs is not accessible (virtual machine?)"},
-	{E2BIG, "perf_event_attr size mismatch with this kernel"},
-	{ESRCH, "the target task does not exist"},
+    {EACCES, "permission denied: run as root, give pmutop CAP_PERFMON (setcap cap_perfmon+ep), "
+	     "or lower kernel.perf_event_paranoid to -1 for system-wide counting"},
+    {EPERM, "not permitted: an exclude bit this PMU cannot honour, or perf_event_paranoid/LSM "
+	    "policy; run as root or with CAP_PERFMON"},
+    {ENOENT, "no such event on this PMU (no hardware PMU in /sys/bus/event_source/devices, or "
+	     "an event for another core type)"},
+    {EOPNOTSUPP, "not supported by this PMU (no sampling or no such feature)"},
+    {EINVAL, "invalid configuration: bad event code or config1 mask, exclude bits on a PMU "
+	     "that cannot filter, or a group that can never fit the counters"},
+    {ENODEV, "the CPU is offline"},
+    {EMFILE, "too many open files: raise the limit (ulimit -n) or count fewer events/CPUs"},
+    {ENFILE, "the system file table is full"},
+    {EBUSY, "the PMU is in exclusive use by another tool"},
+    {ENOSPC, "no free counter of the required kind (breakpoints) or read buffer too small"},
+    {ENXIO, "an extra MSR this event needs is not accessible (virtual machine?)"},
+    {E2BIG, "perf_event_attr size mismatch with this kernel"},
+    {ESRCH, "the target task does not exist"},
 };
 
 const char *perf_errno_hint(int err)
@@ -147,7 +147,7 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 	for (int e = 0; e < p->req.nevents; e++) {
 		struct event_encoding *enc = &p->enc[r * p->req.nevents + e];
 		if (!b->status[r * b->nevents + e].encoding[0])
-			continue; /* did not encode */
+			continue;  /* did not encode */
 		if (enc->procfs) { /* read from /proc/stat, no perf event */
 			p->proc.used = true;
 			set_status(b, r, e, 0, NULL);
@@ -193,7 +193,8 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		struct perf_group *g = &row->groups[gi];
 		if (g->leader_fd < 0)
 			continue;
-		bool on = p->req.nsets <= 1 || p->req.singletons || gi == p->cur_set || gi == p->req.nsets;
+		bool on = p->req.nsets <= 1 || p->req.singletons || gi == p->cur_set ||
+			  gi == p->req.nsets;
 		ioctl(g->leader_fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 		if (on)
 			ioctl(g->leader_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
@@ -291,15 +292,16 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 		}
 		const struct pmu_family *fam = req->family;
 		struct encode_ctx ctx = {
-			.sysfs_root = req->sysfs_root,
-			.family = fam,
-			.core_pmu_type = p->core_type[r],
-			.filters_priv = fam ? fam->filters_priv : true,
+		    .sysfs_root = req->sysfs_root,
+		    .family = fam,
+		    .core_pmu_type = p->core_type[r],
+		    .filters_priv = fam ? fam->filters_priv : true,
 		};
 		for (int e = 0; e < n; e++) {
 			struct backend_status *st = &b->status[r * n + e];
 			char why[160];
-			if (event_encode(p->events[e].spec, &ctx, &p->enc[r * n + e], why, sizeof(why)) < 0) {
+			if (event_encode(p->events[e].spec, &ctx, &p->enc[r * n + e], why,
+					 sizeof(why)) < 0) {
 				st->supported = false;
 				st->err = ENOENT;
 				snprintf(st->reason, sizeof(st->reason), "%s", why);
@@ -310,8 +312,8 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 		total_opened += open_row(b, p, r);
 		for (int e = 0; e < n && !first_reason[0]; e++)
 			if (!b->status[r * n + e].supported)
-				snprintf(first_reason, sizeof(first_reason), "%s: %s", p->events[e].name,
-					 b->status[r * n + e].reason);
+				snprintf(first_reason, sizeof(first_reason), "%s: %s",
+					 p->events[e].name, b->status[r * n + e].reason);
 	}
 	snprintf(b->description, sizeof(b->description), "perf_event");
 	if (total_opened == 0) {
@@ -349,14 +351,14 @@ static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *
 		unsigned long long v[8] = {0};
 		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
 			continue;
-		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
-			   &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
+		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
 			continue;
 		/* user nice system idle iowait irq softirq steal */
 		unsigned long long field[3] = {
-			[ENCODE_PROC_BUSY] = v[0] + v[1] + v[2] + v[5] + v[6] + v[7],
-			[ENCODE_PROC_IDLE] = v[3] + v[4],
-			[ENCODE_PROC_IRQ] = v[5] + v[6],
+		    [ENCODE_PROC_BUSY] = v[0] + v[1] + v[2] + v[5] + v[6] + v[7],
+		    [ENCODE_PROC_IDLE] = v[3] + v[4],
+		    [ENCODE_PROC_IRQ] = v[5] + v[6],
 		};
 		for (int r = 0; r < p->req.ncpus; r++) {
 			if (p->rows[r].cpu != cpu || offline[r])
@@ -365,8 +367,10 @@ static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *
 				const struct event_encoding *enc = &p->enc[r * n + e];
 				if (!enc->procfs || !b->status[r * n + e].supported)
 					continue;
-				uint64_t ns = field[enc->attr.config < 3 ? enc->attr.config : 0] * (1000000000ULL / (uint64_t)p->proc.hz);
-				out[r * n + e] = (struct raw_count){ns, now - p->proc.t0, now - p->proc.t0};
+				uint64_t ns = field[enc->attr.config < 3 ? enc->attr.config : 0] *
+					      (1000000000ULL / (uint64_t)p->proc.hz);
+				out[r * n + e] =
+				    (struct raw_count){ns, now - p->proc.t0, now - p->proc.t0};
 				present[r * n + e] = true;
 			}
 		}
@@ -381,7 +385,8 @@ static uint64_t monotonic_ns(void)
 }
 
 /* Reads one group; returns 0, or -1 if the group was torn apart (CPU went offline). */
-static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_count *out, bool *present)
+static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_count *out,
+		      bool *present)
 {
 	ssize_t want = (ssize_t)((3 + 2 * (size_t)g->nmembers) * sizeof(uint64_t));
 	ssize_t got = read(g->leader_fd, p->readbuf, p->readbuf_len * sizeof(uint64_t));
@@ -464,11 +469,11 @@ static void perf_select_set(struct backend *b, int set)
 }
 
 const struct source_ops source_perf_ops = {
-	.name = "perf",
-	.kind = SOURCE_PERF,
-	.caps = SOURCE_CAP_THIS_MACHINE,
-	.open = perf_open,
-	.read = perf_read,
-	.select_set = perf_select_set,
-	.close = perf_close,
+    .name = "perf",
+    .kind = SOURCE_PERF,
+    .caps = SOURCE_CAP_THIS_MACHINE,
+    .open = perf_open,
+    .read = perf_read,
+    .select_set = perf_select_set,
+    .close = perf_close,
 };

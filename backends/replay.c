@@ -82,8 +82,8 @@ int replay_load(struct replay *r, const char *path, char *err, size_t errlen)
 	base_init(r);
 	enum perfstat_format fmt = perfstat_detect(path);
 	int rc = fmt == PERFSTAT_CSV || fmt == PERFSTAT_JSON
-			 ? perfstat_load(path, fmt, &r->f, err, errlen)
-			 : rec_load(path, &r->f, err, errlen);
+		     ? perfstat_load(path, fmt, &r->f, err, errlen)
+		     : rec_load(path, &r->f, err, errlen);
 	if (rc < 0)
 		return -1;
 	r->cap_ticks = r->f.nticks;
@@ -101,7 +101,8 @@ int replay_load(struct replay *r, const char *path, char *err, size_t errlen)
 		 * interval makes it the first shown tick */
 		struct rec_tick z;
 		const struct rec_tick *t0 = &r->f.ticks[0];
-		if (rec_tick_copy(&z, t0) < 0 || grow((void **)&r->f.ticks, r->f.nticks, &r->cap_ticks, sizeof(z)) < 0) {
+		if (rec_tick_copy(&z, t0) < 0 ||
+		    grow((void **)&r->f.ticks, r->f.nticks, &r->cap_ticks, sizeof(z)) < 0) {
 			snprintf(err, errlen, "out of memory");
 			replay_free(r);
 			return -1;
@@ -242,10 +243,7 @@ static int replay_read(struct backend *b, uint64_t nominal_ns, struct raw_count 
 
 /* The recorded triples already show which set counted; the session's rotation only needs to
  * advance as it did live. */
-static void replay_select_set(struct backend *b, int set)
-{
-	(void)b, (void)set;
-}
+static void replay_select_set(struct backend *b, int set) { (void)b, (void)set; }
 
 static void replay_close(struct backend *b)
 {
@@ -272,7 +270,8 @@ static void replay_describe(const void *inst, struct source_machine *out)
 	if (strcmp(h->source, "flight") == 0)
 		snprintf(out->capability, sizeof(out->capability), "flight recording");
 	else if (h->source[0])
-		snprintf(out->capability, sizeof(out->capability), "imported from %.150s", h->source);
+		snprintf(out->capability, sizeof(out->capability), "imported from %.150s",
+			 h->source);
 	out->counter_bits = h->counter_bits ? h->counter_bits : 64;
 	out->ncpus = h->ncpus;
 }
@@ -286,27 +285,26 @@ static void replay_cpus(const void *inst, struct cpuset *out)
 }
 
 const struct source_ops source_replay_ops = {
-	.name = "replay",
-	.kind = SOURCE_REPLAY,
-	.caps = SOURCE_CAP_RECORDED | SOURCE_CAP_SEEK,
-	.open = replay_open,
-	.read = replay_read,
-	.select_set = replay_select_set,
-	.close = replay_close,
-	.describe = replay_describe,
-	.cpus = replay_cpus,
+    .name = "replay",
+    .kind = SOURCE_REPLAY,
+    .caps = SOURCE_CAP_RECORDED | SOURCE_CAP_SEEK,
+    .open = replay_open,
+    .read = replay_read,
+    .select_set = replay_select_set,
+    .close = replay_close,
+    .describe = replay_describe,
+    .cpus = replay_cpus,
 };
 
 /* A remote agent's stream: the same reads, from a recording that grows while it runs. */
 const struct source_ops source_remote_ops = {
-	.name = "remote",
-	.kind = SOURCE_REMOTE,
-	.caps = SOURCE_CAP_RECORDED | SOURCE_CAP_FORWARD | SOURCE_CAP_STREAM,
-	.open = replay_open,
-	.read = replay_read,
-	.select_set = replay_select_set,
-	.close = replay_close,
-	.describe = replay_describe,
-	.cpus = replay_cpus,
+    .name = "remote",
+    .kind = SOURCE_REMOTE,
+    .caps = SOURCE_CAP_RECORDED | SOURCE_CAP_FORWARD | SOURCE_CAP_STREAM,
+    .open = replay_open,
+    .read = replay_read,
+    .select_set = replay_select_set,
+    .close = replay_close,
+    .describe = replay_describe,
+    .cpus = replay_cpus,
 };
-

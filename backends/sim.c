@@ -1,6 +1,6 @@
 /* sim.c: deterministic simulated counters for any number of CPUs (wrap, multiplexing, faults). */
-#include "source.h"
 #include "cpuset.h"
+#include "source.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -8,10 +8,10 @@
 #include <string.h>
 
 struct sim_event {
-	double rate;     /* events per second at 100% utilisation */
+	double rate;	   /* events per second at 100% utilisation */
 	bool follows_util; /* scales with the CPU's simulated utilisation */
-	int spiky;       /* on spike ticks: +1 multiplied by spike_factor, -1 divided (a stall) */
-	bool steady;     /* a clock: no random wander */
+	int spiky;	   /* on spike ticks: +1 multiplied by spike_factor, -1 divided (a stall) */
+	bool steady;	   /* a clock: no random wander */
 };
 
 struct sim_priv {
@@ -20,7 +20,7 @@ struct sim_priv {
 	int *cpus;
 	struct sim_event *ev;
 	struct raw_count *acc; /* cumulative, unmasked: [row * nevents + e] */
-	double *frac;          /* fractional carry per counter */
+	double *frac;	       /* fractional carry per counter */
 	uint64_t tick;
 	uint64_t t_ns; /* virtual time of the last read */
 	int cur_set, nsets;
@@ -30,20 +30,19 @@ struct sim_priv {
 void sim_opts_default(struct sim_opts *o)
 {
 	*o = (struct sim_opts){
-		.seed = 1,
-		.counter_bits = 64,
-		.mux_fraction = 1.0,
-		.fail_event = -1,
-		.offline_cpu = -1,
-		.offline_from = -1,
-		.offline_to = -1,
-		.spike_cpu = -1,
-		.spike_every = 0,
-		.spike_factor = 4.0,
-		.ncpus = 4,
+	    .seed = 1,
+	    .counter_bits = 64,
+	    .mux_fraction = 1.0,
+	    .fail_event = -1,
+	    .offline_cpu = -1,
+	    .offline_from = -1,
+	    .offline_to = -1,
+	    .spike_cpu = -1,
+	    .spike_every = 0,
+	    .spike_factor = 4.0,
+	    .ncpus = 4,
 	};
 }
-
 
 /* splitmix64: a small, well-mixed deterministic hash. */
 static uint64_t mix(uint64_t x)
@@ -82,33 +81,34 @@ static struct sim_event profile(const struct backend_event *e)
 		bool util;
 		int spiky;
 	} table[] = {
-		{"clock", 1e9, false, false}, /* ns per second: counts idle time too */
-		{"busy", 1e9, true, false},   /* proc/busy/: ns per second of busy time */
-		{"tsc", 2.6e9, false, false},
-		{"migration", 3, false, false},
-		{"switch", 800, true, false},
-		{"cs", 800, true, false},
-		{"fault", 200, true, false},
-		{"miss", 2e6, true, true},
-		{"refill", 2e6, true, true},
-		{"walk", 4e5, true, true},
-		{"stall", 3e8, true, true},
-		{"wb", 1e6, true, false},
-		{"write", 1e6, true, false},
-		{"instr", 3e9, true, -1}, /* a stall: fewer instructions in the same cycles */
-		{"inst", 3e9, true, -1},
-		{"cycle", 2.4e9, true, false},
-		{"ccnt", 2.4e9, true, false},
-		{"access", 9e8, true, false},
-		{"load", 9e8, true, false},
-		{"ref", 3e7, true, false},
-		{"branch", 5e8, true, false},
-		{"offcore", 5e6, true, true},
+	    {"clock", 1e9, false, false}, /* ns per second: counts idle time too */
+	    {"busy", 1e9, true, false},	  /* proc/busy/: ns per second of busy time */
+	    {"tsc", 2.6e9, false, false},
+	    {"migration", 3, false, false},
+	    {"switch", 800, true, false},
+	    {"cs", 800, true, false},
+	    {"fault", 200, true, false},
+	    {"miss", 2e6, true, true},
+	    {"refill", 2e6, true, true},
+	    {"walk", 4e5, true, true},
+	    {"stall", 3e8, true, true},
+	    {"wb", 1e6, true, false},
+	    {"write", 1e6, true, false},
+	    {"instr", 3e9, true, -1}, /* a stall: fewer instructions in the same cycles */
+	    {"inst", 3e9, true, -1},
+	    {"cycle", 2.4e9, true, false},
+	    {"ccnt", 2.4e9, true, false},
+	    {"access", 9e8, true, false},
+	    {"load", 9e8, true, false},
+	    {"ref", 3e7, true, false},
+	    {"branch", 5e8, true, false},
+	    {"offcore", 5e6, true, true},
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (name_has(both, table[i].word))
 			return (struct sim_event){table[i].rate, table[i].util, table[i].spiky,
-						  !strcmp(table[i].word, "clock") || !strcmp(table[i].word, "tsc")};
+						  !strcmp(table[i].word, "clock") ||
+						      !strcmp(table[i].word, "tsc")};
 	return (struct sim_event){1e7, true, 0, false};
 }
 
@@ -151,7 +151,8 @@ static int sim_open(struct backend *b, const struct backend_req *req, char *err,
 	for (int r = 0; r < req->ncpus; r++)
 		for (int e = 0; e < req->nevents; e++) {
 			struct backend_status *st = &b->status[r * req->nevents + e];
-			snprintf(st->encoding, sizeof(st->encoding), "simulated %.140s", req->events[e].spec);
+			snprintf(st->encoding, sizeof(st->encoding), "simulated %.140s",
+				 req->events[e].spec);
 			if (e == p->opts.fail_event) {
 				st->supported = false;
 				st->err = ENOENT;
@@ -179,7 +180,8 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 	struct sim_priv *p = b->priv;
 	const struct sim_opts *o = &p->opts;
 	p->tick++;
-	uint64_t dt = nominal_ns ? nominal_ns : 1000000000ULL; /* virtual time: the tick asked for */
+	uint64_t dt =
+	    nominal_ns ? nominal_ns : 1000000000ULL; /* virtual time: the tick asked for */
 	p->t_ns += dt;
 	*t_ns = p->t_ns;
 	uint64_t mask = b->counter_bits >= 64 ? ~0ULL : (1ULL << b->counter_bits) - 1;
@@ -187,14 +189,17 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 		int cpu = p->cpus[r];
 		/* read 1 primes the deltas, so output tick k is read k + 1 */
 		int64_t out_tick = (int64_t)p->tick - 1;
-		bool off = cpu == o->offline_cpu && out_tick >= o->offline_from && out_tick <= o->offline_to;
+		bool off = cpu == o->offline_cpu && out_tick >= o->offline_from &&
+			   out_tick <= o->offline_to;
 		offline[r] = off;
-		/* Utilisation drifts slowly per CPU: a base level plus a small deterministic jitter. */
+		/* Utilisation drifts slowly per CPU: a base level plus a small deterministic
+		 * jitter. */
 		double util = 0.25 + 0.6 * unit(o->seed, (uint64_t)cpu, 0, 0) +
 			      0.1 * (unit(o->seed, (uint64_t)cpu, p->tick, 1) - 0.5);
 		if (util > 1)
 			util = 1;
-		bool spike = o->spike_every > 0 && cpu == o->spike_cpu && p->tick % (uint64_t)o->spike_every == 0;
+		bool spike = o->spike_every > 0 && cpu == o->spike_cpu &&
+			     p->tick % (uint64_t)o->spike_every == 0;
 		for (int e = 0; e < p->nevents; e++) {
 			size_t i = (size_t)r * p->nevents + e;
 			present[i] = !off && b->status[i].supported;
@@ -203,12 +208,16 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 				continue;
 			}
 			struct raw_count *a = &p->acc[i];
-			double frac = o->mux_fraction > 0 && o->mux_fraction < 1 ? o->mux_fraction : 1.0;
-			bool active = p->nsets <= 1 || p->set_of[e] < 0 || p->set_of[e] == p->cur_set;
+			double frac =
+			    o->mux_fraction > 0 && o->mux_fraction < 1 ? o->mux_fraction : 1.0;
+			bool active =
+			    p->nsets <= 1 || p->set_of[e] < 0 || p->set_of[e] == p->cur_set;
 			uint64_t run = active ? (uint64_t)((double)dt * frac) : 0;
 			/* clocks tick steadily; event counts wander by +-10% */
-			double jitter = p->ev[e].steady ? 1.0
-					: 0.9 + 0.2 * unit(o->seed, (uint64_t)cpu, p->tick, (uint64_t)e + 2);
+			double jitter = p->ev[e].steady
+					    ? 1.0
+					    : 0.9 + 0.2 * unit(o->seed, (uint64_t)cpu, p->tick,
+							       (uint64_t)e + 2);
 			double rate = p->ev[e].rate * (p->ev[e].follows_util ? util : 1.0) * jitter;
 			if (spike && p->ev[e].spiky > 0)
 				rate *= o->spike_factor;
@@ -255,12 +264,12 @@ static void sim_cpus(const void *inst, struct cpuset *out)
 }
 
 const struct source_ops source_sim_ops = {
-	.name = "sim",
-	.kind = SOURCE_SIM,
-	.caps = SOURCE_CAP_SIMULATED | SOURCE_CAP_VIRTUAL_TIME,
-	.cpus = sim_cpus,
-	.open = sim_open,
-	.read = sim_read,
-	.select_set = sim_select_set,
-	.close = sim_close,
+    .name = "sim",
+    .kind = SOURCE_SIM,
+    .caps = SOURCE_CAP_SIMULATED | SOURCE_CAP_VIRTUAL_TIME,
+    .cpus = sim_cpus,
+    .open = sim_open,
+    .read = sim_read,
+    .select_set = sim_select_set,
+    .close = sim_close,
 };

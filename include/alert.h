@@ -1,4 +1,5 @@
-/* alert.h: spike rules ("cpi > 2.5 on 2-3", "mad ipc 5"), their evaluation and a bounded spike log. */
+/* alert.h: spike rules ("cpi > 2.5 on 2-3", "mad ipc 5"), their evaluation and a bounded spike log.
+ */
 #ifndef PMUTOP_ALERT_H
 #define PMUTOP_ALERT_H
 #include <stdbool.h>
@@ -12,10 +13,10 @@
 #define ALERT_TEXT_MAX 96   /* bytes of canonical rule text, with the NUL */
 #define ALERT_RULES_MAX 64  /* rules per set */
 
-#define ALERT_MAD_WINDOW 64     /* samples, default W of a mad rule */
-#define ALERT_MAD_WINDOW_MIN 4  /* samples */
+#define ALERT_MAD_WINDOW 64    /* samples, default W of a mad rule */
+#define ALERT_MAD_WINDOW_MIN 4 /* samples */
 #define ALERT_MAD_WINDOW_MAX 65536
-#define ALERT_MAD_FLOOR_REL 0.01 /* default floor: 1% of |rolling median| */
+#define ALERT_MAD_FLOOR_REL 0.01  /* default floor: 1% of |rolling median| */
 #define ALERT_MAD_FLOOR_ABS 1e-12 /* always applied, so equal values never flag */
 
 /*
@@ -36,14 +37,14 @@ enum alert_op { ALERT_GT, ALERT_GE, ALERT_LT, ALERT_LE };
 struct alert_rule {
 	enum alert_kind kind;
 	char metric[ALERT_METRIC_MAX];
-	enum alert_op op;   /* threshold rules */
-	double threshold;   /* threshold rules */
-	double k;           /* mad rules: K, > 0 */
-	unsigned window;    /* mad rules: W, samples */
-	double floor_abs;   /* mad rules: absolute floor of MAD */
-	double floor_rel;   /* mad rules: floor as a fraction of |median| */
+	enum alert_op op; /* threshold rules */
+	double threshold; /* threshold rules */
+	double k;	  /* mad rules: K, > 0 */
+	unsigned window;  /* mad rules: W, samples */
+	double floor_abs; /* mad rules: absolute floor of MAD */
+	double floor_rel; /* mad rules: floor as a fraction of |median| */
 	bool all_cpus;
-	struct cpuset cpus; /* when !all_cpus */
+	struct cpuset cpus;	   /* when !all_cpus */
 	char text[ALERT_TEXT_MAX]; /* canonical text, e.g. "cpi > 2.5 on 2-3" */
 };
 
@@ -62,7 +63,8 @@ struct spike_event {
 	char metric[ALERT_METRIC_MAX];
 	double value;
 	double baseline; /* threshold rules: the threshold; mad rules: the rolling median */
-	double score;    /* mad rules: (value - median) / max(MAD, floor); threshold rules: value - threshold */
+	double score;	 /* mad rules: (value - median) / max(MAD, floor); threshold rules: value -
+			    threshold */
 	char rule[ALERT_TEXT_MAX];
 };
 
@@ -96,9 +98,9 @@ struct alert_set {
 	int ncpu; /* CPUs 0..ncpu-1 have history; threshold rules work on any CPU */
 	size_t n;
 	struct alert_rule rules[ALERT_RULES_MAX];
-	double *hist[ALERT_RULES_MAX];  /* mad rules: ncpu * window values, else NULL */
+	double *hist[ALERT_RULES_MAX];		    /* mad rules: ncpu * window values, else NULL */
 	struct series_ring *rings[ALERT_RULES_MAX]; /* mad rules: ncpu rings */
-	double *scratch; /* 3 * largest window */
+	double *scratch;			    /* 3 * largest window */
 	size_t scratch_cap;
 };
 
@@ -113,7 +115,7 @@ void alert_set_reset(struct alert_set *s);
 size_t alert_set_bytes(const struct alert_set *s);
 /* Evaluates every rule covering @cpu on one sample, appends spikes to @log (may be NULL) and
  * feeds mad-rule history. Call once per CPU per sample. Returns the number of spikes found. */
-int alert_set_eval(struct alert_set *s, double time_s, int cpu, alert_lookup_fn lookup,
-		   void *ctx, struct spike_log *log);
+int alert_set_eval(struct alert_set *s, double time_s, int cpu, alert_lookup_fn lookup, void *ctx,
+		   struct spike_log *log);
 
 #endif

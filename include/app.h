@@ -51,17 +51,17 @@ struct app_hook {
  * - the frame: app_frame_build, once per refresh; every output reads it.
  */
 struct app_ctx {
-	struct options opt;               /* as given on the command line: initial values only */
-	struct platform pf;               /* the machine pmutop runs on */
-	struct source source;             /* where ticks come from */
-	struct source_machine machine;    /* the machine the numbers come from */
-	const struct pmu_family *family;  /* family used to resolve modes (the source's) */
+	struct options opt;		 /* as given on the command line: initial values only */
+	struct platform pf;		 /* the machine pmutop runs on */
+	struct source source;		 /* where ticks come from */
+	struct source_machine machine;	 /* the machine the numbers come from */
+	const struct pmu_family *family; /* family used to resolve modes (the source's) */
 	struct mode_registry *modes;
 	struct session *session;
-	struct session_mode mode;          /* the mode running now */
+	struct session_mode mode; /* the mode running now */
 	char mode_name[32];
 	int ncpus;
-	int *cpus;      /* [APP_MAX_ROWS]: CPU number per row */
+	int *cpus;	/* [APP_MAX_ROWS]: CPU number per row */
 	int *core_type; /* [APP_MAX_ROWS]: core PMU type per row, 0 = none */
 	struct loop loop;
 	bool loop_ready;
@@ -69,20 +69,20 @@ struct app_ctx {
 	bool quit;
 	/* the cadence: written only through app_set_interval / app_set_sample / app_set_speed */
 	long interval_ms;      /* refresh cadence: output and redraw */
-	long sample_ms;        /* loop cadence (--sample, :sample); 0 = the interval */
-	double speed;          /* replay pace, 0.5 .. 16 */
+	long sample_ms;	       /* loop cadence (--sample, :sample); 0 = the interval */
+	double speed;	       /* replay pace, 0.5 .. 16 */
 	struct jitter *jitter; /* window statistics, spikes, flight recorder (jitter.h), or NULL */
-	uint64_t ticks;        /* snapshots produced */
+	uint64_t ticks;	       /* snapshots produced */
 	uint64_t overruns;     /* missed deadlines */
 	double last_lateness_ms;
 	struct app_message *messages; /* [APP_MAX_MESSAGES] ring, allocated by the first app_log */
 	int nmessages, message_head;
-	int warnings;                /* warnings and errors logged */
-	char status[256];            /* the message line */
-	uint64_t mode_started_tick;  /* tick at which the current mode was opened */
-	uint64_t start_ns;           /* monotonic time the run started */
-	struct ui_state *ui;         /* the screen's state, when there is one */
-	struct recorder *recorder;   /* the recording writer, when recording */
+	int warnings;		    /* warnings and errors logged */
+	char status[256];	    /* the message line */
+	uint64_t mode_started_tick; /* tick at which the current mode was opened */
+	uint64_t start_ns;	    /* monotonic time the run started */
+	struct ui_state *ui;	    /* the screen's state, when there is one */
+	struct recorder *recorder;  /* the recording writer, when recording */
 	char record_path[1024];
 	struct app_hook hooks[APP_MAX_HOOKS];
 	int nhooks;
@@ -96,10 +96,10 @@ struct app_ctx {
 	/* recorded sources: the recording (replay.h) and, for a remote one, the agent link */
 	struct replay *replay;
 	struct remote *remote;
-	struct frame frame;    /* the last frame built */
+	struct frame frame;		 /* the last frame built */
 	struct frame_store *frame_store; /* what the frame points to */
-	uint64_t frames;       /* frames built */
-	uint64_t refresh_seen; /* windows (or ticks) already turned into a frame */
+	uint64_t frames;		 /* frames built */
+	uint64_t refresh_seen;		 /* windows (or ticks) already turned into a frame */
 };
 
 /* ":offcore [BIT...] [response=NAME]": chooses the bits and switches to the offcore mode. */
@@ -112,7 +112,7 @@ void app_remove_hook(struct app_ctx *app, const char *name);
 
 /* Logs a message (also shown on the message line). */
 void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Sets up platform, modes, CPUs and the session from the options. Returns 0, or the exit
  * status (1 runtime, 2 usage) with a message in @err. */
 int app_init(struct app_ctx *app, char *err, size_t errlen);
@@ -125,7 +125,8 @@ int app_check_event(const struct app_ctx *app, const char *spec, char *err, size
 void app_event_alias(const char *spec, char *alias, size_t len);
 /* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03", names optional). Returns 0, -2
  * when an event name is unknown (bad input), or -1 when the events cannot be counted. */
-int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen);
+int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err,
+		   size_t errlen);
 /* :add EVENT... / :remove EVENT...: the running mode plus or minus events ("alias=spec" or a
  * spec); an added event gets a rate column (ALIAS_ps, per second per CPU), a removed one takes
  * the metrics that read it. The old mode keeps running when the new one fails. */

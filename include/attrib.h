@@ -1,4 +1,5 @@
-/* attrib.h: per-CPU attribution of a sample: switches, migrations, interrupts, SMIs, MHz, busiest task. */
+/* attrib.h: per-CPU attribution of a sample: switches, migrations, interrupts, SMIs, MHz, busiest
+ * task. */
 #ifndef PMUTOP_ATTRIB_H
 #define PMUTOP_ATTRIB_H
 #include <stdbool.h>
@@ -10,13 +11,14 @@
 
 /* Numeric columns, per CPU and sample. NaN = n/a. */
 enum attrib_col {
-	ATTRIB_CS,      /* context switches per s (own software perf event per CPU) */
-	ATTRIB_MIGR,    /* CPU migrations per s (own software perf event per CPU) */
-	ATTRIB_IRQ,     /* hardware interrupts per s (/proc/interrupts) */
+	ATTRIB_CS,	/* context switches per s (own software perf event per CPU) */
+	ATTRIB_MIGR,	/* CPU migrations per s (own software perf event per CPU) */
+	ATTRIB_IRQ,	/* hardware interrupts per s (/proc/interrupts) */
 	ATTRIB_SOFTIRQ, /* softirqs per s (/proc/softirqs) */
-	ATTRIB_SMI,     /* SMIs in the sample (msr/smi/ where that event exists) */
-	ATTRIB_MHZ,     /* scaling_cur_freq, MHz (read at the slow cadence) */
-	ATTRIB_TASK,    /* the busiest task's % of the scan interval on this CPU (slow cadence), 0 idle */
+	ATTRIB_SMI,	/* SMIs in the sample (msr/smi/ where that event exists) */
+	ATTRIB_MHZ,	/* scaling_cur_freq, MHz (read at the slow cadence) */
+	ATTRIB_TASK, /* the busiest task's % of the scan interval on this CPU (slow cadence), 0 idle
+		      */
 	ATTRIB_NCOLS
 };
 
@@ -29,21 +31,21 @@ struct attrib {
 	char root[1024];
 	int nrows;
 	int *cpus;
-	int ncpu_max;          /* highest CPU + 1 */
-	int *fd;               /* [nrows * 3]: cs, migrations, smi; -1 when not open */
-	uint64_t *prev;        /* [nrows * 3] */
+	int ncpu_max;	/* highest CPU + 1 */
+	int *fd;	/* [nrows * 3]: cs, migrations, smi; -1 when not open */
+	uint64_t *prev; /* [nrows * 3] */
 	bool primed;
 	struct procirq_table irq[2], softirq[2];
-	int cur;               /* index of the newest read in irq[] and softirq[] */
+	int cur; /* index of the newest read in irq[] and softirq[] */
 	bool irq_ok, softirq_ok;
 	struct tasktop tt;
 	bool tt_ok;
-	unsigned slow_ms;      /* cadence of cpufreq and task scans */
+	unsigned slow_ms; /* cadence of cpufreq and task scans */
 	uint64_t last_ns, last_slow_ns;
-	double *val;           /* [nrows * ATTRIB_NCOLS] of the last sample */
-	double *mhz;           /* [nrows], kept between slow reads */
-	uint64_t *irq_delta;   /* [ncpu_max] scratch */
-	char note[256];        /* what is n/a and why (first causes), for the message log */
+	double *val;	     /* [nrows * ATTRIB_NCOLS] of the last sample */
+	double *mhz;	     /* [nrows], kept between slow reads */
+	uint64_t *irq_delta; /* [ncpu_max] scratch */
+	char note[256];	     /* what is n/a and why (first causes), for the message log */
 };
 
 /*

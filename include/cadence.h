@@ -19,11 +19,11 @@
  */
 struct cadence {
 	int64_t t0_ns, period_ns;
-	uint64_t k;              /* expirations so far */
-	uint64_t ticks;          /* wake-ups */
-	uint64_t missed;         /* expirations beyond the first of each wake-up */
+	uint64_t k;		 /* expirations so far */
+	uint64_t ticks;		 /* wake-ups */
+	uint64_t missed;	 /* expirations beyond the first of each wake-up */
 	uint64_t long_intervals; /* wake-to-wake gaps over 1.5 periods */
-	int64_t late_max_ns;     /* since init */
+	int64_t late_max_ns;	 /* since init */
 	int64_t last_wake_ns;
 	int64_t drift_ns;
 	struct series_ring late; /* the last CADENCE_WINDOW lateness values, ns */
@@ -33,14 +33,14 @@ struct cadence {
 	int64_t self_cpu_ns, self_wall_ns;
 	unsigned self_samples;
 	double self_pct; /* % of one core */
-	int self_cpu;    /* CPU the sampler last ran on, -1 when unknown */
+	int self_cpu;	 /* CPU the sampler last ran on, -1 when unknown */
 };
 
 struct cadence_report {
 	bool available; /* at least one tick */
 	uint64_t ticks, missed, long_intervals;
 	double p50_ns, p99_ns, max_ns; /* over the window (type-7 percentiles, see stats.h) */
-	int64_t max_all_ns;            /* since init */
+	int64_t max_all_ns;	       /* since init */
 	int64_t drift_ns;
 	double self_pct; /* NaN before two self samples */
 	int self_cpu;

@@ -17,7 +17,7 @@ enum canvas_attr {
 
 /* Flags of canvas_putx(). */
 enum canvas_put_flags {
-	CANVAS_ELLIPSIS = 1 << 0, /* cut text ends in "…" ("~" in ASCII mode) */
+	CANVAS_ELLIPSIS = 1 << 0,    /* cut text ends in "…" ("~" in ASCII mode) */
 	CANVAS_ALIGN_RIGHT = 1 << 1, /* right-align within @maxw columns */
 };
 
@@ -26,14 +26,14 @@ enum canvas_put_flags {
 struct canvas_cell {
 	char ch[CANVAS_CELL_BYTES]; /* UTF-8 of one character (+ combining marks); "" = right
 				       half of a wide character in the cell to the left */
-	uint16_t role;              /* colour role id (enum theme_role) */
-	uint8_t attr;               /* enum canvas_attr, added to the role's style */
-	uint8_t width;              /* columns: 1, 2 (wide), 0 (continuation) */
+	uint16_t role;		    /* colour role id (enum theme_role) */
+	uint8_t attr;		    /* enum canvas_attr, added to the role's style */
+	uint8_t width;		    /* columns: 1, 2 (wide), 0 (continuation) */
 };
 
 struct canvas {
-	int w, h;   /* columns, rows */
-	bool ascii; /* helpers draw ASCII instead of block/box characters */
+	int w, h;		   /* columns, rows */
+	bool ascii;		   /* helpers draw ASCII instead of block/box characters */
 	struct canvas_cell *cells; /* h rows of w cells */
 };
 
@@ -59,10 +59,10 @@ const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y);
  * UTF-8 show as '?'. Returns the columns written (after clipping). */
 int canvas_put(struct canvas *c, int x, int y, int role, const char *text);
 /* Same, with attributes, at most @maxw columns (< 0: up to the right edge) and flags. */
-int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw,
-		unsigned flags, const char *text);
+int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw, unsigned flags,
+		const char *text);
 int canvas_printf(struct canvas *c, int x, int y, int role, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 /* Fills the rectangle with the one character @ch (NULL: space) in @role. */
 void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const char *ch);
 /* Sets the role (and adds @attr) of cells in a rectangle without changing their text. */

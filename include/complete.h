@@ -31,17 +31,17 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 		       struct complete_list *out);
 
 enum complete_status {
-	COMPLETE_NONE,     /* no candidate (or an unterminated quote) */
-	COMPLETE_UNIQUE,   /* completed, followed by a space */
-	COMPLETE_PARTIAL,  /* extended to the longest common prefix; see matches */
-	COMPLETE_SEVERAL,  /* nothing to add; see matches */
+	COMPLETE_NONE,	  /* no candidate (or an unterminated quote) */
+	COMPLETE_UNIQUE,  /* completed, followed by a space */
+	COMPLETE_PARTIAL, /* extended to the longest common prefix; see matches */
+	COMPLETE_SEVERAL, /* nothing to add; see matches */
 };
 
 struct complete_result {
 	enum complete_status status;
-	char *line;                   /* the new line (malloc'd) */
-	size_t cursor;                /* its cursor, bytes */
-	int word;                     /* index of the word completed */
+	char *line;		      /* the new line (malloc'd) */
+	size_t cursor;		      /* its cursor, bytes */
+	int word;		      /* index of the word completed */
 	struct complete_list matches; /* sorted candidates when there were several */
 };
 

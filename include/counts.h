@@ -1,16 +1,17 @@
-/* counts.h: raw cumulative counter triples, per-tick deltas, multiplex scaling and explicit states. */
+/* counts.h: raw cumulative counter triples, per-tick deltas, multiplex scaling and explicit states.
+ */
 #ifndef PMUTOP_COUNTS_H
 #define PMUTOP_COUNTS_H
 #include <stdint.h>
 
 /* What a value is worth. Never encoded as a sentinel number. */
 enum count_state {
-	COUNT_OK,            /* counted for the whole interval */
-	COUNT_SCALED,        /* counted part of the interval; value = delta * enabled / running */
+	COUNT_OK,	     /* counted for the whole interval */
+	COUNT_SCALED,	     /* counted part of the interval; value = delta * enabled / running */
 	COUNT_NOT_COUNTED,   /* opened, but never scheduled in this interval (running delta 0) */
 	COUNT_NOT_SUPPORTED, /* could not be opened on this CPU */
-	COUNT_OFFLINE,       /* the CPU is offline */
-	COUNT_INVALID,       /* the counter went backwards or jumped impossibly */
+	COUNT_OFFLINE,	     /* the CPU is offline */
+	COUNT_INVALID,	     /* the counter went backwards or jumped impossibly */
 };
 
 /* One counter as read: cumulative value and times (enabled and running in ns). */
@@ -22,7 +23,7 @@ struct raw_count {
 
 /* One counter over one tick. */
 struct count {
-	double value;   /* events in the interval, scaled when state == COUNT_SCALED */
+	double value;	/* events in the interval, scaled when state == COUNT_SCALED */
 	double running; /* fraction 0..1 of the interval the counter really counted */
 	enum count_state state;
 };

@@ -18,7 +18,8 @@ bool cpuset_has(const struct cpuset *s, int cpu);
 int cpuset_count(const struct cpuset *s);
 /* Next member >= @from, or -1. */
 int cpuset_next(const struct cpuset *s, int from);
-#define cpuset_for_each(cpu, s) for ((cpu) = cpuset_next((s), 0); (cpu) >= 0; (cpu) = cpuset_next((s), (cpu) + 1))
+#define cpuset_for_each(cpu, s)                                                                    \
+	for ((cpu) = cpuset_next((s), 0); (cpu) >= 0; (cpu) = cpuset_next((s), (cpu) + 1))
 void cpuset_and(struct cpuset *dst, const struct cpuset *a, const struct cpuset *b);
 bool cpuset_equal(const struct cpuset *a, const struct cpuset *b);
 

@@ -6,7 +6,7 @@
 struct embedded_file {
 	const char *path; /* relative to the source tree, e.g. "modes/cpi.mode" */
 	const char *text; /* NUL-terminated contents */
-	size_t size;      /* bytes, without the NUL */
+	size_t size;	  /* bytes, without the NUL */
 };
 
 /* Terminated by an entry whose path is NULL. */

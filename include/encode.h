@@ -9,18 +9,18 @@ struct pmu_family;
 
 /* What the encoder needs to know about the machine the event is for. */
 struct encode_ctx {
-	const char *sysfs_root;           /* prefix for /sys lookups ("" or "/" = live) */
-	const struct pmu_family *family;  /* selects the libpfm4 model for "@::EVENT" */
-	int core_pmu_type;                /* attr.type for raw "rNN" (4 = PERF_TYPE_RAW; dynamic on ARM/hybrid) */
-	bool filters_priv;                /* false: the core PMU rejects every exclude_* bit */
+	const char *sysfs_root;		 /* prefix for /sys lookups ("" or "/" = live) */
+	const struct pmu_family *family; /* selects the libpfm4 model for "@::EVENT" */
+	int core_pmu_type; /* attr.type for raw "rNN" (4 = PERF_TYPE_RAW; dynamic on ARM/hybrid) */
+	bool filters_priv; /* false: the core PMU rejects every exclude_* bit */
 };
 
 struct event_encoding {
 	struct perf_event_attr attr;
-	char pmu[64];     /* "perf", "skl", "raw", "msr", ... */
-	char fstr[256];   /* fully qualified name as encoded */
-	bool hardware;    /* a hardware counter (needs a core PMU), not a software/msr event */
-	bool procfs;      /* proc/NAME/: read from /proc/stat by the backend, no perf event */
+	char pmu[64];	/* "perf", "skl", "raw", "msr", ... */
+	char fstr[256]; /* fully qualified name as encoded */
+	bool hardware;	/* a hardware counter (needs a core PMU), not a software/msr event */
+	bool procfs;	/* proc/NAME/: read from /proc/stat by the backend, no perf event */
 };
 
 /* Pseudo-events read from /proc/stat per CPU (attr.config of a proc/NAME/ encoding). */

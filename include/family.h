@@ -10,8 +10,8 @@ struct pmu_family {
 	const char *parent;    /* key of the fallback family, or NULL */
 	const char *pfm_model; /* libpfm4 model prefix for "@::EVENT" specs, or NULL */
 	const char *desc;      /* human name */
-	int counters;          /* programmable counters per logical CPU (0 = unknown) */
-	int fixed;             /* fixed counters (cycles/instructions/...) */
+	int counters;	       /* programmable counters per logical CPU (0 = unknown) */
+	int fixed;	       /* fixed counters (cycles/instructions/...) */
 	bool filters_priv;     /* the PMU accepts exclude_user/kernel bits */
 	unsigned counter_bits; /* hardware width of the programmable counters */
 };

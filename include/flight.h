@@ -1,4 +1,5 @@
-/* flight.h: the flight recorder: a bounded RAM ring of recent samples, written out as a recording. */
+/* flight.h: the flight recorder: a bounded RAM ring of recent samples, written out as a recording.
+ */
 #ifndef PMUTOP_FLIGHT_H
 #define PMUTOP_FLIGHT_H
 #include <stdbool.h>
@@ -22,18 +23,18 @@
  */
 struct flight {
 	int nrows, nevents;
-	int *cpus;       /* [nrows] */
-	size_t cap;      /* slots */
-	size_t head;     /* next write */
-	size_t len;      /* slots held */
+	int *cpus;   /* [nrows] */
+	size_t cap;  /* slots */
+	size_t head; /* next write */
+	size_t len;  /* slots held */
 	unsigned long long pushed;
-	double *t;       /* [cap] s since start */
-	double *iv_ms;   /* [cap] measured length of the sample */
+	double *t;	       /* [cap] s since start */
+	double *iv_ms;	       /* [cap] measured length of the sample */
 	struct raw_count *raw; /* [cap][nrows * nevents] */
 	uint8_t *present;      /* [cap][nrows * nevents] */
 	uint8_t *offline;      /* [cap][nrows] */
 	struct raw_count *cum; /* [nrows * nevents] running sums */
-	size_t bytes;          /* heap held */
+	size_t bytes;	       /* heap held */
 };
 
 /* Slots needed for @seconds at @sample_ms (at least 2). */
@@ -61,7 +62,7 @@ size_t flight_bytes(const struct flight *f);
  * Returns the number of window ticks written (the base not counted), or -1 with a cause.
  */
 int flight_write(const struct flight *f, const char *path, const struct rec_header *hdr,
-		 const struct rec_mode *mode, double t_from, double t_to, const struct rec_mark *mark,
-		 char *err, size_t errlen);
+		 const struct rec_mode *mode, double t_from, double t_to,
+		 const struct rec_mark *mark, char *err, size_t errlen);
 
 #endif

@@ -18,12 +18,12 @@ struct jitter;
  * frame is built - also while the display is paused and counting goes on.
  */
 struct frame {
-	uint64_t seq;                /* frames since the start, 1, 2, ... */
+	uint64_t seq;		     /* frames since the start, 1, 2, ... */
 	const struct snapshot *snap; /* the refresh's numbers (window sums with --sample) */
 	/* the source and the machine the numbers come from */
 	enum source_kind source;
 	const char *source_name; /* "perf", "sim", "replay", "remote" */
-	unsigned caps;           /* enum source_cap */
+	unsigned caps;		 /* enum source_cap */
 	bool simulated;
 	const struct source_machine *machine;
 	const char *origin; /* replayed file or remote host as given; NULL for a live source */
@@ -31,29 +31,29 @@ struct frame {
 	char banner[160];   /* "SIMULATED", "REPLAY file", "REMOTE host", "" */
 	char position[192]; /* replay position or remote link state, "" */
 	char recorder[192]; /* "REC file 12 ticks", "" */
-	char self[256];     /* cadence, lateness, own CPU, spikes; "" without window statistics */
-	bool show_self;     /* the screen's header shows it (sampling, freeze or attribution on) */
+	char self[256];	    /* cadence, lateness, own CPU, spikes; "" without window statistics */
+	bool show_self;	    /* the screen's header shows it (sampling, freeze or attribution on) */
 	/* the mode and the cadence */
 	const char *mode, *title;
 	long interval_ms, tick_ms; /* refresh and sample cadence */
-	double speed;              /* replay pace */
+	double speed;		   /* replay pace */
 	uint64_t ticks, overruns;
-	bool first_tick_pending; /* a mode switch waits for its first full tick */
+	bool first_tick_pending;      /* a mode switch waits for its first full tick */
 	const char *const *core_type; /* per row: core type name, "" if none */
 	/* offcore shares (nbits 0 in other modes) */
 	int nbits;
 	const char *bit_names[FRAME_MAX_BITS];
 	double bit_rate[FRAME_MAX_BITS];  /* events/s over all CPUs, NAN = n/a */
 	double bit_share[FRAME_MAX_BITS]; /* 0..1 of the all-CPU requests */
-	int bit_age[FRAME_MAX_BITS];      /* ticks since measured, -1 never */
-	const double *row_bit_share;      /* [row * nbits + bit], 0..1 */
+	int bit_age[FRAME_MAX_BITS];	  /* ticks since measured, -1 never */
+	const double *row_bit_share;	  /* [row * nbits + bit], 0..1 */
 	/* window statistics shown in the table: the chosen statistic instead of the values */
-	const char *stat;          /* "p99", NULL: plain values */
+	const char *stat;	   /* "p99", NULL: plain values */
 	const double *stat_values; /* [row * nmetrics + m] */
 	/* attribution columns (nattrib 0: none) */
 	int nattrib;
 	const char *const *attrib_names;
-	const double *attrib;    /* [row * nattrib + a], NAN = n/a */
+	const double *attrib;	 /* [row * nattrib + a], NAN = n/a */
 	const char *const *task; /* [row] busiest task ("stress-ng 98%") or NULL */
 	/* window statistics, spikes, self figures for batch output (jitter.h); NULL without them.
 	 * Live engine state: read it only while writing this frame. */

@@ -1,4 +1,5 @@
-/* jitter.h: fast sampling with calm display: window statistics, spikes, flight recorder, self cadence. */
+/* jitter.h: fast sampling with calm display: window statistics, spikes, flight recorder, self
+ * cadence. */
 #ifndef PMUTOP_JITTER_H
 #define PMUTOP_JITTER_H
 #include <stdbool.h>
@@ -16,14 +17,26 @@
 
 struct app_ctx;
 
-#define JITTER_WINDOW_MAX 60000  /* samples per refresh window (1 ms sampling, 1 min refresh) */
-#define JITTER_SPIKE_LOG 4096    /* spikes kept in the log */
-#define JITTER_DEFAULT_RULE "mad %s 8 window 64 floor 5%%" /* default rule per metric */
-#define JITTER_DEFAULT_RATE_RULE "mad %s 8 window 64 floor %.6g" /* per-second metrics: 2 events */
-#define JITTER_FLIGHT_AFTER_S 2.0 /* s of samples kept after a trigger (at most a third of --flight) */
+/* samples per refresh window (1 ms sampling, 1 min refresh) */
+#define JITTER_WINDOW_MAX 60000
+/* spikes kept in the log */
+#define JITTER_SPIKE_LOG 4096
+/* the default rule per metric, and for per-second metrics (a floor of 2 events) */
+#define JITTER_DEFAULT_RULE "mad %s 8 window 64 floor 5%%"
+#define JITTER_DEFAULT_RATE_RULE "mad %s 8 window 64 floor %.6g"
+/* s of samples kept after a trigger (at most a third of --flight) */
+#define JITTER_FLIGHT_AFTER_S 2.0
 
 /* Which statistic of the refresh window the table shows. */
-enum jitter_stat { JITTER_VALUE, JITTER_MIN, JITTER_MEDIAN, JITTER_P99, JITTER_MAX, JITTER_DEV, JITTER_NSTATS };
+enum jitter_stat {
+	JITTER_VALUE,
+	JITTER_MIN,
+	JITTER_MEDIAN,
+	JITTER_P99,
+	JITTER_MAX,
+	JITTER_DEV,
+	JITTER_NSTATS
+};
 const char *jitter_stat_name(enum jitter_stat s);
 /* "value", "min", "median", "p99", "max", "dev" -> stat; -1 when unknown. */
 int jitter_stat_parse(const char *name);
@@ -41,23 +54,23 @@ struct jitter {
 	struct app_ctx *app;
 	/* layout of the current mode */
 	int nrows, nevents, nmetrics, ncols; /* ncols = nmetrics + ATTRIB_NCOLS */
-	size_t k;               /* samples per window */
-	size_t nwin;            /* samples in the open window */
-	struct series_set win;  /* [row][col], cap k */
+	size_t k;			     /* samples per window */
+	size_t nwin;			     /* samples in the open window */
+	struct series_set win;		     /* [row][col], cap k */
 	struct jitter_agg *acc;
 	/* the last closed window */
-	struct snapshot agg;    /* counts and metrics summed over the window */
+	struct snapshot agg; /* counts and metrics summed over the window */
 	bool have_agg;
 	struct jitter_cell *cells; /* [row * ncols + col] */
-	double *shown;          /* [row * nmetrics + m]: the chosen statistic, for the table */
-	uint64_t windows;       /* windows closed */
+	double *shown;		   /* [row * nmetrics + m]: the chosen statistic, for the table */
+	uint64_t windows;	   /* windows closed */
 	double window_interval_ms; /* measured mean sample interval of the last window */
 	unsigned long long spikes_before; /* log->total when the last closed window began */
-	unsigned long long spikes_open;   /* log->total when the open window began */
+	unsigned long long spikes_open;	  /* log->total when the open window began */
 	/* rules and spikes */
 	struct alert_set rules;
-	bool user_rules;        /* false: the default mad rule per metric */
-	long rules_tick_ms;     /* sample cadence the default rules were made for */
+	bool user_rules;    /* false: the default mad rule per metric */
+	long rules_tick_ms; /* sample cadence the default rules were made for */
 	struct spike_log log;
 	enum jitter_stat stat;
 	/* flight recorder */
@@ -81,8 +94,8 @@ struct jitter {
 };
 
 /* Creates the jitter state for @app (app->jitter), registers its hook and the commands sample,
- * refresh, alert, export, freeze; applies --alert, --flight, --attrib and --pin (sched_setaffinity).
- * Returns 0, or -1 with a cause (bad rule, no memory). */
+ * refresh, alert, export, freeze; applies --alert, --flight, --attrib and --pin
+ * (sched_setaffinity). Returns 0, or -1 with a cause (bad rule, no memory). */
 int jitter_attach(struct app_ctx *app, char *err, size_t errlen);
 struct jitter *jitter_get(const struct app_ctx *app);
 /* Feeds the loop's tick (lateness, overruns) into the self cadence. */
@@ -109,8 +122,8 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len);
 /* Heap bytes held (statistics, rules, spike log, flight ring, attribution). */
 size_t jitter_bytes(const struct jitter *j);
 /* Lines of the spike view, newest last: @add is called once per line. */
-void jitter_spike_lines(const struct app_ctx *app, void (*add)(void *ctx, bool title, const char *line),
-			void *ctx);
+void jitter_spike_lines(const struct app_ctx *app,
+			void (*add)(void *ctx, bool title, const char *line), void *ctx);
 /* Fills the JSON/text hooks of @meta (output.h) with frame @f's window statistics, spikes and
  * self figures (f->jitter). */
 struct frame;

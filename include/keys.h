@@ -23,7 +23,7 @@ enum keys_special {
 	KEYS_END_OF_SPECIAL
 };
 
-#define KEYS_CTRL(c) ((c) & 0x1f)
+#define KEYS_CTRL(c) ((c)&0x1f)
 #define KEYS_TAB 9
 #define KEYS_ENTER 13
 #define KEYS_ESC 27

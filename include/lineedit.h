@@ -7,8 +7,8 @@
 #define LINEEDIT_MAX 4096 /* bytes of one command line; longer input is refused */
 
 struct lineedit {
-	char *buf;     /* UTF-8, NUL-terminated */
-	size_t len;    /* bytes */
+	char *buf;  /* UTF-8, NUL-terminated */
+	size_t len; /* bytes */
 	size_t cap;
 	size_t cursor; /* byte offset, always on a codepoint boundary */
 	size_t scroll; /* byte offset of the first visible codepoint */
@@ -18,7 +18,7 @@ struct lineedit {
 /* The visible slice for a given width. */
 struct lineedit_view {
 	size_t start, len; /* bytes of buf shown */
-	int cursor_col;    /* column of the cursor within the slice */
+	int cursor_col;	   /* column of the cursor within the slice */
 };
 
 void lineedit_init(struct lineedit *le);

@@ -9,9 +9,9 @@ enum loop_event_kind { LOOP_TICK, LOOP_SIGNAL, LOOP_INPUT, LOOP_ERROR };
 
 struct loop_event {
 	enum loop_event_kind kind;
-	int signo;          /* LOOP_SIGNAL */
-	int fd;             /* LOOP_INPUT: which watched fd is readable */
-	uint64_t overruns;  /* LOOP_TICK: deadlines that passed unserved (0 = on time) */
+	int signo;	     /* LOOP_SIGNAL */
+	int fd;		     /* LOOP_INPUT: which watched fd is readable */
+	uint64_t overruns;   /* LOOP_TICK: deadlines that passed unserved (0 = on time) */
 	int64_t lateness_ns; /* LOOP_TICK: wake time - deadline */
 	uint64_t deadline_ns;
 };
@@ -19,8 +19,8 @@ struct loop_event {
 struct loop {
 	int timer_fd, signal_fd;
 	uint64_t period_ns;
-	uint64_t t0_ns;        /* first deadline */
-	uint64_t deadline_ns;  /* next deadline */
+	uint64_t t0_ns;	      /* first deadline */
+	uint64_t deadline_ns; /* next deadline */
 	uint64_t ticks;
 	int watch[4];
 	int nwatch;

@@ -12,7 +12,7 @@ struct pmu_family;
 
 enum mode_kind {
 	MODE_KIND_COUNTERS, /* the events below are the whole mode */
-	MODE_KIND_OFFCORE,  /* plus OFFCORE_RESPONSE events generated at run time (offcore module) */
+	MODE_KIND_OFFCORE, /* plus OFFCORE_RESPONSE events generated at run time (offcore module) */
 };
 
 #include "metric_class.h" /* enum metric_class: colour class of a metric value */
@@ -41,10 +41,10 @@ struct mode_unavailable {
 struct mode_metric {
 	char *name;
 	char *desc;
-	char *unit;           /* "", "%", "GHz", "/s", ... */
-	struct expr *expr;    /* over event aliases and the builtin variables */
+	char *unit;		/* "", "%", "GHz", "/s", ... */
+	struct expr *expr;	/* over event aliases and the builtin variables */
 	double good, warn, bad; /* NAN = not set */
-	int better;           /* +1 higher is better, -1 lower is better, 0 = no thresholds */
+	int better;		/* +1 higher is better, -1 lower is better, 0 = no thresholds */
 	int line;
 };
 
@@ -80,8 +80,8 @@ void mode_free(struct mode *m);
 /* What a mode gives a family. */
 struct mode_resolution {
 	const struct mode_events *events; /* NULL: unavailable */
-	const char *matched;              /* family key (or "*") whose section matched */
-	char reason[256];                 /* why unavailable */
+	const char *matched;		  /* family key (or "*") whose section matched */
+	char reason[256];		  /* why unavailable */
 };
 
 /* Finds the events for @fam: the family's own section, else its parents' (skl -> intel ->
@@ -102,11 +102,11 @@ struct mode_avail {
 	bool available;
 	char reason[256];
 	const char *matched; /* section family, see mode_resolution */
-	int needed;          /* programmable counters */
-	int fixed;           /* events on fixed counters */
-	int other;           /* software or other-PMU events */
-	int counters;        /* the family's programmable counters (0 = unknown) */
-	bool multiplex;      /* needed > counters */
+	int needed;	     /* programmable counters */
+	int fixed;	     /* events on fixed counters */
+	int other;	     /* software or other-PMU events */
+	int counters;	     /* the family's programmable counters (0 = unknown) */
+	bool multiplex;	     /* needed > counters */
 };
 /* Fills @a for --list-modes. Returns 0 if available, -1 if not (reason in @a->reason). */
 int mode_availability(const struct mode *m, const struct pmu_family *fam, struct mode_avail *a);

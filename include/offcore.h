@@ -1,4 +1,5 @@
-/* offcore.h: OFFCORE_RESPONSE request-type bits per model, config1 encodings and the time-slice sweep. */
+/* offcore.h: OFFCORE_RESPONSE request-type bits per model, config1 encodings and the time-slice
+ * sweep. */
 #ifndef PMUTOP_OFFCORE_H
 #define PMUTOP_OFFCORE_H
 #include <stdbool.h>
@@ -12,38 +13,38 @@ struct pmu_family;
 
 /* One request-type bit of MSR_OFFCORE_RSPx. */
 struct offcore_bit {
-	int bit;              /* position in config1 (0..15) */
+	int bit;	      /* position in config1 (0..15) */
 	const char *name;     /* pmutop name (SDM spelling) */
 	const char *alias[3]; /* other accepted spellings (libpfm4, later SDMs); NULL-padded */
 	const char *pfm_name; /* libpfm4 4.13 umask for exactly this bit, or NULL */
-	bool superset;        /* counts every request (Atom bit 15 ANY): not one share of the others */
+	bool superset; /* counts every request (Atom bit 15 ANY): not one share of the others */
 	const char *desc;
 };
 
 /* A response filter: the config1 bits above the request field. */
 struct offcore_response {
-	const char *name;     /* "ANY_RESPONSE", "L3_MISS", ... (first entry = default) */
-	uint64_t mask;        /* config1 bits (supplier | snoop, or 15:8 on Nehalem/Westmere) */
-	const char *pfm;      /* libpfm4 umasks giving @mask ("LLC_MISS_LOCAL:SNP_ANY"), or NULL */
+	const char *name; /* "ANY_RESPONSE", "L3_MISS", ... (first entry = default) */
+	uint64_t mask;	  /* config1 bits (supplier | snoop, or 15:8 on Nehalem/Westmere) */
+	const char *pfm;  /* libpfm4 umasks giving @mask ("LLC_MISS_LOCAL:SNP_ANY"), or NULL */
 	const char *desc;
 };
 
 struct offcore_model {
-	const char *key;            /* family key: "snb", "slm", ... */
-	const char *desc;           /* "Sandy Bridge" */
-	const char *pfm_model;      /* libpfm4 model prefix */
-	const char *pfm_event;      /* libpfm4 event for RSP_0 */
-	bool pfm_combined;          /* umasks are "<BIT>_<RESPONSE>" (icl/icx/spr OCR) */
+	const char *key;		   /* family key: "snb", "slm", ... */
+	const char *desc;		   /* "Sandy Bridge" */
+	const char *pfm_model;		   /* libpfm4 model prefix */
+	const char *pfm_event;		   /* libpfm4 event for RSP_0 */
+	bool pfm_combined;		   /* umasks are "<BIT>_<RESPONSE>" (icl/icx/spr OCR) */
 	uint64_t event[OFFCORE_MAX_SLOTS]; /* attr.config of RSP_0 / RSP_1 (0 = none) */
 	uint64_t valid[OFFCORE_MAX_SLOTS]; /* kernel's valid config1 mask per MSR */
-	const char *kernel_table;   /* "intel_snb_extra_regs" */
-	uint16_t request_field;     /* 0x00ff on Nehalem/Westmere, 0xffff otherwise */
-	const struct offcore_bit *bits; /* named request bits, ascending */
+	const char *kernel_table;	   /* "intel_snb_extra_regs" */
+	uint16_t request_field;		   /* 0x00ff on Nehalem/Westmere, 0xffff otherwise */
+	const struct offcore_bit *bits;	   /* named request bits, ascending */
 	int nbits;
 	const struct offcore_response *responses; /* [0] = ANY_RESPONSE */
 	int nresponses;
-	int slots;                  /* distinct offcore configs counting at once per logical CPU */
-	const char *slots_note;     /* what shares the MSRs */
+	int slots;		/* distinct offcore configs counting at once per logical CPU */
+	const char *slots_note; /* what shares the MSRs */
 };
 
 /* Terminated by an entry whose key is NULL. */
@@ -100,22 +101,23 @@ struct offcore_plan {
 	int slots;
 	int nslices;
 	int slice_bits[OFFCORE_MAX_BITS][OFFCORE_MAX_SLOTS]; /* bit positions */
-	int slice_n[OFFCORE_MAX_BITS];                       /* bits in slice k (1..slots) */
+	int slice_n[OFFCORE_MAX_BITS];			     /* bits in slice k (1..slots) */
 };
 
-/* @slots <= 0: the model's limit. Returns the number of slices (>= 1), -1 for an empty selection. */
+/* @slots <= 0: the model's limit. Returns the number of slices (>= 1), -1 for an empty selection.
+ */
 int offcore_plan_make(const struct offcore_model *m, const struct offcore_selection *sel, int slots,
 		      struct offcore_plan *plan);
 
 /* Per-bit result of the sweep. */
 struct offcore_bit_stat {
 	int bit;
-	bool superset;   /* the ANY bit of Atom: not part of @total */
-	bool measured;   /* has a value */
-	double rate;     /* requests/s, scaled, from the last slice that counted the bit */
-	long last_tick;  /* tick index of that slice, -1 = never */
-	long age;        /* ticks since (0 = measured in the tick just finished), -1 = never */
-	double share;    /* rate / total (0..1); -1 for superset bits and never-measured bits */
+	bool superset;	/* the ANY bit of Atom: not part of @total */
+	bool measured;	/* has a value */
+	double rate;	/* requests/s, scaled, from the last slice that counted the bit */
+	long last_tick; /* tick index of that slice, -1 = never */
+	long age;	/* ticks since (0 = measured in the tick just finished), -1 = never */
+	double share;	/* rate / total (0..1); -1 for superset bits and never-measured bits */
 };
 
 /* Sweep state for one CPU (or for the sum over CPUs: all advance in lockstep). */
@@ -123,9 +125,9 @@ struct offcore_sweep {
 	struct offcore_plan plan;
 	struct offcore_bit_stat stat[OFFCORE_MAX_BITS]; /* in selection order */
 	int nstat;
-	long tick;       /* ticks finished */
-	int slice;       /* slice that counts during the current tick */
-	double total;    /* sum of the latest rates of the measured, non-superset bits (req/s) */
+	long tick;	 /* ticks finished */
+	int slice;	 /* slice that counts during the current tick */
+	double total;	 /* sum of the latest rates of the measured, non-superset bits (req/s) */
 	double any_rate; /* latest rate of the superset ANY bit, or -1 when not selected/measured */
 };
 

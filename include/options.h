@@ -1,8 +1,8 @@
 /* options.h: the command-line option table, its parser and the values it fills. */
 #ifndef PMUTOP_OPTIONS_H
 #define PMUTOP_OPTIONS_H
-#include "source.h"
 #include "output.h"
+#include "source.h"
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -10,13 +10,13 @@
 
 struct options {
 	bool batch;
-	long iterations;          /* -n, 0 = forever */
-	long interval_ms;         /* -i */
-	const char *mode;         /* -m, NULL = default for the machine */
-	const char *cpus;         /* -C list, NULL = all online */
+	long iterations;  /* -n, 0 = forever */
+	long interval_ms; /* -i */
+	const char *mode; /* -m, NULL = default for the machine */
+	const char *cpus; /* -C list, NULL = all online */
 	enum output_format format;
-	const char *backend;      /* perf, sim */
-	const char *sim_family;   /* family whose events the sim backend pretends to count */
+	const char *backend;	/* perf, sim */
+	const char *sim_family; /* family whose events the sim backend pretends to count */
 	struct sim_opts sim;
 	const char *sysfs_root;
 	bool list_events;
@@ -25,27 +25,27 @@ struct options {
 	bool list_modes;
 	const char *mode_files[OPTIONS_MAX_LIST];
 	int nmode_files;
-	const char *events;       /* -e: an ad hoc event list */
-	const char *record;       /* -r FILE */
-	const char *replay;       /* -R FILE */
-	uint64_t record_max;      /* --record-max bytes, 0 = no limit */
-	unsigned record_keep;     /* --record-keep rotated files */
-	double speed;             /* --speed: replay speed 0.5 .. 16 */
-	const char *agent;        /* --agent: the pmutop command on the remote host */
+	const char *events;   /* -e: an ad hoc event list */
+	const char *record;   /* -r FILE */
+	const char *replay;   /* -R FILE */
+	uint64_t record_max;  /* --record-max bytes, 0 = no limit */
+	unsigned record_keep; /* --record-keep rotated files */
+	double speed;	      /* --speed: replay speed 0.5 .. 16 */
+	const char *agent;    /* --agent: the pmutop command on the remote host */
 	const char *theme;
 	const char *commands[OPTIONS_MAX_LIST]; /* -c */
 	int ncommands;
 	bool no_rc;
 	const char *remote;
 	const char *transport;
-	long sample_ms;           /* --sample, 0 = same as interval */
-	int pin_cpu;              /* --pin, -1 none */
-	long refresh_ms;          /* --refresh, 0 = not given (then -i is the refresh cadence) */
+	long sample_ms;	 /* --sample, 0 = same as interval */
+	int pin_cpu;	 /* --pin, -1 none */
+	long refresh_ms; /* --refresh, 0 = not given (then -i is the refresh cadence) */
 	const char *alerts[OPTIONS_MAX_LIST]; /* --alert RULE */
 	int nalerts;
-	double flight_s;          /* --flight SECONDS of samples kept in RAM, 0 = off */
-	const char *flight_out;   /* --flight-out PREFIX of flight recordings */
-	bool attrib;              /* --attrib: attribution columns */
+	double flight_s;	/* --flight SECONDS of samples kept in RAM, 0 = off */
+	const char *flight_out; /* --flight-out PREFIX of flight recordings */
+	bool attrib;		/* --attrib: attribution columns */
 	bool help, version;
 };
 

@@ -7,12 +7,13 @@
 enum output_format { OUTPUT_TEXT, OUTPUT_CSV, OUTPUT_JSON };
 
 struct output_meta {
-	const char *backend;  /* "perf", "sim", "replay" */
-	const char *mode;     /* mode name */
+	const char *backend; /* "perf", "sim", "replay" */
+	const char *mode;    /* mode name */
 	bool simulated;
 	bool replay;
-	const char *source;   /* replayed file, or NULL */
-	const struct source_machine *machine; /* JSON "machine" member (recorded sources), or NULL */
+	const char *source; /* replayed file, or NULL */
+	const struct source_machine
+	    *machine; /* JSON "machine" member (recorded sources), or NULL */
 	/* Optional extra fields (jitter statistics, spikes): called with the json_t * of each CPU
 	 * row (@rec NULL, @r its row) and then of the whole record (@row NULL, @r -1). */
 	void (*json_extra)(void *ctx, void *rec, void *row, int r);

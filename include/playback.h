@@ -11,7 +11,8 @@ struct app_ctx;
 int playback_open(struct app_ctx *app, char *err, size_t errlen);
 /* A mode, interval or CPU change on a recorded source: returns 1 to go on as on a live one, else
  * 0 (done: the recorded mode runs, or the agent was asked) or -1 with @err. */
-int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err, size_t errlen);
+int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err,
+		    size_t errlen);
 /* The mode to start with: the first recorded one. */
 const char *playback_default_mode(struct app_ctx *app);
 /* Ticks left to serve. */

@@ -1,41 +1,43 @@
-/* probe.h: cache-geometry probe (pointer-chase latency sweep, line size, TLB reach, seed AMAT table). */
+/* probe.h: cache-geometry probe (pointer-chase latency sweep, line size, TLB reach, seed AMAT
+ * table). */
 #ifndef PMUTOP_PROBE_H
 #define PMUTOP_PROBE_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#define PROBE_MAX_BOUNDS 8   /* latency steps one curve may hold */
-#define PROBE_MAX_LEVELS 4   /* cache levels reported */
-#define PROBE_MAX_SYSFS 8    /* sysfs cache entries kept */
-#define PROBE_NSTRIDES 7     /* line-size and seed strides: 8..512 B / 4..256 B */
+#define PROBE_MAX_BOUNDS 8 /* latency steps one curve may hold */
+#define PROBE_MAX_LEVELS 4 /* cache levels reported */
+#define PROBE_MAX_SYSFS 8  /* sysfs cache entries kept */
+#define PROBE_NSTRIDES 7   /* line-size and seed strides: 8..512 B / 4..256 B */
 
 /* ---- pure boundary detection (src/probe_detect.c) ---- */
 
 /* One step between two latency plateaus. */
 struct probe_bound {
-	double size;       /* bytes: where the curve crosses the midpoint of the two plateaus */
+	double size;	   /* bytes: where the curve crosses the midpoint of the two plateaus */
 	double below_ns;   /* plateau latency before the step */
 	double above_ns;   /* plateau latency after the step */
 	double confidence; /* 0..1: step height against noise, and plateau support */
-	int lo, hi;        /* grid indices of the plateau end before and start after the step */
+	int lo, hi;	   /* grid indices of the plateau end before and start after the step */
 };
 
 struct probe_detect {
 	int nbounds;
 	struct probe_bound b[PROBE_MAX_BOUNDS];
-	double first_ns;  /* latency of the first plateau (0 when none) */
-	double last_ns;   /* latency of the last plateau (0 when none) */
-	bool tail_flat;   /* the curve ends on a plateau (no unfinished rise) */
-	int open_from;    /* index where an unfinished rise of at least jump_min begins; -1 = none */
+	double first_ns; /* latency of the first plateau (0 when none) */
+	double last_ns;	 /* latency of the last plateau (0 when none) */
+	bool tail_flat;	 /* the curve ends on a plateau (no unfinished rise) */
+	int open_from;	 /* index where an unfinished rise of at least jump_min begins; -1 = none */
 	double open_ratio; /* last point over the last plateau, when open_from >= 0 */
-	double noise;     /* relative noise per point used (log units) */
-	double jump_min;  /* smallest plateau ratio accepted as a step */
+	double noise;	   /* relative noise per point used (log units) */
+	double jump_min;   /* smallest plateau ratio accepted as a step */
 };
 
-/* Finds the latency steps of a curve over an ascending size grid. @noise is the relative noise of one
- * point (0.03 = 3%); <= 0 estimates it from the curve. Steps smaller than max(1.3x, exp(6*noise))
- * are not reported. Returns the number of steps, or -1 (bad input) with @out cleared. */
+/* Finds the latency steps of a curve over an ascending size grid. @noise is the relative noise of
+ * one point (0.03 = 3%); <= 0 estimates it from the curve. Steps smaller than max(1.3x,
+ * exp(6*noise)) are not reported. Returns the number of steps, or -1 (bad input) with @out cleared.
+ */
 int probe_detect_levels(const double *sizes, const double *latency_ns, int n, double noise,
 			struct probe_detect *out);
 
@@ -65,12 +67,13 @@ char *probe_format_size(double bytes, char *buf, size_t len);
 
 struct probe_sysfs_cache {
 	int level;
-	char type[16];    /* "Data", "Unified" (escaped) */
-	double size;      /* bytes */
-	int line;         /* bytes, 0 when unknown */
+	char type[16]; /* "Data", "Unified" (escaped) */
+	double size;   /* bytes */
+	int line;      /* bytes, 0 when unknown */
 };
 
-/* Reads <root>/sys/devices/system/cpu/cpu<cpu>/cache/index*; data and unified caches only, by level.
+/* Reads <root>/sys/devices/system/cpu/cpu<cpu>/cache/index*; data and unified caches only, by
+ * level.
  * @root may be NULL or "" for "/". Returns the count (0 when absent). */
 int probe_sysfs_read(const char *root, int cpu, struct probe_sysfs_cache *out, int max);
 /* Checks that @cpu is online (<root>/sys/devices/system/cpu/online, else the affinity mask).
@@ -88,50 +91,51 @@ enum probe_phase_bits {
 };
 
 struct probe_opts {
-	int cpu;                /* CPU to pin to; -1 = the current one */
-	size_t max_size;        /* bytes; 0 = 8M quick, 64M full */
+	int cpu;	 /* CPU to pin to; -1 = the current one */
+	size_t max_size; /* bytes; 0 = 8M quick, 64M full */
 	bool quick;
 	const char *sysfs_root; /* NULL or "" = "/" */
-	unsigned phases;        /* PROBE_* bits; 0 = PROBE_ALL */
-	int rounds;             /* 0 = 3 quick, 5 full */
-	bool no_counter;        /* do not try the L1D miss counter */
+	unsigned phases;	/* PROBE_* bits; 0 = PROBE_ALL */
+	int rounds;		/* 0 = 3 quick, 5 full */
+	bool no_counter;	/* do not try the L1D miss counter */
 };
 
 enum probe_agree {
 	PROBE_AGREE_NONE,     /* no sysfs value */
-	PROBE_AGREE_OK,       /* within 25% */
+	PROBE_AGREE_OK,	      /* within 25% */
 	PROBE_AGREE_NEAR,     /* within 2x */
 	PROBE_AGREE_MISMATCH, /* over 2x apart */
 	PROBE_AGREE_NOTFOUND, /* sysfs has it, the probe did not find it */
 	PROBE_AGREE_BEYOND,   /* sysfs size beyond the probed range */
 };
 
-/* Classifies a measured size (0 = not found) against sysfs (0 = none) over a probe up to @max_size. */
+/* Classifies a measured size (0 = not found) against sysfs (0 = none) over a probe up to @max_size.
+ */
 enum probe_agree probe_compare(double measured, double sysfs, double max_size);
 
 struct probe_point {
-	double size;         /* bytes */
-	double ns;           /* median over rounds of the best rep, per load */
-	double spread;       /* relative MAD over rounds */
+	double size;	     /* bytes */
+	double ns;	     /* median over rounds of the best rep, per load */
+	double spread;	     /* relative MAD over rounds */
 	double miss_est;     /* L1 misses per load estimated from latency (seed formula) */
 	double miss_counted; /* L1D read misses per load counted; NAN when unavailable */
 };
 
 struct probe_level {
-	int level;           /* 1, 2, 3... */
-	double size;         /* bytes; 0 = not found */
-	double confidence;   /* 0..1 (curve confidence times round agreement) */
-	double hit_ns;       /* plateau latency of this level; 0 = unknown */
-	double sysfs_size;   /* bytes; 0 = none */
-	int sysfs_line;      /* bytes */
+	int level;	   /* 1, 2, 3... */
+	double size;	   /* bytes; 0 = not found */
+	double confidence; /* 0..1 (curve confidence times round agreement) */
+	double hit_ns;	   /* plateau latency of this level; 0 = unknown */
+	double sysfs_size; /* bytes; 0 = none */
+	int sysfs_line;	   /* bytes */
 	enum probe_agree agree;
 };
 
 struct probe_result {
 	int cpu;
-	double ghz;              /* cycles per ns; 0 = unknown */
+	double ghz; /* cycles per ns; 0 = unknown */
 	char ghz_source[48];
-	double max_size;         /* bytes probed */
+	double max_size; /* bytes probed */
 	bool quick;
 	int rounds;
 
@@ -140,29 +144,29 @@ struct probe_result {
 	struct probe_detect detect;
 	int nlevels;
 	struct probe_level levels[PROBE_MAX_LEVELS];
-	double mem_ns;           /* memory latency; 0 = not found */
+	double mem_ns; /* memory latency; 0 = not found */
 	char mem_note[96];
 
-	int line;                /* bytes; 0 = not found */
+	int line; /* bytes; 0 = not found */
 	double line_conf;
-	double line_buffer;      /* bytes */
+	double line_buffer; /* bytes */
 	int line_strides[PROBE_NSTRIDES];
 	double line_ns[PROBE_NSTRIDES];
 
 	int ntlb;
-	double *tlb_pages;       /* pages in the chase */
-	double *tlb_page_ns;     /* one load per page */
-	double *tlb_line_ns;     /* same loads packed in lines */
+	double *tlb_pages;   /* pages in the chase */
+	double *tlb_page_ns; /* one load per page */
+	double *tlb_line_ns; /* same loads packed in lines */
 	int tlb_nbounds;
-	double tlb_entries[2];   /* pages at each TLB step (0 = not found) */
+	double tlb_entries[2]; /* pages at each TLB step (0 = not found) */
 	double tlb_conf[2];
-	bool tlb_open[2];        /* rise still going at the end: onset only */
-	double page_size;        /* bytes */
+	bool tlb_open[2]; /* rise still going at the end: onset only */
+	double page_size; /* bytes */
 
 	int nseed_sizes;
-	double *seed_sizes;      /* bytes */
-	int seed_strides[PROBE_NSTRIDES]; /* bytes */
-	double *seed_ns;         /* [size][stride], ns per access */
+	double *seed_sizes;		      /* bytes */
+	int seed_strides[PROBE_NSTRIDES];     /* bytes */
+	double *seed_ns;		      /* [size][stride], ns per access */
 	double seed_hit_size, seed_miss_size; /* bytes used for the formula; 0 = not available */
 
 	bool counter_ok;
@@ -170,7 +174,7 @@ struct probe_result {
 
 	int nsysfs;
 	struct probe_sysfs_cache sysfs[PROBE_MAX_SYSFS];
-	char warning[160];       /* "" or why results are unreliable */
+	char warning[160]; /* "" or why results are unreliable */
 	double elapsed_s;
 };
 
@@ -196,7 +200,8 @@ void probe_line_file(void *ctx, const char *line);
 void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *ctx);
 void probe_format_table(const struct probe_result *r, probe_line_fn fn, void *ctx);
 /* Latency against working-set size, log-log, @width x @height character cells of plot area. */
-void probe_format_plot(const struct probe_result *r, int width, int height, probe_line_fn fn, void *ctx);
+void probe_format_plot(const struct probe_result *r, int width, int height, probe_line_fn fn,
+		       void *ctx);
 void probe_format_seed(const struct probe_result *r, probe_line_fn fn, void *ctx);
 void probe_format_tlb(const struct probe_result *r, probe_line_fn fn, void *ctx);
 /* Writes the result as one JSON object (jansson) and a newline; returns 0 or -1. */

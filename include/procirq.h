@@ -1,4 +1,5 @@
-/* procirq.h: /proc/interrupts and /proc/softirqs per-CPU counts, deltas and top sources; cpufreq. */
+/* procirq.h: /proc/interrupts and /proc/softirqs per-CPU counts, deltas and top sources; cpufreq.
+ */
 #ifndef PMUTOP_PROCIRQ_H
 #define PMUTOP_PROCIRQ_H
 #include <stdbool.h>
@@ -7,8 +8,8 @@
 
 #include "cpuset.h"
 
-#define PROCIRQ_NAME_MAX 24 /* bytes, with the NUL */
-#define PROCIRQ_DESC_MAX 64 /* bytes, with the NUL */
+#define PROCIRQ_NAME_MAX 24	     /* bytes, with the NUL */
+#define PROCIRQ_DESC_MAX 64	     /* bytes, with the NUL */
 #define PROCIRQ_FILE_MAX (64u << 20) /* bytes: larger files are refused */
 
 enum procirq_file { PROCIRQ_INTERRUPTS, PROCIRQ_SOFTIRQS };
@@ -16,8 +17,9 @@ enum procirq_file { PROCIRQ_INTERRUPTS, PROCIRQ_SOFTIRQS };
 /* One row: "LOC:  11324  11177  Local timer interrupts". */
 struct procirq_source {
 	char name[PROCIRQ_NAME_MAX]; /* without the ':' ("LOC", "24", "IPI0", "TIMER"), escaped */
-	char desc[PROCIRQ_DESC_MAX]; /* text after the counts, blanks collapsed, escaped; may be "" */
-	bool per_cpu;   /* false for rows with one global count (x86 ERR and MIS, ARM Err) */
+	char desc[PROCIRQ_DESC_MAX]; /* text after the counts, blanks collapsed, escaped; may be ""
+				      */
+	bool per_cpu;	/* false for rows with one global count (x86 ERR and MIS, ARM Err) */
 	uint64_t total; /* sum over the CPU columns, or the global count */
 };
 
@@ -29,14 +31,14 @@ struct procirq_source {
  * the first read.
  */
 struct procirq_table {
-	int ncpu;             /* highest CPU number in the header + 1 */
-	struct cpuset cpus;   /* CPUs that had a column */
-	uint64_t *cpu_total;  /* [ncpu]: sum of the per-CPU rows; 0 for CPUs without a column */
+	int ncpu;	     /* highest CPU number in the header + 1 */
+	struct cpuset cpus;  /* CPUs that had a column */
+	uint64_t *cpu_total; /* [ncpu]: sum of the per-CPU rows; 0 for CPUs without a column */
 	size_t nsrc;
 	struct procirq_source *src;
-	uint64_t *counts;     /* [nsrc * ncpu] */
-	size_t skipped;       /* malformed lines */
-	char skip_msg[160];   /* "file:line: message" of the first malformed line, or "" */
+	uint64_t *counts;   /* [nsrc * ncpu] */
+	size_t skipped;	    /* malformed lines */
+	char skip_msg[160]; /* "file:line: message" of the first malformed line, or "" */
 };
 
 /* Reads @root + "/proc/interrupts" (or "/proc/softirqs"; root "" is the live system) into @t,
@@ -65,7 +67,7 @@ int procirq_delta(const struct procirq_table *prev, const struct procirq_table *
 
 /* One source's increase between two reads. */
 struct procirq_top {
-	size_t src;     /* index into cur->src */
+	size_t src;	/* index into cur->src */
 	uint64_t delta; /* on the chosen CPU, or over all CPUs valid in both reads */
 };
 

@@ -60,8 +60,8 @@ struct rec_header {
 	char source[REC_NAME_MAX];  /* optional origin: "perf-stat-csv", "perf-stat-json", "" */
 	bool simulated;		    /* counters were made up (sim backend) */
 	unsigned interval_ms;	    /* nominal tick interval */
-	unsigned counter_bits;	    /* width of the raw counters (32 wraps; 0 or 64 = kernel counts) */
-	int64_t start_time;	    /* unix seconds */
+	unsigned counter_bits; /* width of the raw counters (32 wraps; 0 or 64 = kernel counts) */
+	int64_t start_time;    /* unix seconds */
 	int ncpus;
 	struct rec_cpu_info {
 		int cpu;

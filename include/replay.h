@@ -1,8 +1,8 @@
 /* replay.h: the replay and remote sources: a recording, a perf stat import or an agent's stream. */
 #ifndef PMUTOP_REPLAY_H
 #define PMUTOP_REPLAY_H
-#include "source.h"
 #include "recfile.h"
+#include "source.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,7 +24,7 @@ struct replay {
 	bool live;	   /* a remote stream: more ticks may come */
 	bool following;	   /* the driver is switching modes (no rewind) */
 	bool end_told;
-	int dropped;	   /* live: ticks dropped from the front (memory bound) */
+	int dropped; /* live: ticks dropped from the front (memory bound) */
 };
 
 /* Loads @path: a pmutop recording, or perf stat CSV/JSON (detected). Imports get a zero tick

@@ -1,4 +1,5 @@
-/* run.h: the one loop of a run: timer, signals and input drive ticks; each refresh makes a frame. */
+/* run.h: the one loop of a run: timer, signals and input drive ticks; each refresh makes a frame.
+ */
 #ifndef PMUTOP_RUN_H
 #define PMUTOP_RUN_H
 #include <stdbool.h>

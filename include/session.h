@@ -1,9 +1,10 @@
-/* session.h: one monitoring run: backend + resolved mode -> per-tick snapshots of counts and metrics. */
+/* session.h: one monitoring run: backend + resolved mode -> per-tick snapshots of counts and
+ * metrics. */
 #ifndef PMUTOP_SESSION_H
 #define PMUTOP_SESSION_H
-#include "source.h"
 #include "counts.h"
 #include "metric_class.h"
+#include "source.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -16,8 +17,8 @@ struct metric_inputs {
 	const struct count *counts; /* this row's counts, one per event */
 	int nevents;
 	double interval_s; /* measured */
-	double time_s;     /* since start */
-	int ncpus;         /* CPUs summed into the counts: 1 per CPU row, N for the total row */
+	double time_s;	   /* since start */
+	int ncpus;	   /* CPUs summed into the counts: 1 per CPU row, N for the total row */
 };
 /* Returns 0 and the event's (scaled) delta or a builtin (interval [s], interval_ns, time [s],
  * ncpus), or -1 when it was not counted (n/a). */
@@ -56,32 +57,32 @@ struct session_mode {
 	struct backend_event events[SESSION_MAX_EVENTS];
 	int nmetrics;
 	struct session_metric metrics[SESSION_MAX_METRICS];
-	int nsets;        /* >1: rotate event sets, one per tick ("multiple runs") */
-	bool singletons;  /* more events than counters: let the kernel multiplex */
+	int nsets;	 /* >1: rotate event sets, one per tick ("multiple runs") */
+	bool singletons; /* more events than counters: let the kernel multiplex */
 	struct session_offcore offcore;
 };
 
 /* One tick, immutable once published. */
 struct snapshot {
-	uint64_t seq;       /* 1, 2, ... since the mode started */
-	double time_s;      /* since the session started (monotonic) */
-	double interval_s;  /* measured length of this tick */
-	bool first;         /* the first full tick of a newly opened mode */
+	uint64_t seq;	   /* 1, 2, ... since the mode started */
+	double time_s;	   /* since the session started (monotonic) */
+	double interval_s; /* measured length of this tick */
+	bool first;	   /* the first full tick of a newly opened mode */
 	int nrows;
-	const int *cpus;    /* CPU number per row */
-	bool *offline;      /* per row */
+	const int *cpus; /* CPU number per row */
+	bool *offline;	 /* per row */
 	int nevents;
 	const char (*event_names)[48];
-	struct count *counts;       /* [row * nevents + e] */
+	struct count *counts;	    /* [row * nevents + e] */
 	struct count *total_counts; /* per event, summed over online rows */
-	double *event_age;          /* [row * nevents + e]: ticks since measured (rotation) */
+	double *event_age;	    /* [row * nevents + e]: ticks since measured (rotation) */
 	int nmetrics;
 	const struct session_metric *metrics;
 	const struct metric_program *program; /* the compiled metrics (snapshot_compute) */
-	double *values;             /* [row * nmetrics + m], NAN = n/a */
-	double *total_values;       /* per metric over all rows */
-	enum metric_class *classes; /* [row * nmetrics + m] */
-	double *running;            /* [row * nmetrics + m]: least running fraction of the inputs */
+	double *values;			      /* [row * nmetrics + m], NAN = n/a */
+	double *total_values;		      /* per metric over all rows */
+	enum metric_class *classes;	      /* [row * nmetrics + m] */
+	double *running; /* [row * nmetrics + m]: least running fraction of the inputs */
 	double *total_running;
 	enum metric_class *total_classes;
 };
@@ -92,7 +93,7 @@ struct session_config {
 	const struct pmu_family *family;
 	int ncpus;
 	const int *cpus;
-	const int *core_pmu_type;  /* per row, may be NULL */
+	const int *core_pmu_type; /* per row, may be NULL */
 };
 
 /* The compiled formulas of a mode's metrics. */

@@ -1,4 +1,5 @@
-/* source.h: where ticks come from (perf, sim, replay, remote): one interface, capabilities as flags. */
+/* source.h: where ticks come from (perf, sim, replay, remote): one interface, capabilities as
+ * flags. */
 #ifndef PMUTOP_SOURCE_H
 #define PMUTOP_SOURCE_H
 #include "counts.h"
@@ -21,14 +22,14 @@ struct cpuset;
 enum source_kind { SOURCE_PERF, SOURCE_SIM, SOURCE_REPLAY, SOURCE_REMOTE, SOURCE_KIND_COUNT };
 
 enum source_cap {
-	SOURCE_CAP_SIMULATED = 1u << 0,    /* no number is from hardware: outputs say SIMULATED */
+	SOURCE_CAP_SIMULATED = 1u << 0,	   /* no number is from hardware: outputs say SIMULATED */
 	SOURCE_CAP_THIS_MACHINE = 1u << 1, /* counts the machine pmutop runs on (attribution) */
-	SOURCE_CAP_RECORDED = 1u << 2,     /* ticks were recorded: only recorded events exist, the
+	SOURCE_CAP_RECORDED = 1u << 2,	   /* ticks were recorded: only recorded events exist, the
 					    * interval is the recorded one, the machine is described */
-	SOURCE_CAP_SEEK = 1u << 3,         /* seek, step and rate (a file) */
-	SOURCE_CAP_FORWARD = 1u << 4,      /* mode, interval and CPU changes go to the far end */
+	SOURCE_CAP_SEEK = 1u << 3,	   /* seek, step and rate (a file) */
+	SOURCE_CAP_FORWARD = 1u << 4,	   /* mode, interval and CPU changes go to the far end */
 	SOURCE_CAP_VIRTUAL_TIME = 1u << 5, /* a read advances time by the nominal tick (sim) */
-	SOURCE_CAP_STREAM = 1u << 6,       /* more ticks may arrive while running (remote) */
+	SOURCE_CAP_STREAM = 1u << 6,	   /* more ticks may arrive while running (remote) */
 };
 
 /* The machine a source's numbers come from (the recorded board for a replay). Strings are
@@ -36,39 +37,39 @@ enum source_cap {
 struct source_machine {
 	char host[128];
 	char kernel[128];
-	char pmu[64];         /* core PMU name ("cpu", "armv8_cortex_a53") */
-	char family[32];      /* pmu_family key */
+	char pmu[64];	 /* core PMU name ("cpu", "armv8_cortex_a53") */
+	char family[32]; /* pmu_family key */
 	char model[128];
-	char capability[512]; /* one line on what can be counted there */
+	char capability[512];  /* one line on what can be counted there */
 	unsigned counter_bits; /* hardware counter width (64 for kernel-accumulated counts) */
 	int ncpus;
 };
 
 /* One event to count, as a mode names it. */
 struct backend_event {
-	char name[48];  /* alias used by formulas and output ("cycles") */
+	char name[48];	/* alias used by formulas and output ("cycles") */
 	char spec[192]; /* encoder spec ("@::CPU_CLK_UNHALTED:THREAD_P", "r11", "msr/tsc/") */
-	int set;        /* event set for rotation (0 when all count together; -1: counted in every set) */
+	int set; /* event set for rotation (0 when all count together; -1: counted in every set) */
 };
 
 /* What to count and where. */
 struct backend_req {
-	void *inst;                      /* the source's own state (struct source.inst) */
-	const char *sysfs_root;          /* "" or "/" for the live machine */
+	void *inst;			 /* the source's own state (struct source.inst) */
+	const char *sysfs_root;		 /* "" or "/" for the live machine */
 	const struct pmu_family *family; /* machine family (for "@::" specs and filtering) */
-	int ncpus;                       /* rows */
-	const int *cpus;                 /* CPU number of each row */
-	const int *core_pmu_type;        /* per row: attr.type of that CPU's core PMU, 0 = none */
+	int ncpus;			 /* rows */
+	const int *cpus;		 /* CPU number of each row */
+	const int *core_pmu_type;	 /* per row: attr.type of that CPU's core PMU, 0 = none */
 	int nevents;
 	const struct backend_event *events;
-	int nsets;       /* >1: only one set counts per tick, rotated by backend_select_set */
+	int nsets;	 /* >1: only one set counts per tick, rotated by backend_select_set */
 	bool singletons; /* open each event as its own group so the kernel multiplexes them */
 };
 
 /* Per (row, event): did it open, and if not why. */
 struct backend_status {
 	bool supported;
-	int err;          /* errno of the failed open, 0 if it opened */
+	int err;	  /* errno of the failed open, 0 if it opened */
 	char reason[160]; /* one sentence on what to do */
 	char encoding[160];
 };
@@ -112,10 +113,10 @@ struct backend {
 	void *priv;
 	int nrows, nevents;
 	struct backend_status *status; /* [row * nevents + e], filled by open */
-	unsigned counter_bits;         /* width for count_delta (64 for kernel counts) */
-	bool simulated;                /* every output says SIMULATED */
-	char description[128];         /* "perf_event (software events only)" */
-	char warnings[4][192];         /* messages for the log, set by open */
+	unsigned counter_bits;	       /* width for count_delta (64 for kernel counts) */
+	bool simulated;		       /* every output says SIMULATED */
+	char description[128];	       /* "perf_event (software events only)" */
+	char warnings[4][192];	       /* messages for the log, set by open */
 	int nwarnings;
 };
 
@@ -127,15 +128,15 @@ extern const struct source_ops source_remote_ops; /* replay.h: inst is a live st
 /* Sim backend knobs (--sim-* options). */
 struct sim_opts {
 	uint64_t seed;
-	unsigned counter_bits;  /* 64, or 32 to wrap as on ARMv7/XScale */
-	double mux_fraction;    /* <1: every event counts only this fraction of the time */
-	int fail_event;         /* index of an event that never opens, -1 none */
-	int offline_cpu;        /* CPU that goes offline ... */
+	unsigned counter_bits;	      /* 64, or 32 to wrap as on ARMv7/XScale */
+	double mux_fraction;	      /* <1: every event counts only this fraction of the time */
+	int fail_event;		      /* index of an event that never opens, -1 none */
+	int offline_cpu;	      /* CPU that goes offline ... */
 	int offline_from, offline_to; /* ... for ticks [from, to), -1 none */
-	int ncpus;              /* simulated CPUs 0 .. ncpus-1 */
-	int spike_cpu;          /* CPU with injected spikes, -1 none */
-	int spike_every;        /* every N ticks (0 = none) */
-	double spike_factor;    /* multiply the spiking CPU's cycles/misses by this */
+	int ncpus;		      /* simulated CPUs 0 .. ncpus-1 */
+	int spike_cpu;		      /* CPU with injected spikes, -1 none */
+	int spike_every;	      /* every N ticks (0 = none) */
+	double spike_factor;	      /* multiply the spiking CPU's cycles/misses by this */
 };
 void sim_opts_default(struct sim_opts *o);
 

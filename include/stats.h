@@ -1,4 +1,5 @@
-/* stats.h: robust statistics over windows of doubles, per-(cpu, metric) rings and peer deviation. */
+/* stats.h: robust statistics over windows of doubles, per-(cpu, metric) rings and peer deviation.
+ */
 #ifndef PMUTOP_STATS_H
 #define PMUTOP_STATS_H
 #include <stdbool.h>
@@ -35,9 +36,9 @@ void stats_sort(double *v, size_t n);
 /* A fixed-capacity ring of one series; push is O(1), the oldest value is overwritten. */
 struct series_ring {
 	double *buf;
-	size_t cap;  /* values */
-	size_t head; /* index of the next write */
-	size_t len;  /* values held, <= cap */
+	size_t cap;		   /* values */
+	size_t head;		   /* index of the next write */
+	size_t len;		   /* values held, <= cap */
 	unsigned long long pushed; /* values ever pushed */
 };
 
@@ -55,7 +56,7 @@ void series_ring_stats(const struct series_ring *r, size_t k, double *scratch, s
 /* All rings of an ncpu x nmetric table in one allocation: bounded and reportable memory. */
 struct series_set {
 	int ncpu, nmetric;
-	size_t cap; /* values per ring */
+	size_t cap;		   /* values per ring */
 	struct series_ring *rings; /* [cpu * nmetric + metric] */
 	double *data;
 	double *scratch; /* 3 * cap doubles for series_set_stats() */
@@ -75,7 +76,7 @@ size_t series_set_bytes(const struct series_set *s);
 struct peer_dev {
 	bool available; /* false when the CPU's value is NaN (or infinite) */
 	double value;
-	double delta;     /* value - median over all CPUs with a value */
+	double delta;	  /* value - median over all CPUs with a value */
 	double mad_units; /* delta / max(MAD over all CPUs, mad_floor) */
 };
 

@@ -1,23 +1,25 @@
-/* tasktop.h: the busiest task on each CPU between two scans of <root>/proc/[pid]/task/[tid]/stat. */
+/* tasktop.h: the busiest task on each CPU between two scans of <root>/proc/[pid]/task/[tid]/stat.
+ */
 #ifndef PMUTOP_TASKTOP_H
 #define PMUTOP_TASKTOP_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define TASKTOP_RAW_COMM_MAX 64  /* bytes of comm kept from stat (kernel workers exceed 16) */
-#define TASKTOP_COMM_MAX 260     /* bytes of escaped comm, with the NUL (4 per raw byte) */
-#define TASKTOP_MAX_TASKS 65536  /* default cap on tasks per scan */
+#define TASKTOP_RAW_COMM_MAX 64	    /* bytes of comm kept from stat (kernel workers exceed 16) */
+#define TASKTOP_COMM_MAX 260	    /* bytes of escaped comm, with the NUL (4 per raw byte) */
+#define TASKTOP_MAX_TASKS 65536	    /* default cap on tasks per scan */
 #define TASKTOP_MIN_INTERVAL_MS 500 /* default rate limit */
 
 /* The fields of one /proc/.../stat line that tasktop uses. */
 struct tasktop_stat {
-	int tid;                        /* field 1 */
-	char comm[TASKTOP_RAW_COMM_MAX]; /* field 2, raw bytes between the first '(' and the last ')' */
-	char state;                     /* field 3 */
-	uint64_t utime, stime;          /* fields 14, 15: clock ticks */
-	uint64_t starttime;             /* field 22: clock ticks after boot */
-	int processor;                  /* field 39: CPU it last ran on */
+	int tid;			 /* field 1 */
+	char comm[TASKTOP_RAW_COMM_MAX]; /* field 2, raw bytes between the first '(' and the last
+					    ')' */
+	char state;			 /* field 3 */
+	uint64_t utime, stime;		 /* fields 14, 15: clock ticks */
+	uint64_t starttime;		 /* field 22: clock ticks after boot */
+	int processor;			 /* field 39: CPU it last ran on */
 };
 
 /* Parses one stat line (the comm may hold spaces, '(' and ')'). Returns 0, or -1 when malformed. */
@@ -29,13 +31,13 @@ void tasktop_escape(const char *in, size_t n, char *out, size_t outlen);
 
 /* The result for one CPU. */
 struct tasktop_cpu {
-	bool valid;       /* some task time was attributed to this CPU in the last interval */
+	bool valid; /* some task time was attributed to this CPU in the last interval */
 	int pid, tid;
 	char comm[TASKTOP_COMM_MAX]; /* escaped, ready to print */
-	uint64_t ticks;       /* busiest task's utime + stime delta, clock ticks */
-	uint64_t total_ticks; /* all task time attributed to this CPU, clock ticks */
-	double share;         /* ticks / total_ticks, 0..1 */
-	double cpu_pct;       /* ticks as % of the elapsed interval (may exceed 100 by tick rounding) */
+	uint64_t ticks;		     /* busiest task's utime + stime delta, clock ticks */
+	uint64_t total_ticks;	     /* all task time attributed to this CPU, clock ticks */
+	double share;		     /* ticks / total_ticks, 0..1 */
+	double cpu_pct; /* ticks as % of the elapsed interval (may exceed 100 by tick rounding) */
 };
 
 struct tasktop_task; /* one task as scanned (private) */
@@ -50,17 +52,17 @@ struct tasktop {
 	char root[1024];
 	int ncpu;
 	unsigned min_interval_ms;
-	int exclude_pid;  /* its threads are skipped; 0: none */
-	long hz;          /* clock ticks per second (sysconf(_SC_CLK_TCK)); tests may set it */
+	int exclude_pid; /* its threads are skipped; 0: none */
+	long hz;	 /* clock ticks per second (sysconf(_SC_CLK_TCK)); tests may set it */
 	size_t max_tasks;
 	struct tasktop_task *prev, *cur;
 	size_t nprev, ncur, cap;
 	unsigned long long scans;
-	uint64_t last_ns;     /* time of the last scan (the caller's monotonic clock) */
-	uint64_t interval_ns; /* between the last two scans */
+	uint64_t last_ns;	  /* time of the last scan (the caller's monotonic clock) */
+	uint64_t interval_ns;	  /* between the last two scans */
 	struct tasktop_cpu *cpus; /* [ncpu] */
-	size_t skipped;   /* stat files that were malformed in the last scan */
-	size_t truncated; /* tasks beyond max_tasks in the last scan */
+	size_t skipped;		  /* stat files that were malformed in the last scan */
+	size_t truncated;	  /* tasks beyond max_tasks in the last scan */
 };
 
 /* @root "" is the live system. Returns 0, or -1 with a cause. */

@@ -17,7 +17,8 @@ size_t text_utf8_len(const unsigned char *s, size_t n);
 void text_escape(const char *in, size_t n, char *out, size_t outlen);
 
 /* snprintf into @err when it is not NULL and @errlen is not 0. */
-void text_errorf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void text_errorf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Levenshtein distance between @a and @b (bytes; ASCII case ignored when @nocase); strings
  * longer than 63 bytes give a large distance. */

@@ -56,9 +56,9 @@ struct theme_style {
 };
 
 struct theme_role_info {
-	const char *key;           /* name in theme files */
-	const char *help;          /* one line */
-	unsigned mono;             /* attributes on a monochrome terminal */
+	const char *key;	   /* name in theme files */
+	const char *help;	   /* one line */
+	unsigned mono;		   /* attributes on a monochrome terminal */
 	const char *default_style; /* the built-in style, theme-file syntax */
 };
 

@@ -29,11 +29,11 @@ struct ui_state {
 	bool prompting;
 	int cursor_col;
 	struct hist *history;
-	char **text;      /* lines of the current text view */
+	char **text; /* lines of the current text view */
 	int *text_roles;
 	int ntext;
 	bool ascii;
-	int selected;     /* first row shown (select up/down) */
+	int selected; /* first row shown (select up/down) */
 	char prompt_buf[1024];
 	struct probe *probe; /* the cache probe running in steps, or NULL */
 	bool probe_done;

@@ -1,4 +1,5 @@
-/* views.h: the screens (per-CPU table, offcore, help, messages) drawn into a canvas, curses-free. */
+/* views.h: the screens (per-CPU table, offcore, help, messages) drawn into a canvas, curses-free.
+ */
 #ifndef PMUTOP_VIEWS_H
 #define PMUTOP_VIEWS_H
 #include "canvas.h"
@@ -7,33 +8,41 @@
 
 #define VIEWS_SPARK_LEN 120 /* samples of sparkline history per row */
 
-enum view_kind { VIEW_TABLE, VIEW_OFFCORE, VIEW_HELP, VIEW_MESSAGES, VIEW_PROBE, VIEW_SPIKES, VIEW_COUNT };
+enum view_kind {
+	VIEW_TABLE,
+	VIEW_OFFCORE,
+	VIEW_HELP,
+	VIEW_MESSAGES,
+	VIEW_PROBE,
+	VIEW_SPIKES,
+	VIEW_COUNT
+};
 
 /* The user's choices about what to show. */
 struct view_state {
 	enum view_kind view;
-	int sort_col;      /* -1: by CPU number; 0..nmetrics-1: by that metric */
+	int sort_col; /* -1: by CPU number; 0..nmetrics-1: by that metric */
 	bool sort_desc;
-	int spark_metric;  /* -1: none */
+	int spark_metric; /* -1: none */
 	bool group_by_type;
 	bool show_running; /* show the running percentage of scaled values */
-	int scroll;        /* first line of scrollable views */
+	int scroll;	   /* first line of scrollable views */
 };
 
 /* Text of the header (all strings escaped by the caller). */
 struct view_header {
 	const char *host, *kernel;
-	const char *pmu;        /* "Intel Skylake", "software events only", ... */
-	const char *banner;     /* "SIMULATED", "REPLAY file.jsonl", or NULL */
+	const char *pmu;    /* "Intel Skylake", "software events only", ... */
+	const char *banner; /* "SIMULATED", "REPLAY file.jsonl", or NULL */
 	const char *mode, *title;
 	long interval_ms;
-	double measured_ms;     /* last tick */
+	double measured_ms; /* last tick */
 	unsigned long long samples;
 	bool paused;
 	bool first_tick_pending; /* a mode switch waits for its first full tick */
 	const char *capability;
 	int warnings;
-	const char *extra;      /* a free line (recording state, cadence, ...) or NULL */
+	const char *extra; /* a free line (recording state, cadence, ...) or NULL */
 };
 
 /* Last minute (VIEWS_SPARK_LEN ticks) of each row's metrics, for sparklines. */
@@ -57,31 +66,31 @@ struct view_lines {
 /* Optional jitter additions to the table: a window statistic in the metric cells and
  * attribution columns after them. */
 struct view_jitter {
-	const char *stat;            /* name of the statistic shown ("p99"), NULL: plain values */
-	const double *values;        /* [row * nmetrics + m] shown instead of snap->values, or NULL */
-	int nattrib;                 /* attribution columns, 0: none */
+	const char *stat;     /* name of the statistic shown ("p99"), NULL: plain values */
+	const double *values; /* [row * nmetrics + m] shown instead of snap->values, or NULL */
+	int nattrib;	      /* attribution columns, 0: none */
 	const char *const *attrib_names;
-	const double *attrib;        /* [row * nattrib + a], NAN = n/a */
-	const char *const *task;     /* [row] busiest task ("stress-ng 98%") or NULL */
+	const double *attrib;	 /* [row * nattrib + a], NAN = n/a */
+	const char *const *task; /* [row] busiest task ("stress-ng 98%") or NULL */
 };
 
 struct view_input {
 	const struct view_header *header;
-	const struct snapshot *snap; /* NULL before the first tick */
+	const struct snapshot *snap;  /* NULL before the first tick */
 	const char *const *core_type; /* per row, "" if none (grouping) */
 	const struct view_history *history;
-	struct view_lines text;      /* for VIEW_HELP / VIEW_MESSAGES / VIEW_PROBE / VIEW_SPIKES */
-	const char *message;         /* message line */
+	struct view_lines text; /* for VIEW_HELP / VIEW_MESSAGES / VIEW_PROBE / VIEW_SPIKES */
+	const char *message;	/* message line */
 	int message_role;
-	const char *prompt;          /* visible prompt text or NULL */
-	int prompt_cursor;           /* column of the cursor in the prompt */
+	const char *prompt; /* visible prompt text or NULL */
+	int prompt_cursor;  /* column of the cursor in the prompt */
 	/* the offcore view's data: per bit name, rate, share, age; per row shares */
 	int nbits;
 	const char *const *bit_names;
-	const double *bit_rate;      /* total rate per bit, events/s */
-	const double *bit_share;     /* 0..1 */
-	const int *bit_age;          /* ticks since measured, -1 never */
-	const double *row_bit_share; /* [row * nbits + bit] */
+	const double *bit_rate;		  /* total rate per bit, events/s */
+	const double *bit_share;	  /* 0..1 */
+	const int *bit_age;		  /* ticks since measured, -1 never */
+	const double *row_bit_share;	  /* [row * nbits + bit] */
 	const struct view_jitter *jitter; /* NULL: none */
 };
 

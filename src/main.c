@@ -30,7 +30,8 @@ static void flush_messages(struct batch *bt)
 	struct app_ctx *app = bt->app;
 	int n = (app->message_head - bt->head + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
 	for (int i = 0; i < n; i++)
-		fprintf(stderr, "pmutop: %s\n", app->messages[(bt->head + i) % APP_MAX_MESSAGES].text);
+		fprintf(stderr, "pmutop: %s\n",
+			app->messages[(bt->head + i) % APP_MAX_MESSAGES].text);
 	bt->head = app->message_head;
 }
 
@@ -67,13 +68,14 @@ static int run_batch(struct app_ctx *app)
 	signal(SIGPIPE, SIG_IGN);
 	flush_messages(&bt);
 	if (source_has(&app->source, SOURCE_CAP_SIMULATED))
-		fprintf(stderr, "pmutop: SIMULATED counters (sim backend); no number is from hardware\n");
+		fprintf(stderr,
+			"pmutop: SIMULATED counters (sim backend); no number is from hardware\n");
 	struct run_frontend fe = {
-		.ctx = &bt,
-		.on_frame = batch_frame,
-		.on_stdin = bt.agent ? batch_stdin : NULL,
-		.after_tick = batch_after_tick,
-		.unpaced = true,
+	    .ctx = &bt,
+	    .on_frame = batch_frame,
+	    .on_stdin = bt.agent ? batch_stdin : NULL,
+	    .after_tick = batch_after_tick,
+	    .unpaced = true,
 	};
 	int rc = run_loop(app, &fe);
 	flush_messages(&bt);
@@ -108,7 +110,7 @@ int main(int argc, char **argv)
 	else if (rc != 0 && (app.opt.list_events || app.opt.list_modes || app.opt.explain) &&
 		 app.modes && rc == 1) {
 		/* reports still work when no counter opens here */
-		rc = app.opt.list_events ? report_list_events(&app, app.opt.list_pattern, stdout)
+		rc = app.opt.list_events  ? report_list_events(&app, app.opt.list_pattern, stdout)
 		     : app.opt.list_modes ? report_list_modes(&app, stdout)
 					  : report_explain(&app, app.opt.explain, stdout, stderr);
 		rc += 100;

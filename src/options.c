@@ -9,87 +9,138 @@
 #include <string.h>
 
 enum option_id {
-	OPT_BATCH = 'b', OPT_ITER = 'n', OPT_INTERVAL = 'i', OPT_MODE = 'm', OPT_CPUS = 'C',
-	OPT_FORMAT = 'f', OPT_EVENTS = 'e', OPT_RECORD = 'r', OPT_REPLAY = 'R', OPT_COMMAND = 'c',
-	OPT_HELP = 'h', OPT_VERSION = 'V',
-	OPT_BACKEND = 256, OPT_SIM_CPUS, OPT_SEED, OPT_SIM_WIDTH, OPT_SIM_MUX, OPT_SIM_FAIL,
-	OPT_SIM_OFFLINE, OPT_SIM_SPIKE, OPT_SIM_FAMILY, OPT_SYSFS_ROOT, OPT_LIST_EVENTS, OPT_EXPLAIN,
-	OPT_LIST_MODES, OPT_MODE_FILE, OPT_THEME, OPT_NO_RC, OPT_REMOTE, OPT_TRANSPORT, OPT_SAMPLE,
-	OPT_PIN, OPT_RECORD_MAX, OPT_RECORD_KEEP, OPT_SPEED, OPT_AGENT,
-	OPT_REFRESH, OPT_ALERT, OPT_FLIGHT, OPT_FLIGHT_OUT, OPT_ATTRIB,
+	OPT_BATCH = 'b',
+	OPT_ITER = 'n',
+	OPT_INTERVAL = 'i',
+	OPT_MODE = 'm',
+	OPT_CPUS = 'C',
+	OPT_FORMAT = 'f',
+	OPT_EVENTS = 'e',
+	OPT_RECORD = 'r',
+	OPT_REPLAY = 'R',
+	OPT_COMMAND = 'c',
+	OPT_HELP = 'h',
+	OPT_VERSION = 'V',
+	OPT_BACKEND = 256,
+	OPT_SIM_CPUS,
+	OPT_SEED,
+	OPT_SIM_WIDTH,
+	OPT_SIM_MUX,
+	OPT_SIM_FAIL,
+	OPT_SIM_OFFLINE,
+	OPT_SIM_SPIKE,
+	OPT_SIM_FAMILY,
+	OPT_SYSFS_ROOT,
+	OPT_LIST_EVENTS,
+	OPT_EXPLAIN,
+	OPT_LIST_MODES,
+	OPT_MODE_FILE,
+	OPT_THEME,
+	OPT_NO_RC,
+	OPT_REMOTE,
+	OPT_TRANSPORT,
+	OPT_SAMPLE,
+	OPT_PIN,
+	OPT_RECORD_MAX,
+	OPT_RECORD_KEEP,
+	OPT_SPEED,
+	OPT_AGENT,
+	OPT_REFRESH,
+	OPT_ALERT,
+	OPT_FLIGHT,
+	OPT_FLIGHT_OUT,
+	OPT_ATTRIB,
 };
 
 struct option_def {
 	const char *name;
 	int id;
-	const char *arg;  /* NULL: no argument; "[X]": optional */
+	const char *arg; /* NULL: no argument; "[X]": optional */
 	const char *help;
 };
 
 static const struct option_def option_table[] = {
-	{"batch", OPT_BATCH, NULL, "batch mode: print one record per tick, no screen"},
-	{"iterations", OPT_ITER, "N", "stop after N ticks (also ends the screen; for smoke tests)"},
-	{"interval", OPT_INTERVAL, "MS", "sampling interval in milliseconds (10 to 3600000; default 1000)"},
-	{"mode", OPT_MODE, "MODE", "event mode (see --list-modes); default cpi, or sw without a PMU"},
-	{"cpus", OPT_CPUS, "LIST", "CPUs to monitor, e.g. 0-3,8 (default: all online)"},
-	{"format", OPT_FORMAT, "FMT", "batch format: text, csv or json (one object per line)"},
-	{"events", OPT_EVENTS, "LIST", "count an ad hoc comma-separated event list instead of a mode"},
-	{"backend", OPT_BACKEND, "NAME", "counter backend: perf (default) or sim"},
-	{"sim-cpus", OPT_SIM_CPUS, "N", "sim: number of simulated CPUs (default 4)"},
-	{"seed", OPT_SEED, "S", "sim: random seed (default 1)"},
-	{"sim-width", OPT_SIM_WIDTH, "BITS", "sim: counter width, 32 wraps as on ARMv7/XScale (default 64)"},
-	{"sim-mux", OPT_SIM_MUX, "FRACTION", "sim: force multiplexing, each event counts this fraction"},
-	{"sim-fail-event", OPT_SIM_FAIL, "INDEX", "sim: the event at INDEX never opens"},
-	{"sim-offline", OPT_SIM_OFFLINE, "CPU:FROM-TO", "sim: CPU goes offline for ticks FROM..TO"},
-	{"sim-spike", OPT_SIM_SPIKE, "CPU:EVERY[:FACTOR]", "sim: inject spikes on CPU every N ticks"},
-	{"sim-family", OPT_SIM_FAMILY, "FAMILY", "sim: PMU family whose events are simulated (default generic)"},
-	{"sysfs-root", OPT_SYSFS_ROOT, "DIR", "read sysfs/procfs under DIR (a tree standing for another machine)"},
-	{"list-events", OPT_LIST_EVENTS, "[PATTERN]", "list the events libpfm4 knows for this machine"},
-	{"explain", OPT_EXPLAIN, "MODE|EVENTS", "show each event's encoding and whether it opens, then exit"},
-	{"list-modes", OPT_LIST_MODES, NULL, "list modes: available here, counters needed, multiplexing"},
-	{"mode-file", OPT_MODE_FILE, "FILE", "load extra modes from FILE (repeatable)"},
-	{"record", OPT_RECORD, "FILE", "write a recording (JSON Lines); - writes to stdout"},
-	{"record-max", OPT_RECORD_MAX, "SIZE", "rotate the recording when it would pass SIZE (e.g. 64M)"},
-	{"record-keep", OPT_RECORD_KEEP, "N", "rotated recordings kept: FILE.1 .. FILE.N (default 1)"},
-	{"replay", OPT_REPLAY, "FILE", "replay a recording or perf stat CSV/JSON output"},
-	{"speed", OPT_SPEED, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)"},
-	{"theme", OPT_THEME, "NAME", "colour theme (default, mono, light, high-contrast)"},
-	{"command", OPT_COMMAND, "CMD", "run a : command at start-up (repeatable)"},
-	{"no-rc", OPT_NO_RC, NULL, "do not read ~/.config/pmutop/pmutoprc"},
-	{"remote", OPT_REMOTE, "USER@HOST", "monitor a remote board (USER@ optional) through its pmutop agent"},
-	{"transport", OPT_TRANSPORT, "CMD", "command that reaches the remote host (default \"ssh -T\")"},
-	{"agent", OPT_AGENT, "CMD", "the pmutop command on the remote host (default pmutop)"},
-	{"sample", OPT_SAMPLE, "MS", "fine sampling cadence for jitter statistics (1 ms and up)"},
-	{"pin", OPT_PIN, "CPU", "pin pmutop itself to CPU"},
-	{"refresh", OPT_REFRESH, "MS", "redraw/output cadence in ms (10 to 3600000; same as -i)"},
-	{"alert", OPT_ALERT, "RULE", "spike rule, e.g. \"cpi > 2.5 on 2-3\" or \"mad ipc 6\" (repeatable)"},
-	{"flight", OPT_FLIGHT, "SECONDS", "flight recorder: keep SECONDS of samples in RAM (default 30, 0 off)"},
-	{"flight-out", OPT_FLIGHT_OUT, "PREFIX", "flight recordings go to PREFIX-N.jsonl (default pmutop-flight)"},
-	{"attrib", OPT_ATTRIB, NULL, "attribution columns: switches, migrations, irqs, SMIs, MHz, busiest task"},
-	{"help", OPT_HELP, NULL, "show this help"},
-	{"version", OPT_VERSION, NULL, "show the version"},
+    {"batch", OPT_BATCH, NULL, "batch mode: print one record per tick, no screen"},
+    {"iterations", OPT_ITER, "N", "stop after N ticks (also ends the screen; for smoke tests)"},
+    {"interval", OPT_INTERVAL, "MS",
+     "sampling interval in milliseconds (10 to 3600000; default 1000)"},
+    {"mode", OPT_MODE, "MODE", "event mode (see --list-modes); default cpi, or sw without a PMU"},
+    {"cpus", OPT_CPUS, "LIST", "CPUs to monitor, e.g. 0-3,8 (default: all online)"},
+    {"format", OPT_FORMAT, "FMT", "batch format: text, csv or json (one object per line)"},
+    {"events", OPT_EVENTS, "LIST", "count an ad hoc comma-separated event list instead of a mode"},
+    {"backend", OPT_BACKEND, "NAME", "counter backend: perf (default) or sim"},
+    {"sim-cpus", OPT_SIM_CPUS, "N", "sim: number of simulated CPUs (default 4)"},
+    {"seed", OPT_SEED, "S", "sim: random seed (default 1)"},
+    {"sim-width", OPT_SIM_WIDTH, "BITS",
+     "sim: counter width, 32 wraps as on ARMv7/XScale (default 64)"},
+    {"sim-mux", OPT_SIM_MUX, "FRACTION",
+     "sim: force multiplexing, each event counts this fraction"},
+    {"sim-fail-event", OPT_SIM_FAIL, "INDEX", "sim: the event at INDEX never opens"},
+    {"sim-offline", OPT_SIM_OFFLINE, "CPU:FROM-TO", "sim: CPU goes offline for ticks FROM..TO"},
+    {"sim-spike", OPT_SIM_SPIKE, "CPU:EVERY[:FACTOR]", "sim: inject spikes on CPU every N ticks"},
+    {"sim-family", OPT_SIM_FAMILY, "FAMILY",
+     "sim: PMU family whose events are simulated (default generic)"},
+    {"sysfs-root", OPT_SYSFS_ROOT, "DIR",
+     "read sysfs/procfs under DIR (a tree standing for another machine)"},
+    {"list-events", OPT_LIST_EVENTS, "[PATTERN]", "list the events libpfm4 knows for this machine"},
+    {"explain", OPT_EXPLAIN, "MODE|EVENTS",
+     "show each event's encoding and whether it opens, then exit"},
+    {"list-modes", OPT_LIST_MODES, NULL,
+     "list modes: available here, counters needed, multiplexing"},
+    {"mode-file", OPT_MODE_FILE, "FILE", "load extra modes from FILE (repeatable)"},
+    {"record", OPT_RECORD, "FILE", "write a recording (JSON Lines); - writes to stdout"},
+    {"record-max", OPT_RECORD_MAX, "SIZE",
+     "rotate the recording when it would pass SIZE (e.g. 64M)"},
+    {"record-keep", OPT_RECORD_KEEP, "N", "rotated recordings kept: FILE.1 .. FILE.N (default 1)"},
+    {"replay", OPT_REPLAY, "FILE", "replay a recording or perf stat CSV/JSON output"},
+    {"speed", OPT_SPEED, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)"},
+    {"theme", OPT_THEME, "NAME", "colour theme (default, mono, light, high-contrast)"},
+    {"command", OPT_COMMAND, "CMD", "run a : command at start-up (repeatable)"},
+    {"no-rc", OPT_NO_RC, NULL, "do not read ~/.config/pmutop/pmutoprc"},
+    {"remote", OPT_REMOTE, "USER@HOST",
+     "monitor a remote board (USER@ optional) through its pmutop agent"},
+    {"transport", OPT_TRANSPORT, "CMD",
+     "command that reaches the remote host (default \"ssh -T\")"},
+    {"agent", OPT_AGENT, "CMD", "the pmutop command on the remote host (default pmutop)"},
+    {"sample", OPT_SAMPLE, "MS", "fine sampling cadence for jitter statistics (1 ms and up)"},
+    {"pin", OPT_PIN, "CPU", "pin pmutop itself to CPU"},
+    {"refresh", OPT_REFRESH, "MS", "redraw/output cadence in ms (10 to 3600000; same as -i)"},
+    {"alert", OPT_ALERT, "RULE",
+     "spike rule, e.g. \"cpi > 2.5 on 2-3\" or \"mad ipc 6\" (repeatable)"},
+    {"flight", OPT_FLIGHT, "SECONDS",
+     "flight recorder: keep SECONDS of samples in RAM (default 30, 0 off)"},
+    {"flight-out", OPT_FLIGHT_OUT, "PREFIX",
+     "flight recordings go to PREFIX-N.jsonl (default pmutop-flight)"},
+    {"attrib", OPT_ATTRIB, NULL,
+     "attribution columns: switches, migrations, irqs, SMIs, MHz, busiest task"},
+    {"help", OPT_HELP, NULL, "show this help"},
+    {"version", OPT_VERSION, NULL, "show the version"},
 };
 #define NOPTIONS (sizeof(option_table) / sizeof(option_table[0]))
 
 void options_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: pmutop [options]            live per-CPU counter monitor\n"
-		"       pmutop -b -n N [options]    batch output\n"
-		"       pmutop probe cache [...]    measure cache sizes, line size and TLB reach\n\n"
-		"options:\n");
+	fprintf(
+	    out,
+	    "usage: pmutop [options]            live per-CPU counter monitor\n"
+	    "       pmutop -b -n N [options]    batch output\n"
+	    "       pmutop probe cache [...]    measure cache sizes, line size and TLB reach\n\n"
+	    "options:\n");
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct option_def *d = &option_table[i];
 		char left[64];
 		if (d->id < 256)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->id, d->name, d->arg ? " " : "",
-				 d->arg ? d->arg : "");
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->id, d->name,
+				 d->arg ? " " : "", d->arg ? d->arg : "");
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->arg ? " " : "",
+				 d->arg ? d->arg : "");
 		fprintf(out, "  %-34s %s\n", left, d->help);
 	}
-	fprintf(out, "\nIn the screen, press ? or type :help for keys and commands.\n"
-		     "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage.\n");
+	fprintf(
+	    out,
+	    "\nIn the screen, press ? or type :help for keys and commands.\n"
+	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage.\n");
 }
 
 static int parse_long(const char *text, long lo, long hi, const char *what, long *out, char *err,
@@ -99,7 +150,8 @@ static int parse_long(const char *text, long lo, long hi, const char *what, long
 	errno = 0;
 	long v = strtol(text, &end, 10);
 	if (errno || end == text || *end || v < lo || v > hi) {
-		snprintf(err, errlen, "%s: \"%s\" is not a number from %ld to %ld", what, text, lo, hi);
+		snprintf(err, errlen, "%s: \"%s\" is not a number from %ld to %ld", what, text, lo,
+			 hi);
 		return -1;
 	}
 	*out = v;
@@ -113,7 +165,8 @@ static int parse_double(const char *text, double lo, double hi, const char *what
 	errno = 0;
 	double v = strtod(text, &end);
 	if (errno || end == text || *end || !(v >= lo && v <= hi)) {
-		snprintf(err, errlen, "%s: \"%s\" is not a number from %g to %g", what, text, lo, hi);
+		snprintf(err, errlen, "%s: \"%s\" is not a number from %g to %g", what, text, lo,
+			 hi);
 		return -1;
 	}
 	*out = v;
@@ -125,7 +178,8 @@ static int parse_sim_offline(struct options *o, const char *arg, char *err, size
 	int cpu, from, to, used = 0;
 	if (sscanf(arg, "%d:%d-%d%n", &cpu, &from, &to, &used) != 3 || arg[used] || cpu < 0 ||
 	    from < 0 || to < from) {
-		snprintf(err, errlen, "--sim-offline: expected CPU:FROM-TO, e.g. 1:3-5, got \"%s\"", arg);
+		snprintf(err, errlen, "--sim-offline: expected CPU:FROM-TO, e.g. 1:3-5, got \"%s\"",
+			 arg);
 		return -1;
 	}
 	o->sim.offline_cpu = cpu;
@@ -140,7 +194,8 @@ static int parse_sim_spike(struct options *o, const char *arg, char *err, size_t
 	double factor = 4.0;
 	int n = sscanf(arg, "%d:%d%n:%lf%n", &cpu, &every, &used, &factor, &used);
 	if (n < 2 || arg[used] || cpu < 0 || every < 1 || !(factor > 0 && factor < 1e6)) {
-		snprintf(err, errlen, "--sim-spike: expected CPU:EVERY[:FACTOR], e.g. 1:10:5, got \"%s\"", arg);
+		snprintf(err, errlen,
+			 "--sim-spike: expected CPU:EVERY[:FACTOR], e.g. 1:10:5, got \"%s\"", arg);
 		return -1;
 	}
 	o->sim.spike_cpu = cpu;
@@ -154,11 +209,19 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	long v;
 	double d;
 	switch (id) {
-	case OPT_BATCH: o->batch = true; return 0;
-	case OPT_ITER: return parse_long(arg, 1, LONG_MAX, "-n", &o->iterations, err, errlen);
-	case OPT_INTERVAL: return parse_long(arg, 10, 3600000, "-i (ms)", &o->interval_ms, err, errlen);
-	case OPT_MODE: o->mode = arg; return 0;
-	case OPT_CPUS: o->cpus = arg; return 0;
+	case OPT_BATCH:
+		o->batch = true;
+		return 0;
+	case OPT_ITER:
+		return parse_long(arg, 1, LONG_MAX, "-n", &o->iterations, err, errlen);
+	case OPT_INTERVAL:
+		return parse_long(arg, 10, 3600000, "-i (ms)", &o->interval_ms, err, errlen);
+	case OPT_MODE:
+		o->mode = arg;
+		return 0;
+	case OPT_CPUS:
+		o->cpus = arg;
+		return 0;
 	case OPT_FORMAT: {
 		int f = output_format_parse(arg);
 		if (f < 0) {
@@ -168,7 +231,9 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		o->format = (enum output_format)f;
 		return 0;
 	}
-	case OPT_EVENTS: o->events = arg; return 0;
+	case OPT_EVENTS:
+		o->events = arg;
+		return 0;
 	case OPT_BACKEND:
 		if (strcmp(arg, "perf") != 0 && strcmp(arg, "sim") != 0) {
 			snprintf(err, errlen, "--backend: unknown backend \"%s\" (perf, sim)", arg);
@@ -201,13 +266,26 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 			return -1;
 		o->sim.fail_event = (int)v;
 		return 0;
-	case OPT_SIM_OFFLINE: return parse_sim_offline(o, arg, err, errlen);
-	case OPT_SIM_SPIKE: return parse_sim_spike(o, arg, err, errlen);
-	case OPT_SIM_FAMILY: o->sim_family = arg; return 0;
-	case OPT_SYSFS_ROOT: o->sysfs_root = arg; return 0;
-	case OPT_LIST_EVENTS: o->list_events = true; o->list_pattern = arg; return 0;
-	case OPT_EXPLAIN: o->explain = arg; return 0;
-	case OPT_LIST_MODES: o->list_modes = true; return 0;
+	case OPT_SIM_OFFLINE:
+		return parse_sim_offline(o, arg, err, errlen);
+	case OPT_SIM_SPIKE:
+		return parse_sim_spike(o, arg, err, errlen);
+	case OPT_SIM_FAMILY:
+		o->sim_family = arg;
+		return 0;
+	case OPT_SYSFS_ROOT:
+		o->sysfs_root = arg;
+		return 0;
+	case OPT_LIST_EVENTS:
+		o->list_events = true;
+		o->list_pattern = arg;
+		return 0;
+	case OPT_EXPLAIN:
+		o->explain = arg;
+		return 0;
+	case OPT_LIST_MODES:
+		o->list_modes = true;
+		return 0;
 	case OPT_MODE_FILE:
 		if (o->nmode_files >= OPTIONS_MAX_LIST) {
 			snprintf(err, errlen, "--mode-file: at most %d files", OPTIONS_MAX_LIST);
@@ -215,11 +293,17 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		}
 		o->mode_files[o->nmode_files++] = arg;
 		return 0;
-	case OPT_RECORD: o->record = arg; return 0;
-	case OPT_REPLAY: o->replay = arg; return 0;
+	case OPT_RECORD:
+		o->record = arg;
+		return 0;
+	case OPT_REPLAY:
+		o->replay = arg;
+		return 0;
 	case OPT_RECORD_MAX:
 		if (recorder_parse_size(arg, &o->record_max) < 0 || o->record_max < 4096) {
-			snprintf(err, errlen, "--record-max: \"%s\" is not a size of 4k or more (e.g. 64M)", arg);
+			snprintf(err, errlen,
+				 "--record-max: \"%s\" is not a size of 4k or more (e.g. 64M)",
+				 arg);
 			return -1;
 		}
 		return 0;
@@ -228,9 +312,14 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 			return -1;
 		o->record_keep = (unsigned)v;
 		return 0;
-	case OPT_SPEED: return parse_double(arg, 0.5, 16, "--speed", &o->speed, err, errlen);
-	case OPT_AGENT: o->agent = arg; return 0;
-	case OPT_THEME: o->theme = arg; return 0;
+	case OPT_SPEED:
+		return parse_double(arg, 0.5, 16, "--speed", &o->speed, err, errlen);
+	case OPT_AGENT:
+		o->agent = arg;
+		return 0;
+	case OPT_THEME:
+		o->theme = arg;
+		return 0;
 	case OPT_COMMAND:
 		if (o->ncommands >= OPTIONS_MAX_LIST) {
 			snprintf(err, errlen, "-c: at most %d commands", OPTIONS_MAX_LIST);
@@ -238,10 +327,17 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		}
 		o->commands[o->ncommands++] = arg;
 		return 0;
-	case OPT_NO_RC: o->no_rc = true; return 0;
-	case OPT_REMOTE: o->remote = arg; return 0;
-	case OPT_TRANSPORT: o->transport = arg; return 0;
-	case OPT_SAMPLE: return parse_long(arg, 1, 3600000, "--sample (ms)", &o->sample_ms, err, errlen);
+	case OPT_NO_RC:
+		o->no_rc = true;
+		return 0;
+	case OPT_REMOTE:
+		o->remote = arg;
+		return 0;
+	case OPT_TRANSPORT:
+		o->transport = arg;
+		return 0;
+	case OPT_SAMPLE:
+		return parse_long(arg, 1, 3600000, "--sample (ms)", &o->sample_ms, err, errlen);
 	case OPT_PIN:
 		if (parse_long(arg, 0, 4095, "--pin", &v, err, errlen) < 0)
 			return -1;
@@ -266,11 +362,20 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		o->alerts[o->nalerts++] = arg;
 		return 0;
 	}
-	case OPT_FLIGHT: return parse_double(arg, 0, 3600, "--flight (s)", &o->flight_s, err, errlen);
-	case OPT_FLIGHT_OUT: o->flight_out = arg; return 0;
-	case OPT_ATTRIB: o->attrib = true; return 0;
-	case OPT_HELP: o->help = true; return 0;
-	case OPT_VERSION: o->version = true; return 0;
+	case OPT_FLIGHT:
+		return parse_double(arg, 0, 3600, "--flight (s)", &o->flight_s, err, errlen);
+	case OPT_FLIGHT_OUT:
+		o->flight_out = arg;
+		return 0;
+	case OPT_ATTRIB:
+		o->attrib = true;
+		return 0;
+	case OPT_HELP:
+		o->help = true;
+		return 0;
+	case OPT_VERSION:
+		o->version = true;
+		return 0;
 	}
 	snprintf(err, errlen, "internal: unhandled option %d", id);
 	return -1;
@@ -297,7 +402,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	shortopts[sp++] = ':'; /* report missing arguments distinctly */
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct option_def *d = &option_table[i];
-		int has = !d->arg ? no_argument : d->arg[0] == '[' ? optional_argument : required_argument;
+		int has = !d->arg	     ? no_argument
+			  : d->arg[0] == '[' ? optional_argument
+					     : required_argument;
 		longopts[i] = (struct option){d->name, has, NULL, d->id};
 		if (d->id < 256) {
 			shortopts[sp++] = (char)d->id;
@@ -315,11 +422,13 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			if (optopt)
 				snprintf(err, errlen, "unknown option -%c (see --help)", optopt);
 			else
-				snprintf(err, errlen, "unknown option %s (see --help)", argv[optind - 1]);
+				snprintf(err, errlen, "unknown option %s (see --help)",
+					 argv[optind - 1]);
 			return -1;
 		}
 		if (c == ':') {
-			snprintf(err, errlen, "option %s needs an argument (see --help)", argv[optind - 1]);
+			snprintf(err, errlen, "option %s needs an argument (see --help)",
+				 argv[optind - 1]);
 			return -1;
 		}
 		const char *arg = optarg;

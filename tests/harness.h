@@ -8,46 +8,45 @@
 
 static int harness_passed, harness_failed, harness_skipped;
 
-#define CHECK(cond, ...)                                                          \
-	do {                                                                      \
-		if (cond) {                                                       \
-			harness_passed++;                                         \
-		} else {                                                          \
-			harness_failed++;                                         \
-			fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__,  \
-				#cond);                                           \
-			fprintf(stderr, __VA_ARGS__);                             \
-			fputc('\n', stderr);                                      \
-		}                                                                 \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (cond) {                                                                        \
+			harness_passed++;                                                          \
+		} else {                                                                           \
+			harness_failed++;                                                          \
+			fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);           \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_INT(got, want)                                                      \
-	do {                                                                      \
-		long long g_ = (long long)(got), w_ = (long long)(want);          \
-		CHECK(g_ == w_, "%s = %lld, want %lld", #got, g_, w_);            \
+#define CHECK_INT(got, want)                                                                       \
+	do {                                                                                       \
+		long long g_ = (long long)(got), w_ = (long long)(want);                           \
+		CHECK(g_ == w_, "%s = %lld, want %lld", #got, g_, w_);                             \
 	} while (0)
 
-#define CHECK_STR(got, want)                                                      \
-	do {                                                                      \
-		const char *g_ = (got), *w_ = (want);                             \
-		CHECK(g_ && w_ && strcmp(g_, w_) == 0, "%s = \"%s\", want \"%s\"", \
-		      #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)");              \
+#define CHECK_STR(got, want)                                                                       \
+	do {                                                                                       \
+		const char *g_ = (got), *w_ = (want);                                              \
+		CHECK(g_ &&w_ &&strcmp(g_, w_) == 0, "%s = \"%s\", want \"%s\"", #got,             \
+		      g_ ? g_ : "(null)", w_ ? w_ : "(null)");                                     \
 	} while (0)
 
-#define CHECK_NEAR(got, want, tol)                                                \
-	do {                                                                      \
-		double g_ = (got), w_ = (want);                                   \
-		CHECK(fabs(g_ - w_) <= (tol), "%s = %.9g, want %.9g (+-%g)", #got, \
-		      g_, w_, (double)(tol));                                     \
+#define CHECK_NEAR(got, want, tol)                                                                 \
+	do {                                                                                       \
+		double g_ = (got), w_ = (want);                                                    \
+		CHECK(fabs(g_ - w_) <= (tol), "%s = %.9g, want %.9g (+-%g)", #got, g_, w_,         \
+		      (double)(tol));                                                              \
 	} while (0)
 
 /* Records one skipped check, with its reason. */
-#define SKIP(...)                                                                 \
-	do {                                                                      \
-		harness_skipped++;                                                \
-		fprintf(stderr, "%s:%d: SKIP: ", __FILE__, __LINE__);             \
-		fprintf(stderr, __VA_ARGS__);                                     \
-		fputc('\n', stderr);                                              \
+#define SKIP(...)                                                                                  \
+	do {                                                                                       \
+		harness_skipped++;                                                                 \
+		fprintf(stderr, "%s:%d: SKIP: ", __FILE__, __LINE__);                              \
+		fprintf(stderr, __VA_ARGS__);                                                      \
+		fputc('\n', stderr);                                                               \
 	} while (0)
 
 /* Prints the summary; exit status 1 on failure, 77 when everything skipped. */

@@ -1,4 +1,5 @@
-/* test_alert.c: rule parsing (canonical text and every parse error), evaluation, spike log exports. */
+/* test_alert.c: rule parsing (canonical text and every parse error), evaluation, spike log exports.
+ */
 #include <jansson.h>
 #include <stdint.h>
 
@@ -10,63 +11,67 @@ static const struct {
 	const char *text;
 	const char *want; /* canonical text, or the error message when it starts with "col " */
 } parse_cases[] = {
-	{__LINE__, "cpi > 2.5", "cpi > 2.5"},
-	{__LINE__, "  dtlb_mpki>5 on 2-3 ", "dtlb_mpki > 5 on 2-3"},
-	{__LINE__, "util < 10 on 0,4", "util < 10 on 0,4"},
-	{__LINE__, "ipc <= 0.5", "ipc <= 0.5"},
-	{__LINE__, "ipc\t>=\t-1e3", "ipc >= -1000"},
-	{__LINE__, "cpi > 2.5\n", "cpi > 2.5"},
-	{__LINE__, "l1d.miss_pct > .5", "l1d.miss_pct > 0.5"},
-	{__LINE__, "cpi > 0.1", "cpi > 0.1"},
-	{__LINE__, "cpi < 1 on 3,1,2", "cpi < 1 on 1-3"},
-	{__LINE__, "mad ipc 5", "mad ipc 5"},
-	{__LINE__, "mad llc_mpki 3.5 window 32 floor 0.2 on 0-1",
-	 "mad llc_mpki 3.5 window 32 floor 0.2 on 0-1"},
-	{__LINE__, "mad ipc 4 floor 5%", "mad ipc 4 floor 5%"},
-	{__LINE__, "mad ipc 4 on 3 window 16", "mad ipc 4 window 16 on 3"},
-	{__LINE__, "mad ipc 4 window 64 floor 1%", "mad ipc 4"},
-	{__LINE__, "mad > 3", "mad > 3"},
-	{__LINE__, "", "col 1: empty rule"},
-	{__LINE__, "   ", "col 4: empty rule"},
-	{__LINE__, "> 2", "col 1: expected a metric name or 'mad'"},
-	{__LINE__, "2cpi > 1", "col 1: expected a metric name or 'mad'"},
-	{__LINE__, "cpi", "col 4: expected >, >=, < or <= after 'cpi'"},
-	{__LINE__, "cpi 2.5", "col 5: expected >, >=, < or <= after 'cpi'"},
-	{__LINE__, "cpi == 2", "col 5: operator must be >, >=, < or <="},
-	{__LINE__, "cpi != 2", "col 5: operator must be >, >=, < or <="},
-	{__LINE__, "cpi >", "col 6: expected a number after '>'"},
-	{__LINE__, "cpi >= abc", "col 8: expected a number after '>='"},
-	{__LINE__, "cpi > 2.5x", "col 7: expected a number after '>'"},
-	{__LINE__, "cpi > nan", "col 7: expected a number after '>'"},
-	{__LINE__, "cpi > inf", "col 7: expected a number after '>'"},
-	{__LINE__, "cpi > 1e999", "col 7: expected a number after '>'"},
-	{__LINE__, "cpi < 5%", "col 7: expected a number after '<'"},
-	{__LINE__, "cpi > 2 at 3", "col 9: expected 'on' or the end of the rule"},
-	{__LINE__, "cpi > 2 on", "col 11: expected a CPU list after 'on'"},
-	{__LINE__, "cpi > 2 on 3-1", "col 12: bad CPU list '3-1': "},
-	{__LINE__, "cpi > 2 on x", "col 12: bad CPU list 'x': "},
-	{__LINE__, "cpi > 2 on 1 2", "col 14: unexpected text after the CPU list"},
-	{__LINE__, "cpi > 1\nipc > 2", "col 8: a rule is one line"},
-	{__LINE__, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa > 1", "col 1: metric name longer than 31 bytes"},
-	{__LINE__, "cpi > 1 on 0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60",
-	 "col 1: rule longer than 95 bytes"},
-	{__LINE__, "mad", "col 4: expected a metric name after 'mad'"},
-	{__LINE__, "mad 5", "col 5: expected a metric name after 'mad'"},
-	{__LINE__, "mad ipc", "col 8: expected a number K after 'mad ipc'"},
-	{__LINE__, "mad ipc x", "col 9: expected a number K after 'mad ipc'"},
-	{__LINE__, "mad ipc 5%", "col 9: expected a number K after 'mad ipc'"},
-	{__LINE__, "mad ipc 0", "col 9: K must be greater than 0"},
-	{__LINE__, "mad ipc -2", "col 9: K must be greater than 0"},
-	{__LINE__, "mad ipc 5 window", "col 17: expected a number of samples after 'window'"},
-	{__LINE__, "mad ipc 5 window 2", "col 18: window must be a whole number from 4 to 65536"},
-	{__LINE__, "mad ipc 5 window 10.5", "col 18: window must be a whole number from 4 to 65536"},
-	{__LINE__, "mad ipc 5 window 99999", "col 18: window must be a whole number from 4 to 65536"},
-	{__LINE__, "mad ipc 5 floor", "col 16: expected a number after 'floor'"},
-	{__LINE__, "mad ipc 5 floor -1", "col 17: floor must not be negative"},
-	{__LINE__, "mad ipc 5 window 8 window 9",
-	 "col 20: expected 'window', 'floor', 'on' or the end of the rule"},
-	{__LINE__, "mad ipc 5 bogus", "col 11: expected 'window', 'floor', 'on' or the end of the rule"},
-	{__LINE__, "mad ipc 5 on", "col 13: expected a CPU list after 'on'"},
+    {__LINE__, "cpi > 2.5", "cpi > 2.5"},
+    {__LINE__, "  dtlb_mpki>5 on 2-3 ", "dtlb_mpki > 5 on 2-3"},
+    {__LINE__, "util < 10 on 0,4", "util < 10 on 0,4"},
+    {__LINE__, "ipc <= 0.5", "ipc <= 0.5"},
+    {__LINE__, "ipc\t>=\t-1e3", "ipc >= -1000"},
+    {__LINE__, "cpi > 2.5\n", "cpi > 2.5"},
+    {__LINE__, "l1d.miss_pct > .5", "l1d.miss_pct > 0.5"},
+    {__LINE__, "cpi > 0.1", "cpi > 0.1"},
+    {__LINE__, "cpi < 1 on 3,1,2", "cpi < 1 on 1-3"},
+    {__LINE__, "mad ipc 5", "mad ipc 5"},
+    {__LINE__, "mad llc_mpki 3.5 window 32 floor 0.2 on 0-1",
+     "mad llc_mpki 3.5 window 32 floor 0.2 on 0-1"},
+    {__LINE__, "mad ipc 4 floor 5%", "mad ipc 4 floor 5%"},
+    {__LINE__, "mad ipc 4 on 3 window 16", "mad ipc 4 window 16 on 3"},
+    {__LINE__, "mad ipc 4 window 64 floor 1%", "mad ipc 4"},
+    {__LINE__, "mad > 3", "mad > 3"},
+    {__LINE__, "", "col 1: empty rule"},
+    {__LINE__, "   ", "col 4: empty rule"},
+    {__LINE__, "> 2", "col 1: expected a metric name or 'mad'"},
+    {__LINE__, "2cpi > 1", "col 1: expected a metric name or 'mad'"},
+    {__LINE__, "cpi", "col 4: expected >, >=, < or <= after 'cpi'"},
+    {__LINE__, "cpi 2.5", "col 5: expected >, >=, < or <= after 'cpi'"},
+    {__LINE__, "cpi == 2", "col 5: operator must be >, >=, < or <="},
+    {__LINE__, "cpi != 2", "col 5: operator must be >, >=, < or <="},
+    {__LINE__, "cpi >", "col 6: expected a number after '>'"},
+    {__LINE__, "cpi >= abc", "col 8: expected a number after '>='"},
+    {__LINE__, "cpi > 2.5x", "col 7: expected a number after '>'"},
+    {__LINE__, "cpi > nan", "col 7: expected a number after '>'"},
+    {__LINE__, "cpi > inf", "col 7: expected a number after '>'"},
+    {__LINE__, "cpi > 1e999", "col 7: expected a number after '>'"},
+    {__LINE__, "cpi < 5%", "col 7: expected a number after '<'"},
+    {__LINE__, "cpi > 2 at 3", "col 9: expected 'on' or the end of the rule"},
+    {__LINE__, "cpi > 2 on", "col 11: expected a CPU list after 'on'"},
+    {__LINE__, "cpi > 2 on 3-1", "col 12: bad CPU list '3-1': "},
+    {__LINE__, "cpi > 2 on x", "col 12: bad CPU list 'x': "},
+    {__LINE__, "cpi > 2 on 1 2", "col 14: unexpected text after the CPU list"},
+    {__LINE__, "cpi > 1\nipc > 2", "col 8: a rule is one line"},
+    {__LINE__, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa > 1",
+     "col 1: metric name longer than 31 bytes"},
+    {__LINE__,
+     "cpi > 1 on "
+     "0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60",
+     "col 1: rule longer than 95 bytes"},
+    {__LINE__, "mad", "col 4: expected a metric name after 'mad'"},
+    {__LINE__, "mad 5", "col 5: expected a metric name after 'mad'"},
+    {__LINE__, "mad ipc", "col 8: expected a number K after 'mad ipc'"},
+    {__LINE__, "mad ipc x", "col 9: expected a number K after 'mad ipc'"},
+    {__LINE__, "mad ipc 5%", "col 9: expected a number K after 'mad ipc'"},
+    {__LINE__, "mad ipc 0", "col 9: K must be greater than 0"},
+    {__LINE__, "mad ipc -2", "col 9: K must be greater than 0"},
+    {__LINE__, "mad ipc 5 window", "col 17: expected a number of samples after 'window'"},
+    {__LINE__, "mad ipc 5 window 2", "col 18: window must be a whole number from 4 to 65536"},
+    {__LINE__, "mad ipc 5 window 10.5", "col 18: window must be a whole number from 4 to 65536"},
+    {__LINE__, "mad ipc 5 window 99999", "col 18: window must be a whole number from 4 to 65536"},
+    {__LINE__, "mad ipc 5 floor", "col 16: expected a number after 'floor'"},
+    {__LINE__, "mad ipc 5 floor -1", "col 17: floor must not be negative"},
+    {__LINE__, "mad ipc 5 window 8 window 9",
+     "col 20: expected 'window', 'floor', 'on' or the end of the rule"},
+    {__LINE__, "mad ipc 5 bogus",
+     "col 11: expected 'window', 'floor', 'on' or the end of the rule"},
+    {__LINE__, "mad ipc 5 on", "col 13: expected a CPU list after 'on'"},
 };
 
 static void check_parse(void)
@@ -79,20 +84,23 @@ static void check_parse(void)
 		memset(&r, 0x5a, sizeof(r));
 		int rc = alert_rule_parse(parse_cases[i].text, &r, err, sizeof(err));
 		if (want_err) {
-			CHECK(rc == -1, "line %d: \"%s\" parsed", parse_cases[i].line, parse_cases[i].text);
-			CHECK(strncmp(err, want, strlen(want)) == 0, "line %d: error \"%s\", want \"%s\"",
-			      parse_cases[i].line, err, want);
+			CHECK(rc == -1, "line %d: \"%s\" parsed", parse_cases[i].line,
+			      parse_cases[i].text);
+			CHECK(strncmp(err, want, strlen(want)) == 0,
+			      "line %d: error \"%s\", want \"%s\"", parse_cases[i].line, err, want);
 			CHECK(((unsigned char *)&r)[0] == 0x5a, "line %d: rule changed on error",
 			      parse_cases[i].line);
 		} else {
-			CHECK(rc == 0, "line %d: \"%s\": %s", parse_cases[i].line, parse_cases[i].text, err);
+			CHECK(rc == 0, "line %d: \"%s\": %s", parse_cases[i].line,
+			      parse_cases[i].text, err);
 			if (rc == 0) {
-				CHECK(strcmp(r.text, want) == 0, "line %d: text \"%s\", want \"%s\"",
-				      parse_cases[i].line, r.text, want);
+				CHECK(strcmp(r.text, want) == 0,
+				      "line %d: text \"%s\", want \"%s\"", parse_cases[i].line,
+				      r.text, want);
 				/* The canonical text parses back to itself. */
 				struct alert_rule r2;
 				CHECK(alert_rule_parse(r.text, &r2, err, sizeof(err)) == 0 &&
-					      strcmp(r2.text, r.text) == 0,
+					  strcmp(r2.text, r.text) == 0,
 				      "line %d: round trip \"%s\"", parse_cases[i].line, r.text);
 			}
 		}
@@ -105,7 +113,8 @@ static void check_parse(void)
 	CHECK_NEAR(r.threshold, 5, 0);
 	CHECK(!r.all_cpus && alert_rule_covers(&r, 2) && alert_rule_covers(&r, 3), "covers 2-3");
 	CHECK(!alert_rule_covers(&r, 1) && !alert_rule_covers(&r, 4), "not 1 or 4");
-	CHECK(alert_rule_parse("mad ipc 3 window 16 floor 2.5%", &r, err, sizeof(err)) == 0, "%s", err);
+	CHECK(alert_rule_parse("mad ipc 3 window 16 floor 2.5%", &r, err, sizeof(err)) == 0, "%s",
+	      err);
 	CHECK(r.kind == ALERT_MAD && r.window == 16, "mad window");
 	CHECK_NEAR(r.k, 3, 0);
 	CHECK_NEAR(r.floor_rel, 0.025, 1e-15);
@@ -333,8 +342,8 @@ static void check_log(void)
 	CHECK_INT(spike_log_bytes(&log), 3 * sizeof(struct spike_event));
 	CHECK(spike_log_get(&log, 0) == NULL, "empty log");
 	for (int i = 0; i < 5; i++) {
-		struct spike_event e = {.time_s = i, .cpu = i, .value = i * 1.5, .baseline = 1,
-					.score = NAN};
+		struct spike_event e = {
+		    .time_s = i, .cpu = i, .value = i * 1.5, .baseline = 1, .score = NAN};
 		snprintf(e.metric, sizeof(e.metric), "util");
 		snprintf(e.rule, sizeof(e.rule), i == 4 ? "util < 10 on 0,4" : "util > \"x\"");
 		spike_log_push(&log, &e);

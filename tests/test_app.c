@@ -1,4 +1,5 @@
-/* test_app.c: the app layer on the sim backend: offcore wiring, screen commands, cadence changes. */
+/* test_app.c: the app layer on the sim backend: offcore wiring, screen commands, cadence changes.
+ */
 #include "app.h"
 #include "command.h"
 #include "frame.h"
@@ -29,12 +30,14 @@ static int start(const char *args, bool ui)
 	int argc = 0;
 	snprintf(buf, sizeof(buf), "%s", args);
 	argv[argc++] = "pmutop";
-	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 63; w = strtok_r(NULL, " ", &save))
+	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 63;
+	     w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	memset(&app, 0, sizeof(app));
 	optind = 0;
-	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 || app_init(&app, err, sizeof(err)) != 0) {
+	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 ||
+	    app_init(&app, err, sizeof(err)) != 0) {
 		CHECK(0, "start \"%s\": %s", args, err);
 		return -1;
 	}
@@ -78,7 +81,8 @@ static double share_sum(const struct snapshot *s, int row)
 
 static void test_offcore(void)
 {
-	if (start("--backend sim --sim-family snb --sim-cpus 2 -i 10 -m offcore --no-rc", false) < 0)
+	if (start("--backend sim --sim-family snb --sim-cpus 2 -i 10 -m offcore --no-rc", false) <
+	    0)
 		return;
 	/* Sandy Bridge: 13 request bits swept 2 at a time over the offcore MSRs */
 	CHECK(app.mode.offcore.nbits > 0, "offcore map of the running mode");
@@ -106,7 +110,8 @@ static void test_offcore(void)
 
 	/* a bad selection changes nothing: same map, same bits, same mode */
 	char *bad[] = {"NO_SUCH_BIT"};
-	CHECK(app_set_offcore(&app, 1, bad, err, sizeof(err)) < 0 && strstr(err, "NO_SUCH_BIT"), "%s", err);
+	CHECK(app_set_offcore(&app, 1, bad, err, sizeof(err)) < 0 && strstr(err, "NO_SUCH_BIT"),
+	      "%s", err);
 	CHECK(running->nbits == 2, "running map kept");
 	CHECK_STR(running->names[1], "WB");
 
@@ -114,7 +119,8 @@ static void test_offcore(void)
 	struct session_mode sm;
 	app.offcore_choice.set = false;
 	CHECK(app_resolve_mode(&app, "offcore", &sm, err, sizeof(err)) == 0, "%s", err);
-	CHECK(running->nbits == 2 && strcmp(running->names[1], "WB") == 0, "resolve does not touch the running map");
+	CHECK(running->nbits == 2 && strcmp(running->names[1], "WB") == 0,
+	      "resolve does not touch the running map");
 
 	/* shares find their events by name: dropping cycles keeps them exact */
 	struct session_mode cut = app.mode;
@@ -149,7 +155,8 @@ static void test_sim_cadence(void)
 	CHECK(app_set_sample(&app, 20, err, sizeof(err)) == 0, "%s", err);
 	ticks(2);
 	CHECK_NEAR(session_snapshot(app.session)->interval_s, 0.02, 1e-12);
-	CHECK(app_set_sample(&app, 500, err, sizeof(err)) < 0 && strstr(err, "out of range"), "%s", err);
+	CHECK(app_set_sample(&app, 500, err, sizeof(err)) < 0 && strstr(err, "out of range"), "%s",
+	      err);
 	stop();
 }
 
@@ -161,7 +168,8 @@ static void test_probe_command(void)
 	struct ui_state *u = app.ui;
 	CHECK_INT(ui_state_command(&app, "probe cache"), 0);
 	CHECK(u->probe != NULL && u->vs.view == VIEW_PROBE, "probe view open");
-	CHECK(u->ntext > 0 && strstr(u->text[0], "cache probe"), "progress line: %s", u->ntext ? u->text[0] : "");
+	CHECK(u->ntext > 0 && strstr(u->text[0], "cache probe"), "progress line: %s",
+	      u->ntext ? u->text[0] : "");
 	CHECK_INT(ui_state_command(&app, "probe stop"), 0);
 	CHECK(u->probe == NULL && u->vs.view == VIEW_TABLE, "probe stopped, table back");
 	CHECK(ui_state_command(&app, "probe stop") < 0, "stop without a probe");
@@ -239,7 +247,8 @@ static void test_replay_mode_walk(void)
 		return;
 	close(fd);
 	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "%s -b -n 4 -i 10 --backend sim --sim-cpus 2 -m cpi -r %s >/dev/null 2>&1",
+	snprintf(cmd, sizeof(cmd),
+		 "%s -b -n 4 -i 10 --backend sim --sim-cpus 2 -m cpi -r %s >/dev/null 2>&1",
 		 getenv("PMUTOP_BIN") ? getenv("PMUTOP_BIN") : "../build/pmutop", path);
 	CHECK(system(cmd) == 0, "recording made: %s", cmd);
 	char args[600];
@@ -263,14 +272,16 @@ static void test_define_twice(void)
 	if (start("-m sw -i 100 --no-rc", true) < 0)
 		return;
 	char err[512];
-	int rc = command_execute(&app, "define foo 'a=perf::CPU-CLOCK' 'ms=a/1e6'", err, sizeof(err));
+	int rc =
+	    command_execute(&app, "define foo 'a=perf::CPU-CLOCK' 'ms=a/1e6'", err, sizeof(err));
 	CHECK(rc == 0, "first define: %s", err);
 	CHECK_STR(app.mode_name, "foo");
 	ticks(2);
 	const struct snapshot *s = session_snapshot(app.session);
 	int m = metric_index(s, "ms");
 	CHECK(m >= 0 && !isnan(s->total_values[m]), "foo's metric counts");
-	rc = command_execute(&app, "define foo 'a=nosuch::NO_SUCH_EVENT' 'ms=a/1e6'", err, sizeof(err));
+	rc = command_execute(&app, "define foo 'a=nosuch::NO_SUCH_EVENT' 'ms=a/1e6'", err,
+			     sizeof(err));
 	CHECK(rc < 0, "second define fails to open");
 	CHECK_STR(app.mode_name, "foo");
 	ticks(3); /* evaluates the running metrics: no read of the freed definition */

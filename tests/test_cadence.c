@@ -1,4 +1,5 @@
-/* test_cadence.c: tick lateness percentiles, missed ticks, drift and self CPU use from injected times. */
+/* test_cadence.c: tick lateness percentiles, missed ticks, drift and self CPU use from injected
+ * times. */
 #include "cadence.h"
 #include "harness.h"
 
@@ -45,7 +46,8 @@ static void check_relative(void)
 	struct cadence c;
 	struct cadence_report r;
 	cadence_init(&c, 0, 10 * MS);
-	/* A relative sleep loop: each deadline is the previous wake + period, 100 us late each time. */
+	/* A relative sleep loop: each deadline is the previous wake + period, 100 us late each
+	 * time. */
 	int64_t wake = 0;
 	for (int k = 0; k < 10; k++) {
 		int64_t deadline = wake + 10 * MS;

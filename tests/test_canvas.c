@@ -27,27 +27,34 @@ static const struct {
 	int ret;
 	const char *want;
 } put_cases[] = {
-	{__LINE__, 0, 0, -1, 0, "abc", 3, "abc...\n......\n......\n"},
-	{__LINE__, 4, 1, -1, 0, "abc", 2, "......\n....ab\n......\n"},
-	{__LINE__, -2, 2, -1, 0, "abcd", 2, "......\n......\ncd....\n"},
-	{__LINE__, -9, 0, -1, 0, "abc", 0, "......\n......\n......\n"},
-	{__LINE__, 6, 0, -1, 0, "abc", 0, "......\n......\n......\n"},
-	{__LINE__, 0, -1, -1, 0, "abc", 0, "......\n......\n......\n"},
-	{__LINE__, 0, 3, -1, 0, "abc", 0, "......\n......\n......\n"},
-	{__LINE__, 1, 0, 2, 0, "abcdef", 2, ".ab...\n......\n......\n"},
-	{__LINE__, 0, 0, -1, CANVAS_ELLIPSIS, "abcdefgh", 6, "abcde\xe2\x80\xa6\n......\n......\n"},
-	{__LINE__, 1, 0, 3, CANVAS_ELLIPSIS, "abcdefgh", 3, ".ab\xe2\x80\xa6..\n......\n......\n"},
-	{__LINE__, 0, 0, -1, CANVAS_ELLIPSIS, "abcdef", 6, "abcdef\n......\n......\n"},
-	{__LINE__, 0, 0, 5, CANVAS_ALIGN_RIGHT, "ab", 2, "...ab.\n......\n......\n"},
-	{__LINE__, 0, 0, -1, 0, "\xc3\xa9t\xc3\xa9", 3, "\xc3\xa9t\xc3\xa9...\n......\n......\n"},
-	{__LINE__, 0, 0, -1, 0, "a\tb\x1b", 4, "a?b?..\n......\n......\n"},
-	{__LINE__, 0, 0, -1, 0, "a\xff" "b", 3, "a?b...\n......\n......\n"},
-	/* wide characters: two columns; one that does not fit leaves a blank */
-	{__LINE__, 0, 0, -1, 0, "\xe4\xb8\xad\xe6\x96\x87", 4, "\xe4\xb8\xad\xe6\x96\x87..\n......\n......\n"},
-	{__LINE__, 3, 0, -1, 0, "\xe4\xb8\xad\xe6\x96\x87", 3, "...\xe4\xb8\xad\n......\n......\n"},
-	{__LINE__, -1, 0, -1, 0, "\xe4\xb8\xad" "a", 2, " a....\n......\n......\n"},
-	/* combining mark joins the previous cell */
-	{__LINE__, 0, 0, -1, 0, "e\xcc\x81x", 2, "e\xcc\x81x....\n......\n......\n"},
+    {__LINE__, 0, 0, -1, 0, "abc", 3, "abc...\n......\n......\n"},
+    {__LINE__, 4, 1, -1, 0, "abc", 2, "......\n....ab\n......\n"},
+    {__LINE__, -2, 2, -1, 0, "abcd", 2, "......\n......\ncd....\n"},
+    {__LINE__, -9, 0, -1, 0, "abc", 0, "......\n......\n......\n"},
+    {__LINE__, 6, 0, -1, 0, "abc", 0, "......\n......\n......\n"},
+    {__LINE__, 0, -1, -1, 0, "abc", 0, "......\n......\n......\n"},
+    {__LINE__, 0, 3, -1, 0, "abc", 0, "......\n......\n......\n"},
+    {__LINE__, 1, 0, 2, 0, "abcdef", 2, ".ab...\n......\n......\n"},
+    {__LINE__, 0, 0, -1, CANVAS_ELLIPSIS, "abcdefgh", 6, "abcde\xe2\x80\xa6\n......\n......\n"},
+    {__LINE__, 1, 0, 3, CANVAS_ELLIPSIS, "abcdefgh", 3, ".ab\xe2\x80\xa6..\n......\n......\n"},
+    {__LINE__, 0, 0, -1, CANVAS_ELLIPSIS, "abcdef", 6, "abcdef\n......\n......\n"},
+    {__LINE__, 0, 0, 5, CANVAS_ALIGN_RIGHT, "ab", 2, "...ab.\n......\n......\n"},
+    {__LINE__, 0, 0, -1, 0, "\xc3\xa9t\xc3\xa9", 3, "\xc3\xa9t\xc3\xa9...\n......\n......\n"},
+    {__LINE__, 0, 0, -1, 0, "a\tb\x1b", 4, "a?b?..\n......\n......\n"},
+    {__LINE__, 0, 0, -1, 0,
+     "a\xff"
+     "b",
+     3, "a?b...\n......\n......\n"},
+    /* wide characters: two columns; one that does not fit leaves a blank */
+    {__LINE__, 0, 0, -1, 0, "\xe4\xb8\xad\xe6\x96\x87", 4,
+     "\xe4\xb8\xad\xe6\x96\x87..\n......\n......\n"},
+    {__LINE__, 3, 0, -1, 0, "\xe4\xb8\xad\xe6\x96\x87", 3, "...\xe4\xb8\xad\n......\n......\n"},
+    {__LINE__, -1, 0, -1, 0,
+     "\xe4\xb8\xad"
+     "a",
+     2, " a....\n......\n......\n"},
+    /* combining mark joins the previous cell */
+    {__LINE__, 0, 0, -1, 0, "e\xcc\x81x", 2, "e\xcc\x81x....\n......\n......\n"},
 };
 
 static void test_put(void)
@@ -73,7 +80,7 @@ static void test_wide_overwrite(void)
 	char *got;
 
 	canvas_put(c, 0, 0, 0, "\xe4\xb8\xad\xe6\x96\x87"); /* 中文 */
-	canvas_put(c, 1, 0, 0, "x");                         /* right half of 中 */
+	canvas_put(c, 1, 0, 0, "x");			    /* right half of 中 */
 	got = dump(c, 0);
 	CHECK_STR(got, " x\xe6\x96\x87\n");
 	free(got);
@@ -163,12 +170,9 @@ static const struct {
 	const char *s;
 	int width;
 } width_cases[] = {
-	{__LINE__, "", 0},
-	{__LINE__, "abc", 3},
-	{__LINE__, "\xc3\xa9", 1},
-	{__LINE__, "\xe4\xb8\xad\xe6\x96\x87", 4},
-	{__LINE__, "e\xcc\x81", 1},
-	{__LINE__, "\x01\xff", 2},
+    {__LINE__, "", 0},		{__LINE__, "abc", 3},
+    {__LINE__, "\xc3\xa9", 1},	{__LINE__, "\xe4\xb8\xad\xe6\x96\x87", 4},
+    {__LINE__, "e\xcc\x81", 1}, {__LINE__, "\x01\xff", 2},
 };
 
 static void test_utf8(void)

@@ -62,22 +62,21 @@ static const struct {
 	int line;
 	const char *word, *name, *err;
 } find_cases[] = {
-	{__LINE__, "mode", "mode", NULL},
-	{__LINE__, "mo", "mode", NULL},
-	{__LINE__, "q", "quit", NULL},   /* alias beats the prefix */
-	{__LINE__, "?", "help", NULL},
-	{__LINE__, "int", "interval", NULL},
-	{__LINE__, "stop", "stop", NULL}, /* exact match wins */
-	{__LINE__, "p", NULL, "ambiguous command 'p': pause, probe"},
-	{__LINE__, "re", NULL, "ambiguous command 're': record, redraw, refresh, remove, resume"},
-	{__LINE__, "s", NULL,
-	 "ambiguous command 's': sample, select, set, show, sort, spark, stop"},
-	{__LINE__, "mdoe", NULL, "unknown command 'mdoe' (did you mean 'mode'?)"},
-	{__LINE__, "intervall", NULL, "unknown command 'intervall' (did you mean 'interval'?)"},
-	{__LINE__, "qiut", NULL, "unknown command 'qiut' (did you mean 'quit'?)"},
-	{__LINE__, "xyzzy", NULL, "unknown command 'xyzzy' (type 'help' for the list)"},
-	{__LINE__, "foo\x1b[2J", NULL, "unknown command 'foo\\x1b[2J' (type 'help' for the list)"},
-	{__LINE__, "", NULL, "unknown command '' (type 'help' for the list)"},
+    {__LINE__, "mode", "mode", NULL},
+    {__LINE__, "mo", "mode", NULL},
+    {__LINE__, "q", "quit", NULL}, /* alias beats the prefix */
+    {__LINE__, "?", "help", NULL},
+    {__LINE__, "int", "interval", NULL},
+    {__LINE__, "stop", "stop", NULL}, /* exact match wins */
+    {__LINE__, "p", NULL, "ambiguous command 'p': pause, probe"},
+    {__LINE__, "re", NULL, "ambiguous command 're': record, redraw, refresh, remove, resume"},
+    {__LINE__, "s", NULL, "ambiguous command 's': sample, select, set, show, sort, spark, stop"},
+    {__LINE__, "mdoe", NULL, "unknown command 'mdoe' (did you mean 'mode'?)"},
+    {__LINE__, "intervall", NULL, "unknown command 'intervall' (did you mean 'interval'?)"},
+    {__LINE__, "qiut", NULL, "unknown command 'qiut' (did you mean 'quit'?)"},
+    {__LINE__, "xyzzy", NULL, "unknown command 'xyzzy' (type 'help' for the list)"},
+    {__LINE__, "foo\x1b[2J", NULL, "unknown command 'foo\\x1b[2J' (type 'help' for the list)"},
+    {__LINE__, "", NULL, "unknown command '' (type 'help' for the list)"},
 };
 
 static const struct {
@@ -87,21 +86,21 @@ static const struct {
 	const char *joined; /* words joined with '|' */
 	const char *err;
 } split_cases[] = {
-	{__LINE__, "mode cpi", 1, "mode|cpi", NULL},
-	{__LINE__, "  mode\t  cpi  ", 1, "mode|cpi", NULL},
-	{__LINE__, "", 1, "", NULL},
-	{__LINE__, "   # only a comment", 1, "", NULL},
-	{__LINE__, "mark \"two words\" 'and \"more\"'", 1, "mark|two words|and \"more\"", NULL},
-	{__LINE__, "mark a\\ b \"q\\\"x\" 'x\\y'", 1, "mark|a b|q\"x|x\\y", NULL},
-	{__LINE__, "mark \"\" ''", 1, "mark||", NULL},
-	{__LINE__, "mark a#b # comment", 1, "mark|a#b", NULL},
-	{__LINE__, "pause; resume", 1, "pause|;|resume", NULL},
-	{__LINE__, "mark 'a;b' a\\;b", 1, "mark|a;b|a;b", NULL},
-	{__LINE__, "mark ab\"cd ef\"gh", 1, "mark|abcd efgh", NULL},
-	{__LINE__, "mark \"open", 0, NULL, "unterminated double quote"},
-	{__LINE__, "mark 'open", 0, NULL, "unterminated single quote"},
-	{__LINE__, "mark end\\", 0, NULL, "backslash at the end of the line"},
-	{__LINE__, "mark \xe4\xb8\xad\xe6\x96\x87", 1, "mark|\xe4\xb8\xad\xe6\x96\x87", NULL},
+    {__LINE__, "mode cpi", 1, "mode|cpi", NULL},
+    {__LINE__, "  mode\t  cpi  ", 1, "mode|cpi", NULL},
+    {__LINE__, "", 1, "", NULL},
+    {__LINE__, "   # only a comment", 1, "", NULL},
+    {__LINE__, "mark \"two words\" 'and \"more\"'", 1, "mark|two words|and \"more\"", NULL},
+    {__LINE__, "mark a\\ b \"q\\\"x\" 'x\\y'", 1, "mark|a b|q\"x|x\\y", NULL},
+    {__LINE__, "mark \"\" ''", 1, "mark||", NULL},
+    {__LINE__, "mark a#b # comment", 1, "mark|a#b", NULL},
+    {__LINE__, "pause; resume", 1, "pause|;|resume", NULL},
+    {__LINE__, "mark 'a;b' a\\;b", 1, "mark|a;b|a;b", NULL},
+    {__LINE__, "mark ab\"cd ef\"gh", 1, "mark|abcd efgh", NULL},
+    {__LINE__, "mark \"open", 0, NULL, "unterminated double quote"},
+    {__LINE__, "mark 'open", 0, NULL, "unterminated single quote"},
+    {__LINE__, "mark end\\", 0, NULL, "backslash at the end of the line"},
+    {__LINE__, "mark \xe4\xb8\xad\xe6\x96\x87", 1, "mark|\xe4\xb8\xad\xe6\x96\x87", NULL},
 };
 
 static void test_find_split(void)
@@ -345,8 +344,8 @@ static void test_rc(void)
 	CHECK_INT(errs.n, 1);
 	if (errs.n) {
 		char want1[128];
-		snprintf(want1, sizeof(want1), "%s:2: unknown command 'bogus' (type 'help' for the list)",
-			 path);
+		snprintf(want1, sizeof(want1),
+			 "%s:2: unknown command 'bogus' (type 'help' for the list)", path);
 		CHECK_STR(errs.msgs[0], want1);
 	}
 	command_errors_free(&errs);
@@ -477,31 +476,31 @@ static const struct {
 	int key;
 	const char *canon;
 } key_cases[] = {
-	{__LINE__, "q", 'q', "q"},
-	{__LINE__, "M", 'M', "M"},
-	{__LINE__, "space", ' ', "space"},
-	{__LINE__, "SPACE", ' ', "space"},
-	{__LINE__, "<", '<', "<"},
-	{__LINE__, "C-l", 12, "C-l"},
-	{__LINE__, "C-L", 12, "C-l"},
-	{__LINE__, "c-a", 1, "C-a"},
-	{__LINE__, "C-_", 31, "C-_"},
-	{__LINE__, "F1", KEYS_F1, "F1"},
-	{__LINE__, "F12", KEYS_F12, "F12"},
-	{__LINE__, "up", KEYS_UP, "up"},
-	{__LINE__, "pgdn", KEYS_PGDN, "pgdn"},
-	{__LINE__, "tab", 9, "tab"},
-	{__LINE__, "esc", 27, "esc"},
-	{__LINE__, "\xc3\xa9", 0xe9, "\xc3\xa9"},
-	{__LINE__, "F13", -1, NULL},
-	{__LINE__, "F0", -1, NULL},
-	{__LINE__, "C-", -1, NULL},
-	{__LINE__, "C-1", -1, NULL},
-	{__LINE__, "qq", -1, NULL},
-	{__LINE__, "", -1, NULL},
-	{__LINE__, " ", -1, NULL},
-	{__LINE__, "\x01", -1, NULL},
-	{__LINE__, "\xff", -1, NULL},
+    {__LINE__, "q", 'q', "q"},
+    {__LINE__, "M", 'M', "M"},
+    {__LINE__, "space", ' ', "space"},
+    {__LINE__, "SPACE", ' ', "space"},
+    {__LINE__, "<", '<', "<"},
+    {__LINE__, "C-l", 12, "C-l"},
+    {__LINE__, "C-L", 12, "C-l"},
+    {__LINE__, "c-a", 1, "C-a"},
+    {__LINE__, "C-_", 31, "C-_"},
+    {__LINE__, "F1", KEYS_F1, "F1"},
+    {__LINE__, "F12", KEYS_F12, "F12"},
+    {__LINE__, "up", KEYS_UP, "up"},
+    {__LINE__, "pgdn", KEYS_PGDN, "pgdn"},
+    {__LINE__, "tab", 9, "tab"},
+    {__LINE__, "esc", 27, "esc"},
+    {__LINE__, "\xc3\xa9", 0xe9, "\xc3\xa9"},
+    {__LINE__, "F13", -1, NULL},
+    {__LINE__, "F0", -1, NULL},
+    {__LINE__, "C-", -1, NULL},
+    {__LINE__, "C-1", -1, NULL},
+    {__LINE__, "qq", -1, NULL},
+    {__LINE__, "", -1, NULL},
+    {__LINE__, " ", -1, NULL},
+    {__LINE__, "\x01", -1, NULL},
+    {__LINE__, "\xff", -1, NULL},
 };
 
 static void test_keys(void)
@@ -516,8 +515,8 @@ static void test_keys(void)
 			CHECK(strcmp(keys_name(k, buf, sizeof(buf)), key_cases[i].canon) == 0,
 			      "line %d: name %s", key_cases[i].line, buf);
 		else
-			CHECK(strncmp(err, "bad key name", 12) == 0, "line %d: %s", key_cases[i].line,
-			      err);
+			CHECK(strncmp(err, "bad key name", 12) == 0, "line %d: %s",
+			      key_cases[i].line, err);
 	}
 	CHECK_INT(keys_map_init(&km), 0);
 	CHECK_STR(keys_lookup(&km, 'q'), "quit");
@@ -534,15 +533,15 @@ static void test_keys(void)
 		int ok;
 		const char *err;
 	} bind_cases[] = {
-		{__LINE__, "z", "mode tlb", 1, NULL},
-		{__LINE__, "q", "pause; mark 'paused by q'", 1, NULL},
-		{__LINE__, "C-x", "quit", 1, NULL},
-		{__LINE__, "zz", "quit", 0, "bad key name 'zz' (a character"},
-		{__LINE__, "y", "frobnicate", 0,
-		 "bind y: unknown command 'frobnicate' (type 'help' for the list)"},
-		{__LINE__, "y", "mode", 0, "bind y: usage: mode NAME|next|prev"},
-		{__LINE__, "y", "mark \"x", 0, "bind y: unterminated double quote"},
-		{__LINE__, "t", "none", 1, NULL},
+	    {__LINE__, "z", "mode tlb", 1, NULL},
+	    {__LINE__, "q", "pause; mark 'paused by q'", 1, NULL},
+	    {__LINE__, "C-x", "quit", 1, NULL},
+	    {__LINE__, "zz", "quit", 0, "bad key name 'zz' (a character"},
+	    {__LINE__, "y", "frobnicate", 0,
+	     "bind y: unknown command 'frobnicate' (type 'help' for the list)"},
+	    {__LINE__, "y", "mode", 0, "bind y: usage: mode NAME|next|prev"},
+	    {__LINE__, "y", "mark \"x", 0, "bind y: unterminated double quote"},
+	    {__LINE__, "t", "none", 1, NULL},
 	};
 	for (size_t i = 0; i < N(bind_cases); i++) {
 		err[0] = '\0';

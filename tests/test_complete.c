@@ -36,42 +36,42 @@ static const struct {
 	const char *matches; /* space-separated */
 	int word;
 } cases[] = {
-	{__LINE__, "mo|", COMPLETE_UNIQUE, "mode |", "", 0},
-	{__LINE__, "mode c|", COMPLETE_SEVERAL, "mode c|", "cache cpi", 1},
-	{__LINE__, "mode ca|", COMPLETE_UNIQUE, "mode cache |", "", 1},
-	{__LINE__, "mode |", COMPLETE_SEVERAL, "mode |", "branch cache cpi dtlb itlb next prev", 1},
-	{__LINE__, "mode x|", COMPLETE_NONE, "mode x|", "", 1},
-	{__LINE__, "mode cpi |", COMPLETE_NONE, "mode cpi |", "", 2}, /* max one argument */
-	{__LINE__, "re|", COMPLETE_SEVERAL, "re|", "record redraw refresh remove resume", 0},
-	{__LINE__, "res|", COMPLETE_UNIQUE, "resume |", "", 0},
-	{__LINE__, "ref|", COMPLETE_UNIQUE, "refresh |", "", 0},
-	{__LINE__, "se|", COMPLETE_SEVERAL, "se|", "select set", 0},
-	{__LINE__, "sp|", COMPLETE_UNIQUE, "spark |", "", 0},
-	{__LINE__, "to|", COMPLETE_UNIQUE, "toggle-pause |", "", 0},
-	{__LINE__, "add |", COMPLETE_SEVERAL, "add |", "cycles instructions task-clock", 1},
-	{__LINE__, "add cycles i|", COMPLETE_UNIQUE, "add cycles instructions |", "", 2},
-	{__LINE__, "set |", COMPLETE_SEVERAL, "set |", "interval scale units", 1},
-	{__LINE__, "set i| 100", COMPLETE_UNIQUE, "set interval |100", "", 1},
-	{__LINE__, "set interval |", COMPLETE_NONE, "set interval |", "", 2},
-	{__LINE__, "theme hi|", COMPLETE_UNIQUE, "theme high-contrast |", "", 1},
-	{__LINE__, "theme l|", COMPLETE_UNIQUE, "theme light |", "", 1},
-	{__LINE__, "th m|", COMPLETE_UNIQUE, "th mono |", "", 1}, /* prefix of the command */
-	{__LINE__, "theme |", COMPLETE_SEVERAL, "theme |",
-	 "default high-contrast light mono next prev", 1},
-	{__LINE__, "help th|", COMPLETE_UNIQUE, "help theme |", "", 1},
-	{__LINE__, "bind F1|", COMPLETE_SEVERAL, "bind F1|", "F1 F10 F11 F12", 1},
-	{__LINE__, "bind x mo|", COMPLETE_UNIQUE, "bind x mode |", "", 2},
-	{__LINE__, "bind x mode |", COMPLETE_NONE, "bind x mode |", "", 3},
-	{__LINE__, "probe |", COMPLETE_UNIQUE, "probe cache |", "", 1},
-	{__LINE__, "offcore 1|", COMPLETE_SEVERAL, "offcore 1|", "1 10 11 12 13 14 15", 1},
-	{__LINE__, "|", COMPLETE_SEVERAL, "|", NULL, 0},
-	{__LINE__, "|mode", COMPLETE_SEVERAL, "|mode", NULL, 0},
-	{__LINE__, "m| cpi", COMPLETE_SEVERAL, "m| cpi", "mark messages mode", 0},
-	{__LINE__, "mode|", COMPLETE_UNIQUE, "mode |", "", 0},
-	{__LINE__, "mode \"c|", COMPLETE_NONE, "mode \"c|", "", 0}, /* open quote */
-	{__LINE__, "frob |", COMPLETE_NONE, "frob |", "", 1},
-	{__LINE__, "p|", COMPLETE_SEVERAL, "p|", "pause probe", 0},
-	{__LINE__, "  q|", COMPLETE_UNIQUE, "  quit |", "", 0},
+    {__LINE__, "mo|", COMPLETE_UNIQUE, "mode |", "", 0},
+    {__LINE__, "mode c|", COMPLETE_SEVERAL, "mode c|", "cache cpi", 1},
+    {__LINE__, "mode ca|", COMPLETE_UNIQUE, "mode cache |", "", 1},
+    {__LINE__, "mode |", COMPLETE_SEVERAL, "mode |", "branch cache cpi dtlb itlb next prev", 1},
+    {__LINE__, "mode x|", COMPLETE_NONE, "mode x|", "", 1},
+    {__LINE__, "mode cpi |", COMPLETE_NONE, "mode cpi |", "", 2}, /* max one argument */
+    {__LINE__, "re|", COMPLETE_SEVERAL, "re|", "record redraw refresh remove resume", 0},
+    {__LINE__, "res|", COMPLETE_UNIQUE, "resume |", "", 0},
+    {__LINE__, "ref|", COMPLETE_UNIQUE, "refresh |", "", 0},
+    {__LINE__, "se|", COMPLETE_SEVERAL, "se|", "select set", 0},
+    {__LINE__, "sp|", COMPLETE_UNIQUE, "spark |", "", 0},
+    {__LINE__, "to|", COMPLETE_UNIQUE, "toggle-pause |", "", 0},
+    {__LINE__, "add |", COMPLETE_SEVERAL, "add |", "cycles instructions task-clock", 1},
+    {__LINE__, "add cycles i|", COMPLETE_UNIQUE, "add cycles instructions |", "", 2},
+    {__LINE__, "set |", COMPLETE_SEVERAL, "set |", "interval scale units", 1},
+    {__LINE__, "set i| 100", COMPLETE_UNIQUE, "set interval |100", "", 1},
+    {__LINE__, "set interval |", COMPLETE_NONE, "set interval |", "", 2},
+    {__LINE__, "theme hi|", COMPLETE_UNIQUE, "theme high-contrast |", "", 1},
+    {__LINE__, "theme l|", COMPLETE_UNIQUE, "theme light |", "", 1},
+    {__LINE__, "th m|", COMPLETE_UNIQUE, "th mono |", "", 1}, /* prefix of the command */
+    {__LINE__, "theme |", COMPLETE_SEVERAL, "theme |", "default high-contrast light mono next prev",
+     1},
+    {__LINE__, "help th|", COMPLETE_UNIQUE, "help theme |", "", 1},
+    {__LINE__, "bind F1|", COMPLETE_SEVERAL, "bind F1|", "F1 F10 F11 F12", 1},
+    {__LINE__, "bind x mo|", COMPLETE_UNIQUE, "bind x mode |", "", 2},
+    {__LINE__, "bind x mode |", COMPLETE_NONE, "bind x mode |", "", 3},
+    {__LINE__, "probe |", COMPLETE_UNIQUE, "probe cache |", "", 1},
+    {__LINE__, "offcore 1|", COMPLETE_SEVERAL, "offcore 1|", "1 10 11 12 13 14 15", 1},
+    {__LINE__, "|", COMPLETE_SEVERAL, "|", NULL, 0},
+    {__LINE__, "|mode", COMPLETE_SEVERAL, "|mode", NULL, 0},
+    {__LINE__, "m| cpi", COMPLETE_SEVERAL, "m| cpi", "mark messages mode", 0},
+    {__LINE__, "mode|", COMPLETE_UNIQUE, "mode |", "", 0},
+    {__LINE__, "mode \"c|", COMPLETE_NONE, "mode \"c|", "", 0}, /* open quote */
+    {__LINE__, "frob |", COMPLETE_NONE, "frob |", "", 1},
+    {__LINE__, "p|", COMPLETE_SEVERAL, "p|", "pause probe", 0},
+    {__LINE__, "  q|", COMPLETE_UNIQUE, "  quit |", "", 0},
 };
 
 /* The tests for a common prefix: candidates sharing more than the typed text. */
@@ -120,12 +120,12 @@ int main(void)
 	struct complete_result r;
 	CHECK_INT(complete_line("add ins", 7, fixed, NULL, &r), 0);
 	CHECK(r.status == COMPLETE_PARTIAL && strcmp(r.line, "add instr") == 0 && r.cursor == 9 &&
-		      r.matches.n == 2,
+		  r.matches.n == 2,
 	      "common prefix: %s", r.line);
 	complete_result_free(&r);
 	CHECK_INT(complete_line("add m", 5, fixed, NULL, &r), 0);
-	CHECK(r.status == COMPLETE_UNIQUE && strcmp(r.line, "add my\\ event ") == 0,
-	      "quoted: %s", r.line);
+	CHECK(r.status == COMPLETE_UNIQUE && strcmp(r.line, "add my\\ event ") == 0, "quoted: %s",
+	      r.line);
 	complete_result_free(&r);
 	CHECK_INT(complete_line("add \"in", 7, fixed, NULL, &r), 0);
 	CHECK_INT(r.status, COMPLETE_NONE);

@@ -10,16 +10,16 @@ static const struct {
 	double value, running;
 	enum count_state state;
 } delta_cases[] = {
-	{__LINE__, {100, 1000, 1000}, {300, 2000, 2000}, 64, 200, 1.0, COUNT_OK},
-	{__LINE__, {100, 1000, 1000}, {300, 2000, 1500}, 64, 400, 0.5, COUNT_SCALED},
-	{__LINE__, {100, 1000, 1000}, {100, 2000, 1000}, 64, 0, 0, COUNT_NOT_COUNTED},
-	{__LINE__, {100, 1000, 1000}, {100, 1000, 1000}, 64, 0, 0, COUNT_NOT_COUNTED},
-	{__LINE__, {0xfffffff0u, 0, 0}, {0x10, 10, 10}, 32, 0x20, 1.0, COUNT_OK},
-	{__LINE__, {0xfffffffffff0ull, 0, 0}, {0x10, 10, 10}, 48, 0x20, 1.0, COUNT_OK},
-	{__LINE__, {500, 0, 0}, {400, 10, 10}, 64, 0, 0, COUNT_INVALID},
-	{__LINE__, {0x10, 0, 0}, {0xfffffff0u, 10, 10}, 32, 0, 0, COUNT_INVALID},
-	{__LINE__, {1, 10, 10}, {2, 5, 5}, 64, 0, 0, COUNT_INVALID},
-	{__LINE__, {0, 0, 0}, {10, 100, 101}, 64, 10, 1.0, COUNT_OK},
+    {__LINE__, {100, 1000, 1000}, {300, 2000, 2000}, 64, 200, 1.0, COUNT_OK},
+    {__LINE__, {100, 1000, 1000}, {300, 2000, 1500}, 64, 400, 0.5, COUNT_SCALED},
+    {__LINE__, {100, 1000, 1000}, {100, 2000, 1000}, 64, 0, 0, COUNT_NOT_COUNTED},
+    {__LINE__, {100, 1000, 1000}, {100, 1000, 1000}, 64, 0, 0, COUNT_NOT_COUNTED},
+    {__LINE__, {0xfffffff0u, 0, 0}, {0x10, 10, 10}, 32, 0x20, 1.0, COUNT_OK},
+    {__LINE__, {0xfffffffffff0ull, 0, 0}, {0x10, 10, 10}, 48, 0x20, 1.0, COUNT_OK},
+    {__LINE__, {500, 0, 0}, {400, 10, 10}, 64, 0, 0, COUNT_INVALID},
+    {__LINE__, {0x10, 0, 0}, {0xfffffff0u, 10, 10}, 32, 0, 0, COUNT_INVALID},
+    {__LINE__, {1, 10, 10}, {2, 5, 5}, 64, 0, 0, COUNT_INVALID},
+    {__LINE__, {0, 0, 0}, {10, 100, 101}, 64, 10, 1.0, COUNT_OK},
 };
 
 static const struct {
@@ -29,17 +29,12 @@ static const struct {
 	int count;
 	const char *formatted;
 } cpulist_cases[] = {
-	{__LINE__, "0-3", 1, 4, "0-3"},
-	{__LINE__, "0-3,8,10-11\n", 1, 7, "0-3,8,10-11"},
-	{__LINE__, "", 1, 0, ""},
-	{__LINE__, "5", 1, 1, "5"},
-	{__LINE__, "1,0", 1, 2, "0-1"},
-	{__LINE__, "3-1", 0, 0, NULL},
-	{__LINE__, "a", 0, 0, NULL},
-	{__LINE__, "1,,2", 0, 0, NULL},
-	{__LINE__, "1-", 0, 0, NULL},
-	{__LINE__, "99999", 0, 0, NULL},
-	{__LINE__, "0 - 1", 0, 0, NULL},
+    {__LINE__, "0-3", 1, 4, "0-3"},  {__LINE__, "0-3,8,10-11\n", 1, 7, "0-3,8,10-11"},
+    {__LINE__, "", 1, 0, ""},	     {__LINE__, "5", 1, 1, "5"},
+    {__LINE__, "1,0", 1, 2, "0-1"},  {__LINE__, "3-1", 0, 0, NULL},
+    {__LINE__, "a", 0, 0, NULL},     {__LINE__, "1,,2", 0, 0, NULL},
+    {__LINE__, "1-", 0, 0, NULL},    {__LINE__, "99999", 0, 0, NULL},
+    {__LINE__, "0 - 1", 0, 0, NULL},
 };
 
 int main(void)
@@ -56,8 +51,8 @@ int main(void)
 		struct cpuset s;
 		char err[128] = "", buf[128];
 		int rc = cpuset_parse(&s, cpulist_cases[i].text, err, sizeof(err));
-		CHECK((rc == 0) == cpulist_cases[i].ok, "line %d: \"%s\" rc=%d %s", cpulist_cases[i].line,
-		      cpulist_cases[i].text, rc, err);
+		CHECK((rc == 0) == cpulist_cases[i].ok, "line %d: \"%s\" rc=%d %s",
+		      cpulist_cases[i].line, cpulist_cases[i].text, rc, err);
 		if (rc == 0 && cpulist_cases[i].ok) {
 			CHECK_INT(cpuset_count(&s), cpulist_cases[i].count);
 			CHECK_STR(cpuset_format(&s, buf, sizeof(buf)), cpulist_cases[i].formatted);

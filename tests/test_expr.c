@@ -6,8 +6,8 @@ static const struct {
 	const char *name;
 	double value;
 } vars[] = {
-	{"cycles", 2000}, {"instructions", 1000}, {"zero", 0}, {"neg", -4}, {"interval", 0.5},
-	{"a.b", 7},       {"nan_input", NAN},
+    {"cycles", 2000}, {"instructions", 1000}, {"zero", 0}, {"neg", -4}, {"interval", 0.5},
+    {"a.b", 7},	      {"nan_input", NAN},
 };
 
 static int lookup(void *ctx, const char *name, double *out)
@@ -28,48 +28,48 @@ static const struct {
 	const char *text;
 	double want;
 } ok_cases[] = {
-	{__LINE__, "1", 1},
-	{__LINE__, "1 + 2 * 3", 7},
-	{__LINE__, "(1 + 2) * 3", 9},
-	{__LINE__, "10 - 4 - 3", 3},          /* left associative */
-	{__LINE__, "64 / 4 / 2", 8},
-	{__LINE__, "2 * 3 + 4 * 5", 26},
-	{__LINE__, "-2 * 3", -6},
-	{__LINE__, "--2", 2},
-	{__LINE__, "+2", 2},
-	{__LINE__, "2 * -3", -6},
-	{__LINE__, "-(1 + 2)", -3},
-	{__LINE__, "1 - -1", 2},
-	{__LINE__, "1.5", 1.5},
-	{__LINE__, ".5", 0.5},
-	{__LINE__, "5.", 5},
-	{__LINE__, "1e3", 1000},
-	{__LINE__, "2.5E-3", 0.0025},
-	{__LINE__, "1e+2", 100},
-	{__LINE__, "0x1f", 31},
-	{__LINE__, "0XFF", 255},
-	{__LINE__, "cycles / instructions", 2},
-	{__LINE__, "100 * instructions / cycles", 50},
-	{__LINE__, "1000 * instructions / cycles / interval", 1000},
-	{__LINE__, "a.b * 2", 14},
-	{__LINE__, "  cycles\t/ instructions  ", 2},
-	{__LINE__, "neg * neg", 16},
-	{__LINE__, "((((1))))", 1},
-	/* n/a: division by zero, missing or n/a inputs, non-finite results */
-	{__LINE__, "1 / 0", NA},
-	{__LINE__, "cycles / zero", NA},
-	{__LINE__, "1 / (instructions - 1000)", NA},
-	{__LINE__, "missing", NA},
-	{__LINE__, "missing * 0", NA},
-	{__LINE__, "1 + missing", NA},
-	{__LINE__, "nan_input + 1", NA},
-	{__LINE__, "1e308 * 10", NA},
-	/* fallback operator */
-	{__LINE__, "missing ?? 5", 5},
-	{__LINE__, "cycles ?? 5", 2000},
-	{__LINE__, "1 / zero ?? cycles / instructions", 2},
-	{__LINE__, "missing ?? missing", NA},
-	{__LINE__, "1 + 1 ?? 5", 2},              /* ?? binds weakest */
+    {__LINE__, "1", 1},
+    {__LINE__, "1 + 2 * 3", 7},
+    {__LINE__, "(1 + 2) * 3", 9},
+    {__LINE__, "10 - 4 - 3", 3}, /* left associative */
+    {__LINE__, "64 / 4 / 2", 8},
+    {__LINE__, "2 * 3 + 4 * 5", 26},
+    {__LINE__, "-2 * 3", -6},
+    {__LINE__, "--2", 2},
+    {__LINE__, "+2", 2},
+    {__LINE__, "2 * -3", -6},
+    {__LINE__, "-(1 + 2)", -3},
+    {__LINE__, "1 - -1", 2},
+    {__LINE__, "1.5", 1.5},
+    {__LINE__, ".5", 0.5},
+    {__LINE__, "5.", 5},
+    {__LINE__, "1e3", 1000},
+    {__LINE__, "2.5E-3", 0.0025},
+    {__LINE__, "1e+2", 100},
+    {__LINE__, "0x1f", 31},
+    {__LINE__, "0XFF", 255},
+    {__LINE__, "cycles / instructions", 2},
+    {__LINE__, "100 * instructions / cycles", 50},
+    {__LINE__, "1000 * instructions / cycles / interval", 1000},
+    {__LINE__, "a.b * 2", 14},
+    {__LINE__, "  cycles\t/ instructions  ", 2},
+    {__LINE__, "neg * neg", 16},
+    {__LINE__, "((((1))))", 1},
+    /* n/a: division by zero, missing or n/a inputs, non-finite results */
+    {__LINE__, "1 / 0", NA},
+    {__LINE__, "cycles / zero", NA},
+    {__LINE__, "1 / (instructions - 1000)", NA},
+    {__LINE__, "missing", NA},
+    {__LINE__, "missing * 0", NA},
+    {__LINE__, "1 + missing", NA},
+    {__LINE__, "nan_input + 1", NA},
+    {__LINE__, "1e308 * 10", NA},
+    /* fallback operator */
+    {__LINE__, "missing ?? 5", 5},
+    {__LINE__, "cycles ?? 5", 2000},
+    {__LINE__, "1 / zero ?? cycles / instructions", 2},
+    {__LINE__, "missing ?? missing", NA},
+    {__LINE__, "1 + 1 ?? 5", 2}, /* ?? binds weakest */
 };
 
 static const struct {
@@ -77,34 +77,34 @@ static const struct {
 	const char *text;
 	const char *err;
 } bad_cases[] = {
-	{__LINE__, "", "column 1: empty formula"},
-	{__LINE__, "   ", "column 4: empty formula"},
-	{__LINE__, "(1 + 2", "column 1: unbalanced '(': no matching ')'"},
-	{__LINE__, "1 + (2 * (3)", "column 5: unbalanced '(': no matching ')'"},
-	{__LINE__, "1 + 2)", "column 6: unbalanced ')'"},
-	{__LINE__, ")", "column 1: unbalanced ')'"},
-	{__LINE__, "()", "column 2: empty parentheses"},
-	{__LINE__, "1 +", "column 4: operand expected at end of formula"},
-	{__LINE__, "1 *", "column 4: operand expected at end of formula"},
-	{__LINE__, "-", "column 2: operand expected at end of formula"},
-	{__LINE__, "1 * / 2", "column 5: operand expected before '/'"},
-	{__LINE__, "* 2", "column 1: operand expected before '*'"},
-	{__LINE__, "1 $ 2", "column 3: operator expected before '$'"},
-	{__LINE__, "$", "column 1: unexpected character '$'"},
-	{__LINE__, "1 + #", "column 5: unexpected character '#'"},
-	{__LINE__, "a b", "column 3: operator expected before 'b'"},
-	{__LINE__, "2 (3)", "column 3: operator expected before '('"},
-	{__LINE__, "1.2.3", "column 1: malformed number"},
-	{__LINE__, "12abc", "column 1: malformed number"},
-	{__LINE__, "1e", "column 1: malformed number: exponent digits expected"},
-	{__LINE__, "1e+", "column 1: malformed number: exponent digits expected"},
-	{__LINE__, "0x", "column 1: malformed number: hex digits expected after 0x"},
-	{__LINE__, "0xfg", "column 1: malformed number"},
-	{__LINE__, "1e999", "column 1: number out of range"},
-	{__LINE__, "1 ? 2", "column 3: unexpected character '?' (the fallback operator is '\?\?')"},
-	{__LINE__, "1 ??", "column 5: operand expected at end of formula"},
-	{__LINE__, "(1 + 2]", "column 7: expected ')' but found ']'"},
-	{__LINE__, "\x01", "column 1: unexpected character byte 0x01"},
+    {__LINE__, "", "column 1: empty formula"},
+    {__LINE__, "   ", "column 4: empty formula"},
+    {__LINE__, "(1 + 2", "column 1: unbalanced '(': no matching ')'"},
+    {__LINE__, "1 + (2 * (3)", "column 5: unbalanced '(': no matching ')'"},
+    {__LINE__, "1 + 2)", "column 6: unbalanced ')'"},
+    {__LINE__, ")", "column 1: unbalanced ')'"},
+    {__LINE__, "()", "column 2: empty parentheses"},
+    {__LINE__, "1 +", "column 4: operand expected at end of formula"},
+    {__LINE__, "1 *", "column 4: operand expected at end of formula"},
+    {__LINE__, "-", "column 2: operand expected at end of formula"},
+    {__LINE__, "1 * / 2", "column 5: operand expected before '/'"},
+    {__LINE__, "* 2", "column 1: operand expected before '*'"},
+    {__LINE__, "1 $ 2", "column 3: operator expected before '$'"},
+    {__LINE__, "$", "column 1: unexpected character '$'"},
+    {__LINE__, "1 + #", "column 5: unexpected character '#'"},
+    {__LINE__, "a b", "column 3: operator expected before 'b'"},
+    {__LINE__, "2 (3)", "column 3: operator expected before '('"},
+    {__LINE__, "1.2.3", "column 1: malformed number"},
+    {__LINE__, "12abc", "column 1: malformed number"},
+    {__LINE__, "1e", "column 1: malformed number: exponent digits expected"},
+    {__LINE__, "1e+", "column 1: malformed number: exponent digits expected"},
+    {__LINE__, "0x", "column 1: malformed number: hex digits expected after 0x"},
+    {__LINE__, "0xfg", "column 1: malformed number"},
+    {__LINE__, "1e999", "column 1: number out of range"},
+    {__LINE__, "1 ? 2", "column 3: unexpected character '?' (the fallback operator is '\?\?')"},
+    {__LINE__, "1 ??", "column 5: operand expected at end of formula"},
+    {__LINE__, "(1 + 2]", "column 7: expected ')' but found ']'"},
+    {__LINE__, "\x01", "column 1: unexpected character byte 0x01"},
 };
 
 int main(void)
@@ -119,13 +119,14 @@ int main(void)
 		double v = 0;
 		int rc = expr_eval(e, lookup, NULL, &v);
 		if (ok_cases[i].want == NA) {
-			CHECK(rc == -1 && isnan(v), "line %d: \"%s\" = %g, want n/a", ok_cases[i].line,
-			      ok_cases[i].text, v);
+			CHECK(rc == -1 && isnan(v), "line %d: \"%s\" = %g, want n/a",
+			      ok_cases[i].line, ok_cases[i].text, v);
 		} else {
-			CHECK(rc == 0, "line %d: \"%s\" gave n/a", ok_cases[i].line, ok_cases[i].text);
+			CHECK(rc == 0, "line %d: \"%s\" gave n/a", ok_cases[i].line,
+			      ok_cases[i].text);
 			CHECK(fabs(v - ok_cases[i].want) <= 1e-12 * fabs(ok_cases[i].want),
-			      "line %d: \"%s\" = %.17g, want %.17g", ok_cases[i].line, ok_cases[i].text, v,
-			      ok_cases[i].want);
+			      "line %d: \"%s\" = %.17g, want %.17g", ok_cases[i].line,
+			      ok_cases[i].text, v, ok_cases[i].want);
 		}
 		CHECK_STR(expr_text(e), ok_cases[i].text);
 		expr_free(e);

@@ -1,4 +1,5 @@
-/* test_jitter_run.c: jitter wired into a sim run: spikes, steady runs, window aggregation, flight, errors. */
+/* test_jitter_run.c: jitter wired into a sim run: spikes, steady runs, window aggregation, flight,
+ * errors. */
 #include "app.h"
 #include "command.h"
 #include "flight.h"
@@ -26,14 +27,17 @@ static struct capture {
 static void capture_hook(struct app_ctx *app, const struct snapshot *snap, void *arg)
 {
 	(void)app, (void)arg;
-	if (cap.n >= MAX_SAMPLES || snap->nrows > MAX_ROWS || snap->nevents > MAX_EV || snap->nmetrics > MAX_M)
+	if (cap.n >= MAX_SAMPLES || snap->nrows > MAX_ROWS || snap->nevents > MAX_EV ||
+	    snap->nmetrics > MAX_M)
 		return;
 	cap.nrows = snap->nrows;
 	cap.nevents = snap->nevents;
 	cap.nmetrics = snap->nmetrics;
 	cap.t[cap.n] = snap->time_s;
-	memcpy(cap.counts[cap.n], snap->counts, (size_t)snap->nrows * (size_t)snap->nevents * sizeof(struct count));
-	memcpy(cap.values[cap.n], snap->values, (size_t)snap->nrows * (size_t)snap->nmetrics * sizeof(double));
+	memcpy(cap.counts[cap.n], snap->counts,
+	       (size_t)snap->nrows * (size_t)snap->nevents * sizeof(struct count));
+	memcpy(cap.values[cap.n], snap->values,
+	       (size_t)snap->nrows * (size_t)snap->nmetrics * sizeof(double));
 	cap.n++;
 }
 
@@ -47,7 +51,8 @@ static int start(const char *args, char *err, size_t errlen)
 	int argc = 0;
 	snprintf(buf, sizeof(buf), "%s", args);
 	argv[argc++] = "pmutop";
-	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 63; w = strtok_r(NULL, " ", &save))
+	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 63;
+	     w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	memset(&app, 0, sizeof(app));
@@ -84,8 +89,9 @@ static bool logged(const char *needle)
 static void test_sim_spikes(void)
 {
 	char err[256];
-	if (start("--backend sim --sim-cpus 4 --seed 1 -m cpi --sample 10 -i 100 --sim-spike 2:10:5 --flight 0", err,
-		  sizeof(err)) < 0) {
+	if (start("--backend sim --sim-cpus 4 --seed 1 -m cpi --sample 10 -i 100 --sim-spike "
+		  "2:10:5 --flight 0",
+		  err, sizeof(err)) < 0) {
 		CHECK(0, "start: %s", err);
 		return;
 	}
@@ -96,14 +102,16 @@ static void test_sim_spikes(void)
 	for (size_t i = 0; i < j->log.len; i++) {
 		const struct spike_event *e = spike_log_get(&j->log, i);
 		CHECK_INT(e->cpu, 2);
-		/* the sim spikes on its reads 10, 20, ...: read 1 primes, so sample seq 9, 19, ... at
-		 * t = seq * 10 ms */
+		/* the sim spikes on its reads 10, 20, ...: read 1 primes, so sample seq 9, 19, ...
+		 * at t = seq * 10 ms */
 		long seq = lround(e->time_s / 0.01);
-		CHECK(fabs(e->time_s - (double)seq * 0.01) < 1e-9, "time %.9f off the sample grid", e->time_s);
+		CHECK(fabs(e->time_s - (double)seq * 0.01) < 1e-9, "time %.9f off the sample grid",
+		      e->time_s);
 		CHECK_INT(seq % 10, 9);
 		if (strcmp(e->metric, "cpi") == 0 && seq >= 0 && seq <= 100) {
 			cpi_hits[seq]++;
-			CHECK(e->value > 3 * e->baseline, "cpi %g vs baseline %g", e->value, e->baseline);
+			CHECK(e->value > 3 * e->baseline, "cpi %g vs baseline %g", e->value,
+			      e->baseline);
 		}
 	}
 	/* the mad rule needs half its window (32 samples) before it speaks; then every spike */
@@ -119,11 +127,12 @@ static void test_steady(void)
 		int line;
 		const char *args;
 	} cases[] = {
-		{__LINE__, "--backend sim --sim-cpus 8 --seed 1 -m cpi --sample 10 -i 100 --flight 0"},
-		{__LINE__, "--backend sim --sim-cpus 8 --seed 2 -m cpi --sample 10 -i 100 --flight 0"},
-		{__LINE__, "--backend sim --sim-cpus 8 --seed 3 -m dcache --sample 5 -i 100 --flight 0"},
-		{__LINE__, "--backend sim --sim-cpus 8 --seed 4 -m sw --sample 10 -i 100 --flight 0"},
-		{__LINE__, "--backend sim --sim-cpus 4 --seed 5 -m sw --sample 1 -i 50 --flight 0"},
+	    {__LINE__, "--backend sim --sim-cpus 8 --seed 1 -m cpi --sample 10 -i 100 --flight 0"},
+	    {__LINE__, "--backend sim --sim-cpus 8 --seed 2 -m cpi --sample 10 -i 100 --flight 0"},
+	    {__LINE__,
+	     "--backend sim --sim-cpus 8 --seed 3 -m dcache --sample 5 -i 100 --flight 0"},
+	    {__LINE__, "--backend sim --sim-cpus 8 --seed 4 -m sw --sample 10 -i 100 --flight 0"},
+	    {__LINE__, "--backend sim --sim-cpus 4 --seed 5 -m sw --sample 1 -i 50 --flight 0"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char err[256];
@@ -133,7 +142,8 @@ static void test_steady(void)
 		}
 		run(300);
 		const struct jitter *j = jitter_get(&app);
-		CHECK(j->log.total == 0, "line %d: %llu spikes on a steady run", cases[i].line, j->log.total);
+		CHECK(j->log.total == 0, "line %d: %llu spikes on a steady run", cases[i].line,
+		      j->log.total);
 		app_free(&app);
 	}
 }
@@ -142,8 +152,8 @@ static void test_steady(void)
 static void test_window_exact(void)
 {
 	char err[256];
-	if (start("--backend sim --sim-cpus 3 --seed 7 -m cpi --sample 10 --refresh 100 --flight 0", err,
-		  sizeof(err)) < 0) {
+	if (start("--backend sim --sim-cpus 3 --seed 7 -m cpi --sample 10 --refresh 100 --flight 0",
+		  err, sizeof(err)) < 0) {
 		CHECK(0, "start: %s", err);
 		return;
 	}
@@ -167,24 +177,28 @@ static void test_window_exact(void)
 				struct stats want;
 				stats_compute(v, 10, NULL, &want);
 				const struct jitter_cell *c = jitter_cell(j, r, m);
-				CHECK(c && c->st.available == want.available, "row %d metric %d availability", r, m);
+				CHECK(c && c->st.available == want.available,
+				      "row %d metric %d availability", r, m);
 				if (!c || !want.available)
 					continue;
-				CHECK(c->st.min == want.min && c->st.median == want.median && c->st.p99 == want.p99 &&
-					      c->st.max == want.max,
-				      "row %d metric %d: %g %g %g %g vs %g %g %g %g", r, m, c->st.min, c->st.median,
-				      c->st.p99, c->st.max, want.min, want.median, want.p99, want.max);
+				CHECK(c->st.min == want.min && c->st.median == want.median &&
+					  c->st.p99 == want.p99 && c->st.max == want.max,
+				      "row %d metric %d: %g %g %g %g vs %g %g %g %g", r, m,
+				      c->st.min, c->st.median, c->st.p99, c->st.max, want.min,
+				      want.median, want.p99, want.max);
 				CHECK_INT(c->st.n, 10);
 			}
 			double sum[MAX_EV] = {0};
 			for (int e = 0; e < cap.nevents; e++) {
 				for (int k = 0; k < 10; k++)
 					sum[e] += cap.counts[from + k][r * cap.nevents + e].value;
-				CHECK(s->counts[r * s->nevents + e].value == sum[e], "row %d event %d: %g vs %g", r, e,
+				CHECK(s->counts[r * s->nevents + e].value == sum[e],
+				      "row %d event %d: %g vs %g", r, e,
 				      s->counts[r * s->nevents + e].value, sum[e]);
 				CHECK_INT(s->counts[r * s->nevents + e].state, COUNT_OK);
 			}
-			/* cpi of the window = summed cycles / summed instructions (events 0 and 1) */
+			/* cpi of the window = summed cycles / summed instructions (events 0 and 1)
+			 */
 			CHECK_NEAR(s->values[r * s->nmetrics + 0], sum[0] / sum[1], 1e-12);
 		}
 		/* deviation: CPU medians against their median */
@@ -230,11 +244,13 @@ static int check_recording(const char *path, const char *mark_text, double *mark
 		for (int r = 0; r < f.ticks[i].ncpus; r++)
 			for (int e = 0; e < f.ticks[i].nevents; e++) {
 				struct count c;
-				count_delta(&f.ticks[i - 1].cpus[r].c[e].raw, &f.ticks[i].cpus[r].c[e].raw, 64, &c);
+				count_delta(&f.ticks[i - 1].cpus[r].c[e].raw,
+					    &f.ticks[i].cpus[r].c[e].raw, 64, &c);
 				const struct count *want = &cap.counts[k][r * cap.nevents + e];
-				CHECK(c.state == want->state && c.value == want->value && c.running == want->running,
-				      "t %.3f cpu %d event %d: %g (%d) vs %g (%d)", f.ticks[i].t, r, e, c.value, c.state,
-				      want->value, want->state);
+				CHECK(c.state == want->state && c.value == want->value &&
+					  c.running == want->running,
+				      "t %.3f cpu %d event %d: %g (%d) vs %g (%d)", f.ticks[i].t, r,
+				      e, c.value, c.state, want->value, want->state);
 			}
 	}
 	int n = f.nticks;
@@ -247,7 +263,8 @@ static void test_flight_replay(void)
 {
 	char err[256], args[512];
 	snprintf(args, sizeof(args),
-		 "--backend sim --sim-cpus 4 --seed 3 -m cpi --sample 10 -i 100 --flight 1.5 --flight-out %s/fr "
+		 "--backend sim --sim-cpus 4 --seed 3 -m cpi --sample 10 -i 100 --flight 1.5 "
+		 "--flight-out %s/fr "
 		 "--sim-spike 1:50:6 --alert cpi>3",
 		 tmpdir);
 	/* "cpi>3" is one word: the test's splitter has no quoting */
@@ -263,7 +280,8 @@ static void test_flight_replay(void)
 	CHECK_STR(j->flight_path, path);
 	double mark_t = -1;
 	int ticks = check_recording(path, "spike cpu 1 cpi", &mark_t);
-	/* first spike: sim read 50 = sample 49 at 0.49 s; window: 1.5 s before the end, 0.5 s after */
+	/* first spike: sim read 50 = sample 49 at 0.49 s; window: 1.5 s before the end, 0.5 s after
+	 */
 	CHECK_NEAR(mark_t, 0.49, 1e-9);
 	/* 0.01 .. 0.99 s + the base tick (the priming read at 0 s, which the ring keeps with the
 	 * mode's first sample so a replay starts where the live run did) */
@@ -299,10 +317,10 @@ static void test_flight_bound(void)
 		size_t max;
 		bool clipped;
 	} cases[] = {
-		{__LINE__, 4, 2, 1.0, 10, 0, false},
-		{__LINE__, 64, 48, 30, 1, 8u << 20, true},
-		{__LINE__, 256, 8, 3600, 1, 1u << 20, true},
-		{__LINE__, 2, 5, 30, 10, 1u << 20, false},
+	    {__LINE__, 4, 2, 1.0, 10, 0, false},
+	    {__LINE__, 64, 48, 30, 1, 8u << 20, true},
+	    {__LINE__, 256, 8, 3600, 1, 1u << 20, true},
+	    {__LINE__, 2, 5, 30, 10, 1u << 20, false},
 	};
 	int cpus[256];
 	for (int i = 0; i < 256; i++)
@@ -311,22 +329,28 @@ static void test_flight_bound(void)
 		char err[256];
 		bool clipped;
 		size_t max = cases[i].max ? cases[i].max : FLIGHT_MAX_BYTES;
-		struct flight *f = flight_new(cases[i].rows, cpus, cases[i].events, cases[i].seconds, cases[i].sample_ms,
-					      cases[i].max, &clipped, err, sizeof(err));
+		struct flight *f =
+		    flight_new(cases[i].rows, cpus, cases[i].events, cases[i].seconds,
+			       cases[i].sample_ms, cases[i].max, &clipped, err, sizeof(err));
 		CHECK(f != NULL, "line %d: %s", cases[i].line, err);
 		if (!f)
 			continue;
 		CHECK(clipped == cases[i].clipped, "line %d: clipped %d", cases[i].line, clipped);
-		CHECK(flight_bytes(f) <= max, "line %d: %zu > %zu", cases[i].line, flight_bytes(f), max);
-		CHECK_INT(flight_bytes(f), flight_bytes_for(f->cap, cases[i].rows, cases[i].events));
+		CHECK(flight_bytes(f) <= max, "line %d: %zu > %zu", cases[i].line, flight_bytes(f),
+		      max);
+		CHECK_INT(flight_bytes(f),
+			  flight_bytes_for(f->cap, cases[i].rows, cases[i].events));
 		if (!clipped)
 			CHECK_INT(f->cap, flight_slots(cases[i].seconds, cases[i].sample_ms));
 		/* push past the end: the ring holds cap samples */
 		size_t cells = (size_t)cases[i].rows * (size_t)cases[i].events;
 		struct count *counts = calloc(cells, sizeof(*counts));
 		bool *off = calloc((size_t)cases[i].rows, sizeof(bool));
-		struct snapshot s = {.nrows = cases[i].rows, .nevents = cases[i].events, .counts = counts,
-				     .offline = off, .interval_s = 0.001};
+		struct snapshot s = {.nrows = cases[i].rows,
+				     .nevents = cases[i].events,
+				     .counts = counts,
+				     .offline = off,
+				     .interval_s = 0.001};
 		for (size_t k = 0; k < cells; k++)
 			counts[k] = (struct count){.value = 3, .running = 1, .state = COUNT_OK};
 		size_t pushes = f->cap + 5 < 5000 ? f->cap + 5 : 5000;
@@ -342,7 +366,8 @@ static void test_flight_bound(void)
 	/* too small for even two samples */
 	char err[256];
 	bool clipped;
-	CHECK(flight_new(4096, cpus, 48, 1, 1, 1000, &clipped, err, sizeof(err)) == NULL, "fits in 1000 bytes?");
+	CHECK(flight_new(4096, cpus, 48, 1, 1, 1000, &clipped, err, sizeof(err)) == NULL,
+	      "fits in 1000 bytes?");
 }
 
 /* Options and commands refuse bad values with a message; rules on unknown metrics warn. */
@@ -352,22 +377,25 @@ static void test_errors(void)
 		int line;
 		const char *args, *want;
 	} bad_options[] = {
-		{__LINE__, "--sample 0", "--sample"},
-		{__LINE__, "--sample 200 -i 100", "longer than the interval"},
-		{__LINE__, "--sample 200 --refresh 100", "longer than the refresh"},
-		{__LINE__, "--refresh 5", "--refresh"},
-		{__LINE__, "--flight -1", "--flight"},
-		{__LINE__, "--alert cpi>", "--alert"},
-		{__LINE__, "--alert mad", "--alert"},
+	    {__LINE__, "--sample 0", "--sample"},
+	    {__LINE__, "--sample 200 -i 100", "longer than the interval"},
+	    {__LINE__, "--sample 200 --refresh 100", "longer than the refresh"},
+	    {__LINE__, "--refresh 5", "--refresh"},
+	    {__LINE__, "--flight -1", "--flight"},
+	    {__LINE__, "--alert cpi>", "--alert"},
+	    {__LINE__, "--alert mad", "--alert"},
 	};
 	for (size_t i = 0; i < sizeof(bad_options) / sizeof(bad_options[0]); i++) {
 		char err[256] = "";
-		CHECK(start(bad_options[i].args, err, sizeof(err)) < 0, "line %d accepted", bad_options[i].line);
-		CHECK(strstr(err, bad_options[i].want) != NULL, "line %d: \"%s\"", bad_options[i].line, err);
+		CHECK(start(bad_options[i].args, err, sizeof(err)) < 0, "line %d accepted",
+		      bad_options[i].line);
+		CHECK(strstr(err, bad_options[i].want) != NULL, "line %d: \"%s\"",
+		      bad_options[i].line, err);
 		app_free(&app);
 	}
 	char err[256];
-	if (start("--backend sim --sim-cpus 2 -m cpi --sample 10 -i 100 --flight 0", err, sizeof(err)) < 0) {
+	if (start("--backend sim --sim-cpus 2 -m cpi --sample 10 -i 100 --flight 0", err,
+		  sizeof(err)) < 0) {
 		CHECK(0, "start: %s", err);
 		return;
 	}
@@ -375,21 +403,23 @@ static void test_errors(void)
 		int line;
 		const char *cmd, *want;
 	} bad_cmds[] = {
-		{__LINE__, "sample 0", "out of range"},
-		{__LINE__, "sample 500", "out of range"},
-		{__LINE__, "sample x", "not a number"},
-		{__LINE__, "refresh 5", "out of range"},
-		{__LINE__, "alert cpi >", "col"},
-		{__LINE__, "export stuff x.csv", "only \"spikes\""},
-		{__LINE__, "export spikes /nonexistent-dir/x.csv", "nonexistent"},
-		{__LINE__, "freeze maybe", "on or off"},
+	    {__LINE__, "sample 0", "out of range"},
+	    {__LINE__, "sample 500", "out of range"},
+	    {__LINE__, "sample x", "not a number"},
+	    {__LINE__, "refresh 5", "out of range"},
+	    {__LINE__, "alert cpi >", "col"},
+	    {__LINE__, "export stuff x.csv", "only \"spikes\""},
+	    {__LINE__, "export spikes /nonexistent-dir/x.csv", "nonexistent"},
+	    {__LINE__, "freeze maybe", "on or off"},
 	};
 	for (size_t i = 0; i < sizeof(bad_cmds) / sizeof(bad_cmds[0]); i++) {
 		char e[256] = "";
-		CHECK(command_execute(&app, bad_cmds[i].cmd, e, sizeof(e)) < 0, "line %d accepted", bad_cmds[i].line);
+		CHECK(command_execute(&app, bad_cmds[i].cmd, e, sizeof(e)) < 0, "line %d accepted",
+		      bad_cmds[i].line);
 		CHECK(strstr(e, bad_cmds[i].want) != NULL, "line %d: \"%s\"", bad_cmds[i].line, e);
 	}
-	CHECK(command_execute(&app, "freeze", err, sizeof(err)) == 0, "%s", err); /* no recording: view only */
+	CHECK(command_execute(&app, "freeze", err, sizeof(err)) == 0, "%s",
+	      err); /* no recording: view only */
 	CHECK(jitter_get(&app)->freeze_pending, "freeze did not freeze");
 	CHECK(command_execute(&app, "freeze off", err, sizeof(err)) == 0, "%s", err);
 	CHECK(!jitter_get(&app)->freeze_pending && !jitter_get(&app)->frozen, "still frozen");
@@ -402,7 +432,8 @@ static void test_errors(void)
 	CHECK(command_execute(&app, "alert cpi > 0", err, sizeof(err)) == 0, "%s", err);
 	CHECK_INT(jitter_get(&app)->rules.n, 2); /* user rules replaced the defaults */
 	run(30);
-	CHECK(jitter_get(&app)->log.total >= 30, "cpi > 0 fired %llu times", jitter_get(&app)->log.total);
+	CHECK(jitter_get(&app)->log.total >= 30, "cpi > 0 fired %llu times",
+	      jitter_get(&app)->log.total);
 	char path[512];
 	snprintf(path, sizeof(path), "export spikes %s/s.csv", tmpdir);
 	CHECK(command_execute(&app, path, err, sizeof(err)) == 0, "%s", err);

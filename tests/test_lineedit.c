@@ -38,34 +38,41 @@ static const struct {
 	int keys[8]; /* 0-terminated */
 	const char *after;
 } cases[] = {
-	{__LINE__, "|", {'a', 'b', 'c'}, "abc|"},
-	{__LINE__, "ac|", {KEYS_LEFT, 'b'}, "ab|c"},
-	{__LINE__, "|", {E_ACUTE, ZHONG, 'x'}, "\xc3\xa9\xe4\xb8\xad" "x|"},
-	{__LINE__, "\xc3\xa9\xe4\xb8\xad|", {KEYS_LEFT}, "\xc3\xa9|\xe4\xb8\xad"},
-	{__LINE__, "\xc3\xa9\xe4\xb8\xad|", {KEYS_LEFT, KEYS_LEFT, KEYS_LEFT}, "|\xc3\xa9\xe4\xb8\xad"},
-	{__LINE__, "|\xc3\xa9\xe4\xb8\xad", {KEYS_RIGHT}, "\xc3\xa9|\xe4\xb8\xad"},
-	{__LINE__, "|\xc3\xa9\xe4\xb8\xad", {KEYS_RIGHT, KEYS_RIGHT, KEYS_RIGHT}, "\xc3\xa9\xe4\xb8\xad|"},
-	{__LINE__, "\xc3\xa9\xe4\xb8\xad|", {KEYS_BACKSPACE}, "\xc3\xa9|"},
-	{__LINE__, "\xc3\xa9|\xe4\xb8\xad", {KEYS_BACKSPACE}, "|\xe4\xb8\xad"},
-	{__LINE__, "\xc3\xa9|\xe4\xb8\xad", {KEYS_DELETE}, "\xc3\xa9|"},
-	{__LINE__, "\xc3\xa9|\xe4\xb8\xad", {C('d'), C('d')}, "\xc3\xa9|"},
-	{__LINE__, "|", {KEYS_BACKSPACE, KEYS_DELETE, KEYS_LEFT, KEYS_RIGHT}, "|"},
-	{__LINE__, "ab|cd", {C('a')}, "|abcd"},
-	{__LINE__, "ab|cd", {KEYS_HOME, 'x'}, "x|abcd"},
-	{__LINE__, "ab|cd", {C('e')}, "abcd|"},
-	{__LINE__, "ab|cd", {KEYS_END, 'x'}, "abcdx|"},
-	{__LINE__, "ab|cd", {C('k')}, "ab|"},
-	{__LINE__, "ab|cd", {C('u')}, "|cd"},
-	{__LINE__, "ab|cd", {C('k'), C('a'), C('y')}, "cd|ab"},
-	{__LINE__, "mode cpi|", {C('w')}, "mode |"},
-	{__LINE__, "mode cpi  |", {C('w')}, "mode |"},
-	{__LINE__, "mode cp|i", {C('w')}, "mode |i"},
-	{__LINE__, "mode \xc3\xa9\xe4\xb8\xad|", {C('w'), C('w')}, "|"},
-	{__LINE__, "a b|", {C('w'), C('w'), C('y')}, "a |"}, /* yank gives the last kill */
-	{__LINE__, "ab|", {C('b'), C('b'), C('f')}, "a|b"},
-	{__LINE__, "ab|", {0x7f}, "a|"},
-	{__LINE__, "ab|", {C('h')}, "a|"},
-	{__LINE__, "ab|", {C('c'), 0x9b, KEYS_F1}, "ab|"}, /* ignored */
+    {__LINE__, "|", {'a', 'b', 'c'}, "abc|"},
+    {__LINE__, "ac|", {KEYS_LEFT, 'b'}, "ab|c"},
+    {__LINE__,
+     "|",
+     {E_ACUTE, ZHONG, 'x'},
+     "\xc3\xa9\xe4\xb8\xad"
+     "x|"},
+    {__LINE__, "\xc3\xa9\xe4\xb8\xad|", {KEYS_LEFT}, "\xc3\xa9|\xe4\xb8\xad"},
+    {__LINE__, "\xc3\xa9\xe4\xb8\xad|", {KEYS_LEFT, KEYS_LEFT, KEYS_LEFT}, "|\xc3\xa9\xe4\xb8\xad"},
+    {__LINE__, "|\xc3\xa9\xe4\xb8\xad", {KEYS_RIGHT}, "\xc3\xa9|\xe4\xb8\xad"},
+    {__LINE__,
+     "|\xc3\xa9\xe4\xb8\xad",
+     {KEYS_RIGHT, KEYS_RIGHT, KEYS_RIGHT},
+     "\xc3\xa9\xe4\xb8\xad|"},
+    {__LINE__, "\xc3\xa9\xe4\xb8\xad|", {KEYS_BACKSPACE}, "\xc3\xa9|"},
+    {__LINE__, "\xc3\xa9|\xe4\xb8\xad", {KEYS_BACKSPACE}, "|\xe4\xb8\xad"},
+    {__LINE__, "\xc3\xa9|\xe4\xb8\xad", {KEYS_DELETE}, "\xc3\xa9|"},
+    {__LINE__, "\xc3\xa9|\xe4\xb8\xad", {C('d'), C('d')}, "\xc3\xa9|"},
+    {__LINE__, "|", {KEYS_BACKSPACE, KEYS_DELETE, KEYS_LEFT, KEYS_RIGHT}, "|"},
+    {__LINE__, "ab|cd", {C('a')}, "|abcd"},
+    {__LINE__, "ab|cd", {KEYS_HOME, 'x'}, "x|abcd"},
+    {__LINE__, "ab|cd", {C('e')}, "abcd|"},
+    {__LINE__, "ab|cd", {KEYS_END, 'x'}, "abcdx|"},
+    {__LINE__, "ab|cd", {C('k')}, "ab|"},
+    {__LINE__, "ab|cd", {C('u')}, "|cd"},
+    {__LINE__, "ab|cd", {C('k'), C('a'), C('y')}, "cd|ab"},
+    {__LINE__, "mode cpi|", {C('w')}, "mode |"},
+    {__LINE__, "mode cpi  |", {C('w')}, "mode |"},
+    {__LINE__, "mode cp|i", {C('w')}, "mode |i"},
+    {__LINE__, "mode \xc3\xa9\xe4\xb8\xad|", {C('w'), C('w')}, "|"},
+    {__LINE__, "a b|", {C('w'), C('w'), C('y')}, "a |"}, /* yank gives the last kill */
+    {__LINE__, "ab|", {C('b'), C('b'), C('f')}, "a|b"},
+    {__LINE__, "ab|", {0x7f}, "a|"},
+    {__LINE__, "ab|", {C('h')}, "a|"},
+    {__LINE__, "ab|", {C('c'), 0x9b, KEYS_F1}, "ab|"}, /* ignored */
 };
 
 static void test_keys(void)
@@ -79,8 +86,8 @@ static void test_keys(void)
 		for (int k = 0; cases[i].keys[k]; k++)
 			lineedit_key(&le, cases[i].keys[k]);
 		get_marked(&le, got, sizeof(got));
-		CHECK(strcmp(got, cases[i].after) == 0, "line %d: got '%s' want '%s'", cases[i].line,
-		      got, cases[i].after);
+		CHECK(strcmp(got, cases[i].after) == 0, "line %d: got '%s' want '%s'",
+		      cases[i].line, got, cases[i].after);
 		CHECK(le.len == strlen(le.buf), "line %d: len", cases[i].line);
 		lineedit_free(&le);
 	}
@@ -108,16 +115,17 @@ static const struct {
 	const char *shown;
 	int col;
 } view_cases[] = {
-	{__LINE__, "abc|", 10, "abc", 3},
-	{__LINE__, "abcdefgh|", 5, "efgh", 4},
-	{__LINE__, "abcdefgh|", 8, "bcdefgh", 7},
-	{__LINE__, "|abcdefgh", 5, "abcde", 0},
-	{__LINE__, "abc|defgh", 5, "abcde", 3},
-	{__LINE__, "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad|", 5, "\xe4\xb8\xad\xe4\xb8\xad", 4},
-	{__LINE__, "\xe4\xb8\xad\xe4\xb8\xad|\xe4\xb8\xad", 5, "\xe4\xb8\xad\xe4\xb8\xad", 2}, /* 2nd, 3rd */
-	{__LINE__, "ab|\xe4\xb8\xad\xe4\xb8\xad", 4, "ab\xe4\xb8\xad", 2},
-	{__LINE__, "ab|", 1, "", 0},
-	{__LINE__, "|", 3, "", 0},
+    {__LINE__, "abc|", 10, "abc", 3},
+    {__LINE__, "abcdefgh|", 5, "efgh", 4},
+    {__LINE__, "abcdefgh|", 8, "bcdefgh", 7},
+    {__LINE__, "|abcdefgh", 5, "abcde", 0},
+    {__LINE__, "abc|defgh", 5, "abcde", 3},
+    {__LINE__, "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad|", 5, "\xe4\xb8\xad\xe4\xb8\xad", 4},
+    {__LINE__, "\xe4\xb8\xad\xe4\xb8\xad|\xe4\xb8\xad", 5, "\xe4\xb8\xad\xe4\xb8\xad",
+     2}, /* 2nd, 3rd */
+    {__LINE__, "ab|\xe4\xb8\xad\xe4\xb8\xad", 4, "ab\xe4\xb8\xad", 2},
+    {__LINE__, "ab|", 1, "", 0},
+    {__LINE__, "|", 3, "", 0},
 };
 
 static void test_view(void)

@@ -13,29 +13,45 @@ struct raw_event {
 };
 
 static const struct raw_event armv8_events[] = {
-	{0x01, "L1I_CACHE_REFILL"}, {0x02, "L1I_TLB_REFILL"}, {0x03, "L1D_CACHE_REFILL"},
-	{0x04, "L1D_CACHE"},        {0x05, "L1D_TLB_REFILL"}, {0x08, "INST_RETIRED"},
-	{0x10, "BR_MIS_PRED"},      {0x11, "CPU_CYCLES"},     {0x12, "BR_PRED"},
-	{0x14, "L1I_CACHE"},        {0x15, "L1D_CACHE_WB"},   {0x16, "L2D_CACHE"},
-	{0x17, "L2D_CACHE_REFILL"}, {0x1B, "INST_SPEC"},      {0x23, "STALL_FRONTEND"},
-	{0x24, "STALL_BACKEND"},    {0x25, "L1D_TLB"},        {0x26, "L1I_TLB"},
-	{0x2D, "L2D_TLB_REFILL"},   {0x34, "DTLB_WALK"},      {0x35, "ITLB_WALK"},
-	{0x36, "LL_CACHE_RD"},      {0x37, "LL_CACHE_MISS_RD"}, {0, NULL},
+    {0x01, "L1I_CACHE_REFILL"}, {0x02, "L1I_TLB_REFILL"},   {0x03, "L1D_CACHE_REFILL"},
+    {0x04, "L1D_CACHE"},	{0x05, "L1D_TLB_REFILL"},   {0x08, "INST_RETIRED"},
+    {0x10, "BR_MIS_PRED"},	{0x11, "CPU_CYCLES"},	    {0x12, "BR_PRED"},
+    {0x14, "L1I_CACHE"},	{0x15, "L1D_CACHE_WB"},	    {0x16, "L2D_CACHE"},
+    {0x17, "L2D_CACHE_REFILL"}, {0x1B, "INST_SPEC"},	    {0x23, "STALL_FRONTEND"},
+    {0x24, "STALL_BACKEND"},	{0x25, "L1D_TLB"},	    {0x26, "L1I_TLB"},
+    {0x2D, "L2D_TLB_REFILL"},	{0x34, "DTLB_WALK"},	    {0x35, "ITLB_WALK"},
+    {0x36, "LL_CACHE_RD"},	{0x37, "LL_CACHE_MISS_RD"}, {0, NULL},
 };
 
 static const struct raw_event armv7_events[] = {
-	{0x01, "ICACHE_REFILL"}, {0x02, "ITLB_REFILL"},  {0x03, "DCACHE_REFILL"},
-	{0x04, "DCACHE_ACCESS"}, {0x05, "DTLB_REFILL"},  {0x08, "INSTR_EXECUTED"},
-	{0x10, "BR_MIS_PRED"},   {0x12, "BR_PRED"},      {0xFF, "CPU_CYCLES (cycle counter)"},
-	{0, NULL},
+    {0x01, "ICACHE_REFILL"},
+    {0x02, "ITLB_REFILL"},
+    {0x03, "DCACHE_REFILL"},
+    {0x04, "DCACHE_ACCESS"},
+    {0x05, "DTLB_REFILL"},
+    {0x08, "INSTR_EXECUTED"},
+    {0x10, "BR_MIS_PRED"},
+    {0x12, "BR_PRED"},
+    {0xFF, "CPU_CYCLES (cycle counter)"},
+    {0, NULL},
 };
 
 static const struct raw_event xscale_events[] = {
-	{0x00, "ICACHE_MISS"},       {0x01, "ICACHE_NO_DELIVER"},   {0x02, "DATA_STALL"},
-	{0x03, "ITLB_MISS"},         {0x04, "DTLB_MISS"},           {0x05, "BRANCH"},
-	{0x06, "BRANCH_MISS"},       {0x07, "INSTRUCTION"},         {0x08, "DCACHE_FULL_STALL"},
-	{0x09, "DCACHE_FULL_STALL_CONTIG"}, {0x0A, "DCACHE_ACCESS"}, {0x0B, "DCACHE_MISS"},
-	{0x0C, "DCACHE_WRITE_BACK"}, {0xFE, "CCNT"},                {0, NULL},
+    {0x00, "ICACHE_MISS"},
+    {0x01, "ICACHE_NO_DELIVER"},
+    {0x02, "DATA_STALL"},
+    {0x03, "ITLB_MISS"},
+    {0x04, "DTLB_MISS"},
+    {0x05, "BRANCH"},
+    {0x06, "BRANCH_MISS"},
+    {0x07, "INSTRUCTION"},
+    {0x08, "DCACHE_FULL_STALL"},
+    {0x09, "DCACHE_FULL_STALL_CONTIG"},
+    {0x0A, "DCACHE_ACCESS"},
+    {0x0B, "DCACHE_MISS"},
+    {0x0C, "DCACHE_WRITE_BACK"},
+    {0xFE, "CCNT"},
+    {0, NULL},
 };
 
 static const struct raw_event *raw_table(const struct pmu_family *fam)
@@ -60,13 +76,16 @@ static const char *raw_name(const struct raw_event *t, unsigned code)
 /* ---- every shipped mode on every family --------------------------------------------------- */
 
 static const char *const shipped[] = {"cpi",  "icache", "dcache", "ifetch", "bufstall", "stall",
-				      "itlb", "dtlb",   "branch", "llc",    "offcore",  "sw"};
+				      "itlb", "dtlb",	"branch", "llc",    "offcore",	"sw"};
 
-static void check_event(const struct mode *m, const struct pmu_family *fam, const struct mode_event *ev)
+static void check_event(const struct mode *m, const struct pmu_family *fam,
+			const struct mode_event *ev)
 {
 	char err[256], desc[160];
 	const struct raw_event *table = raw_table(fam);
-	struct encode_ctx ctx = {.sysfs_root = "/", .family = fam, .core_pmu_type = 4,
+	struct encode_ctx ctx = {.sysfs_root = "/",
+				 .family = fam,
+				 .core_pmu_type = 4,
 				 .filters_priv = fam->filters_priv};
 	struct event_encoding enc;
 	bool raw = ev->spec[0] == 'r' && !strstr(ev->spec, "::") && !strchr(ev->spec, '/');
@@ -78,7 +97,8 @@ static void check_event(const struct mode *m, const struct pmu_family *fam, cons
 		CHECK(!*end && name, "%s/%s: %s=%s is not in the %s event table", m->name, fam->key,
 		      ev->alias, ev->spec, fam->key);
 		int rc = event_encode(ev->spec, &ctx, &enc, err, sizeof(err));
-		CHECK(rc == 0 && enc.attr.config == code, "%s/%s: %s: %s", m->name, fam->key, ev->spec, err);
+		CHECK(rc == 0 && enc.attr.config == code, "%s/%s: %s: %s", m->name, fam->key,
+		      ev->spec, err);
 		encode_format(&enc, desc, sizeof(desc));
 		printf("  %-8s %-8s %-12s %-6s = 0x%02lx %-24s %s\n", m->name, fam->key, ev->alias,
 		       ev->spec, code, name ? name : "?", desc);
@@ -86,21 +106,24 @@ static void check_event(const struct mode *m, const struct pmu_family *fam, cons
 	}
 	if (table) /* otherwise only software events, which encode everywhere */
 		CHECK(mode_event_slot(ev->spec, fam, NULL) == EVENT_SLOT_NONE,
-		      "%s/%s: %s is neither a raw code nor a software event", m->name, fam->key, ev->spec);
+		      "%s/%s: %s is neither a raw code nor a software event", m->name, fam->key,
+		      ev->spec);
 	int rc = event_encode(ev->spec, &ctx, &enc, err, sizeof(err));
 	if (rc < 0 && strchr(ev->spec, '/') && ev->optional) {
-		printf("  %-8s %-8s %-12s %s: not on this machine (optional): %s\n", m->name, fam->key,
-		       ev->alias, ev->spec, err);
+		printf("  %-8s %-8s %-12s %s: not on this machine (optional): %s\n", m->name,
+		       fam->key, ev->alias, ev->spec, err);
 		return;
 	}
-	CHECK(rc == 0, "%s/%s: %s = %s does not encode: %s", m->name, fam->key, ev->alias, ev->spec, err);
+	CHECK(rc == 0, "%s/%s: %s = %s does not encode: %s", m->name, fam->key, ev->alias, ev->spec,
+	      err);
 	if (rc == 0) {
 		encode_format(&enc, desc, sizeof(desc));
-		printf("  %-8s %-8s %-12s %-40s %s\n", m->name, fam->key, ev->alias, enc.fstr, desc);
+		printf("  %-8s %-8s %-12s %-40s %s\n", m->name, fam->key, ev->alias, enc.fstr,
+		       desc);
 		/* A model event must have been encoded for this family's model, not another. */
 		if (strncmp(ev->spec, "@::", 3) == 0)
-			CHECK(fam->pfm_model && strcmp(enc.pmu, fam->pfm_model) == 0, "%s/%s: %s encoded as %s",
-			      m->name, fam->key, ev->spec, enc.pmu);
+			CHECK(fam->pfm_model && strcmp(enc.pmu, fam->pfm_model) == 0,
+			      "%s/%s: %s encoded as %s", m->name, fam->key, ev->spec, enc.pmu);
 	}
 }
 
@@ -118,16 +141,19 @@ static void check_shipped(const struct mode_registry *reg)
 			struct mode_avail a;
 			int rc = mode_availability(m, f, &a);
 			if (rc < 0) {
-				CHECK(a.reason[0], "%s/%s: unavailable without a reason", m->name, f->key);
+				CHECK(a.reason[0], "%s/%s: unavailable without a reason", m->name,
+				      f->key);
 				printf("  %-8s %-8s unavailable: %s\n", m->name, f->key, a.reason);
 				continue;
 			}
 			available++;
 			struct mode_resolution r;
-			CHECK(mode_resolve(m, f, &r) == 0 && r.events, "%s/%s resolve", m->name, f->key);
-			printf("  %-8s %-8s from [events %s]: %d programmable, %d fixed, %d other%s\n",
-			       m->name, f->key, a.matched, a.needed, a.fixed, a.other,
-			       a.multiplex ? " (multiplexed)" : "");
+			CHECK(mode_resolve(m, f, &r) == 0 && r.events, "%s/%s resolve", m->name,
+			      f->key);
+			printf(
+			    "  %-8s %-8s from [events %s]: %d programmable, %d fixed, %d other%s\n",
+			    m->name, f->key, a.matched, a.needed, a.fixed, a.other,
+			    a.multiplex ? " (multiplexed)" : "");
 			for (int e = 0; e < r.events->nevents; e++)
 				check_event(m, f, &r.events->events[e]);
 			/* Some metric can be computed from this family's events alone. */
@@ -138,7 +164,8 @@ static void check_shipped(const struct mode_registry *reg)
 				for (int j = 0; j < n; j++) {
 					int e = mode_event_index(r.events, names[j]);
 					have += (e >= 0 && !r.events->events[e].optional) ||
-						!strcmp(names[j], "interval") || !strcmp(names[j], "interval_ns") ||
+						!strcmp(names[j], "interval") ||
+						!strcmp(names[j], "interval_ns") ||
 						!strcmp(names[j], "ncpus");
 				}
 				complete += have == n;
@@ -152,7 +179,8 @@ static void check_shipped(const struct mode_registry *reg)
 				const char *key = m->sets[s].families[k];
 				if (strcmp(key, "*") == 0)
 					continue;
-				CHECK(mode_counters_needed(m, family_find(key)) >= 0, "%s claims %s", m->name, key);
+				CHECK(mode_counters_needed(m, family_find(key)) >= 0,
+				      "%s claims %s", m->name, key);
 			}
 	}
 }
@@ -166,36 +194,36 @@ static const struct {
 	int multiplex;
 	const char *reason; /* substring of the reason, when unavailable */
 } avail_cases[] = {
-	{__LINE__, "cpi", "skl", 0, 3, 0, NULL},        /* cycles, instructions, ref: all fixed */
-	{__LINE__, "cpi", "generic", 2, 0, 0, NULL},    /* no fixed counters known */
-	{__LINE__, "cpi", "zen", 2, 0, 0, NULL},
-	{__LINE__, "cpi", "armv8", 1, 1, 0, NULL},      /* r11 on the cycle counter */
-	{__LINE__, "cpi", "armv7", 1, 1, 0, NULL},      /* rff */
-	{__LINE__, "cpi", "xscale1", 1, 1, 0, NULL},    /* rfe = CCNT */
-	{__LINE__, "cpi", "sw", -1, 0, 0, "hardware PMU"},
-	{__LINE__, "icache", "xscale1", 2, 1, 0, NULL},
-	{__LINE__, "dcache", "xscale1", 3, 1, 1, NULL}, /* instructions, access, miss > 2 */
-	{__LINE__, "dcache", "xscale2", 3, 1, 0, NULL},
-	{__LINE__, "dcache", "skl", 2, 2, 0, NULL},
-	{__LINE__, "dcache", "slm", 2, 2, 0, NULL},
-	{__LINE__, "ifetch", "snb", -1, 0, 0, "Sandy Bridge"},
-	{__LINE__, "ifetch", "amd", -1, 0, 0, "generic"},
-	{__LINE__, "ifetch", "armv7", -1, 0, 0, "ARMv7"},
-	{__LINE__, "ifetch", "xscale1", 3, 1, 1, NULL},
-	{__LINE__, "bufstall", "armv8", -1, 0, 0, "ARMv8"},
-	{__LINE__, "bufstall", "skx", 2, 2, 0, NULL},
-	{__LINE__, "stall", "nhm", -1, 0, 0, "Nehalem"},
-	{__LINE__, "stall", "spr", 2, 2, 0, NULL},
-	{__LINE__, "llc", "zen", -1, 0, 0, "amd_l3"},
-	{__LINE__, "llc", "icl", 2, 2, 0, NULL},        /* inherits [events generic] via intel */
-	{__LINE__, "llc", "xscale2", -1, 0, 0, "no L2"},
-	{__LINE__, "offcore", "skl", 0, 2, 0, NULL},
-	{__LINE__, "offcore", "zen", -1, 0, 0, "OFFCORE_RESPONSE"},
-	{__LINE__, "offcore", "atom", -1, 0, 0, "Bonnell"},
-	{__LINE__, "sw", "sw", 0, 0, 0, NULL},
-	{__LINE__, "sw", "xscale1", 0, 0, 0, NULL},
-	{__LINE__, "branch", "atom", 2, 2, 0, NULL},    /* generic events; cycles/instructions fixed */
-	{__LINE__, "branch", "nhm", 2, 2, 0, NULL},
+    {__LINE__, "cpi", "skl", 0, 3, 0, NULL},	 /* cycles, instructions, ref: all fixed */
+    {__LINE__, "cpi", "generic", 2, 0, 0, NULL}, /* no fixed counters known */
+    {__LINE__, "cpi", "zen", 2, 0, 0, NULL},
+    {__LINE__, "cpi", "armv8", 1, 1, 0, NULL},	 /* r11 on the cycle counter */
+    {__LINE__, "cpi", "armv7", 1, 1, 0, NULL},	 /* rff */
+    {__LINE__, "cpi", "xscale1", 1, 1, 0, NULL}, /* rfe = CCNT */
+    {__LINE__, "cpi", "sw", -1, 0, 0, "hardware PMU"},
+    {__LINE__, "icache", "xscale1", 2, 1, 0, NULL},
+    {__LINE__, "dcache", "xscale1", 3, 1, 1, NULL}, /* instructions, access, miss > 2 */
+    {__LINE__, "dcache", "xscale2", 3, 1, 0, NULL},
+    {__LINE__, "dcache", "skl", 2, 2, 0, NULL},
+    {__LINE__, "dcache", "slm", 2, 2, 0, NULL},
+    {__LINE__, "ifetch", "snb", -1, 0, 0, "Sandy Bridge"},
+    {__LINE__, "ifetch", "amd", -1, 0, 0, "generic"},
+    {__LINE__, "ifetch", "armv7", -1, 0, 0, "ARMv7"},
+    {__LINE__, "ifetch", "xscale1", 3, 1, 1, NULL},
+    {__LINE__, "bufstall", "armv8", -1, 0, 0, "ARMv8"},
+    {__LINE__, "bufstall", "skx", 2, 2, 0, NULL},
+    {__LINE__, "stall", "nhm", -1, 0, 0, "Nehalem"},
+    {__LINE__, "stall", "spr", 2, 2, 0, NULL},
+    {__LINE__, "llc", "zen", -1, 0, 0, "amd_l3"},
+    {__LINE__, "llc", "icl", 2, 2, 0, NULL}, /* inherits [events generic] via intel */
+    {__LINE__, "llc", "xscale2", -1, 0, 0, "no L2"},
+    {__LINE__, "offcore", "skl", 0, 2, 0, NULL},
+    {__LINE__, "offcore", "zen", -1, 0, 0, "OFFCORE_RESPONSE"},
+    {__LINE__, "offcore", "atom", -1, 0, 0, "Bonnell"},
+    {__LINE__, "sw", "sw", 0, 0, 0, NULL},
+    {__LINE__, "sw", "xscale1", 0, 0, 0, NULL},
+    {__LINE__, "branch", "atom", 2, 2, 0, NULL}, /* generic events; cycles/instructions fixed */
+    {__LINE__, "branch", "nhm", 2, 2, 0, NULL},
 };
 
 static void check_availability(const struct mode_registry *reg)
@@ -211,14 +239,15 @@ static void check_availability(const struct mode_registry *reg)
 		int rc = mode_availability(m, f, &a);
 		CHECK_INT(mode_counters_needed(m, f), avail_cases[i].needed);
 		if (avail_cases[i].needed < 0) {
-			CHECK(rc < 0 && strstr(a.reason, avail_cases[i].reason), "line %d: reason \"%s\"",
-			      avail_cases[i].line, a.reason);
+			CHECK(rc < 0 && strstr(a.reason, avail_cases[i].reason),
+			      "line %d: reason \"%s\"", avail_cases[i].line, a.reason);
 			continue;
 		}
 		CHECK(rc == 0, "line %d: %s", avail_cases[i].line, a.reason);
-		CHECK(a.fixed == avail_cases[i].fixed, "line %d: fixed %d", avail_cases[i].line, a.fixed);
-		CHECK(a.multiplex == avail_cases[i].multiplex, "line %d: multiplex %d", avail_cases[i].line,
-		      a.multiplex);
+		CHECK(a.fixed == avail_cases[i].fixed, "line %d: fixed %d", avail_cases[i].line,
+		      a.fixed);
+		CHECK(a.multiplex == avail_cases[i].multiplex, "line %d: multiplex %d",
+		      avail_cases[i].line, a.multiplex);
 	}
 }
 
@@ -230,35 +259,37 @@ static const struct {
 	enum event_slot slot;
 	int fixed_id;
 } slot_cases[] = {
-	{__LINE__, "perf::CYCLES", "skl", EVENT_SLOT_FIXED, 1},
-	{__LINE__, "perf::INSTRUCTIONS", "skl", EVENT_SLOT_FIXED, 0},
-	{__LINE__, "perf::REF-CYCLES", "icl", EVENT_SLOT_FIXED, 2},
-	{__LINE__, "@::INST_RETIRED:ANY", "skl", EVENT_SLOT_FIXED, 0},
-	{__LINE__, "skl::CPU_CLK_UNHALTED:THREAD", "skl", EVENT_SLOT_FIXED, 1},
-	{__LINE__, "@::INST_RETIRED:ANY_P", "skl", EVENT_SLOT_COUNTER, -1},
-	{__LINE__, "@::L1D:REPLACEMENT", "skl", EVENT_SLOT_COUNTER, -1},
-	{__LINE__, "perf::CYCLES", "zen", EVENT_SLOT_COUNTER, -1},
-	{__LINE__, "perf::CYCLES", "generic", EVENT_SLOT_COUNTER, -1},
-	{__LINE__, "r11", "armv8", EVENT_SLOT_FIXED, 1},
-	{__LINE__, "perf::CYCLES", "armv8", EVENT_SLOT_FIXED, 1},
-	{__LINE__, "r08", "armv8", EVENT_SLOT_COUNTER, -1},
-	{__LINE__, "rff", "armv7", EVENT_SLOT_FIXED, 1},
-	{__LINE__, "r11", "armv7", EVENT_SLOT_COUNTER, -1},
-	{__LINE__, "rfe", "xscale1", EVENT_SLOT_FIXED, 1},
-	{__LINE__, "rFE", "xscale2", EVENT_SLOT_FIXED, 1},
-	{__LINE__, "r07", "xscale1", EVENT_SLOT_COUNTER, -1},
-	{__LINE__, "cpu-clock", "xscale1", EVENT_SLOT_NONE, -1},
-	{__LINE__, "perf::CONTEXT-SWITCHES", "skl", EVENT_SLOT_NONE, -1},
-	{__LINE__, "msr/tsc/", "skl", EVENT_SLOT_NONE, -1},
-	{__LINE__, "cpu/event=0x3c,umask=0/", "skl", EVENT_SLOT_COUNTER, -1},
+    {__LINE__, "perf::CYCLES", "skl", EVENT_SLOT_FIXED, 1},
+    {__LINE__, "perf::INSTRUCTIONS", "skl", EVENT_SLOT_FIXED, 0},
+    {__LINE__, "perf::REF-CYCLES", "icl", EVENT_SLOT_FIXED, 2},
+    {__LINE__, "@::INST_RETIRED:ANY", "skl", EVENT_SLOT_FIXED, 0},
+    {__LINE__, "skl::CPU_CLK_UNHALTED:THREAD", "skl", EVENT_SLOT_FIXED, 1},
+    {__LINE__, "@::INST_RETIRED:ANY_P", "skl", EVENT_SLOT_COUNTER, -1},
+    {__LINE__, "@::L1D:REPLACEMENT", "skl", EVENT_SLOT_COUNTER, -1},
+    {__LINE__, "perf::CYCLES", "zen", EVENT_SLOT_COUNTER, -1},
+    {__LINE__, "perf::CYCLES", "generic", EVENT_SLOT_COUNTER, -1},
+    {__LINE__, "r11", "armv8", EVENT_SLOT_FIXED, 1},
+    {__LINE__, "perf::CYCLES", "armv8", EVENT_SLOT_FIXED, 1},
+    {__LINE__, "r08", "armv8", EVENT_SLOT_COUNTER, -1},
+    {__LINE__, "rff", "armv7", EVENT_SLOT_FIXED, 1},
+    {__LINE__, "r11", "armv7", EVENT_SLOT_COUNTER, -1},
+    {__LINE__, "rfe", "xscale1", EVENT_SLOT_FIXED, 1},
+    {__LINE__, "rFE", "xscale2", EVENT_SLOT_FIXED, 1},
+    {__LINE__, "r07", "xscale1", EVENT_SLOT_COUNTER, -1},
+    {__LINE__, "cpu-clock", "xscale1", EVENT_SLOT_NONE, -1},
+    {__LINE__, "perf::CONTEXT-SWITCHES", "skl", EVENT_SLOT_NONE, -1},
+    {__LINE__, "msr/tsc/", "skl", EVENT_SLOT_NONE, -1},
+    {__LINE__, "cpu/event=0x3c,umask=0/", "skl", EVENT_SLOT_COUNTER, -1},
 };
 
 static void check_slots(void)
 {
 	for (size_t i = 0; i < sizeof(slot_cases) / sizeof(slot_cases[0]); i++) {
 		int id = -5;
-		enum event_slot s = mode_event_slot(slot_cases[i].spec, family_find(slot_cases[i].family), &id);
-		CHECK(s == slot_cases[i].slot, "line %d: %s slot %d", slot_cases[i].line, slot_cases[i].spec, s);
+		enum event_slot s =
+		    mode_event_slot(slot_cases[i].spec, family_find(slot_cases[i].family), &id);
+		CHECK(s == slot_cases[i].slot, "line %d: %s slot %d", slot_cases[i].line,
+		      slot_cases[i].spec, s);
 		CHECK(id == slot_cases[i].fixed_id, "line %d: %s fixed id %d", slot_cases[i].line,
 		      slot_cases[i].spec, id);
 	}
@@ -275,52 +306,85 @@ static const struct {
 	const char *text;
 	const char *err; /* NULL = parses */
 } parse_cases[] = {
-	{__LINE__, HEAD EVENTS METRIC, NULL},
-	{__LINE__, "# comment\n; comment\n\n" HEAD EVENTS METRIC "unit = %\nwarn = 50\nbad = 90\n", NULL},
-	{__LINE__, HEAD "[events.skl skx, icl]\nx = @::L1D:REPLACEMENT\n" METRIC "[events *]\nclock = cpu-clock\n", NULL},
-	{__LINE__, HEAD "kind = offcore\n" EVENTS METRIC, NULL},
-	{__LINE__, HEAD "[events *]   # software\nclock = cpu-clock  # the clock\n" METRIC "unit = %\t# percent\n", NULL},
-	{__LINE__, "name = t\n", "t.mode:1: \"name\" outside a section (start with [mode])"},
-	{__LINE__, HEAD "[sideways]\n", "t.mode:3: unknown section [sideways] (expected [mode], [events FAMILY...], [metric NAME] or [unavailable])"},
-	{__LINE__, HEAD "[events *\n", "t.mode:3: malformed section header (expected [name])"},
-	{__LINE__, HEAD "[events *] x\n", "t.mode:3: malformed section header (expected [name])"},
-	{__LINE__, HEAD "just words\n", "t.mode:3: expected key = value, got \"just words\""},
-	{__LINE__, HEAD "= value\n", "t.mode:3: missing key before '='"},
-	{__LINE__, HEAD "colour = red\n", "t.mode:3: unknown key \"colour\" in [mode] (name, title, help, kind)"},
-	{__LINE__, HEAD "kind = magic\n", "t.mode:3: unknown kind \"magic\" (counters or offcore)"},
-	{__LINE__, "[mode]\nname = bad name\n", "t.mode:2: bad mode name \"bad name\" (letters, digits, _ - +; at most 32)"},
-	{__LINE__, HEAD "[events skylake]\n", "t.mode:3: unknown family \"skylake\""},
-	{__LINE__, HEAD "[events]\n", "t.mode:3: events section names no family ([events skl skx] or [events *])"},
-	{__LINE__, HEAD "[events ]\n", "t.mode:3: events section names no family ([events skl skx] or [events *])"},
-	{__LINE__, HEAD "[events skl]\na = r1\n[events icl skl]\n", "t.mode:5: family skl has two events sections (line 3)"},
-	{__LINE__, HEAD EVENTS "clock = cpu-clock\n", "t.mode:5: event alias \"clock\" defined twice in this section"},
-	{__LINE__, HEAD EVENTS "9lives = r1\n", "t.mode:5: bad event alias \"9lives\" (letters, digits, _)"},
-	{__LINE__, HEAD EVENTS "interval = r1\n", "t.mode:5: event alias \"interval\" is a builtin variable"},
-	{__LINE__, HEAD EVENTS "x =\n", "t.mode:5: event x: empty event spec"},
-	{__LINE__, HEAD EVENTS "x = perf::CYCLES extra\n", "t.mode:5: event x: spaces or control characters in \"perf::CYCLES extra\""},
-	{__LINE__, HEAD EVENTS METRIC "unit = %\nwarn = lots\n", "t.mode:8: metric util: warn = \"lots\" is not a number"},
-	{__LINE__, HEAD EVENTS METRIC "bad = 1e999\n", "t.mode:7: metric util: bad = \"1e999\" is not a number"},
-	{__LINE__, HEAD EVENTS METRIC "colour = red\n", "t.mode:7: unknown key \"colour\" in [metric util] (expr, unit, desc, good, warn, bad, better)"},
-	{__LINE__, HEAD EVENTS METRIC "better = sideways\n", "t.mode:7: metric util: better = higher or lower"},
-	{__LINE__, HEAD EVENTS "[metric util]\nexpr = (clock\n", "t.mode:6: metric util: column 1: unbalanced '(': no matching ')'"},
-	{__LINE__, HEAD EVENTS "[metric util]\nexpr = clock /\n", "t.mode:6: metric util: column 8: operand expected at end of formula"},
-	{__LINE__, HEAD EVENTS "[metric util]\nexpr =\n", "t.mode:6: metric util: column 1: empty formula"},
-	{__LINE__, HEAD EVENTS "[metric util]\nexpr = clok / interval\n", "t.mode:6: metric util: unknown name \"clok\" (not an event alias or builtin variable)"},
-	{__LINE__, HEAD EVENTS "[metric util]\nunit = %\n", "t.mode:5: metric util has no expr"},
-	{__LINE__, HEAD EVENTS METRIC "[metric util]\n", "t.mode:7: metric \"util\" defined twice"},
-	{__LINE__, HEAD EVENTS "[metric 2fast]\n", "t.mode:5: bad metric name \"2fast\" (letters, digits, _)"},
-	{__LINE__, "[mode]\ntitle = x\n" EVENTS METRIC, "t.mode:6: mode has no name (name = ... in [mode])"},
-	{__LINE__, HEAD METRIC, "t.mode:4: mode t has no [events ...] section"},
-	{__LINE__, "", "t.mode: mode has no name (name = ... in [mode])"},
-	{__LINE__, HEAD "[metric]\n", "t.mode:3: bad metric name \"\" (letters, digits, _)"},
-	{__LINE__, HEAD "[metric util]\nexpr = interval\n", "t.mode:4: mode t has no [events ...] section"},
-	{__LINE__, HEAD EVENTS, "t.mode:4: mode t has no metrics"},
-	{__LINE__, HEAD "[events skl]\n" EVENTS METRIC, "t.mode:3: events section has no events"},
-	{__LINE__, HEAD "[unavailable]\nskl = no\n[events skl]\nx = r1\n" EVENTS METRIC, "t.mode:4: family skl is both unavailable and has events (line 5)"},
-	{__LINE__, HEAD "[unavailable]\nskylake = no\n", "t.mode:4: unknown family \"skylake\""},
-	{__LINE__, HEAD "[unavailable]\nskl =\n", "t.mode:4: unavailable: give a reason after '='"},
-	{__LINE__, HEAD EVENTS METRIC "better = higher\nwarn = 5\nbad = 10\n", "t.mode:6: metric util: warn and bad point opposite ways to 'better'"},
-	{__LINE__, HEAD "[events *]\nx\x01 = r1\n", "t.mode:4: bad event alias \"x?\" (letters, digits, _)"},
+    {__LINE__, HEAD EVENTS METRIC, NULL},
+    {__LINE__, "# comment\n; comment\n\n" HEAD EVENTS METRIC "unit = %\nwarn = 50\nbad = 90\n",
+     NULL},
+    {__LINE__,
+     HEAD "[events.skl skx, icl]\nx = @::L1D:REPLACEMENT\n" METRIC
+	  "[events *]\nclock = cpu-clock\n",
+     NULL},
+    {__LINE__, HEAD "kind = offcore\n" EVENTS METRIC, NULL},
+    {__LINE__,
+     HEAD "[events *]   # software\nclock = cpu-clock  # the clock\n" METRIC
+	  "unit = %\t# percent\n",
+     NULL},
+    {__LINE__, "name = t\n", "t.mode:1: \"name\" outside a section (start with [mode])"},
+    {__LINE__, HEAD "[sideways]\n",
+     "t.mode:3: unknown section [sideways] (expected [mode], [events FAMILY...], [metric NAME] or "
+     "[unavailable])"},
+    {__LINE__, HEAD "[events *\n", "t.mode:3: malformed section header (expected [name])"},
+    {__LINE__, HEAD "[events *] x\n", "t.mode:3: malformed section header (expected [name])"},
+    {__LINE__, HEAD "just words\n", "t.mode:3: expected key = value, got \"just words\""},
+    {__LINE__, HEAD "= value\n", "t.mode:3: missing key before '='"},
+    {__LINE__, HEAD "colour = red\n",
+     "t.mode:3: unknown key \"colour\" in [mode] (name, title, help, kind)"},
+    {__LINE__, HEAD "kind = magic\n", "t.mode:3: unknown kind \"magic\" (counters or offcore)"},
+    {__LINE__, "[mode]\nname = bad name\n",
+     "t.mode:2: bad mode name \"bad name\" (letters, digits, _ - +; at most 32)"},
+    {__LINE__, HEAD "[events skylake]\n", "t.mode:3: unknown family \"skylake\""},
+    {__LINE__, HEAD "[events]\n",
+     "t.mode:3: events section names no family ([events skl skx] or [events *])"},
+    {__LINE__, HEAD "[events ]\n",
+     "t.mode:3: events section names no family ([events skl skx] or [events *])"},
+    {__LINE__, HEAD "[events skl]\na = r1\n[events icl skl]\n",
+     "t.mode:5: family skl has two events sections (line 3)"},
+    {__LINE__, HEAD EVENTS "clock = cpu-clock\n",
+     "t.mode:5: event alias \"clock\" defined twice in this section"},
+    {__LINE__, HEAD EVENTS "9lives = r1\n",
+     "t.mode:5: bad event alias \"9lives\" (letters, digits, _)"},
+    {__LINE__, HEAD EVENTS "interval = r1\n",
+     "t.mode:5: event alias \"interval\" is a builtin variable"},
+    {__LINE__, HEAD EVENTS "x =\n", "t.mode:5: event x: empty event spec"},
+    {__LINE__, HEAD EVENTS "x = perf::CYCLES extra\n",
+     "t.mode:5: event x: spaces or control characters in \"perf::CYCLES extra\""},
+    {__LINE__, HEAD EVENTS METRIC "unit = %\nwarn = lots\n",
+     "t.mode:8: metric util: warn = \"lots\" is not a number"},
+    {__LINE__, HEAD EVENTS METRIC "bad = 1e999\n",
+     "t.mode:7: metric util: bad = \"1e999\" is not a number"},
+    {__LINE__, HEAD EVENTS METRIC "colour = red\n",
+     "t.mode:7: unknown key \"colour\" in [metric util] (expr, unit, desc, good, warn, bad, "
+     "better)"},
+    {__LINE__, HEAD EVENTS METRIC "better = sideways\n",
+     "t.mode:7: metric util: better = higher or lower"},
+    {__LINE__, HEAD EVENTS "[metric util]\nexpr = (clock\n",
+     "t.mode:6: metric util: column 1: unbalanced '(': no matching ')'"},
+    {__LINE__, HEAD EVENTS "[metric util]\nexpr = clock /\n",
+     "t.mode:6: metric util: column 8: operand expected at end of formula"},
+    {__LINE__, HEAD EVENTS "[metric util]\nexpr =\n",
+     "t.mode:6: metric util: column 1: empty formula"},
+    {__LINE__, HEAD EVENTS "[metric util]\nexpr = clok / interval\n",
+     "t.mode:6: metric util: unknown name \"clok\" (not an event alias or builtin variable)"},
+    {__LINE__, HEAD EVENTS "[metric util]\nunit = %\n", "t.mode:5: metric util has no expr"},
+    {__LINE__, HEAD EVENTS METRIC "[metric util]\n", "t.mode:7: metric \"util\" defined twice"},
+    {__LINE__, HEAD EVENTS "[metric 2fast]\n",
+     "t.mode:5: bad metric name \"2fast\" (letters, digits, _)"},
+    {__LINE__, "[mode]\ntitle = x\n" EVENTS METRIC,
+     "t.mode:6: mode has no name (name = ... in [mode])"},
+    {__LINE__, HEAD METRIC, "t.mode:4: mode t has no [events ...] section"},
+    {__LINE__, "", "t.mode: mode has no name (name = ... in [mode])"},
+    {__LINE__, HEAD "[metric]\n", "t.mode:3: bad metric name \"\" (letters, digits, _)"},
+    {__LINE__, HEAD "[metric util]\nexpr = interval\n",
+     "t.mode:4: mode t has no [events ...] section"},
+    {__LINE__, HEAD EVENTS, "t.mode:4: mode t has no metrics"},
+    {__LINE__, HEAD "[events skl]\n" EVENTS METRIC, "t.mode:3: events section has no events"},
+    {__LINE__, HEAD "[unavailable]\nskl = no\n[events skl]\nx = r1\n" EVENTS METRIC,
+     "t.mode:4: family skl is both unavailable and has events (line 5)"},
+    {__LINE__, HEAD "[unavailable]\nskylake = no\n", "t.mode:4: unknown family \"skylake\""},
+    {__LINE__, HEAD "[unavailable]\nskl =\n", "t.mode:4: unavailable: give a reason after '='"},
+    {__LINE__, HEAD EVENTS METRIC "better = higher\nwarn = 5\nbad = 10\n",
+     "t.mode:6: metric util: warn and bad point opposite ways to 'better'"},
+    {__LINE__, HEAD "[events *]\nx\x01 = r1\n",
+     "t.mode:4: bad event alias \"x?\" (letters, digits, _)"},
 };
 
 static void check_parse_errors(void)
@@ -333,17 +397,19 @@ static void check_parse_errors(void)
 			CHECK(m != NULL, "line %d: %s", parse_cases[i].line, err);
 		} else {
 			CHECK(m == NULL, "line %d: parsed", parse_cases[i].line);
-			CHECK(strcmp(err, parse_cases[i].err) == 0, "line %d:\n   got \"%s\"\n  want \"%s\"",
-			      parse_cases[i].line, err, parse_cases[i].err);
+			CHECK(strcmp(err, parse_cases[i].err) == 0,
+			      "line %d:\n   got \"%s\"\n  want \"%s\"", parse_cases[i].line, err,
+			      parse_cases[i].err);
 		}
 		mode_free(m);
 	}
 	/* Details of a good parse: optional events, kind, multi-line help, thresholds. */
-	struct mode *m = mode_parse("t.mode",
-				    HEAD "kind = offcore\nhelp = one\nhelp = two\n[events skl, icl]\n"
-					 "x = @::L1D:REPLACEMENT\ntsc? = msr/tsc/\n" EVENTS METRIC
-					 "warn = 50\nbad = 90\ngood = 10\n",
-				    err, sizeof(err));
+	struct mode *m =
+	    mode_parse("t.mode",
+		       HEAD "kind = offcore\nhelp = one\nhelp = two\n[events skl, icl]\n"
+			    "x = @::L1D:REPLACEMENT\ntsc? = msr/tsc/\n" EVENTS METRIC
+			    "warn = 50\nbad = 90\ngood = 10\n",
+		       err, sizeof(err));
 	CHECK(m != NULL, "%s", err);
 	if (m) {
 		CHECK_INT(m->kind, MODE_KIND_OFFCORE);
@@ -352,7 +418,8 @@ static void check_parse_errors(void)
 		CHECK_INT(m->nsets, 2);
 		CHECK_INT(m->sets[0].nfamilies, 2);
 		CHECK_STR(m->sets[0].events[1].alias, "tsc");
-		CHECK(m->sets[0].events[1].optional && !m->sets[0].events[0].optional, "optional flag");
+		CHECK(m->sets[0].events[1].optional && !m->sets[0].events[0].optional,
+		      "optional flag");
 		CHECK_INT(m->metrics[0].better, -1);
 		mode_free(m);
 	}
@@ -368,7 +435,7 @@ static char *err_buf(void)
 
 static void check_classify(void)
 {
-	struct mode_metric hi = {.good = 1, .warn = 2, .bad = 4, .better = -1};   /* CPI-like */
+	struct mode_metric hi = {.good = 1, .warn = 2, .bad = 4, .better = -1};	     /* CPI-like */
 	struct mode_metric lo = {.good = 1, .warn = 0.5, .bad = 0.25, .better = +1}; /* IPC-like */
 	struct mode_metric none = {.good = NAN, .warn = NAN, .bad = NAN};
 	struct mode_metric warn_only = {.good = NAN, .warn = 5, .bad = NAN, .better = -1};
@@ -378,25 +445,32 @@ static void check_classify(void)
 		double v;
 		enum metric_class want;
 	} cases[] = {
-		{__LINE__, 0, 0.5, METRIC_GOOD}, {__LINE__, 0, 1, METRIC_GOOD},  {__LINE__, 0, 1.5, METRIC_NONE},
-		{__LINE__, 0, 2, METRIC_WARN},   {__LINE__, 0, 3.9, METRIC_WARN}, {__LINE__, 0, 4, METRIC_BAD},
-		{__LINE__, 0, NAN, METRIC_NA},   {__LINE__, 1, 2, METRIC_GOOD},  {__LINE__, 1, 0.7, METRIC_NONE},
-		{__LINE__, 1, 0.5, METRIC_WARN}, {__LINE__, 1, 0.1, METRIC_BAD}, {__LINE__, 2, 5, METRIC_NONE},
-		{__LINE__, 2, NAN, METRIC_NA},   {__LINE__, 3, 1, METRIC_GOOD},  {__LINE__, 3, 6, METRIC_WARN},
+	    {__LINE__, 0, 0.5, METRIC_GOOD}, {__LINE__, 0, 1, METRIC_GOOD},
+	    {__LINE__, 0, 1.5, METRIC_NONE}, {__LINE__, 0, 2, METRIC_WARN},
+	    {__LINE__, 0, 3.9, METRIC_WARN}, {__LINE__, 0, 4, METRIC_BAD},
+	    {__LINE__, 0, NAN, METRIC_NA},   {__LINE__, 1, 2, METRIC_GOOD},
+	    {__LINE__, 1, 0.7, METRIC_NONE}, {__LINE__, 1, 0.5, METRIC_WARN},
+	    {__LINE__, 1, 0.1, METRIC_BAD},  {__LINE__, 2, 5, METRIC_NONE},
+	    {__LINE__, 2, NAN, METRIC_NA},   {__LINE__, 3, 1, METRIC_GOOD},
+	    {__LINE__, 3, 6, METRIC_WARN},
 	};
 	const struct mode_metric *ms[] = {&hi, &lo, &none, &warn_only};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		CHECK(metric_classify(ms[cases[i].which], cases[i].v) == cases[i].want, "line %d: %g -> %d",
-		      cases[i].line, cases[i].v, metric_classify(ms[cases[i].which], cases[i].v));
+		CHECK(metric_classify(ms[cases[i].which], cases[i].v) == cases[i].want,
+		      "line %d: %g -> %d", cases[i].line, cases[i].v,
+		      metric_classify(ms[cases[i].which], cases[i].v));
 	/* Inline comments are cut off the value. */
-	struct mode *c = mode_parse("t.mode", HEAD "[events *] # sw\nclock = cpu-clock # c\n" METRIC "unit = % # pct\n",
-				    err_buf(), 256);
-	CHECK(c && strcmp(c->metrics[0].unit, "%") == 0 && strcmp(c->sets[0].events[0].spec, "cpu-clock") == 0,
+	struct mode *c = mode_parse(
+	    "t.mode", HEAD "[events *] # sw\nclock = cpu-clock # c\n" METRIC "unit = % # pct\n",
+	    err_buf(), 256);
+	CHECK(c && strcmp(c->metrics[0].unit, "%") == 0 &&
+		  strcmp(c->sets[0].events[0].spec, "cpu-clock") == 0,
 	      "inline comments");
 	mode_free(c);
 	/* Direction inferred from a file: bad < warn means lower is worse. */
 	char err[256];
-	struct mode *m = mode_parse("t.mode", HEAD EVENTS METRIC "warn = 0.5\nbad = 0.25\n", err, sizeof(err));
+	struct mode *m =
+	    mode_parse("t.mode", HEAD EVENTS METRIC "warn = 0.5\nbad = 0.25\n", err, sizeof(err));
 	CHECK(m && m->metrics[0].better == +1, "inferred direction: %s", m ? "" : err);
 	mode_free(m);
 }
@@ -423,7 +497,8 @@ static void check_set(const struct mode_plan *p, int s, const char *want)
 	char got[256] = "";
 	for (int j = 0; j < p->set[s].n; j++) {
 		size_t u = strlen(got);
-		snprintf(got + u, sizeof(got) - u, "%s%s", j ? " " : "", p->events->events[p->set[s].ev[j]].alias);
+		snprintf(got + u, sizeof(got) - u, "%s%s", j ? " " : "",
+			 p->events->events[p->set[s].ev[j]].alias);
 	}
 	CHECK(strcmp(got, want) == 0, "set %d = {%s}, want {%s}", s, got, want);
 }
@@ -458,7 +533,8 @@ static void check_plans(const struct mode_registry *reg)
 	}
 	for (int k = 0; k < both->nmetrics; k++) {
 		bool want = strcmp(both->metrics[k].name, "dmiss_pki") == 0;
-		CHECK(plan.split[k] == want, "metric %s split %d", both->metrics[k].name, plan.split[k]);
+		CHECK(plan.split[k] == want, "metric %s split %d", both->metrics[k].name,
+		      plan.split[k]);
 	}
 	/* 4 counters on xscale2: one set, nothing split. */
 	mode_free(both);
@@ -499,7 +575,8 @@ static void check_plans(const struct mode_registry *reg)
 	/* Errors. */
 	CHECK(mode_plan_sets(ic, x1, 0, &plan, err, sizeof(err)) < 0 && err[0], "0 counters");
 	const struct mode *llc = mode_find(reg, "llc");
-	CHECK(llc && mode_plan_sets(llc, x1, 2, &plan, err, sizeof(err)) < 0 && strstr(err, "no L2"),
+	CHECK(llc && mode_plan_sets(llc, x1, 2, &plan, err, sizeof(err)) < 0 &&
+		  strstr(err, "no L2"),
 	      "unavailable: %s", err);
 	/* Clashing aliases cannot merge; unavailable modes cannot either. */
 	struct mode *a1 = mode_define("a1", "x=r1", "m=x", err, sizeof(err));
@@ -522,21 +599,26 @@ static const struct {
 	const char *err; /* NULL = ok; else the exact message */
 	int nevents, nmetrics;
 } define_cases[] = {
-	{__LINE__, "mine", "c=perf::CYCLES,i=perf::INSTRUCTIONS", "cpi=c/i;ipc=i/c", NULL, 2, 2},
-	{__LINE__, "mine", " c = perf::CYCLES , i = perf::INSTRUCTIONS ", " cpi = c / i ; ", NULL, 2, 1},
-	{__LINE__, "raw", "x=r1b7:config1=0x10001,t?=msr/tsc/", "rate[/s]=x/interval", NULL, 2, 1},
-	{__LINE__, "sysfs", "x=cpu/event=0x3c,umask=0x0/,y=r01", "r=x/y", NULL, 2, 1},
-	{__LINE__, "bad name", "c=r1", "m=c", "define: bad mode name \"bad name\" (letters, digits, _ - +; at most 32)", 0, 0},
-	{__LINE__, "m", "", "m=1", "define: no events (expected alias=spec,alias=spec)", 0, 0},
-	{__LINE__, "m", "c", "m=c", "define: event 1 \"c\": expected alias=spec", 0, 0},
-	{__LINE__, "m", "c=r1,c=r2", "m=c", "define: event 2: event alias \"c\" defined twice in this section", 0, 0},
-	{__LINE__, "m", "c=", "m=c", "define: event 1: event c: empty event spec", 0, 0},
-	{__LINE__, "m", "c=r1", "", "define: no metrics (expected name=formula;name=formula)", 0, 0},
-	{__LINE__, "m", "c=r1", "m", "define: metric 1 \"m\": expected name=formula", 0, 0},
-	{__LINE__, "m", "c=r1", "m=c;m=c", "define: metric 2: metric \"m\" defined twice", 0, 0},
-	{__LINE__, "m", "c=r1", "m=c*(2", "define: metric 1: metric m: column 3: unbalanced '(': no matching ')'", 0, 0},
-	{__LINE__, "m", "c=r1", "m=d", "define: metric m: unknown name \"d\" (not an event alias or builtin variable)", 0, 0},
-	{__LINE__, "m", "c=r1", "m[%=c", "define: metric 1: unit must be written name[unit]", 0, 0},
+    {__LINE__, "mine", "c=perf::CYCLES,i=perf::INSTRUCTIONS", "cpi=c/i;ipc=i/c", NULL, 2, 2},
+    {__LINE__, "mine", " c = perf::CYCLES , i = perf::INSTRUCTIONS ", " cpi = c / i ; ", NULL, 2,
+     1},
+    {__LINE__, "raw", "x=r1b7:config1=0x10001,t?=msr/tsc/", "rate[/s]=x/interval", NULL, 2, 1},
+    {__LINE__, "sysfs", "x=cpu/event=0x3c,umask=0x0/,y=r01", "r=x/y", NULL, 2, 1},
+    {__LINE__, "bad name", "c=r1", "m=c",
+     "define: bad mode name \"bad name\" (letters, digits, _ - +; at most 32)", 0, 0},
+    {__LINE__, "m", "", "m=1", "define: no events (expected alias=spec,alias=spec)", 0, 0},
+    {__LINE__, "m", "c", "m=c", "define: event 1 \"c\": expected alias=spec", 0, 0},
+    {__LINE__, "m", "c=r1,c=r2", "m=c",
+     "define: event 2: event alias \"c\" defined twice in this section", 0, 0},
+    {__LINE__, "m", "c=", "m=c", "define: event 1: event c: empty event spec", 0, 0},
+    {__LINE__, "m", "c=r1", "", "define: no metrics (expected name=formula;name=formula)", 0, 0},
+    {__LINE__, "m", "c=r1", "m", "define: metric 1 \"m\": expected name=formula", 0, 0},
+    {__LINE__, "m", "c=r1", "m=c;m=c", "define: metric 2: metric \"m\" defined twice", 0, 0},
+    {__LINE__, "m", "c=r1", "m=c*(2",
+     "define: metric 1: metric m: column 3: unbalanced '(': no matching ')'", 0, 0},
+    {__LINE__, "m", "c=r1", "m=d",
+     "define: metric m: unknown name \"d\" (not an event alias or builtin variable)", 0, 0},
+    {__LINE__, "m", "c=r1", "m[%=c", "define: metric 1: unit must be written name[unit]", 0, 0},
 };
 
 static void check_define(void)
@@ -548,8 +630,9 @@ static void check_define(void)
 					     define_cases[i].metrics, err, sizeof(err));
 		if (define_cases[i].err) {
 			CHECK(m == NULL, "line %d: defined", define_cases[i].line);
-			CHECK(strcmp(err, define_cases[i].err) == 0, "line %d:\n   got \"%s\"\n  want \"%s\"",
-			      define_cases[i].line, err, define_cases[i].err);
+			CHECK(strcmp(err, define_cases[i].err) == 0,
+			      "line %d:\n   got \"%s\"\n  want \"%s\"", define_cases[i].line, err,
+			      define_cases[i].err);
 		} else {
 			CHECK(m != NULL, "line %d: %s", define_cases[i].line, err);
 			if (m) {
@@ -561,7 +644,8 @@ static void check_define(void)
 		}
 		mode_free(m);
 	}
-	struct mode *m = mode_define("raw", "x=r1b7:config1=0x10001,t?=msr/tsc/", "rate[/s]=x/interval", err, sizeof(err));
+	struct mode *m = mode_define("raw", "x=r1b7:config1=0x10001,t?=msr/tsc/",
+				     "rate[/s]=x/interval", err, sizeof(err));
 	if (m) {
 		CHECK_STR(m->sets[0].events[0].spec, "r1b7:config1=0x10001");
 		CHECK_STR(m->sets[0].events[1].spec, "msr/tsc/");
@@ -569,7 +653,8 @@ static void check_define(void)
 		CHECK_STR(m->metrics[0].unit, "/s");
 		double v;
 		struct mode_resolution r;
-		CHECK(mode_resolve(m, family_find("xscale1"), &r) == 0, "define applies everywhere");
+		CHECK(mode_resolve(m, family_find("xscale1"), &r) == 0,
+		      "define applies everywhere");
 		CHECK(expr_eval(m->metrics[0].expr, NULL, NULL, &v) < 0, "no inputs -> n/a");
 		mode_free(m);
 	}
@@ -592,7 +677,8 @@ static void check_registry(void)
 		CHECK(0, "built-in warning: %s", reg.warnings[i]);
 	const struct mode *cpi = mode_find(&reg, "cpi");
 	CHECK(cpi && strcmp(cpi->source, "modes/cpi.mode") == 0, "cpi source");
-	CHECK(mode_find(&reg, "ic") && strcmp(mode_find(&reg, "ic")->name, "icache") == 0, "prefix ic");
+	CHECK(mode_find(&reg, "ic") && strcmp(mode_find(&reg, "ic")->name, "icache") == 0,
+	      "prefix ic");
 	CHECK(mode_find(&reg, "d") == NULL, "d is ambiguous (dcache, dtlb)");
 	CHECK(mode_find(&reg, "nosuch") == NULL, "unknown");
 
@@ -606,9 +692,10 @@ static void check_registry(void)
 		const char *file;
 		const char *msg;
 	} want[] = {
-		{"bad_expr.mode", ":8: metric util: column 7: unbalanced '(': no matching ')'"},
-		{"bad_family.mode", ":4: unknown family \"skylake\""},
-		{"bad_section.mode", ":3: unknown section [sideways] (expected [mode], [events FAMILY...], [metric NAME] or [unavailable])"},
+	    {"bad_expr.mode", ":8: metric util: column 7: unbalanced '(': no matching ')'"},
+	    {"bad_family.mode", ":4: unknown family \"skylake\""},
+	    {"bad_section.mode", ":3: unknown section [sideways] (expected [mode], [events "
+				 "FAMILY...], [metric NAME] or [unavailable])"},
 	};
 	for (int i = 0; i < 3 && i < reg.nwarnings; i++) {
 		char expect[4608];
@@ -622,7 +709,8 @@ static void check_registry(void)
 	CHECK(mode_find(&reg, "dtlb") != NULL, "other modes still there");
 	CHECK_INT(mode_load_dir(&reg, "/nonexistent/pmutop/modes"), 0);
 	CHECK_INT(mode_load_file(&reg, "/nonexistent/x.mode"), -1);
-	CHECK(strstr(reg.warnings[reg.nwarnings - 1], "/nonexistent/x.mode: "), "missing file warning");
+	CHECK(strstr(reg.warnings[reg.nwarnings - 1], "/nonexistent/x.mode: "),
+	      "missing file warning");
 
 	/* Defined modes register like any other. */
 	char err[256];
@@ -636,10 +724,13 @@ static void check_registry(void)
 	/* User directory: XDG_CONFIG_HOME first, then HOME. */
 	char buf[512];
 	setenv("XDG_CONFIG_HOME", "/x/cfg", 1);
-	CHECK(mode_user_dir(buf, sizeof(buf)) == 0 && strcmp(buf, "/x/cfg/pmutop/modes") == 0, "xdg: %s", buf);
+	CHECK(mode_user_dir(buf, sizeof(buf)) == 0 && strcmp(buf, "/x/cfg/pmutop/modes") == 0,
+	      "xdg: %s", buf);
 	setenv("XDG_CONFIG_HOME", "relative", 1); /* the spec says: ignore relative paths */
 	setenv("HOME", "/home/u", 1);
-	CHECK(mode_user_dir(buf, sizeof(buf)) == 0 && strcmp(buf, "/home/u/.config/pmutop/modes") == 0, "home: %s", buf);
+	CHECK(mode_user_dir(buf, sizeof(buf)) == 0 &&
+		  strcmp(buf, "/home/u/.config/pmutop/modes") == 0,
+	      "home: %s", buf);
 	unsetenv("XDG_CONFIG_HOME");
 	unsetenv("HOME");
 	CHECK_INT(mode_user_dir(buf, sizeof(buf)), -1);
@@ -670,13 +761,16 @@ static void check_eval(const struct mode_registry *reg)
 		CHECK(0, "sw/cpi missing");
 		return;
 	}
-	/* 0.5 s tick on one CPU: 250 ms busy, cpu-clock the whole tick, 100 switches, no msr/tsc. */
-	struct tick t = {{"busy", "clock", "cs", "migrations", "faults", "interval", "interval_ns", "ncpus"},
-			 {250e6, 500e6, 100, 2, 40, 0.5, 500e6, 1}};
+	/* 0.5 s tick on one CPU: 250 ms busy, cpu-clock the whole tick, 100 switches, no msr/tsc.
+	 */
+	struct tick t = {
+	    {"busy", "clock", "cs", "migrations", "faults", "interval", "interval_ns", "ncpus"},
+	    {250e6, 500e6, 100, 2, 40, 0.5, 500e6, 1}};
 	static const struct {
 		const char *metric;
 		double want; /* NAN = n/a */
-	} want[] = {{"util", 50}, {"counted", 100}, {"cs_per_s", 200}, {"migr_per_s", 4}, {"faults_per_s", 80}, {"tsc_ghz", NAN}};
+	} want[] = {{"util", 50},      {"counted", 100},     {"cs_per_s", 200},
+		    {"migr_per_s", 4}, {"faults_per_s", 80}, {"tsc_ghz", NAN}};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct mode_metric *mt = NULL;
 		for (int k = 0; k < sw->nmetrics; k++)
@@ -690,7 +784,8 @@ static void check_eval(const struct mode_registry *reg)
 		if (isnan(want[i].want))
 			CHECK(rc < 0 && isnan(v), "%s should be n/a", want[i].metric);
 		else
-			CHECK(rc == 0 && fabs(v - want[i].want) < 1e-9, "%s = %g", want[i].metric, v);
+			CHECK(rc == 0 && fabs(v - want[i].want) < 1e-9, "%s = %g", want[i].metric,
+			      v);
 	}
 	/* cpi on an ARM-like family: no ref/tsc -> ghz falls back to wall-time rate; util n/a. */
 	struct tick c = {{"cycles", "instructions", "interval", "ncpus"}, {1e9, 5e8, 0.5, 1}};
@@ -699,13 +794,16 @@ static void check_eval(const struct mode_registry *reg)
 		int rc = expr_eval(cpi->metrics[k].expr, tick_lookup, &c, &v);
 		const char *name = cpi->metrics[k].name;
 		if (strcmp(name, "cpi") == 0)
-			CHECK(rc == 0 && v == 2 && metric_classify(&cpi->metrics[k], v) == METRIC_WARN, "cpi %g", v);
+			CHECK(rc == 0 && v == 2 &&
+				  metric_classify(&cpi->metrics[k], v) == METRIC_WARN,
+			      "cpi %g", v);
 		if (strcmp(name, "ghz") == 0)
 			CHECK(rc == 0 && fabs(v - 2) < 1e-12, "ghz fallback %g", v);
 		if (strcmp(name, "util") == 0)
 			CHECK(rc < 0, "util n/a without ref");
 	}
-	/* With a reference clock (Intel): 2 GHz TSC, half the tick unhalted, 3 GHz while running. */
+	/* With a reference clock (Intel): 2 GHz TSC, half the tick unhalted, 3 GHz while running.
+	 */
 	struct tick ci = {{"cycles", "instructions", "ref", "tsc", "interval", "ncpus"},
 			  {1.5e9, 1e9, 1e9, 2e9, 1.0, 1}};
 	for (int k = 0; k < cpi->nmetrics; k++) {

@@ -8,8 +8,10 @@ static char err[512];
 
 static int encode(const char *spec, const char *family, struct event_encoding *enc)
 {
-	struct encode_ctx ctx = {.sysfs_root = "/", .family = family_find(family),
-				 .core_pmu_type = 4, .filters_priv = true};
+	struct encode_ctx ctx = {.sysfs_root = "/",
+				 .family = family_find(family),
+				 .core_pmu_type = 4,
+				 .filters_priv = true};
 	err[0] = '\0';
 	return event_encode(spec, &ctx, enc, err, sizeof(err));
 }
@@ -29,7 +31,8 @@ static void check_pair(int line, const char *family, const char *raw, const char
 	CHECK(a.attr.type == 4, "line %d: %s type %u", line, raw, a.attr.type);
 	CHECK(a.attr.config == config && a.attr.config1 == config1,
 	      "line %d: %s -> config %#llx config1 %#llx, want %#llx %#llx", line, raw,
-	      (unsigned long long)a.attr.config, (unsigned long long)a.attr.config1, config, config1);
+	      (unsigned long long)a.attr.config, (unsigned long long)a.attr.config1, config,
+	      config1);
 	if (pfm && rb == 0)
 		CHECK(b.attr.config == a.attr.config && b.attr.config1 == a.attr.config1,
 		      "line %d: %s -> config %#llx config1 %#llx, raw form gives %#llx %#llx", line,
@@ -47,12 +50,14 @@ static const struct {
 	const char *name;
 	int bit;
 } slm_sdm[] = {
-	{__LINE__, "DMND_DATA_RD", 0},   {__LINE__, "DMND_RFO", 1},        {__LINE__, "DMND_IFETCH", 2},
-	{__LINE__, "WB", 3},             {__LINE__, "PF_DATA_RD", 4},      {__LINE__, "PF_RFO", 5},
-	{__LINE__, "PF_IFETCH", 6},      {__LINE__, "PARTIAL_READ", 7},    {__LINE__, "PARTIAL_WRITE", 8},
-	{__LINE__, "UC_IFETCH", 9},      {__LINE__, "BUS_LOCKS", 10},      {__LINE__, "STRM_ST", 11},
-	{__LINE__, "SW_PREFETCH", 12},   {__LINE__, "PF_L1_DATA_RD", 13},  {__LINE__, "PARTIAL_STRM_ST", 14},
-	{__LINE__, "ANY", 15},
+    {__LINE__, "DMND_DATA_RD", 0},     {__LINE__, "DMND_RFO", 1},
+    {__LINE__, "DMND_IFETCH", 2},      {__LINE__, "WB", 3},
+    {__LINE__, "PF_DATA_RD", 4},       {__LINE__, "PF_RFO", 5},
+    {__LINE__, "PF_IFETCH", 6},	       {__LINE__, "PARTIAL_READ", 7},
+    {__LINE__, "PARTIAL_WRITE", 8},    {__LINE__, "UC_IFETCH", 9},
+    {__LINE__, "BUS_LOCKS", 10},       {__LINE__, "STRM_ST", 11},
+    {__LINE__, "SW_PREFETCH", 12},     {__LINE__, "PF_L1_DATA_RD", 13},
+    {__LINE__, "PARTIAL_STRM_ST", 14}, {__LINE__, "ANY", 15},
 };
 
 /* Sandy Bridge (SDM Table 18-36; libpfm4 snb names): bits 0-11 and 15; 12-14 reserved. */
@@ -61,12 +66,14 @@ static const struct {
 	const char *name;
 	int bit; /* -1: reserved */
 } snb_sdm[] = {
-	{__LINE__, "DMND_DATA_RD", 0},  {__LINE__, "DMND_RFO", 1},       {__LINE__, "DMND_IFETCH", 2},
-	{__LINE__, "WB", 3},            {__LINE__, "PF_DATA_RD", 4},     {__LINE__, "PF_RFO", 5},
-	{__LINE__, "PF_IFETCH", 6},     {__LINE__, "PF_LLC_DATA_RD", 7}, {__LINE__, "PF_LLC_RFO", 8},
-	{__LINE__, "PF_LLC_IFETCH", 9}, {__LINE__, "BUS_LOCKS", 10},     {__LINE__, "STRM_ST", 11},
-	{__LINE__, NULL, 12},           {__LINE__, NULL, 13},            {__LINE__, NULL, 14},
-	{__LINE__, "OTHER", 15},
+    {__LINE__, "DMND_DATA_RD", 0}, {__LINE__, "DMND_RFO", 1},
+    {__LINE__, "DMND_IFETCH", 2},  {__LINE__, "WB", 3},
+    {__LINE__, "PF_DATA_RD", 4},   {__LINE__, "PF_RFO", 5},
+    {__LINE__, "PF_IFETCH", 6},	   {__LINE__, "PF_LLC_DATA_RD", 7},
+    {__LINE__, "PF_LLC_RFO", 8},   {__LINE__, "PF_LLC_IFETCH", 9},
+    {__LINE__, "BUS_LOCKS", 10},   {__LINE__, "STRM_ST", 11},
+    {__LINE__, NULL, 12},	   {__LINE__, NULL, 13},
+    {__LINE__, NULL, 14},	   {__LINE__, "OTHER", 15},
 };
 
 static void test_slm(void)
@@ -87,21 +94,27 @@ static void test_slm(void)
 		CHECK(offcore_config1(m, b->bit, NULL, &c1, err, sizeof(err)) == 0, "%s", err);
 		CHECK_INT(c1, (1ULL << slm_sdm[i].bit) | 0x10000);
 		char raw[64], raw1[64], pfm[160], pfm1[160];
-		CHECK(offcore_spec(m, b->bit, NULL, 0, raw, sizeof(raw), err, sizeof(err)) == 0, "%s", err);
-		CHECK(offcore_spec(m, b->bit, NULL, 1, raw1, sizeof(raw1), err, sizeof(err)) == 0, "%s", err);
-		CHECK(offcore_pfm_spec(m, b->bit, NULL, pfm, sizeof(pfm)) == 0, "slm %s has a libpfm4 name",
-		      b->name);
+		CHECK(offcore_spec(m, b->bit, NULL, 0, raw, sizeof(raw), err, sizeof(err)) == 0,
+		      "%s", err);
+		CHECK(offcore_spec(m, b->bit, NULL, 1, raw1, sizeof(raw1), err, sizeof(err)) == 0,
+		      "%s", err);
+		CHECK(offcore_pfm_spec(m, b->bit, NULL, pfm, sizeof(pfm)) == 0,
+		      "slm %s has a libpfm4 name", b->name);
 		/* libpfm4 spells bit 4 PF_L2_DATA_RD and bit 15 OTHER */
-		snprintf(pfm1, sizeof(pfm1), "slm::OFFCORE_RESPONSE_1:%s:ANY_RESPONSE", b->pfm_name);
-		check_pair(slm_sdm[i].line, "slm", raw, pfm, 0x1b7, (1ULL << slm_sdm[i].bit) | 0x10000);
-		check_pair(slm_sdm[i].line, "slm", raw1, pfm1, 0x2b7, (1ULL << slm_sdm[i].bit) | 0x10000);
+		snprintf(pfm1, sizeof(pfm1), "slm::OFFCORE_RESPONSE_1:%s:ANY_RESPONSE",
+			 b->pfm_name);
+		check_pair(slm_sdm[i].line, "slm", raw, pfm, 0x1b7,
+			   (1ULL << slm_sdm[i].bit) | 0x10000);
+		check_pair(slm_sdm[i].line, "slm", raw1, pfm1, 0x2b7,
+			   (1ULL << slm_sdm[i].bit) | 0x10000);
 	}
 	/* the example of the SDM/Linux event list */
 	uint64_t c1 = 0;
 	offcore_config1(m, offcore_bit_find(m, "PF_L1_DATA_RD")->bit, NULL, &c1, err, sizeof(err));
 	CHECK_INT(c1, 0x12000);
 	CHECK(offcore_bit_find(m, "ANY")->superset, "slm ANY is a superset");
-	CHECK(offcore_bit_find(m, "any_request") == offcore_bit_find(m, "ANY"), "alias ANY_REQUEST");
+	CHECK(offcore_bit_find(m, "any_request") == offcore_bit_find(m, "ANY"),
+	      "alias ANY_REQUEST");
 	CHECK(offcore_bit_find(m, "dmnd_code_rd") == offcore_bit_find(m, "DMND_IFETCH"), "alias");
 }
 
@@ -121,11 +134,13 @@ static void test_snb(void)
 			      "line %d: bit %d accepted", snb_sdm[i].line, bit);
 			char want[32];
 			snprintf(want, sizeof(want), "bit %d is reserved", bit);
-			CHECK(strstr(err, want) && strstr(err, "Sandy Bridge") && strstr(err, "0x3f807f8fff"),
+			CHECK(strstr(err, want) && strstr(err, "Sandy Bridge") &&
+				  strstr(err, "0x3f807f8fff"),
 			      "line %d: error \"%s\"", snb_sdm[i].line, err);
 			printf("  bit %-2d rejected: %s\n", bit, err);
 			/* and the kernel mask itself rejects it */
-			CHECK(offcore_check_mask(m, 0, (1ULL << bit) | 0x10000, err, sizeof(err)) < 0,
+			CHECK(offcore_check_mask(m, 0, (1ULL << bit) | 0x10000, err, sizeof(err)) <
+				  0,
 			      "kernel mask bit %d", bit);
 			continue;
 		}
@@ -136,7 +151,8 @@ static void test_snb(void)
 		offcore_spec(m, bit, NULL, 0, raw, sizeof(raw), err, sizeof(err));
 		offcore_spec(m, bit, NULL, 1, raw1, sizeof(raw1), err, sizeof(err));
 		CHECK(offcore_pfm_spec(m, bit, NULL, pfm, sizeof(pfm)) == 0, "snb name");
-		snprintf(pfm1, sizeof(pfm1), "snb::OFFCORE_RESPONSE_1:%s:ANY_RESPONSE", snb_sdm[i].name);
+		snprintf(pfm1, sizeof(pfm1), "snb::OFFCORE_RESPONSE_1:%s:ANY_RESPONSE",
+			 snb_sdm[i].name);
 		check_pair(snb_sdm[i].line, "snb", raw, pfm, 0x1b7, (1ULL << bit) | 0x10000);
 		check_pair(snb_sdm[i].line, "snb", raw1, pfm1, 0x1bb, (1ULL << bit) | 0x10000);
 	}
@@ -208,7 +224,8 @@ static void test_nhm_spr_glm(void)
 
 	m = offcore_model_find("glm");
 	CHECK(offcore_bit_at(m, 6) == NULL, "glm bit 6 reserved");
-	CHECK(offcore_config1(m, 6, NULL, &c1, err, sizeof(err)) < 0 && strstr(err, "bit 6"), "%s", err);
+	CHECK(offcore_config1(m, 6, NULL, &c1, err, sizeof(err)) < 0 && strstr(err, "bit 6"), "%s",
+	      err);
 	CHECK(offcore_bit_find(m, "SW_PF") && offcore_bit_find(m, "SW_PF")->bit == 12, "glm SW_PF");
 }
 
@@ -221,7 +238,8 @@ static void test_kernel_masks(void)
 	CHECK(encode("slm::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_HIT", "slm", &enc) == 0, "%s", err);
 	CHECK_INT(enc.attr.config1, 0x3e80040001ULL);
 	CHECK(offcore_check_mask(slm, 0, enc.attr.config1, err, sizeof(err)) < 0, "bit 35 passes");
-	CHECK(strstr(err, "bit 35 ") && strstr(err, "0x768005ffff") && strstr(err, "intel_slm_extra_regs"),
+	CHECK(strstr(err, "bit 35 ") && strstr(err, "0x768005ffff") &&
+		  strstr(err, "intel_slm_extra_regs"),
 	      "%s", err);
 	printf("  slm L2_HIT from libpfm4: %s\n", err);
 	/* our L2_MISS filter leaves bit 35 out and passes on both MSRs */
@@ -232,7 +250,8 @@ static void test_kernel_masks(void)
 	CHECK(offcore_check_mask(slm, 1, c1, err, sizeof(err)) == 0, "%s", err);
 	/* bit 38 (average latency) exists on RSP_0 only */
 	CHECK(offcore_check_mask(slm, 0, (1ULL << 38) | 0x10001, err, sizeof(err)) == 0, "%s", err);
-	CHECK(offcore_check_mask(slm, 1, (1ULL << 38) | 0x10001, err, sizeof(err)) < 0, "bit 38 on RSP_1");
+	CHECK(offcore_check_mask(slm, 1, (1ULL << 38) | 0x10001, err, sizeof(err)) < 0,
+	      "bit 38 on RSP_1");
 	CHECK(strstr(err, "bit 38 ") && strstr(err, "0x368005ffff"), "%s", err);
 	/* several bits are named as ranges */
 	const struct offcore_model *snb = offcore_model_find("snb");
@@ -240,10 +259,12 @@ static void test_kernel_masks(void)
 	CHECK(strstr(err, "bits 12-14 ") != NULL, "%s", err);
 	printf("  snb 0x17000: %s\n", err);
 	/* SNB L3_MISS: supplier bit 22 and snoop bits 31-37, accepted by intel_snb_extra_regs */
-	CHECK(offcore_config1(snb, 0, offcore_response_find(snb, "L3_MISS"), &c1, err, sizeof(err)) == 0,
+	CHECK(offcore_config1(snb, 0, offcore_response_find(snb, "L3_MISS"), &c1, err,
+			      sizeof(err)) == 0,
 	      "%s", err);
 	CHECK_INT(c1, 0x3f80400001ULL);
-	CHECK(offcore_check_mask(snb, 0, 0, err, sizeof(err)) < 0 && strstr(err, "no request"), "%s", err);
+	CHECK(offcore_check_mask(snb, 0, 0, err, sizeof(err)) < 0 && strstr(err, "no request"),
+	      "%s", err);
 }
 
 static void test_families(void)
@@ -252,18 +273,18 @@ static void test_families(void)
 		int line;
 		const char *family, *model;
 	} cases[] = {
-		{__LINE__, "nhm", "nhm"}, {__LINE__, "wsm", "wsm"}, {__LINE__, "snb", "snb"},
-		{__LINE__, "ivb", "ivb"}, {__LINE__, "hsw", "hsw"}, {__LINE__, "bdw", "bdw"},
-		{__LINE__, "skl", "skl"}, {__LINE__, "skx", "skx"}, {__LINE__, "icl", "icl"},
-		{__LINE__, "icx", "icx"}, {__LINE__, "spr", "spr"}, {__LINE__, "slm", "slm"},
-		{__LINE__, "glm", "glm"}, {__LINE__, "intel", NULL},  {__LINE__, "atom", NULL},
-		{__LINE__, "armv8", NULL}, {__LINE__, "zen", NULL},
+	    {__LINE__, "nhm", "nhm"},  {__LINE__, "wsm", "wsm"},  {__LINE__, "snb", "snb"},
+	    {__LINE__, "ivb", "ivb"},  {__LINE__, "hsw", "hsw"},  {__LINE__, "bdw", "bdw"},
+	    {__LINE__, "skl", "skl"},  {__LINE__, "skx", "skx"},  {__LINE__, "icl", "icl"},
+	    {__LINE__, "icx", "icx"},  {__LINE__, "spr", "spr"},  {__LINE__, "slm", "slm"},
+	    {__LINE__, "glm", "glm"},  {__LINE__, "intel", NULL}, {__LINE__, "atom", NULL},
+	    {__LINE__, "armv8", NULL}, {__LINE__, "zen", NULL},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct offcore_model *m = offcore_model_for(family_find(cases[i].family));
 		if (cases[i].model)
-			CHECK(m && strcmp(m->key, cases[i].model) == 0, "line %d: %s", cases[i].line,
-			      cases[i].family);
+			CHECK(m && strcmp(m->key, cases[i].model) == 0, "line %d: %s",
+			      cases[i].line, cases[i].family);
 		else
 			CHECK(m == NULL, "line %d: %s has offcore", cases[i].line, cases[i].family);
 	}
@@ -279,7 +300,8 @@ static void test_plan(void)
 	CHECK_INT(sel.nbits, 13);
 	CHECK_INT(offcore_plan_make(snb, &sel, 0, &plan), 7);
 	CHECK_INT(plan.slots, 2);
-	static const int snb_slices[7][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {8, 9}, {10, 11}, {15, -1}};
+	static const int snb_slices[7][2] = {{0, 1}, {2, 3},   {4, 5},	{6, 7},
+					     {8, 9}, {10, 11}, {15, -1}};
 	for (int k = 0; k < 7; k++) {
 		CHECK_INT(plan.slice_n[k], k == 6 ? 1 : 2);
 		CHECK_INT(plan.slice_bits[k][0], snb_slices[k][0]);
@@ -322,13 +344,15 @@ static void test_sweep(void)
 
 	double t0[] = {300, 100};
 	offcore_sweep_tick(&s, t0, 2);
-	const struct offcore_bit_stat *rd = offcore_sweep_stat(&s, 0), *rfo = offcore_sweep_stat(&s, 1),
+	const struct offcore_bit_stat *rd = offcore_sweep_stat(&s, 0),
+				      *rfo = offcore_sweep_stat(&s, 1),
 				      *any = offcore_sweep_stat(&s, 15);
 	CHECK_INT(s.tick, 1);
 	CHECK_NEAR(s.total, 400, 1e-9);
 	CHECK_NEAR(rd->share, 0.75, 1e-12);
 	CHECK_NEAR(rfo->share, 0.25, 1e-12);
-	CHECK(rd->age == 0 && rfo->age == 0 && any->age == -1 && any->share == -1, "ages after tick 0");
+	CHECK(rd->age == 0 && rfo->age == 0 && any->age == -1 && any->share == -1,
+	      "ages after tick 0");
 	CHECK_NEAR(s.any_rate, -1, 0);
 	CHECK_INT(offcore_sweep_current(&s, cur), 1);
 	CHECK_INT(cur[0], 15);
@@ -370,7 +394,8 @@ static void test_sweep(void)
 	CHECK_NEAR(s.total, 810, 1e-9);
 	for (int k = 0; k < 7; k++)
 		for (int j = 0; j < plan.slice_n[k]; j++) {
-			const struct offcore_bit_stat *st = offcore_sweep_stat(&s, plan.slice_bits[k][j]);
+			const struct offcore_bit_stat *st =
+			    offcore_sweep_stat(&s, plan.slice_bits[k][j]);
 			CHECK(st->age == 6 - k, "bit %d age %ld", st->bit, st->age);
 		}
 	CHECK_NEAR(offcore_sweep_stat(&s, 15)->share, 150.0 / 810, 1e-12);
@@ -388,24 +413,36 @@ static void test_parse(void)
 		const char *words[4];
 		int ok;
 		int nbits;
-		const char *resp;   /* expected response, or error substring */
-		const char *err2;   /* second error substring */
+		const char *resp; /* expected response, or error substring */
+		const char *err2; /* second error substring */
 	} cases[] = {
-		{__LINE__, "snb", {NULL}, 1, 13, "ANY_RESPONSE", NULL},
-		{__LINE__, "snb", {"all", "response=l3_miss"}, 1, 13, "L3_MISS", NULL},
-		{__LINE__, "snb", {"response=any"}, 1, 13, "ANY_RESPONSE", NULL},
-		{__LINE__, "snb", {"dmnd_code_rd", "WB", "wb"}, 1, 2, "ANY_RESPONSE", NULL},
-		{__LINE__, "snb", {"15", "0"}, 1, 2, "ANY_RESPONSE", NULL},
-		{__LINE__, "slm", {"PF_L1_DATA_RD", "response=L2_MISS"}, 1, 1, "L2_MISS", NULL},
-		{__LINE__, "snb", {"FOO"}, 0, 0, "unknown offcore request bit \"FOO\"", "DMND_DATA_RD"},
-		{__LINE__, "snb", {"SW_PREFETCH"}, 0, 0, "SW_PREFETCH does not exist on Sandy Bridge (it is bit 12 on Silvermont", NULL},
-		{__LINE__, "snb", {"13"}, 0, 0, "request bit 13 is reserved on Sandy Bridge", "0x8fff"},
-		{__LINE__, "snb", {"16"}, 0, 0, "bit 16 is not a request-type bit", NULL},
-		{__LINE__, "snb", {"99"}, 0, 0, "bad bit number", NULL},
-		{__LINE__, "snb", {"response=L2_HIT"}, 0, 0, "unknown response \"L2_HIT\"", "L3_MISS"},
-		{__LINE__, "nhm", {"BUS_LOCKS"}, 0, 0, "BUS_LOCKS does not exist on Nehalem (it is bit 10 on Sandy Bridge", NULL},
-		{__LINE__, "nhm", {"9"}, 0, 0, "15:8 select the response", NULL},
-		{__LINE__, "snb", {"x\033[2J"}, 0, 0, "\\x1b[2J", NULL},
+	    {__LINE__, "snb", {NULL}, 1, 13, "ANY_RESPONSE", NULL},
+	    {__LINE__, "snb", {"all", "response=l3_miss"}, 1, 13, "L3_MISS", NULL},
+	    {__LINE__, "snb", {"response=any"}, 1, 13, "ANY_RESPONSE", NULL},
+	    {__LINE__, "snb", {"dmnd_code_rd", "WB", "wb"}, 1, 2, "ANY_RESPONSE", NULL},
+	    {__LINE__, "snb", {"15", "0"}, 1, 2, "ANY_RESPONSE", NULL},
+	    {__LINE__, "slm", {"PF_L1_DATA_RD", "response=L2_MISS"}, 1, 1, "L2_MISS", NULL},
+	    {__LINE__, "snb", {"FOO"}, 0, 0, "unknown offcore request bit \"FOO\"", "DMND_DATA_RD"},
+	    {__LINE__,
+	     "snb",
+	     {"SW_PREFETCH"},
+	     0,
+	     0,
+	     "SW_PREFETCH does not exist on Sandy Bridge (it is bit 12 on Silvermont",
+	     NULL},
+	    {__LINE__, "snb", {"13"}, 0, 0, "request bit 13 is reserved on Sandy Bridge", "0x8fff"},
+	    {__LINE__, "snb", {"16"}, 0, 0, "bit 16 is not a request-type bit", NULL},
+	    {__LINE__, "snb", {"99"}, 0, 0, "bad bit number", NULL},
+	    {__LINE__, "snb", {"response=L2_HIT"}, 0, 0, "unknown response \"L2_HIT\"", "L3_MISS"},
+	    {__LINE__,
+	     "nhm",
+	     {"BUS_LOCKS"},
+	     0,
+	     0,
+	     "BUS_LOCKS does not exist on Nehalem (it is bit 10 on Sandy Bridge",
+	     NULL},
+	    {__LINE__, "nhm", {"9"}, 0, 0, "15:8 select the response", NULL},
+	    {__LINE__, "snb", {"x\033[2J"}, 0, 0, "\\x1b[2J", NULL},
 	};
 	(void)slm;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -415,18 +452,22 @@ static void test_parse(void)
 			argc++;
 		struct offcore_selection sel = {.nbits = 99};
 		err[0] = '\0';
-		int rc = offcore_parse_selection(m, argc, (char **)cases[i].words, &sel, err, sizeof(err));
+		int rc = offcore_parse_selection(m, argc, (char **)cases[i].words, &sel, err,
+						 sizeof(err));
 		CHECK((rc == 0) == cases[i].ok, "line %d: rc %d (%s)", cases[i].line, rc, err);
 		if (cases[i].ok && rc == 0) {
-			CHECK(sel.nbits == cases[i].nbits, "line %d: %d bits", cases[i].line, sel.nbits);
-			CHECK(strcmp(sel.response->name, cases[i].resp) == 0, "line %d: response %s",
-			      cases[i].line, sel.response->name);
+			CHECK(sel.nbits == cases[i].nbits, "line %d: %d bits", cases[i].line,
+			      sel.nbits);
+			CHECK(strcmp(sel.response->name, cases[i].resp) == 0,
+			      "line %d: response %s", cases[i].line, sel.response->name);
 		} else if (!cases[i].ok && rc != 0) {
-			CHECK(strstr(err, cases[i].resp) != NULL, "line %d: error \"%s\"", cases[i].line, err);
+			CHECK(strstr(err, cases[i].resp) != NULL, "line %d: error \"%s\"",
+			      cases[i].line, err);
 			if (cases[i].err2)
 				CHECK(strstr(err, cases[i].err2) != NULL, "line %d: error \"%s\"",
 				      cases[i].line, err);
-			CHECK(sel.nbits == 99, "line %d: selection changed on error", cases[i].line);
+			CHECK(sel.nbits == 99, "line %d: selection changed on error",
+			      cases[i].line);
 			CHECK(!strchr(err, '\033'), "line %d: raw escape in error", cases[i].line);
 			printf("  %s\n", err);
 		}

@@ -1,8 +1,8 @@
 /* test_perf_live.c: the perf backend on this machine with software events on every online CPU. */
-#include "source.h"
 #include "cpuset.h"
 #include "family.h"
 #include "harness.h"
+#include "source.h"
 #include <errno.h>
 #include <unistd.h>
 
@@ -29,13 +29,17 @@ int main(void)
 	int ncpus = online_cpus(cpus, 256);
 	CHECK(ncpus > 0, "online CPUs");
 	struct backend_event events[] = {
-		{"cpu_clock", "cpu-clock", 0},
-		{"cs", "perf::CONTEXT-SWITCHES", 0},
-		{"cycles", "perf::CYCLES", 0},
-		{"bogus", "perf::NO_SUCH_EVENT", 0},
+	    {"cpu_clock", "cpu-clock", 0},
+	    {"cs", "perf::CONTEXT-SWITCHES", 0},
+	    {"cycles", "perf::CYCLES", 0},
+	    {"bogus", "perf::NO_SUCH_EVENT", 0},
 	};
-	struct backend_req req = {.sysfs_root = "/", .family = family_find("sw"), .ncpus = ncpus,
-				  .cpus = cpus, .nevents = 4, .events = events};
+	struct backend_req req = {.sysfs_root = "/",
+				  .family = family_find("sw"),
+				  .ncpus = ncpus,
+				  .cpus = cpus,
+				  .nevents = 4,
+				  .events = events};
 	struct backend b = {.ops = &source_perf_ops};
 	char err[512];
 	if (b.ops->open(&b, &req, err, sizeof(err)) < 0) {
@@ -59,19 +63,21 @@ int main(void)
 		struct count c;
 		count_delta(&r0[r * 4], &r1[r * 4], 64, &c);
 		/* cpu-clock counts wall time on its CPU: close to the measured interval. */
-		CHECK(c.state == COUNT_OK, "cpu %d cpu-clock state %s", cpus[r], count_state_name(c.state));
-		CHECK(c.value > 0.8 * dt && c.value < 1.2 * dt, "cpu %d cpu-clock %.0f ns vs %.0f ns",
-		      cpus[r], c.value, dt);
+		CHECK(c.state == COUNT_OK, "cpu %d cpu-clock state %s", cpus[r],
+		      count_state_name(c.state));
+		CHECK(c.value > 0.8 * dt && c.value < 1.2 * dt,
+		      "cpu %d cpu-clock %.0f ns vs %.0f ns", cpus[r], c.value, dt);
 		CHECK(p1[r * 4 + 1], "context switches present");
 		/* Hardware cycles: ENOENT on a VM without PMU; if a PMU exists it must count. */
 		const struct backend_status *st = &b.status[r * 4 + 2];
 		if (!st->supported)
-			CHECK(st->err == ENOENT && strstr(st->reason, "no such event"), "cycles reason: %s",
-			      st->reason);
+			CHECK(st->err == ENOENT && strstr(st->reason, "no such event"),
+			      "cycles reason: %s", st->reason);
 		else
 			CHECK(p1[r * 4 + 2], "cycles present when supported");
 		st = &b.status[r * 4 + 3];
-		CHECK(!st->supported && strstr(st->reason, "unknown event"), "bogus reason: %s", st->reason);
+		CHECK(!st->supported && strstr(st->reason, "unknown event"), "bogus reason: %s",
+		      st->reason);
 	}
 	backend_free(&b);
 
@@ -82,9 +88,11 @@ int main(void)
 	struct backend b2 = {.ops = &source_perf_ops};
 	if (b2.ops->open(&b2, &req, err, sizeof(err)) == 0) {
 		if (b2.status[1].supported) {
-			CHECK(b2.ops->read(&b2, 0, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
+			CHECK(b2.ops->read(&b2, 0, r0, p0, off, &t0, err, sizeof(err)) == 0,
+			      "read");
 			usleep(100000);
-			CHECK(b2.ops->read(&b2, 0, r1, p1, off, &t1, err, sizeof(err)) == 0, "read");
+			CHECK(b2.ops->read(&b2, 0, r1, p1, off, &t1, err, sizeof(err)) == 0,
+			      "read");
 			struct count c;
 			count_delta(&r0[1], &r1[1], 64, &c);
 			double ghz = c.value / (double)(t1 - t0);
@@ -96,8 +104,8 @@ int main(void)
 	backend_free(&b2);
 
 	/* /proc/stat busy + idle time covers the interval on every CPU (jiffy resolution) */
-	struct backend_event proc_events[] = {{"clock", "cpu-clock", 0}, {"busy", "proc/busy/", 0},
-					      {"idle", "proc/idle/", 0}};
+	struct backend_event proc_events[] = {
+	    {"clock", "cpu-clock", 0}, {"busy", "proc/busy/", 0}, {"idle", "proc/idle/", 0}};
 	req.events = proc_events;
 	req.nevents = 3;
 	struct backend b3 = {.ops = &source_perf_ops};
@@ -115,7 +123,8 @@ int main(void)
 		double dt = (double)(t1 - t0);
 		CHECK(busy.state == COUNT_OK && idle.state == COUNT_OK, "cpu %d states", cpus[r]);
 		CHECK(fabs(busy.value + idle.value - dt) <= 3 * jiffy + 0.05 * dt,
-		      "cpu %d busy %.0f + idle %.0f vs %.0f ns", cpus[r], busy.value, idle.value, dt);
+		      "cpu %d busy %.0f + idle %.0f vs %.0f ns", cpus[r], busy.value, idle.value,
+		      dt);
 	}
 	backend_free(&b3);
 	return harness_done();

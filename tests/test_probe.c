@@ -1,4 +1,5 @@
-/* test_probe.c: cache probe: step detection, line fit, seed formula, sizes, sysfs, CLI errors, a short real run. */
+/* test_probe.c: cache probe: step detection, line fit, seed formula, sizes, sysfs, CLI errors, a
+ * short real run. */
 #include "harness.h"
 #include "probe.h"
 
@@ -70,10 +71,10 @@ static void test_noisy_steps(void)
 	for (int k = 0; k < NG; k++)
 		lat[k] = step_curve(grid[k]) * (1 + 0.03 * noise_u(&seed));
 	CHECK_INT(probe_detect_levels(grid, lat, NG, 0, &d), 3);
-	static const double want[] = { 32768, 1048576, 8388608 };
+	static const double want[] = {32768, 1048576, 8388608};
 	for (int b = 0; b < 3 && b < d.nbounds; b++) {
-		CHECK(fabs(log2(d.b[b].size / want[b])) <= 0.25, "step %d at %.0f, want %.0f within one step", b,
-		      d.b[b].size, want[b]);
+		CHECK(fabs(log2(d.b[b].size / want[b])) <= 0.25,
+		      "step %d at %.0f, want %.0f within one step", b, d.b[b].size, want[b]);
 		CHECK(d.b[b].confidence >= 0.5, "step %d confidence %.2f", b, d.b[b].confidence);
 	}
 }
@@ -126,7 +127,8 @@ static void test_gradual_and_open(void)
 		lat[k] = grid[k] <= 32768 ? 1.4 : 4.7 + (43 - 4.7) * t;
 	}
 	CHECK_INT(probe_detect_levels(grid, lat, NG, 0, &d), 2);
-	CHECK(fabs(log2(d.b[1].size / 2097152.0)) <= 0.25, "gradual step at %.0f, want 2M", d.b[1].size);
+	CHECK(fabs(log2(d.b[1].size / 2097152.0)) <= 0.25, "gradual step at %.0f, want 2M",
+	      d.b[1].size);
 	/* the curve still rising at the end: no step, an open tail from the last plateau */
 	for (int k = 0; k < NG; k++)
 		lat[k] = grid[k] <= 1048576 ? 4.0 : 4.0 * exp2((log2(grid[k]) - 20) * 0.8);
@@ -139,7 +141,7 @@ static void test_gradual_and_open(void)
 
 static void test_bad_input(void)
 {
-	double s[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, l[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	double s[8] = {1, 2, 3, 4, 5, 6, 7, 8}, l[8] = {1, 1, 1, 1, 1, 1, 1, 1};
 	struct probe_detect d;
 
 	CHECK_INT(probe_detect_levels(s, l, 3, 0, &d), -1);
@@ -156,28 +158,30 @@ static void test_bad_input(void)
 
 static void test_line_fit(void)
 {
-	static const int strides[] = { 8, 16, 32, 64, 128, 256 };
+	static const int strides[] = {8, 16, 32, 64, 128, 256};
 	static const struct {
 		int src, line;
 		double hit, miss;
 		int want;
 	} cases[] = {
-		{ __LINE__, 64, 1.4, 4.8, 64 },
-		{ __LINE__, 32, 1.0, 10.0, 32 },
-		{ __LINE__, 128, 1.1, 5.0, 128 },
-		{ __LINE__, 64, 1.0, 1.1, 0 }, /* no miss cost visible: not found */
+	    {__LINE__, 64, 1.4, 4.8, 64},
+	    {__LINE__, 32, 1.0, 10.0, 32},
+	    {__LINE__, 128, 1.1, 5.0, 128},
+	    {__LINE__, 64, 1.0, 1.1, 0}, /* no miss cost visible: not found */
 	};
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		double ns[6], conf;
 		for (int i = 0; i < 6; i++)
-			ns[i] = cases[c].hit + probe_seed_miss_rate(strides[i], cases[c].line) * (cases[c].miss - cases[c].hit);
+			ns[i] = cases[c].hit + probe_seed_miss_rate(strides[i], cases[c].line) *
+						   (cases[c].miss - cases[c].hit);
 		int got = probe_detect_line(strides, ns, 6, &conf);
-		CHECK(got == cases[c].want, "line %d: line size %d, want %d", cases[c].src, got, cases[c].want);
+		CHECK(got == cases[c].want, "line %d: line size %d, want %d", cases[c].src, got,
+		      cases[c].want);
 		if (cases[c].want)
 			CHECK(conf >= 0.9, "line %d: confidence %.2f", cases[c].src, conf);
 	}
 	/* the walk measured in a VM (adjacent-line prefetch lowers the 64 B point): still 64 */
-	double vm[6] = { 1.28, 1.46, 1.77, 2.50, 2.19, 2.74 }, conf;
+	double vm[6] = {1.28, 1.46, 1.77, 2.50, 2.19, 2.74}, conf;
 	CHECK_INT(probe_detect_line(strides, vm, 6, &conf), 64);
 	CHECK(conf >= 0.5, "VM walk confidence %.2f", conf);
 }
@@ -189,14 +193,15 @@ static void test_seed(void)
 		int src, line, dwords;
 		double want;
 	} rates[] = {
-		{ __LINE__, 32, 8, 1.0 },  { __LINE__, 32, 4, 0.5 },  { __LINE__, 32, 2, 0.25 },
-		{ __LINE__, 32, 1, 0.125 }, { __LINE__, 32, 16, 1.0 }, { __LINE__, 64, 16, 1.0 },
-		{ __LINE__, 64, 8, 0.5 },  { __LINE__, 64, 4, 0.25 },  { __LINE__, 64, 2, 0.125 },
-		{ __LINE__, 64, 1, 0.0625 }, { __LINE__, 64, 32, 1.0 },
+	    {__LINE__, 32, 8, 1.0},    {__LINE__, 32, 4, 0.5},	{__LINE__, 32, 2, 0.25},
+	    {__LINE__, 32, 1, 0.125},  {__LINE__, 32, 16, 1.0}, {__LINE__, 64, 16, 1.0},
+	    {__LINE__, 64, 8, 0.5},    {__LINE__, 64, 4, 0.25}, {__LINE__, 64, 2, 0.125},
+	    {__LINE__, 64, 1, 0.0625}, {__LINE__, 64, 32, 1.0},
 	};
 	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
 		double got = probe_seed_miss_rate(4 * rates[i].dwords, rates[i].line);
-		CHECK(fabs(got - rates[i].want) < 1e-12, "line %d: %g, want %g", rates[i].src, got, rates[i].want);
+		CHECK(fabs(got - rates[i].want) < 1e-12, "line %d: %g, want %g", rates[i].src, got,
+		      rates[i].want);
 	}
 	CHECK(isnan(probe_seed_miss_rate(0, 64)), "zero stride");
 	/* MISS_RATE*MissTime + (1-MISS_RATE)*HitTime = AccessTime */
@@ -217,21 +222,32 @@ static void test_sizes(void)
 		const char *in;
 		long long want; /* -1 = error */
 	} cases[] = {
-		{ __LINE__, "64M", 64LL << 20 },   { __LINE__, "512K", 512LL << 10 }, { __LINE__, "1G", 1LL << 30 },
-		{ __LINE__, "4096", 4096 },        { __LINE__, "2MiB", 2LL << 20 },   { __LINE__, "1.5K", 1536 },
-		{ __LINE__, "48k", 48LL << 10 },   { __LINE__, "64MB", 64LL << 20 },  { __LINE__, "", -1 },
-		{ __LINE__, "abc", -1 },           { __LINE__, "12X", -1 },           { __LINE__, "-5", -1 },
-		{ __LINE__, "0", -1 },             { __LINE__, "1.3", -1 },           { __LINE__, "64M ", -1 },
+	    {__LINE__, "64M", 64LL << 20},
+	    {__LINE__, "512K", 512LL << 10},
+	    {__LINE__, "1G", 1LL << 30},
+	    {__LINE__, "4096", 4096},
+	    {__LINE__, "2MiB", 2LL << 20},
+	    {__LINE__, "1.5K", 1536},
+	    {__LINE__, "48k", 48LL << 10},
+	    {__LINE__, "64MB", 64LL << 20},
+	    {__LINE__, "", -1},
+	    {__LINE__, "abc", -1},
+	    {__LINE__, "12X", -1},
+	    {__LINE__, "-5", -1},
+	    {__LINE__, "0", -1},
+	    {__LINE__, "1.3", -1},
+	    {__LINE__, "64M ", -1},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		size_t v = 0;
 		char err[100] = "";
 		int rc = probe_parse_size(cases[i].in, &v, err, sizeof(err));
 		if (cases[i].want < 0) {
-			CHECK(rc == -1 && strstr(err, "bad size"), "line %d: '%s' accepted", cases[i].line, cases[i].in);
+			CHECK(rc == -1 && strstr(err, "bad size"), "line %d: '%s' accepted",
+			      cases[i].line, cases[i].in);
 		} else {
-			CHECK(rc == 0 && (long long)v == cases[i].want, "line %d: '%s' -> %zu (%s)", cases[i].line,
-			      cases[i].in, v, err);
+			CHECK(rc == 0 && (long long)v == cases[i].want, "line %d: '%s' -> %zu (%s)",
+			      cases[i].line, cases[i].in, v, err);
 		}
 	}
 	char b[32];
@@ -248,18 +264,19 @@ static void test_compare(void)
 		double measured, sysfs, max;
 		enum probe_agree want;
 	} cases[] = {
-		{ __LINE__, 49152, 49152, 1 << 26, PROBE_AGREE_OK },
-		{ __LINE__, 55000, 49152, 1 << 26, PROBE_AGREE_OK },
-		{ __LINE__, 32768, 49152, 1 << 26, PROBE_AGREE_NEAR },
-		{ __LINE__, 1 << 20, 2 << 20, 1 << 26, PROBE_AGREE_NEAR },
-		{ __LINE__, 16 << 20, 480.0 * 1048576, 1 << 30, PROBE_AGREE_MISMATCH },
-		{ __LINE__, 10 << 20, 32 << 20, 1 << 26, PROBE_AGREE_MISMATCH },
-		{ __LINE__, 0, 32 << 20, 8 << 20, PROBE_AGREE_BEYOND },
-		{ __LINE__, 0, 1 << 20, 8 << 20, PROBE_AGREE_NOTFOUND },
-		{ __LINE__, 1 << 20, 0, 8 << 20, PROBE_AGREE_NONE },
+	    {__LINE__, 49152, 49152, 1 << 26, PROBE_AGREE_OK},
+	    {__LINE__, 55000, 49152, 1 << 26, PROBE_AGREE_OK},
+	    {__LINE__, 32768, 49152, 1 << 26, PROBE_AGREE_NEAR},
+	    {__LINE__, 1 << 20, 2 << 20, 1 << 26, PROBE_AGREE_NEAR},
+	    {__LINE__, 16 << 20, 480.0 * 1048576, 1 << 30, PROBE_AGREE_MISMATCH},
+	    {__LINE__, 10 << 20, 32 << 20, 1 << 26, PROBE_AGREE_MISMATCH},
+	    {__LINE__, 0, 32 << 20, 8 << 20, PROBE_AGREE_BEYOND},
+	    {__LINE__, 0, 1 << 20, 8 << 20, PROBE_AGREE_NOTFOUND},
+	    {__LINE__, 1 << 20, 0, 8 << 20, PROBE_AGREE_NONE},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		CHECK(probe_compare(cases[i].measured, cases[i].sysfs, cases[i].max) == cases[i].want,
+		CHECK(probe_compare(cases[i].measured, cases[i].sysfs, cases[i].max) ==
+			  cases[i].want,
 		      "line %d: got %d", cases[i].line,
 		      (int)probe_compare(cases[i].measured, cases[i].sysfs, cases[i].max));
 }
@@ -321,23 +338,24 @@ static void test_cli_errors(void)
 		int want;
 		const char *msg;
 	} cases[] = {
-		{ __LINE__, "cache", "--bogus", NULL, 2, "unknown option '--bogus'" },
-		{ __LINE__, "cache", "--max-size", "12X", 2, "bad size '12X'" },
-		{ __LINE__, "cache", "--max-size", NULL, 2, "--max-size needs a size" },
-		{ __LINE__, "cache", "--max-size=1K", NULL, 2, "between 8K and 4G" },
-		{ __LINE__, "cache", "--cpu", "abc", 2, "bad CPU number 'abc'" },
-		{ __LINE__, "cache", "--cpu", NULL, 2, "--cpu needs a CPU number" },
-		{ __LINE__, "tlb", NULL, NULL, 2, "unknown probe 'tlb' (known: cache)" },
-		{ __LINE__, "cache", "--sysfs-root", NULL, 2, "--sysfs-root needs a directory" },
+	    {__LINE__, "cache", "--bogus", NULL, 2, "unknown option '--bogus'"},
+	    {__LINE__, "cache", "--max-size", "12X", 2, "bad size '12X'"},
+	    {__LINE__, "cache", "--max-size", NULL, 2, "--max-size needs a size"},
+	    {__LINE__, "cache", "--max-size=1K", NULL, 2, "between 8K and 4G"},
+	    {__LINE__, "cache", "--cpu", "abc", 2, "bad CPU number 'abc'"},
+	    {__LINE__, "cache", "--cpu", NULL, 2, "--cpu needs a CPU number"},
+	    {__LINE__, "tlb", NULL, NULL, 2, "unknown probe 'tlb' (known: cache)"},
+	    {__LINE__, "cache", "--sysfs-root", NULL, 2, "--sysfs-root needs a directory"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int rc = run_cli(out, sizeof(out), err, sizeof(err), (char *)cases[i].a1, (char *)cases[i].a2,
-				 (char *)cases[i].a3, NULL);
-		CHECK(rc == cases[i].want && strstr(err, cases[i].msg), "line %d: rc %d, stderr '%s'", cases[i].line, rc,
-		      err);
+		int rc = run_cli(out, sizeof(out), err, sizeof(err), (char *)cases[i].a1,
+				 (char *)cases[i].a2, (char *)cases[i].a3, NULL);
+		CHECK(rc == cases[i].want && strstr(err, cases[i].msg),
+		      "line %d: rc %d, stderr '%s'", cases[i].line, rc, err);
 	}
 	/* a CPU the (fixture) sysfs says is offline */
-	int rc = run_cli(out, sizeof(out), err, sizeof(err), "cache", "--sysfs-root", fixture, "--cpu", "5", NULL);
+	int rc = run_cli(out, sizeof(out), err, sizeof(err), "cache", "--sysfs-root", fixture,
+			 "--cpu", "5", NULL);
 	CHECK_INT(rc, 2);
 	CHECK(strstr(err, "CPU 5 is not online (online: 0-1)") != NULL, "stderr '%s'", err);
 	rc = run_cli(out, sizeof(out), err, sizeof(err), "cache", "--cpu=4000", NULL);
@@ -346,7 +364,8 @@ static void test_cli_errors(void)
 	rc = run_cli(out, sizeof(out), err, sizeof(err), NULL);
 	CHECK(rc == 2 && strstr(err, "usage:"), "no words: rc %d", rc);
 	rc = run_cli(out, sizeof(out), err, sizeof(err), "cache", "--help", NULL);
-	CHECK(rc == 0 && strstr(out, "usage: pmutop probe cache") && strstr(out, "--max-size"), "help: rc %d", rc);
+	CHECK(rc == 0 && strstr(out, "usage: pmutop probe cache") && strstr(out, "--max-size"),
+	      "help: rc %d", rc);
 }
 
 struct capture {
@@ -370,7 +389,8 @@ static void test_real_run(void)
 	struct probe_sysfs_cache sys[PROBE_MAX_SYSFS];
 	char err[200];
 	int ns = probe_sysfs_read(NULL, 0, sys, PROBE_MAX_SYSFS);
-	struct probe_opts o = { .cpu = -1, .max_size = 512 << 10, .quick = true, .phases = PROBE_SIZES, .rounds = 3 };
+	struct probe_opts o = {
+	    .cpu = -1, .max_size = 512 << 10, .quick = true, .phases = PROBE_SIZES, .rounds = 3};
 
 	struct probe *p = probe_new(&o, err, sizeof(err));
 	CHECK(p != NULL, "probe_new: %s", err);
@@ -393,21 +413,23 @@ static void test_real_run(void)
 	CHECK_INT(probe_step(p, 5), 0);
 	const struct probe_result *r = probe_result(p);
 	CHECK(r->npoints == 37, "points %d (1K..512K at 4 per octave)", r->npoints);
-	CHECK(strncmp(r->counter_msg, "L1D miss counter", 16) == 0, "counter message '%s'", r->counter_msg);
+	CHECK(strncmp(r->counter_msg, "L1D miss counter", 16) == 0, "counter message '%s'",
+	      r->counter_msg);
 	if (!r->counter_ok)
 		CHECK(strstr(r->counter_msg, "unavailable: ") != NULL, "'%s'", r->counter_msg);
 
-	struct capture cap = { .len = 0 };
+	struct capture cap = {.len = 0};
 	probe_format_summary(r, cap_line, &cap);
 	probe_format_plot(r, 60, 12, cap_line, &cap);
-	CHECK(strstr(cap.buf, "level") && strstr(cap.buf, "*") && strstr(cap.buf, "1K"), "formatted output");
+	CHECK(strstr(cap.buf, "level") && strstr(cap.buf, "*") && strstr(cap.buf, "1K"),
+	      "formatted output");
 	FILE *f = tmpfile();
 	CHECK_INT(probe_write_json(r, f), 0);
 	rewind(f);
 	json_error_t je;
 	json_t *j = json_loadf(f, 0, &je);
 	CHECK(j && json_is_array(json_object_get(j, "points")) &&
-		      json_array_size(json_object_get(j, "points")) == (size_t)r->npoints,
+		  json_array_size(json_object_get(j, "points")) == (size_t)r->npoints,
 	      "JSON: %s", j ? "points" : je.text);
 	json_decref(j);
 	fclose(f);
@@ -427,8 +449,10 @@ static void test_real_run(void)
 		     r->nlevels ? r->levels[0].confidence : 0.0);
 	} else {
 		double got = r->levels[0].size;
-		CHECK(fabs(log2(got / l1)) <= 0.25 + 0.05, "L1d measured %.0f, sysfs %.0f", got, l1);
-		CHECK(r->levels[0].agree == PROBE_AGREE_OK, "L1d verdict %d", (int)r->levels[0].agree);
+		CHECK(fabs(log2(got / l1)) <= 0.25 + 0.05, "L1d measured %.0f, sysfs %.0f", got,
+		      l1);
+		CHECK(r->levels[0].agree == PROBE_AGREE_OK, "L1d verdict %d",
+		      (int)r->levels[0].agree);
 	}
 	probe_free(p);
 }
@@ -443,11 +467,11 @@ static void test_assign_levels(void)
 		double below[4], above[4];
 		int want_n, want[4];
 	} cases[] = {
-		{__LINE__, 2, {1.0, 3.8}, {3.8, 15}, 2, {0, 1}},       /* L1, L2 */
-		{__LINE__, 2, {1.0, 14}, {3.8, 140}, 3, {0, -1, 1}},   /* L2 missed: 3.8 -> 14 */
-		{__LINE__, 3, {1.0, 3.9, 15}, {3.8, 15, 140}, 3, {0, 1, 2}},
-		{__LINE__, 1, {1.0}, {3.8}, 1, {0}},
-		{__LINE__, 0, {0}, {0}, 0, {0}},
+	    {__LINE__, 2, {1.0, 3.8}, {3.8, 15}, 2, {0, 1}},	 /* L1, L2 */
+	    {__LINE__, 2, {1.0, 14}, {3.8, 140}, 3, {0, -1, 1}}, /* L2 missed: 3.8 -> 14 */
+	    {__LINE__, 3, {1.0, 3.9, 15}, {3.8, 15, 140}, 3, {0, 1, 2}},
+	    {__LINE__, 1, {1.0}, {3.8}, 1, {0}},
+	    {__LINE__, 0, {0}, {0}, 0, {0}},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct probe_detect d;
@@ -461,7 +485,8 @@ static void test_assign_levels(void)
 		int n = probe_assign_levels(&d, got, PROBE_MAX_LEVELS);
 		CHECK(n == cases[i].want_n, "line %d: %d levels", cases[i].line, n);
 		for (int k = 0; k < n && k < cases[i].want_n; k++)
-			CHECK(got[k] == cases[i].want[k], "line %d: level %d -> bound %d", cases[i].line, k + 1, got[k]);
+			CHECK(got[k] == cases[i].want[k], "line %d: level %d -> bound %d",
+			      cases[i].line, k + 1, got[k]);
 	}
 }
 

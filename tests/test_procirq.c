@@ -1,4 +1,5 @@
-/* test_procirq.c: /proc/interrupts and /proc/softirqs layouts (x86, ARM), hotplug, deltas, cpufreq. */
+/* test_procirq.c: /proc/interrupts and /proc/softirqs layouts (x86, ARM), hotplug, deltas, cpufreq.
+ */
 #include "harness.h"
 #include "procirq.h"
 
@@ -20,14 +21,20 @@ static const struct {
 	size_t skipped;
 	long long total[6];
 } layouts[] = {
-	{__LINE__, "x86-a", PROCIRQ_INTERRUPTS, 4, 13, 0, {41598, 64660, 9410, 9120}},
-	{__LINE__, "x86-b", PROCIRQ_INTERRUPTS, 4, 14, 0, {41725, -1, 9911, 9220}},
-	{__LINE__, "x86-a", PROCIRQ_SOFTIRQS, 4, 10, 0, {22548, 51872, 220, 340}},
-	{__LINE__, "x86-b", PROCIRQ_SOFTIRQS, 4, 10, 0, {22615, -1, 280, 341}},
-	{__LINE__, "arm64", PROCIRQ_INTERRUPTS, 6, 16, 0, {415003, 413520, 389078, 377969, 523650, 510072}},
-	{__LINE__, "arm64", PROCIRQ_SOFTIRQS, 6, 10, 0, {26606, 34200, 42000, 50000, 58000, 66000}},
-	{__LINE__, "arm32", PROCIRQ_INTERRUPTS, 2, 12, 0, {132586, 239618}},
-	{__LINE__, "ragged", PROCIRQ_INTERRUPTS, 3, 4, 5, {116, 228, 340}},
+    {__LINE__, "x86-a", PROCIRQ_INTERRUPTS, 4, 13, 0, {41598, 64660, 9410, 9120}},
+    {__LINE__, "x86-b", PROCIRQ_INTERRUPTS, 4, 14, 0, {41725, -1, 9911, 9220}},
+    {__LINE__, "x86-a", PROCIRQ_SOFTIRQS, 4, 10, 0, {22548, 51872, 220, 340}},
+    {__LINE__, "x86-b", PROCIRQ_SOFTIRQS, 4, 10, 0, {22615, -1, 280, 341}},
+    {__LINE__,
+     "arm64",
+     PROCIRQ_INTERRUPTS,
+     6,
+     16,
+     0,
+     {415003, 413520, 389078, 377969, 523650, 510072}},
+    {__LINE__, "arm64", PROCIRQ_SOFTIRQS, 6, 10, 0, {26606, 34200, 42000, 50000, 58000, 66000}},
+    {__LINE__, "arm32", PROCIRQ_INTERRUPTS, 2, 12, 0, {132586, 239618}},
+    {__LINE__, "ragged", PROCIRQ_INTERRUPTS, 3, 4, 5, {116, 228, 340}},
 };
 
 static void check_layouts(void)
@@ -36,7 +43,8 @@ static void check_layouts(void)
 		struct procirq_table t = {0};
 		char err[256] = "";
 		int line = layouts[i].line;
-		int rc = procirq_read(&t, root(layouts[i].root), layouts[i].which, err, sizeof(err));
+		int rc =
+		    procirq_read(&t, root(layouts[i].root), layouts[i].which, err, sizeof(err));
 		CHECK(rc == 0, "line %d: %s", line, err);
 		if (rc)
 			continue;
@@ -46,7 +54,8 @@ static void check_layouts(void)
 		      t.skip_msg);
 		for (int c = 0; c < layouts[i].ncpu; c++) {
 			long long want = layouts[i].total[c];
-			CHECK(cpuset_has(&t.cpus, c) == (want >= 0), "line %d: cpu %d column", line, c);
+			CHECK(cpuset_has(&t.cpus, c) == (want >= 0), "line %d: cpu %d column", line,
+			      c);
 			CHECK(t.cpu_total[c] == (uint64_t)(want >= 0 ? want : 0),
 			      "line %d: cpu %d total %llu, want %lld", line, c,
 			      (unsigned long long)t.cpu_total[c], want);
@@ -60,7 +69,8 @@ static void check_rows(void)
 {
 	struct procirq_table t = {0};
 	char err[256] = "";
-	CHECK(procirq_read(&t, root("x86-a"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s", err);
+	CHECK(procirq_read(&t, root("x86-a"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s",
+	      err);
 	long i = procirq_find(&t, "24");
 	CHECK(i == 1, "row 24 at %ld", i);
 	if (i >= 0) {
@@ -82,7 +92,8 @@ static void check_rows(void)
 	CHECK(procirq_find(&t, "NOPE") == -1, "unknown row");
 	procirq_free(&t);
 
-	CHECK(procirq_read(&t, root("arm64"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s", err);
+	CHECK(procirq_read(&t, root("arm64"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s",
+	      err);
 	i = procirq_find(&t, "IPI3");
 	CHECK(i >= 0, "IPI3");
 	if (i >= 0)
@@ -97,12 +108,14 @@ static void check_rows(void)
 	CHECK(i >= 0 && !t.src[i].per_cpu, "ARM Err is global");
 	procirq_free(&t);
 
-	CHECK(procirq_read(&t, root("arm32"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s", err);
+	CHECK(procirq_read(&t, root("arm32"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s",
+	      err);
 	CHECK(procirq_find(&t, "FIQ") == -1, "FIQ without counts is ignored");
 	CHECK(procirq_find(&t, "IPI6") >= 0, "IPI6 present");
 	procirq_free(&t);
 
-	CHECK(procirq_read(&t, root("ragged"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s", err);
+	CHECK(procirq_read(&t, root("ragged"), PROCIRQ_INTERRUPTS, err, sizeof(err)) == 0, "%s",
+	      err);
 	CHECK(strstr(t.skip_msg, "/ragged/proc/interrupts:3: expected 3 counts, found 2") != NULL,
 	      "first skip: %s", t.skip_msg);
 	i = procirq_find(&t, "6");
@@ -120,21 +133,21 @@ static const struct {
 	int ncpu;
 	size_t nsrc, skipped;
 } parse_cases[] = {
-	{__LINE__, "", "t:1: no header of CPU columns", 0, 0, 0},
-	{__LINE__, "\n\n", "t:2: no header of CPU columns", 0, 0, 0},
-	{__LINE__, "  0:  1  2\n", "t:1: expected a header of CPU columns (CPU0 CPU1 ...)", 0, 0, 0},
-	{__LINE__, "CPU1 CPU0\n", "t:1: expected a header", 0, 0, 0},
-	{__LINE__, "CPU0 CPU0\n", "t:1: expected a header", 0, 0, 0},
-	{__LINE__, "CPU0 CPUx\n", "t:1: expected a header", 0, 0, 0},
-	{__LINE__, "CPU0 CPU4096\n", "t:1: expected a header", 0, 0, 0},
-	{__LINE__, "CPU0 CPU1x\n", "t:1: expected a header", 0, 0, 0},
-	{__LINE__, "CPU0 CPU1\n", NULL, 2, 0, 0},
-	{__LINE__, "\n   CPU0 CPU5\n A: 1 2\n", NULL, 6, 1, 0},
-	{__LINE__, "CPU0\n ERR: 5\n X: 5 d\n", NULL, 1, 2, 0},
-	{__LINE__, "CPU0 CPU1\n X: 1 2 3 4\n", NULL, 2, 1, 0}, /* extra numbers go to the description */
-	{__LINE__, "CPU0 CPU1\n X: 1\n Y: 1 z\n :1 2\n", NULL, 2, 1, 2},
-	{__LINE__, "CPU0 CPU1\r\n X: 1 2\r\n", NULL, 2, 1, 0},
-	{__LINE__, "CPU0 CPU1\n X: 1 2", NULL, 2, 1, 0}, /* no final newline */
+    {__LINE__, "", "t:1: no header of CPU columns", 0, 0, 0},
+    {__LINE__, "\n\n", "t:2: no header of CPU columns", 0, 0, 0},
+    {__LINE__, "  0:  1  2\n", "t:1: expected a header of CPU columns (CPU0 CPU1 ...)", 0, 0, 0},
+    {__LINE__, "CPU1 CPU0\n", "t:1: expected a header", 0, 0, 0},
+    {__LINE__, "CPU0 CPU0\n", "t:1: expected a header", 0, 0, 0},
+    {__LINE__, "CPU0 CPUx\n", "t:1: expected a header", 0, 0, 0},
+    {__LINE__, "CPU0 CPU4096\n", "t:1: expected a header", 0, 0, 0},
+    {__LINE__, "CPU0 CPU1x\n", "t:1: expected a header", 0, 0, 0},
+    {__LINE__, "CPU0 CPU1\n", NULL, 2, 0, 0},
+    {__LINE__, "\n   CPU0 CPU5\n A: 1 2\n", NULL, 6, 1, 0},
+    {__LINE__, "CPU0\n ERR: 5\n X: 5 d\n", NULL, 1, 2, 0},
+    {__LINE__, "CPU0 CPU1\n X: 1 2 3 4\n", NULL, 2, 1, 0}, /* extra numbers go to the description */
+    {__LINE__, "CPU0 CPU1\n X: 1\n Y: 1 z\n :1 2\n", NULL, 2, 1, 2},
+    {__LINE__, "CPU0 CPU1\r\n X: 1 2\r\n", NULL, 2, 1, 0},
+    {__LINE__, "CPU0 CPU1\n X: 1 2", NULL, 2, 1, 0}, /* no final newline */
 };
 
 static void check_parse(void)
@@ -144,7 +157,8 @@ static void check_parse(void)
 		char err[256] = "";
 		int line = parse_cases[i].line;
 		/* Start from a good table so "unchanged on error" is visible. */
-		procirq_parse(&t, "CPU0 CPU1 CPU2\n A: 1 2 3\n B: 4 5 6\n", "seed", err, sizeof(err));
+		procirq_parse(&t, "CPU0 CPU1 CPU2\n A: 1 2 3\n B: 4 5 6\n", "seed", err,
+			      sizeof(err));
 		int rc = procirq_parse(&t, parse_cases[i].text, "t", err, sizeof(err));
 		if (parse_cases[i].err) {
 			CHECK(rc == -1, "line %d: parsed", line);

@@ -3,9 +3,9 @@
 #include "app.h"
 #include "harness.h"
 #include "options.h"
+#include "playback.h"
 #include "recorder.h"
 #include "remote.h"
-#include "playback.h"
 #include "replay.h"
 #include <math.h>
 #include <stdio.h>
@@ -133,7 +133,7 @@ static void test_driver(void)
 	while (playback_pending(&app) > 0 && n < 20)
 		if (playback_tick(&app, err, sizeof(err)) > 0)
 			n++;
-	CHECK_INT(n, 5); /* ticks 2..4 of cpi, 6..7 of sw */
+	CHECK_INT(n, 5);				     /* ticks 2..4 of cpi, 6..7 of sw */
 	CHECK_INT(playback_tick(&app, err, sizeof(err)), 0); /* end: nothing, no error */
 	char status[256];
 	playback_status(&app, status, sizeof(status));
@@ -150,8 +150,8 @@ static void test_perfstat(void)
 		int line;
 		const char *file;
 	} cases[] = {
-		{__LINE__, "perfstat/stat.csv"},
-		{__LINE__, "perfstat/stat.json"},
+	    {__LINE__, "perfstat/stat.csv"},
+	    {__LINE__, "perfstat/stat.json"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		static struct app_ctx app;
@@ -188,14 +188,14 @@ static void test_bad_files(void)
 		int status;
 		const char *msg;
 	} cases[] = {
-		{__LINE__, "rec/corrupt.jsonl", 2, ":4: corrupt line"},
-		{__LINE__, "rec/future.jsonl", 2, "newer than this pmutop"},
-		{__LINE__, "replay/wrongtype.jsonl", 2, ":3: tick"},
-		{__LINE__, "replay/negative.jsonl", 2, "negative"},
-		{__LINE__, "replay/toobig.jsonl", 2, "64 bits"},
-		{__LINE__, "replay/badcpu.jsonl", 2, "CPU 7"},
-		{__LINE__, "replay/notjson.txt", 2, "not a pmutop recording"},
-		{__LINE__, "replay/no-such-file", 2, "cannot open"},
+	    {__LINE__, "rec/corrupt.jsonl", 2, ":4: corrupt line"},
+	    {__LINE__, "rec/future.jsonl", 2, "newer than this pmutop"},
+	    {__LINE__, "replay/wrongtype.jsonl", 2, ":3: tick"},
+	    {__LINE__, "replay/negative.jsonl", 2, "negative"},
+	    {__LINE__, "replay/toobig.jsonl", 2, "64 bits"},
+	    {__LINE__, "replay/badcpu.jsonl", 2, "CPU 7"},
+	    {__LINE__, "replay/notjson.txt", 2, "not a pmutop recording"},
+	    {__LINE__, "replay/no-such-file", 2, "cannot open"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		static struct app_ctx app;
@@ -204,7 +204,8 @@ static void test_bad_files(void)
 		const char *words[] = {"pmutop", "-b", "-R", path, NULL};
 		int rc = start(&app, words, err, sizeof(err));
 		CHECK(rc == cases[i].status, "line %d: status %d", cases[i].line, rc);
-		CHECK(strstr(err, cases[i].msg) != NULL, "line %d: message '%s'", cases[i].line, err);
+		CHECK(strstr(err, cases[i].msg) != NULL, "line %d: message '%s'", cases[i].line,
+		      err);
 		CHECK(!strchr(err, '\x1b'), "line %d: no escape character", cases[i].line);
 		app_free(&app);
 	}
@@ -227,7 +228,8 @@ static void test_hostile(void)
 	const struct snapshot *s = session_snapshot(app.session);
 	CHECK_NEAR(s->counts[1].value, 615, 1e-9);
 	for (int i = 0; i < app.nmessages; i++)
-		CHECK(!strchr(app.messages[i].text, '\x1b'), "message escaped: %s", app.messages[i].text);
+		CHECK(!strchr(app.messages[i].text, '\x1b'), "message escaped: %s",
+		      app.messages[i].text);
 	app_free(&app);
 }
 
@@ -244,8 +246,8 @@ static void test_record_roundtrip(void)
 	close(fd);
 	static struct app_ctx live;
 	char err[512] = "";
-	const char *words[] = {"pmutop", "-b", "--backend", "sim", "--sim-cpus", "3", "-m", "cpi",
-			       "-i", "10", "--sim-mux", "0.5", NULL};
+	const char *words[] = {"pmutop", "-b", "--backend", "sim",	 "--sim-cpus", "3", "-m",
+			       "cpi",	 "-i", "10",	    "--sim-mux", "0.5",	       NULL};
 	CHECK_INT(start(&live, words, err, sizeof(err)), 0);
 	CHECK_INT(recorder_start(&live, tmpl, err, sizeof(err)), 0);
 	CHECK_INT(recorder_start(&live, tmpl, err, sizeof(err)), -1); /* already */
@@ -358,17 +360,18 @@ static void test_sizes(void)
 		int rc;
 		uint64_t want;
 	} cases[] = {
-		{__LINE__, "4096", 0, 4096},  {__LINE__, "64k", 0, 65536},
-		{__LINE__, "2M", 0, 2 << 20}, {__LINE__, "1G", 0, 1ULL << 30},
-		{__LINE__, "10MB", 0, 10 << 20}, {__LINE__, "x", -1, 0},
-		{__LINE__, "-5", -1, 0},      {__LINE__, "5T", -1, 0},
+	    {__LINE__, "4096", 0, 4096},     {__LINE__, "64k", 0, 65536},
+	    {__LINE__, "2M", 0, 2 << 20},    {__LINE__, "1G", 0, 1ULL << 30},
+	    {__LINE__, "10MB", 0, 10 << 20}, {__LINE__, "x", -1, 0},
+	    {__LINE__, "-5", -1, 0},	     {__LINE__, "5T", -1, 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint64_t v = 0;
 		int rc = recorder_parse_size(cases[i].text, &v);
 		CHECK(rc == cases[i].rc, "line %d: rc %d", cases[i].line, rc);
 		if (rc == 0)
-			CHECK(v == cases[i].want, "line %d: %llu", cases[i].line, (unsigned long long)v);
+			CHECK(v == cases[i].want, "line %d: %llu", cases[i].line,
+			      (unsigned long long)v);
 	}
 }
 

@@ -1,4 +1,5 @@
-/* test_stats.c: window statistics, NaN handling, ring wrap-around, series tables and peer deviation. */
+/* test_stats.c: window statistics, NaN handling, ring wrap-around, series tables and peer
+ * deviation. */
 #include "harness.h"
 #include "stats.h"
 
@@ -13,16 +14,16 @@ static const struct {
 	size_t used, skipped;
 	double min, median, p99, max, mean, mad;
 } cases[] = {
-	{__LINE__, {1, 2, 3, 4, 5}, 5, 1, 5, 0, 1, 3, 4.96, 5, 3, 1},
-	{__LINE__, {4, 1, 3, 2}, 4, 1, 4, 0, 1, 2.5, 3.97, 4, 2.5, 1},
-	{__LINE__, {7}, 1, 1, 1, 0, 7, 7, 7, 7, 7, 0},
-	{__LINE__, {N_, 1, N_, 3}, 4, 1, 2, 2, 1, 2, 2.98, 3, 2, 1},
-	{__LINE__, {N_, N_, N_}, 3, 0, 0, 3, 0, 0, 0, 0, 0, 0},
-	{__LINE__, {0}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-	{__LINE__, {1, 1, 1, 1, 100}, 5, 1, 5, 0, 1, 1, 96.04, 100, 20.8, 0},
-	{__LINE__, {-5, 0, 5, I_}, 4, 1, 3, 1, -5, 0, 4.9, 5, 0, 5},
-	{__LINE__, {3, -I_, N_, 3}, 4, 1, 2, 2, 3, 3, 3, 3, 3, 0},
-	{__LINE__, {0.5, 0.25}, 2, 1, 2, 0, 0.25, 0.375, 0.4975, 0.5, 0.375, 0.125},
+    {__LINE__, {1, 2, 3, 4, 5}, 5, 1, 5, 0, 1, 3, 4.96, 5, 3, 1},
+    {__LINE__, {4, 1, 3, 2}, 4, 1, 4, 0, 1, 2.5, 3.97, 4, 2.5, 1},
+    {__LINE__, {7}, 1, 1, 1, 0, 7, 7, 7, 7, 7, 0},
+    {__LINE__, {N_, 1, N_, 3}, 4, 1, 2, 2, 1, 2, 2.98, 3, 2, 1},
+    {__LINE__, {N_, N_, N_}, 3, 0, 0, 3, 0, 0, 0, 0, 0, 0},
+    {__LINE__, {0}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {__LINE__, {1, 1, 1, 1, 100}, 5, 1, 5, 0, 1, 1, 96.04, 100, 20.8, 0},
+    {__LINE__, {-5, 0, 5, I_}, 4, 1, 3, 1, -5, 0, 4.9, 5, 0, 5},
+    {__LINE__, {3, -I_, N_, 3}, 4, 1, 2, 2, 3, 3, 3, 3, 3, 0},
+    {__LINE__, {0.5, 0.25}, 2, 1, 2, 0, 0.25, 0.375, 0.4975, 0.5, 0.375, 0.125},
 };
 
 static void check_table(void)
@@ -36,7 +37,8 @@ static void check_table(void)
 		CHECK(st.n == cases[i].used, "line %d: n=%zu", line, st.n);
 		CHECK(st.n_nan == cases[i].skipped, "line %d: n_nan=%zu", line, st.n_nan);
 		CHECK(fabs(st.min - cases[i].min) < 1e-12, "line %d: min %g", line, st.min);
-		CHECK(fabs(st.median - cases[i].median) < 1e-12, "line %d: median %g", line, st.median);
+		CHECK(fabs(st.median - cases[i].median) < 1e-12, "line %d: median %g", line,
+		      st.median);
 		CHECK(fabs(st.p99 - cases[i].p99) < 1e-9, "line %d: p99 %.12g", line, st.p99);
 		CHECK(fabs(st.max - cases[i].max) < 1e-12, "line %d: max %g", line, st.max);
 		CHECK(fabs(st.mean - cases[i].mean) < 1e-12, "line %d: mean %g", line, st.mean);

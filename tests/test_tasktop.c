@@ -1,4 +1,5 @@
-/* test_tasktop.c: stat parsing with tricky comm names, escaping, and per-CPU attribution on fixtures. */
+/* test_tasktop.c: stat parsing with tricky comm names, escaping, and per-CPU attribution on
+ * fixtures. */
 #include <unistd.h>
 
 #include "harness.h"
@@ -16,26 +17,39 @@ static const struct {
 	unsigned long long utime, stime, start;
 	int cpu;
 } stat_cases[] = {
-	{__LINE__, "42 (cat) R 1 2 3 0 -1 4194304 135 0 0 0 7 3" TAIL "36402 3133440 407 18446744073709551615 1 2 3 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n",
-	 1, 42, "cat", 'R', 7, 3, 36402, 1},
-	{__LINE__, "101 (a) b) (c) S 1 100 100 0 -1 0 0 0 0 0 2000 5" TAIL "510 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 3",
-	 1, 101, "a) b) (c", 'S', 2000, 5, 510, 3},
-	{__LINE__, "7 (my prog) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 12 0 0",
-	 1, 7, "my prog", 'S', 1, 2, 3, 12},
-	{__LINE__, "8 () S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0",
-	 1, 8, "", 'S', 1, 2, 3, 0},
-	{__LINE__, "9 (x\ny) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0",
-	 1, 9, "x\ny", 'S', 1, 2, 3, 0},
-	{__LINE__, "9 (x S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0, 0, NULL, 0, 0, 0, 0, 0},
-	{__LINE__, "x (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0, 0, NULL, 0, 0, 0, 0, 0},
-	{__LINE__, "9x (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0, 0, NULL, 0, 0, 0, 0, 0},
-	{__LINE__, "9 (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1", 0, 0, NULL, 0, 0, 0, 0, 0},
-	{__LINE__, "9 (cat) S 1 1 1 0 -1 0 0 0 0 0 x 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0, 0, NULL, 0, 0, 0, 0, 0},
-	{__LINE__, "9 (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 -1", 0, 0, NULL, 0, 0, 0, 0, 0},
-	{__LINE__, "9 (cat) SS 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0, 0, NULL, 0, 0, 0, 0, 0},
-	{__LINE__, "9 (cat)  S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0, 0, NULL, 0, 0, 0, 0, 0},
-	{__LINE__, "", 0, 0, NULL, 0, 0, 0, 0, 0},
-	{__LINE__, "0 (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0, 0, NULL, 0, 0, 0, 0, 0},
+    {__LINE__,
+     "42 (cat) R 1 2 3 0 -1 4194304 135 0 0 0 7 3" TAIL
+     "36402 3133440 407 18446744073709551615 1 2 3 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n",
+     1, 42, "cat", 'R', 7, 3, 36402, 1},
+    {__LINE__,
+     "101 (a) b) (c) S 1 100 100 0 -1 0 0 0 0 0 2000 5" TAIL
+     "510 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 3",
+     1, 101, "a) b) (c", 'S', 2000, 5, 510, 3},
+    {__LINE__,
+     "7 (my prog) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 12 0 0", 1,
+     7, "my prog", 'S', 1, 2, 3, 12},
+    {__LINE__, "8 () S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 1, 8,
+     "", 'S', 1, 2, 3, 0},
+    {__LINE__, "9 (x\ny) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 1,
+     9, "x\ny", 'S', 1, 2, 3, 0},
+    {__LINE__, "9 (x S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0, 0,
+     NULL, 0, 0, 0, 0, 0},
+    {__LINE__, "x (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0,
+     0, NULL, 0, 0, 0, 0, 0},
+    {__LINE__, "9x (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0,
+     0, NULL, 0, 0, 0, 0, 0},
+    {__LINE__, "9 (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1", 0, 0, NULL, 0, 0, 0, 0, 0},
+    {__LINE__, "9 (cat) S 1 1 1 0 -1 0 0 0 0 0 x 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0,
+     0, NULL, 0, 0, 0, 0, 0},
+    {__LINE__, "9 (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 -1", 0,
+     0, NULL, 0, 0, 0, 0, 0},
+    {__LINE__, "9 (cat) SS 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0,
+     0, NULL, 0, 0, 0, 0, 0},
+    {__LINE__, "9 (cat)  S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0,
+     0, NULL, 0, 0, 0, 0, 0},
+    {__LINE__, "", 0, 0, NULL, 0, 0, 0, 0, 0},
+    {__LINE__, "0 (cat) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0,
+     0, NULL, 0, 0, 0, 0, 0},
 };
 
 static const struct {
@@ -43,15 +57,18 @@ static const struct {
 	const char *in;
 	const char *out;
 } escape_cases[] = {
-	{__LINE__, "plain", "plain"},
-	{__LINE__, "\x1b[31mred", "\\x1b[31mred"},
-	{__LINE__, "new\nline\t", "new\\x0aline\\x09"},
-	{__LINE__, "back\\slash", "back\\\\slash"},
-	{__LINE__, "\xc3\xbc\xe6\x97\xa5", "\xc3\xbc\xe6\x97\xa5"}, /* valid UTF-8 kept */
-	{__LINE__, "\xc2\x9b" "evil\xff", "\\xc2\\x9bevil\\xff"},  /* C1 control, invalid byte */
-	{__LINE__, "\xe6\x97", "\\xe6\\x97"},                     /* truncated sequence */
-	{__LINE__, "\xed\xa0\x80", "\\xed\\xa0\\x80"},            /* surrogate */
-	{__LINE__, "\x7f", "\\x7f"},
+    {__LINE__, "plain", "plain"},
+    {__LINE__, "\x1b[31mred", "\\x1b[31mred"},
+    {__LINE__, "new\nline\t", "new\\x0aline\\x09"},
+    {__LINE__, "back\\slash", "back\\\\slash"},
+    {__LINE__, "\xc3\xbc\xe6\x97\xa5", "\xc3\xbc\xe6\x97\xa5"}, /* valid UTF-8 kept */
+    {__LINE__,
+     "\xc2\x9b"
+     "evil\xff",
+     "\\xc2\\x9bevil\\xff"},			   /* C1 control, invalid byte */
+    {__LINE__, "\xe6\x97", "\\xe6\\x97"},	   /* truncated sequence */
+    {__LINE__, "\xed\xa0\x80", "\\xed\\xa0\\x80"}, /* surrogate */
+    {__LINE__, "\x7f", "\\x7f"},
 };
 
 static void check_parse(void)
@@ -67,7 +84,8 @@ static void check_parse(void)
 			continue;
 		}
 		CHECK(st.tid == stat_cases[i].tid, "line %d: tid %d", line, st.tid);
-		CHECK(strcmp(st.comm, stat_cases[i].comm) == 0, "line %d: comm \"%s\"", line, st.comm);
+		CHECK(strcmp(st.comm, stat_cases[i].comm) == 0, "line %d: comm \"%s\"", line,
+		      st.comm);
 		CHECK(st.state == stat_cases[i].state, "line %d: state %c", line, st.state);
 		CHECK(st.utime == stat_cases[i].utime && st.stime == stat_cases[i].stime,
 		      "line %d: times %llu %llu", line, (unsigned long long)st.utime,
@@ -77,7 +95,9 @@ static void check_parse(void)
 	}
 	/* A comm longer than the buffer is cut, not overflowed. */
 	char big[512];
-	snprintf(big, sizeof(big), "5 (%0100d) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0);
+	snprintf(
+	    big, sizeof(big),
+	    "5 (%0100d) S 1 1 1 0 -1 0 0 0 0 0 1 2" TAIL "3 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0", 0);
 	struct tasktop_stat st;
 	CHECK(tasktop_parse_stat(big, strlen(big), &st) == 0, "long comm");
 	CHECK_INT(strlen(st.comm), TASKTOP_RAW_COMM_MAX - 1);
@@ -85,7 +105,8 @@ static void check_parse(void)
 	for (size_t i = 0; i < sizeof(escape_cases) / sizeof(escape_cases[0]); i++) {
 		char out[64];
 		tasktop_escape(escape_cases[i].in, strlen(escape_cases[i].in), out, sizeof(out));
-		CHECK(strcmp(out, escape_cases[i].out) == 0, "line %d: \"%s\"", escape_cases[i].line, out);
+		CHECK(strcmp(out, escape_cases[i].out) == 0, "line %d: \"%s\"",
+		      escape_cases[i].line, out);
 	}
 	char small[6];
 	tasktop_escape("\x1b\x1b", 2, small, sizeof(small));
@@ -143,8 +164,9 @@ static void check_fixtures(int exclude, const struct want *w, size_t nw)
 		CHECK(r->pid == w[i].pid && r->tid == w[i].tid, "cpu %d: pid %d tid %d", w[i].cpu,
 		      r->pid, r->tid);
 		CHECK(strcmp(r->comm, w[i].comm) == 0, "cpu %d: comm \"%s\"", w[i].cpu, r->comm);
-		CHECK(r->ticks == w[i].ticks && r->total_ticks == w[i].total, "cpu %d: ticks %llu/%llu",
-		      w[i].cpu, (unsigned long long)r->ticks, (unsigned long long)r->total_ticks);
+		CHECK(r->ticks == w[i].ticks && r->total_ticks == w[i].total,
+		      "cpu %d: ticks %llu/%llu", w[i].cpu, (unsigned long long)r->ticks,
+		      (unsigned long long)r->total_ticks);
 		CHECK_NEAR(r->share, (double)w[i].ticks / (double)w[i].total, 1e-12);
 		CHECK_NEAR(r->cpu_pct, w[i].pct, 1e-9);
 	}
@@ -154,15 +176,15 @@ static void check_fixtures(int exclude, const struct want *w, size_t nw)
 }
 
 static const struct want excluded[] = {
-	{0, 1, 700, 700, "\\xc2\\x9bevil\\xff", 3, 5, 3},
-	{1, 1, 100, 100, "my prog", 40, 44, 40},
-	{2, 1, 100, 101, "a) b) (c", 60, 90, 60},
-	{3, 1, 500, 500, "kworker/u8:2-events_unbound", 7, 7, 7},
+    {0, 1, 700, 700, "\\xc2\\x9bevil\\xff", 3, 5, 3},
+    {1, 1, 100, 100, "my prog", 40, 44, 40},
+    {2, 1, 100, 101, "a) b) (c", 60, 90, 60},
+    {3, 1, 500, 500, "kworker/u8:2-events_unbound", 7, 7, 7},
 };
 
 static const struct want included[] = {
-	{3, 1, 300, 300, "pmutop", 50, 97, 50},
-	{2, 1, 100, 101, "a) b) (c", 60, 90, 60},
+    {3, 1, 300, 300, "pmutop", 50, 97, 50},
+    {2, 1, 100, 101, "a) b) (c", 60, 90, 60},
 };
 
 static void check_live(void)

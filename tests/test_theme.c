@@ -13,21 +13,21 @@ static const struct {
 	int ok;
 	int32_t want;
 } colour_cases[] = {
-	{__LINE__, "red", 1, 1},
-	{__LINE__, "brightblue", 1, 12},
-	{__LINE__, "grey", 1, 8},
-	{__LINE__, "default", 1, THEME_DEFAULT},
-	{__LINE__, "0", 1, 0},
-	{__LINE__, "255", 1, 255},
-	{__LINE__, "256", 0, 0},
-	{__LINE__, "-1", 0, 0},
-	{__LINE__, "#ff8000", 1, THEME_RGB(255, 128, 0)},
-	{__LINE__, "#FF8000", 1, THEME_RGB(255, 128, 0)},
-	{__LINE__, "#ff800", 0, 0},
-	{__LINE__, "#gg0000", 0, 0},
-	{__LINE__, "reddish", 0, 0},
-	{__LINE__, "12x", 0, 0},
-	{__LINE__, "", 0, 0},
+    {__LINE__, "red", 1, 1},
+    {__LINE__, "brightblue", 1, 12},
+    {__LINE__, "grey", 1, 8},
+    {__LINE__, "default", 1, THEME_DEFAULT},
+    {__LINE__, "0", 1, 0},
+    {__LINE__, "255", 1, 255},
+    {__LINE__, "256", 0, 0},
+    {__LINE__, "-1", 0, 0},
+    {__LINE__, "#ff8000", 1, THEME_RGB(255, 128, 0)},
+    {__LINE__, "#FF8000", 1, THEME_RGB(255, 128, 0)},
+    {__LINE__, "#ff800", 0, 0},
+    {__LINE__, "#gg0000", 0, 0},
+    {__LINE__, "reddish", 0, 0},
+    {__LINE__, "12x", 0, 0},
+    {__LINE__, "", 0, 0},
 };
 
 static const struct {
@@ -38,15 +38,15 @@ static const struct {
 	unsigned attr;
 	const char *err;
 } style_cases[] = {
-	{__LINE__, "", 1, THEME_DEFAULT, THEME_DEFAULT, 0, NULL},
-	{__LINE__, "fg=red bg=#000000 bold", 1, 1, THEME_RGB(0, 0, 0), THEME_BOLD, NULL},
-	{__LINE__, "  dim\treverse underline italic ", 1, THEME_DEFAULT, THEME_DEFAULT,
-	 THEME_DIM | THEME_REVERSE | THEME_UNDERLINE | THEME_ITALIC, NULL},
-	{__LINE__, "fg=accent", 1, 33, THEME_DEFAULT, 0, NULL},
-	{__LINE__, "fg=purple", 0, 0, 0, 0, "unknown colour 'purple'"},
-	{__LINE__, "blink", 0, 0, 0, 0,
-	 "unknown style word 'blink' (fg=COLOUR bg=COLOUR bold dim reverse underline italic)"},
-	{__LINE__, "fg=\x1b[31m", 0, 0, 0, 0, "unknown colour '\\x1b[31m'"},
+    {__LINE__, "", 1, THEME_DEFAULT, THEME_DEFAULT, 0, NULL},
+    {__LINE__, "fg=red bg=#000000 bold", 1, 1, THEME_RGB(0, 0, 0), THEME_BOLD, NULL},
+    {__LINE__, "  dim\treverse underline italic ", 1, THEME_DEFAULT, THEME_DEFAULT,
+     THEME_DIM | THEME_REVERSE | THEME_UNDERLINE | THEME_ITALIC, NULL},
+    {__LINE__, "fg=accent", 1, 33, THEME_DEFAULT, 0, NULL},
+    {__LINE__, "fg=purple", 0, 0, 0, 0, "unknown colour 'purple'"},
+    {__LINE__, "blink", 0, 0, 0, 0,
+     "unknown style word 'blink' (fg=COLOUR bg=COLOUR bold dim reverse underline italic)"},
+    {__LINE__, "fg=\x1b[31m", 0, 0, 0, 0, "unknown colour '\\x1b[31m'"},
 };
 
 static void test_parse_units(void)
@@ -59,7 +59,8 @@ static void test_parse_units(void)
 		int r = theme_parse_colour(colour_cases[i].text, &c);
 		CHECK((r == 0) == colour_cases[i].ok, "line %d: rc %d", colour_cases[i].line, r);
 		if (colour_cases[i].ok)
-			CHECK(c == colour_cases[i].want, "line %d: got %d", colour_cases[i].line, c);
+			CHECK(c == colour_cases[i].want, "line %d: got %d", colour_cases[i].line,
+			      c);
 	}
 	for (size_t i = 0; i < N(style_cases); i++) {
 		struct theme_style st;
@@ -70,7 +71,7 @@ static void test_parse_units(void)
 		      err);
 		if (style_cases[i].ok)
 			CHECK(st.fg == style_cases[i].fg && st.bg == style_cases[i].bg &&
-				      st.attr == style_cases[i].attr,
+				  st.attr == style_cases[i].attr,
 			      "line %d: %d %d %u", style_cases[i].line, st.fg, st.bg, st.attr);
 		else
 			CHECK(strcmp(err, style_cases[i].err) == 0, "line %d: err '%s'",
@@ -89,7 +90,8 @@ static void test_role_table(void)
 		CHECK(theme_roles[i].key && theme_roles[i].help, "role %d has a key and help", i);
 		if (!theme_roles[i].key)
 			continue;
-		CHECK(theme_role_find(theme_roles[i].key) == i, "role %s unique", theme_roles[i].key);
+		CHECK(theme_role_find(theme_roles[i].key) == i, "role %s unique",
+		      theme_roles[i].key);
 		CHECK(theme_parse_style(theme_roles[i].default_style, NULL, NULL, 0, &st, err,
 					sizeof(err)) == 0,
 		      "role %s default style: %s", theme_roles[i].key, err);
@@ -102,33 +104,33 @@ static void test_role_table(void)
 }
 
 static const char bad_theme[] = "# a theme with mistakes\n"
-				"header = fg=red\n"              /* 2: outside a section */
+				"header = fg=red\n" /* 2: outside a section */
 				"[palette]\n"
 				"accent = #0087af\n"
-				"dull = nocolour\n"              /* 5 */
-				"bad name = red\n"               /* 6 */
+				"dull = nocolour\n" /* 5 */
+				"bad name = red\n"  /* 6 */
 				"[roles]\n"
 				"title = fg=accent bold\n"
-				"cell_good = fg=green blink\n"   /* 9 */
-				"no_such_role = fg=red\n"        /* 10 */
-				"just words\n"                   /* 11 */
-				"[colours]\n"                    /* 12 */
-				"cell = fg=blue\n"               /* ignored: unknown section */
-				"[roles\n"                       /* 14 */
+				"cell_good = fg=green blink\n" /* 9 */
+				"no_such_role = fg=red\n"      /* 10 */
+				"just words\n"		       /* 11 */
+				"[colours]\n"		       /* 12 */
+				"cell = fg=blue\n"	       /* ignored: unknown section */
+				"[roles\n"		       /* 14 */
 				"cell_bad = fg=#ff0000 reverse\n";
 
 static void test_bad_lines(void)
 {
 	static const char *const want[] = {
-		"bad.theme:2: 'header' outside a section",
-		"bad.theme:5: unknown colour 'nocolour' (a name, 0-255 or #rrggbb)",
-		"bad.theme:6: bad palette name 'bad name'",
-		"bad.theme:9: cell_good: unknown style word 'blink' (fg=COLOUR bg=COLOUR bold dim "
-		"reverse underline italic)",
-		"bad.theme:10: unknown role 'no_such_role'",
-		"bad.theme:11: expected 'key = value', got 'just words'",
-		"bad.theme:12: unknown section [colours] (want [theme], [palette] or [roles])",
-		"bad.theme:14: bad section line (want [palette] or [roles])",
+	    "bad.theme:2: 'header' outside a section",
+	    "bad.theme:5: unknown colour 'nocolour' (a name, 0-255 or #rrggbb)",
+	    "bad.theme:6: bad palette name 'bad name'",
+	    "bad.theme:9: cell_good: unknown style word 'blink' (fg=COLOUR bg=COLOUR bold dim "
+	    "reverse underline italic)",
+	    "bad.theme:10: unknown role 'no_such_role'",
+	    "bad.theme:11: expected 'key = value', got 'just words'",
+	    "bad.theme:12: unknown section [colours] (want [theme], [palette] or [roles])",
+	    "bad.theme:14: bad section line (want [palette] or [roles])",
 	};
 	struct theme t, def;
 
@@ -139,7 +141,9 @@ static void test_bad_lines(void)
 	for (size_t i = 0; i < N(want) && i < t.nwarnings; i++)
 		CHECK_STR(t.warnings[i], want[i]);
 	/* good lines applied, bad lines ignored, missing roles keep the default */
-	CHECK(t.styles[ROLE_TITLE].fg == THEME_RGB(0, 0x87, 0xaf) && t.styles[ROLE_TITLE].attr == THEME_BOLD, "title");
+	CHECK(t.styles[ROLE_TITLE].fg == THEME_RGB(0, 0x87, 0xaf) &&
+		  t.styles[ROLE_TITLE].attr == THEME_BOLD,
+	      "title");
 	CHECK(memcmp(&t.styles[ROLE_CELL_GOOD], &def.styles[ROLE_CELL_GOOD],
 		     sizeof(struct theme_style)) == 0,
 	      "bad line leaves the role unchanged");
@@ -179,7 +183,8 @@ static void test_load(void)
 		      t.source);
 		if (i == 0) /* default.theme must agree with the role table */
 			for (int r = 0; r < ROLE_COUNT; r++)
-				CHECK(memcmp(&t.styles[r], &def.styles[r], sizeof(def.styles[r])) == 0,
+				CHECK(memcmp(&t.styles[r], &def.styles[r], sizeof(def.styles[r])) ==
+					  0,
 				      "default.theme role %s differs from the table",
 				      theme_roles[r].key);
 		theme_free(&t);
@@ -221,20 +226,24 @@ static void test_load(void)
 		const char *name;
 		const char *err;
 	} unknown[] = {
-		{__LINE__, "nosuch", "unknown theme 'nosuch' (themes: default, high-contrast, light, "
-				     "mine, mono)"},
-		{__LINE__, "../x", NULL},
-		{__LINE__, ".hidden", "unknown theme '.hidden' (themes: default, high-contrast, "
-				      "light, mine, mono)"},
-		{__LINE__, "a\x1b", "unknown theme 'a\\x1b' (themes: default, high-contrast, light, "
-				    "mine, mono)"},
+	    {__LINE__, "nosuch",
+	     "unknown theme 'nosuch' (themes: default, high-contrast, light, "
+	     "mine, mono)"},
+	    {__LINE__, "../x", NULL},
+	    {__LINE__, ".hidden",
+	     "unknown theme '.hidden' (themes: default, high-contrast, "
+	     "light, mine, mono)"},
+	    {__LINE__, "a\x1b",
+	     "unknown theme 'a\\x1b' (themes: default, high-contrast, light, "
+	     "mine, mono)"},
 	};
 	for (size_t i = 0; i < N(unknown); i++) {
 		err[0] = '\0';
 		CHECK(theme_load(&t, unknown[i].name, err, sizeof(err)) == -1, "line %d fails",
 		      unknown[i].line);
 		if (unknown[i].err)
-			CHECK(strcmp(err, unknown[i].err) == 0, "line %d: %s", unknown[i].line, err);
+			CHECK(strcmp(err, unknown[i].err) == 0, "line %d: %s", unknown[i].line,
+			      err);
 		theme_free(&t);
 	}
 	char **names;
@@ -249,33 +258,33 @@ static void test_degrade(void)
 	static const struct {
 		int line, r, g, b, idx;
 	} rgb[] = {
-		{__LINE__, 255, 0, 0, 196},   {__LINE__, 0, 0, 0, 16},
-		{__LINE__, 255, 255, 255, 231}, {__LINE__, 128, 128, 128, 244},
-		{__LINE__, 0, 95, 135, 24},   {__LINE__, 18, 52, 86, 23},
-		{__LINE__, 200, 200, 205, 251},
+	    {__LINE__, 255, 0, 0, 196},	    {__LINE__, 0, 0, 0, 16},
+	    {__LINE__, 255, 255, 255, 231}, {__LINE__, 128, 128, 128, 244},
+	    {__LINE__, 0, 95, 135, 24},	    {__LINE__, 18, 52, 86, 23},
+	    {__LINE__, 200, 200, 205, 251},
 	};
 	static const struct {
 		int line, idx, n, want;
 	} basic[] = {
-		{__LINE__, 196, 8, 1},  {__LINE__, 21, 8, 4},   {__LINE__, 46, 8, 2},
-		{__LINE__, 9, 8, 1},    {__LINE__, 9, 16, 9},   {__LINE__, 15, 8, 7},
-		{__LINE__, 3, 8, 3},    {__LINE__, 232, 8, 0},  {__LINE__, 255, 8, 7},
-		{__LINE__, 196, 16, 9}, {__LINE__, 226, 16, 11},
+	    {__LINE__, 196, 8, 1},  {__LINE__, 21, 8, 4},    {__LINE__, 46, 8, 2},
+	    {__LINE__, 9, 8, 1},    {__LINE__, 9, 16, 9},    {__LINE__, 15, 8, 7},
+	    {__LINE__, 3, 8, 3},    {__LINE__, 232, 8, 0},   {__LINE__, 255, 8, 7},
+	    {__LINE__, 196, 16, 9}, {__LINE__, 226, 16, 11},
 	};
 	static const struct {
 		int line, colors;
 		const char *colorterm, *no_color;
 		enum theme_depth want;
 	} depth[] = {
-		{__LINE__, 256, NULL, NULL, THEME_256},
-		{__LINE__, 256, "truecolor", NULL, THEME_DIRECT},
-		{__LINE__, 256, "24bit", "", THEME_DIRECT},
-		{__LINE__, 256, "truecolor", "1", THEME_MONO},
-		{__LINE__, 8, NULL, NULL, THEME_8},
-		{__LINE__, 16, NULL, NULL, THEME_16},
-		{__LINE__, 0, NULL, NULL, THEME_MONO},
-		{__LINE__, -1, NULL, NULL, THEME_MONO},
-		{__LINE__, 16777216, NULL, NULL, THEME_DIRECT},
+	    {__LINE__, 256, NULL, NULL, THEME_256},
+	    {__LINE__, 256, "truecolor", NULL, THEME_DIRECT},
+	    {__LINE__, 256, "24bit", "", THEME_DIRECT},
+	    {__LINE__, 256, "truecolor", "1", THEME_MONO},
+	    {__LINE__, 8, NULL, NULL, THEME_8},
+	    {__LINE__, 16, NULL, NULL, THEME_16},
+	    {__LINE__, 0, NULL, NULL, THEME_MONO},
+	    {__LINE__, -1, NULL, NULL, THEME_MONO},
+	    {__LINE__, 16777216, NULL, NULL, THEME_DIRECT},
 	};
 	for (size_t i = 0; i < N(rgb); i++)
 		CHECK(theme_rgb_to_256(rgb[i].r, rgb[i].g, rgb[i].b) == rgb[i].idx, "line %d: %d",
@@ -285,13 +294,13 @@ static void test_degrade(void)
 		      basic[i].line, theme_256_to_basic(basic[i].idx, basic[i].n));
 	for (size_t i = 0; i < N(depth); i++)
 		CHECK(theme_depth_for(depth[i].colors, depth[i].colorterm, depth[i].no_color) ==
-			      depth[i].want,
+			  depth[i].want,
 		      "line %d", depth[i].line);
 
 	struct theme t;
 	theme_init_default(&t);
-	t.styles[ROLE_CELL] = (struct theme_style){THEME_RGB(255, 0, 0), THEME_RGB(0, 0, 0),
-						   THEME_BOLD};
+	t.styles[ROLE_CELL] =
+	    (struct theme_style){THEME_RGB(255, 0, 0), THEME_RGB(0, 0, 0), THEME_BOLD};
 	struct theme_style s = theme_resolve(&t, ROLE_CELL, THEME_DIRECT);
 	CHECK(s.fg == THEME_RGB(255, 0, 0) && s.bg == THEME_RGB(0, 0, 0), "direct keeps rgb");
 	s = theme_resolve(&t, ROLE_CELL, THEME_256);
@@ -300,7 +309,7 @@ static void test_degrade(void)
 	CHECK(s.fg == 1 && s.bg == 0, "8: %d %d", s.fg, s.bg);
 	s = theme_resolve(&t, ROLE_CELL_BAD, THEME_MONO);
 	CHECK(s.fg == THEME_DEFAULT && s.bg == THEME_DEFAULT &&
-		      s.attr == (THEME_BOLD | THEME_REVERSE),
+		  s.attr == (THEME_BOLD | THEME_REVERSE),
 	      "mono uses the fallback attributes");
 	/* colours that collapse onto each other fall back to attributes */
 	t.styles[ROLE_CELL_WARN] = (struct theme_style){THEME_RGB(250, 0, 0), 196, 0};
@@ -310,8 +319,8 @@ static void test_degrade(void)
 	CHECK(s.fg == THEME_DEFAULT && s.attr == 0, "out-of-range role is plain");
 	/* NO_COLOR from the environment, as the UI would read it */
 	setenv("NO_COLOR", "1", 1);
-	s = theme_resolve(&t, ROLE_CELL, theme_depth_for(256, getenv("COLORTERM"),
-							 getenv("NO_COLOR")));
+	s = theme_resolve(&t, ROLE_CELL,
+			  theme_depth_for(256, getenv("COLORTERM"), getenv("NO_COLOR")));
 	CHECK(s.fg == THEME_DEFAULT && s.attr == 0, "NO_COLOR: mono");
 	unsetenv("NO_COLOR");
 	theme_free(&t);

@@ -1,4 +1,5 @@
-/* test_views.c: golden screens: views_draw() of sim snapshots at 80x24 and 132x40, text and roles. */
+/* test_views.c: golden screens: views_draw() of sim snapshots at 80x24 and 132x40, text and roles.
+ */
 #include "app.h"
 #include "harness.h"
 #include "mode.h"
@@ -35,14 +36,17 @@ static int fx_open(const char *args, int ticks)
 	char buf[512], *argv[64];
 	int argc = 0;
 	bool replay = strncmp(args, "-R ", 3) == 0;
-	snprintf(buf, sizeof(buf), replay ? "pmutop --no-rc %s" : "pmutop --no-rc --backend sim --seed 1 -i 1000 %s",
+	snprintf(buf, sizeof(buf),
+		 replay ? "pmutop --no-rc %s" : "pmutop --no-rc --backend sim --seed 1 -i 1000 %s",
 		 args);
-	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
+	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && argc < 63;
+	     t = strtok_r(NULL, " ", &save))
 		argv[argc++] = t;
 	argv[argc] = NULL;
 	char err[512];
 	optind = 0;
-	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 || app_init(&app, err, sizeof(err)) != 0) {
+	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 ||
+	    app_init(&app, err, sizeof(err)) != 0) {
 		CHECK(0, "fixture \"%s\": %s", args, err);
 		return -1;
 	}
@@ -56,7 +60,8 @@ static int fx_open(const char *args, int ticks)
 		return -1;
 	}
 	for (int i = 0; i < ticks; i++) {
-		int rc = replay ? playback_tick(&app, err, sizeof(err)) : app_tick(&app, err, sizeof(err));
+		int rc = replay ? playback_tick(&app, err, sizeof(err))
+				: app_tick(&app, err, sizeof(err));
 		if (replay && rc == 0) { /* the replay's own priming tick */
 			i--;
 			continue;
@@ -91,30 +96,31 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	snprintf(pmu, sizeof(pmu), "%s%s", app.replay ? "" : "SIMULATED ", app.family->desc);
 	snprintf(banner, sizeof(banner), "%s", app.replay ? "REPLAY stat.csv" : "SIMULATED");
 	struct view_header hd = {
-		.host = "testhost",
-		.kernel = "6.1.0-test",
-		.pmu = pmu,
-		.banner = banner,
-		.mode = app.mode_name,
-		.title = app.mode.title,
-		.interval_ms = app.interval_ms,
-		.measured_ms = snap->interval_s * 1000,
-		.samples = app.ticks,
-		.paused = sc->paused,
-		.capability = "capability line of the test (fixed text)",
+	    .host = "testhost",
+	    .kernel = "6.1.0-test",
+	    .pmu = pmu,
+	    .banner = banner,
+	    .mode = app.mode_name,
+	    .title = app.mode.title,
+	    .interval_ms = app.interval_ms,
+	    .measured_ms = snap->interval_s * 1000,
+	    .samples = app.ticks,
+	    .paused = sc->paused,
+	    .capability = "capability line of the test (fixed text)",
 	};
 	struct ui_state *u = app.ui;
 	struct view_input in = {
-		.header = &hd,
-		.snap = snap->seq ? snap : NULL,
-		.core_type = sc->core_type,
-		.history = &hist,
-		.message = sc->message,
-		.message_role = sc->message_role,
-		.prompt = sc->prompt,
+	    .header = &hd,
+	    .snap = snap->seq ? snap : NULL,
+	    .core_type = sc->core_type,
+	    .history = &hist,
+	    .message = sc->message,
+	    .message_role = sc->message_role,
+	    .prompt = sc->prompt,
 	};
 	if (sc->text)
-		in.text = (struct view_lines){(const char *const *)u->text, u->text_roles, u->ntext};
+		in.text =
+		    (struct view_lines){(const char *const *)u->text, u->text_roles, u->ntext};
 	views_draw(c, &in, vs);
 	return c;
 }
@@ -230,8 +236,10 @@ int main(void)
 		char *t = dump(c, false);
 		CHECK(strstr(t, "SIMULATED") != NULL, "no SIMULATED banner:\n%s", t);
 		CHECK(strstr(t, " all") != NULL, "no total row:\n%s", t);
-		CHECK(role_on_line(c, "   1 ", ROLE_CELL_WARN), "CPU 1 not in the warn colour:\n%s", t);
-		CHECK(role_on_line(c, "   0 ", ROLE_CELL_GOOD), "CPU 0 not in the good colour:\n%s", t);
+		CHECK(role_on_line(c, "   1 ", ROLE_CELL_WARN), "CPU 1 not in the warn colour:\n%s",
+		      t);
+		CHECK(role_on_line(c, "   0 ", ROLE_CELL_GOOD), "CPU 0 not in the good colour:\n%s",
+		      t);
 		CHECK(!role_on_line(c, "   0 ", ROLE_CELL_WARN), "CPU 0 in the warn colour");
 		free(t);
 		canvas_free(c);
@@ -241,7 +249,8 @@ int main(void)
 		CHECK_INT(vs.sort_col, 0);
 		t = screen("table-sorted", 80, 24, &vs, &plain);
 		char *r1 = strstr(t, "\n   1 "), *r0 = strstr(t, "\n   0 ");
-		CHECK(r1 && r0 && r1 < r0, "sort by dmiss_pct desc does not put CPU 1 first:\n%s", t);
+		CHECK(r1 && r0 && r1 < r0, "sort by dmiss_pct desc does not put CPU 1 first:\n%s",
+		      t);
 		free(t);
 	}
 
@@ -260,8 +269,9 @@ int main(void)
 	/* n/s (event never opens) and an offline CPU, with the total row over online CPUs. */
 	if (fx_open("--sim-cpus 4 -m cpi --sim-fail-event 1 --sim-offline 2:1-5", 2) == 0) {
 		struct view_state vs = table_state();
-		struct screen sc = {.message = "instructions (perf::INSTRUCTIONS) not supported on 4 of 4 CPUs",
-				    .message_role = ROLE_MESSAGE_WARN};
+		struct screen sc = {
+		    .message = "instructions (perf::INSTRUCTIONS) not supported on 4 of 4 CPUs",
+		    .message_role = ROLE_MESSAGE_WARN};
 		both("table-ns-offline", &vs, &sc);
 		char *t = screen("table-ns-offline", 80, 24, &vs, &sc);
 		CHECK(strstr(t, "n/s") != NULL, "no n/s cell:\n%s", t);
@@ -299,7 +309,8 @@ int main(void)
 		both("replay-perfstat", &vs, &sc);
 		char *t = screen("replay-perfstat", 80, 24, &vs, &sc);
 		CHECK(strstr(t, "REPLAY stat.csv") != NULL, "REPLAY banner:\n%s", t);
-		CHECK(strstr(t, "3.111~") != NULL, "perf's multiplexed line (running < 100%%) is marked scaled:\n%s", t);
+		CHECK(strstr(t, "3.111~") != NULL,
+		      "perf's multiplexed line (running < 100%%) is marked scaled:\n%s", t);
 		free(t);
 	}
 
@@ -328,7 +339,8 @@ int main(void)
 
 	/* Grouping by core type (hybrid: P-cores and E-cores interleaved). */
 	if (fx_open("--sim-cpus 6 -m cpi", 2) == 0) {
-		static const char *const types[] = {"P-core", "E-core", "P-core", "E-core", "E-core", "P-core"};
+		static const char *const types[] = {"P-core", "E-core", "P-core",
+						    "E-core", "E-core", "P-core"};
 		struct view_state vs = table_state();
 		vs.group_by_type = true;
 		struct screen sc = {.core_type = types};
@@ -338,7 +350,8 @@ int main(void)
 		char *e = strstr(t, "E-core"), *p = strstr(t, "P-core");
 		CHECK(e && p && p < e, "P-core group not before E-core:\n%s", t);
 		CHECK(e && strstr(e, "   1 "), "CPU 1 not under E-core:\n%s", t);
-		CHECK(p && strstr(p, "   5 ") && strstr(p, "   5 ") < e, "CPU 5 not under P-core:\n%s", t);
+		CHECK(p && strstr(p, "   5 ") && strstr(p, "   5 ") < e,
+		      "CPU 5 not under P-core:\n%s", t);
 		free(t);
 	}
 
@@ -363,7 +376,8 @@ int main(void)
 		CHECK(strstr(t, " all") != NULL, "40x10 has no total row:\n%s", t);
 		free(t);
 		t = screen("small", 30, 8, &ts, &plain);
-		CHECK(strstr(t, "terminal too small") && strstr(t, "need 40x10, have 30x8"), "30x8:\n%s", t);
+		CHECK(strstr(t, "terminal too small") && strstr(t, "need 40x10, have 30x8"),
+		      "30x8:\n%s", t);
 		free(t);
 		struct canvas *c = draw(39, 10, &ts, &plain);
 		t = dump(c, false);

@@ -14,7 +14,8 @@ static int exec_pause(const struct command_ctx *ctx, int argc, char **argv, char
 	else
 		app->display_paused = strcmp(argv[0], "pause") == 0;
 	command_note(ctx, "%s",
-		     app->display_paused ? "display paused, counting goes on (space resumes)" : "resumed");
+		     app->display_paused ? "display paused, counting goes on (space resumes)"
+					 : "resumed");
 	return 0;
 }
 

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* The help view: commands and keys (from the tables), settings, modes; or one command. */
 static int show_help(struct app_ctx *app, const char *topic, char *err, size_t errlen)
 {

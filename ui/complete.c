@@ -35,9 +35,9 @@ void complete_list_free(struct complete_list *l)
 }
 
 static const char *const select_moves[] = {"up", "down", "pgup", "pgdn", "top", "bottom"};
-static const char *const key_names[] = {"space", "tab", "enter", "esc", "up", "down", "left",
-					"right", "home", "end", "pgup", "pgdn", "insert",
-					"delete", "backspace"};
+static const char *const key_names[] = {"space", "tab",	 "enter",  "esc",    "up",
+					"down",	 "left", "right",  "home",   "end",
+					"pgup",	 "pgdn", "insert", "delete", "backspace"};
 
 void complete_commands(void *user, int word, int argc, const char *const *argv,
 		       struct complete_list *out)

@@ -1,16 +1,16 @@
 /* screen.c: the ncurses front end: one poll loop, canvas blit with one doupdate, keys, prompt. */
-#include "ui.h"
 #include "app.h"
 #include "canvas.h"
 #include "command.h"
 #include "complete.h"
-#include "history.h"
 #include "frame.h"
+#include "history.h"
 #include "jitter.h"
-#include "run.h"
 #include "keys.h"
 #include "lineedit.h"
+#include "run.h"
 #include "theme.h"
+#include "ui.h"
 #include "uistate.h"
 #include "views.h"
 #include <curses.h>
@@ -98,7 +98,8 @@ static void blit(struct ui_state *u)
 			int role = cell->role < ROLE_COUNT ? cell->role : 0;
 			attr_t a = curses_attr(u->role_attr[role] | cell->attr);
 			attrset(a | COLOR_PAIR(u->role_pair[role]));
-			/* the bottom-right cell cannot be written without scrolling on some terminals */
+			/* the bottom-right cell cannot be written without scrolling on some
+			 * terminals */
 			if (y == c->h - 1 && x == c->w - 1)
 				continue;
 			mvaddstr(y, x, cell->ch[0] ? cell->ch : " ");
@@ -144,19 +145,32 @@ static int map_key(int status, wint_t ch)
 {
 	if (status == KEY_CODE_YES) {
 		switch (ch) {
-		case KEY_UP: return KEYS_UP;
-		case KEY_DOWN: return KEYS_DOWN;
-		case KEY_LEFT: return KEYS_LEFT;
-		case KEY_RIGHT: return KEYS_RIGHT;
-		case KEY_HOME: return KEYS_HOME;
-		case KEY_END: return KEYS_END;
-		case KEY_PPAGE: return KEYS_PGUP;
-		case KEY_NPAGE: return KEYS_PGDN;
-		case KEY_IC: return KEYS_INSERT;
-		case KEY_DC: return KEYS_DELETE;
-		case KEY_BACKSPACE: return KEYS_BACKSPACE;
-		case KEY_ENTER: return KEYS_ENTER;
-		case KEY_RESIZE: return KEYS_RESIZE;
+		case KEY_UP:
+			return KEYS_UP;
+		case KEY_DOWN:
+			return KEYS_DOWN;
+		case KEY_LEFT:
+			return KEYS_LEFT;
+		case KEY_RIGHT:
+			return KEYS_RIGHT;
+		case KEY_HOME:
+			return KEYS_HOME;
+		case KEY_END:
+			return KEYS_END;
+		case KEY_PPAGE:
+			return KEYS_PGUP;
+		case KEY_NPAGE:
+			return KEYS_PGDN;
+		case KEY_IC:
+			return KEYS_INSERT;
+		case KEY_DC:
+			return KEYS_DELETE;
+		case KEY_BACKSPACE:
+			return KEYS_BACKSPACE;
+		case KEY_ENTER:
+			return KEYS_ENTER;
+		case KEY_RESIZE:
+			return KEYS_RESIZE;
 		default:
 			if (ch >= (wint_t)KEY_F(1) && ch <= (wint_t)KEY_F(12))
 				return KEYS_F1 + (int)(ch - KEY_F(1));
@@ -284,12 +298,12 @@ int ui_run(struct app_ctx *app)
 	u->rebuild_styles = build_styles;
 	ui_state_startup(app); /* rc file and -c commands, history */
 	struct run_frontend fe = {
-		.ctx = app,
-		.on_frame = screen_frame,
-		.on_change = screen_change,
-		.on_stdin = screen_stdin,
-		.on_resize = screen_resize,
-		.after_tick = screen_after_tick,
+	    .ctx = app,
+	    .on_frame = screen_frame,
+	    .on_change = screen_change,
+	    .on_stdin = screen_stdin,
+	    .on_resize = screen_resize,
+	    .after_tick = screen_after_tick,
 	};
 	int rc = run_loop(app, &fe);
 	endwin();

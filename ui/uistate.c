@@ -1,11 +1,11 @@
 /* uistate.c: the screen's state: keys, prompt, completion, what it shows (no curses; commands in
  * ui/cmd-*.c). */
 #include "uistate.h"
-#include "frame.h"
 #include "app.h"
 #include "command.h"
 #include "complete.h"
 #include "encode.h"
+#include "frame.h"
 #include "history.h"
 #include "jitter.h"
 #include "mode.h"
@@ -153,7 +153,8 @@ struct event_complete {
 	const char *prefix;
 };
 
-static void add_event_name(void *arg, const char *pmu, const char *event, const char *desc, bool present)
+static void add_event_name(void *arg, const char *pmu, const char *event, const char *desc,
+			   bool present)
 {
 	(void)desc, (void)present;
 	struct event_complete *ec = arg;
@@ -193,7 +194,8 @@ static void prompt_complete(struct app_ctx *app)
 		char line[256] = "";
 		for (size_t i = 0; i < res.matches.n; i++) {
 			size_t l = strlen(line);
-			snprintf(line + l, sizeof(line) - l, "%s%s", i ? " " : "", res.matches.v[i]);
+			snprintf(line + l, sizeof(line) - l, "%s%s", i ? " " : "",
+				 res.matches.v[i]);
 		}
 		app_log(app, MSG_INFO, "%zu choices: %s", res.matches.n, line);
 	} else if (res.status == COMPLETE_NONE) {
@@ -246,8 +248,7 @@ struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen)
 		app_log(app, MSG_WARN, "history: %s", why);
 	metrics_of(app, u->seen_metrics, sizeof(u->seen_metrics));
 	offcore_of(app, u->seen_offcore, sizeof(u->seen_offcore));
-	struct app_hook hook = {
-	    .name = "ui", .on_mode = on_mode, .arg = u};
+	struct app_hook hook = {.name = "ui", .on_mode = on_mode, .arg = u};
 	if (app_add_hook(app, &hook) < 0) {
 		snprintf(err, errlen, "too many observers of the run");
 		ui_state_free(app);
@@ -291,8 +292,8 @@ void ui_state_set_depth(struct app_ctx *app, int colors)
 static void bind_replay_keys(struct app_ctx *app)
 {
 	static const char *const keys[][2] = {
-		{".", "tick"}, {",", "tick -1"}, {"]", "rate +"}, {"[", "rate -"}, {"g", "jump start"},
-		{"G", "jump end"}, {"'", "jump mark"},
+	    {".", "tick"},	 {",", "tick -1"},  {"]", "rate +"},	{"[", "rate -"},
+	    {"g", "jump start"}, {"G", "jump end"}, {"'", "jump mark"},
 	};
 	char err[128];
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -348,7 +349,8 @@ static void prompt_key(struct app_ctx *app, int key)
 		return;
 	case KEYS_UP:
 	case KEYS_CTRL('p'): {
-		const char *h = u->history ? hist_prev(u->history, u->le.buf ? u->le.buf : "") : NULL;
+		const char *h =
+		    u->history ? hist_prev(u->history, u->le.buf ? u->le.buf : "") : NULL;
 		if (h)
 			lineedit_set(&u->le, h);
 		return;
@@ -403,8 +405,12 @@ static void add_spike_line(void *ctx, bool title, const char *line)
 /* The table's window columns, as the frame has them. */
 static const struct view_jitter *view_jitter_of(const struct frame *f, struct view_jitter *vj)
 {
-	*vj = (struct view_jitter){.stat = f->stat, .values = f->stat_values, .nattrib = f->nattrib,
-				   .attrib_names = f->attrib_names, .attrib = f->attrib, .task = f->task};
+	*vj = (struct view_jitter){.stat = f->stat,
+				   .values = f->stat_values,
+				   .nattrib = f->nattrib,
+				   .attrib_names = f->attrib_names,
+				   .attrib = f->attrib,
+				   .task = f->task};
 	return vj->stat || vj->nattrib ? vj : NULL;
 }
 
@@ -427,7 +433,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		snprintf(extra, sizeof(extra), "%s%s%s", f->position,
 			 f->position[0] && f->recorder[0] ? "  " : "", f->recorder);
 	else if (app->overruns)
-		snprintf(extra, sizeof(extra), "missed ticks: %llu (machine busy or interval too short)",
+		snprintf(extra, sizeof(extra),
+			 "missed ticks: %llu (machine busy or interval too short)",
 			 (unsigned long long)app->overruns);
 	if (f && f->show_self) {
 		size_t used = strlen(extra);
@@ -436,38 +443,40 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	/* the header describes the machine the numbers come from (the recorded one in a replay) */
 	const struct source_machine *mach = &app->machine;
 	struct view_header h = {
-		.host = mach->host[0] ? mach->host : "?",
-		.kernel = mach->kernel[0] ? mach->kernel : "?",
-		.pmu = f ? f->pmu_line : "",
-		.banner = f && f->banner[0] ? f->banner : NULL,
-		.mode = app->mode_name,
-		.title = app->mode.title,
-		.interval_ms = app->interval_ms,
-		.measured_ms = have ? snap->interval_s * 1000 : 0,
-		.samples = f ? f->ticks : 0, /* the tick the frame shows (counting goes on when paused) */
-		.paused = app->display_paused,
-		.first_tick_pending = f ? f->first_tick_pending : true,
-		.capability = mach->capability,
-		.warnings = app->warnings,
-		.extra = extra,
+	    .host = mach->host[0] ? mach->host : "?",
+	    .kernel = mach->kernel[0] ? mach->kernel : "?",
+	    .pmu = f ? f->pmu_line : "",
+	    .banner = f && f->banner[0] ? f->banner : NULL,
+	    .mode = app->mode_name,
+	    .title = app->mode.title,
+	    .interval_ms = app->interval_ms,
+	    .measured_ms = have ? snap->interval_s * 1000 : 0,
+	    .samples =
+		f ? f->ticks : 0, /* the tick the frame shows (counting goes on when paused) */
+	    .paused = app->display_paused,
+	    .first_tick_pending = f ? f->first_tick_pending : true,
+	    .capability = mach->capability,
+	    .warnings = app->warnings,
+	    .extra = extra,
 	};
 	struct view_jitter vj;
 	struct view_input in = {
-		.header = &h,
-		.snap = have ? snap : NULL,
-		.core_type = f ? f->core_type : NULL,
-		.history = &u->hist,
-		.text = {(const char *const *)u->text, u->text_roles, u->ntext},
-		.message = app->status[0] ? app->status : NULL,
-		.message_role = ROLE_MESSAGE_INFO,
-		.jitter = have ? view_jitter_of(f, &vj) : NULL,
+	    .header = &h,
+	    .snap = have ? snap : NULL,
+	    .core_type = f ? f->core_type : NULL,
+	    .history = &u->hist,
+	    .text = {(const char *const *)u->text, u->text_roles, u->ntext},
+	    .message = app->status[0] ? app->status : NULL,
+	    .message_role = ROLE_MESSAGE_INFO,
+	    .jitter = have ? view_jitter_of(f, &vj) : NULL,
 	};
 	if (app->nmessages) {
 		int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
 		if (strcmp(app->messages[last].text, app->status) == 0)
-			in.message_role = app->messages[last].level == MSG_ERROR ? ROLE_MESSAGE_ERROR
-					  : app->messages[last].level == MSG_WARN ? ROLE_MESSAGE_WARN
-										  : ROLE_MESSAGE_INFO;
+			in.message_role =
+			    app->messages[last].level == MSG_ERROR  ? ROLE_MESSAGE_ERROR
+			    : app->messages[last].level == MSG_WARN ? ROLE_MESSAGE_WARN
+								    : ROLE_MESSAGE_INFO;
 	}
 	if (have && f->nbits > 0) {
 		in.nbits = f->nbits;
@@ -479,7 +488,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	}
 	if (u->prompting) {
 		struct lineedit_view lv = lineedit_view(&u->le, c->w - 2);
-		snprintf(u->prompt_buf, sizeof(u->prompt_buf), ":%.*s", (int)lv.len, u->le.buf + lv.start);
+		snprintf(u->prompt_buf, sizeof(u->prompt_buf), ":%.*s", (int)lv.len,
+			 u->le.buf + lv.start);
 		in.prompt = u->prompt_buf;
 		u->cursor_col = 1 + lv.cursor_col;
 	}

@@ -1,8 +1,8 @@
 /* cmd-record.c: "record FILE", "stop", "mark TEXT...": the recording and its markers. */
 #include "app.h"
 #include "command.h"
-#include "remote.h"
 #include "recorder.h"
+#include "remote.h"
 #include "replay.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,39 +11,28 @@ static const struct {
 	const char *name;
 	int key;
 } named_keys[] = {
-	{"space", ' '},          {"tab", KEYS_TAB},       {"enter", KEYS_ENTER},
-	{"esc", KEYS_ESC},       {"up", KEYS_UP},         {"down", KEYS_DOWN},
-	{"left", KEYS_LEFT},     {"right", KEYS_RIGHT},   {"home", KEYS_HOME},
-	{"end", KEYS_END},       {"pgup", KEYS_PGUP},     {"pgdn", KEYS_PGDN},
-	{"insert", KEYS_INSERT}, {"delete", KEYS_DELETE}, {"backspace", KEYS_BACKSPACE},
+    {"space", ' '},	     {"tab", KEYS_TAB},	      {"enter", KEYS_ENTER},
+    {"esc", KEYS_ESC},	     {"up", KEYS_UP},	      {"down", KEYS_DOWN},
+    {"left", KEYS_LEFT},     {"right", KEYS_RIGHT},   {"home", KEYS_HOME},
+    {"end", KEYS_END},	     {"pgup", KEYS_PGUP},     {"pgdn", KEYS_PGDN},
+    {"insert", KEYS_INSERT}, {"delete", KEYS_DELETE}, {"backspace", KEYS_BACKSPACE},
 };
 
 /* Default bindings; every command here must pass command_check() (tested). */
 static const struct {
 	const char *key, *command;
 } default_bindings[] = {
-	{"q", "quit"},
-	{"space", "toggle-pause"},
-	{"m", "mode next"},
-	{"M", "mode prev"},
-	{"<", "sort prev"},
-	{">", "sort next"},
-	{"+", "interval +"},
-	{"-", "interval -"},
-	{"t", "theme next"},
-	{"o", "view offcore"},
-	{"F", "freeze"},
-	{"S", "view spikes"},
-	{"?", "help"},
-	{"F1", "help"},
-	{":", "command-line"},
-	{"C-l", "redraw"},
-	{"up", "select up"},
-	{"down", "select down"},
-	{"pgup", "select pgup"},
-	{"pgdn", "select pgdn"},
-	{"home", "select top"},
-	{"end", "select bottom"},
+    {"q", "quit"},	     {"space", "toggle-pause"},
+    {"m", "mode next"},	     {"M", "mode prev"},
+    {"<", "sort prev"},	     {">", "sort next"},
+    {"+", "interval +"},     {"-", "interval -"},
+    {"t", "theme next"},     {"o", "view offcore"},
+    {"F", "freeze"},	     {"S", "view spikes"},
+    {"?", "help"},	     {"F1", "help"},
+    {":", "command-line"},   {"C-l", "redraw"},
+    {"up", "select up"},     {"down", "select down"},
+    {"pgup", "select pgup"}, {"pgdn", "select pgdn"},
+    {"home", "select top"},  {"end", "select bottom"},
 };
 
 int keys_parse(const char *name, char *err, size_t errlen)
@@ -158,8 +147,7 @@ int keys_map_init(struct keymap *km)
 	return 0;
 }
 
-int keys_bind(struct keymap *km, const char *keyname, const char *command, char *err,
-	      size_t errlen)
+int keys_bind(struct keymap *km, const char *keyname, const char *command, char *err, size_t errlen)
 {
 	int key = keys_parse(keyname, err, errlen);
 	char cerr[256];

@@ -1,10 +1,11 @@
-/* app.c: the engine: sets up a run (source, modes, CPUs, session), owns mode, cadence and CPU set. */
+/* app.c: the engine: sets up a run (source, modes, CPUs, session), owns mode, cadence and CPU set.
+ */
 #include "app.h"
 #include "encode.h"
 #include "expr.h"
 #include "family.h"
-#include "mode.h"
 #include "jitter.h"
+#include "mode.h"
 #include "offcore.h"
 #include "playback.h"
 #include "remote.h"
@@ -47,7 +48,8 @@ void app_remove_hook(struct app_ctx *app, const char *name)
 {
 	for (int i = 0; i < app->nhooks; i++)
 		if (strcmp(app->hooks[i].name, name) == 0) {
-			memmove(&app->hooks[i], &app->hooks[i + 1], (size_t)(app->nhooks - i - 1) * sizeof(app->hooks[0]));
+			memmove(&app->hooks[i], &app->hooks[i + 1],
+				(size_t)(app->nhooks - i - 1) * sizeof(app->hooks[0]));
 			app->nhooks--;
 			return;
 		}
@@ -72,14 +74,15 @@ static void offcore_share_formula(const struct session_offcore *map, int bit, ch
 	int k = 0;
 	for (int b = 0; b < map->nbits && used > 0 && (size_t)used < len; b++)
 		if (!map->superset[b])
-			used += snprintf(out + used, len - (size_t)used, "%s(%s ?? 0)", k++ ? " + " : "",
-					 map->names[b]);
+			used += snprintf(out + used, len - (size_t)used, "%s(%s ?? 0)",
+					 k++ ? " + " : "", map->names[b]);
 	if (used > 0 && (size_t)used < len)
 		snprintf(out + used, len - (size_t)used, ")");
 }
 
 /* Adds one event per selected request bit, rotated over the offcore MSRs, and a share metric. */
-static int add_offcore_events(struct app_ctx *app, struct session_mode *out, char *err, size_t errlen)
+static int add_offcore_events(struct app_ctx *app, struct session_mode *out, char *err,
+			      size_t errlen)
 {
 	const struct offcore_model *om = offcore_model_for(app->family);
 	if (!om) {
@@ -116,7 +119,8 @@ static int add_offcore_events(struct app_ctx *app, struct session_mode *out, cha
 				continue;
 			struct backend_event *be = &out->events[out->nevents];
 			memset(be, 0, sizeof(*be));
-			if (offcore_spec(om, bit->bit, sel.response, j, be->spec, sizeof(be->spec), err, errlen) < 0)
+			if (offcore_spec(om, bit->bit, sel.response, j, be->spec, sizeof(be->spec),
+					 err, errlen) < 0)
 				return -1;
 			snprintf(be->name, sizeof(be->name), "%s", bit->name);
 			be->set = plan.nslices > 1 ? k : -1;
@@ -133,8 +137,8 @@ static int add_offcore_events(struct app_ctx *app, struct session_mode *out, cha
 		memset(sm, 0, sizeof(*sm));
 		snprintf(sm->name, sizeof(sm->name), "%s", map->names[b]);
 		snprintf(sm->unit, sizeof(sm->unit), "%%");
-		snprintf(sm->desc, sizeof(sm->desc), "share of offcore requests (request-type bit %s)",
-			 map->names[b]);
+		snprintf(sm->desc, sizeof(sm->desc),
+			 "share of offcore requests (request-type bit %s)", map->names[b]);
 		offcore_share_formula(map, b, sm->formula, sizeof(sm->formula));
 		sm->good = sm->warn = sm->bad = NAN;
 		sm->inputs[sm->ninputs++] = out->nevents - map->nbits + b;
@@ -146,8 +150,10 @@ int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_
 {
 	const struct offcore_model *om = offcore_model_for(app->family);
 	if (!om) {
-		snprintf(err, errlen, "the offcore breakdown needs an Intel core with OFFCORE_RESPONSE; "
-				      "%s has none", app->family->desc);
+		snprintf(err, errlen,
+			 "the offcore breakdown needs an Intel core with OFFCORE_RESPONSE; "
+			 "%s has none",
+			 app->family->desc);
 		return -1;
 	}
 	struct offcore_selection sel;
@@ -173,8 +179,8 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 {
 	struct mode_avail avail;
 	if (mode_availability(m, app->family, &avail) < 0) {
-		snprintf(err, errlen, "mode %s is not available on %s: %s", m->name, app->family->desc,
-			 avail.reason);
+		snprintf(err, errlen, "mode %s is not available on %s: %s", m->name,
+			 app->family->desc, avail.reason);
 		return -1;
 	}
 	struct mode_resolution res;
@@ -193,8 +199,10 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 	}
 	out->nevents = ev->nevents;
 	for (int e = 0; e < ev->nevents; e++) {
-		snprintf(out->events[e].name, sizeof(out->events[e].name), "%s", ev->events[e].alias);
-		snprintf(out->events[e].spec, sizeof(out->events[e].spec), "%s", ev->events[e].spec);
+		snprintf(out->events[e].name, sizeof(out->events[e].name), "%s",
+			 ev->events[e].alias);
+		snprintf(out->events[e].spec, sizeof(out->events[e].spec), "%s",
+			 ev->events[e].spec);
 	}
 	if (m->nmetrics > SESSION_MAX_METRICS) {
 		snprintf(err, errlen, "mode %s has %d metrics (at most %d)", m->name, m->nmetrics,
@@ -215,7 +223,8 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 		sm->better = mm->better;
 		const char *const *vars;
 		int nv = expr_vars(mm->expr, &vars);
-		for (int k = 0; k < nv && sm->ninputs < (int)(sizeof(sm->inputs) / sizeof(sm->inputs[0])); k++)
+		for (int k = 0;
+		     k < nv && sm->ninputs < (int)(sizeof(sm->inputs) / sizeof(sm->inputs[0])); k++)
 			for (int e = 0; e < out->nevents; e++)
 				if (strcmp(out->events[e].name, vars[k]) == 0)
 					sm->inputs[sm->ninputs++] = e;
@@ -287,8 +296,8 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 				why = b->status[r * b->nevents + e].reason;
 			}
 		if (unsupported)
-			app_log(app, MSG_WARN, "%s (%s) not supported on %d of %d CPUs: %s", sm.events[e].name,
-				sm.events[e].spec, unsupported, b->nrows, why);
+			app_log(app, MSG_WARN, "%s (%s) not supported on %d of %d CPUs: %s",
+				sm.events[e].name, sm.events[e].spec, unsupported, b->nrows, why);
 	}
 	return 0;
 }
@@ -323,7 +332,8 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 		char list[512] = "";
 		for (int i = 0; i < app->modes->n; i++) {
 			size_t u = strlen(list);
-			snprintf(list + u, sizeof(list) - u, "%s%s", n++ ? ", " : "", app->modes->modes[i]->name);
+			snprintf(list + u, sizeof(list) - u, "%s%s", n++ ? ", " : "",
+				 app->modes->modes[i]->name);
 		}
 		snprintf(err, errlen, "unknown or ambiguous mode \"%s\" (modes: %s)", name, list);
 		return -1;
@@ -333,9 +343,11 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 
 int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen)
 {
-	const struct platform_pmu *core = app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
+	const struct platform_pmu *core =
+	    app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
 	struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
-				 .family = app->family, .core_pmu_type = core ? core->type : 0,
+				 .family = app->family,
+				 .core_pmu_type = core ? core->type : 0,
 				 .filters_priv = app->family->filters_priv};
 	struct event_encoding enc;
 	char why[256];
@@ -345,7 +357,8 @@ int app_check_event(const struct app_ctx *app, const char *spec, char *err, size
 	int n = encode_suggest(spec, &ctx, sugg, 4);
 	int used = snprintf(err, errlen, "%s", why);
 	for (int k = 0; k < n && used > 0 && (size_t)used < errlen; k++)
-		used += snprintf(err + used, errlen - (size_t)used, "%s%s", k ? ", " : " (did you mean ", sugg[k]);
+		used += snprintf(err + used, errlen - (size_t)used, "%s%s",
+				 k ? ", " : " (did you mean ", sugg[k]);
 	if (n && used > 0 && (size_t)used < errlen)
 		snprintf(err + used, errlen - (size_t)used, ")");
 	return -1;
@@ -360,16 +373,21 @@ void app_event_alias(const char *spec, char *alias, size_t len)
 		char c = *p;
 		if (c == '/' && p[1] == '\0')
 			break; /* "msr/tsc/" -> "msr_tsc" */
-		alias[k++] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_');
+		alias[k++] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+					    (c >= '0' && c <= '9')
+					? c
+					: '_');
 	}
 	alias[k] = '\0';
-	if (k && alias[0] >= '0' && alias[0] <= '9' && k + 1 < len) { /* names start with a letter */
+	if (k && alias[0] >= '0' && alias[0] <= '9' &&
+	    k + 1 < len) { /* names start with a letter */
 		memmove(alias + 1, alias, k + 1);
 		alias[0] = 'e';
 	}
 }
 
-int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err, size_t errlen)
+int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err,
+		   size_t errlen)
 {
 	/* "a=perf::CYCLES,r03" -> every item gets an alias (its spec when unnamed) */
 	char events[2048] = "";
@@ -384,7 +402,8 @@ int app_set_events(struct app_ctx *app, const char *name, const char *list, char
 		else {
 			char alias[48];
 			app_event_alias(item, alias, sizeof(alias));
-			snprintf(events + u, sizeof(events) - u, "%s%s=%s", n ? "," : "", alias, item);
+			snprintf(events + u, sizeof(events) - u, "%s%s=%s", n ? "," : "", alias,
+				 item);
 		}
 		n++;
 	}
@@ -403,8 +422,8 @@ int app_set_events(struct app_ctx *app, const char *name, const char *list, char
 		if (al && alias[al - 1] == '?')
 			alias[al - 1] = '\0';
 		size_t u = strlen(metrics);
-		snprintf(metrics + u, sizeof(metrics) - u, "%s%.24s_ps[/s]=%s/ncpus/interval", u ? ";" : "",
-			 alias, alias);
+		snprintf(metrics + u, sizeof(metrics) - u, "%s%.24s_ps[/s]=%s/ncpus/interval",
+			 u ? ";" : "", alias, alias);
 	}
 	struct mode *m = mode_define(name, events, metrics, err, errlen);
 	if (!m)
@@ -479,7 +498,8 @@ int app_edit_events(struct app_ctx *app, bool add, int argc, char **argv, char *
 		} else {
 			int found = -1;
 			for (int e = 0; e < m.nevents; e++)
-				if (strcmp(m.events[e].name, arg) == 0 || strcmp(m.events[e].spec, arg) == 0)
+				if (strcmp(m.events[e].name, arg) == 0 ||
+				    strcmp(m.events[e].spec, arg) == 0)
 					found = e;
 			if (found < 0) {
 				snprintf(err, errlen, "event %s is not counted in this mode", arg);
@@ -492,7 +512,8 @@ int app_edit_events(struct app_ctx *app, bool add, int argc, char **argv, char *
 			memmove(&m.events[found], &m.events[found + 1],
 				(size_t)(m.nevents - found - 1) * sizeof(m.events[0]));
 			m.nevents--;
-			/* metric inputs point at event indices: re-map, dropping metrics that used it */
+			/* metric inputs point at event indices: re-map, dropping metrics that used
+			 * it */
 			int keep = 0;
 			for (int k = 0; k < m.nmetrics; k++) {
 				struct session_metric sm = m.metrics[k];
@@ -535,9 +556,9 @@ static int choose_cpus(struct app_ctx *app, const char *list, int *cpus, int *nc
 		{
 			char buf[128];
 			snprintf(err, errlen, "CPU %d is not %s (available: %s)", c,
-				 source_has(&app->source, SOURCE_CAP_SIMULATED) ? "simulated"
+				 source_has(&app->source, SOURCE_CAP_SIMULATED)	 ? "simulated"
 				 : source_has(&app->source, SOURCE_CAP_RECORDED) ? "recorded"
-										: "online",
+										 : "online",
 				 cpuset_format(&avail, buf, sizeof(buf)));
 			return -1;
 		}
@@ -558,7 +579,7 @@ static void fill_core_types(struct app_ctx *app)
 	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
 	for (int r = 0; r < app->ncpus; r++) {
 		const struct platform_pmu *pmu =
-			here ? platform_core_pmu_for_cpu(&app->pf, app->cpus[r]) : NULL;
+		    here ? platform_core_pmu_for_cpu(&app->pf, app->cpus[r]) : NULL;
 		app->core_type[r] = pmu ? pmu->type : 0;
 	}
 }
@@ -566,12 +587,12 @@ static void fill_core_types(struct app_ctx *app)
 static struct session *new_session(struct app_ctx *app, char *err, size_t errlen)
 {
 	struct session_config cfg = {
-		.source = &app->source,
-		.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
-		.family = app->family,
-		.ncpus = app->ncpus,
-		.cpus = app->cpus,
-		.core_pmu_type = app->core_type,
+	    .source = &app->source,
+	    .sysfs_root = app->pf.root[0] ? app->pf.root : "/",
+	    .family = app->family,
+	    .ncpus = app->ncpus,
+	    .cpus = app->cpus,
+	    .core_pmu_type = app->core_type,
 	};
 	return session_new(&cfg, err, errlen);
 }
@@ -628,8 +649,8 @@ int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 		return -1;
 	}
 	if (app->sample_ms > ms) {
-		snprintf(err, errlen, "interval %ld ms is shorter than the sample cadence %ld ms", ms,
-			 app->sample_ms);
+		snprintf(err, errlen, "interval %ld ms is shorter than the sample cadence %ld ms",
+			 ms, app->sample_ms);
 		return -1;
 	}
 	char arg[32];
@@ -644,13 +665,15 @@ int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 
 long app_tick_ms(const struct app_ctx *app)
 {
-	return app->sample_ms > 0 && app->sample_ms < app->interval_ms ? app->sample_ms : app->interval_ms;
+	return app->sample_ms > 0 && app->sample_ms < app->interval_ms ? app->sample_ms
+								       : app->interval_ms;
 }
 
 int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 {
 	if (ms < 0 || ms > app->interval_ms) {
-		snprintf(err, errlen, "sample cadence %ld ms is out of range (1 to the interval, %ld ms)", ms,
+		snprintf(err, errlen,
+			 "sample cadence %ld ms is out of range (1 to the interval, %ld ms)", ms,
 			 app->interval_ms);
 		return -1;
 	}
@@ -732,7 +755,7 @@ static void describe_machine(struct app_ctx *app)
 		return;
 	}
 	const struct platform_pmu *pmu =
-		app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
+	    app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
 	snprintf(m->pmu, sizeof(m->pmu), "%s", pmu ? pmu->name : "");
 	if (app->pf.cpu_model_name[0])
 		snprintf(m->model, sizeof(m->model), "%s", app->pf.cpu_model_name);
@@ -760,12 +783,14 @@ static int open_source(struct app_ctx *app, char *err, size_t errlen)
 	if (ops->kind == SOURCE_SIM) {
 		app->source.inst = &app->opt.sim;
 		if (app->opt.sim.offline_cpu >= app->opt.sim.ncpus) {
-			snprintf(err, errlen, "--sim-offline: CPU %d is not simulated (--sim-cpus %d)",
+			snprintf(err, errlen,
+				 "--sim-offline: CPU %d is not simulated (--sim-cpus %d)",
 				 app->opt.sim.offline_cpu, app->opt.sim.ncpus);
 			return 2;
 		}
 		if (app->opt.sim.spike_cpu >= app->opt.sim.ncpus) {
-			snprintf(err, errlen, "--sim-spike: CPU %d is not simulated (--sim-cpus %d)",
+			snprintf(err, errlen,
+				 "--sim-spike: CPU %d is not simulated (--sim-cpus %d)",
 				 app->opt.sim.spike_cpu, app->opt.sim.ncpus);
 			return 2;
 		}
@@ -809,7 +834,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	load_modes(app);
 	for (int i = 0; i < app->opt.nmode_files; i++)
 		if (access(app->opt.mode_files[i], R_OK) != 0) {
-			snprintf(err, errlen, "--mode-file %s: %s", app->opt.mode_files[i], strerror(errno));
+			snprintf(err, errlen, "--mode-file %s: %s", app->opt.mode_files[i],
+				 strerror(errno));
 			return 2;
 		}
 	if (choose_cpus(app, app->opt.cpus, app->cpus, &app->ncpus, err, errlen) < 0)
@@ -824,11 +850,10 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		rc = app_set_events(app, "events", app->opt.events, err, errlen);
 		if (rc == -2)
 			return 2;
-	}
-	else {
+	} else {
 		const char *name = app->opt.mode ? app->opt.mode
-				   : recorded ? playback_default_mode(app)
-					      : default_mode(app);
+				   : recorded	 ? playback_default_mode(app)
+						 : default_mode(app);
 		if (app->opt.mode && !recorded && !mode_find(app->modes, name)) {
 			char why[400];
 			app_set_mode(app, name, why, sizeof(why));

@@ -7,12 +7,12 @@ static const struct {
 	const char *name;
 	const char *mark;
 } state_table[] = {
-	[COUNT_OK] = {"ok", ""},
-	[COUNT_SCALED] = {"scaled", "~"},
-	[COUNT_NOT_COUNTED] = {"not_counted", "n/c"},
-	[COUNT_NOT_SUPPORTED] = {"not_supported", "n/s"},
-	[COUNT_OFFLINE] = {"offline", "off"},
-	[COUNT_INVALID] = {"invalid", "?"},
+    [COUNT_OK] = {"ok", ""},
+    [COUNT_SCALED] = {"scaled", "~"},
+    [COUNT_NOT_COUNTED] = {"not_counted", "n/c"},
+    [COUNT_NOT_SUPPORTED] = {"not_supported", "n/s"},
+    [COUNT_OFFLINE] = {"offline", "off"},
+    [COUNT_INVALID] = {"invalid", "?"},
 };
 
 const char *count_state_name(enum count_state state) { return state_table[state].name; }

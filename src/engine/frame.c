@@ -134,9 +134,11 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 }
 
 /* Core type per row: the recording's for a recorded source, else this machine's sysfs. */
-static void fill_core_types(struct app_ctx *app, struct frame_store *fs, const struct snapshot *snap)
+static void fill_core_types(struct app_ctx *app, struct frame_store *fs,
+			    const struct snapshot *snap)
 {
-	const struct replay *rp = source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
+	const struct replay *rp =
+	    source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
 	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
 	for (int r = 0; r < snap->nrows; r++) {
 		const char *t = here ? platform_core_type(&app->pf, snap->cpus[r]) : "";
@@ -169,7 +171,8 @@ static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct fra
 		bool ok = t && (t->state == COUNT_OK || t->state == COUNT_SCALED);
 		f->bit_names[b] = map->names[b];
 		f->bit_rate[b] = ok && snap->interval_s > 0 ? t->value / snap->interval_s : NAN;
-		f->bit_share[b] = m >= 0 && !isnan(snap->total_values[m]) ? snap->total_values[m] / 100 : 0;
+		f->bit_share[b] =
+		    m >= 0 && !isnan(snap->total_values[m]) ? snap->total_values[m] / 100 : 0;
 		f->bit_age[b] = ok ? (int)snap->event_age[e] : -1;
 		for (int r = 0; r < snap->nrows; r++) {
 			double v = m >= 0 ? snap->values[r * snap->nmetrics + m] : NAN;
@@ -205,18 +208,29 @@ static void fill_window(struct app_ctx *app, struct frame_store *fs, struct fram
 			double v = NAN;
 			if (cell && cell->st.available) {
 				switch (j->stat) {
-				case JITTER_MIN: v = cell->st.min; break;
-				case JITTER_P99: v = cell->st.p99; break;
-				case JITTER_MAX: v = cell->st.max; break;
-				case JITTER_DEV: v = cell->dev.available ? cell->dev.mad_units : NAN; break;
-				default: v = cell->st.median; break;
+				case JITTER_MIN:
+					v = cell->st.min;
+					break;
+				case JITTER_P99:
+					v = cell->st.p99;
+					break;
+				case JITTER_MAX:
+					v = cell->st.max;
+					break;
+				case JITTER_DEV:
+					v = cell->dev.available ? cell->dev.mad_units : NAN;
+					break;
+				default:
+					v = cell->st.median;
+					break;
 				}
 			}
 			fs->attrib[r * ATTRIB_NCOLS + a] = v;
 		}
 		const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
 		if (t)
-			snprintf(fs->tasks[r], sizeof(fs->tasks[r]), "%.30s %.0f%%", t->comm, t->cpu_pct);
+			snprintf(fs->tasks[r], sizeof(fs->tasks[r]), "%.30s %.0f%%", t->comm,
+				 t->cpu_pct);
 		fs->task_ptr[r] = t ? fs->tasks[r] : NULL;
 	}
 }
@@ -271,7 +285,8 @@ const struct frame *app_frame_build(struct app_ctx *app)
 		live = jitter_snapshot(app);
 	if (!live || live->seq == 0)
 		return NULL;
-	struct frame_store *fs = store_for(app->frame_store, live->nrows, live->nevents, live->nmetrics);
+	struct frame_store *fs =
+	    store_for(app->frame_store, live->nrows, live->nevents, live->nmetrics);
 	app->frame_store = fs;
 	if (!fs)
 		return NULL;

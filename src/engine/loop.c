@@ -19,12 +19,14 @@ uint64_t loop_now_ns(void)
 
 static struct timespec ns_to_ts(uint64_t ns)
 {
-	return (struct timespec){.tv_sec = (time_t)(ns / 1000000000ULL), .tv_nsec = (long)(ns % 1000000000ULL)};
+	return (struct timespec){.tv_sec = (time_t)(ns / 1000000000ULL),
+				 .tv_nsec = (long)(ns % 1000000000ULL)};
 }
 
 static int arm(struct loop *l)
 {
-	struct itimerspec its = {.it_value = ns_to_ts(l->deadline_ns), .it_interval = ns_to_ts(l->period_ns)};
+	struct itimerspec its = {.it_value = ns_to_ts(l->deadline_ns),
+				 .it_interval = ns_to_ts(l->period_ns)};
 	return timerfd_settime(l->timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
@@ -121,10 +123,12 @@ int loop_wait(struct loop *l, struct loop_event *ev)
 		}
 		if (pfd[1].revents & POLLIN) {
 			uint64_t expirations = 0;
-			if (read(l->timer_fd, &expirations, sizeof(expirations)) == (ssize_t)sizeof(expirations) &&
+			if (read(l->timer_fd, &expirations, sizeof(expirations)) ==
+				(ssize_t)sizeof(expirations) &&
 			    expirations > 0) {
 				uint64_t now = loop_now_ns();
-				/* The deadline served is the latest that expired; earlier ones are overruns. */
+				/* The deadline served is the latest that expired; earlier ones are
+				 * overruns. */
 				uint64_t served = l->deadline_ns + (expirations - 1) * l->period_ns;
 				ev->kind = LOOP_TICK;
 				ev->overruns = expirations - 1;

@@ -68,7 +68,8 @@ static int check_mode(struct app_ctx *app, const struct mode *m, char *err, size
 	return 0;
 }
 
-int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err, size_t errlen)
+int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err,
+		    size_t errlen)
 {
 	struct replay *r = R(app);
 	if (source_has(&app->source, SOURCE_CAP_FORWARD) && !r->following && app->mode.nevents) {
@@ -83,7 +84,8 @@ int playback_filter(struct app_ctx *app, const char *what, const char *arg, char
 		return 1;
 	}
 	if (strcmp(what, "interval") == 0) {
-		snprintf(err, errlen, "a replay keeps the recorded interval (%ld ms); :rate changes the pace",
+		snprintf(err, errlen,
+			 "a replay keeps the recorded interval (%ld ms); :rate changes the pace",
 			 app->interval_ms);
 		return -1;
 	}
@@ -165,7 +167,8 @@ static void follow(struct app_ctx *app)
 	    run_recorded(app, k, err, sizeof(err)) < 0)
 		app_log(app, MSG_ERROR, "recorded mode %s: %s", name, err);
 	else if (!r->live || r->f.nmodes > 1)
-		app_log(app, MSG_INFO, "%s switched to mode %s", r->live ? "the agent" : "the recording", name);
+		app_log(app, MSG_INFO, "%s switched to mode %s",
+			r->live ? "the agent" : "the recording", name);
 	r->following = false;
 	r->applied_mode = k;
 }
@@ -187,7 +190,8 @@ int playback_tick(struct app_ctx *app, char *err, size_t errlen)
 	if (r->pos >= r->f.nticks) {
 		if (!r->live && !r->end_told) {
 			r->end_told = true;
-			app_log(app, MSG_INFO, "end of the recording (%d ticks); :jump start replays it",
+			app_log(app, MSG_INFO,
+				"end of the recording (%d ticks); :jump start replays it",
 				r->f.nticks);
 		}
 		return 0;
@@ -289,7 +293,10 @@ int playback_seek_arg(struct app_ctx *app, int argc, char **argv, char *err, siz
 		if (found < 0) {
 			char w[REC_TEXT_MAX * 4];
 			rec_escape(want, w, sizeof(w));
-			snprintf(err, errlen, r->f.nmarks ? "no mark contains \"%s\"" : "the recording has no marks%.0s", w);
+			snprintf(err, errlen,
+				 r->f.nmarks ? "no mark contains \"%s\""
+					     : "the recording has no marks%.0s",
+				 w);
 			return -1;
 		}
 		char t[REC_TEXT_MAX * 4];
@@ -300,7 +307,8 @@ int playback_seek_arg(struct app_ctx *app, int argc, char **argv, char *err, siz
 	char *end;
 	double v = strtod(a, &end);
 	if (end == a || *end || !isfinite(v)) {
-		snprintf(err, errlen, "jump: \"%s\" is not a time in seconds, +S, -S, start, end or mark", a);
+		snprintf(err, errlen,
+			 "jump: \"%s\" is not a time in seconds, +S, -S, start, end or mark", a);
 		return -1;
 	}
 	double t = (a[0] == '+' || a[0] == '-') ? now + v : v;
@@ -322,7 +330,8 @@ void playback_status(const struct app_ctx *app, char *buf, size_t len)
 	else
 		snprintf(buf, len, "tick %d/%d  t %.1f of %.1f s  x%g%s  %d mark%s (:jump mark)",
 			 r->served + 1, r->f.nticks, now, last, app->speed,
-			 r->pos >= r->f.nticks ? "  END" : "", r->f.nmarks, r->f.nmarks == 1 ? "" : "s");
+			 r->pos >= r->f.nticks ? "  END" : "", r->f.nmarks,
+			 r->f.nmarks == 1 ? "" : "s");
 }
 
 void playback_free(struct app_ctx *app)

@@ -91,7 +91,8 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 				if (fe->on_resize)
 					fe->on_resize(fe->ctx);
 			} else {
-				app->quit = true; /* SIGINT, SIGTERM, SIGHUP, SIGPIPE end the run cleanly */
+				app->quit =
+				    true; /* SIGINT, SIGTERM, SIGHUP, SIGPIPE end the run cleanly */
 			}
 			break;
 		case LOOP_INPUT:
@@ -107,7 +108,8 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 			app->last_lateness_ms = (double)ev.lateness_ns / 1e6;
 			jitter_loop_tick(app, &ev);
 			if (app->display_paused && source_has(&app->source, SOURCE_CAP_SEEK))
-				break; /* a paused replay holds its place: nothing is being counted */
+				break; /* a paused replay holds its place: nothing is being counted
+					*/
 			if (app->remote) {
 				remote_app_poll(app);
 				drain(&r);

@@ -116,27 +116,28 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 		return -1;
 	}
 	if (mode->nevents <= 0 || mode->nevents > SESSION_MAX_EVENTS) {
-		snprintf(err, errlen, "mode %s has %d events (1-%d allowed)", mode->name, mode->nevents,
-			 SESSION_MAX_EVENTS);
+		snprintf(err, errlen, "mode %s has %d events (1-%d allowed)", mode->name,
+			 mode->nevents, SESSION_MAX_EVENTS);
 		return -1;
 	}
 	/* the session's own compiled copy of the metrics: nothing it evaluates belongs to a mode
 	 * registry, so redefining or freeing a mode never reaches a running session */
-	struct metric_program *prog = metric_program_new(mode->metrics, mode->nmetrics, err, errlen);
+	struct metric_program *prog =
+	    metric_program_new(mode->metrics, mode->nmetrics, err, errlen);
 	if (!prog)
 		return -1;
 	struct backend nb = {.ops = ops};
 	struct backend_req req = {
-		.inst = src->inst,
-		.sysfs_root = s->cfg.sysfs_root,
-		.family = s->cfg.family,
-		.ncpus = s->cfg.ncpus,
-		.cpus = s->cpus,
-		.core_pmu_type = s->core_type,
-		.nevents = mode->nevents,
-		.events = mode->events,
-		.nsets = mode->nsets,
-		.singletons = mode->singletons,
+	    .inst = src->inst,
+	    .sysfs_root = s->cfg.sysfs_root,
+	    .family = s->cfg.family,
+	    .ncpus = s->cfg.ncpus,
+	    .cpus = s->cpus,
+	    .core_pmu_type = s->core_type,
+	    .nevents = mode->nevents,
+	    .events = mode->events,
+	    .nsets = mode->nsets,
+	    .singletons = mode->singletons,
 	};
 	if (ops->open(&nb, &req, err, errlen) < 0) {
 		backend_free(&nb);
@@ -189,10 +190,7 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	return 0;
 }
 
-static double now_offset(struct session *s)
-{
-	return (double)(s->cur_t - s->start_t) / 1e9;
-}
+static double now_offset(struct session *s) { return (double)(s->cur_t - s->start_t) / 1e9; }
 
 /* --- metrics: compiled once per mode, evaluated for every row and the total ---------------- */
 
@@ -250,8 +248,8 @@ static enum metric_class classify(const struct session_metric *sm, double v)
 		return METRIC_NA;
 	if (!sm->better)
 		return METRIC_NONE;
-	struct mode_metric mm = {.good = sm->good, .warn = sm->warn, .bad = sm->bad,
-				 .better = sm->better};
+	struct mode_metric mm = {
+	    .good = sm->good, .warn = sm->warn, .bad = sm->bad, .better = sm->better};
 	return metric_classify(&mm, v);
 }
 
@@ -283,8 +281,10 @@ void snapshot_compute(struct snapshot *s)
 	int n = s->nevents, nm = s->nmetrics;
 	for (int e = 0; e < n; e++)
 		count_total(s->counts, s->nrows, n, e, &s->total_counts[e]);
-	struct metric_inputs in = {.names = s->event_names, .nevents = n,
-				   .interval_s = s->interval_s, .time_s = s->time_s};
+	struct metric_inputs in = {.names = s->event_names,
+				   .nevents = n,
+				   .interval_s = s->interval_s,
+				   .time_s = s->time_s};
 	/* The total row sums the counts of every online row: formulas divide by ncpus where a
 	 * per-CPU average is meant (utilisation). */
 	int online = 0;
@@ -297,7 +297,8 @@ void snapshot_compute(struct snapshot *s)
 		for (int m = 0; m < nm; m++) {
 			double *v = total ? &s->total_values[m] : &s->values[r * nm + m];
 			double *run = total ? &s->total_running[m] : &s->running[r * nm + m];
-			enum metric_class *cls = total ? &s->total_classes[m] : &s->classes[r * nm + m];
+			enum metric_class *cls =
+			    total ? &s->total_classes[m] : &s->classes[r * nm + m];
 			metric_eval(s->program, m, &in, !total && s->offline[r], v, cls, run);
 		}
 	}
@@ -316,8 +317,8 @@ static int set_counted(const struct session *s, int phase, const bool *was_offli
 		for (int e = 0; e < n; e++) {
 			size_t i = (size_t)r * (size_t)n + (size_t)e;
 			int set = s->mode.events[e].set;
-			if (set < 0 || set >= MODE_MAX_SETS || !s->cur_present[i] || !s->prev_present[i] ||
-			    s->cur[i].running < s->prev[i].running)
+			if (set < 0 || set >= MODE_MAX_SETS || !s->cur_present[i] ||
+			    !s->prev_present[i] || s->cur[i].running < s->prev[i].running)
 				continue;
 			ran[set] += (double)(s->cur[i].running - s->prev[i].running);
 		}
@@ -400,7 +401,8 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 		}
 		count_delta(&s->prev[i], &s->cur[i], s->backend.counter_bits, c);
 		if (s->mode.nsets > 1) {
-			/* Rotation: an event outside the counted set keeps its last measured rate. */
+			/* Rotation: an event outside the counted set keeps its last measured rate.
+			 */
 			if (s->mode.events[e].set < 0) /* counted in every set */
 				continue;
 			bool in_set = s->mode.events[e].set == counted_set;
@@ -409,10 +411,12 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 				s->carry_running[i] = c->running;
 				s->carry_state[i] = c->state;
 				s->age[i] = 0;
-				/* its share of the whole rotation: running fraction over all sets */
+				/* its share of the whole rotation: running fraction over all sets
+				 */
 				c->running /= s->mode.nsets;
 				c->state = COUNT_SCALED;
-			} else if (s->carry_state[i] == COUNT_OK || s->carry_state[i] == COUNT_SCALED) {
+			} else if (s->carry_state[i] == COUNT_OK ||
+				   s->carry_state[i] == COUNT_SCALED) {
 				s->age[i] += 1;
 				c->value = s->carry_rate[i] * s->snap.interval_s;
 				c->running = s->carry_running[i] / s->mode.nsets;
@@ -435,10 +439,16 @@ uint64_t session_last_read_ns(const struct session *s) { return s->cur_t; }
 void session_raw(const struct session *s, struct session_raw *out)
 {
 	*out = (struct session_raw){
-		.nrows = s->cfg.ncpus, .nevents = s->open ? s->mode.nevents : 0, .cpus = s->cpus,
-		.prev = s->prev, .cur = s->cur, .prev_present = s->prev_present,
-		.cur_present = s->cur_present, .offline = s->offline,
-		.prev_t = s->prev_t, .cur_t = s->cur_t,
+	    .nrows = s->cfg.ncpus,
+	    .nevents = s->open ? s->mode.nevents : 0,
+	    .cpus = s->cpus,
+	    .prev = s->prev,
+	    .cur = s->cur,
+	    .prev_present = s->prev_present,
+	    .cur_present = s->cur_present,
+	    .offline = s->offline,
+	    .prev_t = s->prev_t,
+	    .cur_t = s->cur_t,
 	};
 }
 

@@ -4,9 +4,9 @@
 #include <string.h>
 
 static const struct source_ops *const named_sources[] = {
-	&source_perf_ops,
-	&source_sim_ops,
-	NULL,
+    &source_perf_ops,
+    &source_sim_ops,
+    NULL,
 };
 
 const struct source_ops *source_find(const char *name)
@@ -20,10 +20,10 @@ const struct source_ops *source_find(const char *name)
 const char *source_kind_name(enum source_kind kind)
 {
 	static const char *const names[SOURCE_KIND_COUNT] = {
-		[SOURCE_PERF] = "perf",
-		[SOURCE_SIM] = "sim",
-		[SOURCE_REPLAY] = "replay",
-		[SOURCE_REMOTE] = "remote",
+	    [SOURCE_PERF] = "perf",
+	    [SOURCE_SIM] = "sim",
+	    [SOURCE_REPLAY] = "replay",
+	    [SOURCE_REMOTE] = "remote",
 	};
 	return kind < SOURCE_KIND_COUNT ? names[kind] : "?";
 }

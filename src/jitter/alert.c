@@ -1,4 +1,5 @@
-/* alert.c: spike rules ("cpi > 2.5 on 2-3", "mad ipc 5"), their evaluation and a bounded spike log. */
+/* alert.c: spike rules ("cpi > 2.5 on 2-3", "mad ipc 5"), their evaluation and a bounded spike log.
+ */
 #include "alert.h"
 #include "textutil.h"
 
@@ -12,17 +13,16 @@
 #include <string.h>
 
 static const char *const op_names[] = {
-	[ALERT_GT] = ">",
-	[ALERT_GE] = ">=",
-	[ALERT_LT] = "<",
-	[ALERT_LE] = "<=",
+    [ALERT_GT] = ">",
+    [ALERT_GE] = ">=",
+    [ALERT_LT] = "<",
+    [ALERT_LE] = "<=",
 };
 
 const char *alert_op_name(enum alert_op op)
 {
 	return (unsigned)op < sizeof(op_names) / sizeof(op_names[0]) ? op_names[op] : "?";
 }
-
 
 /* A cursor over the rule text. */
 struct lex {
@@ -36,10 +36,7 @@ static void skip_blank(struct lex *l)
 		l->pos++;
 }
 
-static int col(const struct lex *l)
-{
-	return (int)l->pos + 1;
-}
+static int col(const struct lex *l) { return (int)l->pos + 1; }
 
 static bool at_end(struct lex *l)
 {
@@ -130,12 +127,14 @@ static int format_rule(struct alert_rule *r)
 		cpuset_format(&r->cpus, list, sizeof(list));
 	if (r->kind == ALERT_THRESHOLD) {
 		fmt_num(num, sizeof(num), r->threshold);
-		n = snprintf(r->text, sizeof(r->text), "%s %s %s", r->metric, alert_op_name(r->op), num);
+		n = snprintf(r->text, sizeof(r->text), "%s %s %s", r->metric, alert_op_name(r->op),
+			     num);
 	} else {
 		fmt_num(num, sizeof(num), r->k);
 		n = snprintf(r->text, sizeof(r->text), "mad %s %s", r->metric, num);
 		if (n >= 0 && (size_t)n < sizeof(r->text) && r->window != ALERT_MAD_WINDOW)
-			n += snprintf(r->text + n, sizeof(r->text) - (size_t)n, " window %u", r->window);
+			n += snprintf(r->text + n, sizeof(r->text) - (size_t)n, " window %u",
+				      r->window);
 		if (n >= 0 && (size_t)n < sizeof(r->text) && r->floor_rel != ALERT_MAD_FLOOR_REL) {
 			if (r->floor_rel > 0)
 				fmt_num(num2, sizeof(num2), r->floor_rel * 100);
@@ -190,7 +189,7 @@ static int parse_mad(struct lex *l, struct alert_rule *r, char *err, size_t errl
 	size_t n = read_name(l, r->metric, sizeof(r->metric));
 	if (n == (size_t)-1) {
 		text_errorf(err, errlen, "col %d: metric name longer than %d bytes", col(l),
-			ALERT_METRIC_MAX - 1);
+			    ALERT_METRIC_MAX - 1);
 		return -1;
 	}
 	if (n == 0) {
@@ -200,7 +199,8 @@ static int parse_mad(struct lex *l, struct alert_rule *r, char *err, size_t errl
 	skip_blank(l);
 	int kcol = col(l);
 	if (read_number(l, &r->k) < 0 || l->s[l->pos] == '%') {
-		text_errorf(err, errlen, "col %d: expected a number K after 'mad %s'", kcol, r->metric);
+		text_errorf(err, errlen, "col %d: expected a number K after 'mad %s'", kcol,
+			    r->metric);
 		return -1;
 	}
 	if (r->k <= 0) {
@@ -216,13 +216,15 @@ static int parse_mad(struct lex *l, struct alert_rule *r, char *err, size_t errl
 			skip_blank(l);
 			int ncol = col(l);
 			if (read_number(l, &w) < 0 || l->s[l->pos] == '%') {
-				text_errorf(err, errlen, "col %d: expected a number of samples after 'window'",
-					ncol);
+				text_errorf(err, errlen,
+					    "col %d: expected a number of samples after 'window'",
+					    ncol);
 				return -1;
 			}
 			if (w != floor(w) || w < ALERT_MAD_WINDOW_MIN || w > ALERT_MAD_WINDOW_MAX) {
-				text_errorf(err, errlen, "col %d: window must be a whole number from %d to %d",
-					ncol, ALERT_MAD_WINDOW_MIN, ALERT_MAD_WINDOW_MAX);
+				text_errorf(err, errlen,
+					    "col %d: window must be a whole number from %d to %d",
+					    ncol, ALERT_MAD_WINDOW_MIN, ALERT_MAD_WINDOW_MAX);
 				return -1;
 			}
 			r->window = (unsigned)w;
@@ -233,11 +235,13 @@ static int parse_mad(struct lex *l, struct alert_rule *r, char *err, size_t errl
 			skip_blank(l);
 			int ncol = col(l);
 			if (read_number(l, &f) < 0) {
-				text_errorf(err, errlen, "col %d: expected a number after 'floor'", ncol);
+				text_errorf(err, errlen, "col %d: expected a number after 'floor'",
+					    ncol);
 				return -1;
 			}
 			if (f < 0) {
-				text_errorf(err, errlen, "col %d: floor must not be negative", ncol);
+				text_errorf(err, errlen, "col %d: floor must not be negative",
+					    ncol);
 				return -1;
 			}
 			if (l->s[l->pos] == '%') {
@@ -253,8 +257,10 @@ static int parse_mad(struct lex *l, struct alert_rule *r, char *err, size_t errl
 				return -1;
 			seen_on = true;
 		} else {
-			text_errorf(err, errlen, "col %d: expected 'window', 'floor', 'on' or the end of the rule",
-				wcol);
+			text_errorf(
+			    err, errlen,
+			    "col %d: expected 'window', 'floor', 'on' or the end of the rule",
+			    wcol);
 			return -1;
 		}
 	}
@@ -271,7 +277,7 @@ static int parse_threshold(struct lex *l, struct alert_rule *r, char *err, size_
 			text_errorf(err, errlen, "col %d: operator must be >, >=, < or <=", ocol);
 		else
 			text_errorf(err, errlen, "col %d: expected >, >=, < or <= after '%s'", ocol,
-				r->metric);
+				    r->metric);
 		return -1;
 	}
 	const char *opn = alert_op_name(r->op);
@@ -283,13 +289,15 @@ static int parse_threshold(struct lex *l, struct alert_rule *r, char *err, size_
 	}
 	if (!at_end(l)) {
 		if (!word_is(l, "on")) {
-			text_errorf(err, errlen, "col %d: expected 'on' or the end of the rule", col(l));
+			text_errorf(err, errlen, "col %d: expected 'on' or the end of the rule",
+				    col(l));
 			return -1;
 		}
 		if (parse_on(l, r, err, errlen) < 0)
 			return -1;
 		if (!at_end(l)) {
-			text_errorf(err, errlen, "col %d: unexpected text after the CPU list", col(l));
+			text_errorf(err, errlen, "col %d: unexpected text after the CPU list",
+				    col(l));
 			return -1;
 		}
 	}
@@ -315,7 +323,7 @@ int alert_rule_parse(const char *text, struct alert_rule *out, char *err, size_t
 	size_t n = read_name(&l, r.metric, sizeof(r.metric));
 	if (n == (size_t)-1) {
 		text_errorf(err, errlen, "col %d: metric name longer than %d bytes", col(&l),
-			ALERT_METRIC_MAX - 1);
+			    ALERT_METRIC_MAX - 1);
 		return -1;
 	}
 	if (n == 0) {
@@ -325,7 +333,8 @@ int alert_rule_parse(const char *text, struct alert_rule *out, char *err, size_t
 	int rc;
 	struct lex save = l;
 	skip_blank(&l);
-	bool op_next = l.s[l.pos] == '>' || l.s[l.pos] == '<' || l.s[l.pos] == '=' || l.s[l.pos] == '!';
+	bool op_next =
+	    l.s[l.pos] == '>' || l.s[l.pos] == '<' || l.s[l.pos] == '=' || l.s[l.pos] == '!';
 	l = save;
 	if (strcmp(r.metric, "mad") == 0 && !op_next)
 		rc = parse_mad(&l, &r, err, errlen);
@@ -397,15 +406,9 @@ const struct spike_event *spike_log_get(const struct spike_log *log, size_t i)
 	return &log->ev[(log->head + log->cap - log->len + i) % log->cap];
 }
 
-unsigned long long spike_log_dropped(const struct spike_log *log)
-{
-	return log->total - log->len;
-}
+unsigned long long spike_log_dropped(const struct spike_log *log) { return log->total - log->len; }
 
-size_t spike_log_bytes(const struct spike_log *log)
-{
-	return log->cap * sizeof(*log->ev);
-}
+size_t spike_log_bytes(const struct spike_log *log) { return log->cap * sizeof(*log->ev); }
 
 /* Writes one CSV field, quoted when it holds a comma, quote or line break. */
 static void csv_field(FILE *f, const char *s)
@@ -451,10 +454,7 @@ int spike_log_write_csv(const struct spike_log *log, FILE *f, char *err, size_t 
 	return 0;
 }
 
-static json_t *json_num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
+static json_t *json_num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 int spike_log_write_jsonl(const struct spike_log *log, FILE *f, char *err, size_t errlen)
 {
@@ -472,7 +472,8 @@ int spike_log_write_jsonl(const struct spike_log *log, FILE *f, char *err, size_
 		json_object_set_new(o, "baseline", json_num(e->baseline));
 		json_object_set_new(o, "score", json_num(e->score));
 		json_object_set_new(o, "rule", json_string(e->rule));
-		int rc = json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+		int rc =
+		    json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 		json_decref(o);
 		if (rc < 0 || fputc('\n', f) == EOF) {
 			text_errorf(err, errlen, "spike log: write failed: %s", strerror(errno));
@@ -614,8 +615,8 @@ static void emit(struct spike_log *log, const struct alert_rule *r, double time_
 	spike_log_push(log, &e);
 }
 
-int alert_set_eval(struct alert_set *s, double time_s, int cpu, alert_lookup_fn lookup,
-		   void *ctx, struct spike_log *log)
+int alert_set_eval(struct alert_set *s, double time_s, int cpu, alert_lookup_fn lookup, void *ctx,
+		   struct spike_log *log)
 {
 	int spikes = 0;
 	for (size_t i = 0; i < s->n; i++) {

@@ -44,8 +44,8 @@ void cadence_tick(struct cadence *c, int64_t wake_ns, uint64_t expirations)
 void cadence_self_sample(struct cadence *c, int64_t cpu_ns, int64_t wall_ns, int cpu)
 {
 	if (c->self_samples > 0 && wall_ns > c->self_wall_ns)
-		c->self_pct = 100.0 * (double)(cpu_ns - c->self_cpu_ns) /
-			      (double)(wall_ns - c->self_wall_ns);
+		c->self_pct =
+		    100.0 * (double)(cpu_ns - c->self_cpu_ns) / (double)(wall_ns - c->self_wall_ns);
 	c->self_cpu_ns = cpu_ns;
 	c->self_wall_ns = wall_ns;
 	c->self_cpu = cpu;
@@ -75,7 +75,8 @@ void cadence_report(struct cadence *c, struct cadence_report *out)
 int cadence_self_read(int64_t *cpu_ns, int64_t *wall_ns, int *cpu)
 {
 	struct timespec a, b;
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a) < 0 || clock_gettime(CLOCK_MONOTONIC, &b) < 0)
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a) < 0 ||
+	    clock_gettime(CLOCK_MONOTONIC, &b) < 0)
 		return -1;
 	*cpu_ns = (int64_t)a.tv_sec * 1000000000 + a.tv_nsec;
 	*wall_ns = (int64_t)b.tv_sec * 1000000000 + b.tv_nsec;

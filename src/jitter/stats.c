@@ -1,4 +1,5 @@
-/* stats.c: robust statistics over windows of doubles, per-(cpu, metric) rings and peer deviation. */
+/* stats.c: robust statistics over windows of doubles, per-(cpu, metric) rings and peer deviation.
+ */
 #include "stats.h"
 
 #include <math.h>

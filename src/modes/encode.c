@@ -69,10 +69,10 @@ static int apply_format(struct perf_event_attr *attr, const char *format, uint64
 		return -1;
 	memcpy(field, format, (size_t)(colon - format));
 	field[colon - format] = '\0';
-	__u64 *target = strcmp(field, "config") == 0    ? &attr->config
-			   : strcmp(field, "config1") == 0 ? &attr->config1
-			   : strcmp(field, "config2") == 0 ? &attr->config2
-							   : NULL;
+	__u64 *target = strcmp(field, "config") == 0	? &attr->config
+			: strcmp(field, "config1") == 0 ? &attr->config1
+			: strcmp(field, "config2") == 0 ? &attr->config2
+							: NULL;
 	if (!target)
 		return -1;
 	const char *p = colon + 1;
@@ -113,7 +113,8 @@ static int apply_term(struct perf_event_attr *attr, const char *root, const char
 	char path[512], buf[512];
 	const char *eq = strchr(term, '=');
 	if (!eq) { /* an event alias from <pmu>/events/<name> */
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/events/%s", pmu, term);
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/events/%s", pmu,
+			 term);
 		if (depth > 0 || read_small_file(root, path, buf, sizeof(buf)) < 0) {
 			snprintf(err, errlen, "%s has no event \"%s\"", pmu, term);
 			return -1;
@@ -172,7 +173,9 @@ static int apply_terms(struct perf_event_attr *attr, const char *root, const cha
 }
 
 static const char *const proc_fields[] = {
-	[ENCODE_PROC_BUSY] = "busy", [ENCODE_PROC_IDLE] = "idle", [ENCODE_PROC_IRQ] = "irq",
+    [ENCODE_PROC_BUSY] = "busy",
+    [ENCODE_PROC_IDLE] = "idle",
+    [ENCODE_PROC_IRQ] = "irq",
 };
 
 /* "proc/busy/": CPU time from /proc/stat, for utilisation where cpu-clock counts idle time too */
@@ -190,7 +193,8 @@ static int encode_proc(const char *spec, struct event_encoding *enc, char *err, 
 			return 0;
 		}
 	}
-	snprintf(err, errlen, "unknown proc event \"%s\" (proc/busy/, proc/idle/, proc/irq/)", spec);
+	snprintf(err, errlen, "unknown proc event \"%s\" (proc/busy/, proc/idle/, proc/irq/)",
+		 spec);
 	return -1;
 }
 
@@ -257,7 +261,8 @@ static int encode_raw(const char *spec, const struct encode_ctx *ctx, struct eve
 	if (colon) {
 		uint64_t v;
 		if (strncmp(colon + 1, "config1=", 8) != 0 || parse_u64(colon + 9, &v) < 0) {
-			snprintf(err, errlen, "bad raw event modifier \"%s\" (expected :config1=VALUE)",
+			snprintf(err, errlen,
+				 "bad raw event modifier \"%s\" (expected :config1=VALUE)",
 				 colon + 1);
 			return -1;
 		}
@@ -275,7 +280,8 @@ static int encode_pfm(const char *spec, const struct encode_ctx *ctx, struct eve
 	char name[256];
 	if (strncmp(spec, "@::", 3) == 0) {
 		if (!ctx->family || !ctx->family->pfm_model) {
-			snprintf(err, errlen, "\"%s\" needs a libpfm4 model, but family %s has none", spec,
+			snprintf(err, errlen,
+				 "\"%s\" needs a libpfm4 model, but family %s has none", spec,
 				 ctx->family ? ctx->family->key : "(none)");
 			return -1;
 		}
@@ -302,7 +308,8 @@ static int encode_pfm(const char *spec, const struct encode_ctx *ctx, struct eve
 		plen = sizeof(enc->pmu) - 1;
 	memcpy(enc->pmu, enc->fstr, plen);
 	enc->pmu[plen] = '\0';
-	enc->hardware = enc->attr.type != PERF_TYPE_SOFTWARE && enc->attr.type != PERF_TYPE_TRACEPOINT;
+	enc->hardware =
+	    enc->attr.type != PERF_TYPE_SOFTWARE && enc->attr.type != PERF_TYPE_TRACEPOINT;
 	if (enc->attr.type == PERF_TYPE_RAW && ctx->core_pmu_type > 0)
 		enc->attr.type = (uint32_t)ctx->core_pmu_type;
 	return 0;
@@ -331,7 +338,8 @@ int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_en
 	if (rc < 0)
 		return -1;
 	enc->attr.size = sizeof(enc->attr);
-	/* PMUs without privilege filtering (msr, XScale, several ARM PMUs) reject any exclude bit. */
+	/* PMUs without privilege filtering (msr, XScale, several ARM PMUs) reject any exclude bit.
+	 */
 	bool core_raw = enc->attr.type == PERF_TYPE_RAW || enc->attr.type == PERF_TYPE_HARDWARE ||
 			enc->attr.type == PERF_TYPE_HW_CACHE ||
 			(ctx->core_pmu_type > 0 && enc->attr.type == (uint32_t)ctx->core_pmu_type);
@@ -345,7 +353,8 @@ void encode_format(const struct event_encoding *enc, char *buf, size_t len)
 {
 	const struct perf_event_attr *a = &enc->attr;
 	if (enc->procfs) {
-		snprintf(buf, len, "/proc/stat field %s (no perf event)", proc_fields[a->config < 3 ? a->config : 0]);
+		snprintf(buf, len, "/proc/stat field %s (no perf event)",
+			 proc_fields[a->config < 3 ? a->config : 0]);
 		return;
 	}
 	char ex[64] = "";
@@ -365,7 +374,6 @@ void encode_format(const struct event_encoding *enc, char *buf, size_t len)
 		 ex[0] ? " exclude=" : " exclude=none", ex);
 }
 
-
 struct suggest_state {
 	const char *bad;
 	const char *model; /* only this pmu (and perf) */
@@ -374,7 +382,8 @@ struct suggest_state {
 	int n, max;
 };
 
-static void suggest_one(void *arg, const char *pmu, const char *event, const char *desc, bool present)
+static void suggest_one(void *arg, const char *pmu, const char *event, const char *desc,
+			bool present)
 {
 	(void)desc;
 	(void)present;
@@ -446,7 +455,8 @@ void encode_list(const char *pattern, bool all, encode_list_fn fn, void *arg)
 			pfm_event_info_t ei = {.size = sizeof(ei)};
 			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
 				continue;
-			if (pattern && !strcasestr(ei.name, pattern) && !strcasestr(pi.name, pattern))
+			if (pattern && !strcasestr(ei.name, pattern) &&
+			    !strcasestr(pi.name, pattern))
 				continue;
 			fn(arg, pi.name, ei.name, ei.desc ? ei.desc : "", pi.is_present);
 		}

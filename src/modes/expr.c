@@ -12,9 +12,9 @@ enum node_kind { N_NUM, N_VAR, N_NEG, N_ADD, N_SUB, N_MUL, N_DIV, N_ELSE };
 
 struct node {
 	enum node_kind kind;
-	int a, b;     /* child node indices (-1 = none) */
-	double num;   /* N_NUM */
-	int var;      /* N_VAR: index into vars */
+	int a, b;   /* child node indices (-1 = none) */
+	double num; /* N_NUM */
+	int var;    /* N_VAR: index into vars */
 };
 
 struct expr {
@@ -184,7 +184,8 @@ static int parse_primary(struct parser *p)
 		return parse_number(p);
 	if (isalpha((unsigned char)c) || c == '_') {
 		size_t start = p->pos;
-		while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_' || p->s[p->pos] == '.')
+		while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_' ||
+		       p->s[p->pos] == '.')
 			p->pos++;
 		int v = add_var(p, p->s + start, p->pos - start);
 		if (v < 0)
@@ -213,7 +214,8 @@ static int parse_primary(struct parser *p)
 			if (p->s[p->pos] == '\0')
 				fail(p, open, "unbalanced '(': no matching ')'");
 			else
-				fail(p, p->pos, "expected ')' but found %s", describe(p->s[p->pos]));
+				fail(p, p->pos, "expected ')' but found %s",
+				     describe(p->s[p->pos]));
 			return -1;
 		}
 		p->pos++;
@@ -292,7 +294,8 @@ static int parse_expr(struct parser *p)
 		if (p->s[p->pos] != '?')
 			break;
 		if (p->s[p->pos + 1] != '?') {
-			fail(p, p->pos, "unexpected character '?' (the fallback operator is '\?\?')");
+			fail(p, p->pos,
+			     "unexpected character '?' (the fallback operator is '\?\?')");
 			return -1;
 		}
 		p->pos += 2;
@@ -406,7 +409,4 @@ int expr_vars(const struct expr *e, const char *const **names)
 	return e->nvars;
 }
 
-const char *expr_text(const struct expr *e)
-{
-	return e->text;
-}
+const char *expr_text(const struct expr *e) { return e->text; }

@@ -18,10 +18,7 @@ const char *const mode_builtin_vars[] = {"interval", "interval_ns", "ncpus", NUL
 /* ---- small helpers ---------------------------------------------------------------------- */
 
 /* strdup that passes NULL through (optional fields). */
-static char *xstrdup(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
 
 /* Copies @s for an error message with control characters replaced, at most 60 bytes. */
 static const char *clean(const char *s, char *buf, size_t len)
@@ -71,10 +68,7 @@ static bool is_builtin_var(const char *name)
 	return false;
 }
 
-static void *grow(void *p, int n, size_t size)
-{
-	return realloc(p, (size_t)(n + 1) * size);
-}
+static void *grow(void *p, int n, size_t size) { return realloc(p, (size_t)(n + 1) * size); }
 
 /* ---- freeing ----------------------------------------------------------------------------- */
 
@@ -157,7 +151,8 @@ static int add_metric(struct builder *b, const char *name, int line)
 	char c[64];
 	struct mode *m = b->m;
 	if (!valid_ident(name))
-		return bfail(b, line, "bad metric name \"%s\" (letters, digits, _)", clean(name, c, sizeof(c)));
+		return bfail(b, line, "bad metric name \"%s\" (letters, digits, _)",
+			     clean(name, c, sizeof(c)));
 	if (metric_find(m, name))
 		return bfail(b, line, "metric \"%s\" defined twice", name);
 	if (m->nmetrics >= MODE_MAX_METRICS)
@@ -166,9 +161,13 @@ static int add_metric(struct builder *b, const char *name, int line)
 	if (!v)
 		return bfail(b, line, "out of memory");
 	m->metrics = v;
-	v[m->nmetrics] = (struct mode_metric){.name = xstrdup(name), .unit = xstrdup(""),
-					      .desc = xstrdup(""), .good = NAN, .warn = NAN,
-					      .bad = NAN, .line = line};
+	v[m->nmetrics] = (struct mode_metric){.name = xstrdup(name),
+					      .unit = xstrdup(""),
+					      .desc = xstrdup(""),
+					      .good = NAN,
+					      .warn = NAN,
+					      .bad = NAN,
+					      .line = line};
 	m->nmetrics++;
 	return 0;
 }
@@ -186,7 +185,8 @@ static int set_metric_expr(struct builder *b, struct mode_metric *mt, const char
 }
 
 /* "alias = spec" / "alias? = spec" into @s. */
-static int add_event(struct builder *b, struct mode_events *s, char *alias, const char *spec, int line)
+static int add_event(struct builder *b, struct mode_events *s, char *alias, const char *spec,
+		     int line)
 {
 	char c[64];
 	bool optional = false;
@@ -197,25 +197,27 @@ static int add_event(struct builder *b, struct mode_events *s, char *alias, cons
 		alias = trim(alias);
 	}
 	if (!valid_ident(alias))
-		return bfail(b, line, "bad event alias \"%s\" (letters, digits, _)", clean(alias, c, sizeof(c)));
+		return bfail(b, line, "bad event alias \"%s\" (letters, digits, _)",
+			     clean(alias, c, sizeof(c)));
 	if (is_builtin_var(alias))
 		return bfail(b, line, "event alias \"%s\" is a builtin variable", alias);
 	if (!*spec)
 		return bfail(b, line, "event %s: empty event spec", alias);
 	for (const char *p = spec; *p; p++)
 		if (isspace((unsigned char)*p) || (unsigned char)*p < 0x20)
-			return bfail(b, line, "event %s: spaces or control characters in \"%s\"", alias,
-				     clean(spec, c, sizeof(c)));
+			return bfail(b, line, "event %s: spaces or control characters in \"%s\"",
+				     alias, clean(spec, c, sizeof(c)));
 	if (mode_event_index(s, alias) >= 0)
 		return bfail(b, line, "event alias \"%s\" defined twice in this section", alias);
 	if (s->nevents >= MODE_MAX_EVENTS)
-		return bfail(b, line, "too many events in one section (at most %d)", MODE_MAX_EVENTS);
+		return bfail(b, line, "too many events in one section (at most %d)",
+			     MODE_MAX_EVENTS);
 	struct mode_event *v = grow(s->events, s->nevents, sizeof(*v));
 	if (!v)
 		return bfail(b, line, "out of memory");
 	s->events = v;
-	v[s->nevents++] = (struct mode_event){.alias = xstrdup(alias), .spec = xstrdup(spec),
-					      .optional = optional};
+	v[s->nevents++] = (struct mode_event){
+	    .alias = xstrdup(alias), .spec = xstrdup(spec), .optional = optional};
 	return 0;
 }
 
@@ -261,9 +263,10 @@ static int validate(struct builder *b, int last_line)
 	for (int i = 0; i < m->nunavail; i++)
 		for (int j = 0; j < m->nsets; j++)
 			if (section_has(&m->sets[j], m->unavail[i].family))
-				return bfail(b, m->unavail[i].line,
-					     "family %s is both unavailable and has events (line %d)",
-					     m->unavail[i].family, m->sets[j].line);
+				return bfail(
+				    b, m->unavail[i].line,
+				    "family %s is both unavailable and has events (line %d)",
+				    m->unavail[i].family, m->sets[j].line);
 	for (int i = 0; i < m->nmetrics; i++) {
 		struct mode_metric *mt = &m->metrics[i];
 		if (!mt->expr)
@@ -277,7 +280,9 @@ static int validate(struct builder *b, int last_line)
 			for (int j = 0; j < m->nsets && !found; j++)
 				found = mode_event_index(&m->sets[j], names[k]) >= 0;
 			if (!found)
-				return bfail(b, mt->line, "metric %s: unknown name \"%s\" (not an event alias or builtin variable)",
+				return bfail(b, mt->line,
+					     "metric %s: unknown name \"%s\" (not an event alias "
+					     "or builtin variable)",
 					     mt->name, clean(names[k], c, sizeof(c)));
 		}
 		/* Direction from the thresholds: bad beyond warn, or warn beyond good. */
@@ -288,7 +293,8 @@ static int validate(struct builder *b, int last_line)
 		else if (mt->better == 0 && (!isnan(mt->warn) || !isnan(mt->bad)))
 			mt->better = -1; /* a lone threshold: higher is worse */
 		if (!isnan(mt->warn) && !isnan(mt->bad) && (mt->bad - mt->warn) * -mt->better < 0)
-			return bfail(b, mt->line, "metric %s: warn and bad point opposite ways to 'better'",
+			return bfail(b, mt->line,
+				     "metric %s: warn and bad point opposite ways to 'better'",
 				     mt->name);
 	}
 	return 0;
@@ -319,8 +325,8 @@ static int parse_family_list(struct builder *b, struct mode_events *s, char *lis
 			return bfail(b, line, "unknown family \"%s\"", clean(t, c, sizeof(c)));
 		for (int i = 0; i < b->m->nsets; i++)
 			if (section_has(&b->m->sets[i], t))
-				return bfail(b, line, "family %s has two events sections (line %d)", t,
-					     b->m->sets[i].line);
+				return bfail(b, line, "family %s has two events sections (line %d)",
+					     t, b->m->sets[i].line);
 		char **v = grow(s->families, s->nfamilies, sizeof(*v));
 		if (!v)
 			return bfail(b, line, "out of memory");
@@ -328,7 +334,8 @@ static int parse_family_list(struct builder *b, struct mode_events *s, char *lis
 		v[s->nfamilies++] = xstrdup(t);
 	}
 	if (s->nfamilies == 0)
-		return bfail(b, line, "events section names no family ([events skl skx] or [events *])");
+		return bfail(b, line,
+			     "events section names no family ([events skl skx] or [events *])");
 	return 0;
 }
 
@@ -348,7 +355,8 @@ static int parse_header(struct builder *b, char *h, int line, enum section *sec,
 		*sec = S_UNAVAIL;
 		return 0;
 	}
-	if (strncmp(h, "events", 6) == 0 && (!h[6] || h[6] == '.' || isspace((unsigned char)h[6]))) {
+	if (strncmp(h, "events", 6) == 0 &&
+	    (!h[6] || h[6] == '.' || isspace((unsigned char)h[6]))) {
 		struct mode_events *s = add_section(b, line);
 		if (!s)
 			return -1;
@@ -356,7 +364,8 @@ static int parse_header(struct builder *b, char *h, int line, enum section *sec,
 		*cur_ev = s;
 		return parse_family_list(b, s, h + 6 + (h[6] != '\0'), line);
 	}
-	if (strncmp(h, "metric", 6) == 0 && (!h[6] || h[6] == '.' || isspace((unsigned char)h[6]))) {
+	if (strncmp(h, "metric", 6) == 0 &&
+	    (!h[6] || h[6] == '.' || isspace((unsigned char)h[6]))) {
 		char *name = trim(h + 6 + (h[6] != '\0'));
 		if (add_metric(b, name, line) < 0)
 			return -1;
@@ -364,7 +373,9 @@ static int parse_header(struct builder *b, char *h, int line, enum section *sec,
 		*cur_metric = &b->m->metrics[b->m->nmetrics - 1];
 		return 0;
 	}
-	return bfail(b, line, "unknown section [%s] (expected [mode], [events FAMILY...], [metric NAME] or [unavailable])",
+	return bfail(b, line,
+		     "unknown section [%s] (expected [mode], [events FAMILY...], [metric NAME] or "
+		     "[unavailable])",
 		     clean(h, c, sizeof(c)));
 }
 
@@ -390,7 +401,8 @@ static int parse_mode_key(struct builder *b, const char *key, const char *val, i
 	struct mode *m = b->m;
 	if (strcmp(key, "name") == 0) {
 		if (!valid_mode_name(val))
-			return bfail(b, line, "bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
+			return bfail(b, line,
+				     "bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
 				     clean(val, c, sizeof(c)));
 		free(m->name);
 		m->name = xstrdup(val);
@@ -406,7 +418,8 @@ static int parse_mode_key(struct builder *b, const char *key, const char *val, i
 		else if (strcmp(val, "offcore") == 0)
 			m->kind = MODE_KIND_OFFCORE;
 		else
-			return bfail(b, line, "unknown kind \"%s\" (counters or offcore)", clean(val, c, sizeof(c)));
+			return bfail(b, line, "unknown kind \"%s\" (counters or offcore)",
+				     clean(val, c, sizeof(c)));
 	} else {
 		return bfail(b, line, "unknown key \"%s\" in [mode] (name, title, help, kind)",
 			     clean(key, c, sizeof(c)));
@@ -418,14 +431,14 @@ static int parse_metric_key(struct builder *b, struct mode_metric *mt, const cha
 			    const char *val, int line)
 {
 	char c[64];
-	double *th = strcmp(key, "good") == 0   ? &mt->good
+	double *th = strcmp(key, "good") == 0	? &mt->good
 		     : strcmp(key, "warn") == 0 ? &mt->warn
-		     : strcmp(key, "bad") == 0  ? &mt->bad
+		     : strcmp(key, "bad") == 0	? &mt->bad
 						: NULL;
 	if (th) {
 		if (parse_number(val, th) < 0)
-			return bfail(b, line, "metric %s: %s = \"%s\" is not a number", mt->name, key,
-				     clean(val, c, sizeof(c)));
+			return bfail(b, line, "metric %s: %s = \"%s\" is not a number", mt->name,
+				     key, clean(val, c, sizeof(c)));
 	} else if (strcmp(key, "expr") == 0) {
 		return set_metric_expr(b, mt, val, line);
 	} else if (strcmp(key, "unit") == 0) {
@@ -446,8 +459,10 @@ static int parse_metric_key(struct builder *b, struct mode_metric *mt, const cha
 		else
 			return bfail(b, line, "metric %s: better = higher or lower", mt->name);
 	} else {
-		return bfail(b, line, "unknown key \"%s\" in [metric %s] (expr, unit, desc, good, warn, bad, better)",
-			     clean(key, c, sizeof(c)), mt->name);
+		return bfail(
+		    b, line,
+		    "unknown key \"%s\" in [metric %s] (expr, unit, desc, good, warn, bad, better)",
+		    clean(key, c, sizeof(c)), mt->name);
 	}
 	return 0;
 }
@@ -466,8 +481,8 @@ static int parse_unavail(struct builder *b, char *keys, const char *reason, int 
 		if (!v)
 			return bfail(b, line, "out of memory");
 		m->unavail = v;
-		v[m->nunavail++] = (struct mode_unavailable){.family = xstrdup(t),
-							      .reason = xstrdup(reason), .line = line};
+		v[m->nunavail++] = (struct mode_unavailable){
+		    .family = xstrdup(t), .reason = xstrdup(reason), .line = line};
 	}
 	return 0;
 }
@@ -476,7 +491,8 @@ struct mode *mode_parse(const char *label, const char *text, char *err, size_t e
 {
 	struct mode *m = calloc(1, sizeof(*m));
 	char *copy = xstrdup(text ? text : "");
-	struct builder b = {.m = m, .label = label ? label : "(mode)", .err = err, .errlen = errlen};
+	struct builder b = {
+	    .m = m, .label = label ? label : "(mode)", .err = err, .errlen = errlen};
 	if (!m || !copy) {
 		free(copy);
 		free(m);
@@ -516,7 +532,8 @@ struct mode *mode_parse(const char *label, const char *text, char *err, size_t e
 		}
 		char *eq = strchr(s, '=');
 		if (!eq) {
-			rc = bfail(&b, line, "expected key = value, got \"%s\"", clean(s, c, sizeof(c)));
+			rc = bfail(&b, line, "expected key = value, got \"%s\"",
+				   clean(s, c, sizeof(c)));
 			break;
 		}
 		*eq = '\0';
@@ -527,7 +544,8 @@ struct mode *mode_parse(const char *label, const char *text, char *err, size_t e
 		}
 		switch (sec) {
 		case S_NONE:
-			rc = bfail(&b, line, "\"%s\" outside a section (start with [mode])", clean(key, c, sizeof(c)));
+			rc = bfail(&b, line, "\"%s\" outside a section (start with [mode])",
+				   clean(key, c, sizeof(c)));
 			break;
 		case S_MODE:
 			rc = parse_mode_key(&b, key, val, line);
@@ -571,7 +589,8 @@ struct mode *mode_define(const char *name, const char *events, const char *metri
 	m->source = xstrdup("define");
 	m->kind = MODE_KIND_COUNTERS;
 	if (!name || !valid_mode_name(name)) {
-		rc = bfail(&b, 0, "define: bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
+		rc = bfail(&b, 0,
+			   "define: bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
 			   clean(name ? name : "", c, sizeof(c)));
 		goto out;
 	}
@@ -599,8 +618,8 @@ struct mode *mode_define(const char *name, const char *events, const char *metri
 		if (*item) {
 			char *eq = strchr(item, '=');
 			if (!eq) {
-				rc = bfail(&b, 0, "define: event %d \"%s\": expected alias=spec", idx,
-					   clean(item, c, sizeof(c)));
+				rc = bfail(&b, 0, "define: event %d \"%s\": expected alias=spec",
+					   idx, clean(item, c, sizeof(c)));
 				break;
 			}
 			*eq = '\0';
@@ -619,7 +638,8 @@ struct mode *mode_define(const char *name, const char *events, const char *metri
 		rc = bfail(&b, 0, "define: no events (expected alias=spec,alias=spec)");
 	idx = 0;
 	char *save = NULL;
-	for (char *item = strtok_r(mt, ";", &save); item && rc == 0; item = strtok_r(NULL, ";", &save)) {
+	for (char *item = strtok_r(mt, ";", &save); item && rc == 0;
+	     item = strtok_r(NULL, ";", &save)) {
 		item = trim(item);
 		idx++;
 		if (!*item)
@@ -635,7 +655,9 @@ struct mode *mode_define(const char *name, const char *events, const char *metri
 		if (br) {
 			char *close = strchr(br, ']');
 			if (!close || close[1]) {
-				rc = bfail(&b, 0, "define: metric %d: unit must be written name[unit]", idx);
+				rc = bfail(&b, 0,
+					   "define: metric %d: unit must be written name[unit]",
+					   idx);
 				break;
 			}
 			*br = *close = '\0';
@@ -712,7 +734,8 @@ int mode_resolve(const struct mode *m, const struct pmu_family *fam, struct mode
 			return 0;
 		}
 	if (fam && strcmp(fam->key, "sw") == 0)
-		snprintf(r->reason, sizeof(r->reason), "needs a hardware PMU; only software events are available");
+		snprintf(r->reason, sizeof(r->reason),
+			 "needs a hardware PMU; only software events are available");
 	else
 		snprintf(r->reason, sizeof(r->reason), "mode %s has no events for %s", m->name,
 			 chain[0] ? chain : "an unknown PMU");
@@ -733,33 +756,48 @@ static const char *strip_model(const char *spec, bool *generic)
 
 static const struct {
 	const char *name; /* case-insensitive */
-	bool model;       /* a libpfm4 model event (else a perf generic name) */
+	bool model;	  /* a libpfm4 model event (else a perf generic name) */
 	int fixed_id;
 } intel_fixed[] = {
-	{"INSTRUCTIONS", false, 0},
-	{"PERF_COUNT_HW_INSTRUCTIONS", false, 0},
-	{"CYCLES", false, 1},
-	{"CPU-CYCLES", false, 1},
-	{"PERF_COUNT_HW_CPU_CYCLES", false, 1},
-	{"REF-CYCLES", false, 2},
-	{"PERF_COUNT_HW_REF_CPU_CYCLES", false, 2},
-	{"INST_RETIRED:ANY", true, 0},
-	{"INSTRUCTION_RETIRED", true, 0},
-	{"INSTRUCTIONS_RETIRED", true, 0},
-	{"CPU_CLK_UNHALTED:THREAD", true, 1},
-	{"CPU_CLK_UNHALTED:CORE", true, 1},
-	{"UNHALTED_CORE_CYCLES", true, 1},
-	{"CPU_CLK_UNHALTED:REF_TSC", true, 2},
-	{"UNHALTED_REFERENCE_CYCLES", true, 2},
+    {"INSTRUCTIONS", false, 0},
+    {"PERF_COUNT_HW_INSTRUCTIONS", false, 0},
+    {"CYCLES", false, 1},
+    {"CPU-CYCLES", false, 1},
+    {"PERF_COUNT_HW_CPU_CYCLES", false, 1},
+    {"REF-CYCLES", false, 2},
+    {"PERF_COUNT_HW_REF_CPU_CYCLES", false, 2},
+    {"INST_RETIRED:ANY", true, 0},
+    {"INSTRUCTION_RETIRED", true, 0},
+    {"INSTRUCTIONS_RETIRED", true, 0},
+    {"CPU_CLK_UNHALTED:THREAD", true, 1},
+    {"CPU_CLK_UNHALTED:CORE", true, 1},
+    {"UNHALTED_CORE_CYCLES", true, 1},
+    {"CPU_CLK_UNHALTED:REF_TSC", true, 2},
+    {"UNHALTED_REFERENCE_CYCLES", true, 2},
 };
 
 static const char *const software_events[] = {
-	"CPU-CLOCK",      "TASK-CLOCK",       "PAGE-FAULTS",        "FAULTS",
-	"CONTEXT-SWITCHES", "CS",             "CPU-MIGRATIONS",     "MIGRATIONS",
-	"MINOR-FAULTS",   "MAJOR-FAULTS",     "CGROUP-SWITCHES",    "ALIGNMENT-FAULTS",
-	"EMULATION-FAULTS", "DUMMY",          "PERF_COUNT_SW_CPU_CLOCK", "PERF_COUNT_SW_TASK_CLOCK",
-	"PERF_COUNT_SW_PAGE_FAULTS", "PERF_COUNT_SW_CONTEXT_SWITCHES", "PERF_COUNT_SW_CPU_MIGRATIONS",
-	"PERF_COUNT_SW_PAGE_FAULTS_MIN", "PERF_COUNT_SW_PAGE_FAULTS_MAJ",
+    "CPU-CLOCK",
+    "TASK-CLOCK",
+    "PAGE-FAULTS",
+    "FAULTS",
+    "CONTEXT-SWITCHES",
+    "CS",
+    "CPU-MIGRATIONS",
+    "MIGRATIONS",
+    "MINOR-FAULTS",
+    "MAJOR-FAULTS",
+    "CGROUP-SWITCHES",
+    "ALIGNMENT-FAULTS",
+    "EMULATION-FAULTS",
+    "DUMMY",
+    "PERF_COUNT_SW_CPU_CLOCK",
+    "PERF_COUNT_SW_TASK_CLOCK",
+    "PERF_COUNT_SW_PAGE_FAULTS",
+    "PERF_COUNT_SW_CONTEXT_SWITCHES",
+    "PERF_COUNT_SW_CPU_MIGRATIONS",
+    "PERF_COUNT_SW_PAGE_FAULTS_MIN",
+    "PERF_COUNT_SW_PAGE_FAULTS_MAJ",
 };
 
 enum event_slot mode_event_slot(const char *spec, const struct pmu_family *fam, int *fixed_id)
@@ -784,7 +822,8 @@ enum event_slot mode_event_slot(const char *spec, const struct pmu_family *fam, 
 		return EVENT_SLOT_COUNTER;
 	if (family_is_a(fam, "intel")) {
 		for (size_t i = 0; i < sizeof(intel_fixed) / sizeof(intel_fixed[0]); i++)
-			if (intel_fixed[i].model == !generic && strcasecmp(name, intel_fixed[i].name) == 0) {
+			if (intel_fixed[i].model == !generic &&
+			    strcasecmp(name, intel_fixed[i].name) == 0) {
 				*fixed_id = intel_fixed[i].fixed_id;
 				return EVENT_SLOT_FIXED;
 			}
@@ -797,8 +836,9 @@ enum event_slot mode_event_slot(const char *spec, const struct pmu_family *fam, 
 							   : 0;
 	if (!cycle_code)
 		return EVENT_SLOT_COUNTER;
-	bool cycles = generic && (strcasecmp(name, "CYCLES") == 0 || strcasecmp(name, "CPU-CYCLES") == 0 ||
-				  strcasecmp(name, "PERF_COUNT_HW_CPU_CYCLES") == 0);
+	bool cycles =
+	    generic && (strcasecmp(name, "CYCLES") == 0 || strcasecmp(name, "CPU-CYCLES") == 0 ||
+			strcasecmp(name, "PERF_COUNT_HW_CPU_CYCLES") == 0);
 	if (spec[0] == 'r' && isxdigit((unsigned char)spec[1])) {
 		char *end;
 		unsigned long code = strtoul(spec + 1, &end, 16);
@@ -864,10 +904,7 @@ int mode_counters_needed(const struct mode *m, const struct pmu_family *fam)
 
 /* ---- event-set planning ------------------------------------------------------------------ */
 
-static int set_of(const int *where, int ev)
-{
-	return where[ev];
-}
+static int set_of(const int *where, int ev) { return where[ev]; }
 
 int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_counters,
 		   struct mode_plan *plan, char *err, size_t errlen)
@@ -892,7 +929,8 @@ int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_c
 		nprog += slot[i] == EVENT_SLOT_COUNTER;
 	}
 	if ((nprog + max_counters - 1) / max_counters > MODE_MAX_SETS) {
-		snprintf(err, errlen, "mode %s needs more than %d event sets", m->name, MODE_MAX_SETS);
+		snprintf(err, errlen, "mode %s needs more than %d event sets", m->name,
+			 MODE_MAX_SETS);
 		return -1;
 	}
 	/* Metrics in order: put a metric's unplaced programmable inputs with its placed ones, or
@@ -1006,7 +1044,8 @@ struct mode *mode_merge(const struct mode *const *modes, int n, const struct pmu
 			int j = mode_event_index(s, me->alias);
 			if (j >= 0) {
 				if (strcmp(s->events[j].spec, me->spec) != 0) {
-					snprintf(err, errlen, "event alias %s is %s in one mode and %s in %s",
+					snprintf(err, errlen,
+						 "event alias %s is %s in one mode and %s in %s",
 						 me->alias, s->events[j].spec, me->spec, x->name);
 					goto fail;
 				}
@@ -1025,7 +1064,8 @@ struct mode *mode_merge(const struct mode *const *modes, int n, const struct pmu
 			if (metric_find(m, mname))
 				snprintf(mname, sizeof(mname), "%s.%s", x->name, mt->name);
 			if (metric_find(m, mname) || m->nmetrics >= MODE_MAX_METRICS) {
-				snprintf(err, errlen, "metric %s appears twice or too many metrics", mname);
+				snprintf(err, errlen, "metric %s appears twice or too many metrics",
+					 mname);
 				goto fail;
 			}
 			struct mode_metric *v = grow(m->metrics, m->nmetrics, sizeof(*v));
@@ -1076,10 +1116,7 @@ enum metric_class metric_classify(const struct mode_metric *m, double v)
 
 /* ---- registry ---------------------------------------------------------------------------- */
 
-void mode_registry_init(struct mode_registry *r)
-{
-	memset(r, 0, sizeof(*r));
-}
+void mode_registry_init(struct mode_registry *r) { memset(r, 0, sizeof(*r)); }
 
 void mode_registry_free(struct mode_registry *r)
 {
@@ -1229,7 +1266,8 @@ int mode_load_builtin(struct mode_registry *r)
 	int loaded = 0;
 	for (const struct embedded_file *f = embedded_files; f->path; f++) {
 		size_t len = strlen(f->path);
-		if (strncmp(f->path, "modes/", 6) != 0 || len < 5 || strcmp(f->path + len - 5, ".mode") != 0)
+		if (strncmp(f->path, "modes/", 6) != 0 || len < 5 ||
+		    strcmp(f->path + len - 5, ".mode") != 0)
 			continue;
 		loaded += mode_load_text(r, f->path, f->text) == 0;
 	}

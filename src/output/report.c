@@ -1,9 +1,9 @@
 /* report.c: --list-events, --list-modes and --explain (encodings and opens, without counting). */
 #include "report.h"
-#include "source.h"
 #include "encode.h"
 #include "family.h"
 #include "mode.h"
+#include "source.h"
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <string.h>
@@ -24,7 +24,8 @@ static void list_one(void *arg, const char *pmu, const char *event, const char *
 {
 	struct list_state *s = arg;
 	if (!s->last_pmu || strcmp(s->last_pmu, pmu) != 0) {
-		fprintf(s->out, "\n%s%s:\n", pmu, present ? "" : " (not this CPU; encodable with a pmu:: prefix)");
+		fprintf(s->out, "\n%s%s:\n", pmu,
+			present ? "" : " (not this CPU; encodable with a pmu:: prefix)");
 		s->last_pmu = pmu;
 	}
 	char first[100];
@@ -36,8 +37,10 @@ static void list_one(void *arg, const char *pmu, const char *event, const char *
 	if (s->try_open) {
 		char spec[160], err[160];
 		snprintf(spec, sizeof(spec), "%s::%s", pmu, event);
-		struct encode_ctx ctx = {.sysfs_root = "/", .family = s->app->family,
-					 .core_pmu_type = s->app->core_type[0], .filters_priv = true};
+		struct encode_ctx ctx = {.sysfs_root = "/",
+					 .family = s->app->family,
+					 .core_pmu_type = s->app->core_type[0],
+					 .filters_priv = true};
 		struct event_encoding enc;
 		bool ok = event_encode(spec, &ctx, &enc, err, sizeof(err)) == 0 &&
 			  try_open(enc.attr, s->app->cpus[0]) == 0;
@@ -53,10 +56,13 @@ int report_list_events(struct app_ctx *app, const char *pattern, FILE *out)
 	fprintf(out, "# platform: %s\n", app->pf.capability);
 	fprintf(out, "# family: %s (%s)\n", app->family->key, app->family->desc);
 	if (app->pf.core_pmu_count == 0)
-		fprintf(out, "# the kernel here opens software events and other PMUs only (%s); hardware "
-			     "events below encode but will not open\n",
-			"no core PMU in /sys/bus/event_source/devices");
-	struct list_state s = {.out = out, .app = app,
+		fprintf(
+		    out,
+		    "# the kernel here opens software events and other PMUs only (%s); hardware "
+		    "events below encode but will not open\n",
+		    "no core PMU in /sys/bus/event_source/devices");
+	struct list_state s = {.out = out,
+			       .app = app,
 			       .try_open = app->pf.root[0] == '\0' && app->ncpus > 0 &&
 					   source_has(&app->source, SOURCE_CAP_THIS_MACHINE)};
 	/* With a pattern every compiled-in model is searched; without one, the active ones. */
@@ -66,7 +72,8 @@ int report_list_events(struct app_ctx *app, const char *pattern, FILE *out)
 		fprintf(out, "  %-20s type %d%s\n", app->pf.pmus[i].name, app->pf.pmus[i].type,
 			app->pf.pmus[i].is_core ? " (core PMU)" : "");
 	if (s.try_open)
-		fprintf(out, "\n%d events, %d of them open on CPU %d here\n", s.n, s.opens, app->cpus[0]);
+		fprintf(out, "\n%d events, %d of them open on CPU %d here\n", s.n, s.opens,
+			app->cpus[0]);
 	else
 		fprintf(out, "\n%d events\n", s.n);
 	return 0;
@@ -82,8 +89,8 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 		const struct mode *m = app->modes->modes[i];
 		struct mode_avail a;
 		if (mode_availability(m, app->family, &a) < 0) {
-			fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", m->name, "n/a", "-", "-", "-", "-",
-				a.reason);
+			fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", m->name, "n/a", "-", "-",
+				"-", "-", a.reason);
 			continue;
 		}
 		const char *mux = !a.multiplex ? "no" : a.counters <= 4 ? "rotate sets" : "kernel";
@@ -100,8 +107,8 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 				mux = muxbuf;
 			}
 		}
-		fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s\n", m->name, "available", needed, a.fixed,
-			a.other, mux, m->title ? m->title : "");
+		fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s\n", m->name, "available", needed,
+			a.fixed, a.other, mux, m->title ? m->title : "");
 	}
 	return 0;
 }
@@ -124,7 +131,8 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 {
 	char err[256];
 	struct event_encoding enc;
-	const struct platform_pmu *core = app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
+	const struct platform_pmu *core =
+	    app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
 	struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
 				 .family = app->family,
 				 .core_pmu_type = core ? core->type : 0,
@@ -143,12 +151,15 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 	fprintf(out, "  %-22s %-36s %s\n", alias, spec, desc);
 	bool live = app->pf.root[0] == '\0' && source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
 	if (enc.procfs) {
-		fprintf(out, "  %-22s %-36s %s\n", "", "", access("/proc/stat", R_OK) == 0 ? "readable here" : "/proc/stat not readable");
+		fprintf(out, "  %-22s %-36s %s\n", "", "",
+			access("/proc/stat", R_OK) == 0 ? "readable here"
+							: "/proc/stat not readable");
 		return 0;
 	}
 	if (!live) {
 		fprintf(out, "  %-22s %-36s (opens not tried: %s)\n", "", "",
-			app->pf.root[0] ? "the sysfs root stands for another machine" : "sim backend");
+			app->pf.root[0] ? "the sysfs root stands for another machine"
+					: "sim backend");
 		return 0;
 	}
 	int ok = 0;
@@ -161,8 +172,8 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 		if (e == 0)
 			ok++;
 		else
-			fprintf(out, "  %-22s %-36s CPU %d: %s: %s\n", "", "", app->cpus[r], strerror(e),
-				perf_errno_hint(e));
+			fprintf(out, "  %-22s %-36s CPU %d: %s: %s\n", "", "", app->cpus[r],
+				strerror(e), perf_errno_hint(e));
 	}
 	fprintf(out, "  %-22s %-36s opens on %d of %d CPUs\n", "", "", ok, app->ncpus);
 	return 0;
@@ -186,14 +197,15 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 			fprintf(out, "  %s\n", err);
 			return 1;
 		}
-		fprintf(out, "  events for family %s (section %s)%s:\n", app->family->key, res.matched,
-			sm.nsets > 1 ? ", rotated in sets" : "");
+		fprintf(out, "  events for family %s (section %s)%s:\n", app->family->key,
+			res.matched, sm.nsets > 1 ? ", rotated in sets" : "");
 		for (int e = 0; e < sm.nevents; e++) {
 			char alias[64];
 			if (sm.nsets > 1 && sm.events[e].set < 0)
 				snprintf(alias, sizeof(alias), "%s [always]", sm.events[e].name);
 			else if (sm.nsets > 1)
-				snprintf(alias, sizeof(alias), "%s [set %d]", sm.events[e].name, sm.events[e].set);
+				snprintf(alias, sizeof(alias), "%s [set %d]", sm.events[e].name,
+					 sm.events[e].set);
 			else
 				snprintf(alias, sizeof(alias), "%s", sm.events[e].name);
 			explain_event(app, alias, sm.events[e].spec, out);
@@ -215,8 +227,10 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 		}
 	}
 	if (bad == items) { /* nothing named a mode or an event that encodes */
-		fprintf(errout, "pmutop: --explain: \"%s\" is neither a mode nor an event this machine knows\n",
-			what);
+		fprintf(
+		    errout,
+		    "pmutop: --explain: \"%s\" is neither a mode nor an event this machine knows\n",
+		    what);
 		return 2;
 	}
 	return 0;

@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 const char *const attrib_col_names[ATTRIB_NCOLS] = {
-	[ATTRIB_CS] = "cs_s",	    [ATTRIB_MIGR] = "migr_s", [ATTRIB_IRQ] = "irq_s",
-	[ATTRIB_SOFTIRQ] = "softirq_s", [ATTRIB_SMI] = "smi",     [ATTRIB_MHZ] = "mhz", [ATTRIB_TASK] = "task_pct",
+    [ATTRIB_CS] = "cs_s",	    [ATTRIB_MIGR] = "migr_s", [ATTRIB_IRQ] = "irq_s",
+    [ATTRIB_SOFTIRQ] = "softirq_s", [ATTRIB_SMI] = "smi",     [ATTRIB_MHZ] = "mhz",
+    [ATTRIB_TASK] = "task_pct",
 };
 
 enum { SRC_CS, SRC_MIGR, SRC_SMI, NSRC };
@@ -103,8 +104,12 @@ int attrib_init(struct attrib *a, const char *root, int nrows, const int *cpus, 
 	int failed[NSRC] = {0};
 	for (int r = 0; r < nrows; r++) {
 		int *fd = &a->fd[r * NSRC];
-		fd[SRC_CS] = perf_events ? open_counter(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, cpus[r]) : -1;
-		fd[SRC_MIGR] = perf_events ? open_counter(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, cpus[r]) : -1;
+		fd[SRC_CS] = perf_events ? open_counter(PERF_TYPE_SOFTWARE,
+							PERF_COUNT_SW_CONTEXT_SWITCHES, cpus[r])
+					 : -1;
+		fd[SRC_MIGR] = perf_events ? open_counter(PERF_TYPE_SOFTWARE,
+							  PERF_COUNT_SW_CPU_MIGRATIONS, cpus[r])
+					   : -1;
 		fd[SRC_SMI] = smi ? open_counter(smi_type, smi_config, cpus[r]) : -1;
 		for (int s = 0; s < NSRC; s++)
 			failed[s] += fd[s] < 0;
@@ -113,11 +118,13 @@ int attrib_init(struct attrib *a, const char *root, int nrows, const int *cpus, 
 		note(a, "%s", "switches, migrations and SMIs need the perf backend");
 	else {
 		if (failed[SRC_CS])
-			note(a, "context switches n/a on %s CPUs (perf_event_open failed)", failed[SRC_CS] == nrows ? "all" : "some");
+			note(a, "context switches n/a on %s CPUs (perf_event_open failed)",
+			     failed[SRC_CS] == nrows ? "all" : "some");
 		if (!smi)
 			note(a, "%s", "SMIs n/a (no msr/smi/ event here)");
 		else if (failed[SRC_SMI])
-			note(a, "SMIs n/a on %s CPUs (msr/smi/ did not open)", failed[SRC_SMI] == nrows ? "all" : "some");
+			note(a, "SMIs n/a on %s CPUs (msr/smi/ did not open)",
+			     failed[SRC_SMI] == nrows ? "all" : "some");
 	}
 	char why[256];
 	if (tasktop_init(&a->tt, a->root, a->ncpu_max, slow_ms, exclude_pid, why, sizeof(why)) == 0)
@@ -176,7 +183,8 @@ void attrib_sample(struct attrib *a, uint64_t now_ns)
 	double dt = a->primed ? (double)(now_ns - a->last_ns) / 1e9 : 0;
 	for (int i = 0; i < a->nrows * ATTRIB_NCOLS; i++)
 		a->val[i] = NAN;
-	static const int col_of[NSRC] = {[SRC_CS] = ATTRIB_CS, [SRC_MIGR] = ATTRIB_MIGR, [SRC_SMI] = ATTRIB_SMI};
+	static const int col_of[NSRC] = {
+	    [SRC_CS] = ATTRIB_CS, [SRC_MIGR] = ATTRIB_MIGR, [SRC_SMI] = ATTRIB_SMI};
 	for (int r = 0; r < a->nrows; r++)
 		for (int s = 0; s < NSRC; s++) {
 			int fd = a->fd[r * NSRC + s];
@@ -200,9 +208,10 @@ void attrib_sample(struct attrib *a, uint64_t now_ns)
 		for (int r = 0; r < a->nrows; r++) {
 			uint64_t khz;
 			char why[160];
-			a->mhz[r] = procirq_cpufreq_khz(a->root, a->cpus[r], &khz, why, sizeof(why)) == 0
-					    ? (double)khz / 1000.0
-					    : NAN;
+			a->mhz[r] =
+			    procirq_cpufreq_khz(a->root, a->cpus[r], &khz, why, sizeof(why)) == 0
+				? (double)khz / 1000.0
+				: NAN;
 		}
 	}
 	for (int r = 0; r < a->nrows; r++)

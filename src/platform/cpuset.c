@@ -68,7 +68,8 @@ static int parse_cpu_number(const char **p, long *out, char *err, size_t errlen)
 	errno = 0;
 	long v = strtol(*p, &end, 10);
 	if (errno || v >= CPUSET_MAX) {
-		snprintf(err, errlen, "CPU number out of range (0-%d) at \"%.16s\"", CPUSET_MAX - 1, *p);
+		snprintf(err, errlen, "CPU number out of range (0-%d) at \"%.16s\"", CPUSET_MAX - 1,
+			 *p);
 		return -1;
 	}
 	*out = v;
@@ -126,8 +127,9 @@ char *cpuset_format(const struct cpuset *s, char *buf, size_t len)
 		int end = c;
 		while (cpuset_has(s, end + 1))
 			end++;
-		int n = (end > c) ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", c, end)
-				  : snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
+		int n = (end > c)
+			    ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", c, end)
+			    : snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
 		if (n < 0 || (size_t)n >= len - used)
 			break;
 		used += (size_t)n;

@@ -43,7 +43,6 @@ static const struct {
 };
 // clang-format on
 
-
 /* Builds <root><fmt...> into @buf; returns @buf. */
 static char *pf_path(const struct platform *pf, char *buf, size_t len, const char *fmt, ...)
 {
@@ -612,7 +611,7 @@ int platform_detect(struct platform *pf, const char *root, char *err, size_t err
 	if (read_cpuset(pf_path(pf, path, sizeof(path), CPU_DIR "/possible"), &pf->possible) < 0 ||
 	    cpuset_count(&pf->possible) == 0) {
 		text_errorf(err, errlen, "%s: %s (is %s a sysfs/procfs root?)", path,
-			errno ? strerror(errno) : "no CPUs", pf->root[0] ? pf->root : "/");
+			    errno ? strerror(errno) : "no CPUs", pf->root[0] ? pf->root : "/");
 		return -1;
 	}
 	if (read_cpuset(pf_path(pf, path, sizeof(path), CPU_DIR "/online"), &pf->online) < 0) {

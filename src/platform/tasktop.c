@@ -1,12 +1,13 @@
-/* tasktop.c: the busiest task on each CPU between two scans of <root>/proc/[pid]/task/[tid]/stat. */
+/* tasktop.c: the busiest task on each CPU between two scans of <root>/proc/[pid]/task/[tid]/stat.
+ */
 #include "tasktop.h"
 #include "textutil.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +21,6 @@ struct tasktop_task {
 	uint64_t ticks; /* utime + stime */
 	char comm[TASKTOP_RAW_COMM_MAX];
 };
-
-
 
 void tasktop_escape(const char *in, size_t n, char *out, size_t outlen)
 {
@@ -138,7 +137,8 @@ void tasktop_free(struct tasktop *t)
 
 size_t tasktop_bytes(const struct tasktop *t)
 {
-	return 2 * t->cap * sizeof(struct tasktop_task) + (size_t)t->ncpu * sizeof(struct tasktop_cpu);
+	return 2 * t->cap * sizeof(struct tasktop_task) +
+	       (size_t)t->ncpu * sizeof(struct tasktop_cpu);
 }
 
 const struct tasktop_cpu *tasktop_cpu(const struct tasktop *t, int cpu)

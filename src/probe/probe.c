@@ -16,28 +16,28 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SLOT 64              /* bytes between chase slots in the size sweep */
-#define PAGE 4096            /* bytes */
-#define HUGE (2u << 20)      /* bytes, THP alignment */
+#define SLOT 64		/* bytes between chase slots in the size sweep */
+#define PAGE 4096	/* bytes */
+#define HUGE (2u << 20) /* bytes, THP alignment */
 #define STEPS_PER_OCTAVE 4
-#define MIN_SIZE 1024        /* bytes */
-#define REPS 3               /* timed repetitions per point and round (best kept) */
+#define MIN_SIZE 1024 /* bytes */
+#define REPS 3	      /* timed repetitions per point and round (best kept) */
 #define MIN_LOADS 2000
-#define WARM_CAP (1u << 18)  /* loads */
+#define WARM_CAP (1u << 18) /* loads */
 #define MAX_POINTS 128
 
 enum phase { PH_INIT, PH_SIZES, PH_LINE, PH_TLB, PH_SEED, PH_DONE, PH_ERROR };
 
 static const char *const phase_names[] = {
-	[PH_INIT] = "starting",  [PH_SIZES] = "working-set sweep", [PH_LINE] = "line size",
-	[PH_TLB] = "TLB reach",  [PH_SEED] = "strided sweep",     [PH_DONE] = "done",
-	[PH_ERROR] = "error",
+    [PH_INIT] = "starting", [PH_SIZES] = "working-set sweep", [PH_LINE] = "line size",
+    [PH_TLB] = "TLB reach", [PH_SEED] = "strided sweep",      [PH_DONE] = "done",
+    [PH_ERROR] = "error",
 };
 
 struct map {
 	unsigned char *base; /* mapping */
 	size_t len;
-	unsigned char *p;    /* aligned start */
+	unsigned char *p; /* aligned start */
 };
 
 struct probe {
@@ -90,10 +90,7 @@ static uint64_t rnd(struct probe *p)
 	return p->rng * 2685821657736338717ull;
 }
 
-static uint64_t rnd_below(struct probe *p, uint64_t n)
-{
-	return (rnd(p) >> 11) % n;
-}
+static uint64_t rnd_below(struct probe *p, uint64_t n) { return (rnd(p) >> 11) % n; }
 
 static int map_alloc(struct map *m, size_t len, bool huge, char *err, size_t errlen)
 {
@@ -124,7 +121,7 @@ static void *chase(void *p, uint64_t n)
 #define L q = (void **)*q;
 		L L L L L L L L L L L L L L L L
 #undef L
-		n -= 16;
+		    n -= 16;
 	}
 	while (n--)
 		q = (void **)*q;
@@ -183,14 +180,22 @@ static void measure_ghz(struct probe_result *r)
 static const char *errno_name(int e)
 {
 	switch (e) {
-	case ENOENT: return "ENOENT";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case EINVAL: return "EINVAL";
-	case ENODEV: return "ENODEV";
-	case EMFILE: return "EMFILE";
-	default: return "errno";
+	case ENOENT:
+		return "ENOENT";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	case EACCES:
+		return "EACCES";
+	case EPERM:
+		return "EPERM";
+	case EINVAL:
+		return "EINVAL";
+	case ENODEV:
+		return "ENODEV";
+	case EMFILE:
+		return "EMFILE";
+	default:
+		return "errno";
 	}
 }
 
@@ -215,13 +220,16 @@ static void open_counter(struct probe *p)
 	if (fd < 0) {
 		int e = errno;
 		snprintf(p->r.counter_msg, sizeof(p->r.counter_msg),
-			 "L1D miss counter unavailable: perf_event_open(HW_CACHE L1D read miss): %s (%s%s)",
-			 strerror(e), errno_name(e), e == ENOENT ? ": no such hardware event; a VM without a PMU?" : "");
+			 "L1D miss counter unavailable: perf_event_open(HW_CACHE L1D read miss): "
+			 "%s (%s%s)",
+			 strerror(e), errno_name(e),
+			 e == ENOENT ? ": no such hardware event; a VM without a PMU?" : "");
 		return;
 	}
 	p->perf_fd = fd;
 	p->r.counter_ok = true;
-	snprintf(p->r.counter_msg, sizeof(p->r.counter_msg), "L1D miss counter: counting on own thread");
+	snprintf(p->r.counter_msg, sizeof(p->r.counter_msg),
+		 "L1D miss counter: counting on own thread");
 }
 
 static uint64_t read_counter(struct probe *p)
@@ -248,10 +256,7 @@ static int read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static const char *root_of(const char *root)
-{
-	return root && *root ? root : "";
-}
+static const char *root_of(const char *root) { return root && *root ? root : ""; }
 
 int probe_sysfs_read(const char *root, int cpu, struct probe_sysfs_cache *out, int max)
 {
@@ -259,7 +264,7 @@ int probe_sysfs_read(const char *root, int cpu, struct probe_sysfs_cache *out, i
 
 	for (int idx = 0; idx < 16 && n < max; idx++) {
 		char path[700], type[16], v[64];
-		struct probe_sysfs_cache c = { 0 };
+		struct probe_sysfs_cache c = {0};
 		size_t sz;
 		char e[80];
 
@@ -307,7 +312,8 @@ int probe_check_cpu(const char *root, int cpu, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root_of(root));
-	if (read_line(path, text, sizeof(text)) == 0 && cpuset_parse(&online, text, e, sizeof(e)) == 0) {
+	if (read_line(path, text, sizeof(text)) == 0 &&
+	    cpuset_parse(&online, text, e, sizeof(e)) == 0) {
 		if (!cpuset_has(&online, cpu)) {
 			snprintf(err, errlen, "CPU %d is not online (online: %s)", cpu,
 				 cpuset_format(&online, list, sizeof(list)));
@@ -316,7 +322,8 @@ int probe_check_cpu(const char *root, int cpu, char *err, size_t errlen)
 		return 0;
 	}
 	cpu_set_t m;
-	if (sched_getaffinity(0, sizeof(m), &m) == 0 && (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &m))) {
+	if (sched_getaffinity(0, sizeof(m), &m) == 0 &&
+	    (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &m))) {
 		snprintf(err, errlen, "CPU %d is not online or not allowed for this process", cpu);
 		return -1;
 	}
@@ -334,7 +341,8 @@ static int pin(struct probe *p, cpu_set_t *old)
 	CPU_ZERO(&m);
 	CPU_SET(p->o.cpu, &m);
 	if (sched_setaffinity(0, sizeof(m), &m) < 0) {
-		snprintf(p->err, sizeof(p->err), "cannot pin to CPU %d: %s", p->o.cpu, strerror(errno));
+		snprintf(p->err, sizeof(p->err), "cannot pin to CPU %d: %s", p->o.cpu,
+			 strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -399,7 +407,7 @@ static double time_chase(struct probe *p, void **cur, size_t chain, double *miss
 static void grow_chain(struct probe *p, unsigned char *base, size_t stride, size_t *chain, size_t n,
 		       bool page_offsets)
 {
-#define SLOT_AT(j) ((void **)(base + (j) * stride + (page_offsets ? ((j) & 63) * 64 : 0)))
+#define SLOT_AT(j) ((void **)(base + (j)*stride + (page_offsets ? ((j)&63) * 64 : 0)))
 	if (*chain == 0 && n > 0) {
 		*SLOT_AT(0) = SLOT_AT(0);
 		*chain = 1;
@@ -450,7 +458,9 @@ enum probe_agree probe_compare(double measured, double sysfs, double max_size)
 	if (!(measured > 0))
 		return sysfs > max_size / 2 ? PROBE_AGREE_BEYOND : PROBE_AGREE_NOTFOUND;
 	double x = fabs(log2(measured / sysfs));
-	return x <= log2(1.25) + 1e-9 ? PROBE_AGREE_OK : x <= 1 + 1e-9 ? PROBE_AGREE_NEAR : PROBE_AGREE_MISMATCH;
+	return x <= log2(1.25) + 1e-9 ? PROBE_AGREE_OK
+	       : x <= 1 + 1e-9	      ? PROBE_AGREE_NEAR
+				      : PROBE_AGREE_MISMATCH;
 }
 
 static void analyse_sizes(struct probe *p)
@@ -477,14 +487,15 @@ static void analyse_sizes(struct probe *p)
 	if (probe_detect_levels(sz, lat, n, 0, &r->detect) < 0)
 		return;
 	/* Agreement across rounds: each step must reappear within 1.5 grid steps. */
-	double agree[PROBE_MAX_BOUNDS] = { 0 };
+	double agree[PROBE_MAX_BOUNDS] = {0};
 	for (int q = 0; q < R; q++) {
 		struct probe_detect d;
 		if (probe_detect_levels(sz, &p->samp[q * n], n, 0, &d) < 0)
 			continue;
 		for (int b = 0; b < r->detect.nbounds; b++)
 			for (int j = 0; j < d.nbounds; j++)
-				if (fabs(log2(d.b[j].size / r->detect.b[b].size)) <= 1.5 / STEPS_PER_OCTAVE) {
+				if (fabs(log2(d.b[j].size / r->detect.b[b].size)) <=
+				    1.5 / STEPS_PER_OCTAVE) {
 					agree[b] += 1.0 / R;
 					break;
 				}
@@ -517,8 +528,10 @@ static void analyse_sizes(struct probe *p)
 			if (lv->confidence >= 0.5)
 				lv->size = r->detect.b[k].size;
 		} else if (k == -1) {
-			lv->hit_ns = NAN; /* a level the latency curve passed without a clear step */
-		} else if (L == nmapped + 1 && nb > 0 && !(r->max_size >= 2 * largest_sysfs && r->detect.tail_flat)) {
+			lv->hit_ns =
+			    NAN; /* a level the latency curve passed without a clear step */
+		} else if (L == nmapped + 1 && nb > 0 &&
+			   !(r->max_size >= 2 * largest_sysfs && r->detect.tail_flat)) {
 			lv->hit_ns = r->detect.last_ns;
 		}
 		lv->sysfs_size = sysfs_size_of(r, L);
@@ -527,21 +540,28 @@ static void analyse_sizes(struct probe *p)
 				lv->sysfs_line = r->sysfs[i].line;
 		lv->agree = probe_compare(lv->size, lv->sysfs_size, r->max_size);
 	}
-	bool covers = largest_sysfs > 0 ? r->max_size >= 2 * largest_sysfs : r->max_size >= 64.0 * 1024 * 1024;
+	bool covers = largest_sysfs > 0 ? r->max_size >= 2 * largest_sysfs
+					: r->max_size >= 64.0 * 1024 * 1024;
 	if (nb > 0 && r->detect.tail_flat && covers) {
 		r->mem_ns = r->detect.last_ns;
-		snprintf(r->mem_note, sizeof(r->mem_note), "last plateau, beyond every cache level");
+		snprintf(r->mem_note, sizeof(r->mem_note),
+			 "last plateau, beyond every cache level");
 	} else if (r->detect.open_from >= 0) {
 		char a[32];
-		snprintf(r->mem_note, sizeof(r->mem_note), "not found: latency still rising at the end (from %s, x%.1f)",
-			 probe_format_size(r->points[r->detect.open_from].size, a, sizeof(a)), r->detect.open_ratio);
+		snprintf(r->mem_note, sizeof(r->mem_note),
+			 "not found: latency still rising at the end (from %s, x%.1f)",
+			 probe_format_size(r->points[r->detect.open_from].size, a, sizeof(a)),
+			 r->detect.open_ratio);
 	} else if (!covers) {
-		snprintf(r->mem_note, sizeof(r->mem_note), "not found: range ends below 2x the largest cache");
+		snprintf(r->mem_note, sizeof(r->mem_note),
+			 "not found: range ends below 2x the largest cache");
 	} else {
-		snprintf(r->mem_note, sizeof(r->mem_note), "not found: the curve does not end on a plateau");
+		snprintf(r->mem_note, sizeof(r->mem_note),
+			 "not found: the curve does not end on a plateau");
 	}
 	/* Estimated L1 misses per load from the seed formula, between the L1 and L2 plateaus. */
-	double h1 = nb >= 1 ? r->detect.b[0].below_ns : 0, h2 = nb >= 1 ? r->detect.b[0].above_ns : 0;
+	double h1 = nb >= 1 ? r->detect.b[0].below_ns : 0,
+	       h2 = nb >= 1 ? r->detect.b[0].above_ns : 0;
 	for (int k = 0; k < n; k++) {
 		struct probe_point *pt = &r->points[k];
 		if (!(h2 > h1))
@@ -555,7 +575,8 @@ static void analyse_sizes(struct probe *p)
 	double sp = median_of(spread, n < 64 ? n : 64);
 	if (sp > 0.10)
 		snprintf(r->warning, sizeof(r->warning),
-			 "unstable: rounds disagree by %.0f%% (median); VM or host noise?", sp * 100);
+			 "unstable: rounds disagree by %.0f%% (median); VM or host noise?",
+			 sp * 100);
 }
 
 static double level_size(const struct probe_result *r, int level, double fallback)
@@ -630,7 +651,8 @@ static void analyse_line(struct probe *p)
 			col[q] = p->lsamp[q][i];
 		r->line_ns[i] = median_of(col, R);
 	}
-	/* Strides leaving fewer than 16 slots per page are shown but not fitted (page changes dominate). */
+	/* Strides leaving fewer than 16 slots per page are shown but not fitted (page changes
+	 * dominate). */
 	int nfit = 0;
 	while (nfit < PROBE_NSTRIDES && PAGE / r->line_strides[nfit] >= 16)
 		nfit++;
@@ -875,7 +897,10 @@ static enum phase next_phase(struct probe *p, enum phase from)
 		enum phase ph;
 		unsigned bit;
 	} order[] = {
-		{ PH_SIZES, PROBE_SIZES }, { PH_LINE, PROBE_LINE }, { PH_TLB, PROBE_TLB }, { PH_SEED, PROBE_SEED },
+	    {PH_SIZES, PROBE_SIZES},
+	    {PH_LINE, PROBE_LINE},
+	    {PH_TLB, PROBE_TLB},
+	    {PH_SEED, PROBE_SEED},
 	};
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
 		if (order[i].ph > from && (p->o.phases & order[i].bit))
@@ -989,7 +1014,7 @@ static int unit(struct probe *p)
 	case PH_SEED: {
 		int si = p->idx / PROBE_NSTRIDES, st = p->idx % PROBE_NSTRIDES;
 		r->seed_ns[si * PROBE_NSTRIDES + st] =
-			seed_time(p, (size_t)r->seed_sizes[si], r->seed_strides[st]);
+		    seed_time(p, (size_t)r->seed_sizes[si], r->seed_strides[st]);
 		if (++p->idx == r->nseed_sizes * PROBE_NSTRIDES) {
 			analyse_seed(p);
 			return enter(p, PH_DONE);
@@ -1035,17 +1060,8 @@ double probe_progress(const struct probe *p)
 	return f > 0.99 ? 0.99 : f;
 }
 
-const char *probe_phase_name(const struct probe *p)
-{
-	return phase_names[p->phase];
-}
+const char *probe_phase_name(const struct probe *p) { return phase_names[p->phase]; }
 
-const char *probe_error(const struct probe *p)
-{
-	return p->err;
-}
+const char *probe_error(const struct probe *p) { return p->err; }
 
-const struct probe_result *probe_result(const struct probe *p)
-{
-	return &p->r;
-}
+const struct probe_result *probe_result(const struct probe *p) { return &p->r; }

@@ -1,4 +1,5 @@
-/* probe_detect.c: pure analysis for the cache probe: latency steps, line size, seed AMAT formula, sizes. */
+/* probe_detect.c: pure analysis for the cache probe: latency steps, line size, seed AMAT formula,
+ * sizes. */
 #include "probe.h"
 
 #include <ctype.h>
@@ -7,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FLAT_MIN 1.12    /* two-step ratio under which a point counts as flat */
-#define SPAN_MAX 1.25    /* max/min ratio inside one plateau run */
-#define JUMP_MIN 1.30    /* smallest plateau ratio that makes a step */
-#define MIN_RUN 3        /* points in a plateau */
+#define FLAT_MIN 1.12	  /* two-step ratio under which a point counts as flat */
+#define SPAN_MAX 1.25	  /* max/min ratio inside one plateau run */
+#define JUMP_MIN 1.30	  /* smallest plateau ratio that makes a step */
+#define MIN_RUN 3	  /* points in a plateau */
 #define NOISE_FLOOR 0.005 /* relative */
 
 static int cmp_double(const void *a, const void *b)
@@ -38,8 +39,8 @@ static double median(const double *v, int n)
 
 struct run {
 	int start, end; /* inclusive */
-	int npts;       /* flat points in it */
-	double level;   /* log latency */
+	int npts;	/* flat points in it */
+	double level;	/* log latency */
 };
 
 static double run_level(const double *y, const bool *flat, int start, int end)
@@ -98,25 +99,29 @@ int probe_detect_levels(const double *sizes, const double *latency_ns, int n, do
 		}
 		double lo = y[i], hi = y[i];
 		int j = i;
-		while (j + 1 < n && flat[j + 1] && fmax(hi, y[j + 1]) - fmin(lo, y[j + 1]) <= span_tol) {
+		while (j + 1 < n && flat[j + 1] &&
+		       fmax(hi, y[j + 1]) - fmin(lo, y[j + 1]) <= span_tol) {
 			j++;
 			lo = fmin(lo, y[j]);
 			hi = fmax(hi, y[j]);
 		}
 		if (j - i + 1 >= MIN_RUN && nruns < 128) {
-			runs[nruns] = (struct run){ i, j, j - i + 1, 0 };
+			runs[nruns] = (struct run){i, j, j - i + 1, 0};
 			runs[nruns].level = run_level(y, flat, i, j);
 			nruns++;
 		}
 		i = j + 1;
 	}
-	/* Extend each run over neighbours that sit on its level (the points next to a sharp step). */
+	/* Extend each run over neighbours that sit on its level (the points next to a sharp step).
+	 */
 	double ext_tol = fmax(log(1.05), 3 * noise);
 	for (int k = 0; k < nruns; k++) {
-		int lim_lo = k ? runs[k - 1].end + 1 : 0, lim_hi = k + 1 < nruns ? runs[k + 1].start - 1 : n - 1;
+		int lim_lo = k ? runs[k - 1].end + 1 : 0,
+		    lim_hi = k + 1 < nruns ? runs[k + 1].start - 1 : n - 1;
 		while (runs[k].end < lim_hi && fabs(y[runs[k].end + 1] - runs[k].level) <= ext_tol)
 			runs[k].end++;
-		while (runs[k].start > lim_lo && fabs(y[runs[k].start - 1] - runs[k].level) <= ext_tol)
+		while (runs[k].start > lim_lo &&
+		       fabs(y[runs[k].start - 1] - runs[k].level) <= ext_tol)
 			runs[k].start--;
 	}
 	/* Merge neighbouring runs at the same level (a bump or a slow drift inside one plateau). */
@@ -160,7 +165,8 @@ int probe_detect_levels(const double *sizes, const double *latency_ns, int n, do
 		for (int i = p->end; i < q->start; i++) {
 			if (latency_ns[i] < mid && latency_ns[i + 1] >= mid) {
 				double x0 = log2(sizes[i]), x1 = log2(sizes[i + 1]);
-				x = x0 + (mid - latency_ns[i]) / (latency_ns[i + 1] - latency_ns[i]) * (x1 - x0);
+				x = x0 + (mid - latency_ns[i]) /
+					     (latency_ns[i + 1] - latency_ns[i]) * (x1 - x0);
 				break;
 			}
 		}
@@ -170,12 +176,12 @@ int probe_detect_levels(const double *sizes, const double *latency_ns, int n, do
 		double c_height = fmin(1.0, fmax(0.0, (z - 6) / 10));
 		double c_support = fmin(1.0, (p->npts + q->npts) / 6.0);
 		out->b[out->nbounds++] = (struct probe_bound){
-			.size = exp2(x),
-			.below_ns = lo_ns,
-			.above_ns = hi_ns,
-			.confidence = c_height * c_support,
-			.lo = p->end,
-			.hi = q->start,
+		    .size = exp2(x),
+		    .below_ns = lo_ns,
+		    .above_ns = hi_ns,
+		    .confidence = c_height * c_support,
+		    .lo = p->end,
+		    .hi = q->start,
 		};
 		ref = k;
 	}
@@ -184,7 +190,7 @@ int probe_detect_levels(const double *sizes, const double *latency_ns, int n, do
 
 int probe_detect_line(const int *strides, const double *ns, int n, double *confidence)
 {
-	static const int cand[] = { 16, 32, 64, 128, 256, 512 };
+	static const int cand[] = {16, 32, 64, 128, 256, 512};
 	double best = INFINITY, second = INFINITY;
 	int best_l = 0;
 
@@ -241,7 +247,9 @@ int probe_detect_line(const int *strides, const double *ns, int n, double *confi
 		/* How much better the best fit is than the runner-up (1 = unambiguous). */
 		double rms = sqrt(best / n);
 		double sep = isfinite(second) ? 1 - best / fmax(second, 1e-30) : 1;
-		*confidence = fmax(0, fmin(1, 1.25 * sep)) * (rms < 0.10 ? 1 : rms < 0.20 ? 0.6 : 0.2);
+		*confidence = fmax(0, fmin(1, 1.25 * sep)) * (rms < 0.10   ? 1
+							      : rms < 0.20 ? 0.6
+									   : 0.2);
 	}
 	return best_l;
 }
@@ -273,11 +281,24 @@ int probe_parse_size(const char *text, size_t *bytes, char *err, size_t errlen)
 		goto bad;
 	double mult = 1;
 	switch (toupper((unsigned char)*end)) {
-	case 'K': mult = 1024.0; end++; break;
-	case 'M': mult = 1024.0 * 1024; end++; break;
-	case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
-	case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
-	default: break;
+	case 'K':
+		mult = 1024.0;
+		end++;
+		break;
+	case 'M':
+		mult = 1024.0 * 1024;
+		end++;
+		break;
+	case 'G':
+		mult = 1024.0 * 1024 * 1024;
+		end++;
+		break;
+	case 'T':
+		mult = 1024.0 * 1024 * 1024 * 1024;
+		end++;
+		break;
+	default:
+		break;
 	}
 	if (mult > 1 && (*end == 'i' || *end == 'I') && toupper((unsigned char)end[1]) == 'B')
 		end += 2;

@@ -1,4 +1,5 @@
-/* probe_format.c: cache-probe output: summary, tables, terminal plot, JSON, and the `probe` command. */
+/* probe_format.c: cache-probe output: summary, tables, terminal plot, JSON, and the `probe`
+ * command. */
 #include "probe.h"
 
 #include <jansson.h>
@@ -8,18 +9,15 @@
 #include <string.h>
 
 static const char *const agree_names[] = {
-	[PROBE_AGREE_NONE] = "no sysfs value",
-	[PROBE_AGREE_OK] = "agrees",
-	[PROBE_AGREE_NEAR] = "near (within 2x)",
-	[PROBE_AGREE_MISMATCH] = "MISMATCH (over 2x)",
-	[PROBE_AGREE_NOTFOUND] = "not found",
-	[PROBE_AGREE_BEYOND] = "beyond probed range",
+    [PROBE_AGREE_NONE] = "no sysfs value",   [PROBE_AGREE_OK] = "agrees",
+    [PROBE_AGREE_NEAR] = "near (within 2x)", [PROBE_AGREE_MISMATCH] = "MISMATCH (over 2x)",
+    [PROBE_AGREE_NOTFOUND] = "not found",    [PROBE_AGREE_BEYOND] = "beyond probed range",
 };
 
 static const char *const agree_keys[] = {
-	[PROBE_AGREE_NONE] = "no_sysfs", [PROBE_AGREE_OK] = "agrees",
-	[PROBE_AGREE_NEAR] = "near",     [PROBE_AGREE_MISMATCH] = "mismatch",
-	[PROBE_AGREE_NOTFOUND] = "not_found", [PROBE_AGREE_BEYOND] = "beyond_range",
+    [PROBE_AGREE_NONE] = "no_sysfs",	  [PROBE_AGREE_OK] = "agrees",
+    [PROBE_AGREE_NEAR] = "near",	  [PROBE_AGREE_MISMATCH] = "mismatch",
+    [PROBE_AGREE_NOTFOUND] = "not_found", [PROBE_AGREE_BEYOND] = "beyond_range",
 };
 
 void probe_line_file(void *ctx, const char *line)
@@ -28,7 +26,8 @@ void probe_line_file(void *ctx, const char *line)
 	fputc('\n', (FILE *)ctx);
 }
 
-__attribute__((format(printf, 3, 4))) static void emit(probe_line_fn fn, void *ctx, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void emit(probe_line_fn fn, void *ctx, const char *fmt,
+						       ...)
 {
 	char buf[512];
 	va_list ap;
@@ -75,15 +74,16 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 		emit(fn, ctx, "Cycle rate: unknown (latencies in ns only)");
 	if (r->warning[0])
 		emit(fn, ctx, "WARNING: %s", r->warning);
-	emit(fn, ctx, "%-7s %-10s %-5s %8s %7s  %-8s %-5s %s", "level", "measured", "conf", "hit ns",
-	     "cycles", "sysfs", "line", "verdict");
+	emit(fn, ctx, "%-7s %-10s %-5s %8s %7s  %-8s %-5s %s", "level", "measured", "conf",
+	     "hit ns", "cycles", "sysfs", "line", "verdict");
 	for (int i = 0; i < r->nlevels; i++) {
 		const struct probe_level *lv = &r->levels[i];
 		const char *type = "";
 		for (int k = 0; k < r->nsysfs; k++)
 			if (r->sysfs[k].level == lv->level)
 				type = r->sysfs[k].type;
-		snprintf(a, sizeof(a), "%s", lv->size > 0 ? probe_format_size(lv->size, b, sizeof(b)) : "not found");
+		snprintf(a, sizeof(a), "%s",
+			 lv->size > 0 ? probe_format_size(lv->size, b, sizeof(b)) : "not found");
 		char hit[16] = "-", line[16] = "-", sys[32] = "-";
 		if (lv->hit_ns > 0)
 			snprintf(hit, sizeof(hit), "%.2f", lv->hit_ns);
@@ -91,9 +91,10 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 			snprintf(line, sizeof(line), "%dB", lv->sysfs_line);
 		if (lv->sysfs_size > 0)
 			probe_format_size(lv->sysfs_size, sys, sizeof(sys));
-		emit(fn, ctx, "L%-6d %-10s %-5.2f %8s %7s  %-8s %-5s %s%s%s%s", lv->level, a, lv->confidence, hit,
-		     fmt_cycles(r, lv->hit_ns, c, sizeof(c)), sys, line, agree_names[lv->agree],
-		     *type ? " (" : "", escape(type, t, sizeof(t)), *type ? ")" : "");
+		emit(fn, ctx, "L%-6d %-10s %-5.2f %8s %7s  %-8s %-5s %s%s%s%s", lv->level, a,
+		     lv->confidence, hit, fmt_cycles(r, lv->hit_ns, c, sizeof(c)), sys, line,
+		     agree_names[lv->agree], *type ? " (" : "", escape(type, t, sizeof(t)),
+		     *type ? ")" : "");
 	}
 	if (r->mem_ns > 0)
 		emit(fn, ctx, "memory  %-10s %-5s %8.2f %7s  (%s)", "", "", r->mem_ns,
@@ -102,22 +103,29 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 		emit(fn, ctx, "memory  latency %s", r->mem_note);
 	if (r->line_buffer > 0) {
 		if (r->line > 0)
-			emit(fn, ctx, "Line size: %d B (confidence %.2f; random walk within pages, %s buffer)", r->line,
-			     r->line_conf, probe_format_size(r->line_buffer, a, sizeof(a)));
+			emit(fn, ctx,
+			     "Line size: %d B (confidence %.2f; random walk within pages, %s "
+			     "buffer)",
+			     r->line, r->line_conf,
+			     probe_format_size(r->line_buffer, a, sizeof(a)));
 		else
 			emit(fn, ctx, "Line size: not found (confidence %.2f)", r->line_conf);
 	}
 	if (r->ntlb > 0) {
-		static const char *const names[] = { "first-level TLB", "second-level TLB" };
+		static const char *const names[] = {"first-level TLB", "second-level TLB"};
 		for (int i = 0; i < 2; i++) {
 			if (r->tlb_entries[i] > 0)
-				emit(fn, ctx, "TLB reach (%s): ~%.0f entries x %s = %s (confidence %.2f%s)", names[i],
-				     r->tlb_entries[i], probe_format_size(r->page_size, a, sizeof(a)),
-				     probe_format_size(r->tlb_entries[i] * r->page_size, b, sizeof(b)), r->tlb_conf[i],
+				emit(fn, ctx,
+				     "TLB reach (%s): ~%.0f entries x %s = %s (confidence %.2f%s)",
+				     names[i], r->tlb_entries[i],
+				     probe_format_size(r->page_size, a, sizeof(a)),
+				     probe_format_size(r->tlb_entries[i] * r->page_size, b,
+						       sizeof(b)),
+				     r->tlb_conf[i],
 				     r->tlb_open[i] ? "; rise not levelled off" : "");
 			else
-				emit(fn, ctx, "TLB reach (%s): not found up to %.0f pages", names[i],
-				     r->tlb_pages[r->ntlb - 1]);
+				emit(fn, ctx, "TLB reach (%s): not found up to %.0f pages",
+				     names[i], r->tlb_pages[r->ntlb - 1]);
 		}
 	}
 	if (r->counter_msg[0])
@@ -128,8 +136,8 @@ void probe_format_table(const struct probe_result *r, probe_line_fn fn, void *ct
 {
 	char a[32], c[32], m[32];
 
-	emit(fn, ctx, "%-8s %9s %7s %7s %10s %10s", "size", "ns/load", "cycles", "spread", "L1miss est",
-	     "L1miss cnt");
+	emit(fn, ctx, "%-8s %9s %7s %7s %10s %10s", "size", "ns/load", "cycles", "spread",
+	     "L1miss est", "L1miss cnt");
 	for (int k = 0; k < r->npoints; k++) {
 		const struct probe_point *pt = &r->points[k];
 		char est[16] = "-";
@@ -139,12 +147,14 @@ void probe_format_table(const struct probe_result *r, probe_line_fn fn, void *ct
 			snprintf(m, sizeof(m), "%.3f", pt->miss_counted);
 		else
 			snprintf(m, sizeof(m), "n/a");
-		emit(fn, ctx, "%-8s %9.2f %7s %6.1f%% %10s %10s", probe_format_size(pt->size, a, sizeof(a)), pt->ns,
+		emit(fn, ctx, "%-8s %9.2f %7s %6.1f%% %10s %10s",
+		     probe_format_size(pt->size, a, sizeof(a)), pt->ns,
 		     fmt_cycles(r, pt->ns, c, sizeof(c)), pt->spread * 100, est, m);
 	}
 }
 
-void probe_format_plot(const struct probe_result *r, int width, int height, probe_line_fn fn, void *ctx)
+void probe_format_plot(const struct probe_result *r, int width, int height, probe_line_fn fn,
+		       void *ctx)
 {
 	char row[1024], lab[32];
 	int n = r->npoints;
@@ -176,14 +186,16 @@ void probe_format_plot(const struct probe_result *r, int width, int height, prob
 		memset(row + w, ' ', (size_t)width);
 		row[w + width] = 0;
 		for (int b = 0; b < r->detect.nbounds; b++) {
-			int cx = (int)lround((log2(r->detect.b[b].size) - xlo) / (xhi - xlo) * (width - 1));
+			int cx = (int)lround((log2(r->detect.b[b].size) - xlo) / (xhi - xlo) *
+					     (width - 1));
 			if (cx >= 0 && cx < width)
 				row[w + cx] = '|';
 		}
 		for (int k = 0; k < n && k < 256; k++) {
 			if (!(r->points[k].ns > 0))
 				continue;
-			int py = (int)lround((log(r->points[k].ns) - ylo) / (yhi - ylo) * (height - 1));
+			int py =
+			    (int)lround((log(r->points[k].ns) - ylo) / (yhi - ylo) * (height - 1));
 			if (py == y)
 				row[w + col[k]] = '*';
 		}
@@ -241,39 +253,52 @@ void probe_format_seed(const struct probe_result *r, probe_line_fn fn, void *ctx
 	int line = seed_line(r);
 
 	if (r->line_buffer > 0) {
-		double hit = r->line_ns[0] > 0 && r->nlevels && r->levels[0].hit_ns > 0 ? r->levels[0].hit_ns : 0;
-		emit(fn, ctx, "Line size walk (dependent loads, %s buffer): MissTime from the seed formula", 
+		double hit = r->line_ns[0] > 0 && r->nlevels && r->levels[0].hit_ns > 0
+				 ? r->levels[0].hit_ns
+				 : 0;
+		emit(fn, ctx,
+		     "Line size walk (dependent loads, %s buffer): MissTime from the seed formula",
 		     probe_format_size(r->line_buffer, a, sizeof(a)));
 		emit(fn, ctx, "%8s %9s %9s %9s", "stride", "ns/load", "miss rate", "MissTime");
 		for (int i = 0; i < PROBE_NSTRIDES; i++) {
 			double mr = probe_seed_miss_rate(r->line_strides[i], line);
 			double mt = hit > 0 ? probe_seed_miss_time(r->line_ns[i], hit, mr) : NAN;
-			emit(fn, ctx, "%7dB %9.2f %9.3f %9.2f", r->line_strides[i], r->line_ns[i], mr, mt);
+			emit(fn, ctx, "%7dB %9.2f %9.3f %9.2f", r->line_strides[i], r->line_ns[i],
+			     mr, mt);
 		}
 	}
-	emit(fn, ctx, "Seed miss-rate table for a %d B line (stride in DWORDs of 4 B -> miss rate):", line);
+	emit(fn, ctx,
+	     "Seed miss-rate table for a %d B line (stride in DWORDs of 4 B -> miss rate):", line);
 	for (int d = line / 4; d >= 1; d /= 2)
 		emit(fn, ctx, "  %3d DWORDs  %6.4f", d, probe_seed_miss_rate(4 * d, line));
 	if (r->nseed_sizes <= 0)
 		return;
-	emit(fn, ctx, "Seed strided sweep (sequential independent loads, ns per access; prefetch helps it):");
+	emit(
+	    fn, ctx,
+	    "Seed strided sweep (sequential independent loads, ns per access; prefetch helps it):");
 	int w = snprintf(buf, sizeof(buf), "%8s", "size");
 	for (int s = 0; s < PROBE_NSTRIDES; s++)
 		w += snprintf(buf + w, sizeof(buf) - (size_t)w, " %6dB", r->seed_strides[s]);
 	fn(ctx, buf);
 	for (int i = 0; i < r->nseed_sizes; i++) {
-		w = snprintf(buf, sizeof(buf), "%8s", probe_format_size(r->seed_sizes[i], a, sizeof(a)));
+		w = snprintf(buf, sizeof(buf), "%8s",
+			     probe_format_size(r->seed_sizes[i], a, sizeof(a)));
 		for (int s = 0; s < PROBE_NSTRIDES; s++)
-			w += snprintf(buf + w, sizeof(buf) - (size_t)w, " %7.2f", r->seed_ns[i * PROBE_NSTRIDES + s]);
+			w += snprintf(buf + w, sizeof(buf) - (size_t)w, " %7.2f",
+				      r->seed_ns[i * PROBE_NSTRIDES + s]);
 		fn(ctx, buf);
 	}
 	if (!(r->seed_hit_size > 0)) {
 		emit(fn, ctx, "Seed MissTime: not available (no L1 size)");
 		return;
 	}
-	emit(fn, ctx, "Seed formula MISS_RATE*MissTime + (1-MISS_RATE)*HitTime[%s] = AccessTime[%s] (estimate):",
-	     probe_format_size(r->seed_hit_size, a, sizeof(a)), probe_format_size(r->seed_miss_size, b, sizeof(b)));
-	emit(fn, ctx, "%8s %9s %9s %10s %9s", "stride", "miss rate", "HitTime", "AccessTime", "MissTime");
+	emit(fn, ctx,
+	     "Seed formula MISS_RATE*MissTime + (1-MISS_RATE)*HitTime[%s] = AccessTime[%s] "
+	     "(estimate):",
+	     probe_format_size(r->seed_hit_size, a, sizeof(a)),
+	     probe_format_size(r->seed_miss_size, b, sizeof(b)));
+	emit(fn, ctx, "%8s %9s %9s %10s %9s", "stride", "miss rate", "HitTime", "AccessTime",
+	     "MissTime");
 	for (int s = 0; s < PROBE_NSTRIDES; s++) {
 		double mr = probe_seed_miss_rate(r->seed_strides[s], line);
 		double h = seed_at(r, r->seed_hit_size, s), ac = seed_at(r, r->seed_miss_size, s);
@@ -283,7 +308,8 @@ void probe_format_seed(const struct probe_result *r, probe_line_fn fn, void *ctx
 			snprintf(m, sizeof(m), "%.2f", mt);
 		emit(fn, ctx, "%7dB %9.3f %9.2f %10.2f %9s", r->seed_strides[s], mr, h, ac, m);
 	}
-	emit(fn, ctx, "(sequential loads are prefetched: these MissTimes understate the miss cost;");
+	emit(fn, ctx,
+	     "(sequential loads are prefetched: these MissTimes understate the miss cost;");
 	emit(fn, ctx, " the dependent-load walk above is the reliable one)");
 }
 
@@ -291,21 +317,20 @@ void probe_format_tlb(const struct probe_result *r, probe_line_fn fn, void *ctx)
 {
 	if (r->ntlb <= 0)
 		return;
-	emit(fn, ctx, "TLB chase: one load per 4K page vs the same loads packed in lines (ns/load)");
+	emit(fn, ctx,
+	     "TLB chase: one load per 4K page vs the same loads packed in lines (ns/load)");
 	emit(fn, ctx, "%7s %9s %9s %9s", "pages", "per-page", "packed", "extra");
 	for (int k = 0; k < r->ntlb; k++)
-		emit(fn, ctx, "%7.0f %9.2f %9.2f %9.2f", r->tlb_pages[k], r->tlb_page_ns[k], r->tlb_line_ns[k],
-		     r->tlb_page_ns[k] - r->tlb_line_ns[k]);
+		emit(fn, ctx, "%7.0f %9.2f %9.2f %9.2f", r->tlb_pages[k], r->tlb_page_ns[k],
+		     r->tlb_line_ns[k], r->tlb_page_ns[k] - r->tlb_line_ns[k]);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
+static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 int probe_write_json(const struct probe_result *r, FILE *out)
 {
-	json_t *o = json_object(), *levels = json_array(), *points = json_array(), *sys = json_array();
+	json_t *o = json_object(), *levels = json_array(), *points = json_array(),
+	       *sys = json_array();
 	char t[40];
 
 	json_object_set_new(o, "cpu", json_integer(r->cpu));
@@ -318,13 +343,16 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 	json_object_set_new(o, "warning", r->warning[0] ? json_string(r->warning) : json_null());
 	for (int i = 0; i < r->nlevels; i++) {
 		const struct probe_level *lv = &r->levels[i];
-		json_array_append_new(levels,
-			json_pack("{s:i, s:o, s:f, s:o, s:o, s:o, s:i, s:s}", "level", lv->level,
-				  "size", lv->size > 0 ? json_real(lv->size) : json_null(), "confidence",
-				  lv->confidence, "hit_ns", lv->hit_ns > 0 ? json_real(lv->hit_ns) : json_null(),
-				  "hit_cycles", lv->hit_ns > 0 && r->ghz > 0 ? json_real(lv->hit_ns * r->ghz) : json_null(),
-				  "sysfs_size", lv->sysfs_size > 0 ? json_real(lv->sysfs_size) : json_null(),
-				  "sysfs_line", lv->sysfs_line, "sysfs", agree_keys[lv->agree]));
+		json_array_append_new(
+		    levels,
+		    json_pack(
+			"{s:i, s:o, s:f, s:o, s:o, s:o, s:i, s:s}", "level", lv->level, "size",
+			lv->size > 0 ? json_real(lv->size) : json_null(), "confidence",
+			lv->confidence, "hit_ns",
+			lv->hit_ns > 0 ? json_real(lv->hit_ns) : json_null(), "hit_cycles",
+			lv->hit_ns > 0 && r->ghz > 0 ? json_real(lv->hit_ns * r->ghz) : json_null(),
+			"sysfs_size", lv->sysfs_size > 0 ? json_real(lv->sysfs_size) : json_null(),
+			"sysfs_line", lv->sysfs_line, "sysfs", agree_keys[lv->agree]));
 	}
 	json_object_set_new(o, "levels", levels);
 	json_object_set_new(o, "memory_ns", r->mem_ns > 0 ? json_real(r->mem_ns) : json_null());
@@ -333,29 +361,34 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 	json_object_set_new(o, "line_confidence", json_real(r->line_conf));
 	json_t *tlb = json_array();
 	for (int i = 0; i < 2; i++)
-		json_array_append_new(tlb, json_pack("{s:o, s:f, s:f}", "entries",
-						     r->tlb_entries[i] > 0 ? json_real(r->tlb_entries[i]) : json_null(),
-						     "page_size", r->page_size, "confidence", r->tlb_conf[i]));
+		json_array_append_new(
+		    tlb,
+		    json_pack("{s:o, s:f, s:f}", "entries",
+			      r->tlb_entries[i] > 0 ? json_real(r->tlb_entries[i]) : json_null(),
+			      "page_size", r->page_size, "confidence", r->tlb_conf[i]));
 	json_object_set_new(o, "tlb", tlb);
 	json_object_set_new(o, "l1d_counter", json_boolean(r->counter_ok));
 	json_object_set_new(o, "l1d_counter_message", json_string(r->counter_msg));
 	for (int k = 0; k < r->npoints; k++) {
 		const struct probe_point *pt = &r->points[k];
-		json_array_append_new(points, json_pack("{s:f, s:o, s:o, s:o, s:o}", "size", pt->size, "ns",
-							num(pt->ns), "spread", num(pt->spread), "l1_miss_est",
-							num(pt->miss_est), "l1_miss_counted", num(pt->miss_counted)));
+		json_array_append_new(
+		    points, json_pack("{s:f, s:o, s:o, s:o, s:o}", "size", pt->size, "ns",
+				      num(pt->ns), "spread", num(pt->spread), "l1_miss_est",
+				      num(pt->miss_est), "l1_miss_counted", num(pt->miss_counted)));
 	}
 	json_object_set_new(o, "points", points);
 	for (int i = 0; i < r->nsysfs; i++)
-		json_array_append_new(sys, json_pack("{s:i, s:s, s:f, s:i}", "level", r->sysfs[i].level, "type",
-						     escape(r->sysfs[i].type, t, sizeof(t)), "size", r->sysfs[i].size,
-						     "line", r->sysfs[i].line));
+		json_array_append_new(sys, json_pack("{s:i, s:s, s:f, s:i}", "level",
+						     r->sysfs[i].level, "type",
+						     escape(r->sysfs[i].type, t, sizeof(t)), "size",
+						     r->sysfs[i].size, "line", r->sysfs[i].line));
 	json_object_set_new(o, "sysfs", sys);
 	if (r->line_buffer > 0) {
 		json_t *lw = json_array();
 		for (int i = 0; i < PROBE_NSTRIDES; i++)
-			json_array_append_new(lw, json_pack("{s:i, s:o}", "stride", r->line_strides[i], "ns",
-							    num(r->line_ns[i])));
+			json_array_append_new(lw,
+					      json_pack("{s:i, s:o}", "stride", r->line_strides[i],
+							"ns", num(r->line_ns[i])));
 		json_object_set_new(o, "line_walk", lw);
 	}
 	if (r->nseed_sizes > 0) {
@@ -364,7 +397,8 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 			json_t *row = json_array();
 			for (int s = 0; s < PROBE_NSTRIDES; s++)
 				json_array_append_new(row, num(r->seed_ns[i * PROBE_NSTRIDES + s]));
-			json_array_append_new(sd, json_pack("{s:f, s:o}", "size", r->seed_sizes[i], "ns", row));
+			json_array_append_new(
+			    sd, json_pack("{s:f, s:o}", "size", r->seed_sizes[i], "ns", row));
 		}
 		json_object_set_new(o, "seed_sweep", sd);
 	}
@@ -376,8 +410,10 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmutop probe cache [--quick] [--cpu N] [--max-size SIZE] [--json] [--sysfs-root DIR]\n"
-		   "  Measures cache sizes, line size, hit and memory latencies and TLB reach on one pinned CPU\n"
+	fprintf(f, "usage: pmutop probe cache [--quick] [--cpu N] [--max-size SIZE] [--json] "
+		   "[--sysfs-root DIR]\n"
+		   "  Measures cache sizes, line size, hit and memory latencies and TLB reach on "
+		   "one pinned CPU\n"
 		   "  with a random pointer chase, and compares them with sysfs.\n"
 		   "  --quick          L1d, line and L2 in a few seconds (sizes to 8M)\n"
 		   "  --cpu N          CPU to pin to (default: the current one)\n"
@@ -405,7 +441,7 @@ static bool is_opt(const char *arg, const char *name)
 
 int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct probe_opts o = { .cpu = -1 };
+	struct probe_opts o = {.cpu = -1};
 	bool json = false;
 	char e[200], esc[120];
 
@@ -418,7 +454,8 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 		return 0;
 	}
 	if (strcmp(argv[0], "cache")) {
-		fprintf(err, "pmutop probe: unknown probe '%s' (known: cache)\n", escape(argv[0], esc, sizeof(esc)));
+		fprintf(err, "pmutop probe: unknown probe '%s' (known: cache)\n",
+			escape(argv[0], esc, sizeof(esc)));
 		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -438,7 +475,8 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 			}
 			long c = strtol(v, &end, 10);
 			if (!*v || *end || c < 0 || c > 1 << 20) {
-				fprintf(err, "pmutop probe: bad CPU number '%s'\n", escape(v, esc, sizeof(esc)));
+				fprintf(err, "pmutop probe: bad CPU number '%s'\n",
+					escape(v, esc, sizeof(esc)));
 				return 2;
 			}
 			o.cpu = (int)c;
@@ -449,7 +487,8 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 				return 2;
 			}
 			if (probe_parse_size(v, &s, e, sizeof(e)) < 0) {
-				fprintf(err, "pmutop probe: --max-size: %s\n", escape(e, esc, sizeof(esc)));
+				fprintf(err, "pmutop probe: --max-size: %s\n",
+					escape(e, esc, sizeof(esc)));
 				return 2;
 			}
 			o.max_size = s;
@@ -460,7 +499,8 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 			}
 			o.sysfs_root = v;
 		} else {
-			fprintf(err, "pmutop probe: unknown option '%s' (see --help)\n", escape(a, esc, sizeof(esc)));
+			fprintf(err, "pmutop probe: unknown option '%s' (see --help)\n",
+				escape(a, esc, sizeof(esc)));
 			return 2;
 		}
 	}

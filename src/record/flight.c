@@ -20,7 +20,8 @@ size_t flight_slots(double seconds, long sample_ms)
 size_t flight_bytes_for(size_t slots, int nrows, int nevents)
 {
 	size_t cells = (size_t)nrows * (size_t)nevents;
-	size_t per_slot = 2 * sizeof(double) + cells * (sizeof(struct raw_count) + 1) + (size_t)nrows;
+	size_t per_slot =
+	    2 * sizeof(double) + cells * (sizeof(struct raw_count) + 1) + (size_t)nrows;
 	return sizeof(struct flight) + slots * per_slot + cells * sizeof(struct raw_count) +
 	       (size_t)nrows * sizeof(int);
 }
@@ -42,7 +43,8 @@ struct flight *flight_new(int nrows, const int *cpus, int nevents, double second
 		slots = max_bytes > base ? (max_bytes - base) / per : 0;
 		*clipped = true;
 		if (slots < 2) {
-			snprintf(err, errlen, "flight recorder: %d CPUs x %d events do not fit in %zu bytes",
+			snprintf(err, errlen,
+				 "flight recorder: %d CPUs x %d events do not fit in %zu bytes",
 				 nrows, nevents, max_bytes);
 			return NULL;
 		}
@@ -116,11 +118,13 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 	bool use_raw = raw && raw->cur && raw->nrows == f->nrows && raw->nevents == f->nevents;
 	if (use_raw) {
 		/* a mode's first sample brings the read before it, as a recording does: a replay of
-		 * the ring then starts from the same base as the live run (rotation carry included) */
+		 * the ring then starts from the same base as the live run (rotation carry included)
+		 */
 		if (snap->first && raw->prev) {
 			bool none[f->nrows > 0 ? f->nrows : 1];
 			memset(none, 0, sizeof(none));
-			push_raw(f, snap->time_s - snap->interval_s, 0, none, raw->prev, raw->prev_present);
+			push_raw(f, snap->time_s - snap->interval_s, 0, none, raw->prev,
+				 raw->prev_present);
 		}
 		push_raw(f, snap->time_s, snap->interval_s * 1000.0, snap->offline, raw->cur,
 			 raw->cur_present);
@@ -190,14 +194,15 @@ static void fill_tick(const struct flight *f, size_t slot, struct rec_tick *tk)
 		for (int e = 0; e < f->nevents; e++) {
 			size_t i = (size_t)r * (size_t)f->nevents + (size_t)e;
 			rc->c[e].present = !rc->offline && f->present[slot * cells + i];
-			rc->c[e].raw = rc->c[e].present ? f->raw[slot * cells + i] : (struct raw_count){0};
+			rc->c[e].raw =
+			    rc->c[e].present ? f->raw[slot * cells + i] : (struct raw_count){0};
 		}
 	}
 }
 
 int flight_write(const struct flight *f, const char *path, const struct rec_header *hdr,
-		 const struct rec_mode *mode, double t_from, double t_to, const struct rec_mark *mark,
-		 char *err, size_t errlen)
+		 const struct rec_mode *mode, double t_from, double t_to,
+		 const struct rec_mark *mark, char *err, size_t errlen)
 {
 	if (mode->nevents != f->nevents) {
 		snprintf(err, errlen, "flight recorder: mode has %d events, ring %d", mode->nevents,
@@ -215,7 +220,8 @@ int flight_write(const struct flight *f, const char *path, const struct rec_head
 		}
 	}
 	if (first == f->len) {
-		snprintf(err, errlen, "flight recorder: no samples between %.3f and %.3f s", t_from, t_to);
+		snprintf(err, errlen, "flight recorder: no samples between %.3f and %.3f s", t_from,
+			 t_to);
 		return -1;
 	}
 	struct rec_writer *w = rec_writer_open(path, NULL, err, errlen);

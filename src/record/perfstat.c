@@ -329,7 +329,8 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 	snprintf(h->source, sizeof(h->source), "%s",
 		 fmt == PERFSTAT_CSV ? "perf-stat-csv" : "perf-stat-json");
 	if (!(im->times[0] >= 0 && im->times[0] < 4e6)) {
-		snprintf(err, errlen, "%s: first interval time %g s is out of range", im->path, im->times[0]);
+		snprintf(err, errlen, "%s: first interval time %g s is out of range", im->path,
+			 im->times[0]);
 		return -1;
 	}
 	h->interval_ms = (unsigned)llround(im->times[0] * 1e3);
@@ -388,7 +389,8 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 			if (a[2] > a[1]) /* rounding of pct: never run longer than enabled */
 				a[2] = a[1];
 			if (!(a[0] >= 0 && a[0] < 1.8e19 && a[1] < 1.8e19)) {
-				snprintf(err, errlen, "%s: counts or times too large to represent (interval %d)",
+				snprintf(err, errlen,
+					 "%s: counts or times too large to represent (interval %d)",
 					 im->path, iv + 1);
 				goto out;
 			}

@@ -16,7 +16,7 @@
 struct recorder {
 	struct rec_writer *w;
 	char path[1024];
-	bool need_prev;	  /* the next tick also writes the read before it (new mode) */
+	bool need_prev; /* the next tick also writes the read before it (new mode) */
 	bool have_base;
 	uint64_t base_ns; /* backend time of t = 0 */
 	double last_t;	  /* s, last tick written */
@@ -58,7 +58,8 @@ void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec
 	h.start_time = (int64_t)time(NULL);
 	h.ncpus = app->ncpus;
 	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
-	const struct replay *rp = source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
+	const struct replay *rp =
+	    source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
 	for (int i = 0; i < app->ncpus; i++) {
 		cpus[i].cpu = app->cpus[i];
 		const char *type = here ? platform_core_type(&app->pf, app->cpus[i]) : "";
@@ -98,9 +99,10 @@ static int write_mode(struct app_ctx *app, char *err, size_t errlen)
 			const char *enc = b->status[e].encoding;
 			unsigned long long type, c0, c1;
 			char ex[64] = "";
-			if (sscanf(enc, "type=%llu config=%llx config1=%llx exclude=%63s", &type, &c0, &c1,
-				   ex) >= 3) {
-				static const char *const bits[] = {"user", "kernel", "hv", "idle", "host", "guest"};
+			if (sscanf(enc, "type=%llu config=%llx config1=%llx exclude=%63s", &type,
+				   &c0, &c1, ex) >= 3) {
+				static const char *const bits[] = {"user", "kernel", "hv",
+								   "idle", "host",   "guest"};
 				ev[e].has_encoding = true;
 				ev[e].type = (uint32_t)type;
 				ev[e].config = c0;
@@ -111,7 +113,8 @@ static int write_mode(struct app_ctx *app, char *err, size_t errlen)
 			}
 		}
 	}
-	struct rec_mode m = {.t = r->have_base ? r->last_t : 0, .nevents = sm->nevents, .events = ev};
+	struct rec_mode m = {
+	    .t = r->have_base ? r->last_t : 0, .nevents = sm->nevents, .events = ev};
 	snprintf(m.name, sizeof(m.name), "%s", sm->name);
 	return rec_writer_write_mode(r->w, &m, err, errlen);
 }
@@ -133,8 +136,8 @@ static double tick_time(struct recorder *r, uint64_t t_ns)
 	return t;
 }
 
-static int write_tick(struct app_ctx *app, const struct session_raw *raw, bool prev, double interval_ms,
-		      char *err, size_t errlen)
+static int write_tick(struct app_ctx *app, const struct session_raw *raw, bool prev,
+		      double interval_ms, char *err, size_t errlen)
 {
 	struct recorder *r = REC(app);
 	struct rec_tick t;
@@ -218,7 +221,8 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	struct rec_writer_opts wo = {.max_bytes = app->opt.record_max, .keep = app->opt.record_keep};
+	struct rec_writer_opts wo = {.max_bytes = app->opt.record_max,
+				     .keep = app->opt.record_keep};
 	r->w = rec_writer_open(path, &wo, err, errlen);
 	if (!r->w) {
 		free(r);
@@ -236,8 +240,10 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 		app->record_path[0] = '\0';
 		return -1;
 	}
-	app_add_hook(app, &(struct app_hook){.name = HOOK_NAME, .on_snapshot = on_snapshot,
-					     .on_mode = on_mode, .on_close = on_close});
+	app_add_hook(app, &(struct app_hook){.name = HOOK_NAME,
+					     .on_snapshot = on_snapshot,
+					     .on_mode = on_mode,
+					     .on_close = on_close});
 	return 0;
 }
 
@@ -301,10 +307,20 @@ int recorder_parse_size(const char *text, uint64_t *out)
 		return -1;
 	double mul = 1;
 	switch (toupper((unsigned char)*end)) {
-	case 'K': mul = 1024.0; end++; break;
-	case 'M': mul = 1024.0 * 1024; end++; break;
-	case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
-	default: break;
+	case 'K':
+		mul = 1024.0;
+		end++;
+		break;
+	case 'M':
+		mul = 1024.0 * 1024;
+		end++;
+		break;
+	case 'G':
+		mul = 1024.0 * 1024 * 1024;
+		end++;
+		break;
+	default:
+		break;
 	}
 	if (*end == 'B' || *end == 'b')
 		end++;

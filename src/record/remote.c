@@ -33,10 +33,10 @@ struct remote {
 	char *header_line, *mode_line;
 	int memfd;
 	bool watched;
-	bool have_header;  /* of this connection */
-	int mode_index;	   /* replay mode index of this stream's last mode, -1 none */
-	double t_offset;   /* s added to this stream's times */
-	double last_t;	   /* s, last tick appended */
+	bool have_header; /* of this connection */
+	int mode_index;	  /* replay mode index of this stream's last mode, -1 none */
+	double t_offset;  /* s added to this stream's times */
+	double last_t;	  /* s, last tick appended */
 	unsigned backoff_ms;
 	uint64_t retry_at_ns; /* 0: connected or connecting */
 	int connections;
@@ -45,7 +45,8 @@ struct remote {
 
 #define RM(app) ((struct remote *)(app)->remote)
 
-static void set_state(struct remote *rm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_state(struct remote *rm, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void set_state(struct remote *rm, const char *fmt, ...)
 {
 	va_list ap;
@@ -220,8 +221,8 @@ static void link_lost(struct app_ctx *app, const char *why)
 
 /* Parses @line in the context of this stream's header and mode into @rec (a memfd holds the
  * three lines, so the recording reader checks it as it would a file). */
-static int parse(struct remote *rm, const char *line, size_t len, bool with_mode, struct rec_record *rec,
-		 char *err, size_t errlen)
+static int parse(struct remote *rm, const char *line, size_t len, bool with_mode,
+		 struct rec_record *rec, char *err, size_t errlen)
 {
 	if (rm->memfd < 0 && (rm->memfd = memfd_create("pmutop-remote", MFD_CLOEXEC)) < 0) {
 		snprintf(err, errlen, "memfd_create: %s", strerror(errno));
@@ -233,7 +234,8 @@ static int parse(struct remote *rm, const char *line, size_t len, bool with_mode
 	}
 	const char *parts[3] = {rm->header_line, with_mode ? rm->mode_line : NULL, NULL};
 	for (int i = 0; i < 2; i++)
-		if (parts[i] && (write(rm->memfd, parts[i], strlen(parts[i])) < 0 || write(rm->memfd, "\n", 1) < 0)) {
+		if (parts[i] && (write(rm->memfd, parts[i], strlen(parts[i])) < 0 ||
+				 write(rm->memfd, "\n", 1) < 0)) {
 			snprintf(err, errlen, "%s", strerror(errno));
 			return -1;
 		}
@@ -278,8 +280,8 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 	json_error_t jerr;
 	json_t *o = json_loadb(line, len, 0, &jerr);
 	const char *type = o && json_is_string(json_object_get(o, "type"))
-				   ? json_string_value(json_object_get(o, "type"))
-				   : NULL;
+			       ? json_string_value(json_object_get(o, "type"))
+			       : NULL;
 	char kind[16];
 	snprintf(kind, sizeof(kind), "%s", type ? type : "");
 	json_decref(o);
@@ -474,8 +476,8 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 	while (r->f.nticks == 0) {
 		uint64_t now = loop_now_ns();
 		if (now >= deadline) {
-			snprintf(err, errlen, "%s: no data from the agent within %d s (%s)", rm->host,
-				 OPEN_TIMEOUT_MS / 1000, app->opt.transport);
+			snprintf(err, errlen, "%s: no data from the agent within %d s (%s)",
+				 rm->host, OPEN_TIMEOUT_MS / 1000, app->opt.transport);
 			return 1;
 		}
 		struct pollfd p[2] = {{rm->out_fd, POLLIN, 0}, {rm->err_fd, POLLIN, 0}};
@@ -487,8 +489,9 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 			read_errors(app);
 			disconnect(app, how, sizeof(how));
 			int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
-			snprintf(err, errlen, "%s: the agent ended before sending data (%s)%s%s", rm->host,
-				 how, app->nmessages ? ": " : "", app->nmessages ? app->messages[last].text : "");
+			snprintf(err, errlen, "%s: the agent ended before sending data (%s)%s%s",
+				 rm->host, how, app->nmessages ? ": " : "",
+				 app->nmessages ? app->messages[last].text : "");
 			return 1;
 		}
 	}
@@ -526,10 +529,7 @@ int remote_app_input(struct app_ctx *app, int fd)
 	return n;
 }
 
-const char *remote_app_state(const struct app_ctx *app)
-{
-	return RM(app) ? RM(app)->state : "";
-}
+const char *remote_app_state(const struct app_ctx *app) { return RM(app) ? RM(app)->state : ""; }
 
 void remote_app_free(struct app_ctx *app)
 {

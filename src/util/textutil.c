@@ -44,7 +44,8 @@ void text_escape(const char *in, size_t n, char *out, size_t outlen)
 	for (size_t i = 0; s && i < n && s[i];) {
 		char tmp[8];
 		size_t k;
-		size_t u = s[i] >= 0x80 ? text_utf8_len(s + i, n == TEXT_NUL_TERMINATED ? 4 : n - i) : 0;
+		size_t u =
+		    s[i] >= 0x80 ? text_utf8_len(s + i, n == TEXT_NUL_TERMINATED ? 4 : n - i) : 0;
 		if (u) {
 			memcpy(tmp, s + i, u);
 			k = u;

@@ -183,14 +183,16 @@ size_t canvas_utf8_encode(uint32_t cp, char *out)
 /* Ranges of wide (2-column) and zero-width codepoints for non-UTF-8 locales. */
 static const struct {
 	uint32_t lo, hi;
-} wide_ranges[] = {
-	{0x1100, 0x115f}, {0x2e80, 0x303e}, {0x3041, 0x33ff}, {0x3400, 0x4dbf},
-	{0x4e00, 0x9fff}, {0xa000, 0xa4cf}, {0xac00, 0xd7a3}, {0xf900, 0xfaff},
-	{0xfe30, 0xfe4f}, {0xff00, 0xff60}, {0xffe0, 0xffe6}, {0x1f300, 0x1f64f},
+} wide_ranges[] =
+    {
+	{0x1100, 0x115f},   {0x2e80, 0x303e},	{0x3041, 0x33ff},   {0x3400, 0x4dbf},
+	{0x4e00, 0x9fff},   {0xa000, 0xa4cf},	{0xac00, 0xd7a3},   {0xf900, 0xfaff},
+	{0xfe30, 0xfe4f},   {0xff00, 0xff60},	{0xffe0, 0xffe6},   {0x1f300, 0x1f64f},
 	{0x1f900, 0x1f9ff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd},
-}, zero_ranges[] = {
-	{0x0300, 0x036f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x200b, 0x200f},
-	{0x20d0, 0x20ff}, {0xfe00, 0xfe0f}, {0xfe20, 0xfe2f},
+},
+  zero_ranges[] = {
+      {0x0300, 0x036f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x200b, 0x200f},
+      {0x20d0, 0x20ff}, {0xfe00, 0xfe0f}, {0xfe20, 0xfe2f},
 };
 
 static bool in_ranges(uint32_t cp, const void *ranges, size_t n)
@@ -288,8 +290,8 @@ static int put_span(struct canvas *c, int x, int y, int role, unsigned attr, int
 	return x;
 }
 
-int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw,
-		unsigned flags, const char *text)
+int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw, unsigned flags,
+		const char *text)
 {
 	int limit = c->w, width, end, start;
 	const char *ell = c->ascii ? "~" : "\xe2\x80\xa6";
@@ -367,8 +369,15 @@ void canvas_paint(struct canvas *c, int x, int y, int w, int h, int role, unsign
 
 /* Eighth blocks: index n is n/8 of a cell. */
 static const char *const eighths[] = {
-	" ", "\xe2\x96\x8f", "\xe2\x96\x8e", "\xe2\x96\x8d", "\xe2\x96\x8c",
-	"\xe2\x96\x8b", "\xe2\x96\x8a", "\xe2\x96\x89", "\xe2\x96\x88",
+    " ",
+    "\xe2\x96\x8f",
+    "\xe2\x96\x8e",
+    "\xe2\x96\x8d",
+    "\xe2\x96\x8c",
+    "\xe2\x96\x8b",
+    "\xe2\x96\x8a",
+    "\xe2\x96\x89",
+    "\xe2\x96\x88",
 };
 
 static double clamp01(double v)
@@ -439,9 +448,8 @@ int canvas_sparkline(struct canvas *c, int x, int y, int role, const double *val
 			g = a;
 			if (!c->ascii) {
 				static const char *const bars[] = {
-					"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
-					"\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
-					"\xe2\x96\x87", "\xe2\x96\x88",
+				    "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+				    "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88",
 				};
 				g = bars[lvl];
 			}
@@ -487,7 +495,7 @@ void canvas_dump(const struct canvas *c, FILE *f)
 char canvas_role_char(int role)
 {
 	static const char digits[] =
-		"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	    "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 	if (role <= 0)
 		return ' ';

@@ -19,46 +19,49 @@
 #define U THEME_UNDERLINE
 
 const struct theme_role_info theme_roles[ROLE_COUNT] = {
-	[ROLE_NORMAL] = {"normal", "plain text and background", 0, ""},
-	[ROLE_HEADER] = {"header", "summary lines at the top", 0, "fg=cyan"},
-	[ROLE_HEADER_VALUE] = {"header_value", "values in the summary lines", B, "fg=brightwhite bold"},
-	[ROLE_TITLE] = {"title", "mode title", B | U, "fg=brightyellow bold"},
-	[ROLE_COLUMN_HEADER] = {"column_header", "table column names", R, "fg=black bg=cyan"},
-	[ROLE_CELL] = {"cell", "table values", 0, ""},
-	[ROLE_CELL_GOOD] = {"cell_good", "values within the good threshold", 0, "fg=green"},
-	[ROLE_CELL_WARN] = {"cell_warn", "values past the warn threshold", B, "fg=yellow bold"},
-	[ROLE_CELL_BAD] = {"cell_bad", "values past the bad threshold", B | R, "fg=brightred bold"},
-	[ROLE_CELL_NA] = {"cell_na", "n/s and n/c (not supported, not counted)", D, "fg=brightblack"},
-	[ROLE_CELL_SCALED] = {"cell_scaled", "values scaled by multiplexing", U, "fg=magenta"},
-	[ROLE_TOTAL_ROW] = {"total_row", "the aggregated row", B, "bold"},
-	[ROLE_SELECTED_ROW] = {"selected_row", "the selected row", R, "reverse"},
-	[ROLE_SPARKLINE] = {"sparkline", "history sparklines", 0, "fg=brightcyan"},
-	[ROLE_BAR_0 + 0] = {"bar_0", "offcore bit 0 (demand data read)", 0, "fg=red"},
-	[ROLE_BAR_0 + 1] = {"bar_1", "offcore bit 1 (demand RFO)", 0, "fg=green"},
-	[ROLE_BAR_0 + 2] = {"bar_2", "offcore bit 2 (demand code read)", 0, "fg=yellow"},
-	[ROLE_BAR_0 + 3] = {"bar_3", "offcore bit 3 (writeback)", 0, "fg=blue"},
-	[ROLE_BAR_0 + 4] = {"bar_4", "offcore bit 4 (prefetch data read)", 0, "fg=magenta"},
-	[ROLE_BAR_0 + 5] = {"bar_5", "offcore bit 5 (prefetch RFO)", 0, "fg=cyan"},
-	[ROLE_BAR_0 + 6] = {"bar_6", "offcore bit 6 (prefetch code read)", 0, "fg=white"},
-	[ROLE_BAR_0 + 7] = {"bar_7", "offcore bit 7", 0, "fg=brightred"},
-	[ROLE_BAR_0 + 8] = {"bar_8", "offcore bit 8", 0, "fg=brightgreen"},
-	[ROLE_BAR_0 + 9] = {"bar_9", "offcore bit 9", 0, "fg=brightyellow"},
-	[ROLE_BAR_0 + 10] = {"bar_10", "offcore bit 10", 0, "fg=brightblue"},
-	[ROLE_BAR_0 + 11] = {"bar_11", "offcore bit 11", 0, "fg=brightmagenta"},
-	[ROLE_BAR_0 + 12] = {"bar_12", "offcore bit 12", 0, "fg=brightcyan"},
-	[ROLE_BAR_0 + 13] = {"bar_13", "offcore bit 13", 0, "fg=208"},
-	[ROLE_BAR_0 + 14] = {"bar_14", "offcore bit 14", 0, "fg=135"},
-	[ROLE_BAR_0 + 15] = {"bar_15", "offcore bit 15 (other)", 0, "fg=244"},
-	[ROLE_LEGEND] = {"legend", "legends of bars and charts", D, "fg=brightblack"},
-	[ROLE_MESSAGE_INFO] = {"message_info", "informational messages", 0, ""},
-	[ROLE_MESSAGE_WARN] = {"message_warn", "warnings", B, "fg=yellow bold"},
-	[ROLE_MESSAGE_ERROR] = {"message_error", "errors", B | R, "fg=brightwhite bg=red bold"},
-	[ROLE_PROMPT] = {"prompt", "the : command line", B, "bold"},
-	[ROLE_HELP_KEY] = {"help_key", "keys and commands in help", B, "fg=brightyellow bold"},
-	[ROLE_HELP_TEXT] = {"help_text", "explanations in help", 0, ""},
-	[ROLE_STATUS_PAUSED] = {"status_paused", "the PAUSED indicator", R | B, "fg=black bg=yellow bold"},
-	[ROLE_SIMULATED_BANNER] = {"simulated_banner", "the SIMULATED banner", R | B, "fg=brightwhite bg=magenta bold"},
-	[ROLE_REPLAY_BANNER] = {"replay_banner", "the REPLAY banner", R | B, "fg=black bg=brightblue bold"},
+    [ROLE_NORMAL] = {"normal", "plain text and background", 0, ""},
+    [ROLE_HEADER] = {"header", "summary lines at the top", 0, "fg=cyan"},
+    [ROLE_HEADER_VALUE] = {"header_value", "values in the summary lines", B, "fg=brightwhite bold"},
+    [ROLE_TITLE] = {"title", "mode title", B | U, "fg=brightyellow bold"},
+    [ROLE_COLUMN_HEADER] = {"column_header", "table column names", R, "fg=black bg=cyan"},
+    [ROLE_CELL] = {"cell", "table values", 0, ""},
+    [ROLE_CELL_GOOD] = {"cell_good", "values within the good threshold", 0, "fg=green"},
+    [ROLE_CELL_WARN] = {"cell_warn", "values past the warn threshold", B, "fg=yellow bold"},
+    [ROLE_CELL_BAD] = {"cell_bad", "values past the bad threshold", B | R, "fg=brightred bold"},
+    [ROLE_CELL_NA] = {"cell_na", "n/s and n/c (not supported, not counted)", D, "fg=brightblack"},
+    [ROLE_CELL_SCALED] = {"cell_scaled", "values scaled by multiplexing", U, "fg=magenta"},
+    [ROLE_TOTAL_ROW] = {"total_row", "the aggregated row", B, "bold"},
+    [ROLE_SELECTED_ROW] = {"selected_row", "the selected row", R, "reverse"},
+    [ROLE_SPARKLINE] = {"sparkline", "history sparklines", 0, "fg=brightcyan"},
+    [ROLE_BAR_0 + 0] = {"bar_0", "offcore bit 0 (demand data read)", 0, "fg=red"},
+    [ROLE_BAR_0 + 1] = {"bar_1", "offcore bit 1 (demand RFO)", 0, "fg=green"},
+    [ROLE_BAR_0 + 2] = {"bar_2", "offcore bit 2 (demand code read)", 0, "fg=yellow"},
+    [ROLE_BAR_0 + 3] = {"bar_3", "offcore bit 3 (writeback)", 0, "fg=blue"},
+    [ROLE_BAR_0 + 4] = {"bar_4", "offcore bit 4 (prefetch data read)", 0, "fg=magenta"},
+    [ROLE_BAR_0 + 5] = {"bar_5", "offcore bit 5 (prefetch RFO)", 0, "fg=cyan"},
+    [ROLE_BAR_0 + 6] = {"bar_6", "offcore bit 6 (prefetch code read)", 0, "fg=white"},
+    [ROLE_BAR_0 + 7] = {"bar_7", "offcore bit 7", 0, "fg=brightred"},
+    [ROLE_BAR_0 + 8] = {"bar_8", "offcore bit 8", 0, "fg=brightgreen"},
+    [ROLE_BAR_0 + 9] = {"bar_9", "offcore bit 9", 0, "fg=brightyellow"},
+    [ROLE_BAR_0 + 10] = {"bar_10", "offcore bit 10", 0, "fg=brightblue"},
+    [ROLE_BAR_0 + 11] = {"bar_11", "offcore bit 11", 0, "fg=brightmagenta"},
+    [ROLE_BAR_0 + 12] = {"bar_12", "offcore bit 12", 0, "fg=brightcyan"},
+    [ROLE_BAR_0 + 13] = {"bar_13", "offcore bit 13", 0, "fg=208"},
+    [ROLE_BAR_0 + 14] = {"bar_14", "offcore bit 14", 0, "fg=135"},
+    [ROLE_BAR_0 + 15] = {"bar_15", "offcore bit 15 (other)", 0, "fg=244"},
+    [ROLE_LEGEND] = {"legend", "legends of bars and charts", D, "fg=brightblack"},
+    [ROLE_MESSAGE_INFO] = {"message_info", "informational messages", 0, ""},
+    [ROLE_MESSAGE_WARN] = {"message_warn", "warnings", B, "fg=yellow bold"},
+    [ROLE_MESSAGE_ERROR] = {"message_error", "errors", B | R, "fg=brightwhite bg=red bold"},
+    [ROLE_PROMPT] = {"prompt", "the : command line", B, "bold"},
+    [ROLE_HELP_KEY] = {"help_key", "keys and commands in help", B, "fg=brightyellow bold"},
+    [ROLE_HELP_TEXT] = {"help_text", "explanations in help", 0, ""},
+    [ROLE_STATUS_PAUSED] = {"status_paused", "the PAUSED indicator", R | B,
+			    "fg=black bg=yellow bold"},
+    [ROLE_SIMULATED_BANNER] = {"simulated_banner", "the SIMULATED banner", R | B,
+			       "fg=brightwhite bg=magenta bold"},
+    [ROLE_REPLAY_BANNER] = {"replay_banner", "the REPLAY banner", R | B,
+			    "fg=black bg=brightblue bold"},
 };
 
 #undef B
@@ -67,17 +70,16 @@ const struct theme_role_info theme_roles[ROLE_COUNT] = {
 #undef U
 
 static const char *const basic_names[16] = {
-	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
-	"brightblack", "brightred", "brightgreen", "brightyellow",
-	"brightblue", "brightmagenta", "brightcyan", "brightwhite",
+    "black",	  "red",	   "green",	  "yellow",	 "blue",	"magenta",
+    "cyan",	  "white",	   "brightblack", "brightred",	 "brightgreen", "brightyellow",
+    "brightblue", "brightmagenta", "brightcyan",  "brightwhite",
 };
 
 /* xterm's default RGB for indices 0..15. */
 static const unsigned char basic_rgb[16][3] = {
-	{0, 0, 0}, {205, 0, 0}, {0, 205, 0}, {205, 205, 0},
-	{0, 0, 238}, {205, 0, 205}, {0, 205, 205}, {229, 229, 229},
-	{127, 127, 127}, {255, 0, 0}, {0, 255, 0}, {255, 255, 0},
-	{92, 92, 255}, {255, 0, 255}, {0, 255, 255}, {255, 255, 255},
+    {0, 0, 0},	   {205, 0, 0},	    {0, 205, 0},     {205, 205, 0},   {0, 0, 238}, {205, 0, 205},
+    {0, 205, 205}, {229, 229, 229}, {127, 127, 127}, {255, 0, 0},     {0, 255, 0}, {255, 255, 0},
+    {92, 92, 255}, {255, 0, 255},   {0, 255, 255},   {255, 255, 255},
 };
 
 static const int cube_levels[6] = {0, 95, 135, 175, 215, 255};
@@ -86,10 +88,13 @@ static const struct {
 	const char *name;
 	unsigned attr;
 } attr_names[] = {
-	{"bold", THEME_BOLD},           {"dim", THEME_DIM},
-	{"reverse", THEME_REVERSE},     {"underline", THEME_UNDERLINE},
-	{"italic", THEME_ITALIC},       {"none", 0},
-	{"normal", 0},
+    {"bold", THEME_BOLD},
+    {"dim", THEME_DIM},
+    {"reverse", THEME_REVERSE},
+    {"underline", THEME_UNDERLINE},
+    {"italic", THEME_ITALIC},
+    {"none", 0},
+    {"normal", 0},
 };
 
 int theme_role_find(const char *key)
@@ -134,7 +139,6 @@ int theme_parse_colour(const char *s, int32_t *out)
 	}
 	return -1;
 }
-
 
 static int lookup_colour(const char *s, const char *const *pal_names, const int32_t *pal_values,
 			 size_t npal, int32_t *out)
@@ -278,7 +282,8 @@ int theme_parse(struct theme *t, const char *text, const char *filename)
 		if (*line == '[') {
 			char *end = strchr(line, ']');
 			if (!end || end[1]) {
-				snprintf(msg, sizeof(msg), "bad section line (want [palette] or [roles])");
+				snprintf(msg, sizeof(msg),
+					 "bad section line (want [palette] or [roles])");
 			} else {
 				*end = '\0';
 				char *name = trim(line + 1);
@@ -569,10 +574,7 @@ static long dist2(int r1, int g1, int b1, int r2, int g2, int b2)
 	return dr * dr + dg * dg + db * db;
 }
 
-static int cube_index(int v)
-{
-	return v < 48 ? 0 : v < 115 ? 1 : (v - 35) / 40;
-}
+static int cube_index(int v) { return v < 48 ? 0 : v < 115 ? 1 : (v - 35) / 40; }
 
 int theme_rgb_to_256(int r, int g, int b)
 {

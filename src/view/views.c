@@ -80,20 +80,25 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 		bw = c->w / 2;
 	int room = c->w - x - (bw ? bw + 1 : 0);
 	if (room > 0)
-		x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, room, CANVAS_ELLIPSIS, h->pmu ? h->pmu : "");
+		x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, room, CANVAS_ELLIPSIS,
+				 h->pmu ? h->pmu : "");
 	if (h->banner) {
-		canvas_putx(c, c->w - bw, 0, strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER : ROLE_REPLAY_BANNER,
+		canvas_putx(c, c->w - bw, 0,
+			    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
+							      : ROLE_REPLAY_BANNER,
 			    0, bw, CANVAS_ELLIPSIS, " ");
 		canvas_putx(c, c->w - bw + 1, 0,
-			    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER : ROLE_REPLAY_BANNER, 0,
-			    bw - 1, CANVAS_ELLIPSIS, h->banner);
+			    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
+							      : ROLE_REPLAY_BANNER,
+			    0, bw - 1, CANVAS_ELLIPSIS, h->banner);
 	}
 	char line[512];
 	char measured[32] = "-";
 	if (h->measured_ms > 0)
 		snprintf(measured, sizeof(measured), "%.1f", h->measured_ms);
 	x = canvas_printf(c, 0, 1, ROLE_HEADER, "mode ");
-	x += canvas_putx(c, x, 1, ROLE_HEADER_VALUE, CANVAS_BOLD, 16, CANVAS_ELLIPSIS, h->mode ? h->mode : "-");
+	x += canvas_putx(c, x, 1, ROLE_HEADER_VALUE, CANVAS_BOLD, 16, CANVAS_ELLIPSIS,
+			 h->mode ? h->mode : "-");
 	snprintf(line, sizeof(line), " %s | %ld ms (last %s) | #%llu", h->title ? h->title : "",
 		 h->interval_ms, measured, h->samples);
 	x += canvas_putx(c, x, 1, ROLE_HEADER, 0, -1, CANVAS_ELLIPSIS, line);
@@ -102,12 +107,14 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 	else if (h->first_tick_pending)
 		x += canvas_put(c, x + 1, 1, ROLE_MESSAGE_INFO, "waiting for first full tick") + 1;
 	if (h->warnings) {
-		snprintf(line, sizeof(line), " %d warning%s (:messages)", h->warnings, h->warnings == 1 ? "" : "s");
+		snprintf(line, sizeof(line), " %d warning%s (:messages)", h->warnings,
+			 h->warnings == 1 ? "" : "s");
 		canvas_putx(c, x + 1, 1, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS, line);
 	}
 	int rows = 2;
 	if (room_for_capability && h->capability && h->capability[0]) {
-		canvas_putx(c, 0, rows, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, h->capability);
+		canvas_putx(c, 0, rows, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS,
+			    h->capability);
 		rows++;
 	}
 	if (room_for_capability && h->extra && h->extra[0]) {
@@ -148,11 +155,16 @@ static int row_compare(const void *a, const void *b, void *ctx)
 static int class_role(enum metric_class cls)
 {
 	switch (cls) {
-	case METRIC_GOOD: return ROLE_CELL_GOOD;
-	case METRIC_WARN: return ROLE_CELL_WARN;
-	case METRIC_BAD: return ROLE_CELL_BAD;
-	case METRIC_NA: return ROLE_CELL_NA;
-	default: return ROLE_CELL;
+	case METRIC_GOOD:
+		return ROLE_CELL_GOOD;
+	case METRIC_WARN:
+		return ROLE_CELL_WARN;
+	case METRIC_BAD:
+		return ROLE_CELL_BAD;
+	case METRIC_NA:
+		return ROLE_CELL_NA;
+	default:
+		return ROLE_CELL;
 	}
 }
 
@@ -176,7 +188,8 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 	char buf[48];
 	bool split = snap->metrics[m].split;
 	if (isnan(v)) {
-		canvas_putx(c, x, y, ROLE_CELL_NA, 0, w - 1, CANVAS_ALIGN_RIGHT, na_reason(snap, counts, m));
+		canvas_putx(c, x, y, ROLE_CELL_NA, 0, w - 1, CANVAS_ALIGN_RIGHT,
+			    na_reason(snap, counts, m));
 		return;
 	}
 	output_format_value(v, buf, sizeof(buf));
@@ -218,7 +231,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		const struct session_metric *sm = &snap->metrics[m];
 		int hw = canvas_str_width(sm->name) + 2 +
 			 (jit && jit->stat ? 1 + canvas_str_width(jit->stat)
-					   : sm->unit[0] ? 1 + canvas_str_width(sm->unit) : 0);
+			  : sm->unit[0]	   ? 1 + canvas_str_width(sm->unit)
+					   : 0);
 		if (hw > wide)
 			wide = hw;
 	}
@@ -232,33 +246,36 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		shown = 0;
 	/* column header */
 	canvas_fill(c, 0, top, c->w, 1, ROLE_COLUMN_HEADER, NULL);
-	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0, CPU_COL - 1,
-		    0, "CPU");
+	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0,
+		    CPU_COL - 1, 0, "CPU");
 	for (int m = 0; m < shown; m++) {
 		char h[48];
 		const struct session_metric *sm = &snap->metrics[m];
 		if (jit && jit->stat)
 			snprintf(h, sizeof(h), "%s %s", sm->name, jit->stat);
 		else
-			snprintf(h, sizeof(h), "%s%s%s", sm->name, sm->unit[0] ? " " : "", sm->unit);
+			snprintf(h, sizeof(h), "%s%s%s", sm->name, sm->unit[0] ? " " : "",
+				 sm->unit);
 		canvas_putx(c, CPU_COL + m * colw, top, ROLE_COLUMN_HEADER,
 			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
 			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
 	}
 	int attrib_x = CPU_COL + shown * colw;
 	for (int a = 0; a < na; a++)
-		canvas_putx(c, attrib_x + a * ATTRIB_COLW, top, ROLE_COLUMN_HEADER, CANVAS_DIM, ATTRIB_COLW - 1,
-			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, jit->attrib_names[a]);
+		canvas_putx(c, attrib_x + a * ATTRIB_COLW, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
+			    ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS,
+			    jit->attrib_names[a]);
 	if (na)
-		canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, top, ROLE_COLUMN_HEADER, CANVAS_DIM, TASK_COLW - 1,
-			    CANVAS_ELLIPSIS, "busiest task");
+		canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
+			    TASK_COLW - 1, CANVAS_ELLIPSIS, "busiest task");
 	int spark_x = attrib_x + (na ? attrib_w : 0) + 1;
 	int spark_w = c->w - spark_x;
 	if (spark_w > VIEWS_SPARK_LEN)
 		spark_w = VIEWS_SPARK_LEN;
 	bool spark = vs->spark_metric >= 0 && vs->spark_metric < nm && spark_w >= 8;
 	if (shown < nm)
-		canvas_printf(c, c->w - 8 > spark_x ? c->w - 8 : spark_x, top, ROLE_COLUMN_HEADER, "+%d cols", nm - shown);
+		canvas_printf(c, c->w - 8 > spark_x ? c->w - 8 : spark_x, top, ROLE_COLUMN_HEADER,
+			      "+%d cols", nm - shown);
 	else if (spark)
 		canvas_putx(c, spark_x, top, ROLE_COLUMN_HEADER, 0, spark_w, CANVAS_ELLIPSIS,
 			    snap->metrics[vs->spark_metric].name);
@@ -292,7 +309,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		if (vs->group_by_type && (!last_type || strcmp(type, last_type) != 0)) {
 			if (y >= top + 1 + rows_room)
 				break;
-			canvas_putx(c, 0, y++, ROLE_TITLE, CANVAS_BOLD, -1, CANVAS_ELLIPSIS, type[0] ? type : "(no core PMU)");
+			canvas_putx(c, 0, y++, ROLE_TITLE, CANVAS_BOLD, -1, CANVAS_ELLIPSIS,
+				    type[0] ? type : "(no core PMU)");
 			last_type = type;
 			group_lines++;
 		}
@@ -304,22 +322,26 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			canvas_put(c, CPU_COL, y, ROLE_CELL_NA, "offline");
 		} else {
 			for (int m = 0; m < shown; m++)
-				draw_cell(c, CPU_COL + m * colw, y, colw, snap, counts, values[r * nm + m],
-					  snap->classes[r * nm + m], snap->running[r * nm + m], m,
-					  vs->show_running, ROLE_CELL);
+				draw_cell(c, CPU_COL + m * colw, y, colw, snap, counts,
+					  values[r * nm + m], snap->classes[r * nm + m],
+					  snap->running[r * nm + m], m, vs->show_running,
+					  ROLE_CELL);
 			for (int a = 0; a < na; a++) {
 				char buf[32];
-				output_format_value(jit->attrib[r * jit->nattrib + a], buf, sizeof(buf));
-				canvas_putx(c, attrib_x + a * ATTRIB_COLW, y, isnan(jit->attrib[r * jit->nattrib + a])
-										   ? ROLE_CELL_NA : ROLE_CELL,
+				output_format_value(jit->attrib[r * jit->nattrib + a], buf,
+						    sizeof(buf));
+				canvas_putx(c, attrib_x + a * ATTRIB_COLW, y,
+					    isnan(jit->attrib[r * jit->nattrib + a]) ? ROLE_CELL_NA
+										     : ROLE_CELL,
 					    0, ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT, buf);
 			}
 			if (na && jit->task && jit->task[r])
-				canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, y, ROLE_CELL, 0, TASK_COLW - 1,
-					    CANVAS_ELLIPSIS, jit->task[r]);
+				canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, y, ROLE_CELL, 0,
+					    TASK_COLW - 1, CANVAS_ELLIPSIS, jit->task[r]);
 			if (spark) {
 				double series[VIEWS_SPARK_LEN];
-				int n = history_series(in->history, r, vs->spark_metric, series, spark_w);
+				int n = history_series(in->history, r, vs->spark_metric, series,
+						       spark_w);
 				canvas_sparkline(c, spark_x, y, ROLE_SPARKLINE, series, n, 0, 0);
 			}
 		}
@@ -331,11 +353,13 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
 	canvas_put(c, 0, y, ROLE_TOTAL_ROW, " all");
 	for (int m = 0; m < shown; m++)
-		draw_cell(c, CPU_COL + m * colw, y, colw, snap, snap->total_counts, snap->total_values[m],
-			  snap->total_classes[m], snap->total_running[m], m, vs->show_running, ROLE_TOTAL_ROW);
+		draw_cell(c, CPU_COL + m * colw, y, colw, snap, snap->total_counts,
+			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
+			  vs->show_running, ROLE_TOTAL_ROW);
 	if (hidden > 0 || first > 0) {
 		char more[48];
-		snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "", hidden > 0 ? hidden : first);
+		snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "",
+			 hidden > 0 ? hidden : first);
 		canvas_putx(c, spark_x, y, ROLE_LEGEND, 0, -1, CANVAS_ELLIPSIS, more);
 	}
 	return y + 1;
@@ -347,7 +371,8 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 {
 	if (in->nbits <= 0) {
 		canvas_putx(c, 0, top, ROLE_MESSAGE_INFO, 0, -1, CANVAS_ELLIPSIS,
-			    "no offcore breakdown in this mode (:mode offcore on Intel; o returns to the table)");
+			    "no offcore breakdown in this mode (:mode offcore on Intel; o returns "
+			    "to the table)");
 		return top + 1;
 	}
 	int y = top;
@@ -360,9 +385,10 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 		struct canvas_segment segs[64];
 		int n = 0;
 		for (int b = 0; b < in->nbits && n < 64; b++)
-			segs[n++] = (struct canvas_segment){ROLE_BAR_0 + (b % 16),
-							    in->row_bit_share ? in->row_bit_share[r * in->nbits + b] : 0,
-							    (char)('A' + (b % 26))};
+			segs[n++] = (struct canvas_segment){
+			    ROLE_BAR_0 + (b % 16),
+			    in->row_bit_share ? in->row_bit_share[r * in->nbits + b] : 0,
+			    (char)('A' + (b % 26))};
 		canvas_stacked_bar(c, CPU_COL, y, barw, segs, n);
 		y++;
 	}
@@ -376,8 +402,8 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 			snprintf(age, sizeof(age), "never");
 		else
 			snprintf(age, sizeof(age), "%dt ago", in->bit_age[b]);
-		snprintf(line, sizeof(line), "%c %-15.15s %7s/s %5.1f%% %s", 'A' + (b % 26), in->bit_names[b],
-			 rate, in->bit_share ? in->bit_share[b] * 100 : 0.0, age);
+		snprintf(line, sizeof(line), "%c %-15.15s %7s/s %5.1f%% %s", 'A' + (b % 26),
+			 in->bit_names[b], rate, in->bit_share ? in->bit_share[b] * 100 : 0.0, age);
 		canvas_put(c, x, y, ROLE_BAR_0 + (b % 16), "█");
 		canvas_putx(c, x + 2, y, ROLE_LEGEND, 0, colw - 3, CANVAS_ELLIPSIS, line + 2);
 		x += colw;
@@ -391,7 +417,8 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 
 /* --- text views ----------------------------------------------------------------------------- */
 
-static int draw_text(struct canvas *c, int top, int bottom, const struct view_lines *t, struct view_state *vs)
+static int draw_text(struct canvas *c, int top, int bottom, const struct view_lines *t,
+		     struct view_state *vs)
 {
 	int room = bottom - top;
 	if (vs->scroll > t->n - room)
@@ -400,7 +427,8 @@ static int draw_text(struct canvas *c, int top, int bottom, const struct view_li
 		vs->scroll = 0;
 	int y = top;
 	for (int i = vs->scroll; i < t->n && y < bottom; i++, y++)
-		canvas_putx(c, 0, y, t->roles ? t->roles[i] : ROLE_HELP_TEXT, 0, -1, CANVAS_ELLIPSIS, t->lines[i]);
+		canvas_putx(c, 0, y, t->roles ? t->roles[i] : ROLE_HELP_TEXT, 0, -1,
+			    CANVAS_ELLIPSIS, t->lines[i]);
 	return y;
 }
 
@@ -426,17 +454,18 @@ static void view_text(struct canvas *c, int top, int bottom, const struct view_i
 }
 
 static const struct view_entry view_table_rows[VIEW_COUNT] = {
-	[VIEW_TABLE] = {"table", "per-CPU metrics (the main view)", view_table},
-	[VIEW_OFFCORE] = {"offcore", "offcore requests by request-type bit", view_offcore},
-	[VIEW_HELP] = {"help", "commands and keys", view_text},
-	[VIEW_MESSAGES] = {"messages", "the message log", view_text},
-	[VIEW_PROBE] = {"probe", "the cache probe's report", view_text},
-	[VIEW_SPIKES] = {"spikes", "the spike log", view_text},
+    [VIEW_TABLE] = {"table", "per-CPU metrics (the main view)", view_table},
+    [VIEW_OFFCORE] = {"offcore", "offcore requests by request-type bit", view_offcore},
+    [VIEW_HELP] = {"help", "commands and keys", view_text},
+    [VIEW_MESSAGES] = {"messages", "the message log", view_text},
+    [VIEW_PROBE] = {"probe", "the cache probe's report", view_text},
+    [VIEW_SPIKES] = {"spikes", "the spike log", view_text},
 };
 
 const struct view_entry *views_entry(enum view_kind kind)
 {
-	return kind >= 0 && kind < VIEW_COUNT ? &view_table_rows[kind] : &view_table_rows[VIEW_TABLE];
+	return kind >= 0 && kind < VIEW_COUNT ? &view_table_rows[kind]
+					      : &view_table_rows[VIEW_TABLE];
 }
 
 int views_find(const char *name)
@@ -451,7 +480,8 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 {
 	canvas_clear(c);
 	if (c->w < MIN_W || c->h < MIN_H) {
-		canvas_putx(c, 0, 0, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS, "terminal too small");
+		canvas_putx(c, 0, 0, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS,
+			    "terminal too small");
 		char need[64];
 		snprintf(need, sizeof(need), "need %dx%d, have %dx%d", MIN_W, MIN_H, c->w, c->h);
 		canvas_putx(c, 0, 1, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS, need);
@@ -466,8 +496,9 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 	if (in->prompt) {
 		canvas_putx(c, 0, c->h - 1, ROLE_PROMPT, 0, -1, 0, in->prompt);
 	} else {
-		static const char hints[] = "q quit  : command  space pause  m/M mode  </> sort  +/- interval  "
-					    "t theme  o offcore  ? help";
+		static const char hints[] =
+		    "q quit  : command  space pause  m/M mode  </> sort  +/- interval  "
+		    "t theme  o offcore  ? help";
 		canvas_putx(c, 0, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, -1, CANVAS_ELLIPSIS, hints);
 	}
 	return c->h - 1;

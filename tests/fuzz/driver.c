@@ -31,10 +31,7 @@ void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
 
 /* UBSan reports stop the run (the default is to print and go on). */
 const char *__ubsan_default_options(void);
-const char *__ubsan_default_options(void)
-{
-	return "halt_on_error=1:print_stacktrace=1";
-}
+const char *__ubsan_default_options(void) { return "halt_on_error=1:print_stacktrace=1"; }
 
 struct input {
 	char *name;
@@ -63,10 +60,7 @@ static uint64_t rng(void)
 }
 
 /* Uniform in 0..n-1 (n > 0). */
-static size_t rnd(size_t n)
-{
-	return (size_t)(rng() % n);
-}
+static size_t rnd(size_t n) { return (size_t)(rng() % n); }
 
 static void put_str(const char *s)
 {
@@ -162,10 +156,7 @@ static int read_file(const char *path)
 	return 0;
 }
 
-static int only_files(const struct dirent *d)
-{
-	return d->d_name[0] != '.';
-}
+static int only_files(const struct dirent *d) { return d->d_name[0] != '.'; }
 
 static int load_arg(const char *arg)
 {
@@ -194,7 +185,7 @@ static int load_arg(const char *arg)
 	return rc;
 }
 
-static uint8_t *guard_map;  /* the mapping: guard_room bytes, then a PROT_NONE page */
+static uint8_t *guard_map; /* the mapping: guard_room bytes, then a PROT_NONE page */
 static size_t guard_room;
 
 /* Runs one input from a copy that ends right at a PROT_NONE page, so reading past its end
@@ -208,7 +199,8 @@ static void run_one(const uint8_t *data, size_t len, unsigned long iter)
 		guard_room = (len + page) / page * page;
 		guard_map = mmap(NULL, guard_room + page, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (guard_map == MAP_FAILED || mprotect(guard_map + guard_room, page, PROT_NONE) < 0)
+		if (guard_map == MAP_FAILED ||
+		    mprotect(guard_map + guard_room, page, PROT_NONE) < 0)
 			abort();
 	}
 	uint8_t *copy = guard_map + guard_room - len;
@@ -223,21 +215,80 @@ static void run_one(const uint8_t *data, size_t len, unsigned long iter)
 /* ---- mutations: every function edits buf[0..*len) with room for @max bytes ---- */
 
 static const uint8_t interesting_bytes[] = {
-	0x00, 0xff, '\n', '"', '\\', '(', ')', ' ', '\t', ',', ':', '=', '-', '+', '.', '0', '9',
-	'#', ';', '{', '}', '[', ']', '/', '@', '?', '%', 'e', 'x', 0x7f, 0x80, 0xbf, 0xc3, 0xe2,
-	0xf0, 0x1b, '\r',
+    0x00, 0xff, '\n', '"',  '\\', '(',	')',  ' ',  '\t', ',',	':',  '=', '-',
+    '+',  '.',	'0',  '9',  '#',  ';',	'{',  '}',  '[',  ']',	'/',  '@', '?',
+    '%',  'e',	'x',  0x7f, 0x80, 0xbf, 0xc3, 0xe2, 0xf0, 0x1b, '\r',
 };
 
 static const char *const tokens[] = {
-	"\n", "\"", "\\", "(", ")", "((((((((", "))))", "-1", "0", "0x", "0xffffffffffffffff",
-	"4294967295", "4294967296", "2147483647", "2147483648", "-2147483649",
-	"9223372036854775807", "9223372036854775808", "18446744073709551615",
-	"18446744073709551616", "1e308", "1e309", "-1e308", "1e-320", "nan", "NaN", "inf",
-	"-inf", "-0", ".5", "1.", "1e", "\xe2\x80\xa6", "\xf0\x9f\x98\x80", "\xe4\xb8\xad\xe6\x96\x87",
-	"\xcc\x81", "\xed\xa0\x80", "\xc0\x80", "\x1b[31m", "\x1b]0;x\x07", "%s%n%x", "::", "/",
-	"{}", "[]", "null", "true", "false", ",", "\r\n", "\t", "\"\"", "\\u0000", "\\ud800",
-	"\\\"", "''", "#", ";", "=", "??", "*", "0-4095", "4096", "-", "<not counted>",
-	"<not supported>", "CPU0", "CPU4095",
+    "\n",
+    "\"",
+    "\\",
+    "(",
+    ")",
+    "((((((((",
+    "))))",
+    "-1",
+    "0",
+    "0x",
+    "0xffffffffffffffff",
+    "4294967295",
+    "4294967296",
+    "2147483647",
+    "2147483648",
+    "-2147483649",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1e308",
+    "1e309",
+    "-1e308",
+    "1e-320",
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "-0",
+    ".5",
+    "1.",
+    "1e",
+    "\xe2\x80\xa6",
+    "\xf0\x9f\x98\x80",
+    "\xe4\xb8\xad\xe6\x96\x87",
+    "\xcc\x81",
+    "\xed\xa0\x80",
+    "\xc0\x80",
+    "\x1b[31m",
+    "\x1b]0;x\x07",
+    "%s%n%x",
+    "::",
+    "/",
+    "{}",
+    "[]",
+    "null",
+    "true",
+    "false",
+    ",",
+    "\r\n",
+    "\t",
+    "\"\"",
+    "\\u0000",
+    "\\ud800",
+    "\\\"",
+    "''",
+    "#",
+    ";",
+    "=",
+    "??",
+    "*",
+    "0-4095",
+    "4096",
+    "-",
+    "<not counted>",
+    "<not supported>",
+    "CPU0",
+    "CPU4095",
 };
 
 static void mut_flip(uint8_t *buf, size_t *len, size_t max)
@@ -345,10 +396,22 @@ static void mut_number(uint8_t *buf, size_t *len, size_t max)
 		return;
 	for (end = at; end < *len && buf[end] >= '0' && buf[end] <= '9'; end++)
 		;
-	static const char *const nums[] = {"0", "1", "-1", "255", "256", "65535", "65536",
-					   "2147483648", "4294967296", "18446744073709551615",
-					   "18446744073709551616", "99999999999999999999999999",
-					   "4095", "4096", "1e400", "0.000000001"};
+	static const char *const nums[] = {"0",
+					   "1",
+					   "-1",
+					   "255",
+					   "256",
+					   "65535",
+					   "65536",
+					   "2147483648",
+					   "4294967296",
+					   "18446744073709551615",
+					   "18446744073709551616",
+					   "99999999999999999999999999",
+					   "4095",
+					   "4096",
+					   "1e400",
+					   "0.000000001"};
 	const char *s = nums[rnd(sizeof(nums) / sizeof(nums[0]))];
 	size_t n = strlen(s);
 	if (*len - (end - at) + n > max)
@@ -372,8 +435,8 @@ static void mut_fill(uint8_t *buf, size_t *len, size_t max)
 	if (!*len)
 		return;
 	size_t at = rnd(*len), n = 1 + rnd(*len - at < 32 ? *len - at : 32);
-	memset(buf + at, rnd(2) ? interesting_bytes[rnd(sizeof(interesting_bytes))] : (uint8_t)rng(),
-	       n);
+	memset(buf + at,
+	       rnd(2) ? interesting_bytes[rnd(sizeof(interesting_bytes))] : (uint8_t)rng(), n);
 }
 
 /* Copies a whole line of the input to another place (line-based formats). */
@@ -418,9 +481,9 @@ static void mut_swap(uint8_t *buf, size_t *len, size_t max)
 }
 
 static void (*const mutators[])(uint8_t *, size_t *, size_t) = {
-	mut_flip, mut_set, mut_interesting, mut_interesting, mut_insert, mut_token, mut_token,
-	mut_digits, mut_delete, mut_delete, mut_duplicate, mut_splice, mut_number, mut_number,
-	mut_truncate, mut_fill, mut_line, mut_swap,
+    mut_flip,	mut_set,    mut_interesting, mut_interesting, mut_insert,    mut_token,
+    mut_token,	mut_digits, mut_delete,	     mut_delete,      mut_duplicate, mut_splice,
+    mut_number, mut_number, mut_truncate,    mut_fill,	      mut_line,	     mut_swap,
 };
 
 static unsigned long env_ulong(const char *name, unsigned long def)
@@ -466,8 +529,8 @@ int main(int argc, char **argv)
 	if (!ninputs)
 		add_input("(empty)", calloc(1, 1), 0);
 
-	unsigned long runs = env_ulong("PMUTOP_FUZZ_RUNS",
-				       &fuzz_default_runs ? fuzz_default_runs : 20000);
+	unsigned long runs =
+	    env_ulong("PMUTOP_FUZZ_RUNS", &fuzz_default_runs ? fuzz_default_runs : 20000);
 	unsigned long seed = env_ulong("PMUTOP_FUZZ_SEED", 1);
 	double seconds = (double)env_ulong("PMUTOP_FUZZ_SECONDS", 60);
 	size_t max = env_ulong("PMUTOP_FUZZ_MAX_LEN", 4096);

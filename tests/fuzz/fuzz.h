@@ -17,13 +17,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 extern const unsigned long fuzz_default_runs;
 
 /* Fails the run: a property the code under test promises does not hold. */
-#define FUZZ_ASSERT(cond)                                                                   \
-	do {                                                                                \
-		if (!(cond)) {                                                              \
-			fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                                     \
-			abort();                                                            \
-		}                                                                           \
+#define FUZZ_ASSERT(cond)                                                                          \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__,        \
+				#cond);                                                            \
+			abort();                                                                   \
+		}                                                                                  \
 	} while (0)
 
 /* A NUL-terminated malloc'd copy of @n bytes (embedded NULs end the string early). */

@@ -25,18 +25,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&r, 0x5a, sizeof(r));
 	memcpy(&keep, &r, sizeof(r));
 	if (alert_rule_parse(text, &r, err, sizeof(err)) == 0) {
-		FUZZ_ASSERT(memchr(r.text, '\0', sizeof(r.text)) && memchr(r.metric, '\0', sizeof(r.metric)));
+		FUZZ_ASSERT(memchr(r.text, '\0', sizeof(r.text)) &&
+			    memchr(r.metric, '\0', sizeof(r.metric)));
 		FUZZ_ASSERT(r.kind != ALERT_MAD || (r.k > 0 && r.window >= ALERT_MAD_WINDOW_MIN &&
 						    r.window <= ALERT_MAD_WINDOW_MAX));
 		err[0] = '\0';
 		if (alert_rule_parse(r.text, &r2, err, sizeof(err)) != 0) {
-			fprintf(stderr, "[%s] -> canonical [%s] does not parse: %s\n", text, r.text, err);
+			fprintf(stderr, "[%s] -> canonical [%s] does not parse: %s\n", text, r.text,
+				err);
 			abort();
 		}
-		if (strcmp(r.text, r2.text) != 0 || r.kind != r2.kind || r.all_cpus != r2.all_cpus ||
-		    strcmp(r.metric, r2.metric) != 0 || !cpuset_equal(&r.cpus, &r2.cpus) ||
+		if (strcmp(r.text, r2.text) != 0 || r.kind != r2.kind ||
+		    r.all_cpus != r2.all_cpus || strcmp(r.metric, r2.metric) != 0 ||
+		    !cpuset_equal(&r.cpus, &r2.cpus) ||
 		    (r.kind == ALERT_THRESHOLD && r.op != r2.op)) {
-			fprintf(stderr, "[%s] -> [%s] -> [%s]: not the same rule\n", text, r.text, r2.text);
+			fprintf(stderr, "[%s] -> [%s] -> [%s]: not the same rule\n", text, r.text,
+				r2.text);
 			abort();
 		}
 		/* run it over a few samples */

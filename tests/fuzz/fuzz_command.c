@@ -21,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char **argv2 = NULL;
 		int rc = command_split(joined, &argc2, &argv2, err, sizeof(err));
 		if (rc != 0 || argc2 != argc) {
-			fprintf(stderr, "join: [%s] -> %d words, split again: rc %d, %d words (%s)\n",
+			fprintf(stderr,
+				"join: [%s] -> %d words, split again: rc %d, %d words (%s)\n",
 				joined, argc, rc, argc2, err);
 			abort();
 		}

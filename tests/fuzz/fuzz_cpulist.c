@@ -1,4 +1,5 @@
-/* fuzz_cpulist.c: cpuset_parse of CPU lists, and the round trip parse(format(parse(x))) == parse(x). */
+/* fuzz_cpulist.c: cpuset_parse of CPU lists, and the round trip parse(format(parse(x))) ==
+ * parse(x). */
 #include "cpuset.h"
 #include "fuzz.h"
 
@@ -21,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(strcmp(out, out2) == 0);
 		/* count and iteration agree */
 		int cpu, n = 0, last = -1;
-		cpuset_for_each(cpu, &a) {
+		cpuset_for_each(cpu, &a)
+		{
 			FUZZ_ASSERT(cpu > last && cpu < CPUSET_MAX && cpuset_has(&a, cpu));
 			last = cpu;
 			n++;

@@ -29,13 +29,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > SPEC_MAX)
 		size = SPEC_MAX;
 	char *spec = fuzz_strndup(data, size);
-	struct encode_ctx ctx = {.sysfs_root = root, .family = fam,
-				 .core_pmu_type = (b & 0x80) ? 8 : 4, .filters_priv = fam->filters_priv};
+	struct encode_ctx ctx = {.sysfs_root = root,
+				 .family = fam,
+				 .core_pmu_type = (b & 0x80) ? 8 : 4,
+				 .filters_priv = fam->filters_priv};
 	struct event_encoding enc;
 	char err[256] = "";
 	memset(&enc, 0x5a, sizeof(enc));
 	if (event_encode(spec, &ctx, &enc, err, sizeof(err)) == 0) {
-		FUZZ_ASSERT(memchr(enc.pmu, '\0', sizeof(enc.pmu)) && memchr(enc.fstr, '\0', sizeof(enc.fstr)));
+		FUZZ_ASSERT(memchr(enc.pmu, '\0', sizeof(enc.pmu)) &&
+			    memchr(enc.fstr, '\0', sizeof(enc.fstr)));
 		FUZZ_ASSERT(enc.attr.size == 0 || enc.attr.size >= PERF_ATTR_SIZE_VER0);
 		if (!ctx.filters_priv && enc.hardware)
 			FUZZ_ASSERT(!enc.attr.exclude_user && !enc.attr.exclude_kernel &&
@@ -46,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* encoding is deterministic */
 		struct event_encoding enc2;
 		FUZZ_ASSERT(event_encode(spec, &ctx, &enc2, err, sizeof(err)) == 0);
-		FUZZ_ASSERT(enc2.attr.type == enc.attr.type && enc2.attr.config == enc.attr.config &&
+		FUZZ_ASSERT(enc2.attr.type == enc.attr.type &&
+			    enc2.attr.config == enc.attr.config &&
 			    enc2.attr.config1 == enc.attr.config1);
 	} else {
 		FUZZ_ASSERT(err[0] && memchr(err, '\0', sizeof(err)));

@@ -10,7 +10,8 @@ const unsigned long fuzz_default_runs = 2000000;
 static int lookup(void *ctx, const char *name, double *out)
 {
 	(void)ctx;
-	static const double vals[] = {0.0, 1.0, -1.0, 3.5, 1e300, -1e300, 1e-300, 18446744073709551615.0};
+	static const double vals[] = {0.0,   1.0,    -1.0,   3.5,
+				      1e300, -1e300, 1e-300, 18446744073709551615.0};
 	if (name[0] == 'n')
 		return -1;
 	*out = vals[(unsigned char)name[0] % (sizeof(vals) / sizeof(vals[0]))];

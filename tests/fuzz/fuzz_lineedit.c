@@ -34,10 +34,10 @@ static void check(const struct lineedit *le)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const int specials[] = {KEYS_UP,	    KEYS_DOWN,	 KEYS_LEFT,   KEYS_RIGHT,
-				       KEYS_HOME,   KEYS_END,	 KEYS_PGUP,   KEYS_PGDN,
+	static const int specials[] = {KEYS_UP,	    KEYS_DOWN,	 KEYS_LEFT,	 KEYS_RIGHT,
+				       KEYS_HOME,   KEYS_END,	 KEYS_PGUP,	 KEYS_PGDN,
 				       KEYS_INSERT, KEYS_DELETE, KEYS_BACKSPACE, KEYS_F1,
-				       KEYS_RESIZE, KEYS_ENTER,	 KEYS_ESC,    KEYS_TAB};
+				       KEYS_RESIZE, KEYS_ENTER,	 KEYS_ESC,	 KEYS_TAB};
 	struct lineedit le;
 	lineedit_init(&le);
 	check(&le);
@@ -55,9 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				struct lineedit_view v = lineedit_view(&le, width);
 				FUZZ_ASSERT(v.start <= le.len && v.len <= le.len - v.start);
 				/* the slice starts and ends on codepoints */
-				FUZZ_ASSERT(boundary(&le, v.start) && boundary(&le, v.start + v.len));
+				FUZZ_ASSERT(boundary(&le, v.start) &&
+					    boundary(&le, v.start + v.len));
 				if (width > 0)
-					FUZZ_ASSERT(le.cursor >= v.start && le.cursor <= v.start + v.len);
+					FUZZ_ASSERT(le.cursor >= v.start &&
+						    le.cursor <= v.start + v.len);
 				FUZZ_ASSERT(v.cursor_col >= 0);
 				if (width > 0)
 					FUZZ_ASSERT(v.cursor_col <= width);
@@ -78,10 +80,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 			}
 			case 0xfa:
-				lineedit_key(&le, specials[arg % (sizeof(specials) / sizeof(specials[0]))]);
+				lineedit_key(
+				    &le, specials[arg % (sizeof(specials) / sizeof(specials[0]))]);
 				break;
 			case 0xfb:
-				lineedit_insert(&le, (uint32_t)arg << 12 | arg); /* far codepoints, surrogates */
+				lineedit_insert(&le, (uint32_t)arg << 12 |
+							 arg); /* far codepoints, surrogates */
 				break;
 			case 0xfc:
 				lineedit_word_left(&le);

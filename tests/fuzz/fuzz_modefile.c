@@ -1,4 +1,5 @@
-/* fuzz_modefile.c: mode_parse of mode files and mode_define of "define NAME EVENTS METRICS" parts. */
+/* fuzz_modefile.c: mode_parse of mode files and mode_define of "define NAME EVENTS METRICS" parts.
+ */
 #include "family.h"
 #include "fuzz.h"
 #include "mode.h"
@@ -57,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (metrics)
 				*metrics++ = '\0';
 		}
-		m = mode_define(name, events ? events : "", metrics ? metrics : "", err, sizeof(err));
+		m = mode_define(name, events ? events : "", metrics ? metrics : "", err,
+				sizeof(err));
 		FUZZ_ASSERT(m || err[0]);
 	} else {
 		m = mode_parse("fuzz.mode", text, err, sizeof(err));

@@ -23,7 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (int c = 0; c < t->ncpus; c++)
 				for (int e = 0; e < t->nevents; e++) {
 					const struct rec_counter *k = &t->cpus[c].c[e];
-					FUZZ_ASSERT(!k->present || k->raw.running <= k->raw.enabled);
+					FUZZ_ASSERT(!k->present ||
+						    k->raw.running <= k->raw.enabled);
 				}
 		}
 		for (int i = 0; i < f.nwarnings; i++)

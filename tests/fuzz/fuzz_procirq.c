@@ -63,7 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(top[i].src < t.nsrc && top[i].delta > 0);
 		k = procirq_top(&base, &t, -1, top, 8);
 		for (size_t i = 0; i < k; i++)
-			FUZZ_ASSERT(top[i].src < t.nsrc && (i == 0 || top[i].delta <= top[i - 1].delta));
+			FUZZ_ASSERT(top[i].src < t.nsrc &&
+				    (i == 0 || top[i].delta <= top[i - 1].delta));
 		for (size_t i = 0; i < t.nsrc; i++)
 			FUZZ_ASSERT(procirq_find(&t, t.src[i].name) >= 0);
 	} else {

@@ -83,7 +83,8 @@ static void round_trip(const struct rec_file *f)
 			FUZZ_ASSERT(a->cpus[c].cpu == b->cpus[c].cpu);
 			FUZZ_ASSERT(a->cpus[c].offline == b->cpus[c].offline);
 			for (int e = 0; e < a->nevents && !a->cpus[c].offline; e++) {
-				const struct rec_counter *x = &a->cpus[c].c[e], *y = &b->cpus[c].c[e];
+				const struct rec_counter *x = &a->cpus[c].c[e],
+							 *y = &b->cpus[c].c[e];
 				FUZZ_ASSERT(x->present == y->present);
 				FUZZ_ASSERT(!x->present || (x->raw.value == y->raw.value &&
 							    x->raw.enabled == y->raw.enabled &&

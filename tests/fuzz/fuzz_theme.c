@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (d == THEME_MONO)
 				FUZZ_ASSERT(s.fg == THEME_DEFAULT && s.bg == THEME_DEFAULT);
 			if (d == THEME_8 || d == THEME_16)
-				FUZZ_ASSERT(s.fg < (d == THEME_8 ? 8 : 16) && s.bg < (d == THEME_8 ? 8 : 16));
+				FUZZ_ASSERT(s.fg < (d == THEME_8 ? 8 : 16) &&
+					    s.bg < (d == THEME_8 ? 8 : 16));
 			if (d == THEME_256)
 				FUZZ_ASSERT(s.fg <= 255 && s.bg <= 255);
 		}
