@@ -125,7 +125,7 @@ static int add_offcore_events(struct app_ctx *app, struct session_mode *out, cha
 			snprintf(be->name, sizeof(be->name), "%s", bit->name);
 			be->set = plan.nslices > 1 ? k : -1;
 			int b = map->nbits++;
-			snprintf(map->names[b], sizeof(map->names[b]), "%s", be->name);
+			snprintf(map->names[b], sizeof(map->names[b]), "%s", bit->name);
 			map->superset[b] = bit->superset;
 			out->nevents++;
 		}
