@@ -1,4 +1,5 @@
-/* stats.h: robust statistics over windows of doubles, per-(cpu, metric) rings and peer deviation. */
+/* stats.h: robust statistics over windows of doubles, per-(cpu, metric) rings and peer deviation.
+ */
 #ifndef PMUTOP_STATS_H
 #define PMUTOP_STATS_H
 #include <stdbool.h>
@@ -25,19 +26,27 @@ struct stats {
 };
 
 /* Summarises @n values. @scratch needs room for 2 * @n doubles; NULL allocates (and may fail).
- * Returns 0, or -1 when @scratch was NULL and allocation failed (out is then unavailable). */
+ * Returns 0, or -1 when @scratch was NULL and allocation failed (out is then unavailable).
+ * Expected O(n): quantiles by selection, not a sort; the results are those of the sorted values
+ * bit for bit (a zero keeps the sign a stable sort would give it). */
 int stats_compute(const double *v, size_t n, double *scratch, struct stats *out);
 /* Percentile @p (0..1) of @n ascending finite values, by the interpolation above; NaN if n == 0. */
 double stats_percentile_sorted(const double *sorted, size_t n, double p);
 /* Sorts @n doubles ascending in place (finite values only). */
 void stats_sort(double *v, size_t n);
+/* Rearranges @n finite values so that v[k] is the one a sort would put there, with
+ * v[0..k) <= v[k] <= v(k..n) (nth_element); expected O(n), O(n log n) at worst. */
+void stats_select(double *v, size_t n, size_t k);
+/* stats_percentile_sorted() of @n finite values in any order, by selection; reorders @v. When
+ * both -0.0 and 0.0 are present, a zero result may carry either sign. NaN if n == 0. */
+double stats_percentile_select(double *v, size_t n, double p);
 
 /* A fixed-capacity ring of one series; push is O(1), the oldest value is overwritten. */
 struct series_ring {
 	double *buf;
-	size_t cap;  /* values */
-	size_t head; /* index of the next write */
-	size_t len;  /* values held, <= cap */
+	size_t cap;		   /* values */
+	size_t head;		   /* index of the next write */
+	size_t len;		   /* values held, <= cap */
 	unsigned long long pushed; /* values ever pushed */
 };
 
@@ -55,7 +64,7 @@ void series_ring_stats(const struct series_ring *r, size_t k, double *scratch, s
 /* All rings of an ncpu x nmetric table in one allocation: bounded and reportable memory. */
 struct series_set {
 	int ncpu, nmetric;
-	size_t cap; /* values per ring */
+	size_t cap;		   /* values per ring */
 	struct series_ring *rings; /* [cpu * nmetric + metric] */
 	double *data;
 	double *scratch; /* 3 * cap doubles for series_set_stats() */
@@ -75,7 +84,7 @@ size_t series_set_bytes(const struct series_set *s);
 struct peer_dev {
 	bool available; /* false when the CPU's value is NaN (or infinite) */
 	double value;
-	double delta;     /* value - median over all CPUs with a value */
+	double delta;	  /* value - median over all CPUs with a value */
 	double mad_units; /* delta / max(MAD over all CPUs, mad_floor) */
 };
 
