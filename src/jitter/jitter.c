@@ -1,4 +1,5 @@
-/* jitter.c: window statistics over fast samples, spike rules and log, flight recorder, self cadence. */
+/* jitter.c: window statistics over fast samples, spike rules and log, flight recorder, self
+ * cadence. */
 #include "jitter.h"
 #include "app.h"
 #include "command.h"
@@ -15,8 +16,8 @@
 #define J(app) ((struct jitter *)(app)->jitter)
 
 static const char *const stat_names[JITTER_NSTATS] = {
-	[JITTER_VALUE] = "value", [JITTER_MIN] = "min", [JITTER_MEDIAN] = "median",
-	[JITTER_P99] = "p99",     [JITTER_MAX] = "max", [JITTER_DEV] = "dev",
+    [JITTER_VALUE] = "value", [JITTER_MIN] = "min", [JITTER_MEDIAN] = "median",
+    [JITTER_P99] = "p99",     [JITTER_MAX] = "max", [JITTER_DEV] = "dev",
 };
 
 const char *jitter_stat_name(enum jitter_stat s) { return s < JITTER_NSTATS ? stat_names[s] : "?"; }
@@ -30,14 +31,14 @@ int jitter_stat_parse(const char *name)
 }
 
 struct jitter_agg {
-	double *value;            /* [cells] sum of values */
-	double *run_s;            /* [cells] sum of running * interval */
-	int *counted;             /* [cells] samples with a value */
-	bool *scaled;             /* [cells] some sample was scaled */
-	enum count_state *last;   /* [cells] state of the last sample */
-	double interval_s;        /* sum */
-	double time_s;            /* last sample */
-	bool *offline;            /* [nrows] in the last sample */
+	double *value;		/* [cells] sum of values */
+	double *run_s;		/* [cells] sum of running * interval */
+	int *counted;		/* [cells] samples with a value */
+	bool *scaled;		/* [cells] some sample was scaled */
+	enum count_state *last; /* [cells] state of the last sample */
+	double interval_s;	/* sum */
+	double time_s;		/* last sample */
+	bool *offline;		/* [nrows] in the last sample */
 	/* storage of the published snapshot */
 	struct count *counts, *total_counts;
 	double *values, *total_values, *running, *total_running, *age;
@@ -133,12 +134,13 @@ static void start_attrib(struct jitter *j, const struct snapshot *snap)
 		return;
 	char err[256];
 	if (is_sim(app)) {
-		app_log(app, MSG_WARN, "attribution reads the live machine: n/a with the sim backend");
+		app_log(app, MSG_WARN,
+			"attribution reads the live machine: n/a with the sim backend");
 		return;
 	}
 	unsigned slow = (unsigned)(app->interval_ms > 100 ? app->interval_ms : 100);
-	if (attrib_init(&j->attrib, app->opt.sysfs_root, snap->nrows, snap->cpus, slow, (int)getpid(),
-			true, err, sizeof(err)) < 0) {
+	if (attrib_init(&j->attrib, app->opt.sysfs_root, snap->nrows, snap->cpus, slow,
+			(int)getpid(), true, err, sizeof(err)) < 0) {
 		app_log(app, MSG_ERROR, "attribution: %s", err);
 		return;
 	}
@@ -154,12 +156,13 @@ static void start_flight(struct jitter *j, const struct snapshot *snap)
 		return;
 	char err[256];
 	bool clipped;
-	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, app->opt.flight_s, app_tick_ms(app),
-			       0, &clipped, err, sizeof(err));
+	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, app->opt.flight_s,
+			       app_tick_ms(app), 0, &clipped, err, sizeof(err));
 	if (!j->flight)
 		app_log(app, MSG_WARN, "%s", err);
 	else if (clipped)
-		app_log(app, MSG_WARN, "flight recorder holds %zu samples (%.1f s), not %.0f s: memory cap %u MiB",
+		app_log(app, MSG_WARN,
+			"flight recorder holds %zu samples (%.1f s), not %.0f s: memory cap %u MiB",
 			j->flight->cap, (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0,
 			app->opt.flight_s, FLIGHT_MAX_BYTES >> 20);
 }
@@ -217,8 +220,9 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	start_attrib(j, snap);
 	return 0;
 oom:
-	app_log(app, MSG_ERROR, "jitter statistics: out of memory for %d CPUs x %d columns x %zu samples",
-		j->nrows, j->ncols, j->k);
+	app_log(app, MSG_ERROR,
+		"jitter statistics: out of memory for %d CPUs x %d columns x %zu samples", j->nrows,
+		j->ncols, j->k);
 	layout_free(j);
 	return -1;
 }
@@ -238,8 +242,10 @@ static void compute_metrics(struct jitter *j, const struct session_metric *metri
 {
 	struct jitter_agg *a = j->acc;
 	int n = j->nevents, nm = j->nmetrics;
-	struct metric_inputs in = {.names = (const char(*)[48])a->names, .nevents = n,
-				   .interval_s = a->interval_s, .time_s = a->time_s};
+	struct metric_inputs in = {.names = (const char(*)[48])a->names,
+				   .nevents = n,
+				   .interval_s = a->interval_s,
+				   .time_s = a->time_s};
 	int online = 0;
 	for (int k = 0; k < j->nrows; k++)
 		online += !a->snap_offline[k];
@@ -272,13 +278,26 @@ static void fill_shown(struct jitter *j)
 			const struct jitter_cell *c = &j->cells[r * j->ncols + m];
 			double v = NAN;
 			switch (j->stat) {
-			case JITTER_VALUE: v = j->acc->values[r * j->nmetrics + m]; break;
-			case JITTER_MIN: v = c->st.available ? c->st.min : NAN; break;
-			case JITTER_MEDIAN: v = c->st.available ? c->st.median : NAN; break;
-			case JITTER_P99: v = c->st.available ? c->st.p99 : NAN; break;
-			case JITTER_MAX: v = c->st.available ? c->st.max : NAN; break;
-			case JITTER_DEV: v = c->dev.available ? c->dev.mad_units : NAN; break;
-			default: break;
+			case JITTER_VALUE:
+				v = j->acc->values[r * j->nmetrics + m];
+				break;
+			case JITTER_MIN:
+				v = c->st.available ? c->st.min : NAN;
+				break;
+			case JITTER_MEDIAN:
+				v = c->st.available ? c->st.median : NAN;
+				break;
+			case JITTER_P99:
+				v = c->st.available ? c->st.p99 : NAN;
+				break;
+			case JITTER_MAX:
+				v = c->st.available ? c->st.max : NAN;
+				break;
+			case JITTER_DEV:
+				v = c->dev.available ? c->dev.mad_units : NAN;
+				break;
+			default:
+				break;
 			}
 			j->shown[r * j->nmetrics + m] = v;
 		}
@@ -301,7 +320,8 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 		}
 		c->value = a->value[i];
 		c->running = a->interval_s > 0 ? a->run_s[i] / a->interval_s : 0;
-		c->state = a->scaled[i] || (size_t)a->counted[i] < j->nwin ? COUNT_SCALED : COUNT_OK;
+		c->state =
+		    a->scaled[i] || (size_t)a->counted[i] < j->nwin ? COUNT_SCALED : COUNT_OK;
 	}
 	memcpy(a->snap_offline, a->offline, (size_t)j->nrows * sizeof(bool));
 	total_counts(j);
@@ -425,14 +445,16 @@ static void warn_rule(struct app_ctx *app, const struct alert_rule *rule)
 		return;
 	if (a >= 0) {
 		if (!J(app)->attrib_on)
-			app_log(app, MSG_WARN, "alert \"%s\": %s is an attribution column (:set attrib on)",
+			app_log(app, MSG_WARN,
+				"alert \"%s\": %s is an attribution column (:set attrib on)",
 				rule->text, rule->metric);
 		return;
 	}
 	char list[256] = "";
 	for (int m = 0; m < app->mode.nmetrics; m++) {
 		size_t u = strlen(list);
-		snprintf(list + u, sizeof(list) - u, "%s%s", m ? ", " : "", app->mode.metrics[m].name);
+		snprintf(list + u, sizeof(list) - u, "%s%s", m ? ", " : "",
+			 app->mode.metrics[m].name);
 	}
 	app_log(app, MSG_WARN, "alert \"%s\": mode %s has no metric %s (metrics: %s)", rule->text,
 		app->mode_name, rule->metric, list);
@@ -448,12 +470,14 @@ static void default_rules(struct app_ctx *app)
 	for (int m = 0; m < app->mode.nmetrics; m++) {
 		char text[ALERT_TEXT_MAX], err[128];
 		const struct session_metric *sm = &app->mode.metrics[m];
-		if (strcmp(sm->unit, "/s") == 0) /* counts per sample are small: 2 events is noise */
+		if (strcmp(sm->unit, "/s") ==
+		    0) /* counts per sample are small: 2 events is noise */
 			snprintf(text, sizeof(text), JITTER_DEFAULT_RATE_RULE, sm->name,
 				 2000.0 / (double)app_tick_ms(app));
 		else
 			snprintf(text, sizeof(text), JITTER_DEFAULT_RULE, sm->name);
-		alert_set_add(&j->rules, text, err, sizeof(err)); /* odd names stay without a rule */
+		alert_set_add(&j->rules, text, err,
+			      sizeof(err)); /* odd names stay without a rule */
 	}
 }
 
@@ -535,7 +559,8 @@ static void flight_dump(struct app_ctx *app)
 		snprintf(ev[e].name, sizeof(ev[e].name), "%s", app->mode.events[e].name);
 		snprintf(ev[e].spec, sizeof(ev[e].spec), "%s", app->mode.events[e].spec);
 	}
-	double after = JITTER_FLIGHT_AFTER_S < app->opt.flight_s / 3 ? JITTER_FLIGHT_AFTER_S : app->opt.flight_s / 3;
+	double after = JITTER_FLIGHT_AFTER_S < app->opt.flight_s / 3 ? JITTER_FLIGHT_AFTER_S
+								     : app->opt.flight_s / 3;
 	double t = j->flight_mark.t;
 	char err[512];
 	int n = flight_write(j->flight, path, &h, &mode, t - app->opt.flight_s + after, t + after,
@@ -559,11 +584,13 @@ int jitter_trigger(struct app_ctx *app, double t_s, const char *why, char *err, 
 		return -1;
 	}
 	if (j->flight_pending) {
-		snprintf(err, errlen, "a flight recording is already being collected (trigger at %.3f s)",
+		snprintf(err, errlen,
+			 "a flight recording is already being collected (trigger at %.3f s)",
 			 j->flight_mark.t);
 		return -1;
 	}
-	double after = JITTER_FLIGHT_AFTER_S < app->opt.flight_s / 3 ? JITTER_FLIGHT_AFTER_S : app->opt.flight_s / 3;
+	double after = JITTER_FLIGHT_AFTER_S < app->opt.flight_s / 3 ? JITTER_FLIGHT_AFTER_S
+								     : app->opt.flight_s / 3;
 	j->flight_pending = true;
 	j->flight_due_s = t_s + after;
 	j->flight_mark.t = t_s;
@@ -586,8 +613,8 @@ int jitter_unfreeze(struct app_ctx *app)
 static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
 {
 	struct jitter *j = arg;
-	if (!j->acc || snap->nrows != j->nrows || snap->nevents != j->nevents || snap->nmetrics != j->nmetrics ||
-	    window_samples(app) != j->k) {
+	if (!j->acc || snap->nrows != j->nrows || snap->nevents != j->nevents ||
+	    snap->nmetrics != j->nmetrics || window_samples(app) != j->k) {
 		if (layout(j, snap) < 0)
 			return;
 	}
@@ -636,8 +663,8 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 		/* user rules trigger the flight recorder; the default rules only log */
 		if (ev && j->user_rules && j->flight && !j->flight_pending) {
 			char why[REC_TEXT_MAX], err[256];
-			snprintf(why, sizeof(why), "spike cpu %d %s=%.6g baseline %.6g (%s)", ev->cpu, ev->metric,
-				 ev->value, ev->baseline, ev->rule);
+			snprintf(why, sizeof(why), "spike cpu %d %s=%.6g baseline %.6g (%s)",
+				 ev->cpu, ev->metric, ev->value, ev->baseline, ev->rule);
 			if (jitter_trigger(app, ev->time_s, why, err, sizeof(err)) == 0)
 				app_log(app, MSG_WARN, "%s", why);
 		}
@@ -695,9 +722,11 @@ static int cmd_sample(struct app_ctx *app, int argc, char **argv, char *err, siz
 {
 	(void)argc;
 	long ms;
-	if (parse_ms(argv[1], &ms, err, errlen) < 0 || app_set_sample(app, ms < 1 ? -1 : ms, err, errlen) < 0)
+	if (parse_ms(argv[1], &ms, err, errlen) < 0 ||
+	    app_set_sample(app, ms < 1 ? -1 : ms, err, errlen) < 0)
 		return -1;
-	app_log(app, MSG_INFO, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(app), app->interval_ms);
+	app_log(app, MSG_INFO, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(app),
+		app->interval_ms);
 	return 0;
 }
 
@@ -707,7 +736,8 @@ static int cmd_refresh(struct app_ctx *app, int argc, char **argv, char *err, si
 	long ms;
 	if (parse_ms(argv[1], &ms, err, errlen) < 0 || app_set_interval(app, ms, err, errlen) < 0)
 		return -1;
-	app_log(app, MSG_INFO, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(app), app->interval_ms);
+	app_log(app, MSG_INFO, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(app),
+		app->interval_ms);
 	return 0;
 }
 
@@ -754,7 +784,8 @@ static int cmd_export(struct app_ctx *app, int argc, char **argv, char *err, siz
 {
 	(void)argc;
 	if (strcmp(argv[1], "spikes") != 0) {
-		snprintf(err, errlen, "export: only \"spikes\" can be exported (export spikes FILE)");
+		snprintf(err, errlen,
+			 "export: only \"spikes\" can be exported (export spikes FILE)");
 		return -1;
 	}
 	if (jitter_export_spikes(app, argv[2], err, errlen) < 0)
@@ -791,8 +822,8 @@ static const struct {
 	const char *name;
 	command_fn fn;
 } handlers[] = {
-	{"sample", cmd_sample}, {"refresh", cmd_refresh}, {"alert", cmd_alert},
-	{"export", cmd_export}, {"freeze", cmd_freeze},
+    {"sample", cmd_sample}, {"refresh", cmd_refresh}, {"alert", cmd_alert},
+    {"export", cmd_export}, {"freeze", cmd_freeze},
 };
 
 /* --- set-up --------------------------------------------------------------------------------- */
@@ -827,8 +858,11 @@ int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
 		else
 			app_log(app, MSG_INFO, "pmutop pinned to CPU %d", app->opt.pin_cpu);
 	}
-	struct app_hook hook = {.name = "jitter", .on_snapshot = on_snapshot, .on_mode = on_mode,
-				.on_close = on_close, .arg = j};
+	struct app_hook hook = {.name = "jitter",
+				.on_snapshot = on_snapshot,
+				.on_mode = on_mode,
+				.on_close = on_close,
+				.arg = j};
 	if (app_add_hook(app, &hook) < 0) {
 		snprintf(err, errlen, "too many observers");
 		on_close(app, j);
@@ -886,13 +920,15 @@ int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_
 {
 	struct jitter *j = J(app);
 	size_t n = strlen(path);
-	bool jsonl = (n > 6 && strcmp(path + n - 6, ".jsonl") == 0) || (n > 5 && strcmp(path + n - 5, ".json") == 0);
+	bool jsonl = (n > 6 && strcmp(path + n - 6, ".jsonl") == 0) ||
+		     (n > 5 && strcmp(path + n - 5, ".json") == 0);
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	int rc = jsonl ? spike_log_write_jsonl(&j->log, f, err, errlen) : spike_log_write_csv(&j->log, f, err, errlen);
+	int rc = jsonl ? spike_log_write_jsonl(&j->log, f, err, errlen)
+		       : spike_log_write_csv(&j->log, f, err, errlen);
 	if (fclose(f) != 0 && rc == 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		rc = -1;
@@ -924,11 +960,14 @@ size_t jitter_bytes(const struct jitter *j)
 {
 	if (!j)
 		return 0;
-	size_t b = sizeof(*j) + series_set_bytes(&j->win) + alert_set_bytes(&j->rules) + spike_log_bytes(&j->log) +
-		   flight_bytes(j->flight) + (j->attrib_ready ? attrib_bytes(&j->attrib) : 0);
-	size_t cells = (size_t)j->nrows * (size_t)j->nevents, mcells = (size_t)j->nrows * (size_t)j->nmetrics;
+	size_t b = sizeof(*j) + series_set_bytes(&j->win) + alert_set_bytes(&j->rules) +
+		   spike_log_bytes(&j->log) + flight_bytes(j->flight) +
+		   (j->attrib_ready ? attrib_bytes(&j->attrib) : 0);
+	size_t cells = (size_t)j->nrows * (size_t)j->nevents,
+	       mcells = (size_t)j->nrows * (size_t)j->nmetrics;
 	if (j->acc)
-		b += cells * (3 * sizeof(double) + sizeof(int) + 1 + sizeof(enum count_state) + sizeof(struct count)) +
+		b += cells * (3 * sizeof(double) + sizeof(int) + 1 + sizeof(enum count_state) +
+			      sizeof(struct count)) +
 		     mcells * (3 * sizeof(double) + sizeof(enum metric_class)) +
 		     (size_t)j->nrows * (size_t)j->ncols * sizeof(struct jitter_cell);
 	return b;
@@ -946,43 +985,48 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 	char mem[32], self[48] = "self n/a", late[96] = "late n/a";
 	fmt_bytes(jitter_bytes(j), mem, sizeof(mem));
 	if (cr.available)
-		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms, missed %llu", cr.p99_ns / 1e6,
-			 (double)cr.max_all_ns / 1e6, (unsigned long long)cr.missed);
+		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms, missed %llu",
+			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
+			 (unsigned long long)cr.missed);
 	if (!isnan(cr.self_pct) && j->cad.self_samples > 1)
 		snprintf(self, sizeof(self), "self %.1f%% CPU on cpu%d", cr.self_pct, cr.self_cpu);
 	char flight[96] = "flight off";
 	if (j->flight)
-		snprintf(flight, sizeof(flight), "flight %.0f s", (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0);
-	snprintf(buf, len, "sample %ld ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu%s%s", app_tick_ms(app),
-		 j->window_interval_ms, late, self, flight, mem, j->log.total, j->frozen ? " | FROZEN (:freeze)" : "",
-		 j->attrib_on && j->attrib_ready ? "" : "");
+		snprintf(flight, sizeof(flight), "flight %.0f s",
+			 (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0);
+	snprintf(buf, len, "sample %ld ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu%s%s",
+		 app_tick_ms(app), j->window_interval_ms, late, self, flight, mem, j->log.total,
+		 j->frozen ? " | FROZEN (:freeze)" : "", j->attrib_on && j->attrib_ready ? "" : "");
 }
 
-void jitter_spike_lines(const struct app_ctx *app, void (*add)(void *ctx, bool title, const char *line),
-			void *ctx)
+void jitter_spike_lines(const struct app_ctx *app,
+			void (*add)(void *ctx, bool title, const char *line), void *ctx)
 {
 	const struct jitter *j = J(app);
 	char line[640];
 	if (!j)
 		return;
-	snprintf(line, sizeof(line), "Spikes (%llu, %llu dropped; newest last; :export spikes FILE)", j->log.total,
+	snprintf(line, sizeof(line),
+		 "Spikes (%llu, %llu dropped; newest last; :export spikes FILE)", j->log.total,
 		 spike_log_dropped(&j->log));
 	add(ctx, true, line);
 	for (size_t i = 0; i < j->rules.n; i++) {
-		snprintf(line, sizeof(line), "  rule: %s%s", j->rules.rules[i].text, j->user_rules ? "" : " (default)");
+		snprintf(line, sizeof(line), "  rule: %s%s", j->rules.rules[i].text,
+			 j->user_rules ? "" : " (default)");
 		add(ctx, false, line);
 	}
 	if (j->flight_path[0]) {
-		snprintf(line, sizeof(line), "  last flight recording: %.240s (pmutop -R %.240s)", j->flight_path, j->flight_path);
+		snprintf(line, sizeof(line), "  last flight recording: %.240s (pmutop -R %.240s)",
+			 j->flight_path, j->flight_path);
 		add(ctx, false, line);
 	}
-	snprintf(line, sizeof(line), "%10s %5s %-14s %12s %12s %9s  %s", "time s", "cpu", "metric", "value", "baseline",
-		 "score", "rule");
+	snprintf(line, sizeof(line), "%10s %5s %-14s %12s %12s %9s  %s", "time s", "cpu", "metric",
+		 "value", "baseline", "score", "rule");
 	add(ctx, true, line);
 	for (size_t i = 0; i < j->log.len; i++) {
 		const struct spike_event *e = spike_log_get(&j->log, i);
-		snprintf(line, sizeof(line), "%10.3f %5d %-14.14s %12.6g %12.6g %9.3g  %s%s", e->time_s, e->cpu,
-			 e->metric, e->value, e->baseline, e->score, e->rule,
+		snprintf(line, sizeof(line), "%10.3f %5d %-14.14s %12.6g %12.6g %9.3g  %s%s",
+			 e->time_s, e->cpu, e->metric, e->value, e->baseline, e->score, e->rule,
 			 j->flight_mark.t == e->time_s && j->frozen ? "  <- frozen" : "");
 		add(ctx, false, line);
 	}
@@ -1003,8 +1047,8 @@ static json_t *cell_json(const struct jitter_cell *c)
 {
 	if (!c->st.available)
 		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:I}", "min", num(c->st.min), "median", num(c->st.median),
-			 "p99", num(c->st.p99), "max", num(c->st.max), "dev",
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:I}", "min", num(c->st.min), "median",
+			 num(c->st.median), "p99", num(c->st.p99), "max", num(c->st.max), "dev",
 			 num(c->dev.available ? c->dev.mad_units : NAN), "dev_delta",
 			 num(c->dev.available ? c->dev.delta : NAN), "n", (json_int_t)c->st.n);
 }
@@ -1020,16 +1064,20 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		if (r >= j->nrows)
 			return;
 		for (int m = 0; m < j->nmetrics; m++)
-			json_object_set_new(stats, j->agg.metrics[m].name, cell_json(&j->cells[r * j->ncols + m]));
+			json_object_set_new(stats, j->agg.metrics[m].name,
+					    cell_json(&j->cells[r * j->ncols + m]));
 		if (j->attrib_ready) {
 			json_t *at = json_object();
 			for (int c = 0; c < ATTRIB_NCOLS; c++)
-				json_object_set_new(at, attrib_col_names[c],
-						    cell_json(&j->cells[r * j->ncols + j->nmetrics + c]));
+				json_object_set_new(
+				    at, attrib_col_names[c],
+				    cell_json(&j->cells[r * j->ncols + j->nmetrics + c]));
 			const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
 			if (t)
-				json_object_set_new(at, "task", json_pack("{s:s,s:i,s:o}", "comm", t->comm, "pid",
-									 t->pid, "cpu_pct", num(t->cpu_pct)));
+				json_object_set_new(at, "task",
+						    json_pack("{s:s,s:i,s:o}", "comm", t->comm,
+							      "pid", t->pid, "cpu_pct",
+							      num(t->cpu_pct)));
 			json_object_set_new(row, "attrib", at);
 		}
 		json_object_set_new(row, "stats", stats);
@@ -1043,23 +1091,26 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		if (idx < j->spikes_before)
 			continue;
 		const struct spike_event *e = spike_log_get(&j->log, i);
-		json_array_append_new(spikes, json_pack("{s:o,s:i,s:s,s:o,s:o,s:o,s:s}", "time", num(e->time_s), "cpu",
-							e->cpu, "metric", e->metric, "value", num(e->value), "baseline",
-							num(e->baseline), "score", num(e->score), "rule", e->rule));
+		json_array_append_new(spikes, json_pack("{s:o,s:i,s:s,s:o,s:o,s:o,s:s}", "time",
+							num(e->time_s), "cpu", e->cpu, "metric",
+							e->metric, "value", num(e->value),
+							"baseline", num(e->baseline), "score",
+							num(e->score), "rule", e->rule));
 	}
 	json_object_set_new(rec, "spikes", spikes);
 	struct cadence_report cr;
 	cadence_report(&j->cad, &cr);
-	json_t *self = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:i,s:I}", "sample_ms", (int)app_tick_ms(app),
-				 "measured_ms", num(j->window_interval_ms), "lateness_p50_ms",
-				 num(cr.available ? cr.p50_ns / 1e6 : NAN), "lateness_p99_ms",
-				 num(cr.available ? cr.p99_ns / 1e6 : NAN), "lateness_max_ms",
-				 num(cr.available ? (double)cr.max_all_ns / 1e6 : NAN), "drift_ms",
-				 num(cr.available ? (double)cr.drift_ns / 1e6 : NAN), "missed", (json_int_t)cr.missed,
-				 "long_intervals", (json_int_t)cr.long_intervals, "cpu_pct",
-				 num(j->cad.self_samples > 1 ? cr.self_pct : NAN), "mem_bytes",
-				 json_integer((json_int_t)jitter_bytes(j)), "cpu", cr.self_cpu, "ticks",
-				 (json_int_t)cr.ticks);
+	json_t *self =
+	    json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:i,s:I}", "sample_ms",
+		      (int)app_tick_ms(app), "measured_ms", num(j->window_interval_ms),
+		      "lateness_p50_ms", num(cr.available ? cr.p50_ns / 1e6 : NAN),
+		      "lateness_p99_ms", num(cr.available ? cr.p99_ns / 1e6 : NAN),
+		      "lateness_max_ms", num(cr.available ? (double)cr.max_all_ns / 1e6 : NAN),
+		      "drift_ms", num(cr.available ? (double)cr.drift_ns / 1e6 : NAN), "missed",
+		      (json_int_t)cr.missed, "long_intervals", (json_int_t)cr.long_intervals,
+		      "cpu_pct", num(j->cad.self_samples > 1 ? cr.self_pct : NAN), "mem_bytes",
+		      json_integer((json_int_t)jitter_bytes(j)), "cpu", cr.self_cpu, "ticks",
+		      (json_int_t)cr.ticks);
 	json_object_set_new(rec, "self", self);
 	if (j->flight_path[0])
 		json_object_set_new(rec, "flight", json_string(j->flight_path));
@@ -1079,8 +1130,8 @@ static void text_extra(void *ctx, FILE *out)
 		if (idx < j->spikes_before)
 			continue;
 		const struct spike_event *e = spike_log_get(&j->log, i);
-		fprintf(out, "spike %.3f s cpu %d %s %.6g (baseline %.6g) %s\n", e->time_s, e->cpu, e->metric, e->value,
-			e->baseline, e->rule);
+		fprintf(out, "spike %.3f s cpu %d %s %.6g (baseline %.6g) %s\n", e->time_s, e->cpu,
+			e->metric, e->value, e->baseline, e->rule);
 	}
 }
 

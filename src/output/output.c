@@ -7,7 +7,8 @@
 
 int output_format_parse(const char *name)
 {
-	static const char *const names[] = {[OUTPUT_TEXT] = "text", [OUTPUT_CSV] = "csv", [OUTPUT_JSON] = "json"};
+	static const char *const names[] = {
+	    [OUTPUT_TEXT] = "text", [OUTPUT_CSV] = "csv", [OUTPUT_JSON] = "json"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(names[i], name) == 0)
 			return (int)i;
@@ -77,9 +78,9 @@ static json_t *events_json(const struct snapshot *snap, const struct count *coun
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
-		json_t *ev = json_pack("{s:o,s:o,s:s}", "value", has ? json_count(c->value) : json_null(),
-				       "running",
-				       json_real(tidy(c->running)), "state", count_state_name(c->state));
+		json_t *ev = json_pack(
+		    "{s:o,s:o,s:s}", "value", has ? json_count(c->value) : json_null(), "running",
+		    json_real(tidy(c->running)), "state", count_state_name(c->state));
 		json_object_set_new(events, snap->event_names[e], ev);
 	}
 	return events;
@@ -89,7 +90,8 @@ static json_t *metrics_json(const struct snapshot *snap, const double *values)
 {
 	json_t *metrics = json_object();
 	for (int m = 0; m < snap->nmetrics; m++)
-		json_object_set_new(metrics, snap->metrics[m].name, json_number_or_null(tidy(values[m])));
+		json_object_set_new(metrics, snap->metrics[m].name,
+				    json_number_or_null(tidy(values[m])));
 	return metrics;
 }
 
@@ -100,8 +102,10 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		json_t *row = json_pack("{s:i}", "cpu", snap->cpus[r]);
 		if (snap->offline[r])
 			json_object_set_new(row, "offline", json_true());
-		json_object_set_new(row, "events", events_json(snap, &snap->counts[r * snap->nevents]));
-		json_object_set_new(row, "metrics", metrics_json(snap, &snap->values[r * snap->nmetrics]));
+		json_object_set_new(row, "events",
+				    events_json(snap, &snap->counts[r * snap->nevents]));
+		json_object_set_new(row, "metrics",
+				    metrics_json(snap, &snap->values[r * snap->nmetrics]));
 		if (meta->json_extra)
 			meta->json_extra(meta->extra_ctx, NULL, row, r);
 		json_array_append_new(cpus, row);
@@ -110,8 +114,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	json_object_set_new(total, "events", events_json(snap, snap->total_counts));
 	json_object_set_new(total, "metrics", metrics_json(snap, snap->total_values));
 	json_t *rec = json_pack("{s:o,s:o,s:s,s:s,s:o,s:I}", "time", json_real(tidy(snap->time_s)),
-				"interval_ms", json_real(tidy(snap->interval_s * 1000.0)), "backend",
-				meta->backend, "mode", meta->mode, "simulated",
+				"interval_ms", json_real(tidy(snap->interval_s * 1000.0)),
+				"backend", meta->backend, "mode", meta->mode, "simulated",
 				json_boolean(meta->simulated), "seq", (json_int_t)snap->seq);
 	if (meta->replay && meta->source)
 		json_object_set_new(rec, "replay", json_string(meta->source));
@@ -135,8 +139,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	return rc;
 }
 
-static void csv_row(FILE *out, const struct snapshot *snap, const char *cpu, const struct count *counts,
-		    const double *values)
+static void csv_row(FILE *out, const struct snapshot *snap, const char *cpu,
+		    const struct count *counts, const double *values)
 {
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
@@ -165,7 +169,8 @@ static void output_csv(FILE *out, const struct snapshot *snap)
 	for (int r = 0; r < snap->nrows; r++) {
 		char cpu[16];
 		snprintf(cpu, sizeof(cpu), "%d", snap->cpus[r]);
-		csv_row(out, snap, cpu, &snap->counts[r * snap->nevents], &snap->values[r * snap->nmetrics]);
+		csv_row(out, snap, cpu, &snap->counts[r * snap->nevents],
+			&snap->values[r * snap->nmetrics]);
 	}
 	csv_row(out, snap, "all", snap->total_counts, snap->total_values);
 }
@@ -190,13 +195,15 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 {
 	fprintf(out, "time %.3f s  interval %.1f ms  mode %s  backend %s%s\n", snap->time_s,
 		snap->interval_s * 1000, meta->mode, meta->backend,
-		meta->simulated ? "  SIMULATED" : meta->replay ? "  REPLAY" : "");
+		meta->simulated ? "  SIMULATED"
+		: meta->replay	? "  REPLAY"
+				: "");
 	fprintf(out, "%5s", "CPU");
 	for (int m = 0; m < snap->nmetrics; m++) {
 		char h[64];
-		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->metrics[m].split ? "*" : "", snap->metrics[m].name,
-			 snap->metrics[m].unit[0] ? "[" : "", snap->metrics[m].unit,
-			 snap->metrics[m].unit[0] ? "]" : "");
+		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->metrics[m].split ? "*" : "",
+			 snap->metrics[m].name, snap->metrics[m].unit[0] ? "[" : "",
+			 snap->metrics[m].unit, snap->metrics[m].unit[0] ? "]" : "");
 		fprintf(out, " %14.14s", h);
 	}
 	for (int e = 0; e < snap->nevents; e++)
@@ -210,18 +217,21 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			fprintf(out, "%5d", snap->cpus[r]);
 		for (int m = 0; m < snap->nmetrics; m++) {
 			char buf[32];
-			output_format_value(total ? snap->total_values[m] : snap->values[r * snap->nmetrics + m],
+			output_format_value(total ? snap->total_values[m]
+						  : snap->values[r * snap->nmetrics + m],
 					    buf, sizeof(buf));
 			fprintf(out, " %14s", buf);
 		}
-		const struct count *counts = total ? snap->total_counts : &snap->counts[r * snap->nevents];
+		const struct count *counts =
+		    total ? snap->total_counts : &snap->counts[r * snap->nevents];
 		for (int e = 0; e < snap->nevents; e++)
 			text_cell_count(out, &counts[e]);
 		fputc('\n', out);
 	}
 	for (int m = 0; m < snap->nmetrics; m++)
 		if (snap->metrics[m].split) {
-			fprintf(out, "* ratio of events counted in different rotated sets (never together)\n");
+			fprintf(out, "* ratio of events counted in different rotated sets (never "
+				     "together)\n");
 			break;
 		}
 	if (meta->text_extra)
