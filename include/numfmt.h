@@ -1,4 +1,4 @@
-/* numfmt.h: exact number formatting, byte for byte what printf and jansson print, without printf. */
+/* numfmt.h: exact number formatting, the bytes printf and jansson print, without printf. */
 #ifndef PMUTOP_NUMFMT_H
 #define PMUTOP_NUMFMT_H
 #include <stddef.h>

@@ -34,7 +34,8 @@ static void check_value(double v)
 		snprintf(want, sizeof(want), "%.*g", precs[i], v);
 		if (strcmp(got, want) != 0 || n != strlen(want)) {
 			if (mismatches++ < 20)
-				CHECK(0, "%%.%dg of %a: got \"%s\", want \"%s\"", precs[i], v, got, want);
+				CHECK(0, "%%.%dg of %a: got \"%s\", want \"%s\"", precs[i], v, got,
+				      want);
 			else
 				harness_failed++;
 		} else {
@@ -48,7 +49,8 @@ static void check_value(double v)
 		snprintf(want, sizeof(want), "%.*f", decs[i], v);
 		if (strcmp(got, want) != 0 || n != strlen(want)) {
 			if (mismatches++ < 20)
-				CHECK(0, "%%.%df of %a: got \"%s\", want \"%s\"", decs[i], v, got, want);
+				CHECK(0, "%%.%df of %a: got \"%s\", want \"%s\"", decs[i], v, got,
+				      want);
 			else
 				harness_failed++;
 		} else {
@@ -61,7 +63,8 @@ static void check_value(double v)
 			json_reference(v, sig, want, sizeof(want));
 			if (strcmp(got, want) != 0 || n != strlen(want)) {
 				if (mismatches++ < 20)
-					CHECK(0, "json sig %d of %a: got \"%s\", want \"%s\"", sig, v, got, want);
+					CHECK(0, "json sig %d of %a: got \"%s\", want \"%s\"", sig,
+					      v, got, want);
 				else
 					harness_failed++;
 			} else {
@@ -86,16 +89,87 @@ static void check_value(double v)
 static void check_table(void)
 {
 	static const double cases[] = {
-		0.0, -0.0, 1, -1, 0.5, 1.5, 2.5, 0.125, 0.375, -0.125, 1e-5, 1e-4, 9.9999e-5,
-		0.0001, 0.00099999995, 1234565, 1234575, 12345.25, 123456.5, 999999.5, 999999.4,
-		9.9999995, 99999.95, 1e6, 1e7, 1e9, 1e10, 9999999999.5, 12345678901.0,
-		1e15, 1e16, 1e17, 1e21, 1e22, 1e23, 9007199254740992.0, 9007199254740993.0,
-		18446744073709551615.0, 0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 37.0283, 34.8789, 2.6,
-		100, 300, 0.831151, 1.20315, 3.14159265358979, 6.02214076e23, 1.602176634e-19,
-		DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, 5e-324, 1e-300, 1e300, 1e-290, 1e290,
-		123.456, -123.456, 0.0005, 0.00049999, 0.0015, 0.0025, 1.0005, 1.00005, 2.675,
-		1e-7, 4.35e-6, 65536, 4294967296.0, 4294967295.5, 1.7976931348623157e308,
-		NAN, -NAN, INFINITY, -INFINITY,
+	    0.0,
+	    -0.0,
+	    1,
+	    -1,
+	    0.5,
+	    1.5,
+	    2.5,
+	    0.125,
+	    0.375,
+	    -0.125,
+	    1e-5,
+	    1e-4,
+	    9.9999e-5,
+	    0.0001,
+	    0.00099999995,
+	    1234565,
+	    1234575,
+	    12345.25,
+	    123456.5,
+	    999999.5,
+	    999999.4,
+	    9.9999995,
+	    99999.95,
+	    1e6,
+	    1e7,
+	    1e9,
+	    1e10,
+	    9999999999.5,
+	    12345678901.0,
+	    1e15,
+	    1e16,
+	    1e17,
+	    1e21,
+	    1e22,
+	    1e23,
+	    9007199254740992.0,
+	    9007199254740993.0,
+	    18446744073709551615.0,
+	    0.1,
+	    0.2,
+	    0.3,
+	    1.0 / 3,
+	    2.0 / 3,
+	    37.0283,
+	    34.8789,
+	    2.6,
+	    100,
+	    300,
+	    0.831151,
+	    1.20315,
+	    3.14159265358979,
+	    6.02214076e23,
+	    1.602176634e-19,
+	    DBL_MAX,
+	    -DBL_MAX,
+	    DBL_MIN,
+	    DBL_TRUE_MIN,
+	    5e-324,
+	    1e-300,
+	    1e300,
+	    1e-290,
+	    1e290,
+	    123.456,
+	    -123.456,
+	    0.0005,
+	    0.00049999,
+	    0.0015,
+	    0.0025,
+	    1.0005,
+	    1.00005,
+	    2.675,
+	    1e-7,
+	    4.35e-6,
+	    65536,
+	    4294967296.0,
+	    4294967295.5,
+	    1.7976931348623157e308,
+	    NAN,
+	    -NAN,
+	    INFINITY,
+	    -INFINITY,
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_value(cases[i]);
@@ -116,21 +190,21 @@ static void check_integers(void)
 		int64_t v;
 		const char *want;
 	} cases[] = {
-		{__LINE__, 0, "0"},
-		{__LINE__, 7, "7"},
-		{__LINE__, 10, "10"},
-		{__LINE__, 99, "99"},
-		{__LINE__, 100, "100"},
-		{__LINE__, -1, "-1"},
-		{__LINE__, 1234567890123LL, "1234567890123"},
-		{__LINE__, INT64_MAX, "9223372036854775807"},
-		{__LINE__, INT64_MIN, "-9223372036854775808"},
+	    {__LINE__, 0, "0"},
+	    {__LINE__, 7, "7"},
+	    {__LINE__, 10, "10"},
+	    {__LINE__, 99, "99"},
+	    {__LINE__, 100, "100"},
+	    {__LINE__, -1, "-1"},
+	    {__LINE__, 1234567890123LL, "1234567890123"},
+	    {__LINE__, INT64_MAX, "9223372036854775807"},
+	    {__LINE__, INT64_MIN, "-9223372036854775808"},
 	};
 	char buf[NUMFMT_MAX];
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		size_t n = numfmt_i64(buf, cases[i].v);
-		CHECK(strcmp(buf, cases[i].want) == 0 && n == strlen(cases[i].want), "line %d: \"%s\"",
-		      cases[i].line, buf);
+		CHECK(strcmp(buf, cases[i].want) == 0 && n == strlen(cases[i].want),
+		      "line %d: \"%s\"", cases[i].line, buf);
 	}
 	numfmt_u64(buf, UINT64_MAX);
 	CHECK_STR(buf, "18446744073709551615");
@@ -166,7 +240,8 @@ static void check_random(void)
 		/* n + f / 2^k: exact dyadic values, many of them halfway at some precision */
 		double n = (double)(next() % 10000000);
 		int k = (int)(next() % 12);
-		double v = n + (double)(next() % 4096) / (double)(1 << k) / 4096.0 * (double)(1 << k);
+		double v =
+		    n + (double)(next() % 4096) / (double)(1 << k) / 4096.0 * (double)(1 << k);
 		v = ldexp(floor(ldexp(v, k)), -k);
 		check_value(v);
 		check_value(v + 0.5);

@@ -1,4 +1,4 @@
-/* numfmt.c: exact number formatting, byte for byte what printf and jansson print, without printf. */
+/* numfmt.c: exact number formatting, the bytes printf and jansson print, without printf. */
 #include "numfmt.h"
 
 #include <math.h>
@@ -7,28 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint64_t pow10_u64[20] = {
-	1ULL,
-	10ULL,
-	100ULL,
-	1000ULL,
-	10000ULL,
-	100000ULL,
-	1000000ULL,
-	10000000ULL,
-	100000000ULL,
-	1000000000ULL,
-	10000000000ULL,
-	100000000000ULL,
-	1000000000000ULL,
-	10000000000000ULL,
-	100000000000000ULL,
-	1000000000000000ULL,
-	10000000000000000ULL,
-	100000000000000000ULL,
-	1000000000000000000ULL,
-	10000000000000000000ULL,
+/* clang-format off */
+static const uint64_t pow10_u64[20] = { /* 10^0 .. 10^19 */
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+	1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+	1000000000000000000ULL, 10000000000000000000ULL,
 };
+/* clang-format on */
 
 static const char digit_pairs[201] = "00010203040506070809"
 				     "10111213141516171819"
@@ -317,7 +303,8 @@ size_t numfmt_g(char *buf, double v, int prec)
 size_t numfmt_fixed(char *buf, double v, int decimals)
 {
 	uint64_t q;
-	if (decimals >= 0 && decimals <= 17 && isfinite(v) && round_scaled(fabs(v), decimals, &q) == 0) {
+	if (decimals >= 0 && decimals <= 17 && isfinite(v) &&
+	    round_scaled(fabs(v), decimals, &q) == 0) {
 		size_t n = 0;
 		if (signbit(v))
 			buf[n++] = '-';
