@@ -1,7 +1,8 @@
 /* output.c: one record per tick in text, CSV or JSON Lines (a stable interface for scripts). */
 #include "output.h"
-#include <jansson.h>
+#include "numfmt.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,131 +50,384 @@ void output_format_si(double v, char *buf, size_t len)
 		snprintf(buf, len, a >= 100 ? "%.0f%c" : "%.3g%c", v, suffix[k]);
 }
 
-static json_t *json_number_or_null(double v)
+/* --- a growing byte buffer ---------------------------------------------------------------- */
+
+static bool buf_reserve(struct output_json *w, size_t more)
 {
-	return isnan(v) || !isfinite(v) ? json_null() : json_real(v);
+	if (w->oom)
+		return false;
+	if (w->len + more <= w->cap)
+		return true;
+	size_t cap = w->cap ? w->cap : 4096;
+	while (cap < w->len + more)
+		cap *= 2;
+	char *b = realloc(w->buf, cap);
+	if (!b) {
+		w->oom = true;
+		return false;
+	}
+	w->buf = b;
+	w->cap = cap;
+	return true;
 }
 
-/* Round to 6 significant digits so JSON output is stable and short. */
-static double tidy(double v)
+static void put(struct output_json *w, const char *s, size_t n)
 {
-	if (isnan(v) || v == 0)
-		return v;
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%.6g", v);
-	return strtod(buf, NULL);
+	if (!buf_reserve(w, n))
+		return;
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
 }
 
-/* Counts print exactly: integers as integers, scaled estimates with full precision. */
-static json_t *json_count(double v)
+static void put_c(struct output_json *w, char c)
 {
+	if (buf_reserve(w, 1))
+		w->buf[w->len++] = c;
+}
+
+static void put_s(struct output_json *w, const char *s) { put(w, s, strlen(s)); }
+
+/* --- JSON ------------------------------------------------------------------------------------ */
+
+/* Length of the UTF-8 sequence at @s (1-4), or 0 when it is not valid UTF-8 (overlong forms,
+ * surrogates and code points past U+10FFFF included), as jansson's utf8_check_string(). */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n;
+	uint32_t cp;
+	if (c < 0x80)
+		return 1;
+	if (c < 0xC2)
+		return 0;
+	if (c < 0xE0) {
+		n = 2;
+		cp = c & 0x1F;
+	} else if (c < 0xF0) {
+		n = 3;
+		cp = c & 0x0F;
+	} else if (c <= 0xF4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	return n;
+}
+
+bool output_json_text_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t n = utf8_len(p);
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/* A quoted JSON string; @s is valid UTF-8. Escapes what jansson escapes, nothing more. */
+static void put_string(struct output_json *w, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	put_c(w, '"');
+	const char *run = s;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		put(w, run, (size_t)(s - run));
+		run = s + 1;
+		char esc[6] = {'\\', 0};
+		size_t n = 2;
+		switch (c) {
+		case '"':
+			esc[1] = '"';
+			break;
+		case '\\':
+			esc[1] = '\\';
+			break;
+		case '\b':
+			esc[1] = 'b';
+			break;
+		case '\f':
+			esc[1] = 'f';
+			break;
+		case '\n':
+			esc[1] = 'n';
+			break;
+		case '\r':
+			esc[1] = 'r';
+			break;
+		case '\t':
+			esc[1] = 't';
+			break;
+		default:
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			n = 6;
+		}
+		put(w, esc, n);
+	}
+	put(w, run, (size_t)(s - run));
+	put_c(w, '"');
+}
+
+/* Starts a member (or an array element when @key is NULL): false when it is left out. */
+static bool member(struct output_json *w, const char *key)
+{
+	if (w->skip)
+		return false;
+	if (key && !output_json_text_ok(key))
+		return false;
+	if (w->depth > 0) {
+		if (w->more[w->depth - 1])
+			put_c(w, ',');
+		w->more[w->depth - 1] = true;
+	}
+	if (key) {
+		put_string(w, key);
+		put_c(w, ':');
+	}
+	return true;
+}
+
+static void open_nested(struct output_json *w, const char *key, char open, char close)
+{
+	if (w->depth >=
+	    OUTPUT_JSON_DEPTH) { /* deeper than any record: refuse, keep the bytes valid */
+		w->oom = true;
+		w->skip++;
+		return;
+	}
+	if (!member(w, key)) {
+		w->skip++;
+		return;
+	}
+	put_c(w, open);
+	w->close[w->depth] = close;
+	w->more[w->depth] = false;
+	w->depth++;
+}
+
+void output_json_object(struct output_json *w, const char *key) { open_nested(w, key, '{', '}'); }
+void output_json_array(struct output_json *w, const char *key) { open_nested(w, key, '[', ']'); }
+
+void output_json_end(struct output_json *w)
+{
+	if (w->skip) {
+		w->skip--;
+		return;
+	}
+	if (w->depth > 0)
+		put_c(w, w->close[--w->depth]);
+}
+
+static void put_number(struct output_json *w, const char *key, const char *num, size_t n)
+{
+	if (member(w, key))
+		put(w, num, n);
+}
+
+void output_json_real(struct output_json *w, const char *key, double v)
+{
+	char buf[NUMFMT_MAX];
+	put_number(w, key, buf, numfmt_json_real(buf, v, 6));
+}
+
+void output_json_int(struct output_json *w, const char *key, long long v)
+{
+	char buf[NUMFMT_MAX];
+	put_number(w, key, buf, numfmt_i64(buf, v));
+}
+
+void output_json_bool(struct output_json *w, const char *key, bool v)
+{
+	if (member(w, key))
+		put_s(w, v ? "true" : "false");
+}
+
+void output_json_null(struct output_json *w, const char *key)
+{
+	if (member(w, key))
+		put(w, "null", 4);
+}
+
+void output_json_string(struct output_json *w, const char *key, const char *s)
+{
+	if (!s || !output_json_text_ok(s))
+		return;
+	if (member(w, key))
+		put_string(w, s);
+}
+
+/* Counts print exactly: integers as integers, scaled estimates as reals of 10 digits. */
+static void json_count(struct output_json *w, const char *key, double v)
+{
+	char buf[NUMFMT_MAX];
 	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_integer((json_int_t)v);
-	return json_real(v);
+		put_number(w, key, buf, numfmt_i64(buf, (int64_t)v));
+	else
+		put_number(w, key, buf, numfmt_json_real(buf, v, 10));
 }
 
-static json_t *events_json(const struct snapshot *snap, const struct count *counts)
+static void events_json(struct output_json *w, const struct snapshot *snap,
+			const struct count *counts)
 {
-	json_t *events = json_object();
+	output_json_object(w, "events");
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
-		json_t *ev = json_pack(
-		    "{s:o,s:o,s:s}", "value", has ? json_count(c->value) : json_null(), "running",
-		    json_real(tidy(c->running)), "state", count_state_name(c->state));
-		json_object_set_new(events, snap->event_names[e], ev);
+		output_json_object(w, snap->event_names[e]);
+		if (has)
+			json_count(w, "value", c->value);
+		else
+			output_json_null(w, "value");
+		output_json_real(w, "running", c->running);
+		output_json_string(w, "state", count_state_name(c->state));
+		output_json_end(w);
 	}
-	return events;
+	output_json_end(w);
 }
 
-static json_t *metrics_json(const struct snapshot *snap, const double *values)
+static void metrics_json(struct output_json *w, const struct snapshot *snap, const double *values)
 {
-	json_t *metrics = json_object();
+	output_json_object(w, "metrics");
 	for (int m = 0; m < snap->nmetrics; m++)
-		json_object_set_new(metrics, snap->metrics[m].name,
-				    json_number_or_null(tidy(values[m])));
-	return metrics;
+		output_json_real(w, snap->metrics[m].name, values[m]);
+	output_json_end(w);
 }
+
+/* The record being written (JSON or CSV); its buffer is kept for the next one. */
+static struct output_json rec;
 
 static int output_json(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
-	json_t *cpus = json_array();
-	for (int r = 0; r < snap->nrows; r++) {
-		json_t *row = json_pack("{s:i}", "cpu", snap->cpus[r]);
-		if (snap->offline[r])
-			json_object_set_new(row, "offline", json_true());
-		json_object_set_new(row, "events",
-				    events_json(snap, &snap->counts[r * snap->nevents]));
-		json_object_set_new(row, "metrics",
-				    metrics_json(snap, &snap->values[r * snap->nmetrics]));
-		if (meta->json_extra)
-			meta->json_extra(meta->extra_ctx, NULL, row, r);
-		json_array_append_new(cpus, row);
-	}
-	json_t *total = json_object();
-	json_object_set_new(total, "events", events_json(snap, snap->total_counts));
-	json_object_set_new(total, "metrics", metrics_json(snap, snap->total_values));
-	json_t *rec = json_pack("{s:o,s:o,s:s,s:s,s:o,s:I}", "time", json_real(tidy(snap->time_s)),
-				"interval_ms", json_real(tidy(snap->interval_s * 1000.0)),
-				"backend", meta->backend, "mode", meta->mode, "simulated",
-				json_boolean(meta->simulated), "seq", (json_int_t)snap->seq);
+	struct output_json *w = &rec;
+	w->len = 0;
+	w->oom = false;
+	w->depth = w->skip = 0;
+	output_json_object(w, NULL);
+	output_json_real(w, "time", snap->time_s);
+	output_json_real(w, "interval_ms", snap->interval_s * 1000.0);
+	output_json_string(w, "backend", meta->backend);
+	output_json_string(w, "mode", meta->mode);
+	output_json_bool(w, "simulated", meta->simulated);
+	output_json_int(w, "seq", (long long)snap->seq);
 	if (meta->replay && meta->source)
-		json_object_set_new(rec, "replay", json_string(meta->source));
-	json_t *split = NULL;
+		output_json_string(w, "replay", meta->source);
+	bool split = false;
 	for (int m = 0; m < snap->nmetrics; m++)
 		if (snap->metrics[m].split) {
-			if (!split)
-				split = json_array();
-			json_array_append_new(split, json_string(snap->metrics[m].name));
+			if (!split) /* ratios whose events were counted in different rotated sets */
+				output_json_array(w, "split_metrics");
+			split = true;
+			output_json_string(w, NULL, snap->metrics[m].name);
 		}
-	if (split) /* ratios whose events were counted in different rotated sets */
-		json_object_set_new(rec, "split_metrics", split);
-	json_object_set_new(rec, "cpus", cpus);
-	json_object_set_new(rec, "total", total);
+	if (split)
+		output_json_end(w);
+	output_json_array(w, "cpus");
+	for (int r = 0; r < snap->nrows; r++) {
+		output_json_object(w, NULL);
+		output_json_int(w, "cpu", snap->cpus[r]);
+		if (snap->offline[r])
+			output_json_bool(w, "offline", true);
+		events_json(w, snap, &snap->counts[r * snap->nevents]);
+		metrics_json(w, snap, &snap->values[r * snap->nmetrics]);
+		if (meta->json_extra)
+			meta->json_extra(meta->extra_ctx, NULL, w, r);
+		output_json_end(w);
+	}
+	output_json_end(w);
+	output_json_object(w, "total");
+	events_json(w, snap, snap->total_counts);
+	metrics_json(w, snap, snap->total_values);
+	output_json_end(w);
 	if (meta->json_extra)
-		meta->json_extra(meta->extra_ctx, rec, NULL, -1);
-	int rc = json_dumpf(rec, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	json_decref(rec);
-	if (rc == 0)
-		fputc('\n', out);
-	return rc;
+		meta->json_extra(meta->extra_ctx, w, NULL, -1);
+	output_json_end(w);
+	put_c(w, '\n');
+	if (w->oom || w->depth != 0)
+		return -1;
+	return fwrite(w->buf, 1, w->len, out) == w->len ? 0 : -1;
 }
 
-static void csv_row(FILE *out, const struct snapshot *snap, const char *cpu,
-		    const struct count *counts, const double *values)
+/* --- CSV ------------------------------------------------------------------------------------- */
+
+static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
+		    const char *cpu, const struct count *counts, const double *values)
 {
+	char num[NUMFMT_MAX];
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
-		fprintf(out, "%.6f,%.3f,%s,event,%s,", snap->time_s, snap->interval_s * 1000, cpu,
-			snap->event_names[e]);
+		put_s(b, prefix);
+		put_s(b, cpu);
+		put(b, ",event,", 7);
+		put_s(b, snap->event_names[e]);
+		put_c(b, ',');
 		if (has && c->value == floor(c->value) && fabs(c->value) < 9007199254740992.0)
-			fprintf(out, "%.0f", c->value);
+			put(b, num,
+			    c->value == 0 && signbit(c->value)
+				? numfmt_fixed(num, c->value, 0)
+				: numfmt_i64(num, (int64_t)c->value));
 		else if (has)
-			fprintf(out, "%.17g", c->value);
-		fprintf(out, ",%.4f,%s\n", c->running, count_state_name(c->state));
+			put(b, num, numfmt_g(num, c->value, 17));
+		put_c(b, ',');
+		put(b, num, numfmt_fixed(num, c->running, 4));
+		put_c(b, ',');
+		put_s(b, count_state_name(c->state));
+		put_c(b, '\n');
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
-		fprintf(out, "%.6f,%.3f,%s,metric,%s,", snap->time_s, snap->interval_s * 1000, cpu,
-			snap->metrics[m].name);
+		put_s(b, prefix);
+		put_s(b, cpu);
+		put(b, ",metric,", 8);
+		put_s(b, snap->metrics[m].name);
+		put_c(b, ',');
 		if (!isnan(values[m]))
-			fprintf(out, "%.6g", values[m]);
-		fprintf(out, ",,%s\n", isnan(values[m]) ? "n/a" : "ok");
+			put(b, num, numfmt_g(num, values[m], 6));
+		put_s(b, isnan(values[m]) ? ",,n/a\n" : ",,ok\n");
 	}
 }
 
-static void output_csv(FILE *out, const struct snapshot *snap)
+static int output_csv(FILE *out, const struct snapshot *snap)
 {
+	struct output_json *b = &rec;
+	b->len = 0;
+	b->oom = false;
 	if (snap->seq == 1)
-		fprintf(out, "time_s,interval_ms,cpu,kind,name,value,running,state\n");
+		put_s(b, "time_s,interval_ms,cpu,kind,name,value,running,state\n");
+	/* "time_s,interval_ms," is the same on every line of the record */
+	char prefix[2 * NUMFMT_MAX + 2];
+	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
+	prefix[n++] = ',';
+	n += numfmt_fixed(prefix + n, snap->interval_s * 1000, 3);
+	prefix[n++] = ',';
+	prefix[n] = '\0';
 	for (int r = 0; r < snap->nrows; r++) {
-		char cpu[16];
-		snprintf(cpu, sizeof(cpu), "%d", snap->cpus[r]);
-		csv_row(out, snap, cpu, &snap->counts[r * snap->nevents],
+		char cpu[24];
+		numfmt_i64(cpu, snap->cpus[r]);
+		csv_row(b, snap, prefix, cpu, &snap->counts[r * snap->nevents],
 			&snap->values[r * snap->nmetrics]);
 	}
-	csv_row(out, snap, "all", snap->total_counts, snap->total_values);
+	csv_row(b, snap, prefix, "all", snap->total_counts, snap->total_values);
+	if (b->oom)
+		return -1;
+	return fwrite(b->buf, 1, b->len, out) == b->len ? 0 : -1;
 }
+
+/* --- text ------------------------------------------------------------------------------------ */
 
 static void text_cell_count(FILE *out, const struct count *c)
 {
@@ -248,7 +502,7 @@ int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta 
 		rc = output_json(out, meta, snap);
 		break;
 	case OUTPUT_CSV:
-		output_csv(out, snap);
+		rc = output_csv(out, snap);
 		break;
 	case OUTPUT_TEXT:
 		output_text(out, meta, snap);
