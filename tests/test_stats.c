@@ -364,6 +364,19 @@ static void check_select_random(void)
 	memcpy(w, v, n * sizeof(double));
 	stats_select(w, n, n / 2);
 	CHECK(w[n / 2] == (double)(n / 2), "killer: %g", w[n / 2]);
+	/* flat series (the shortcut without selection), -0.0 and one-value windows included */
+	static const double flats[] = {0.0, -0.0, 100.0, -2.5, 1e-300, 3.0};
+	for (size_t f = 0; f < sizeof(flats) / sizeof(flats[0]); f++)
+		for (size_t len = 1; len <= 70; len += 23) {
+			for (size_t i = 0; i < len; i++)
+				v[i] = flats[f];
+			v[len] = NAN;
+			struct stats a, b;
+			stats_compute(v, len + 1, scratch, &a);
+			ref_compute(v, len + 1, &b);
+			CHECK(same_stats(&a, &b), "flat %g x %zu: median %g p99 %g mad %g",
+			      flats[f], len, a.median, a.p99, a.mad);
+		}
 	/* zeros of both signs: the sorted (input-order) zero is reported */
 	double z[] = {0.0, -0.0, 0.0, -0.0, 0.0};
 	struct stats got, want;

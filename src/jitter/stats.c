@@ -3,6 +3,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -142,6 +143,37 @@ static void rank_pair_in(double *v, size_t n, size_t limit, double above, double
 		rp->x1 = rp->lo + 1 < limit ? min_of(v + rp->lo + 1, limit - rp->lo - 1) : above;
 }
 
+#define STATS_TOP_MAX 16 /* ranks from the top found by a scan rather than a selection */
+
+/* The values at ranks rp->lo and rp->lo + 1 when they are among the n - lo <= STATS_TOP_MAX
+ * largest: one pass keeping the largest in a small buffer, largest first. */
+static void top_pair(const double *v, size_t n, size_t lo, struct rank_pair *rp)
+{
+	double top[STATS_TOP_MAX];
+	size_t t = n - lo, have = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = v[i];
+		if (have == t && !(x > top[t - 1]))
+			continue;
+		size_t j = have < t ? have++ : t - 1;
+		for (; j > 0 && top[j - 1] < x; j--)
+			top[j] = top[j - 1];
+		top[j] = x;
+	}
+	rp->x0 = top[t - 1];
+	rp->x1 = t >= 2 ? top[t - 2] : top[t - 1];
+}
+
+/* The same for @n copies of one value. */
+static void rank_pair_const(size_t n, double p, double value, struct rank_pair *rp)
+{
+	double h = (double)(n - 1) * p;
+	rp->lo = (size_t)floor(h);
+	rp->frac = h - (double)rp->lo;
+	rp->single = rp->lo + 1 >= n;
+	rp->x0 = rp->x1 = value;
+}
+
 static double rank_pair_value(const struct rank_pair *rp)
 {
 	return rp->single ? rp->x0 : rp->x0 + rp->frac * (rp->x1 - rp->x0);
@@ -206,6 +238,7 @@ int stats_compute(const double *v, size_t n, double *scratch, struct stats *out)
 	double *x = scratch, *dev = scratch + n;
 	size_t m = 0;
 	double sum = 0, lo = 0, hi = 0;
+	bool negz = false, posz = false; /* -0.0 and 0.0 seen */
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(v[i])) {
 			out->n_nan++;
@@ -216,6 +249,12 @@ int stats_compute(const double *v, size_t n, double *scratch, struct stats *out)
 			lo = v[i];
 		if (m == 0 || v[i] >= hi)
 			hi = v[i];
+		if (v[i] == 0) {
+			if (signbit(v[i]))
+				negz = true;
+			else
+				posz = true;
+		}
 		x[m++] = v[i];
 		sum += v[i];
 	}
@@ -225,17 +264,31 @@ int stats_compute(const double *v, size_t n, double *scratch, struct stats *out)
 		out->min = lo;
 		out->max = hi;
 		out->mean = sum / (double)m;
-		if (m == 1) {
-			out->median = out->p99 = x[0];
-			out->mad = 0;
+		struct rank_pair p99, p50, pmad;
+		if (lo == hi && !(negz && posz)) {
+			/* one value m times (a flat series): no selection to do */
+			rank_pair_const(m, 0.99, lo, &p99);
+			rank_pair_const(m, 0.5, lo, &p50);
+			out->p99 = rank_pair_value(&p99);
+			out->median = rank_pair_value(&p50);
+			rank_pair_const(m, 0.5, fabs(lo - out->median), &pmad);
+			out->mad = rank_pair_value(&pmad);
 		} else {
-			/* p99 first: its selection leaves the median's ranks in the prefix before
-			 * it */
-			struct rank_pair p99, p50;
-			rank_pair_in(x, m, m, NAN, 0.99, &p99);
-			rank_pair_in(x, m, p99.lo + 1, p99.x1, 0.5, &p50);
-			fix_zero_signs(v, n, &p99);
-			fix_zero_signs(v, n, &p50);
+			rank_pair_const(m, 0.99, 0, &p99);
+			if (m - p99.lo <= STATS_TOP_MAX) {
+				/* p99's ranks are among the few largest: one pass finds them */
+				top_pair(x, m, p99.lo, &p99);
+				rank_pair_in(x, m, m, NAN, 0.5, &p50);
+			} else {
+				/* its selection leaves the median's ranks in the prefix before it
+				 */
+				rank_pair_in(x, m, m, NAN, 0.99, &p99);
+				rank_pair_in(x, m, p99.lo + 1, p99.x1, 0.5, &p50);
+			}
+			if (negz && posz) {
+				fix_zero_signs(v, n, &p99);
+				fix_zero_signs(v, n, &p50);
+			}
 			out->p99 = rank_pair_value(&p99);
 			out->median = rank_pair_value(&p50);
 			for (size_t i = 0; i < m; i++)
