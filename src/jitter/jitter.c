@@ -75,6 +75,17 @@ static bool stats_wanted(const struct jitter *j)
 	       j->attrib_ready || j->freeze_pending || j->frozen;
 }
 
+/*
+ * The default rules only log: the spike log is read by the screen (spike view, status line),
+ * :export spikes, and JSON and text output. Batch CSV shows none of it (and takes no commands),
+ * so there the default rules are not evaluated; user rules (--alert) always are, since they
+ * trigger the flight recorder.
+ */
+static bool default_spikes_shown(const struct app_ctx *app)
+{
+	return !app->opt.batch || app->opt.format != OUTPUT_CSV;
+}
+
 /* --- layout --------------------------------------------------------------------------------- */
 
 static void agg_free(struct jitter_agg *a)
@@ -731,7 +742,7 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	/* rules */
 	unsigned long long before = j->log.total;
 	struct lookup_ctx l = {j, snap, 0};
-	for (int r = 0; r < j->nrows; r++) {
+	for (int r = 0; r < j->nrows && (j->user_rules || default_spikes_shown(app)); r++) {
 		if (snap->offline[r])
 			continue;
 		l.row = r;
