@@ -66,6 +66,31 @@ static void put_digits(char *out, uint64_t v, int n)
 	}
 }
 
+/* a = m * 2^e exactly, for finite a >= 0 (m < 2^53; m == 0 for a == 0). */
+static void decompose(double a, uint64_t *m, int *e)
+{
+	uint64_t bits;
+	memcpy(&bits, &a, sizeof(bits));
+	int be = (int)((bits >> 52) & 0x7ff);
+	uint64_t frac = bits & ((1ULL << 52) - 1);
+	if (be == 0) { /* zero and subnormals */
+		*m = frac;
+		*e = -1074;
+	} else {
+		*m = frac | (1ULL << 52);
+		*e = be - 1075;
+	}
+}
+
+/* The exponent frexp() would give: 2^(ex-1) <= a < 2^ex, for finite a > 0. */
+static int binary_exponent(double a)
+{
+	uint64_t m;
+	int e;
+	decompose(a, &m, &e);
+	return e + 64 - __builtin_clzll(m);
+}
+
 #ifdef __SIZEOF_INT128__
 typedef unsigned __int128 u128;
 
@@ -94,10 +119,9 @@ static u128 pow10_128(int n) /* 0 <= n <= 38 */
  */
 static int scale_exact(double a, int s, uint64_t *floor_out, int *half)
 {
-	int ex;
-	double f = frexp(a, &ex); /* a = f * 2^ex, 0.5 <= f < 1 (or a == 0) */
-	uint64_t m = (uint64_t)ldexp(f, 53);
-	int e = ex - 53;
+	uint64_t m;
+	int e;
+	decompose(a, &m, &e);
 	u128 q, rem, den;
 	if (m == 0) {
 		*floor_out = 0;
@@ -179,10 +203,10 @@ static int round_scaled(double a, int s, uint64_t *out)
  */
 static int round_sig(double a, int prec, uint64_t *d, int *x)
 {
-	int ex;
-	frexp(a, &ex);
-	/* 2^(ex-1) <= a < 2^ex, so floor(log10 a) is this estimate or one more */
-	int x0 = (int)floor((double)(ex - 1) * 0.30102999566398120);
+	/* 2^(ex-1) <= a < 2^ex, so floor(log10 a) is about (ex - 1) * log10(2); the loop below
+	 * corrects the estimate by one either way (78913 / 2^18 = 0.3010299...) */
+	int ex = binary_exponent(a) - 1;
+	int x0 = ex >= 0 ? (ex * 78913) >> 18 : -((-ex * 78913 + (1 << 18) - 1) >> 18);
 	for (int tries = 0; tries < 4; tries++) {
 		uint64_t fl;
 		int half;
@@ -293,7 +317,15 @@ size_t numfmt_g(char *buf, double v, int prec)
 			buf[n] = '\0';
 			return n;
 		}
-		if (round_sig(fabs(v), prec, &d, &x) == 0)
+		double a = fabs(v);
+		if (a < (double)pow10_u64[prec] && a == (double)(uint64_t)a) {
+			/* an integer of at most prec digits prints as itself */
+			size_t n = 0;
+			if (v < 0)
+				buf[n++] = '-';
+			return n + numfmt_u64(buf + n, (uint64_t)a);
+		}
+		if (round_sig(a, prec, &d, &x) == 0)
 			return layout_g(buf, signbit(v), d, prec, x, prec, false);
 	}
 	int n = snprintf(buf, NUMFMT_MAX, "%.*g", prec, v);
@@ -303,6 +335,21 @@ size_t numfmt_g(char *buf, double v, int prec)
 size_t numfmt_fixed(char *buf, double v, int decimals)
 {
 	uint64_t q;
+	double a = fabs(v);
+	if (decimals >= 0 && decimals <= 17 && a < 9007199254740992.0 && a == (double)(uint64_t)a) {
+		/* an integer: its digits, then decimals zeros */
+		size_t n = 0;
+		if (signbit(v))
+			buf[n++] = '-';
+		n += numfmt_u64(buf + n, (uint64_t)a);
+		if (decimals > 0) {
+			buf[n++] = '.';
+			memset(buf + n, '0', (size_t)decimals);
+			n += (size_t)decimals;
+		}
+		buf[n] = '\0';
+		return n;
+	}
 	if (decimals >= 0 && decimals <= 17 && isfinite(v) &&
 	    round_scaled(fabs(v), decimals, &q) == 0) {
 		size_t n = 0;
@@ -374,6 +421,15 @@ size_t numfmt_json_real(char *buf, double v, int sig)
 	uint64_t d;
 	int x;
 	double a = fabs(v);
+	if (a < (double)pow10_u64[sig] && a == (double)(uint64_t)a) {
+		/* an integer of at most sig digits: itself and ".0" ("%.10g" keeps it whole) */
+		size_t n = 0;
+		if (v < 0)
+			buf[n++] = '-';
+		n += numfmt_u64(buf + n, (uint64_t)a);
+		memcpy(buf + n, ".0", 3);
+		return n + 2;
+	}
 	/* normal doubles well inside the range: the rounded value is a normal double too */
 	if (a > 1e-290 && a < 1e290 && round_sig(a, sig, &d, &x) == 0)
 		return layout_g(buf, signbit(v), d, sig, x, 10, true);
