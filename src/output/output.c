@@ -71,6 +71,14 @@ static bool buf_reserve(struct output_json *w, size_t more)
 	return true;
 }
 
+/* The end of the buffer with room for @more bytes; NULL when out of memory. */
+static char *room(struct output_json *w, size_t more)
+{
+	if (w->len + more <= w->cap && !w->oom)
+		return w->buf + w->len;
+	return buf_reserve(w, more) ? w->buf + w->len : NULL;
+}
+
 static void put(struct output_json *w, const char *s, size_t n)
 {
 	if (!buf_reserve(w, n))
@@ -126,6 +134,8 @@ static size_t utf8_len(const unsigned char *s)
 bool output_json_text_ok(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	while (*p && *p < 0x80) /* names and keys are ASCII */
+		p++;
 	while (*p) {
 		size_t n = utf8_len(p);
 		if (!n)
@@ -135,10 +145,35 @@ bool output_json_text_ok(const char *s)
 	return true;
 }
 
+/* Length of @s, and whether it is printable ASCII without '"' or '\\' (written as it is). */
+static size_t plain_len(const char *s, bool *plain)
+{
+	size_t n = 0;
+	bool ok = true;
+	for (; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+		ok &= c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+	}
+	*plain = ok;
+	return n;
+}
+
 /* A quoted JSON string; @s is valid UTF-8. Escapes what jansson escapes, nothing more. */
 static void put_string(struct output_json *w, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
+	bool plain;
+	size_t len = plain_len(s, &plain);
+	if (plain) {
+		char *p = room(w, len + 2);
+		if (!p)
+			return;
+		*p++ = '"';
+		memcpy(p, s, len);
+		p[len] = '"';
+		w->len += len + 2;
+		return;
+	}
 	put_c(w, '"');
 	const char *run = s;
 	for (; *s; s++) {
@@ -183,21 +218,41 @@ static void put_string(struct output_json *w, const char *s)
 	put_c(w, '"');
 }
 
-/* Starts a member (or an array element when @key is NULL): false when it is left out. */
+/* Bytes a scalar value may take after member(): numbers, true, false, null. */
+#define VALUE_ROOM (NUMFMT_MAX + 8)
+
+/*
+ * Starts a member (or an array element when @key is NULL): false when it is left out. When it
+ * returns true, VALUE_ROOM bytes are free at w->buf + w->len for the value.
+ */
 static bool member(struct output_json *w, const char *key)
 {
 	if (w->skip)
 		return false;
-	if (key && !output_json_text_ok(key))
+	bool plain = true;
+	size_t klen = key ? plain_len(key, &plain) : 0;
+	if (!plain && !output_json_text_ok(key))
+		return false;
+	char *p = room(w, klen + 4 + VALUE_ROOM); /* ,"key": */
+	if (!p)
 		return false;
 	if (w->depth > 0) {
 		if (w->more[w->depth - 1])
-			put_c(w, ',');
+			*p++ = ',';
 		w->more[w->depth - 1] = true;
 	}
-	if (key) {
+	if (key && plain) {
+		*p++ = '"';
+		memcpy(p, key, klen);
+		p += klen;
+		*p++ = '"';
+		*p++ = ':';
+	}
+	w->len = (size_t)(p - w->buf);
+	if (key && !plain) {
 		put_string(w, key);
 		put_c(w, ':');
+		return room(w, VALUE_ROOM) != NULL;
 	}
 	return true;
 }
@@ -233,34 +288,32 @@ void output_json_end(struct output_json *w)
 		put_c(w, w->close[--w->depth]);
 }
 
-static void put_number(struct output_json *w, const char *key, const char *num, size_t n)
-{
-	if (member(w, key))
-		put(w, num, n);
-}
-
 void output_json_real(struct output_json *w, const char *key, double v)
 {
-	char buf[NUMFMT_MAX];
-	put_number(w, key, buf, numfmt_json_real(buf, v, 6));
+	if (member(w, key))
+		w->len += numfmt_json_real(w->buf + w->len, v, 6);
 }
 
 void output_json_int(struct output_json *w, const char *key, long long v)
 {
-	char buf[NUMFMT_MAX];
-	put_number(w, key, buf, numfmt_i64(buf, v));
+	if (member(w, key))
+		w->len += numfmt_i64(w->buf + w->len, v);
 }
 
 void output_json_bool(struct output_json *w, const char *key, bool v)
 {
-	if (member(w, key))
-		put_s(w, v ? "true" : "false");
+	if (member(w, key)) {
+		memcpy(w->buf + w->len, v ? "true" : "false", v ? 4 : 5);
+		w->len += v ? 4 : 5;
+	}
 }
 
 void output_json_null(struct output_json *w, const char *key)
 {
-	if (member(w, key))
-		put(w, "null", 4);
+	if (member(w, key)) {
+		memcpy(w->buf + w->len, "null", 4);
+		w->len += 4;
+	}
 }
 
 void output_json_string(struct output_json *w, const char *key, const char *s)
@@ -274,11 +327,12 @@ void output_json_string(struct output_json *w, const char *key, const char *s)
 /* Counts print exactly: integers as integers, scaled estimates as reals of 10 digits. */
 static void json_count(struct output_json *w, const char *key, double v)
 {
-	char buf[NUMFMT_MAX];
+	if (!member(w, key))
+		return;
 	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		put_number(w, key, buf, numfmt_i64(buf, (int64_t)v));
+		w->len += numfmt_i64(w->buf + w->len, (int64_t)v);
 	else
-		put_number(w, key, buf, numfmt_json_real(buf, v, 10));
+		w->len += numfmt_json_real(w->buf + w->len, v, 10);
 }
 
 static void events_json(struct output_json *w, const struct snapshot *snap,
@@ -364,40 +418,57 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 
 /* --- CSV ------------------------------------------------------------------------------------- */
 
-static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
-		    const char *cpu, const struct count *counts, const double *values)
+static char *put_mem(char *p, const char *s, size_t n)
 {
-	char num[NUMFMT_MAX];
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* The lines of one row. @prefix is "time_s,interval_ms,@cpu," (the same on every line). */
+static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
+		    size_t plen, const struct count *counts, const double *values)
+{
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
-		put_s(b, prefix);
-		put_s(b, cpu);
-		put(b, ",event,", 7);
-		put_s(b, snap->event_names[e]);
-		put_c(b, ',');
+		const char *name = snap->event_names[e], *state = count_state_name(c->state);
+		size_t nlen = strlen(name), slen = strlen(state);
+		char *p = room(b, plen + nlen + slen + 2 * NUMFMT_MAX + 16);
+		if (!p)
+			return;
+		p = put_mem(p, prefix, plen);
+		p = put_mem(p, "event,", 6);
+		p = put_mem(p, name, nlen);
+		*p++ = ',';
 		if (has && c->value == floor(c->value) && fabs(c->value) < 9007199254740992.0)
-			put(b, num,
-			    c->value == 0 && signbit(c->value)
-				? numfmt_fixed(num, c->value, 0)
-				: numfmt_i64(num, (int64_t)c->value));
+			p += c->value == 0 && signbit(c->value) ? numfmt_fixed(p, c->value, 0)
+								: numfmt_i64(p, (int64_t)c->value);
 		else if (has)
-			put(b, num, numfmt_g(num, c->value, 17));
-		put_c(b, ',');
-		put(b, num, numfmt_fixed(num, c->running, 4));
-		put_c(b, ',');
-		put_s(b, count_state_name(c->state));
-		put_c(b, '\n');
+			p += numfmt_g(p, c->value, 17);
+		*p++ = ',';
+		p += numfmt_fixed(p, c->running, 4);
+		*p++ = ',';
+		p = put_mem(p, state, slen);
+		*p++ = '\n';
+		b->len = (size_t)(p - b->buf);
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
-		put_s(b, prefix);
-		put_s(b, cpu);
-		put(b, ",metric,", 8);
-		put_s(b, snap->metrics[m].name);
-		put_c(b, ',');
-		if (!isnan(values[m]))
-			put(b, num, numfmt_g(num, values[m], 6));
-		put_s(b, isnan(values[m]) ? ",,n/a\n" : ",,ok\n");
+		const char *name = snap->metrics[m].name;
+		size_t nlen = strlen(name);
+		char *p = room(b, plen + nlen + NUMFMT_MAX + 24);
+		if (!p)
+			return;
+		p = put_mem(p, prefix, plen);
+		p = put_mem(p, "metric,", 7);
+		p = put_mem(p, name, nlen);
+		*p++ = ',';
+		if (isnan(values[m])) {
+			p = put_mem(p, ",,n/a\n", 6);
+		} else {
+			p += numfmt_g(p, values[m], 6);
+			p = put_mem(p, ",,ok\n", 5);
+		}
+		b->len = (size_t)(p - b->buf);
 	}
 }
 
@@ -408,20 +479,26 @@ static int output_csv(FILE *out, const struct snapshot *snap)
 	b->oom = false;
 	if (snap->seq == 1)
 		put_s(b, "time_s,interval_ms,cpu,kind,name,value,running,state\n");
-	/* "time_s,interval_ms," is the same on every line of the record */
-	char prefix[2 * NUMFMT_MAX + 2];
+	/* "time_s,interval_ms,cpu," is the same on every line of a row */
+	char prefix[2 * NUMFMT_MAX + 32];
 	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
 	prefix[n++] = ',';
 	n += numfmt_fixed(prefix + n, snap->interval_s * 1000, 3);
 	prefix[n++] = ',';
-	prefix[n] = '\0';
-	for (int r = 0; r < snap->nrows; r++) {
-		char cpu[24];
-		numfmt_i64(cpu, snap->cpus[r]);
-		csv_row(b, snap, prefix, cpu, &snap->counts[r * snap->nevents],
-			&snap->values[r * snap->nmetrics]);
+	for (int r = 0; r <= snap->nrows; r++) {
+		bool total = r == snap->nrows;
+		size_t plen = n;
+		if (total) {
+			memcpy(prefix + plen, "all", 3);
+			plen += 3;
+		} else {
+			plen += numfmt_i64(prefix + plen, snap->cpus[r]);
+		}
+		prefix[plen++] = ',';
+		csv_row(b, snap, prefix, plen,
+			total ? snap->total_counts : &snap->counts[r * snap->nevents],
+			total ? snap->total_values : &snap->values[r * snap->nmetrics]);
 	}
-	csv_row(b, snap, prefix, "all", snap->total_counts, snap->total_values);
 	if (b->oom)
 		return -1;
 	return fwrite(b->buf, 1, b->len, out) == b->len ? 0 : -1;
