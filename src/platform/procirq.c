@@ -1,4 +1,5 @@
-/* procirq.c: /proc/interrupts and /proc/softirqs per-CPU counts, deltas and top sources; cpufreq. */
+/* procirq.c: /proc/interrupts and /proc/softirqs per-CPU counts, deltas and top sources; cpufreq.
+ */
 #include "procirq.h"
 #include "textutil.h"
 
@@ -13,7 +14,6 @@
 
 /* Rows that carry one machine-wide count even when there are several CPUs. */
 static const char *const global_rows[] = {"ERR", "MIS", "Err"};
-
 
 /* Reads a whole (procfs) file into a NUL-terminated buffer. */
 static char *slurp(const char *path, size_t limit, char *err, size_t errlen)
@@ -84,7 +84,8 @@ static void copy_escaped(char *dst, size_t dstlen, const char *s, size_t n)
 		if (c < 0x20 || c == 0x7f || c == '\\') {
 			if (o + 5 > dstlen)
 				break;
-			o += (size_t)snprintf(dst + o, dstlen - o, c == '\\' ? "\\\\" : "\\x%02x", c);
+			o += (size_t)snprintf(dst + o, dstlen - o, c == '\\' ? "\\\\" : "\\x%02x",
+					      c);
 		} else {
 			dst[o++] = (char)c;
 		}
@@ -102,7 +103,8 @@ static int parse_header(const char *line, size_t len, int **cols_out)
 			i++;
 		if (i >= len)
 			break;
-		if (len - i < 4 || strncmp(line + i, "CPU", 3) != 0 || !isdigit((unsigned char)line[i + 3]))
+		if (len - i < 4 || strncmp(line + i, "CPU", 3) != 0 ||
+		    !isdigit((unsigned char)line[i + 3]))
 			goto bad;
 		i += 3;
 		long cpu = 0;
@@ -249,8 +251,10 @@ int procirq_parse(struct procirq_table *t, const char *text, const char *name, c
 		if (ncol < 0) {
 			ncol = parse_header(line, len, &cols);
 			if (ncol < 0) {
-				text_errorf(err, errlen, "%s:%zu: expected a header of CPU columns (CPU0 CPU1 ...)",
-					name, lineno);
+				text_errorf(
+				    err, errlen,
+				    "%s:%zu: expected a header of CPU columns (CPU0 CPU1 ...)",
+				    name, lineno);
 				goto fail;
 			}
 			n.ncpu = cols[ncol - 1] + 1;
@@ -279,7 +283,8 @@ int procirq_parse(struct procirq_table *t, const char *text, const char *name, c
 		int rc = parse_row(&n, cols, ncol, line, len, row, msg, sizeof(msg));
 		if (rc < 0) {
 			if (n.skipped++ == 0)
-				snprintf(n.skip_msg, sizeof(n.skip_msg), "%s:%zu: %s", name, lineno, msg);
+				snprintf(n.skip_msg, sizeof(n.skip_msg), "%s:%zu: %s", name, lineno,
+					 msg);
 		} else if (rc > 0) {
 			if (n.src[n.nsrc].per_cpu)
 				for (int c = 0; c < ncol; c++)
@@ -288,7 +293,8 @@ int procirq_parse(struct procirq_table *t, const char *text, const char *name, c
 		}
 	}
 	if (ncol < 0) {
-		text_errorf(err, errlen, "%s:%zu: no header of CPU columns", name, lineno ? lineno : 1);
+		text_errorf(err, errlen, "%s:%zu: no header of CPU columns", name,
+			    lineno ? lineno : 1);
 		goto fail;
 	}
 	free(cols);
@@ -351,8 +357,8 @@ static long match_row(const struct procirq_table *prev, const struct procirq_tab
 	return procirq_find(prev, cur->src[i].name);
 }
 
-static uint64_t row_delta(const struct procirq_table *prev, long pi, const struct procirq_table *cur,
-			  size_t i, int cpu)
+static uint64_t row_delta(const struct procirq_table *prev, long pi,
+			  const struct procirq_table *cur, size_t i, int cpu)
 {
 	uint64_t c = procirq_count(cur, i, cpu);
 	uint64_t p = pi >= 0 ? procirq_count(prev, (size_t)pi, cpu) : 0;
