@@ -193,7 +193,11 @@ double stats_percentile_select(double *v, size_t n, double p)
 		return m;
 	}
 	struct rank_pair rp;
-	rank_pair_in(v, n, n, NAN, p, &rp);
+	rank_pair_const(n, p, 0, &rp);
+	if (!rp.single && n - rp.lo <= STATS_TOP_MAX)
+		top_pair(v, n, rp.lo, &rp); /* a rank near the top: one pass */
+	else
+		rank_pair_in(v, n, n, NAN, p, &rp);
 	return rank_pair_value(&rp);
 }
 
