@@ -105,7 +105,9 @@ uint64_t jitter_windows(const struct app_ctx *app);
 /* The snapshot to show or print: the last window's sums, the session's when one sample is one
  * window, the frozen window while frozen. NULL before the first window. */
 const struct snapshot *jitter_snapshot(const struct app_ctx *app);
-/* Cell of (row, col); col < nmetrics is a metric, else attribution column col - nmetrics. */
+/* Cell of (row, col); col < nmetrics is a metric, else attribution column col - nmetrics.
+ * NULL when the last window computed no statistics (one sample per window and nothing that
+ * reads them: see stats_wanted() in jitter.c). */
 const struct jitter_cell *jitter_cell(const struct jitter *j, int row, int col);
 /* Adds a rule (the first user rule replaces the defaults); warns when the mode lacks its metric. */
 int jitter_add_rule(struct app_ctx *app, const char *text, char *err, size_t errlen);

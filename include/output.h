@@ -14,13 +14,44 @@ struct output_meta {
 	const char *source; /* replayed file, or NULL */
 	const struct source_machine
 	    *machine; /* JSON "machine" member (recorded sources), or NULL */
-	/* Optional extra fields (jitter statistics, spikes): called with the json_t * of each CPU
-	 * row (@rec NULL, @r its row) and then of the whole record (@row NULL, @r -1). */
+	/* Optional extra fields (jitter statistics, spikes): called with the struct output_json *
+	 * of each CPU row, open on that row's object after its own members (@rec NULL, @r its row),
+	 * and then of the whole record, open on the record after "total" (@row NULL, @r -1). */
 	void (*json_extra)(void *ctx, void *rec, void *row, int r);
 	/* Optional lines after a text record. */
 	void (*text_extra)(void *ctx, FILE *out);
 	void *extra_ctx;
 };
+
+/*
+ * A JSON Lines record written straight into memory, in the form jansson dumps with
+ * JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10): no blanks, members in the order
+ * written, strings escaped as jansson does. Every call takes the member's @key inside an object
+ * and NULL inside an array. As with jansson, a key or string value that is not valid UTF-8 is
+ * left out together with its member (a whole object or array when it is the key of one).
+ */
+#define OUTPUT_JSON_DEPTH 16
+struct output_json {
+	char *buf;
+	size_t len, cap; /* bytes */
+	bool oom;	 /* an allocation failed: the record is incomplete */
+	int depth;
+	int skip;		       /* > 0: inside a member that is left out */
+	bool more[OUTPUT_JSON_DEPTH];  /* something is written at this depth: next needs a comma */
+	char close[OUTPUT_JSON_DEPTH]; /* '}' or ']' */
+};
+void output_json_object(struct output_json *w, const char *key);
+void output_json_array(struct output_json *w, const char *key);
+/* Closes the innermost object or array. */
+void output_json_end(struct output_json *w);
+/* @v rounded to 6 significant digits as a real ("2.5", "100.0", "1e-5"); null when not finite. */
+void output_json_real(struct output_json *w, const char *key, double v);
+void output_json_int(struct output_json *w, const char *key, long long v);
+void output_json_bool(struct output_json *w, const char *key, bool v);
+void output_json_null(struct output_json *w, const char *key);
+void output_json_string(struct output_json *w, const char *key, const char *s);
+/* True when @s is valid UTF-8 (what jansson accepts as a string). */
+bool output_json_text_ok(const char *s);
 
 /* "text", "csv", "json" -> format; -1 when unknown. */
 int output_format_parse(const char *name);

@@ -1,5 +1,4 @@
-/* procirq.h: /proc/interrupts and /proc/softirqs per-CPU counts, deltas and top sources; cpufreq.
- */
+/* procirq.h: /proc/interrupts, softirqs and stat: per-CPU counts, deltas, top sources; cpufreq. */
 #ifndef PMUTOP_PROCIRQ_H
 #define PMUTOP_PROCIRQ_H
 #include <stdbool.h>
@@ -75,6 +74,31 @@ struct procirq_top {
  * those that rose. Returns how many were written. */
 size_t procirq_top(const struct procirq_table *prev, const struct procirq_table *cur, int cpu,
 		   struct procirq_top *out, size_t max);
+
+/*
+ * /proc/stat's per-CPU time: the "cpuN user nice system idle iowait irq softirq steal ..." lines
+ * (USER_HZ ticks). The fields kept are the first PROCSTAT_FIELDS; guest times after them are
+ * skipped, a missing steal (before Linux 2.6.11) reads 0, and a line with fewer than 7 numbers is
+ * skipped as malformed. Parsing stops at the first line after the cpu lines ("intr", which is long
+ * on machines with many interrupts); lines of CPUs that @want does not ask for are stepped over
+ * without reading their numbers. No sscanf: one pass over the digits.
+ */
+#define PROCSTAT_FIELDS 8
+enum procstat_field {
+	PROCSTAT_USER,
+	PROCSTAT_NICE,
+	PROCSTAT_SYSTEM,
+	PROCSTAT_IDLE,
+	PROCSTAT_IOWAIT,
+	PROCSTAT_IRQ,
+	PROCSTAT_SOFTIRQ,
+	PROCSTAT_STEAL,
+};
+/* Parses @len bytes of /proc/stat text: for each cpuN line with N < @ncpu and (@want NULL or
+ * @want[N]), stores the fields in @out[N * PROCSTAT_FIELDS + field] and sets @seen[N] (which the
+ * caller clears; CPUs that are offline have no line). Returns the number of CPU lines stored. */
+int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want, uint64_t *out,
+		       bool *seen);
 
 /* Reads @root + "/sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq" (kHz).
  * Returns 0, or -1 with a cause (no cpufreq driver, CPU offline, bad content). */

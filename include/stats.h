@@ -26,12 +26,20 @@ struct stats {
 };
 
 /* Summarises @n values. @scratch needs room for 2 * @n doubles; NULL allocates (and may fail).
- * Returns 0, or -1 when @scratch was NULL and allocation failed (out is then unavailable). */
+ * Returns 0, or -1 when @scratch was NULL and allocation failed (out is then unavailable).
+ * Expected O(n): quantiles by selection, not a sort; the results are those of the sorted values
+ * bit for bit (a zero keeps the sign a stable sort would give it). */
 int stats_compute(const double *v, size_t n, double *scratch, struct stats *out);
 /* Percentile @p (0..1) of @n ascending finite values, by the interpolation above; NaN if n == 0. */
 double stats_percentile_sorted(const double *sorted, size_t n, double p);
 /* Sorts @n doubles ascending in place (finite values only). */
 void stats_sort(double *v, size_t n);
+/* Rearranges @n finite values so that v[k] is the one a sort would put there, with
+ * v[0..k) <= v[k] <= v(k..n) (nth_element); expected O(n), O(n log n) at worst. */
+void stats_select(double *v, size_t n, size_t k);
+/* stats_percentile_sorted() of @n finite values in any order, by selection; reorders @v. When
+ * both -0.0 and 0.0 are present, a zero result may carry either sign. NaN if n == 0. */
+double stats_percentile_select(double *v, size_t n, double p);
 
 /* A fixed-capacity ring of one series; push is O(1), the oldest value is overwritten. */
 struct series_ring {

@@ -1,7 +1,9 @@
-/* test_procirq.c: /proc/interrupts and /proc/softirqs layouts (x86, ARM), hotplug, deltas, cpufreq.
- */
+/* test_procirq.c: /proc interrupts, softirqs (x86, ARM) and stat; hotplug, deltas, cpufreq. */
 #include "harness.h"
 #include "procirq.h"
+
+#include <stdbool.h>
+#include <stdint.h>
 
 static char root_buf[4096];
 
@@ -274,8 +276,134 @@ static void check_live(void)
 	}
 }
 
+/* --- /proc/stat ------------------------------------------------------------------------------ */
+
+#define ST_CPUS 8
+
+static const struct {
+	int line;
+	const char *text;
+	const bool *want; /* NULL: every CPU */
+	int stored;
+	long long expect[ST_CPUS][PROCSTAT_FIELDS]; /* -1 in [0]: no line stored for that CPU */
+} stat_cases[] = {
+    {__LINE__,
+     "cpu  10 20 30 40 50 60 70 80 90 100\n"
+     "cpu0 1 2 3 4 5 6 7 8 9 10\n"
+     "cpu1 11 12 13 14 15 16 17 18 0 0\n"
+     "cpu3 31 32 33 34 35 36 37 38 0 0\n" /* cpu2 offline: no line */
+     "intr 12345 1 2 3 4 5 6 7 8 9\n"
+     "cpu4 41 42 43 44 45 46 47 48 0 0\n" /* after the cpu lines: not read */
+     "ctxt 99\n",
+     NULL,
+     3,
+     {{1, 2, 3, 4, 5, 6, 7, 8},
+      {11, 12, 13, 14, 15, 16, 17, 18},
+      {-1},
+      {31, 32, 33, 34, 35, 36, 37, 38},
+      {-1},
+      {-1},
+      {-1},
+      {-1}}},
+    /* Linux before 2.6.11: no steal; no trailing newline */
+    {__LINE__,
+     "cpu  1 2 3 4 5 6 7\ncpu0 1 2 3 4 5 6 7",
+     NULL,
+     1,
+     {{1, 2, 3, 4, 5, 6, 7, 0}, {-1}, {-1}, {-1}, {-1}, {-1}, {-1}, {-1}}},
+    /* malformed lines are skipped, the others kept */
+    {__LINE__,
+     "cpu  1 2 3 4 5 6 7 8\n"
+     "cpu0 1 2 3\n"				    /* too few numbers */
+     "cpu1x 1 2 3 4 5 6 7 8\n"			    /* not a CPU number */
+     "cpu2 1 2 3 4 5 6 7 99999999999999999999999\n" /* overflow */
+     "cpu3 1 2 3 4 5 6 7 8x\n"			    /* not a number */
+     "cpu5 5 4 3 2 1 0 9 8\n"
+     "cpu9 1 2 3 4 5 6 7 8\n"			    /* beyond ncpu */
+     "cpu6 18446744073709551615 0 0 0 0 0 0 0\r\n", /* the largest count; CRLF */
+     NULL,
+     2,
+     {{-1}, {-1}, {-1}, {-1}, {-1}, {5, 4, 3, 2, 1, 0, 9, 8}, {-2}, {-1}}},
+    /* @want: only CPUs 1 and 3 */
+    {__LINE__,
+     "cpu  0 0 0 0 0 0 0 0\ncpu0 1 1 1 1 1 1 1 1\ncpu1 2 2 2 2 2 2 2 2\ncpu3 3 3 3 3 3 3 3 3\n",
+     (const bool[ST_CPUS]){false, true, false, true},
+     2,
+     {{-1}, {2, 2, 2, 2, 2, 2, 2, 2}, {-1}, {3, 3, 3, 3, 3, 3, 3, 3}, {-1}, {-1}, {-1}, {-1}}},
+    {__LINE__, "", NULL, 0, {{-1}, {-1}, {-1}, {-1}, {-1}, {-1}, {-1}, {-1}}},
+    {__LINE__, "intr 1 2 3\nctxt 4\n", NULL, 0, {{-1}, {-1}, {-1}, {-1}, {-1}, {-1}, {-1}, {-1}}},
+};
+
+static void check_stat(void)
+{
+	for (size_t i = 0; i < sizeof(stat_cases) / sizeof(stat_cases[0]); i++) {
+		uint64_t out[ST_CPUS * PROCSTAT_FIELDS];
+		bool seen[ST_CPUS] = {false};
+		memset(out, 0xab, sizeof(out));
+		const char *t = stat_cases[i].text;
+		int line = stat_cases[i].line;
+		int n = procirq_stat_parse(t, strlen(t), ST_CPUS, stat_cases[i].want, out, seen);
+		CHECK(n == stat_cases[i].stored, "line %d: stored %d, want %d", line, n,
+		      stat_cases[i].stored);
+		for (int c = 0; c < ST_CPUS; c++) {
+			long long first = stat_cases[i].expect[c][0];
+			CHECK(seen[c] == (first != -1), "line %d: cpu %d seen %d", line, c,
+			      seen[c]);
+			if (first == -2) { /* the largest count */
+				CHECK(out[c * PROCSTAT_FIELDS] == UINT64_MAX, "line %d: cpu %d",
+				      line, c);
+				continue;
+			}
+			if (first == -1)
+				continue;
+			for (int f = 0; f < PROCSTAT_FIELDS; f++)
+				CHECK(out[c * PROCSTAT_FIELDS + f] ==
+					  (uint64_t)stat_cases[i].expect[c][f],
+				      "line %d: cpu %d field %d = %llu", line, c, f,
+				      (unsigned long long)out[c * PROCSTAT_FIELDS + f]);
+		}
+	}
+}
+
+/* The live /proc/stat, parsed here and by sscanf (what the perf backend does today). */
+static void check_stat_live(void)
+{
+	static char text[1 << 20];
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f) {
+		SKIP("/proc/stat not readable");
+		return;
+	}
+	size_t len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	enum { MAXC = 1024 };
+	static uint64_t out[MAXC * PROCSTAT_FIELDS];
+	static bool seen[MAXC];
+	int n = procirq_stat_parse(text, len, MAXC, NULL, out, seen);
+	int lines = 0;
+	for (char *l = text, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		int cpu;
+		unsigned long long v[8] = {0};
+		if (strncmp(l, "cpu", 3) != 0 || l[3] < '0' || l[3] > '9')
+			continue;
+		if (sscanf(l + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8 ||
+		    cpu < 0 || cpu >= MAXC)
+			continue;
+		lines++;
+		CHECK(seen[cpu], "cpu %d not parsed", cpu);
+		for (int k = 0; k < 8 && seen[cpu]; k++)
+			CHECK(out[cpu * PROCSTAT_FIELDS + k] == v[k], "cpu %d field %d", cpu, k);
+	}
+	CHECK(n == lines && n > 0, "%d lines parsed, sscanf finds %d", n, lines);
+}
+
 int main(void)
 {
+	check_stat();
+	check_stat_live();
 	check_layouts();
 	check_rows();
 	check_parse();

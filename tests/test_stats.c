@@ -1,7 +1,10 @@
-/* test_stats.c: window statistics, NaN handling, ring wrap-around, series tables and peer
- * deviation. */
+/* test_stats.c: window statistics, selection vs a sorted reference, NaN, rings, series tables,
+ * peers. */
 #include "harness.h"
 #include "stats.h"
+
+#include <stdbool.h>
+#include <stdint.h>
 
 #define N_ NAN
 #define I_ INFINITY
@@ -62,8 +65,8 @@ static void check_hundred(void)
 	CHECK_NEAR(st.p99, 99.01, 1e-9);
 	CHECK_NEAR(st.mad, 25, 1e-12);
 	CHECK_NEAR(st.mean, 50.5, 1e-12);
-	CHECK_NEAR(stats_percentile_sorted(scratch, 100, 0.0), 1, 0);
 	double sorted[] = {10, 20, 30};
+	CHECK_NEAR(stats_percentile_sorted(sorted, 3, 0.0), 10, 0);
 	CHECK_NEAR(stats_percentile_sorted(sorted, 3, 0.25), 15, 1e-12);
 	CHECK_NEAR(stats_percentile_sorted(sorted, 3, 1.0), 30, 0);
 	CHECK_NEAR(stats_percentile_sorted(sorted, 3, 2.0), 30, 0);
@@ -111,6 +114,20 @@ static void check_ring(void)
 	CHECK_NEAR(st.max, 1003, 0);
 	series_ring_clear(&r);
 	CHECK_INT(r.len, 0);
+	/* the last k values, oldest first, at every head position */
+	double st5[5], got[8];
+	struct series_ring r5;
+	series_ring_init(&r5, st5, 5);
+	for (int pushed = 0; pushed <= 12; pushed++) {
+		for (size_t k = 0; k <= 7; k++) {
+			size_t n = series_ring_last(&r5, k, got);
+			CHECK_INT(n, k < r5.len ? k : r5.len);
+			for (size_t i = 0; i < n; i++)
+				CHECK(got[i] == series_ring_get(&r5, n - 1 - i),
+				      "pushed %d k %zu i %zu", pushed, k, i);
+		}
+		series_ring_push(&r5, pushed);
+	}
 }
 
 static void check_set(void)
@@ -164,8 +181,215 @@ static void check_peers(void)
 	CHECK(!d[0].available && !d[1].available, "all-NaN peers unavailable");
 }
 
+/* --- selection against a sorted reference ---------------------------------------------------- */
+
+/* Stable insertion sort (equal values, -0.0 and 0.0 included, stay in input order). */
+static void ref_sort(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* stats_compute as it was: sort the finite values, read the ranks, sort the deviations. */
+static void ref_compute(const double *v, size_t n, struct stats *out)
+{
+	static double sorted[4096], dev[4096];
+	memset(out, 0, sizeof(*out));
+	size_t m = 0;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i])) {
+			out->n_nan++;
+			continue;
+		}
+		sorted[m++] = v[i];
+		sum += v[i];
+	}
+	if (!m)
+		return;
+	ref_sort(sorted, m);
+	out->available = true;
+	out->n = m;
+	out->min = sorted[0];
+	out->max = sorted[m - 1];
+	out->mean = sum / (double)m;
+	out->median = stats_percentile_sorted(sorted, m, 0.5);
+	out->p99 = stats_percentile_sorted(sorted, m, 0.99);
+	for (size_t i = 0; i < m; i++)
+		dev[i] = fabs(sorted[i] - out->median);
+	ref_sort(dev, m);
+	out->mad = stats_percentile_sorted(dev, m, 0.5);
+}
+
+static bool same_bits(double a, double b) { return memcmp(&a, &b, sizeof(a)) == 0; }
+
+static bool same_stats(const struct stats *a, const struct stats *b)
+{
+	return a->available == b->available && a->n == b->n && a->n_nan == b->n_nan &&
+	       same_bits(a->min, b->min) && same_bits(a->median, b->median) &&
+	       same_bits(a->p99, b->p99) && same_bits(a->max, b->max) &&
+	       same_bits(a->mean, b->mean) && same_bits(a->mad, b->mad);
+}
+
+/* stats_select's contract for every k, and stats_percentile_select against the sorted values. */
+static void check_select_one(int line, const double *v, size_t n)
+{
+	double sorted[4096], w[4096];
+	memcpy(sorted, v, n * sizeof(double));
+	ref_sort(sorted, n);
+	for (size_t k = 0; k < n; k++) {
+		memcpy(w, v, n * sizeof(double));
+		stats_select(w, n, k);
+		bool ok = w[k] == sorted[k];
+		for (size_t i = 0; i < k && ok; i++)
+			ok = w[i] <= w[k];
+		for (size_t i = k + 1; i < n && ok; i++)
+			ok = w[i] >= w[k];
+		ref_sort(w, n); /* the same values, only moved */
+		for (size_t i = 0; i < n && ok; i++)
+			ok = w[i] == sorted[i];
+		CHECK(ok, "line %d: n %zu k %zu", line, n, k);
+	}
+	static const double ps[] = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1, -1, 2};
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		memcpy(w, v, n * sizeof(double));
+		double got = stats_percentile_select(w, n, ps[i]);
+		double want = stats_percentile_sorted(sorted, n, ps[i]);
+		CHECK(got == want || (isnan(got) && isnan(want)),
+		      "line %d: n %zu p %g: %.17g, want %.17g", line, n, ps[i], got, want);
+	}
+}
+
+static void check_select_table(void)
+{
+	static const struct {
+		int line;
+		double v[12];
+		size_t n;
+	} cases[] = {
+	    {__LINE__, {0}, 0},
+	    {__LINE__, {5}, 1},
+	    {__LINE__, {2, 1}, 2},
+	    {__LINE__, {1, 1}, 2},
+	    {__LINE__, {3, 1, 2}, 3},
+	    {__LINE__, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 12},
+	    {__LINE__, {12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 12},
+	    {__LINE__, {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7}, 12},
+	    {__LINE__, {1, 3, 5, 7, 9, 11, 12, 10, 8, 6, 4, 2}, 12},
+	    {__LINE__, {-1, 5, -3, 0, 2, -0.0, 4, 4, -1, 8, 1e300, -1e300}, 12},
+	    {__LINE__, {0.1, 0.2, 0.1, 0.2, 0.1, 0.2, 0.1, 0.2, 0.1, 0.2, 0.1, 0.2}, 12},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check_select_one(cases[i].line, cases[i].v, cases[i].n);
+}
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Larger and adversarial inputs: runs of duplicates, sorted and reversed runs, organ pipes,
+ * and stats_compute bit for bit against the sort-based reference, NaN, inf and signed zeros
+ * included. A fixed seed, so a failure repeats. */
+static void check_select_random(void)
+{
+	static double v[4096], scratch[8192];
+	for (int round = 0; round < 400; round++) {
+		size_t n = 1 + (size_t)(next() % (round < 300 ? 80 : 2000));
+		int shape = (int)(next() % 6);
+		for (size_t i = 0; i < n; i++) {
+			switch (shape) {
+			case 0:
+				v[i] = (double)(int64_t)(next() % 2001) - 1000;
+				break;
+			case 1:
+				v[i] = (double)(next() % 4);
+				break; /* many duplicates */
+			case 2:
+				v[i] = (double)i;
+				break;
+			case 3:
+				v[i] = (double)(n - i);
+				break;
+			case 4:
+				v[i] = (double)(i < n / 2 ? i : n - i);
+				break;
+			default:
+				v[i] = (double)(next() >> 11) * 0x1p-53 * 100 - 50;
+				break;
+			}
+		}
+		if (n <= 300)
+			check_select_one(__LINE__, v, n);
+		/* sprinkle what stats_compute must skip or keep exactly */
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = next() % 16;
+			if (r == 0)
+				v[i] = NAN;
+			else if (r == 1)
+				v[i] = next() & 1 ? INFINITY : -INFINITY;
+			else if (r == 2)
+				v[i] = next() & 1 ? 0.0 : -0.0;
+		}
+		struct stats got, want;
+		stats_compute(v, n, scratch, &got);
+		ref_compute(v, n, &want);
+		CHECK(same_stats(&got, &want),
+		      "round %d n %zu shape %d: median %.17g/%.17g p99 %.17g/%.17g mad %.17g/%.17g "
+		      "min %g/%g "
+		      "max %g/%g",
+		      round, n, shape, got.median, want.median, got.p99, want.p99, got.mad,
+		      want.mad, got.min, want.min, got.max, want.max);
+	}
+	/* a median-of-three killer permutation still selects correctly */
+	size_t n = 2048;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)i;
+	for (size_t i = 0; i < n / 2; i++) {
+		double t = v[i * 2 % n];
+		v[i * 2 % n] = v[n / 2 + i];
+		v[n / 2 + i] = t;
+	}
+	double w[4096];
+	memcpy(w, v, n * sizeof(double));
+	stats_select(w, n, n / 2);
+	CHECK(w[n / 2] == (double)(n / 2), "killer: %g", w[n / 2]);
+	/* flat series (the shortcut without selection), -0.0 and one-value windows included */
+	static const double flats[] = {0.0, -0.0, 100.0, -2.5, 1e-300, 3.0};
+	for (size_t f = 0; f < sizeof(flats) / sizeof(flats[0]); f++)
+		for (size_t len = 1; len <= 70; len += 23) {
+			for (size_t i = 0; i < len; i++)
+				v[i] = flats[f];
+			v[len] = NAN;
+			struct stats a, b;
+			stats_compute(v, len + 1, scratch, &a);
+			ref_compute(v, len + 1, &b);
+			CHECK(same_stats(&a, &b), "flat %g x %zu: median %g p99 %g mad %g",
+			      flats[f], len, a.median, a.p99, a.mad);
+		}
+	/* zeros of both signs: the sorted (input-order) zero is reported */
+	double z[] = {0.0, -0.0, 0.0, -0.0, 0.0};
+	struct stats got, want;
+	stats_compute(z, 5, scratch, &got);
+	ref_compute(z, 5, &want);
+	CHECK(same_stats(&got, &want), "signed zeros: median %g (%d) want %g (%d)", got.median,
+	      signbit(got.median) != 0, want.median, signbit(want.median) != 0);
+}
+
 int main(void)
 {
+	check_select_table();
+	check_select_random();
 	check_table();
 	check_hundred();
 	check_ring();

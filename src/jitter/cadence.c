@@ -54,7 +54,6 @@ void cadence_self_sample(struct cadence *c, int64_t cpu_ns, int64_t wall_ns, int
 
 void cadence_report(struct cadence *c, struct cadence_report *out)
 {
-	struct stats st;
 	memset(out, 0, sizeof(*out));
 	out->ticks = c->ticks;
 	out->missed = c->missed;
@@ -63,12 +62,13 @@ void cadence_report(struct cadence *c, struct cadence_report *out)
 	out->drift_ns = c->drift_ns;
 	out->self_pct = c->self_pct;
 	out->self_cpu = c->self_cpu;
-	series_ring_stats(&c->late, 0, c->scratch, &st);
-	out->available = st.available;
-	if (st.available) {
-		out->p50_ns = st.median;
-		out->p99_ns = st.p99;
-		out->max_ns = st.max;
+	/* p50, p99 and max only (lateness is always finite): no MAD, no full statistics */
+	size_t n = series_ring_last(&c->late, c->late.len, c->scratch);
+	out->available = n > 0;
+	if (n > 0) {
+		out->max_ns = stats_percentile_select(c->scratch, n, 1);
+		out->p99_ns = stats_percentile_select(c->scratch, n, 0.99);
+		out->p50_ns = stats_percentile_select(c->scratch, n, 0.5);
 	}
 }
 

@@ -2,10 +2,10 @@
  * cadence. */
 #include "jitter.h"
 #include "app.h"
+#include "frame.h"
 #include "platform.h"
 #include "recorder.h"
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -46,9 +46,46 @@ struct jitter_agg {
 	bool *snap_offline;
 	int *cpus;
 	char (*names)[48];
+	/* what the last window computed */
+	bool stats_ready; /* cells hold the last closed window's statistics */
+	bool pushed;	  /* the open window's samples went into the rings */
+	/* metric index of each rule's metric (rule_lookup), valid while rules_n == rules.n */
+	size_t rules_n;
+	const struct session_metric *rules_metrics;
+	int rule_metric[ALERT_RULES_MAX];
 };
 
 static void default_rules(struct app_ctx *app);
+
+/* The rules changed: rule_lookup() finds their metrics again. */
+static void rules_changed(struct jitter *j)
+{
+	if (j->acc)
+		j->acc->rules_n = 0;
+}
+
+/*
+ * Window statistics (per-row quantiles and the deviation from the peers) cost a selection per
+ * (row, column) and window; they are computed when something reads them: windows of several
+ * samples (--sample or --refresh shorter than the interval), JSON output (its "stats" members),
+ * the screen showing a statistic other than the value, the attribution columns, a freeze.
+ */
+static bool stats_wanted(const struct jitter *j)
+{
+	return j->k > 1 || j->app->opt.format == OUTPUT_JSON || j->stat != JITTER_VALUE ||
+	       j->attrib_ready || j->freeze_pending || j->frozen;
+}
+
+/*
+ * The default rules only log: the spike log is read by the screen (spike view, status line),
+ * :export spikes, and JSON and text output. Batch CSV shows none of it (and takes no commands),
+ * so there the default rules are not evaluated; user rules (--alert) always are, since they
+ * trigger the flight recorder.
+ */
+static bool default_spikes_shown(const struct app_ctx *app)
+{
+	return !app->opt.batch || app->opt.format != OUTPUT_CSV;
+}
 
 /* --- layout --------------------------------------------------------------------------------- */
 
@@ -118,9 +155,11 @@ static void open_window(struct jitter *j)
 		a->last[i] = COUNT_NOT_COUNTED;
 	}
 	a->interval_s = 0;
-	for (int r = 0; r < j->nrows; r++)
-		for (int c = 0; c < j->ncols; c++)
-			series_ring_clear(series_set_ring(&j->win, r, c));
+	if (a->pushed)
+		for (int r = 0; r < j->nrows; r++)
+			for (int c = 0; c < j->ncols; c++)
+				series_ring_clear(series_set_ring(&j->win, r, c));
+	a->pushed = false;
 	j->nwin = 0;
 	j->spikes_open = j->log.total;
 }
@@ -233,30 +272,32 @@ oom:
 
 /* --- window close: sums, metrics, statistics ------------------------------------------------ */
 
-static void fill_shown(struct jitter *j)
+static void fill_shown(struct jitter *j, const double *values)
 {
 	for (int r = 0; r < j->nrows; r++)
 		for (int m = 0; m < j->nmetrics; m++) {
 			const struct jitter_cell *c = &j->cells[r * j->ncols + m];
+			bool st = j->acc->stats_ready && c->st.available;
 			double v = NAN;
 			switch (j->stat) {
 			case JITTER_VALUE:
-				v = j->acc->values[r * j->nmetrics + m];
+				v = values[r * j->nmetrics + m];
 				break;
 			case JITTER_MIN:
-				v = c->st.available ? c->st.min : NAN;
+				v = st ? c->st.min : NAN;
 				break;
 			case JITTER_MEDIAN:
-				v = c->st.available ? c->st.median : NAN;
+				v = st ? c->st.median : NAN;
 				break;
 			case JITTER_P99:
-				v = c->st.available ? c->st.p99 : NAN;
+				v = st ? c->st.p99 : NAN;
 				break;
 			case JITTER_MAX:
-				v = c->st.available ? c->st.max : NAN;
+				v = st ? c->st.max : NAN;
 				break;
 			case JITTER_DEV:
-				v = c->dev.available ? c->dev.mad_units : NAN;
+				v = j->acc->stats_ready && c->dev.available ? c->dev.mad_units
+									    : NAN;
 				break;
 			default:
 				break;
@@ -265,15 +306,11 @@ static void fill_shown(struct jitter *j)
 		}
 }
 
-static void close_window(struct jitter *j, const struct snapshot *last)
+/* Sums the window's counts per row and in total and evaluates the metrics over them. */
+static void aggregate(struct jitter *j, const struct snapshot *last)
 {
 	struct jitter_agg *a = j->acc;
 	size_t cells = (size_t)j->nrows * (size_t)j->nevents;
-	if (j->frozen && !j->app->opt.batch) {
-		/* the view keeps the frozen window; statistics wait */
-		open_window(j);
-		return;
-	}
 	for (size_t i = 0; i < cells; i++) {
 		struct count *c = &a->counts[i];
 		if (a->counted[i] == 0) {
@@ -287,21 +324,21 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	}
 	memcpy(a->snap_offline, a->offline, (size_t)j->nrows * sizeof(bool));
 	struct snapshot *s = &j->agg;
+	s->nrows = j->nrows;
+	s->nevents = j->nevents;
+	s->nmetrics = j->nmetrics;
+	s->metrics = last->metrics;
+	s->program = last->program;
 	s->seq = j->windows + 1;
 	s->time_s = a->time_s;
 	s->interval_s = a->interval_s;
 	s->first = s->seq == 1;
-	s->nrows = j->nrows;
 	s->cpus = a->cpus;
 	s->offline = a->snap_offline;
-	s->nevents = j->nevents;
 	s->event_names = (const char(*)[48])a->names;
 	s->counts = a->counts;
 	s->total_counts = a->total_counts;
 	s->event_age = a->age;
-	s->nmetrics = j->nmetrics;
-	s->metrics = last->metrics;
-	s->program = last->program;
 	s->values = a->values;
 	s->total_values = a->total_values;
 	s->classes = a->classes;
@@ -310,11 +347,17 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	s->total_classes = a->total_classes;
 	/* the window's sums become metrics exactly as a tick's counts do */
 	snapshot_compute(s);
-	/* statistics per (row, column) and deviation from the peers */
-	double med[j->nrows > 0 ? j->nrows : 1], scratch[2 * (j->nrows > 0 ? j->nrows : 1)];
-	struct peer_dev dev[j->nrows > 0 ? j->nrows : 1];
-	for (int c = 0; c < j->ncols; c++) {
-		double mm[j->nrows > 0 ? j->nrows : 1];
+}
+
+/* Statistics per (row, column) over the window's samples and each row's deviation from its
+ * peers (the window medians of all rows). Attribution columns only while attribution runs. */
+static void window_stats(struct jitter *j)
+{
+	int nr = j->nrows > 0 ? j->nrows : 1;
+	double med[nr], mm[nr], scratch[2 * nr];
+	struct peer_dev dev[nr];
+	int ncols = j->attrib_ready ? j->ncols : j->nmetrics;
+	for (int c = 0; c < ncols; c++) {
 		int navail = 0;
 		for (int r = 0; r < j->nrows; r++) {
 			struct jitter_cell *cell = &j->cells[r * j->ncols + c];
@@ -325,8 +368,7 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 		}
 		double floor = 1e-12;
 		if (navail) {
-			stats_sort(mm, (size_t)navail);
-			double typical = stats_percentile_sorted(mm, (size_t)navail, 0.5);
+			double typical = stats_percentile_select(mm, (size_t)navail, 0.5);
 			if (typical * 0.01 > floor)
 				floor = typical * 0.01;
 		}
@@ -334,8 +376,39 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 		for (int r = 0; r < j->nrows; r++)
 			j->cells[r * j->ncols + c].dev = dev[r];
 	}
+	/* no attribution: its columns are n/a for every sample of the window */
+	for (int c = ncols; c < j->ncols; c++)
+		for (int r = 0; r < j->nrows; r++)
+			j->cells[r * j->ncols + c] = (struct jitter_cell){
+			    .st = {.n_nan = j->nwin},
+			    .dev = {.value = NAN, .delta = NAN, .mad_units = NAN},
+			};
+}
+
+static void close_window(struct jitter *j, const struct snapshot *last)
+{
+	struct jitter_agg *a = j->acc;
+	if (j->frozen && !j->app->opt.batch) {
+		/* the view keeps the frozen window; statistics wait */
+		open_window(j);
+		return;
+	}
+	/* One sample per window: the session's snapshot is the window (jitter_snapshot() returns
+	 * it), so the sums are only needed for a window that is about to be frozen. */
+	bool sums = j->k > 1 || j->freeze_pending;
+	if (sums)
+		aggregate(j, last);
+	struct snapshot *s = &j->agg;
+	s->nrows = j->nrows;
+	s->nevents = j->nevents;
+	s->nmetrics = j->nmetrics;
+	s->metrics = last->metrics;
+	s->program = last->program;
+	a->stats_ready = a->pushed;
+	if (a->pushed)
+		window_stats(j);
 	j->window_interval_ms = j->nwin ? a->interval_s * 1000.0 / (double)j->nwin : 0;
-	fill_shown(j);
+	fill_shown(j, sums ? a->values : last->values);
 	j->have_agg = true;
 	j->windows++;
 	j->spikes_before = j->spikes_open;
@@ -343,10 +416,12 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 		j->freeze_pending = false;
 		j->frozen = true;
 	}
-	/* own CPU use, once per window */
+	/* own CPU use, once per window, where it is shown (JSON "self", the status line): the
+	 * process CPU clock is a system call, not a vDSO read */
 	int64_t cpu_ns, wall_ns;
 	int cpu;
-	if (cadence_self_read(&cpu_ns, &wall_ns, &cpu) == 0)
+	if (!(j->app->opt.batch && j->app->opt.format == OUTPUT_CSV) &&
+	    cadence_self_read(&cpu_ns, &wall_ns, &cpu) == 0)
 		cadence_self_sample(&j->cad, cpu_ns, wall_ns, cpu);
 	open_window(j);
 }
@@ -367,11 +442,28 @@ static int metric_index(const struct snapshot *snap, const char *name)
 	return -1;
 }
 
+/* metric_index() of a rule's metric, found once per set of rules and mode, not per sample. */
+static int rule_metric_index(struct lookup_ctx *l, const char *metric)
+{
+	struct jitter_agg *a = l->j->acc;
+	const struct alert_set *rules = &l->j->rules;
+	if (a->rules_n != rules->n || a->rules_metrics != l->snap->metrics) {
+		for (size_t i = 0; i < rules->n; i++)
+			a->rule_metric[i] = metric_index(l->snap, rules->rules[i].metric);
+		a->rules_n = rules->n;
+		a->rules_metrics = l->snap->metrics;
+	}
+	for (size_t i = 0; i < rules->n; i++)
+		if (rules->rules[i].metric == metric)
+			return a->rule_metric[i];
+	return metric_index(l->snap, metric); /* not one of the rules' own names */
+}
+
 static int rule_lookup(void *ctx, int cpu, const char *metric, double *value)
 {
 	(void)cpu;
 	struct lookup_ctx *l = ctx;
-	int m = metric_index(l->snap, metric);
+	int m = rule_metric_index(l, metric);
 	if (m >= 0) {
 		*value = l->snap->values[l->row * l->snap->nmetrics + m];
 		return isnan(*value) ? -1 : 0;
@@ -429,6 +521,7 @@ static void default_rules(struct app_ctx *app)
 	struct jitter *j = J(app);
 	alert_set_free(&j->rules);
 	alert_set_init(&j->rules, max_cpu(app));
+	rules_changed(j);
 	j->rules_tick_ms = app_tick_ms(app);
 	for (int m = 0; m < app->mode.nmetrics; m++) {
 		char text[ALERT_TEXT_MAX], err[128];
@@ -457,6 +550,7 @@ int jitter_add_rule(struct app_ctx *app, const char *text, char *err, size_t err
 		alert_set_free(&j->rules);
 		alert_set_init(&j->rules, max_cpu(app));
 	}
+	rules_changed(j);
 	if (alert_set_add(&j->rules, text, err, errlen) < 0) {
 		if (!j->user_rules)
 			default_rules(app);
@@ -572,14 +666,22 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 		attrib_sample(&j->attrib, loop_now_ns());
 	struct jitter_agg *a = j->acc;
 	int n = j->nevents, nm = j->nmetrics;
-	for (int r = 0; r < j->nrows; r++) {
-		for (int m = 0; m < nm; m++)
-			series_ring_push(series_set_ring(&j->win, r, m), snap->values[r * nm + m]);
-		const double *av = j->attrib_ready ? attrib_values(&j->attrib, r) : NULL;
-		for (int c = 0; c < ATTRIB_NCOLS; c++)
-			series_ring_push(series_set_ring(&j->win, r, nm + c), av ? av[c] : NAN);
-		a->offline[r] = snap->offline[r];
+	if (stats_wanted(j) && (j->nwin == 0 || a->pushed)) {
+		for (int r = 0; r < j->nrows; r++) {
+			for (int m = 0; m < nm; m++)
+				series_ring_push(series_set_ring(&j->win, r, m),
+						 snap->values[r * nm + m]);
+			if (!j->attrib_ready)
+				continue; /* window_stats() marks the columns n/a */
+			const double *av = attrib_values(&j->attrib, r);
+			for (int c = 0; c < ATTRIB_NCOLS; c++)
+				series_ring_push(series_set_ring(&j->win, r, nm + c),
+						 av ? av[c] : NAN);
+		}
+		a->pushed = true;
 	}
+	for (int r = 0; r < j->nrows; r++)
+		a->offline[r] = snap->offline[r];
 	for (int i = 0; i < j->nrows * n; i++) {
 		const struct count *c = &snap->counts[i];
 		a->last[i] = c->state;
@@ -595,7 +697,7 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	/* rules */
 	unsigned long long before = j->log.total;
 	struct lookup_ctx l = {j, snap, 0};
-	for (int r = 0; r < j->nrows; r++) {
+	for (int r = 0; r < j->nrows && (j->user_rules || default_spikes_shown(app)); r++) {
 		if (snap->offline[r])
 			continue;
 		l.row = r;
@@ -742,7 +844,8 @@ const struct snapshot *jitter_snapshot(const struct app_ctx *app)
 
 const struct jitter_cell *jitter_cell(const struct jitter *j, int row, int col)
 {
-	if (!j || !j->have_agg || row < 0 || row >= j->nrows || col < 0 || col >= j->ncols)
+	if (!j || !j->have_agg || !j->acc || !j->acc->stats_ready || row < 0 || row >= j->nrows ||
+	    col < 0 || col >= j->ncols)
 		return NULL;
 	return &j->cells[row * j->ncols + col];
 }
@@ -865,23 +968,22 @@ void jitter_spike_lines(const struct app_ctx *app,
 
 /* --- batch output --------------------------------------------------------------------------- */
 
-static json_t *num(double v)
+static void cell_json(struct output_json *w, const char *key, const struct jitter_cell *c,
+		      bool ready)
 {
-	if (!isfinite(v))
-		return json_null();
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%.6g", v);
-	return json_real(strtod(buf, NULL));
-}
-
-static json_t *cell_json(const struct jitter_cell *c)
-{
-	if (!c->st.available)
-		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:I}", "min", num(c->st.min), "median",
-			 num(c->st.median), "p99", num(c->st.p99), "max", num(c->st.max), "dev",
-			 num(c->dev.available ? c->dev.mad_units : NAN), "dev_delta",
-			 num(c->dev.available ? c->dev.delta : NAN), "n", (json_int_t)c->st.n);
+	if (!ready || !c->st.available) {
+		output_json_null(w, key);
+		return;
+	}
+	output_json_object(w, key);
+	output_json_real(w, "min", c->st.min);
+	output_json_real(w, "median", c->st.median);
+	output_json_real(w, "p99", c->st.p99);
+	output_json_real(w, "max", c->st.max);
+	output_json_real(w, "dev", c->dev.available ? c->dev.mad_units : NAN);
+	output_json_real(w, "dev_delta", c->dev.available ? c->dev.delta : NAN);
+	output_json_int(w, "n", (long long)c->st.n);
+	output_json_end(w);
 }
 
 static void json_extra(void *ctx, void *recp, void *rowp, int r)
@@ -890,61 +992,71 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	const struct jitter *j = f->jitter;
 	if (!j || !j->have_agg)
 		return;
+	bool ready = j->acc && j->acc->stats_ready;
 	if (rowp) {
-		json_t *row = rowp, *stats = json_object();
+		struct output_json *w = rowp;
 		if (r >= j->nrows)
 			return;
-		for (int m = 0; m < j->nmetrics; m++)
-			json_object_set_new(stats, j->agg.metrics[m].name,
-					    cell_json(&j->cells[r * j->ncols + m]));
 		if (j->attrib_ready) {
-			json_t *at = json_object();
+			output_json_object(w, "attrib");
 			for (int c = 0; c < ATTRIB_NCOLS; c++)
-				json_object_set_new(
-				    at, attrib_col_names[c],
-				    cell_json(&j->cells[r * j->ncols + j->nmetrics + c]));
+				cell_json(w, attrib_col_names[c],
+					  &j->cells[r * j->ncols + j->nmetrics + c], ready);
 			const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
-			if (t)
-				json_object_set_new(at, "task",
-						    json_pack("{s:s,s:i,s:o}", "comm", t->comm,
-							      "pid", t->pid, "cpu_pct",
-							      num(t->cpu_pct)));
-			json_object_set_new(row, "attrib", at);
+			if (t && output_json_text_ok(t->comm)) { /* jansson refuses other names */
+				output_json_object(w, "task");
+				output_json_string(w, "comm", t->comm);
+				output_json_int(w, "pid", t->pid);
+				output_json_real(w, "cpu_pct", t->cpu_pct);
+				output_json_end(w);
+			}
+			output_json_end(w);
 		}
-		json_object_set_new(row, "stats", stats);
+		output_json_object(w, "stats");
+		for (int m = 0; m < j->nmetrics; m++)
+			cell_json(w, j->agg.metrics[m].name, &j->cells[r * j->ncols + m], ready);
+		output_json_end(w);
 		return;
 	}
-	json_t *rec = recp;
-	json_object_set_new(rec, "samples", json_integer((json_int_t)j->k));
-	json_t *spikes = json_array();
+	struct output_json *w = recp;
+	output_json_int(w, "samples", (long long)j->k);
+	output_json_array(w, "spikes");
 	for (size_t i = 0; i < j->log.len; i++) {
 		unsigned long long idx = j->log.total - j->log.len + i; /* index among all pushed */
 		if (idx < j->spikes_before)
 			continue;
 		const struct spike_event *e = spike_log_get(&j->log, i);
-		json_array_append_new(spikes, json_pack("{s:o,s:i,s:s,s:o,s:o,s:o,s:s}", "time",
-							num(e->time_s), "cpu", e->cpu, "metric",
-							e->metric, "value", num(e->value),
-							"baseline", num(e->baseline), "score",
-							num(e->score), "rule", e->rule));
+		if (!output_json_text_ok(e->metric) || !output_json_text_ok(e->rule))
+			continue;
+		output_json_object(w, NULL);
+		output_json_real(w, "time", e->time_s);
+		output_json_int(w, "cpu", e->cpu);
+		output_json_string(w, "metric", e->metric);
+		output_json_real(w, "value", e->value);
+		output_json_real(w, "baseline", e->baseline);
+		output_json_real(w, "score", e->score);
+		output_json_string(w, "rule", e->rule);
+		output_json_end(w);
 	}
-	json_object_set_new(rec, "spikes", spikes);
+	output_json_end(w);
 	struct cadence_report cr;
 	cadence_report((struct cadence *)&j->cad, &cr);
-	json_t *self =
-	    json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:i,s:I}", "sample_ms",
-		      (int)f->tick_ms, "measured_ms", num(j->window_interval_ms), "lateness_p50_ms",
-		      num(cr.available ? cr.p50_ns / 1e6 : NAN), "lateness_p99_ms",
-		      num(cr.available ? cr.p99_ns / 1e6 : NAN), "lateness_max_ms",
-		      num(cr.available ? (double)cr.max_all_ns / 1e6 : NAN), "drift_ms",
-		      num(cr.available ? (double)cr.drift_ns / 1e6 : NAN), "missed",
-		      (json_int_t)cr.missed, "long_intervals", (json_int_t)cr.long_intervals,
-		      "cpu_pct", num(j->cad.self_samples > 1 ? cr.self_pct : NAN), "mem_bytes",
-		      json_integer((json_int_t)jitter_bytes(j)), "cpu", cr.self_cpu, "ticks",
-		      (json_int_t)cr.ticks);
-	json_object_set_new(rec, "self", self);
+	output_json_object(w, "self");
+	output_json_int(w, "sample_ms", (int)f->tick_ms);
+	output_json_real(w, "measured_ms", j->window_interval_ms);
+	output_json_real(w, "lateness_p50_ms", cr.available ? cr.p50_ns / 1e6 : NAN);
+	output_json_real(w, "lateness_p99_ms", cr.available ? cr.p99_ns / 1e6 : NAN);
+	output_json_real(w, "lateness_max_ms", cr.available ? (double)cr.max_all_ns / 1e6 : NAN);
+	output_json_real(w, "drift_ms", cr.available ? (double)cr.drift_ns / 1e6 : NAN);
+	output_json_int(w, "missed", (long long)cr.missed);
+	output_json_int(w, "long_intervals", (long long)cr.long_intervals);
+	output_json_real(w, "cpu_pct", j->cad.self_samples > 1 ? cr.self_pct : NAN);
+	output_json_int(w, "mem_bytes", (long long)jitter_bytes(j));
+	output_json_int(w, "cpu", cr.self_cpu);
+	output_json_int(w, "ticks", (long long)cr.ticks);
+	output_json_end(w);
 	if (j->flight_path[0])
-		json_object_set_new(rec, "flight", json_string(j->flight_path));
+		output_json_string(w, "flight", j->flight_path);
 }
 
 static void text_extra(void *ctx, FILE *out)

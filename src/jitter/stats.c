@@ -3,6 +3,8 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,195 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
+static void swap_d(double *a, double *b)
+{
+	double t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void insertion_sort(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+void stats_select(double *v, size_t n, size_t k)
+{
+	if (n < 2 || k >= n)
+		return;
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, want = (ptrdiff_t)k;
+	/* Hoare partitions around a median of three; past 2 log2(n) + 8 rounds (an adversarial
+	 * order) the rest is sorted, so the worst case stays O(n log n). */
+	int budget = 8;
+	for (size_t m = n; m > 1; m >>= 1)
+		budget += 2;
+	while (hi > lo) {
+		if (hi - lo < 16) {
+			insertion_sort(v + lo, (size_t)(hi - lo + 1));
+			return;
+		}
+		if (budget-- == 0) {
+			stats_sort(v + lo, (size_t)(hi - lo + 1));
+			return;
+		}
+		ptrdiff_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < v[lo])
+			swap_d(&v[mid], &v[lo]);
+		if (v[hi] < v[lo])
+			swap_d(&v[hi], &v[lo]);
+		if (v[hi] < v[mid])
+			swap_d(&v[hi], &v[mid]);
+		double pivot = v[mid];
+		ptrdiff_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				swap_d(&v[i], &v[j]);
+				i++;
+				j--;
+			}
+		}
+		/* v[lo..j] <= pivot <= v[i..hi], and anything between i and j equals the pivot */
+		if (want <= j)
+			hi = j;
+		else if (want >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+static double min_of(const double *v, size_t n)
+{
+	double m = v[0];
+	for (size_t i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+/* The rank's and the next rank's values of a percentile 0 < p < 1 (type 7, see stats.h). */
+struct rank_pair {
+	size_t lo;
+	double frac, x0, x1;
+	bool single; /* lo is the last rank: the percentile is x0 */
+};
+
+/*
+ * Fills @rp for percentile @p of the @n values v[0..n) by selection. Only v[0..limit) is searched:
+ * callers pass a prefix that already holds the limit smallest values (from an earlier selection)
+ * and @above, the smallest value past it, or limit == n.
+ */
+static void rank_pair_in(double *v, size_t n, size_t limit, double above, double p,
+			 struct rank_pair *rp)
+{
+	double h = (double)(n - 1) * p;
+	rp->lo = (size_t)floor(h);
+	rp->frac = h - (double)rp->lo;
+	rp->single = rp->lo + 1 >= n;
+	if (rp->single)
+		rp->lo = n - 1;
+	stats_select(v, limit, rp->lo);
+	rp->x0 = v[rp->lo];
+	if (rp->single)
+		rp->x1 = rp->x0;
+	else
+		rp->x1 = rp->lo + 1 < limit ? min_of(v + rp->lo + 1, limit - rp->lo - 1) : above;
+}
+
+#define STATS_TOP_MAX 16 /* ranks from the top found by a scan rather than a selection */
+
+/* The values at ranks rp->lo and rp->lo + 1 when they are among the n - lo <= STATS_TOP_MAX
+ * largest: one pass keeping the largest in a small buffer, largest first. */
+static void top_pair(const double *v, size_t n, size_t lo, struct rank_pair *rp)
+{
+	double top[STATS_TOP_MAX];
+	size_t t = n - lo, have = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = v[i];
+		if (have == t && !(x > top[t - 1]))
+			continue;
+		size_t j = have < t ? have++ : t - 1;
+		for (; j > 0 && top[j - 1] < x; j--)
+			top[j] = top[j - 1];
+		top[j] = x;
+	}
+	rp->x0 = top[t - 1];
+	rp->x1 = t >= 2 ? top[t - 2] : top[t - 1];
+}
+
+/* The same for @n copies of one value. */
+static void rank_pair_const(size_t n, double p, double value, struct rank_pair *rp)
+{
+	double h = (double)(n - 1) * p;
+	rp->lo = (size_t)floor(h);
+	rp->frac = h - (double)rp->lo;
+	rp->single = rp->lo + 1 >= n;
+	rp->x0 = rp->x1 = value;
+}
+
+static double rank_pair_value(const struct rank_pair *rp)
+{
+	return rp->single ? rp->x0 : rp->x0 + rp->frac * (rp->x1 - rp->x0);
+}
+
+double stats_percentile_select(double *v, size_t n, double p)
+{
+	if (n == 0)
+		return NAN;
+	if (p <= 0)
+		return min_of(v, n);
+	if (p >= 1) {
+		double m = v[0];
+		for (size_t i = 1; i < n; i++)
+			if (v[i] > m)
+				m = v[i];
+		return m;
+	}
+	struct rank_pair rp;
+	rank_pair_const(n, p, 0, &rp);
+	if (!rp.single && n - rp.lo <= STATS_TOP_MAX)
+		top_pair(v, n, rp.lo, &rp); /* a rank near the top: one pass */
+	else
+		rank_pair_in(v, n, n, NAN, p, &rp);
+	return rank_pair_value(&rp);
+}
+
+/*
+ * A sort puts equal values in input order (qsort here is glibc's stable merge sort), and -0.0
+ * equals 0.0: the zero at @rank of the sorted finite values of @v is the (rank - negatives)-th
+ * zero of the input. Selection may have picked the other sign; this puts the sorted one back.
+ */
+static double zero_at_rank(const double *v, size_t n, size_t rank)
+{
+	size_t neg = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]) && v[i] < 0)
+			neg++;
+	size_t want = rank - neg, seen = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == 0 && seen++ == want)
+			return v[i];
+	return 0.0;
+}
+
+static void fix_zero_signs(const double *v, size_t n, struct rank_pair *rp)
+{
+	if (rp->x0 == 0)
+		rp->x0 = zero_at_rank(v, n, rp->lo);
+	if (rp->x1 == 0 && !rp->single)
+		rp->x1 = zero_at_rank(v, n, rp->lo + 1);
+}
+
 int stats_compute(const double *v, size_t n, double *scratch, struct stats *out)
 {
 	double *own = NULL;
@@ -48,30 +239,66 @@ int stats_compute(const double *v, size_t n, double *scratch, struct stats *out)
 		}
 		scratch = own;
 	}
-	double *sorted = scratch, *dev = scratch + n;
+	double *x = scratch, *dev = scratch + n;
 	size_t m = 0;
-	double sum = 0;
+	double sum = 0, lo = 0, hi = 0;
+	bool negz = false, posz = false; /* -0.0 and 0.0 seen */
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(v[i])) {
 			out->n_nan++;
 			continue;
 		}
-		sorted[m++] = v[i];
+		/* first of equal minima, last of equal maxima: where a stable sort puts them */
+		if (m == 0 || v[i] < lo)
+			lo = v[i];
+		if (m == 0 || v[i] >= hi)
+			hi = v[i];
+		if (v[i] == 0) {
+			if (signbit(v[i]))
+				negz = true;
+			else
+				posz = true;
+		}
+		x[m++] = v[i];
 		sum += v[i];
 	}
 	if (m > 0) {
-		stats_sort(sorted, m);
 		out->available = true;
 		out->n = m;
-		out->min = sorted[0];
-		out->max = sorted[m - 1];
+		out->min = lo;
+		out->max = hi;
 		out->mean = sum / (double)m;
-		out->median = stats_percentile_sorted(sorted, m, 0.5);
-		out->p99 = stats_percentile_sorted(sorted, m, 0.99);
-		for (size_t i = 0; i < m; i++)
-			dev[i] = fabs(sorted[i] - out->median);
-		stats_sort(dev, m);
-		out->mad = stats_percentile_sorted(dev, m, 0.5);
+		struct rank_pair p99, p50, pmad;
+		if (lo == hi && !(negz && posz)) {
+			/* one value m times (a flat series): no selection to do */
+			rank_pair_const(m, 0.99, lo, &p99);
+			rank_pair_const(m, 0.5, lo, &p50);
+			out->p99 = rank_pair_value(&p99);
+			out->median = rank_pair_value(&p50);
+			rank_pair_const(m, 0.5, fabs(lo - out->median), &pmad);
+			out->mad = rank_pair_value(&pmad);
+		} else {
+			rank_pair_const(m, 0.99, 0, &p99);
+			if (m - p99.lo <= STATS_TOP_MAX) {
+				/* p99's ranks are among the few largest: one pass finds them */
+				top_pair(x, m, p99.lo, &p99);
+				rank_pair_in(x, m, m, NAN, 0.5, &p50);
+			} else {
+				/* its selection leaves the median's ranks in the prefix before it
+				 */
+				rank_pair_in(x, m, m, NAN, 0.99, &p99);
+				rank_pair_in(x, m, p99.lo + 1, p99.x1, 0.5, &p50);
+			}
+			if (negz && posz) {
+				fix_zero_signs(v, n, &p99);
+				fix_zero_signs(v, n, &p50);
+			}
+			out->p99 = rank_pair_value(&p99);
+			out->median = rank_pair_value(&p50);
+			for (size_t i = 0; i < m; i++)
+				dev[i] = fabs(x[i] - out->median);
+			out->mad = stats_percentile_select(dev, m, 0.5);
+		}
 	}
 	free(own);
 	return 0;
@@ -114,8 +341,11 @@ size_t series_ring_last(const struct series_ring *r, size_t k, double *out)
 {
 	if (k > r->len)
 		k = r->len;
-	for (size_t i = 0; i < k; i++)
-		out[i] = series_ring_get(r, k - 1 - i);
+	/* the k newest end just before head: at most two runs of the buffer */
+	size_t start = r->head >= k ? r->head - k : r->head + r->cap - k;
+	size_t first = start + k <= r->cap ? k : r->cap - start;
+	memcpy(out, r->buf + start, first * sizeof(double));
+	memcpy(out + first, r->buf, (k - first) * sizeof(double));
 	return k;
 }
 

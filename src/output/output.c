@@ -2,8 +2,9 @@
 #include "output.h"
 #include "frame.h"
 #include "jitter.h"
-#include <jansson.h>
+#include "numfmt.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,136 +52,469 @@ void output_format_si(double v, char *buf, size_t len)
 		snprintf(buf, len, a >= 100 ? "%.0f%c" : "%.3g%c", v, suffix[k]);
 }
 
-static json_t *json_number_or_null(double v)
+/* --- a growing byte buffer ---------------------------------------------------------------- */
+
+static bool buf_reserve(struct output_json *w, size_t more)
 {
-	return isnan(v) || !isfinite(v) ? json_null() : json_real(v);
+	if (w->oom)
+		return false;
+	if (w->len + more <= w->cap)
+		return true;
+	size_t cap = w->cap ? w->cap : 4096;
+	while (cap < w->len + more)
+		cap *= 2;
+	char *b = realloc(w->buf, cap);
+	if (!b) {
+		w->oom = true;
+		return false;
+	}
+	w->buf = b;
+	w->cap = cap;
+	return true;
 }
 
-/* Round to 6 significant digits so JSON output is stable and short. */
-static double tidy(double v)
+/* The end of the buffer with room for @more bytes; NULL when out of memory. */
+static char *room(struct output_json *w, size_t more)
 {
-	if (isnan(v) || v == 0)
-		return v;
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%.6g", v);
-	return strtod(buf, NULL);
+	if (w->len + more <= w->cap && !w->oom)
+		return w->buf + w->len;
+	return buf_reserve(w, more) ? w->buf + w->len : NULL;
 }
 
-/* Counts print exactly: integers as integers, scaled estimates with full precision. */
-static json_t *json_count(double v)
+static void put(struct output_json *w, const char *s, size_t n)
 {
+	if (!buf_reserve(w, n))
+		return;
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static void put_c(struct output_json *w, char c)
+{
+	if (buf_reserve(w, 1))
+		w->buf[w->len++] = c;
+}
+
+static void put_s(struct output_json *w, const char *s) { put(w, s, strlen(s)); }
+
+/* --- JSON ------------------------------------------------------------------------------------ */
+
+/* Length of the UTF-8 sequence at @s (1-4), or 0 when it is not valid UTF-8 (overlong forms,
+ * surrogates and code points past U+10FFFF included), as jansson's utf8_check_string(). */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n;
+	uint32_t cp;
+	if (c < 0x80)
+		return 1;
+	if (c < 0xC2)
+		return 0;
+	if (c < 0xE0) {
+		n = 2;
+		cp = c & 0x1F;
+	} else if (c < 0xF0) {
+		n = 3;
+		cp = c & 0x0F;
+	} else if (c <= 0xF4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	return n;
+}
+
+bool output_json_text_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p && *p < 0x80) /* names and keys are ASCII */
+		p++;
+	while (*p) {
+		size_t n = utf8_len(p);
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/* Length of @s, and whether it is printable ASCII without '"' or '\\' (written as it is). */
+static size_t plain_len(const char *s, bool *plain)
+{
+	size_t n = 0;
+	bool ok = true;
+	for (; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+		ok &= c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+	}
+	*plain = ok;
+	return n;
+}
+
+/* A quoted JSON string; @s is valid UTF-8. Escapes what jansson escapes, nothing more. */
+static void put_string(struct output_json *w, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	bool plain;
+	size_t len = plain_len(s, &plain);
+	if (plain) {
+		char *p = room(w, len + 2);
+		if (!p)
+			return;
+		*p++ = '"';
+		memcpy(p, s, len);
+		p[len] = '"';
+		w->len += len + 2;
+		return;
+	}
+	put_c(w, '"');
+	const char *run = s;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		put(w, run, (size_t)(s - run));
+		run = s + 1;
+		char esc[6] = {'\\', 0};
+		size_t n = 2;
+		switch (c) {
+		case '"':
+			esc[1] = '"';
+			break;
+		case '\\':
+			esc[1] = '\\';
+			break;
+		case '\b':
+			esc[1] = 'b';
+			break;
+		case '\f':
+			esc[1] = 'f';
+			break;
+		case '\n':
+			esc[1] = 'n';
+			break;
+		case '\r':
+			esc[1] = 'r';
+			break;
+		case '\t':
+			esc[1] = 't';
+			break;
+		default:
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			n = 6;
+		}
+		put(w, esc, n);
+	}
+	put(w, run, (size_t)(s - run));
+	put_c(w, '"');
+}
+
+/* Bytes a scalar value may take after member(): numbers, true, false, null. */
+#define VALUE_ROOM (NUMFMT_MAX + 8)
+
+/*
+ * Starts a member (or an array element when @key is NULL): false when it is left out. When it
+ * returns true, VALUE_ROOM bytes are free at w->buf + w->len for the value.
+ */
+static bool member(struct output_json *w, const char *key)
+{
+	if (w->skip)
+		return false;
+	bool plain = true;
+	size_t klen = key ? plain_len(key, &plain) : 0;
+	if (!plain && !output_json_text_ok(key))
+		return false;
+	char *p = room(w, klen + 4 + VALUE_ROOM); /* ,"key": */
+	if (!p)
+		return false;
+	if (w->depth > 0) {
+		if (w->more[w->depth - 1])
+			*p++ = ',';
+		w->more[w->depth - 1] = true;
+	}
+	if (key && plain) {
+		*p++ = '"';
+		memcpy(p, key, klen);
+		p += klen;
+		*p++ = '"';
+		*p++ = ':';
+	}
+	w->len = (size_t)(p - w->buf);
+	if (key && !plain) {
+		put_string(w, key);
+		put_c(w, ':');
+		return room(w, VALUE_ROOM) != NULL;
+	}
+	return true;
+}
+
+static void open_nested(struct output_json *w, const char *key, char open, char close)
+{
+	if (w->depth >=
+	    OUTPUT_JSON_DEPTH) { /* deeper than any record: refuse, keep the bytes valid */
+		w->oom = true;
+		w->skip++;
+		return;
+	}
+	if (!member(w, key)) {
+		w->skip++;
+		return;
+	}
+	put_c(w, open);
+	w->close[w->depth] = close;
+	w->more[w->depth] = false;
+	w->depth++;
+}
+
+void output_json_object(struct output_json *w, const char *key) { open_nested(w, key, '{', '}'); }
+void output_json_array(struct output_json *w, const char *key) { open_nested(w, key, '[', ']'); }
+
+void output_json_end(struct output_json *w)
+{
+	if (w->skip) {
+		w->skip--;
+		return;
+	}
+	if (w->depth > 0)
+		put_c(w, w->close[--w->depth]);
+}
+
+void output_json_real(struct output_json *w, const char *key, double v)
+{
+	if (member(w, key))
+		w->len += numfmt_json_real(w->buf + w->len, v, 6);
+}
+
+void output_json_int(struct output_json *w, const char *key, long long v)
+{
+	if (member(w, key))
+		w->len += numfmt_i64(w->buf + w->len, v);
+}
+
+void output_json_bool(struct output_json *w, const char *key, bool v)
+{
+	if (member(w, key)) {
+		memcpy(w->buf + w->len, v ? "true" : "false", v ? 4 : 5);
+		w->len += v ? 4 : 5;
+	}
+}
+
+void output_json_null(struct output_json *w, const char *key)
+{
+	if (member(w, key)) {
+		memcpy(w->buf + w->len, "null", 4);
+		w->len += 4;
+	}
+}
+
+void output_json_string(struct output_json *w, const char *key, const char *s)
+{
+	if (!s || !output_json_text_ok(s))
+		return;
+	if (member(w, key))
+		put_string(w, s);
+}
+
+/* Counts print exactly: integers as integers, scaled estimates as reals of 10 digits. */
+static void json_count(struct output_json *w, const char *key, double v)
+{
+	if (!member(w, key))
+		return;
 	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_integer((json_int_t)v);
-	return json_real(v);
+		w->len += numfmt_i64(w->buf + w->len, (int64_t)v);
+	else
+		w->len += numfmt_json_real(w->buf + w->len, v, 10);
 }
 
-static json_t *events_json(const struct snapshot *snap, const struct count *counts)
+static void events_json(struct output_json *w, const struct snapshot *snap,
+			const struct count *counts)
 {
-	json_t *events = json_object();
+	output_json_object(w, "events");
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
-		json_t *ev = json_pack(
-		    "{s:o,s:o,s:s}", "value", has ? json_count(c->value) : json_null(), "running",
-		    json_real(tidy(c->running)), "state", count_state_name(c->state));
-		json_object_set_new(events, snap->event_names[e], ev);
+		output_json_object(w, snap->event_names[e]);
+		if (has)
+			json_count(w, "value", c->value);
+		else
+			output_json_null(w, "value");
+		output_json_real(w, "running", c->running);
+		output_json_string(w, "state", count_state_name(c->state));
+		output_json_end(w);
 	}
-	return events;
+	output_json_end(w);
 }
 
-static json_t *metrics_json(const struct snapshot *snap, const double *values)
+static void metrics_json(struct output_json *w, const struct snapshot *snap, const double *values)
 {
-	json_t *metrics = json_object();
+	output_json_object(w, "metrics");
 	for (int m = 0; m < snap->nmetrics; m++)
-		json_object_set_new(metrics, snap->metrics[m].name,
-				    json_number_or_null(tidy(values[m])));
-	return metrics;
+		output_json_real(w, snap->metrics[m].name, values[m]);
+	output_json_end(w);
 }
+
+/* The record being written (JSON or CSV); its buffer is kept for the next one. */
+static struct output_json rec;
 
 static int output_json(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
-	json_t *cpus = json_array();
-	for (int r = 0; r < snap->nrows; r++) {
-		json_t *row = json_pack("{s:i}", "cpu", snap->cpus[r]);
-		if (snap->offline[r])
-			json_object_set_new(row, "offline", json_true());
-		json_object_set_new(row, "events",
-				    events_json(snap, &snap->counts[r * snap->nevents]));
-		json_object_set_new(row, "metrics",
-				    metrics_json(snap, &snap->values[r * snap->nmetrics]));
-		if (meta->json_extra)
-			meta->json_extra(meta->extra_ctx, NULL, row, r);
-		json_array_append_new(cpus, row);
-	}
-	json_t *total = json_object();
-	json_object_set_new(total, "events", events_json(snap, snap->total_counts));
-	json_object_set_new(total, "metrics", metrics_json(snap, snap->total_values));
-	json_t *rec = json_pack("{s:o,s:o,s:s,s:s,s:o,s:I}", "time", json_real(tidy(snap->time_s)),
-				"interval_ms", json_real(tidy(snap->interval_s * 1000.0)),
-				"backend", meta->backend, "mode", meta->mode, "simulated",
-				json_boolean(meta->simulated), "seq", (json_int_t)snap->seq);
+	struct output_json *w = &rec;
+	w->len = 0;
+	w->oom = false;
+	w->depth = w->skip = 0;
+	output_json_object(w, NULL);
+	output_json_real(w, "time", snap->time_s);
+	output_json_real(w, "interval_ms", snap->interval_s * 1000.0);
+	output_json_string(w, "backend", meta->backend);
+	output_json_string(w, "mode", meta->mode);
+	output_json_bool(w, "simulated", meta->simulated);
+	output_json_int(w, "seq", (long long)snap->seq);
 	if (meta->replay && meta->source)
-		json_object_set_new(rec, "replay", json_string(meta->source));
-	if (meta->machine)
-		json_object_set_new(rec, "machine",
-				    json_pack("{s:s,s:s,s:s,s:s}", "host", meta->machine->host,
-					      "kernel", meta->machine->kernel, "pmu",
-					      meta->machine->pmu, "family", meta->machine->family));
-	json_t *split = NULL;
+		output_json_string(w, "replay", meta->source);
+	if (meta->machine) { /* the machine a recorded source's numbers come from */
+		output_json_object(w, "machine");
+		output_json_string(w, "host", meta->machine->host);
+		output_json_string(w, "kernel", meta->machine->kernel);
+		output_json_string(w, "pmu", meta->machine->pmu);
+		output_json_string(w, "family", meta->machine->family);
+		output_json_end(w);
+	}
+	bool split = false;
 	for (int m = 0; m < snap->nmetrics; m++)
 		if (snap->metrics[m].split) {
-			if (!split)
-				split = json_array();
-			json_array_append_new(split, json_string(snap->metrics[m].name));
+			if (!split) /* ratios whose events were counted in different rotated sets */
+				output_json_array(w, "split_metrics");
+			split = true;
+			output_json_string(w, NULL, snap->metrics[m].name);
 		}
-	if (split) /* ratios whose events were counted in different rotated sets */
-		json_object_set_new(rec, "split_metrics", split);
-	json_object_set_new(rec, "cpus", cpus);
-	json_object_set_new(rec, "total", total);
+	if (split)
+		output_json_end(w);
+	output_json_array(w, "cpus");
+	for (int r = 0; r < snap->nrows; r++) {
+		output_json_object(w, NULL);
+		output_json_int(w, "cpu", snap->cpus[r]);
+		if (snap->offline[r])
+			output_json_bool(w, "offline", true);
+		events_json(w, snap, &snap->counts[r * snap->nevents]);
+		metrics_json(w, snap, &snap->values[r * snap->nmetrics]);
+		if (meta->json_extra)
+			meta->json_extra(meta->extra_ctx, NULL, w, r);
+		output_json_end(w);
+	}
+	output_json_end(w);
+	output_json_object(w, "total");
+	events_json(w, snap, snap->total_counts);
+	metrics_json(w, snap, snap->total_values);
+	output_json_end(w);
 	if (meta->json_extra)
-		meta->json_extra(meta->extra_ctx, rec, NULL, -1);
-	int rc = json_dumpf(rec, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	json_decref(rec);
-	if (rc == 0)
-		fputc('\n', out);
-	return rc;
+		meta->json_extra(meta->extra_ctx, w, NULL, -1);
+	output_json_end(w);
+	put_c(w, '\n');
+	if (w->oom || w->depth != 0)
+		return -1;
+	return fwrite(w->buf, 1, w->len, out) == w->len ? 0 : -1;
 }
 
-static void csv_row(FILE *out, const struct snapshot *snap, const char *cpu,
-		    const struct count *counts, const double *values)
+/* --- CSV ------------------------------------------------------------------------------------- */
+
+static char *put_mem(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* The lines of one row. @prefix is "time_s,interval_ms,@cpu," (the same on every line). */
+static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
+		    size_t plen, const struct count *counts, const double *values)
 {
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
-		fprintf(out, "%.6f,%.3f,%s,event,%s,", snap->time_s, snap->interval_s * 1000, cpu,
-			snap->event_names[e]);
+		const char *name = snap->event_names[e], *state = count_state_name(c->state);
+		size_t nlen = strlen(name), slen = strlen(state);
+		char *p = room(b, plen + nlen + slen + 2 * NUMFMT_MAX + 16);
+		if (!p)
+			return;
+		p = put_mem(p, prefix, plen);
+		p = put_mem(p, "event,", 6);
+		p = put_mem(p, name, nlen);
+		*p++ = ',';
 		if (has && c->value == floor(c->value) && fabs(c->value) < 9007199254740992.0)
-			fprintf(out, "%.0f", c->value);
+			p += c->value == 0 && signbit(c->value) ? numfmt_fixed(p, c->value, 0)
+								: numfmt_i64(p, (int64_t)c->value);
 		else if (has)
-			fprintf(out, "%.17g", c->value);
-		fprintf(out, ",%.4f,%s\n", c->running, count_state_name(c->state));
+			p += numfmt_g(p, c->value, 17);
+		*p++ = ',';
+		p += numfmt_fixed(p, c->running, 4);
+		*p++ = ',';
+		p = put_mem(p, state, slen);
+		*p++ = '\n';
+		b->len = (size_t)(p - b->buf);
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
-		fprintf(out, "%.6f,%.3f,%s,metric,%s,", snap->time_s, snap->interval_s * 1000, cpu,
-			snap->metrics[m].name);
-		if (!isnan(values[m]))
-			fprintf(out, "%.6g", values[m]);
-		fprintf(out, ",,%s\n", isnan(values[m]) ? "n/a" : "ok");
+		const char *name = snap->metrics[m].name;
+		size_t nlen = strlen(name);
+		char *p = room(b, plen + nlen + NUMFMT_MAX + 24);
+		if (!p)
+			return;
+		p = put_mem(p, prefix, plen);
+		p = put_mem(p, "metric,", 7);
+		p = put_mem(p, name, nlen);
+		*p++ = ',';
+		if (isnan(values[m])) {
+			p = put_mem(p, ",,n/a\n", 6);
+		} else {
+			p += numfmt_g(p, values[m], 6);
+			p = put_mem(p, ",,ok\n", 5);
+		}
+		b->len = (size_t)(p - b->buf);
 	}
 }
 
-static void output_csv(FILE *out, const struct snapshot *snap)
+static int output_csv(FILE *out, const struct snapshot *snap)
 {
+	struct output_json *b = &rec;
+	b->len = 0;
+	b->oom = false;
 	if (snap->seq == 1)
-		fprintf(out, "time_s,interval_ms,cpu,kind,name,value,running,state\n");
-	for (int r = 0; r < snap->nrows; r++) {
-		char cpu[16];
-		snprintf(cpu, sizeof(cpu), "%d", snap->cpus[r]);
-		csv_row(out, snap, cpu, &snap->counts[r * snap->nevents],
-			&snap->values[r * snap->nmetrics]);
+		put_s(b, "time_s,interval_ms,cpu,kind,name,value,running,state\n");
+	/* "time_s,interval_ms,cpu," is the same on every line of a row */
+	char prefix[2 * NUMFMT_MAX + 32];
+	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
+	prefix[n++] = ',';
+	n += numfmt_fixed(prefix + n, snap->interval_s * 1000, 3);
+	prefix[n++] = ',';
+	for (int r = 0; r <= snap->nrows; r++) {
+		bool total = r == snap->nrows;
+		size_t plen = n;
+		if (total) {
+			memcpy(prefix + plen, "all", 3);
+			plen += 3;
+		} else {
+			plen += numfmt_i64(prefix + plen, snap->cpus[r]);
+		}
+		prefix[plen++] = ',';
+		csv_row(b, snap, prefix, plen,
+			total ? snap->total_counts : &snap->counts[r * snap->nevents],
+			total ? snap->total_values : &snap->values[r * snap->nmetrics]);
 	}
-	csv_row(out, snap, "all", snap->total_counts, snap->total_values);
+	if (b->oom)
+		return -1;
+	return fwrite(b->buf, 1, b->len, out) == b->len ? 0 : -1;
 }
+
+/* --- text ------------------------------------------------------------------------------------ */
 
 static void text_cell_count(FILE *out, const struct count *c)
 {
@@ -255,7 +589,7 @@ int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta 
 		rc = output_json(out, meta, snap);
 		break;
 	case OUTPUT_CSV:
-		output_csv(out, snap);
+		rc = output_csv(out, snap);
 		break;
 	case OUTPUT_TEXT:
 		output_text(out, meta, snap);

@@ -1,5 +1,4 @@
-/* procirq.c: /proc/interrupts and /proc/softirqs per-CPU counts, deltas and top sources; cpufreq.
- */
+/* procirq.c: /proc/interrupts, softirqs and stat: per-CPU counts, deltas, top sources; cpufreq. */
 #include "procirq.h"
 #include "textutil.h"
 
@@ -429,6 +428,66 @@ size_t procirq_top(const struct procirq_table *prev, const struct procirq_table 
 			n++;
 	}
 	return n;
+}
+
+/* Reads one decimal number at *p (after blanks): 1 read, 0 none there (the end of the line or
+ * not a digit), -1 out of range. */
+static int stat_number(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p;
+	while (s < end && *s == ' ')
+		s++;
+	if (s >= end || *s < '0' || *s > '9')
+		return 0;
+	uint64_t x = 0;
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	*p = s;
+	return 1;
+}
+
+int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want, uint64_t *out,
+		       bool *seen)
+{
+	const char *p = text, *end = text + len;
+	int stored = 0;
+	bool in_cpus = false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		if (eol - p < 4 || memcmp(p, "cpu", 3) != 0) {
+			if (in_cpus)
+				break; /* the cpu lines are over */
+			p = eol + 1;
+			continue;
+		}
+		in_cpus = true;
+		const char *s = p + 3;
+		p = eol + 1;
+		if (*s < '0' || *s > '9')
+			continue; /* "cpu " is the sum over all CPUs */
+		uint64_t cpu;
+		if (stat_number(&s, eol, &cpu) != 1 || s >= eol || *s != ' ')
+			continue;
+		if (cpu >= (uint64_t)(ncpu > 0 ? ncpu : 0) || (want && !want[cpu]))
+			continue;
+		uint64_t v[PROCSTAT_FIELDS] = {0};
+		int n = 0, rc = 1;
+		while (n < PROCSTAT_FIELDS && (rc = stat_number(&s, eol, &v[n])) == 1)
+			n++;
+		if (rc < 0 || n < PROCSTAT_FIELDS - 1 || (s < eol && *s != ' ' && *s != '\r'))
+			continue; /* too few numbers, one out of range, or something that is not one
+				   */
+		memcpy(out + cpu * PROCSTAT_FIELDS, v, sizeof(v));
+		seen[cpu] = true;
+		stored++;
+	}
+	return stored;
 }
 
 int procirq_cpufreq_khz(const char *root, int cpu, uint64_t *khz, char *err, size_t errlen)

@@ -1,4 +1,4 @@
-/* fuzz_procirq.c: procirq_parse of /proc/interrupts and /proc/softirqs text; sums and deltas. */
+/* fuzz_procirq.c: procirq_parse of /proc/interrupts and softirqs text, sums, deltas; /proc/stat. */
 #include "fuzz.h"
 #include "procirq.h"
 
@@ -70,6 +70,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_ASSERT(err[0]);
 	}
+	/* the same bytes as /proc/stat: only CPUs below ncpu, each stored once at most */
+	uint64_t st[16 * PROCSTAT_FIELDS];
+	bool seen[16] = {false}, want[16];
+	for (int c = 0; c < 16; c++)
+		want[c] = size > 1 ? (data[1] >> (c % 8)) & 1 : true;
+	int n = procirq_stat_parse((const char *)data, size, 16, NULL, st, seen);
+	int nseen = 0;
+	for (int c = 0; c < 16; c++)
+		nseen += seen[c];
+	FUZZ_ASSERT(n >= nseen && n >= 0);
+	memset(seen, 0, sizeof(seen));
+	int m = procirq_stat_parse((const char *)data, size, 16, want, st, seen);
+	FUZZ_ASSERT(m >= 0 && m <= n);
+	for (int c = 0; c < 16; c++)
+		FUZZ_ASSERT(!seen[c] || want[c]);
 	procirq_free(&t);
 	procirq_free(&base);
 	free(text);
