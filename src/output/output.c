@@ -8,16 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int output_format_parse(const char *name)
-{
-	static const char *const names[] = {
-	    [OUTPUT_TEXT] = "text", [OUTPUT_CSV] = "csv", [OUTPUT_JSON] = "json"};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(names[i], name) == 0)
-			return (int)i;
-	return -1;
-}
-
 void output_format_value(double v, char *buf, size_t len)
 {
 	if (isnan(v))
@@ -580,21 +570,42 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	fputc('\n', out);
 }
 
+static int write_text(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
+{
+	output_text(out, meta, snap);
+	return 0;
+}
+
+static int write_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
+{
+	(void)meta;
+	return output_csv(out, snap);
+}
+
+/* The formats: adding one is a writer and a row here. */
+static const struct {
+	const char *name;
+	int (*write)(FILE *out, const struct output_meta *meta, const struct snapshot *snap);
+} formats[] = {
+    [OUTPUT_TEXT] = {"text", write_text},
+    [OUTPUT_CSV] = {"csv", write_csv},
+    [OUTPUT_JSON] = {"json", output_json},
+};
+
+int output_format_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
 int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
 		    const struct snapshot *snap)
 {
-	int rc = 0;
-	switch (fmt) {
-	case OUTPUT_JSON:
-		rc = output_json(out, meta, snap);
-		break;
-	case OUTPUT_CSV:
-		rc = output_csv(out, snap);
-		break;
-	case OUTPUT_TEXT:
-		output_text(out, meta, snap);
-		break;
-	}
+	if ((size_t)fmt >= sizeof(formats) / sizeof(formats[0]))
+		return -1;
+	int rc = formats[fmt].write(out, meta, snap);
 	if (fflush(out) != 0 || ferror(out))
 		rc = -1;
 	return rc;
