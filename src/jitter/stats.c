@@ -341,11 +341,14 @@ size_t series_ring_last(const struct series_ring *r, size_t k, double *out)
 {
 	if (k > r->len)
 		k = r->len;
+	if (k == 0)
+		return 0; /* an empty ring may have no buffer yet */
 	/* the k newest end just before head: at most two runs of the buffer */
 	size_t start = r->head >= k ? r->head - k : r->head + r->cap - k;
 	size_t first = start + k <= r->cap ? k : r->cap - start;
 	memcpy(out, r->buf + start, first * sizeof(double));
-	memcpy(out + first, r->buf, (k - first) * sizeof(double));
+	if (k > first)
+		memcpy(out + first, r->buf, (k - first) * sizeof(double));
 	return k;
 }
 
