@@ -1,6 +1,7 @@
 /* perf.c: system-wide per-CPU counting with perf_event_open, one group per CPU (or per set). */
 #include "encode.h"
 #include "family.h"
+#include "procirq.h"
 #include "source.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,10 @@ struct proc_source {
 	int fd;	     /* /proc/stat, kept open: one pread per tick; -1 closed */
 	char *buf;
 	size_t cap;
+	int ncpu;	 /* CPU numbers 0 .. ncpu-1 are parsed */
+	bool *want;	 /* [ncpu]: a row of this CPU counts a proc/ event */
+	bool *seen;	 /* [ncpu]: its line was in the last read */
+	uint64_t *field; /* [ncpu * PROCSTAT_FIELDS] jiffies */
 };
 
 static uint64_t monotonic_ns(void);
@@ -225,6 +230,9 @@ static void perf_close(struct backend *b)
 	if (p->proc.fd >= 0)
 		close(p->proc.fd);
 	free(p->proc.buf);
+	free(p->proc.want);
+	free(p->proc.seen);
+	free(p->proc.field);
 	free(p);
 	b->priv = NULL;
 }
@@ -345,34 +353,48 @@ static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *
 	if (!p->proc.hz)
 		p->proc.hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
 	int n = p->req.nevents;
-	for (char *line = p->proc.buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-		nl = strchr(line, '\n');
-		int cpu;
-		unsigned long long v[8] = {0};
-		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+	if (!p->proc.want) { /* the CPUs whose lines are parsed, once */
+		for (int r = 0; r < p->req.ncpus; r++)
+			if (p->rows[r].cpu + 1 > p->proc.ncpu)
+				p->proc.ncpu = p->rows[r].cpu + 1;
+		size_t nc = (size_t)p->proc.ncpu + 1;
+		p->proc.want = calloc(nc, sizeof(bool));
+		p->proc.seen = calloc(nc, sizeof(bool));
+		p->proc.field = calloc(nc * PROCSTAT_FIELDS, sizeof(uint64_t));
+		if (!p->proc.want || !p->proc.seen || !p->proc.field) {
+			free(p->proc.want), free(p->proc.seen), free(p->proc.field);
+			p->proc.want = p->proc.seen = NULL;
+			p->proc.field = NULL;
+			return;
+		}
+		for (int r = 0; r < p->req.ncpus; r++)
+			for (int e = 0; e < n; e++)
+				if (p->enc[r * n + e].procfs)
+					p->proc.want[p->rows[r].cpu] = true;
+	}
+	memset(p->proc.seen, 0, (size_t)p->proc.ncpu * sizeof(bool));
+	procirq_stat_parse(p->proc.buf, (size_t)got, p->proc.ncpu, p->proc.want, p->proc.field,
+			   p->proc.seen);
+	uint64_t ns_per_jiffy = 1000000000ULL / (uint64_t)p->proc.hz;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		int cpu = p->rows[r].cpu;
+		if (offline[r] || !p->proc.seen[cpu])
 			continue;
-		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
-			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
-			continue;
-		/* user nice system idle iowait irq softirq steal */
-		unsigned long long field[3] = {
-		    [ENCODE_PROC_BUSY] = v[0] + v[1] + v[2] + v[5] + v[6] + v[7],
-		    [ENCODE_PROC_IDLE] = v[3] + v[4],
-		    [ENCODE_PROC_IRQ] = v[5] + v[6],
+		const uint64_t *v = &p->proc.field[(size_t)cpu * PROCSTAT_FIELDS];
+		uint64_t field[3] = {
+		    [ENCODE_PROC_BUSY] = v[PROCSTAT_USER] + v[PROCSTAT_NICE] + v[PROCSTAT_SYSTEM] +
+					 v[PROCSTAT_IRQ] + v[PROCSTAT_SOFTIRQ] + v[PROCSTAT_STEAL],
+		    [ENCODE_PROC_IDLE] = v[PROCSTAT_IDLE] + v[PROCSTAT_IOWAIT],
+		    [ENCODE_PROC_IRQ] = v[PROCSTAT_IRQ] + v[PROCSTAT_SOFTIRQ],
 		};
-		for (int r = 0; r < p->req.ncpus; r++) {
-			if (p->rows[r].cpu != cpu || offline[r])
+		for (int e = 0; e < n; e++) {
+			const struct event_encoding *enc = &p->enc[r * n + e];
+			if (!enc->procfs || !b->status[r * n + e].supported)
 				continue;
-			for (int e = 0; e < n; e++) {
-				const struct event_encoding *enc = &p->enc[r * n + e];
-				if (!enc->procfs || !b->status[r * n + e].supported)
-					continue;
-				uint64_t ns = field[enc->attr.config < 3 ? enc->attr.config : 0] *
-					      (1000000000ULL / (uint64_t)p->proc.hz);
-				out[r * n + e] =
-				    (struct raw_count){ns, now - p->proc.t0, now - p->proc.t0};
-				present[r * n + e] = true;
-			}
+			uint64_t ns =
+			    field[enc->attr.config < 3 ? enc->attr.config : 0] * ns_per_jiffy;
+			out[r * n + e] = (struct raw_count){ns, now - p->proc.t0, now - p->proc.t0};
+			present[r * n + e] = true;
 		}
 	}
 }
