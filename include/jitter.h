@@ -109,6 +109,8 @@ const struct snapshot *jitter_snapshot(const struct app_ctx *app);
  * NULL when the last window computed no statistics (one sample per window and nothing that
  * reads them: see stats_wanted() in jitter.c). */
 const struct jitter_cell *jitter_cell(const struct jitter *j, int row, int col);
+/* The statistic @stat of a cell (JITTER_VALUE: its median); NAN when not available. */
+double jitter_cell_stat(const struct jitter_cell *c, enum jitter_stat stat);
 /* Adds a rule (the first user rule replaces the defaults); warns when the mode lacks its metric. */
 int jitter_add_rule(struct app_ctx *app, const char *text, char *err, size_t errlen);
 /* Drops the user's rules: the default rule per metric is back (:alert clear). */

@@ -204,27 +204,7 @@ static void fill_window(struct app_ctx *app, struct frame_store *fs, struct fram
 	f->task = fs->task_ptr;
 	for (int r = 0; r < j->nrows; r++) {
 		for (int a = 0; a < ATTRIB_NCOLS; a++) {
-			const struct jitter_cell *cell = jitter_cell(j, r, j->nmetrics + a);
-			double v = NAN;
-			if (cell && cell->st.available) {
-				switch (j->stat) {
-				case JITTER_MIN:
-					v = cell->st.min;
-					break;
-				case JITTER_P99:
-					v = cell->st.p99;
-					break;
-				case JITTER_MAX:
-					v = cell->st.max;
-					break;
-				case JITTER_DEV:
-					v = cell->dev.available ? cell->dev.mad_units : NAN;
-					break;
-				default:
-					v = cell->st.median;
-					break;
-				}
-			}
+			double v = jitter_cell_stat(jitter_cell(j, r, j->nmetrics + a), j->stat);
 			fs->attrib[r * ATTRIB_NCOLS + a] = v;
 		}
 		const struct tasktop_cpu *t = attrib_task(&j->attrib, r);

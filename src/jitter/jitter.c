@@ -272,37 +272,33 @@ oom:
 
 /* --- window close: sums, metrics, statistics ------------------------------------------------ */
 
+double jitter_cell_stat(const struct jitter_cell *c, enum jitter_stat stat)
+{
+	if (!c)
+		return NAN;
+	switch (stat) {
+	case JITTER_MIN:
+		return c->st.available ? c->st.min : NAN;
+	case JITTER_P99:
+		return c->st.available ? c->st.p99 : NAN;
+	case JITTER_MAX:
+		return c->st.available ? c->st.max : NAN;
+	case JITTER_DEV:
+		return c->dev.available ? c->dev.mad_units : NAN;
+	default:
+		return c->st.available ? c->st.median : NAN;
+	}
+}
+
 static void fill_shown(struct jitter *j, const double *values)
 {
 	for (int r = 0; r < j->nrows; r++)
 		for (int m = 0; m < j->nmetrics; m++) {
 			const struct jitter_cell *c = &j->cells[r * j->ncols + m];
-			bool st = j->acc->stats_ready && c->st.available;
-			double v = NAN;
-			switch (j->stat) {
-			case JITTER_VALUE:
-				v = values[r * j->nmetrics + m];
-				break;
-			case JITTER_MIN:
-				v = st ? c->st.min : NAN;
-				break;
-			case JITTER_MEDIAN:
-				v = st ? c->st.median : NAN;
-				break;
-			case JITTER_P99:
-				v = st ? c->st.p99 : NAN;
-				break;
-			case JITTER_MAX:
-				v = st ? c->st.max : NAN;
-				break;
-			case JITTER_DEV:
-				v = j->acc->stats_ready && c->dev.available ? c->dev.mad_units
-									    : NAN;
-				break;
-			default:
-				break;
-			}
-			j->shown[r * j->nmetrics + m] = v;
+			j->shown[r * j->nmetrics + m] =
+			    j->stat == JITTER_VALUE ? values[r * j->nmetrics + m]
+			    : j->acc->stats_ready   ? jitter_cell_stat(c, j->stat)
+						    : NAN;
 		}
 }
 
