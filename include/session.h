@@ -98,8 +98,10 @@ struct session_config {
 
 /* The compiled formulas of a mode's metrics. */
 struct metric_program;
-/* Compiles @n metrics; NULL with "metric NAME: message" in @err. */
-struct metric_program *metric_program_new(const struct session_metric *metrics, int n, char *err,
+/* Compiles @n metrics over the events called @names (variables are bound to event indices
+ * once, not looked up per evaluation); NULL with "metric NAME: message" in @err. */
+struct metric_program *metric_program_new(const struct session_metric *metrics, int n,
+					  const char (*names)[48], int nevents, char *err,
 					  size_t errlen);
 void metric_program_free(struct metric_program *p);
 /* The one place counts become metrics: from @s->counts (per row) it computes the totals over

@@ -122,8 +122,11 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	}
 	/* the session's own compiled copy of the metrics: nothing it evaluates belongs to a mode
 	 * registry, so redefining or freeing a mode never reaches a running session */
-	struct metric_program *prog =
-	    metric_program_new(mode->metrics, mode->nmetrics, err, errlen);
+	char names[SESSION_MAX_EVENTS][48];
+	for (int e = 0; e < mode->nevents; e++)
+		snprintf(names[e], sizeof(names[e]), "%s", mode->events[e].name);
+	struct metric_program *prog = metric_program_new(
+	    mode->metrics, mode->nmetrics, (const char(*)[48])names, mode->nevents, err, errlen);
 	if (!prog)
 		return -1;
 	struct backend nb = {.ops = ops};
@@ -194,18 +197,52 @@ static double now_offset(struct session *s) { return (double)(s->cur_t - s->star
 
 /* --- metrics: compiled once per mode, evaluated for every row and the total ---------------- */
 
+/* A formula variable bound when the mode opens: an event's index, or a builtin. */
+enum { VAR_INTERVAL = -1, VAR_INTERVAL_NS = -2, VAR_NCPUS = -3, VAR_TIME = -4, VAR_NONE = -5 };
+
 struct metric_program {
 	int n;
 	struct session_metric *metrics; /* copies */
 	struct expr **expr;
+	int **slot; /* [m][var]: what expr_vars()[var] of metric m reads */
 };
 
-struct metric_program *metric_program_new(const struct session_metric *metrics, int n, char *err,
+/* Binds every variable of @e to an event of @names or a builtin, once per mode. */
+static int *bind_vars(const struct expr *e, const char (*names)[48], int nevents)
+{
+	const char *const *vars;
+	int nv = expr_vars(e, &vars);
+	int *slot = calloc((size_t)nv + 1, sizeof(int));
+	if (!slot)
+		return NULL;
+	static const struct {
+		const char *name;
+		int slot;
+	} builtins[] = {{"interval", VAR_INTERVAL},
+			{"interval_ns", VAR_INTERVAL_NS},
+			{"ncpus", VAR_NCPUS},
+			{"time", VAR_TIME}};
+	for (int v = 0; v < nv; v++) {
+		slot[v] = VAR_NONE;
+		for (int k = 0; k < nevents && slot[v] == VAR_NONE; k++)
+			if (strcmp(names[k], vars[v]) == 0)
+				slot[v] = k;
+		for (size_t b = 0;
+		     b < sizeof(builtins) / sizeof(builtins[0]) && slot[v] == VAR_NONE; b++)
+			if (strcmp(builtins[b].name, vars[v]) == 0)
+				slot[v] = builtins[b].slot;
+	}
+	return slot;
+}
+
+struct metric_program *metric_program_new(const struct session_metric *metrics, int n,
+					  const char (*names)[48], int nevents, char *err,
 					  size_t errlen)
 {
 	struct metric_program *p = calloc(1, sizeof(*p));
 	if (!p || !(p->metrics = calloc((size_t)n + 1, sizeof(*p->metrics))) ||
-	    !(p->expr = calloc((size_t)n + 1, sizeof(*p->expr)))) {
+	    !(p->expr = calloc((size_t)n + 1, sizeof(*p->expr))) ||
+	    !(p->slot = calloc((size_t)n + 1, sizeof(*p->slot)))) {
 		metric_program_free(p);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -222,6 +259,11 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 			metric_program_free(p);
 			return NULL;
 		}
+		if (!(p->slot[m] = bind_vars(p->expr[m], names, nevents))) {
+			snprintf(err, errlen, "out of memory");
+			metric_program_free(p);
+			return NULL;
+		}
 	}
 	return p;
 }
@@ -232,14 +274,55 @@ void metric_program_free(struct metric_program *p)
 		return;
 	for (int m = 0; p->expr && m < p->n; m++)
 		expr_free(p->expr[m]);
+	for (int m = 0; p->slot && m < p->n; m++)
+		free(p->slot[m]);
+	free(p->slot);
 	free(p->expr);
 	free(p->metrics);
 	free(p);
 }
 
+/* What one evaluation reads: the row's inputs and the metric's bound variables. */
+struct bound_inputs {
+	const struct metric_inputs *in;
+	const char *const *vars; /* expr_vars() of the metric: the names expr_eval() passes */
+	const int *slot;
+	int nvars;
+};
+
 static int lookup_input(void *ctx, const char *name, double *out)
 {
-	return metric_inputs_get(ctx, name, out);
+	const struct bound_inputs *b = ctx;
+	const struct metric_inputs *in = b->in;
+	for (int v = 0; v < b->nvars; v++) {
+		if (b->vars[v] != name) /* expr_eval passes the variable's own pointer */
+			continue;
+		int k = b->slot[v];
+		if (k >= 0) {
+			const struct count *c = &in->counts[k];
+			if (c->state != COUNT_OK && c->state != COUNT_SCALED)
+				return -1;
+			*out = c->value;
+			return 0;
+		}
+		switch (k) {
+		case VAR_INTERVAL:
+			*out = in->interval_s;
+			return 0;
+		case VAR_INTERVAL_NS:
+			*out = in->interval_s * 1e9;
+			return 0;
+		case VAR_NCPUS:
+			*out = in->ncpus;
+			return 0;
+		case VAR_TIME:
+			*out = in->time_s;
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	return metric_inputs_get(in, name, out); /* not bound: look it up by name */
 }
 
 static enum metric_class classify(const struct session_metric *sm, double v)
@@ -260,8 +343,12 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 {
 	const struct session_metric *sm = &p->metrics[m];
 	double v = NAN;
-	if (!skip && p->expr[m] && expr_eval(p->expr[m], lookup_input, (void *)in, &v) < 0)
-		v = NAN;
+	if (!skip && p->expr[m]) {
+		struct bound_inputs b = {.in = in, .slot = p->slot[m]};
+		b.nvars = expr_vars(p->expr[m], &b.vars);
+		if (expr_eval(p->expr[m], lookup_input, &b, &v) < 0)
+			v = NAN;
+	}
 	if (!isfinite(v))
 		v = NAN;
 	*cls = classify(sm, v);
