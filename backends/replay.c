@@ -124,15 +124,6 @@ void replay_free(struct replay *r)
 	r->cap_ticks = r->cap_modes = r->cap_marks = 0;
 }
 
-bool replay_has_event(const struct replay *r, const char *name)
-{
-	for (int m = 0; m < r->f.nmodes; m++)
-		for (int e = 0; e < r->f.modes[m].nevents; e++)
-			if (strcmp(r->f.modes[m].events[e].name, name) == 0)
-				return true;
-	return false;
-}
-
 /* ---- the source ---------------------------------------------------------------------------- */
 
 struct replay_priv {

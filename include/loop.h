@@ -31,8 +31,6 @@ struct loop {
 int loop_init(struct loop *l, uint64_t period_ns, char *err, size_t errlen);
 /* Changes the period; the next deadline is one new period from now. */
 int loop_set_period(struct loop *l, uint64_t period_ns);
-/* Stops (0) or restarts (1) the timer. */
-void loop_pause(struct loop *l, bool paused);
 /* Adds a file descriptor to watch for input (stdin, a remote agent's pipe). */
 void loop_watch(struct loop *l, int fd);
 void loop_unwatch(struct loop *l, int fd);

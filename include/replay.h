@@ -37,8 +37,6 @@ int replay_append_tick(struct replay *r, struct rec_tick *t);
 int replay_append_mode(struct replay *r, struct rec_mode *m);
 int replay_append_mark(struct replay *r, const struct rec_mark *m);
 void replay_free(struct replay *r);
-/* True when an event called @name was recorded in any mode. */
-bool replay_has_event(const struct replay *r, const char *name);
 /* True when @e (by name, or by a spec that is a recorded name) was recorded in any mode. */
 bool replay_recorded(const struct replay *r, const struct backend_event *e);
 

@@ -133,8 +133,6 @@ struct session_raw {
 	uint64_t prev_t, cur_t; /* ns, backend clock */
 };
 void session_raw(const struct session *s, struct session_raw *out);
-/* Time (ns) of the last read, from the backend's clock. */
-uint64_t session_last_read_ns(const struct session *s);
 void session_free(struct session *s);
 
 #endif

@@ -72,16 +72,6 @@ int loop_set_period(struct loop *l, uint64_t period_ns)
 	return arm(l);
 }
 
-void loop_pause(struct loop *l, bool paused)
-{
-	if (paused) {
-		struct itimerspec its = {0};
-		timerfd_settime(l->timer_fd, 0, &its, NULL);
-	} else {
-		loop_set_period(l, l->period_ns);
-	}
-}
-
 void loop_watch(struct loop *l, int fd)
 {
 	if (l->nwatch < (int)(sizeof(l->watch) / sizeof(l->watch[0])))

@@ -521,8 +521,6 @@ const struct snapshot *session_snapshot(const struct session *s) { return &s->sn
 const struct session_mode *session_mode(const struct session *s) { return &s->mode; }
 const struct backend *session_backend(const struct session *s) { return &s->backend; }
 
-uint64_t session_last_read_ns(const struct session *s) { return s->cur_t; }
-
 void session_raw(const struct session *s, struct session_raw *out)
 {
 	*out = (struct session_raw){
