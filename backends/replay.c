@@ -9,7 +9,7 @@
 
 #define LIVE_KEEP 4096 /* live streams keep at least this many ticks (step back, seek) */
 
-/* ---- the source ---------------------------------------------------------------------------- */
+/* ---- the recording: ticks, modes and marks, loaded or appended --------------------------- */
 
 static int grow(void **arr, int n, int *cap, size_t size)
 {
