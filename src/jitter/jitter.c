@@ -303,7 +303,7 @@ static void fill_shown(struct jitter *j, const double *values)
 }
 
 /* Sums the window's counts per row and in total and evaluates the metrics over them. */
-static void aggregate(struct jitter *j, const struct snapshot *last)
+static void aggregate(struct jitter *j)
 {
 	struct jitter_agg *a = j->acc;
 	size_t cells = (size_t)j->nrows * (size_t)j->nevents;
@@ -319,12 +319,7 @@ static void aggregate(struct jitter *j, const struct snapshot *last)
 		    a->scaled[i] || (size_t)a->counted[i] < j->nwin ? COUNT_SCALED : COUNT_OK;
 	}
 	memcpy(a->snap_offline, a->offline, (size_t)j->nrows * sizeof(bool));
-	struct snapshot *s = &j->agg;
-	s->nrows = j->nrows;
-	s->nevents = j->nevents;
-	s->nmetrics = j->nmetrics;
-	s->metrics = last->metrics;
-	s->program = last->program;
+	struct snapshot *s = &j->agg; /* its layout is set by close_window() */
 	s->seq = j->windows + 1;
 	s->time_s = a->time_s;
 	s->interval_s = a->interval_s;
@@ -392,14 +387,14 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	/* One sample per window: the session's snapshot is the window (jitter_snapshot() returns
 	 * it), so the sums are only needed for a window that is about to be frozen. */
 	bool sums = j->k > 1 || j->freeze_pending;
-	if (sums)
-		aggregate(j, last);
 	struct snapshot *s = &j->agg;
 	s->nrows = j->nrows;
 	s->nevents = j->nevents;
 	s->nmetrics = j->nmetrics;
 	s->metrics = last->metrics;
 	s->program = last->program;
+	if (sums)
+		aggregate(j);
 	a->stats_ready = a->pushed;
 	if (a->pushed)
 		window_stats(j);
