@@ -1,6 +1,7 @@
 /* app.h: the engine of one pmutop run: its source, session, cadence, observers and frames. */
 #ifndef PMUTOP_APP_H
 #define PMUTOP_APP_H
+#include "encode.h"
 #include "frame.h"
 #include "loop.h"
 #include "options.h"
@@ -121,6 +122,11 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 /* Checks that @spec encodes for this machine; -1 with the reason and the closest event names
  * ("unknown event ... (did you mean perf::CYCLES)") otherwise. */
 int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen);
+/* How events encode for this run: the sysfs root, family and the first row's core PMU. */
+struct encode_ctx app_encode_ctx(const struct app_ctx *app);
+/* The core type of @cpu ("cpu_atom", "" if none): the recording's for a recorded source,
+ * this machine's sysfs for one that counts it, "" for the sim. */
+const char *app_core_type(const struct app_ctx *app, int cpu);
 /* A formula-friendly alias for an event spec: "perf::L1-DCACHE-LOADS" -> "L1_DCACHE_LOADS". */
 void app_event_alias(const char *spec, char *alias, size_t len);
 /* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03", names optional). Returns 0, -2

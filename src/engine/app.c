@@ -341,14 +341,32 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 	return open_mode(app, m, err, errlen);
 }
 
-int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen)
+struct encode_ctx app_encode_ctx(const struct app_ctx *app)
 {
 	const struct platform_pmu *core =
 	    app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
-	struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
-				 .family = app->family,
-				 .core_pmu_type = core ? core->type : 0,
-				 .filters_priv = app->family->filters_priv};
+	return (struct encode_ctx){.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
+				   .family = app->family,
+				   .core_pmu_type = core ? core->type : 0,
+				   .filters_priv = app->family->filters_priv};
+}
+
+const char *app_core_type(const struct app_ctx *app, int cpu)
+{
+	const char *t = source_has(&app->source, SOURCE_CAP_THIS_MACHINE)
+			    ? platform_core_type(&app->pf, cpu)
+			    : "";
+	const struct replay *rp =
+	    source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
+	for (int k = 0; rp && k < rp->f.header.ncpus; k++)
+		if (rp->f.header.cpus[k].cpu == cpu)
+			t = rp->f.header.cpus[k].core_type;
+	return t ? t : "";
+}
+
+int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen)
+{
+	struct encode_ctx ctx = app_encode_ctx(app);
 	struct event_encoding enc;
 	char why[256];
 	if (event_encode(spec, &ctx, &enc, why, sizeof(why)) == 0)

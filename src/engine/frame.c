@@ -133,20 +133,12 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	return d;
 }
 
-/* Core type per row: the recording's for a recorded source, else this machine's sysfs. */
+/* Core type per row (app_core_type). */
 static void fill_core_types(struct app_ctx *app, struct frame_store *fs,
 			    const struct snapshot *snap)
 {
-	const struct replay *rp =
-	    source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
-	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
-	for (int r = 0; r < snap->nrows; r++) {
-		const char *t = here ? platform_core_type(&app->pf, snap->cpus[r]) : "";
-		for (int k = 0; rp && k < rp->f.header.ncpus; k++)
-			if (rp->f.header.cpus[k].cpu == snap->cpus[r])
-				t = rp->f.header.cpus[k].core_type;
-		fs->core_type[r] = t ? t : "";
-	}
+	for (int r = 0; r < snap->nrows; r++)
+		fs->core_type[r] = app_core_type(app, snap->cpus[r]);
 }
 
 /* The offcore view's numbers: per bit its rate, share and age; per row the shares. */

@@ -131,12 +131,7 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 {
 	char err[256];
 	struct event_encoding enc;
-	const struct platform_pmu *core =
-	    app->ncpus ? platform_core_pmu_for_cpu(&app->pf, app->cpus[0]) : NULL;
-	struct encode_ctx ctx = {.sysfs_root = app->pf.root[0] ? app->pf.root : "/",
-				 .family = app->family,
-				 .core_pmu_type = core ? core->type : 0,
-				 .filters_priv = app->family->filters_priv};
+	struct encode_ctx ctx = app_encode_ctx(app);
 	if (event_encode(spec, &ctx, &enc, err, sizeof(err)) < 0) {
 		char sugg[5][96];
 		int n = encode_suggest(spec, &ctx, sugg, 5);

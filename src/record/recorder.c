@@ -57,16 +57,10 @@ void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec
 	h.counter_bits = b->counter_bits;
 	h.start_time = (int64_t)time(NULL);
 	h.ncpus = app->ncpus;
-	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
-	const struct replay *rp =
-	    source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
 	for (int i = 0; i < app->ncpus; i++) {
 		cpus[i].cpu = app->cpus[i];
-		const char *type = here ? platform_core_type(&app->pf, app->cpus[i]) : "";
-		for (int k = 0; rp && k < rp->f.header.ncpus; k++)
-			if (rp->f.header.cpus[k].cpu == app->cpus[i])
-				type = rp->f.header.cpus[k].core_type;
-		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s", type ? type : "");
+		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
+			 app_core_type(app, app->cpus[i]));
 	}
 	h.cpus = cpus;
 	*hp = h;
