@@ -97,7 +97,8 @@ struct app_ctx {
 	/* recorded sources: the recording (replay.h) and, for a remote one, the agent link */
 	struct replay *replay;
 	struct remote *remote;
-	struct frame frame;		 /* the last frame built */
+	struct frame frame;    /* the last frame built */
+	bool frame_wants_self; /* the front end reads frame.self (the screen, batch text) */
 	struct frame_store *frame_store; /* what the frame points to */
 	uint64_t frames;		 /* frames built */
 	uint64_t refresh_seen;		 /* windows (or ticks) already turned into a frame */

@@ -31,8 +31,10 @@ struct frame {
 	char banner[160];   /* "SIMULATED", "REPLAY file", "REMOTE host", "" */
 	char position[192]; /* replay position or remote link state, "" */
 	char recorder[192]; /* "REC file 12 ticks", "" */
-	char self[256];	    /* cadence, lateness, own CPU, spikes; "" without window statistics */
-	bool show_self;	    /* the screen's header shows it (sampling, freeze or attribution on) */
+	/* cadence, lateness, own CPU, spikes; "" without window statistics or when the front end
+	 * does not read it (app->frame_wants_self) */
+	char self[256];
+	bool show_self; /* the screen's header shows it (sampling, freeze or attribution on) */
 	/* the mode and the cadence */
 	const char *mode, *title;
 	long interval_ms, tick_ms; /* refresh and sample cadence */

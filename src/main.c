@@ -65,6 +65,7 @@ static void batch_stdin(void *ctx)
 static int run_batch(struct app_ctx *app)
 {
 	struct batch bt = {.app = app, .agent = remote_agent_wanted(app)};
+	app->frame_wants_self = app->opt.format == OUTPUT_TEXT; /* text prints the self line */
 	signal(SIGPIPE, SIG_IGN);
 	flush_messages(&bt);
 	if (source_has(&app->source, SOURCE_CAP_SIMULATED))

@@ -22,6 +22,10 @@ check "per-cpu stats present" "$(jq -s 'all(.[].cpus[]; .stats.cpi.n == 10 and .
 check "cpu 2 max cpi is the spike" "$(jq -s '.[9].cpus[2].stats.cpi.max > 3 * .[9].cpus[2].stats.cpi.median' "$tmp/spike.json")"
 check "self fields" "$(jq -s '.[9].self | (.sample_ms == 10 and .ticks >= 10 and has("lateness_p99_ms") and has("cpu_pct") and .mem_bytes > 0)' "$tmp/spike.json")"
 
+# text output prints the same self line after each record (the frame carries it for text)
+"$BIN" -b -n 2 --sample 10 --refresh 100 --backend sim --sim-cpus 2 -m cpi --flight 0 -f text >"$tmp/self.txt" 2>/dev/null
+check "text: a self line per record" "$([ "$(grep -c '^sample 10 ms (measured ' "$tmp/self.txt")" = 2 ] && echo true || echo "$(head -c 300 "$tmp/self.txt")")"
+
 # a steady run: nothing flagged
 "$BIN" -b -n 30 --sample 10 --refresh 100 --backend sim --sim-cpus 8 --seed 2 -m cpi --flight 0 -f json >"$tmp/steady.json" 2>/dev/null
 check "steady run: no spikes" "$(jq -s '[.[].spikes[]] | length == 0' "$tmp/steady.json")"

@@ -236,7 +236,7 @@ static void fill_header(struct app_ctx *app, struct frame *f)
 		playback_status(app, f->position, sizeof(f->position));
 	recorder_status(app, f->recorder, sizeof(f->recorder));
 	const struct jitter *j = app->jitter;
-	if (j) {
+	if (j && app->frame_wants_self) { /* a cadence report per frame: only for a reader */
 		jitter_status_line(app, f->self, sizeof(f->self));
 		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
 	}
