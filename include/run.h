@@ -23,6 +23,9 @@ struct run_frontend {
 	void (*after_tick)(void *ctx);
 	/* Serve a recording as fast as it can be read (batch replay) instead of at its pace. */
 	bool unpaced;
+	/* A read error ends the run with status 1 (batch); else it is logged and the run goes on
+	 * (the screen shows it). */
+	bool errors_end_run;
 };
 
 /* Runs until quit, a signal, the end of an unpaced recording, or -n frames. Returns the exit

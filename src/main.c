@@ -77,6 +77,7 @@ static int run_batch(struct app_ctx *app)
 	    .on_stdin = bt.agent ? batch_stdin : NULL,
 	    .after_tick = batch_after_tick,
 	    .unpaced = true,
+	    .errors_end_run = true,
 	};
 	int rc = run_loop(app, &fe);
 	flush_messages(&bt);

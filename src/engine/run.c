@@ -25,7 +25,7 @@ static void one_tick(struct run *r)
 		r->fe->after_tick(r->fe->ctx);
 	if (rc < 0) {
 		app_log(app, MSG_ERROR, "%s", err);
-		if (!app->ui) { /* batch: a read error ends the run */
+		if (r->fe->errors_end_run) { /* batch: a read error ends the run */
 			r->status = 1;
 			r->done = true;
 		}

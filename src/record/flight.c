@@ -89,25 +89,38 @@ void flight_free(struct flight *f)
 	free(f);
 }
 
-/* Appends the raw reads @cur / @present (per row offline) as one slot at @t_s. */
-static void push_raw(struct flight *f, double t_s, double iv_ms, const bool *offline,
-		     const struct raw_count *cur, const bool *present)
+/* Starts the slot at head: its time, length and per-row offline flags. Returns the slot. */
+static size_t begin_slot(struct flight *f, double t_s, double iv_ms, const bool *offline)
 {
-	size_t cells = (size_t)f->nrows * (size_t)f->nevents;
 	size_t slot = f->head;
 	f->t[slot] = t_s;
 	f->iv_ms[slot] = iv_ms;
 	for (int r = 0; r < f->nrows; r++)
 		f->offline[slot * (size_t)f->nrows + (size_t)r] = offline[r];
+	return slot;
+}
+
+/* The slot at head is complete: the ring moves on. */
+static void end_slot(struct flight *f)
+{
+	f->head = (f->head + 1) % f->cap;
+	if (f->len < f->cap)
+		f->len++;
+	f->pushed++;
+}
+
+/* Appends the raw reads @cur / @present (per row offline) as one slot at @t_s. */
+static void push_raw(struct flight *f, double t_s, double iv_ms, const bool *offline,
+		     const struct raw_count *cur, const bool *present)
+{
+	size_t cells = (size_t)f->nrows * (size_t)f->nevents;
+	size_t slot = begin_slot(f, t_s, iv_ms, offline);
 	for (size_t i = 0; i < cells; i++) {
 		bool off = offline[i / (size_t)f->nevents];
 		f->raw[slot * cells + i] = cur[i];
 		f->present[slot * cells + i] = present[i] && !off;
 	}
-	f->head = (f->head + 1) % f->cap;
-	if (f->len < f->cap)
-		f->len++;
-	f->pushed++;
+	end_slot(f);
 }
 
 void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw)
@@ -130,12 +143,9 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 			 raw->cur_present);
 		return;
 	}
-	size_t slot = f->head;
+	/* no raw reads: cumulative triples rebuilt from the deltas */
 	uint64_t iv_ns = (uint64_t)llround(snap->interval_s * 1e9);
-	f->t[slot] = snap->time_s;
-	f->iv_ms[slot] = snap->interval_s * 1000.0;
-	for (int r = 0; r < f->nrows; r++)
-		f->offline[slot * (size_t)f->nrows + (size_t)r] = snap->offline[r];
+	size_t slot = begin_slot(f, snap->time_s, snap->interval_s * 1000.0, snap->offline);
 	for (size_t i = 0; i < cells; i++) {
 		const struct count *c = &snap->counts[i];
 		struct raw_count *cum = &f->cum[i];
@@ -159,10 +169,7 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 		f->raw[slot * cells + i] = *cum;
 		f->present[slot * cells + i] = present;
 	}
-	f->head = (f->head + 1) % f->cap;
-	if (f->len < f->cap)
-		f->len++;
-	f->pushed++;
+	end_slot(f);
 }
 
 double flight_span_s(const struct flight *f)
