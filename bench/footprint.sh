@@ -18,13 +18,7 @@ tmux_up=0
 cleanup() { [ "$tmux_up" = 0 ] || tmux -L "$sock" kill-server 2>/dev/null || true; }
 trap cleanup EXIT
 
-cpu_ns() { # on-CPU time of a process and its threads, ns (schedstat)
-  local pid=$1 total=0
-  for t in /proc/"$pid"/task/*/schedstat; do
-    read -r ns _ < "$t" && total=$((total + ns))
-  done
-  echo "$total"
-}
+source bench/lib.sh # (the working directory is the repository)
 
 status_kib() { # PID FIELD: a VmXXX line of /proc/PID/status, kB
   awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status

@@ -25,13 +25,7 @@ events="cpu-clock,context-switches,cpu-migrations,page-faults"
 perf_events="$events"
 if perf stat -a -e msr/tsc/ true >/dev/null 2>&1; then perf_events="$events,msr/tsc/"; fi
 
-cpu_ns() { # on-CPU time of a process and its threads, ns (schedstat)
-  local pid=$1 total=0
-  for t in /proc/"$pid"/task/*/schedstat; do
-    read -r ns _ < "$t" && total=$((total + ns))
-  done
-  echo "$total"
-}
+source bench/lib.sh # (the working directory is the repository)
 
 round() { # INTERVAL_MS FORMAT
   local ms=$1 fmt=$2
