@@ -95,6 +95,8 @@ static bool pmu_in_use(const struct app_ctx *app, const struct platform_pmu *p)
  * the counter width against the interval, per core PMU in use. */
 static void print_core_types(const struct app_ctx *app, FILE *out)
 {
+	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->pf.core_pmu_count == 0)
+		fprintf(out, "# counters: no core PMU here, so none counted or probed\n");
 	for (int i = 0; i < app->pf.npmus; i++) {
 		const struct platform_pmu *p = &app->pf.pmus[i];
 		char set[256], wrap[320];
