@@ -51,6 +51,9 @@ struct app_hook {
  * - the CPU set: app_set_cpus;
  * - the frame: app_frame_build, once per refresh; every output reads it.
  */
+struct mode;
+struct mode_avail;
+
 struct app_ctx {
 	struct options opt;		 /* as given on the command line: initial values only */
 	struct platform pf;		 /* the machine pmutop runs on */
@@ -128,6 +131,11 @@ struct encode_ctx app_encode_ctx(const struct app_ctx *app);
 /* The core type of @cpu ("cpu_atom", "" if none): the recording's for a recorded source,
  * this machine's sysfs for one that counts it, "" for the sim. */
 const char *app_core_type(const struct app_ctx *app, int cpu);
+/* Whether mode @m runs here: on every core type of the selected CPUs (the family tables,
+ * each core PMU's sysfs events/ and counters) when this machine is counted, else on the
+ * source's family; all core types must use the same events. Returns 0 or -1 (reason in
+ * @a->reason, naming the core type on big.LITTLE). */
+int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a);
 /* A formula-friendly alias for an event spec: "perf::L1-DCACHE-LOADS" -> "L1_DCACHE_LOADS". */
 void app_event_alias(const char *spec, char *alias, size_t len);
 /* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03", names optional). Returns 0, -2

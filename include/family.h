@@ -14,7 +14,12 @@ struct pmu_family {
 	int fixed;	       /* fixed counters (cycles/instructions/...) */
 	bool filters_priv;     /* the PMU accepts exclude_user/kernel bits */
 	unsigned counter_bits; /* hardware width of the programmable counters */
+	const char *manual;    /* where the core's own event numbers come from ("Cortex-A9 TRM") */
+	const unsigned short *implemented; /* event numbers the core has, FAMILY_EVENTS_END-ended;
+					    * NULL = not listed (any number may count) */
 };
+
+#define FAMILY_EVENTS_END 0xffffu
 
 /* Terminated by an entry whose key is NULL. */
 extern const struct pmu_family pmu_families[];
@@ -23,9 +28,23 @@ const struct pmu_family *family_find(const char *key);
 /* Family for a libpfm4 model name ("skl") or a sysfs caps/pmu_name ("skylake"); NULL if none. */
 const struct pmu_family *family_from_pfm_model(const char *model);
 const struct pmu_family *family_from_caps_name(const char *pmu_name);
-/* Family for a sysfs core PMU name: "armv8_cortex_a53" -> armv8, "armv5_xscale2" -> xscale2,
- * "armv7_cortex_a9" -> armv7; NULL for "cpu" (x86 needs caps or cpuinfo). */
+/* Family for a sysfs core PMU name: "armv8_cortex_a53" -> cortex_a53, "armv8_pmuv3" -> armv8,
+ * "armv7_cortex_a9" -> cortex_a9, "armv6_1176" -> armv6, "armv6_11mpcore" -> arm11mpcore,
+ * "armv5_xscale2" -> xscale2; NULL for "cpu" (x86 needs caps or cpuinfo). */
 const struct pmu_family *family_from_pmu_name(const char *pmu);
+/* Whether the core of @fam (or the nearest ancestor with a list) implements raw event @code:
+ * 1 yes, 0 no, -1 no list to say. */
+int family_implements(const struct pmu_family *fam, unsigned code);
+/* Architected name of raw event @code on @fam's architecture ("INST_RETIRED"), or NULL. */
+const char *family_event_name(const struct pmu_family *fam, unsigned code);
+/* Raw code the kernel puts on the dedicated cycle counter (0x11 ARMv8, 0xff ARMv6/ARMv7,
+ * 0xfe XScale CCNT), 0 where there is none. */
+unsigned family_cycle_code(const struct pmu_family *fam);
+/* True for ARMv8 families: their sysfs events/ directory lists the common events the core's
+ * PMCEID registers say exist, so a common event missing there is not implemented. */
+bool family_events_from_pmceid(const struct pmu_family *fam);
+/* True if @code is an ARMv8 common event number (0x00-0x3f, 0x4000-0x403f). */
+bool family_is_common_event(unsigned code);
 /* True if @key is @fam or one of its ancestors. */
 bool family_is_a(const struct pmu_family *fam, const char *key);
 

@@ -29,6 +29,7 @@ struct mode_events {
 	int nfamilies;
 	struct mode_event *events;
 	int nevents;
+	char *note; /* "note = ..." label: e.g. an implementation-defined stand-in, or NULL */
 	int line;
 };
 
@@ -100,15 +101,28 @@ enum event_slot mode_event_slot(const char *spec, const struct pmu_family *fam, 
 
 struct mode_avail {
 	bool available;
-	char reason[256];
+	char reason[320];
 	const char *matched; /* section family, see mode_resolution */
+	const char *note;    /* the matched section's note (a stand-in event's label), or NULL */
 	int needed;	     /* programmable counters */
 	int fixed;	     /* events on fixed counters */
 	int other;	     /* software or other-PMU events */
 	int counters;	     /* the family's programmable counters (0 = unknown) */
 	bool multiplex;	     /* needed > counters */
 };
-/* Fills @a for --list-modes. Returns 0 if available, -1 if not (reason in @a->reason). */
+/* What one core PMU says it can count, beyond its family's tables. */
+struct mode_event_support {
+	const char *pmu;	      /* sysfs PMU name, for messages */
+	const unsigned short *listed; /* codes in <pmu>/events/ (NULL: no such directory) */
+	int nlisted;
+	int counters; /* programmable counters (probed or caps/num_counters), 0 = family's */
+};
+/* Fills @a for --list-modes. A raw event ("r24") the family's core does not implement (its
+ * event table), or an ARMv8 common event missing from @sup->listed, makes the mode
+ * unavailable with the event named. @sup may be NULL. Returns 0 if available, -1 if not
+ * (reason in @a->reason). */
+int mode_availability_on(const struct mode *m, const struct pmu_family *fam,
+			 const struct mode_event_support *sup, struct mode_avail *a);
 int mode_availability(const struct mode *m, const struct pmu_family *fam, struct mode_avail *a);
 /* Programmable counters the mode needs on @fam, or -1 if unavailable there. */
 int mode_counters_needed(const struct mode *m, const struct pmu_family *fam);

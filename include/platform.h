@@ -4,12 +4,15 @@
 #define PMUTOP_PLATFORM_H
 #include "cpuset.h"
 #include "family.h"
+#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #define PLATFORM_MAX_PMUS 32
 #define PLATFORM_MAX_CACHES 8
-#define PLATFORM_MAX_NOTES 8
+#define PLATFORM_MAX_NOTES 10
+#define PLATFORM_MAX_LISTED 128 /* event= codes kept from one core PMU's events/ directory */
+#define PLATFORM_PROBE_MAX 33	/* counters tried at most (ARMv8.9: 31 + cycle + instructions) */
 
 /* One directory of <root>/sys/bus/event_source/devices. */
 struct platform_pmu {
@@ -20,7 +23,13 @@ struct platform_pmu {
 	const struct pmu_family *family; /* core PMUs only, NULL otherwise */
 	bool is_core; /* cpu, cpu_core, cpu_atom, armv5_*, armv6_*, armv7_*, armv8_*, armv9_* */
 	int mux_interval_ms; /* perf_event_mux_interval_ms, -1 if unknown */
-	int num_counters;    /* caps/num_counters, else the family's count, 0 unknown */
+	int num_counters; /* caps/num_counters, else probed, else the family's count, 0 unknown */
+	bool counters_probed; /* num_counters was found by opening growing groups */
+	bool has_events_dir;  /* <pmu>/events/ exists (core PMUs only) */
+	unsigned short listed[PLATFORM_MAX_LISTED]; /* "event=0xNN" codes in <pmu>/events/ */
+	int nlisted;
+	bool has_long;	  /* format/long exists (ARMv8: config1:0 asks for a 64-bit counter) */
+	unsigned max_khz; /* cpufreq cpuinfo_max_freq of its first CPU (kHz), 0 unknown */
 };
 
 /* One cache of the first online CPU (cpuN/cache/indexM). */
@@ -57,6 +66,7 @@ struct platform {
 	int ncaches;
 	char notes[PLATFORM_MAX_NOTES][256]; /* the capability summary, one fact per entry */
 	int nnotes;
+	long interval_ms; /* the run's interval, judged in the counter-wrap note (0: left out) */
 	char capability[512]; /* the notes joined with "; " (truncated) */
 };
 
@@ -72,6 +82,31 @@ const struct platform_pmu *platform_find_pmu(const struct platform *pf, const ch
 /* Core type of @cpu: the core PMU's name ("cpu_core", "cpu_atom", "armv8_cortex_a53"), or ""
  * for the plain x86 "cpu" PMU and for CPUs without a core PMU. */
 const char *platform_core_type(const struct platform *pf, int cpu);
+/* Width (bits) of the programmable counters of @p as the hardware wraps them (32 on ARMv6,
+ * ARMv7, ARMv8 without format/long, XScale). */
+unsigned platform_counter_bits(const struct platform_pmu *p);
+/* Seconds until a counter of @p wraps at its maximum clock (2^bits cycles), 0 if the clock is
+ * unknown or the counters are 64-bit. */
+double platform_wrap_seconds(const struct platform_pmu *p);
+/* "counters 32-bit: wrap after 2.1 s at 2.0 GHz; interval 1 s ok" for @interval_ms (0 = leave
+ * the interval out). Returns true if the interval is longer than the wrap time (a warning). */
+bool platform_wrap_note(const struct platform_pmu *p, long interval_ms, char *buf, size_t len);
+
+/* How the counter probe opens and closes events (perf_event_open, or a fake in tests). */
+struct platform_opener {
+	int (*open)(struct perf_event_attr *attr, int cpu, int group_fd, void *arg); /* fd/-1 */
+	void (*close)(int fd, void *arg);
+	void *arg;
+};
+/* perf_event_open(2) and close(2). */
+extern const struct platform_opener platform_perf_opener;
+/* Counts the programmable counters of core PMU @p: opens growing pinned groups of one
+ * non-cycle raw event (disabled, nothing counts) on @cpu until the kernel refuses the group,
+ * then closes them. Returns the count (>= 1), or -1 with the reason in @why when not even
+ * one event opens. */
+int platform_probe_counters(const struct platform_pmu *p, int cpu, const struct platform_opener *o,
+			    char *why, size_t len);
+
 /* Re-reads <root>/sys/devices/system/cpu/online (cheap, every tick). Returns 1 if the set
  * changed (notes are rebuilt), 0 if not, -1 if unreadable (set kept). */
 int platform_read_online(struct platform *pf);

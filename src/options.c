@@ -84,9 +84,10 @@ static const struct option_def option_table[] = {
      "read sysfs/procfs under DIR (a tree standing for another machine)"},
     {"list-events", OPT_LIST_EVENTS, "[PATTERN]", "list the events libpfm4 knows for this machine"},
     {"explain", OPT_EXPLAIN, "MODE|EVENTS",
-     "show each event's encoding and whether it opens, then exit"},
+     "show each event's encoding (per core type on big.LITTLE) and whether it opens, then exit"},
     {"list-modes", OPT_LIST_MODES, NULL,
-     "list modes: available here, counters needed, multiplexing"},
+     "list modes: available here (or the event the core lacks), counters needed, "
+     "multiplexing, counter width"},
     {"mode-file", OPT_MODE_FILE, "FILE", "load extra modes from FILE (repeatable)"},
     {"record", OPT_RECORD, "FILE", "write a recording (JSON Lines); - writes to stdout"},
     {"record-max", OPT_RECORD_MAX, "SIZE",

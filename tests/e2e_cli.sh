@@ -93,8 +93,24 @@ check "--list-modes xscale tree: family xscale" grep -q '^# family: xscale' "$T_
 check "--list-modes xscale tree: dtlb available" grep -qE '^dtlb +available' "$T_TMP/out"
 check "--list-modes xscale tree: llc n/a with reason" grep -qE '^llc +n/a .*L2' "$T_TMP/out"
 run_cmd --list-modes --sysfs-root sysfs/arm-biglittle
-check "--list-modes ARM tree: armv8 family" grep -q '^# family: armv8' "$T_TMP/out"
+check "--list-modes ARM tree: cortex_a53 family" grep -q '^# family: cortex_a53' "$T_TMP/out"
 check "--list-modes ARM tree: cpi available" grep -qE '^cpi +available' "$T_TMP/out"
+check "--list-modes big.LITTLE: stall n/a, A72 lacks STALL_BACKEND" \
+	grep -qE '^stall +n/a .*STALL_BACKEND \(0x24\).*armv8_cortex_a72' "$T_TMP/out"
+check "--list-modes big.LITTLE: both core types with their counters" \
+	grep -q '^# core type armv8_cortex_a72 (CPUs 4-5): family cortex_a72, perf type 9, 6 programmable' "$T_TMP/out"
+run_cmd --list-modes --sysfs-root sysfs/arm-a53
+check "--list-modes A53: stall from the implementation-defined 0xE7, labelled" \
+	grep -qE '^stall +available .*\[implementation-defined \(Cortex-A53 TRM\)' "$T_TMP/out"
+check "--list-modes A53: llc n/a, LL_CACHE_RD named" grep -qE '^llc +n/a .*LL_CACHE_RD \(0x36\)' "$T_TMP/out"
+check "--list-modes A53: counter width and interval" \
+	grep -q 'counters 32-bit: wrap after 3.6 s at 1.2 GHz.*interval 1 s ok' "$T_TMP/out"
+run_cmd --list-modes -i 5000 --sysfs-root sysfs/arm-a53
+check "--list-modes A53 -i 5000: interval longer than the wrap" \
+	grep -q 'interval 5 s is longer than the wrap' "$T_TMP/out"
+run_cmd --list-modes --sysfs-root sysfs/armv6
+check "--list-modes ARMv6: armv6 family, 2 counters" grep -q '^# family: armv6 .*2 programmable' "$T_TMP/out"
+check "--list-modes ARMv6: dcache without rotation" grep -qE '^dcache +available +2 +1 +0 no ' "$T_TMP/out"
 run_cmd --list-modes --sysfs-root sysfs/x86-skylake
 check "--list-modes Skylake tree: skl family" grep -q '^# family: skl' "$T_TMP/out"
 check "--list-modes Skylake tree: offcore available" grep -qE '^offcore +available' "$T_TMP/out"
@@ -119,6 +135,24 @@ check "--explain cpi skylake: REF-CYCLES encoded" grep -q 'perf::REF-CYCLES .*ty
 check "--explain cpi skylake: opens not tried on another machine" grep -q 'opens not tried' "$T_TMP/out"
 run_cmd --explain dtlb --sysfs-root sysfs/xscale
 check "--explain dtlb xscale: raw codes" grep -q 'events for family xscale' "$T_TMP/out"
+run_cmd --explain dcache --sysfs-root sysfs/armv6
+check "--explain dcache armv6: section armv6" grep -q 'events for family armv6 (section armv6):' "$T_TMP/out"
+check "--explain dcache armv6: 0x0A/0x0B on the armv6_1176 type" \
+	grep -qE 'daccess +r0a +type=7 config=0xa ' "$T_TMP/out"
+check "--explain dcache armv6: no ARMv7 0x08" bash -c "! grep -qE 'r08|config=0x8 ' '$T_TMP/out'"
+check "--explain dcache armv6: one counter set" bash -c "! grep -q 'rotated in sets' '$T_TMP/out'"
+run_cmd --explain cpi --sysfs-root sysfs/cortex-a9
+check "--explain cpi cortex-a9: instructions are 0x68" grep -qE 'instructions +r68 +type=7 config=0x68 ' "$T_TMP/out"
+check "--explain cpi cortex-a9: labelled implementation-defined" \
+	grep -q 'note: implementation-defined 0x68 for instructions (Cortex-A9 TRM' "$T_TMP/out"
+run_cmd --explain cpi --sysfs-root sysfs/arm-biglittle
+check "--explain cpi big.LITTLE: A53 type 8" \
+	grep -q 'on armv8_cortex_a53 (CPUs 0-3): type=8 config=0x11 ' "$T_TMP/out"
+check "--explain cpi big.LITTLE: A72 type 9" \
+	grep -q 'on armv8_cortex_a72 (CPUs 4-5): type=9 config=0x11 ' "$T_TMP/out"
+run_cmd --explain stall --sysfs-root sysfs/arm-a53
+check "--explain stall A53: 0xE7 labelled" grep -q 'note: implementation-defined (Cortex-A53 TRM): 0xE7' "$T_TMP/out"
+check "--explain stall A53: encodes 0xe7" grep -qE 'dstall +re7 +type=8 config=0xe7 ' "$T_TMP/out"
 run_cmd --explain nosuch
 check "--explain nosuch: message" grep -q 'neither a mode nor an event' "$T_TMP/err"
 check_or_bug "--explain nosuch: exit 2 (got $RC)" \

@@ -293,6 +293,50 @@ static void test_define_twice(void)
 	stop();
 }
 
+/* ARM boards: the seed's XScale modes run on ARMv6 in one counter set (CCNT + 2, no
+ * rotation), and ":mode" lists what cannot run on a big.LITTLE tree with the missing event. */
+static void test_arm_modes(void)
+{
+	const char *const seed[] = {"icache", "ifetch", "dcache", "stall", "itlb", "dtlb"};
+	char err[512];
+	if (start("--backend sim --sim-family armv6 --sim-cpus 2 -m dcache -i 100 --no-rc", false) <
+	    0)
+		return;
+	for (size_t i = 0; i < sizeof(seed) / sizeof(seed[0]); i++) {
+		CHECK(app_set_mode(&app, seed[i], err, sizeof(err)) == 0, "%s: %s", seed[i], err);
+		CHECK(app.mode.nsets <= 1 && !app.mode.singletons, "%s on armv6: %d sets", seed[i],
+		      app.mode.nsets);
+		int hw = 0;
+		for (int e = 0; e < app.mode.nevents; e++)
+			hw += app.mode.events[e].set < 0 &&
+			      strcmp(app.mode.events[e].spec, "rff") != 0;
+		CHECK(hw <= 2, "%s: %d events besides CCNT", seed[i], hw);
+		ticks(2);
+	}
+	const struct snapshot *s = session_snapshot(app.session);
+	int m = metric_index(s, "dtlb_miss_pct");
+	CHECK(m >= 0 && !isnan(s->total_values[m]), "dtlb on armv6 counts in one set");
+	stop();
+
+	if (start("--sysfs-root sysfs/arm-biglittle -m sw -i 100 --no-rc", true) < 0)
+		return;
+	int before = app.nmessages;
+	CHECK(command_execute(&app, "mode", err, sizeof(err)) == 0, "mode: %s", err);
+	bool stall = false, cpi = false;
+	for (int i = 0; i < app.nmessages && i < APP_MAX_MESSAGES; i++) {
+		stall |= strstr(app.messages[i].text, "mode stall: n/a here:") &&
+			 strstr(app.messages[i].text, "armv8_cortex_a72") &&
+			 strstr(app.messages[i].text, "STALL_BACKEND (0x24)");
+		cpi |= strstr(app.messages[i].text, "mode cpi: Cycles per instruction") != NULL;
+	}
+	CHECK(app.nmessages > before && stall && cpi, "mode lists: stall %d cpi %d", stall, cpi);
+	CHECK(command_execute(&app, "mode stall", err, sizeof(err)) < 0 &&
+		  strstr(err, "STALL_BACKEND (0x24)"),
+	      "mode stall refused: %s", err);
+	CHECK_STR(app.mode_name, "sw");
+	stop();
+}
+
 int main(void)
 {
 	char home[] = "/tmp/pmutop-app-home.XXXXXX";
@@ -307,5 +351,6 @@ int main(void)
 	test_screen_startup();
 	test_replay_mode_walk();
 	test_define_twice();
+	test_arm_modes();
 	return harness_done();
 }

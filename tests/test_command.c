@@ -162,12 +162,12 @@ static const struct {
     {__LINE__, "echo 'hello world'", 0, "echo 'hello world'", NULL},
     {__LINE__, "echo a b c", 0, "echo a b c", NULL},
     {__LINE__, "echo 0 1 2 3 4 5 6 7 8", 0, "echo 0 1 2 3 4 5 6 7 8", NULL},
-    {__LINE__, "mode", -1, "", "usage: mode NAME|next|prev"},
-    {__LINE__, "mode a b", -1, "", "usage: mode NAME|next|prev"},
+    {__LINE__, "mode a b c", -1, "", "usage: mode [NAME|next|prev]"},
+    {__LINE__, "mode a b", -1, "", "usage: mode [NAME|next|prev]"},
     {__LINE__, "q now", -1, "", "usage: quit"},
     {__LINE__, "define x a=r04", -1, "", "usage: define NAME EVENTS METRICS"},
     {__LINE__, "set interval", -1, "", "usage: set OPTION VALUE"},
-    {__LINE__, "echo a; mode", -1, "echo a", "usage: mode NAME|next|prev"},
+    {__LINE__, "echo a; mode a b", -1, "echo a", "usage: mode [NAME|next|prev]"},
     {__LINE__, "p", -1, "", "ambiguous command 'p': pause, probe"},
     {__LINE__, "foo", -1, "", "unknown command 'foo' (type 'help' for the list)"},
     {__LINE__, "echo \"x", -1, "", "unterminated double quote"},
@@ -539,7 +539,7 @@ static void test_keys(void)
 	    {__LINE__, "zz", "quit", 0, "bad key name 'zz' (a character"},
 	    {__LINE__, "y", "frobnicate", 0,
 	     "bind y: unknown command 'frobnicate' (type 'help' for the list)"},
-	    {__LINE__, "y", "mode", 0, "bind y: usage: mode NAME|next|prev"},
+	    {__LINE__, "y", "mode a b", 0, "bind y: usage: mode [NAME|next|prev]"},
 	    {__LINE__, "y", "mark \"x", 0, "bind y: unterminated double quote"},
 	    {__LINE__, "t", "none", 1, NULL},
 	};
@@ -560,7 +560,8 @@ static void test_keys(void)
 	char **lines = command_help_lines(&km);
 	int found_mode = 0, found_key = 0, n = 0;
 	for (; lines && lines[n]; n++) {
-		if (strstr(lines[n], "mode NAME|next|prev") && strstr(lines[n], "switch to event"))
+		if (strstr(lines[n], "mode [NAME|next|prev]") &&
+		    strstr(lines[n], "switch to event"))
 			found_mode++;
 		if (strstr(lines[n], "C-x") && strstr(lines[n], "quit"))
 			found_key++;

@@ -23,6 +23,22 @@ static const struct raw_event armv8_events[] = {
     {0x36, "LL_CACHE_RD"},	{0x37, "LL_CACHE_MISS_RD"}, {0, NULL},
 };
 
+/* PMUv3 as in ARMv8.0 (Cortex-A53/A57/A72): no STALL_*, TLB access, walk or LL_CACHE_* events. */
+static const struct raw_event armv80_events[] = {
+    {0x01, "L1I_CACHE_REFILL"}, {0x02, "L1I_TLB_REFILL"}, {0x03, "L1D_CACHE_REFILL"},
+    {0x04, "L1D_CACHE"},	{0x05, "L1D_TLB_REFILL"}, {0x08, "INST_RETIRED"},
+    {0x10, "BR_MIS_PRED"},	{0x11, "CPU_CYCLES"},	  {0x12, "BR_PRED"},
+    {0x14, "L1I_CACHE"},	{0x15, "L1D_CACHE_WB"},	  {0x16, "L2D_CACHE"},
+    {0x17, "L2D_CACHE_REFILL"}, {0x1B, "INST_SPEC"},	  {0, NULL},
+};
+
+/* Cortex-A53 TRM, implementation-defined events the modes may use. */
+static const struct raw_event a53_events[] = {
+    {0xE1, "IC_DEP_STALL"},
+    {0xE7, "LD_DEP_STALL"},
+    {0, NULL},
+};
+
 static const struct raw_event armv7_events[] = {
     {0x01, "ICACHE_REFILL"},
     {0x02, "ITLB_REFILL"},
@@ -34,6 +50,46 @@ static const struct raw_event armv7_events[] = {
     {0x12, "BR_PRED"},
     {0xFF, "CPU_CYCLES (cycle counter)"},
     {0, NULL},
+};
+
+/* PMUv2 cores with the L2 in the cluster (Cortex-A7, A12, A15, A17). */
+static const struct raw_event armv7_l2_events[] = {
+    {0x16, "L2D_CACHE"},
+    {0x17, "L2D_CACHE_REFILL"},
+    {0, NULL},
+};
+
+static const struct raw_event a8_events[] = {
+    {0x43, "L2_ACCESS"},
+    {0x44, "L2_CACHE_MISS"},
+    {0, NULL},
+};
+
+static const struct raw_event a9_events[] = {
+    {0x60, "ICACHE_DEP_STALL_CYCLES"},
+    {0x68, "INST_OUT_OF_RENAME_STAGE"},
+    {0, NULL},
+};
+
+/* ARMv6 (ARM1136, ARM1156, ARM1176): CCNT + 2 counters. */
+static const struct raw_event armv6_events[] = {
+    {0x00, "ICACHE_MISS"},   {0x01, "IBUF_STALL"},	  {0x02, "DDEP_STALL"},
+    {0x03, "ITLB_MISS"},     {0x04, "DTLB_MISS"},	  {0x05, "BR_EXEC"},
+    {0x06, "BR_MISPREDICT"}, {0x07, "INSTR_EXEC"},	  {0x09, "DCACHE_HIT"},
+    {0x0A, "DCACHE_ACCESS"}, {0x0B, "DCACHE_MISS"},	  {0x0C, "DCACHE_WBACK"},
+    {0x0F, "MAIN_TLB_MISS"}, {0x10, "EXPL_D_ACCESS"},	  {0x11, "LSU_FULL_STALL"},
+    {0x12, "WBUF_DRAINED"},  {0xFF, "CPU_CYCLES (CCNT)"}, {0, NULL},
+};
+
+/* ARM11 MPCore: the same up to 0x05, then shifted (perf_event_v6.c armv6mpcore_perf_types). */
+static const struct raw_event arm11mpcore_events[] = {
+    {0x00, "ICACHE_MISS"},     {0x01, "IBUF_STALL"},	    {0x02, "DDEP_STALL"},
+    {0x03, "ITLB_MISS"},       {0x04, "DTLB_MISS"},	    {0x05, "BR_EXEC"},
+    {0x06, "BR_NOTPREDICT"},   {0x07, "BR_MISPREDICT"},	    {0x08, "INSTR_EXEC"},
+    {0x0A, "DCACHE_RDACCESS"}, {0x0B, "DCACHE_RDMISS"},	    {0x0C, "DCACHE_WRACCESS"},
+    {0x0D, "DCACHE_WRMISS"},   {0x0E, "DCACHE_EVICTION"},   {0x0F, "SW_PC_CHANGE"},
+    {0x10, "MAIN_TLB_MISS"},   {0x11, "EXPL_MEM_ACCESS"},   {0x12, "LSU_FULL_STALL"},
+    {0x13, "WBUF_DRAINED"},    {0xFF, "CPU_CYCLES (CCNT)"}, {0, NULL},
 };
 
 static const struct raw_event xscale_events[] = {
@@ -54,22 +110,56 @@ static const struct raw_event xscale_events[] = {
     {0, NULL},
 };
 
-static const struct raw_event *raw_table(const struct pmu_family *fam)
+/* What each ARM/XScale family's modes may use: the union of the tables, minus what the core
+ * lacks, and its counters (the numbers the TRMs and the kernel give). */
+static const struct {
+	const char *family;
+	const struct raw_event *tables[3];
+	unsigned lacks[6]; /* 0-ended */
+	int counters;
+} core_maps[] = {
+    {"armv8", {armv8_events}, {0}, 6},
+    {"cortex_a53", {armv80_events, a53_events}, {0x1b, 0x23, 0x24, 0x36, 0x37, 0}, 6},
+    {"cortex_a57", {armv80_events}, {0x23, 0x24, 0x36, 0x37, 0}, 6},
+    {"cortex_a72", {armv80_events}, {0x23, 0x24, 0x36, 0x37, 0}, 6},
+    {"armv7", {armv7_events}, {0}, 4},
+    {"cortex_a5", {armv7_events}, {0}, 2},
+    {"cortex_a7", {armv7_events, armv7_l2_events}, {0}, 4},
+    {"cortex_a8", {armv7_events, a8_events}, {0}, 4},
+    {"cortex_a9", {armv7_events, a9_events}, {0x08, 0}, 6},
+    {"cortex_a12", {armv7_events, armv7_l2_events}, {0}, 6},
+    {"cortex_a15", {armv7_events, armv7_l2_events}, {0}, 6},
+    {"cortex_a17", {armv7_events, armv7_l2_events}, {0}, 6},
+    {"armv6", {armv6_events}, {0}, 2},
+    {"arm11mpcore", {arm11mpcore_events}, {0}, 2},
+    {"xscale", {xscale_events}, {0}, 2},
+    {"xscale1", {xscale_events}, {0}, 2},
+    {"xscale2", {xscale_events}, {0}, 4},
+};
+
+static int core_map(const struct pmu_family *fam)
 {
-	if (family_is_a(fam, "armv8"))
-		return armv8_events;
-	if (family_is_a(fam, "armv7"))
-		return armv7_events;
-	if (family_is_a(fam, "xscale"))
-		return xscale_events;
-	return NULL;
+	for (size_t i = 0; i < sizeof(core_maps) / sizeof(core_maps[0]); i++)
+		if (strcmp(core_maps[i].family, fam->key) == 0)
+			return (int)i;
+	return -1;
 }
 
-static const char *raw_name(const struct raw_event *t, unsigned code)
+static bool raw_table(const struct pmu_family *fam) { return core_map(fam) >= 0; }
+
+/* Name of @code on @fam's core, or NULL when the core does not have it. */
+static const char *raw_name(const struct pmu_family *fam, unsigned code)
 {
-	for (; t && t->name; t++)
-		if (t->code == code)
-			return t->name;
+	int k = core_map(fam);
+	if (k < 0)
+		return NULL;
+	for (int j = 0; core_maps[k].lacks[j]; j++)
+		if (core_maps[k].lacks[j] == code)
+			return NULL;
+	for (int j = 0; j < 3 && core_maps[k].tables[j]; j++)
+		for (const struct raw_event *t = core_maps[k].tables[j]; t->name; t++)
+			if (t->code == code)
+				return t->name;
 	return NULL;
 }
 
@@ -82,7 +172,7 @@ static void check_event(const struct mode *m, const struct pmu_family *fam,
 			const struct mode_event *ev)
 {
 	char err[256], desc[160];
-	const struct raw_event *table = raw_table(fam);
+	bool table = raw_table(fam);
 	struct encode_ctx ctx = {.sysfs_root = "/",
 				 .family = fam,
 				 .core_pmu_type = 4,
@@ -93,7 +183,7 @@ static void check_event(const struct mode *m, const struct pmu_family *fam,
 		/* ARM and XScale modes use raw codes (libpfm4 has no tables for them here). */
 		char *end;
 		unsigned long code = strtoul(ev->spec + 1, &end, 16);
-		const char *name = raw_name(table, (unsigned)code);
+		const char *name = raw_name(fam, (unsigned)code);
 		CHECK(!*end && name, "%s/%s: %s=%s is not in the %s event table", m->name, fam->key,
 		      ev->alias, ev->spec, fam->key);
 		int rc = event_encode(ev->spec, &ctx, &enc, err, sizeof(err));
@@ -224,6 +314,24 @@ static const struct {
     {__LINE__, "sw", "xscale1", 0, 0, 0, NULL},
     {__LINE__, "branch", "atom", 2, 2, 0, NULL}, /* generic events; cycles/instructions fixed */
     {__LINE__, "branch", "nhm", 2, 2, 0, NULL},
+    /* ARM cores: each core's own numbers, and "not here" with the missing event named */
+    {__LINE__, "cpi", "cortex_a9", 1, 1, 0, NULL}, /* r68 + the cycle counter */
+    {__LINE__, "cpi", "armv6", 1, 1, 0, NULL},	   /* r07 + CCNT (rff) */
+    {__LINE__, "cpi", "arm11mpcore", 1, 1, 0, NULL},
+    {__LINE__, "dcache", "armv6", 2, 1, 0, NULL}, /* the seed's two events + CCNT */
+    {__LINE__, "stall", "cortex_a57", -1, 0, 0, "STALL_BACKEND (0x24)"},
+    {__LINE__, "stall", "cortex_a72", -1, 0, 0, "Cortex-A72 TRM"},
+    {__LINE__, "stall", "cortex_a53", 3, 1, 0, NULL}, /* implementation-defined 0xE7 */
+    {__LINE__, "ifetch", "cortex_a72", -1, 0, 0, "STALL_FRONTEND (0x23)"},
+    {__LINE__, "ifetch", "cortex_a53", 3, 1, 0, NULL},
+    {__LINE__, "ifetch", "cortex_a9", 3, 1, 0, NULL},
+    {__LINE__, "ifetch", "cortex_a15", -1, 0, 0, "ARMv7"},
+    {__LINE__, "llc", "cortex_a53", -1, 0, 0, "LL_CACHE_RD (0x36)"},
+    {__LINE__, "llc", "cortex_a15", 3, 1, 0, NULL}, /* cluster L2 0x16/0x17 */
+    {__LINE__, "llc", "cortex_a5", -1, 0, 0, "L2"},
+    {__LINE__, "llc", "armv6", -1, 0, 0, "ARM11"},
+    {__LINE__, "bufstall", "armv6", 1, 1, 0, NULL},
+    {__LINE__, "branch", "cortex_a9", 3, 1, 0, NULL},
 };
 
 static void check_availability(const struct mode_registry *reg)
@@ -249,6 +357,151 @@ static void check_availability(const struct mode_registry *reg)
 		CHECK(a.multiplex == avail_cases[i].multiplex, "line %d: multiplex %d",
 		      avail_cases[i].line, a.multiplex);
 	}
+}
+
+/* ---- ARM cores: counters, PMU names, per-core availability ------------------------------- */
+
+static const struct {
+	int line;
+	const char *pmu; /* sysfs core PMU name */
+	const char *family;
+} pmu_name_cases[] = {
+    {__LINE__, "armv6_1136", "armv6"},
+    {__LINE__, "armv6_1156", "armv6"},
+    {__LINE__, "armv6_1176", "armv6"},
+    {__LINE__, "armv6_11mpcore", "arm11mpcore"},
+    {__LINE__, "armv7_cortex_a5", "cortex_a5"},
+    {__LINE__, "armv7_cortex_a7", "cortex_a7"},
+    {__LINE__, "armv7_cortex_a8", "cortex_a8"},
+    {__LINE__, "armv7_cortex_a9", "cortex_a9"},
+    {__LINE__, "armv7_cortex_a12", "cortex_a12"},
+    {__LINE__, "armv7_cortex_a15", "cortex_a15"},
+    {__LINE__, "armv7_cortex_a17", "cortex_a17"},
+    {__LINE__, "armv7_krait", "armv7"},
+    {__LINE__, "armv8_cortex_a53", "cortex_a53"},
+    {__LINE__, "armv8_cortex_a57", "cortex_a57"},
+    {__LINE__, "armv8_cortex_a72", "cortex_a72"},
+    {__LINE__, "armv8_pmuv3_0", "armv8"},
+    {__LINE__, "armv8_neoverse_n1", "armv8"},
+    {__LINE__, "armv5_xscale1", "xscale1"},
+    {__LINE__, "armv5_xscale2", "xscale2"},
+    {__LINE__, "cpu", NULL},
+};
+
+/* The seed's XScale modes: two events plus CCNT. */
+static const char *const seed_modes[] = {"icache", "ifetch", "dcache", "bufstall",
+					 "stall",  "itlb",   "dtlb"};
+
+static void check_arm_cores(const struct mode_registry *reg)
+{
+	for (size_t i = 0; i < sizeof(core_maps) / sizeof(core_maps[0]); i++) {
+		const struct pmu_family *f = family_find(core_maps[i].family);
+		CHECK(f != NULL, "family %s", core_maps[i].family);
+		if (!f)
+			continue;
+		CHECK(f->counters == core_maps[i].counters, "%s: %d counters, want %d", f->key,
+		      f->counters, core_maps[i].counters);
+		CHECK(f->fixed == 1, "%s: one cycle counter", f->key);
+		CHECK_INT(f->counter_bits, 32);
+		/* every listed number is implemented by the family's own table, the lacking ones
+		 * not */
+		for (int j = 0; j < 3 && core_maps[i].tables[j]; j++)
+			for (const struct raw_event *t = core_maps[i].tables[j]; t->name; t++)
+				if (raw_name(f, t->code))
+					CHECK(family_implements(f, t->code) != 0,
+					      "%s implements 0x%02x %s", f->key, t->code, t->name);
+		for (int j = 0; core_maps[i].lacks[j]; j++)
+			CHECK(family_implements(f, core_maps[i].lacks[j]) == 0, "%s lacks 0x%02x",
+			      f->key, core_maps[i].lacks[j]);
+	}
+	for (size_t i = 0; i < sizeof(pmu_name_cases) / sizeof(pmu_name_cases[0]); i++) {
+		const struct pmu_family *f = family_from_pmu_name(pmu_name_cases[i].pmu);
+		if (!pmu_name_cases[i].family)
+			CHECK(f == NULL, "line %d: %s has no family", pmu_name_cases[i].line,
+			      pmu_name_cases[i].pmu);
+		else
+			CHECK(f && strcmp(f->key, pmu_name_cases[i].family) == 0,
+			      "line %d: %s -> %s", pmu_name_cases[i].line, pmu_name_cases[i].pmu,
+			      f ? f->key : "NULL");
+	}
+	/* the cycle counter of each architecture */
+	CHECK_INT(family_cycle_code(family_find("armv6")), 0xff);
+	CHECK_INT(family_cycle_code(family_find("arm11mpcore")), 0xff);
+	CHECK_INT(family_cycle_code(family_find("cortex_a9")), 0xff);
+	CHECK_INT(family_cycle_code(family_find("cortex_a53")), 0x11);
+	CHECK_INT(family_cycle_code(family_find("xscale1")), 0xfe);
+
+	/* the seed's modes run on ARMv6 and ARM11 MPCore in one counter set: no rotation */
+	const char *const v6[] = {"armv6", "arm11mpcore"};
+	for (size_t k = 0; k < 2; k++) {
+		const struct pmu_family *f = family_find(v6[k]);
+		for (size_t i = 0; i < sizeof(seed_modes) / sizeof(seed_modes[0]); i++) {
+			const struct mode *m = mode_find(reg, seed_modes[i]);
+			static struct mode_plan plan;
+			char err[256];
+			struct mode_avail a;
+			if (!m || !f) {
+				CHECK(0, "%s on %s", seed_modes[i], v6[k]);
+				continue;
+			}
+			CHECK(mode_availability(m, f, &a) == 0, "%s on %s: %s", m->name, f->key,
+			      a.reason);
+			CHECK(a.needed <= 2 && a.fixed == 1 && !a.multiplex,
+			      "%s on %s: %d counters + %d fixed", m->name, f->key, a.needed,
+			      a.fixed);
+			int n = mode_plan_sets(m, f, f->counters, &plan, err, sizeof(err));
+			CHECK(n == 1, "%s on %s: %d sets (%s)", m->name, f->key, n, err);
+		}
+	}
+	/* ARMv6 and ARM11 MPCore differ from 0x06 on: instructions are 0x07 and 0x08 */
+	struct mode_resolution r;
+	const struct mode *cpi = mode_find(reg, "cpi");
+	CHECK(cpi && mode_resolve(cpi, family_find("armv6"), &r) == 0 &&
+		  !strcmp(r.events->events[mode_event_index(r.events, "instructions")].spec, "r07"),
+	      "cpi armv6 instructions r07");
+	CHECK(cpi && mode_resolve(cpi, family_find("arm11mpcore"), &r) == 0 &&
+		  !strcmp(r.events->events[mode_event_index(r.events, "instructions")].spec, "r08"),
+	      "cpi arm11mpcore instructions r08");
+	CHECK(
+	    cpi && mode_resolve(cpi, family_find("cortex_a9"), &r) == 0 &&
+		!strcmp(r.events->events[mode_event_index(r.events, "instructions")].spec, "r68") &&
+		r.events->note && strstr(r.events->note, "Cortex-A9 TRM"),
+	    "cpi cortex_a9 instructions r68, labelled");
+
+	/* a user mode that counts instructions with 0x08 is refused on Cortex-A9, by name */
+	char err[256];
+	struct mode *m8 = mode_define("i8", "c=rff,i=r08", "cpi=c/i", err, sizeof(err));
+	struct mode_avail a;
+	CHECK(m8 && mode_availability(m8, family_find("cortex_a9"), &a) < 0 &&
+		  strstr(a.reason, "INST_RETIRED (0x08)") && strstr(a.reason, "Cortex-A9 TRM"),
+	      "r08 on cortex_a9: %s", m8 ? a.reason : err);
+	CHECK(m8 && mode_availability(m8, family_find("cortex_a7"), &a) == 0, "r08 on cortex_a7");
+	mode_free(m8);
+
+	/* ARMv8: sysfs events/ (PMCEID) decides for the common events */
+	const struct mode *stall = mode_find(reg, "stall");
+	const unsigned short no_stall[] = {0x03, 0x04, 0x08, 0x11, 0x15};
+	const unsigned short with_stall[] = {0x03, 0x04, 0x08, 0x11, 0x15, 0x24};
+	struct mode_event_support sup = {
+	    .pmu = "armv8_pmuv3_0", .listed = no_stall, .nlisted = 5, .counters = 3};
+	CHECK(stall && mode_availability_on(stall, family_find("armv8"), &sup, &a) < 0 &&
+		  strstr(a.reason, "STALL_BACKEND (0x24)") && strstr(a.reason, "armv8_pmuv3_0") &&
+		  strstr(a.reason, "events/"),
+	      "stall without 0x24 in events/: %s", a.reason);
+	sup.listed = with_stall;
+	sup.nlisted = 6;
+	CHECK(stall && mode_availability_on(stall, family_find("armv8"), &sup, &a) == 0 &&
+		  a.counters == 3 && a.needed == 3 && !a.multiplex,
+	      "stall with 0x24 listed: %s (counters %d)", a.reason, a.counters);
+	sup.listed = NULL; /* no events/ directory: the family decides */
+	CHECK(stall && mode_availability_on(stall, family_find("armv8"), &sup, &a) == 0,
+	      "stall, no events/: %s", a.reason);
+	/* an implementation-defined number is never in events/: the core table decides */
+	sup.listed = no_stall;
+	sup.nlisted = 5;
+	CHECK(stall && mode_availability_on(stall, family_find("cortex_a53"), &sup, &a) == 0 &&
+		  a.note && strstr(a.note, "implementation-defined (Cortex-A53 TRM)"),
+	      "stall on cortex_a53 with 0xE7: %s", a.reason);
 }
 
 /* ---- event slots ------------------------------------------------------------------------- */
@@ -380,6 +633,11 @@ static const struct {
     {__LINE__, HEAD "[unavailable]\nskl = no\n[events skl]\nx = r1\n" EVENTS METRIC,
      "t.mode:4: family skl is both unavailable and has events (line 5)"},
     {__LINE__, HEAD "[unavailable]\nskylake = no\n", "t.mode:4: unknown family \"skylake\""},
+    {__LINE__, HEAD "[events armv6]\nnote = a\nnote = b\n",
+     "t.mode:5: note given twice in this section"},
+    {__LINE__, HEAD "[events armv6]\nnote = a\x1b[2J\n",
+     "t.mode:4: note: control characters in the label"},
+    {__LINE__, HEAD "[events armv6]\nnote =\n", "t.mode:4: note: give the label after '='"},
     {__LINE__, HEAD "[unavailable]\nskl =\n", "t.mode:4: unavailable: give a reason after '='"},
     {__LINE__, HEAD EVENTS METRIC "better = higher\nwarn = 5\nbad = 10\n",
      "t.mode:6: metric util: warn and bad point opposite ways to 'better'"},
@@ -827,6 +1085,7 @@ int main(void)
 		fprintf(stderr, "warning: %s\n", reg.warnings[i]);
 	check_shipped(&reg);
 	check_availability(&reg);
+	check_arm_cores(&reg);
 	check_slots();
 	check_parse_errors();
 	check_classify();

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <stdbool.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,16 +74,32 @@ static const struct tree_case {
 	  "alderlake_hybrid: libpfm4 has no hybrid model; perf generic events per core type",
 	  "system-wide counting allowed (perf_event_paranoid=-1)"},
 	 "NMI watchdog"},
-	{__LINE__, "arm-biglittle", "armv8", 2, true, "0-5", "0-5", 6, 1, 1, "ARM", -1, -1, 0x41, 0xd03, false,
+	{__LINE__, "arm-biglittle", "cortex_a53", 2, true, "0-5", "0-5", 6, 1, 1, "ARM", -1, -1, 0x41, 0xd03, false,
 	 "rockpro64", "6.1.68-rockchip64", 3, 32, 512, 64,
-	 {"big.LITTLE: armv8_cortex_a53 on 0-3, armv8_cortex_a72 on 4-5",
-	  "core PMU: ARMv8 PMUv3 (6 counters + 1 fixed)", "perf_event_paranoid=1 and no CAP_PERFMON"},
+	 {"big.LITTLE: armv8_cortex_a53 on 0-3 (6 counters + 1 fixed), armv8_cortex_a72 on 4-5 (6 counters + 1 fixed)",
+	  "counters 32-bit: wrap after 3.0 s at 1.4 GHz (64-bit only with format/long, config1:0)",
+	  "perf_event_paranoid=1 and no CAP_PERFMON"},
 	 "hybrid:"},
 	{__LINE__, "xscale", "xscale2", 1, false, "0", "0", 1, 1, -1, "Intel", -1, -1, 0x69, 0x41c, false,
 	 "nslu2", "6.6.30-ixp4xx", 0, 0, 0, 0,
 	 {"armv5_xscale2 PMU: Intel XScale (xscale2: CCNT + 4) (4 counters + 1 fixed)",
-	  "32-bit counters; the PMU cannot separate user and kernel counts", NULL},
+	  "counters 32-bit: wrap after 4.3 s per GHz; the PMU cannot separate user and kernel counts", NULL},
 	 "unavailable"},
+	{__LINE__, "armv6", "armv6", 1, false, "0", "0", 1, 1, -1, "ARM", -1, -1, 0x41, 0xb76, false,
+	 "pizero", "6.1.21+", 0, 0, 0, 0,
+	 {"armv6_1176 PMU: ARMv6 ARM1136/ARM1156/ARM1176 (CCNT + 2) (2 counters + 1 fixed)",
+	  "counters 32-bit: wrap after 4.3 s at 1.0 GHz; the PMU cannot separate user and kernel counts", NULL},
+	 "ARMv7"},
+	{__LINE__, "cortex-a9", "cortex_a9", 1, false, "0-3", "0-3", 4, 1, -1, "ARM", -1, -1, 0x41, 0xc09, false,
+	 "imx6q", "6.1.55-imx6", 0, 0, 0, 0,
+	 {"armv7_cortex_a9 PMU: ARM Cortex-A9 (6 counters + 1 fixed)", "counters 32-bit: wrap after 4.3 s at 1.0 GHz",
+	  NULL},
+	 "cannot separate"},
+	{__LINE__, "arm-a53", "cortex_a53", 1, false, "0-3", "0-3", 4, 1, 0, "ARM", -1, -1, 0x41, 0xd03, false,
+	 "rpi3", "6.1.21-v8+", 0, 0, 0, 0,
+	 {"armv8_cortex_a53 PMU: ARM Cortex-A53 (PMUv3) (6 counters + 1 fixed)",
+	  "counters 32-bit: wrap after 3.6 s at 1.2 GHz (64-bit only with format/long, config1:0)", NULL},
+	 "NMI watchdog"},
 	{__LINE__, "xscale-nopmu", "sw", 0, false, "0", "0", 1, 1, -1, "Intel", -1, -1, 0x69, 0x41c, false,
 	 "nslu2", "6.6.30-ixp4xx", 0, 0, 0, 0,
 	 {"hardware counters unavailable: Intel XScale CPU (implementer 0x69) but the kernel registered no "
@@ -121,10 +138,13 @@ static const struct cpu_case {
 	{__LINE__, "x86-hybrid", 4, "cpu_atom", 10, "cpu_atom", "generic"},
 	{__LINE__, "x86-hybrid", 7, "cpu_atom", 10, "cpu_atom", "generic"},
 	{__LINE__, "x86-hybrid", 8, NULL, -1, "", NULL},
-	{__LINE__, "arm-biglittle", 0, "armv8_cortex_a53", 8, "armv8_cortex_a53", "armv8"},
-	{__LINE__, "arm-biglittle", 3, "armv8_cortex_a53", 8, "armv8_cortex_a53", "armv8"},
-	{__LINE__, "arm-biglittle", 4, "armv8_cortex_a72", 9, "armv8_cortex_a72", "armv8"},
-	{__LINE__, "arm-biglittle", 5, "armv8_cortex_a72", 9, "armv8_cortex_a72", "armv8"},
+	{__LINE__, "arm-biglittle", 0, "armv8_cortex_a53", 8, "armv8_cortex_a53", "cortex_a53"},
+	{__LINE__, "arm-biglittle", 3, "armv8_cortex_a53", 8, "armv8_cortex_a53", "cortex_a53"},
+	{__LINE__, "arm-biglittle", 4, "armv8_cortex_a72", 9, "armv8_cortex_a72", "cortex_a72"},
+	{__LINE__, "arm-biglittle", 5, "armv8_cortex_a72", 9, "armv8_cortex_a72", "cortex_a72"},
+	{__LINE__, "armv6", 0, "armv6_1176", 7, "armv6_1176", "armv6"},
+	{__LINE__, "cortex-a9", 2, "armv7_cortex_a9", 7, "armv7_cortex_a9", "cortex_a9"},
+	{__LINE__, "arm-a53", 3, "armv8_cortex_a53", 8, "armv8_cortex_a53", "cortex_a53"},
 	{__LINE__, "xscale", 0, "armv5_xscale2", 6, "armv5_xscale2", "xscale2"},
 	{__LINE__, "xscale-nopmu", 0, NULL, -1, "", NULL},
 	/* a core PMU without a cpus file covers every possible CPU, offline ones too */
@@ -153,6 +173,9 @@ static const struct pmu_case {
 	{__LINE__, "arm-biglittle", "armv8_cortex_a72", 9, true, "", 4, 6},
 	{__LINE__, "arm-biglittle", "kprobe", 6, false, "", 4, 0},
 	{__LINE__, "xscale", "armv5_xscale2", 6, true, "", 4, 4},
+	{__LINE__, "armv6", "armv6_1176", 7, true, "", 4, 2},
+	{__LINE__, "cortex-a9", "armv7_cortex_a9", 7, true, "", 4, 6},
+	{__LINE__, "arm-a53", "armv8_cortex_a53", 8, true, "", 4, 6},
 	{__LINE__, "silvermont", "cpu", 4, true, "silvermont", 4, 2},
 };
 
@@ -292,6 +315,129 @@ static void test_pmus(void)
 }
 
 /* A caller (or test) overriding privileges and regenerating the summary. */
+/* ---- ARM PMUs: events/ lists, counter width, the counter probe ---------------------------- */
+
+static bool has_code(const struct platform_pmu *p, unsigned code)
+{
+	for (int i = 0; i < p->nlisted; i++)
+		if (p->listed[i] == code)
+			return true;
+	return false;
+}
+
+/* A fake perf_event_open that refuses the (limit+1)-th event of a group. */
+struct fake_open {
+	int limit, open, max_open, calls, refuse_errno;
+	struct perf_event_attr first;
+	int bad_group; /* members not opened into the leader's group */
+};
+
+static int fake_open_fn(struct perf_event_attr *attr, int cpu, int group_fd, void *arg)
+{
+	struct fake_open *f = arg;
+	(void)cpu;
+	if (f->calls++ == 0)
+		f->first = *attr;
+	else if (group_fd != 100)
+		f->bad_group++;
+	if (f->open >= f->limit) {
+		errno = f->refuse_errno;
+		return -1;
+	}
+	f->open++;
+	if (f->open > f->max_open)
+		f->max_open = f->open;
+	return 100 + f->open - 1;
+}
+
+static void fake_close_fn(int fd, void *arg)
+{
+	struct fake_open *f = arg;
+	(void)fd;
+	f->open--;
+}
+
+static void test_arm_pmus(void)
+{
+	const struct platform_pmu *p;
+	char buf[320], why[256];
+
+	if (detect("arm-a53") && (p = platform_find_pmu(&pf, "armv8_cortex_a53"))) {
+		CHECK(p->has_events_dir && p->nlisted > 20, "a53 events/: %d listed", p->nlisted);
+		CHECK(has_code(p, 0x08) && has_code(p, 0x11) && has_code(p, 0x15) &&
+			  has_code(p, 0x06),
+		      "a53 lists inst_retired, cpu_cycles, l1d_cache_wb, ld_retired");
+		CHECK(!has_code(p, 0x23) && !has_code(p, 0x24) && !has_code(p, 0x36) &&
+			  !has_code(p, 0x1b),
+		      "a53 lists no stall_*, ll_cache_rd, inst_spec");
+		CHECK(p->has_long && p->max_khz == 1200000, "a53 long %d, %u kHz", p->has_long,
+		      p->max_khz);
+		CHECK(!platform_wrap_note(p, 1000, buf, sizeof(buf)) &&
+			  strstr(buf, "counters 32-bit: wrap after 3.6 s at 1.2 GHz") &&
+			  strstr(buf, "interval 1 s ok"),
+		      "a53 1 s: %s", buf);
+		CHECK(platform_wrap_note(p, 5000, buf, sizeof(buf)) &&
+			  strstr(buf, "interval 5 s is longer than the wrap"),
+		      "a53 5 s: %s", buf);
+		CHECK(platform_wrap_seconds(p) > 3.5 && platform_wrap_seconds(p) < 3.6,
+		      "a53 wrap %.3f s", platform_wrap_seconds(p));
+	}
+	if (detect("arm-biglittle")) {
+		const struct platform_pmu *a53 = platform_find_pmu(&pf, "armv8_cortex_a53"),
+					  *a72 = platform_find_pmu(&pf, "armv8_cortex_a72");
+		CHECK(a53 && a72 && a53->type == 8 && a72->type == 9, "two PMU types");
+		CHECK(a72 && has_code(a72, 0x1b) && !has_code(a72, 0x06) && !has_code(a72, 0x24),
+		      "a72 events/ follows its PMCEID");
+		CHECK(a53 && !has_code(a53, 0x1b) && has_code(a53, 0x06), "a53 events/");
+		CHECK(a72 && a72->max_khz == 1800000, "a72 clock");
+	}
+	if (detect("armv6") && (p = platform_find_pmu(&pf, "armv6_1176"))) {
+		CHECK(!p->has_events_dir && !p->has_long && p->num_counters == 2,
+		      "armv6: no events/, 2 counters");
+		CHECK(!platform_wrap_note(p, 2000, buf, sizeof(buf)) &&
+			  strstr(buf, "wrap after 4.3 s at 1.0 GHz; interval 2 s ok") &&
+			  !strstr(buf, "format/long"),
+		      "armv6 2 s: %s", buf);
+	}
+	if (detect("cortex-a9") && (p = platform_find_pmu(&pf, "armv7_cortex_a9"))) {
+		/* the kernel lists inst_retired for every ARMv7 core: not a PMCEID list */
+		CHECK(p->has_events_dir && has_code(p, 0x08), "a9 events/ has the fixed list");
+		CHECK(!family_events_from_pmceid(p->family) &&
+			  family_implements(p->family, 0x08) == 0,
+		      "a9: events/ not trusted, 0x08 not implemented");
+	}
+	if (detect("xscale") && (p = platform_find_pmu(&pf, "armv5_xscale2")))
+		CHECK(!platform_wrap_note(p, 1000, buf, sizeof(buf)) &&
+			  strstr(buf, "interval 1 s ok below 4.3 GHz"),
+		      "xscale: %s", buf);
+
+	/* the probe: growing pinned groups until the kernel refuses */
+	if (!detect("armv6") || !(p = platform_find_pmu(&pf, "armv6_1176")))
+		return;
+	struct fake_open f = {.limit = 2, .refuse_errno = EINVAL};
+	struct platform_opener o = {.open = fake_open_fn, .close = fake_close_fn, .arg = &f};
+	CHECK_INT(platform_probe_counters(p, 0, &o, why, sizeof(why)), 2);
+	CHECK(f.open == 0 && f.max_open == 2 && f.calls == 3 && !f.bad_group,
+	      "probe opened %d at most, %d left open, %d calls", f.max_open, f.open, f.calls);
+	CHECK(f.first.type == 7 && f.first.config == 0x03 && f.first.pinned && f.first.disabled,
+	      "probe leader: type %u config 0x%llx pinned %d", f.first.type,
+	      (unsigned long long)f.first.config, f.first.pinned);
+	f = (struct fake_open){.limit = 6, .refuse_errno = EINVAL};
+	CHECK_INT(platform_probe_counters(p, 0, &o, why, sizeof(why)), 6);
+	f = (struct fake_open){.limit = 1000, .refuse_errno = EINVAL};
+	CHECK_INT(platform_probe_counters(p, 0, &o, why, sizeof(why)), PLATFORM_PROBE_MAX);
+	CHECK(f.open == 0, "all closed");
+	f = (struct fake_open){.limit = 0, .refuse_errno = ENOENT};
+	CHECK(platform_probe_counters(p, 0, &o, why, sizeof(why)) == -1 &&
+		  strstr(why, "armv6_1176") && strstr(why, strerror(ENOENT)),
+	      "nothing opens: %s", why);
+	/* a probed count shows in the platform line */
+	pf.pmus[0].num_counters = 2;
+	pf.pmus[0].counters_probed = true;
+	platform_describe(&pf);
+	CHECK(strstr(pf.capability, "(2 counters + 1 fixed, probed)"), "probed: %s", pf.capability);
+}
+
 static void test_describe(void)
 {
 	if (!detect("x86-skylake"))
@@ -581,6 +727,7 @@ int main(void)
 	test_trees();
 	test_percpu();
 	test_pmus();
+	test_arm_pmus();
 	test_describe();
 	test_live();
 	test_errors();

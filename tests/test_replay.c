@@ -332,7 +332,7 @@ static void test_agent_commands(void)
 	    {__LINE__, "interval soon", -1, "cpi"},
 	    {__LINE__, "cpus 0-1", 0, "cpi"},
 	    {__LINE__, "mark not recording", -1, "cpi"},
-	    {__LINE__, "mode", -1, "cpi"},
+	    {__LINE__, "mode a b", -1, "cpi"},
 	    {__LINE__, "frobnicate \x1b[2J", -1, "cpi"},
 	    {__LINE__, "", 0, "cpi"},
 	};

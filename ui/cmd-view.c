@@ -31,7 +31,7 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		for (int i = 0; i < app->modes->n; i++) {
 			const struct mode *m = app->modes->modes[i];
 			struct mode_avail a;
-			bool ok = mode_availability(m, app->family, &a) == 0;
+			bool ok = app_mode_availability(app, m, &a) == 0;
 			ui_text_add(u, ok ? ROLE_HELP_TEXT : ROLE_CELL_NA, "  %-10s %s%s%s",
 				    m->name, m->title ? m->title : "",
 				    ok ? "" : " -- not here: ", ok ? "" : a.reason);

@@ -1,4 +1,4 @@
-/* cmd-mode.c: "mode NAME|next|prev", the event mode switch. */
+/* cmd-mode.c: "mode [NAME|next|prev]", the event mode switch and the list of modes. */
 #include "app.h"
 #include "command.h"
 #include "mode.h"
@@ -22,7 +22,7 @@ static int step_mode(struct app_ctx *app, int step, char *err, size_t errlen)
 	for (int k = 1; k < n; k++) {
 		const struct mode *m = app->modes->modes[((cur + step * k) % n + n) % n];
 		struct mode_avail a;
-		if (mode_availability(m, app->family, &a) == 0 &&
+		if (app_mode_availability(app, m, &a) == 0 &&
 		    app_set_mode(app, m->name, err, errlen) == 0)
 			return 0;
 	}
@@ -30,12 +30,31 @@ static int step_mode(struct app_ctx *app, int step, char *err, size_t errlen)
 	return -1;
 }
 
+/* Logs every mode with its status: the title, or why it cannot run here (the missing event). */
+static void list_modes(struct app_ctx *app)
+{
+	for (int i = 0; i < app->modes->n; i++) {
+		const struct mode *m = app->modes->modes[i];
+		struct mode_avail a;
+		if (app_mode_availability(app, m, &a) == 0)
+			app_log(app, MSG_INFO, "mode %s%s: %s%s%s", m->name,
+				strcmp(m->name, app->mode_name) == 0 ? " (running)" : "",
+				m->title ? m->title : "", a.note ? " -- " : "",
+				a.note ? a.note : "");
+		else
+			app_log(app, MSG_INFO, "mode %s: n/a here: %s", m->name, a.reason);
+	}
+}
+
 static int exec_mode(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
-	const char *name = argv[1];
 	int rc;
 
-	(void)argc;
+	if (argc < 2) {
+		list_modes(ctx->app);
+		return 0;
+	}
+	const char *name = argv[1];
 	if (strcmp(name, "next") == 0 || strcmp(name, "prev") == 0)
 		rc = step_mode(ctx->app, name[0] == 'n' ? 1 : -1, err, errlen);
 	else
@@ -48,11 +67,11 @@ static int exec_mode(const struct command_ctx *ctx, int argc, char **argv, char 
 
 const struct command cmd_mode_entry = {
     .name = "mode",
-    .usage = "mode NAME|next|prev",
-    .min_args = 1,
+    .usage = "mode [NAME|next|prev]",
+    .min_args = 0,
     .max_args = 1,
     .args = {ARG_MODE},
     .flags = COMMAND_CONTROL,
     .exec = exec_mode,
-    .help = "switch to event mode NAME, or the next/previous mode",
+    .help = "switch to event mode NAME or the next/previous one; alone: list why any is n/a",
 };

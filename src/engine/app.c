@@ -62,6 +62,8 @@ static void notify_mode(struct app_ctx *app)
 			app->hooks[i].on_mode(app, app->hooks[i].arg);
 }
 
+static void note_counter_wrap(struct app_ctx *app);
+
 /* --- modes -> what the session runs ------------------------------------------------------ */
 
 /* --- offcore breakdown ------------------------------------------------------------------- */
@@ -173,12 +175,63 @@ int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_
 	return 0;
 }
 
+/* What core PMU @p says it can count, for mode_availability_on. */
+static struct mode_event_support pmu_support(const struct platform_pmu *p)
+{
+	return (struct mode_event_support){.pmu = p->name,
+					   .listed = p->has_events_dir ? p->listed : NULL,
+					   .nlisted = p->nlisted,
+					   .counters = p->num_counters};
+}
+
+int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
+{
+	int rc = mode_availability(m, app->family, a);
+	if (rc < 0 || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
+	    app->pf.core_pmu_count == 0)
+		return rc;
+	const char *matched = a->matched;
+	int counters = a->counters;
+	for (int i = 0; i < app->pf.npmus; i++) {
+		const struct platform_pmu *p = &app->pf.pmus[i];
+		bool used = false;
+		for (int r = 0; r < app->ncpus && !used; r++)
+			used = cpuset_has(&p->cpus, app->cpus[r]);
+		if (!p->is_core || !p->family || !used)
+			continue;
+		struct mode_event_support sup = pmu_support(p);
+		struct mode_avail pa;
+		if (mode_availability_on(m, p->family, &sup, &pa) < 0) {
+			*a = pa;
+			if (app->pf.hybrid && !strstr(pa.reason, p->name))
+				snprintf(a->reason, sizeof(a->reason), "%s: %.250s", p->name,
+					 pa.reason);
+			return -1;
+		}
+		if (!pa.matched || !matched || strcmp(pa.matched, matched) != 0) {
+			a->available = false;
+			snprintf(
+			    a->reason, sizeof(a->reason),
+			    "core types need different events ([events %s] for %s, [events %s] "
+			    "for %s); a mode runs one event list on every CPU",
+			    matched ? matched : "?", app->family->key,
+			    pa.matched ? pa.matched : "?", p->name);
+			return -1;
+		}
+		if (pa.counters > 0 && (counters <= 0 || pa.counters < counters))
+			counters = pa.counters;
+	}
+	a->counters = counters;
+	a->multiplex = a->counters > 0 && a->needed > a->counters;
+	return 0;
+}
+
 /* Resolves @m for the app's family into @out. */
 static int resolve_mode(struct app_ctx *app, const struct mode *m, struct session_mode *out,
 			char *err, size_t errlen)
 {
 	struct mode_avail avail;
-	if (mode_availability(m, app->family, &avail) < 0) {
+	if (app_mode_availability(app, m, &avail) < 0) {
 		snprintf(err, errlen, "mode %s is not available on %s: %s", m->name,
 			 app->family->desc, avail.reason);
 		return -1;
@@ -190,7 +243,11 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 	}
 	memset(out, 0, sizeof(*out));
 	snprintf(out->name, sizeof(out->name), "%s", m->name);
-	snprintf(out->title, sizeof(out->title), "%s", m->title ? m->title : "");
+	if (avail.note)
+		snprintf(out->title, sizeof(out->title), "%s [%s]", m->title ? m->title : "",
+			 avail.note);
+	else
+		snprintf(out->title, sizeof(out->title), "%s", m->title ? m->title : "");
 	const struct mode_events *ev = res.events;
 	if (ev->nevents > SESSION_MAX_EVENTS) {
 		snprintf(err, errlen, "mode %s has %d events (at most %d)", m->name, ev->nevents,
@@ -678,6 +735,7 @@ int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 		return rc;
 	app->interval_ms = ms;
 	apply_cadence(app);
+	note_counter_wrap(app);
 	return 0;
 }
 
@@ -746,9 +804,60 @@ static const char *default_mode(struct app_ctx *app)
 {
 	const struct mode *cpi = mode_find(app->modes, "cpi");
 	struct mode_avail a;
-	if (!family_is_a(app->family, "sw") && cpi && mode_availability(cpi, app->family, &a) == 0)
+	if (!family_is_a(app->family, "sw") && cpi && app_mode_availability(app, cpi, &a) == 0)
 		return "cpi";
 	return "sw";
+}
+
+/* Where sysfs does not say how many counters an ARM or XScale core PMU has (no
+ * caps/num_counters), a live perf run asks the kernel: growing groups on one of its CPUs. */
+static void probe_counters(struct app_ctx *app)
+{
+	if (app->pf.root[0] || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		return;
+	bool probed = false;
+	for (int i = 0; i < app->pf.npmus; i++) {
+		struct platform_pmu *p = &app->pf.pmus[i];
+		char path[512], why[256];
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/num_counters",
+			 p->name);
+		if (!p->is_core || !family_cycle_code(p->family) || access(path, R_OK) == 0)
+			continue;
+		int cpu = cpuset_next(&p->cpus, 0);
+		while (cpu >= 0 && !cpuset_has(&app->pf.online, cpu))
+			cpu = cpuset_next(&p->cpus, cpu + 1);
+		if (cpu < 0)
+			continue;
+		int n = platform_probe_counters(p, cpu, &platform_perf_opener, why, sizeof(why));
+		if (n > 0) {
+			p->num_counters = n;
+			p->counters_probed = probed = true;
+		} else {
+			app_log(app, MSG_WARN, "counters not probed: %s; using the %s table (%d)",
+				why, p->family->desc, p->num_counters);
+		}
+	}
+	if (probed)
+		platform_describe(&app->pf);
+}
+
+/* Judges the interval against the counter wrap in the platform line and warns when it is
+ * longer than a core PMU's 32-bit counters take to wrap. */
+static void note_counter_wrap(struct app_ctx *app)
+{
+	if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		return;
+	app->pf.interval_ms = app->interval_ms;
+	platform_describe(&app->pf);
+	if (!app->source.ops->describe)
+		snprintf(app->machine.capability, sizeof(app->machine.capability), "%s",
+			 app->pf.capability);
+	for (int i = 0; i < app->pf.npmus; i++) {
+		char line[320];
+		if (app->pf.pmus[i].is_core &&
+		    platform_wrap_note(&app->pf.pmus[i], app->interval_ms, line, sizeof(line)))
+			app_log(app, MSG_WARN, "%s: %s", app->pf.pmus[i].name, line);
+	}
 }
 
 /* The machine the numbers come from: the source's description, else this machine's. */
@@ -859,7 +968,9 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	if (choose_cpus(app, app->opt.cpus, app->cpus, &app->ncpus, err, errlen) < 0)
 		return 2;
 	fill_core_types(app);
+	probe_counters(app);
 	describe_machine(app);
+	note_counter_wrap(app);
 	app->session = new_session(app, err, errlen);
 	if (!app->session)
 		return 1;

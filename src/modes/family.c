@@ -2,6 +2,65 @@
 #include "family.h"
 #include <string.h>
 
+/* Event numbers each core implements (its TRM; the kernel's perf_event_v6.c/v7.c maps agree),
+ * ended by FAMILY_EVENTS_END. 0xff on ARMv6/ARMv7 is the kernel's code for the cycle counter. */
+#define E FAMILY_EVENTS_END
+static const unsigned short armv6_events[] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x09,
+					      0x0a, 0x0b, 0x0c, 0x0d, 0x0f, 0x10, 0x11, 0x12, 0x20,
+					      0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0xff, E};
+static const unsigned short arm11mpcore_events[] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
+						    0x07, 0x08, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e,
+						    0x0f, 0x10, 0x11, 0x12, 0x13, 0xff, E};
+static const unsigned short cortex_a5_events[] = {
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b,
+    0x0c, 0x0d, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x86, 0x87, 0xc0,
+    0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xff, E};
+static const unsigned short cortex_a7_events[] = {
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e,
+    0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1d, 0x60, 0x61, 0x86,
+    0x87, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc7, 0xc8, 0xc9, 0xca, 0xff, E};
+static const unsigned short cortex_a8_events[] = {
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c,
+    0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46,
+    0x47, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x50, 0x51, 0x52, 0x53,
+    0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x70, 0x71, 0x72, 0xff, E};
+/* No 0x08 (instructions architecturally executed) and no 0x0e: Cortex-A9 TRM, table 11-5. */
+static const unsigned short cortex_a9_events[] = {
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0f, 0x10,
+    0x11, 0x12, 0x40, 0x41, 0x42, 0x50, 0x51, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
+    0x68, 0x6e, 0x70, 0x71, 0x72, 0x73, 0x74, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x8a,
+    0x8b, 0x90, 0x91, 0x92, 0x93, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xff, E};
+static const unsigned short cortex_a15_events[] = {
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x09, 0x0a, 0x0b, 0x10, 0x11, 0x12, 0x13,
+    0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x40, 0x41, 0x42, 0x43,
+    0x46, 0x47, 0x48, 0x4c, 0x4d, 0x50, 0x51, 0x52, 0x53, 0x56, 0x57, 0x58, 0x60, 0x61,
+    0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6c, 0x6d, 0x6e, 0x70, 0x71,
+    0x72, 0x73, 0x74, 0x75, 0x76, 0x78, 0x79, 0x7a, 0x7c, 0x7d, 0x7e, 0xff, E};
+/* Cortex-A12 and Cortex-A17 share their event list (and the kernel's maps). */
+static const unsigned short cortex_a17_events[] = {
+    0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x09, 0x0a, 0x0b, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15,
+    0x16, 0x17, 0x18, 0x19, 0x1b, 0x1c, 0x1d, 0x40, 0x41, 0x50, 0x51, 0x56, 0x57, 0x58, 0x60,
+    0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6c, 0x6e, 0x6f, 0x70, 0x71, 0x72,
+    0x73, 0x74, 0x75, 0x76, 0x78, 0x79, 0x7a, 0x7c, 0x7d, 0x7e, 0x81, 0x8a, 0xc0, 0xc1, 0xc2,
+    0xc3, 0xc4, 0xca, 0xd3, 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xde, 0xdf, 0xe0, 0xe1, 0xe2, 0xe3,
+    0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xea, 0xeb, 0xff, E};
+/* PMCEID0 = 0x67ffbfff, PMCEID1 = 0 (no 0x0e, 0x1b, 0x1c, no STALL_* or LL_CACHE_*), plus
+ * the implementation-defined 0x60-0x61, 0x7a, 0x86-0x87, 0xc0-0xd2 and 0xe0-0xe8. */
+static const unsigned short cortex_a53_events[] = {
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0f,
+    0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1d, 0x1e, 0x60, 0x61,
+    0x7a, 0x86, 0x87, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xcb,
+    0xcc, 0xd0, 0xd1, 0xd2, 0xe0, 0xe1, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, E};
+/* Cortex-A57 and Cortex-A72: no 0x06/0x07, 0x0c-0x0f, no STALL_* or LL_CACHE_*. */
+static const unsigned short cortex_a57_events[] = {
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x09, 0x0a, 0x0b, 0x10, 0x11, 0x12, 0x13,
+    0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x40, 0x41, 0x42,
+    0x43, 0x46, 0x47, 0x48, 0x4c, 0x4d, 0x50, 0x51, 0x52, 0x53, 0x56, 0x57, 0x58, 0x60,
+    0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6c, 0x6d, 0x6e, 0x70,
+    0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x78, 0x79, 0x7a, 0x7c, 0x7d, 0x7e, 0x81, 0x82,
+    0x83, 0x84, 0x86, 0x87, 0x88, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x8f, 0x90, 0x91, E};
+#undef E
+
 const struct pmu_family pmu_families[] = {
     {.key = "sw",
      .desc = "software events (no hardware PMU)",
@@ -151,12 +210,120 @@ const struct pmu_family pmu_families[] = {
      .fixed = 1,
      .filters_priv = true,
      .counter_bits = 32},
+    {.key = "cortex_a53",
+     .parent = "armv8",
+     .desc = "ARM Cortex-A53 (PMUv3)",
+     .manual = "Cortex-A53 TRM",
+     .implemented = cortex_a53_events,
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "cortex_a57",
+     .parent = "armv8",
+     .desc = "ARM Cortex-A57 (PMUv3)",
+     .manual = "Cortex-A57 TRM",
+     .implemented = cortex_a57_events,
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "cortex_a72",
+     .parent = "armv8",
+     .desc = "ARM Cortex-A72 (PMUv3)",
+     .manual = "Cortex-A72 TRM",
+     .implemented = cortex_a57_events,
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
     {.key = "armv7",
      .parent = "generic",
      .desc = "ARMv7 Cortex-A",
      .counters = 4,
      .fixed = 1,
      .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "cortex_a5",
+     .parent = "armv7",
+     .desc = "ARM Cortex-A5",
+     .manual = "Cortex-A5 TRM",
+     .implemented = cortex_a5_events,
+     .counters = 2,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "cortex_a7",
+     .parent = "armv7",
+     .desc = "ARM Cortex-A7",
+     .manual = "Cortex-A7 MPCore TRM",
+     .implemented = cortex_a7_events,
+     .counters = 4,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "cortex_a8",
+     .parent = "armv7",
+     .desc = "ARM Cortex-A8",
+     .manual = "Cortex-A8 TRM",
+     .implemented = cortex_a8_events,
+     .counters = 4,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "cortex_a9",
+     .parent = "armv7",
+     .desc = "ARM Cortex-A9",
+     .manual = "Cortex-A9 TRM",
+     .implemented = cortex_a9_events,
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "cortex_a12",
+     .parent = "armv7",
+     .desc = "ARM Cortex-A12",
+     .manual = "Cortex-A12 TRM",
+     .implemented = cortex_a17_events,
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "cortex_a15",
+     .parent = "armv7",
+     .desc = "ARM Cortex-A15",
+     .manual = "Cortex-A15 TRM",
+     .implemented = cortex_a15_events,
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "cortex_a17",
+     .parent = "armv7",
+     .desc = "ARM Cortex-A17",
+     .manual = "Cortex-A17 TRM",
+     .implemented = cortex_a17_events,
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "armv6",
+     .parent = "generic",
+     .desc = "ARMv6 ARM1136/ARM1156/ARM1176 (CCNT + 2)",
+     .manual = "ARM1176JZF-S TRM",
+     .implemented = armv6_events,
+     .counters = 2,
+     .fixed = 1,
+     .filters_priv = false,
+     .counter_bits = 32},
+    {.key = "arm11mpcore",
+     .parent = "generic",
+     .desc = "ARMv6 ARM11 MPCore (CCNT + 2)",
+     .manual = "ARM11 MPCore TRM",
+     .implemented = arm11mpcore_events,
+     .counters = 2,
+     .fixed = 1,
+     .filters_priv = false,
      .counter_bits = 32},
     {.key = "xscale",
      .parent = "generic",
@@ -238,17 +405,252 @@ const struct pmu_family *family_from_caps_name(const char *pmu_name)
 	return NULL;
 }
 
+/* sysfs core PMU names -> family keys; a trailing '*' matches any rest. First match wins. */
+static const struct {
+	const char *pmu;
+	const char *key;
+} pmu_names[] = {
+    {"armv5_xscale1*", "xscale1"},
+    {"xscale1", "xscale1"},
+    {"armv5_xscale2*", "xscale2"},
+    {"xscale2", "xscale2"},
+    {"armv6_11mpcore", "arm11mpcore"},
+    {"armv6_*", "armv6"},
+    {"armv7_cortex_a5", "cortex_a5"},
+    {"armv7_cortex_a7", "cortex_a7"},
+    {"armv7_cortex_a8", "cortex_a8"},
+    {"armv7_cortex_a9", "cortex_a9"},
+    {"armv7_cortex_a12", "cortex_a12"},
+    {"armv7_cortex_a15", "cortex_a15"},
+    {"armv7_cortex_a17", "cortex_a17"},
+    {"armv7_*", "armv7"},
+    {"armv8_cortex_a53", "cortex_a53"},
+    {"armv8_cortex_a57", "cortex_a57"},
+    {"armv8_cortex_a72", "cortex_a72"},
+    {"armv8_*", "armv8"},
+    {"armv9_*", "armv8"},
+    {NULL, NULL},
+};
+
 const struct pmu_family *family_from_pmu_name(const char *pmu)
 {
-	if (strncmp(pmu, "armv5_xscale1", 13) == 0 || strcmp(pmu, "xscale1") == 0)
-		return family_find("xscale1");
-	if (strncmp(pmu, "armv5_xscale2", 13) == 0 || strcmp(pmu, "xscale2") == 0)
-		return family_find("xscale2");
-	if (strncmp(pmu, "armv8_", 6) == 0 || strncmp(pmu, "armv9_", 6) == 0)
-		return family_find("armv8");
-	if (strncmp(pmu, "armv7_", 6) == 0 || strncmp(pmu, "armv6_", 6) == 0)
-		return family_find("armv7");
+	for (size_t i = 0; pmu_names[i].pmu; i++) {
+		const char *pat = pmu_names[i].pmu;
+		size_t n = strlen(pat);
+		bool match = pat[n - 1] == '*' ? strncmp(pmu, pat, n - 1) == 0 : !strcmp(pmu, pat);
+		if (match)
+			return family_find(pmu_names[i].key);
+	}
 	return NULL;
+}
+
+int family_implements(const struct pmu_family *fam, unsigned code)
+{
+	for (; fam; fam = family_find(fam->parent)) {
+		if (!fam->implemented)
+			continue;
+		for (const unsigned short *e = fam->implemented; *e != FAMILY_EVENTS_END; e++)
+			if (*e == code)
+				return 1;
+		return 0;
+	}
+	return -1;
+}
+
+struct event_name {
+	unsigned code;
+	const char *name;
+};
+
+/* ARMv8 PMUv3 common events (Arm ARM D7.10; the kernel's events/ names in lower case). */
+static const struct event_name armv8_names[] = {
+    {0x00, "SW_INCR"},
+    {0x01, "L1I_CACHE_REFILL"},
+    {0x02, "L1I_TLB_REFILL"},
+    {0x03, "L1D_CACHE_REFILL"},
+    {0x04, "L1D_CACHE"},
+    {0x05, "L1D_TLB_REFILL"},
+    {0x06, "LD_RETIRED"},
+    {0x07, "ST_RETIRED"},
+    {0x08, "INST_RETIRED"},
+    {0x09, "EXC_TAKEN"},
+    {0x0a, "EXC_RETURN"},
+    {0x0b, "CID_WRITE_RETIRED"},
+    {0x0c, "PC_WRITE_RETIRED"},
+    {0x0d, "BR_IMMED_RETIRED"},
+    {0x0e, "BR_RETURN_RETIRED"},
+    {0x0f, "UNALIGNED_LDST_RETIRED"},
+    {0x10, "BR_MIS_PRED"},
+    {0x11, "CPU_CYCLES"},
+    {0x12, "BR_PRED"},
+    {0x13, "MEM_ACCESS"},
+    {0x14, "L1I_CACHE"},
+    {0x15, "L1D_CACHE_WB"},
+    {0x16, "L2D_CACHE"},
+    {0x17, "L2D_CACHE_REFILL"},
+    {0x18, "L2D_CACHE_WB"},
+    {0x19, "BUS_ACCESS"},
+    {0x1a, "MEMORY_ERROR"},
+    {0x1b, "INST_SPEC"},
+    {0x1c, "TTBR_WRITE_RETIRED"},
+    {0x1d, "BUS_CYCLES"},
+    {0x1e, "CHAIN"},
+    {0x1f, "L1D_CACHE_ALLOCATE"},
+    {0x20, "L2D_CACHE_ALLOCATE"},
+    {0x21, "BR_RETIRED"},
+    {0x22, "BR_MIS_PRED_RETIRED"},
+    {0x23, "STALL_FRONTEND"},
+    {0x24, "STALL_BACKEND"},
+    {0x25, "L1D_TLB"},
+    {0x26, "L1I_TLB"},
+    {0x27, "L2I_CACHE"},
+    {0x28, "L2I_CACHE_REFILL"},
+    {0x29, "L3D_CACHE_ALLOCATE"},
+    {0x2a, "L3D_CACHE_REFILL"},
+    {0x2b, "L3D_CACHE"},
+    {0x2c, "L3D_CACHE_WB"},
+    {0x2d, "L2D_TLB_REFILL"},
+    {0x2e, "L2I_TLB_REFILL"},
+    {0x2f, "L2D_TLB"},
+    {0x30, "L2I_TLB"},
+    {0x31, "REMOTE_ACCESS"},
+    {0x32, "LL_CACHE"},
+    {0x33, "LL_CACHE_MISS"},
+    {0x34, "DTLB_WALK"},
+    {0x35, "ITLB_WALK"},
+    {0x36, "LL_CACHE_RD"},
+    {0x37, "LL_CACHE_MISS_RD"},
+    {0, NULL},
+};
+
+/* ARMv7 common events (PMUv1 and the PMUv2 supplement) and the kernel's cycle counter code. */
+static const struct event_name armv7_names[] = {
+    {0x00, "SW_INCR"},
+    {0x01, "L1I_CACHE_REFILL"},
+    {0x02, "L1I_TLB_REFILL"},
+    {0x03, "L1D_CACHE_REFILL"},
+    {0x04, "L1D_CACHE"},
+    {0x05, "L1D_TLB_REFILL"},
+    {0x06, "LD_RETIRED"},
+    {0x07, "ST_RETIRED"},
+    {0x08, "INST_RETIRED"},
+    {0x09, "EXC_TAKEN"},
+    {0x0a, "EXC_RETURN"},
+    {0x0b, "CID_WRITE_RETIRED"},
+    {0x0c, "PC_WRITE_RETIRED"},
+    {0x0d, "BR_IMMED_RETIRED"},
+    {0x0e, "BR_RETURN_RETIRED"},
+    {0x0f, "UNALIGNED_LDST_RETIRED"},
+    {0x10, "BR_MIS_PRED"},
+    {0x11, "CPU_CYCLES"},
+    {0x12, "BR_PRED"},
+    {0x13, "MEM_ACCESS"},
+    {0x14, "L1I_CACHE"},
+    {0x15, "L1D_CACHE_WB"},
+    {0x16, "L2D_CACHE"},
+    {0x17, "L2D_CACHE_REFILL"},
+    {0x18, "L2D_CACHE_WB"},
+    {0x19, "BUS_ACCESS"},
+    {0x1a, "MEMORY_ERROR"},
+    {0x1b, "INST_SPEC"},
+    {0x1c, "TTBR_WRITE_RETIRED"},
+    {0x1d, "BUS_CYCLES"},
+    {0xff, "CPU_CYCLES (cycle counter)"},
+    {0, NULL},
+};
+
+/* ARM1136/1156/1176 (ARMv6): the numbers are close to XScale's. */
+static const struct event_name armv6_names[] = {
+    {0x00, "ICACHE_MISS"},
+    {0x01, "IBUF_STALL"},
+    {0x02, "DDEP_STALL"},
+    {0x03, "ITLB_MISS"},
+    {0x04, "DTLB_MISS"},
+    {0x05, "BR_EXEC"},
+    {0x06, "BR_MISPREDICT"},
+    {0x07, "INSTR_EXEC"},
+    {0x09, "DCACHE_HIT"},
+    {0x0a, "DCACHE_ACCESS"},
+    {0x0b, "DCACHE_MISS"},
+    {0x0c, "DCACHE_WBACK"},
+    {0x0d, "SW_PC_CHANGE"},
+    {0x0f, "MAIN_TLB_MISS"},
+    {0x10, "EXPL_D_ACCESS"},
+    {0x11, "LSU_FULL_STALL"},
+    {0x12, "WBUF_DRAINED"},
+    {0xff, "CPU_CYCLES (CCNT)"},
+    {0, NULL},
+};
+
+/* ARM11 MPCore: ARMv6 numbering from 0x06 on differs. */
+static const struct event_name arm11mpcore_names[] = {
+    {0x00, "ICACHE_MISS"},     {0x01, "IBUF_STALL"},	    {0x02, "DDEP_STALL"},
+    {0x03, "ITLB_MISS"},       {0x04, "DTLB_MISS"},	    {0x05, "BR_EXEC"},
+    {0x06, "BR_NOTPREDICT"},   {0x07, "BR_MISPREDICT"},	    {0x08, "INSTR_EXEC"},
+    {0x0a, "DCACHE_RDACCESS"}, {0x0b, "DCACHE_RDMISS"},	    {0x0c, "DCACHE_WRACCESS"},
+    {0x0d, "DCACHE_WRMISS"},   {0x0e, "DCACHE_EVICTION"},   {0x0f, "SW_PC_CHANGE"},
+    {0x10, "MAIN_TLB_MISS"},   {0x11, "EXPL_MEM_ACCESS"},   {0x12, "LSU_FULL_STALL"},
+    {0x13, "WBUF_DRAINED"},    {0xff, "CPU_CYCLES (CCNT)"}, {0, NULL},
+};
+
+/* Implementation-defined events the built-in modes use, per core. */
+static const struct {
+	const char *family;
+	unsigned code;
+	const char *name;
+} impl_names[] = {
+    {"cortex_a9", 0x60, "ICACHE_DEP_STALL_CYCLES"},
+    {"cortex_a9", 0x61, "DCACHE_DEP_STALL_CYCLES"},
+    {"cortex_a9", 0x68, "INST_OUT_OF_RENAME_STAGE"},
+    {"cortex_a8", 0x43, "L2_ACCESS"},
+    {"cortex_a8", 0x44, "L2_CACHE_MISS"},
+    {"cortex_a8", 0x56, "CYCLES_INST_STALL"},
+    {"cortex_a53", 0xe1, "IC_DEP_STALL (DPU IQ empty, I-cache miss)"},
+    {"cortex_a53", 0xe7, "LD_DEP_STALL (Wr stage stalled on a load miss)"},
+    {NULL, 0, NULL},
+};
+
+static const char *name_in(const struct event_name *t, unsigned code)
+{
+	for (; t->name; t++)
+		if (t->code == code)
+			return t->name;
+	return NULL;
+}
+
+const char *family_event_name(const struct pmu_family *fam, unsigned code)
+{
+	for (size_t i = 0; fam && impl_names[i].family; i++)
+		if (impl_names[i].code == code && family_is_a(fam, impl_names[i].family))
+			return impl_names[i].name;
+	if (family_is_a(fam, "armv8"))
+		return name_in(armv8_names, code);
+	if (family_is_a(fam, "armv7"))
+		return name_in(armv7_names, code);
+	if (family_is_a(fam, "armv6"))
+		return name_in(armv6_names, code);
+	if (family_is_a(fam, "arm11mpcore"))
+		return name_in(arm11mpcore_names, code);
+	return NULL;
+}
+
+unsigned family_cycle_code(const struct pmu_family *fam)
+{
+	if (family_is_a(fam, "armv8"))
+		return 0x11;
+	if (family_is_a(fam, "armv7") || family_is_a(fam, "armv6") ||
+	    family_is_a(fam, "arm11mpcore"))
+		return 0xff;
+	if (family_is_a(fam, "xscale"))
+		return 0xfe;
+	return 0;
+}
+
+bool family_events_from_pmceid(const struct pmu_family *fam) { return family_is_a(fam, "armv8"); }
+
+bool family_is_common_event(unsigned code)
+{
+	return code < 0x40 || (code >= 0x4000 && code < 0x4040);
 }
 
 bool family_is_a(const struct pmu_family *fam, const char *key)

@@ -82,6 +82,7 @@ static void free_events(struct mode_events *s)
 		free(s->events[i].spec);
 	}
 	free(s->events);
+	free(s->note);
 }
 
 static void free_metric(struct mode_metric *m)
@@ -191,6 +192,17 @@ static int add_event(struct builder *b, struct mode_events *s, char *alias, cons
 	char c[64];
 	bool optional = false;
 	size_t n = strlen(alias);
+	if (strcmp(alias, "note") == 0) { /* a label for the section, not an event */
+		if (s->note)
+			return bfail(b, line, "note given twice in this section");
+		if (!*spec)
+			return bfail(b, line, "note: give the label after '='");
+		for (const char *p = spec; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				return bfail(b, line, "note: control characters in the label");
+		s->note = xstrdup(spec);
+		return s->note ? 0 : bfail(b, line, "out of memory");
+	}
 	if (n > 0 && alias[n - 1] == '?') {
 		optional = true;
 		alias[--n] = '\0';
@@ -829,11 +841,8 @@ enum event_slot mode_event_slot(const char *spec, const struct pmu_family *fam, 
 			}
 		return EVENT_SLOT_COUNTER;
 	}
-	/* ARM cycle counter and XScale CCNT: cycles only. */
-	unsigned cycle_code = family_is_a(fam, "armv8")	   ? 0x11
-			      : family_is_a(fam, "armv7")  ? 0xff
-			      : family_is_a(fam, "xscale") ? 0xfe
-							   : 0;
+	/* ARM cycle counter and ARMv6/XScale CCNT: cycles only. */
+	unsigned cycle_code = family_cycle_code(fam);
 	if (!cycle_code)
 		return EVENT_SLOT_COUNTER;
 	bool cycles =
@@ -870,18 +879,78 @@ static void classify_events(const struct mode_events *ev, const struct pmu_famil
 	}
 }
 
+/* The code of a plain raw spec "rNN" (hex), or -1. */
+static long raw_code(const char *spec)
+{
+	if (spec[0] != 'r' || !isxdigit((unsigned char)spec[1]))
+		return -1;
+	char *end;
+	unsigned long code = strtoul(spec + 1, &end, 16);
+	return *end || code > 0xffff ? -1 : (long)code;
+}
+
+static bool listed(const struct mode_event_support *sup, unsigned code)
+{
+	for (int i = 0; i < sup->nlisted; i++)
+		if (sup->listed[i] == code)
+			return true;
+	return false;
+}
+
+/* Why @code cannot count on @fam / @sup, in @why; false if it can (as far as anyone says). */
+static bool event_missing(const struct pmu_family *fam, const struct mode_event_support *sup,
+			  unsigned code, char *why, size_t len)
+{
+	const char *name = family_event_name(fam, code);
+	char ev[96];
+	if (name)
+		snprintf(ev, sizeof(ev), "%s (0x%02x)", name, code);
+	else
+		snprintf(ev, sizeof(ev), "event 0x%02x", code);
+	if (sup && sup->listed && family_events_from_pmceid(fam) && family_is_common_event(code) &&
+	    !listed(sup, code)) {
+		snprintf(why, len,
+			 "needs %s, which %s does not implement (not in its sysfs events/, "
+			 "which lists what the core's PMCEID registers report)",
+			 ev, sup->pmu && sup->pmu[0] ? sup->pmu : fam->desc);
+		return true;
+	}
+	if (family_implements(fam, code) == 0) {
+		const struct pmu_family *f = fam;
+		while (f && !f->implemented)
+			f = family_find(f->parent);
+		snprintf(why, len, "needs %s, which %s does not implement (%s)", ev,
+			 f ? f->desc : fam->desc, f && f->manual ? f->manual : "its manual");
+		return true;
+	}
+	return false;
+}
+
 int mode_availability(const struct mode *m, const struct pmu_family *fam, struct mode_avail *a)
+{
+	return mode_availability_on(m, fam, NULL, a);
+}
+
+int mode_availability_on(const struct mode *m, const struct pmu_family *fam,
+			 const struct mode_event_support *sup, struct mode_avail *a)
 {
 	memset(a, 0, sizeof(*a));
 	struct mode_resolution r;
-	a->counters = fam ? fam->counters : 0;
+	a->counters = sup && sup->counters > 0 ? sup->counters : fam ? fam->counters : 0;
 	if (mode_resolve(m, fam, &r) < 0) {
 		snprintf(a->reason, sizeof(a->reason), "%s", r.reason);
 		a->matched = r.matched;
 		return -1;
 	}
-	a->available = true;
 	a->matched = r.matched;
+	a->note = r.events->note;
+	for (int i = 0; fam && i < r.events->nevents; i++) {
+		long code = raw_code(r.events->events[i].spec);
+		if (code >= 0 && !r.events->events[i].optional &&
+		    event_missing(fam, sup, (unsigned)code, a->reason, sizeof(a->reason)))
+			return -1;
+	}
+	a->available = true;
 	enum event_slot slot[MODE_MAX_EVENTS];
 	classify_events(r.events, fam, slot);
 	for (int i = 0; i < r.events->nevents; i++) {
@@ -1039,6 +1108,8 @@ struct mode *mode_merge(const struct mode *const *modes, int n, const struct pmu
 		snprintf(help + u, sizeof(help) - u, "%s%s", u ? "; " : "", x->title);
 		if (x->kind == MODE_KIND_OFFCORE)
 			m->kind = MODE_KIND_OFFCORE;
+		if (r.events->note && !s->note)
+			s->note = xstrdup(r.events->note);
 		for (int e = 0; e < r.events->nevents; e++) {
 			const struct mode_event *me = &r.events->events[e];
 			int j = mode_event_index(s, me->alias);

@@ -3,6 +3,7 @@
 #include "encode.h"
 #include "family.h"
 #include "mode.h"
+#include "platform.h"
 #include "source.h"
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -79,16 +80,52 @@ int report_list_events(struct app_ctx *app, const char *pattern, FILE *out)
 	return 0;
 }
 
+/* Core PMUs of this machine that hold a selected CPU (none for a recorded or simulated run). */
+static bool pmu_in_use(const struct app_ctx *app, const struct platform_pmu *p)
+{
+	if (!p->is_core || !p->family || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		return false;
+	for (int r = 0; r < app->ncpus; r++)
+		if (cpuset_has(&p->cpus, app->cpus[r]))
+			return true;
+	return false;
+}
+
+/* "# core type armv8_cortex_a53 (CPUs 0-3): cortex_a53, perf type 8, 6 counters (probed)" and
+ * the counter width against the interval, per core PMU in use. */
+static void print_core_types(const struct app_ctx *app, FILE *out)
+{
+	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->pf.core_pmu_count == 0)
+		fprintf(out, "# counters: no core PMU here, so none counted or probed\n");
+	for (int i = 0; i < app->pf.npmus; i++) {
+		const struct platform_pmu *p = &app->pf.pmus[i];
+		char set[256], wrap[320];
+		if (!pmu_in_use(app, p))
+			continue;
+		platform_wrap_note(p, app->interval_ms, wrap, sizeof(wrap));
+		fprintf(out,
+			"# core type %s (CPUs %s): family %s, perf type %d, %d programmable "
+			"counters%s; %s\n",
+			p->name, cpuset_format(&p->cpus, set, sizeof(set)), p->family->key, p->type,
+			p->num_counters,
+			p->counters_probed			 ? " (probed)"
+			: p->num_counters == p->family->counters ? " (family table)"
+								 : " (caps/num_counters)",
+			wrap);
+	}
+}
+
 int report_list_modes(struct app_ctx *app, FILE *out)
 {
 	fprintf(out, "# family: %s (%s), %d programmable counters\n", app->family->key,
 		app->family->desc, app->family->counters);
+	print_core_types(app, out);
 	fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", "MODE", "STATUS", "COUNTERS", "FIXED",
 		"OTHER", "MULTIPLEX", "TITLE / REASON");
 	for (int i = 0; i < app->modes->n; i++) {
 		const struct mode *m = app->modes->modes[i];
 		struct mode_avail a;
-		if (mode_availability(m, app->family, &a) < 0) {
+		if (app_mode_availability(app, m, &a) < 0) {
 			fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", m->name, "n/a", "-", "-",
 				"-", "-", a.reason);
 			continue;
@@ -107,8 +144,9 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 				mux = muxbuf;
 			}
 		}
-		fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s\n", m->name, "available", needed,
-			a.fixed, a.other, mux, m->title ? m->title : "");
+		fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s%s%s%s\n", m->name, "available",
+			needed, a.fixed, a.other, mux, m->title ? m->title : "", a.note ? " [" : "",
+			a.note ? a.note : "", a.note ? "]" : "");
 	}
 	return 0;
 }
@@ -144,6 +182,21 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 	char desc[200];
 	encode_format(&enc, desc, sizeof(desc));
 	fprintf(out, "  %-22s %-36s %s\n", alias, spec, desc);
+	/* big.LITTLE: a raw event opens with each core type's own perf type (<pmu>/type) */
+	for (int i = 0; app->pf.hybrid && enc.hardware && i < app->pf.npmus; i++) {
+		const struct platform_pmu *p = &app->pf.pmus[i];
+		struct event_encoding pe;
+		char set[128], line[320];
+		if (!pmu_in_use(app, p))
+			continue;
+		ctx.core_pmu_type = p->type;
+		if (event_encode(spec, &ctx, &pe, err, sizeof(err)) < 0)
+			snprintf(line, sizeof(line), "cannot encode: %s", err);
+		else
+			encode_format(&pe, line, sizeof(line));
+		fprintf(out, "  %-22s %-36s on %s (CPUs %s): %s\n", "", "", p->name,
+			cpuset_format(&p->cpus, set, sizeof(set)), line);
+	}
 	bool live = app->pf.root[0] == '\0' && source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
 	if (enc.procfs) {
 		fprintf(out, "  %-22s %-36s %s\n", "", "",
@@ -192,8 +245,11 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 			fprintf(out, "  %s\n", err);
 			return 1;
 		}
+		print_core_types(app, out);
 		fprintf(out, "  events for family %s (section %s)%s:\n", app->family->key,
 			res.matched, sm.nsets > 1 ? ", rotated in sets" : "");
+		if (res.events->note)
+			fprintf(out, "  note: %s\n", res.events->note);
 		for (int e = 0; e < sm.nevents; e++) {
 			char alias[64];
 			if (sm.nsets > 1 && sm.events[e].set < 0)

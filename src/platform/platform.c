@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -321,6 +322,37 @@ static int read_int_or(const char *path, int fallback)
 	return read_long(path, &v) == 0 ? (int)v : fallback;
 }
 
+/* The "event=0xNN" codes in <pmu>/events/ (ARMv8: the common events PMCEID reports). Files
+ * with other terms are skipped; at most PLATFORM_MAX_LISTED are kept. */
+static void read_listed_events(const struct platform *pf, struct platform_pmu *p)
+{
+	char path[4400], buf[64];
+	struct dirent *de;
+	DIR *d = opendir(pmu_file(pf, path, sizeof(path), p->name, "events"));
+
+	if (!d)
+		return;
+	p->has_events_dir = true;
+	while ((de = readdir(d)) && p->nlisted < PLATFORM_MAX_LISTED) {
+		char file[320], *end;
+		unsigned long code;
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) > 200)
+			continue;
+		snprintf(file, sizeof(file), "events/%s", de->d_name);
+		if (read_text(pmu_file(pf, path, sizeof(path), p->name, file), buf, sizeof(buf)) <
+			0 ||
+		    strncmp(buf, "event=", 6) != 0)
+			continue;
+		errno = 0;
+		code = strtoul(buf + 6, &end, 0);
+		if (errno || end == buf + 6 || *end || code > 0xffff)
+			continue;
+		p->listed[p->nlisted++] = (unsigned short)code;
+	}
+	closedir(d);
+}
+
 static void read_pmu(struct platform *pf, struct platform_pmu *p, const char *name)
 {
 	char path[4400];
@@ -344,6 +376,15 @@ static void read_pmu(struct platform *pf, struct platform_pmu *p, const char *na
 	p->family = core_pmu_family(pf, p);
 	p->num_counters = read_int_or(pmu_file(pf, path, len, name, "caps/num_counters"),
 				      p->family ? p->family->counters : 0);
+	p->has_long = path_exists(pmu_file(pf, path, len, name, "format/long"));
+	read_listed_events(pf, p);
+	int cpu = cpuset_next(&p->cpus, 0);
+	long khz;
+	if (cpu >= 0 &&
+	    read_long(pf_path(pf, path, len, CPU_DIR "/cpu%d/cpufreq/cpuinfo_max_freq", cpu),
+		      &khz) == 0 &&
+	    khz > 0 && khz < 100000000)
+		p->max_khz = (unsigned)khz;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -465,20 +506,22 @@ static void note(struct platform *pf, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void note_counters(char *buf, size_t len, int counters, int fixed)
+static void note_counters(char *buf, size_t len, const struct platform_pmu *p, int fixed)
 {
-	if (counters <= 0)
+	const char *how = p->counters_probed ? ", probed" : "";
+
+	if (p->num_counters <= 0)
 		buf[0] = 0;
 	else if (fixed > 0)
-		snprintf(buf, len, " (%d counters + %d fixed)", counters, fixed);
+		snprintf(buf, len, " (%d counters + %d fixed%s)", p->num_counters, fixed, how);
 	else
-		snprintf(buf, len, " (%d counters)", counters);
+		snprintf(buf, len, " (%d counters%s)", p->num_counters, how);
 }
 
 static void note_pmu(struct platform *pf)
 {
 	const struct platform_pmu *core = NULL;
-	char cnt[64], set[256], list[240] = "";
+	char cnt[64], set[256], list[320] = "";
 	const struct pmu_family *fam = pf->family;
 
 	if (pf->core_pmu_count == 0) {
@@ -510,11 +553,16 @@ static void note_pmu(struct platform *pf)
 		size_t off = 0;
 
 		for (int i = 0; i < pf->npmus && off < sizeof(list); i++)
-			if (pf->pmus[i].is_core)
+			if (pf->pmus[i].is_core) {
+				cnt[0] = 0;
+				if (pf->arm_implementer)
+					note_counters(cnt, sizeof(cnt), &pf->pmus[i],
+						      pf->pmus[i].family->fixed);
 				off += (size_t)snprintf(
-				    list + off, sizeof(list) - off, "%s%s on %s", off ? ", " : "",
+				    list + off, sizeof(list) - off, "%s%s on %s%s", off ? ", " : "",
 				    pf->pmus[i].name,
-				    cpuset_format(&pf->pmus[i].cpus, set, sizeof(set)));
+				    cpuset_format(&pf->pmus[i].cpus, set, sizeof(set)), cnt);
+			}
 		note(pf, "%s: %s", pf->arm_implementer ? "big.LITTLE" : "hybrid", list);
 		if (!pf->arm_implementer) {
 			note(pf,
@@ -523,19 +571,23 @@ static void note_pmu(struct platform *pf)
 			return;
 		}
 	}
-	note_counters(cnt, sizeof(cnt), core->num_counters, fam->fixed);
+	note_counters(cnt, sizeof(cnt), core, fam->fixed);
 	if (strcmp(core->name, "cpu") == 0) {
 		if (core->caps_pmu_name[0] && !family_from_caps_name(core->caps_pmu_name))
 			note(pf, "%s PMU%s (caps/pmu_name `%s` not in the family table)", fam->desc,
 			     cnt, core->caps_pmu_name);
 		else
 			note(pf, "%s PMU%s", fam->desc, cnt);
-	} else {
-		note(pf, "%s PMU: %s%s", pf->hybrid ? "core" : core->name, fam->desc, cnt);
+	} else if (!pf->hybrid) { /* big.LITTLE: the core types note says it */
+		note(pf, "%s PMU: %s%s", core->name, fam->desc, cnt);
 	}
-	if (!fam->filters_priv)
-		note(pf, "%u-bit counters; the PMU cannot separate user and kernel counts",
-		     fam->counter_bits);
+	if (platform_counter_bits(core) < 64) {
+		char wrap[240];
+
+		platform_wrap_note(core, pf->interval_ms, wrap, sizeof(wrap));
+		note(pf, "%s%s", wrap,
+		     fam->filters_priv ? "" : "; the PMU cannot separate user and kernel counts");
+	}
 }
 
 void platform_describe(struct platform *pf)
@@ -680,6 +732,111 @@ const char *platform_core_type(const struct platform *pf, int cpu)
 	if (!p || strcmp(p->name, "cpu") == 0)
 		return "";
 	return p->name;
+}
+
+unsigned platform_counter_bits(const struct platform_pmu *p)
+{
+	return p->family && p->family->counter_bits ? p->family->counter_bits : 64;
+}
+
+double platform_wrap_seconds(const struct platform_pmu *p)
+{
+	unsigned bits = platform_counter_bits(p);
+
+	if (bits >= 64 || !p->max_khz)
+		return 0;
+	return (double)(1ULL << bits) / ((double)p->max_khz * 1e3);
+}
+
+bool platform_wrap_note(const struct platform_pmu *p, long interval_ms, char *buf, size_t len)
+{
+	unsigned bits = platform_counter_bits(p);
+	double wrap = platform_wrap_seconds(p), cycles = (double)(1ULL << (bits < 64 ? bits : 0));
+	bool armv8 = p->family && family_is_a(p->family, "armv8");
+	int n;
+
+	if (bits >= 64) {
+		snprintf(buf, len, "counters 64-bit");
+		return false;
+	}
+	if (wrap > 0)
+		n = snprintf(buf, len, "counters %u-bit: wrap after %.1f s at %.1f GHz", bits, wrap,
+			     p->max_khz / 1e6);
+	else
+		n = snprintf(buf, len, "counters %u-bit: wrap after %.1f s per GHz", bits,
+			     cycles / 1e9);
+	if (n < 0 || (size_t)n >= len)
+		return false;
+	if (armv8)
+		n += snprintf(buf + n, len - (size_t)n, "%s",
+			      p->has_long ? " (64-bit only with format/long, config1:0)"
+					  : " (no format/long: no 64-bit event counters)");
+	if (interval_ms <= 0 || n < 0 || (size_t)n >= len)
+		return false;
+	double interval = interval_ms / 1e3;
+	if (wrap <= 0) {
+		snprintf(buf + n, len - (size_t)n, "; interval %g s ok below %.1f GHz", interval,
+			 cycles / interval / 1e9);
+		return false;
+	}
+	if (interval < wrap) {
+		snprintf(buf + n, len - (size_t)n, "; interval %g s ok", interval);
+		return false;
+	}
+	snprintf(buf + n, len - (size_t)n,
+		 "; interval %g s is longer than the wrap: counts are right only while the PMU "
+		 "overflow interrupt works",
+		 interval);
+	return true;
+}
+
+static int perf_open(struct perf_event_attr *attr, int cpu, int group_fd, void *arg)
+{
+	(void)arg;
+	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void perf_close(int fd, void *arg)
+{
+	(void)arg;
+	close(fd);
+}
+
+const struct platform_opener platform_perf_opener = {.open = perf_open, .close = perf_close};
+
+int platform_probe_counters(const struct platform_pmu *p, int cpu, const struct platform_opener *o,
+			    char *why, size_t len)
+{
+	int fds[PLATFORM_PROBE_MAX], n = 0, err = 0;
+	/* 0x03 counts on a programmable counter everywhere (ARMv7/ARMv8 L1D refill, ARMv6 and
+	 * XScale ITLB miss), never on the cycle counter. */
+	struct perf_event_attr attr;
+
+	if (p->type < 0) {
+		snprintf(why, len, "%s: no type file, nothing to open", p->name);
+		return -1;
+	}
+	while (n < PLATFORM_PROBE_MAX) {
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = (unsigned)p->type;
+		attr.config = 0x03;
+		attr.disabled = 1;
+		attr.pinned = n == 0;
+		attr.read_format = PERF_FORMAT_GROUP;
+		int fd = o->open(&attr, cpu, n ? fds[0] : -1, o->arg);
+		if (fd < 0) {
+			err = errno;
+			break;
+		}
+		fds[n++] = fd;
+	}
+	for (int i = n - 1; i >= 0; i--)
+		o->close(fds[i], o->arg);
+	if (n == 0)
+		snprintf(why, len, "%s: a raw event does not open on CPU %d (%s)", p->name, cpu,
+			 strerror(err));
+	return n ? n : -1;
 }
 
 int platform_read_online(struct platform *pf)

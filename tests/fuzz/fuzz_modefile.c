@@ -9,7 +9,8 @@ const unsigned long fuzz_default_runs = 250000;
 /* Exercises what the app does with a parsed mode on a few families. */
 static void use_mode(const struct mode *m)
 {
-	static const char *const fams[] = {"skl", "snb", "armv8", "xscale2", "sw", "generic"};
+	static const char *const fams[] = {"skl",   "snb",     "armv8", "cortex_a53", "cortex_a9",
+					   "armv6", "xscale2", "sw",	"generic"};
 	FUZZ_ASSERT(m->name && m->name[0]);
 	FUZZ_ASSERT(m->nsets >= 0 && m->nmetrics >= 0 && m->nmetrics <= MODE_MAX_METRICS);
 	for (int i = 0; i < m->nsets; i++)

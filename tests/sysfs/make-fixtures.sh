@@ -73,6 +73,63 @@ msr_pmu() { # msr_pmu ROOT TYPE
 	w "$d/events/smi" "event=0x04"
 }
 
+# ARMv8 common events by number, as the kernel names them in <pmu>/events/.
+ARMV8_EVENTS=(sw_incr l1i_cache_refill l1i_tlb_refill l1d_cache_refill l1d_cache l1d_tlb_refill
+	ld_retired st_retired inst_retired exc_taken exc_return cid_write_retired pc_write_retired
+	br_immed_retired br_return_retired unaligned_ldst_retired br_mis_pred cpu_cycles br_pred
+	mem_access l1i_cache l1d_cache_wb l2d_cache l2d_cache_refill l2d_cache_wb bus_access
+	memory_error inst_spec ttbr_write_retired bus_cycles chain l1d_cache_allocate
+	l2d_cache_allocate br_retired br_mis_pred_retired stall_frontend stall_backend l1d_tlb
+	l1i_tlb l2i_cache l2i_cache_refill l3d_cache_allocate l3d_cache_refill l3d_cache
+	l3d_cache_wb l2d_tlb_refill l2i_tlb_refill l2d_tlb l2i_tlb remote_access ll_cache
+	ll_cache_miss dtlb_walk itlb_walk ll_cache_rd ll_cache_miss_rd)
+# PMCEID0/PMCEID1 reset values from the TRMs: the events/ directory lists the set bits
+# (the kernel's armv8pmu_event_attr_is_visible). The cycle counter event is always there.
+A53_PMCEID="0x67ffbfff 0x00000000"
+A72_PMCEID="0x7fff0f3f 0x00000000"
+A76_LIKE_PMCEID="0x7fff0f3f 0x00e0001f" # with STALL_FRONTEND/BACKEND and LL_CACHE_RD/MISS_RD
+
+armv8_pmu() { # armv8_pmu ROOT NAME TYPE CPUS PMCEID0 PMCEID1
+	local d=$1/sys/bus/event_source/devices/$2 id0=$(($5)) id1=$(($6)) i
+	pmu "$1" "$2" "$3"
+	w "$d/cpus" "$4"
+	w "$d/format/event" "config:0-15"
+	w "$d/format/long" "config1:0"
+	for i in "${!ARMV8_EVENTS[@]}"; do
+		if { [ "$i" -lt 32 ] && (((id0 >> i) & 1)); } ||
+			{ [ "$i" -ge 32 ] && (((id1 >> (i - 32)) & 1)); }; then
+			w "$d/events/${ARMV8_EVENTS[$i]}" "$(printf 'event=0x%04x' "$i")"
+		fi
+	done
+}
+
+# The kernel's fixed ARMv7 PMUv1 list (perf_event_v7.c): shown for every ARMv7 core, whether
+# the core implements the event or not (Cortex-A9 has no inst_retired).
+armv7_pmu() { # armv7_pmu ROOT NAME TYPE CPUS
+	local d=$1/sys/bus/event_source/devices/$2 e
+	pmu "$1" "$2" "$3"
+	w "$d/cpus" "$4"
+	w "$d/format/event" "config:0-7"
+	for e in sw_incr=0x00 l1i_cache_refill=0x01 l1i_tlb_refill=0x02 l1d_cache_refill=0x03 \
+		l1d_cache=0x04 l1d_tlb_refill=0x05 ld_retired=0x06 st_retired=0x07 inst_retired=0x08 \
+		exc_taken=0x09 exc_return=0x0A cid_write_retired=0x0B pc_write_retired=0x0C \
+		br_immed_retired=0x0D br_return_retired=0x0E unaligned_ldst_retired=0x0F \
+		br_mis_pred=0x10 cpu_cycles=0x11 br_pred=0x12; do
+		w "$d/events/${e%%=*}" "event=${e#*=}"
+	done
+}
+
+arm32_cpuinfo() { # arm32_cpuinfo ROOT NCPUS MODELNAME ARCH PART REV HARDWARE
+	local f=$1/proc/cpuinfo c
+	mkdir -p "$1/proc"
+	: >"$f"
+	for ((c = 0; c < $2; c++)); do
+		printf 'processor\t: %d\nmodel name\t: %s\nBogoMIPS\t: 697.95\nFeatures\t: half thumb fastmult vfp edsp java tls\n' $c "$3" >>"$f"
+		printf 'CPU implementer\t: 0x41\nCPU architecture: %s\nCPU variant\t: 0x0\nCPU part\t: %s\nCPU revision\t: %s\n\n' "$4" "$5" "$6" >>"$f"
+	done
+	printf 'Hardware\t: %s\nRevision\t: 0000\nSerial\t\t: 0000000000000000\n' "$7" >>"$f"
+}
+
 kernel() { # kernel ROOT PARANOID WATCHDOG HOSTNAME OSRELEASE
 	local d=$1/proc/sys/kernel
 	w "$d/perf_event_paranoid" "$2"
@@ -181,19 +238,10 @@ pmu "$r" tracepoint 2
 pmu "$r" breakpoint 5
 pmu "$r" kprobe 6
 pmu "$r" uprobe 7
-for p in "armv8_cortex_a53 8 0-3" "armv8_cortex_a72 9 4-5"; do
-	set -- $p
-	d=$r/sys/bus/event_source/devices/$1
-	pmu "$r" "$1" "$2"
-	w "$d/cpus" "$3"
-	w "$d/format/event" "config:0-15"
-	w "$d/format/long" "config1:0"
-	w "$d/events/cpu_cycles" "event=0x0011"
-	w "$d/events/inst_retired" "event=0x0008"
-	w "$d/events/l1d_cache" "event=0x0004"
-	w "$d/events/l1d_cache_refill" "event=0x0003"
-	w "$d/events/br_mis_pred" "event=0x0010"
-done
+armv8_pmu "$r" armv8_cortex_a53 8 0-3 $A53_PMCEID
+armv8_pmu "$r" armv8_cortex_a72 9 4-5 $A72_PMCEID
+for c in 0 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq" 1416000; done
+for c in 4 5; do w "$r/sys/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq" 1800000; done
 f=$r/proc/cpuinfo
 mkdir -p "$r/proc"
 : >"$f"
@@ -224,3 +272,55 @@ mk_xscale() { # mk_xscale ROOT WITH_PMU
 mk_xscale "$here/xscale" 1
 # --- xscale-nopmu: the same board on a kernel without an xscale-pmu device ---
 mk_xscale "$here/xscale-nopmu" 0
+
+# --- armv6: Raspberry Pi Zero, one ARM1176JZF-S; the ARMv6 PMU has no events/ or format/ ---
+r=$here/armv6
+rm -rf "$r"
+cpus "$r" 0 0 0
+pmu "$r" software 1
+pmu "$r" tracepoint 2
+pmu "$r" breakpoint 5
+pmu "$r" armv6_1176 7
+w "$r/sys/bus/event_source/devices/armv6_1176/cpus" 0
+w "$r/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq" 1000000
+arm32_cpuinfo "$r" 1 "ARMv6-compatible processor rev 7 (v6l)" 7 0xb76 7 "BCM2835"
+kernel "$r" 1 -1 pizero 6.1.21+
+rm -f "$r/proc/sys/kernel/nmi_watchdog"
+
+# --- cortex-a9: i.MX6 Quad, 4x Cortex-A9; events/ is the kernel's fixed ARMv7 list ---
+r=$here/cortex-a9
+rm -rf "$r"
+cpus "$r" 0-3 0-3 0-3
+pmu "$r" software 1
+pmu "$r" tracepoint 2
+pmu "$r" breakpoint 5
+armv7_pmu "$r" armv7_cortex_a9 7 0-3
+for c in 0 1 2 3; do
+	w "$r/sys/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq" 996000
+	[ $c -eq 0 ] || w "$r/sys/devices/system/cpu/cpu$c/online" 1
+done
+arm32_cpuinfo "$r" 4 "ARMv7 Processor rev 10 (v7l)" 7 0xc09 10 "Freescale i.MX6 Quad/DualLite (Device Tree)"
+kernel "$r" 1 -1 imx6q 6.1.55-imx6
+rm -f "$r/proc/sys/kernel/nmi_watchdog"
+
+# --- arm-a53: Raspberry Pi 3, 4x Cortex-A53; events/ has no stall_* or ll_cache_* ---
+r=$here/arm-a53
+rm -rf "$r"
+cpus "$r" 0-3 0-3 0-3
+pmu "$r" software 1
+pmu "$r" tracepoint 2
+pmu "$r" breakpoint 5
+armv8_pmu "$r" armv8_cortex_a53 8 0-3 $A53_PMCEID
+for c in 0 1 2 3; do
+	w "$r/sys/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq" 1200000
+	w "$r/sys/devices/system/cpu/cpu$c/regs/identification/midr_el1" 0x00000000410fd034
+	[ $c -eq 0 ] || w "$r/sys/devices/system/cpu/cpu$c/online" 1
+done
+f=$r/proc/cpuinfo
+mkdir -p "$r/proc"
+: >"$f"
+for c in 0 1 2 3; do
+	printf 'processor\t: %d\nBogoMIPS\t: 38.40\nFeatures\t: fp asimd evtstrm crc32 cpuid\n' $c >>"$f"
+	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd03\nCPU revision\t: 4\n\n' >>"$f"
+done
+kernel "$r" 1 0 rpi3 6.1.21-v8+
