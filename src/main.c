@@ -3,12 +3,14 @@
 #include "command.h"
 #include "frame.h"
 #include "jitter.h"
+#include "manpage.h"
 #include "output.h"
 #include "probe.h"
 #include "recorder.h"
 #include "remote.h"
 #include "report.h"
 #include "run.h"
+#include "theme.h"
 #ifndef PMUTOP_NO_UI
 #include "ui.h"
 #endif
@@ -84,24 +86,59 @@ static int run_batch(struct app_ctx *app)
 	return rc;
 }
 
+#ifdef PMUTOP_NO_UI
+static const enum options_program program = OPTIONS_AGENT;
+#else
+static const enum options_program program = OPTIONS_PMUTOP;
+#endif
+
+/* --list-themes: one name per line. */
+static int list_themes(void)
+{
+	char **names;
+	size_t n = theme_list(&names);
+	for (size_t i = 0; i < n; i++)
+		puts(names[i]);
+	theme_list_free(names, n);
+	return 0;
+}
+
+/* --help-roff TEMPLATE: the manual page, from the tables --help and :help print. */
+static int write_manpage(const char *template_path)
+{
+	char err[512];
+#ifndef PMUTOP_NO_UI
+	ui_add_commands();
+#endif
+	if (manpage_write(stdout, template_path, program, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct app_ctx app;
 	char err[1024];
 	if (argc >= 2 && strcmp(argv[1], "probe") == 0)
 		return probe_cli(argc - 2, argv + 2, stdout, stderr);
-	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0) {
+	if (options_parse_program(&app.opt, program, argc, argv, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return 2;
 	}
 	if (app.opt.help) {
-		options_usage(stdout);
+		options_usage(stdout, program);
 		return 0;
 	}
 	if (app.opt.version) {
-		printf("pmutop %s\n", PMUTOP_VERSION);
+		options_version(stdout, program);
 		return 0;
 	}
+	if (app.opt.help_roff)
+		return write_manpage(app.opt.help_roff);
+	if (app.opt.list_themes)
+		return list_themes();
 	int rc = app_init(&app, err, sizeof(err));
 	if (rc == 0 && app.opt.list_events)
 		rc = report_list_events(&app, app.opt.list_pattern, stdout) + 100;

@@ -7,6 +7,7 @@
 #include "jitter.h"
 #include "mode.h"
 #include "offcore.h"
+#include "paths.h"
 #include "playback.h"
 #include "remote.h"
 #include "replay.h"
@@ -732,8 +733,11 @@ int app_set_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen
 
 static void load_modes(struct app_ctx *app)
 {
+	/* later files replace earlier modes of the same name: compiled-in, installed, user, -M */
 	mode_load_builtin(app->modes);
 	char dir[4096];
+	if (paths_data_subdir("modes", dir, sizeof(dir)) == 0)
+		mode_load_dir(app->modes, dir);
 	if (mode_user_dir(dir, sizeof(dir)) == 0)
 		mode_load_dir(app->modes, dir);
 	for (int i = 0; i < app->opt.nmode_files; i++)

@@ -1,6 +1,7 @@
 /* theme.c: the colour role table, theme-file parsing, search order and colour degradation. */
 #include "theme.h"
 #include "embedded.h"
+#include "paths.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -8,10 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef PMUTOP_DATADIR
-#define PMUTOP_DATADIR "/usr/local/share/pmutop"
-#endif
 
 #define B THEME_BOLD
 #define D THEME_DIM
@@ -374,12 +371,7 @@ int theme_user_dir(char *buf, size_t len)
 	return 0;
 }
 
-void theme_data_dir(char *buf, size_t len)
-{
-	const char *d = getenv("PMUTOP_DATADIR");
-
-	snprintf(buf, len, "%s/themes", d && *d ? d : PMUTOP_DATADIR);
-}
+int theme_data_dir(char *buf, size_t len) { return paths_data_subdir("themes", buf, len); }
 
 static bool valid_name(const char *name)
 {
@@ -449,7 +441,8 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 	if (valid_name(name)) {
 		if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 			ndirs++;
-		theme_data_dir(dirs[ndirs++], sizeof(dirs[0]));
+		if (theme_data_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
+			ndirs++;
 		for (int i = 0; i < ndirs; i++) {
 			if (snprintf(path, sizeof(path), "%s/%s.theme", dirs[i], name) >=
 			    (int)sizeof(path))
@@ -510,7 +503,8 @@ size_t theme_list(char ***out)
 
 	if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 		ndirs++;
-	theme_data_dir(dirs[ndirs++], sizeof(dirs[0]));
+	if (theme_data_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
+		ndirs++;
 	for (int i = 0; i < ndirs; i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *e;
