@@ -1,7 +1,8 @@
 # man.cmake: writes a manual page with the binary's --help-roff (through EMU when cross-built) and
 # gzips it reproducibly (-n: no name or time stamp).
 set(cmd ${BIN} --help-roff ${IN})
-if(EMU)
+if(EMU) # the cross-build's emulator, its words separated by commas
+  string(REPLACE "," ";" EMU "${EMU}")
   set(cmd ${EMU} ${cmd})
 endif()
 execute_process(COMMAND ${cmd} OUTPUT_FILE ${OUT} RESULT_VARIABLE rc)

@@ -77,8 +77,7 @@ static void write_line(FILE *out, const char *line)
 	fputs(line, out);
 }
 
-int manpage_write(FILE *out, const char *path, enum options_program prog, char *err,
-		  size_t errlen)
+int manpage_write(FILE *out, const char *path, enum options_program prog, char *err, size_t errlen)
 {
 	FILE *in = fopen(path, "r");
 	char line[TEMPLATE_LINE_MAX];
