@@ -47,6 +47,7 @@ struct options {
 	const char *flight_out; /* --flight-out PREFIX of flight recordings */
 	bool attrib;		/* --attrib: attribution columns */
 	bool list_themes;	/* --list-themes */
+	const char *listen;	/* --listen [ADDR:]PORT: the OpenMetrics endpoint */
 	const char *help_roff;	/* --help-roff TEMPLATE: write the manual page */
 	bool help, version;
 };

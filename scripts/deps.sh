@@ -4,7 +4,7 @@
 set -euo pipefail
 need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev tmux jq python3 clang-format)
 if [ "${1:-}" = test ]; then
-  need+=(dpkg-dev file man-db lintian)
+  need+=(dpkg-dev file man-db lintian curl prometheus python3-prometheus-client)
 fi
 missing=()
 for p in "${need[@]}"; do

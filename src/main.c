@@ -1,9 +1,11 @@
 /* main.c: pmutop entry point: options, one-shot reports, batch mode or the screen. */
 #include "app.h"
 #include "command.h"
+#include "endpoint.h"
 #include "frame.h"
 #include "jitter.h"
 #include "manpage.h"
+#include "openmetrics.h"
 #include "output.h"
 #include "probe.h"
 #include "recorder.h"
@@ -117,6 +119,24 @@ static int write_manpage(const char *template_path)
 	return 0;
 }
 
+/* -f openmetrics and --listen: the per-event counters, and the endpoint. */
+static int start_metrics(struct app_ctx *app, char *err, size_t errlen)
+{
+	if (app->opt.format != OUTPUT_OPENMETRICS && !app->opt.listen)
+		return 0;
+	if (!(app->om = om_counters_attach(app))) {
+		snprintf(err, errlen, "openmetrics: out of memory");
+		return -1;
+	}
+	if (!app->opt.listen)
+		return 0;
+	if (!(app->endpoint = endpoint_open(app->opt.listen, err, errlen)))
+		return -1;
+	app_log(app, MSG_INFO, "serving OpenMetrics on http://%s/metrics",
+		endpoint_address(app->endpoint));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct app_ctx app;
@@ -166,6 +186,11 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (jitter_attach(&app, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		app_free(&app);
+		return 2;
+	}
+	if (start_metrics(&app, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;

@@ -1,6 +1,7 @@
 /* options.c: one table of command-line options; getopt_long and --help are generated from it. */
 #include "options.h"
 #include "alert.h"
+#include "endpoint.h"
 #include "manpage.h"
 #include "recorder.h"
 #include <errno.h>
@@ -53,6 +54,7 @@ enum option_id {
 	OPT_ATTRIB,
 	OPT_LIST_THEMES,
 	OPT_HELP_ROFF,
+	OPT_LISTEN,
 };
 
 struct option_def {
@@ -69,7 +71,8 @@ static const struct option_def option_table[] = {
      "sampling interval in milliseconds (10 to 3600000; default 1000)"},
     {"mode", OPT_MODE, "MODE", "event mode (see --list-modes); default cpi, or sw without a PMU"},
     {"cpus", OPT_CPUS, "LIST", "CPUs to monitor, e.g. 0-3,8 (default: all online)"},
-    {"format", OPT_FORMAT, "FMT", "batch format: text, csv or json (one object per line)"},
+    {"format", OPT_FORMAT, "FMT",
+     "batch format: text, csv, json (one object per line) or openmetrics"},
     {"events", OPT_EVENTS, "LIST", "count an ad hoc comma-separated event list instead of a mode"},
     {"backend", OPT_BACKEND, "NAME", "counter backend: perf (default) or sim"},
     {"sim-cpus", OPT_SIM_CPUS, "N", "sim: number of simulated CPUs (default 4)"},
@@ -116,6 +119,8 @@ static const struct option_def option_table[] = {
      "flight recordings go to PREFIX-N.jsonl (default pmutop-flight)"},
     {"attrib", OPT_ATTRIB, NULL,
      "attribution columns: switches, migrations, irqs, SMIs, MHz, busiest task"},
+    {"listen", OPT_LISTEN, "PORT|ADDR:PORT",
+     "serve OpenMetrics at http://ADDR:PORT/metrics (address default 127.0.0.1)"},
     {"list-themes", OPT_LIST_THEMES, NULL, "list the colour themes (built-in and installed)"},
     {"help-roff", OPT_HELP_ROFF, "TEMPLATE",
      "write the manual page: TEMPLATE with these option, command and key tables filled in"},
@@ -313,7 +318,8 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	case OPT_FORMAT: {
 		int f = output_format_parse(arg);
 		if (f < 0) {
-			snprintf(err, errlen, "-f: unknown format \"%s\" (text, csv, json)", arg);
+			snprintf(err, errlen,
+				 "-f: unknown format \"%s\" (text, csv, json, openmetrics)", arg);
 			return -1;
 		}
 		o->format = (enum output_format)f;
@@ -458,6 +464,13 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	case OPT_ATTRIB:
 		o->attrib = true;
 		return 0;
+	case OPT_LISTEN: {
+		char host[64], port[8];
+		if (endpoint_parse(arg, host, sizeof(host), port, sizeof(port), err, errlen) < 0)
+			return -1;
+		o->listen = arg;
+		return 0;
+	}
 	case OPT_LIST_THEMES:
 		o->list_themes = true;
 		return 0;

@@ -2,11 +2,13 @@
  */
 #include "app.h"
 #include "encode.h"
+#include "endpoint.h"
 #include "expr.h"
 #include "family.h"
 #include "jitter.h"
 #include "mode.h"
 #include "offcore.h"
+#include "openmetrics.h"
 #include "paths.h"
 #include "playback.h"
 #include "remote.h"
@@ -933,6 +935,10 @@ void app_free(struct app_ctx *app)
 	app->session = NULL;
 	remote_app_free(app);
 	playback_free(app);
+	om_counters_free(app->om);
+	endpoint_close(app->endpoint);
+	app->om = NULL;
+	app->endpoint = NULL;
 	frame_store_free(app->frame_store);
 	app->frame_store = NULL;
 	if (app->modes) {
