@@ -48,6 +48,7 @@ struct options {
 	bool attrib;		/* --attrib: attribution columns */
 	bool list_themes;	/* --list-themes */
 	const char *listen;	/* --listen [ADDR:]PORT: the OpenMetrics endpoint */
+	const char *output;	/* -o FILE: batch records go there instead of stdout */
 	const char *help_roff;	/* --help-roff TEMPLATE: write the manual page */
 	bool help, version;
 };

@@ -12,11 +12,13 @@
 #include "remote.h"
 #include "report.h"
 #include "run.h"
+#include "textutil.h"
 #include "theme.h"
 #ifndef PMUTOP_NO_UI
 #include "ui.h"
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,7 +27,8 @@
 /* Batch mode: prints each frame; the log goes to stderr. */
 struct batch {
 	struct app_ctx *app;
-	int head; /* messages printed so far */
+	FILE *out; /* stdout, or -o FILE */
+	int head;  /* messages printed so far */
 	bool agent;
 };
 
@@ -49,7 +52,7 @@ static int batch_frame(void *ctx, const struct frame *f)
 	flush_messages(bt);
 	if (app->opt.record && strcmp(app->opt.record, "-") == 0)
 		return 0; /* stdout carries the recording (the agent) */
-	if (output_frame(stdout, app->opt.format, f) < 0) {
+	if (output_frame(bt->out, app->opt.format, f) < 0) {
 		if (errno == EPIPE)
 			return 1;
 		fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
@@ -66,9 +69,28 @@ static void batch_stdin(void *ctx)
 	flush_messages(bt);
 }
 
+/* -o FILE: created or truncated, never through a symlink. NULL with a message on stderr. */
+static FILE *open_output(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		char esc[256];
+		text_escape(path, TEXT_NUL_TERMINATED, esc, sizeof(esc));
+		fprintf(stderr, "pmutop: -o %s: %s\n", esc,
+			errno == ELOOP ? "is a symbolic link (name the file it points to)"
+				       : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
 static int run_batch(struct app_ctx *app)
 {
-	struct batch bt = {.app = app, .agent = remote_agent_wanted(app)};
+	struct batch bt = {.app = app, .out = stdout, .agent = remote_agent_wanted(app)};
+	if (app->opt.output && !(bt.out = open_output(app->opt.output)))
+		return 2;
 	app->frame_wants_self = app->opt.format == OUTPUT_TEXT; /* text prints the self line */
 	signal(SIGPIPE, SIG_IGN);
 	flush_messages(&bt);
@@ -85,6 +107,10 @@ static int run_batch(struct app_ctx *app)
 	};
 	int rc = run_loop(app, &fe);
 	flush_messages(&bt);
+	if (bt.out != stdout && fclose(bt.out) != 0) {
+		fprintf(stderr, "pmutop: -o %s: %s\n", app->opt.output, strerror(errno));
+		rc = 1;
+	}
 	return rc;
 }
 
@@ -159,6 +185,10 @@ int main(int argc, char **argv)
 		return write_manpage(app.opt.help_roff);
 	if (app.opt.list_themes)
 		return list_themes();
+	if (app.opt.output && !app.opt.batch) {
+		fprintf(stderr, "pmutop: -o FILE writes batch records: add -b\n");
+		return 2;
+	}
 	int rc = app_init(&app, err, sizeof(err));
 	if (rc == 0 && app.opt.list_events)
 		rc = report_list_events(&app, app.opt.list_pattern, stdout) + 100;

@@ -1,6 +1,7 @@
 /* options.c: one table of command-line options; getopt_long and --help are generated from it. */
 #include "options.h"
 #include "alert.h"
+#include "duration.h"
 #include "endpoint.h"
 #include "manpage.h"
 #include "recorder.h"
@@ -55,6 +56,8 @@ enum option_id {
 	OPT_LIST_THEMES,
 	OPT_HELP_ROFF,
 	OPT_LISTEN,
+	OPT_DELAY = 'd',
+	OPT_OUTPUT = 'o',
 };
 
 struct option_def {
@@ -67,10 +70,12 @@ struct option_def {
 static const struct option_def option_table[] = {
     {"batch", OPT_BATCH, NULL, "batch mode: print one record per tick, no screen"},
     {"iterations", OPT_ITER, "N", "stop after N ticks (also ends the screen; for smoke tests)"},
-    {"interval", OPT_INTERVAL, "MS",
-     "sampling interval in milliseconds (10 to 3600000; default 1000)"},
+    {"interval", OPT_INTERVAL, "DURATION",
+     "refresh interval: 500 (ms), 500ms, 2.5s, 1m (10ms to 1h; default 1s)"},
+    {"delay", OPT_DELAY, "SECONDS", "refresh interval in seconds, as in top (0.5, 2)"},
     {"mode", OPT_MODE, "MODE", "event mode (see --list-modes); default cpi, or sw without a PMU"},
     {"cpus", OPT_CPUS, "LIST", "CPUs to monitor, e.g. 0-3,8 (default: all online)"},
+    {"output", OPT_OUTPUT, "FILE", "batch mode: write the records to FILE instead of stdout"},
     {"format", OPT_FORMAT, "FMT",
      "batch format: text, csv, json (one object per line) or openmetrics"},
     {"events", OPT_EVENTS, "LIST", "count an ad hoc comma-separated event list instead of a mode"},
@@ -108,9 +113,9 @@ static const struct option_def option_table[] = {
     {"transport", OPT_TRANSPORT, "CMD",
      "command that reaches the remote host (default \"ssh -T\")"},
     {"agent", OPT_AGENT, "CMD", "the pmutop command on the remote host (default pmutop)"},
-    {"sample", OPT_SAMPLE, "MS", "fine sampling cadence for jitter statistics (1 ms and up)"},
+    {"sample", OPT_SAMPLE, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)"},
     {"pin", OPT_PIN, "CPU", "pin pmutop itself to CPU"},
-    {"refresh", OPT_REFRESH, "MS", "redraw/output cadence in ms (10 to 3600000; same as -i)"},
+    {"refresh", OPT_REFRESH, "DURATION", "redraw/output cadence (same as -i)"},
     {"alert", OPT_ALERT, "RULE",
      "spike rule, e.g. \"cpi > 2.5 on 2-3\" or \"mad ipc 6\" (repeatable)"},
     {"flight", OPT_FLIGHT, "SECONDS",
@@ -251,6 +256,21 @@ static int parse_long(const char *text, long lo, long hi, const char *what, long
 	return 0;
 }
 
+/* A refresh cadence: 10 ms .. 1 h, bare numbers in @bare_unit_ms ("500", "500ms", "2.5s"). */
+static int parse_duration(const char *text, long bare_unit_ms, const char *what, long *out,
+			  char *err, size_t errlen)
+{
+	long ms;
+	if (duration_parse_ms(text, bare_unit_ms, &ms) < 0 || ms < 10 || ms > 3600000) {
+		snprintf(err, errlen, "%s: \"%s\" is not a duration from 10ms to 1h (%s)", what,
+			 text,
+			 bare_unit_ms == 1 ? "500 = 500ms, 2.5s, 1m" : "seconds: 0.5, 2; or 500ms");
+		return -1;
+	}
+	*out = ms;
+	return 0;
+}
+
 static int parse_double(const char *text, double lo, double hi, const char *what, double *out,
 			char *err, size_t errlen)
 {
@@ -308,7 +328,9 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	case OPT_ITER:
 		return parse_long(arg, 1, LONG_MAX, "-n", &o->iterations, err, errlen);
 	case OPT_INTERVAL:
-		return parse_long(arg, 10, 3600000, "-i (ms)", &o->interval_ms, err, errlen);
+		return parse_duration(arg, 1, "-i", &o->interval_ms, err, errlen);
+	case OPT_DELAY:
+		return parse_duration(arg, 1000, "-d", &o->interval_ms, err, errlen);
 	case OPT_MODE:
 		o->mode = arg;
 		return 0;
@@ -431,14 +453,22 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		o->transport = arg;
 		return 0;
 	case OPT_SAMPLE:
-		return parse_long(arg, 1, 3600000, "--sample (ms)", &o->sample_ms, err, errlen);
+		if (duration_parse_ms(arg, 1, &o->sample_ms) < 0 || o->sample_ms < 1 ||
+		    o->sample_ms > 3600000) {
+			snprintf(err, errlen,
+				 "--sample: \"%s\" is not a duration from 1ms to 1h (e.g. 5, 5ms, "
+				 "0.5s)",
+				 arg);
+			return -1;
+		}
+		return 0;
 	case OPT_PIN:
 		if (parse_long(arg, 0, 4095, "--pin", &v, err, errlen) < 0)
 			return -1;
 		o->pin_cpu = (int)v;
 		return 0;
 	case OPT_REFRESH:
-		if (parse_long(arg, 10, 3600000, "--refresh (ms)", &o->refresh_ms, err, errlen) < 0)
+		if (parse_duration(arg, 1, "--refresh", &o->refresh_ms, err, errlen) < 0)
 			return -1;
 		o->interval_ms = o->refresh_ms;
 		return 0;
@@ -463,6 +493,9 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		return 0;
 	case OPT_ATTRIB:
 		o->attrib = true;
+		return 0;
+	case OPT_OUTPUT:
+		o->output = arg;
 		return 0;
 	case OPT_LISTEN: {
 		char host[64], port[8];

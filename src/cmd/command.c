@@ -1,6 +1,7 @@
 /* command.c: the command tables, quoting-aware word splitter, lookup, scripts, start-up, help. */
 #include "command.h"
 #include "app.h"
+#include "duration.h"
 #include "keys.h"
 #include "paths.h"
 #include "textutil.h"
@@ -190,15 +191,11 @@ int command_parse_bool(const char *v, bool *out, char *err, size_t errlen)
 
 int command_parse_ms(const char *v, long *out, char *err, size_t errlen)
 {
-	char *end;
-
-	errno = 0;
-	long ms = strtol(v, &end, 10);
-	if (errno || end == v || *end) {
-		snprintf(err, errlen, "\"%s\" is not a number of milliseconds", v);
+	if (duration_parse_ms(v, 1, out) < 0) {
+		snprintf(err, errlen,
+			 "\"%s\" is not a duration (milliseconds, or with a unit: 500ms, 2.5s)", v);
 		return -1;
 	}
-	*out = ms;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "playback.h"
 #include "remote.h"
 #include "replay.h"
+#include "textutil.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -821,7 +822,14 @@ static int open_source(struct app_ctx *app, char *err, size_t errlen)
 		const char *key = app->opt.sim_family ? app->opt.sim_family : "generic";
 		app->family = family_find(key);
 		if (!app->family) {
-			snprintf(err, errlen, "--sim-family: unknown family \"%s\"", key);
+			char esc[64];
+			int n = 0;
+			text_escape(key, TEXT_NUL_TERMINATED, esc, sizeof(esc));
+			n = snprintf(err, errlen,
+				     "--sim-family: unknown family \"%s\"; families:", esc);
+			for (const struct pmu_family *f = pmu_families;
+			     f->key && n >= 0 && (size_t)n < errlen; f++)
+				n += snprintf(err + n, errlen - (size_t)n, " %s", f->key);
 			return 2;
 		}
 	} else if (app->opt.sim_family) {

@@ -4,6 +4,7 @@
 #include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -436,6 +437,18 @@ int encode_suggest(const char *bad, const struct encode_ctx *ctx, char (*out)[96
 	return s.n;
 }
 
+/* A glob ("skl::INST*", "*MISS*") matches "PMU::EVENT" or the event name, case ignored; any
+ * other pattern is a substring of either. */
+static bool list_match(const char *pattern, const char *pmu, const char *event)
+{
+	if (!strpbrk(pattern, "*?["))
+		return strcasestr(event, pattern) || strcasestr(pmu, pattern);
+	char full[256];
+	snprintf(full, sizeof(full), "%s::%s", pmu, event);
+	return fnmatch(pattern, full, FNM_CASEFOLD) == 0 ||
+	       fnmatch(pattern, event, FNM_CASEFOLD) == 0;
+}
+
 void encode_list(const char *pattern, bool all, encode_list_fn fn, void *arg)
 {
 	char err[128];
@@ -455,8 +468,7 @@ void encode_list(const char *pattern, bool all, encode_list_fn fn, void *arg)
 			pfm_event_info_t ei = {.size = sizeof(ei)};
 			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
 				continue;
-			if (pattern && !strcasestr(ei.name, pattern) &&
-			    !strcasestr(pi.name, pattern))
+			if (pattern && !list_match(pattern, pi.name, ei.name))
 				continue;
 			fn(arg, pi.name, ei.name, ei.desc ? ei.desc : "", pi.is_present);
 		}

@@ -2,7 +2,6 @@
 #include "endpoint.h"
 #include "loop.h"
 #include "openmetrics.h"
-#include <strings.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -10,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -31,7 +31,6 @@ struct endpoint {
 	size_t npage[2];
 	unsigned long served;
 };
-
 
 int endpoint_parse(const char *spec, char *host, size_t hostlen, char *port, size_t portlen,
 		   char *err, size_t errlen)
@@ -139,8 +138,8 @@ static void drop(struct endpoint *ep, struct client *c)
 static void flush(struct endpoint *ep, struct client *c)
 {
 	while (c->resp && c->sent < c->nresp) {
-		ssize_t n = send(c->fd, c->resp + c->sent, c->nresp - c->sent,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t n =
+		    send(c->fd, c->resp + c->sent, c->nresp - c->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			c->sent += (size_t)n;
 			continue;

@@ -70,7 +70,8 @@ static int32_t series_find(struct om_counters *c, const char *mode, const char *
 		size_t h = (size_t)hash_series(mode, event, cpu);
 		for (int32_t i; (i = c->slot[h & (c->nslots - 1)]) >= 0; h++) {
 			const struct om_series *s = &c->v[i];
-			if (s->cpu == cpu && strcmp(s->event, event) == 0 && strcmp(s->mode, mode) == 0)
+			if (s->cpu == cpu && strcmp(s->event, event) == 0 &&
+			    strcmp(s->mode, mode) == 0)
 				return i;
 		}
 	}
@@ -209,7 +210,8 @@ static void put_label(FILE *out, const char *name, const char *value, bool comma
 static void put_name(FILE *out, const char *s)
 {
 	for (; *s; s++)
-		fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
+		fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			      (*s >= '0' && *s <= '9')
 			  ? *s
 			  : '_',
 		      out);
@@ -230,7 +232,7 @@ static void put_help(FILE *out, const char *s)
 static const struct {
 	const char *unit, *name;
 } om_units[] = {
-    {"%", "percent"},	  {"s", "seconds"},	 {"ms", "milliseconds"}, {"us", "microseconds"},
+    {"%", "percent"},	   {"s", "seconds"},	 {"ms", "milliseconds"}, {"us", "microseconds"},
     {"ns", "nanoseconds"}, {"GHz", "gigahertz"}, {"MHz", "megahertz"},	 {"B", "bytes"},
 };
 
@@ -252,8 +254,8 @@ struct om_labels {
 static void put_meta(FILE *out, const struct om_labels *l, const char *family, const char *type,
 		     const char *unit)
 {
-	const char *suffix = l->flavour == OM_PROMETHEUS && strcmp(type, "counter") == 0 ? "_total"
-											: "";
+	const char *suffix =
+	    l->flavour == OM_PROMETHEUS && strcmp(type, "counter") == 0 ? "_total" : "";
 	if (l->flavour == OM_OPENMETRICS) {
 		fprintf(out, "# TYPE %s %s\n", family, type);
 		if (unit)
@@ -287,7 +289,8 @@ static void write_counters(FILE *out, const struct om_counters *c, const struct 
 	     "Events counted per CPU since pmutop started (scaled when multiplexed)",
 	     offsetof(struct om_series, total)},
 	    {"pmutop_event_enabled_seconds", "seconds",
-	     "Seconds the event's counter was enabled on the CPU", offsetof(struct om_series, enabled_s)},
+	     "Seconds the event's counter was enabled on the CPU",
+	     offsetof(struct om_series, enabled_s)},
 	    {"pmutop_event_running_seconds", "seconds",
 	     "Seconds the event's counter really counted on the CPU (less when multiplexed)",
 	     offsetof(struct om_series, running_s)},
@@ -345,7 +348,8 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 			else
 				snprintf(cpu, sizeof(cpu), "all");
 			fputs(family, out);
-			put_row_labels(out, l, cpu, r < snap->nrows && f->core_type ? f->core_type[r] : "");
+			put_row_labels(out, l, cpu,
+				       r < snap->nrows && f->core_type ? f->core_type[r] : "");
 			fputc('}', out);
 			put_value(out, v);
 		}

@@ -416,6 +416,25 @@ static void list_to_string(char *buf, size_t len)
 	theme_list_free(names, n);
 }
 
+/* As commands do, a unique prefix names a theme ("hi" -> "high-contrast"). Returns 0 when
+ * @name is a theme's full name or no theme's prefix, 1 with the full name in @full, or the
+ * number of themes it is a prefix of (> 1: ambiguous). */
+static int expand_prefix(const char *name, char *full, size_t len)
+{
+	char **names;
+	size_t n = theme_list(&names), len_name = strlen(name);
+	int hits = 0;
+	bool exact = false;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], name) == 0)
+			exact = true;
+		else if (strncmp(names[i], name, len_name) == 0 && hits++ == 0)
+			snprintf(full, len, "%s", names[i]);
+	}
+	theme_list_free(names, n);
+	return exact ? 0 : hits;
+}
+
 int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 {
 	char dirs[2][1024], path[1024 + THEME_NAME_MAX + 8], esc[200], list[1024];
@@ -438,6 +457,15 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 		return rc;
 	}
 	text_escape(name, TEXT_NUL_TERMINATED, esc, sizeof(esc));
+	char full[THEME_NAME_MAX];
+	int pr = valid_name(name) ? expand_prefix(name, full, sizeof(full)) : 0;
+	if (pr > 1) {
+		list_to_string(list, sizeof(list));
+		snprintf(err, errlen, "theme '%s' is ambiguous (themes: %s)", esc, list);
+		return -1;
+	}
+	if (pr == 1)
+		name = full;
 	if (valid_name(name)) {
 		if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 			ndirs++;
