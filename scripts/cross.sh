@@ -46,7 +46,7 @@ if [ "$run_tests" = 1 ]; then
   (cd "$build" && ctest --output-on-failure -j"$(nproc)" -R '^test_')
   # a sim batch run of both programs, checked for the ticks it must print
   for prog in pmutop-agent pmutop; do
-    out=$("$qemu" -L "/usr/$triple" "$build/$prog" -b -n 3 -i 100 --backend sim --no-rc -f csv)
+    out=$("$qemu" "$build/$prog" -b -n 3 -i 100 --backend sim --no-rc -f csv)
     rows=$(printf '%s\n' "$out" | grep -c '^[0-9]')
     if [ "$rows" -lt 3 ]; then
       echo "cross: $prog under $qemu printed $rows CSV rows, expected 3 ticks:" >&2

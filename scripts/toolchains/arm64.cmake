@@ -7,6 +7,7 @@ set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 # the target's .pc files, not the build machine's
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
 set(ENV{PKG_CONFIG_PATH} "")
-# ctest and the man-page step run target programs through qemu-user (Debian's qemu-user)
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu)
+# ctest and the man-page step run target programs through qemu-user, with the target's multiarch
+# libc (libc6:ARCH) as its loader (-L with the cross sysroot breaks fork() in qemu 7.2)
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)

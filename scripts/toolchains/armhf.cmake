@@ -7,6 +7,7 @@ set(CMAKE_LIBRARY_ARCHITECTURE arm-linux-gnueabihf)
 # the target's .pc files, not the build machine's
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/arm-linux-gnueabihf/pkgconfig:/usr/share/pkgconfig)
 set(ENV{PKG_CONFIG_PATH} "")
-# ctest and the man-page step run target programs through qemu-user (Debian's qemu-user)
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-arm -L /usr/arm-linux-gnueabihf)
+# ctest and the man-page step run target programs through qemu-user, with the target's multiarch
+# libc (libc6:ARCH) as its loader (-L with the cross sysroot breaks fork() in qemu 7.2)
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-arm)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE armhf)

@@ -17,7 +17,8 @@ int duration_parse_ms(const char *text, long bare_unit_ms, long *out_ms)
 {
 	char *end;
 	/* decimal only: no sign, blank, hex float, nan or inf */
-	if (!text || !((text[0] >= '0' && text[0] <= '9') || text[0] == '.') || strpbrk(text, "xXpP"))
+	if (!text || !((text[0] >= '0' && text[0] <= '9') || text[0] == '.') ||
+	    strpbrk(text, "xXpP"))
 		return -1;
 	errno = 0;
 	double v = strtod(text, &end);
