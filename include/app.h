@@ -28,6 +28,8 @@ struct recorder;
 struct replay;
 struct remote;
 struct ui_state;
+struct om_counters;
+struct endpoint;
 
 /* Observers of the run (recorder, jitter statistics, remote agent): called in order. */
 struct app_hook {
@@ -100,6 +102,9 @@ struct app_ctx {
 	/* recorded sources: the recording (replay.h) and, for a remote one, the agent link */
 	struct replay *replay;
 	struct remote *remote;
+	/* OpenMetrics: the per-event counters (-f openmetrics, --listen) and the endpoint */
+	struct om_counters *om;
+	struct endpoint *endpoint;
 	struct frame frame;    /* the last frame built */
 	bool frame_wants_self; /* the front end reads frame.self (the screen, batch text) */
 	struct frame_store *frame_store; /* what the frame points to */

@@ -102,7 +102,7 @@ int command_distance(const char *a, const char *b);
 const struct command_setting *command_setting_find(const char *name, char *err, size_t errlen);
 /* "on", "yes", "1", "true" / "off", "no", "0", "false"; -1 with a cause otherwise. */
 int command_parse_bool(const char *value, bool *out, char *err, size_t errlen);
-/* Milliseconds as a plain decimal number; -1 with a cause otherwise. */
+/* A duration in milliseconds ("500", "500ms", "2.5s"; duration.h); -1 with a cause otherwise. */
 int command_parse_ms(const char *value, long *out, char *err, size_t errlen);
 /* A confirmation for whoever typed the command: logged when a screen shows it (batch mode
  * and the agent stay quiet; what a command is asked to list is logged with app_log). */

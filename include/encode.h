@@ -33,6 +33,10 @@ enum encode_proc_field {
 
 /* Initialises libpfm4 once (allowing models this machine lacks). Returns 0 or -1 + @err. */
 int encode_init(char *err, size_t errlen);
+/* True when @spec names a libpfm4 model ("skl::X", or "@::X" with @family's model) that this
+ * libpfm4 build lacks (libpfm4 on ARM has no x86 tables); the model goes to @model. */
+bool encode_model_missing(const char *spec, const struct pmu_family *family, char *model,
+			  size_t len);
 
 /* Encodes one spec:
  *   perf::CYCLES, cycles, cpu-clock          libpfm4 generic/software events

@@ -9,6 +9,7 @@
 #define FRAME_MAX_BITS 16 /* offcore request-type bits */
 
 struct jitter;
+struct om_counters;
 
 /*
  * Built by the engine (app_frame_build) once per refresh, after the pipeline ran: tick ->
@@ -60,6 +61,8 @@ struct frame {
 	/* window statistics, spikes, self figures for batch output (jitter.h); NULL without them.
 	 * Live engine state: read it only while writing this frame. */
 	const struct jitter *jitter;
+	/* cumulative per-event counts for OpenMetrics (-f openmetrics, --listen), or NULL */
+	const struct om_counters *counters;
 };
 
 struct frame_store;

@@ -16,13 +16,15 @@ struct loop_event {
 	uint64_t deadline_ns;
 };
 
+#define LOOP_MAX_WATCH 12 /* watched inputs: stdin, a remote pipe, the endpoint and its clients */
+
 struct loop {
 	int timer_fd, signal_fd;
 	uint64_t period_ns;
 	uint64_t t0_ns;	      /* first deadline */
 	uint64_t deadline_ns; /* next deadline */
 	uint64_t ticks;
-	int watch[4];
+	int watch[LOOP_MAX_WATCH];
 	int nwatch;
 };
 
@@ -31,8 +33,9 @@ struct loop {
 int loop_init(struct loop *l, uint64_t period_ns, char *err, size_t errlen);
 /* Changes the period; the next deadline is one new period from now. */
 int loop_set_period(struct loop *l, uint64_t period_ns);
-/* Adds a file descriptor to watch for input (stdin, a remote agent's pipe). */
-void loop_watch(struct loop *l, int fd);
+/* Adds a file descriptor to watch for input (stdin, a remote agent's pipe). Returns 0, or -1
+ * when LOOP_MAX_WATCH are watched already. */
+int loop_watch(struct loop *l, int fd);
 void loop_unwatch(struct loop *l, int fd);
 /* Waits for the next event. A keypress never moves the next deadline. */
 int loop_wait(struct loop *l, struct loop_event *ev);

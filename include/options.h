@@ -46,11 +46,24 @@ struct options {
 	double flight_s;	/* --flight SECONDS of samples kept in RAM, 0 = off */
 	const char *flight_out; /* --flight-out PREFIX of flight recordings */
 	bool attrib;		/* --attrib: attribution columns */
+	bool list_themes;	/* --list-themes */
+	const char *listen;	/* --listen [ADDR:]PORT: the OpenMetrics endpoint */
+	const char *output;	/* -o FILE: batch records go there instead of stdout */
+	const char *help_roff;	/* --help-roff TEMPLATE: write the manual page */
 	bool help, version;
 };
 
+/* The two programs built from the same table: pmutop, and the board agent without the
+ * screen (its --help, man page and parser leave the screen's options out). */
+enum options_program { OPTIONS_PMUTOP, OPTIONS_AGENT };
+
 /* Fills @o from argv. Returns 0, or -1 with a message in @err (exit status 2). */
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
-void options_usage(FILE *out);
+int options_parse_program(struct options *o, enum options_program prog, int argc, char **argv,
+			  char *err, size_t errlen);
+void options_usage(FILE *out, enum options_program prog);
+void options_version(FILE *out, enum options_program prog);
+/* The option table as man-page (roff) paragraphs. */
+void options_roff(FILE *out, enum options_program prog);
 
 #endif

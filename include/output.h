@@ -4,7 +4,7 @@
 #include "session.h"
 #include <stdio.h>
 
-enum output_format { OUTPUT_TEXT, OUTPUT_CSV, OUTPUT_JSON };
+enum output_format { OUTPUT_TEXT, OUTPUT_CSV, OUTPUT_JSON, OUTPUT_OPENMETRICS };
 
 struct output_meta {
 	const char *backend; /* "perf", "sim", "replay" */
@@ -21,6 +21,7 @@ struct output_meta {
 	/* Optional lines after a text record. */
 	void (*text_extra)(void *ctx, FILE *out);
 	void *extra_ctx;
+	const struct frame *frame; /* the frame written (output_frame), or NULL */
 };
 
 /*
@@ -53,7 +54,7 @@ void output_json_string(struct output_json *w, const char *key, const char *s);
 /* True when @s is valid UTF-8 (what jansson accepts as a string). */
 bool output_json_text_ok(const char *s);
 
-/* "text", "csv", "json" -> format; -1 when unknown. */
+/* "text", "csv", "json", "openmetrics" -> format; -1 when unknown. */
 int output_format_parse(const char *name);
 struct frame;
 /* Writes one record for frame @f (its snapshot, source, mode and window statistics). Returns 0,

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # deps.sh: installs the Debian packages pmutop needs to build, run and test (only those missing).
+# deps.sh test also installs what only the tests need (packaging tools for e2e_package).
 set -euo pipefail
 need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev tmux jq python3 clang-format)
+if [ "${1:-}" = test ]; then
+  need+=(dpkg-dev file man-db lintian curl prometheus python3-prometheus-client)
+fi
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

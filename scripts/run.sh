@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# run.sh: sets up, builds and starts pmutop; arguments are passed to pmutop.
+# run.sh: sets up, builds pmutop (only it, not the tests) and starts it; arguments go to pmutop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh >&2
+bash scripts/deps.sh >&2
+cmake -S . -B build >/dev/null
+cmake --build build -j"$(nproc)" --target pmutop >&2
 exec ./build/pmutop "$@"

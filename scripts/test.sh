@@ -2,6 +2,7 @@
 # test.sh: sets up, builds and runs the whole test suite (SANITIZE=1 builds with ASan+UBSan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/deps.sh test
 if [ "${SANITIZE:-0}" = 1 ]; then
   export BUILD_DIR=build-asan
   bash scripts/build.sh -DPMUTOP_SANITIZE=ON

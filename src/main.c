@@ -1,18 +1,24 @@
 /* main.c: pmutop entry point: options, one-shot reports, batch mode or the screen. */
 #include "app.h"
 #include "command.h"
+#include "endpoint.h"
 #include "frame.h"
 #include "jitter.h"
+#include "manpage.h"
+#include "openmetrics.h"
 #include "output.h"
 #include "probe.h"
 #include "recorder.h"
 #include "remote.h"
 #include "report.h"
 #include "run.h"
+#include "textutil.h"
+#include "theme.h"
 #ifndef PMUTOP_NO_UI
 #include "ui.h"
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +27,8 @@
 /* Batch mode: prints each frame; the log goes to stderr. */
 struct batch {
 	struct app_ctx *app;
-	int head; /* messages printed so far */
+	FILE *out; /* stdout, or -o FILE */
+	int head;  /* messages printed so far */
 	bool agent;
 };
 
@@ -45,7 +52,7 @@ static int batch_frame(void *ctx, const struct frame *f)
 	flush_messages(bt);
 	if (app->opt.record && strcmp(app->opt.record, "-") == 0)
 		return 0; /* stdout carries the recording (the agent) */
-	if (output_frame(stdout, app->opt.format, f) < 0) {
+	if (output_frame(bt->out, app->opt.format, f) < 0) {
 		if (errno == EPIPE)
 			return 1;
 		fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
@@ -62,9 +69,28 @@ static void batch_stdin(void *ctx)
 	flush_messages(bt);
 }
 
+/* -o FILE: created or truncated, never through a symlink. NULL with a message on stderr. */
+static FILE *open_output(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		char esc[256];
+		text_escape(path, TEXT_NUL_TERMINATED, esc, sizeof(esc));
+		fprintf(stderr, "pmutop: -o %s: %s\n", esc,
+			errno == ELOOP ? "is a symbolic link (name the file it points to)"
+				       : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
 static int run_batch(struct app_ctx *app)
 {
-	struct batch bt = {.app = app, .agent = remote_agent_wanted(app)};
+	struct batch bt = {.app = app, .out = stdout, .agent = remote_agent_wanted(app)};
+	if (app->opt.output && !(bt.out = open_output(app->opt.output)))
+		return 2;
 	app->frame_wants_self = app->opt.format == OUTPUT_TEXT; /* text prints the self line */
 	signal(SIGPIPE, SIG_IGN);
 	flush_messages(&bt);
@@ -81,7 +107,60 @@ static int run_batch(struct app_ctx *app)
 	};
 	int rc = run_loop(app, &fe);
 	flush_messages(&bt);
+	if (bt.out != stdout && fclose(bt.out) != 0) {
+		fprintf(stderr, "pmutop: -o %s: %s\n", app->opt.output, strerror(errno));
+		rc = 1;
+	}
 	return rc;
+}
+
+#ifdef PMUTOP_NO_UI
+static const enum options_program program = OPTIONS_AGENT;
+#else
+static const enum options_program program = OPTIONS_PMUTOP;
+#endif
+
+/* --list-themes: one name per line. */
+static int list_themes(void)
+{
+	char **names;
+	size_t n = theme_list(&names);
+	for (size_t i = 0; i < n; i++)
+		puts(names[i]);
+	theme_list_free(names, n);
+	return 0;
+}
+
+/* --help-roff TEMPLATE: the manual page, from the tables --help and :help print. */
+static int write_manpage(const char *template_path)
+{
+	char err[512];
+#ifndef PMUTOP_NO_UI
+	ui_add_commands();
+#endif
+	if (manpage_write(stdout, template_path, program, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+/* -f openmetrics and --listen: the per-event counters, and the endpoint. */
+static int start_metrics(struct app_ctx *app, char *err, size_t errlen)
+{
+	if (app->opt.format != OUTPUT_OPENMETRICS && !app->opt.listen)
+		return 0;
+	if (!(app->om = om_counters_attach(app))) {
+		snprintf(err, errlen, "openmetrics: out of memory");
+		return -1;
+	}
+	if (!app->opt.listen)
+		return 0;
+	if (!(app->endpoint = endpoint_open(app->opt.listen, err, errlen)))
+		return -1;
+	app_log(app, MSG_INFO, "serving OpenMetrics on http://%s/metrics",
+		endpoint_address(app->endpoint));
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -90,17 +169,25 @@ int main(int argc, char **argv)
 	char err[1024];
 	if (argc >= 2 && strcmp(argv[1], "probe") == 0)
 		return probe_cli(argc - 2, argv + 2, stdout, stderr);
-	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0) {
+	if (options_parse_program(&app.opt, program, argc, argv, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return 2;
 	}
 	if (app.opt.help) {
-		options_usage(stdout);
+		options_usage(stdout, program);
 		return 0;
 	}
 	if (app.opt.version) {
-		printf("pmutop %s\n", PMUTOP_VERSION);
+		options_version(stdout, program);
 		return 0;
+	}
+	if (app.opt.help_roff)
+		return write_manpage(app.opt.help_roff);
+	if (app.opt.list_themes)
+		return list_themes();
+	if (app.opt.output && !app.opt.batch) {
+		fprintf(stderr, "pmutop: -o FILE writes batch records: add -b\n");
+		return 2;
 	}
 	int rc = app_init(&app, err, sizeof(err));
 	if (rc == 0 && app.opt.list_events)
@@ -129,6 +216,11 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (jitter_attach(&app, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		app_free(&app);
+		return 2;
+	}
+	if (start_metrics(&app, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;

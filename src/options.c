@@ -1,6 +1,9 @@
 /* options.c: one table of command-line options; getopt_long and --help are generated from it. */
 #include "options.h"
 #include "alert.h"
+#include "duration.h"
+#include "endpoint.h"
+#include "manpage.h"
 #include "recorder.h"
 #include <errno.h>
 #include <getopt.h>
@@ -50,6 +53,11 @@ enum option_id {
 	OPT_FLIGHT,
 	OPT_FLIGHT_OUT,
 	OPT_ATTRIB,
+	OPT_LIST_THEMES,
+	OPT_HELP_ROFF,
+	OPT_LISTEN,
+	OPT_DELAY = 'd',
+	OPT_OUTPUT = 'o',
 };
 
 struct option_def {
@@ -62,11 +70,14 @@ struct option_def {
 static const struct option_def option_table[] = {
     {"batch", OPT_BATCH, NULL, "batch mode: print one record per tick, no screen"},
     {"iterations", OPT_ITER, "N", "stop after N ticks (also ends the screen; for smoke tests)"},
-    {"interval", OPT_INTERVAL, "MS",
-     "sampling interval in milliseconds (10 to 3600000; default 1000)"},
+    {"interval", OPT_INTERVAL, "DURATION",
+     "refresh interval: 500 (ms), 500ms, 2.5s, 1m (10ms to 1h; default 1s)"},
+    {"delay", OPT_DELAY, "SECONDS", "refresh interval in seconds, as in top (0.5, 2)"},
     {"mode", OPT_MODE, "MODE", "event mode (see --list-modes); default cpi, or sw without a PMU"},
     {"cpus", OPT_CPUS, "LIST", "CPUs to monitor, e.g. 0-3,8 (default: all online)"},
-    {"format", OPT_FORMAT, "FMT", "batch format: text, csv or json (one object per line)"},
+    {"output", OPT_OUTPUT, "FILE", "batch mode: write the records to FILE instead of stdout"},
+    {"format", OPT_FORMAT, "FMT",
+     "batch format: text, csv, json (one object per line) or openmetrics"},
     {"events", OPT_EVENTS, "LIST", "count an ad hoc comma-separated event list instead of a mode"},
     {"backend", OPT_BACKEND, "NAME", "counter backend: perf (default) or sim"},
     {"sim-cpus", OPT_SIM_CPUS, "N", "sim: number of simulated CPUs (default 4)"},
@@ -97,15 +108,15 @@ static const struct option_def option_table[] = {
     {"speed", OPT_SPEED, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)"},
     {"theme", OPT_THEME, "NAME", "colour theme (default, mono, light, high-contrast)"},
     {"command", OPT_COMMAND, "CMD", "run a : command at start-up (repeatable)"},
-    {"no-rc", OPT_NO_RC, NULL, "do not read ~/.config/pmutop/pmutoprc"},
+    {"no-rc", OPT_NO_RC, NULL, "do not read /etc/pmutoprc or ~/.config/pmutop/pmutoprc"},
     {"remote", OPT_REMOTE, "USER@HOST",
      "monitor a remote board (USER@ optional) through its pmutop agent"},
     {"transport", OPT_TRANSPORT, "CMD",
      "command that reaches the remote host (default \"ssh -T\")"},
     {"agent", OPT_AGENT, "CMD", "the pmutop command on the remote host (default pmutop)"},
-    {"sample", OPT_SAMPLE, "MS", "fine sampling cadence for jitter statistics (1 ms and up)"},
+    {"sample", OPT_SAMPLE, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)"},
     {"pin", OPT_PIN, "CPU", "pin pmutop itself to CPU"},
-    {"refresh", OPT_REFRESH, "MS", "redraw/output cadence in ms (10 to 3600000; same as -i)"},
+    {"refresh", OPT_REFRESH, "DURATION", "redraw/output cadence (same as -i)"},
     {"alert", OPT_ALERT, "RULE",
      "spike rule, e.g. \"cpi > 2.5 on 2-3\" or \"mad ipc 6\" (repeatable)"},
     {"flight", OPT_FLIGHT, "SECONDS",
@@ -114,34 +125,121 @@ static const struct option_def option_table[] = {
      "flight recordings go to PREFIX-N.jsonl (default pmutop-flight)"},
     {"attrib", OPT_ATTRIB, NULL,
      "attribution columns: switches, migrations, irqs, SMIs, MHz, busiest task"},
+    {"listen", OPT_LISTEN, "PORT|ADDR:PORT",
+     "serve OpenMetrics at http://ADDR:PORT/metrics (address default 127.0.0.1)"},
+    {"list-themes", OPT_LIST_THEMES, NULL, "list the colour themes (built-in and installed)"},
+    {"help-roff", OPT_HELP_ROFF, "TEMPLATE",
+     "write the manual page: TEMPLATE with these option, command and key tables filled in"},
     {"help", OPT_HELP, NULL, "show this help"},
-    {"version", OPT_VERSION, NULL, "show the version"},
+    {"version", OPT_VERSION, NULL, "show the version and the licence"},
 };
 #define NOPTIONS (sizeof(option_table) / sizeof(option_table[0]))
 
-void options_usage(FILE *out)
+/* Options of the screen and of the remote viewer: the board agent has neither. */
+static const int screen_only_options[] = {OPT_THEME, OPT_REMOTE, OPT_TRANSPORT, OPT_AGENT,
+					  OPT_LIST_THEMES};
+
+static bool in_program(const struct option_def *d, enum options_program prog)
 {
-	fprintf(
-	    out,
-	    "usage: pmutop [options]            live per-CPU counter monitor\n"
-	    "       pmutop -b -n N [options]    batch output\n"
-	    "       pmutop probe cache [...]    measure cache sizes, line size and TLB reach\n\n"
-	    "options:\n");
+	if (prog != OPTIONS_AGENT)
+		return true;
+	for (size_t i = 0; i < sizeof(screen_only_options) / sizeof(screen_only_options[0]); i++)
+		if (screen_only_options[i] == d->id)
+			return false;
+	return true;
+}
+
+/* Is the argument "--NAME[=...]" one of the screen's options? */
+static bool screen_only(const char *arg)
+{
+	if (strncmp(arg, "--", 2) != 0)
+		return false;
+	size_t len = strcspn(arg + 2, "=");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct option_def *d = &option_table[i];
+		if (!in_program(d, OPTIONS_AGENT) && strlen(d->name) == len &&
+		    strncmp(d->name, arg + 2, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void option_left(const struct option_def *d, char *buf, size_t len)
+{
+	if (d->id < 256)
+		snprintf(buf, len, "-%c, --%s%s%s", d->id, d->name, d->arg ? " " : "",
+			 d->arg ? d->arg : "");
+	else
+		snprintf(buf, len, "    --%s%s%s", d->name, d->arg ? " " : "",
+			 d->arg ? d->arg : "");
+}
+
+void options_usage(FILE *out, enum options_program prog)
+{
+	if (prog == OPTIONS_AGENT)
+		fprintf(out,
+			"usage: pmutop-agent -b [options]      batch output, no screen\n"
+			"       pmutop-agent -b -r - [options] the stream pmutop --remote reads\n"
+			"       pmutop-agent probe cache [...] measure cache sizes, line size and "
+			"TLB reach\n\n"
+			"options:\n");
+	else
+		fprintf(out,
+			"usage: pmutop [options]            live per-CPU counter monitor\n"
+			"       pmutop -b -n N [options]    batch output\n"
+			"       pmutop probe cache [...]    measure cache sizes, line size and TLB "
+			"reach\n\n"
+			"options:\n");
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct option_def *d = &option_table[i];
 		char left[64];
-		if (d->id < 256)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->id, d->name,
-				 d->arg ? " " : "", d->arg ? d->arg : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->arg ? " " : "",
-				 d->arg ? d->arg : "");
+		if (!in_program(d, prog))
+			continue;
+		option_left(d, left, sizeof(left));
 		fprintf(out, "  %-34s %s\n", left, d->help);
 	}
-	fprintf(
-	    out,
-	    "\nIn the screen, press ? or type :help for keys and commands.\n"
-	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage.\n");
+	if (prog == OPTIONS_AGENT)
+		fprintf(out,
+			"\nThe board agent is pmutop without the screen; see pmutop-agent(1).\n");
+	else
+		fprintf(out, "\nIn the screen, press ? or type :help for keys and commands.\n");
+	fprintf(out, "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad "
+		     "usage.\n");
+}
+
+void options_version(FILE *out, enum options_program prog)
+{
+	fprintf(out,
+		"%s %s\n"
+		"Copyright (C) the pmutop authors.\n"
+		"License GPL-2.0-or-later: GNU GPL version 2 or later "
+		"<https://www.gnu.org/licenses/old-licenses/gpl-2.0.html>.\n"
+		"This is free software: you are free to change and redistribute it.\n"
+		"There is NO WARRANTY, to the extent permitted by law.\n",
+		prog == OPTIONS_AGENT ? "pmutop-agent" : "pmutop", PMUTOP_VERSION);
+}
+
+void options_roff(FILE *out, enum options_program prog)
+{
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct option_def *d = &option_table[i];
+		if (!in_program(d, prog))
+			continue;
+		/* .BR alternates bold and roman: "-b" ", " "--batch" " MODE" */
+		fputs(".TP\n.BR ", out);
+		if (d->id < 256)
+			fprintf(out, "\\-%c \", \" ", d->id);
+		fputs("\\-\\-", out);
+		manpage_text(out, d->name);
+		if (d->arg) {
+			fputs(" \" \\fI", out);
+			manpage_text(out, d->arg);
+			fputs("\\fR\"", out);
+		}
+		fputc('\n', out);
+		manpage_text(out, d->help);
+		fputc('\n', out);
+	}
 }
 
 static int parse_long(const char *text, long lo, long hi, const char *what, long *out, char *err,
@@ -156,6 +254,21 @@ static int parse_long(const char *text, long lo, long hi, const char *what, long
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+/* A refresh cadence: 10 ms .. 1 h, bare numbers in @bare_unit_ms ("500", "500ms", "2.5s"). */
+static int parse_duration(const char *text, long bare_unit_ms, const char *what, long *out,
+			  char *err, size_t errlen)
+{
+	long ms;
+	if (duration_parse_ms(text, bare_unit_ms, &ms) < 0 || ms < 10 || ms > 3600000) {
+		snprintf(err, errlen, "%s: \"%s\" is not a duration from 10ms to 1h (%s)", what,
+			 text,
+			 bare_unit_ms == 1 ? "500 = 500ms, 2.5s, 1m" : "seconds: 0.5, 2; or 500ms");
+		return -1;
+	}
+	*out = ms;
 	return 0;
 }
 
@@ -216,7 +329,9 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	case OPT_ITER:
 		return parse_long(arg, 1, LONG_MAX, "-n", &o->iterations, err, errlen);
 	case OPT_INTERVAL:
-		return parse_long(arg, 10, 3600000, "-i (ms)", &o->interval_ms, err, errlen);
+		return parse_duration(arg, 1, "-i", &o->interval_ms, err, errlen);
+	case OPT_DELAY:
+		return parse_duration(arg, 1000, "-d", &o->interval_ms, err, errlen);
 	case OPT_MODE:
 		o->mode = arg;
 		return 0;
@@ -226,7 +341,8 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	case OPT_FORMAT: {
 		int f = output_format_parse(arg);
 		if (f < 0) {
-			snprintf(err, errlen, "-f: unknown format \"%s\" (text, csv, json)", arg);
+			snprintf(err, errlen,
+				 "-f: unknown format \"%s\" (text, csv, json, openmetrics)", arg);
 			return -1;
 		}
 		o->format = (enum output_format)f;
@@ -338,14 +454,22 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		o->transport = arg;
 		return 0;
 	case OPT_SAMPLE:
-		return parse_long(arg, 1, 3600000, "--sample (ms)", &o->sample_ms, err, errlen);
+		if (duration_parse_ms(arg, 1, &o->sample_ms) < 0 || o->sample_ms < 1 ||
+		    o->sample_ms > 3600000) {
+			snprintf(err, errlen,
+				 "--sample: \"%s\" is not a duration from 1ms to 1h (e.g. 5, 5ms, "
+				 "0.5s)",
+				 arg);
+			return -1;
+		}
+		return 0;
 	case OPT_PIN:
 		if (parse_long(arg, 0, 4095, "--pin", &v, err, errlen) < 0)
 			return -1;
 		o->pin_cpu = (int)v;
 		return 0;
 	case OPT_REFRESH:
-		if (parse_long(arg, 10, 3600000, "--refresh (ms)", &o->refresh_ms, err, errlen) < 0)
+		if (parse_duration(arg, 1, "--refresh", &o->refresh_ms, err, errlen) < 0)
 			return -1;
 		o->interval_ms = o->refresh_ms;
 		return 0;
@@ -371,6 +495,22 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	case OPT_ATTRIB:
 		o->attrib = true;
 		return 0;
+	case OPT_OUTPUT:
+		o->output = arg;
+		return 0;
+	case OPT_LISTEN: {
+		char host[64], port[8];
+		if (endpoint_parse(arg, host, sizeof(host), port, sizeof(port), err, errlen) < 0)
+			return -1;
+		o->listen = arg;
+		return 0;
+	}
+	case OPT_LIST_THEMES:
+		o->list_themes = true;
+		return 0;
+	case OPT_HELP_ROFF:
+		o->help_roff = arg;
+		return 0;
 	case OPT_HELP:
 		o->help = true;
 		return 0;
@@ -383,6 +523,12 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 }
 
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	return options_parse_program(o, OPTIONS_PMUTOP, argc, argv, err, errlen);
+}
+
+int options_parse_program(struct options *o, enum options_program prog, int argc, char **argv,
+			  char *err, size_t errlen)
 {
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = 1000;
@@ -401,19 +547,22 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	char shortopts[3 * NOPTIONS + 2];
 	size_t sp = 0;
 	shortopts[sp++] = ':'; /* report missing arguments distinctly */
+	size_t nlong = 0;
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct option_def *d = &option_table[i];
+		if (!in_program(d, prog))
+			continue;
 		int has = !d->arg	     ? no_argument
 			  : d->arg[0] == '[' ? optional_argument
 					     : required_argument;
-		longopts[i] = (struct option){d->name, has, NULL, d->id};
+		longopts[nlong++] = (struct option){d->name, has, NULL, d->id};
 		if (d->id < 256) {
 			shortopts[sp++] = (char)d->id;
 			if (has == required_argument)
 				shortopts[sp++] = ':';
 		}
 	}
-	longopts[NOPTIONS] = (struct option){0};
+	longopts[nlong] = (struct option){0};
 	shortopts[sp] = '\0';
 	optind = 1;
 	opterr = 0;
@@ -422,6 +571,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		if (c == '?') {
 			if (optopt)
 				snprintf(err, errlen, "unknown option -%c (see --help)", optopt);
+			else if (screen_only(argv[optind - 1]))
+				snprintf(
+				    err, errlen,
+				    "%s: the board agent has no screen and no remote viewer (use "
+				    "pmutop)",
+				    argv[optind - 1]);
 			else
 				snprintf(err, errlen, "unknown option %s (see --help)",
 					 argv[optind - 1]);

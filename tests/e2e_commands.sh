@@ -39,7 +39,7 @@ check "-c in order: 400 ms, mode sw" [ "$(json "$T_TMP/out" 'r[0]["interval_ms"]
 BAD=(
 	"bogus|-c:1: unknown command 'bogus'"
 	"intervl 300|-c:1: unknown command 'intervl' (did you mean 'interval'?)"
-	"interval|-c:1: usage: interval MS|+|-"
+	"interval|-c:1: usage: interval DURATION|+|-"
 	"interval 5|-c:1: interval 5 ms is out of range"
 	"interval soon|-c:1: interval: \"soon\" is not a number"
 	"mode nosuch|-c:1: "

@@ -201,7 +201,7 @@ static const struct {
     {__LINE__, "bogus", -1, "",
      "unknown command \"bogus\" (mode, interval, cpus, mark, quit, tcontrol)"},
     {__LINE__, "m x", -1, "", "ambiguous command 'm': mark, mode"},
-    {__LINE__, "interval", -1, "", "usage: interval MS|+|-"},
+    {__LINE__, "interval", -1, "", "usage: interval DURATION|+|-"},
 };
 
 static void test_execute(void)

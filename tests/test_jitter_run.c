@@ -405,7 +405,7 @@ static void test_errors(void)
 	} bad_cmds[] = {
 	    {__LINE__, "sample 0", "out of range"},
 	    {__LINE__, "sample 500", "out of range"},
-	    {__LINE__, "sample x", "not a number"},
+	    {__LINE__, "sample x", "not a duration"},
 	    {__LINE__, "refresh 5", "out of range"},
 	    {__LINE__, "alert cpi >", "col"},
 	    {__LINE__, "export stuff x.csv", "only \"spikes\""},

@@ -198,6 +198,12 @@ static void check_event(const struct mode *m, const struct pmu_family *fam,
 		CHECK(mode_event_slot(ev->spec, fam, NULL) == EVENT_SLOT_NONE,
 		      "%s/%s: %s is neither a raw code nor a software event", m->name, fam->key,
 		      ev->spec);
+	char model[32];
+	if (encode_model_missing(ev->spec, fam, model, sizeof(model))) {
+		SKIP("%s/%s: %s: libpfm4 here has no %s tables (built for another architecture)",
+		     m->name, fam->key, ev->spec, model);
+		return;
+	}
 	int rc = event_encode(ev->spec, &ctx, &enc, err, sizeof(err));
 	if (rc < 0 && strchr(ev->spec, '/') && ev->optional) {
 		printf("  %-8s %-8s %-12s %s: not on this machine (optional): %s\n", m->name,

@@ -16,6 +16,18 @@ static int encode(const char *spec, const char *family, struct event_encoding *e
 	return event_encode(spec, &ctx, enc, err, sizeof(err));
 }
 
+/* libpfm4 is built with its own architecture's tables only: a libpfm4 name is checked where
+ * the model is there and skipped with that reason elsewhere. */
+static bool model_missing(int line, const char *spec)
+{
+	char model[32];
+	if (!encode_model_missing(spec, NULL, model, sizeof(model)))
+		return false;
+	SKIP("line %d: %s: libpfm4 here has no %s tables (built for another architecture)", line,
+	     spec, model);
+	return true;
+}
+
 /* Encodes @raw and @pfm and checks both give @config/@config1. Prints what was checked. */
 static void check_pair(int line, const char *family, const char *raw, const char *pfm,
 		       unsigned long long config, unsigned long long config1)
@@ -23,6 +35,8 @@ static void check_pair(int line, const char *family, const char *raw, const char
 	struct event_encoding a, b;
 	int ra = encode(raw, family, &a);
 	CHECK(ra == 0, "line %d: %s: %s", line, raw, err);
+	if (pfm && model_missing(line, pfm))
+		pfm = NULL;
 	int rb = pfm ? encode(pfm, family, &b) : 0;
 	if (pfm)
 		CHECK(rb == 0, "line %d: %s: %s", line, pfm, err);
@@ -235,6 +249,8 @@ static void test_kernel_masks(void)
 	const struct offcore_model *slm = offcore_model_find("slm");
 	struct event_encoding enc;
 	printf("kernel mask checks:\n");
+	if (model_missing(__LINE__, "slm::OFFCORE_RESPONSE_0"))
+		return;
 	CHECK(encode("slm::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_HIT", "slm", &enc) == 0, "%s", err);
 	CHECK_INT(enc.attr.config1, 0x3e80040001ULL);
 	CHECK(offcore_check_mask(slm, 0, enc.attr.config1, err, sizeof(err)) < 0, "bit 35 passes");

@@ -250,6 +250,35 @@ static void test_load(void)
 	size_t n = theme_list(&names);
 	CHECK_INT(n, 5);
 	theme_list_free(names, n);
+
+	/* a unique prefix names a theme, as with commands; an ambiguous one says so */
+	static const struct {
+		int line;
+		const char *name, *full, *err;
+	} prefixes[] = {
+	    {__LINE__, "hi", "high-contrast", NULL},
+	    {__LINE__, "mi", "mine", NULL},
+	    {__LINE__, "l", "light", NULL},
+	    {__LINE__, "mono", "mono", NULL},
+	    {__LINE__, "m", NULL,
+	     "theme 'm' is ambiguous (themes: default, high-contrast, light, "
+	     "mine, mono)"},
+	    {__LINE__, "mx", NULL, "unknown theme 'mx'"},
+	};
+	for (size_t i = 0; i < N(prefixes); i++) {
+		err[0] = '\0';
+		int rc = theme_load(&t, prefixes[i].name, err, sizeof(err));
+		if (prefixes[i].full) {
+			CHECK(rc == 0 && strcmp(t.name, prefixes[i].full) == 0,
+			      "line %d: %s -> %s (%s)", prefixes[i].line, prefixes[i].name, t.name,
+			      err);
+		} else {
+			CHECK(rc == -1 &&
+				  strncmp(err, prefixes[i].err, strlen(prefixes[i].err)) == 0,
+			      "line %d: %s", prefixes[i].line, err);
+		}
+		theme_free(&t);
+	}
 	theme_free(&def);
 }
 

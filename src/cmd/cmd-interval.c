@@ -1,4 +1,4 @@
-/* cmd-interval.c: "interval MS|+|-", the refresh interval, in steps or milliseconds. */
+/* cmd-interval.c: "interval DURATION|+|-", the refresh interval, in steps or as a duration. */
 #include "app.h"
 #include "command.h"
 #include <stdio.h>
@@ -34,7 +34,7 @@ static int exec_interval(const struct command_ctx *ctx, int argc, char **argv, c
 					step_interval(ctx->app->interval_ms, v[0] == '+' ? 1 : -1),
 					err, errlen);
 	if (command_parse_ms(v, &ms, err, errlen) < 0) {
-		snprintf(err, errlen, "interval: \"%s\" is not a number of milliseconds", v);
+		snprintf(err, errlen, "interval: \"%s\" is not a duration (500, 500ms, 2.5s)", v);
 		return -1;
 	}
 	return app_set_interval(ctx->app, ms, err, errlen);
@@ -42,11 +42,11 @@ static int exec_interval(const struct command_ctx *ctx, int argc, char **argv, c
 
 const struct command cmd_interval_entry = {
     .name = "interval",
-    .usage = "interval MS|+|-",
+    .usage = "interval DURATION|+|-",
     .min_args = 1,
     .max_args = 1,
     .args = {ARG_NUMBER},
     .flags = COMMAND_CONTROL,
     .exec = exec_interval,
-    .help = "set the measurement interval in milliseconds; + and - step it",
+    .help = "set the refresh interval (500 = 500ms, 2.5s, 1m); + and - step it",
 };

@@ -18,7 +18,7 @@ static int set_interval(const struct command_ctx *ctx, const char *v, char *err,
 	long ms;
 
 	if (command_parse_ms(v, &ms, err, errlen) < 0) {
-		snprintf(err, errlen, "interval: \"%s\" is not a number of milliseconds", v);
+		snprintf(err, errlen, "interval: \"%s\" is not a duration (500, 500ms, 2.5s)", v);
 		return -1;
 	}
 	return app_set_interval(ctx->app, ms, err, errlen);

@@ -1,7 +1,9 @@
 /* command.c: the command tables, quoting-aware word splitter, lookup, scripts, start-up, help. */
 #include "command.h"
 #include "app.h"
+#include "duration.h"
 #include "keys.h"
+#include "paths.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
@@ -189,15 +191,11 @@ int command_parse_bool(const char *v, bool *out, char *err, size_t errlen)
 
 int command_parse_ms(const char *v, long *out, char *err, size_t errlen)
 {
-	char *end;
-
-	errno = 0;
-	long ms = strtol(v, &end, 10);
-	if (errno || end == v || *end) {
-		snprintf(err, errlen, "\"%s\" is not a number of milliseconds", v);
+	if (duration_parse_ms(v, 1, out) < 0) {
+		snprintf(err, errlen,
+			 "\"%s\" is not a duration (milliseconds, or with a unit: 500ms, 2.5s)", v);
 		return -1;
 	}
-	*out = ms;
 	return 0;
 }
 
@@ -606,49 +604,67 @@ int command_rc_path(char *buf, size_t len)
 	return 0;
 }
 
+/* The rc files in the order they run: the system-wide one, then the user's. */
+#define RC_FILES 2
+
 int command_startup(struct app_ctx *app, struct command_errors *errs)
 {
 	bool screen = app->ui != NULL;
-	char path[4096] = "";
-	char *rc = NULL;
-	int nerr = 0;
+	char paths[RC_FILES][4096];
+	char *texts[RC_FILES] = {NULL};
+	struct script rcs[RC_FILES];
+	int nrc = 0, nerr = 0;
 
-	if (!app->opt.no_rc && command_rc_path(path, sizeof(path)) == 0 &&
-	    access(path, F_OK) == 0) {
-		int r = read_script(path, &rc, errs);
-		if (r != 0)
-			nerr++;
-		if (r < 0 && !screen)
-			return nerr;
+	if (!app->opt.no_rc) {
+		int have[RC_FILES] = {paths_system_rc(paths[0], sizeof(paths[0])),
+				      command_rc_path(paths[1], sizeof(paths[1]))};
+		for (int i = 0; i < RC_FILES; i++) {
+			if (have[i] != 0 || access(paths[i], F_OK) != 0)
+				continue;
+			int r = read_script(paths[i], &texts[nrc], errs);
+			if (r != 0)
+				nerr++;
+			if (r < 0 && !screen)
+				goto out;
+			if (!texts[nrc])
+				continue;
+			rcs[nrc] = (struct script){
+			    .name = paths[i],
+			    .run = {.ctx = {.app = app, .screen = screen, .origin = COMMAND_RC},
+				    .screen = screen,
+				    .skip_screen = !screen}};
+			nrc++;
+		}
 	}
-	struct script rcs = {.name = path,
-			     .run = {.ctx = {.app = app, .screen = screen, .origin = COMMAND_RC},
-				     .screen = screen,
-				     .skip_screen = !screen}};
 	struct script arg = {.name = "-c",
 			     .run = {.ctx = {.app = app, .screen = screen, .origin = COMMAND_ARG},
 				     .screen = screen}};
 	if (!screen) {
 		/* batch mode: nothing runs when a line is wrong */
-		if (rc)
-			nerr += run_script(rc, &rcs, errs);
+		for (int i = 0; i < nrc; i++)
+			nerr += run_script(texts[i], &rcs[i], errs);
 		for (int i = 0; i < app->opt.ncommands; i++) {
 			arg.number = i + 1;
 			nerr += run_script(app->opt.commands[i], &arg, errs);
 		}
 		if (nerr)
 			goto out;
-		rcs.stop = arg.stop = true;
+		for (int i = 0; i < nrc; i++)
+			rcs[i].stop = true;
+		arg.stop = true;
 	}
-	rcs.run.exec = arg.run.exec = true;
-	if (rc)
-		nerr += run_script(rc, &rcs, errs);
+	for (int i = 0; i < nrc; i++) {
+		rcs[i].run.exec = true;
+		nerr += run_script(texts[i], &rcs[i], errs);
+	}
+	arg.run.exec = true;
 	for (int i = 0; i < app->opt.ncommands && !(nerr && !screen); i++) {
 		arg.number = i + 1;
 		nerr += run_script(app->opt.commands[i], &arg, errs);
 	}
 out:
-	free(rc);
+	for (int i = 0; i < RC_FILES; i++)
+		free(texts[i]);
 	return nerr;
 }
 

@@ -29,6 +29,7 @@ static const struct {
     {"t", "theme next"},     {"o", "view offcore"},
     {"F", "freeze"},	     {"S", "view spikes"},
     {"?", "help"},	     {"F1", "help"},
+    {"h", "help"},	     {"F10", "quit"},
     {":", "command-line"},   {"C-l", "redraw"},
     {"up", "select up"},     {"down", "select down"},
     {"pgup", "select pgup"}, {"pgdn", "select pgdn"},

@@ -2,14 +2,18 @@
  */
 #include "app.h"
 #include "encode.h"
+#include "endpoint.h"
 #include "expr.h"
 #include "family.h"
 #include "jitter.h"
 #include "mode.h"
 #include "offcore.h"
+#include "openmetrics.h"
+#include "paths.h"
 #include "playback.h"
 #include "remote.h"
 #include "replay.h"
+#include "textutil.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -790,8 +794,11 @@ int app_set_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen
 
 static void load_modes(struct app_ctx *app)
 {
+	/* later files replace earlier modes of the same name: compiled-in, installed, user, -M */
 	mode_load_builtin(app->modes);
 	char dir[4096];
+	if (paths_data_subdir("modes", dir, sizeof(dir)) == 0)
+		mode_load_dir(app->modes, dir);
 	if (mode_user_dir(dir, sizeof(dir)) == 0)
 		mode_load_dir(app->modes, dir);
 	for (int i = 0; i < app->opt.nmode_files; i++)
@@ -924,7 +931,14 @@ static int open_source(struct app_ctx *app, char *err, size_t errlen)
 		const char *key = app->opt.sim_family ? app->opt.sim_family : "generic";
 		app->family = family_find(key);
 		if (!app->family) {
-			snprintf(err, errlen, "--sim-family: unknown family \"%s\"", key);
+			char esc[64];
+			int n = 0;
+			text_escape(key, TEXT_NUL_TERMINATED, esc, sizeof(esc));
+			n = snprintf(err, errlen,
+				     "--sim-family: unknown family \"%s\"; families:", esc);
+			for (const struct pmu_family *f = pmu_families;
+			     f->key && n >= 0 && (size_t)n < errlen; f++)
+				n += snprintf(err + n, errlen - (size_t)n, " %s", f->key);
 			return 2;
 		}
 	} else if (app->opt.sim_family) {
@@ -1040,6 +1054,10 @@ void app_free(struct app_ctx *app)
 	app->session = NULL;
 	remote_app_free(app);
 	playback_free(app);
+	om_counters_free(app->om);
+	endpoint_close(app->endpoint);
+	app->om = NULL;
+	app->endpoint = NULL;
 	frame_store_free(app->frame_store);
 	app->frame_store = NULL;
 	if (app->modes) {

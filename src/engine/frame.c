@@ -216,6 +216,7 @@ static void fill_header(struct app_ctx *app, struct frame *f)
 	f->caps = app->source.ops->caps;
 	f->simulated = b->simulated;
 	f->machine = &app->machine;
+	f->counters = app->om;
 	f->origin = app->opt.replay ? app->opt.replay : app->opt.remote;
 	if (f->simulated)
 		snprintf(f->pmu_line, sizeof(f->pmu_line), "SIMULATED %s", app->family->desc);

@@ -72,10 +72,12 @@ int loop_set_period(struct loop *l, uint64_t period_ns)
 	return arm(l);
 }
 
-void loop_watch(struct loop *l, int fd)
+int loop_watch(struct loop *l, int fd)
 {
-	if (l->nwatch < (int)(sizeof(l->watch) / sizeof(l->watch[0])))
-		l->watch[l->nwatch++] = fd;
+	if (l->nwatch >= LOOP_MAX_WATCH)
+		return -1;
+	l->watch[l->nwatch++] = fd;
+	return 0;
 }
 
 void loop_unwatch(struct loop *l, int fd)
@@ -91,7 +93,7 @@ int loop_wait(struct loop *l, struct loop_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	for (;;) {
-		struct pollfd pfd[6];
+		struct pollfd pfd[2 + LOOP_MAX_WATCH];
 		int n = 0;
 		pfd[n++] = (struct pollfd){.fd = l->signal_fd, .events = POLLIN};
 		pfd[n++] = (struct pollfd){.fd = l->timer_fd, .events = POLLIN};

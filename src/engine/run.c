@@ -1,10 +1,13 @@
 /* run.c: the one loop of a run (screen, batch, replay batch): ticks -> pipeline -> frames. */
 #include "run.h"
 #include "app.h"
+#include "endpoint.h"
 #include "jitter.h"
+#include "openmetrics.h"
 #include "remote.h"
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 struct run {
@@ -14,6 +17,32 @@ struct run {
 	int status;  /* exit status once done */
 	bool done;
 };
+
+/* The endpoint serves the newest frame, in both text formats. */
+static void publish_metrics(struct app_ctx *app, const struct frame *f)
+{
+	char *text[2] = {NULL, NULL};
+	size_t len[2] = {0, 0};
+	int rc = 0;
+	if (!app->endpoint)
+		return;
+	for (int fl = 0; fl < 2; fl++) {
+		FILE *mem = open_memstream(&text[fl], &len[fl]);
+		if (!mem) {
+			rc = -1;
+			break;
+		}
+		rc |= om_write(mem, f, (enum om_flavour)fl);
+		rc |= fclose(mem);
+	}
+	if (rc == 0 && endpoint_publish(app->endpoint, text[OM_OPENMETRICS], len[OM_OPENMETRICS],
+					text[OM_PROMETHEUS], len[OM_PROMETHEUS]) < 0)
+		rc = -1;
+	if (rc != 0)
+		app_log(app, MSG_WARN, "--listen: out of memory; the endpoint keeps the last page");
+	free(text[0]);
+	free(text[1]);
+}
 
 /* One tick through the pipeline; a closed refresh window becomes a frame for the front end. */
 static void one_tick(struct run *r)
@@ -36,6 +65,7 @@ static void one_tick(struct run *r)
 	const struct frame *f = app_frame_build(app);
 	if (!f)
 		return;
+	publish_metrics(app, f);
 	int out = r->fe->on_frame(r->fe->ctx, f);
 	if (out != 0) {
 		r->status = out < 0 ? 1 : 0;
@@ -68,7 +98,9 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 {
 	struct run r = {.app = app, .fe = fe};
 	char err[512];
-	if (fe->unpaced && app_pending(app) >= 0 && !source_has(&app->source, SOURCE_CAP_STREAM))
+	/* a batch replay runs flat out, unless an endpoint serves it to scrapers at its pace */
+	if (fe->unpaced && !app->endpoint && app_pending(app) >= 0 &&
+	    !source_has(&app->source, SOURCE_CAP_STREAM))
 		return run_unpaced(&r);
 	if (loop_init(&app->loop, app_period_ns(app), err, sizeof(err)) < 0) {
 		app_log(app, MSG_ERROR, "%s", err);
@@ -77,6 +109,10 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 	app->loop_ready = true;
 	if (fe->on_stdin)
 		loop_watch(&app->loop, STDIN_FILENO);
+	if (app->endpoint && endpoint_attach(app->endpoint, &app->loop) < 0) {
+		app_log(app, MSG_ERROR, "--listen: too many inputs to watch");
+		return 1;
+	}
 	remote_app_attach(app);
 	one_tick(&r); /* the priming read */
 	if (fe->on_change)
@@ -96,6 +132,8 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 			}
 			break;
 		case LOOP_INPUT:
+			if (app->endpoint && endpoint_input(app->endpoint, ev.fd, loop_now_ns()))
+				break; /* a scraper: nothing changes on the screen */
 			if (ev.fd == STDIN_FILENO && fe->on_stdin)
 				fe->on_stdin(fe->ctx);
 			else if (app->remote && remote_app_input(app, ev.fd) > 0)
@@ -107,6 +145,8 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 			app->overruns += ev.overruns;
 			app->last_lateness_ms = (double)ev.lateness_ns / 1e6;
 			jitter_loop_tick(app, &ev);
+			if (app->endpoint)
+				endpoint_poll(app->endpoint, loop_now_ns());
 			if (app->display_paused && source_has(&app->source, SOURCE_CAP_SEEK))
 				break; /* a paused replay holds its place: nothing is being counted
 					*/

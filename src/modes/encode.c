@@ -4,6 +4,7 @@
 #include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -274,6 +275,39 @@ static int encode_raw(const char *spec, const struct encode_ctx *ctx, struct eve
 	return 0;
 }
 
+/* Does this libpfm4 build have the PMU model @model ("skl", "arm_ac53")? libpfm4 is built
+ * with the tables of its own architecture only. */
+static bool has_model(const char *model)
+{
+	char err[64];
+	pfm_pmu_t p;
+	if (encode_init(err, sizeof(err)) < 0)
+		return false;
+	pfm_for_all_pmus(p)
+	{
+		pfm_pmu_info_t pi = {.size = sizeof(pi)};
+		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && strcmp(pi.name, model) == 0)
+			return true;
+	}
+	return false;
+}
+
+bool encode_model_missing(const char *spec, const struct pmu_family *family, char *model,
+			  size_t len)
+{
+	const char *sep = strstr(spec, "::");
+	if (!sep)
+		return false;
+	if (strncmp(spec, "@::", 3) == 0) {
+		if (!family || !family->pfm_model)
+			return false;
+		snprintf(model, len, "%s", family->pfm_model);
+	} else {
+		snprintf(model, len, "%.*s", (int)(sep - spec), spec);
+	}
+	return !has_model(model);
+}
+
 static int encode_pfm(const char *spec, const struct encode_ctx *ctx, struct event_encoding *enc,
 		      char *err, size_t errlen)
 {
@@ -295,6 +329,15 @@ static int encode_pfm(const char *spec, const struct encode_ctx *ctx, struct eve
 	pfm_perf_encode_arg_t arg = {.size = sizeof(arg), .attr = &enc->attr, .fstr = &fstr};
 	enc->attr.size = sizeof(enc->attr);
 	int ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	char model[32];
+	if (ret != PFM_SUCCESS && encode_model_missing(name, NULL, model, sizeof(model))) {
+		snprintf(err, errlen,
+			 "\"%s\": libpfm4 here has no %s tables (it is built with its own "
+			 "architecture's models only)",
+			 name, model);
+		free(fstr);
+		return -1;
+	}
 	if (ret != PFM_SUCCESS) {
 		snprintf(err, errlen, "unknown event \"%s\": %s", name, pfm_strerror(ret));
 		free(fstr);
@@ -436,6 +479,18 @@ int encode_suggest(const char *bad, const struct encode_ctx *ctx, char (*out)[96
 	return s.n;
 }
 
+/* A glob ("skl::INST*", "*MISS*") matches "PMU::EVENT" or the event name, case ignored; any
+ * other pattern is a substring of either. */
+static bool list_match(const char *pattern, const char *pmu, const char *event)
+{
+	if (!strpbrk(pattern, "*?["))
+		return strcasestr(event, pattern) || strcasestr(pmu, pattern);
+	char full[256];
+	snprintf(full, sizeof(full), "%s::%s", pmu, event);
+	return fnmatch(pattern, full, FNM_CASEFOLD) == 0 ||
+	       fnmatch(pattern, event, FNM_CASEFOLD) == 0;
+}
+
 void encode_list(const char *pattern, bool all, encode_list_fn fn, void *arg)
 {
 	char err[128];
@@ -455,8 +510,7 @@ void encode_list(const char *pattern, bool all, encode_list_fn fn, void *arg)
 			pfm_event_info_t ei = {.size = sizeof(ei)};
 			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
 				continue;
-			if (pattern && !strcasestr(ei.name, pattern) &&
-			    !strcasestr(pi.name, pattern))
+			if (pattern && !list_match(pattern, pi.name, ei.name))
 				continue;
 			fn(arg, pi.name, ei.name, ei.desc ? ei.desc : "", pi.is_present);
 		}

@@ -3,6 +3,7 @@
 #include "frame.h"
 #include "jitter.h"
 #include "numfmt.h"
+#include "openmetrics.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -582,6 +583,13 @@ static int write_csv(FILE *out, const struct output_meta *meta, const struct sna
 	return output_csv(out, snap);
 }
 
+static int write_openmetrics(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
+{
+	(void)snap;
+	return meta->frame ? om_write(out, meta->frame, OM_OPENMETRICS)
+			   : -1; /* it needs the frame's counters */
+}
+
 /* The formats: adding one is a writer and a row here. */
 static const struct {
 	const char *name;
@@ -590,6 +598,7 @@ static const struct {
     [OUTPUT_TEXT] = {"text", write_text},
     [OUTPUT_CSV] = {"csv", write_csv},
     [OUTPUT_JSON] = {"json", output_json},
+    [OUTPUT_OPENMETRICS] = {"openmetrics", write_openmetrics},
 };
 
 int output_format_parse(const char *name)
@@ -619,7 +628,8 @@ int output_frame(FILE *out, enum output_format fmt, const struct frame *f)
 				   .replay = (f->caps & SOURCE_CAP_RECORDED) != 0,
 				   .source = f->origin,
 				   /* a recorded source names the machine its numbers come from */
-				   .machine = (f->caps & SOURCE_CAP_RECORDED) ? f->machine : NULL};
+				   .machine = (f->caps & SOURCE_CAP_RECORDED) ? f->machine : NULL,
+				   .frame = f};
 	jitter_output_meta(f, &meta);
 	return output_snapshot(out, fmt, &meta, f->snap);
 }

@@ -1,6 +1,7 @@
 /* theme.c: the colour role table, theme-file parsing, search order and colour degradation. */
 #include "theme.h"
 #include "embedded.h"
+#include "paths.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -8,10 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef PMUTOP_DATADIR
-#define PMUTOP_DATADIR "/usr/local/share/pmutop"
-#endif
 
 #define B THEME_BOLD
 #define D THEME_DIM
@@ -374,12 +371,7 @@ int theme_user_dir(char *buf, size_t len)
 	return 0;
 }
 
-void theme_data_dir(char *buf, size_t len)
-{
-	const char *d = getenv("PMUTOP_DATADIR");
-
-	snprintf(buf, len, "%s/themes", d && *d ? d : PMUTOP_DATADIR);
-}
+int theme_data_dir(char *buf, size_t len) { return paths_data_subdir("themes", buf, len); }
 
 static bool valid_name(const char *name)
 {
@@ -424,6 +416,25 @@ static void list_to_string(char *buf, size_t len)
 	theme_list_free(names, n);
 }
 
+/* As commands do, a unique prefix names a theme ("hi" -> "high-contrast"). Returns 0 when
+ * @name is a theme's full name or no theme's prefix, 1 with the full name in @full, or the
+ * number of themes it is a prefix of (> 1: ambiguous). */
+static int expand_prefix(const char *name, char *full, size_t len)
+{
+	char **names;
+	size_t n = theme_list(&names), len_name = strlen(name);
+	int hits = 0;
+	bool exact = false;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], name) == 0)
+			exact = true;
+		else if (strncmp(names[i], name, len_name) == 0 && hits++ == 0)
+			snprintf(full, len, "%s", names[i]);
+	}
+	theme_list_free(names, n);
+	return exact ? 0 : hits;
+}
+
 int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 {
 	char dirs[2][1024], path[1024 + THEME_NAME_MAX + 8], esc[200], list[1024];
@@ -446,10 +457,20 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 		return rc;
 	}
 	text_escape(name, TEXT_NUL_TERMINATED, esc, sizeof(esc));
+	char full[THEME_NAME_MAX];
+	int pr = valid_name(name) ? expand_prefix(name, full, sizeof(full)) : 0;
+	if (pr > 1) {
+		list_to_string(list, sizeof(list));
+		snprintf(err, errlen, "theme '%s' is ambiguous (themes: %s)", esc, list);
+		return -1;
+	}
+	if (pr == 1)
+		name = full;
 	if (valid_name(name)) {
 		if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 			ndirs++;
-		theme_data_dir(dirs[ndirs++], sizeof(dirs[0]));
+		if (theme_data_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
+			ndirs++;
 		for (int i = 0; i < ndirs; i++) {
 			if (snprintf(path, sizeof(path), "%s/%s.theme", dirs[i], name) >=
 			    (int)sizeof(path))
@@ -510,7 +531,8 @@ size_t theme_list(char ***out)
 
 	if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 		ndirs++;
-	theme_data_dir(dirs[ndirs++], sizeof(dirs[0]));
+	if (theme_data_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
+		ndirs++;
 	for (int i = 0; i < ndirs; i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *e;

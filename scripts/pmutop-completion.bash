@@ -1,0 +1,51 @@
+# pmutop-completion.bash: bash completion for pmutop and pmutop-agent (options, modes, themes,
+# event names, formats), asking the program itself so the lists never go stale.
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+_pmutop_words() {
+	# $1: the program, $2: what to list
+	local prog=$1
+	case $2 in
+	options) "$prog" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u ;;
+	modes) "$prog" --list-modes 2>/dev/null | awk '!/^#/ && NF && $1 != "MODE" { print $1 }' ;;
+	themes) "$prog" --list-themes 2>/dev/null ;;
+	events) "$prog" --list-events 2>/dev/null | awk '$1 ~ /::/ { print $1 }' ;;
+	esac
+}
+
+_pmutop() {
+	local cur prev prog=${COMP_WORDS[0]}
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
+	COMPREPLY=()
+	case $prev in
+	-m | --mode | --explain)
+		mapfile -t COMPREPLY < <(compgen -W "$(_pmutop_words "$prog" modes)" -- "$cur")
+		return ;;
+	--theme)
+		mapfile -t COMPREPLY < <(compgen -W "$(_pmutop_words "$prog" themes)" -- "$cur")
+		return ;;
+	-e | --events | --list-events)
+		mapfile -t COMPREPLY < <(compgen -W "$(_pmutop_words "$prog" events)" -- "$cur")
+		return ;;
+	-f | --format)
+		mapfile -t COMPREPLY < <(compgen -W "text csv json" -- "$cur")
+		return ;;
+	--backend)
+		mapfile -t COMPREPLY < <(compgen -W "perf sim" -- "$cur")
+		return ;;
+	-r | --record | -R | --replay | --mode-file | --sysfs-root | --help-roff)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return ;;
+	--remote)
+		mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur")
+		return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$(_pmutop_words "$prog" options)" -- "$cur")
+	elif [[ $COMP_CWORD -eq 1 ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "probe" -- "$cur")
+	fi
+}
+
+complete -F _pmutop pmutop pmutop-agent
