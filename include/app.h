@@ -87,8 +87,10 @@ struct app_ctx {
 	char status[256];	    /* the message line */
 	uint64_t mode_started_tick; /* tick at which the current mode was opened */
 	uint64_t start_ns;	    /* monotonic time the run started */
-	struct ui_state *ui;	    /* the screen's state, when there is one */
-	struct recorder *recorder;  /* the recording writer, when recording */
+	double
+	    start_unix_s; /* wall-clock time of the numbers' time 0 (unix seconds); NAN unknown */
+	struct ui_state *ui;	   /* the screen's state, when there is one */
+	struct recorder *recorder; /* the recording writer, when recording */
 	char record_path[1024];
 	struct app_hook hooks[APP_MAX_HOOKS];
 	int nhooks;

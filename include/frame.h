@@ -35,7 +35,8 @@ struct frame {
 	/* cadence, lateness, own CPU, spikes; "" without window statistics or when the front end
 	 * does not read it (app->frame_wants_self) */
 	char self[256];
-	bool show_self; /* the screen's header shows it (sampling, freeze or attribution on) */
+	bool show_self;	  /* the screen's header shows it (sampling, freeze or attribution on) */
+	double timestamp; /* unix seconds at the end of the frame's tick; NAN when unknown */
 	/* the mode and the cadence */
 	const char *mode, *title;
 	long interval_ms, tick_ms; /* refresh and sample cadence */

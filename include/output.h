@@ -47,6 +47,8 @@ void output_json_array(struct output_json *w, const char *key);
 void output_json_end(struct output_json *w);
 /* @v rounded to 6 significant digits as a real ("2.5", "100.0", "1e-5"); null when not finite. */
 void output_json_real(struct output_json *w, const char *key, double v);
+/* @v with @decimals digits after the point ("1764632123.297"); null when not finite. */
+void output_json_fixed(struct output_json *w, const char *key, double v, int decimals);
 void output_json_int(struct output_json *w, const char *key, long long v);
 void output_json_bool(struct output_json *w, const char *key, bool v);
 void output_json_null(struct output_json *w, const char *key);

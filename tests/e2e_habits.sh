@@ -33,7 +33,9 @@ run_cmd -b -n 3 -i 100 "${SIM[@]}" -f csv
 cp "$T_TMP/out" "$T_TMP/stdout.csv"
 run_cmd -b -n 3 -i 100 "${SIM[@]}" -f csv -o "$T_TMP/o.csv"
 check "-o FILE: nothing on stdout" [ ! -s "$T_TMP/out" ]
-check "-o FILE holds what stdout holds" cmp -s "$T_TMP/o.csv" "$T_TMP/stdout.csv"
+# the same records, but for the wall-clock time of each (the last CSV column)
+check "-o FILE holds what stdout holds" \
+	cmp -s <(sed 's/,[^,]*$//' "$T_TMP/o.csv") <(sed 's/,[^,]*$//' "$T_TMP/stdout.csv")
 echo "precious" >"$T_TMP/target"
 ln -s "$T_TMP/target" "$T_TMP/link"
 run_cmd -b -n 1 "${SIM[@]}" -o "$T_TMP/link"

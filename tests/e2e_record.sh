@@ -24,6 +24,12 @@ def load(p):
         out.append(o)
     return out
 a, b = load(sys.argv[1]), load(sys.argv[2])
+# the wall-clock time: a recording keeps its start to the second
+for x, y in zip(a, b):
+    tx, ty = x.pop("timestamp", None), y.pop("timestamp", None)
+    if tx is None or ty is None or abs(tx - ty) >= 1.0:
+        print("timestamps differ: live %s, replay %s" % (tx, ty))
+        sys.exit(1)
 if not a or a != b:
     print("live %d records, replay %d" % (len(a), len(b)))
     for x, y in zip(a, b):

@@ -9,7 +9,7 @@ import sys
 
 REL = 1e-9  # relative tolerance between two numbers that should be the same
 # record members that differ by nature between two ways of producing the same frames
-NOT_COMPARED = ("self", "backend", "replay", "spikes", "flight", "remote", "source")
+NOT_COMPARED = ("self", "backend", "replay", "spikes", "flight", "remote", "source", "timestamp")
 NA_MARKS = ("n/a", "n/c", "n/s", "off", "?")
 
 

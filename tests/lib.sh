@@ -45,16 +45,19 @@ run_cmd() {
 }
 # golden_cmp NAME FILE: compares FILE with tests/golden/NAME byte for byte.
 # PMUTOP_UPDATE_GOLDEN=1 rewrites the golden file instead.
-# Drops what differs from run to run by nature: pmutop's own cadence and CPU use ("self" in JSON,
-# the "sample ... | self ..." status line in text).
+# Drops what differs from run to run and machine to machine by nature: pmutop's own cadence and
+# CPU use ("self" in JSON, the "sample ... | self ..." status line in text), the host name and the
+# wall-clock time (JSON "host" and "timestamp", the last two CSV columns).
 golden_normalise() {
 	case "${2:-$1}" in
 	*.json) python3 -c 'import json,sys
 out=[]
 for l in open(sys.argv[1]):
-    o=json.loads(l); o.pop("self",None); out.append(json.dumps(o,separators=(",",":")))
+    o=json.loads(l); o.pop("self",None); o.pop("host",None); o.pop("timestamp",None)
+    out.append(json.dumps(o,separators=(",",":")))
 open(sys.argv[1],"w").write("".join(x+"\n" for x in out))' "$1" ;;
 	*.text) sed -i '/^sample .* | self /d' "$1" ;;
+	*.csv) sed -i 's/,[^,]*,[^,]*$//' "$1" ;; # the host and the wall-clock time
 	esac
 }
 golden_cmp() {

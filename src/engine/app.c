@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
@@ -952,6 +953,10 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 {
 	int rc;
 	app->start_ns = loop_now_ns();
+	struct timespec now;
+	app->start_unix_s = clock_gettime(CLOCK_REALTIME, &now) == 0
+				? (double)now.tv_sec + (double)now.tv_nsec / 1e9
+				: NAN;
 	app->interval_ms = app->opt.interval_ms;
 	app->sample_ms = app->opt.sample_ms;
 	app->speed = app->opt.speed > 0 ? app->opt.speed : 1;

@@ -267,6 +267,7 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	memset(f, 0, sizeof(*f));
 	f->seq = ++app->frames;
 	f->snap = copy_snapshot(fs, live);
+	f->timestamp = f->snap ? app->start_unix_s + f->snap->time_s : NAN;
 	fill_header(app, f);
 	fill_core_types(app, fs, f->snap);
 	f->core_type = fs->core_type;

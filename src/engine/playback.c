@@ -135,6 +135,8 @@ int playback_open(struct app_ctx *app, char *err, size_t errlen)
 		app->family = family_find("generic");
 	app->source = (struct source){.ops = app->remote ? &source_remote_ops : &source_replay_ops,
 				      .inst = r};
+	/* a recording's times count from its start; a perf stat import has no wall clock */
+	app->start_unix_s = h->start_time > 0 ? (double)h->start_time : NAN;
 	if (h->interval_ms >= 10 && h->interval_ms <= 3600000)
 		app->interval_ms = h->interval_ms; /* the recorded cadence */
 	app_add_hook(app, &(struct app_hook){.name = "replay", .on_mode = on_mode});

@@ -4,6 +4,7 @@
 #include "jitter.h"
 #include "numfmt.h"
 #include "openmetrics.h"
+#include "textutil.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -287,6 +288,18 @@ void output_json_real(struct output_json *w, const char *key, double v)
 		w->len += numfmt_json_real(w->buf + w->len, v, 6);
 }
 
+void output_json_fixed(struct output_json *w, const char *key, double v, int decimals)
+{
+	if (!member(w, key))
+		return;
+	if (isfinite(v))
+		w->len += numfmt_fixed(w->buf + w->len, v, decimals);
+	else {
+		memcpy(w->buf + w->len, "null", 4);
+		w->len += 4;
+	}
+}
+
 void output_json_int(struct output_json *w, const char *key, long long v)
 {
 	if (member(w, key))
@@ -371,6 +384,11 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	output_json_string(w, "mode", meta->mode);
 	output_json_bool(w, "simulated", meta->simulated);
 	output_json_int(w, "seq", (long long)snap->seq);
+	if (meta->frame) { /* where and when, for a fleet's collector */
+		const struct frame *f = meta->frame;
+		output_json_string(w, "host", f->machine ? f->machine->host : "");
+		output_json_fixed(w, "timestamp", f->timestamp, 3); /* unix seconds, to the ms */
+	}
 	if (meta->replay && meta->source)
 		output_json_string(w, "replay", meta->source);
 	if (meta->machine) { /* the machine a recorded source's numbers come from */
@@ -425,16 +443,18 @@ static char *put_mem(char *p, const char *s, size_t n)
 	return p + n;
 }
 
-/* The lines of one row. @prefix is "time_s,interval_ms,@cpu," (the same on every line). */
+/* The lines of one row. @prefix is "time_s,interval_ms,@cpu," and @suffix ",host,timestamp\n"
+ * (the same on every line). */
 static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
-		    size_t plen, const struct count *counts, const double *values)
+		    size_t plen, const char *suffix, size_t slen_sfx, const struct count *counts,
+		    const double *values)
 {
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		const char *name = snap->event_names[e], *state = count_state_name(c->state);
 		size_t nlen = strlen(name), slen = strlen(state);
-		char *p = room(b, plen + nlen + slen + 2 * NUMFMT_MAX + 16);
+		char *p = room(b, plen + nlen + slen + slen_sfx + 2 * NUMFMT_MAX + 16);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
@@ -450,13 +470,13 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		p += numfmt_fixed(p, c->running, 4);
 		*p++ = ',';
 		p = put_mem(p, state, slen);
-		*p++ = '\n';
+		p = put_mem(p, suffix, slen_sfx);
 		b->len = (size_t)(p - b->buf);
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
 		const char *name = snap->metrics[m].name;
 		size_t nlen = strlen(name);
-		char *p = room(b, plen + nlen + NUMFMT_MAX + 24);
+		char *p = room(b, plen + nlen + slen_sfx + NUMFMT_MAX + 24);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
@@ -464,22 +484,50 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		p = put_mem(p, name, nlen);
 		*p++ = ',';
 		if (isnan(values[m])) {
-			p = put_mem(p, ",,n/a\n", 6);
+			p = put_mem(p, ",,n/a", 5);
 		} else {
 			p += numfmt_g(p, values[m], 6);
-			p = put_mem(p, ",,ok\n", 5);
+			p = put_mem(p, ",,ok", 4);
 		}
+		p = put_mem(p, suffix, slen_sfx);
 		b->len = (size_t)(p - b->buf);
 	}
 }
 
-static int output_csv(FILE *out, const struct snapshot *snap)
+/* ",host,timestamp\n" of every line: the host quoted as CSV needs, the time to the ms. */
+static size_t csv_suffix(char *buf, size_t len, const struct output_meta *meta)
+{
+	const struct frame *f = meta->frame;
+	char host[160] = "", ts[NUMFMT_MAX] = "";
+	if (f && f->machine)
+		text_escape(f->machine->host, TEXT_NUL_TERMINATED, host, sizeof(host));
+	if (f && isfinite(f->timestamp))
+		numfmt_fixed(ts, f->timestamp, 3);
+	bool quote = strpbrk(host, ",\"") != NULL;
+	size_t n = 0;
+	buf[n++] = ',';
+	if (quote)
+		buf[n++] = '"';
+	for (const char *p = host; *p && n + 4 < len; p++) {
+		if (*p == '"')
+			buf[n++] = '"';
+		buf[n++] = *p;
+	}
+	if (quote)
+		buf[n++] = '"';
+	n += (size_t)snprintf(buf + n, len - n, ",%s\n", ts);
+	return n < len ? n : len - 1;
+}
+
+static int output_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *b = &rec;
 	b->len = 0;
 	b->oom = false;
 	if (snap->seq == 1)
-		put_s(b, "time_s,interval_ms,cpu,kind,name,value,running,state\n");
+		put_s(b, "time_s,interval_ms,cpu,kind,name,value,running,state,host,timestamp\n");
+	char suffix[400];
+	size_t slen = csv_suffix(suffix, sizeof(suffix), meta);
 	/* "time_s,interval_ms,cpu," is the same on every line of a row */
 	char prefix[2 * NUMFMT_MAX + 32];
 	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
@@ -496,7 +544,7 @@ static int output_csv(FILE *out, const struct snapshot *snap)
 			plen += numfmt_i64(prefix + plen, snap->cpus[r]);
 		}
 		prefix[plen++] = ',';
-		csv_row(b, snap, prefix, plen,
+		csv_row(b, snap, prefix, plen, suffix, slen,
 			total ? snap->total_counts : &snap->counts[r * snap->nevents],
 			total ? snap->total_values : &snap->values[r * snap->nmetrics]);
 	}
@@ -579,8 +627,7 @@ static int write_text(FILE *out, const struct output_meta *meta, const struct sn
 
 static int write_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
-	(void)meta;
-	return output_csv(out, snap);
+	return output_csv(out, meta, snap);
 }
 
 static int write_openmetrics(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
