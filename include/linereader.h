@@ -69,6 +69,11 @@ bool lr_is_stream(const struct linereader *lr);
 int lr_wait(const struct linereader *lr, int timeout_ms);
 void lr_close(struct linereader *lr);
 
+/* Reads at most @len - 1 bytes of a small file (sysfs, procfs) into @buf, NUL-terminated,
+ * without waiting (a FIFO gives what is there, maybe nothing). Returns the bytes read, or -1
+ * with errno set. */
+long lr_read_small(const char *path, char *buf, size_t len);
+
 /* Reads all of @path into a NUL-terminated malloc'd buffer (*len bytes, optional): each line at
  * most @line_max bytes, the whole at most @file_max ("path: larger than N bytes"). A pipe or
  * FIFO gets LR_WAIT_MS for its data ("path: no data within 10 s (a FIFO without a writer?)").

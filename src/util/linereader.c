@@ -268,6 +268,38 @@ void lr_close(struct linereader *lr)
 	free(lr);
 }
 
+long lr_read_small(const char *path, char *buf, size_t len)
+{
+	if (len == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	buf[0] = '\0';
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	size_t n = 0;
+	while (n < len - 1) {
+		ssize_t r = read(fd, buf + n, len - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (r < 0) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (long)n;
+}
+
 char *lr_slurp(const char *path, size_t line_max, size_t file_max, unsigned flags, size_t *len,
 	       char *err, size_t errlen)
 {
