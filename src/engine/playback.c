@@ -113,8 +113,9 @@ static void on_mode(struct app_ctx *app, void *arg)
 		r->pos = r->served;
 }
 
-/* Waits for a streamed recording's header and first mode: up to LR_WAIT_MS in batch, on the
- * screen until they come or the user gives up. Returns 0, 2 or APP_INIT_QUIT. */
+/* Waits for a streamed recording's header and first mode: a FIFO up to LR_WAIT_MS in batch
+ * (stdin as long as it takes), on the screen until they come or the user gives up. Returns 0,
+ * 2 or APP_INIT_QUIT. */
 static int wait_start(struct app_ctx *app, char *err, size_t errlen)
 {
 	struct replay *r = R(app);
@@ -134,7 +135,10 @@ static int wait_start(struct app_ctx *app, char *err, size_t errlen)
 			break;
 		struct pollfd p = {.fd = replay_stream_fd(r), .events = POLLIN};
 		poll(&p, 1, 200);
-		if (app->stream_wait ? app->stream_wait(app, what) : loop_now_ns() >= deadline) {
+		/* stdin's writer is part of the user's pipeline: it gets all the time it needs */
+		bool bounded = strcmp(app->opt.replay, "-") != 0;
+		if (app->stream_wait ? app->stream_wait(app, what)
+				     : bounded && loop_now_ns() >= deadline) {
 			if (!app->stream_wait)
 				snprintf(err, errlen,
 					 "%s: no data within %d s (a FIFO without a writer?)",
