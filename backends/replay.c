@@ -1,11 +1,14 @@
 /* replay.c: the replay and remote sources: recorded ticks served as counter reads. */
 #include "replay.h"
 #include "cpuset.h"
+#include "linereader.h"
 #include "perfstat.h"
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define LIVE_KEEP 4096 /* live streams keep at least this many ticks (step back, seek) */
 
@@ -77,26 +80,26 @@ void replay_init_live(struct replay *r, const char *name)
 	snprintf(r->origin, sizeof(r->origin), "%s", name);
 }
 
-int replay_load(struct replay *r, const char *path, char *err, size_t errlen)
+/* Imports get a zero tick first: their per-interval values count from zero. */
+static int finish_load(struct replay *r, bool imported, char *err, size_t errlen)
 {
-	base_init(r);
-	enum perfstat_format fmt = perfstat_detect(path);
-	int rc = fmt == PERFSTAT_CSV || fmt == PERFSTAT_JSON
-		     ? perfstat_load(path, fmt, &r->f, err, errlen)
-		     : rec_load(path, &r->f, err, errlen);
-	if (rc < 0)
-		return -1;
 	r->cap_ticks = r->f.nticks;
 	r->cap_modes = r->f.nmodes;
 	r->cap_marks = r->f.nmarks;
-	rec_escape(path, r->source, sizeof(r->source));
-	snprintf(r->origin, sizeof(r->origin), "%s", path);
 	if (r->f.nticks == 0 || r->f.nmodes == 0) {
-		snprintf(err, errlen, "%s: no ticks to replay", r->source);
+		int skipped = 0;
+		for (int i = 0; i < r->f.nwarnings; i++)
+			skipped += strstr(r->f.warnings[i], "skipped") != NULL;
+		if (skipped)
+			snprintf(err, errlen,
+				 "%s: no ticks to replay (%d line%s skipped; first: %.300s)",
+				 r->source, skipped, skipped == 1 ? "" : "s", r->f.warnings[0]);
+		else
+			snprintf(err, errlen, "%s: no ticks to replay", r->source);
 		replay_free(r);
 		return -1;
 	}
-	if (fmt == PERFSTAT_CSV || fmt == PERFSTAT_JSON) {
+	if (imported) {
 		/* imported per-interval values count from zero: a zero read before the first
 		 * interval makes it the first shown tick */
 		struct rec_tick z;
@@ -118,8 +121,161 @@ int replay_load(struct replay *r, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Loads all of @lr: a recording, or perf stat CSV/JSON (detected from its first line). */
+static int load_all(struct replay *r, struct linereader *lr, char *err, size_t errlen)
+{
+	enum perfstat_format fmt = perfstat_detect_lr(lr);
+	bool imported = fmt == PERFSTAT_CSV || fmt == PERFSTAT_JSON;
+	int rc = imported ? perfstat_load_lr(lr, fmt, &r->f, err, errlen)
+			  : rec_load_lr(lr, &r->f, err, errlen);
+	if (rc < 0)
+		return -1;
+	return finish_load(r, imported, err, errlen);
+}
+
+static void name_source(struct replay *r, const char *path)
+{
+	rec_escape(path, r->source, sizeof(r->source));
+	snprintf(r->origin, sizeof(r->origin), "%s", path);
+}
+
+int replay_load(struct replay *r, const char *path, char *err, size_t errlen)
+{
+	base_init(r);
+	name_source(r, path);
+	struct linereader *lr = lr_open(path, REC_HEAD_LINE_MAX, 0, err, errlen);
+	if (!lr)
+		return -1;
+	int rc = load_all(r, lr, err, errlen);
+	lr_close(lr);
+	return rc;
+}
+
+/* ---- a recording that arrives through a pipe or FIFO ---------------------------------------- */
+
+int replay_open_input(struct replay *r, const char *path, char *err, size_t errlen)
+{
+	base_init(r);
+	name_source(r, path);
+	struct linereader *lr = lr_open(path, REC_HEAD_LINE_MAX, LR_NONBLOCK, err, errlen);
+	if (!lr)
+		return -1;
+	struct stat st;
+	if (fstat(lr_fd(lr), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		r->lr = lr;
+		r->live = true;
+		return 1;
+	}
+	/* a file (or a device such as /dev/zero): read whole, as fast as it comes */
+	lr_close(lr);
+	return replay_load(r, path, err, errlen);
+}
+
+int replay_stream_fd(const struct replay *r) { return r->lr ? lr_fd(r->lr) : -1; }
+
+bool replay_stream_started(const struct replay *r) { return r->f.nmodes > 0; }
+
+/* The stream ended or failed: no more reads. */
+static int stream_end(struct replay *r, char *err, size_t errlen, const char *why)
+{
+	snprintf(err, errlen, "%s", why);
+	rec_reader_close(r->rd);
+	r->rd = NULL;
+	lr_close(r->lr);
+	r->lr = NULL;
+	return -1;
+}
+
+int replay_stream_read(struct replay *r, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	if (!r->lr)
+		return -1;
+	if (!r->rd) {
+		/* the first line tells the format; perf stat output is imported whole */
+		const char *line;
+		size_t n;
+		char why[512];
+		int lrc;
+		while ((lrc = lr_next(r->lr, &line, &n, why, sizeof(why))) == LR_LINE &&
+		       strspn(line, " \t\r") == n)
+			; /* blank lines before the first record */
+		if (lrc == LR_AGAIN)
+			return 0;
+		if (lrc == LR_ERROR)
+			return stream_end(r, err, errlen, why);
+		if (lrc == LR_EOF) {
+			snprintf(why, sizeof(why), "%s: empty file, not a pmutop recording",
+				 r->source);
+			return stream_end(r, err, errlen, why);
+		}
+		lr_unread(r->lr);
+		const char *s = line + strspn(line, " \t\r");
+		if (*s != '{' || !strstr(s, "\"pmutop-recording\"")) {
+			int rc;
+			int fl = fcntl(lr_fd(r->lr), F_GETFL);
+			fcntl(lr_fd(r->lr), F_SETFL, fl & ~O_NONBLOCK);
+			r->live = false;
+			rc = load_all(r, r->lr, why, sizeof(why));
+			lr_close(r->lr);
+			r->lr = NULL;
+			if (rc < 0) {
+				snprintf(err, errlen, "%s", why);
+				return -1;
+			}
+			return r->f.nticks;
+		}
+		if (!(r->rd = rec_reader_from(r->lr, why, sizeof(why))))
+			return stream_end(r, err, errlen, why);
+	}
+	int ticks = 0;
+	for (;;) {
+		struct rec_record rec;
+		char why[512];
+		int nwarn = rec_reader_nwarnings(r->rd);
+		enum rec_kind k = rec_reader_next(r->rd, &rec, why, sizeof(why));
+		for (int i = nwarn; i < rec_reader_nwarnings(r->rd); i++)
+			if (r->f.nwarnings < 1000)
+				rec_file_warn(&r->f, "%s", rec_reader_warning(r->rd, i));
+		if (k == REC_AGAIN)
+			return ticks;
+		if ((k == REC_ERROR || k == REC_EOF) && ticks)
+			return ticks; /* the reader says it again on the next call */
+		if (k == REC_ERROR)
+			return stream_end(r, err, errlen, why);
+		if (k == REC_EOF)
+			return stream_end(r, err, errlen, "");
+		int rc = 0;
+		switch (k) {
+		case REC_HEADER:
+			r->f.header = rec.u.header;
+			rec.kind = REC_EOF;
+			break;
+		case REC_MODE:
+			rc = replay_append_mode(r, &rec.u.mode);
+			break;
+		case REC_TICK:
+			if ((rc = replay_append_tick(r, &rec.u.tick)) == 0)
+				ticks++;
+			break;
+		case REC_MARK:
+			rc = replay_append_mark(r, &rec.u.mark);
+			break;
+		default:
+			break;
+		}
+		rec_record_free(&rec);
+		if (rc < 0)
+			return stream_end(r, err, errlen, "out of memory");
+	}
+}
+
 void replay_free(struct replay *r)
 {
+	rec_reader_close(r->rd);
+	r->rd = NULL;
+	lr_close(r->lr);
+	r->lr = NULL;
 	rec_file_free(&r->f);
 	r->cap_ticks = r->cap_modes = r->cap_marks = 0;
 }
@@ -292,6 +448,19 @@ const struct source_ops source_remote_ops = {
     .name = "remote",
     .kind = SOURCE_REMOTE,
     .caps = SOURCE_CAP_RECORDED | SOURCE_CAP_FORWARD | SOURCE_CAP_STREAM,
+    .open = replay_open,
+    .read = replay_read,
+    .select_set = replay_select_set,
+    .close = replay_close,
+    .describe = replay_describe,
+    .cpus = replay_cpus,
+};
+
+/* A recording followed through a pipe or FIFO: ticks are served as they arrive. */
+const struct source_ops source_stream_ops = {
+    .name = "replay",
+    .kind = SOURCE_REPLAY,
+    .caps = SOURCE_CAP_RECORDED | SOURCE_CAP_STREAM,
     .open = replay_open,
     .read = replay_read,
     .select_set = replay_select_set,

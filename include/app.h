@@ -73,6 +73,11 @@ struct app_ctx {
 	bool loop_ready;
 	bool display_paused; /* the screen shows the last frame; counting goes on */
 	bool quit;
+	/* Set by the screen before app_init: called every 200 ms while a streamed recording
+	 * (-R - or a FIFO) has not started, with what is awaited; returns true to give up (the
+	 * user pressed q). NULL (batch): the wait is bounded by LR_WAIT_MS. Called once more with
+	 * NULL when the wait is over. */
+	bool (*stream_wait)(struct app_ctx *app, const char *what);
 	/* the cadence: written only through app_set_interval / app_set_sample / app_set_speed */
 	long interval_ms;      /* refresh cadence: output and redraw */
 	long sample_ms;	       /* loop cadence (--sample, :sample); 0 = the interval */
@@ -126,7 +131,9 @@ void app_remove_hook(struct app_ctx *app, const char *name);
 void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Sets up platform, modes, CPUs and the session from the options. Returns 0, or the exit
- * status (1 runtime, 2 usage) with a message in @err. */
+ * status (1 runtime, 2 usage) with a message in @err, or APP_INIT_QUIT when the user gave up
+ * waiting for a streamed recording. */
+#define APP_INIT_QUIT 200
 int app_init(struct app_ctx *app, char *err, size_t errlen);
 /* Switches to mode @name; the old mode keeps running when the new one fails. */
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen);

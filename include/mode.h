@@ -170,6 +170,10 @@ void mode_register(struct mode_registry *r, struct mode *m);
 /* Parses @text and registers it; on error adds a warning and returns -1. */
 int mode_load_text(struct mode_registry *r, const char *label, const char *text);
 int mode_load_file(struct mode_registry *r, const char *path);
+/* As mode_load_file, but a file that cannot be read (missing, a line longer than
+ * LR_TEXT_LINE_MAX, larger than LR_TEXT_FILE_MAX, binary, a FIFO without data) is no warning:
+ * returns -2 with "path:line: reason" in @err. */
+int mode_read_file(struct mode_registry *r, const char *path, char *err, size_t errlen);
 /* Every *.mode in @dir, sorted by name; a missing directory is not an error. Returns the number
  * of modes loaded, or -1 (with a warning) if @dir exists but cannot be read. */
 int mode_load_dir(struct mode_registry *r, const char *dir);

@@ -46,8 +46,16 @@ enum perfstat_format perfstat_detect(const char *path);
 const char *perfstat_format_name(enum perfstat_format fmt);
 
 /* Imports @path (format @fmt, or detected when PERFSTAT_UNKNOWN) into @out. Returns 0, or -1
- * with a message in @err (unreadable file, a pmutop recording, no usable line at all). */
+ * with a message in @err (unreadable file, a pmutop recording, no usable line at all, a line
+ * longer than LR_TEXT_LINE_MAX, a NUL byte). */
 int perfstat_load(const char *path, enum perfstat_format fmt, struct rec_file *out, char *err,
 		  size_t errlen);
+
+/* The same on an open reader (linereader.h): detection reads up to the first meaningful line
+ * and puts it back (lr_unread), so a pipe is read once. */
+struct linereader;
+enum perfstat_format perfstat_detect_lr(struct linereader *lr);
+int perfstat_load_lr(struct linereader *lr, enum perfstat_format fmt, struct rec_file *out,
+		     char *err, size_t errlen);
 
 #endif

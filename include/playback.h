@@ -6,13 +6,19 @@
 struct app_ctx;
 
 /* Loads app->opt.replay (unless app->replay is already set up by the remote client), makes it
- * the run's source, takes family and interval from its header. Returns 0, or an exit status
- * (2: unreadable or corrupt file) with @err. */
+ * the run's source, takes family and interval from its header. A pipe or FIFO is followed as
+ * a stream: this waits for its header and first mode (app->stream_wait). Returns 0, or an
+ * exit status (2: unreadable or corrupt file, no data) with @err, or APP_INIT_QUIT. */
 int playback_open(struct app_ctx *app, char *err, size_t errlen);
 /* A mode, interval or CPU change on a recorded source: returns 1 to go on as on a live one, else
  * 0 (done: the recorded mode runs, or the agent was asked) or -1 with @err. */
 int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err,
 		    size_t errlen);
+/* A streamed recording (-R - or a FIFO): the descriptor the run loop watches, -1 if none. */
+int playback_stream_fd(const struct app_ctx *app);
+/* The stream is readable: takes what arrived. Returns the new ticks; -1 at its end (logged),
+ * -2 when it failed (a line too long, a bad header or mode; logged as an error). */
+int playback_input(struct app_ctx *app);
 /* The mode to start with: the first recorded one. */
 const char *playback_default_mode(struct app_ctx *app);
 /* Ticks left to serve. */

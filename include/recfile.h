@@ -35,7 +35,8 @@
 #define REC_TEXT_MAX 256   /* bytes incl. NUL: host, kernel, model, mark text */
 #define REC_MAX_CPU 4096   /* CPU numbers are 0 .. REC_MAX_CPU-1 (= CPUSET_MAX) */
 #define REC_MAX_EVENTS 256 /* events per mode */
-#define REC_MAX_LINE (64u << 20) /* bytes: longer lines are an error */
+#define REC_HEAD_LINE_MAX (1u << 20) /* bytes: a line before the header told the CPUs */
+#define REC_MAX_LINE (128u << 20)    /* bytes: no line of any recording is longer */
 
 /* Exclude bits of an event encoding, as in struct perf_event_attr. */
 enum rec_exclude {
@@ -116,6 +117,7 @@ struct rec_mark {
 };
 
 enum rec_kind {
+	REC_AGAIN = -2, /* a non-blocking stream has no whole record yet */
 	REC_ERROR = -1,
 	REC_EOF = 0,
 	REC_HEADER,
@@ -198,16 +200,35 @@ struct rec_reader;
 
 /* Opens @path ("-" = stdin) for streaming. NULL with a message when it cannot be opened. */
 struct rec_reader *rec_reader_open(const char *path, char *err, size_t errlen);
+struct linereader;
+/* Reads records from @lr (the caller closes it after rec_reader_close); its last line, if
+ * lr_unread() put it back, is read first. With LR_NONBLOCK, rec_reader_next returns REC_AGAIN
+ * while no whole line is there. */
+struct rec_reader *rec_reader_from(struct linereader *lr, char *err, size_t errlen);
+/* The longest line a recording may have: REC_HEAD_LINE_MAX before the header; after it, what
+ * a tick of @ncpus CPUs x @nevents counters can take (at most REC_MAX_LINE). A longer line is
+ * an error "file:line: line longer than N bytes", found before it is read whole. */
+size_t rec_line_max(int ncpus, int nevents);
+/* Whether @cur can follow @prev (the last good tick of the same mode): time advances; no
+ * enabled or running time goes back; running grows no more than enabled; a count does not go
+ * back (64-bit) or by more than half the range (narrower @counter_bits) or exceed its width.
+ * -1 with "CPU N counter K: reason" in @why. */
+int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsigned counter_bits,
+		   char *why, size_t whylen);
 
 /*
  * Reads the next record into @out (caller frees it with rec_record_free()). Returns its
- * kind, REC_EOF at the end, or REC_ERROR with "path:line: message" in @err; after an error
- * the reader keeps returning REC_ERROR. Checks: first record is a header of a known version
- * ("format version 2 is newer than this pmutop understands (1)"), types of every field,
- * counters non-negative integers < 2^64, ticks after a mode with exactly its number of
- * counters, CPU numbers listed in the header and not repeated. A torn last line (no newline,
- * not parseable) ends the stream with a warning; unknown record types are skipped with a
- * warning; unknown keys are ignored.
+ * kind, REC_EOF at the end, REC_AGAIN (non-blocking streams), or REC_ERROR with
+ * "path:line: message" in @err; after an error the reader keeps returning REC_ERROR.
+ * Errors: the first record is not a header of a known version ("format version 2 is newer
+ * than this pmutop understands (1)"), a bad header or mode record, a line longer than
+ * rec_line_max(). Skipped with a "path:line: ...; tick skipped" warning, so that the last
+ * good tick stays the base of the next delta: a tick with a field of the wrong type, a
+ * counter that is not a non-negative integer < 2^64, a counter count other than its mode's,
+ * a CPU not in the header or repeated, a tick before any mode, and a tick that
+ * rec_tick_check() rejects. Also skipped with a warning: lines that are not JSON, records
+ * without a type, bad marks, unknown record types. A torn last line (no newline, not
+ * parseable) ends the stream with a warning; unknown keys are ignored.
  */
 enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char *err,
 			      size_t errlen);
@@ -231,6 +252,8 @@ struct rec_file {
 
 /* Loads all of @path. Returns 0, or -1 with "path:line: message" (and @out left empty). */
 int rec_load(const char *path, struct rec_file *out, char *err, size_t errlen);
+/* The same from an open reader (closed by the caller). */
+int rec_load_lr(struct linereader *lr, struct rec_file *out, char *err, size_t errlen);
 void rec_file_free(struct rec_file *f);
 /* Appends a formatted warning to @f (used by importers); -1 on ENOMEM. */
 int rec_file_warn(struct rec_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,6 +1,7 @@
 /* replay.h: the replay and remote sources: a recording, a perf stat import or an agent's stream. */
 #ifndef PMUTOP_REPLAY_H
 #define PMUTOP_REPLAY_H
+#include "linereader.h"
 #include "recfile.h"
 #include "source.h"
 #include <stdbool.h>
@@ -24,12 +25,27 @@ struct replay {
 	bool live;	   /* a remote stream: more ticks may come */
 	bool following;	   /* the driver is switching modes (no rewind) */
 	bool end_told;
-	int dropped; /* live: ticks dropped from the front (memory bound) */
+	int dropped;	       /* live: ticks dropped from the front (memory bound) */
+	int warned;	       /* warnings already logged */
+	struct linereader *lr; /* a stream being read (-R - or a FIFO), else NULL */
+	struct rec_reader *rd;
 };
 
 /* Loads @path: a pmutop recording, or perf stat CSV/JSON (detected). Imports get a zero tick
  * first so their first interval shows. Returns 0, or -1 with "path:line: message". */
 int replay_load(struct replay *r, const char *path, char *err, size_t errlen);
+/* -R PATH: a file is loaded whole (returns 0, as replay_load); a pipe, FIFO or socket is
+ * opened without waiting for a writer and followed as a live stream (returns 1): the caller
+ * waits on replay_stream_fd() and calls replay_stream_read() until replay_stream_started()
+ * (a header and a mode arrived). A stream that starts with perf stat output is imported whole
+ * on the first read. -1 with a message. */
+int replay_open_input(struct replay *r, const char *path, char *err, size_t errlen);
+int replay_stream_fd(const struct replay *r); /* -1: not (or no longer) a stream */
+bool replay_stream_started(const struct replay *r);
+/* Reads what the stream has without waiting. Returns the number of new ticks, or -1 once it
+ * ended: @err is empty at a clean end of file, else says why ("-:3: line longer than N
+ * bytes"). Skipped lines become warnings in r->f.warnings. */
+int replay_stream_read(struct replay *r, char *err, size_t errlen);
 /* An empty live source (remote stream) named @name. */
 void replay_init_live(struct replay *r, const char *name);
 /* Appends records (ownership moves into @r); -1 on ENOMEM. */

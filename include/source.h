@@ -124,6 +124,7 @@ extern const struct source_ops source_perf_ops;
 extern const struct source_ops source_sim_ops;
 extern const struct source_ops source_replay_ops; /* replay.h: inst is a struct replay */
 extern const struct source_ops source_remote_ops; /* replay.h: inst is a live struct replay */
+extern const struct source_ops source_stream_ops; /* replay.h: -R - or a FIFO, followed live */
 
 /* Sim backend knobs (--sim-* options). */
 struct sim_opts {

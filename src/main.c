@@ -189,7 +189,32 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmutop: -o FILE writes batch records: add -b\n");
 		return 2;
 	}
+#ifndef PMUTOP_NO_UI
+	char stream_path[32];
+	if (!app.opt.batch && !app.opt.list_events && !app.opt.list_modes && !app.opt.explain) {
+		app.stream_wait = ui_stream_wait; /* q gives up waiting for a FIFO's writer */
+		if (app.opt.replay && strcmp(app.opt.replay, "-") == 0 && !isatty(STDIN_FILENO)) {
+			/* -R - on the screen: the recording comes on stdin, keys from the terminal
+			 */
+			int data = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+			int tty = open("/dev/tty", O_RDWR | O_CLOEXEC);
+			if (data < 0 || tty < 0 || dup2(tty, STDIN_FILENO) < 0) {
+				fprintf(stderr,
+					"pmutop: -R - on the screen needs a terminal for the keys "
+					"(/dev/tty); use -b for batch output\n");
+				return 2;
+			}
+			close(tty);
+			snprintf(stream_path, sizeof(stream_path), "/dev/fd/%d", data);
+			app.opt.replay = stream_path;
+		}
+	}
+#endif
 	int rc = app_init(&app, err, sizeof(err));
+	if (rc == APP_INIT_QUIT) {
+		app_free(&app);
+		return 0;
+	}
 	if (rc == 0 && app.opt.list_events)
 		rc = report_list_events(&app, app.opt.list_pattern, stdout) + 100;
 	else if (rc == 0 && app.opt.list_modes)

@@ -200,6 +200,26 @@ static void test_history(void)
 	hist_reset(h);
 	CHECK_STR(hist_prev(h, ""), "theme \xe4\xb8\xad \"quoted\"");
 	hist_close(h, err, sizeof(err));
+	/* a history that is no small text file is not read (libedit's reader is unbounded) */
+	unlink(want);
+	CHECK(symlink("/dev/zero", want) == 0, "symlink");
+	err[0] = '\0';
+	h = hist_open(NULL, 100, err, sizeof(err));
+	CHECK(h && hist_count(h) == 0 && strstr(err, "not a regular file"), "/dev/zero: %s", err);
+	if (h)
+		hist_close(h, path, sizeof(path)); /* its save may fail: not checked here */
+	unlink(want);
+	FILE *f = fopen(want, "w");
+	for (int i = 0; f && i < 70000; i++)
+		fputc('x', f);
+	if (f)
+		fclose(f);
+	err[0] = '\0';
+	h = hist_open(NULL, 100, err, sizeof(err));
+	CHECK(h && hist_count(h) == 0 && strstr(err, ":1: line longer than 65536 bytes"),
+	      "long line: %s", err);
+	if (h)
+		hist_close(h, path, sizeof(path));
 	unlink(want);
 	snprintf(path, sizeof(path), "%s/pmutop", dir);
 	rmdir(path);

@@ -185,9 +185,13 @@ static void test_round_trip(void)
 		CHECK_STR(f.header.cpus[0].core_type, "cpu_core");
 		CHECK_STR(f.header.cpus[2].core_type, "cpu_atom");
 		CHECK_INT(f.nmodes, 2);
-		CHECK_INT(f.nticks, 3);
+		/* t2 follows counters at UINT64_MAX: they would go back, so it is skipped */
+		CHECK_INT(f.nticks, 2);
 		CHECK_INT(f.nmarks, 1);
-		CHECK_INT(f.nwarnings, 0);
+		CHECK_INT(f.nwarnings, 1);
+		CHECK(f.nwarnings == 1 && strstr(f.warnings[0], "rt.jsonl:5: tick: CPU ") &&
+			  strstr(f.warnings[0], "; tick skipped"),
+		      "warning: %s", f.nwarnings ? f.warnings[0] : "");
 		CHECK_STR(f.modes[0].name, "cpi");
 		CHECK_NEAR(f.modes[0].t, 0.25, 1e-9);
 		CHECK_INT(f.modes[0].nevents, 2);
@@ -217,10 +221,9 @@ static void test_round_trip(void)
 		CHECK(!r->cpus[2].c[0].present, "offline CPU has a counter");
 		CHECK_STR(f.marks[0].text, mk.text);
 		CHECK_NEAR(f.marks[0].t, 1.5, 1e-9);
-		CHECK_INT(f.ticks[1].cpus[1].c[1].raw.value, 201);
-		CHECK_INT(f.ticks[2].mode, 1);
-		CHECK_INT(f.ticks[2].nevents, 1);
-		CHECK_INT(f.ticks[2].cpus[0].c[0].raw.enabled, 3000000000ll);
+		CHECK_INT(f.ticks[1].mode, 1);
+		CHECK_INT(f.ticks[1].nevents, 1);
+		CHECK_INT(f.ticks[1].cpus[0].c[0].raw.enabled, 3000000000ll);
 		rec_file_free(&f);
 	}
 	/* a big value must be a JSON string (jansson's integers are int64), small ones integers */
@@ -304,12 +307,21 @@ static void test_fixture_errors(void)
 		      "warning: %s", f.nwarnings ? f.warnings[0] : "");
 		rec_file_free(&f);
 	}
+	/* a line that does not parse between good ones: skipped with its line number */
+	rc = rec_load(fixture("corrupt.jsonl"), &f, err, sizeof(err));
+	CHECK(rc == 0, "corrupt: %s", err);
+	if (rc == 0) {
+		CHECK_INT(f.nticks, 2);
+		CHECK(f.nwarnings == 1 && strstr(f.warnings[0], "corrupt.jsonl:4: corrupt line") &&
+			  strstr(f.warnings[0], "skipped"),
+		      "warning: %s", f.nwarnings ? f.warnings[0] : "");
+		rec_file_free(&f);
+	}
 	static const struct {
 		int line;
 		const char *file;
 		const char *msg;
 	} cases[] = {
-	    {__LINE__, "corrupt.jsonl", "corrupt.jsonl:4: corrupt line"},
 	    {__LINE__, "future.jsonl",
 	     "future.jsonl:1: format version 2 is newer than this pmutop understands (1)"},
 	    {__LINE__, "missing.jsonl", "cannot open"},
@@ -349,7 +361,7 @@ static void test_fixture_errors(void)
 static const struct {
 	int line;
 	const char *text;
-	const char *msg; /* NULL: must load */
+	const char *msg; /* NULL: must load; "warn:TEXT": loads without ticks, warning TEXT */
 } bad_cases[] = {
     {__LINE__, "", "empty file"},
     {__LINE__, "time,CPU0,1,,cycles\n", "bad.jsonl:1: not a pmutop recording"},
@@ -374,34 +386,36 @@ static const struct {
      "\n",
      "\"host\" must be a string"},
     {__LINE__, HDR HDR, "bad.jsonl:2: second header"},
-    {__LINE__, HDR TICK("[[1,2,3],[1,2,3]]"), "bad.jsonl:2: tick before any mode record"},
+    {__LINE__, HDR TICK("[[1,2,3],[1,2,3]]"), "warn:bad.jsonl:2: tick before any mode record"},
     {__LINE__, HDR MODE TICK("[[1,2,3],[1,2,3],[1,2,3]]"),
-     "bad.jsonl:3: tick has 3 counters but mode 'cpi' has 2 events"},
+     "warn:bad.jsonl:3: tick has 3 counters but mode 'cpi' has 2 events"},
     {__LINE__, HDR MODE TICK("[[1,2,3],[-1,2,3]]"),
-     "bad.jsonl:3: tick: CPU 0 counter 2 is negative"},
-    {__LINE__, HDR MODE TICK("[[1,2,3],[1.5,2,3]]"), "must be an integer"},
-    {__LINE__, HDR MODE TICK("[[1,2,3],[18446744073709551616,2,3]]"), "bad.jsonl:3: corrupt line"},
+     "warn:bad.jsonl:3: tick: CPU 0 counter 2 is negative"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[1.5,2,3]]"), "warn:must be an integer"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[18446744073709551616,2,3]]"),
+     "warn:bad.jsonl:3: corrupt line"},
     {__LINE__, HDR MODE TICK("[[1,2,3],[\"18446744073709551616\",2,3]]"),
-     "does not fit in 64 bits"},
-    {__LINE__, HDR MODE TICK("[[1,2,3],[\"12x\",2,3]]"), "is not an unsigned integer"},
-    {__LINE__, HDR MODE TICK("[[1,2,3],[1,2]]"), "must be [value,enabled,running] or null"},
-    {__LINE__, HDR MODE TICK("[[1,2,3],true]"), "must be [value,enabled,running] or null"},
-    {__LINE__, HDR MODE TICK("{}"), "\"c\" must be a list"},
+     "warn:does not fit in 64 bits"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[\"12x\",2,3]]"), "warn:is not an unsigned integer"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],[1,2]]"), "warn:must be [value,enabled,running] or null"},
+    {__LINE__, HDR MODE TICK("[[1,2,3],true]"), "warn:must be [value,enabled,running] or null"},
+    {__LINE__, HDR MODE TICK("{}"), "warn:\"c\" must be a list"},
     {__LINE__,
      HDR MODE
      "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":7,\"c\":[null,null]}]}\n",
-     "CPU 7 is not in the header's CPU list"},
+     "warn:CPU 7 is not in the header's CPU list"},
     {__LINE__,
      HDR MODE
      "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":-1,\"c\":[null,null]}]}\n",
-     "\"cpu\" = -1 is out of range"},
+     "warn:\"cpu\" = -1 is out of range"},
     {__LINE__,
      HDR MODE "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":1,\"c\":[null,null]}"
 	      ",{\"cpu\":1,\"c\":[null,null]}]}\n",
-     "CPU 1 appears twice"},
-    {__LINE__, HDR MODE "{\"type\":\"tick\",\"interval_ms\":1,\"cpus\":[]}\n", "tick has no \"t\""},
+     "warn:CPU 1 appears twice"},
+    {__LINE__, HDR MODE "{\"type\":\"tick\",\"interval_ms\":1,\"cpus\":[]}\n",
+     "warn:tick has no \"t\""},
     {__LINE__, HDR MODE "{\"type\":\"tick\",\"t\":\"1\",\"interval_ms\":1,\"cpus\":[]}\n",
-     "\"t\" must be a number"},
+     "warn:\"t\" must be a number"},
     {__LINE__, HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[]}\n", "list of 1 to"},
     {__LINE__,
      HDR
@@ -414,11 +428,12 @@ static const struct {
     {__LINE__,
      HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"\\u001b[2Jx\",\"events\":[{\"name\":\"a\"}]}\n"
 	 "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":0,\"c\":[null,null]}]}\n",
-     "mode '\\x1b[2Jx' has 1 events"},
-    {__LINE__, HDR "{\"type\":\"mark\",\"t\":1}\n", "mark has no \"text\""},
-    {__LINE__, HDR "[1,2]\n", "record has no \"type\""},
-    {__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\",\"text\":\"b\"}\n", "corrupt line"},
-    {__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\\u0000b\"}\n", "corrupt line"},
+     "warn:mode '\\x1b[2Jx' has 1 events"},
+    {__LINE__, HDR "{\"type\":\"mark\",\"t\":1}\n", "warn:mark has no \"text\""},
+    {__LINE__, HDR "[1,2]\n", "warn:record has no \"type\""},
+    {__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\",\"text\":\"b\"}\n",
+     "warn:corrupt line"},
+    {__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\\u0000b\"}\n", "warn:corrupt line"},
     /* good ones */
     {__LINE__, HDR MODE TICK("[[1,2,3],null]") "\n\n", NULL},
     {__LINE__, HDR MODE TICK("[[1,2,3],[\"0\",\"18446744073709551615\",0]]"), NULL},
@@ -435,8 +450,22 @@ static void test_bad_inputs(void)
 		struct rec_file f;
 		write_file(path, bad_cases[i].text);
 		int rc = rec_load(path, &f, err, sizeof(err));
-		if (!bad_cases[i].msg) {
+		const char *warn = bad_cases[i].msg && strncmp(bad_cases[i].msg, "warn:", 5) == 0
+				       ? bad_cases[i].msg + 5
+				       : NULL;
+		if (!bad_cases[i].msg || warn) {
 			CHECK(rc == 0, "line %d: %s", bad_cases[i].line, err);
+			if (rc == 0 && warn) {
+				CHECK(f.nticks == 0 && f.nwarnings == 1 &&
+					  strstr(f.warnings[0], warn) &&
+					  strstr(f.warnings[0], "skipped"),
+				      "line %d: %d ticks, warning \"%s\"", bad_cases[i].line,
+				      f.nticks, f.nwarnings ? f.warnings[0] : "");
+			} else if (rc == 0) {
+				CHECK(f.nwarnings == 0 || strstr(bad_cases[i].text, "spike"),
+				      "line %d: warning %s", bad_cases[i].line,
+				      f.nwarnings ? f.warnings[0] : "");
+			}
 			if (rc == 0)
 				rec_file_free(&f);
 			continue;
@@ -446,6 +475,76 @@ static void test_bad_inputs(void)
 		CHECK(f.nticks == 0 && f.modes == NULL, "line %d: output not empty",
 		      bad_cases[i].line);
 	}
+}
+
+/* A tick that cannot follow the last good one is skipped, and the tick after it is compared
+ * with (and its delta based on) the last good one, not the skipped one. */
+#define T2(t, a, b)                                                                                \
+	"{\"type\":\"tick\",\"t\":" #t ",\"interval_ms\":1000,\"cpus\":[{\"cpu\":0,\"c\":[" a      \
+	"," b "]}]}\n"
+static const struct {
+	int line;
+	const char *bad;  /* the tick between two good ones */
+	const char *warn; /* its warning */
+} consistency_cases[] = {
+    {__LINE__, T2(2, "[50,2000,2000]", "[100,2000,1000]"), "CPU 0 counter 1: count goes back"},
+    {__LINE__, T2(2, "[200,1500,5000]", "[100,2000,1000]"),
+     "CPU 0 counter 1: running time exceeds enabled time"},
+    {__LINE__, T2(2, "[200,500,500]", "[100,2000,1000]"), "counter 1: enabled time goes back"},
+    {__LINE__, T2(2, "[200,2000,900]", "[100,2000,1000]"), "running time goes back"},
+    {__LINE__, T2(2, "[200,2000,2000]", "[100,3000,3000000]"),
+     "counter 2: running time exceeds enabled time"},
+    {__LINE__, T2(0.5, "[200,2000,2000]", "[100,2000,1000]"), "time does not advance"},
+    {__LINE__, T2(2, "[200,2000,2000]", "[100,2000]"), "must be [value,enabled,running]"},
+    {__LINE__, T2(2, "[200,2000,2000]", "[\"x\",2000,2000]"), "is not an unsigned integer"},
+    {__LINE__, T2(2, "[200,2000,2000]", "[100,2000,2000],[1,1,1]"),
+     "tick has 3 counters but mode 'cpi' has 2 events"},
+    {__LINE__, "{\"type\":\"tick\",\"t\":2,\"cpus\":[{\"cpu\":0,\"c\":[[200,2000,2000]\n",
+     "corrupt line"},
+};
+
+static void test_consistency(void)
+{
+	const char *path = tmp_path("skip.jsonl");
+	const char *good1 = T2(1, "[100,1000,1000]", "[60,1000,500]");
+	const char *good2 = T2(3, "[400,3000,3000]", "[160,3000,1500]");
+	for (size_t i = 0; i < sizeof(consistency_cases) / sizeof(consistency_cases[0]); i++) {
+		char text[4096], err[256] = "";
+		snprintf(text, sizeof(text), "%s%s%s%s%s", HDR, MODE, good1,
+			 consistency_cases[i].bad, good2);
+		write_file(path, text);
+		struct rec_file f;
+		int rc = rec_load(path, &f, err, sizeof(err));
+		CHECK(rc == 0, "line %d: %s", consistency_cases[i].line, err);
+		if (rc != 0)
+			continue;
+		CHECK(f.nticks == 2 && f.nwarnings == 1 &&
+			  strstr(f.warnings[0], "skip.jsonl:4: ") &&
+			  strstr(f.warnings[0], consistency_cases[i].warn) &&
+			  strstr(f.warnings[0], "skipped"),
+		      "line %d: %d ticks, warning \"%s\"", consistency_cases[i].line, f.nticks,
+		      f.nwarnings ? f.warnings[0] : "");
+		if (f.nticks == 2) {
+			/* the next tick keeps its own values: its delta is taken from tick 1 */
+			CHECK_NEAR(f.ticks[1].t, 3, 1e-9);
+			CHECK_INT(f.ticks[1].cpus[0].c[0].raw.value, 400);
+			CHECK_INT(f.ticks[1].cpus[0].c[1].raw.running, 1500);
+		}
+		rec_file_free(&f);
+	}
+	/* 32-bit counters wrap: a smaller value is a wrap, not a step back */
+	char text[4096], err[256] = "";
+	snprintf(text, sizeof(text), "%s%s%s%s",
+		 "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,"
+		 "\"cpus\":[0,1],\"counter_bits\":32}\n",
+		 MODE, T2(1, "[4294967000,1000,1000]", "null"), T2(2, "[100,2000,2000]", "null"));
+	write_file(path, text);
+	struct rec_file f;
+	int rc = rec_load(path, &f, err, sizeof(err));
+	CHECK(rc == 0 && f.nticks == 2 && f.nwarnings == 0, "wrap: rc %d ticks %d %s", rc,
+	      rc == 0 ? f.nticks : -1, rc == 0 && f.nwarnings ? f.warnings[0] : err);
+	if (rc == 0)
+		rec_file_free(&f);
 }
 
 /* ---- crash safety and I/O errors ---- */
@@ -673,6 +772,7 @@ int main(void)
 	test_good_fixture();
 	test_fixture_errors();
 	test_bad_inputs();
+	test_consistency();
 	test_kill9();
 	test_enospc();
 	test_short_write();

@@ -1,5 +1,6 @@
 /* history.c: command history on libedit's history(3), saved under the XDG state directory. */
 #include "history.h"
+#include "linereader.h"
 #include <errno.h>
 #include <histedit.h>
 #include <stdbool.h>
@@ -29,6 +30,26 @@ int hist_default_path(char *buf, size_t len)
 	return 0;
 }
 
+/* libedit reads the history with unbounded lines: first make sure it is a small text file
+ * (regular, lines and size bounded as for the rc file). -1 with the reason in @err. */
+static int checked(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file, history not read", path);
+		return -1;
+	}
+	char why[512];
+	char *text =
+	    lr_slurp(path, LR_TEXT_LINE_MAX, LR_TEXT_FILE_MAX, LR_TEXT, NULL, why, sizeof(why));
+	if (!text) {
+		snprintf(err, errlen, "%s; history not read", why);
+		return -1;
+	}
+	free(text);
+	return 0;
+}
+
 struct hist *hist_open(const char *path, int size, char *err, size_t errlen)
 {
 	struct hist *h = calloc(1, sizeof(*h));
@@ -45,7 +66,8 @@ struct hist *hist_open(const char *path, int size, char *err, size_t errlen)
 		snprintf(h->path, sizeof(h->path), "%s", path);
 	else if (hist_default_path(h->path, sizeof(h->path)) < 0)
 		h->path[0] = '\0';
-	if (h->path[0] && access(h->path, F_OK) == 0 && history(h->h, &ev, H_LOAD, h->path) < 0)
+	if (h->path[0] && access(h->path, F_OK) == 0 && checked(h->path, err, errlen) == 0 &&
+	    history(h->h, &ev, H_LOAD, h->path) < 0)
 		snprintf(err, errlen, "%s: cannot read the history", h->path);
 	return h;
 }

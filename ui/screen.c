@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define MAX_PAIRS 256
@@ -310,4 +311,36 @@ int ui_run(struct app_ctx *app)
 	endwin();
 	ui_state_free(app);
 	return rc;
+}
+
+/* Before the screen starts, while a streamed recording has not sent its header: says what it
+ * waits for and reads the terminal without echo; q (or Ctrl-C) gives up. NULL: the wait is
+ * over, the terminal is put back. */
+bool ui_stream_wait(struct app_ctx *app, const char *what)
+{
+	static struct termios saved;
+	static bool raw, told;
+	(void)app;
+	if (!what) {
+		if (raw)
+			tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+		raw = told = false;
+		return false;
+	}
+	if (!raw && isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0) {
+		struct termios t = saved;
+		t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		t.c_cc[VMIN] = 0;
+		t.c_cc[VTIME] = 0;
+		raw = tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0;
+	}
+	if (!told) {
+		fprintf(stderr, "pmutop: %s (q quits)\n", what);
+		told = true;
+	}
+	char c;
+	while (raw && read(STDIN_FILENO, &c, 1) == 1)
+		if (c == 'q' || c == 'Q' || c == 3)
+			return true;
+	return false;
 }

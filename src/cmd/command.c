@@ -4,6 +4,7 @@
 #include "duration.h"
 #include "keys.h"
 #include "paths.h"
+#include "linereader.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
@@ -488,7 +489,9 @@ static void add_error(struct command_errors *e, const char *name, int line, cons
 {
 	char buf[1024], **v;
 
-	if (line > 0)
+	if (!name) /* the message names its file already */
+		snprintf(buf, sizeof(buf), "%s", msg);
+	else if (line > 0)
 		snprintf(buf, sizeof(buf), "%s:%d: %s", name, line, msg);
 	else
 		snprintf(buf, sizeof(buf), "%s: %s", name, msg);
@@ -550,30 +553,15 @@ int command_run_text(struct app_ctx *app, const char *text, const char *name,
 	return run_script(text, &s, errs);
 }
 
-/* Reads a script file (at most 1 MiB); -1 with the reason in @errs. */
+/* Reads a script file (bounded lines and size, text only, no hang on a FIFO); -1 with the
+ * reason in @errs. */
 static int read_script(const char *path, char **text, struct command_errors *errs)
 {
-	FILE *f = fopen(path, "r");
-	char *buf;
-	size_t n;
-
-	*text = NULL;
-	if (!f) {
-		add_error(errs, path, 0, strerror(errno));
+	char why[512];
+	*text = lr_slurp(path, LR_TEXT_LINE_MAX, LR_TEXT_FILE_MAX, LR_TEXT, NULL, why, sizeof(why));
+	if (!*text) {
+		add_error(errs, NULL, 0, why);
 		return -1;
-	}
-	buf = malloc(1 << 20);
-	n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
-	fclose(f);
-	if (!buf) {
-		add_error(errs, path, 0, "out of memory");
-		return -1;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	if (strlen(buf) < n) {
-		add_error(errs, path, 0, "contains a NUL byte; the rest is ignored");
-		return 1;
 	}
 	return 0;
 }

@@ -793,19 +793,24 @@ int app_set_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen
 
 /* --- set-up --------------------------------------------------------------------------------- */
 
-static void load_modes(struct app_ctx *app)
+/* Built-in, user and --mode-file modes; a --mode-file that cannot be read is a usage error. */
+static int load_modes(struct app_ctx *app, char *err, size_t errlen)
 {
 	/* later files replace earlier modes of the same name: compiled-in, installed, user, -M */
 	mode_load_builtin(app->modes);
-	char dir[4096];
+	char dir[4096], why[512];
 	if (paths_data_subdir("modes", dir, sizeof(dir)) == 0)
 		mode_load_dir(app->modes, dir);
 	if (mode_user_dir(dir, sizeof(dir)) == 0)
 		mode_load_dir(app->modes, dir);
 	for (int i = 0; i < app->opt.nmode_files; i++)
-		mode_load_file(app->modes, app->opt.mode_files[i]);
+		if (mode_read_file(app->modes, app->opt.mode_files[i], why, sizeof(why)) == -2) {
+			snprintf(err, errlen, "--mode-file: %s", why);
+			return -1;
+		}
 	for (int i = 0; i < app->modes->nwarnings; i++)
 		app_log(app, MSG_WARN, "%s", app->modes->warnings[i]);
+	return 0;
 }
 
 static const char *default_mode(struct app_ctx *app)
@@ -977,13 +982,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		return 1;
 	}
 	mode_registry_init(app->modes);
-	load_modes(app);
-	for (int i = 0; i < app->opt.nmode_files; i++)
-		if (access(app->opt.mode_files[i], R_OK) != 0) {
-			snprintf(err, errlen, "--mode-file %s: %s", app->opt.mode_files[i],
-				 strerror(errno));
-			return 2;
-		}
+	if (load_modes(app, err, errlen) < 0)
+		return 2;
 	if (choose_cpus(app, app->opt.cpus, app->cpus, &app->ncpus, err, errlen) < 0)
 		return 2;
 	fill_core_types(app);

@@ -3,10 +3,12 @@
 #include "app.h"
 #include "cpuset.h"
 #include "family.h"
+#include "linereader.h"
 #include "mode.h"
 #include "remote.h"
 #include "replay.h"
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +113,45 @@ static void on_mode(struct app_ctx *app, void *arg)
 		r->pos = r->served;
 }
 
+/* Waits for a streamed recording's header and first mode: a FIFO up to LR_WAIT_MS in batch
+ * (stdin as long as it takes), on the screen until they come or the user gives up. Returns 0,
+ * 2 or APP_INIT_QUIT. */
+static int wait_start(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct replay *r = R(app);
+	uint64_t deadline = loop_now_ns() + (uint64_t)LR_WAIT_MS * 1000000ULL;
+	char what[400];
+	snprintf(what, sizeof(what), "waiting for a recording on %s", r->source);
+	int rc = 0;
+	while (!replay_stream_started(r)) {
+		if (replay_stream_read(r, err, errlen) < 0) {
+			if (!err[0])
+				snprintf(err, errlen, "%s: the stream ended before its first mode",
+					 r->source);
+			rc = 2;
+			break;
+		}
+		if (replay_stream_started(r))
+			break;
+		struct pollfd p = {.fd = replay_stream_fd(r), .events = POLLIN};
+		poll(&p, 1, 200);
+		/* stdin's writer is part of the user's pipeline: it gets all the time it needs */
+		bool bounded = strcmp(app->opt.replay, "-") != 0;
+		if (app->stream_wait ? app->stream_wait(app, what)
+				     : bounded && loop_now_ns() >= deadline) {
+			if (!app->stream_wait)
+				snprintf(err, errlen,
+					 "%s: no data within %d s (a FIFO without a writer?)",
+					 r->source, LR_WAIT_MS / 1000);
+			rc = app->stream_wait ? APP_INIT_QUIT : 2;
+			break;
+		}
+	}
+	if (app->stream_wait)
+		app->stream_wait(app, NULL);
+	return rc;
+}
+
 int playback_open(struct app_ctx *app, char *err, size_t errlen)
 {
 	if (!app->replay) {
@@ -119,13 +160,18 @@ int playback_open(struct app_ctx *app, char *err, size_t errlen)
 			snprintf(err, errlen, "out of memory");
 			return 1;
 		}
-		if (replay_load(r, app->opt.replay, err, errlen) < 0) {
+		int rc = replay_open_input(r, app->opt.replay, err, errlen);
+		if (rc < 0) {
 			free(r);
 			return 2;
 		}
 		app->replay = r;
-		for (int i = 0; i < r->f.nwarnings; i++)
-			app_log(app, MSG_WARN, "%s", r->f.warnings[i]);
+		if (rc == 1 && (rc = wait_start(app, err, errlen)) != 0)
+			return rc;
+		for (; r->warned < r->f.nwarnings; r->warned++)
+			app_log(app, MSG_WARN, "%s", r->f.warnings[r->warned]);
+		if (!r->lr)
+			r->live = false; /* the stream ended already: a recording like a file */
 	}
 	struct replay *r = R(app);
 	const struct rec_header *h = &r->f.header;
@@ -133,7 +179,9 @@ int playback_open(struct app_ctx *app, char *err, size_t errlen)
 	app->family = family_find(h->family);
 	if (!app->family)
 		app->family = family_find("generic");
-	app->source = (struct source){.ops = app->remote ? &source_remote_ops : &source_replay_ops,
+	app->source = (struct source){.ops = app->remote ? &source_remote_ops
+					     : r->lr	 ? &source_stream_ops
+							 : &source_replay_ops,
 				      .inst = r};
 	/* a recording's times count from its start; a perf stat import has no wall clock */
 	app->start_unix_s = h->start_time > 0 ? (double)h->start_time : NAN;
@@ -141,6 +189,29 @@ int playback_open(struct app_ctx *app, char *err, size_t errlen)
 		app->interval_ms = h->interval_ms; /* the recorded cadence */
 	app_add_hook(app, &(struct app_hook){.name = "replay", .on_mode = on_mode});
 	return 0;
+}
+
+int playback_stream_fd(const struct app_ctx *app)
+{
+	return app->replay && !app->remote ? replay_stream_fd(app->replay) : -1;
+}
+
+int playback_input(struct app_ctx *app)
+{
+	struct replay *r = R(app);
+	char err[512];
+	int n = replay_stream_read(r, err, sizeof(err));
+	for (; r->warned < r->f.nwarnings; r->warned++)
+		app_log(app, MSG_WARN, "%s", r->f.warnings[r->warned]);
+	if (n >= 0)
+		return n;
+	if (err[0]) {
+		app_log(app, MSG_ERROR, "%s", err);
+		return -2;
+	}
+	app_log(app, MSG_INFO, "end of the stream %s (%d ticks)", r->source,
+		r->dropped + r->f.nticks);
+	return -1;
 }
 
 const char *playback_default_mode(struct app_ctx *app)
@@ -168,9 +239,9 @@ static void follow(struct app_ctx *app)
 	if (app_set_mode(app, r->f.modes[k].name, err, sizeof(err)) < 0 &&
 	    run_recorded(app, k, err, sizeof(err)) < 0)
 		app_log(app, MSG_ERROR, "recorded mode %s: %s", name, err);
-	else if (!r->live || r->f.nmodes > 1)
+	else if (!app->remote || r->f.nmodes > 1)
 		app_log(app, MSG_INFO, "%s switched to mode %s",
-			r->live ? "the agent" : "the recording", name);
+			app->remote ? "the agent" : "the recording", name);
 	r->following = false;
 	r->applied_mode = k;
 }
@@ -319,7 +390,7 @@ int playback_seek_arg(struct app_ctx *app, int argc, char **argv, char *err, siz
 
 void playback_banner(const struct app_ctx *app, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %s", R(app)->live ? "REMOTE" : "REPLAY", R(app)->source);
+	snprintf(buf, len, "%s %s", app->remote ? "REMOTE" : "REPLAY", R(app)->source);
 }
 
 void playback_status(const struct app_ctx *app, char *buf, size_t len)

@@ -4,6 +4,7 @@
 #include "endpoint.h"
 #include "jitter.h"
 #include "openmetrics.h"
+#include "playback.h"
 #include "remote.h"
 #include <signal.h>
 #include <stdio.h>
@@ -72,7 +73,7 @@ static void one_tick(struct run *r)
 		r->done = true;
 		return;
 	}
-	if (app->opt.iterations && ++r->frames >= app->opt.iterations)
+	if (++r->frames >= app->opt.iterations && app->opt.iterations)
 		r->done = true;
 }
 
@@ -81,6 +82,25 @@ static void drain(struct run *r)
 {
 	while (!r->done && !r->app->quit && app_pending(r->app) > 0)
 		one_tick(r);
+}
+
+/* A streamed recording is readable: new ticks go through; at its end a batch run is done
+ * (status 2 when the stream was bad), the screen keeps what it shows. */
+static void stream_input(struct run *r, int *fd)
+{
+	struct app_ctx *app = r->app;
+	int n = playback_input(app);
+	drain(r); /* also what came before the end */
+	if (n >= 0)
+		return;
+	loop_unwatch(&app->loop, *fd);
+	*fd = -1;
+	if (r->fe->errors_end_run) {
+		r->status = n == -2 ? 2 : r->status;
+		r->done = true;
+	}
+	if (r->fe->after_tick)
+		r->fe->after_tick(r->fe->ctx); /* batch: the end's message now */
 }
 
 static int run_unpaced(struct run *r)
@@ -114,6 +134,9 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 		return 1;
 	}
 	remote_app_attach(app);
+	int stream_fd = playback_stream_fd(app); /* -R - or a FIFO */
+	if (stream_fd >= 0)
+		loop_watch(&app->loop, stream_fd);
 	one_tick(&r); /* the priming read */
 	if (fe->on_change)
 		fe->on_change(fe->ctx);
@@ -138,6 +161,8 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 				fe->on_stdin(fe->ctx);
 			else if (app->remote && remote_app_input(app, ev.fd) > 0)
 				drain(&r);
+			else if (ev.fd == stream_fd && stream_fd >= 0)
+				stream_input(&r, &stream_fd);
 			if (fe->on_change)
 				fe->on_change(fe->ctx);
 			break;
@@ -152,6 +177,10 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 					*/
 			if (app->remote) {
 				remote_app_poll(app);
+				drain(&r);
+			} else if (stream_fd >= 0) {
+				stream_input(&r, &stream_fd); /* ticks come as the stream is read */
+			} else if (source_has(&app->source, SOURCE_CAP_STREAM)) {
 				drain(&r);
 			} else {
 				one_tick(&r);

@@ -1,6 +1,7 @@
 /* encode.c: turns event specs into perf_event_attr via libpfm4, raw codes and sysfs formats. */
 #include "encode.h"
 #include "family.h"
+#include "linereader.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
@@ -39,12 +40,10 @@ static int read_small_file(const char *root, const char *path, char *buf, size_t
 {
 	char full[4096];
 	snprintf(full, sizeof(full), "%s%s", (root && strcmp(root, "/") != 0) ? root : "", path);
-	FILE *f = fopen(full, "r");
-	if (!f)
+	long got = lr_read_small(full, buf, len);
+	if (got < 0)
 		return -1;
-	size_t n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	size_t n = (size_t)got;
 	while (n > 0 && isspace((unsigned char)buf[n - 1]))
 		buf[--n] = '\0';
 	return 0;

@@ -3,6 +3,7 @@
 #include "embedded.h"
 #include "expr.h"
 #include "family.h"
+#include "linereader.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -1240,53 +1241,25 @@ int mode_load_text(struct mode_registry *r, const char *label, const char *text)
 	return 0;
 }
 
+int mode_read_file(struct mode_registry *r, const char *path, char *err, size_t errlen)
+{
+	/* mode files are small text: bounded lines and size, no NUL bytes, no hang on a FIFO */
+	char *buf = lr_slurp(path, LR_TEXT_LINE_MAX, LR_TEXT_FILE_MAX, LR_TEXT, NULL, err, errlen);
+	if (!buf)
+		return -2;
+	int rc = mode_load_text(r, path, buf);
+	free(buf);
+	return rc;
+}
+
 int mode_load_file(struct mode_registry *r, const char *path)
 {
 	char msg[512];
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(msg, sizeof(msg), "%s: %s", path, strerror(errno));
+	int rc = mode_read_file(r, path, msg, sizeof(msg));
+	if (rc == -2) {
 		add_warning(r, msg);
-		return -1;
+		rc = -1;
 	}
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (n < cap - 1)
-			break;
-		if (cap >= (1u << 20)) { /* mode files are small: refuse anything huge */
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		char *v = realloc(buf, cap * 2);
-		if (!v) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = v;
-		cap *= 2;
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (!buf || bad) {
-		free(buf);
-		snprintf(msg, sizeof(msg), "%s: cannot read (error or larger than 1 MiB)", path);
-		add_warning(r, msg);
-		return -1;
-	}
-	buf[n] = '\0';
-	if (strlen(buf) != n) {
-		free(buf);
-		snprintf(msg, sizeof(msg), "%s: contains a NUL byte (not a text file)", path);
-		add_warning(r, msg);
-		return -1;
-	}
-	int rc = mode_load_text(r, path, buf);
-	free(buf);
 	return rc;
 }
 

@@ -1,5 +1,6 @@
 /* attrib.c: attribution sources per CPU: own software perf counters, procirq, cpufreq, tasktop. */
 #include "attrib.h"
+#include "linereader.h"
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
@@ -49,22 +50,11 @@ static int smi_event(const char *root, uint32_t *type, uint64_t *config)
 {
 	char path[1200], buf[64];
 	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/msr/type", root);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
 	unsigned t;
-	int ok = fscanf(f, "%u", &t) == 1;
-	fclose(f);
+	int ok = lr_read_small(path, buf, sizeof(buf)) > 0 && sscanf(buf, "%u", &t) == 1;
 	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/msr/events/smi", root);
-	f = fopen(path, "r");
-	if (!ok || !f) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
 	unsigned long long c;
-	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "event=%llx", &c) == 1;
-	fclose(f);
+	ok = ok && lr_read_small(path, buf, sizeof(buf)) > 0 && sscanf(buf, "event=%llx", &c) == 1;
 	if (!ok)
 		return -1;
 	*type = t;

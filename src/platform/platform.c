@@ -1,5 +1,6 @@
 /* platform.c: PMUs, CPU sets, core types and privileges from sysfs/procfs under a root prefix. */
 #include "platform.h"
+#include "linereader.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -83,21 +84,8 @@ static void trim(char *s)
 /* Reads a small file, trimmed and sanitized. Returns 0, or -1 (errno set). */
 static int read_text(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
+	if (lr_read_small(path, buf, len) < 0)
 		return -1;
-	n = fread(buf, 1, len - 1, f);
-	if (ferror(f)) {
-		int e = errno;
-
-		fclose(f);
-		errno = e;
-		return -1;
-	}
-	fclose(f);
-	buf[n] = 0;
 	trim(buf);
 	sanitize(buf);
 	return 0;
@@ -163,14 +151,18 @@ static bool has_word(const char *list, const char *word)
 /* Reads the first occurrence of each field of interest (libpfm4 also uses CPU0's lines). */
 static void read_cpuinfo(struct platform *pf)
 {
-	char path[4400], line[4096];
+	char path[4400], line[4096], err[256];
 	bool got_impl = false, got_part = false, got_flags = false;
-	FILE *f;
+	const char *text;
+	size_t len;
+	/* non-blocking: a FIFO in a test tree gives what it has and never hangs */
+	struct linereader *lr = lr_open(pf_path(pf, path, sizeof(path), "/proc/cpuinfo"),
+					LR_TEXT_LINE_MAX, LR_NONBLOCK, err, sizeof(err));
 
-	f = fopen(pf_path(pf, path, sizeof(path), "/proc/cpuinfo"), "r");
-	if (!f)
+	if (!lr)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	while (lr_next(lr, &text, &len, err, sizeof(err)) == LR_LINE) {
+		snprintf(line, sizeof(line), "%s", text);
 		char *colon = strchr(line, ':'), *key = line, *val;
 
 		if (!colon)
@@ -199,7 +191,7 @@ static void read_cpuinfo(struct platform *pf)
 				pf->hypervisor = true;
 		}
 	}
-	fclose(f);
+	lr_close(lr);
 }
 
 /* ARM without cpuinfo fields: MIDR of the first online CPU. */

@@ -1,5 +1,6 @@
 /* procirq.c: /proc/interrupts, softirqs and stat: per-CPU counts, deltas, top sources; cpufreq. */
 #include "procirq.h"
+#include "linereader.h"
 #include "textutil.h"
 
 #include <ctype.h>
@@ -14,53 +15,13 @@
 /* Rows that carry one machine-wide count even when there are several CPUs. */
 static const char *const global_rows[] = {"ERR", "MIS", "Err"};
 
-/* Reads a whole (procfs) file into a NUL-terminated buffer. */
+#define PROC_LINE_MAX (1u << 20) /* bytes: /proc/interrupts and /proc/stat lines (4096 CPUs) */
+
+/* Reads a whole (procfs) file into a NUL-terminated buffer: lines and size bounded. */
 static char *slurp(const char *path, size_t limit, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		text_errorf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 16384, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (len + 1 >= cap) {
-			if (cap >= limit) {
-				text_errorf(err, errlen, "%s: larger than %zu bytes", path, limit);
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				text_errorf(err, errlen, "%s: out of memory", path);
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			text_errorf(err, errlen, "%s: %s", path, strerror(errno));
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		if (n == 0) {
-			buf[len] = 0;
-			break;
-		}
-		len += (size_t)n;
-	}
-	if (!buf && err && errlen && !err[0])
-		text_errorf(err, errlen, "%s: out of memory", path);
-	close(fd);
-	return buf;
+	return lr_slurp(path, PROC_LINE_MAX < limit ? PROC_LINE_MAX : limit, limit, 0, NULL, err,
+			errlen);
 }
 
 /* Copies @n bytes, collapsing blank runs and escaping control bytes as \xNN. */

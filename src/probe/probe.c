@@ -2,6 +2,7 @@
 #include "probe.h"
 
 #include "cpuset.h"
+#include "linereader.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -244,14 +245,8 @@ static uint64_t read_counter(struct probe *p)
 
 static int read_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (lr_read_small(path, buf, len) <= 0)
 		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
 	buf[strcspn(buf, "\n")] = 0;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cpuset.h"
+#include "linereader.h"
 
 enum entry_kind { E_VALUE, E_NOT_COUNTED, E_NOT_SUPPORTED };
 
@@ -294,15 +295,19 @@ static void parse_json_line(struct import *im, const char *line)
 	json_decref(o);
 }
 
-enum perfstat_format perfstat_detect(const char *path)
+enum perfstat_format perfstat_detect_lr(struct linereader *lr)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	const char *line;
+	size_t n;
+	char err[8];
 	enum perfstat_format fmt = PERFSTAT_UNKNOWN;
-	if (!f)
-		return fmt;
-	while (getline(&line, &cap, f) > 0) {
+	int rc;
+	/* waits for a stream's first line (the caller bounds that with lr_wait) */
+	while ((rc = lr_next(lr, &line, &n, err, sizeof(err))) == LR_LINE || rc == LR_AGAIN) {
+		if (rc == LR_AGAIN) {
+			lr_wait(lr, -1);
+			continue;
+		}
 		const char *s = line + strspn(line, " \t\r\n");
 		if (!*s || *s == '#')
 			continue;
@@ -311,10 +316,20 @@ enum perfstat_format perfstat_detect(const char *path)
 			    strstr(s, "\"pmutop-recording\"") ? PERFSTAT_RECORDING : PERFSTAT_JSON;
 		else if (strchr(s, ','))
 			fmt = PERFSTAT_CSV;
+		lr_unread(lr);
 		break;
 	}
-	free(line);
-	fclose(f);
+	return fmt;
+}
+
+enum perfstat_format perfstat_detect(const char *path)
+{
+	char err[256];
+	struct linereader *lr = lr_open(path, REC_HEAD_LINE_MAX, 0, err, sizeof(err));
+	if (!lr)
+		return PERFSTAT_UNKNOWN;
+	enum perfstat_format fmt = perfstat_detect_lr(lr);
+	lr_close(lr);
 	return fmt;
 }
 
@@ -410,35 +425,44 @@ out:
 	return rc;
 }
 
-int perfstat_load(const char *path, enum perfstat_format fmt, struct rec_file *out, char *err,
-		  size_t errlen)
+int perfstat_load_lr(struct linereader *lr, enum perfstat_format fmt, struct rec_file *out,
+		     char *err, size_t errlen)
 {
-	char ep[256];
-	struct import im = {.path = ep, .out = out};
+	struct import im = {.path = lr_name(lr), .out = out};
 	memset(out, 0, sizeof(*out));
-	rec_escape(path, ep, sizeof(ep));
-	if (fmt == PERFSTAT_UNKNOWN)
-		fmt = perfstat_detect(path);
 	if (fmt == PERFSTAT_RECORDING) {
-		snprintf(err, errlen, "%s: this is a pmutop recording, not perf stat output", ep);
+		snprintf(err, errlen, "%s: this is a pmutop recording, not perf stat output",
+			 im.path);
 		return -1;
 	}
 	if (fmt != PERFSTAT_CSV && fmt != PERFSTAT_JSON) {
-		snprintf(err, errlen, "%s: not perf stat -x, or -j output", ep);
+		snprintf(err, errlen, "%s: not perf stat -x, or -j output", im.path);
 		return -1;
 	}
-	FILE *f = fopen(path, "re");
-	if (!f) {
-		snprintf(err, errlen, "cannot open %s: %s", ep, strerror(errno));
-		return -1;
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		im.line++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
+	lr_set_limit(lr, LR_TEXT_LINE_MAX);
+	const char *text;
+	size_t n;
+	int lrc, rc = 0;
+	char line[LR_TEXT_LINE_MAX + 1];
+	while ((lrc = lr_next(lr, &text, &n, err, errlen)) == LR_LINE || lrc == LR_AGAIN) {
+		if (lrc == LR_AGAIN) {
+			lr_wait(lr, -1);
+			continue;
+		}
+		im.line = (int)lr_lineno(lr);
+		if (memchr(text, '\0', n)) {
+			snprintf(err, errlen, "%s:%d: NUL byte (not a text file)", im.path,
+				 im.line);
+			rc = -1;
+			break;
+		}
+		if (n > LR_TEXT_LINE_MAX) { /* the first line, read before the format was known */
+			snprintf(err, errlen, "%s:%d: line longer than %u bytes", im.path, im.line,
+				 LR_TEXT_LINE_MAX);
+			rc = -1;
+			break;
+		}
+		memcpy(line, text, n + 1);
 		const char *s = line + strspn(line, " \t");
 		if (!*s || *s == '#')
 			continue;
@@ -447,26 +471,36 @@ int perfstat_load(const char *path, enum perfstat_format fmt, struct rec_file *o
 		else
 			parse_json_line(&im, line);
 	}
-	int rc = 0;
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: %s", ep, strerror(errno ? errno : EIO));
+	if (rc == 0 && lrc == LR_ERROR)
 		rc = -1;
-	} else if (im.n == 0) {
+	else if (rc == 0 && im.n == 0) {
 		snprintf(err, errlen,
 			 "%s: no per-CPU interval counter lines (record with perf stat -I MS -A -a "
 			 "and -x, or -j)",
-			 ep);
+			 im.path);
 		rc = -1;
-	} else {
+	} else if (rc == 0) {
 		rc = build(&im, fmt, err, errlen);
 	}
-	free(line);
-	fclose(f);
 	free(im.e);
 	free(im.names);
 	free(im.frac_warned);
 	free(im.times);
 	if (rc < 0)
 		rec_file_free(out);
+	return rc;
+}
+
+int perfstat_load(const char *path, enum perfstat_format fmt, struct rec_file *out, char *err,
+		  size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	struct linereader *lr = lr_open(path, REC_HEAD_LINE_MAX, 0, err, errlen);
+	if (!lr)
+		return -1;
+	if (fmt == PERFSTAT_UNKNOWN)
+		fmt = perfstat_detect_lr(lr);
+	int rc = perfstat_load_lr(lr, fmt, out, err, errlen);
+	lr_close(lr);
 	return rc;
 }

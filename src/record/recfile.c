@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cpuset.h"
+#include "linereader.h"
 #include "textutil.h"
 
 #define MAX_WARNINGS 1000
@@ -618,12 +619,10 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
 /* ---- reader ---- */
 
 struct rec_reader {
-	FILE *f;
-	bool own;
-	char *path; /* escaped, for messages */
+	struct linereader *lr;
+	bool own_lr; /* opened by rec_reader_open */
+	char *path;  /* escaped, for messages */
 	int line;
-	char *buf;
-	size_t cap;
 	bool failed, done;
 	char failmsg[512];
 	bool have_header;
@@ -631,34 +630,47 @@ struct rec_reader {
 	int mode_index;	    /* -1: no mode yet */
 	int mode_nevents;
 	char mode_name[REC_NAME_MAX];
+	unsigned counter_bits; /* from the header (0: 64) */
+	bool have_last;
+	struct rec_tick last; /* the last good tick of the mode in force: the next one's base */
 	int nwarn;
 	char **warn;
 	int suppressed;
 };
 
-struct rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
+size_t rec_line_max(int ncpus, int nevents)
+{
+	if (ncpus <= 0 || nevents <= 0)
+		return REC_HEAD_LINE_MAX;
+	/* a CPU entry: {"cpu":4095,"offline":false,"c":[...]}; a counter: three 20-digit
+	 * numbers as strings with commas, brackets and some spaces */
+	uint64_t n = REC_HEAD_LINE_MAX + (uint64_t)ncpus * (64 + (uint64_t)nevents * 80);
+	return n > REC_MAX_LINE ? REC_MAX_LINE : (size_t)n;
+}
+
+struct rec_reader *rec_reader_from(struct linereader *lr, char *err, size_t errlen)
 {
 	struct rec_reader *r = calloc(1, sizeof(*r));
-	char ep[256];
-	rec_escape(path, ep, sizeof(ep));
-	if (!r || !(r->path = strdup(ep))) {
+	if (!r || !(r->path = strdup(lr_name(lr)))) {
 		free(r);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (strcmp(path, "-") == 0) {
-		r->f = stdin;
-	} else {
-		r->f = fopen(path, "re");
-		if (!r->f) {
-			snprintf(err, errlen, "cannot open %s: %s", ep, strerror(errno));
-			free(r->path);
-			free(r);
-			return NULL;
-		}
-		r->own = true;
-	}
+	r->lr = lr;
+	r->line = (int)lr_lineno(lr);
+	lr_set_limit(lr, REC_HEAD_LINE_MAX);
 	r->mode_index = -1;
+	return r;
+}
+
+struct rec_reader *rec_reader_open(const char *path, char *err, size_t errlen)
+{
+	struct linereader *lr = lr_open(path, REC_HEAD_LINE_MAX, 0, err, errlen);
+	struct rec_reader *r = lr ? rec_reader_from(lr, err, errlen) : NULL;
+	if (r)
+		r->own_lr = true;
+	else
+		lr_close(lr);
 	return r;
 }
 
@@ -698,12 +710,12 @@ void rec_reader_close(struct rec_reader *r)
 {
 	if (!r)
 		return;
-	if (r->own)
-		fclose(r->f);
+	if (r->own_lr)
+		lr_close(r->lr);
+	rec_tick_free(&r->last);
 	for (int i = 0; i < r->nwarn; i++)
 		free(r->warn[i]);
 	free(r->warn);
-	free(r->buf);
 	free(r->path);
 	free(r);
 }
@@ -923,6 +935,8 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 		}
 	}
 	p->r->cpus = seen;
+	p->r->counter_bits = h->counter_bits;
+	lr_set_limit(p->r->lr, rec_line_max(h->ncpus, REC_MAX_EVENTS));
 	return 0;
 bad_cpu:
 	rec_header_free(h);
@@ -1123,6 +1137,58 @@ static enum rec_kind reader_fail(struct rec_reader *r, char *err, size_t errlen,
 	return REC_ERROR;
 }
 
+/* Slack for "ran longer than enabled": the kernel's rounding can put running a few ns ahead. */
+#define RUN_SLACK_NS 1000
+
+int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsigned counter_bits,
+		   char *why, size_t whylen)
+{
+	if (!(cur->t > prev->t)) {
+		snprintf(why, whylen, "time does not advance (t %.9g after %.9g)", cur->t, prev->t);
+		return -1;
+	}
+	if (cur->nevents != prev->nevents)
+		return 0; /* another mode: nothing to compare */
+	unsigned bits = counter_bits && counter_bits < 64 ? counter_bits : 64;
+	uint64_t mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+	for (int i = 0; i < cur->ncpus; i++) {
+		const struct rec_cpu *c = &cur->cpus[i], *pc = NULL;
+		if (c->offline)
+			continue;
+		for (int k = 0; k < prev->ncpus && !pc; k++)
+			if (prev->cpus[(i + k) % prev->ncpus].cpu == c->cpu)
+				pc = &prev->cpus[(i + k) % prev->ncpus];
+		for (int e = 0; e < cur->nevents; e++) {
+			const struct raw_count *v = &c->c[e].raw;
+			if (!c->c[e].present)
+				continue;
+			const char *bad = NULL;
+			if (v->running > v->enabled + RUN_SLACK_NS)
+				bad = "running time exceeds enabled time";
+			else if (v->value > mask)
+				bad = "count is wider than the counter";
+			if (!bad && pc && !pc->offline && pc->c[e].present) {
+				const struct raw_count *pv = &pc->c[e].raw;
+				uint64_t dv = (v->value - pv->value) & mask;
+				if (v->enabled < pv->enabled)
+					bad = "enabled time goes back";
+				else if (v->running < pv->running)
+					bad = "running time goes back";
+				else if (v->running - pv->running >
+					 v->enabled - pv->enabled + RUN_SLACK_NS)
+					bad = "ran longer than it was enabled";
+				else if (bits >= 64 ? v->value < pv->value : dv > mask / 2)
+					bad = "count goes back";
+			}
+			if (bad) {
+				snprintf(why, whylen, "CPU %d counter %d: %s", c->cpu, e + 1, bad);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char *err,
 			      size_t errlen)
 {
@@ -1134,11 +1200,20 @@ enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char
 	for (;;) {
 		if (r->done)
 			return REC_EOF;
-		errno = 0;
-		ssize_t n = getline(&r->buf, &r->cap, r->f);
-		if (n < 0) {
-			if (ferror(r->f))
-				return reader_fail(r, err, errlen, strerror(errno ? errno : EIO));
+		const char *buf;
+		size_t n;
+		char lerr[400];
+		int lrc = lr_next(r->lr, &buf, &n, lerr, sizeof(lerr));
+		if (lrc == LR_AGAIN)
+			return REC_AGAIN;
+		if (lrc == LR_ERROR) {
+			/* the line reader's message names file and line already */
+			r->failed = true;
+			snprintf(r->failmsg, sizeof(r->failmsg), "%s", lerr);
+			snprintf(err, errlen, "%s", r->failmsg);
+			return REC_ERROR;
+		}
+		if (lrc == LR_EOF) {
 			r->done = true;
 			if (!r->have_header) {
 				r->line = 0;
@@ -1147,14 +1222,12 @@ enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char
 			}
 			return REC_EOF;
 		}
-		r->line++;
-		bool torn = n == 0 || r->buf[n - 1] != '\n';
-		if ((size_t)n > REC_MAX_LINE)
-			return reader_fail(r, err, errlen, "line too long");
-		if (strspn(r->buf, " \t\r\n") == (size_t)n)
+		r->line = (int)lr_lineno(r->lr);
+		bool torn = lr_torn(r->lr);
+		if (strspn(buf, " \t\r\n") == n)
 			continue;
 		json_error_t jerr;
-		json_t *o = json_loadb(r->buf, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);
+		json_t *o = json_loadb(buf, n, JSON_REJECT_DUPLICATES, &jerr);
 		struct pctx p = {.r = r};
 		if (!o) {
 			if (torn && r->have_header) {
@@ -1163,18 +1236,24 @@ enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char
 				r->done = true;
 				return REC_EOF;
 			}
-			if (!r->have_header)
+			if (!r->have_header) {
 				perr(&p, "not a pmutop recording (not JSON: %s)", jerr.text);
-			else
-				perr(&p, "corrupt line (%s, column %d)", jerr.text, jerr.column);
-			return reader_fail(r, err, errlen, p.msg);
+				return reader_fail(r, err, errlen, p.msg);
+			}
+			reader_warn(r, "corrupt line (%s, column %d) skipped", jerr.text,
+				    jerr.column);
+			continue;
 		}
 		json_t *jt = json_object_get(o, "type");
 		const char *type = json_is_string(jt) ? json_string_value(jt) : NULL;
 		int rc = 0;
 		if (!json_is_object(o) || !type) {
-			rc = perr(&p, r->have_header ? "record has no \"type\""
-						     : "not a pmutop recording (no header)");
+			if (r->have_header) {
+				reader_warn(r, "record has no \"type\", skipped");
+				json_decref(o);
+				continue;
+			}
+			rc = perr(&p, "not a pmutop recording (no header)");
 		} else if (!r->have_header && strcmp(type, "header") != 0) {
 			rc = perr(&p, "not a pmutop recording (first record is '%s', not a header)",
 				  esc(type));
@@ -1191,13 +1270,34 @@ enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char
 				r->mode_index++;
 				r->mode_nevents = out->u.mode.nevents;
 				strcpy(r->mode_name, out->u.mode.name);
+				lr_set_limit(r->lr,
+					     rec_line_max(cpuset_count(&r->cpus), r->mode_nevents));
 			}
 		} else if (strcmp(type, "tick") == 0) {
-			if ((rc = parse_tick(&p, o, &out->u.tick)) == 0)
-				out->kind = REC_TICK;
+			char why[400];
+			if (parse_tick(&p, o, &out->u.tick) < 0) {
+				reader_warn(r, "%s; tick skipped", p.msg);
+				json_decref(o);
+				continue;
+			}
+			if (r->have_last && r->last.mode == out->u.tick.mode &&
+			    rec_tick_check(&r->last, &out->u.tick, r->counter_bits, why,
+					   sizeof(why)) < 0) {
+				reader_warn(r, "tick: %s; tick skipped", why);
+				rec_tick_free(&out->u.tick);
+				json_decref(o);
+				continue;
+			}
+			rec_tick_free(&r->last);
+			r->have_last = rec_tick_copy(&r->last, &out->u.tick) == 0;
+			out->kind = REC_TICK;
 		} else if (strcmp(type, "mark") == 0) {
-			if ((rc = parse_mark(&p, o, &out->u.mark)) == 0)
-				out->kind = REC_MARK;
+			if (parse_mark(&p, o, &out->u.mark) < 0) {
+				reader_warn(r, "%s; mark skipped", p.msg);
+				json_decref(o);
+				continue;
+			}
+			out->kind = REC_MARK;
 		} else {
 			reader_warn(r, "unknown record type '%s' skipped", esc(type));
 			json_decref(o);
@@ -1265,13 +1365,28 @@ static int grow(void **arr, int n, int *cap, size_t size)
 int rec_load(const char *path, struct rec_file *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
-	struct rec_reader *r = rec_reader_open(path, err, errlen);
+	struct linereader *lr = lr_open(path, REC_HEAD_LINE_MAX, 0, err, errlen);
+	if (!lr)
+		return -1;
+	int rc = rec_load_lr(lr, out, err, errlen);
+	lr_close(lr);
+	return rc;
+}
+
+int rec_load_lr(struct linereader *lr, struct rec_file *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	struct rec_reader *r = rec_reader_from(lr, err, errlen);
 	if (!r)
 		return -1;
 	int cmodes = 0, cticks = 0, cmarks = 0, rc = 0;
 	struct rec_record rec;
 	for (;;) {
 		enum rec_kind k = rec_reader_next(r, &rec, err, errlen);
+		if (k == REC_AGAIN) { /* a stream: the caller bounded the wait for its start */
+			lr_wait(lr, -1);
+			continue;
+		}
 		if (k == REC_EOF)
 			break;
 		if (k == REC_ERROR) {
@@ -1303,7 +1418,7 @@ int rec_load(const char *path, struct rec_file *out, char *err, size_t errlen)
 		}
 		if (g < 0) {
 			rec_record_free(&rec);
-			snprintf(err, errlen, "%s: out of memory", path);
+			snprintf(err, errlen, "%s: out of memory", lr_name(lr));
 			rc = -1;
 			break;
 		}

@@ -268,6 +268,13 @@ static int parse(struct remote *rm, const char *line, size_t len, bool with_mode
 		*rec = tmp;
 		k = n;
 	}
+	if (k != REC_ERROR && rec_reader_nwarnings(r) > 0) {
+		/* the line was skipped ("/proc/self/fd/N:3: why; tick skipped" -> "why") */
+		const char *w = rec_reader_warning(r, 0), *p = strstr(w, ": ");
+		snprintf(err, errlen, "%s", p ? p + 2 : w);
+		rec_record_free(rec);
+		k = REC_ERROR;
+	}
 	rec_reader_close(r);
 	return k == REC_ERROR ? -1 : 0;
 }
@@ -336,6 +343,16 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 	case REC_TICK:
 		rec.u.tick.t += rm->t_offset;
 		rec.u.tick.mode = rm->mode_index;
+		if (r->f.nticks && r->f.ticks[r->f.nticks - 1].mode == rm->mode_index &&
+		    rec_tick_check(&r->f.ticks[r->f.nticks - 1], &rec.u.tick,
+				   r->f.header.counter_bits, err, sizeof(err)) < 0) {
+			/* never the base of the next delta */
+			char e[600];
+			rec_escape(err, e, sizeof(e));
+			app_log(app, MSG_ERROR, "%s: bad tick from the agent skipped: tick: %s",
+				rm->host, e);
+			break;
+		}
 		rm->last_t = rec.u.tick.t;
 		if (replay_append_tick(r, &rec.u.tick) == 0)
 			rc = 1;

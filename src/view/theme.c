@@ -2,6 +2,7 @@
 #include "theme.h"
 #include "embedded.h"
 #include "paths.h"
+#include "linereader.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define B THEME_BOLD
 #define D THEME_DIM
@@ -379,21 +381,10 @@ static bool valid_name(const char *name)
 	       strlen(name) < THEME_NAME_MAX;
 }
 
-static char *read_file(const char *path)
+/* A theme file: small text, bounded lines and size, no hang on a FIFO. NULL with @err. */
+static char *read_file(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	buf = malloc(1 << 20);
-	if (buf) {
-		n = fread(buf, 1, (1 << 20) - 1, f);
-		buf[n] = '\0';
-	}
-	fclose(f);
-	return buf;
+	return lr_slurp(path, LR_TEXT_LINE_MAX, LR_TEXT_FILE_MAX, LR_TEXT, NULL, err, errlen);
 }
 
 static int load_text(struct theme *t, const char *name, const char *text, const char *source,
@@ -446,11 +437,8 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 	if (strchr(name, '/')) {
 		const char *base = strrchr(name, '/') + 1;
 		char stem[THEME_NAME_MAX];
-		if (!(text = read_file(name))) {
-			text_escape(name, TEXT_NUL_TERMINATED, esc, sizeof(esc));
-			snprintf(err, errlen, "%s: %s", esc, strerror(errno));
+		if (!(text = read_file(name, err, errlen)))
 			return -1;
-		}
 		snprintf(stem, sizeof(stem), "%.*s", (int)strcspn(base, "."), base);
 		rc = load_text(t, stem, text, name, name);
 		free(text);
@@ -475,11 +463,13 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 			if (snprintf(path, sizeof(path), "%s/%s.theme", dirs[i], name) >=
 			    (int)sizeof(path))
 				continue;
-			if ((text = read_file(path))) {
-				rc = load_text(t, name, text, path, path);
-				free(text);
-				return rc;
-			}
+			if (access(path, F_OK) != 0)
+				continue;
+			if (!(text = read_file(path, err, errlen)))
+				return -1;
+			rc = load_text(t, name, text, path, path);
+			free(text);
+			return rc;
 		}
 		char epath[THEME_NAME_MAX + 16], src[THEME_NAME_MAX + 32];
 		snprintf(epath, sizeof(epath), "themes/%s.theme", name);
