@@ -29,10 +29,10 @@ int main(void)
 	int ncpus = online_cpus(cpus, 256);
 	CHECK(ncpus > 0, "online CPUs");
 	struct backend_event events[] = {
-	    {"cpu_clock", "cpu-clock", 0},
-	    {"cs", "perf::CONTEXT-SWITCHES", 0},
-	    {"cycles", "perf::CYCLES", 0},
-	    {"bogus", "perf::NO_SUCH_EVENT", 0},
+	    {"cpu_clock", "cpu-clock", 0, 0},
+	    {"cs", "perf::CONTEXT-SWITCHES", 0, 0},
+	    {"cycles", "perf::CYCLES", 0, 0},
+	    {"bogus", "perf::NO_SUCH_EVENT", 0, 0},
 	};
 	struct backend_req req = {.sysfs_root = "/",
 				  .family = family_find("sw"),
@@ -82,7 +82,8 @@ int main(void)
 	backend_free(&b);
 
 	/* msr/tsc as a member of a software-led group, where the msr PMU exists. */
-	struct backend_event tsc_events[] = {{"cpu_clock", "cpu-clock", 0}, {"tsc", "msr/tsc/", 0}};
+	struct backend_event tsc_events[] = {{"cpu_clock", "cpu-clock", 0, 0},
+					     {"tsc", "msr/tsc/", 0, 0}};
 	req.events = tsc_events;
 	req.nevents = 2;
 	struct backend b2 = {.ops = &source_perf_ops};
@@ -104,8 +105,9 @@ int main(void)
 	backend_free(&b2);
 
 	/* /proc/stat busy + idle time covers the interval on every CPU (jiffy resolution) */
-	struct backend_event proc_events[] = {
-	    {"clock", "cpu-clock", 0}, {"busy", "proc/busy/", 0}, {"idle", "proc/idle/", 0}};
+	struct backend_event proc_events[] = {{"clock", "cpu-clock", 0, 0},
+					      {"busy", "proc/busy/", 0, 0},
+					      {"idle", "proc/idle/", 0, 0}};
 	req.events = proc_events;
 	req.nevents = 3;
 	struct backend b3 = {.ops = &source_perf_ops};

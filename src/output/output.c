@@ -382,8 +382,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	}
 	bool split = false;
 	for (int m = 0; m < snap->nmetrics; m++)
-		if (snap->metrics[m].split) {
-			if (!split) /* ratios whose events were counted in different rotated sets */
+		if (snap->split[m]) {
+			if (!split) /* values combining events measured in different ticks */
 				output_json_array(w, "split_metrics");
 			split = true;
 			output_json_string(w, NULL, snap->metrics[m].name);
@@ -532,7 +532,7 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	fprintf(out, "%5s", "CPU");
 	for (int m = 0; m < snap->nmetrics; m++) {
 		char h[64];
-		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->metrics[m].split ? "*" : "",
+		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->split[m] ? "*" : "",
 			 snap->metrics[m].name, snap->metrics[m].unit[0] ? "[" : "",
 			 snap->metrics[m].unit, snap->metrics[m].unit[0] ? "]" : "");
 		fprintf(out, " %14.14s", h);
@@ -560,9 +560,9 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 		fputc('\n', out);
 	}
 	for (int m = 0; m < snap->nmetrics; m++)
-		if (snap->metrics[m].split) {
-			fprintf(out, "* ratio of events counted in different rotated sets (never "
-				     "together)\n");
+		if (snap->split[m]) {
+			fprintf(out,
+				"* combines events measured in different ticks (rotated sets)\n");
 			break;
 		}
 	if (meta->text_extra)

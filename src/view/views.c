@@ -186,7 +186,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 		      int m, bool show_running, int base_role)
 {
 	char buf[48];
-	bool split = snap->metrics[m].split;
+	bool split = m < SESSION_MAX_METRICS && snap->split[m];
 	if (isnan(v)) {
 		canvas_putx(c, x, y, ROLE_CELL_NA, 0, w - 1, CANVAS_ALIGN_RIGHT,
 			    na_reason(snap, counts, m));
@@ -202,7 +202,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 		canvas_putx(c, x + w - 5, y, ROLE_CELL_SCALED, CANVAS_DIM, 4, 0, pct);
 	} else {
 		canvas_putx(c, x, y, role, 0, w - 2, CANVAS_ALIGN_RIGHT, buf);
-		if (split) /* a ratio of events never counted together (rotated sets) */
+		if (split) /* combines events measured in different ticks (rotated sets) */
 			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, "*");
 		else if (scaled)
 			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, "~");
