@@ -153,6 +153,18 @@ check "sim run: has kernel multiplexing, rotated offcore bits, CPU 1 offline and
 check "(a) live batch JSON is the same with and without the recorder, flight recorder and rule" \
 	eq same "$T/plain.json" "$T/live.json" plain with-readers
 
+# the offcore breakdown in batch output: per CPU and in total each bit's rate, share and age in
+# JSON (the ANY bit never has a share; the first slice is measured in the first tick), the same
+# numbers in the text records' offcore lines and in CSV
+check "offcore JSON: rate = event/s, share = share metric, age null only before the first measurement, ANY has no share" \
+	eq offcore-json "$T/live.json" ANY
+run plain.text -b -n $N "${RUN[@]}" -f text
+check "offcore batch text: exits 0" ok_run plain.text
+check "offcore batch text lines = JSON total.offcore, record by record" eq offcore-text "$T/plain.text" "$T/live.json"
+run plain.csv -b -n $N "${RUN[@]}" -f csv
+check "offcore batch CSV: exits 0" ok_run plain.csv
+check "offcore batch CSV offcore_* lines = JSON offcore, per CPU and all" eq offcore-csv "$T/plain.csv" "$T/live.json"
+
 # (b) record, then replay
 run rep.json -b -R "$T/rec.jsonl" -f json
 check "(b) replay of the recording: exits 0" ok_run rep.json
@@ -194,7 +206,7 @@ if [ $HAVE_TMUX = 1 ]; then
 		check "(e) screen, paused at tick >= 7 (CPU 1 back): every cell = batch JSON" eq table "$T/screen2.txt" "$T/live.json" 17
 		keys eq o
 		wait_for eq 'offcore requests by request-type bit' 5 && snap eq "$T/screen3.txt"
-		check "(e) offcore view: each bit's share and rate = the all row of batch JSON" eq offcore "$T/screen3.txt" "$T/live.json"
+		check "(e) offcore view: each bit's rate, share and age = the all row of batch JSON" eq offcore "$T/screen3.txt" "$T/live.json"
 		keys eq q
 	else
 		fail "(e) the sim screen did not come up"
