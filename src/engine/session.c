@@ -25,6 +25,7 @@ struct session {
 	double *carry_rate, *carry_running;
 	enum count_state *carry_state;
 	double *age;
+	double rotation_share[SESSION_MAX_EVENTS]; /* per event: the fraction of sets counting it */
 	char names[SESSION_MAX_EVENTS][48];
 	struct snapshot snap;
 };
@@ -184,8 +185,13 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	}
 	for (size_t i = 0; i < cells; i++)
 		s->carry_state[i] = COUNT_NOT_COUNTED;
-	for (int e = 0; e < mode->nevents; e++)
+	for (int e = 0; e < mode->nevents; e++) {
 		snprintf(s->names[e], sizeof(s->names[e]), "%s", mode->events[e].name);
+		int in = 0;
+		for (int k = 0; k < mode->nsets; k++)
+			in += backend_event_in_set(&mode->events[e], k);
+		s->rotation_share[e] = mode->nsets > 1 ? (double)in / mode->nsets : 1;
+	}
 	s->primed = false;
 	s->set = 0;
 	if (mode->nsets > 1 && s->backend.ops->select_set)
@@ -451,15 +457,6 @@ static int set_counted(const struct session *s, int phase, const bool *was_offli
 	return best;
 }
 
-/* The fraction of the rotation's sets that count event @e. */
-static double rotation_share(const struct session *s, int e)
-{
-	int in = 0;
-	for (int k = 0; k < s->mode.nsets; k++)
-		in += backend_event_in_set(&s->mode.events[e], k);
-	return (double)in / s->mode.nsets;
-}
-
 int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errlen)
 {
 	if (!s->open) {
@@ -543,13 +540,13 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 				s->carry_state[i] = c->state;
 				s->age[i] = 0;
 				/* its share of the whole rotation: the sets it is in of all sets */
-				c->running *= rotation_share(s, e);
+				c->running *= s->rotation_share[e];
 				c->state = COUNT_SCALED;
 			} else if (s->carry_state[i] == COUNT_OK ||
 				   s->carry_state[i] == COUNT_SCALED) {
 				s->age[i] += 1;
 				c->value = s->carry_rate[i] * s->snap.interval_s;
-				c->running = s->carry_running[i] * rotation_share(s, e);
+				c->running = s->carry_running[i] * s->rotation_share[e];
 				c->state = COUNT_SCALED;
 			} else {
 				*c = (struct count){.state = COUNT_NOT_COUNTED};
