@@ -480,7 +480,9 @@ static void check_classify(void)
 /* The planner's table: on FAMILY with COUNTERS programmable counters, the mode (built-in
  * modes joined by "+", or EVENTS and METRICS as for define) gets exactly SETS (sets in braces,
  * events in mode order; fixed and software events in every set) and exactly the metrics in SPLIT
- * are ratios from different runs. Another PMU is one more row. */
+ * are ratios from different runs. Another PMU is one more row: an ARMv6 core (CCNT + 2, like
+ * xscale1) is {__LINE__, "armv6", 2, NULL, "ccnt=rff,a=r00,b=r01", "ab=a/b", "{ccnt a b}", ""}
+ * with its own cycle event. */
 static const struct plan_case {
 	int line;
 	const char *family;
