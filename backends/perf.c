@@ -129,7 +129,35 @@ static int group_of(const struct perf_priv *p, int e)
 	if (p->req.nsets <= 1)
 		return 0;
 	/* set -1: counted in every set, in its own always-enabled group */
-	return p->events[e].set < 0 ? p->req.nsets : p->events[e].set;
+	if (p->events[e].set < 0)
+		return p->req.nsets;
+	if (!p->events[e].also_in)
+		return p->events[e].set;
+	/* in several sets: a group of its own after the always-enabled one, enabled while one of
+	 * its sets is selected */
+	int g = p->req.nsets + 1;
+	for (int k = 0; k < e; k++)
+		g += p->events[k].set >= 0 && p->events[k].also_in != 0;
+	return g;
+}
+
+/* Groups of a rotated request: one per set, the always-enabled one, one per shared event. */
+static int rotation_groups(const struct backend_req *req)
+{
+	int n = req->nsets + 1;
+	for (int e = 0; e < req->nevents; e++)
+		n += req->events[e].set >= 0 && req->events[e].also_in != 0;
+	return n;
+}
+
+/* Whether group @gi counts while the current set is selected. */
+static bool group_on(const struct perf_priv *p, const struct perf_group *g, int gi)
+{
+	if (p->req.nsets <= 1 || p->req.singletons || gi == p->req.nsets)
+		return true;
+	if (gi < p->req.nsets)
+		return gi == p->cur_set;
+	return g->nmembers > 0 && backend_event_in_set(&p->events[g->event_index[0]], p->cur_set);
 }
 
 static void set_status(struct backend *b, int r, int e, int err, const char *extra)
@@ -198,8 +226,7 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		struct perf_group *g = &row->groups[gi];
 		if (g->leader_fd < 0)
 			continue;
-		bool on = p->req.nsets <= 1 || p->req.singletons || gi == p->cur_set ||
-			  gi == p->req.nsets;
+		bool on = group_on(p, g, gi);
 		ioctl(g->leader_fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 		if (on)
 			ioctl(g->leader_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
@@ -272,7 +299,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	b->counter_bits = 64;
 	backend_raise_nofile();
 
-	int ngroups = req->singletons ? n : (req->nsets > 1 ? req->nsets + 1 : 1);
+	int ngroups = req->singletons ? n : (req->nsets > 1 ? rotation_groups(req) : 1);
 	int total_opened = 0;
 	p->proc.t0 = monotonic_ns();
 	p->proc.fd = -1;
@@ -484,7 +511,9 @@ static void perf_select_set(struct backend *b, int set)
 				continue;
 			if (gi == p->req.nsets)
 				continue; /* the always-counted group */
-			ioctl(fd, gi == p->cur_set ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+			ioctl(fd,
+			      group_on(p, &row->groups[gi], gi) ? PERF_EVENT_IOC_ENABLE
+								: PERF_EVENT_IOC_DISABLE,
 			      PERF_IOC_FLAG_GROUP);
 		}
 	}

@@ -24,7 +24,7 @@ struct sim_priv {
 	uint64_t tick;
 	uint64_t t_ns; /* virtual time of the last read */
 	int cur_set, nsets;
-	int *set_of;
+	struct backend_event *set_of; /* each event's sets (set, also_in) */
 };
 
 void sim_opts_default(struct sim_opts *o)
@@ -129,7 +129,7 @@ static int sim_open(struct backend *b, const struct backend_req *req, char *err,
 	size_t cells = (size_t)req->ncpus * (size_t)req->nevents + 1;
 	p->cpus = calloc((size_t)req->ncpus + 1, sizeof(int));
 	p->ev = calloc((size_t)req->nevents + 1, sizeof(*p->ev));
-	p->set_of = calloc((size_t)req->nevents + 1, sizeof(int));
+	p->set_of = calloc((size_t)req->nevents + 1, sizeof(*p->set_of));
 	p->acc = calloc(cells, sizeof(*p->acc));
 	p->frac = calloc(cells, sizeof(double));
 	b->status = calloc(cells, sizeof(*b->status));
@@ -141,7 +141,7 @@ static int sim_open(struct backend *b, const struct backend_req *req, char *err,
 	p->nsets = req->nsets > 1 ? req->nsets : 1;
 	for (int e = 0; e < req->nevents; e++) {
 		p->ev[e] = profile(&req->events[e]);
-		p->set_of[e] = req->nsets > 1 ? req->events[e].set : 0;
+		p->set_of[e] = req->events[e];
 	}
 	b->nrows = req->ncpus;
 	b->nevents = req->nevents;
@@ -211,7 +211,7 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 			double frac =
 			    o->mux_fraction > 0 && o->mux_fraction < 1 ? o->mux_fraction : 1.0;
 			bool active =
-			    p->nsets <= 1 || p->set_of[e] < 0 || p->set_of[e] == p->cur_set;
+			    p->nsets <= 1 || backend_event_in_set(&p->set_of[e], p->cur_set);
 			uint64_t run = active ? (uint64_t)((double)dt * frac) : 0;
 			/* clocks tick steadily; event counts wander by +-10% */
 			double jitter = p->ev[e].steady

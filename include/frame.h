@@ -44,13 +44,17 @@ struct frame {
 	uint64_t ticks, overruns;
 	bool first_tick_pending;      /* a mode switch waits for its first full tick */
 	const char *const *core_type; /* per row: core type name, "" if none */
-	/* offcore shares (nbits 0 in other modes) */
+	/* offcore breakdown per request-type bit (nbits 0 in other modes): the all-CPU figures
+	 * and, per row and for the total (row nrows), [row * nbits + bit] */
 	int nbits;
 	const char *bit_names[FRAME_MAX_BITS];
-	double bit_rate[FRAME_MAX_BITS];  /* events/s over all CPUs, NAN = n/a */
-	double bit_share[FRAME_MAX_BITS]; /* 0..1 of the all-CPU requests */
+	double bit_rate[FRAME_MAX_BITS];  /* requests/s over all CPUs, NAN = not measured yet */
+	double bit_share[FRAME_MAX_BITS]; /* 0..1 of the measured requests, NAN = none (the ANY
+					   * bit, which is the whole, or not measured yet) */
 	int bit_age[FRAME_MAX_BITS];	  /* ticks since measured, -1 never */
-	const double *row_bit_share;	  /* [row * nbits + bit], 0..1 */
+	const double *row_bit_rate;	  /* requests/s, NAN = not measured */
+	const double *row_bit_share;	  /* 0..1, NAN = none */
+	const int *row_bit_age;		  /* ticks, -1 never */
 	/* window statistics shown in the table: the chosen statistic instead of the values */
 	const char *stat;	   /* "p99", NULL: plain values */
 	const double *stat_values; /* [row * nmetrics + m] */

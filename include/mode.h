@@ -139,9 +139,11 @@ struct mode_plan {
 	bool split[MODE_MAX_METRICS]; /* metric i's inputs were never counted in the same set
 				       * ("ratio from different runs") */
 };
-/* Splits the mode's events for @fam into sets of at most @max_counters programmable events.
- * Fixed-counter and software events go in every set; the inputs of each metric stay in one set
- * where they fit (metrics in mode order, first fit). Returns the number of sets, or -1 + @err. */
+/* Splits the mode's events for @fam into sets of at most @max_counters programmable events
+ * (docs/modes.md, "Event sets"): fixed-counter and software events go in every set; each
+ * metric's programmable inputs go together into the set needing the fewest additions (an input
+ * shared with another set is repeated), else a new one; only a metric with more inputs than
+ * counters is split. One set when everything fits. Returns the number of sets, or -1 + @err. */
 int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_counters,
 		   struct mode_plan *plan, char *err, size_t errlen);
 

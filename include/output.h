@@ -18,6 +18,13 @@ struct output_meta {
 	 * of each CPU row, open on that row's object after its own members (@rec NULL, @r its row),
 	 * and then of the whole record, open on the record after "total" (@row NULL, @r -1). */
 	void (*json_extra)(void *ctx, void *rec, void *row, int r);
+	/* The offcore breakdown (offcore_nbits 0 in other modes): per bit and row, the total row
+	 * (row nrows) last, [row * offcore_nbits + bit]: rate [requests/s], share [0..1] and age
+	 * [ticks]; NAN / -1 = none (frame.h). */
+	int offcore_nbits;
+	const char *const *offcore_names;
+	const double *offcore_rate, *offcore_share;
+	const int *offcore_age;
 	/* Optional lines after a text record. */
 	void (*text_extra)(void *ctx, FILE *out);
 	void *extra_ctx;

@@ -85,6 +85,10 @@ struct snapshot {
 	double *running; /* [row * nmetrics + m]: least running fraction of the inputs */
 	double *total_running;
 	enum metric_class *total_classes;
+	/* [m]: this tick's value combines events measured in different ticks - inputs never
+	 * counted together (session_metric.split), or one carried from an earlier tick of the
+	 * rotation with one measured now (their ages differ); shown as "*", JSON split_metrics */
+	bool split[SESSION_MAX_METRICS];
 };
 
 struct session_config {
@@ -105,9 +109,10 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 					  size_t errlen);
 void metric_program_free(struct metric_program *p);
 /* The one place counts become metrics: from @s->counts (per row) it computes the totals over
- * the online rows, then every metric per row and for the total row, their classes and the
- * least running fraction of their inputs. The session does this per tick, the window
- * statistics per refresh window. @s must have its arrays, names and program set. */
+ * the online rows, then every metric per row and for the total row, their classes, the
+ * least running fraction of their inputs and whether the tick's value is split (@s->split). The
+ * session does this per tick, the window statistics per refresh window. @s must have its arrays,
+ * names and program set. */
 void snapshot_compute(struct snapshot *s);
 
 struct session;

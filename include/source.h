@@ -50,7 +50,12 @@ struct backend_event {
 	char name[48];	/* alias used by formulas and output ("cycles") */
 	char spec[192]; /* encoder spec ("@::CPU_CLK_UNHALTED:THREAD_P", "r11", "msr/tsc/") */
 	int set; /* event set for rotation (0 when all count together; -1: counted in every set) */
+	/* further sets the event counts in (bit k = set k): an input shared by metrics that the
+	 * planner keeps in different sets ("cycles" with the misses of each set) */
+	uint32_t also_in;
 };
+/* Whether @ev counts while set @set is selected. */
+bool backend_event_in_set(const struct backend_event *ev, int set);
 
 /* What to count and where. */
 struct backend_req {

@@ -88,9 +88,9 @@ struct view_input {
 	int nbits;
 	const char *const *bit_names;
 	const double *bit_rate;		  /* total rate per bit, events/s */
-	const double *bit_share;	  /* 0..1 */
+	const double *bit_share;	  /* 0..1, NAN = no share (ANY bit, not measured) */
 	const int *bit_age;		  /* ticks since measured, -1 never */
-	const double *row_bit_share;	  /* [row * nbits + bit] */
+	const double *row_bit_share;	  /* [row * nbits + bit], NAN = none */
 	const struct view_jitter *jitter; /* NULL: none */
 };
 

@@ -219,6 +219,70 @@ check "text: n/s for the failed event" grep -q ' n/s$' "$T_TMP/fail-event.text"
 check "text: scaled values carry their running share" grep -q '(50%)' "$T_TMP/mux-half.text"
 check "text: offline row says off" grep -qE '^ +1 .* off +off$' "$T_TMP/offline.text"
 
+# Rotation on an XScale1 board (tests/sysfs/xscale1: CCNT + 2 counters). The mode's IPC divides
+# instructions by CCNT; instructions rotate with set 0, the D-cache pair is set 1. In the ticks
+# set 1 counts, IPC combines instructions carried from the tick before with this tick's CCNT:
+# it is split (JSON split_metrics, "*" in the text header); in set 0's ticks it is not. The miss
+# rate's events are always counted together: never split.
+cat >"$T_TMP/ccnt.mode" <<'MODE'
+[mode]
+name = ccnt-ratio
+[events xscale]
+cycles       = rfe
+instructions = r07
+daccess      = r0a
+dmiss        = r0b
+[metric ipc]
+expr = instructions / cycles
+[metric dmiss_pct]
+expr = 100 * dmiss / daccess
+MODE
+XS1=(--sysfs-root "$T_SRC/tests/sysfs/xscale1" --sim-family xscale1 --sim-cpus 1 -n 6 -i 10
+	--mode-file "$T_TMP/ccnt.mode" -m ccnt-ratio)
+"$BIN" "${SIM[@]}" "${XS1[@]}" -f json >"$T_TMP/xs1.json" 2>"$T_TMP/xs1.err"
+"$BIN" "${SIM[@]}" "${XS1[@]}" -f text >"$T_TMP/xs1.text" 2>>"$T_TMP/xs1.err"
+check "xscale1 tree: a CCNT ratio over a carried event is split in exactly the ticks it is carried (JSON = text)" \
+	python3 - "$T_TMP/xs1.json" "$T_TMP/xs1.text" <<'PY'
+import json, re, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+heads = [l.split()[1:] for l in open(sys.argv[2]) if l.startswith("  CPU ")]
+why = []
+if len(recs) != 6 or len(heads) != 6:
+    why.append("%d JSON records, %d text records, want 6" % (len(recs), len(heads)))
+for r, h in zip(recs, heads):
+    seq, split = r["seq"], r.get("split_metrics", [])
+    # set 0 (instructions) counts in ticks 1, 3, 5; set 1 (the D-cache pair) in 2, 4, 6
+    want = ["ipc"] if seq % 2 == 0 else []
+    if split != want:
+        why.append("seq %d: split_metrics %s, want %s" % (seq, split, want))
+    ev = r["cpus"][0]["events"]
+    if ev["cycles"]["running"] != 1.0 or ev["cycles"]["state"] != "ok":
+        why.append("seq %d: CCNT not counted every tick: %r" % (seq, ev["cycles"]))
+    marked = [re.sub(r"\[.*", "", c[1:]) for c in h if c.startswith("*")]
+    if marked != split:
+        why.append("seq %d: text marks %s, JSON split_metrics %s" % (seq, marked, split))
+if not any(r["cpus"][0]["metrics"]["ipc"] is not None and "ipc" not in r.get("split_metrics", []) for r in recs):
+    why.append("ipc never measured unsplit")
+for w in why:
+    print("  " + w)
+sys.exit(1 if why else 0)
+PY
+check "xscale1 tree: the run says nothing on stderr but SIMULATED" \
+	bash -c "! grep -v SIMULATED '$T_TMP/xs1.err' | grep -q ."
+# The XScale manual's modes (CCNT + two events) fit the board: no rotation, nothing split.
+for m in icache itlb; do
+	"$BIN" "${SIM[@]}" --sysfs-root "$T_SRC/tests/sysfs/xscale1" --sim-family xscale1 --sim-cpus 1 -n 3 -i 10 -m $m -f json >"$T_TMP/xs1-$m.json" 2>/dev/null
+	check "xscale1 tree: $m runs in one set (every event counted every tick, no split)" python3 - "$T_TMP/xs1-$m.json" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+bad = [(r["seq"], n, e) for r in recs for c in r["cpus"] for n, e in c["events"].items()
+       if e["state"] != "ok" or e["running"] != 1.0]
+bad += [(r["seq"], "split", r["split_metrics"]) for r in recs if r.get("split_metrics")]
+print("\n".join("  seq %s %s: %r" % b for b in bad[:5]))
+sys.exit(1 if bad or len(recs) != 3 else 0)
+PY
+done
+
 # 32-bit counters wrap: same numbers as 64-bit ones (a counter passes 2^32 in tick 2).
 "$BIN" "${SIM[@]}" -n 3 -i 1500 --sim-cpus 2 -m cpi --sim-width 32 -f json 2>/dev/null >"$T_TMP/w32.json" &
 "$BIN" "${SIM[@]}" -n 3 -i 1500 --sim-cpus 2 -m cpi --sim-width 64 -f json 2>/dev/null >"$T_TMP/w64.json"

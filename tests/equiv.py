@@ -329,8 +329,8 @@ def si_text(v):
 
 
 def cmd_offcore(args):
-    """offcore SCREEN.txt JSON: the offcore view's share per bit is the all row's share in JSON,
-    its rate the all row's count per second."""
+    """offcore SCREEN.txt JSON: the offcore view's legend is the all row of batch JSON: each bit's
+    rate, share ("-" where JSON has none: the ANY bit, a bit not measured yet) and age."""
     lines = open(args[0], encoding="utf-8").read().split("\n")
     recs = load(args[1])
     tick = None
@@ -345,31 +345,162 @@ def cmd_offcore(args):
     rec = rec[0]
     legend = []
     for l in lines:
-        legend += re.findall(r"█ (\S+)\s+(\S+)/s\s+([\d.]+)%", l)
+        legend += re.findall(r"█ (\S+)\s+(\S+)/s\s+([\d.]+%|-)\s+(never|\d+t ago)", l)
     if not legend:
         print("no offcore legend on the screen:\n" + "\n".join(lines[:12]))
         return 1
     n = 0
-    iv = rec["interval_ms"] / 1000
-    for name, rate, share in legend:
-        j = rec["total"]["metrics"].get(name)
-        if j is not None:
-            if abs(float(share) - j) > 0.05 + json_half_unit(j) + 1e-9:
-                print("#%d: offcore view %s share %s%%, JSON all row %s" % (tick, name, share, fmt(j)))
+    off = rec["total"].get("offcore", {})
+    for name, rate, share, age in legend:
+        j = off.get(name)
+        if j is None:
+            print("#%d: offcore view bit %s is not in JSON total.offcore" % (tick, name))
+            return 1
+        if share == "-":
+            if j["share"] is not None:
+                print("#%d: offcore view %s has no share, JSON %s" % (tick, name, fmt(j["share"])))
                 return 1
+        elif j["share"] is None or abs(float(share[:-1]) - j["share"]) > 0.05 + json_half_unit(j["share"]) + 1e-9:
+            print("#%d: offcore view %s share %s, JSON all row %s" % (tick, name, share, fmt(j["share"])))
+            return 1
+        else:
             n += 1
-        ev = rec["total"]["events"].get(name, {})
-        if ev.get("value") is not None and ev.get("state") in ("ok", "scaled"):
-            want = si_text(ev["value"] / iv)
-            lo, hi = si_text(ev["value"] / iv * (1 - 1e-6)), si_text(ev["value"] / iv * (1 + 1e-6))
-            if rate not in (want, lo, hi):
-                print("#%d: offcore view %s rate %s/s, JSON all row %s in %s s = %s/s" %
-                      (tick, name, rate, fmt(ev["value"]), iv, want))
-                return 1
+        want = "n/a" if j["rate"] is None else si_text(j["rate"])
+        near_ = [want] if j["rate"] is None else [want, si_text(j["rate"] * (1 - 1e-6)), si_text(j["rate"] * (1 + 1e-6))]
+        if rate not in near_:
+            print("#%d: offcore view %s rate %s/s, JSON all row %s/s" % (tick, name, rate, fmt(j["rate"])))
+            return 1
+        want_age = "never" if j["age"] is None else "%dt ago" % j["age"]
+        if age != want_age:
+            print("#%d: offcore view %s %s, JSON age %s" % (tick, name, age, fmt(j["age"])))
+            return 1
     if n < 2:
         print("#%d: only %d offcore shares could be compared" % (tick, n))
         return 1
-    print("  offcore view #%d: %d shares match batch JSON" % (tick, n))
+    print("  offcore view #%d: %d bits, %d shares match batch JSON" % (tick, len(legend), n))
+    return 0
+
+
+def offcore_text_records(path):
+    """The offcore lines of each batch text record: [{bit: (rate, share, age)}]."""
+    recs, cur = [], None
+    for l in open(path, encoding="utf-8"):
+        if l.startswith("time "):
+            cur = {}
+            recs.append(cur)
+        m = re.match(r"^offcore (\S+)\s+rate\s+(\S+)\s+share\s+(\S+)\s+age (\S+)$", l.rstrip("\n"))
+        if m and cur is not None:
+            cur[m.group(1)] = m.groups()[1:]
+    return recs
+
+
+def cmd_offcore_text(args):
+    """offcore-text TEXT JSON: each batch text record's offcore lines are the JSON record's
+    total.offcore: rate, share ("-" = null) and age ("-" = null), bit for bit."""
+    texts, recs = offcore_text_records(args[0]), load(args[1])
+    if len(texts) != len(recs) or not recs:
+        print("%d text records, %d JSON records" % (len(texts), len(recs)))
+        return 1
+    n = 0
+    for t, r in zip(texts, recs):
+        off = r["total"].get("offcore")
+        if not off or list(off) != list(t):
+            print("seq %s: text bits %s, JSON %s" % (r["seq"], list(t), list(off or {})))
+            return 1
+        for bit, (rate, share, age) in t.items():
+            j = off[bit]
+            for what, text, v, unit in (("rate", rate, j["rate"], "/s"), ("share", share, j["share"], "%")):
+                if v is None:
+                    ok = text == ("n/a" if what == "rate" else "-")
+                else:
+                    ok = text.endswith(unit) and number_matches(text[: -len(unit)], v)
+                if not ok:
+                    print("seq %s: %s %s text %s, JSON %s" % (r["seq"], bit, what, text, fmt(v)))
+                    return 1
+            if age != ("-" if j["age"] is None else str(j["age"])):
+                print("seq %s: %s age text %s, JSON %s" % (r["seq"], bit, age, fmt(j["age"])))
+                return 1
+            n += 1
+    print("  batch text = batch JSON: %d offcore bits in %d records" % (n, len(recs)))
+    return 0
+
+
+def cmd_offcore_json(args):
+    """offcore-json JSON [SUPERSET]: per CPU and in total each bit's rate is its event per second,
+    its share its share metric, its age null exactly when it was never measured; the SUPERSET bit
+    (the ANY request type) never has a share; in the first sweep every bit already measured has a
+    rate and (but SUPERSET) a share - in the first record at least the first slice."""
+    recs = load(args[0])
+    sup = args[1] if len(args) > 1 else None
+    seen_sup = False
+    for r in recs:
+        iv = r["interval_ms"] / 1000
+        for who, row in [(c["cpu"], c) for c in r["cpus"] if not c.get("offline")] + [("all", r["total"])]:
+            off = row.get("offcore")
+            if not off:
+                print("seq %s cpu %s: no offcore member" % (r["seq"], who))
+                return 1
+            for bit, j in off.items():
+                ev = row["events"].get(bit, {})
+                measured = ev.get("state") in ("ok", "scaled") and ev.get("value") is not None
+                want_rate = ev["value"] / iv if measured else None
+                if (want_rate is None) != (j["rate"] is None) or (want_rate is not None and
+                                                                  abs(j["rate"] - want_rate) > 5e-6 * abs(want_rate) + 1e-9):
+                    print("seq %s cpu %s %s: rate %s, event %s in %s s" % (r["seq"], who, bit, fmt(j["rate"]), fmt(ev.get("value")), iv))
+                    return 1
+                want_share = None if bit == sup or not measured else row["metrics"].get(bit)
+                if (want_share is None) != (j["share"] is None) or (want_share is not None and
+                                                                    abs(j["share"] - want_share) > 5e-6 * abs(want_share) + 1e-9):
+                    print("seq %s cpu %s %s: share %s, metric %s" % (r["seq"], who, bit, fmt(j["share"]), fmt(want_share)))
+                    return 1
+                if (j["age"] is None) != (j["rate"] is None) or (j["age"] is not None and j["age"] < 0):
+                    print("seq %s cpu %s %s: age %s with rate %s" % (r["seq"], who, bit, fmt(j["age"]), fmt(j["rate"])))
+                    return 1
+                if bit == sup and j["rate"] is not None:
+                    seen_sup = True
+    first = recs[0]["total"]["offcore"] if recs else {}
+    fresh = [b for b, j in first.items() if j["age"] == 0]
+    # the first slice (the first bits of the selection) counts from the open into the first tick
+    if not fresh or list(first)[0] not in fresh or any(first[b]["share"] is None for b in fresh if b != sup):
+        print("seq 1: bits measured in the first tick %s, shares %s" % (fresh, [fmt(first[b]["share"]) for b in fresh]))
+        return 1
+    if sup and not seen_sup:
+        print("the %s bit was never measured" % sup)
+        return 1
+    print("  batch JSON offcore: rate, share, age consistent in %d records; first tick measured %s" % (len(recs), " ".join(fresh)))
+    return 0
+
+
+def cmd_offcore_csv(args):
+    """offcore-csv CSV JSON: the CSV's offcore_rate/offcore_share/offcore_age lines are the JSON
+    offcore members, per CPU and for all, record by record (empty with state n/a = null)."""
+    import csv
+    recs = load(args[1])
+    got = {}
+    with open(args[0], newline="") as f:
+        for row in csv.DictReader(f):
+            if row["kind"].startswith("offcore_"):
+                key = (row["time_s"], row["cpu"], row["name"], row["kind"][8:])
+                got[key] = None if row["state"] == "n/a" else float(row["value"])
+    n = 0
+    for r in recs:
+        t = "%.6f" % r["time"]
+        for who, row in [(str(c["cpu"]), c) for c in r["cpus"] if "offcore" in c] + [("all", r["total"])]:
+            for bit, j in row.get("offcore", {}).items():
+                for what in ("rate", "share", "age"):
+                    key = (t, who, bit, what)
+                    if key not in got:
+                        print("t %s cpu %s: no CSV line offcore_%s for %s" % (t, who, what, bit))
+                        return 1
+                    a, b = got[key], j[what]
+                    if (a is None) != (b is None) or (a is not None and abs(a - b) > 5e-6 * abs(b) + 1e-9):
+                        print("t %s cpu %s %s %s: CSV %s, JSON %s" % (t, who, bit, what, fmt(a), fmt(b)))
+                        return 1
+                    n += 1
+    if n == 0 or n != len(got):
+        print("%d CSV offcore values, %d compared with JSON" % (len(got), n))
+        return 1
+    print("  batch CSV = batch JSON: %d offcore values" % n)
     return 0
 
 
@@ -510,7 +641,8 @@ def cmd_modes(args):
     return 0
 
 
-COMMANDS = {"same": cmd_same, "table": cmd_table, "offcore": cmd_offcore, "has-strings": cmd_has_strings,
+COMMANDS = {"same": cmd_same, "table": cmd_table, "offcore": cmd_offcore, "offcore-text": cmd_offcore_text,
+            "offcore-json": cmd_offcore_json, "offcore-csv": cmd_offcore_csv, "has-strings": cmd_has_strings,
             "mig": cmd_mig, "no-event": cmd_no_event, "util-bound": cmd_util_bound,
             "interval": cmd_interval, "modes": cmd_modes}
 

@@ -741,103 +741,148 @@ static void check_classify(void)
 
 /* ---- set planning ------------------------------------------------------------------------ */
 
-static void print_plan(const char *what, const struct mode *m, const struct mode_plan *p)
+/* The planner's table: on FAMILY with COUNTERS programmable counters, the mode (built-in
+ * modes joined by "+", or EVENTS and METRICS as for define) gets exactly SETS (sets in braces,
+ * events in mode order; fixed and software events in every set) and exactly the metrics in SPLIT
+ * are ratios from different runs. Another PMU is one more row: an ARMv6 core (CCNT + 2, like
+ * xscale1) is {__LINE__, "armv6", 2, NULL, "ccnt=rff,a=r00,b=r01", "ab=a/b", "{ccnt a b}", ""}
+ * with its own cycle event. */
+static const struct plan_case {
+	int line;
+	const char *family;
+	int counters;
+	const char *modes;	      /* built-in modes, or NULL: the define below */
+	const char *events, *metrics; /* define */
+	const char *sets;
+	const char *split; /* space-separated metric names, "" = none */
+} plan_cases[] = {
+    /* The XScale manual's modes as it gives them (IXP42X developer's manual, 3.7.4): two events
+     * in PMN0/PMN1 and CCNT for the execution time. On xscale1 (CCNT + 2) each runs in one set:
+     * no rotation. */
+    {__LINE__, "xscale1", 2, NULL, "ccnt=rfe,inst=r07,imiss=r00",
+     "imiss_rate=imiss/inst;cpi=ccnt/inst", "{ccnt inst imiss}", ""},
+    {__LINE__, "xscale1", 2, NULL, "ccnt=rfe,fstall=r01,imiss=r00",
+     "fstall_pct=100*fstall/ccnt;stall_per_miss=fstall/imiss", "{ccnt fstall imiss}", ""},
+    {__LINE__, "xscale1", 2, NULL, "ccnt=rfe,daccess=r0a,dmiss=r0b", "dmiss_rate=dmiss/daccess",
+     "{ccnt daccess dmiss}", ""},
+    {__LINE__, "xscale1", 2, NULL, "ccnt=rfe,bstall=r08,bfull=r09",
+     "bstall_pct=100*bstall/ccnt;cycles_per_full=bstall/bfull", "{ccnt bstall bfull}", ""},
+    {__LINE__, "xscale1", 2, NULL, "ccnt=rfe,dstall=r02,wb=r0c", "dstall_pct=100*dstall/ccnt",
+     "{ccnt dstall wb}", ""},
+    {__LINE__, "xscale1", 2, NULL, "ccnt=rfe,inst=r07,itlb=r03",
+     "itlb_rate=itlb/inst;cpi=ccnt/inst", "{ccnt inst itlb}", ""},
+    {__LINE__, "xscale1", 2, NULL, "ccnt=rfe,daccess=r0a,dtlb=r04", "dtlb_rate=dtlb/daccess",
+     "{ccnt daccess dtlb}", ""},
+    /* Built-in modes: a third programmable event rotates; each metric keeps its events
+     * together, the shared event is repeated (dtlb_miss in both sets counts all the time). */
+    {__LINE__, "xscale1", 2, "icache", NULL, NULL, "{cycles instructions imiss}", ""},
+    {__LINE__, "xscale1", 2, "dcache", NULL, NULL,
+     "{cycles daccess dmiss} {cycles instructions dmiss}", ""},
+    {__LINE__, "xscale1", 2, "dtlb", NULL, NULL,
+     "{cycles daccess dtlb_miss} {cycles instructions dtlb_miss}", ""},
+    {__LINE__, "xscale1", 2, "icache+dcache", NULL, NULL,
+     "{cycles instructions imiss} {cycles daccess dmiss} {cycles instructions dmiss}", ""},
+    {__LINE__, "xscale2", 4, "icache+dcache", NULL, NULL,
+     "{cycles instructions imiss daccess dmiss}", ""},
+    /* One counter: a metric of two counted events cannot stay together. */
+    {__LINE__, "xscale1", 1, "icache", NULL, NULL, "{cycles instructions} {cycles imiss}",
+     "imiss_pki imiss_rate"},
+    /* Fixed counters and software events only: one set. */
+    {__LINE__, "skl", 4, "cpi", NULL, NULL, "{cycles instructions ref tsc}", ""},
+    /* A shared denominator is repeated in each set that needs it. */
+    {__LINE__, "xscale1", 2, NULL, "a=r00,b=r01,c=r02", "ac=a/c;bc=b/c", "{a c} {b c}", ""},
+    {__LINE__, "xscale1", 3, NULL, "a=r00,b=r01,c=r02", "ac=a/c;bc=b/c", "{a b c}", ""},
+    {__LINE__, "xscale1", 1, NULL, "a=r00,b=r01,c=r02", "ac=a/c;bc=b/c", "{a} {b} {c}", "ac bc"},
+    /* The metric that fits goes into the set needing the fewest additions. */
+    {__LINE__, "xscale1", 2, NULL, "a=r00,b=r01,c=r02,d=r03", "ab=a/b;cd=c/d;bd=b/d",
+     "{a b} {c d} {b d}", ""},
+    {__LINE__, "xscale1", 3, NULL, "a=r00,b=r01,c=r02,d=r03", "ab=a/b;cd=c/d;bd=b/d",
+     "{a b d} {c d}", ""},
+    /* A metric larger than the counters is split; the others still stay together. */
+    {__LINE__, "xscale1", 2, NULL, "a=r00,b=r01,c=r02,d=r03", "abc=(a+b)/c;cd=c/d", "{c d} {a b}",
+     "abc"},
+    /* An event no metric reads fills the first set with room. */
+    {__LINE__, "xscale1", 2, NULL, "ccnt=rfe,a=r00,b=r01,x=r05", "ab=a/b;cpa=ccnt/a",
+     "{ccnt a b} {ccnt x}", ""},
+};
+
+/* "{a b} {c}" for @p. */
+static void plan_text(const struct mode_plan *p, char *out, size_t len)
 {
-	printf("plan %s:", what);
+	out[0] = '\0';
 	for (int s = 0; s < p->nsets; s++) {
-		printf(" {");
-		for (int j = 0; j < p->set[s].n; j++)
-			printf("%s%s", j ? " " : "", p->events->events[p->set[s].ev[j]].alias);
-		printf("}");
+		size_t u = strlen(out);
+		snprintf(out + u, len - u, "%s{", s ? " " : "");
+		for (int j = 0; j < p->set[s].n; j++) {
+			u = strlen(out);
+			snprintf(out + u, len - u, "%s%s", j ? " " : "",
+				 p->events->events[p->set[s].ev[j]].alias);
+		}
+		u = strlen(out);
+		snprintf(out + u, len - u, "}");
 	}
-	for (int k = 0; k < m->nmetrics; k++)
-		if (p->split[k])
-			printf(" [%s: ratio from different runs]", m->metrics[k].name);
-	printf("\n");
 }
 
-static void check_set(const struct mode_plan *p, int s, const char *want)
+static struct mode *plan_case_mode(const struct mode_registry *reg, const struct plan_case *c,
+				   const struct pmu_family *fam, char *err, size_t errlen)
 {
-	char got[256] = "";
-	for (int j = 0; j < p->set[s].n; j++) {
-		size_t u = strlen(got);
-		snprintf(got + u, sizeof(got) - u, "%s%s", j ? " " : "",
-			 p->events->events[p->set[s].ev[j]].alias);
-	}
-	CHECK(strcmp(got, want) == 0, "set %d = {%s}, want {%s}", s, got, want);
+	if (!c->modes)
+		return mode_define("plan", c->events, c->metrics, err, errlen);
+	const struct mode *parts[4];
+	int n = 0;
+	char names[64];
+	snprintf(names, sizeof(names), "%s", c->modes);
+	for (char *save = NULL, *t = strtok_r(names, "+", &save); t && n < 4;
+	     t = strtok_r(NULL, "+", &save))
+		if (!(parts[n++] = mode_find(reg, t))) {
+			snprintf(err, errlen, "no built-in mode %s", t);
+			return NULL;
+		}
+	return mode_merge(parts, n, fam, err, errlen);
 }
 
 static void check_plans(const struct mode_registry *reg)
 {
 	char err[256];
-	const struct pmu_family *x1 = family_find("xscale1"), *x2 = family_find("xscale2");
-	const struct mode *ic = mode_find(reg, "icache"), *dc = mode_find(reg, "dcache");
-	if (!ic || !dc) {
-		CHECK(0, "icache/dcache missing");
-		return;
+	for (size_t i = 0; i < sizeof(plan_cases) / sizeof(plan_cases[0]); i++) {
+		const struct plan_case *c = &plan_cases[i];
+		const struct pmu_family *fam = family_find(c->family);
+		struct mode *m = plan_case_mode(reg, c, fam, err, sizeof(err));
+		CHECK(fam && m, "line %d: %s", c->line, err);
+		if (!fam || !m)
+			continue;
+		struct mode_plan plan;
+		int n = mode_plan_sets(m, fam, c->counters, &plan, err, sizeof(err));
+		CHECK(n > 0, "line %d: %s", c->line, err);
+		char got[512], split[256] = "";
+		plan_text(&plan, got, sizeof(got));
+		for (int k = 0; n > 0 && k < m->nmetrics; k++)
+			if (plan.split[k]) {
+				size_t u = strlen(split);
+				snprintf(split + u, sizeof(split) - u, "%s%s", u ? " " : "",
+					 m->metrics[k].name);
+			}
+		printf("plan %s on %s, %d counters: %s%s%s\n", c->modes ? c->modes : c->metrics,
+		       c->family, c->counters, got, split[0] ? "; split: " : "", split);
+		CHECK(n <= 0 || strcmp(got, c->sets) == 0, "line %d: sets %s, want %s", c->line,
+		      got, c->sets);
+		CHECK_INT(n, plan.nsets);
+		CHECK(strcmp(split, c->split) == 0, "line %d: split \"%s\", want \"%s\"", c->line,
+		      split, c->split);
+		/* a plan never puts more programmable events in a set than there are counters */
+		struct mode_avail a;
+		mode_availability(m, fam, &a);
+		for (int s = 0; s < plan.nsets; s++)
+			CHECK(plan.set[s].n - a.fixed - a.other <= c->counters,
+			      "line %d: set %d holds %d events", c->line, s, plan.set[s].n);
+		mode_free(m);
 	}
-	const struct mode *pair[] = {ic, dc};
-	struct mode *both = mode_merge(pair, 2, x1, err, sizeof(err));
-	CHECK(both != NULL, "merge: %s", err);
-	if (!both)
-		return;
-	CHECK_STR(both->name, "icache+dcache");
-	CHECK_INT(mode_counters_needed(both, x1), 4);
-	struct mode_avail a;
-	mode_availability(both, x1, &a);
-	CHECK(a.multiplex && a.fixed == 1, "xscale1: 4 events on 2 counters multiplex, CCNT fixed");
 
+	const struct pmu_family *x1 = family_find("xscale1");
+	const struct mode *ic = mode_find(reg, "icache");
 	struct mode_plan plan;
-	int n = mode_plan_sets(both, x1, x1->counters, &plan, err, sizeof(err));
-	print_plan("icache+dcache on xscale1", both, &plan);
-	CHECK_INT(n, 2);
-	if (n == 2) {
-		check_set(&plan, 0, "cycles instructions imiss");
-		check_set(&plan, 1, "cycles daccess dmiss");
-	}
-	for (int k = 0; k < both->nmetrics; k++) {
-		bool want = strcmp(both->metrics[k].name, "dmiss_pki") == 0;
-		CHECK(plan.split[k] == want, "metric %s split %d", both->metrics[k].name,
-		      plan.split[k]);
-	}
-	/* 4 counters on xscale2: one set, nothing split. */
-	mode_free(both);
-	both = mode_merge(pair, 2, x2, err, sizeof(err));
-	n = both ? mode_plan_sets(both, x2, x2->counters, &plan, err, sizeof(err)) : -1;
-	if (both)
-		print_plan("icache+dcache on xscale2", both, &plan);
-	CHECK_INT(n, 1);
-	if (n == 1)
-		check_set(&plan, 0, "cycles instructions imiss daccess dmiss");
-	for (int k = 0; both && k < both->nmetrics; k++)
-		CHECK(!plan.split[k], "xscale2: %s split", both->metrics[k].name);
-	mode_free(both);
-
-	/* dcache alone on xscale1: the miss ratio stays together, MPKI spans two runs. */
-	n = mode_plan_sets(dc, x1, 2, &plan, err, sizeof(err));
-	print_plan("dcache on xscale1", dc, &plan);
-	CHECK_INT(n, 2);
-	if (n == 2) {
-		check_set(&plan, 0, "cycles daccess dmiss");
-		check_set(&plan, 1, "cycles instructions");
-		CHECK(!plan.split[0] && plan.split[1], "dmiss_pct together, dmiss_pki split");
-	}
-	/* One counter: every programmable event alone, CCNT in each. */
-	n = mode_plan_sets(ic, x1, 1, &plan, err, sizeof(err));
-	print_plan("icache on 1 counter", ic, &plan);
-	CHECK_INT(n, 2);
-	if (n == 2) {
-		check_set(&plan, 0, "cycles imiss");
-		check_set(&plan, 1, "cycles instructions");
-	}
-	/* cpi on skl: everything fixed or software -> one set. */
-	const struct mode *cpi = mode_find(reg, "cpi");
-	n = cpi ? mode_plan_sets(cpi, family_find("skl"), 4, &plan, err, sizeof(err)) : -1;
-	CHECK_INT(n, 1);
-	if (n == 1)
-		check_set(&plan, 0, "cycles instructions ref tsc");
 	/* Errors. */
-	CHECK(mode_plan_sets(ic, x1, 0, &plan, err, sizeof(err)) < 0 && err[0], "0 counters");
+	CHECK(ic && mode_plan_sets(ic, x1, 0, &plan, err, sizeof(err)) < 0 && err[0], "0 counters");
 	const struct mode *llc = mode_find(reg, "llc");
 	CHECK(llc && mode_plan_sets(llc, x1, 2, &plan, err, sizeof(err)) < 0 &&
 		  strstr(err, "no L2"),

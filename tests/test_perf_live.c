@@ -29,10 +29,10 @@ int main(void)
 	int ncpus = online_cpus(cpus, 256);
 	CHECK(ncpus > 0, "online CPUs");
 	struct backend_event events[] = {
-	    {"cpu_clock", "cpu-clock", 0},
-	    {"cs", "perf::CONTEXT-SWITCHES", 0},
-	    {"cycles", "perf::CYCLES", 0},
-	    {"bogus", "perf::NO_SUCH_EVENT", 0},
+	    {"cpu_clock", "cpu-clock", 0, 0},
+	    {"cs", "perf::CONTEXT-SWITCHES", 0, 0},
+	    {"cycles", "perf::CYCLES", 0, 0},
+	    {"bogus", "perf::NO_SUCH_EVENT", 0, 0},
 	};
 	struct backend_req req = {.sysfs_root = "/",
 				  .family = family_find("sw"),
@@ -86,7 +86,8 @@ int main(void)
 	backend_free(&b);
 
 	/* msr/tsc as a member of a software-led group, where the msr PMU exists. */
-	struct backend_event tsc_events[] = {{"cpu_clock", "cpu-clock", 0}, {"tsc", "msr/tsc/", 0}};
+	struct backend_event tsc_events[] = {{"cpu_clock", "cpu-clock", 0, 0},
+					     {"tsc", "msr/tsc/", 0, 0}};
 	req.events = tsc_events;
 	req.nevents = 2;
 	struct backend b2 = {.ops = &source_perf_ops};
@@ -108,8 +109,9 @@ int main(void)
 	backend_free(&b2);
 
 	/* /proc/stat busy + idle time covers the interval on every CPU (jiffy resolution) */
-	struct backend_event proc_events[] = {
-	    {"clock", "cpu-clock", 0}, {"busy", "proc/busy/", 0}, {"idle", "proc/idle/", 0}};
+	struct backend_event proc_events[] = {{"clock", "cpu-clock", 0, 0},
+					      {"busy", "proc/busy/", 0, 0},
+					      {"idle", "proc/idle/", 0, 0}};
 	req.events = proc_events;
 	req.nevents = 3;
 	struct backend b3 = {.ops = &source_perf_ops};
@@ -131,5 +133,38 @@ int main(void)
 		      dt);
 	}
 	backend_free(&b3);
+
+	/* Rotation: three sets of cpu-clock events; "shared" is in sets 0 and 2 (its own group,
+	 * enabled with either), "always" in every set. An event runs exactly while one of its
+	 * sets is selected: its running time grows in those ticks and stands still in the
+	 * others. */
+	struct backend_event rot_events[] = {{"set0", "cpu-clock", 0, 0},
+					     {"set1", "cpu-clock", 1, 0},
+					     {"shared", "cpu-clock", 0, 1u << 2},
+					     {"always", "cpu-clock", -1, 0}};
+	static const bool runs[3][4] = {{1, 0, 1, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}};
+	req.events = rot_events;
+	req.nevents = 4;
+	req.nsets = 3;
+	struct backend b4 = {.ops = &source_perf_ops};
+	CHECK(b4.ops->open(&b4, &req, err, sizeof(err)) == 0, "open: %s", err);
+	b4.ops->select_set(&b4, 0);
+	CHECK(b4.ops->read(&b4, 0, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
+	for (int tick = 0; tick < 3; tick++) {
+		b4.ops->select_set(&b4, tick);
+		CHECK(b4.ops->read(&b4, 0, r0, p0, off, &t0, err, sizeof(err)) == 0, "read");
+		usleep(50000);
+		CHECK(b4.ops->read(&b4, 0, r1, p1, off, &t1, err, sizeof(err)) == 0, "read");
+		for (int r = 0; r < ncpus; r++)
+			for (int e = 0; e < 4; e++) {
+				const struct raw_count *a = &r0[r * 4 + e], *z = &r1[r * 4 + e];
+				CHECK(p0[r * 4 + e] && p1[r * 4 + e], "cpu %d %s present", cpus[r],
+				      rot_events[e].name);
+				bool ran = z->running > a->running;
+				CHECK(ran == runs[tick][e], "set %d: cpu %d %s ran %d, want %d",
+				      tick, cpus[r], rot_events[e].name, ran, runs[tick][e]);
+			}
+	}
+	backend_free(&b4);
 	return harness_done();
 }

@@ -287,6 +287,23 @@ int main(void)
 		free(t);
 	}
 
+	/* Split: dtlb on XScale (CCNT + 2) rotates {daccess dtlb_miss} and {instructions
+	 * dtlb_miss}; in tick 2 daccess is carried from tick 1 while dtlb_miss is fresh, so the
+	 * miss rate is marked "*", the MPKI (both inputs fresh) only "~" (scaled). */
+	if (fx_open("--sim-cpus 2 -m dtlb --sim-family xscale1", 2) == 0) {
+		struct view_state vs = table_state();
+		const struct snapshot *snap = session_snapshot(app.session);
+		CHECK(snap->nmetrics == 2 && snap->split[0] && !snap->split[1],
+		      "tick 2: dtlb_miss_pct split, dtlb_mpki not");
+		char *t = screen("table-split", 80, 24, &vs, &plain);
+		const char *row = strstr(t, "\n   0 ");
+		char a[32] = "", b[32] = "";
+		CHECK(row && sscanf(row, " %*d %31s %31s", a, b) == 2 && strchr(a, '*') &&
+			  strchr(b, '~') && !strchr(b, '*'),
+		      "CPU 0: want a * on the split cell, ~ on the other:\n%s", t);
+		free(t);
+	}
+
 	/* Sparkline of the first metric after 12 ticks, with spikes every 3 ticks on CPU 2. */
 	if (fx_open("--sim-cpus 4 -m dcache --sim-spike 2:3:20", 12) == 0) {
 		struct view_state vs = table_state();

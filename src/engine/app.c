@@ -299,17 +299,22 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 			out->nsets = plan.nsets;
 			for (int i = 0; i < m->nmetrics; i++)
 				out->metrics[i].split = plan.split[i];
-			/* an event rotates with the first set that holds it; one in every set
-			 * (fixed counters, software events) is counted all the time (-1) */
+			/* an event rotates with the sets that hold it (the first in .set, the
+			 * others in .also_in); one in every set (fixed counters, software events)
+			 * is counted all the time (-1) */
 			for (int e = 0; e < out->nevents; e++) {
 				int in = 0, first = -1;
+				uint32_t also = 0;
 				for (int k = 0; k < plan.nsets; k++)
 					for (int j = 0; j < plan.set[k].n; j++)
 						if (plan.set[k].ev[j] == e) {
 							in++;
+							if (first >= 0)
+								also |= 1u << k;
 							first = first < 0 ? k : first;
 						}
 				out->events[e].set = in == plan.nsets ? -1 : first;
+				out->events[e].also_in = in == plan.nsets ? 0 : also;
 			}
 		} else {
 			out->singletons = true;

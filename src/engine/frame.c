@@ -23,7 +23,8 @@ struct frame_store {
 	struct count *counts, *total_counts;
 	double *age, *values, *total_values, *running, *total_running;
 	enum metric_class *classes, *total_classes;
-	double *stat_values, *attrib, *row_bit_share;
+	double *stat_values, *attrib, *row_bit_rate, *row_bit_share;
+	int *row_bit_age;
 	char (*tasks)[48];
 	const char **task_ptr;
 	const char **core_type;
@@ -48,7 +49,9 @@ void frame_store_free(struct frame_store *fs)
 	free(fs->total_classes);
 	free(fs->stat_values);
 	free(fs->attrib);
+	free(fs->row_bit_rate);
 	free(fs->row_bit_share);
+	free(fs->row_bit_age);
 	free(fs->tasks);
 	free(fs->task_ptr);
 	free(fs->core_type);
@@ -81,14 +84,17 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	fs->total_classes = calloc(m, sizeof(enum metric_class));
 	fs->stat_values = calloc(r * m, sizeof(double));
 	fs->attrib = calloc(r * ATTRIB_NCOLS, sizeof(double));
+	fs->row_bit_rate = calloc(r * FRAME_MAX_BITS, sizeof(double));
 	fs->row_bit_share = calloc(r * FRAME_MAX_BITS, sizeof(double));
+	fs->row_bit_age = calloc(r * FRAME_MAX_BITS, sizeof(int));
 	fs->tasks = calloc(r, sizeof(*fs->tasks));
 	fs->task_ptr = calloc(r, sizeof(*fs->task_ptr));
 	fs->core_type = calloc(r, sizeof(*fs->core_type));
 	if (!fs->cpus || !fs->offline || !fs->names || !fs->defs || !fs->counts ||
 	    !fs->total_counts || !fs->age || !fs->values || !fs->total_values || !fs->running ||
 	    !fs->total_running || !fs->classes || !fs->total_classes || !fs->stat_values ||
-	    !fs->attrib || !fs->row_bit_share || !fs->tasks || !fs->task_ptr || !fs->core_type) {
+	    !fs->attrib || !fs->row_bit_rate || !fs->row_bit_share || !fs->row_bit_age ||
+	    !fs->tasks || !fs->task_ptr || !fs->core_type) {
 		frame_store_free(fs);
 		return NULL;
 	}
@@ -141,7 +147,9 @@ static void fill_core_types(struct app_ctx *app, struct frame_store *fs,
 		fs->core_type[r] = app_core_type(app, snap->cpus[r]);
 }
 
-/* The offcore view's numbers: per bit its rate, share and age; per row the shares. */
+/* The offcore view's numbers: per bit and row (the total row last) its rate, share and age. A
+ * bit measured in this sweep has its rate from the tick that counted it; the ANY bit of Atom
+ * counts every request, so it has no share of them. */
 static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct frame *f,
 			 const struct snapshot *snap)
 {
@@ -159,20 +167,38 @@ static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct fra
 		for (int k = 0; k < snap->nmetrics; k++)
 			if (strcmp(snap->metrics[k].name, map->names[b]) == 0)
 				m = k;
-		const struct count *t = e >= 0 ? &snap->total_counts[e] : NULL;
-		bool ok = t && (t->state == COUNT_OK || t->state == COUNT_SCALED);
 		f->bit_names[b] = map->names[b];
-		f->bit_rate[b] = ok && snap->interval_s > 0 ? t->value / snap->interval_s : NAN;
-		f->bit_share[b] =
-		    m >= 0 && !isnan(snap->total_values[m]) ? snap->total_values[m] / 100 : 0;
-		f->bit_age[b] = ok ? (int)snap->event_age[e] : -1;
-		for (int r = 0; r < snap->nrows; r++) {
-			double v = m >= 0 ? snap->values[r * snap->nmetrics + m] : NAN;
-			fs->row_bit_share[r * nb + b] = isnan(v) ? 0 : v / 100;
+		int total_age = -1;
+		for (int r = 0; r <= snap->nrows; r++) {
+			bool total = r == snap->nrows;
+			const struct count *c = e < 0	? NULL
+						: total ? &snap->total_counts[e]
+							: &snap->counts[r * snap->nevents + e];
+			bool ok = c && (c->state == COUNT_OK || c->state == COUNT_SCALED);
+			double v = m < 0   ? NAN
+				   : total ? snap->total_values[m]
+					   : snap->values[r * snap->nmetrics + m];
+			int age = -1;
+			if (ok && !total) {
+				age = (int)snap->event_age[r * snap->nevents + e];
+				if (total_age < 0 || age < total_age)
+					total_age = age; /* the freshest row */
+			}
+			double *rate = &fs->row_bit_rate[r * nb + b];
+			*rate = ok && snap->interval_s > 0 ? c->value / snap->interval_s : NAN;
+			fs->row_bit_share[r * nb + b] = map->superset[b] || !ok ? NAN : v / 100;
+			fs->row_bit_age[r * nb + b] = total ? total_age : age;
 		}
+		int t = snap->nrows * nb + b;
+		f->bit_rate[b] = fs->row_bit_rate[t];
+		f->bit_share[b] = fs->row_bit_share[t];
+		f->bit_age[b] = isnan(f->bit_rate[b]) ? -1 : total_age;
+		fs->row_bit_age[t] = f->bit_age[b];
 	}
 	f->nbits = nb;
+	f->row_bit_rate = fs->row_bit_rate;
 	f->row_bit_share = fs->row_bit_share;
+	f->row_bit_age = fs->row_bit_age;
 }
 
 /* The table's window columns: the chosen statistic and attribution, copied. */

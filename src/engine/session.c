@@ -25,6 +25,7 @@ struct session {
 	double *carry_rate, *carry_running;
 	enum count_state *carry_state;
 	double *age;
+	double rotation_share[SESSION_MAX_EVENTS]; /* per event: the fraction of sets counting it */
 	char names[SESSION_MAX_EVENTS][48];
 	struct snapshot snap;
 };
@@ -184,8 +185,13 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	}
 	for (size_t i = 0; i < cells; i++)
 		s->carry_state[i] = COUNT_NOT_COUNTED;
-	for (int e = 0; e < mode->nevents; e++)
+	for (int e = 0; e < mode->nevents; e++) {
 		snprintf(s->names[e], sizeof(s->names[e]), "%s", mode->events[e].name);
+		int in = 0;
+		for (int k = 0; k < mode->nsets; k++)
+			in += backend_event_in_set(&mode->events[e], k);
+		s->rotation_share[e] = mode->nsets > 1 ? (double)in / mode->nsets : 1;
+	}
 	s->primed = false;
 	s->set = 0;
 	if (mode->nsets > 1 && s->backend.ops->select_set)
@@ -363,6 +369,31 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 	*value = v;
 }
 
+/* Whether metric @m's measured inputs on some online row have different ages: a value carried
+ * from an earlier tick of the rotation meets one measured in this tick (or in another one). */
+static bool inputs_of_different_ticks(const struct snapshot *s, int m)
+{
+	const struct session_metric *sm = &s->metrics[m];
+	if (!s->event_age)
+		return false;
+	for (int r = 0; r < s->nrows; r++) {
+		if (s->offline[r])
+			continue;
+		double lo = INFINITY, hi = -INFINITY;
+		for (int k = 0; k < sm->ninputs; k++) {
+			size_t i = (size_t)r * (size_t)s->nevents + (size_t)sm->inputs[k];
+			const struct count *c = &s->counts[i];
+			if (c->state != COUNT_OK && c->state != COUNT_SCALED)
+				continue;
+			lo = fmin(lo, s->event_age[i]);
+			hi = fmax(hi, s->event_age[i]);
+		}
+		if (hi > lo)
+			return true;
+	}
+	return false;
+}
+
 void snapshot_compute(struct snapshot *s)
 {
 	int n = s->nevents, nm = s->nmetrics;
@@ -389,30 +420,38 @@ void snapshot_compute(struct snapshot *s)
 			metric_eval(s->program, m, &in, !total && s->offline[r], v, cls, run);
 		}
 	}
+	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++)
+		s->split[m] = s->metrics[m].split || inputs_of_different_ticks(s, m);
 }
 
-/* Rotation: the set that counted in this tick, read from the triples themselves (the one whose
- * events ran longest), so a replay that starts anywhere in the rotation - a flight recording's
- * window - classifies its events exactly as the live run did. @phase when nothing ran. */
+/* Rotation: the set that counted in this tick, read from the triples themselves, so a replay
+ * that starts anywhere in the rotation - a flight recording's window - classifies its events
+ * exactly as the live run did. A set scores the running time of its rotated events minus that
+ * of the rotated events outside it (an event may be in several sets); the best score wins.
+ * @phase when nothing ran. */
 static int set_counted(const struct session *s, int phase, const bool *was_offline)
 {
-	int n = s->mode.nevents, best = phase;
-	double best_ns = 0, ran[MODE_MAX_SETS] = {0};
+	int n = s->mode.nevents, best = phase, nsets = s->mode.nsets;
+	double best_ns = 0, score[MODE_MAX_SETS] = {0};
+	if (nsets > MODE_MAX_SETS)
+		nsets = MODE_MAX_SETS;
 	for (int r = 0; r < s->cfg.ncpus; r++) {
 		if (s->offline[r] || was_offline[r])
 			continue;
 		for (int e = 0; e < n; e++) {
 			size_t i = (size_t)r * (size_t)n + (size_t)e;
-			int set = s->mode.events[e].set;
-			if (set < 0 || set >= MODE_MAX_SETS || !s->cur_present[i] ||
-			    !s->prev_present[i] || s->cur[i].running < s->prev[i].running)
+			const struct backend_event *ev = &s->mode.events[e];
+			if (ev->set < 0 || !s->cur_present[i] || !s->prev_present[i] ||
+			    s->cur[i].running < s->prev[i].running)
 				continue;
-			ran[set] += (double)(s->cur[i].running - s->prev[i].running);
+			double ran = (double)(s->cur[i].running - s->prev[i].running);
+			for (int k = 0; k < nsets; k++)
+				score[k] += backend_event_in_set(ev, k) ? ran : -ran;
 		}
 	}
-	for (int k = 0; k < s->mode.nsets && k < MODE_MAX_SETS; k++)
-		if (ran[k] > best_ns) {
-			best_ns = ran[k];
+	for (int k = 0; k < nsets; k++)
+		if (score[k] > best_ns) {
+			best_ns = score[k];
 			best = k;
 		}
 	return best;
@@ -446,7 +485,9 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 		s->start_set = true;
 	}
 	int counted_set = s->set;
-	if (s->mode.nsets > 1 && s->backend.ops->select_set) {
+	/* the priming read only sets the base: the first set keeps counting into the first tick,
+	 * so the first rotation already measures every set */
+	if (s->primed && s->mode.nsets > 1 && s->backend.ops->select_set) {
 		s->set = (s->set + 1) % s->mode.nsets;
 		s->backend.ops->select_set(&s->backend, s->set);
 	}
@@ -492,21 +533,20 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 			 */
 			if (s->mode.events[e].set < 0) /* counted in every set */
 				continue;
-			bool in_set = s->mode.events[e].set == counted_set;
+			bool in_set = backend_event_in_set(&s->mode.events[e], counted_set);
 			if (in_set && (c->state == COUNT_OK || c->state == COUNT_SCALED)) {
 				s->carry_rate[i] = c->value / s->snap.interval_s;
 				s->carry_running[i] = c->running;
 				s->carry_state[i] = c->state;
 				s->age[i] = 0;
-				/* its share of the whole rotation: running fraction over all sets
-				 */
-				c->running /= s->mode.nsets;
+				/* its share of the whole rotation: the sets it is in of all sets */
+				c->running *= s->rotation_share[e];
 				c->state = COUNT_SCALED;
 			} else if (s->carry_state[i] == COUNT_OK ||
 				   s->carry_state[i] == COUNT_SCALED) {
 				s->age[i] += 1;
 				c->value = s->carry_rate[i] * s->snap.interval_s;
-				c->running = s->carry_running[i] / s->mode.nsets;
+				c->running = s->carry_running[i] * s->rotation_share[e];
 				c->state = COUNT_SCALED;
 			} else {
 				*c = (struct count){.state = COUNT_NOT_COUNTED};

@@ -1,4 +1,5 @@
-/* source.c: the sources --backend can name, source kind names, and freeing a counter set. */
+/* source.c: the sources --backend can name, source kind names, rotated event sets, and freeing a
+ * counter set. */
 #include "source.h"
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,13 @@ const char *source_kind_name(enum source_kind kind)
 	    [SOURCE_REMOTE] = "remote",
 	};
 	return kind < SOURCE_KIND_COUNT ? names[kind] : "?";
+}
+
+bool backend_event_in_set(const struct backend_event *ev, int set)
+{
+	if (ev->set < 0 || ev->set == set)
+		return true;
+	return set >= 0 && set < 32 && ((ev->also_in >> set) & 1u);
 }
 
 void backend_free(struct backend *b)

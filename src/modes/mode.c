@@ -974,7 +974,47 @@ int mode_counters_needed(const struct mode *m, const struct pmu_family *fam)
 
 /* ---- event-set planning ------------------------------------------------------------------ */
 
-static int set_of(const int *where, int ev) { return where[ev]; }
+/* The sets being built: which programmable events each holds. */
+struct plan_sets {
+	int n;
+	int used[MODE_MAX_SETS];		  /* programmable events in the set */
+	bool has[MODE_MAX_SETS][MODE_MAX_EVENTS]; /* [set][event] */
+};
+
+/* The programmable inputs of metric @k, each once; returns how many. */
+static int metric_counters(const struct mode *m, int k, const struct mode_events *ev,
+			   const enum event_slot *slot, int *in)
+{
+	const char *const *names;
+	int nv = expr_vars(m->metrics[k].expr, &names), n = 0;
+	for (int j = 0; j < nv; j++) {
+		int e = mode_event_index(ev, names[j]);
+		bool seen = false;
+		for (int i = 0; i < n; i++)
+			seen |= in[i] == e;
+		if (e >= 0 && slot[e] == EVENT_SLOT_COUNTER && !seen)
+			in[n++] = e;
+	}
+	return n;
+}
+
+/* A new empty set; -1 when there are MODE_MAX_SETS already. */
+static int new_set(struct plan_sets *ps)
+{
+	if (ps->n >= MODE_MAX_SETS)
+		return -1;
+	ps->used[ps->n] = 0;
+	memset(ps->has[ps->n], 0, sizeof(ps->has[ps->n]));
+	return ps->n++;
+}
+
+static void put_event(struct plan_sets *ps, int set, int e)
+{
+	if (!ps->has[set][e]) {
+		ps->has[set][e] = true;
+		ps->used[set]++;
+	}
+}
 
 int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_counters,
 		   struct mode_plan *plan, char *err, size_t errlen)
@@ -993,90 +1033,66 @@ int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_c
 	plan->events = ev;
 	enum event_slot slot[MODE_MAX_EVENTS];
 	classify_events(ev, fam, slot);
-	int where[MODE_MAX_EVENTS], used[MODE_MAX_SETS] = {0}, nsets = 0, nprog = 0;
-	for (int i = 0; i < ev->nevents; i++) {
-		where[i] = -1;
-		nprog += slot[i] == EVENT_SLOT_COUNTER;
-	}
-	if ((nprog + max_counters - 1) / max_counters > MODE_MAX_SETS) {
-		snprintf(err, errlen, "mode %s needs more than %d event sets", m->name,
-			 MODE_MAX_SETS);
-		return -1;
-	}
-	/* Metrics in order: put a metric's unplaced programmable inputs with its placed ones, or
-	 * together in the first set with room, or in a new set; else one by one. */
-	for (int k = 0; k <= m->nmetrics; k++) {
-		int in[MODE_MAX_EVENTS], nin = 0, home = -1, nnew = 0;
-		bool spread = false;
-		if (k < m->nmetrics) {
-			const char *const *names;
-			int n = expr_vars(m->metrics[k].expr, &names);
-			for (int j = 0; j < n; j++) {
-				int e = mode_event_index(ev, names[j]);
-				if (e < 0 || slot[e] != EVENT_SLOT_COUNTER)
-					continue;
-				in[nin++] = e;
-				int s = set_of(where, e);
-				if (s < 0)
-					nnew++;
-				else if (home < 0)
-					home = s;
-				else if (home != s)
-					spread = true;
-			}
-		} else { /* leftovers no metric uses */
-			for (int e = 0; e < ev->nevents; e++)
-				if (slot[e] == EVENT_SLOT_COUNTER && where[e] < 0)
-					in[nin++] = e, nnew++;
-		}
-		if (!nnew)
+	struct plan_sets ps = {.n = 0};
+	bool placed[MODE_MAX_EVENTS] = {false};
+	/* 1. Each metric in file order: its programmable inputs go together into the set that
+	 *    needs the fewest additions and still has room (an input already in another set is
+	 *    repeated there), else into a new set. A metric with more inputs than counters cannot
+	 *    be kept together: its inputs are placed one by one in step 2. */
+	for (int k = 0; k < m->nmetrics; k++) {
+		int in[MODE_MAX_EVENTS], nin = metric_counters(m, k, ev, slot, in);
+		if (nin == 0 || nin > max_counters)
 			continue;
-		int target = -1;
-		if (k < m->nmetrics && !spread) {
-			if (home >= 0 && used[home] + nnew <= max_counters)
-				target = home;
-			for (int s = 0; home < 0 && target < 0 && s < nsets; s++)
-				if (used[s] + nnew <= max_counters)
-					target = s;
-			if (target < 0 && home < 0 && nnew <= max_counters)
-				target = nsets++;
+		int best = -1, best_add = max_counters + 1;
+		for (int s = 0; s < ps.n; s++) {
+			int add = 0;
+			for (int j = 0; j < nin; j++)
+				add += !ps.has[s][in[j]];
+			if (ps.used[s] + add <= max_counters && add < best_add)
+				best = s, best_add = add;
 		}
+		if (best < 0 && (best = new_set(&ps)) < 0)
+			goto too_many;
 		for (int j = 0; j < nin; j++) {
-			int e = in[j];
-			if (where[e] >= 0)
-				continue;
-			int s = target;
-			if (s < 0) {
-				for (s = 0; s < nsets && used[s] >= max_counters; s++)
-					;
-				if (s == nsets)
-					nsets++;
-			}
-			where[e] = s;
-			used[s]++;
+			put_event(&ps, best, in[j]);
+			placed[in[j]] = true;
 		}
 	}
-	if (nsets == 0)
-		nsets = 1; /* only fixed and software events */
-	plan->nsets = nsets;
-	for (int s = 0; s < nsets; s++)
+	/* 2. Programmable events not placed yet (no metric reads them, or their metric is too
+	 *    big for the counters): first fit, one by one. */
+	for (int e = 0; e < ev->nevents; e++) {
+		if (slot[e] != EVENT_SLOT_COUNTER || placed[e])
+			continue;
+		int s = 0;
+		while (s < ps.n && ps.used[s] >= max_counters)
+			s++;
+		if (s == ps.n && new_set(&ps) < 0)
+			goto too_many;
+		put_event(&ps, s, e);
+	}
+	/* 3. Fixed-counter and software events count in every set. */
+	plan->nsets = ps.n ? ps.n : 1;
+	for (int s = 0; s < plan->nsets; s++)
 		for (int e = 0; e < ev->nevents; e++)
-			if (slot[e] != EVENT_SLOT_COUNTER || where[e] == s)
+			if (slot[e] != EVENT_SLOT_COUNTER || (s < ps.n && ps.has[s][e]))
 				plan->set[s].ev[plan->set[s].n++] = e;
+	/* 4. A metric whose inputs share no set is a ratio from different runs. */
 	for (int k = 0; k < m->nmetrics && k < MODE_MAX_METRICS; k++) {
-		const char *const *names;
-		int n = expr_vars(m->metrics[k].expr, &names), home = -1;
-		for (int j = 0; j < n; j++) {
-			int e = mode_event_index(ev, names[j]);
-			if (e < 0 || slot[e] != EVENT_SLOT_COUNTER)
-				continue;
-			if (home < 0)
-				home = where[e];
-			else if (home != where[e])
-				plan->split[k] = true;
+		int in[MODE_MAX_EVENTS], nin = metric_counters(m, k, ev, slot, in);
+		bool together = nin == 0 || ps.n <= 1;
+		for (int s = 0; s < ps.n && !together; s++) {
+			int j = 0;
+			while (j < nin && ps.has[s][in[j]])
+				j++;
+			together = j == nin;
 		}
+		plan->split[k] = !together;
 	}
-	return nsets;
+	return plan->nsets;
+too_many:
+	snprintf(err, errlen, "mode %s needs more than %d event sets", m->name, MODE_MAX_SETS);
+	memset(plan, 0, sizeof(*plan));
+	return -1;
 }
 
 /* ---- merging modes ----------------------------------------------------------------------- */

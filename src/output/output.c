@@ -368,6 +368,26 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 	output_json_end(w);
 }
 
+/* Row @r's offcore breakdown: per bit {rate [req/s], share [%], age [ticks]}, null = none. */
+static void offcore_json(struct output_json *w, const struct output_meta *meta, int r)
+{
+	if (meta->offcore_nbits <= 0)
+		return;
+	output_json_object(w, "offcore");
+	for (int b = 0; b < meta->offcore_nbits; b++) {
+		int i = r * meta->offcore_nbits + b;
+		output_json_object(w, meta->offcore_names[b]);
+		output_json_real(w, "rate", meta->offcore_rate[i]);
+		output_json_real(w, "share", meta->offcore_share[i] * 100);
+		if (meta->offcore_age[i] >= 0)
+			output_json_int(w, "age", meta->offcore_age[i]);
+		else
+			output_json_null(w, "age");
+		output_json_end(w);
+	}
+	output_json_end(w);
+}
+
 /* The record being written (JSON or CSV); its buffer is kept for the next one. */
 static struct output_json rec;
 
@@ -401,8 +421,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	}
 	bool split = false;
 	for (int m = 0; m < snap->nmetrics; m++)
-		if (snap->metrics[m].split) {
-			if (!split) /* ratios whose events were counted in different rotated sets */
+		if (snap->split[m]) {
+			if (!split) /* values combining events measured in different ticks */
 				output_json_array(w, "split_metrics");
 			split = true;
 			output_json_string(w, NULL, snap->metrics[m].name);
@@ -417,6 +437,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 			output_json_bool(w, "offline", true);
 		events_json(w, snap, &snap->counts[r * snap->nevents]);
 		metrics_json(w, snap, &snap->values[r * snap->nmetrics]);
+		offcore_json(w, meta, r);
 		if (meta->json_extra)
 			meta->json_extra(meta->extra_ctx, NULL, w, r);
 		output_json_end(w);
@@ -425,6 +446,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	output_json_object(w, "total");
 	events_json(w, snap, snap->total_counts);
 	metrics_json(w, snap, snap->total_values);
+	offcore_json(w, meta, snap->nrows);
 	output_json_end(w);
 	if (meta->json_extra)
 		meta->json_extra(meta->extra_ctx, w, NULL, -1);
@@ -519,6 +541,38 @@ static size_t csv_suffix(char *buf, size_t len, const struct output_meta *meta)
 	return n < len ? n : len - 1;
 }
 
+/* The offcore lines of row @r: kinds offcore_rate [req/s], offcore_share [%] and offcore_age
+ * [ticks] per bit; an empty value with state n/a where there is none. */
+static void csv_offcore(struct output_json *b, const struct output_meta *meta, const char *prefix,
+			size_t plen, const char *suffix, size_t slen, int r)
+{
+	static const char *const kinds[] = {"offcore_rate,", "offcore_share,", "offcore_age,"};
+	for (int bit = 0; bit < meta->offcore_nbits; bit++) {
+		int i = r * meta->offcore_nbits + bit;
+		const char *name = meta->offcore_names[bit];
+		size_t nlen = strlen(name);
+		double v[3] = {meta->offcore_rate[i], meta->offcore_share[i] * 100,
+			       meta->offcore_age[i] >= 0 ? meta->offcore_age[i] : NAN};
+		for (int k = 0; k < 3; k++) {
+			char *p = room(b, plen + nlen + slen + NUMFMT_MAX + 32);
+			if (!p)
+				return;
+			p = put_mem(p, prefix, plen);
+			p = put_mem(p, kinds[k], strlen(kinds[k]));
+			p = put_mem(p, name, nlen);
+			*p++ = ',';
+			if (isnan(v[k])) {
+				p = put_mem(p, ",,n/a", 5);
+			} else {
+				p += numfmt_g(p, v[k], 6);
+				p = put_mem(p, ",,ok", 4);
+			}
+			p = put_mem(p, suffix, slen);
+			b->len = (size_t)(p - b->buf);
+		}
+	}
+}
+
 static int output_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *b = &rec;
@@ -547,6 +601,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 		csv_row(b, snap, prefix, plen, suffix, slen,
 			total ? snap->total_counts : &snap->counts[r * snap->nevents],
 			total ? snap->total_values : &snap->values[r * snap->nmetrics]);
+		csv_offcore(b, meta, prefix, plen, suffix, slen, r);
 	}
 	if (b->oom)
 		return -1;
@@ -581,7 +636,7 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	fprintf(out, "%5s", "CPU");
 	for (int m = 0; m < snap->nmetrics; m++) {
 		char h[64];
-		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->metrics[m].split ? "*" : "",
+		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->split[m] ? "*" : "",
 			 snap->metrics[m].name, snap->metrics[m].unit[0] ? "[" : "",
 			 snap->metrics[m].unit, snap->metrics[m].unit[0] ? "]" : "");
 		fprintf(out, " %14.14s", h);
@@ -608,10 +663,27 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			text_cell_count(out, &counts[e]);
 		fputc('\n', out);
 	}
+	/* the offcore breakdown of all CPUs, as the screen's offcore view shows it */
+	for (int b = 0; b < meta->offcore_nbits; b++) {
+		int i = snap->nrows * meta->offcore_nbits + b;
+		char num[32], rate[40] = "n/a", share[40] = "-", age[16] = "-";
+		if (!isnan(meta->offcore_rate[i])) {
+			output_format_value(meta->offcore_rate[i], num, sizeof(num));
+			snprintf(rate, sizeof(rate), "%s/s", num);
+		}
+		if (!isnan(meta->offcore_share[i])) {
+			output_format_value(meta->offcore_share[i] * 100, num, sizeof(num));
+			snprintf(share, sizeof(share), "%s%%", num);
+		}
+		if (meta->offcore_age[i] >= 0)
+			snprintf(age, sizeof(age), "%d", meta->offcore_age[i]);
+		fprintf(out, "offcore %-16s rate %14s  share %9s  age %s\n", meta->offcore_names[b],
+			rate, share, age);
+	}
 	for (int m = 0; m < snap->nmetrics; m++)
-		if (snap->metrics[m].split) {
-			fprintf(out, "* ratio of events counted in different rotated sets (never "
-				     "together)\n");
+		if (snap->split[m]) {
+			fprintf(out,
+				"* combines events measured in different ticks (rotated sets)\n");
 			break;
 		}
 	if (meta->text_extra)
@@ -677,6 +749,14 @@ int output_frame(FILE *out, enum output_format fmt, const struct frame *f)
 				   /* a recorded source names the machine its numbers come from */
 				   .machine = (f->caps & SOURCE_CAP_RECORDED) ? f->machine : NULL,
 				   .frame = f};
+
+	if (f->nbits > 0) {
+		meta.offcore_nbits = f->nbits;
+		meta.offcore_names = f->bit_names;
+		meta.offcore_rate = f->row_bit_rate;
+		meta.offcore_share = f->row_bit_share;
+		meta.offcore_age = f->row_bit_age;
+	}
 	jitter_output_meta(f, &meta);
 	return output_snapshot(out, fmt, &meta, f->snap);
 }

@@ -254,10 +254,19 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 			char alias[64];
 			if (sm.nsets > 1 && sm.events[e].set < 0)
 				snprintf(alias, sizeof(alias), "%s [always]", sm.events[e].name);
-			else if (sm.nsets > 1)
-				snprintf(alias, sizeof(alias), "%s [set %d]", sm.events[e].name,
-					 sm.events[e].set);
-			else
+			else if (sm.nsets > 1) {
+				/* "[set 0]", "[sets 0 2]" for an event shared by several sets */
+				int u =
+				    snprintf(alias, sizeof(alias), "%s [set%s", sm.events[e].name,
+					     sm.events[e].also_in ? "s" : "");
+				for (int k = 0; k < sm.nsets && u > 0 && (size_t)u < sizeof(alias);
+				     k++)
+					if (backend_event_in_set(&sm.events[e], k))
+						u += snprintf(alias + u, sizeof(alias) - (size_t)u,
+							      " %d", k);
+				if (u > 0 && (size_t)u < sizeof(alias))
+					snprintf(alias + u, sizeof(alias) - (size_t)u, "]");
+			} else
 				snprintf(alias, sizeof(alias), "%s", sm.events[e].name);
 			explain_event(app, alias, sm.events[e].spec, out);
 		}

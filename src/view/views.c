@@ -186,7 +186,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 		      int m, bool show_running, int base_role)
 {
 	char buf[48];
-	bool split = snap->metrics[m].split;
+	bool split = m < SESSION_MAX_METRICS && snap->split[m];
 	if (isnan(v)) {
 		canvas_putx(c, x, y, ROLE_CELL_NA, 0, w - 1, CANVAS_ALIGN_RIGHT,
 			    na_reason(snap, counts, m));
@@ -202,7 +202,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 		canvas_putx(c, x + w - 5, y, ROLE_CELL_SCALED, CANVAS_DIM, 4, 0, pct);
 	} else {
 		canvas_putx(c, x, y, role, 0, w - 2, CANVAS_ALIGN_RIGHT, buf);
-		if (split) /* a ratio of events never counted together (rotated sets) */
+		if (split) /* combines events measured in different ticks (rotated sets) */
 			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, "*");
 		else if (scaled)
 			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, "~");
@@ -384,11 +384,12 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 		canvas_printf(c, 0, y, ROLE_CELL, "%4d", snap->cpus[r]);
 		struct canvas_segment segs[64];
 		int n = 0;
-		for (int b = 0; b < in->nbits && n < 64; b++)
-			segs[n++] = (struct canvas_segment){
-			    ROLE_BAR_0 + (b % 16),
-			    in->row_bit_share ? in->row_bit_share[r * in->nbits + b] : 0,
-			    (char)('A' + (b % 26))};
+		for (int b = 0; b < in->nbits && n < 64; b++) {
+			double share = in->row_bit_share ? in->row_bit_share[r * in->nbits + b] : 0;
+			segs[n++] =
+			    (struct canvas_segment){ROLE_BAR_0 + (b % 16), isnan(share) ? 0 : share,
+						    (char)('A' + (b % 26))};
+		}
 		canvas_stacked_bar(c, CPU_COL, y, barw, segs, n);
 		y++;
 	}
@@ -396,14 +397,17 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 	int x = 0;
 	int colw = 44;
 	for (int b = 0; b < in->nbits && y < bottom; b++) {
-		char line[96], rate[32], age[16];
+		char line[96], rate[32], age[16], share[16] = "     -";
 		output_format_si(in->bit_rate ? in->bit_rate[b] : NAN, rate, sizeof(rate));
 		if (!in->bit_age || in->bit_age[b] < 0)
 			snprintf(age, sizeof(age), "never");
 		else
 			snprintf(age, sizeof(age), "%dt ago", in->bit_age[b]);
-		snprintf(line, sizeof(line), "%c %-15.15s %7s/s %5.1f%% %s", 'A' + (b % 26),
-			 in->bit_names[b], rate, in->bit_share ? in->bit_share[b] * 100 : 0.0, age);
+		/* no share: the ANY bit (it is the whole) or a bit not measured yet */
+		if (in->bit_share && !isnan(in->bit_share[b]))
+			snprintf(share, sizeof(share), "%5.1f%%", in->bit_share[b] * 100);
+		snprintf(line, sizeof(line), "%c %-15.15s %7s/s %s %s", 'A' + (b % 26),
+			 in->bit_names[b], rate, share, age);
 		canvas_put(c, x, y, ROLE_BAR_0 + (b % 16), "█");
 		canvas_putx(c, x + 2, y, ROLE_LEGEND, 0, colw - 3, CANVAS_ELLIPSIS, line + 2);
 		x += colw;

@@ -253,19 +253,20 @@ done
 kernel "$r" 1 1 rockpro64 6.1.68-rockchip64
 
 # --- xscale: IXP42x board whose kernel registers the xscale PMU ---
-mk_xscale() { # mk_xscale ROOT WITH_PMU
-	local r=$1
+mk_xscale() { # mk_xscale ROOT WITH_PMU [PMU MODEL PART BOARD HOST KERNEL]
+	local r=$1 pmu=${3:-armv5_xscale2} model=${4:-XScale-IXP42x Family rev 0 (v5b)}
+	local part=${5:-0x41c} board=${6:-Linksys NSLU2} host=${7:-nslu2} rel=${8:-6.6.30-ixp4xx}
 	rm -rf "$r"
 	cpus "$r" 0 0 0
 	pmu "$r" software 1
 	pmu "$r" tracepoint 2
 	if [ "$2" = 1 ]; then
-		pmu "$r" armv5_xscale2 6
-		w "$r/sys/bus/event_source/devices/armv5_xscale2/cpus" 0
+		pmu "$r" "$pmu" 6
+		w "$r/sys/bus/event_source/devices/$pmu/cpus" 0
 	fi
 	w "$r/proc/cpuinfo" \
-		"$(printf 'processor\t: 0\nmodel name\t: XScale-IXP42x Family rev 0 (v5b)\nBogoMIPS\t: 266.24\nFeatures\t: swp half fastmult edsp \nCPU implementer\t: 0x69\nCPU architecture: 5TE\nCPU variant\t: 0x0\nCPU part\t: 0x41c\nCPU revision\t: 0\n\nHardware\t: Linksys NSLU2\nRevision\t: 0000\nSerial\t\t: 0000000000000000')"
-	kernel "$r" 1 -1 nslu2 6.6.30-ixp4xx
+		"$(printf 'processor\t: 0\nmodel name\t: %s\nBogoMIPS\t: 266.24\nFeatures\t: swp half fastmult edsp \nCPU implementer\t: 0x69\nCPU architecture: 5TE\nCPU variant\t: 0x0\nCPU part\t: %s\nCPU revision\t: 0\n\nHardware\t: %s\nRevision\t: 0000\nSerial\t\t: 0000000000000000' "$model" "$part" "$board")"
+	kernel "$r" 1 -1 "$host" "$rel"
 	# no nmi_watchdog on ARMv5
 	rm -f "$r/proc/sys/kernel/nmi_watchdog"
 }
@@ -324,3 +325,5 @@ for c in 0 1 2 3; do
 	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd03\nCPU revision\t: 4\n\n' >>"$f"
 done
 kernel "$r" 1 0 rpi3 6.1.21-v8+
+# --- xscale1: an 80219 board (XScale core v1: CCNT + 2 counters, the xscale1 PMU) ---
+mk_xscale "$here/xscale1" 1 armv5_xscale1 "XScale-80219 rev 0 (v5l)" 0x2e3 "Thecus N2100" n2100 6.1.0-iop32x
