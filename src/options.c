@@ -2,6 +2,7 @@
 #include "options.h"
 #include "alert.h"
 #include "recorder.h"
+#include "textutil.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -120,7 +121,7 @@ static const struct option_def option_table[] = {
 
 void options_usage(FILE *out)
 {
-	fprintf(
+	text_fprintf(
 	    out,
 	    "usage: pmutop [options]            live per-CPU counter monitor\n"
 	    "       pmutop -b -n N [options]    batch output\n"
@@ -135,9 +136,9 @@ void options_usage(FILE *out)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->arg ? " " : "",
 				 d->arg ? d->arg : "");
-		fprintf(out, "  %-34s %s\n", left, d->help);
+		text_fprintf(out, "  %-34s %s\n", left, d->help);
 	}
-	fprintf(
+	text_fprintf(
 	    out,
 	    "\nIn the screen, press ? or type :help for keys and commands.\n"
 	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage.\n");

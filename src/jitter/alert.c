@@ -413,17 +413,9 @@ size_t spike_log_bytes(const struct spike_log *log) { return log->cap * sizeof(*
 /* Writes one CSV field, quoted when it holds a comma, quote or line break. */
 static void csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	char buf[2 * ALERT_TEXT_MAX + 3];
+	text_csv_field(s, buf, sizeof(buf));
+	text_fputs(buf, f);
 }
 
 static void csv_num(FILE *f, double v)

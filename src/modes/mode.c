@@ -3,6 +3,7 @@
 #include "embedded.h"
 #include "expr.h"
 #include "family.h"
+#include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -21,12 +22,10 @@ const char *const mode_builtin_vars[] = {"interval", "interval_ns", "ncpus", NUL
 static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
 
 /* Copies @s for an error message with control characters replaced, at most 60 bytes. */
+/* An escaped copy of @s for a message, cut at 60 bytes. */
 static const char *clean(const char *s, char *buf, size_t len)
 {
-	size_t i = 0;
-	for (; s && s[i] && i + 1 < len && i < 60; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	buf[i] = '\0';
+	text_escape(s, s ? 60 : 0, buf, len);
 	return buf;
 }
 
@@ -203,10 +202,12 @@ static int add_event(struct builder *b, struct mode_events *s, char *alias, cons
 		return bfail(b, line, "event alias \"%s\" is a builtin variable", alias);
 	if (!*spec)
 		return bfail(b, line, "event %s: empty event spec", alias);
+	bool blank = !text_is_safe(spec, strlen(spec), TEXT_ESC_KEEP_BACKSLASH);
 	for (const char *p = spec; *p; p++)
-		if (isspace((unsigned char)*p) || (unsigned char)*p < 0x20)
-			return bfail(b, line, "event %s: spaces or control characters in \"%s\"",
-				     alias, clean(spec, c, sizeof(c)));
+		blank |= isspace((unsigned char)*p) != 0;
+	if (blank)
+		return bfail(b, line, "event %s: spaces or control characters in \"%s\"", alias,
+			     clean(spec, c, sizeof(c)));
 	if (mode_event_index(s, alias) >= 0)
 		return bfail(b, line, "event alias \"%s\" defined twice in this section", alias);
 	if (s->nevents >= MODE_MAX_EVENTS)

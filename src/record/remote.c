@@ -4,6 +4,7 @@
 #include "command.h"
 #include "recfile.h"
 #include "replay.h"
+#include "textutil.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -588,7 +589,7 @@ void remote_agent_input(struct app_ctx *app, int fd)
 		if (remote_agent_command(app, start, err, sizeof(err)) < 0) {
 			char e[1024];
 			rec_escape(err, e, sizeof(e));
-			fprintf(stderr, "pmutop: %s\n", e);
+			text_fprintf(stderr, "pmutop: %s\n", e);
 		}
 		start = nl + 1;
 	}
