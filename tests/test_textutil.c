@@ -21,17 +21,23 @@ static const struct {
     {__LINE__, OSC52, 0, "\\x1b]52;c;cHduZWQ=\\x07"},
     {__LINE__, "\x1b]0;title\x07", 0, "\\x1b]0;title\\x07"},
     {__LINE__, "\x1b[31mred", 0, "\\x1b[31mred"},
-    {__LINE__, "\x9b" "2J", 0, "\\x9b2J"},	      /* C1 CSI as a raw byte */
-    {__LINE__, C1_CSI "6n", 0, "\\xc2\\x9b6n"},     /* C1 CSI as UTF-8 */
-    {__LINE__, "\xc2\x85", 0, "\\xc2\\x85"},	      /* NEL */
-    {__LINE__, "a\x7f" "b", 0, "a\\x7fb"},	      /* DEL */
-    {__LINE__, "x" RLO "y", 0, "x\\u202ey"},	      /* bidirectional controls */
+    {__LINE__,
+     "\x9b"
+     "2J",
+     0, "\\x9b2J"},				/* C1 CSI as a raw byte */
+    {__LINE__, C1_CSI "6n", 0, "\\xc2\\x9b6n"}, /* C1 CSI as UTF-8 */
+    {__LINE__, "\xc2\x85", 0, "\\xc2\\x85"},	/* NEL */
+    {__LINE__,
+     "a\x7f"
+     "b",
+     0, "a\\x7fb"},			     /* DEL */
+    {__LINE__, "x" RLO "y", 0, "x\\u202ey"}, /* bidirectional controls */
     {__LINE__, "\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad", 0,
      "\\u202a\\u202b\\u202c\\u202d"},
     {__LINE__, "\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9", 0,
      "\\u2066\\u2067\\u2068\\u2069"},
     {__LINE__, "\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", 0, "\\u200e\\u200f\\u061c"},
-    {__LINE__, "\xe2\x80\x8d", 0, "\xe2\x80\x8d"},		    /* ZWJ is not a bidi control */
+    {__LINE__, "\xe2\x80\x8d", 0, "\xe2\x80\x8d"}, /* ZWJ is not a bidi control */
     {__LINE__, "caf\xc3\xa9 \xe2\x82\xac", 0, "caf\xc3\xa9 \xe2\x82\xac"}, /* UTF-8 kept */
     {__LINE__, "\xff\xc0\xaf\xed\xa0\x80", 0, "\\xff\\xc0\\xaf\\xed\\xa0\\x80"},
     {__LINE__, "a\\b", 0, "a\\\\b"},
@@ -50,8 +56,8 @@ static void check_escape(void)
 					     escape_cases[i].flags);
 		CHECK(strcmp(out, escape_cases[i].out) == 0, "line %d: got \"%s\"",
 		      escape_cases[i].line, out);
-		CHECK(n == strlen(escape_cases[i].out), "line %d: length %zu",
-		      escape_cases[i].line, n);
+		CHECK(n == strlen(escape_cases[i].out), "line %d: length %zu", escape_cases[i].line,
+		      n);
 		CHECK(text_is_safe(in, strlen(in), escape_cases[i].flags) ==
 			  (strcmp(in, escape_cases[i].out) == 0),
 		      "line %d: text_is_safe", escape_cases[i].line);

@@ -49,7 +49,7 @@ static bool valid_ident(const char *s)
 	return true;
 }
 
-static bool valid_mode_name(const char *s)
+bool mode_name_valid(const char *s)
 {
 	if (!*s || strlen(s) > 32)
 		return false;
@@ -401,7 +401,7 @@ static int parse_mode_key(struct builder *b, const char *key, const char *val, i
 	char c[64];
 	struct mode *m = b->m;
 	if (strcmp(key, "name") == 0) {
-		if (!valid_mode_name(val))
+		if (!mode_name_valid(val))
 			return bfail(b, line,
 				     "bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
 				     clean(val, c, sizeof(c)));
@@ -589,7 +589,7 @@ struct mode *mode_define(const char *name, const char *events, const char *metri
 	int rc = 0;
 	m->source = xstrdup("define");
 	m->kind = MODE_KIND_COUNTERS;
-	if (!name || !valid_mode_name(name)) {
+	if (!name || !mode_name_valid(name)) {
 		rc = bfail(&b, 0,
 			   "define: bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
 			   clean(name ? name : "", c, sizeof(c)));
