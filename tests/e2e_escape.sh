@@ -89,6 +89,27 @@ run_cmd --no-rc -b -n 1 $'--\e]0;PWNED\a'
 clean "hostile option"
 check "hostile option: shown escaped" shows "$T_TMP/err" '\x1b]0;PWNED\x07'
 
+# --- kernel and sysfs strings: a host name, a kernel release, a CPU model, a PMU name ----------
+cp -r "$T_SRC/tests/sysfs/x86-skylake" "$T_TMP/sysfs"
+python3 - "$T_TMP/sysfs" <<'PY'
+import os, sys
+root = sys.argv[1]
+H = b'\x1b]0;PWNED\x07\x9b2J' + '\u009b6n\u202eevil'.encode()
+for f in ('proc/sys/kernel/hostname', 'proc/sys/kernel/osrelease'):
+    open(os.path.join(root, f), 'wb').write(b'k' + H + b'\n')
+info = os.path.join(root, 'proc/cpuinfo')
+data = open(info, 'rb').read().replace(b'Intel(R) Core(TM) i5-6500 CPU @ 3.20GHz', b'M' + H)
+open(info, 'wb').write(data)
+pmus = os.path.join(root, 'sys/bus/event_source/devices')
+os.rename(os.path.join(pmus, 'uprobe').encode(), os.path.join(pmus, 'up').encode() + H)
+PY
+for a in --list-modes --list-events "-b -n 1 -m sw" "-b -n 1 -m sw -f json"; do
+	run_cmd --no-rc --backend sim --sysfs-root "$T_TMP/sysfs" $a
+	clean "hostile sysfs tree, $a"
+done
+run_cmd --no-rc --sysfs-root "$T_TMP/sysfs" --list-events
+check "hostile sysfs tree: the PMU name shows escaped" shows "$T_TMP/out" '\u202eevil'
+
 # --- a recording made with the hostile mode, and a recording with hostile strings ---------------
 run_cmd "${M[@]}" -m hostile -b -n 3 -i 50 -r "$T_TMP/rec.jsonl"
 check "record: exit 0" test "$RC" -eq 0
@@ -165,6 +186,10 @@ if command -v tmux >/dev/null; then
 	sleep 0.5
 	"${TM[@]}" capture-pane -p -e -t 0 >"$T_TMP/screen"
 	check "screen help: no raw control" raw_free "$T_TMP/screen" tmux
+	check "screen, hostile sysfs tree: the table appears" capture_screen '\u202eevil' --no-rc \
+		--backend sim --sysfs-root "$(printf '%q' "$T_TMP/sysfs")" -m sw -i 100
+	check "screen, hostile sysfs tree: no raw control" raw_free "$T_TMP/screen" tmux
+	check "screen, hostile sysfs tree: no title set, no clipboard written" no_effect
 	check "replay screen: the table appears" capture_screen 'mark\x1b]52' --no-rc -R "$(printf '%q' "$T_TMP/hostile.jsonl")" --speed 16
 	check "replay screen: no raw control" raw_free "$T_TMP/screen" tmux
 	check "replay screen: the banner shows escaped" shows "$T_TMP/screen" "host$OSC52\\x1b]0;PWNED\\x07\\x1b[31m\\xc2\\x9b6n$BIDI"
