@@ -149,7 +149,7 @@ out = [header, dict(mode, name='sw$(touch pwned)'), mode, ticks[0], tick_on(-1),
        tick_on(7), {'type': 'mark', 't': ticks[1]['t'], 'text': 'm\x1b]0;PWNED\x07\u202e'}] + ticks[1:]
 open(sys.argv[2], 'w').write(''.join(json.dumps(o) + '\n' for o in out))
 PY
-printf '#!/bin/sh\ncat "%s"; sleep 10\n' "$T/crafted.jsonl" >"$T/cat-transport.sh"
+printf '#!/bin/sh\nprintf "agent says \\033]0;PWNED\\007\\342\\200\\256\\n" >&2\ncat "%s"; sleep 10\n' "$T/crafted.jsonl" >"$T/cat-transport.sh"
 chmod +x "$T/cat-transport.sh"
 timeout 30 "$BIN" --no-rc -b -n 2 -f json --remote board --transport "$T/cat-transport.sh" >"$T/c.json" 2>"$T/c.err"
 rc=$?
@@ -162,6 +162,7 @@ grep -q '"cpu" = 99999999999 is out of range' "$T/c.err" || no "huge CPU not ref
 grep -q "CPU 7 is not in the header's CPU list" "$T/c.err" || no "CPU outside the header not refused"
 ! grep -q '"cpu":\(-1\|7\|99999999999\),' "$T/c.json" || no "a refused CPU reached the output"
 grep -qF 'mark at 0.1 s: m\x1b]0;PWNED\x07\u202e' "$T/c.err" || no "mark not escaped: $(grep mark "$T/c.err")"
+grep -qF 'board: agent says \x1b]0;PWNED\x07\u202e' "$T/c.err" || no "agent stderr not escaped: $(grep says "$T/c.err")"
 ! grep -q $'\e' "$T/c.err" || no "a raw escape reached stderr"
 [ ! -e "$T/pwned" ] || no "a command ran: $T/pwned exists"
 

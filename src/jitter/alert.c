@@ -464,8 +464,9 @@ int spike_log_write_jsonl(const struct spike_log *log, FILE *f, char *err, size_
 		json_object_set_new(o, "baseline", json_num(e->baseline));
 		json_object_set_new(o, "score", json_num(e->score));
 		json_object_set_new(o, "rule", json_string(e->rule));
-		int rc =
-		    json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+		int rc = json_dumpf(o, f,
+				    JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9) |
+					JSON_ENSURE_ASCII);
 		json_decref(o);
 		if (rc < 0 || fputc('\n', f) == EOF) {
 			text_errorf(err, errlen, "spike log: write failed: %s", strerror(errno));

@@ -395,7 +395,8 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 		}
 		json_object_set_new(o, "seed_sweep", sd);
 	}
-	int rc = json_dumpf(o, out, JSON_COMPACT) < 0 ? -1 : 0;
+	/* ENSURE_ASCII: a sysfs string cannot put a C1 or bidi control on the terminal */
+	int rc = json_dumpf(o, out, JSON_COMPACT | JSON_ENSURE_ASCII) < 0 ? -1 : 0;
 	fputc('\n', out);
 	json_decref(o);
 	return rc;
