@@ -137,6 +137,16 @@ static int check_cpu_list(const char *cpus, bool all_ok, char *err, size_t errle
 	return -1;
 }
 
+/* What the agent is started with: the host, the mode (@mode, or NULL) and -C. */
+static int check_start(const struct app_ctx *app, const char *mode, char *err, size_t errlen)
+{
+	if (check_host(RM(app)->host, err, errlen) < 0 ||
+	    (mode && check_mode_name(mode, err, errlen) < 0) ||
+	    (app->opt.cpus && check_cpu_list(app->opt.cpus, false, err, errlen) < 0))
+		return -1;
+	return 0;
+}
+
 /* argv of "TRANSPORT -- HOST AGENT -b -r - ..." (malloc'd words; those after the host quoted for
  * the remote shell). */
 static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen)
@@ -144,9 +154,7 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 	int tc, ac;
 	char **tv, **av;
 	const char *mode = app->mode_name[0] ? app->mode_name : app->opt.mode;
-	if (check_host(RM(app)->host, err, errlen) < 0 ||
-	    (mode && check_mode_name(mode, err, errlen) < 0) ||
-	    (app->opt.cpus && check_cpu_list(app->opt.cpus, false, err, errlen) < 0))
+	if (check_start(app, mode, err, errlen) < 0)
 		return -1;
 	if (command_split(app->opt.transport, &tc, &tv, err, errlen) < 0)
 		return -1;
@@ -607,10 +615,7 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 	snprintf(name, sizeof(name), "%s", app->opt.remote);
 	replay_init_live(r, name);
 	app->replay = r;
-	const char *mode = app->opt.mode;
-	if (check_host(rm->host, err, errlen) < 0 ||
-	    (mode && check_mode_name(mode, err, errlen) < 0) ||
-	    (app->opt.cpus && check_cpu_list(app->opt.cpus, false, err, errlen) < 0))
+	if (check_start(app, app->opt.mode, err, errlen) < 0)
 		return 2; /* bad usage: nothing is run */
 	if (spawn(app, err, errlen) < 0)
 		return 1;
