@@ -55,8 +55,9 @@ void canvas_set_ascii(struct canvas *c, bool ascii);
 /* The cell at (x, y), or NULL outside the grid. */
 const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y);
 
-/* Writes @text at (x, y) in @role, clipped to the grid; control characters and invalid
- * UTF-8 show as '?'. Returns the columns written (after clipping). */
+/* Writes @text at (x, y) in @role, clipped to the grid; control characters (ESC, C1, DEL),
+ * bidirectional controls and invalid UTF-8 show as text_escape_flags() writes them ("\\x1b",
+ * "\\u202e"). Returns the columns written (after clipping). */
 int canvas_put(struct canvas *c, int x, int y, int role, const char *text);
 /* Same, with attributes, at most @maxw columns (< 0: up to the right edge) and flags. */
 int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw, unsigned flags,

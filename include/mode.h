@@ -71,6 +71,8 @@ extern const char *const mode_builtin_vars[];
 /* Parses one mode file. @label names it in errors ("modes/cpi.mode"). Returns the mode, or NULL
  * with "label:line: message" in @err. */
 struct mode *mode_parse(const char *label, const char *text, char *err, size_t errlen);
+/* True for a mode name: 1 to 32 letters, digits, '_', '-' or '+' (safe in a shell line). */
+bool mode_name_valid(const char *name);
 /* A mode from a "define NAME EVENTS METRICS" command: @events "ev1=spec1,ev2=spec2" (commas
  * inside pmu/.../ belong to the spec; "ev?=spec" is optional), @metrics "m1=expr1;m2[unit]=expr2".
  * The events apply to every family. NULL and a message in @err on error. */

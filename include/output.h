@@ -34,9 +34,10 @@ struct output_meta {
 /*
  * A JSON Lines record written straight into memory, in the form jansson dumps with
  * JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10): no blanks, members in the order
- * written, strings escaped as jansson does. Every call takes the member's @key inside an object
- * and NULL inside an array. As with jansson, a key or string value that is not valid UTF-8 is
- * left out together with its member (a whole object or array when it is the key of one).
+ * written, strings escaped as jansson does and, beyond it, DEL, the C1 controls and the
+ * bidirectional controls as \uXXXX (so no string can drive a terminal). Every call takes the
+ * member's @key inside an object and NULL inside an array. A byte of a key or string that is
+ * not UTF-8 is written as text_escape() shows it ("\\xNN": a backslash, x, two hex digits).
  */
 #define OUTPUT_JSON_DEPTH 16
 struct output_json {

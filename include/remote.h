@@ -15,9 +15,11 @@ struct app_ctx;
  *   mark TEXT       put a marker into the stream
  *   quit            end (so does end of file on stdin, or its stdout closing)
  *
- * The client (--remote [USER@]HOST) runs `TRANSPORT HOST AGENT -b -r - -i MS [-m MODE]
+ * The client (--remote [USER@]HOST) runs `TRANSPORT -- HOST AGENT -b -r - -i MS [-m MODE]
  * [-C LIST]` (TRANSPORT default "ssh -T", AGENT default "pmutop", both split into words
- * with the command-line quoting rules and run with execvp), reads the stream as it comes and
+ * with the command-line quoting rules and run with execvp; every word after HOST quoted for the
+ * remote shell, as ssh joins them into one shell line there; the host, the mode name and the
+ * CPU list checked first), reads the stream as it comes, checks it (mode names, CPUs) and
  * feeds it to a live replay (replay.h), so the screen, batch output and commands work as for
  * a local run; mode, interval and cpus changes are sent to the agent. When the link drops,
  * the client says so, keeps what it has and reconnects with backoff (1 s doubling to 30 s).

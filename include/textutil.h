@@ -1,8 +1,10 @@
 /* textutil.h: small text helpers shared by the parsers: escaping, error messages, edit distance. */
 #ifndef PMUTOP_TEXTUTIL_H
 #define PMUTOP_TEXTUTIL_H
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define TEXT_NUL_TERMINATED SIZE_MAX
 
@@ -10,11 +12,45 @@
  * (overlong, surrogate, cut, C1 control, out of range). */
 size_t text_utf8_len(const unsigned char *s, size_t n);
 
-/* Copies @in (@n bytes, or up to its NUL with TEXT_NUL_TERMINATED) into @out (@outlen bytes,
- * always NUL-terminated) so that it is safe on a terminal: control bytes, DEL, C1 controls and
- * invalid UTF-8 become "\xNN" (lower-case hex), a backslash becomes "\\"; valid UTF-8 is kept.
- * An escape or a character is never split when @out is too small. */
+/* Flags of text_escape_flags(). */
+enum text_escape_flag {
+	/* a backslash stays single: the text may hold escaped strings already */
+	TEXT_ESC_KEEP_BACKSLASH = 1 << 0,
+	/* '\n' and '\t' pass: whole lines and messages */
+	TEXT_ESC_KEEP_LINES = 1 << 1,
+	/* for output that is ours (a line, a message) with strings from anywhere in it */
+	TEXT_ESC_OUTPUT = TEXT_ESC_KEEP_BACKSLASH | TEXT_ESC_KEEP_LINES,
+};
+
+/*
+ * The one escaping function: copies @in (@n bytes, or up to its NUL with
+ * TEXT_NUL_TERMINATED) into @out (@outlen bytes, always NUL-terminated when @outlen > 0) so
+ * that it is safe on a terminal: control bytes (ESC included), DEL, C1 controls (raw or as
+ * UTF-8) and invalid UTF-8 become "\xNN" (lower-case hex); the bidirectional controls
+ * (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069) become "\uNNNN"; a backslash
+ * becomes "\\" unless TEXT_ESC_KEEP_BACKSLASH. Other valid UTF-8 is kept. An escape or a character
+ * is never split when @out is too small. Returns the length of the whole escaped text (as
+ * snprintf does), so a caller can size a buffer.
+ */
+size_t text_escape_flags(const char *in, size_t n, char *out, size_t outlen, unsigned flags);
+/* text_escape_flags() without flags: for a string put into a message or a line. */
 void text_escape(const char *in, size_t n, char *out, size_t outlen);
+/* True when @s (@n bytes) holds nothing text_escape_flags(@flags) would change. */
+int text_is_safe(const char *s, size_t n, unsigned flags);
+
+/* Output that may reach a terminal: writes @s (@n bytes) to @f through
+ * text_escape_flags(TEXT_ESC_OUTPUT). Returns 0, or -1 when writing failed. */
+int text_fwrite(const char *s, size_t n, FILE *f);
+int text_fputs(const char *s, FILE *f);
+/* fprintf through the escaping: every byte of the formatted text goes through
+ * text_escape_flags(TEXT_ESC_OUTPUT). Returns 0, or -1. */
+int text_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int text_vfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+/* A CSV field (RFC 4180): @s as it is, or in double quotes with each '"' doubled when it holds
+ * a comma, a quote or a line break. Writes the whole field or nothing into @out (@outlen
+ * bytes, NUL-terminated when @outlen > 0); returns its length. */
+size_t text_csv_field(const char *s, char *out, size_t outlen);
 
 /* snprintf into @err when it is not NULL and @errlen is not 0. */
 void text_errorf(char *err, size_t errlen, const char *fmt, ...)

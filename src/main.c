@@ -37,8 +37,8 @@ static void flush_messages(struct batch *bt)
 	struct app_ctx *app = bt->app;
 	int n = (app->message_head - bt->head + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
 	for (int i = 0; i < n; i++)
-		fprintf(stderr, "pmutop: %s\n",
-			app->messages[(bt->head + i) % APP_MAX_MESSAGES].text);
+		text_fprintf(stderr, "pmutop: %s\n",
+			     app->messages[(bt->head + i) % APP_MAX_MESSAGES].text);
 	bt->head = app->message_head;
 }
 
@@ -55,7 +55,7 @@ static int batch_frame(void *ctx, const struct frame *f)
 	if (output_frame(bt->out, app->opt.format, f) < 0) {
 		if (errno == EPIPE)
 			return 1;
-		fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
+		text_fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -95,8 +95,9 @@ static int run_batch(struct app_ctx *app)
 	signal(SIGPIPE, SIG_IGN);
 	flush_messages(&bt);
 	if (source_has(&app->source, SOURCE_CAP_SIMULATED))
-		fprintf(stderr,
-			"pmutop: SIMULATED counters (sim backend); no number is from hardware\n");
+		text_fprintf(
+		    stderr,
+		    "pmutop: SIMULATED counters (sim backend); no number is from hardware\n");
 	struct run_frontend fe = {
 	    .ctx = &bt,
 	    .on_frame = batch_frame,
@@ -108,7 +109,7 @@ static int run_batch(struct app_ctx *app)
 	int rc = run_loop(app, &fe);
 	flush_messages(&bt);
 	if (bt.out != stdout && fclose(bt.out) != 0) {
-		fprintf(stderr, "pmutop: -o %s: %s\n", app->opt.output, strerror(errno));
+		text_fprintf(stderr, "pmutop: -o %s: %s\n", app->opt.output, strerror(errno));
 		rc = 1;
 	}
 	return rc;
@@ -139,7 +140,7 @@ static int write_manpage(const char *template_path)
 	ui_add_commands();
 #endif
 	if (manpage_write(stdout, template_path, program, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmutop: %s\n", err);
+		text_fprintf(stderr, "pmutop: %s\n", err);
 		return 1;
 	}
 	return 0;
@@ -170,7 +171,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "probe") == 0)
 		return probe_cli(argc - 2, argv + 2, stdout, stderr);
 	if (options_parse_program(&app.opt, program, argc, argv, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmutop: %s\n", err);
+		text_fprintf(stderr, "pmutop: %s\n", err);
 		return 2;
 	}
 	if (app.opt.help) {
@@ -234,19 +235,19 @@ int main(int argc, char **argv)
 		return rc - 100;
 	}
 	if (rc != 0) {
-		fprintf(stderr, "pmutop: %s\n", err);
+		text_fprintf(stderr, "pmutop: %s\n", err);
 		if (rc == 1 && app.pf.capability[0])
-			fprintf(stderr, "pmutop: platform: %s\n", app.pf.capability);
+			text_fprintf(stderr, "pmutop: platform: %s\n", app.pf.capability);
 		app_free(&app);
 		return rc;
 	}
 	if (jitter_attach(&app, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmutop: %s\n", err);
+		text_fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;
 	}
 	if (start_metrics(&app, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmutop: %s\n", err);
+		text_fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;
 	}
@@ -261,13 +262,14 @@ int main(int argc, char **argv)
 		struct command_errors errs = {0};
 		rc = command_startup(&app, &errs) ? 2 : run_batch(&app);
 		for (size_t i = 0; i < errs.n; i++)
-			fprintf(stderr, "pmutop: %s\n", errs.msgs[i]);
+			text_fprintf(stderr, "pmutop: %s\n", errs.msgs[i]);
 		command_errors_free(&errs);
 	} else
 #ifdef PMUTOP_NO_UI
 	{
-		fprintf(stderr, "pmutop: this is the board agent, built without the screen: use -b "
-				"(and -r - for pmutop --remote)\n");
+		text_fprintf(stderr,
+			     "pmutop: this is the board agent, built without the screen: use -b "
+			     "(and -r - for pmutop --remote)\n");
 		rc = 2;
 	}
 #else

@@ -5,6 +5,7 @@
 #include "endpoint.h"
 #include "manpage.h"
 #include "recorder.h"
+#include "textutil.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -111,9 +112,9 @@ static const struct option_def option_table[] = {
     {"command", OPT_COMMAND, "CMD", "run a : command at start-up (repeatable)"},
     {"no-rc", OPT_NO_RC, NULL, "do not read /etc/pmutoprc or ~/.config/pmutop/pmutoprc"},
     {"remote", OPT_REMOTE, "USER@HOST",
-     "monitor a remote board (USER@ optional) through its pmutop agent"},
+     "monitor a remote board (USER@ optional; no leading '-') through its pmutop agent"},
     {"transport", OPT_TRANSPORT, "CMD",
-     "command that reaches the remote host (default \"ssh -T\")"},
+     "reaches the host as CMD -- HOST WORDS... (default \"ssh -T\"; WORDS shell-quoted)"},
     {"agent", OPT_AGENT, "CMD", "the pmutop command on the remote host (default pmutop)"},
     {"sample", OPT_SAMPLE, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)"},
     {"pin", OPT_PIN, "CPU", "pin pmutop itself to CPU"},
@@ -178,33 +179,36 @@ static void option_left(const struct option_def *d, char *buf, size_t len)
 void options_usage(FILE *out, enum options_program prog)
 {
 	if (prog == OPTIONS_AGENT)
-		fprintf(out,
-			"usage: pmutop-agent -b [options]      batch output, no screen\n"
-			"       pmutop-agent -b -r - [options] the stream pmutop --remote reads\n"
-			"       pmutop-agent probe cache [...] measure cache sizes, line size and "
-			"TLB reach\n\n"
-			"options:\n");
+		text_fprintf(
+		    out, "usage: pmutop-agent -b [options]      batch output, no screen\n"
+			 "       pmutop-agent -b -r - [options] the stream pmutop --remote reads\n"
+			 "       pmutop-agent probe cache [...] measure cache sizes, line size and "
+			 "TLB reach\n\n"
+			 "options:\n");
 	else
-		fprintf(out,
-			"usage: pmutop [options]            live per-CPU counter monitor\n"
-			"       pmutop -b -n N [options]    batch output\n"
-			"       pmutop probe cache [...]    measure cache sizes, line size and TLB "
-			"reach\n\n"
-			"options:\n");
+		text_fprintf(
+		    out,
+		    "usage: pmutop [options]            live per-CPU counter monitor\n"
+		    "       pmutop -b -n N [options]    batch output\n"
+		    "       pmutop probe cache [...]    measure cache sizes, line size and TLB "
+		    "reach\n\n"
+		    "options:\n");
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct option_def *d = &option_table[i];
 		char left[64];
 		if (!in_program(d, prog))
 			continue;
 		option_left(d, left, sizeof(left));
-		fprintf(out, "  %-34s %s\n", left, d->help);
+		text_fprintf(out, "  %-34s %s\n", left, d->help);
 	}
 	if (prog == OPTIONS_AGENT)
-		fprintf(out,
-			"\nThe board agent is pmutop without the screen; see pmutop-agent(1).\n");
+		text_fprintf(
+		    out, "\nThe board agent is pmutop without the screen; see pmutop-agent(1).\n");
 	else
-		fprintf(out, "\nIn the screen, press ? or type :help for keys and commands.\n");
-	fprintf(out, "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad "
+		text_fprintf(out,
+			     "\nIn the screen, press ? or type :help for keys and commands.\n");
+	text_fprintf(out,
+		     "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad "
 		     "usage.\n");
 }
 
@@ -229,7 +233,7 @@ void options_roff(FILE *out, enum options_program prog)
 		/* .BR alternates bold and roman: "-b" ", " "--batch" " MODE" */
 		fputs(".TP\n.BR ", out);
 		if (d->id < 256)
-			fprintf(out, "\\-%c \", \" ", d->id);
+			text_fprintf(out, "\\-%c \", \" ", d->id);
 		fputs("\\-\\-", out);
 		manpage_text(out, d->name);
 		if (d->arg) {

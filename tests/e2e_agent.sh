@@ -21,10 +21,9 @@ head -1 "$T/stream" | grep -q '"type":"header","format":"pmutop-recording"' && o
 # 4. pmutop --remote through a stand-in transport runs the agent binary
 cat >"$T/transport.sh" <<'SH'
 #!/bin/sh
-shift
-agent=$1
-shift
-exec "$agent" "$@" --backend sim --sim-cpus 2
+# like ssh: drops "-- HOST", joins the rest into one line for a shell
+shift 2
+exec sh -c "$* --backend sim --sim-cpus 2"
 SH
 chmod +x "$T/transport.sh"
 timeout 30 "$BIN" -b --remote board --transport "$T/transport.sh" --agent "$AGENT" -i 50 -n 5 -f json >"$T/r.json" 2>"$T/r.err"

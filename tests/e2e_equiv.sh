@@ -182,7 +182,7 @@ if [ -s "$FL" ]; then
 fi
 
 # (d) the same run through --remote, with a local stand-in for ssh that runs the agent here
-printf '#!/bin/sh\n# stand-in for "ssh -T HOST": drops HOST, runs the agent command here\nshift\nexec "$@"\n' >"$T/transport.sh"
+printf '#!/bin/sh\n# stand-in for "ssh -T -- HOST": drops -- HOST, runs the command line here\nshift 2\nexec sh -c "$*"\n' >"$T/transport.sh"
 chmod +x "$T/transport.sh"
 AGENT_CMD="$(printf '%q' "$AGENT") ${SIM[*]}"
 run rem.json -b -n $N -i 100 -m offcore --remote board --transport "$T/transport.sh" --agent "$AGENT_CMD" -f json

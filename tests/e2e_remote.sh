@@ -94,5 +94,77 @@ if command -v tmux >/dev/null; then
 	done <"$T/pids2"
 fi
 
+# 6. what goes to the board is checked and quoted for its shell (the fake transport runs the
+# line with sh -c, as ssh does); what comes back is checked before it is used
+BIN=$(realpath "$BIN") TR=$(realpath "$TR")
+export PMUTOP_BIN=$BIN FAKE_LOG=$T/log
+cd "$T" || exit 1 # where a command that got through would touch "pwned"
+for bad in "-m sw\$(touch pwned)" "-m sw;touch${IFS:0:1}pwned" "-C 0;touch${IFS:0:1}pwned" "-C 0-1\$(touch${IFS:0:1}pwned)"; do
+	opt=${bad%% *} val=${bad#* }
+	rm -f "$T/log".*
+	timeout 30 "$BIN" --no-rc -b -n 1 --remote board --transport "$TR" "$opt" "$val" >/dev/null 2>"$T/q.err"
+	rc=$?
+	[ $rc -eq 2 ] || no "$opt '$val': exit $rc, want 2"
+	grep -q "bad \(mode name\|CPU list\) \"" "$T/q.err" || no "$opt '$val': no message: $(cat "$T/q.err")"
+	[ ! -e "$T/log.argv" ] || no "$opt '$val': the transport ran"
+done
+rm -f "$T/log".*
+timeout 30 "$BIN" --no-rc -b -n 1 --remote '-oProxyCommand=touch pwned' --transport "$TR" >/dev/null 2>"$T/q.err"
+rc=$?
+[ $rc -eq 2 ] || no "--remote -oProxyCommand=...: exit $rc, want 2"
+grep -q "must not start with '-'" "$T/q.err" || no "--remote -oProxyCommand=...: $(cat "$T/q.err")"
+[ ! -e "$T/log.argv" ] || no "--remote -oProxyCommand=...: the transport ran"
+timeout 30 "$BIN" --no-rc -b -n 1 --remote 'board;touch pwned' --transport "$TR" >/dev/null 2>&1
+[ $? -eq 2 ] || no "--remote with a blank: not refused"
+# control lines are checked before they are sent
+timeout 30 "$BIN" --no-rc -b -n 2 -i 50 --remote board --transport "$TR" -c "mode 'sw\$(touch pwned)'" >/dev/null 2>"$T/q.err"
+grep -q 'bad mode name "sw\$(touch pwned)" for the agent' "$T/q.err" || no ":mode sent unchecked: $(cat "$T/q.err")"
+timeout 30 "$BIN" --no-rc -b -n 2 -i 50 --remote board --transport "$TR" -c "cpus '0;touch pwned'" >/dev/null 2>"$T/q.err"
+grep -q 'bad CPU list "0;touch pwned" for the agent' "$T/q.err" || no ":cpus sent unchecked: $(cat "$T/q.err")"
+# an argument with blanks, quotes and $(...) reaches the agent exactly; "--" comes before the host
+odd="$T/a b'c\"d\$(touch pwned)"
+rm -f "$T/log".*
+timeout 30 "$BIN" --no-rc -b -n 2 -i 50 -m sw -C 0-1 --remote board --transport "$TR" \
+	--agent "pmutop --flight-out '${odd//\'/\'\\\'\'}'" -f json >"$T/q.json" 2>"$T/q.err"
+rc=$?
+[ $rc -eq 0 ] || no "quoted agent argument: exit $rc: $(cat "$T/q.err")"
+[ "$(wc -l <"$T/q.json")" -eq 2 ] || no "quoted agent argument: $(wc -l <"$T/q.json") records"
+[ "$(sed -n 1,2p "$T/log.argv" | tr '\n' ' ')" = "-- board " ] || no "ssh argv does not start with -- HOST: $(head -3 "$T/log.argv")"
+printf '%s\n' --flight-out "$odd" -b -r - --no-rc -i 50 -m sw -C 0-1 >"$T/want.agent"
+cmp -s "$T/want.agent" "$T/log.agent" || no "the agent's argv differs: $(diff "$T/want.agent" "$T/log.agent")"
+unset FAKE_LOG
+# a stream with a bad mode name, CPU numbers out of range and escapes: refused or escaped
+timeout 10 "$BIN" --no-rc -b -r - --backend sim --sim-cpus 2 -i 50 -n 4 -m sw </dev/null >"$T/good.jsonl" 2>/dev/null
+python3 - "$T/good.jsonl" "$T/crafted.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+header = next(o for o in recs if o['type'] == 'header')
+mode = next(o for o in recs if o['type'] == 'mode')
+ticks = [o for o in recs if o['type'] == 'tick']
+def tick_on(cpu):
+    t = json.loads(json.dumps(ticks[1]))
+    t['cpus'][0]['cpu'] = cpu
+    return t
+out = [header, dict(mode, name='sw$(touch pwned)'), mode, ticks[0], tick_on(-1), tick_on(99999999999),
+       tick_on(7), {'type': 'mark', 't': ticks[1]['t'], 'text': 'm\x1b]0;PWNED\x07\u202e'}] + ticks[1:]
+open(sys.argv[2], 'w').write(''.join(json.dumps(o) + '\n' for o in out))
+PY
+printf '#!/bin/sh\nprintf "agent says \\033]0;PWNED\\007\\342\\200\\256\\n" >&2\ncat "%s"; sleep 10\n' "$T/crafted.jsonl" >"$T/cat-transport.sh"
+chmod +x "$T/cat-transport.sh"
+timeout 30 "$BIN" --no-rc -b -n 2 -f json --remote board --transport "$T/cat-transport.sh" >"$T/c.json" 2>"$T/c.err"
+rc=$?
+[ $rc -eq 0 ] || no "crafted stream: exit $rc: $(cat "$T/c.err")"
+grep -q 'mode line with a bad mode name "sw$(touch pwned)" skipped' "$T/c.err" || no "bad mode name used: $(cat "$T/c.err")"
+grep -q '"mode":"sw"' "$T/c.json" || no "crafted stream: the good mode is not shown"
+! grep -q 'touch pwned' "$T/c.json" || no "crafted stream: the bad mode name reached the output"
+grep -q '"cpu" = -1 is out of range' "$T/c.err" || no "negative CPU not refused"
+grep -q '"cpu" = 99999999999 is out of range' "$T/c.err" || no "huge CPU not refused"
+grep -q "CPU 7 is not in the header's CPU list" "$T/c.err" || no "CPU outside the header not refused"
+! grep -q '"cpu":\(-1\|7\|99999999999\),' "$T/c.json" || no "a refused CPU reached the output"
+grep -qF 'mark at 0.1 s: m\x1b]0;PWNED\x07\u202e' "$T/c.err" || no "mark not escaped: $(grep mark "$T/c.err")"
+grep -qF 'board: agent says \x1b]0;PWNED\x07\u202e' "$T/c.err" || no "agent stderr not escaped: $(grep says "$T/c.err")"
+! grep -q $'\e' "$T/c.err" || no "a raw escape reached stderr"
+[ ! -e "$T/pwned" ] || no "a command ran: $T/pwned exists"
+
 [ $fail -eq 0 ] && echo "e2e_remote: ok"
 exit $fail

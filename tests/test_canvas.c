@@ -40,11 +40,14 @@ static const struct {
     {__LINE__, 0, 0, -1, CANVAS_ELLIPSIS, "abcdef", 6, "abcdef\n......\n......\n"},
     {__LINE__, 0, 0, 5, CANVAS_ALIGN_RIGHT, "ab", 2, "...ab.\n......\n......\n"},
     {__LINE__, 0, 0, -1, 0, "\xc3\xa9t\xc3\xa9", 3, "\xc3\xa9t\xc3\xa9...\n......\n......\n"},
-    {__LINE__, 0, 0, -1, 0, "a\tb\x1b", 4, "a?b?..\n......\n......\n"},
+    {__LINE__, 0, 0, -1, 0, "a\tb\x1b", 6, "a\\x09b\n......\n......\n"},
     {__LINE__, 0, 0, -1, 0,
      "a\xff"
      "b",
-     3, "a?b...\n......\n......\n"},
+     6, "a\\xffb\n......\n......\n"},
+    /* a bidirectional override and a C1 CSI (as UTF-8) show escaped, never raw */
+    {__LINE__, 0, 0, -1, 0, "\xe2\x80\xae", 6, "\\u202e\n......\n......\n"},
+    {__LINE__, 0, 0, -1, 0, "\xc2\x9b", 6, "\\xc2\\x\n......\n......\n"},
     /* wide characters: two columns; one that does not fit leaves a blank */
     {__LINE__, 0, 0, -1, 0, "\xe4\xb8\xad\xe6\x96\x87", 4,
      "\xe4\xb8\xad\xe6\x96\x87..\n......\n......\n"},
@@ -172,7 +175,7 @@ static const struct {
 } width_cases[] = {
     {__LINE__, "", 0},		{__LINE__, "abc", 3},
     {__LINE__, "\xc3\xa9", 1},	{__LINE__, "\xe4\xb8\xad\xe6\x96\x87", 4},
-    {__LINE__, "e\xcc\x81", 1}, {__LINE__, "\x01\xff", 2},
+    {__LINE__, "e\xcc\x81", 1}, {__LINE__, "\x01\xff", 8}, /* shown "\\x01\\xff" */
 };
 
 static void test_utf8(void)

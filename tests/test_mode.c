@@ -648,7 +648,7 @@ static const struct {
     {__LINE__, HEAD EVENTS METRIC "better = higher\nwarn = 5\nbad = 10\n",
      "t.mode:6: metric util: warn and bad point opposite ways to 'better'"},
     {__LINE__, HEAD "[events *]\nx\x01 = r1\n",
-     "t.mode:4: bad event alias \"x?\" (letters, digits, _)"},
+     "t.mode:4: bad event alias \"x\\x01\" (letters, digits, _)"},
 };
 
 static void check_parse_errors(void)

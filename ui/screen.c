@@ -9,6 +9,7 @@
 #include "keys.h"
 #include "lineedit.h"
 #include "run.h"
+#include "textutil.h"
 #include "theme.h"
 #include "ui.h"
 #include "uistate.h"
@@ -275,21 +276,22 @@ int ui_run(struct app_ctx *app)
 {
 	char err[512];
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "pmutop: the screen needs a terminal; use -b for batch output\n");
+		text_fprintf(stderr,
+			     "pmutop: the screen needs a terminal; use -b for batch output\n");
 		return 2;
 	}
 	const char *term = getenv("TERM");
 	if (!term || !*term) {
-		fprintf(stderr, "pmutop: TERM is not set; use -b for batch output\n");
+		text_fprintf(stderr, "pmutop: TERM is not set; use -b for batch output\n");
 		return 2;
 	}
 	struct ui_state *u = ui_state_new(app, err, sizeof(err));
 	if (!u) {
-		fprintf(stderr, "pmutop: %s\n", err);
+		text_fprintf(stderr, "pmutop: %s\n", err);
 		return 2;
 	}
 	if (start_curses() < 0) {
-		fprintf(stderr, "pmutop: cannot initialise the terminal \"%s\"\n", term);
+		text_fprintf(stderr, "pmutop: cannot initialise the terminal \"%s\"\n", term);
 		ui_state_free(app);
 		return 1;
 	}

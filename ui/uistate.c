@@ -14,6 +14,7 @@
 #include "recorder.h"
 #include "remote.h"
 #include "replay.h"
+#include "textutil.h"
 #include "ui.h"
 #include <errno.h>
 #include <math.h>
@@ -265,7 +266,7 @@ void ui_state_free(struct app_ctx *app)
 	app_remove_hook(app, "ui");
 	char err[256];
 	if (u->history && hist_close(u->history, err, sizeof(err)) < 0)
-		fprintf(stderr, "pmutop: saving history: %s\n", err);
+		text_fprintf(stderr, "pmutop: saving history: %s\n", err);
 	canvas_free(u->canvas);
 	canvas_free(u->prev);
 	theme_free(&u->theme);

@@ -3,8 +3,8 @@
 #include "app.h"
 #include "duration.h"
 #include "keys.h"
-#include "paths.h"
 #include "linereader.h"
+#include "paths.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <errno.h>

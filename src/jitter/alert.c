@@ -413,17 +413,9 @@ size_t spike_log_bytes(const struct spike_log *log) { return log->cap * sizeof(*
 /* Writes one CSV field, quoted when it holds a comma, quote or line break. */
 static void csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	char buf[2 * ALERT_TEXT_MAX + 3];
+	text_csv_field(s, buf, sizeof(buf));
+	text_fputs(buf, f);
 }
 
 static void csv_num(FILE *f, double v)
@@ -472,8 +464,9 @@ int spike_log_write_jsonl(const struct spike_log *log, FILE *f, char *err, size_
 		json_object_set_new(o, "baseline", json_num(e->baseline));
 		json_object_set_new(o, "score", json_num(e->score));
 		json_object_set_new(o, "rule", json_string(e->rule));
-		int rc =
-		    json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+		int rc = json_dumpf(o, f,
+				    JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9) |
+					JSON_ENSURE_ASCII);
 		json_decref(o);
 		if (rc < 0 || fputc('\n', f) == EOF) {
 			text_errorf(err, errlen, "spike log: write failed: %s", strerror(errno));

@@ -5,6 +5,7 @@
 #include "frame.h"
 #include "platform.h"
 #include "recorder.h"
+#include "textutil.h"
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -1056,14 +1057,14 @@ static void text_extra(void *ctx, FILE *out)
 	const struct jitter *j = f->jitter;
 	if (!j || !j->have_agg)
 		return;
-	fprintf(out, "%s\n", f->self);
+	text_fprintf(out, "%s\n", f->self);
 	for (size_t i = 0; i < j->log.len; i++) {
 		unsigned long long idx = j->log.total - j->log.len + i;
 		if (idx < j->spikes_before)
 			continue;
 		const struct spike_event *e = spike_log_get(&j->log, i);
-		fprintf(out, "spike %.3f s cpu %d %s %.6g (baseline %.6g) %s\n", e->time_s, e->cpu,
-			e->metric, e->value, e->baseline, e->rule);
+		text_fprintf(out, "spike %.3f s cpu %d %s %.6g (baseline %.6g) %s\n", e->time_s,
+			     e->cpu, e->metric, e->value, e->baseline, e->rule);
 	}
 }
 

@@ -4,6 +4,7 @@
 #include "expr.h"
 #include "family.h"
 #include "linereader.h"
+#include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -22,12 +23,10 @@ const char *const mode_builtin_vars[] = {"interval", "interval_ns", "ncpus", NUL
 static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
 
 /* Copies @s for an error message with control characters replaced, at most 60 bytes. */
+/* An escaped copy of @s for a message, cut at 60 bytes. */
 static const char *clean(const char *s, char *buf, size_t len)
 {
-	size_t i = 0;
-	for (; s && s[i] && i + 1 < len && i < 60; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	buf[i] = '\0';
+	text_escape(s, s ? 60 : 0, buf, len);
 	return buf;
 }
 
@@ -51,7 +50,7 @@ static bool valid_ident(const char *s)
 	return true;
 }
 
-static bool valid_mode_name(const char *s)
+bool mode_name_valid(const char *s)
 {
 	if (!*s || strlen(s) > 32)
 		return false;
@@ -216,10 +215,12 @@ static int add_event(struct builder *b, struct mode_events *s, char *alias, cons
 		return bfail(b, line, "event alias \"%s\" is a builtin variable", alias);
 	if (!*spec)
 		return bfail(b, line, "event %s: empty event spec", alias);
+	bool blank = !text_is_safe(spec, strlen(spec), TEXT_ESC_KEEP_BACKSLASH);
 	for (const char *p = spec; *p; p++)
-		if (isspace((unsigned char)*p) || (unsigned char)*p < 0x20)
-			return bfail(b, line, "event %s: spaces or control characters in \"%s\"",
-				     alias, clean(spec, c, sizeof(c)));
+		blank |= isspace((unsigned char)*p) != 0;
+	if (blank)
+		return bfail(b, line, "event %s: spaces or control characters in \"%s\"", alias,
+			     clean(spec, c, sizeof(c)));
 	if (mode_event_index(s, alias) >= 0)
 		return bfail(b, line, "event alias \"%s\" defined twice in this section", alias);
 	if (s->nevents >= MODE_MAX_EVENTS)
@@ -413,7 +414,7 @@ static int parse_mode_key(struct builder *b, const char *key, const char *val, i
 	char c[64];
 	struct mode *m = b->m;
 	if (strcmp(key, "name") == 0) {
-		if (!valid_mode_name(val))
+		if (!mode_name_valid(val))
 			return bfail(b, line,
 				     "bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
 				     clean(val, c, sizeof(c)));
@@ -601,7 +602,7 @@ struct mode *mode_define(const char *name, const char *events, const char *metri
 	int rc = 0;
 	m->source = xstrdup("define");
 	m->kind = MODE_KIND_COUNTERS;
-	if (!name || !valid_mode_name(name)) {
+	if (!name || !mode_name_valid(name)) {
 		rc = bfail(&b, 0,
 			   "define: bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
 			   clean(name ? name : "", c, sizeof(c)));

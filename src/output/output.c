@@ -146,16 +146,29 @@ static size_t plain_len(const char *s, bool *plain)
 	bool ok = true;
 	for (; s[n]; n++) {
 		unsigned char c = (unsigned char)s[n];
-		ok &= c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+		ok &= c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 	}
 	*plain = ok;
 	return n;
 }
 
-/* A quoted JSON string; @s is valid UTF-8. Escapes what jansson escapes, nothing more. */
-static void put_string(struct output_json *w, const char *s)
+/* "\\u00XX" style escape of @cp into @esc (6 bytes); returns 6. */
+static size_t json_u_escape(uint32_t cp, char *esc)
 {
 	static const char hex[] = "0123456789ABCDEF";
+	memcpy(esc, "\\u", 2);
+	for (int i = 0; i < 4; i++)
+		esc[2 + i] = hex[(cp >> (12 - 4 * i)) & 15];
+	return 6;
+}
+
+/*
+ * A quoted JSON string. Escapes what jansson escapes, and what a terminal would obey: DEL, the
+ * C1 controls and the bidirectional controls as \uXXXX. Bytes that are not UTF-8 are written
+ * as text_escape() shows them ("\\xNN"), so the string is never lost.
+ */
+static void put_string(struct output_json *w, const char *s)
+{
 	bool plain;
 	size_t len = plain_len(s, &plain);
 	if (plain) {
@@ -170,43 +183,60 @@ static void put_string(struct output_json *w, const char *s)
 	}
 	put_c(w, '"');
 	const char *run = s;
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
-		if (c >= 0x20 && c != '"' && c != '\\')
+		size_t seq = 1; /* bytes of this character */
+		if (c >= 0x80) {
+			seq = utf8_len((const unsigned char *)s);
+			if (seq && text_is_safe(s, seq, 0)) {
+				s += seq;
+				continue;
+			}
+		} else if (c >= 0x20 && c != 0x7f && c != '"' && c != '\\') {
+			s++;
 			continue;
+		}
 		put(w, run, (size_t)(s - run));
-		run = s + 1;
-		char esc[6] = {'\\', 0};
+		char esc[8] = {'\\', 0};
 		size_t n = 2;
-		switch (c) {
-		case '"':
-			esc[1] = '"';
-			break;
-		case '\\':
-			esc[1] = '\\';
-			break;
-		case '\b':
-			esc[1] = 'b';
-			break;
-		case '\f':
-			esc[1] = 'f';
-			break;
-		case '\n':
-			esc[1] = 'n';
-			break;
-		case '\r':
-			esc[1] = 'r';
-			break;
-		case '\t':
-			esc[1] = 't';
-			break;
-		default:
-			memcpy(esc, "\\u00", 4);
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			n = 6;
+		if (c >= 0x80 && seq) { /* a C1 or a bidirectional control */
+			uint32_t cp = c & (seq == 2 ? 0x1f : seq == 3 ? 0x0f : 0x07);
+			for (size_t i = 1; i < seq; i++)
+				cp = (cp << 6) | ((unsigned char)s[i] & 0x3f);
+			n = json_u_escape(cp, esc);
+		} else if (c >= 0x80) { /* not UTF-8: "\xNN", the backslash escaped for JSON */
+			n = (size_t)snprintf(esc, sizeof(esc), "\\\\x%02x", c);
+			seq = 1;
+		} else {
+			switch (c) {
+			case '"':
+				esc[1] = '"';
+				break;
+			case '\\':
+				esc[1] = '\\';
+				break;
+			case '\b':
+				esc[1] = 'b';
+				break;
+			case '\f':
+				esc[1] = 'f';
+				break;
+			case '\n':
+				esc[1] = 'n';
+				break;
+			case '\r':
+				esc[1] = 'r';
+				break;
+			case '\t':
+				esc[1] = 't';
+				break;
+			default:
+				n = json_u_escape(c, esc);
+			}
 		}
 		put(w, esc, n);
+		s += seq;
+		run = s;
 	}
 	put(w, run, (size_t)(s - run));
 	put_c(w, '"');
@@ -225,8 +255,6 @@ static bool member(struct output_json *w, const char *key)
 		return false;
 	bool plain = true;
 	size_t klen = key ? plain_len(key, &plain) : 0;
-	if (!plain && !output_json_text_ok(key))
-		return false;
 	char *p = room(w, klen + 4 + VALUE_ROOM); /* ,"key": */
 	if (!p)
 		return false;
@@ -324,7 +352,7 @@ void output_json_null(struct output_json *w, const char *key)
 
 void output_json_string(struct output_json *w, const char *key, const char *s)
 {
-	if (!s || !output_json_text_ok(s))
+	if (!s)
 		return;
 	if (member(w, key))
 		put_string(w, s);
@@ -454,7 +482,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	put_c(w, '\n');
 	if (w->oom || w->depth != 0)
 		return -1;
-	return fwrite(w->buf, 1, w->len, out) == w->len ? 0 : -1;
+	return text_fwrite(w->buf, w->len, out);
 }
 
 /* --- CSV ------------------------------------------------------------------------------------- */
@@ -475,13 +503,13 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		const char *name = snap->event_names[e], *state = count_state_name(c->state);
-		size_t nlen = strlen(name), slen = strlen(state);
+		size_t nlen = 2 * strlen(name) + 3, slen = strlen(state);
 		char *p = room(b, plen + nlen + slen + slen_sfx + 2 * NUMFMT_MAX + 16);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
 		p = put_mem(p, "event,", 6);
-		p = put_mem(p, name, nlen);
+		p += text_csv_field(name, p, nlen); /* an event like cpu/event=0x3c,umask=0/ */
 		*p++ = ',';
 		if (has && c->value == floor(c->value) && fabs(c->value) < 9007199254740992.0)
 			p += c->value == 0 && signbit(c->value) ? numfmt_fixed(p, c->value, 0)
@@ -605,7 +633,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	}
 	if (b->oom)
 		return -1;
-	return fwrite(b->buf, 1, b->len, out) == b->len ? 0 : -1;
+	return text_fwrite(b->buf, b->len, out);
 }
 
 /* --- text ------------------------------------------------------------------------------------ */
@@ -620,42 +648,42 @@ static void text_cell_count(FILE *out, const struct count *c)
 	if (c->state == COUNT_SCALED) {
 		char pct[40];
 		snprintf(pct, sizeof(pct), "%s(%.0f%%)", buf, c->running * 100);
-		fprintf(out, " %14s", pct);
+		text_fprintf(out, " %14s", pct);
 	} else {
-		fprintf(out, " %14s", buf);
+		text_fprintf(out, " %14s", buf);
 	}
 }
 
 static void output_text(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
-	fprintf(out, "time %.3f s  interval %.1f ms  mode %s  backend %s%s\n", snap->time_s,
-		snap->interval_s * 1000, meta->mode, meta->backend,
-		meta->simulated ? "  SIMULATED"
-		: meta->replay	? "  REPLAY"
-				: "");
-	fprintf(out, "%5s", "CPU");
+	text_fprintf(out, "time %.3f s  interval %.1f ms  mode %s  backend %s%s\n", snap->time_s,
+		     snap->interval_s * 1000, meta->mode, meta->backend,
+		     meta->simulated ? "  SIMULATED"
+		     : meta->replay  ? "  REPLAY"
+				     : "");
+	text_fprintf(out, "%5s", "CPU");
 	for (int m = 0; m < snap->nmetrics; m++) {
 		char h[64];
 		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->split[m] ? "*" : "",
 			 snap->metrics[m].name, snap->metrics[m].unit[0] ? "[" : "",
 			 snap->metrics[m].unit, snap->metrics[m].unit[0] ? "]" : "");
-		fprintf(out, " %14.14s", h);
+		text_fprintf(out, " %14.14s", h);
 	}
 	for (int e = 0; e < snap->nevents; e++)
-		fprintf(out, " %14.14s", snap->event_names[e]);
+		text_fprintf(out, " %14.14s", snap->event_names[e]);
 	fputc('\n', out);
 	for (int r = 0; r <= snap->nrows; r++) {
 		bool total = r == snap->nrows;
 		if (total)
-			fprintf(out, "%5s", "all");
+			text_fprintf(out, "%5s", "all");
 		else
-			fprintf(out, "%5d", snap->cpus[r]);
+			text_fprintf(out, "%5d", snap->cpus[r]);
 		for (int m = 0; m < snap->nmetrics; m++) {
 			char buf[32];
 			output_format_value(total ? snap->total_values[m]
 						  : snap->values[r * snap->nmetrics + m],
 					    buf, sizeof(buf));
-			fprintf(out, " %14s", buf);
+			text_fprintf(out, " %14s", buf);
 		}
 		const struct count *counts =
 		    total ? snap->total_counts : &snap->counts[r * snap->nevents];
@@ -682,8 +710,8 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	}
 	for (int m = 0; m < snap->nmetrics; m++)
 		if (snap->split[m]) {
-			fprintf(out,
-				"* combines events measured in different ticks (rotated sets)\n");
+			text_fprintf(
+			    out, "* combines events measured in different ticks (rotated sets)\n");
 			break;
 		}
 	if (meta->text_extra)

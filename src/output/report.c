@@ -5,6 +5,7 @@
 #include "mode.h"
 #include "platform.h"
 #include "source.h"
+#include "textutil.h"
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <string.h>
@@ -25,8 +26,8 @@ static void list_one(void *arg, const char *pmu, const char *event, const char *
 {
 	struct list_state *s = arg;
 	if (!s->last_pmu || strcmp(s->last_pmu, pmu) != 0) {
-		fprintf(s->out, "\n%s%s:\n", pmu,
-			present ? "" : " (not this CPU; encodable with a pmu:: prefix)");
+		text_fprintf(s->out, "\n%s%s:\n", pmu,
+			     present ? "" : " (not this CPU; encodable with a pmu:: prefix)");
 		s->last_pmu = pmu;
 	}
 	char first[100];
@@ -48,16 +49,16 @@ static void list_one(void *arg, const char *pmu, const char *event, const char *
 		mark = ok ? "[opens] " : "[not here] ";
 		s->opens += ok;
 	}
-	fprintf(s->out, "  %s::%-40s %s%s\n", pmu, event, mark, first);
+	text_fprintf(s->out, "  %s::%-40s %s%s\n", pmu, event, mark, first);
 	s->n++;
 }
 
 int report_list_events(struct app_ctx *app, const char *pattern, FILE *out)
 {
-	fprintf(out, "# platform: %s\n", app->pf.capability);
-	fprintf(out, "# family: %s (%s)\n", app->family->key, app->family->desc);
+	text_fprintf(out, "# platform: %s\n", app->pf.capability);
+	text_fprintf(out, "# family: %s (%s)\n", app->family->key, app->family->desc);
 	if (app->pf.core_pmu_count == 0)
-		fprintf(
+		text_fprintf(
 		    out,
 		    "# the kernel here opens software events and other PMUs only (%s); hardware "
 		    "events below encode but will not open\n",
@@ -68,15 +69,15 @@ int report_list_events(struct app_ctx *app, const char *pattern, FILE *out)
 					   source_has(&app->source, SOURCE_CAP_THIS_MACHINE)};
 	/* With a pattern every compiled-in model is searched; without one, the active ones. */
 	encode_list(pattern, pattern != NULL, list_one, &s);
-	fprintf(out, "\nPMUs the kernel here exposes (sysfs syntax pmu/event/):\n");
+	text_fprintf(out, "\nPMUs the kernel here exposes (sysfs syntax pmu/event/):\n");
 	for (int i = 0; i < app->pf.npmus; i++)
-		fprintf(out, "  %-20s type %d%s\n", app->pf.pmus[i].name, app->pf.pmus[i].type,
-			app->pf.pmus[i].is_core ? " (core PMU)" : "");
+		text_fprintf(out, "  %-20s type %d%s\n", app->pf.pmus[i].name, app->pf.pmus[i].type,
+			     app->pf.pmus[i].is_core ? " (core PMU)" : "");
 	if (s.try_open)
-		fprintf(out, "\n%d events, %d of them open on CPU %d here\n", s.n, s.opens,
-			app->cpus[0]);
+		text_fprintf(out, "\n%d events, %d of them open on CPU %d here\n", s.n, s.opens,
+			     app->cpus[0]);
 	else
-		fprintf(out, "\n%d events\n", s.n);
+		text_fprintf(out, "\n%d events\n", s.n);
 	return 0;
 }
 
@@ -96,38 +97,38 @@ static bool pmu_in_use(const struct app_ctx *app, const struct platform_pmu *p)
 static void print_core_types(const struct app_ctx *app, FILE *out)
 {
 	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->pf.core_pmu_count == 0)
-		fprintf(out, "# counters: no core PMU here, so none counted or probed\n");
+		text_fprintf(out, "# counters: no core PMU here, so none counted or probed\n");
 	for (int i = 0; i < app->pf.npmus; i++) {
 		const struct platform_pmu *p = &app->pf.pmus[i];
 		char set[256], wrap[320];
 		if (!pmu_in_use(app, p))
 			continue;
 		platform_wrap_note(p, app->interval_ms, wrap, sizeof(wrap));
-		fprintf(out,
-			"# core type %s (CPUs %s): family %s, perf type %d, %d programmable "
-			"counters%s; %s\n",
-			p->name, cpuset_format(&p->cpus, set, sizeof(set)), p->family->key, p->type,
-			p->num_counters,
-			p->counters_probed			 ? " (probed)"
-			: p->num_counters == p->family->counters ? " (family table)"
-								 : " (caps/num_counters)",
-			wrap);
+		text_fprintf(out,
+			     "# core type %s (CPUs %s): family %s, perf type %d, %d programmable "
+			     "counters%s; %s\n",
+			     p->name, cpuset_format(&p->cpus, set, sizeof(set)), p->family->key,
+			     p->type, p->num_counters,
+			     p->counters_probed			      ? " (probed)"
+			     : p->num_counters == p->family->counters ? " (family table)"
+								      : " (caps/num_counters)",
+			     wrap);
 	}
 }
 
 int report_list_modes(struct app_ctx *app, FILE *out)
 {
-	fprintf(out, "# family: %s (%s), %d programmable counters\n", app->family->key,
-		app->family->desc, app->family->counters);
+	text_fprintf(out, "# family: %s (%s), %d programmable counters\n", app->family->key,
+		     app->family->desc, app->family->counters);
 	print_core_types(app, out);
-	fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", "MODE", "STATUS", "COUNTERS", "FIXED",
-		"OTHER", "MULTIPLEX", "TITLE / REASON");
+	text_fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", "MODE", "STATUS", "COUNTERS",
+		     "FIXED", "OTHER", "MULTIPLEX", "TITLE / REASON");
 	for (int i = 0; i < app->modes->n; i++) {
 		const struct mode *m = app->modes->modes[i];
 		struct mode_avail a;
 		if (app_mode_availability(app, m, &a) < 0) {
-			fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", m->name, "n/a", "-", "-",
-				"-", "-", a.reason);
+			text_fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", m->name, "n/a", "-",
+				     "-", "-", "-", a.reason);
 			continue;
 		}
 		const char *mux = !a.multiplex ? "no" : a.counters <= 4 ? "rotate sets" : "kernel";
@@ -144,9 +145,9 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 				mux = muxbuf;
 			}
 		}
-		fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s%s%s%s\n", m->name, "available",
-			needed, a.fixed, a.other, mux, m->title ? m->title : "", a.note ? " [" : "",
-			a.note ? a.note : "", a.note ? "]" : "");
+		text_fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s%s%s%s\n", m->name, "available",
+			     needed, a.fixed, a.other, mux, m->title ? m->title : "",
+			     a.note ? " [" : "", a.note ? a.note : "", a.note ? "]" : "");
 	}
 	return 0;
 }
@@ -173,15 +174,15 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 	if (event_encode(spec, &ctx, &enc, err, sizeof(err)) < 0) {
 		char sugg[5][96];
 		int n = encode_suggest(spec, &ctx, sugg, 5);
-		fprintf(out, "  %-22s %-36s cannot encode: %s", alias, spec, err);
+		text_fprintf(out, "  %-22s %-36s cannot encode: %s", alias, spec, err);
 		for (int i = 0; i < n; i++)
-			fprintf(out, "%s%s", i ? ", " : "; did you mean ", sugg[i]);
+			text_fprintf(out, "%s%s", i ? ", " : "; did you mean ", sugg[i]);
 		fputc('\n', out);
 		return -1;
 	}
 	char desc[200];
 	encode_format(&enc, desc, sizeof(desc));
-	fprintf(out, "  %-22s %-36s %s\n", alias, spec, desc);
+	text_fprintf(out, "  %-22s %-36s %s\n", alias, spec, desc);
 	/* big.LITTLE: a raw event opens with each core type's own perf type (<pmu>/type) */
 	for (int i = 0; app->pf.hybrid && enc.hardware && i < app->pf.npmus; i++) {
 		const struct platform_pmu *p = &app->pf.pmus[i];
@@ -194,20 +195,20 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 			snprintf(line, sizeof(line), "cannot encode: %s", err);
 		else
 			encode_format(&pe, line, sizeof(line));
-		fprintf(out, "  %-22s %-36s on %s (CPUs %s): %s\n", "", "", p->name,
-			cpuset_format(&p->cpus, set, sizeof(set)), line);
+		text_fprintf(out, "  %-22s %-36s on %s (CPUs %s): %s\n", "", "", p->name,
+			     cpuset_format(&p->cpus, set, sizeof(set)), line);
 	}
 	bool live = app->pf.root[0] == '\0' && source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
 	if (enc.procfs) {
-		fprintf(out, "  %-22s %-36s %s\n", "", "",
-			access("/proc/stat", R_OK) == 0 ? "readable here"
-							: "/proc/stat not readable");
+		text_fprintf(out, "  %-22s %-36s %s\n", "", "",
+			     access("/proc/stat", R_OK) == 0 ? "readable here"
+							     : "/proc/stat not readable");
 		return 0;
 	}
 	if (!live) {
-		fprintf(out, "  %-22s %-36s (opens not tried: %s)\n", "", "",
-			app->pf.root[0] ? "the sysfs root stands for another machine"
-					: "sim backend");
+		text_fprintf(out, "  %-22s %-36s (opens not tried: %s)\n", "", "",
+			     app->pf.root[0] ? "the sysfs root stands for another machine"
+					     : "sim backend");
 		return 0;
 	}
 	int ok = 0;
@@ -220,36 +221,37 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 		if (e == 0)
 			ok++;
 		else
-			fprintf(out, "  %-22s %-36s CPU %d: %s: %s\n", "", "", app->cpus[r],
-				strerror(e), perf_errno_hint(e));
+			text_fprintf(out, "  %-22s %-36s CPU %d: %s: %s\n", "", "", app->cpus[r],
+				     strerror(e), perf_errno_hint(e));
 	}
-	fprintf(out, "  %-22s %-36s opens on %d of %d CPUs\n", "", "", ok, app->ncpus);
+	text_fprintf(out, "  %-22s %-36s opens on %d of %d CPUs\n", "", "", ok, app->ncpus);
 	return 0;
 }
 
 int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errout)
 {
 	const struct mode *m = mode_find(app->modes, what);
-	fprintf(out, "# platform: %s\n# family: %s (%s)\n", app->pf.capability, app->family->key,
-		app->family->desc);
+	text_fprintf(out, "# platform: %s\n# family: %s (%s)\n", app->pf.capability,
+		     app->family->key, app->family->desc);
 	if (m) {
 		struct mode_resolution res;
-		fprintf(out, "mode %s: %s\n", m->name, m->title ? m->title : "");
+		text_fprintf(out, "mode %s: %s\n", m->name, m->title ? m->title : "");
 		if (mode_resolve(m, app->family, &res) < 0) {
-			fprintf(out, "  not available on %s: %s\n", app->family->key, res.reason);
+			text_fprintf(out, "  not available on %s: %s\n", app->family->key,
+				     res.reason);
 			return 1;
 		}
 		static struct session_mode sm;
 		char err[256];
 		if (app_resolve_mode(app, m->name, &sm, err, sizeof(err)) < 0) {
-			fprintf(out, "  %s\n", err);
+			text_fprintf(out, "  %s\n", err);
 			return 1;
 		}
 		print_core_types(app, out);
-		fprintf(out, "  events for family %s (section %s)%s:\n", app->family->key,
-			res.matched, sm.nsets > 1 ? ", rotated in sets" : "");
+		text_fprintf(out, "  events for family %s (section %s)%s:\n", app->family->key,
+			     res.matched, sm.nsets > 1 ? ", rotated in sets" : "");
 		if (res.events->note)
-			fprintf(out, "  note: %s\n", res.events->note);
+			text_fprintf(out, "  note: %s\n", res.events->note);
 		for (int e = 0; e < sm.nevents; e++) {
 			char alias[64];
 			if (sm.nsets > 1 && sm.events[e].set < 0)
@@ -287,7 +289,7 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 		}
 	}
 	if (bad == items) { /* nothing named a mode or an event that encodes */
-		fprintf(
+		text_fprintf(
 		    errout,
 		    "pmutop: --explain: \"%s\" is neither a mode nor an event this machine knows\n",
 		    what);

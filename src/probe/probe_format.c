@@ -1,6 +1,7 @@
 /* probe_format.c: cache-probe output: summary, tables, terminal plot, JSON, and the `probe`
  * command. */
 #include "probe.h"
+#include "textutil.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -22,7 +23,7 @@ static const char *const agree_keys[] = {
 
 void probe_line_file(void *ctx, const char *line)
 {
-	fputs(line, (FILE *)ctx);
+	text_fputs(line, (FILE *)ctx);
 	fputc('\n', (FILE *)ctx);
 }
 
@@ -46,18 +47,10 @@ static char *fmt_cycles(const struct probe_result *r, double ns, char *buf, size
 	return buf;
 }
 
-/* Copies @s with control characters escaped (strings from files). */
+/* Copies @s escaped (strings from files). */
 static char *escape(const char *s, char *buf, size_t len)
 {
-	size_t k = 0;
-	for (; *s && k + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f)
-			k += (size_t)snprintf(buf + k, len - k, "\\x%02x", c);
-		else
-			buf[k++] = (char)c;
-	}
-	buf[k] = 0;
+	text_escape(s, TEXT_NUL_TERMINATED, buf, len);
 	return buf;
 }
 
@@ -402,7 +395,8 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 		}
 		json_object_set_new(o, "seed_sweep", sd);
 	}
-	int rc = json_dumpf(o, out, JSON_COMPACT) < 0 ? -1 : 0;
+	/* ENSURE_ASCII: a sysfs string cannot put a C1 or bidi control on the terminal */
+	int rc = json_dumpf(o, out, JSON_COMPACT | JSON_ENSURE_ASCII) < 0 ? -1 : 0;
 	fputc('\n', out);
 	json_decref(o);
 	return rc;
@@ -410,16 +404,17 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmutop probe cache [--quick] [--cpu N] [--max-size SIZE] [--json] "
-		   "[--sysfs-root DIR]\n"
-		   "  Measures cache sizes, line size, hit and memory latencies and TLB reach on "
-		   "one pinned CPU\n"
-		   "  with a random pointer chase, and compares them with sysfs.\n"
-		   "  --quick          L1d, line and L2 in a few seconds (sizes to 8M)\n"
-		   "  --cpu N          CPU to pin to (default: the current one)\n"
-		   "  --max-size SIZE  largest working set, e.g. 64M (default 8M quick, 64M full)\n"
-		   "  --json           one JSON object instead of tables\n"
-		   "  --sysfs-root DIR read DIR/sys/devices/system/cpu/... instead of /sys\n");
+	text_fprintf(
+	    f, "usage: pmutop probe cache [--quick] [--cpu N] [--max-size SIZE] [--json] "
+	       "[--sysfs-root DIR]\n"
+	       "  Measures cache sizes, line size, hit and memory latencies and TLB reach on "
+	       "one pinned CPU\n"
+	       "  with a random pointer chase, and compares them with sysfs.\n"
+	       "  --quick          L1d, line and L2 in a few seconds (sizes to 8M)\n"
+	       "  --cpu N          CPU to pin to (default: the current one)\n"
+	       "  --max-size SIZE  largest working set, e.g. 64M (default 8M quick, 64M full)\n"
+	       "  --json           one JSON object instead of tables\n"
+	       "  --sysfs-root DIR read DIR/sys/devices/system/cpu/... instead of /sys\n");
 }
 
 /* Value of "--opt V" or "--opt=V"; advances *i. NULL when missing. */
@@ -454,8 +449,8 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 		return 0;
 	}
 	if (strcmp(argv[0], "cache")) {
-		fprintf(err, "pmutop probe: unknown probe '%s' (known: cache)\n",
-			escape(argv[0], esc, sizeof(esc)));
+		text_fprintf(err, "pmutop probe: unknown probe '%s' (known: cache)\n",
+			     escape(argv[0], esc, sizeof(esc)));
 		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -470,58 +465,59 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 		} else if (is_opt(a, "--cpu")) {
 			char *end;
 			if (!(v = opt_value(argc, argv, &i, "--cpu"))) {
-				fprintf(err, "pmutop probe: --cpu needs a CPU number\n");
+				text_fprintf(err, "pmutop probe: --cpu needs a CPU number\n");
 				return 2;
 			}
 			long c = strtol(v, &end, 10);
 			if (!*v || *end || c < 0 || c > 1 << 20) {
-				fprintf(err, "pmutop probe: bad CPU number '%s'\n",
-					escape(v, esc, sizeof(esc)));
+				text_fprintf(err, "pmutop probe: bad CPU number '%s'\n",
+					     escape(v, esc, sizeof(esc)));
 				return 2;
 			}
 			o.cpu = (int)c;
 		} else if (is_opt(a, "--max-size")) {
 			size_t s;
 			if (!(v = opt_value(argc, argv, &i, "--max-size"))) {
-				fprintf(err, "pmutop probe: --max-size needs a size (e.g. 64M)\n");
+				text_fprintf(err,
+					     "pmutop probe: --max-size needs a size (e.g. 64M)\n");
 				return 2;
 			}
 			if (probe_parse_size(v, &s, e, sizeof(e)) < 0) {
-				fprintf(err, "pmutop probe: --max-size: %s\n",
-					escape(e, esc, sizeof(esc)));
+				text_fprintf(err, "pmutop probe: --max-size: %s\n",
+					     escape(e, esc, sizeof(esc)));
 				return 2;
 			}
 			o.max_size = s;
 		} else if (is_opt(a, "--sysfs-root")) {
 			if (!(v = opt_value(argc, argv, &i, "--sysfs-root")) || !*v) {
-				fprintf(err, "pmutop probe: --sysfs-root needs a directory\n");
+				text_fprintf(err, "pmutop probe: --sysfs-root needs a directory\n");
 				return 2;
 			}
 			o.sysfs_root = v;
 		} else {
-			fprintf(err, "pmutop probe: unknown option '%s' (see --help)\n",
-				escape(a, esc, sizeof(esc)));
+			text_fprintf(err, "pmutop probe: unknown option '%s' (see --help)\n",
+				     escape(a, esc, sizeof(esc)));
 			return 2;
 		}
 	}
 	if (o.cpu >= 0 && probe_check_cpu(o.sysfs_root, o.cpu, e, sizeof(e)) < 0) {
-		fprintf(err, "pmutop probe: %s\n", e);
+		text_fprintf(err, "pmutop probe: %s\n", e);
 		return 2;
 	}
 	if (o.max_size && (o.max_size < 8192 || o.max_size > ((size_t)4 << 30))) {
-		fprintf(err, "pmutop probe: --max-size must be between 8K and 4G\n");
+		text_fprintf(err, "pmutop probe: --max-size must be between 8K and 4G\n");
 		return 2;
 	}
 	struct probe *p = probe_new(&o, e, sizeof(e));
 	if (!p) {
-		fprintf(err, "pmutop probe: %s\n", e);
+		text_fprintf(err, "pmutop probe: %s\n", e);
 		return 1;
 	}
 	int rc;
 	while ((rc = probe_step(p, 100)) > 0)
 		;
 	if (rc < 0) {
-		fprintf(err, "pmutop probe: %s\n", probe_error(p));
+		text_fprintf(err, "pmutop probe: %s\n", probe_error(p));
 		rc = strstr(probe_error(p), "cannot pin") ? 2 : 1;
 		probe_free(p);
 		return rc;

@@ -346,7 +346,11 @@ static double usec_round(double t) { return isfinite(t) ? round(t * 1e6) / 1e6 :
 /* Tick times keep the backend clock's nanoseconds, so a replay measures the same intervals. */
 static double nsec_round(double t) { return isfinite(t) ? round(t * 1e9) / 1e9 : 0; }
 
-#define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
+/* ENSURE_ASCII: a string from a mode file, the kernel or an agent is stored as it is, but as
+ * \uXXXX beyond ASCII, so no C1 or bidirectional control reaches a terminal that shows the
+ * file (jansson escapes the C0 controls itself). */
+#define DUMP_FLAGS                                                                                 \
+	(JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_ENSURE_ASCII)
 
 /* Dumps @o (consumed) as one line with '\n'; NULL on ENOMEM. */
 static char *dump_line(json_t *o)

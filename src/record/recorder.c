@@ -3,6 +3,7 @@
 #include "app.h"
 #include "recfile.h"
 #include "replay.h"
+#include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -195,7 +196,7 @@ static void on_close(struct app_ctx *app, void *arg)
 	(void)arg;
 	char err[512];
 	if (REC(app) && recorder_stop(app, err, sizeof(err)) < 0 && !app->opt.batch)
-		fprintf(stderr, "pmutop: %s\n", err);
+		text_fprintf(stderr, "pmutop: %s\n", err);
 }
 
 int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errlen)

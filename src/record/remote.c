@@ -2,8 +2,11 @@
 #include "remote.h"
 #include "app.h"
 #include "command.h"
+#include "cpuset.h"
+#include "mode.h"
 #include "recfile.h"
 #include "replay.h"
+#include "textutil.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -55,11 +58,104 @@ static void set_state(struct remote *rm, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* argv of "TRANSPORT HOST AGENT -b -r - ..." (malloc'd words). */
+/* ---- what goes to the board: checked, and quoted for its shell ---- */
+
+/* Characters no POSIX shell treats specially: a word of only these is passed as it is. */
+static const char shell_plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "0123456789_@%+=:,./-";
+
+/*
+ * @s as one word of the remote shell's command line: the transport (like ssh) joins the words
+ * after the host with spaces and gives the line to the board's shell, so each word is quoted:
+ * as it is when it is plain, else in single quotes with each ' written '\''. Malloc'd.
+ */
+static char *shell_word(const char *s)
+{
+	size_t n = strlen(s), quotes = 0;
+	if (n && strspn(s, shell_plain) == n)
+		return strdup(s);
+	for (const char *p = s; *p; p++)
+		quotes += *p == '\'';
+	char *w = malloc(n + 3 * quotes + 3), *o = w;
+	if (!w)
+		return NULL;
+	*o++ = '\'';
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return w;
+}
+
+/* The host as the transport gets it: not empty, no option ("-oProxyCommand=..." would be one
+ * even after "--" for some transports), no blank or control character. */
+static int check_host(const char *host, char *err, size_t errlen)
+{
+	char e[200];
+	text_escape(host, TEXT_NUL_TERMINATED, e, sizeof(e));
+	if (!*host || *host == '-' || strpbrk(host, " \t\n") ||
+	    !text_is_safe(host, strlen(host), 0)) {
+		snprintf(err, errlen,
+			 "--remote \"%s\": a host is [USER@]HOST, and must not start with '-' or "
+			 "hold blanks or control characters",
+			 e);
+		return -1;
+	}
+	return 0;
+}
+
+/* A mode name or a CPU list for the agent (-m, -C, "mode", "cpus"): checked before it is sent. */
+static int check_mode_name(const char *mode, char *err, size_t errlen)
+{
+	if (mode_name_valid(mode))
+		return 0;
+	char e[200];
+	text_escape(mode, TEXT_NUL_TERMINATED, e, sizeof(e));
+	snprintf(err, errlen,
+		 "bad mode name \"%s\" for the agent (letters, digits, _ - +; at most 32)", e);
+	return -1;
+}
+
+static int check_cpu_list(const char *cpus, bool all_ok, char *err, size_t errlen)
+{
+	struct cpuset set;
+	char why[160], e[200];
+	if (all_ok && strcmp(cpus, "all") == 0)
+		return 0;
+	if (*cpus && strspn(cpus, "0123456789,-") == strlen(cpus) &&
+	    cpuset_parse(&set, cpus, why, sizeof(why)) == 0)
+		return 0;
+	text_escape(cpus, TEXT_NUL_TERMINATED, e, sizeof(e));
+	snprintf(err, errlen, "bad CPU list \"%s\" for the agent (e.g. 0-3,8%s)", e,
+		 all_ok ? " or all" : "");
+	return -1;
+}
+
+/* What the agent is started with: the host, the mode (@mode, or NULL) and -C. */
+static int check_start(const struct app_ctx *app, const char *mode, char *err, size_t errlen)
+{
+	if (check_host(RM(app)->host, err, errlen) < 0 ||
+	    (mode && check_mode_name(mode, err, errlen) < 0) ||
+	    (app->opt.cpus && check_cpu_list(app->opt.cpus, false, err, errlen) < 0))
+		return -1;
+	return 0;
+}
+
+/* argv of "TRANSPORT -- HOST AGENT -b -r - ..." (malloc'd words; those after the host quoted for
+ * the remote shell). */
 static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen)
 {
 	int tc, ac;
 	char **tv, **av;
+	const char *mode = app->mode_name[0] ? app->mode_name : app->opt.mode;
+	if (check_start(app, mode, err, errlen) < 0)
+		return -1;
 	if (command_split(app->opt.transport, &tc, &tv, err, errlen) < 0)
 		return -1;
 	if (command_split(app->opt.agent, &ac, &av, err, errlen) < 0) {
@@ -72,34 +168,49 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 		command_free_words(ac, av);
 		return -1;
 	}
-	char **v = calloc((size_t)(tc + ac + 16), sizeof(char *));
-	if (!v) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	int n = 0;
-	for (int i = 0; i < tc; i++)
-		v[n++] = tv[i];
-	v[n++] = strdup(RM(app)->host);
-	for (int i = 0; i < ac; i++)
-		v[n++] = av[i];
 	char ms[32];
 	snprintf(ms, sizeof(ms), "%ld", app->interval_ms);
 	/* the agent is run by these arguments and its control lines, not by an rc file there */
-	const char *fixed[] = {"-b", "-r", "-", "--no-rc", "-i", ms};
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		v[n++] = strdup(fixed[i]);
-	const char *mode = app->mode_name[0] ? app->mode_name : app->opt.mode;
+	const char *fixed[] = {"-b", "-r", "-", "--no-rc", "-i", ms, NULL, NULL, NULL, NULL};
+	int nf = 6;
 	if (mode) {
-		v[n++] = strdup("-m");
-		v[n++] = strdup(mode);
+		fixed[nf++] = "-m";
+		fixed[nf++] = mode;
 	}
 	if (app->opt.cpus) {
-		v[n++] = strdup("-C");
-		v[n++] = strdup(app->opt.cpus);
+		fixed[nf++] = "-C";
+		fixed[nf++] = app->opt.cpus;
 	}
+	char **v = calloc((size_t)(tc + ac + nf + 3), sizeof(char *));
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		command_free_words(tc, tv);
+		command_free_words(ac, av);
+		return -1;
+	}
+	int n = 0;
+	bool oom = false;
+	for (int i = 0; i < tc; i++)
+		v[n++] = tv[i];
+	v[n++] = strdup("--"); /* the host is never an option of the transport */
+	v[n++] = strdup(RM(app)->host);
+	for (int i = 0; i < ac; i++) {
+		oom |= !(v[n++] = shell_word(av[i]));
+		free(av[i]);
+	}
+	for (int i = 0; i < nf; i++)
+		oom |= !(v[n++] = shell_word(fixed[i]));
 	free(tv);
 	free(av);
+	for (int i = 0; i < n; i++)
+		oom |= !v[i];
+	if (oom) {
+		snprintf(err, errlen, "out of memory");
+		for (int i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		return -1;
+	}
 	*out = v;
 	return 0;
 }
@@ -332,6 +443,14 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		return 0;
 	}
 	int rc = 0;
+	if (rec.kind == REC_MODE && !mode_name_valid(rec.u.mode.name)) {
+		char e[REC_NAME_MAX * 4];
+		rec_escape(rec.u.mode.name, e, sizeof(e));
+		app_log(app, MSG_ERROR, "%s: mode line with a bad mode name \"%s\" skipped",
+			rm->host, e);
+		rec_record_free(&rec);
+		return 0;
+	}
 	switch (rec.kind) {
 	case REC_MODE:
 		free(rm->mode_line);
@@ -451,9 +570,36 @@ void remote_app_poll(struct app_ctx *app)
 	remote_app_attach(app);
 }
 
+/* A control line for the agent: one line of text; a mode name, a CPU list, a number as the
+ * argument of mode, cpus and interval. */
+static int check_control(const char *line, char *err, size_t errlen)
+{
+	if (!text_is_safe(line, strlen(line), TEXT_ESC_KEEP_BACKSLASH) || strchr(line, '\t')) {
+		char e[200];
+		text_escape(line, TEXT_NUL_TERMINATED, e, sizeof(e));
+		snprintf(err, errlen, "not sent to the agent: control characters in \"%s\"", e);
+		return -1;
+	}
+	const char *arg = strchr(line, ' ');
+	size_t verb = arg ? (size_t)(arg - line) : strlen(line);
+	arg = arg ? arg + 1 : "";
+	if (verb == 4 && strncmp(line, "mode", 4) == 0)
+		return check_mode_name(arg, err, errlen);
+	if (verb == 4 && strncmp(line, "cpus", 4) == 0)
+		return check_cpu_list(arg, true, err, errlen);
+	if (verb == 8 && strncmp(line, "interval", 8) == 0 &&
+	    (!*arg || strspn(arg, "0123456789") != strlen(arg))) {
+		snprintf(err, errlen, "not sent to the agent: the interval is a number of ms");
+		return -1;
+	}
+	return 0;
+}
+
 int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t errlen)
 {
 	struct remote *rm = RM(app);
+	if (check_control(line, err, errlen) < 0)
+		return -1;
 	if (rm->to_fd < 0) {
 		snprintf(err, errlen, "not connected to %s", rm->host);
 		return -1;
@@ -486,6 +632,8 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 	snprintf(name, sizeof(name), "%s", app->opt.remote);
 	replay_init_live(r, name);
 	app->replay = r;
+	if (check_start(app, app->opt.mode, err, errlen) < 0)
+		return 2; /* bad usage: nothing is run */
 	if (spawn(app, err, errlen) < 0)
 		return 1;
 	/* the screen needs the CPUs and the first mode: wait for the first tick */
@@ -605,7 +753,7 @@ void remote_agent_input(struct app_ctx *app, int fd)
 		if (remote_agent_command(app, start, err, sizeof(err)) < 0) {
 			char e[1024];
 			rec_escape(err, e, sizeof(e));
-			fprintf(stderr, "pmutop: %s\n", e);
+			text_fprintf(stderr, "pmutop: %s\n", e);
 		}
 		start = nl + 1;
 	}

@@ -1,8 +1,11 @@
-/* textutil.c: escaping for terminals, error-message formatting and edit distance. */
+/* textutil.c: the one escaping for terminals (strings and output streams), error-message formatting
+ * and edit distance. */
 #include "textutil.h"
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t text_utf8_len(const unsigned char *s, size_t n)
@@ -35,38 +38,191 @@ size_t text_utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-void text_escape(const char *in, size_t n, char *out, size_t outlen)
+/* Bidirectional controls: they reorder the text around them on a terminal (and in an editor
+ * or a review tool), so a name could show as something it is not. */
+static const uint32_t bidi_controls[][2] = {
+    {0x061c, 0x061c}, /* ARABIC LETTER MARK */
+    {0x200e, 0x200f}, /* LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK */
+    {0x202a, 0x202e}, /* LRE, RLE, PDF, LRO, RLO */
+    {0x2066, 0x2069}, /* LRI, RLI, FSI, PDI */
+};
+
+static bool is_bidi_control(uint32_t cp)
 {
-	if (!outlen)
-		return;
+	for (size_t i = 0; i < sizeof(bidi_controls) / sizeof(bidi_controls[0]); i++)
+		if (cp >= bidi_controls[i][0] && cp <= bidi_controls[i][1])
+			return true;
+	return false;
+}
+
+static uint32_t utf8_value(const unsigned char *s, size_t len)
+{
+	uint32_t cp = s[0] & (len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07);
+	for (size_t i = 1; i < len; i++)
+		cp = (cp << 6) | (s[i] & 0x3f);
+	return cp;
+}
+
+/*
+ * One unit of @s (at @i, @n bytes in all): sets *used to the bytes it takes and returns the
+ * length of its replacement in @tmp, or 0 when the unit is written as it is.
+ */
+static size_t escape_unit(const unsigned char *s, size_t i, size_t n, unsigned flags, char tmp[8],
+			  size_t *used)
+{
+	unsigned char c = s[i];
+	*used = 1;
+	if (c >= 0x80) {
+		size_t u = text_utf8_len(s + i, n == TEXT_NUL_TERMINATED ? 4 : n - i);
+		if (u) {
+			*used = u;
+			uint32_t cp = utf8_value(s + i, u);
+			return is_bidi_control(cp)
+				   ? (size_t)snprintf(tmp, 8, "\\u%04x", (unsigned)cp)
+				   : 0;
+		}
+		return (size_t)snprintf(tmp, 8, "\\x%02x", c);
+	}
+	if ((flags & TEXT_ESC_KEEP_LINES) && (c == '\n' || c == '\t'))
+		return 0;
+	if (c < 0x20 || c == 0x7f)
+		return (size_t)snprintf(tmp, 8, "\\x%02x", c);
+	if (c == '\\' && !(flags & TEXT_ESC_KEEP_BACKSLASH)) {
+		memcpy(tmp, "\\\\", 2);
+		return 2;
+	}
+	return 0;
+}
+
+size_t text_escape_flags(const char *in, size_t n, char *out, size_t outlen, unsigned flags)
+{
 	const unsigned char *s = (const unsigned char *)in;
-	size_t o = 0;
+	size_t o = 0, total = 0;
+	bool full = outlen == 0;
 	for (size_t i = 0; s && i < n && s[i];) {
 		char tmp[8];
-		size_t k;
-		size_t u =
-		    s[i] >= 0x80 ? text_utf8_len(s + i, n == TEXT_NUL_TERMINATED ? 4 : n - i) : 0;
-		if (u) {
-			memcpy(tmp, s + i, u);
-			k = u;
-			i += u;
-		} else if (s[i] < 0x20 || s[i] >= 0x7f) {
-			k = (size_t)snprintf(tmp, sizeof(tmp), "\\x%02x", s[i]);
-			i++;
-		} else if (s[i] == '\\') {
-			memcpy(tmp, "\\\\", 2);
-			k = 2;
-			i++;
-		} else {
-			tmp[0] = (char)s[i++];
-			k = 1;
+		size_t used, k = escape_unit(s, i, n, flags, tmp, &used);
+		const char *piece = k ? tmp : (const char *)s + i;
+		if (!k)
+			k = used;
+		i += used;
+		total += k;
+		if (full || o + k >= outlen) {
+			full = true;
+			continue;
 		}
-		if (o + k >= outlen)
-			break;
-		memcpy(out + o, tmp, k);
+		memcpy(out + o, piece, k);
 		o += k;
 	}
-	out[o] = '\0';
+	if (outlen)
+		out[o] = '\0';
+	return total;
+}
+
+void text_escape(const char *in, size_t n, char *out, size_t outlen)
+{
+	text_escape_flags(in, n, out, outlen, 0);
+}
+
+int text_is_safe(const char *s, size_t n, unsigned flags)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		if (u[i] >= 0x20 && u[i] < 0x7f && u[i] != '\\') { /* the common case */
+			i++;
+			continue;
+		}
+		char tmp[8];
+		size_t used;
+		if (u[i] == 0 || escape_unit(u, i, n, flags, tmp, &used))
+			return 0;
+		i += used;
+	}
+	return 1;
+}
+
+int text_fwrite(const char *s, size_t n, FILE *f)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (text_is_safe(s, n, TEXT_ESC_OUTPUT))
+		return fwrite(s, 1, n, f) == n ? 0 : -1;
+	size_t run = 0, i = 0;
+	while (i < n) {
+		char tmp[8];
+		size_t used, k = 0;
+		if (u[i] == 0) { /* a NUL inside a buffer: shown like any control byte */
+			k = (size_t)snprintf(tmp, sizeof(tmp), "\\x00");
+			used = 1;
+		} else if (u[i] < 0x20 || u[i] >= 0x7f) {
+			k = escape_unit(u, i, n, TEXT_ESC_OUTPUT, tmp, &used);
+		} else {
+			used = 1;
+		}
+		if (k) {
+			if (fwrite(s + run, 1, i - run, f) != i - run || fwrite(tmp, 1, k, f) != k)
+				return -1;
+			run = i + used;
+		}
+		i += used;
+	}
+	return fwrite(s + run, 1, n - run, f) == n - run ? 0 : -1;
+}
+
+int text_fputs(const char *s, FILE *f) { return text_fwrite(s, strlen(s), f); }
+
+int text_vfprintf(FILE *f, const char *fmt, va_list ap)
+{
+	char buf[1024], *p = buf;
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(buf, sizeof(buf), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return -1;
+	if ((size_t)n >= sizeof(buf)) {
+		p = malloc((size_t)n + 1);
+		if (!p)
+			return -1;
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+	}
+	int rc = text_fwrite(p, (size_t)n, f);
+	if (p != buf)
+		free(p);
+	return rc;
+}
+
+int text_fprintf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = text_vfprintf(f, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+size_t text_csv_field(const char *s, char *out, size_t outlen)
+{
+	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+	size_t n = quote ? 2 : 0;
+	for (const char *p = s; *p; p++)
+		n += quote && *p == '"' ? 2 : 1;
+	if (n >= outlen) {
+		if (outlen)
+			out[0] = '\0';
+		return n;
+	}
+	char *o = out;
+	if (quote)
+		*o++ = '"';
+	for (const char *p = s; *p; p++) {
+		if (quote && *p == '"')
+			*o++ = '"';
+		*o++ = *p;
+	}
+	if (quote)
+		*o++ = '"';
+	*o = '\0';
+	return n;
 }
 
 void text_errorf(char *err, size_t errlen, const char *fmt, ...)

@@ -1,5 +1,6 @@
 /* canvas.c: in-memory character grid with clipping, bars and sparklines (curses-free). */
 #include "canvas.h"
+#include "textutil.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -234,7 +235,8 @@ static int print_width(uint32_t cp, bool valid)
 	return w < 0 ? 1 : w;
 }
 
-int canvas_str_width(const char *s)
+/* Columns of @s, which is safe as it is. */
+static int str_width_safe(const char *s)
 {
 	size_t n = strlen(s), i = 0, len;
 	uint32_t cp;
@@ -290,17 +292,16 @@ static int put_span(struct canvas *c, int x, int y, int role, unsigned attr, int
 	return x;
 }
 
-int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw, unsigned flags,
-		const char *text)
+/* Draws @text, which text_escape_flags() has made safe (controls shown as "\\x1b"). */
+static int putx_safe(struct canvas *c, int x, int y, int role, unsigned attr, int maxw,
+		     unsigned flags, const char *text)
 {
 	int limit = c->w, width, end, start;
 	const char *ell = c->ascii ? "~" : "\xe2\x80\xa6";
 
-	if (!text || y < 0 || y >= c->h)
-		return 0;
 	if (maxw >= 0 && (long)x + maxw < limit)
 		limit = x + maxw;
-	width = canvas_str_width(text);
+	width = str_width_safe(text);
 	if ((flags & CANVAS_ALIGN_RIGHT) && maxw >= 0 && width < maxw)
 		x += maxw - width;
 	if (x >= limit)
@@ -315,6 +316,47 @@ int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int max
 	if (start < 0)
 		start = 0;
 	return end > start ? end - start : 0;
+}
+
+/* @s as the canvas shows it: @s itself when it is safe, else its escaped form in @buf or in
+ * malloc'd memory (free it when it is neither @s nor @buf); NULL when out of memory. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+	if (text_is_safe(s, n, TEXT_ESC_KEEP_BACKSLASH))
+		return s;
+	size_t need = text_escape_flags(s, n, NULL, 0, TEXT_ESC_KEEP_BACKSLASH) + 1;
+	char *out = need > len ? malloc(need) : buf;
+	if (out)
+		text_escape_flags(s, n, out, need, TEXT_ESC_KEEP_BACKSLASH);
+	return out;
+}
+
+static void shown_free(const char *shown, const char *s, const char *buf)
+{
+	if (shown != s && shown != buf)
+		free((char *)shown);
+}
+
+int canvas_str_width(const char *s)
+{
+	char buf[1024];
+	const char *safe = shown(s, buf, sizeof(buf));
+	int w = safe ? str_width_safe(safe) : 0;
+	shown_free(safe, s, buf);
+	return w;
+}
+
+int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw, unsigned flags,
+		const char *text)
+{
+	if (!text || y < 0 || y >= c->h)
+		return 0;
+	char buf[1024];
+	const char *safe = shown(text, buf, sizeof(buf));
+	int w = safe ? putx_safe(c, x, y, role, attr, maxw, flags, safe) : 0;
+	shown_free(safe, text, buf);
+	return w;
 }
 
 int canvas_put(struct canvas *c, int x, int y, int role, const char *text)

@@ -1,8 +1,8 @@
 /* theme.c: the colour role table, theme-file parsing, search order and colour degradation. */
 #include "theme.h"
 #include "embedded.h"
-#include "paths.h"
 #include "linereader.h"
+#include "paths.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>

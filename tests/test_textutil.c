@@ -1,0 +1,169 @@
+/* test_textutil.c: the one escaping function, the output streams through it, CSV fields and
+ * JSON strings (no control, C1 or bidirectional character ever comes out raw). */
+#include "harness.h"
+#include "output.h"
+#include "textutil.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Every terminal escape a hostile file could carry. */
+#define OSC52 "\x1b]52;c;cHduZWQ=\x07"
+#define RLO "\xe2\x80\xae" /* U+202E RIGHT-TO-LEFT OVERRIDE */
+#define C1_CSI "\xc2\x9b"  /* U+009B as UTF-8 */
+
+static const struct {
+	int line;
+	const char *in;
+	unsigned flags;
+	const char *out;
+} escape_cases[] = {
+    {__LINE__, "plain text", 0, "plain text"},
+    {__LINE__, OSC52, 0, "\\x1b]52;c;cHduZWQ=\\x07"},
+    {__LINE__, "\x1b]0;title\x07", 0, "\\x1b]0;title\\x07"},
+    {__LINE__, "\x1b[31mred", 0, "\\x1b[31mred"},
+    {__LINE__,
+     "\x9b"
+     "2J",
+     0, "\\x9b2J"},				/* C1 CSI as a raw byte */
+    {__LINE__, C1_CSI "6n", 0, "\\xc2\\x9b6n"}, /* C1 CSI as UTF-8 */
+    {__LINE__, "\xc2\x85", 0, "\\xc2\\x85"},	/* NEL */
+    {__LINE__,
+     "a\x7f"
+     "b",
+     0, "a\\x7fb"},			     /* DEL */
+    {__LINE__, "x" RLO "y", 0, "x\\u202ey"}, /* bidirectional controls */
+    {__LINE__, "\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad", 0,
+     "\\u202a\\u202b\\u202c\\u202d"},
+    {__LINE__, "\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9", 0,
+     "\\u2066\\u2067\\u2068\\u2069"},
+    {__LINE__, "\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", 0, "\\u200e\\u200f\\u061c"},
+    {__LINE__, "\xe2\x80\x8d", 0, "\xe2\x80\x8d"}, /* ZWJ is not a bidi control */
+    {__LINE__, "caf\xc3\xa9 \xe2\x82\xac", 0, "caf\xc3\xa9 \xe2\x82\xac"}, /* UTF-8 kept */
+    {__LINE__, "\xff\xc0\xaf\xed\xa0\x80", 0, "\\xff\\xc0\\xaf\\xed\\xa0\\x80"},
+    {__LINE__, "a\\b", 0, "a\\\\b"},
+    {__LINE__, "a\\b", TEXT_ESC_KEEP_BACKSLASH, "a\\b"},
+    {__LINE__, "a\nb\tc\r", 0, "a\\x0ab\\x09c\\x0d"},
+    {__LINE__, "a\nb\tc\r", TEXT_ESC_OUTPUT, "a\nb\tc\\x0d"},
+    {__LINE__, "a\nb", TEXT_ESC_KEEP_BACKSLASH, "a\\x0ab"},
+};
+
+static void check_escape(void)
+{
+	for (size_t i = 0; i < sizeof(escape_cases) / sizeof(escape_cases[0]); i++) {
+		char out[128];
+		const char *in = escape_cases[i].in;
+		size_t n = text_escape_flags(in, TEXT_NUL_TERMINATED, out, sizeof(out),
+					     escape_cases[i].flags);
+		CHECK(strcmp(out, escape_cases[i].out) == 0, "line %d: got \"%s\"",
+		      escape_cases[i].line, out);
+		CHECK(n == strlen(escape_cases[i].out), "line %d: length %zu", escape_cases[i].line,
+		      n);
+		CHECK(text_is_safe(in, strlen(in), escape_cases[i].flags) ==
+			  (strcmp(in, escape_cases[i].out) == 0),
+		      "line %d: text_is_safe", escape_cases[i].line);
+	}
+	/* a small buffer: escapes and characters whole, the length still the full one */
+	char small[7];
+	CHECK_INT(text_escape_flags("ab" RLO, TEXT_NUL_TERMINATED, small, sizeof(small), 0), 8);
+	CHECK_STR(small, "ab");
+	CHECK_INT(text_escape_flags("\x1b", TEXT_NUL_TERMINATED, NULL, 0, 0), 4);
+	/* @n bytes: a NUL ends the text, a cut sequence is escaped */
+	char out[32];
+	text_escape("\xe2\x80\xae", 2, out, sizeof(out));
+	CHECK_STR(out, "\\xe2\\x80");
+}
+
+/* What text_fwrite/text_fprintf wrote for @fn. */
+static void check_stream(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(f != NULL, "open_memstream");
+	if (!f)
+		return;
+	CHECK(text_fprintf(f, "mode %s: %s\n", "x", "T" OSC52 RLO C1_CSI "\x9b") == 0, "fprintf");
+	CHECK(text_fputs("already escaped \\x1b stays\n", f) == 0, "fputs");
+	CHECK(text_fwrite("nul\0byte", 8, f) == 0, "fwrite");
+	char big[3000];
+	memset(big, 'a', sizeof(big) - 2);
+	big[sizeof(big) - 2] = '\x1b';
+	big[sizeof(big) - 1] = '\0';
+	CHECK(text_fprintf(f, "%s", big) == 0, "a long line");
+	fclose(f);
+	const char *want = "mode x: T\\x1b]52;c;cHduZWQ=\\x07\\u202e\\xc2\\x9b\\x9b\n"
+			   "already escaped \\x1b stays\n"
+			   "nul\\x00byte";
+	CHECK(strncmp(buf, want, strlen(want)) == 0, "stream: \"%s\"", buf);
+	CHECK(len == strlen(want) + sizeof(big) - 2 + 4, "stream length %zu", len);
+	CHECK(strcmp(buf + len - 5, "a\\x1b") == 0, "long line end: \"%s\"", buf + len - 5);
+	free(buf);
+}
+
+static const struct {
+	int line;
+	const char *in, *out;
+} csv_cases[] = {
+    {__LINE__, "cycles", "cycles"},
+    {__LINE__, "cpu/event=0x3c,umask=0/", "\"cpu/event=0x3c,umask=0/\""},
+    {__LINE__, "a\"b", "\"a\"\"b\""},
+    {__LINE__, "two\nlines", "\"two\nlines\""},
+    {__LINE__, "", ""},
+};
+
+static void check_csv(void)
+{
+	for (size_t i = 0; i < sizeof(csv_cases) / sizeof(csv_cases[0]); i++) {
+		char out[64];
+		size_t n = text_csv_field(csv_cases[i].in, out, sizeof(out));
+		CHECK(strcmp(out, csv_cases[i].out) == 0 && n == strlen(out), "line %d: \"%s\"",
+		      csv_cases[i].line, out);
+	}
+	char small[4];
+	CHECK_INT(text_csv_field("a,b", small, sizeof(small)), 5);
+	CHECK_STR(small, ""); /* the whole field or nothing */
+}
+
+static const struct {
+	int line;
+	const char *in, *out;
+} json_cases[] = {
+    {__LINE__, "plain", "\"plain\""},
+    {__LINE__, "q\"b\\", "\"q\\\"b\\\\\""},
+    {__LINE__, "\x1b]0;t\x07", "\"\\u001B]0;t\\u0007\""},
+    {__LINE__, "d\x7f", "\"d\\u007F\""},
+    {__LINE__, C1_CSI "6n", "\"\\u009B6n\""},
+    {__LINE__, "x" RLO "\xe2\x81\xa6", "\"x\\u202E\\u2066\""},
+    {__LINE__, "caf\xc3\xa9", "\"caf\xc3\xa9\""},
+    {__LINE__, "raw\x9b", "\"raw\\\\x9b\""}, /* not UTF-8: shown as text_escape does */
+};
+
+static void check_json(void)
+{
+	for (size_t i = 0; i < sizeof(json_cases) / sizeof(json_cases[0]); i++) {
+		struct output_json w = {0};
+		output_json_string(&w, NULL, json_cases[i].in);
+		char got[128];
+		snprintf(got, sizeof(got), "%.*s", (int)w.len, w.buf ? w.buf : "");
+		CHECK(strcmp(got, json_cases[i].out) == 0, "line %d: %s", json_cases[i].line, got);
+		free(w.buf);
+	}
+	/* a hostile key is escaped, not dropped */
+	struct output_json w = {0};
+	output_json_object(&w, NULL);
+	output_json_int(&w, "k" RLO, 1);
+	output_json_end(&w);
+	char got[64];
+	snprintf(got, sizeof(got), "%.*s", (int)w.len, w.buf ? w.buf : "");
+	CHECK_STR(got, "{\"k\\u202E\":1}");
+	free(w.buf);
+}
+
+int main(void)
+{
+	check_escape();
+	check_stream();
+	check_csv();
+	check_json();
+	return harness_done();
+}
