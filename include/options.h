@@ -31,7 +31,7 @@ struct options {
 	uint64_t record_max;  /* --record-max bytes, 0 = no limit */
 	unsigned record_keep; /* --record-keep rotated files */
 	double speed;	      /* --speed: replay speed 0.5 .. 16 */
-	const char *agent;    /* --agent: the pmutop command on the remote host */
+	const char *agent; /* --agent: the agent command on the remote host; NULL = the default */
 	const char *theme;
 	const char *commands[OPTIONS_MAX_LIST]; /* -c */
 	int ncommands;

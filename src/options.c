@@ -115,7 +115,8 @@ static const struct option_def option_table[] = {
      "monitor a remote board (USER@ optional; no leading '-') through its pmutop agent"},
     {"transport", OPT_TRANSPORT, "CMD",
      "reaches the host as CMD -- HOST WORDS... (default \"ssh -T\"; WORDS shell-quoted)"},
-    {"agent", OPT_AGENT, "CMD", "the pmutop command on the remote host (default pmutop)"},
+    {"agent", OPT_AGENT, "CMD",
+     "the agent command on the remote host (default pmutop-agent, else pmutop)"},
     {"sample", OPT_SAMPLE, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)"},
     {"pin", OPT_PIN, "CPU", "pin pmutop itself to CPU"},
     {"refresh", OPT_REFRESH, "DURATION", "redraw/output cadence (same as -i)"},
@@ -543,7 +544,7 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 	o->transport = "ssh -T";
 	o->pin_cpu = -1;
 	o->speed = 1;
-	o->agent = "pmutop";
+	o->agent = NULL; /* pmutop-agent where the board has it, else pmutop */
 	o->flight_s = 30;
 	o->flight_out = "pmutop-flight";
 	sim_opts_default(&o->sim);

@@ -132,7 +132,21 @@ rc=$?
 [ "$(sed -n 1,2p "$T/log.argv" | tr '\n' ' ')" = "-- board " ] || no "ssh argv does not start with -- HOST: $(head -3 "$T/log.argv")"
 printf '%s\n' --flight-out "$odd" -b -r - --no-rc -i 50 -m sw -C 0-1 >"$T/want.agent"
 cmp -s "$T/want.agent" "$T/log.agent" || no "the agent's argv differs: $(diff "$T/want.agent" "$T/log.agent")"
-unset FAKE_LOG
+# the default agent: pmutop-agent where the board has it, else pmutop
+export FAKE_DIR=$T
+for agents in "pmutop pmutop-agent|pmutop-agent" "pmutop|pmutop"; do
+	rm -f "$T/log".*
+	FAKE_AGENTS=${agents%%|*} timeout 30 "$BIN" --no-rc -b -n 2 -i 50 -m sw --remote board \
+		--transport "$TR" -f json >"$T/q.json" 2>"$T/q.err"
+	rc=$?
+	[ $rc -eq 0 ] || no "default agent (board has ${agents%%|*}): exit $rc: $(cat "$T/q.err")"
+	[ "$(cat "$T/log.name" 2>/dev/null)" = "${agents#*|}" ] ||
+		no "default agent (board has ${agents%%|*}): started $(cat "$T/log.name" 2>/dev/null), want ${agents#*|}"
+done
+FAKE_AGENTS="" timeout 30 "$BIN" --no-rc -b -n 2 -i 50 -m sw --remote board --transport "$TR" \
+	-f json >/dev/null 2>"$T/q.err"
+[ $? -ne 0 ] || no "a board with no agent: exit 0"
+unset FAKE_LOG FAKE_DIR
 # a stream with a bad mode name, CPU numbers out of range and escapes: refused or escaped
 timeout 10 "$BIN" --no-rc -b -r - --backend sim --sim-cpus 2 -i 50 -n 4 -m sw </dev/null >"$T/good.jsonl" 2>/dev/null
 python3 - "$T/good.jsonl" "$T/crafted.jsonl" <<'PY'

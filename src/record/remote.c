@@ -158,7 +158,13 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 		return -1;
 	if (command_split(app->opt.transport, &tc, &tv, err, errlen) < 0)
 		return -1;
-	if (command_split(app->opt.agent, &ac, &av, err, errlen) < 0) {
+	/* The default agent: pmutop-agent where the board has it, else pmutop. These words are
+	 * ours (no user text), so they go to the remote shell unquoted. */
+	static const char default_agent[] =
+	    "exec \"$(command -v pmutop-agent || command -v pmutop || echo pmutop-agent)\"";
+	bool given = app->opt.agent != NULL;
+	if (given ? command_split(app->opt.agent, &ac, &av, err, errlen) < 0
+		  : command_split("-", &ac, &av, err, errlen) < 0) { /* one word, replaced below */
 		command_free_words(tc, tv);
 		return -1;
 	}
@@ -195,7 +201,7 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 	v[n++] = strdup("--"); /* the host is never an option of the transport */
 	v[n++] = strdup(RM(app)->host);
 	for (int i = 0; i < ac; i++) {
-		oom |= !(v[n++] = shell_word(av[i]));
+		oom |= !(v[n++] = given ? shell_word(av[i]) : strdup(default_agent));
 		free(av[i]);
 	}
 	for (int i = 0; i < nf; i++)
