@@ -11,6 +11,7 @@ struct loop_event {
 	enum loop_event_kind kind;
 	int signo;	     /* LOOP_SIGNAL */
 	int fd;		     /* LOOP_INPUT: which watched fd is readable */
+	bool hangup;	     /* LOOP_INPUT: POLLHUP, POLLERR or POLLNVAL on it (peer gone) */
 	uint64_t overruns;   /* LOOP_TICK: deadlines that passed unserved (0 = on time) */
 	int64_t lateness_ns; /* LOOP_TICK: wake time - deadline */
 	uint64_t deadline_ns;

@@ -140,7 +140,8 @@ void options_usage(FILE *out)
 	fprintf(
 	    out,
 	    "\nIn the screen, press ? or type :help for keys and commands.\n"
-	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage.\n");
+	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage,\n"
+	    "3 the screen's terminal went away (the recording is finished and closed first).\n");
 }
 
 static int parse_long(const char *text, long lo, long hi, const char *what, long *out, char *err,

@@ -130,9 +130,10 @@ int loop_wait(struct loop *l, struct loop_event *ev)
 			}
 		}
 		for (int i = 2; i < n; i++)
-			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) {
 				ev->kind = LOOP_INPUT;
 				ev->fd = pfd[i].fd;
+				ev->hangup = (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 				return 0;
 			}
 	}

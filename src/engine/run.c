@@ -42,7 +42,7 @@ static void one_tick(struct run *r)
 		r->done = true;
 		return;
 	}
-	if (app->opt.iterations && ++r->frames >= app->opt.iterations)
+	if (++r->frames >= app->opt.iterations && app->opt.iterations)
 		r->done = true;
 }
 
@@ -97,7 +97,7 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 			break;
 		case LOOP_INPUT:
 			if (ev.fd == STDIN_FILENO && fe->on_stdin)
-				fe->on_stdin(fe->ctx);
+				fe->on_stdin(fe->ctx, ev.hangup);
 			else if (app->remote && remote_app_input(app, ev.fd) > 0)
 				drain(&r);
 			if (fe->on_change)
@@ -119,6 +119,11 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 			break;
 		default:
 			break;
+		}
+		int end = fe->ended ? fe->ended(fe->ctx) : 0;
+		if (end) {
+			r.status = end;
+			r.done = true;
 		}
 	}
 	return r.status;
