@@ -150,5 +150,11 @@ void backend_free(struct backend *b);
 const char *perf_errno_hint(int err);
 /* Raises RLIMIT_NOFILE to the hard limit; returns the new soft limit. */
 long backend_raise_nofile(void);
+/* Descriptors this process can still open under RLIMIT_NOFILE (a large number when there is
+ * no limit); @limit (may be NULL) gets the soft limit, -1 for none. */
+long backend_nofile_free(long *limit);
+/* Descriptors the perf backend leaves free when it opens counters: the recording file and the
+ * files read while running (the terminal database, the CPU online list, flight recordings). */
+#define BACKEND_FD_SPARE 2
 
 #endif

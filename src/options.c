@@ -140,6 +140,9 @@ void options_usage(FILE *out)
 	fprintf(
 	    out,
 	    "\nIn the screen, press ? or type :help for keys and commands.\n"
+	    "Under a low open-file limit (ulimit -n) the loop and two spare descriptors come "
+	    "first;\n"
+	    "events that do not fit are dropped with a message naming them and RLIMIT_NOFILE.\n"
 	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage,\n"
 	    "3 the screen's terminal went away (the recording is finished and closed first).\n");
 }

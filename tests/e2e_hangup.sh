@@ -29,15 +29,22 @@ gone_within() {
 }
 # start_pane ARGS: runs pmutop in a new pane under a shell that ignores SIGHUP (as nohup does);
 # the inner shell writes its pid and execs pmutop, the outer one writes pmutop's exit status.
-cat >"$T_TMP/run.sh" <<EOF
+# LIMIT=N: under ulimit -n N, without descriptors inherited above stderr.
+cat >"$T_TMP/run.sh" <<'EOF'
 trap "" HUP
-sh -c 'echo \$\$ >"$T_TMP/pid"; exec "$BIN" --no-rc "\$@"' sh "\$@"
-echo \$? >"$T_TMP/rc"
+bash -c 'echo $$ >"$T_TMP/pid"
+if [ -n "${LIMIT:-}" ]; then
+	for fd in {3..19}; do eval "exec $fd>&-"; done
+	ulimit -n "$LIMIT"
+fi
+exec "$BIN" --no-rc "$@"' bash "$@"
+echo $? >"$T_TMP/rc"
 EOF
 start_pane() {
 	[ -s "$T_TMP/pid" ] && kill "$(cat "$T_TMP/pid")" 2>/dev/null # one left spinning
 	rm -f "$T_TMP/pid" "$T_TMP/rc"
-	"${TM[@]}" split-window -t 0 -d "sh '$T_TMP/run.sh' $*"
+	"${TM[@]}" split-window -t 0 -d \
+		"T_TMP='$T_TMP' BIN='$BIN' LIMIT=${LIMIT:-} bash '$T_TMP/run.sh' $*"
 	local i
 	for ((i = 0; i < 200; i++)); do
 		[ -s "$T_TMP/pid" ] && "${TM[@]}" capture-pane -p -t 1 | grep -qE '^ +all ' && return 0
@@ -86,5 +93,15 @@ done
 check "flight: pmutop is gone after its pane was killed" gone_within 5
 check "flight: the pending flight recording was written" recording_complete "$T_TMP/fl-1.jsonl"
 check "flight: the recording is complete too" recording_complete "$T_TMP/rec2.jsonl"
+
+# --- a low open-file limit: the screen and its recording still get their descriptors -----------
+LIMIT=8 check "ulimit -n 8: the screen shows its table" start_pane -i 100 -r "$T_TMP/rec3.jsonl"
+"${TM[@]}" send-keys -t 1 ":messages" Enter
+check "ulimit -n 8: the messages name the limit" bash -c "for i in \$(seq 100); do
+	${TM[*]} capture-pane -p -t 1 | grep -q 'open-file limit RLIMIT_NOFILE 8 reached' && exit 0
+	sleep 0.05; done; exit 1"
+"${TM[@]}" kill-pane -t 1
+check "ulimit -n 8: pmutop is gone after its pane was killed" gone_within 5
+check "ulimit -n 8: the recording is complete" recording_complete "$T_TMP/rec3.jsonl"
 
 t_done
