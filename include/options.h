@@ -46,6 +46,7 @@ struct options {
 	double flight_s;	/* --flight SECONDS of samples kept in RAM, 0 = off */
 	const char *flight_out; /* --flight-out PREFIX of flight recordings */
 	bool attrib;		/* --attrib: attribution columns */
+	bool force;		/* --force: -r, :record and :export FILE may be symbolic links */
 	bool help, version;
 };
 

@@ -50,6 +50,7 @@ enum option_id {
 	OPT_FLIGHT,
 	OPT_FLIGHT_OUT,
 	OPT_ATTRIB,
+	OPT_FORCE,
 };
 
 struct option_def {
@@ -92,6 +93,8 @@ static const struct option_def option_table[] = {
     {"record-max", OPT_RECORD_MAX, "SIZE",
      "rotate the recording when it would pass SIZE (e.g. 64M)"},
     {"record-keep", OPT_RECORD_KEEP, "N", "rotated recordings kept: FILE.1 .. FILE.N (default 1)"},
+    {"force", OPT_FORCE, NULL,
+     "write -r, :record and :export FILE even when it is a symbolic link (refused otherwise)"},
     {"replay", OPT_REPLAY, "FILE", "replay a recording or perf stat CSV/JSON output"},
     {"speed", OPT_SPEED, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)"},
     {"theme", OPT_THEME, "NAME", "colour theme (default, mono, light, high-contrast)"},
@@ -370,6 +373,9 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		return parse_double(arg, 0, 3600, "--flight (s)", &o->flight_s, err, errlen);
 	case OPT_FLIGHT_OUT:
 		o->flight_out = arg;
+		return 0;
+	case OPT_FORCE:
+		o->force = true;
 		return 0;
 	case OPT_ATTRIB:
 		o->attrib = true;
