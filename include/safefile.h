@@ -7,7 +7,8 @@
 /* How a file is created. */
 enum safe_create {
 	SAFE_CREATE_NAMED, /* a name the user gave (-r FILE, :record, :export): created or
-			    * truncated; a symbolic link there is refused (O_NOFOLLOW) */
+			    * truncated; a symbolic link there is refused (O_NOFOLLOW), except
+			    * the names of open descriptors (/dev/stdout, /dev/fd/N, /proc/...) */
 	SAFE_CREATE_FORCE, /* the same with --force: a symbolic link is followed */
 	SAFE_CREATE_NEW,   /* a name pmutop chose (flight recordings, a rotated recording): it
 			    * must not exist, not even as a link (O_EXCL|O_NOFOLLOW); EEXIST means

@@ -2,6 +2,7 @@
 #include "harness.h"
 #include "safefile.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,21 @@ int main(void)
 	CHECK_STR(get(plain), "new\n");
 	CHECK(strcmp(safe_create_reason(plain, EACCES), strerror(EACCES)) == 0,
 	      "other errors are strerror");
+	int fd;
+
+	/* the name of an open descriptor is a link nobody can plant: it is written */
+	char fdname[64], viafd[128];
+	path_of(viafd, sizeof(viafd), "viafd");
+	int memfd = open(viafd, O_WRONLY | O_CREAT, 0644);
+	snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", memfd);
+	fd = safe_create(fdname, SAFE_CREATE_NAMED);
+	CHECK(memfd >= 0 && fd >= 0, "%s refused: %s", fdname, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (memfd >= 0)
+		close(memfd);
+	errno = 0;
+	CHECK_INT(safe_create(fdname, SAFE_CREATE_NEW), -1);
 
 	/* --force: the link is followed */
 	f = safe_fopen(link, SAFE_CREATE_FORCE);
@@ -96,7 +112,7 @@ int main(void)
 	CHECK_STR(get(plain), "new\n");
 	char fresh[128];
 	path_of(fresh, sizeof(fresh), "fresh");
-	int fd = safe_create(fresh, SAFE_CREATE_NEW);
+	fd = safe_create(fresh, SAFE_CREATE_NEW);
 	CHECK(fd >= 0, "a new name is created: %s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -118,6 +134,7 @@ int main(void)
 	unlink(dangling);
 	unlink(plain);
 	unlink(fresh);
+	unlink(viafd);
 	rmdir(dir);
 	return harness_done();
 }
