@@ -66,8 +66,8 @@ static const struct {
 	int err;
 	const char *hint;
 } errno_hints[] = {
-    {EACCES, "permission denied: run as root, give pmutop CAP_PERFMON (setcap cap_perfmon+ep), "
-	     "or lower kernel.perf_event_paranoid to -1 for system-wide counting"},
+    {EACCES, "permission denied: per-CPU counting needs kernel.perf_event_paranoid <= 0 (-1 for "
+	     "tracepoints), root, or CAP_PERFMON (setcap cap_perfmon+ep pmutop)"},
     {EPERM, "not permitted: an exclude bit this PMU cannot honour, or perf_event_paranoid/LSM "
 	    "policy; run as root or with CAP_PERFMON"},
     {ENOENT, "no such event on this PMU (no hardware PMU in /sys/bus/event_source/devices, or "
@@ -365,7 +365,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	int total_opened = 0;
 	p->proc.t0 = monotonic_ns();
 	p->proc.fd = -1;
-	char first_reason[400] = "";
+	char first_reason[400] = ""; /* event name: reason */
 	for (int r = 0; r < nc; r++) {
 		struct perf_row *row = &p->rows[r];
 		row->cpu = req->cpus[r];

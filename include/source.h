@@ -40,7 +40,7 @@ struct source_machine {
 	char pmu[64];	 /* core PMU name ("cpu", "armv8_cortex_a53") */
 	char family[32]; /* pmu_family key */
 	char model[128];
-	char capability[512];  /* one line on what can be counted there */
+	char capability[2048]; /* one line on what can be counted there (a platform summary) */
 	unsigned counter_bits; /* hardware counter width (64 for kernel-accumulated counts) */
 	int ncpus;
 };
@@ -70,7 +70,7 @@ struct backend_req {
 struct backend_status {
 	bool supported;
 	int err;	  /* errno of the failed open, 0 if it opened */
-	char reason[160]; /* one sentence on what to do */
+	char reason[256]; /* one sentence on what to do (strerror: hint, never cut short) */
 	char encoding[160];
 };
 

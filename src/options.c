@@ -146,6 +146,8 @@ void options_usage(FILE *out)
 	    "Under a low open-file limit (ulimit -n) the loop and two spare descriptors come "
 	    "first;\n"
 	    "events that do not fit are dropped with a message naming them and RLIMIT_NOFILE.\n"
+	    "Per-CPU counting needs kernel.perf_event_paranoid <= 0 (tracepoints -1), root or\n"
+	    "CAP_PERFMON (setcap cap_perfmon+ep pmutop); the header names the level there is.\n"
 	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage,\n"
 	    "3 the screen's terminal went away (the recording is finished and closed first).\n");
 }

@@ -277,6 +277,9 @@ int app_mode_names(const struct app_ctx *app, const char **names, int max)
 	return n;
 }
 
+_Static_assert(PLATFORM_NOTE_MAX <= sizeof(((struct app_message *)0)->text),
+	       "a permission hint fits in one message");
+
 /* Adds "NAME" or "NAME (on K of N CPUs)" to the comma-separated @list when it fits; returns 1
  * when it was added. */
 static int list_dropped(char *list, size_t len, const char *name, int on, int of)
@@ -306,6 +309,7 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 	char dropped[160] = "";
 	int ndropped = 0, nlisted = 0;
 	bool table_full = false; /* ENFILE: the system's file table, not this process's limit */
+	bool denied = false, tracepoint = false; /* EACCES/EPERM, on a tracepoint event */
 	for (int e = 0; e < sm.nevents; e++) {
 		int unsupported = 0, limited = 0;
 		const char *why = NULL;
@@ -315,6 +319,10 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 				unsupported++;
 				limited += st->err == EMFILE || st->err == ENFILE;
 				table_full |= st->err == ENFILE;
+				if (st->err == EACCES || st->err == EPERM) {
+					denied = true;
+					tracepoint |= strncmp(st->encoding, "type=2 ", 7) == 0;
+				}
 				why = st->reason;
 			}
 		}
@@ -338,6 +346,13 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 		    "open-file limit RLIMIT_NOFILE %ld reached%s: dropped %s%s; the other events "
 		    "go on (raise the limit: ulimit -n)",
 		    limit, table_full ? " or the system file table is full" : "", dropped, more);
+	}
+	if (denied && source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
+		char hint[PLATFORM_NOTE_MAX]; /* the whole hint, in one message of its own */
+		platform_permission_hint(&app->pf,
+					 tracepoint ? PERF_SCOPE_TRACEPOINT : PERF_SCOPE_CPU, true,
+					 hint, sizeof(hint));
+		app_log(app, MSG_WARN, "%s", hint);
 	}
 	return 0;
 }
