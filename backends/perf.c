@@ -130,10 +130,12 @@ long backend_nofile_free(long *limit)
 		return cur - used;
 	}
 	struct dirent *de;
-	while ((de = readdir(d)))
-		if (de->d_name[0] >= '0' && de->d_name[0] <= '9' && atol(de->d_name) < cur &&
-		    atoi(de->d_name) != dirfd(d))
+	while ((de = readdir(d))) {
+		char *end;
+		long fd = strtol(de->d_name, &end, 10);
+		if (end != de->d_name && !*end && fd < cur && fd != dirfd(d))
 			used++;
+	}
 	closedir(d);
 	return cur > used ? cur - used : 0;
 }

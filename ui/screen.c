@@ -36,12 +36,12 @@ static int npairs = 1;
 /* The terminal went away (hangup without SIGHUP, EIO): the run ends; nothing is drawn again. */
 static bool terminal_lost;
 
-/* True when the terminal is gone: a hung-up tty fails ioctls with EIO (ENXIO, EBADF when the
- * descriptor itself is gone). */
-static bool terminal_gone(void)
+/* True when the terminal on @fd is gone: a hung-up tty fails ioctls with EIO (ENXIO, EBADF when
+ * the descriptor itself is gone). */
+static bool terminal_gone(int fd)
 {
 	struct termios t;
-	if (tcgetattr(STDIN_FILENO, &t) == 0)
+	if (tcgetattr(fd, &t) == 0)
 		return false;
 	return errno == EIO || errno == ENXIO || errno == EBADF || errno == ENOTTY;
 }
@@ -153,7 +153,7 @@ void ui_redraw(struct app_ctx *app)
 		curs_set(0);
 	}
 	wnoutrefresh(stdscr);
-	if (doupdate() == ERR && terminal_gone())
+	if (doupdate() == ERR && terminal_gone(STDOUT_FILENO))
 		terminal_lost = true;
 }
 
