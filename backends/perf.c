@@ -3,8 +3,10 @@
 #include "family.h"
 #include "procirq.h"
 #include "source.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,7 @@ struct perf_priv {
 	int *cpus, *core_type;
 	struct perf_row *rows;
 	struct event_encoding *enc; /* [row * nevents + e] */
+	bool *dropped;		    /* [row * nevents + e]: left out for the open-file limit */
 	int cur_set;
 	uint64_t *readbuf;
 	size_t readbuf_len;
@@ -63,8 +66,8 @@ static const struct {
 	int err;
 	const char *hint;
 } errno_hints[] = {
-    {EACCES, "permission denied: run as root, give pmutop CAP_PERFMON (setcap cap_perfmon+ep), "
-	     "or lower kernel.perf_event_paranoid to -1 for system-wide counting"},
+    {EACCES, "permission denied: per-CPU counting needs kernel.perf_event_paranoid <= 0 (-1 for "
+	     "tracepoints), root, or CAP_PERFMON (setcap cap_perfmon+ep pmutop)"},
     {EPERM, "not permitted: an exclude bit this PMU cannot honour, or perf_event_paranoid/LSM "
 	    "policy; run as root or with CAP_PERFMON"},
     {ENOENT, "no such event on this PMU (no hardware PMU in /sys/bus/event_source/devices, or "
@@ -101,6 +104,40 @@ long backend_raise_nofile(void)
 		getrlimit(RLIMIT_NOFILE, &rl);
 	}
 	return (long)rl.rlim_cur;
+}
+
+long backend_nofile_free(long *limit)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur > (rlim_t)LONG_MAX / 2) {
+		if (limit)
+			*limit = -1;
+		return LONG_MAX / 2;
+	}
+	long cur = (long)rl.rlim_cur, used = 0;
+	if (limit)
+		*limit = cur;
+	/* descriptor numbers below the limit that are taken (the limit bounds numbers, not
+	 * counts); the directory's own descriptor is one of them but is closed again */
+	DIR *d = opendir("/proc/self/fd");
+	if (!d) {
+		if (errno == EMFILE || errno == ENFILE)
+			return 0;
+		for (long fd = 0; fd < cur && fd < 65536; fd++) /* no /proc: ask each number */
+			if (fcntl((int)fd, F_GETFD) >= 0)
+				used++;
+		return cur - used;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long fd = strtol(de->d_name, &end, 10);
+		if (end != de->d_name && !*end && fd < cur && fd != dirfd(d))
+			used++;
+	}
+	closedir(d);
+	return cur > used ? cur - used : 0;
 }
 
 static int sys_perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
@@ -179,8 +216,9 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 	int opened = 0;
 	for (int e = 0; e < p->req.nevents; e++) {
 		struct event_encoding *enc = &p->enc[r * p->req.nevents + e];
-		if (!b->status[r * b->nevents + e].encoding[0])
-			continue;  /* did not encode */
+		if (!b->status[r * b->nevents + e].encoding[0] ||
+		    p->dropped[r * p->req.nevents + e])
+			continue;  /* did not encode, or no descriptor left for it */
 		if (enc->procfs) { /* read from /proc/stat, no perf event */
 			p->proc.used = true;
 			set_status(b, r, e, 0, NULL);
@@ -234,6 +272,57 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 	return opened;
 }
 
+/* Whether event @e costs a perf descriptor on row @r (it encoded and is not a /proc/stat one). */
+static bool takes_fd(const struct backend *b, const struct perf_priv *p, int r, int e)
+{
+	int i = r * p->req.nevents + e;
+	return b->status[i].encoding[0] && !p->enc[i].procfs;
+}
+
+/* Fits the counters under RLIMIT_NOFILE, leaving BACKEND_FD_SPARE descriptors free: events are
+ * kept in mode order while each fits on every CPU (all proc/ events share one /proc/stat
+ * descriptor); the others are dropped with EMFILE and a reason naming the limit. When not even
+ * the first event fits on every CPU, it is kept on the CPUs it fits on. */
+static void fit_nofile(struct backend *b, struct perf_priv *p)
+{
+	int n = p->req.nevents, nc = p->req.ncpus;
+	long limit, budget = backend_nofile_free(&limit) - BACKEND_FD_SPARE;
+	bool proc_kept = false;
+	int kept = 0;
+	char why[128];
+	snprintf(why, sizeof(why),
+		 "not opened: RLIMIT_NOFILE %ld has no room for it (raise it: "
+		 "ulimit -n)",
+		 limit);
+	for (int e = 0; e < n; e++) {
+		long cost = 0;
+		bool proc = false;
+		for (int r = 0; r < nc; r++) {
+			cost += takes_fd(b, p, r, e);
+			proc |= b->status[r * n + e].encoding[0] && p->enc[r * n + e].procfs;
+		}
+		cost += proc && !proc_kept;
+		if (cost <= budget) {
+			budget -= cost;
+			proc_kept |= proc;
+			kept += cost > 0 || proc;
+			continue;
+		}
+		bool partial = !kept && !proc && budget > 0;
+		for (int r = 0; r < nc; r++) {
+			if (!b->status[r * n + e].encoding[0])
+				continue;
+			if (partial && budget > 0 && takes_fd(b, p, r, e)) {
+				budget--;
+				continue;
+			}
+			p->dropped[r * n + e] = true;
+			set_status(b, r, e, EMFILE, why);
+		}
+		kept += partial;
+	}
+}
+
 static void perf_close(struct backend *b)
 {
 	struct perf_priv *p = b->priv;
@@ -250,6 +339,7 @@ static void perf_close(struct backend *b)
 	}
 	free(p->rows);
 	free(p->enc);
+	free(p->dropped);
 	free(p->events);
 	free(p->cpus);
 	free(p->core_type);
@@ -279,11 +369,12 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	p->core_type = calloc((size_t)nc ? (size_t)nc : 1, sizeof(int));
 	p->rows = calloc((size_t)nc ? (size_t)nc : 1, sizeof(*p->rows));
 	p->enc = calloc((size_t)n * (size_t)nc + 1, sizeof(*p->enc));
+	p->dropped = calloc((size_t)n * (size_t)nc + 1, sizeof(*p->dropped));
 	b->status = calloc((size_t)n * (size_t)nc + 1, sizeof(*b->status));
 	p->readbuf_len = 3 + 2 * (size_t)n;
 	p->readbuf = calloc(p->readbuf_len, sizeof(uint64_t));
-	if (!p->events || !p->cpus || !p->core_type || !p->rows || !p->enc || !b->status ||
-	    !p->readbuf) {
+	if (!p->events || !p->cpus || !p->core_type || !p->rows || !p->enc || !p->dropped ||
+	    !b->status || !p->readbuf) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -303,7 +394,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	int total_opened = 0;
 	p->proc.t0 = monotonic_ns();
 	p->proc.fd = -1;
-	char first_reason[400] = "";
+	char first_reason[400] = ""; /* event name: reason */
 	for (int r = 0; r < nc; r++) {
 		struct perf_row *row = &p->rows[r];
 		row->cpu = req->cpus[r];
@@ -344,6 +435,9 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 			}
 			encode_format(&p->enc[r * n + e], st->encoding, sizeof(st->encoding));
 		}
+	}
+	fit_nofile(b, p);
+	for (int r = 0; r < nc; r++) {
 		total_opened += open_row(b, p, r);
 		for (int e = 0; e < n && !first_reason[0]; e++)
 			if (!b->status[r * n + e].supported)

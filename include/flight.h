@@ -59,7 +59,9 @@ size_t flight_bytes(const struct flight *f);
  * Writes the samples with t in [@t_from, @t_to] to a new recording at @path: @hdr, @mode, one
  * base tick (the sample before the window, so a replay's first delta is the window's first
  * sample), the window's ticks and @mark (may be NULL). @mode->nevents must equal the ring's.
- * Returns the number of window ticks written (the base not counted), or -1 with a cause.
+ * @path is created new (O_EXCL|O_NOFOLLOW): when it exists, even as a symbolic link, -1 with
+ * errno EEXIST (the caller picks another name). Returns the number of window ticks written
+ * (the base not counted), or -1 with a cause.
  */
 int flight_write(const struct flight *f, const char *path, const struct rec_header *hdr,
 		 const struct rec_mode *mode, double t_from, double t_to,

@@ -11,6 +11,7 @@ struct loop_event {
 	enum loop_event_kind kind;
 	int signo;	     /* LOOP_SIGNAL */
 	int fd;		     /* LOOP_INPUT: which watched fd is readable */
+	bool hangup;	     /* LOOP_INPUT: POLLHUP, POLLERR or POLLNVAL on it (peer gone) */
 	uint64_t overruns;   /* LOOP_TICK: deadlines that passed unserved (0 = on time) */
 	int64_t lateness_ns; /* LOOP_TICK: wake time - deadline */
 	uint64_t deadline_ns;
@@ -26,10 +27,16 @@ struct loop {
 	uint64_t ticks;
 	int watch[LOOP_MAX_WATCH];
 	int nwatch;
+	bool open; /* the descriptors were created (loop_open) */
 };
 
-/* Blocks SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGPIPE (writes then fail with EPIPE) and reads
- * them through a signalfd. Returns 0 or -1 with @err. */
+/* Creates the timerfd and the signalfd, nothing armed or blocked yet: a run opens them before
+ * any counter, so the open-file limit never leaves the loop without them. Again: nothing.
+ * Returns 0 or -1 with @err. */
+int loop_open(struct loop *l, char *err, size_t errlen);
+/* Opens the loop if loop_open did not, blocks SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGPIPE (writes
+ * then fail with EPIPE), reads them through the signalfd and arms the timer: the first deadline
+ * is one period from now. Returns 0 or -1 with @err. */
 int loop_init(struct loop *l, uint64_t period_ns, char *err, size_t errlen);
 /* Changes the period; the next deadline is one new period from now. */
 int loop_set_period(struct loop *l, uint64_t period_ns);

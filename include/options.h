@@ -50,6 +50,7 @@ struct options {
 	const char *listen;	/* --listen [ADDR:]PORT: the OpenMetrics endpoint */
 	const char *output;	/* -o FILE: batch records go there instead of stdout */
 	const char *help_roff;	/* --help-roff TEMPLATE: write the manual page */
+	bool force;		/* --force: -r, :record and :export FILE may be symbolic links */
 	bool help, version;
 };
 

@@ -11,6 +11,7 @@
 #define PLATFORM_MAX_PMUS 32
 #define PLATFORM_MAX_CACHES 8
 #define PLATFORM_MAX_NOTES 10
+#define PLATFORM_NOTE_MAX 256	/* bytes of one note, NUL included: every permission hint fits */
 #define PLATFORM_MAX_LISTED 128 /* event= codes kept from one core PMU's events/ directory */
 #define PLATFORM_PROBE_MAX 33	/* counters tried at most (ARMv8.9: 31 + cycle + instructions) */
 
@@ -64,11 +65,32 @@ struct platform {
 	char hostname[128], kernel[128]; /* uname, or <root>/proc/sys/kernel/{hostname,osrelease} */
 	struct platform_cache caches[PLATFORM_MAX_CACHES];
 	int ncaches;
-	char notes[PLATFORM_MAX_NOTES][256]; /* the capability summary, one fact per entry */
+	char notes[PLATFORM_MAX_NOTES][PLATFORM_NOTE_MAX]; /* the capability summary, one fact
+							    * per entry */
 	int nnotes;
 	long interval_ms; /* the run's interval, judged in the counter-wrap note (0: left out) */
-	char capability[512]; /* the notes joined with "; " (truncated) */
+	char capability[PLATFORM_MAX_NOTES * PLATFORM_NOTE_MAX]; /* the notes joined with "; " */
 };
+
+/* What a perf_event_open asks for: each needs its own perf_event_paranoid level (or root or
+ * CAP_PERFMON). */
+enum perf_scope {
+	PERF_SCOPE_CPU,		/* per-CPU system-wide counting, what pmutop counts: <= 0 */
+	PERF_SCOPE_TASK_USER,	/* one task, user space only (the cache probe): <= 2 */
+	PERF_SCOPE_TASK_KERNEL, /* one task, kernel counts included: <= 1 */
+	PERF_SCOPE_TRACEPOINT,	/* tracepoints and raw tracepoint data: -1 */
+};
+/* The highest perf_event_paranoid at which an unprivileged user gets @scope. */
+int platform_paranoid_needed(enum perf_scope scope);
+/* The permission hint for @scope given a perf_event_paranoid level (-99: unknown) and the
+ * privileges: whether it is allowed, or the level it needs, the level there is, and what to do;
+ * @denied (an open failed with EACCES/EPERM although it is allowed): where else a denial comes
+ * from. One complete line; returns the length it needs (snprintf), always < PLATFORM_NOTE_MAX. */
+int platform_permission_text(int paranoid, bool is_root, bool cap_perfmon, enum perf_scope scope,
+			     bool denied, char *buf, size_t len);
+/* The same for this platform's perf_event_paranoid and privileges. */
+int platform_permission_hint(const struct platform *pf, enum perf_scope scope, bool denied,
+			     char *buf, size_t len);
 
 /* Reads everything under @root ("" or "/" or NULL for the live system). Returns 0, or -1 with
  * a cause in @err (missing root, missing <root>/sys/devices/system/cpu/possible or online). */

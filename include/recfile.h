@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "counts.h"
+#include "safefile.h"
 
 /*
  * File format (docs/recording-format.md is the user-facing spec). One JSON object per line,
@@ -157,16 +158,19 @@ void rec_escape(const char *in, char *out, size_t len);
 /* ---- writer ---- */
 
 struct rec_writer_opts {
-	uint64_t max_bytes; /* rotate when a file would grow past this (0 = no limit) */
-	unsigned keep;	    /* rotated files kept: FILE.1 (newest) .. FILE.keep; 0 acts as 1 */
-	bool sync;	    /* fdatasync() after every record (power-loss safety; slow) */
+	uint64_t max_bytes;	 /* rotate when a file would grow past this (0 = no limit) */
+	unsigned keep;		 /* rotated files kept: FILE.1 (newest) .. FILE.keep; 0 acts as 1 */
+	bool sync;		 /* fdatasync() after every record (power-loss safety; slow) */
+	enum safe_create create; /* a user's name (the default: a symbolic link is refused),
+				  * --force, or a name pmutop chose (must be new) */
 };
 
 struct rec_writer;
 
-/* Creates (truncates) @path, or stdout for "-". @opts may be NULL. Returns NULL with a
- * message in @err when the file cannot be created, or when opts->max_bytes is set and the
- * output is not a regular file (rotation renames files). */
+/* Creates (truncates) @path as opts->create says (safefile.h), or stdout for "-". @opts may be
+ * NULL. Returns NULL with a message in @err (and errno, EEXIST for a name that must be new)
+ * when the file cannot be created, or when opts->max_bytes is set and the output is not a
+ * regular file (rotation renames files). A rotated recording's new file must be new. */
 struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opts *opts, char *err,
 				   size_t errlen);
 

@@ -40,7 +40,7 @@ struct source_machine {
 	char pmu[64];	 /* core PMU name ("cpu", "armv8_cortex_a53") */
 	char family[32]; /* pmu_family key */
 	char model[128];
-	char capability[512];  /* one line on what can be counted there */
+	char capability[2560]; /* one line on what can be counted there (the platform summary) */
 	unsigned counter_bits; /* hardware counter width (64 for kernel-accumulated counts) */
 	int ncpus;
 };
@@ -75,7 +75,7 @@ struct backend_req {
 struct backend_status {
 	bool supported;
 	int err;	  /* errno of the failed open, 0 if it opened */
-	char reason[160]; /* one sentence on what to do */
+	char reason[256]; /* one sentence on what to do (strerror: hint, never cut short) */
 	char encoding[160];
 };
 
@@ -156,5 +156,11 @@ void backend_free(struct backend *b);
 const char *perf_errno_hint(int err);
 /* Raises RLIMIT_NOFILE to the hard limit; returns the new soft limit. */
 long backend_raise_nofile(void);
+/* Descriptors this process can still open under RLIMIT_NOFILE (a large number when there is
+ * no limit); @limit (may be NULL) gets the soft limit, -1 for none. */
+long backend_nofile_free(long *limit);
+/* Descriptors the perf backend leaves free when it opens counters: the recording file and the
+ * files read while running (the terminal database, the CPU online list, flight recordings). */
+#define BACKEND_FD_SPARE 2
 
 #endif

@@ -62,8 +62,9 @@ static int batch_frame(void *ctx, const struct frame *f)
 }
 
 /* The agent's control lines on stdin. */
-static void batch_stdin(void *ctx)
+static void batch_stdin(void *ctx, bool hangup)
 {
+	(void)hangup; /* the agent reads the end of its input as the client going away */
 	struct batch *bt = ctx;
 	remote_agent_input(bt->app, STDIN_FILENO);
 	flush_messages(bt);

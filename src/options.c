@@ -59,6 +59,7 @@ enum option_id {
 	OPT_LISTEN,
 	OPT_DELAY = 'd',
 	OPT_OUTPUT = 'o',
+	OPT_FORCE,
 };
 
 struct option_def {
@@ -105,6 +106,8 @@ static const struct option_def option_table[] = {
     {"record-max", OPT_RECORD_MAX, "SIZE",
      "rotate the recording when it would pass SIZE (e.g. 64M)"},
     {"record-keep", OPT_RECORD_KEEP, "N", "rotated recordings kept: FILE.1 .. FILE.N (default 1)"},
+    {"force", OPT_FORCE, NULL,
+     "write -r, :record and :export FILE even when it is a symbolic link (refused otherwise)"},
     {"replay", OPT_REPLAY, "FILE",
      "replay a recording or perf stat CSV/JSON output; - (stdin) or a FIFO is followed live"},
     {"speed", OPT_SPEED, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)"},
@@ -208,9 +211,15 @@ void options_usage(FILE *out, enum options_program prog)
 	else
 		text_fprintf(out,
 			     "\nIn the screen, press ? or type :help for keys and commands.\n");
-	text_fprintf(out,
-		     "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad "
-		     "usage.\n");
+	text_fprintf(
+	    out,
+	    "Under a low open-file limit (ulimit -n) the loop and two spare descriptors come "
+	    "first;\n"
+	    "events that do not fit are dropped with a message naming them and RLIMIT_NOFILE.\n"
+	    "Per-CPU counting needs kernel.perf_event_paranoid <= 0 (tracepoints -1), root or\n"
+	    "CAP_PERFMON (setcap cap_perfmon+ep pmutop); the header names the level there is.\n"
+	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage,\n"
+	    "3 the screen's terminal went away (the recording is finished and closed first).\n");
 }
 
 void options_version(FILE *out, enum options_program prog)
@@ -497,6 +506,9 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		return parse_double(arg, 0, 3600, "--flight (s)", &o->flight_s, err, errlen);
 	case OPT_FLIGHT_OUT:
 		o->flight_out = arg;
+		return 0;
+	case OPT_FORCE:
+		o->force = true;
 		return 0;
 	case OPT_ATTRIB:
 		o->attrib = true;

@@ -9,7 +9,8 @@ static const struct {
 	const char *must_say; /* the advice the user needs */
 } cases[] = {
     {__LINE__, EACCES, "CAP_PERFMON"},
-    {__LINE__, EACCES, "perf_event_paranoid"},
+    {__LINE__, EACCES, "perf_event_paranoid <= 0"},
+    {__LINE__, EACCES, "-1 for tracepoints"},
     {__LINE__, EPERM, "exclude bit"},
     {__LINE__, ENOENT, "no such event on this PMU"},
     {__LINE__, EOPNOTSUPP, "not supported"},
@@ -33,6 +34,14 @@ int main(void)
 		      "line %d: errno %d: \"%s\" lacks \"%s\"", cases[i].line, cases[i].err,
 		      hint ? hint : "(null)", cases[i].must_say);
 		CHECK(hint && !strchr(hint, '\n'), "line %d: one line", cases[i].line);
+	}
+	/* a reason is "strerror: hint" and is never cut short */
+	struct backend_status st;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int n = snprintf(st.reason, sizeof(st.reason), "%s: %s", strerror(cases[i].err),
+				 perf_errno_hint(cases[i].err));
+		CHECK(n > 0 && (size_t)n < sizeof(st.reason), "line %d: %d bytes cut to %zu",
+		      cases[i].line, n, sizeof(st.reason));
 	}
 	/* distinct advice for distinct causes */
 	CHECK(strcmp(perf_errno_hint(ENOENT), perf_errno_hint(EINVAL)) != 0, "ENOENT vs EINVAL");

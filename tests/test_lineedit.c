@@ -226,6 +226,44 @@ static void test_history(void)
 	rmdir(dir);
 }
 
+/* A symbolic link planted where the history is saved is replaced, never written through. */
+static void test_history_link(void)
+{
+	char dir[] = "/tmp/pmutop-hist-XXXXXX", path[128], target[128], err[256] = "", buf[64];
+	if (!mkdtemp(dir)) {
+		SKIP("mkdtemp failed");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/history", dir);
+	snprintf(target, sizeof(target), "%s/precious", dir);
+	FILE *f = fopen(target, "w");
+	CHECK(f && fputs("precious\n", f) >= 0 && fclose(f) == 0, "target written");
+	CHECK_INT(symlink(target, path), 0);
+	struct hist *h =
+	    hist_open(path, 100, err, sizeof(err)); /* loads through the link: a read */
+	CHECK(h != NULL, "open: %s", err);
+	if (!h)
+		return;
+	hist_add(h, "mode sw");
+	CHECK_INT(hist_close(h, err, sizeof(err)), 0);
+	f = fopen(target, "r");
+	CHECK(f && fgets(buf, sizeof(buf), f) && strcmp(buf, "precious\n") == 0 &&
+		  !fgets(buf, sizeof(buf), f),
+	      "the link's target is untouched");
+	if (f)
+		fclose(f);
+	struct stat st;
+	CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 077) == 0,
+	      "the history is a private regular file now");
+	h = hist_open(path, 100, err, sizeof(err));
+	CHECK(h && hist_count(h) == 1 && strcmp(hist_prev(h, ""), "mode sw") == 0,
+	      "the saved history loads");
+	hist_close(h, err, sizeof(err));
+	unlink(path);
+	unlink(target);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	if (!setlocale(LC_ALL, "C.UTF-8"))
@@ -233,6 +271,7 @@ int main(void)
 	test_keys();
 	test_view();
 	test_history();
+	test_history_link();
 	setlocale(LC_ALL, "C");
 	test_view();
 	return harness_done();

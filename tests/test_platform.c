@@ -61,12 +61,14 @@ static const struct tree_case {
 	 "vm", "6.18.44-fc-v669", 4, 48, 2048, 64,
 	 {"hardware counters unavailable: no `cpu` PMU in /sys/bus/event_source/devices (virtual machine "
 	  "without vPMU); showing software events",
-	  "perf_event_paranoid=2 and no CAP_PERFMON: run as root or setcap cap_perfmon+ep pmutop", NULL},
+	  "per-CPU system-wide counting needs perf_event_paranoid <= 0 (it is 2) or CAP_PERFMON: sysctl "
+	  "kernel.perf_event_paranoid=0, or run as root, or setcap cap_perfmon+ep pmutop", NULL},
 	 "NMI watchdog"},
 	{__LINE__, "x86-skylake", "skl", 1, false, "0-3", "0-3", 4, 2, 1, "GenuineIntel", 6, 94, 0, 0, false,
 	 "skylake-desk", "5.15.0-91-generic", 4, 32, 256, 64,
 	 {"Intel Skylake PMU (4 counters + 3 fixed)",
-	  "NMI watchdog holds one counter: echo 0 > /proc/sys/kernel/nmi_watchdog", "perf_event_paranoid=2"},
+	  "NMI watchdog holds one counter: echo 0 > /proc/sys/kernel/nmi_watchdog",
+	  "needs perf_event_paranoid <= 0 (it is 2)"},
 	 "unavailable"},
 	{__LINE__, "x86-hybrid", "generic", 2, true, "0-7", "0-7", 8, -1, 0, "GenuineIntel", 6, 154, 0, 0, false,
 	 "alder", "6.5.0-14-generic", 4, 48, 1280, 64,
@@ -78,7 +80,7 @@ static const struct tree_case {
 	 "rockpro64", "6.1.68-rockchip64", 3, 32, 512, 64,
 	 {"big.LITTLE: armv8_cortex_a53 on 0-3 (6 counters + 1 fixed), armv8_cortex_a72 on 4-5 (6 counters + 1 fixed)",
 	  "counters 32-bit: wrap after 3.0 s at 1.4 GHz (64-bit only with format/long, config1:0)",
-	  "perf_event_paranoid=1 and no CAP_PERFMON"},
+	  "needs perf_event_paranoid <= 0 (it is 1)"},
 	 "hybrid:"},
 	{__LINE__, "xscale", "xscale2", 1, false, "0", "0", 1, 1, -1, "Intel", -1, -1, 0x69, 0x41c, false,
 	 "nslu2", "6.6.30-ixp4xx", 0, 0, 0, 0,
@@ -114,7 +116,7 @@ static const struct tree_case {
 	{__LINE__, "silvermont", "slm", 1, false, "0-3", "0-3", 4, 3, 0, "GenuineIntel", 6, 55, 0, 0, false,
 	 "baytrail", "4.19.0-26-amd64", 3, 24, 1024, 64,
 	 {"Intel Atom Silvermont PMU (2 counters + 3 fixed)",
-	  "perf_event_paranoid=3 and no CAP_PERFMON: run as root or setcap cap_perfmon+ep pmutop", NULL},
+	  "needs perf_event_paranoid <= 0 (it is 3, no unprivileged use at all) or CAP_PERFMON", NULL},
 	 "offline"},
 };
 
@@ -454,7 +456,8 @@ static void test_describe(void)
 	pf.cap_perfmon = false;
 	pf.paranoid = -99;
 	platform_describe(&pf);
-	CHECK(strstr(pf.capability, "perf_event_paranoid unknown"), "%s", pf.capability);
+	CHECK(strstr(pf.capability, "needs perf_event_paranoid <= 0 (not readable here)"), "%s",
+	      pf.capability);
 	pf.nmi_watchdog = 0;
 	platform_describe(&pf);
 	CHECK(!strstr(pf.capability, "NMI watchdog"), "%s", pf.capability);
@@ -722,9 +725,116 @@ static void test_mutations(void)
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The permission hint: the level each scope needs, the level there is, and never cut short. */
+static void test_permission_hint(void)
+{
+	static const struct {
+		int line;
+		int paranoid;
+		bool root, perfmon, denied;
+		enum perf_scope scope;
+		const char *want; /* the whole hint */
+	} cases[] = {
+	    {__LINE__, 2, false, false, false, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting needs perf_event_paranoid <= 0 (it is 2) or "
+	     "CAP_PERFMON: "
+	     "sysctl kernel.perf_event_paranoid=0, or run as root, or setcap cap_perfmon+ep "
+	     "pmutop"},
+	    {__LINE__, 1, false, false, false, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting needs perf_event_paranoid <= 0 (it is 1) or "
+	     "CAP_PERFMON: "
+	     "sysctl kernel.perf_event_paranoid=0, or run as root, or setcap cap_perfmon+ep "
+	     "pmutop"},
+	    {__LINE__, 0, false, false, false, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting allowed (perf_event_paranoid=0)"},
+	    {__LINE__, -1, false, false, false, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting allowed (perf_event_paranoid=-1)"},
+	    {__LINE__, 4, false, false, false, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting needs perf_event_paranoid <= 0 (it is 4, no "
+	     "unprivileged "
+	     "use at all) or CAP_PERFMON: sysctl kernel.perf_event_paranoid=0, or run as root, or "
+	     "setcap cap_perfmon+ep pmutop"},
+	    {__LINE__, -99, false, false, false, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting needs perf_event_paranoid <= 0 (not readable here) or "
+	     "CAP_PERFMON: sysctl kernel.perf_event_paranoid=0, or run as root, or setcap "
+	     "cap_perfmon+ep pmutop"},
+	    {__LINE__, 2, false, false, false, PERF_SCOPE_TASK_USER,
+	     "per-task user-space counting allowed (perf_event_paranoid=2)"},
+	    {__LINE__, 3, false, false, false, PERF_SCOPE_TASK_USER,
+	     "per-task user-space counting needs perf_event_paranoid <= 2 (it is 3, no "
+	     "unprivileged "
+	     "use at all) or CAP_PERFMON: sysctl kernel.perf_event_paranoid=2, or run as root, or "
+	     "setcap cap_perfmon+ep pmutop"},
+	    {__LINE__, 1, false, false, false, PERF_SCOPE_TASK_KERNEL,
+	     "per-task kernel counting allowed (perf_event_paranoid=1)"},
+	    {__LINE__, 2, false, false, false, PERF_SCOPE_TASK_KERNEL,
+	     "per-task kernel counting needs perf_event_paranoid <= 1 (it is 2) or CAP_PERFMON: "
+	     "sysctl kernel.perf_event_paranoid=1, or run as root, or setcap cap_perfmon+ep "
+	     "pmutop"},
+	    {__LINE__, 0, false, false, false, PERF_SCOPE_TRACEPOINT,
+	     "tracepoint counting needs perf_event_paranoid <= -1 (it is 0) or CAP_PERFMON: sysctl "
+	     "kernel.perf_event_paranoid=-1, or run as root, or setcap cap_perfmon+ep pmutop"},
+	    {__LINE__, 2, true, false, false, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting allowed (root)"},
+	    {__LINE__, 2, false, true, false, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting allowed (CAP_PERFMON)"},
+	    {__LINE__, 0, false, false, true, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting allowed (perf_event_paranoid=0); a denial comes from a "
+	     "security policy (SELinux, AppArmor, lockdown) or a container"},
+	    {__LINE__, 2, false, false, true, PERF_SCOPE_CPU,
+	     "per-CPU system-wide counting needs perf_event_paranoid <= 0 (it is 2) or "
+	     "CAP_PERFMON: "
+	     "sysctl kernel.perf_event_paranoid=0, or run as root, or setcap cap_perfmon+ep "
+	     "pmutop"},
+	};
+	CHECK_INT(platform_paranoid_needed(PERF_SCOPE_CPU), 0);
+	CHECK_INT(platform_paranoid_needed(PERF_SCOPE_TASK_USER), 2);
+	CHECK_INT(platform_paranoid_needed(PERF_SCOPE_TASK_KERNEL), 1);
+	CHECK_INT(platform_paranoid_needed(PERF_SCOPE_TRACEPOINT), -1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[PLATFORM_NOTE_MAX];
+		int n = platform_permission_text(cases[i].paranoid, cases[i].root, cases[i].perfmon,
+						 cases[i].scope, cases[i].denied, buf, sizeof(buf));
+		CHECK(n >= 0 && (size_t)n < sizeof(buf), "line %d: %d bytes do not fit",
+		      cases[i].line, n);
+		CHECK(strcmp(buf, cases[i].want) == 0, "line %d:\n got %s\nwant %s", cases[i].line,
+		      buf, cases[i].want);
+	}
+	/* the longest hint of any level, scope and privilege fits a note and a message */
+	for (int level = -99; level <= 100000; level = level < 10 ? level + 1 : level * 10)
+		for (int scope = PERF_SCOPE_CPU; scope <= PERF_SCOPE_TRACEPOINT; scope++)
+			for (int d = 0; d < 2; d++) {
+				char buf[PLATFORM_NOTE_MAX];
+				int n = platform_permission_text(level, false, false, scope, d, buf,
+								 sizeof(buf));
+				CHECK(n >= 0 && (size_t)n < sizeof(buf),
+				      "level %d scope %d: %d bytes", level, scope, n);
+			}
+	/* the supplied tree's level, not this machine's: the summary names it in full */
+	if (!detect("arm-biglittle"))
+		return;
+	char want[PLATFORM_NOTE_MAX];
+	platform_permission_text(1, false, false, PERF_SCOPE_CPU, false, want, sizeof(want));
+	CHECK(strstr(pf.capability, want) != NULL, "%s lacks %s", pf.capability, want);
+	CHECK(strstr(pf.capability, "(it is 1)") != NULL, "%s", pf.capability);
+	char hint[PLATFORM_NOTE_MAX];
+	platform_permission_hint(&pf, PERF_SCOPE_TRACEPOINT, true, hint, sizeof(hint));
+	CHECK(strstr(hint, "<= -1 (it is 1)") &&
+		  strstr(hint, "sysctl kernel.perf_event_paranoid=-1"),
+	      "%s", hint);
+	/* every note is complete in the joined summary, however many there are */
+	pf.nmi_watchdog = 1;
+	pf.pmus_dropped = 3;
+	platform_describe(&pf);
+	for (int i = 0; i < pf.nnotes; i++)
+		CHECK(strstr(pf.capability, pf.notes[i]) != NULL, "note %d cut: %s", i,
+		      pf.notes[i]);
+}
+
 int main(void)
 {
 	test_trees();
+	test_permission_hint();
 	test_percpu();
 	test_pmus();
 	test_arm_pmus();

@@ -1,6 +1,7 @@
 /* history.c: command history on libedit's history(3), saved under the XDG state directory. */
 #include "history.h"
 #include "linereader.h"
+#include "safefile.h"
 #include <errno.h>
 #include <histedit.h>
 #include <stdbool.h>
@@ -89,10 +90,16 @@ static int make_parent(const char *path)
 	return 0;
 }
 
-int hist_save(struct hist *h, char *err, size_t errlen)
+static int save_to(FILE *f, void *arg)
 {
 	HistEvent ev;
+	return history(((struct hist *)arg)->h, &ev, H_SAVE_FP, f) < 0 ? -1 : 0;
+}
 
+/* Written beside the file and renamed over it: a symbolic link planted there is replaced,
+ * never written through. */
+int hist_save(struct hist *h, char *err, size_t errlen)
+{
 	if (!h->path[0]) {
 		snprintf(err, errlen, "no history file (HOME is not set)");
 		return -1;
@@ -101,8 +108,8 @@ int hist_save(struct hist *h, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", h->path, strerror(errno));
 		return -1;
 	}
-	if (history(h->h, &ev, H_SAVE, h->path) < 0) {
-		snprintf(err, errlen, "%s: cannot write the history", h->path);
+	if (safe_replace(h->path, save_to, h) < 0) {
+		snprintf(err, errlen, "%s: cannot write the history: %s", h->path, strerror(errno));
 		return -1;
 	}
 	return 0;

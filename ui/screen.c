@@ -34,6 +34,19 @@ struct pair_cache {
 static struct pair_cache pairs[MAX_PAIRS];
 static int npairs = 1;
 
+/* The terminal went away (hangup without SIGHUP, EIO): the run ends; nothing is drawn again. */
+static bool terminal_lost;
+
+/* True when the terminal on @fd is gone: a hung-up tty fails ioctls with EIO (ENXIO, EBADF when
+ * the descriptor itself is gone). */
+static bool terminal_gone(int fd)
+{
+	struct termios t;
+	if (tcgetattr(fd, &t) == 0)
+		return false;
+	return errno == EIO || errno == ENXIO || errno == EBADF || errno == ENOTTY;
+}
+
 /* A curses colour pair for (fg, bg), created on first use; 0 when the terminal runs out. */
 static int pair_for(int fg, int bg)
 {
@@ -120,6 +133,8 @@ void ui_redraw(struct app_ctx *app)
 {
 	struct ui_state *u = app->ui;
 	int h, w;
+	if (terminal_lost)
+		return;
 	getmaxyx(stdscr, h, w);
 	if (!u->canvas || u->canvas->w != w || u->canvas->h != h) {
 		if (!u->canvas)
@@ -139,7 +154,8 @@ void ui_redraw(struct app_ctx *app)
 		curs_set(0);
 	}
 	wnoutrefresh(stdscr);
-	doupdate();
+	if (doupdate() == ERR && terminal_gone(STDOUT_FILENO))
+		terminal_lost = true;
 }
 
 /* Maps an ncurses key to the keys.h code space. */
@@ -258,14 +274,25 @@ static int screen_frame(void *ctx, const struct frame *f)
 
 static void screen_change(void *ctx) { ui_redraw(ctx); }
 
-static void screen_stdin(void *ctx)
+static void screen_stdin(void *ctx, bool hangup)
 {
 	struct app_ctx *app = ctx;
-	/* a closed terminal reads as end of file: leave instead of spinning */
+	/* A terminal that went away polls as POLLHUP/POLLERR and fails FIONREAD with EIO; one that
+	 * closed reads as end of file (readable, nothing to read). Either ends the run instead of
+	 * spinning on a descriptor that is always ready. */
 	int avail = 0;
-	if (ioctl(STDIN_FILENO, FIONREAD, &avail) == 0 && avail == 0 && getch_pending() == false)
-		app->quit = true;
+	if (hangup || ioctl(STDIN_FILENO, FIONREAD, &avail) < 0 ||
+	    (avail == 0 && !getch_pending())) {
+		terminal_lost = true;
+		return;
+	}
 	read_keys(app);
+}
+
+static int screen_ended(void *ctx)
+{
+	(void)ctx;
+	return terminal_lost ? RUN_EXIT_TERMINAL_LOST : 0;
 }
 
 static void screen_resize(void *ctx) { resize(ctx); }
@@ -308,9 +335,12 @@ int ui_run(struct app_ctx *app)
 	    .on_stdin = screen_stdin,
 	    .on_resize = screen_resize,
 	    .after_tick = screen_after_tick,
+	    .ended = screen_ended,
 	};
+	terminal_lost = false;
 	int rc = run_loop(app, &fe);
-	endwin();
+	if (!terminal_lost)
+		endwin(); /* a terminal that is gone has nothing to restore */
 	ui_state_free(app);
 	return rc;
 }

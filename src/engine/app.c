@@ -344,6 +344,25 @@ int app_mode_names(const struct app_ctx *app, const char **names, int max)
 	return n;
 }
 
+_Static_assert(PLATFORM_NOTE_MAX <= sizeof(((struct app_message *)0)->text),
+	       "a permission hint fits in one message");
+
+/* Adds "NAME" or "NAME (on K of N CPUs)" to the comma-separated @list when it fits; returns 1
+ * when it was added. */
+static int list_dropped(char *list, size_t len, const char *name, int on, int of)
+{
+	char item[96];
+	if (on == of)
+		snprintf(item, sizeof(item), "%s", name);
+	else
+		snprintf(item, sizeof(item), "%s (on %d of %d CPUs)", name, on, of);
+	size_t used = strlen(list);
+	if (used + strlen(item) + 3 > len)
+		return 0;
+	snprintf(list + used, len - used, "%s%s", used ? ", " : "", item);
+	return 1;
+}
+
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
 	struct session_mode sm = *mode;
@@ -354,17 +373,53 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);
 	const struct backend *b = session_backend(app->session);
+	char dropped[160] = "";
+	int ndropped = 0, nlisted = 0;
+	bool table_full = false; /* ENFILE: the system's file table, not this process's limit */
+	bool denied = false, tracepoint = false; /* EACCES/EPERM, on a tracepoint event */
 	for (int e = 0; e < sm.nevents; e++) {
-		int unsupported = 0;
+		int unsupported = 0, limited = 0;
 		const char *why = NULL;
-		for (int r = 0; r < b->nrows; r++)
-			if (!b->status[r * b->nevents + e].supported) {
+		for (int r = 0; r < b->nrows; r++) {
+			const struct backend_status *st = &b->status[r * b->nevents + e];
+			if (!st->supported) {
 				unsupported++;
-				why = b->status[r * b->nevents + e].reason;
+				limited += st->err == EMFILE || st->err == ENFILE;
+				table_full |= st->err == ENFILE;
+				if (st->err == EACCES || st->err == EPERM) {
+					denied = true;
+					tracepoint |= strncmp(st->encoding, "type=2 ", 7) == 0;
+				}
+				why = st->reason;
 			}
-		if (unsupported)
+		}
+		if (unsupported && limited == unsupported) {
+			ndropped++;
+			nlisted += list_dropped(dropped, sizeof(dropped), sm.events[e].name,
+						limited, b->nrows);
+		} else if (unsupported) {
 			app_log(app, MSG_WARN, "%s (%s) not supported on %d of %d CPUs: %s",
 				sm.events[e].name, sm.events[e].spec, unsupported, b->nrows, why);
+		}
+	}
+	if (ndropped) {
+		long limit;
+		char more[32] = "";
+		backend_nofile_free(&limit);
+		if (ndropped > nlisted)
+			snprintf(more, sizeof(more), " and %d more", ndropped - nlisted);
+		app_log(
+		    app, MSG_WARN,
+		    "open-file limit RLIMIT_NOFILE %ld reached%s: dropped %s%s; the other events "
+		    "go on (raise the limit: ulimit -n)",
+		    limit, table_full ? " or the system file table is full" : "", dropped, more);
+	}
+	if (denied && source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
+		char hint[PLATFORM_NOTE_MAX]; /* the whole hint, in one message of its own */
+		platform_permission_hint(&app->pf,
+					 tracepoint ? PERF_SCOPE_TRACEPOINT : PERF_SCOPE_CPU, true,
+					 hint, sizeof(hint));
+		app_log(app, MSG_WARN, "%s", hint);
 	}
 	return 0;
 }
@@ -959,6 +1014,36 @@ static int open_source(struct app_ctx *app, char *err, size_t errlen)
 	return 0;
 }
 
+/* What a run cannot do without opens before any counter: the loop's timer and signal
+ * descriptors, and BACKEND_FD_SPARE free ones (the recording file, the terminal database, files
+ * read while running). Counters get what the open-file limit leaves. Returns 0 or 2. */
+static int open_essentials(struct app_ctx *app, char *err, size_t errlen)
+{
+	long limit;
+	backend_raise_nofile();
+	if (loop_open(&app->loop, err, errlen) < 0) {
+		int e = errno;
+		if (e == EMFILE || e == ENFILE) {
+			size_t n = strlen(err);
+			backend_nofile_free(&limit);
+			snprintf(
+			    err + n, errlen - n,
+			    " (the open-file limit RLIMIT_NOFILE is %ld: raise it with ulimit -n)",
+			    limit);
+		}
+		return 2;
+	}
+	if (backend_nofile_free(&limit) < BACKEND_FD_SPARE) {
+		snprintf(
+		    err, errlen,
+		    "the open-file limit RLIMIT_NOFILE %ld leaves fewer than %d free descriptors "
+		    "for the recording file and the terminal: raise it with ulimit -n",
+		    limit, BACKEND_FD_SPARE);
+		return 2;
+	}
+	return 0;
+}
+
 int app_init(struct app_ctx *app, char *err, size_t errlen)
 {
 	int rc;
@@ -974,6 +1059,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		return 2;
 	if (encode_init(err, errlen) < 0)
 		return 1;
+	if ((rc = open_essentials(app, err, errlen)) != 0)
+		return rc;
 	app->family = app->pf.family ? app->pf.family : family_find("sw");
 	if (!app->cpus && !(app->cpus = calloc(APP_MAX_ROWS, sizeof(int))))
 		return 1;
@@ -1075,8 +1162,7 @@ void app_free(struct app_ctx *app)
 		free(app->modes);
 		app->modes = NULL;
 	}
-	if (app->loop_ready)
-		loop_close(&app->loop);
+	loop_close(&app->loop);
 	app->loop_ready = false;
 	free(app->messages);
 	free(app->cpus);

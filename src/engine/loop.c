@@ -30,31 +30,50 @@ static int arm(struct loop *l)
 	return timerfd_settime(l->timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-int loop_init(struct loop *l, uint64_t period_ns, char *err, size_t errlen)
+/* The loop's signals: blocked, then read through the signalfd. */
+static void loop_signals(sigset_t *set)
 {
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGWINCH);
+	sigaddset(set, SIGPIPE);
+}
+
+int loop_open(struct loop *l, char *err, size_t errlen)
+{
+	if (l->open)
+		return 0;
 	memset(l, 0, sizeof(*l));
-	l->timer_fd = l->signal_fd = -1;
 	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGWINCH);
-	sigaddset(&set, SIGPIPE);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
-		snprintf(err, errlen, "sigprocmask: %s", strerror(errno));
-		return -1;
-	}
+	loop_signals(&set);
 	l->signal_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	l->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	l->open = true;
 	if (l->signal_fd < 0 || l->timer_fd < 0) {
 		snprintf(err, errlen, "timerfd/signalfd: %s", strerror(errno));
+		loop_close(l);
+		return -1;
+	}
+	return 0;
+}
+
+int loop_init(struct loop *l, uint64_t period_ns, char *err, size_t errlen)
+{
+	if (loop_open(l, err, errlen) < 0)
+		return -1;
+	sigset_t set;
+	loop_signals(&set);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
+		snprintf(err, errlen, "sigprocmask: %s", strerror(errno));
 		loop_close(l);
 		return -1;
 	}
 	l->period_ns = period_ns;
 	l->t0_ns = loop_now_ns() + period_ns;
 	l->deadline_ns = l->t0_ns;
+	l->ticks = 0;
 	if (arm(l) < 0) {
 		snprintf(err, errlen, "timerfd_settime: %s", strerror(errno));
 		loop_close(l);
@@ -132,9 +151,10 @@ int loop_wait(struct loop *l, struct loop_event *ev)
 			}
 		}
 		for (int i = 2; i < n; i++)
-			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) {
 				ev->kind = LOOP_INPUT;
 				ev->fd = pfd[i].fd;
+				ev->hangup = (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 				return 0;
 			}
 	}
@@ -142,9 +162,12 @@ int loop_wait(struct loop *l, struct loop_event *ev)
 
 void loop_close(struct loop *l)
 {
+	if (!l->open)
+		return;
 	if (l->timer_fd >= 0)
 		close(l->timer_fd);
 	if (l->signal_fd >= 0)
 		close(l->signal_fd);
 	l->timer_fd = l->signal_fd = -1;
+	l->open = false;
 }

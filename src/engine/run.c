@@ -158,7 +158,7 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 			if (app->endpoint && endpoint_input(app->endpoint, ev.fd, loop_now_ns()))
 				break; /* a scraper: nothing changes on the screen */
 			if (ev.fd == STDIN_FILENO && fe->on_stdin)
-				fe->on_stdin(fe->ctx);
+				fe->on_stdin(fe->ctx, ev.hangup);
 			else if (app->remote && remote_app_input(app, ev.fd) > 0)
 				drain(&r);
 			else if (ev.fd == stream_fd && stream_fd >= 0)
@@ -188,6 +188,11 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 			break;
 		default:
 			break;
+		}
+		int end = fe->ended ? fe->ended(fe->ctx) : 0;
+		if (end) {
+			r.status = end;
+			r.done = true;
 		}
 	}
 	return r.status;

@@ -5,6 +5,7 @@
 #include "frame.h"
 #include "platform.h"
 #include "recorder.h"
+#include "safefile.h"
 #include "textutil.h"
 #include <errno.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #define J(app) ((struct jitter *)(app)->jitter)
+#define JITTER_FLIGHT_NAME_TRIES 1000 /* flight names tried past the ones that exist */
 
 static const char *const stat_names[JITTER_NSTATS] = {
     [JITTER_VALUE] = "value", [JITTER_MIN] = "min", [JITTER_MEDIAN] = "median",
@@ -570,13 +572,6 @@ static void flight_dump(struct app_ctx *app)
 	if (!j->flight)
 		return;
 	char path[1024];
-	for (int n = j->flight_files + 1;; n++) {
-		snprintf(path, sizeof(path), "%s-%d.jsonl", app->opt.flight_out, n);
-		if (access(path, F_OK) != 0) {
-			j->flight_files = n;
-			break;
-		}
-	}
 	struct rec_header h;
 	struct rec_cpu_info *cpus = calloc((size_t)app->ncpus + 1, sizeof(*cpus));
 	struct rec_event *ev = calloc((size_t)app->mode.nevents + 1, sizeof(*ev));
@@ -597,8 +592,20 @@ static void flight_dump(struct app_ctx *app)
 								     : app->opt.flight_s / 3;
 	double t = j->flight_mark.t;
 	char err[512];
-	int n = flight_write(j->flight, path, &h, &mode, t - app->opt.flight_s + after, t + after,
-			     &j->flight_mark, err, sizeof(err));
+	int n = -1;
+	/* PREFIX-N.jsonl is created new (O_EXCL|O_NOFOLLOW): a name that exists, a planted link
+	 * included, is skipped for the next N */
+	for (int k = j->flight_files + 1, tries = 0; tries < JITTER_FLIGHT_NAME_TRIES;
+	     k++, tries++) {
+		snprintf(path, sizeof(path), "%s-%d.jsonl", app->opt.flight_out, k);
+		errno = 0;
+		n = flight_write(j->flight, path, &h, &mode, t - app->opt.flight_s + after,
+				 t + after, &j->flight_mark, err, sizeof(err));
+		if (n >= 0 || errno != EEXIST) {
+			j->flight_files = k;
+			break;
+		}
+	}
 	free(cpus);
 	free(ev);
 	if (n < 0) {
@@ -848,9 +855,9 @@ int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_
 	size_t n = strlen(path);
 	bool jsonl = (n > 6 && strcmp(path + n - 6, ".jsonl") == 0) ||
 		     (n > 5 && strcmp(path + n - 5, ".json") == 0);
-	FILE *f = fopen(path, "w");
+	FILE *f = safe_fopen(path, app->opt.force ? SAFE_CREATE_FORCE : SAFE_CREATE_NAMED);
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, safe_create_reason(path, errno));
 		return -1;
 	}
 	int rc = jsonl ? spike_log_write_jsonl(&j->log, f, err, errlen)

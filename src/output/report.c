@@ -212,6 +212,7 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 		return 0;
 	}
 	int ok = 0;
+	bool denied = false;
 	for (int r = 0; r < app->ncpus; r++) {
 		/* hybrid: the raw type follows the CPU's core PMU */
 		struct perf_event_attr attr = enc.attr;
@@ -223,6 +224,15 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 		else
 			text_fprintf(out, "  %-22s %-36s CPU %d: %s: %s\n", "", "", app->cpus[r],
 				     strerror(e), perf_errno_hint(e));
+		denied |= e == EACCES || e == EPERM;
+	}
+	if (denied) {
+		char hint[PLATFORM_NOTE_MAX];
+		platform_permission_hint(
+		    &app->pf,
+		    enc.attr.type == PERF_TYPE_TRACEPOINT ? PERF_SCOPE_TRACEPOINT : PERF_SCOPE_CPU,
+		    true, hint, sizeof(hint));
+		text_fprintf(out, "  %-22s %-36s %s\n", "", "", hint);
 	}
 	text_fprintf(out, "  %-22s %-36s opens on %d of %d CPUs\n", "", "", ok, app->ncpus);
 	return 0;

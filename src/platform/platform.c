@@ -487,6 +487,60 @@ static void read_identity(struct platform *pf)
 
 /* ---- capability summary ---- */
 
+/* perf_event_paranoid per scope (kernel perf_allow_cpu, perf_allow_kernel, perf_allow_tracepoint;
+ * 3 and above, a distribution patch, allow no unprivileged use at all). */
+static const struct {
+	int level;	  /* highest level that allows the scope */
+	const char *what; /* the scope in a sentence */
+} perf_scopes[] = {
+    [PERF_SCOPE_CPU] = {0, "per-CPU system-wide counting"},
+    [PERF_SCOPE_TASK_USER] = {2, "per-task user-space counting"},
+    [PERF_SCOPE_TASK_KERNEL] = {1, "per-task kernel counting"},
+    [PERF_SCOPE_TRACEPOINT] = {-1, "tracepoint counting"},
+};
+
+int platform_paranoid_needed(enum perf_scope scope)
+{
+	return perf_scopes[scope <= PERF_SCOPE_TRACEPOINT ? scope : PERF_SCOPE_CPU].level;
+}
+
+int platform_permission_text(int paranoid, bool is_root, bool cap_perfmon, enum perf_scope scope,
+			     bool denied, char *buf, size_t len)
+{
+	if (scope > PERF_SCOPE_TRACEPOINT)
+		scope = PERF_SCOPE_CPU;
+	const char *what = perf_scopes[scope].what;
+	int need = perf_scopes[scope].level;
+	const char *elsewhere = denied
+				    ? "; a denial comes from a security policy (SELinux, AppArmor, "
+				      "lockdown) or a container"
+				    : "";
+	char is[48];
+	if (is_root || cap_perfmon)
+		return snprintf(buf, len, "%s allowed (%s)%s", what,
+				is_root ? "root" : "CAP_PERFMON", elsewhere);
+	if (paranoid != -99 && paranoid <= need)
+		return snprintf(buf, len, "%s allowed (perf_event_paranoid=%d)%s", what, paranoid,
+				elsewhere);
+	if (paranoid == -99)
+		snprintf(is, sizeof(is), "not readable here");
+	else
+		snprintf(is, sizeof(is), "it is %d%s", paranoid,
+			 paranoid >= 3 ? ", no unprivileged use at all" : "");
+	return snprintf(
+	    buf, len,
+	    "%s needs perf_event_paranoid <= %d (%s) or CAP_PERFMON: sysctl "
+	    "kernel.perf_event_paranoid=%d, or run as root, or setcap cap_perfmon+ep pmutop",
+	    what, need, is, need);
+}
+
+int platform_permission_hint(const struct platform *pf, enum perf_scope scope, bool denied,
+			     char *buf, size_t len)
+{
+	return platform_permission_text(pf->paranoid, pf->is_root, pf->cap_perfmon, scope, denied,
+					buf, len);
+}
+
 static void note(struct platform *pf, const char *fmt, ...)
 {
 	va_list ap;
@@ -593,19 +647,9 @@ void platform_describe(struct platform *pf)
 	note_pmu(pf);
 	if (pf->nmi_watchdog == 1 && pf->core_pmu_count > 0)
 		note(pf, "NMI watchdog holds one counter: echo 0 > /proc/sys/kernel/nmi_watchdog");
-	if (pf->is_root || pf->cap_perfmon)
-		note(pf, "system-wide counting allowed (%s)", pf->is_root ? "root" : "CAP_PERFMON");
-	else if (pf->paranoid == -99)
-		note(pf,
-		     "perf_event_paranoid unknown: if counters fail to open, run as root or setcap "
-		     "cap_perfmon+ep pmutop");
-	else if (pf->paranoid <= 0)
-		note(pf, "system-wide counting allowed (perf_event_paranoid=%d)", pf->paranoid);
-	else
-		note(pf,
-		     "perf_event_paranoid=%d and no CAP_PERFMON: run as root or setcap "
-		     "cap_perfmon+ep pmutop (or sysctl kernel.perf_event_paranoid=0)",
-		     pf->paranoid);
+	if (pf->nnotes < PLATFORM_MAX_NOTES)
+		platform_permission_hint(pf, PERF_SCOPE_CPU, false, pf->notes[pf->nnotes++],
+					 sizeof(pf->notes[0]));
 	cpuset_clear(&off);
 	for (cpu = cpuset_next(&pf->possible, 0); cpu >= 0;
 	     cpu = cpuset_next(&pf->possible, cpu + 1))

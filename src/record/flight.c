@@ -231,7 +231,8 @@ int flight_write(const struct flight *f, const char *path, const struct rec_head
 			 t_to);
 		return -1;
 	}
-	struct rec_writer *w = rec_writer_open(path, NULL, err, errlen);
+	struct rec_writer_opts wo = {.create = SAFE_CREATE_NEW};
+	struct rec_writer *w = rec_writer_open(path, &wo, err, errlen);
 	if (!w)
 		return -1;
 	struct rec_tick tk;

@@ -178,12 +178,14 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
 	if (strcmp(path, "-") == 0) {
 		w->fd = STDOUT_FILENO;
 	} else {
-		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		w->fd = safe_create(path, w->opts.create);
 		if (w->fd < 0) {
+			int e = errno;
 			snprintf(err, errlen, "cannot create recording %s: %s", esc(path),
-				 strerror(errno));
+				 safe_create_reason(path, e));
 			free(w->path);
 			free(w);
+			errno = e;
 			return NULL;
 		}
 		w->own_fd = true;
@@ -290,7 +292,7 @@ static int rotate(struct rec_writer *w, char *err, size_t errlen)
 		goto out;
 	}
 	close(w->fd);
-	w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	w->fd = safe_create(w->path, SAFE_CREATE_NEW); /* renamed away just now */
 	if (w->fd < 0) {
 		w->own_fd = false;
 		rc = writer_fail(w, err, errlen, "cannot rotate: ", errno);

@@ -217,7 +217,9 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 		return -1;
 	}
 	struct rec_writer_opts wo = {.max_bytes = app->opt.record_max,
-				     .keep = app->opt.record_keep};
+				     .keep = app->opt.record_keep,
+				     .create =
+					 app->opt.force ? SAFE_CREATE_FORCE : SAFE_CREATE_NAMED};
 	r->w = rec_writer_open(path, &wo, err, errlen);
 	if (!r->w) {
 		free(r);
