@@ -11,6 +11,7 @@
 #include "recorder.h"
 #include "remote.h"
 #include "report.h"
+#include "safefile.h"
 #include "run.h"
 #include "textutil.h"
 #include "theme.h"
@@ -70,27 +71,20 @@ static void batch_stdin(void *ctx, bool hangup)
 	flush_messages(bt);
 }
 
-/* -o FILE: created or truncated, never through a symlink. NULL with a message on stderr. */
-static FILE *open_output(const char *path)
+/* -o FILE: created or truncated; a symbolic link there is refused unless --force. NULL with a
+ * message on stderr. */
+static FILE *open_output(const char *path, bool force)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		char esc[256];
-		text_escape(path, TEXT_NUL_TERMINATED, esc, sizeof(esc));
-		fprintf(stderr, "pmutop: -o %s: %s\n", esc,
-			errno == ELOOP ? "is a symbolic link (name the file it points to)"
-				       : strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
+	FILE *f = safe_fopen(path, force ? SAFE_CREATE_FORCE : SAFE_CREATE_NAMED);
+	if (!f)
+		text_fprintf(stderr, "pmutop: -o %s: %s\n", path, safe_create_reason(path, errno));
 	return f;
 }
 
 static int run_batch(struct app_ctx *app)
 {
 	struct batch bt = {.app = app, .out = stdout, .agent = remote_agent_wanted(app)};
-	if (app->opt.output && !(bt.out = open_output(app->opt.output)))
+	if (app->opt.output && !(bt.out = open_output(app->opt.output, app->opt.force)))
 		return 2;
 	app->frame_wants_self = app->opt.format == OUTPUT_TEXT; /* text prints the self line */
 	signal(SIGPIPE, SIG_IGN);
