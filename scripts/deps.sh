@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# deps.sh: installs the Debian packages pmutop needs to build, run and test (only those missing).
+# deps.sh: installs the Debian packages pmutop needs to build, run and test (only those missing);
+# clang and its runtime for the libFuzzer targets (bench/fuzz.sh), util-linux for unshare.
 set -euo pipefail
-need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev tmux jq python3 clang-format)
+need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev tmux jq python3 clang-format
+      clang libclang-rt-14-dev util-linux)
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
