@@ -89,7 +89,7 @@ check "100x30 again: full width hints" wait_for 'o offcore  \? help'
 n1=$(pane | sed -n 's/.*| #\([0-9]*\).*/\1/p' | head -1)
 check "100x30 again: ticks advance (from #$n1)" wait_gone "\| #$n1( |$)" 5
 keys q
-check "q after a resize quits" wait_for '^EXIT=0$' 4
+check "q after a resize quits" wait_for '^EXIT=0$' 20
 pid=$(cat "$T_TMP/pid" 2>/dev/null)
 if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 	kill -TERM "$pid" 2>/dev/null

@@ -53,7 +53,7 @@ start() { # ARGS: runs pmutop in the pane and waits for its table
 	wait_for '^ +all ' 10
 }
 quit_check() { # DESC: pmutop ended with status 0 and the shell is back
-	wait_for '^EXIT=[0-9]+' 8
+	wait_for '^EXIT=[0-9]+' 20 # returns as soon as it is there; a loaded machine may need longer
 	check "$1: exit 0 ($(pane | grep -oE 'EXIT=[0-9]+'))" pane_has '^EXIT=0$'
 	check "$1: the prompt returns" wait_for '^PROMPT\$ ?$' 5
 }
