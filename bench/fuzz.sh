@@ -1,7 +1,8 @@
 #!/bin/bash
 # fuzz.sh: builds the libFuzzer binaries (clang, ASan + UBSan) into build-fuzz and runs each target.
 # Usage: bench/fuzz.sh [SECONDS] [TARGET...]   (default 60 s each, every tests/fuzz/fuzz_*.c)
-# Env: CC (default clang), BUILD (default build-fuzz), JOBS (build jobs, default 2).
+# Env: CC (default clang), BUILD (default build-fuzz), JOBS (build jobs, default 2), PARALLEL
+# (targets fuzzing at once, default 1).
 # New inputs libFuzzer finds go to $BUILD/corpus/NAME (the committed seeds are only read);
 # crashes go to $BUILD/crashes/NAME-crash-*. Exit status 1 if any target crashed.
 set -u
@@ -31,13 +32,13 @@ cmake --build "$BUILD" -j"${JOBS:-2}" --target "${bins[@]}" 2>&1 | grep -E "warn
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 mkdir -p "$BUILD/crashes" "$BUILD/logs"
-failed=0
-printf '%-10s %10s %10s %8s %8s %6s  %s\n' target execs exec/s cov ft corpus result
-for t in "${targets[@]}"; do
-	name=fuzz_$t
+# run_target T: fuzzes one target; its table line goes to $BUILD/logs/fuzz_T.result.
+run_target() {
+	local t=$1 name=fuzz_$1 work log rc execs secs last cov ft units rate result
 	work=$BUILD/corpus/$name
 	mkdir -p "$work"
 	log=$BUILD/logs/$name.log
+	rm -f "$BUILD/logs/$name.result"
 	# From tests/: the encode target reads the sysfs fixture there.
 	(cd "$SRC/tests" && "$BUILD/${name}_libfuzzer" "$work" "$SRC/tests/fuzz/corpus/$name" \
 		-max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
@@ -55,10 +56,29 @@ for t in "${targets[@]}"; do
 		result=ok
 	else
 		result="CRASH (rc $rc): $(ls -t "$BUILD/crashes/$name-"* 2>/dev/null | head -1), log $log"
+	fi
+	{
+		printf '%-10s %10s %10s %8s %8s %6s  %s\n' "$t" "${execs:--}" "$rate" "${cov:--}" \
+			"${ft:--}" "${units:--}" "$result"
+		[ $rc -ne 0 ] && grep -m1 -E "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|property failed" "$log"
+	} >"$BUILD/logs/$name.result"
+}
+# PARALLEL targets at a time (each is one process on one CPU).
+for t in "${targets[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "${PARALLEL:-1}" ]; do wait -n; done
+	run_target "$t" &
+done
+wait
+failed=0
+printf '%-10s %10s %10s %8s %8s %6s  %s\n' target execs exec/s cov ft corpus result
+for t in "${targets[@]}"; do
+	r=$BUILD/logs/fuzz_$t.result
+	if [ -s "$r" ]; then
+		cat "$r"
+		grep -q '^[^ ]* .* ok$' "$r" || failed=1
+	else
+		echo "$t: no result (the run did not finish)"
 		failed=1
 	fi
-	printf '%-10s %10s %10s %8s %8s %6s  %s\n' "$t" "${execs:--}" "$rate" "${cov:--}" "${ft:--}" \
-		"${units:--}" "$result"
-	[ $rc -ne 0 ] && grep -m1 -E "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|property failed" "$log"
 done
 exit $failed

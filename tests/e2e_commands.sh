@@ -84,8 +84,24 @@ check "XDG_CONFIG_HOME wins over HOME: no rc there, 1000 ms" [ "$(json "$T_TMP/o
 rm -f "$RC_FILE"
 
 # --- the agent's control lines run through the same table -------------------------------------------
-{ echo "interval 100"; sleep 0.4; echo "cpus 0"; echo "record $T_TMP/agent-rec.jsonl"; echo "mark one  two"; sleep 0.3; echo quit; } |
-	timeout 10 "$BIN" -b -r - "${SIM[@]}" -i 50 >"$T_TMP/agent.jsonl" 2>"$T_TMP/agent.err"
+# each step waits (up to 8 s, however loaded the machine) for the ticks the one before changed
+ticks_with() { # REGEX: a tick line of the agent's output matches
+	local i
+	for ((i = 0; i < 160; i++)); do
+		grep '"type":"tick"' "$T_TMP/agent.jsonl" 2>/dev/null | grep -qE -- "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+{
+	echo "interval 100"
+	ticks_with '"interval_ms":100[,.]'
+	echo "cpus 0"
+	echo "record $T_TMP/agent-rec.jsonl"
+	echo "mark one  two"
+	ticks_with '"cpus":\[\{"cpu":0,"c":[][0-9,]*\}\]\}$' # CPU 0 alone
+	echo quit
+} | timeout 20 "$BIN" -b -r - "${SIM[@]}" -i 50 >"$T_TMP/agent.jsonl" 2>"$T_TMP/agent.err"
 check "agent: exit 0 on quit (got $?)" [ "$?" -eq 0 ]
 check "agent: interval 100 reaches the ticks" grep -q '"type":"tick","t":[0-9.]*,"interval_ms":100' "$T_TMP/agent.jsonl"
 check "agent: cpus 0 reaches the ticks" [ "$(json "$T_TMP/agent.jsonl" 'any(x["type"] == "tick" and [c["cpu"] for c in x["cpus"]] == [0] for x in r)')" = True ]

@@ -30,13 +30,6 @@ check() {
 	shift
 	if "$@"; then pass; else fail "$desc"; fi
 }
-# check_or_bug DESC BUG CMD...: a check of the correct behaviour that a known bug breaks:
-# SKIP "known bug: BUG" while the bug is there, a pass once it is fixed.
-check_or_bug() {
-	local desc=$1 bug=$2
-	shift 2
-	if "$@"; then pass; else skip "$desc: known bug: $bug"; fi
-}
 # run_cmd: runs "$BIN" ARGS with stdout/stderr in $T_TMP/out, $T_TMP/err, status in $RC
 # (124 when it ran past 30 s).
 run_cmd() {

@@ -84,7 +84,8 @@ struct screen {
 	int message_role;
 	const char *prompt;
 	bool paused;
-	bool text; /* use the ui state's text lines (help) */
+	bool text;		   /* use the ui state's text lines (help) */
+	const char *host, *kernel; /* NULL: testhost, 6.1.0-test */
 };
 
 /* Draws the fixture's latest snapshot into a w x h canvas. */
@@ -96,8 +97,8 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	snprintf(pmu, sizeof(pmu), "%s%s", app.replay ? "" : "SIMULATED ", app.family->desc);
 	snprintf(banner, sizeof(banner), "%s", app.replay ? "REPLAY stat.csv" : "SIMULATED");
 	struct view_header hd = {
-	    .host = "testhost",
-	    .kernel = "6.1.0-test",
+	    .host = sc->host ? sc->host : "testhost",
+	    .kernel = sc->kernel ? sc->kernel : "6.1.0-test",
 	    .pmu = pmu,
 	    .banner = banner,
 	    .mode = app.mode_name,
@@ -401,6 +402,41 @@ int main(void)
 		CHECK(strstr(t, "too small") != NULL, "39x10 did not say too small:\n%s", t);
 		free(t);
 		canvas_free(c);
+
+		/* Host names and kernel releases of any length: the header stays one line that
+		 * starts "pmutop HOST", keeps the banner, and cuts what does not fit with "…". */
+		char long_host[65], long_kernel[128];
+		memset(long_host, 'h', sizeof(long_host) - 1);
+		long_host[sizeof(long_host) - 1] = '\0';
+		memset(long_kernel, 'k', sizeof(long_kernel) - 1);
+		long_kernel[sizeof(long_kernel) - 1] = '\0';
+		static const int widths[] = {40, 80, 132};
+		const char *hosts[] = {"h", long_host}, *kernels[] = {"1", long_kernel};
+		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
+			for (int hi = 0; hi < 2; hi++)
+				for (int ki = 0; ki < 2; ki++) {
+					struct screen hs = {.host = hosts[hi],
+							    .kernel = kernels[ki]};
+					c = draw(widths[w], 10, &ts, &hs);
+					t = dump(c, false);
+					char head[1024];
+					size_t n1 = strcspn(t, "\n");
+					snprintf(head, sizeof(head), "%.*s", (int)n1, t);
+					const char *rest = t + n1 + (t[n1] != '\0');
+					CHECK(strncmp(head, "pmutop h", 8) == 0,
+					      "%d cols: line 1 '%s'", widths[w], head);
+					CHECK(strncmp(rest, "mode cpi ", 9) == 0,
+					      "%d cols: line 2 is not the mode line:\n%s",
+					      widths[w], rest);
+					CHECK(strstr(head, "SIMULATED") != NULL,
+					      "%d cols: banner lost: '%s'", widths[w], head);
+					CHECK(strstr(head, hi ? "hhh…  " : "pmutop h  ") != NULL,
+					      "%d cols: host not cut: '%s'", widths[w], head);
+					CHECK(strstr(head, ki ? "kkk… " : "  1  ") != NULL,
+					      "%d cols: release not cut: '%s'", widths[w], head);
+					free(t);
+					canvas_free(c);
+				}
 	}
 	fx_close();
 	char cmd[256];

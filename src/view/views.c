@@ -73,12 +73,22 @@ int views_sort_column(const struct snapshot *snap, const char *name)
 
 static int draw_header(struct canvas *c, const struct view_header *h, bool room_for_capability)
 {
-	int x = canvas_printf(c, 0, 0, ROLE_HEADER, "pmutop %s", h->host ? h->host : "");
-	x += canvas_printf(c, x, 0, ROLE_HEADER, "  %s  ", h->kernel ? h->kernel : "");
 	int bw = h->banner ? canvas_str_width(h->banner) + 2 : 0;
 	if (bw > c->w / 2)
 		bw = c->w / 2;
-	int room = c->w - x - (bw ? bw + 1 : 0);
+	/* host name and kernel release are the machine's (or a --sysfs-root tree's), of any length:
+	 * the host keeps at most a third of the line left of the banner, the release the rest, both
+	 * cut with an ellipsis; the PMU line gets what they leave */
+	int left = c->w - (bw ? bw + 1 : 0);
+	int x = canvas_put(c, 0, 0, ROLE_HEADER, "pmutop ");
+	x +=
+	    canvas_putx(c, x, 0, ROLE_HEADER, 0, left / 3, CANVAS_ELLIPSIS, h->host ? h->host : "");
+	x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
+	if (left > x)
+		x += canvas_putx(c, x, 0, ROLE_HEADER, 0, left - x, CANVAS_ELLIPSIS,
+				 h->kernel ? h->kernel : "");
+	x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
+	int room = left - x;
 	if (room > 0)
 		x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, room, CANVAS_ELLIPSIS,
 				 h->pmu ? h->pmu : "");

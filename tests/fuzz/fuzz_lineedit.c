@@ -72,10 +72,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					n = size - i;
 				char *s = fuzz_strndup(data + i, n);
 				i += n;
-				if (arg & 0x80)
-					FUZZ_ASSERT(lineedit_set(&le, s) == 0);
-				else
-					FUZZ_ASSERT(lineedit_insert_str(&le, s) == 0);
+				size_t before = le.len;
+				if (arg & 0x80) {
+					FUZZ_ASSERT(lineedit_set(&le, s) == 0); /* n < 64 fits */
+				} else if (lineedit_insert_str(&le, s) == 0) {
+					/* a bad byte becomes U+FFFD (3 bytes) */
+					FUZZ_ASSERT(le.len >= before && le.len <= before + 3 * n);
+				} else {
+					/* refused only at the documented limit: the next
+					 * codepoint (up to 4 bytes) did not fit */
+					FUZZ_ASSERT(le.len + 4 > LINEEDIT_MAX);
+				}
 				free(s);
 				break;
 			}

@@ -1,0 +1,81 @@
+# tmuxlib.sh: the real screen for e2e scripts: a shell in a private tmux server and pane helpers.
+# Usage (after lib.sh): source "$(dirname "$0")/tmuxlib.sh"; tmux_open W H; start ARGS; keys ...
+# tmux_open exits 77 (skip) when tmux is missing or cannot start a server here.
+
+# tmux_open W H: a W x H session on an own socket running bash with the prompt PROMPT$,
+# HOME/XDG_* under $T_TMP; the terminal state before pmutop is in $T_TMP/stty.before.
+tmux_open() {
+	local w=$1 h=$2
+	command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+	export TERM=xterm-256color
+	SOCK=pmutop-test-$$
+	TM=(tmux -L "$SOCK" -f /dev/null)
+	T_CLEANUPS+=("tmux -L '$SOCK' kill-server 2>/dev/null")
+	mkdir -p "$T_TMP/home" "$T_TMP/state"
+	"${TM[@]}" new-session -d -x "$w" -y "$h" -e HOME="$T_TMP/home" \
+		-e XDG_STATE_HOME="$T_TMP/state" -e XDG_CONFIG_HOME="$T_TMP/home/.config" \
+		-e TERM=xterm-256color -e NO_COLOR= \
+		"bash --norc --noprofile" || { echo "SKIP: tmux cannot start a server here"; exit 77; }
+	"${TM[@]}" set-option -g status off >/dev/null
+	"${TM[@]}" resize-window -x "$w" -y "$h" 2>/dev/null
+	# the shell's prompt is PROMPT$; each shell command prints a marker when done
+	keys "PS1='PROMPT\$ '; stty -g > '$T_TMP/stty.before'; clear" Enter
+	wait_for '^PROMPT\$ ?$' || { fail "shell prompt never appeared"; t_done; }
+}
+
+pane() { "${TM[@]}" capture-pane -p -t 0; }
+keys() { "${TM[@]}" send-keys -t 0 "$@"; }
+# wait_for REGEX [SECONDS]: polls the pane until REGEX matches (grep -E); 1 on timeout.
+wait_for() {
+	local re=$1 limit=${2:-8} i
+	for ((i = 0; i < limit * 20; i++)); do
+		pane | grep -qE -- "$re" && return 0
+		sleep 0.05
+	done
+	echo "--- pane after waiting $limit s for /$re/:"
+	pane | sed 's/^/| /'
+	return 1
+}
+# wait_gone REGEX: polls until REGEX no longer matches.
+wait_gone() {
+	local re=$1 limit=${2:-8} i
+	for ((i = 0; i < limit * 20; i++)); do
+		pane | grep -qE -- "$re" || return 0
+		sleep 0.05
+	done
+	return 1
+}
+line() { pane | sed -n "${1}p"; }
+pane_has() { pane | grep -qE -- "$1"; }
+pane_lacks() { ! pane | grep -qE -- "$1"; }
+start() { # ARGS: runs pmutop in the pane and waits for its table
+	keys "clear; '$BIN' $*; echo \"EXIT=\$?\"" Enter
+	wait_for '^ +all ' 10
+}
+quit_check() { # DESC: pmutop ended with status 0 and the shell is back
+	wait_for '^EXIT=[0-9]+' 20 # returns as soon as it is there; a loaded machine may need longer
+	check "$1: exit 0 ($(pane | grep -oE 'EXIT=[0-9]+'))" pane_has '^EXIT=0$'
+	check "$1: the prompt returns" wait_for '^PROMPT\$ ?$' 5
+}
+# header_cut FULL W: polls until line 1 (a header without banner) is FULL when FULL fits in W
+# columns, else a cut of FULL: "pmutop ...", W-2 to W columns, each "…" standing for text of FULL
+# (or FULL without its last part). FULL is line 1 at a wider size.
+header_cut() {
+	local full=$1 w=$2 i l
+	for ((i = 0; i < 160; i++)); do
+		l=$(line 1)
+		python3 -c 'import re, sys
+l, full, w = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if len(full) <= w:
+    sys.exit(l != full)
+cut = "".join(".+" if ch == "\u2026" else re.escape(ch) for ch in l)
+# a part cut with "…", or the last part (the PMU line) left out whole, never a bare clip
+whole = full.startswith(l) and full[len(l):].startswith("  ")
+sys.exit(not (l.startswith("pmutop ") and w - 2 <= len(l) <= w and
+              (("\u2026" in l and re.match(cut, full)) or whole)))' \
+			"$l" "$full" "$w" && return 0
+		sleep 0.05
+	done
+	echo "--- header at $w columns: '$l' (wider: '$full')"
+	return 1
+}
