@@ -65,8 +65,8 @@ int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta 
 		    const struct snapshot *snap);
 /* Formats a metric value for tables: "n/a" for NAN, else a width-limited number. */
 void output_format_value(double v, char *buf, size_t len);
-/* Decimals a value of step @resolution has (0 when the step is 1 or more), at most 3; -1 for an
- * exact value (resolution 0). */
+/* Decimals a value of step @resolution has: the decimal place nearest the step (0 for a step
+ * of about 1 or more), at most 3; -1 for an exact value (resolution 0). */
 int output_decimals(double resolution);
 /* As output_format_value, with no more decimals than a value of step @resolution has. */
 void output_format_metric(double v, double resolution, char *buf, size_t len);

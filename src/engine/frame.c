@@ -28,6 +28,8 @@ struct frame_store {
 	char (*tasks)[48];
 	const char **task_ptr;
 	const char **core_type;
+	char util_source[128]; /* the last one known (a tick where util is n/a has none) ... */
+	char util_mode[32];    /* ... in this mode */
 };
 
 void frame_store_free(struct frame_store *fs)
@@ -215,7 +217,8 @@ static void fill_window(struct app_ctx *app, struct frame_store *fs, struct fram
 
 /* Which events the all-CPU value of the metric "util" was computed from (a mode may offer a
  * fine source with a fallback: mperf over the TSC, else /proc/stat ticks). */
-static void fill_util_source(struct app_ctx *app, struct frame *f, const struct snapshot *s)
+static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct frame *f,
+			     const struct snapshot *s)
 {
 	f->util_source[0] = '\0';
 	const struct backend *b = session_backend(app->session);
@@ -239,8 +242,17 @@ static void fill_util_source(struct app_ctx *app, struct frame *f, const struct 
 		if (quantum && len + 1 < sizeof(f->util_source))
 			snprintf(f->util_source + len, sizeof(f->util_source) - len,
 				 " (/proc/stat, %.3g ms ticks)", (double)quantum / 1e6);
-		return;
+		break;
 	}
+	/* a tick where util is n/a (no /proc/stat tick landed in it) keeps the source last seen */
+	if (strcmp(fs->util_mode, app->mode_name) != 0) {
+		snprintf(fs->util_mode, sizeof(fs->util_mode), "%s", app->mode_name);
+		fs->util_source[0] = '\0';
+	}
+	if (f->util_source[0])
+		snprintf(fs->util_source, sizeof(fs->util_source), "%s", f->util_source);
+	else
+		snprintf(f->util_source, sizeof(f->util_source), "%s", fs->util_source);
 }
 
 /* The header's facts: source, machine, position, recorder, cadence. */
@@ -303,7 +315,7 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	f->seq = ++app->frames;
 	f->snap = copy_snapshot(fs, live);
 	fill_header(app, f);
-	fill_util_source(app, f, f->snap);
+	fill_util_source(app, fs, f, f->snap);
 	fill_core_types(app, fs, f->snap);
 	f->core_type = fs->core_type;
 	fill_offcore(app, fs, f, f->snap);

@@ -367,8 +367,8 @@ static enum metric_class classify(const struct session_metric *sm, double v)
 
 /* The largest change one quantum more or less of each quantised input (a /proc/stat tick)
  * makes to a value @v computed by @b from the variables in @used: the value's resolution. Every
- * sign combination is tried, so a ratio like busy / (busy + idle) gets its true step (one tick
- * moved from idle to busy) at 0 % and 100 % too. */
+ * sign combination that keeps the counts at 0 or more is tried, so a ratio like busy / (busy +
+ * idle) gets its true step (one tick moved between idle and busy) at 0 % and 100 % too. */
 #define RESOLUTION_MAX_VARS 6
 static double resolution_of(const struct metric_program *p, struct bound_inputs *b, int m,
 			    unsigned long long used, double v)
@@ -383,10 +383,15 @@ static double resolution_of(const struct metric_program *p, struct bound_inputs 
 	double res = 0;
 	for (unsigned signs = 0; signs < 1u << nq; signs++) {
 		memset(delta, 0, sizeof(delta));
+		bool negative = false; /* a count never goes below 0 */
 		for (int i = 0; i < nq; i++) {
-			double q = p->quantum[b->slot[qv[i]]];
+			int e = b->slot[qv[i]];
+			double q = p->quantum[e];
 			delta[qv[i]] = signs >> i & 1 ? -q : q;
+			negative |= b->in->counts[e].value + delta[qv[i]] < 0;
 		}
+		if (negative)
+			continue;
 		b->delta = delta;
 		double w;
 		if (expr_eval(p->expr[m], lookup_input, b, &w) == 0 && fabs(w - v) > res)
@@ -425,8 +430,19 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 			detail->resolution = resolution_of(p, &b, m, used, v);
 	}
 	if (!isfinite(v)) {
+		/* n/a: no resolution and no inputs; still coarse when a quantised input was
+		 * counted in a tick too short for it (a 10 ms read where no /proc/stat tick
+		 * landed gives busy + idle = 0) */
 		v = NAN;
-		*detail = (struct metric_detail){0};
+		bool coarse = false;
+		for (int k = 0; !skip && p->expr[m] && k < sm->ninputs; k++) {
+			int e = sm->inputs[k];
+			const struct count *c = &in->counts[e];
+			coarse |= (c->state == COUNT_OK || c->state == COUNT_SCALED) &&
+				  p->quantum[e] > 0 &&
+				  in->interval_s * 1e9 < SESSION_COARSE_STEPS * p->quantum[e];
+		}
+		*detail = (struct metric_detail){.coarse = coarse};
 	}
 	*cls = classify(sm, v);
 	double run = 1.0;

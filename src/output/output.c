@@ -26,10 +26,10 @@ int output_decimals(double resolution)
 {
 	if (!(resolution > 0))
 		return -1;
-	if (resolution >= 1)
-		return 0;
-	int d = (int)ceil(-log10(resolution) - 1e-9);
-	return d > 3 ? 3 : d;
+	/* the decimal place nearest the step: a step of 0.99 % (101 ticks) shows whole
+	 * numbers, 0.25 % one decimal */
+	int d = (int)floor(-log10(resolution) + 0.5);
+	return d < 0 ? 0 : d > 3 ? 3 : d;
 }
 
 void output_format_metric(double v, double resolution, char *buf, size_t len)
