@@ -107,7 +107,7 @@ static void test_proc_util(void)
 	    {__LINE__, 0.100, 110e6, 0, 100, 100.0 / 11, false},
 	    {__LINE__, 0.100, 50e6, 50e6, 50, 10, false},
 	    {__LINE__, 0.030, 30e6, 0, 100, 100.0 / 3, true}, /* 3 ticks: coarse */
-	    {__LINE__, 0.040, 20e6, 20e6, 50, 25, false},	  /* 4 ticks: not coarse */
+	    {__LINE__, 0.040, 20e6, 20e6, 50, 25, false},     /* 4 ticks: not coarse */
 	    {__LINE__, 1.0, 250e6, 750e6, 25, 1, false},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -39,7 +39,8 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		ui_text_add(u, ROLE_TITLE, "%s", "");
 		ui_text_add(u, ROLE_HELP_TEXT,
 			    "Cells: n/a no value, n/s not supported, n/c not counted, "
-			    "~ scaled (multiplexed; :set running on shows the %%)");
+			    "~ scaled (multiplexed; :set running on shows the %%), "
+			    "* ratio of rotated sets, ^ coarse (steps of its source's tick)");
 		ui_text_add(u, ROLE_HELP_TEXT, "Command-line options: see pmutop --help");
 	}
 	u->vs.view = VIEW_HELP;
