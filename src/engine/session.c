@@ -401,6 +401,13 @@ static double resolution_of(const struct metric_program *p, struct bound_inputs 
 	return res;
 }
 
+/* True when event @e counts in steps (a clock's ticks) and the tick is shorter than
+ * SESSION_COARSE_STEPS of them. */
+static bool too_coarse(const struct metric_program *p, int e, const struct metric_inputs *in)
+{
+	return p->quantum[e] > 0 && in->interval_s * 1e9 < SESSION_COARSE_STEPS * p->quantum[e];
+}
+
 /* One metric for one row: its value (NAN = n/a, also when @skip, e.g. an offline row), its
  * class, the least running fraction of its inputs and how precise the value is. */
 static void metric_eval(const struct metric_program *p, int m, const struct metric_inputs *in,
@@ -422,9 +429,7 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 				continue;
 			if (e < 64)
 				detail->used |= 1ULL << e;
-			if (p->quantum[e] > 0 &&
-			    in->interval_s * 1e9 < SESSION_COARSE_STEPS * p->quantum[e])
-				detail->coarse = true;
+			detail->coarse |= too_coarse(p, e, in);
 		}
 		if (isfinite(v))
 			detail->resolution = resolution_of(p, &b, m, used, v);
@@ -439,8 +444,7 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 			int e = sm->inputs[k];
 			const struct count *c = &in->counts[e];
 			coarse |= (c->state == COUNT_OK || c->state == COUNT_SCALED) &&
-				  p->quantum[e] > 0 &&
-				  in->interval_s * 1e9 < SESSION_COARSE_STEPS * p->quantum[e];
+				  too_coarse(p, e, in);
 		}
 		*detail = (struct metric_detail){.coarse = coarse};
 	}
