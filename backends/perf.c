@@ -222,6 +222,9 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		if (enc->procfs) { /* read from /proc/stat, no perf event */
 			p->proc.used = true;
 			set_status(b, r, e, 0, NULL);
+			/* /proc/stat counts in ticks of 1/USER_HZ s */
+			b->status[r * b->nevents + e].quantum_ns =
+			    1000000000ULL / (uint64_t)p->proc.hz;
 			opened++;
 			continue;
 		}
@@ -394,6 +397,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	int total_opened = 0;
 	p->proc.t0 = monotonic_ns();
 	p->proc.fd = -1;
+	p->proc.hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
 	char first_reason[400] = ""; /* event name: reason */
 	for (int r = 0; r < nc; r++) {
 		struct perf_row *row = &p->rows[r];
@@ -471,8 +475,6 @@ static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *
 	if (got <= 0)
 		return;
 	p->proc.buf[got] = '\0';
-	if (!p->proc.hz)
-		p->proc.hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
 	int n = p->req.nevents;
 	if (!p->proc.want) { /* the CPUs whose lines are parsed, once */
 		for (int r = 0; r < p->req.ncpus; r++)

@@ -309,6 +309,17 @@ bool replay_recorded(const struct replay *r, const struct backend_event *e)
 	return false;
 }
 
+/* The recorded step of event @e's value (quantum_ns of its first recorded mode), 0 = exact. */
+static uint64_t recorded_quantum(const struct replay *r, const struct backend_event *e)
+{
+	for (int m = 0; m < r->f.nmodes; m++) {
+		int k = column(&r->f.modes[m], e);
+		if (k >= 0)
+			return r->f.modes[m].events[k].quantum_ns;
+	}
+	return 0;
+}
+
 static int replay_open(struct backend *b, const struct backend_req *req, char *err, size_t errlen)
 {
 	struct replay *bound = req->inst;
@@ -338,10 +349,12 @@ static int replay_open(struct backend *b, const struct backend_req *req, char *e
 	int usable = 0;
 	for (int e = 0; e < req->nevents; e++) {
 		bool ok = replay_recorded(bound, &req->events[e]);
+		uint64_t quantum = ok ? recorded_quantum(bound, &req->events[e]) : 0;
 		usable += ok;
 		for (int r = 0; r < req->ncpus; r++) {
 			struct backend_status *st = &b->status[r * req->nevents + e];
 			st->supported = ok;
+			st->quantum_ns = quantum;
 			snprintf(st->encoding, sizeof(st->encoding), "recorded");
 			if (!ok)
 				snprintf(st->reason, sizeof(st->reason), "not in the recording");

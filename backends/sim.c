@@ -7,11 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How an event's rate follows the CPU's simulated utilisation. */
+enum sim_follow { SIM_FIXED, SIM_BUSY, SIM_IDLE };
+
 struct sim_event {
-	double rate;	   /* events per second at 100% utilisation */
-	bool follows_util; /* scales with the CPU's simulated utilisation */
-	int spiky;	   /* on spike ticks: +1 multiplied by spike_factor, -1 divided (a stall) */
-	bool steady;	   /* a clock: no random wander */
+	double rate;		 /* events per second at 100% utilisation (SIM_IDLE: at 0%) */
+	enum sim_follow follows; /* scales with the utilisation, or with the idle share */
+	int spiky;   /* on spike ticks: +1 multiplied by spike_factor, -1 divided (a stall) */
+	bool steady; /* a clock: no random wander */
 };
 
 struct sim_priv {
@@ -78,38 +81,41 @@ static struct sim_event profile(const struct backend_event *e)
 	static const struct {
 		const char *word;
 		double rate;
-		bool util;
+		enum sim_follow follows;
 		int spiky;
+		bool steady;
 	} table[] = {
-	    {"clock", 1e9, false, false}, /* ns per second: counts idle time too */
-	    {"busy", 1e9, true, false},	  /* proc/busy/: ns per second of busy time */
-	    {"tsc", 2.6e9, false, false},
-	    {"migration", 3, false, false},
-	    {"switch", 800, true, false},
-	    {"cs", 800, true, false},
-	    {"fault", 200, true, false},
-	    {"miss", 2e6, true, true},
-	    {"refill", 2e6, true, true},
-	    {"walk", 4e5, true, true},
-	    {"stall", 3e8, true, true},
-	    {"wb", 1e6, true, false},
-	    {"write", 1e6, true, false},
-	    {"instr", 3e9, true, -1}, /* a stall: fewer instructions in the same cycles */
-	    {"inst", 3e9, true, -1},
-	    {"cycle", 2.4e9, true, false},
-	    {"ccnt", 2.4e9, true, false},
-	    {"access", 9e8, true, false},
-	    {"load", 9e8, true, false},
-	    {"ref", 3e7, true, false},
-	    {"branch", 5e8, true, false},
-	    {"offcore", 5e6, true, true},
+	    {"clock", 1e9, SIM_FIXED, 0, true},	 /* ns per second: counts idle time too */
+	    {"busy", 1e9, SIM_BUSY, 0, false},	 /* proc/busy/: ns per second of busy time */
+	    {"idle", 1e9, SIM_IDLE, 0, false},	 /* proc/idle/: ns per second of idle time */
+	    {"mperf", 2.6e9, SIM_BUSY, 0, true}, /* msr/mperf/: TSC rate while not halted */
+	    {"tsc", 2.6e9, SIM_FIXED, 0, true},
+	    {"migration", 3, SIM_FIXED, 0, false},
+	    {"switch", 800, SIM_BUSY, 0, false},
+	    {"cs", 800, SIM_BUSY, 0, false},
+	    {"fault", 200, SIM_BUSY, 0, false},
+	    {"miss", 2e6, SIM_BUSY, 1, false},
+	    {"refill", 2e6, SIM_BUSY, 1, false},
+	    {"walk", 4e5, SIM_BUSY, 1, false},
+	    {"stall", 3e8, SIM_BUSY, 1, false},
+	    {"wb", 1e6, SIM_BUSY, 0, false},
+	    {"write", 1e6, SIM_BUSY, 0, false},
+	    {"instr", 3e9, SIM_BUSY, -1,
+	     false}, /* a stall: fewer instructions in the same cycles */
+	    {"inst", 3e9, SIM_BUSY, -1, false},
+	    {"cycle", 2.4e9, SIM_BUSY, 0, false},
+	    {"ccnt", 2.4e9, SIM_BUSY, 0, false},
+	    {"access", 9e8, SIM_BUSY, 0, false},
+	    {"load", 9e8, SIM_BUSY, 0, false},
+	    {"ref", 3e7, SIM_BUSY, 0, false},
+	    {"branch", 5e8, SIM_BUSY, 0, false},
+	    {"offcore", 5e6, SIM_BUSY, 1, false},
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (name_has(both, table[i].word))
-			return (struct sim_event){table[i].rate, table[i].util, table[i].spiky,
-						  !strcmp(table[i].word, "clock") ||
-						      !strcmp(table[i].word, "tsc")};
-	return (struct sim_event){1e7, true, 0, false};
+			return (struct sim_event){table[i].rate, table[i].follows, table[i].spiky,
+						  table[i].steady};
+	return (struct sim_event){1e7, SIM_BUSY, 0, false};
 }
 
 static int sim_open(struct backend *b, const struct backend_req *req, char *err, size_t errlen)
@@ -218,7 +224,10 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 					    ? 1.0
 					    : 0.9 + 0.2 * unit(o->seed, (uint64_t)cpu, p->tick,
 							       (uint64_t)e + 2);
-			double rate = p->ev[e].rate * (p->ev[e].follows_util ? util : 1.0) * jitter;
+			double share = p->ev[e].follows == SIM_BUSY   ? util
+				       : p->ev[e].follows == SIM_IDLE ? 1.0 - util
+								      : 1.0;
+			double rate = p->ev[e].rate * share * jitter;
 			if (spike && p->ev[e].spiky > 0)
 				rate *= o->spike_factor;
 			else if (spike && p->ev[e].spiky < 0)

@@ -91,6 +91,8 @@ struct app_ctx {
 	int warnings;		    /* warnings and errors logged */
 	char status[256];	    /* the message line */
 	uint64_t mode_started_tick; /* tick at which the current mode was opened */
+	bool cpus_all;		    /* no CPU list given: rows follow the CPUs that come online */
+	uint64_t online_read_ns;    /* when the online CPUs were last read (monotonic ns) */
 	uint64_t start_ns;	    /* monotonic time the run started */
 	double
 	    start_unix_s; /* wall-clock time of the numbers' time 0 (unix seconds); NAN unknown */
@@ -176,8 +178,15 @@ int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen);
 int app_set_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen);
 /* The loop timer's period (ns): the tick, divided by the replay pace. */
 uint64_t app_period_ns(const struct app_ctx *app);
-/* Restricts the monitored CPUs. */
+/* Restricts the monitored CPUs (NULL: all online ones, and those that come online later). */
 int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen);
+/* Counting all CPUs of this machine (no CPU list), reads the online CPUs and adds a row for
+ * each one that has none (a CPU offline when pmutop started): the counters are reopened on the
+ * new set, rows of CPUs that went offline stay (shown offline). Returns 1 when rows were added,
+ * 0 when nothing changed, -1 when the online list cannot be read or the reopen failed (the old
+ * set keeps counting). app_tick() calls it once every APP_ONLINE_READ_NS. */
+#define APP_ONLINE_READ_NS 1000000000ULL
+int app_follow_online(struct app_ctx *app, char *err, size_t errlen);
 /* One tick: read, compute, record. Returns 1 with a new snapshot, 0 priming, -1 error. */
 int app_tick(struct app_ctx *app, char *err, size_t errlen);
 /* The next tick from whatever the source is: a recorded source follows its recording (mode

@@ -55,6 +55,15 @@ void cadence_tick_at(struct cadence *c, int64_t wake_ns, int64_t deadline_ns, ui
 /* Own process CPU time and a monotonic wall time (both ns), and the current CPU (-1 unknown). */
 void cadence_self_sample(struct cadence *c, int64_t cpu_ns, int64_t wall_ns, int cpu);
 void cadence_report(struct cadence *c, struct cadence_report *out);
+/* The own-CPU part of a cadence, kept across cadence_init (a new schedule). */
+struct cadence_self {
+	int64_t cpu_ns, wall_ns;
+	unsigned samples;
+	double pct;
+	int cpu;
+};
+void cadence_self_save(const struct cadence *c, struct cadence_self *out);
+void cadence_self_restore(struct cadence *c, const struct cadence_self *in);
 /* Reads CLOCK_PROCESS_CPUTIME_ID, CLOCK_MONOTONIC and sched_getcpu(). Returns 0 or -1. */
 int cadence_self_read(int64_t *cpu_ns, int64_t *wall_ns, int *cpu);
 

@@ -2,6 +2,7 @@
  */
 #ifndef PMUTOP_COUNTS_H
 #define PMUTOP_COUNTS_H
+#include <stdbool.h>
 #include <stdint.h>
 
 /* What a value is worth. Never encoded as a sentinel number. */
@@ -35,8 +36,10 @@ void count_delta(const struct raw_count *prev, const struct raw_count *cur, unsi
 		 struct count *out);
 
 /* The all-CPU value of event @e from a [row * nevents + e] table: values add up, running is the
- * mean over the rows that exist; offline and unsupported rows do not count. */
-void count_total(const struct count *counts, int nrows, int nevents, int e, struct count *out);
+ * mean over the rows that exist; offline and unsupported rows, and rows with @skip[row] set
+ * (@skip may be NULL), do not count. */
+void count_total(const struct count *counts, int nrows, int nevents, int e, const bool *skip,
+		 struct count *out);
 
 /* "ok", "scaled", "not_counted", "not_supported", "offline", "invalid": stable JSON names. */
 const char *count_state_name(enum count_state state);

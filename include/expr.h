@@ -25,6 +25,11 @@ typedef int (*expr_lookup_fn)(void *ctx, const char *name, double *out);
 /* Evaluates @e. Returns 0 with a finite *@out, or -1 with *@out = NAN (n/a) when an input is
  * missing or n/a, a division by zero happens, or the result is not finite. */
 int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out);
+/* As expr_eval, and sets *@used (when not NULL) to the variables the value was computed from:
+ * bit v = expr_vars()[v] (the first 64); of a ?? b only the branch that gave the value. 0 when
+ * the result is n/a. */
+int expr_eval_used(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out,
+		   unsigned long long *used);
 
 /* The distinct names @e refers to, in order of first use (owned by @e). Returns the count and
  * sets *@names (may be NULL when there are none). */

@@ -29,6 +29,10 @@ struct frame {
 	const struct source_machine *machine;
 	const char *origin; /* replayed file or remote host as given; NULL for a live source */
 	char pmu_line[160]; /* "Intel Skylake PMU", "software events only", "SIMULATED ..." */
+	/* the events the all-CPU utilisation (metric "util") is computed from, with the step of a
+	 * quantised one: "msr/mperf/ msr/tsc/", "proc/busy/ proc/idle/ (/proc/stat, 10 ms
+	 * ticks)"; "" when the mode has none or it is n/a */
+	char util_source[128];
 	char banner[160];   /* "SIMULATED", "REPLAY file", "REMOTE host", "" */
 	char position[192]; /* replay position or remote link state, "" */
 	char recorder[192]; /* "REC file 12 ticks", "" */

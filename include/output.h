@@ -13,7 +13,8 @@ struct output_meta {
 	bool replay;
 	const char *source; /* replayed file, or NULL */
 	const struct source_machine
-	    *machine; /* JSON "machine" member (recorded sources), or NULL */
+	    *machine;		 /* JSON "machine" member (recorded sources), or NULL */
+	const char *util_source; /* frame.h util_source, or NULL */
 	/* Optional extra fields (jitter statistics, spikes): called with the struct output_json *
 	 * of each CPU row, open on that row's object after its own members (@rec NULL, @r its row),
 	 * and then of the whole record, open on the record after "total" (@row NULL, @r -1). */
@@ -75,6 +76,15 @@ int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta 
 		    const struct snapshot *snap);
 /* Formats a metric value for tables: "n/a" for NAN, else a width-limited number. */
 void output_format_value(double v, char *buf, size_t len);
+/* Decimals a value of step @resolution has: the decimal place nearest the step (0 for a step
+ * of about 1 or more), at most 3; -1 for an exact value (resolution 0). */
+int output_decimals(double resolution);
+/* As output_format_value, with no more decimals than a value of step @resolution has. */
+void output_format_metric(double v, double resolution, char *buf, size_t len);
+/* The mark of a coarse metric value (session.h: metric_detail.coarse) and its legend. */
+#define OUTPUT_COARSE_MARK "^"
+/* Writes the legend line for the coarse metrics of @snap into @buf ("" when none is coarse). */
+void output_coarse_legend(const struct snapshot *snap, char *buf, size_t len);
 /* Compact form with an SI suffix: "20.7M", "512k", "3.21"; "n/a" for NAN. */
 void output_format_si(double v, char *buf, size_t len);
 

@@ -80,6 +80,8 @@ struct rec_event {
 	uint32_t type; /* perf_event_attr.type */
 	uint64_t config, config1, config2;
 	unsigned exclude; /* enum rec_exclude bits */
+	uint64_t
+	    quantum_ns; /* the value counts ns in steps of this (/proc/stat ticks); 0 = exact */
 };
 
 /* A mode switch: from now on tick counters are in this event order. Owned: events. */

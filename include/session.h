@@ -55,11 +55,24 @@ struct session_mode {
 	char title[96];
 	int nevents;
 	struct backend_event events[SESSION_MAX_EVENTS];
+	bool optional[SESSION_MAX_EVENTS]; /* the mode runs without it ("alias? = spec") */
 	int nmetrics;
 	struct session_metric metrics[SESSION_MAX_METRICS];
 	int nsets;	 /* >1: rotate event sets, one per tick ("multiple runs") */
 	bool singletons; /* more events than counters: let the kernel multiplex */
 	struct session_offcore offcore;
+};
+
+/* A metric value is coarse when its tick is shorter than this many steps of a quantised input
+ * (a /proc/stat utilisation at 100 ms moves in 10 % steps). */
+#define SESSION_COARSE_STEPS 4
+
+/* How precise one metric value is. */
+struct metric_detail {
+	double resolution; /* the step a one-quantum change of its quantised inputs makes (metric
+			    * units); 0 = computed from exact counts */
+	bool coarse;	   /* the tick is shorter than SESSION_COARSE_STEPS quanta of an input */
+	unsigned long long used; /* the events the value was computed from (bit = event index) */
 };
 
 /* One tick, immutable once published. */
@@ -89,6 +102,8 @@ struct snapshot {
 	 * counted together (session_metric.split), or one carried from an earlier tick of the
 	 * rotation with one measured now (their ages differ); shown as "*", JSON split_metrics */
 	bool split[SESSION_MAX_METRICS];
+	/* [row * nmetrics + m]; the total row's at [nrows * nmetrics + m] */
+	struct metric_detail *detail;
 };
 
 struct session_config {
@@ -108,9 +123,13 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 					  const char (*names)[48], int nevents, char *err,
 					  size_t errlen);
 void metric_program_free(struct metric_program *p);
+/* The step of each event's value (backend_status.quantum_ns, 0 = exact), [nevents]. */
+void metric_program_set_quanta(struct metric_program *p, const uint64_t *quantum_ns, int nevents);
 /* The one place counts become metrics: from @s->counts (per row) it computes the totals over
- * the online rows, then every metric per row and for the total row, their classes, the
- * least running fraction of their inputs and whether the tick's value is split (@s->split). The
+ * the rows counted this tick (online, and not the first tick after coming back: a row with no
+ * event counted adds nothing, so averages stay those of the CPUs counted), then every metric per
+ * row and for the total row, their classes, the least running fraction of their inputs and
+ * whether the tick's value is split (@s->split). The
  * session does this per tick, the window statistics per refresh window. @s must have its arrays,
  * names and program set. */
 void snapshot_compute(struct snapshot *s);

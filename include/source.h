@@ -77,6 +77,9 @@ struct backend_status {
 	int err;	  /* errno of the failed open, 0 if it opened */
 	char reason[256]; /* one sentence on what to do (strerror: hint, never cut short) */
 	char encoding[160];
+	/* The value counts CPU time (ns) in steps of this many ns (a /proc/stat tick of
+	 * 1/USER_HZ s); 0 = it counts single events. */
+	uint64_t quantum_ns;
 };
 
 struct backend;

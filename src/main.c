@@ -11,8 +11,8 @@
 #include "recorder.h"
 #include "remote.h"
 #include "report.h"
-#include "safefile.h"
 #include "run.h"
+#include "safefile.h"
 #include "textutil.h"
 #include "theme.h"
 #ifndef PMUTOP_NO_UI

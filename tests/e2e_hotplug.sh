@@ -70,3 +70,50 @@ if off:
 print("%d passed, %d failed" % (passed, fail))
 sys.exit(1 if fail else 0)
 PY
+first=$?
+
+# ---- a CPU offline when pmutop starts gets its row once it comes online ----------------------
+# pmutop counts the CPUs online at start; it reads the online list once a second and reopens its
+# counters with a row for a CPU that came online.
+out2=$(mktemp)
+trap 'echo 1 > "$ctl" 2>/dev/null; rm -f "$out" "$out2"' EXIT
+if ! echo 0 > "$ctl" 2>/dev/null; then
+  echo "SKIP: the kernel refused to take CPU $n offline"; exit "$first"
+fi
+"$bin" -b -m sw -i 100 -n 40 -f json > "$out2" 2>/dev/null &
+pid=$!
+sleep 0.6
+echo 1 > "$ctl"
+wait $pid
+rc=$?
+python3 - "$out2" "$n" "$rc" <<'PY'
+import json, sys
+path, cpu, rc = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+recs = [json.loads(l) for l in open(path)]
+fail = passed = 0
+def check(cond, msg):
+    global fail, passed
+    print(("ok   " if cond else "FAIL ") + msg)
+    fail += not cond
+    passed += bool(cond)
+check(rc == 0, "offline at start: pmutop exit status 0 (got %d)" % rc)
+check(len(recs) == 40, "offline at start: 40 records (got %d)" % len(recs))
+rows = [[c for c in r["cpus"] if c["cpu"] == cpu] for r in recs]
+check(bool(recs) and not rows[0], "offline at start: no row for CPU %d in the first record" % cpu)
+added = [i for i, r in enumerate(rows) if r]
+check(bool(added), "offline at start: CPU %d gets a row once online" % cpu)
+if added:
+    check(all(rows[i] for i in range(added[0], len(rows))), "its row stays")
+    last = rows[-1][0]
+    check(not last.get("offline") and last["events"]["clock"]["state"] == "ok", "counted: %s" % last["events"]["clock"]["state"])
+    counted = [c for c in recs[-1]["cpus"] if not c.get("offline") and c["events"]["tsc"]["state"] in ("ok", "scaled")]
+    if counted:
+        want = sum(c["metrics"]["tsc_ghz"] for c in counted) / len(counted)
+        got = recs[-1]["total"]["metrics"]["tsc_ghz"]
+        check(got is not None and abs(got - want) < 1e-3 * want, "all-row tsc_ghz %r = mean of the counted CPUs %r" % (got, want))
+print("%d passed, %d failed" % (passed, fail))
+sys.exit(1 if fail else 0)
+PY
+second=$?
+[ "$first" -eq 0 ] && [ "$second" -eq 0 ]
+# ---- end: a CPU offline when pmutop starts -----------------------------------------------------

@@ -1048,14 +1048,14 @@ static void check_registry(void)
 /* ---- metrics evaluate with the builtin variables ------------------------------------------ */
 
 struct tick {
-	const char *names[8];
-	double values[8];
+	const char *names[10];
+	double values[10];
 };
 
 static int tick_lookup(void *ctx, const char *name, double *out)
 {
 	const struct tick *t = ctx;
-	for (int i = 0; i < 8 && t->names[i]; i++)
+	for (int i = 0; i < 10 && t->names[i]; i++)
 		if (strcmp(t->names[i], name) == 0) {
 			*out = t->values[i];
 			return 0;
@@ -1070,11 +1070,12 @@ static void check_eval(const struct mode_registry *reg)
 		CHECK(0, "sw/cpi missing");
 		return;
 	}
-	/* 0.5 s tick on one CPU: 250 ms busy, cpu-clock the whole tick, 100 switches, no msr/tsc.
-	 */
-	struct tick t = {
-	    {"busy", "clock", "cs", "migrations", "faults", "interval", "interval_ns", "ncpus"},
-	    {250e6, 500e6, 100, 2, 40, 0.5, 500e6, 1}};
+	/* 0.5 s tick on one CPU: /proc/stat says 280 ms busy and 280 ms idle (its ticks do not add
+	 * up to the measured tick: utilisation is busy / (busy + idle) of the same read, never
+	 * busy over the measured time), cpu-clock the whole tick, 100 switches, no msr/tsc. */
+	struct tick t = {{"busy", "idle", "clock", "cs", "migrations", "faults", "interval",
+			  "interval_ns", "ncpus"},
+			 {280e6, 280e6, 500e6, 100, 2, 40, 0.5, 500e6, 1}};
 	static const struct {
 		const char *metric;
 		double want; /* NAN = n/a */
@@ -1096,6 +1097,16 @@ static void check_eval(const struct mode_registry *reg)
 			CHECK(rc == 0 && fabs(v - want[i].want) < 1e-9, "%s = %g", want[i].metric,
 			      v);
 	}
+	/* where msr/mperf/ and msr/tsc/ count, sw's utilisation is unhalted time over the TSC */
+	struct tick fine = {{"mperf", "tsc", "busy", "idle", "interval", "interval_ns", "ncpus"},
+			    {6.5e8, 2.6e9, 1e9, 0, 1, 1e9, 1}};
+	for (int k = 0; k < sw->nmetrics; k++)
+		if (strcmp(sw->metrics[k].name, "util") == 0) {
+			double v;
+			int rc = expr_eval(sw->metrics[k].expr, tick_lookup, &fine, &v);
+			CHECK(rc == 0 && fabs(v - 25) < 1e-9, "util from mperf/tsc = %g (want 25)",
+			      v);
+		}
 	/* cpi on an ARM-like family: no ref/tsc -> ghz falls back to wall-time rate; util n/a. */
 	struct tick c = {{"cycles", "instructions", "interval", "ncpus"}, {1e9, 5e8, 0.5, 1}};
 	for (int k = 0; k < cpi->nmetrics; k++) {

@@ -42,6 +42,9 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 			    "~ scaled (multiplexed; :set running on shows the %%)");
 		ui_text_add(u, ROLE_HELP_TEXT, "%s",
 			    "* combines events measured in different ticks (rotated event sets)");
+		ui_text_add(
+		    u, ROLE_HELP_TEXT, "%s",
+		    "^ coarse (moves in steps of its source's tick; the legend gives the step)");
 		ui_text_add(u, ROLE_HELP_TEXT, "Command-line options: see pmutop --help");
 	}
 	u->vs.view = VIEW_HELP;

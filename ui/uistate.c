@@ -441,12 +441,17 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		size_t used = strlen(extra);
 		snprintf(extra + used, sizeof(extra) - used, "%s%s", used ? "; " : "", f->self);
 	}
+	/* the platform line says where the utilisation comes from */
+	char pmu_line[sizeof(f->pmu_line) + sizeof(f->util_source) + 16] = "";
+	if (f)
+		snprintf(pmu_line, sizeof(pmu_line), "%s%s%s", f->pmu_line,
+			 f->util_source[0] ? " | util from " : "", f->util_source);
 	/* the header describes the machine the numbers come from (the recorded one in a replay) */
 	const struct source_machine *mach = &app->machine;
 	struct view_header h = {
 	    .host = mach->host[0] ? mach->host : "?",
 	    .kernel = mach->kernel[0] ? mach->kernel : "?",
-	    .pmu = f ? f->pmu_line : "",
+	    .pmu = f ? pmu_line : "",
 	    .banner = f && f->banner[0] ? f->banner : NULL,
 	    .mode = app->mode_name,
 	    .title = app->mode.title,

@@ -265,6 +265,7 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 			 ev->events[e].alias);
 		snprintf(out->events[e].spec, sizeof(out->events[e].spec), "%s",
 			 ev->events[e].spec);
+		out->optional[e] = ev->events[e].optional;
 	}
 	if (m->nmetrics > SESSION_MAX_METRICS) {
 		snprintf(err, errlen, "mode %s has %d metrics (at most %d)", m->name, m->nmetrics,
@@ -398,8 +399,12 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 			nlisted += list_dropped(dropped, sizeof(dropped), sm.events[e].name,
 						limited, b->nrows);
 		} else if (unsupported) {
-			app_log(app, MSG_WARN, "%s (%s) not supported on %d of %d CPUs: %s",
-				sm.events[e].name, sm.events[e].spec, unsupported, b->nrows, why);
+			/* an optional event ("alias? = spec") is a choice the mode made: a note, no
+			 * warning (its metrics fall back or show n/a) */
+			app_log(app, sm.optional[e] ? MSG_INFO : MSG_WARN,
+				"%s (%s) not supported on %d of %d CPUs%s: %s", sm.events[e].name,
+				sm.events[e].spec, unsupported, b->nrows,
+				sm.optional[e] ? " (optional)" : "", why);
 		}
 	}
 	if (ndropped) {
@@ -630,6 +635,7 @@ int app_edit_events(struct app_ctx *app, bool add, int argc, char **argv, char *
 				snprintf(err, errlen, "at most %d events", SESSION_MAX_EVENTS);
 				return -1;
 			}
+			m.optional[m.nevents] = false;
 			struct backend_event *be = &m.events[m.nevents++];
 			memset(be, 0, sizeof(*be));
 			snprintf(be->name, sizeof(be->name), "%s", alias);
@@ -651,6 +657,8 @@ int app_edit_events(struct app_ctx *app, bool add, int argc, char **argv, char *
 			}
 			memmove(&m.events[found], &m.events[found + 1],
 				(size_t)(m.nevents - found - 1) * sizeof(m.events[0]));
+			memmove(&m.optional[found], &m.optional[found + 1],
+				(size_t)(m.nevents - found - 1) * sizeof(m.optional[0]));
 			m.nevents--;
 			/* metric inputs point at event indices: re-map, dropping metrics that used
 			 * it */
@@ -737,13 +745,9 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	return session_new(&cfg, err, errlen);
 }
 
-int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen)
+/* Reopens the counters on the rows @cpus; on failure the old set keeps counting. */
+static int reopen_cpus(struct app_ctx *app, const int *cpus, int n, char *err, size_t errlen)
 {
-	int cpus[APP_MAX_ROWS], n, rc;
-	if (intercepted(app, "cpus", list ? list : "all", err, errlen, &rc))
-		return rc;
-	if (choose_cpus(app, list, cpus, &n, err, errlen) < 0)
-		return -1;
 	int old_n = app->ncpus, old_cpus[APP_MAX_ROWS];
 	memcpy(old_cpus, app->cpus, (size_t)old_n * sizeof(int));
 	memcpy(app->cpus, cpus, (size_t)n * sizeof(int));
@@ -763,6 +767,55 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);
 	return 0;
+}
+
+int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen)
+{
+	int cpus[APP_MAX_ROWS], n, rc;
+	if (intercepted(app, "cpus", list ? list : "all", err, errlen, &rc))
+		return rc;
+	if (choose_cpus(app, list, cpus, &n, err, errlen) < 0)
+		return -1;
+	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
+		return -1;
+	app->cpus_all = list == NULL;
+	return 0;
+}
+
+int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
+{
+	if (!app->cpus_all || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
+	    source_has(&app->source, SOURCE_CAP_RECORDED) || app->source.ops->cpus)
+		return 0;
+	int changed = platform_read_online(&app->pf);
+	if (changed < 0) {
+		snprintf(err, errlen, "cannot read the online CPUs");
+		return -1;
+	}
+	if (changed == 0)
+		return 0;
+	snprintf(app->machine.capability, sizeof(app->machine.capability), "%s",
+		 app->pf.capability);
+	/* the rows so far (CPUs that went offline keep theirs) and every CPU now online */
+	struct cpuset want;
+	cpuset_clear(&want);
+	for (int r = 0; r < app->ncpus; r++)
+		cpuset_add(&want, app->cpus[r]);
+	int before = cpuset_count(&want), c;
+	cpuset_for_each(c, &app->pf.online) cpuset_add(&want, c);
+	if (cpuset_count(&want) == before)
+		return 0;
+	int cpus[APP_MAX_ROWS], n = 0;
+	cpuset_for_each(c, &want) if (n < APP_MAX_ROWS) cpus[n++] = c;
+	char added[128];
+	struct cpuset fresh = want;
+	for (int r = 0; r < app->ncpus; r++)
+		cpuset_del(&fresh, app->cpus[r]);
+	cpuset_format(&fresh, added, sizeof(added));
+	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
+		return -1;
+	app_log(app, MSG_INFO, "CPU %s came online: counting it", added);
+	return 1;
 }
 
 /* --- the cadence: interval, sample, replay rate ------------------------------------------- */
@@ -1078,6 +1131,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		return 2;
 	if (choose_cpus(app, app->opt.cpus, app->cpus, &app->ncpus, err, errlen) < 0)
 		return 2;
+	app->cpus_all = !app->opt.cpus || strcmp(app->opt.cpus, "all") == 0;
+	app->online_read_ns = loop_now_ns();
 	fill_core_types(app);
 	probe_counters(app);
 	describe_machine(app);
@@ -1109,6 +1164,13 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 
 int app_tick(struct app_ctx *app, char *err, size_t errlen)
 {
+	uint64_t now = loop_now_ns();
+	if (app->cpus_all && now - app->online_read_ns >= APP_ONLINE_READ_NS) {
+		app->online_read_ns = now;
+		char why[256];
+		if (app_follow_online(app, why, sizeof(why)) < 0)
+			app_log(app, MSG_WARN, "following CPU hotplug: %s", why);
+	}
 	int rc = session_tick(app->session, (uint64_t)app_tick_ms(app) * 1000000ULL, err, errlen);
 	if (rc > 0) {
 		app->ticks++;

@@ -68,7 +68,8 @@ void count_delta(const struct raw_count *prev, const struct raw_count *cur, unsi
 	}
 }
 
-void count_total(const struct count *counts, int nrows, int nevents, int e, struct count *out)
+void count_total(const struct count *counts, int nrows, int nevents, int e, const bool *skip,
+		 struct count *out)
 {
 	struct count t = {.state = COUNT_NOT_SUPPORTED};
 	int rows = 0, counted = 0;
@@ -76,7 +77,8 @@ void count_total(const struct count *counts, int nrows, int nevents, int e, stru
 	bool scaled = false, invalid = false;
 	for (int r = 0; r < nrows; r++) {
 		const struct count *c = &counts[r * nevents + e];
-		if (c->state == COUNT_OFFLINE || c->state == COUNT_NOT_SUPPORTED)
+		if (c->state == COUNT_OFFLINE || c->state == COUNT_NOT_SUPPORTED ||
+		    (skip && skip[r]))
 			continue;
 		rows++;
 		if (c->state == COUNT_INVALID)

@@ -23,11 +23,14 @@ struct frame_store {
 	struct count *counts, *total_counts;
 	double *age, *values, *total_values, *running, *total_running;
 	enum metric_class *classes, *total_classes;
+	struct metric_detail *detail;
 	double *stat_values, *attrib, *row_bit_rate, *row_bit_share;
 	int *row_bit_age;
 	char (*tasks)[48];
 	const char **task_ptr;
 	const char **core_type;
+	char util_source[128]; /* the last one known (a tick where util is n/a has none) ... */
+	char util_mode[32];    /* ... in this mode */
 };
 
 void frame_store_free(struct frame_store *fs)
@@ -47,6 +50,7 @@ void frame_store_free(struct frame_store *fs)
 	free(fs->total_running);
 	free(fs->classes);
 	free(fs->total_classes);
+	free(fs->detail);
 	free(fs->stat_values);
 	free(fs->attrib);
 	free(fs->row_bit_rate);
@@ -82,6 +86,7 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	fs->total_running = calloc(m, sizeof(double));
 	fs->classes = calloc(r * m, sizeof(enum metric_class));
 	fs->total_classes = calloc(m, sizeof(enum metric_class));
+	fs->detail = calloc(r * m, sizeof(*fs->detail));
 	fs->stat_values = calloc(r * m, sizeof(double));
 	fs->attrib = calloc(r * ATTRIB_NCOLS, sizeof(double));
 	fs->row_bit_rate = calloc(r * FRAME_MAX_BITS, sizeof(double));
@@ -92,9 +97,9 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	fs->core_type = calloc(r, sizeof(*fs->core_type));
 	if (!fs->cpus || !fs->offline || !fs->names || !fs->defs || !fs->counts ||
 	    !fs->total_counts || !fs->age || !fs->values || !fs->total_values || !fs->running ||
-	    !fs->total_running || !fs->classes || !fs->total_classes || !fs->stat_values ||
-	    !fs->attrib || !fs->row_bit_rate || !fs->row_bit_share || !fs->row_bit_age ||
-	    !fs->tasks || !fs->task_ptr || !fs->core_type) {
+	    !fs->total_running || !fs->classes || !fs->total_classes || !fs->detail ||
+	    !fs->stat_values || !fs->attrib || !fs->row_bit_rate || !fs->row_bit_share ||
+	    !fs->row_bit_age || !fs->tasks || !fs->task_ptr || !fs->core_type) {
 		frame_store_free(fs);
 		return NULL;
 	}
@@ -123,6 +128,7 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	COPY(fs->total_running, s->total_running, m);
 	COPY(fs->classes, s->classes, r * m);
 	COPY(fs->total_classes, s->total_classes, m);
+	COPY(fs->detail, s->detail, (r + 1) * m);
 	d->cpus = fs->cpus;
 	d->offline = fs->offline;
 	d->event_names = (const char(*)[48])fs->names;
@@ -136,6 +142,7 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	d->total_running = fs->total_running;
 	d->classes = fs->classes;
 	d->total_classes = fs->total_classes;
+	d->detail = fs->detail;
 	return d;
 }
 
@@ -233,6 +240,46 @@ static void fill_window(struct app_ctx *app, struct frame_store *fs, struct fram
 	}
 }
 
+/* Which events the all-CPU value of the metric "util" was computed from (a mode may offer a
+ * fine source with a fallback: mperf over the TSC, else /proc/stat ticks). */
+static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct frame *f,
+			     const struct snapshot *s)
+{
+	f->util_source[0] = '\0';
+	const struct backend *b = session_backend(app->session);
+	for (int m = 0; s->detail && m < s->nmetrics; m++) {
+		if (strcmp(s->metrics[m].name, "util") != 0)
+			continue;
+		unsigned long long used = s->detail[s->nrows * s->nmetrics + m].used;
+		size_t len = 0;
+		uint64_t quantum = 0;
+		for (int e = 0; e < app->mode.nevents && e < 64 && len + 1 < sizeof(f->util_source);
+		     e++) {
+			if (!(used >> e & 1))
+				continue;
+			int n = snprintf(f->util_source + len, sizeof(f->util_source) - len, "%s%s",
+					 len ? " " : "", app->mode.events[e].spec);
+			len += n > 0 ? (size_t)n : 0;
+			for (int r = 0; b->status && e < b->nevents && r < b->nrows; r++)
+				if (b->status[r * b->nevents + e].quantum_ns > quantum)
+					quantum = b->status[r * b->nevents + e].quantum_ns;
+		}
+		if (quantum && len + 1 < sizeof(f->util_source))
+			snprintf(f->util_source + len, sizeof(f->util_source) - len,
+				 " (/proc/stat, %.3g ms ticks)", (double)quantum / 1e6);
+		break;
+	}
+	/* a tick where util is n/a (no /proc/stat tick landed in it) keeps the source last seen */
+	if (strcmp(fs->util_mode, app->mode_name) != 0) {
+		snprintf(fs->util_mode, sizeof(fs->util_mode), "%s", app->mode_name);
+		fs->util_source[0] = '\0';
+	}
+	if (f->util_source[0])
+		snprintf(fs->util_source, sizeof(fs->util_source), "%s", f->util_source);
+	else
+		snprintf(f->util_source, sizeof(f->util_source), "%s", fs->util_source);
+}
+
 /* The header's facts: source, machine, position, recorder, cadence. */
 static void fill_header(struct app_ctx *app, struct frame *f)
 {
@@ -295,6 +342,7 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	f->snap = copy_snapshot(fs, live);
 	f->timestamp = f->snap ? app->start_unix_s + f->snap->time_s : NAN;
 	fill_header(app, f);
+	fill_util_source(app, fs, f, f->snap);
 	fill_core_types(app, fs, f->snap);
 	f->core_type = fs->core_type;
 	fill_offcore(app, fs, f, f->snap);

@@ -101,6 +101,7 @@ static void free_buffers(struct session *s)
 	free(s->snap.total_classes);
 	free(s->snap.running);
 	free(s->snap.total_running);
+	free(s->snap.detail);
 	s->prev = s->cur = NULL;
 	s->prev_present = s->cur_present = s->offline = NULL;
 	s->carry_rate = s->carry_running = s->age = NULL;
@@ -157,6 +158,13 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	s->backend = nb;
 	s->open = true;
 	s->mode = *mode;
+	/* the step of each event's value, the largest over the rows (a quantised source) */
+	uint64_t quantum[SESSION_MAX_EVENTS] = {0};
+	for (int r = 0; nb.status && r < nb.nrows; r++)
+		for (int e = 0; e < mode->nevents && e < nb.nevents; e++)
+			if (nb.status[r * nb.nevents + e].quantum_ns > quantum[e])
+				quantum[e] = nb.status[r * nb.nevents + e].quantum_ns;
+	metric_program_set_quanta(prog, quantum, mode->nevents);
 	size_t cells = (size_t)s->cfg.ncpus * (size_t)mode->nevents + 1;
 	size_t mcells = (size_t)s->cfg.ncpus * (size_t)(mode->nmetrics ? mode->nmetrics : 1) + 1;
 	s->prev = calloc(cells, sizeof(*s->prev));
@@ -176,6 +184,11 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	s->snap.total_classes = calloc((size_t)mode->nmetrics + 1, sizeof(enum metric_class));
 	s->snap.running = calloc(mcells, sizeof(double));
 	s->snap.total_running = calloc((size_t)mode->nmetrics + 1, sizeof(double));
+	s->snap.detail = calloc(mcells + (size_t)mode->nmetrics, sizeof(struct metric_detail));
+	if (!s->snap.detail) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	if (!s->prev || !s->cur || !s->prev_present || !s->cur_present || !s->offline ||
 	    !s->carry_rate || !s->carry_running || !s->carry_state || !s->age || !s->snap.counts ||
 	    !s->snap.total_counts || !s->snap.values || !s->snap.total_values || !s->snap.classes ||
@@ -211,6 +224,8 @@ struct metric_program {
 	struct session_metric *metrics; /* copies */
 	struct expr **expr;
 	int **slot; /* [m][var]: what expr_vars()[var] of metric m reads */
+	int nevents;
+	double *quantum; /* [event]: the step of its value (ns of a clock tick), 0 = exact */
 };
 
 /* Binds every variable of @e to an event of @names or a builtin, once per mode. */
@@ -254,6 +269,12 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 		return NULL;
 	}
 	p->n = n;
+	p->nevents = nevents;
+	if (!(p->quantum = calloc((size_t)nevents + 1, sizeof(double)))) {
+		metric_program_free(p);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
 	for (int m = 0; m < n; m++) {
 		p->metrics[m] = metrics[m];
 		char why[256];
@@ -285,7 +306,14 @@ void metric_program_free(struct metric_program *p)
 	free(p->slot);
 	free(p->expr);
 	free(p->metrics);
+	free(p->quantum);
 	free(p);
+}
+
+void metric_program_set_quanta(struct metric_program *p, const uint64_t *quantum_ns, int nevents)
+{
+	for (int e = 0; e < nevents && e < p->nevents; e++)
+		p->quantum[e] = (double)quantum_ns[e];
 }
 
 /* What one evaluation reads: the row's inputs and the metric's bound variables. */
@@ -294,6 +322,7 @@ struct bound_inputs {
 	const char *const *vars; /* expr_vars() of the metric: the names expr_eval() passes */
 	const int *slot;
 	int nvars;
+	const double *delta; /* [var]: added to an event's value (resolution), NULL = none */
 };
 
 static int lookup_input(void *ctx, const char *name, double *out)
@@ -308,7 +337,7 @@ static int lookup_input(void *ctx, const char *name, double *out)
 			const struct count *c = &in->counts[k];
 			if (c->state != COUNT_OK && c->state != COUNT_SCALED)
 				return -1;
-			*out = c->value;
+			*out = c->value + (b->delta ? b->delta[v] : 0);
 			return 0;
 		}
 		switch (k) {
@@ -342,21 +371,89 @@ static enum metric_class classify(const struct session_metric *sm, double v)
 	return metric_classify(&mm, v);
 }
 
+/* The largest change one quantum more or less of each quantised input (a /proc/stat tick)
+ * makes to a value @v computed by @b from the variables in @used: the value's resolution. Every
+ * sign combination that keeps the counts at 0 or more is tried, so a ratio like busy / (busy +
+ * idle) gets its true step (one tick moved between idle and busy) at 0 % and 100 % too. */
+#define RESOLUTION_MAX_VARS 6
+static double resolution_of(const struct metric_program *p, struct bound_inputs *b, int m,
+			    unsigned long long used, double v)
+{
+	int qv[RESOLUTION_MAX_VARS], nq = 0;
+	for (int k = 0; k < b->nvars && k < 64 && nq < RESOLUTION_MAX_VARS; k++)
+		if ((used >> k & 1) && b->slot[k] >= 0 && p->quantum[b->slot[k]] > 0)
+			qv[nq++] = k;
+	if (nq == 0)
+		return 0;
+	double delta[b->nvars > 0 ? b->nvars : 1];
+	double res = 0;
+	for (unsigned signs = 0; signs < 1u << nq; signs++) {
+		memset(delta, 0, sizeof(delta));
+		bool negative = false; /* a count never goes below 0 */
+		for (int i = 0; i < nq; i++) {
+			int e = b->slot[qv[i]];
+			double q = p->quantum[e];
+			delta[qv[i]] = signs >> i & 1 ? -q : q;
+			negative |= b->in->counts[e].value + delta[qv[i]] < 0;
+		}
+		if (negative)
+			continue;
+		b->delta = delta;
+		double w;
+		if (expr_eval(p->expr[m], lookup_input, b, &w) == 0 && fabs(w - v) > res)
+			res = fabs(w - v);
+	}
+	b->delta = NULL;
+	return res;
+}
+
+/* True when event @e counts in steps (a clock's ticks) and the tick is shorter than
+ * SESSION_COARSE_STEPS of them. */
+static bool too_coarse(const struct metric_program *p, int e, const struct metric_inputs *in)
+{
+	return p->quantum[e] > 0 && in->interval_s * 1e9 < SESSION_COARSE_STEPS * p->quantum[e];
+}
+
 /* One metric for one row: its value (NAN = n/a, also when @skip, e.g. an offline row), its
- * class, and the least running fraction of its inputs. */
+ * class, the least running fraction of its inputs and how precise the value is. */
 static void metric_eval(const struct metric_program *p, int m, const struct metric_inputs *in,
-			bool skip, double *value, enum metric_class *cls, double *running)
+			bool skip, double *value, enum metric_class *cls, double *running,
+			struct metric_detail *detail)
 {
 	const struct session_metric *sm = &p->metrics[m];
 	double v = NAN;
+	*detail = (struct metric_detail){0};
 	if (!skip && p->expr[m]) {
 		struct bound_inputs b = {.in = in, .slot = p->slot[m]};
 		b.nvars = expr_vars(p->expr[m], &b.vars);
-		if (expr_eval(p->expr[m], lookup_input, &b, &v) < 0)
+		unsigned long long used = 0;
+		if (expr_eval_used(p->expr[m], lookup_input, &b, &v, &used) < 0)
 			v = NAN;
+		for (int k = 0; k < b.nvars && k < 64; k++) {
+			int e = b.slot[k];
+			if (!(used >> k & 1) || e < 0)
+				continue;
+			if (e < 64)
+				detail->used |= 1ULL << e;
+			detail->coarse |= too_coarse(p, e, in);
+		}
+		if (isfinite(v))
+			detail->resolution = resolution_of(p, &b, m, used, v);
 	}
-	if (!isfinite(v))
+	if (!isfinite(v)) {
+		/* n/a: no resolution and no inputs; still coarse when a quantised input was
+		 * counted in a tick too short for it (a 10 ms read where no /proc/stat tick
+		 * landed gives busy + idle = 0) */
 		v = NAN;
+		bool coarse = false;
+		for (int k = 0; !skip && p->expr[m] && k < sm->ninputs; k++) {
+			int e = sm->inputs[k];
+			const struct count *c = &in->counts[e];
+			coarse |= (c->state == COUNT_OK || c->state == COUNT_SCALED) &&
+				  too_coarse(p, e, in);
+		}
+		*detail = (struct metric_detail){.coarse = coarse};
+	}
 	*cls = classify(sm, v);
 	double run = 1.0;
 	for (int k = 0; k < sm->ninputs; k++) {
@@ -397,27 +494,37 @@ static bool inputs_of_different_ticks(const struct snapshot *s, int m)
 void snapshot_compute(struct snapshot *s)
 {
 	int n = s->nevents, nm = s->nmetrics;
+	/* The total row is made of the rows counted this tick: online, with at least one event
+	 * counted (a CPU back from offline has no delta in its first tick). Formulas divide by
+	 * ncpus where a per-CPU average is meant (utilisation, GHz), so a row that adds no counts
+	 * must not add to ncpus either. */
+	bool skip[s->nrows + 1];
+	int counted_rows = 0;
+	for (int r = 0; r < s->nrows; r++) {
+		skip[r] = true;
+		for (int e = 0; e < n && skip[r] && !s->offline[r]; e++) {
+			enum count_state st = s->counts[r * n + e].state;
+			skip[r] = st != COUNT_OK && st != COUNT_SCALED;
+		}
+		counted_rows += !skip[r];
+	}
 	for (int e = 0; e < n; e++)
-		count_total(s->counts, s->nrows, n, e, &s->total_counts[e]);
+		count_total(s->counts, s->nrows, n, e, skip, &s->total_counts[e]);
 	struct metric_inputs in = {.names = s->event_names,
 				   .nevents = n,
 				   .interval_s = s->interval_s,
 				   .time_s = s->time_s};
-	/* The total row sums the counts of every online row: formulas divide by ncpus where a
-	 * per-CPU average is meant (utilisation). */
-	int online = 0;
-	for (int k = 0; k < s->nrows; k++)
-		online += !s->offline[k];
 	for (int r = 0; r <= s->nrows; r++) {
 		bool total = r == s->nrows;
 		in.counts = total ? s->total_counts : &s->counts[r * n];
-		in.ncpus = total ? online : 1;
+		in.ncpus = total ? counted_rows : 1;
 		for (int m = 0; m < nm; m++) {
 			double *v = total ? &s->total_values[m] : &s->values[r * nm + m];
 			double *run = total ? &s->total_running[m] : &s->running[r * nm + m];
 			enum metric_class *cls =
 			    total ? &s->total_classes[m] : &s->classes[r * nm + m];
-			metric_eval(s->program, m, &in, !total && s->offline[r], v, cls, run);
+			metric_eval(s->program, m, &in, !total && s->offline[r], v, cls, run,
+				    &s->detail[r * nm + m]);
 		}
 	}
 	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++)

@@ -52,6 +52,21 @@ void cadence_self_sample(struct cadence *c, int64_t cpu_ns, int64_t wall_ns, int
 	c->self_samples++;
 }
 
+void cadence_self_save(const struct cadence *c, struct cadence_self *out)
+{
+	*out = (struct cadence_self){c->self_cpu_ns, c->self_wall_ns, c->self_samples, c->self_pct,
+				     c->self_cpu};
+}
+
+void cadence_self_restore(struct cadence *c, const struct cadence_self *in)
+{
+	c->self_cpu_ns = in->cpu_ns;
+	c->self_wall_ns = in->wall_ns;
+	c->self_samples = in->samples;
+	c->self_pct = in->pct;
+	c->self_cpu = in->cpu;
+}
+
 void cadence_report(struct cadence *c, struct cadence_report *out)
 {
 	memset(out, 0, sizeof(*out));

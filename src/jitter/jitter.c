@@ -46,6 +46,7 @@ struct jitter_agg {
 	struct count *counts, *total_counts;
 	double *values, *total_values, *running, *total_running, *age;
 	enum metric_class *classes, *total_classes;
+	struct metric_detail *detail; /* [(rows + 1) * metrics] */
 	bool *snap_offline;
 	int *cpus;
 	char (*names)[48];
@@ -111,6 +112,7 @@ static void agg_free(struct jitter_agg *a)
 	free(a->age);
 	free(a->classes);
 	free(a->total_classes);
+	free(a->detail);
 	free(a->snap_offline);
 	free(a->cpus);
 	free(a->names);
@@ -249,6 +251,7 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	a->age = calloc(cells, sizeof(double));
 	a->classes = calloc(mcells, sizeof(enum metric_class));
 	a->total_classes = calloc(nm, sizeof(enum metric_class));
+	a->detail = calloc(mcells + nm, sizeof(*a->detail));
 	a->snap_offline = calloc(nr, sizeof(bool));
 	a->cpus = calloc(nr, sizeof(int));
 	a->names = calloc(ne, sizeof(*a->names));
@@ -256,8 +259,8 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	j->shown = calloc(mcells, sizeof(double));
 	if (!a->value || !a->run_s || !a->counted || !a->scaled || !a->last || !a->offline ||
 	    !a->counts || !a->total_counts || !a->values || !a->total_values || !a->running ||
-	    !a->total_running || !a->age || !a->classes || !a->total_classes || !a->snap_offline ||
-	    !a->cpus || !a->names || !j->cells || !j->shown)
+	    !a->total_running || !a->age || !a->classes || !a->total_classes || !a->detail ||
+	    !a->snap_offline || !a->cpus || !a->names || !j->cells || !j->shown)
 		goto oom;
 	memcpy(a->cpus, snap->cpus, (size_t)j->nrows * sizeof(int));
 	memcpy(a->names, snap->event_names, (size_t)j->nevents * sizeof(*a->names));
@@ -339,6 +342,7 @@ static void aggregate(struct jitter *j)
 	s->running = a->running;
 	s->total_running = a->total_running;
 	s->total_classes = a->total_classes;
+	s->detail = a->detail;
 	/* the window's sums become metrics exactly as a tick's counts do */
 	snapshot_compute(s);
 }
@@ -459,7 +463,13 @@ static int rule_lookup(void *ctx, int cpu, const char *metric, double *value)
 	struct lookup_ctx *l = ctx;
 	int m = rule_metric_index(l, metric);
 	if (m >= 0) {
-		*value = l->snap->values[l->row * l->snap->nmetrics + m];
+		int i = l->row * l->snap->nmetrics + m;
+		/* the default rules ignore coarse values: a /proc/stat utilisation sampled faster
+		 * than a few of its ticks jumps between steps (0, 100, 200 %) and would flood the
+		 * log with false spikes; a user rule sees what it asks for */
+		if (!l->j->user_rules && l->snap->detail && l->snap->detail[i].coarse)
+			return -1;
+		*value = l->snap->values[i];
 		return isnan(*value) ? -1 : 0;
 	}
 	int a = attrib_col_find(metric);
@@ -584,9 +594,12 @@ static void flight_dump(struct app_ctx *app)
 	rec_header_of(app, &h, cpus);
 	struct rec_mode mode = {.t = 0, .nevents = app->mode.nevents, .events = ev};
 	snprintf(mode.name, sizeof(mode.name), "%s", app->mode_name);
+	const struct backend *b = session_backend(app->session);
 	for (int e = 0; e < app->mode.nevents; e++) {
 		snprintf(ev[e].name, sizeof(ev[e].name), "%s", app->mode.events[e].name);
 		snprintf(ev[e].spec, sizeof(ev[e].spec), "%s", app->mode.events[e].spec);
+		if (b->status && b->nevents == app->mode.nevents)
+			ev[e].quantum_ns = b->status[e].quantum_ns;
 	}
 	double after = JITTER_FLIGHT_AFTER_S < app->opt.flight_s / 3 ? JITTER_FLIGHT_AFTER_S
 								     : app->opt.flight_s / 3;
@@ -772,6 +785,12 @@ int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
 	}
 	j->app = app;
 	app->jitter = j;
+	/* the baseline of pmutop's own CPU use: the first window's figure runs from here */
+	cadence_init(&j->cad, 0, 0);
+	int64_t cpu_ns, wall_ns;
+	int cpu;
+	if (cadence_self_read(&cpu_ns, &wall_ns, &cpu) == 0)
+		cadence_self_sample(&j->cad, cpu_ns, wall_ns, cpu);
 	alert_set_init(&j->rules, max_cpu(app));
 	default_rules(app);
 	for (int i = 0; i < app->opt.nalerts; i++)
@@ -814,11 +833,12 @@ void jitter_loop_tick(struct app_ctx *app, const struct loop_event *ev)
 		return;
 	int64_t period = (int64_t)app->loop.period_ns;
 	if (!j->cad_ready || j->cad.period_ns != period || j->cad_loop_t0 != app->loop.t0_ns) {
-		int64_t cpu_ns = 0, wall_ns = 0;
-		int cpu = -1;
+		/* a new schedule restarts the lateness figures; the own-CPU figure keeps its
+		 * baseline (taken when the run started), so the first window measures a window */
+		struct cadence_self self;
+		cadence_self_save(&j->cad, &self);
 		cadence_init(&j->cad, (int64_t)app->loop.t0_ns - period, period);
-		if (cadence_self_read(&cpu_ns, &wall_ns, &cpu) == 0)
-			cadence_self_sample(&j->cad, cpu_ns, wall_ns, cpu);
+		cadence_self_restore(&j->cad, &self);
 		j->cad_loop_t0 = app->loop.t0_ns;
 		j->cad_ready = true;
 	}

@@ -353,7 +353,10 @@ struct expr *expr_parse(const char *text, char *err, size_t errlen)
 	return e;
 }
 
-static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void *ctx)
+/* @used collects the variables the result depends on (bit = index into e->vars): a ?? b keeps
+ * only the branch that gave the value. */
+static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void *ctx,
+			unsigned long long *used)
 {
 	const struct node *n = &e->nodes[i];
 	double a, b;
@@ -364,18 +367,26 @@ static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void
 		double v;
 		if (!lookup || lookup(ctx, e->vars[n->var], &v) < 0)
 			return NAN;
+		if (n->var < 64)
+			*used |= 1ULL << n->var;
 		return v;
 	}
 	case N_NEG:
-		return -eval_node(e, n->a, lookup, ctx);
-	case N_ELSE:
-		a = eval_node(e, n->a, lookup, ctx);
-		return isfinite(a) ? a : eval_node(e, n->b, lookup, ctx);
+		return -eval_node(e, n->a, lookup, ctx, used);
+	case N_ELSE: {
+		unsigned long long left = 0;
+		a = eval_node(e, n->a, lookup, ctx, &left);
+		if (isfinite(a)) {
+			*used |= left;
+			return a;
+		}
+		return eval_node(e, n->b, lookup, ctx, used);
+	}
 	default:
 		break;
 	}
-	a = eval_node(e, n->a, lookup, ctx);
-	b = eval_node(e, n->b, lookup, ctx);
+	a = eval_node(e, n->a, lookup, ctx, used);
+	b = eval_node(e, n->b, lookup, ctx, used);
 	if (isnan(a) || isnan(b))
 		return NAN;
 	switch (n->kind) {
@@ -392,15 +403,24 @@ static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void
 	}
 }
 
-int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out)
+int expr_eval_used(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out,
+		   unsigned long long *used)
 {
-	double v = e ? eval_node(e, e->root, lookup, ctx) : NAN;
+	unsigned long long u = 0;
+	double v = e ? eval_node(e, e->root, lookup, ctx, &u) : NAN;
+	if (used)
+		*used = isfinite(v) ? u : 0;
 	if (!isfinite(v)) {
 		*out = NAN;
 		return -1;
 	}
 	*out = v;
 	return 0;
+}
+
+int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out)
+{
+	return expr_eval_used(e, lookup, ctx, out, NULL);
 }
 
 int expr_vars(const struct expr *e, const char *const **names)

@@ -24,6 +24,62 @@ void output_format_value(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v);
 }
 
+int output_decimals(double resolution)
+{
+	if (!(resolution > 0))
+		return -1;
+	/* the decimal place nearest the step: a step of 0.99 % (101 ticks) shows whole
+	 * numbers, 0.25 % one decimal */
+	int d = (int)floor(-log10(resolution) + 0.5);
+	return d < 0 ? 0 : d > 3 ? 3 : d;
+}
+
+void output_format_metric(double v, double resolution, char *buf, size_t len)
+{
+	int d = output_decimals(resolution);
+	if (d < 0 || isnan(v))
+		output_format_value(v, buf, len);
+	else
+		snprintf(buf, len, "%.*f", d, v);
+}
+
+/* Whether metric @m is coarse on any row or in the total, and its largest step. */
+static bool metric_coarse(const struct snapshot *snap, int m, double *step)
+{
+	bool coarse = false;
+	*step = 0;
+	for (int r = 0; snap->detail && r <= snap->nrows; r++) {
+		const struct metric_detail *d = &snap->detail[r * snap->nmetrics + m];
+		coarse |= d->coarse;
+		if (d->coarse && d->resolution > *step)
+			*step = d->resolution;
+	}
+	return coarse;
+}
+
+void output_coarse_legend(const struct snapshot *snap, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int m = 0; m < snap->nmetrics && used + 1 < len; m++) {
+		double step;
+		if (!metric_coarse(snap, m, &step))
+			continue;
+		int n =
+		    snprintf(buf + used, len - used, "%s%s (steps of %.3g%s)",
+			     used ? ", " : OUTPUT_COARSE_MARK " coarse: ", snap->metrics[m].name,
+			     step, snap->metrics[m].unit);
+		if (n < 0)
+			break;
+		used += (size_t)n < len - used ? (size_t)n : len - used - 1;
+	}
+	if (used && used + 1 < len)
+		snprintf(buf + used, len - used,
+			 "; the tick is shorter than %d steps of its source (/proc/stat ticks): "
+			 "sample longer for a finer value",
+			 SESSION_COARSE_STEPS);
+}
+
 void output_format_si(double v, char *buf, size_t len)
 {
 	static const char suffix[] = " kMGTPE";
@@ -388,12 +444,25 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 	output_json_end(w);
 }
 
-static void metrics_json(struct output_json *w, const struct snapshot *snap, const double *values)
+/* "metrics", and "resolution" for the values computed from quantised inputs (the step one
+ * source tick makes, in the metric's unit). */
+static void metrics_json(struct output_json *w, const struct snapshot *snap, const double *values,
+			 const struct metric_detail *detail)
 {
 	output_json_object(w, "metrics");
 	for (int m = 0; m < snap->nmetrics; m++)
 		output_json_real(w, snap->metrics[m].name, values[m]);
 	output_json_end(w);
+	bool any = false;
+	for (int m = 0; detail && m < snap->nmetrics; m++)
+		if (detail[m].resolution > 0) {
+			if (!any)
+				output_json_object(w, "resolution");
+			any = true;
+			output_json_real(w, snap->metrics[m].name, detail[m].resolution);
+		}
+	if (any)
+		output_json_end(w);
 }
 
 /* Row @r's offcore breakdown: per bit {rate [req/s], share [%], age [ticks]}, null = none. */
@@ -447,6 +516,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		output_json_string(w, "family", meta->machine->family);
 		output_json_end(w);
 	}
+	if (meta->util_source && meta->util_source[0])
+		output_json_string(w, "util_source", meta->util_source);
 	bool split = false;
 	for (int m = 0; m < snap->nmetrics; m++)
 		if (snap->split[m]) {
@@ -457,6 +528,18 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		}
 	if (split)
 		output_json_end(w);
+	bool coarse = false;
+	for (int m = 0; m < snap->nmetrics; m++) {
+		double step;
+		if (!metric_coarse(snap, m, &step))
+			continue;
+		if (!coarse) /* values moving in steps of the source's tick (session.h) */
+			output_json_array(w, "coarse_metrics");
+		coarse = true;
+		output_json_string(w, NULL, snap->metrics[m].name);
+	}
+	if (coarse)
+		output_json_end(w);
 	output_json_array(w, "cpus");
 	for (int r = 0; r < snap->nrows; r++) {
 		output_json_object(w, NULL);
@@ -464,7 +547,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		if (snap->offline[r])
 			output_json_bool(w, "offline", true);
 		events_json(w, snap, &snap->counts[r * snap->nevents]);
-		metrics_json(w, snap, &snap->values[r * snap->nmetrics]);
+		metrics_json(w, snap, &snap->values[r * snap->nmetrics],
+			     snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
 		offcore_json(w, meta, r);
 		if (meta->json_extra)
 			meta->json_extra(meta->extra_ctx, NULL, w, r);
@@ -473,7 +557,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	output_json_end(w);
 	output_json_object(w, "total");
 	events_json(w, snap, snap->total_counts);
-	metrics_json(w, snap, snap->total_values);
+	metrics_json(w, snap, snap->total_values,
+		     snap->detail ? &snap->detail[snap->nrows * snap->nmetrics] : NULL);
 	offcore_json(w, meta, snap->nrows);
 	output_json_end(w);
 	if (meta->json_extra)
@@ -497,7 +582,7 @@ static char *put_mem(char *p, const char *s, size_t n)
  * (the same on every line). */
 static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
 		    size_t plen, const char *suffix, size_t slen_sfx, const struct count *counts,
-		    const double *values)
+		    const double *values, const struct metric_detail *detail)
 {
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
@@ -533,11 +618,18 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		p = put_mem(p, "metric,", 7);
 		p = put_mem(p, name, nlen);
 		*p++ = ',';
+		int decimals = detail ? output_decimals(detail[m].resolution) : -1;
 		if (isnan(values[m])) {
 			p = put_mem(p, ",,n/a", 5);
 		} else {
-			p += numfmt_g(p, values[m], 6);
-			p = put_mem(p, ",,ok", 4);
+			/* a value from quantised inputs has the decimals of its step; a coarse one
+			 * says so in the state column */
+			p += decimals >= 0 ? numfmt_fixed(p, values[m], decimals)
+					   : numfmt_g(p, values[m], 6);
+			if (detail && detail[m].coarse)
+				p = put_mem(p, ",,coarse", 8);
+			else
+				p = put_mem(p, ",,ok", 4);
 		}
 		p = put_mem(p, suffix, slen_sfx);
 		b->len = (size_t)(p - b->buf);
@@ -628,7 +720,8 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 		prefix[plen++] = ',';
 		csv_row(b, snap, prefix, plen, suffix, slen,
 			total ? snap->total_counts : &snap->counts[r * snap->nevents],
-			total ? snap->total_values : &snap->values[r * snap->nmetrics]);
+			total ? snap->total_values : &snap->values[r * snap->nmetrics],
+			snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
 		csv_offcore(b, meta, prefix, plen, suffix, slen, r);
 	}
 	if (b->oom)
@@ -656,11 +749,13 @@ static void text_cell_count(FILE *out, const struct count *c)
 
 static void output_text(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
-	text_fprintf(out, "time %.3f s  interval %.1f ms  mode %s  backend %s%s\n", snap->time_s,
-		     snap->interval_s * 1000, meta->mode, meta->backend,
+	text_fprintf(out, "time %.3f s  interval %.1f ms  mode %s  backend %s%s%s%s\n",
+		     snap->time_s, snap->interval_s * 1000, meta->mode, meta->backend,
 		     meta->simulated ? "  SIMULATED"
 		     : meta->replay  ? "  REPLAY"
-				     : "");
+				     : "",
+		     meta->util_source && meta->util_source[0] ? "  util from " : "",
+		     meta->util_source ? meta->util_source : "");
 	text_fprintf(out, "%5s", "CPU");
 	for (int m = 0; m < snap->nmetrics; m++) {
 		char h[64];
@@ -680,9 +775,13 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			text_fprintf(out, "%5d", snap->cpus[r]);
 		for (int m = 0; m < snap->nmetrics; m++) {
 			char buf[32];
-			output_format_value(total ? snap->total_values[m]
-						  : snap->values[r * snap->nmetrics + m],
-					    buf, sizeof(buf));
+			const struct metric_detail *d =
+			    snap->detail ? &snap->detail[r * snap->nmetrics + m] : NULL;
+			output_format_metric(total ? snap->total_values[m]
+						   : snap->values[r * snap->nmetrics + m],
+					     d ? d->resolution : 0, buf, sizeof(buf));
+			if (d && d->coarse)
+				strncat(buf, OUTPUT_COARSE_MARK, sizeof(buf) - strlen(buf) - 1);
 			text_fprintf(out, " %14s", buf);
 		}
 		const struct count *counts =
@@ -714,6 +813,10 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			    out, "* combines events measured in different ticks (rotated sets)\n");
 			break;
 		}
+	char legend[512];
+	output_coarse_legend(snap, legend, sizeof(legend));
+	if (legend[0])
+		fprintf(out, "%s\n", legend);
 	if (meta->text_extra)
 		meta->text_extra(meta->extra_ctx, out);
 	fputc('\n', out);
@@ -776,7 +879,8 @@ int output_frame(FILE *out, enum output_format fmt, const struct frame *f)
 				   .source = f->origin,
 				   /* a recorded source names the machine its numbers come from */
 				   .machine = (f->caps & SOURCE_CAP_RECORDED) ? f->machine : NULL,
-				   .frame = f};
+				   .frame = f,
+				   .util_source = f->util_source};
 
 	if (f->nbits > 0) {
 		meta.offcore_nbits = f->nbits;

@@ -458,6 +458,9 @@ int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *
 		} else {
 			json_object_set_new(je, "encoding", json_null());
 		}
+		if (e->quantum_ns)
+			json_object_set_new(je, "quantum_ns",
+					    json_integer((json_int_t)e->quantum_ns));
 		json_array_append_new(evs, je);
 	}
 	json_object_set_new(o, "events", evs);
@@ -1024,6 +1027,10 @@ static int parse_mode(struct pctx *p, json_t *o, struct rec_mode *m)
 		json_t *enc = json_object_get(je, "encoding");
 		if (enc && !json_is_null(enc) && parse_encoding(p, enc, e, what) < 0)
 			goto fail;
+		int64_t quantum;
+		if (get_int(p, je, what, "quantum_ns", false, 0, 3600000000000LL, &quantum) < 0)
+			goto fail;
+		e->quantum_ns = (uint64_t)quantum;
 	}
 	return 0;
 fail:

@@ -88,6 +88,8 @@ static int write_mode(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(ev[e].name, sizeof(ev[e].name), "%s", sm->events[e].name);
 		snprintf(ev[e].spec, sizeof(ev[e].spec), "%s", sm->events[e].spec);
 		const struct backend *b = session_backend(app->session);
+		if (b->status && b->nevents == sm->nevents)
+			ev[e].quantum_ns = b->status[e].quantum_ns;
 		if (b->status && b->nevents == sm->nevents &&
 		    source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
 			/* "type=4 config=0x1b7 config1=0x10001 exclude=guest" (encode_format) */

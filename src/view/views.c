@@ -193,7 +193,7 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
-		      int m, bool show_running, int base_role)
+		      int m, bool show_running, int base_role, const struct metric_detail *d)
 {
 	char buf[48];
 	bool split = m < SESSION_MAX_METRICS && snap->split[m];
@@ -202,7 +202,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 			    na_reason(snap, counts, m));
 		return;
 	}
-	output_format_value(v, buf, sizeof(buf));
+	output_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
 	int role = cls == METRIC_NONE ? base_role : class_role(cls);
 	bool scaled = running < 0.9999;
 	if (scaled && show_running) {
@@ -214,6 +214,8 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 		canvas_putx(c, x, y, role, 0, w - 2, CANVAS_ALIGN_RIGHT, buf);
 		if (split) /* combines events measured in different ticks (rotated sets) */
 			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, "*");
+		else if (d && d->coarse) /* moves in steps of its source's tick */
+			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, OUTPUT_COARSE_MARK);
 		else if (scaled)
 			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, "~");
 	}
@@ -334,8 +336,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			for (int m = 0; m < shown; m++)
 				draw_cell(c, CPU_COL + m * colw, y, colw, snap, counts,
 					  values[r * nm + m], snap->classes[r * nm + m],
-					  snap->running[r * nm + m], m, vs->show_running,
-					  ROLE_CELL);
+					  snap->running[r * nm + m], m, vs->show_running, ROLE_CELL,
+					  snap->detail ? &snap->detail[r * nm + m] : NULL);
 			for (int a = 0; a < na; a++) {
 				char buf[32];
 				output_format_value(jit->attrib[r * jit->nattrib + a], buf,
@@ -365,12 +367,19 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	for (int m = 0; m < shown; m++)
 		draw_cell(c, CPU_COL + m * colw, y, colw, snap, snap->total_counts,
 			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
-			  vs->show_running, ROLE_TOTAL_ROW);
+			  vs->show_running, ROLE_TOTAL_ROW,
+			  snap->detail ? &snap->detail[snap->nrows * nm + m] : NULL);
 	if (hidden > 0 || first > 0) {
 		char more[48];
 		snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "",
 			 hidden > 0 ? hidden : first);
 		canvas_putx(c, spark_x, y, ROLE_LEGEND, 0, -1, CANVAS_ELLIPSIS, more);
+	}
+	char legend[512];
+	output_coarse_legend(snap, legend, sizeof(legend));
+	if (legend[0] && y + 1 < bottom) {
+		canvas_putx(c, 0, y + 1, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, legend);
+		y++;
 	}
 	return y + 1;
 }

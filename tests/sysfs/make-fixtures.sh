@@ -65,12 +65,16 @@ x86_core_pmu() { # x86_core_pmu ROOT NAME TYPE CAPS [CPUS]
 	w "$d/events/ref-cycles" "event=0x00,umask=0x03"
 }
 
-msr_pmu() { # msr_pmu ROOT TYPE
+msr_pmu() { # msr_pmu ROOT TYPE [aperfmperf]: a bare-metal x86 also has APERF and MPERF
 	local d=$1/sys/bus/event_source/devices/msr
 	pmu "$1" msr "$2"
 	w "$d/format/event" "config:0-63"
 	w "$d/events/tsc" "event=0x00"
 	w "$d/events/smi" "event=0x04"
+	if [ "${3:-}" = aperfmperf ]; then
+		w "$d/events/aperf" "event=0x01"
+		w "$d/events/mperf" "event=0x02"
+	fi
 }
 
 # ARMv8 common events by number, as the kernel names them in <pmu>/events/.
@@ -173,7 +177,7 @@ for c in 0 1 2 3; do x86_caches "$r" $c 32K 32K 256K 6144K; done
 for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
 sw_pmus "$r"
 x86_core_pmu "$r" cpu 4 skylake
-msr_pmu "$r" 10
+msr_pmu "$r" 10 aperfmperf
 x86_cpuinfo "$r" 4 GenuineIntel 6 94 "Intel(R) Core(TM) i5-6500 CPU @ 3.20GHz" "$X86_FLAGS"
 kernel "$r" 2 1 skylake-desk 5.15.0-91-generic
 
@@ -187,7 +191,7 @@ for c in 1 2 3 4 5 6 7; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
 sw_pmus "$r"
 x86_core_pmu "$r" cpu_core 4 alderlake_hybrid 0-3
 x86_core_pmu "$r" cpu_atom 10 alderlake_hybrid 4-7
-msr_pmu "$r" 11
+msr_pmu "$r" 11 aperfmperf
 x86_cpuinfo "$r" 8 GenuineIntel 6 154 "12th Gen Intel(R) Core(TM) i3-1215U" "$X86_FLAGS"
 kernel "$r" -1 0 alder 6.5.0-14-generic
 
@@ -201,7 +205,7 @@ w "$r/sys/devices/system/cpu/cpu2/online" 0
 w "$r/sys/devices/system/cpu/cpu3/online" 1
 sw_pmus "$r"
 x86_core_pmu "$r" cpu 4 haswell
-msr_pmu "$r" 9
+msr_pmu "$r" 9 aperfmperf
 x86_cpuinfo "$r" 3 GenuineIntel 6 60 "Intel(R) Core(TM) i7-4770 CPU @ 3.40GHz" "$X86_FLAGS"
 kernel "$r" 0 0 hotplug 6.1.0-17-amd64
 
@@ -217,7 +221,7 @@ done
 for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
 sw_pmus "$r"
 x86_core_pmu "$r" cpu 4 silvermont
-msr_pmu "$r" 9
+msr_pmu "$r" 9 aperfmperf
 x86_cpuinfo "$r" 4 GenuineIntel 6 55 "Intel(R) Atom(TM) CPU  E3845  @ 1.91GHz" "$X86_FLAGS"
 kernel "$r" 3 0 baytrail 4.19.0-26-amd64
 
