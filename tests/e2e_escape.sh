@@ -155,14 +155,15 @@ sys.exit(0 if rows and all(len(r) == 10 for r in rows) else "fields: %s" % sorte
 if command -v tmux >/dev/null; then
 	SOCKS=0
 	# capture_screen TEXT ARGS...: runs pmutop ARGS in a new tmux server, waits for TEXT on its
-	# screen, captures it with its attributes (-e) into $T_TMP/screen
+	# screen (320 columns: a hostile host name is shown whole), captures it with its attributes
+	# (-e) into $T_TMP/screen
 	capture_screen() {
 		local want=$1 i
 		shift
 		SOCKS=$((SOCKS + 1))
 		TM=(tmux -L "pmutop-escape-$$-$SOCKS" -f /dev/null)
 		T_CLEANUPS+=("tmux -L 'pmutop-escape-$$-$SOCKS' kill-server 2>/dev/null")
-		"${TM[@]}" new-session -d -x 150 -y 40 -e TERM=xterm-256color -e HOME="$T_TMP" \
+		"${TM[@]}" new-session -d -x 320 -y 40 -e TERM=xterm-256color -e HOME="$T_TMP" \
 			"'$BIN' $*; sleep 30" || return 1
 		"${TM[@]}" set-option -g set-clipboard on >/dev/null
 		for ((i = 0; i < 200; i++)); do

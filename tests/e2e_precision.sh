@@ -66,7 +66,7 @@ run_cmd -b -f json -R "$T/jiffies.jsonl" --flight 0 --alert "mad util 8 window 6
 check "the default rule's text as a user rule: util spikes in the same replay" \
 	grep -q '"metric":"util"' "$T_TMP/out"
 run_cmd -b -f csv -R "$T/jiffies.jsonl"
-check "CSV: a coarse util says so in its state column" grep -qE '^[0-9.]+,[0-9.]+,0,metric,util,(0|100),,coarse$' "$T_TMP/out"
+check "CSV: a coarse util says so in its state column" grep -qE '^[0-9.]+,[0-9.]+,0,metric,util,(0|100),,coarse,' "$T_TMP/out"
 run_cmd -b -f text -R "$T/jiffies.jsonl"
 check "text: coarse util marked ^ with whole numbers" grep -qE '^ +0 +(0|100)\^ ' "$T_TMP/out"
 check "text: the coarse legend" grep -q '^\^ coarse: util (steps of' "$T_TMP/out"
