@@ -131,6 +131,9 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 /* Checks that @spec encodes for this machine; -1 with the reason and the closest event names
  * ("unknown event ... (did you mean perf::CYCLES)") otherwise. */
 int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen);
+/* The same, with the 0-based offset in @spec of what is wrong in *@pos. */
+int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, char *err,
+		       size_t errlen);
 /* How events encode for this run: the sysfs root, family and the first row's core PMU. */
 struct encode_ctx app_encode_ctx(const struct app_ctx *app);
 /* The core type of @cpu ("cpu_atom", "" if none): the recording's for a recorded source,

@@ -21,6 +21,7 @@ struct mode_event {
 	char *alias;   /* the name formulas use */
 	char *spec;    /* encoder spec: perf::CYCLES, @::L1D:REPLACEMENT, r03, msr/tsc/ */
 	bool optional; /* written "alias? = spec": the mode runs without it, its metrics show n/a */
+	int group;     /* 0, or a group number: the events of one group always share a set */
 };
 
 /* One [events FAMILY...] section. */
@@ -141,7 +142,9 @@ struct mode_plan {
 };
 /* Splits the mode's events for @fam into sets of at most @max_counters programmable events.
  * Fixed-counter and software events go in every set; the inputs of each metric stay in one set
- * where they fit (metrics in mode order, first fit). Returns the number of sets, or -1 + @err. */
+ * where they fit (metrics in mode order, first fit); the events of a group ({a,b} in an event
+ * list, "group = a, b" in a mode file) go in one set first, and a group larger than
+ * @max_counters is an error. Returns the number of sets, or -1 + @err. */
 int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_counters,
 		   struct mode_plan *plan, char *err, size_t errlen);
 
