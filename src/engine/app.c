@@ -500,8 +500,7 @@ int app_set_events(struct app_ctx *app, const char *name, const char *list, char
 
 /* --- :add / :remove ------------------------------------------------------------------------ */
 
-/* A rate per second of each CPU for an added event, like -e gives every event. */
-static void add_rate_metric(struct session_mode *m, int e)
+void app_add_rate_metric(struct session_mode *m, int e)
 {
 	if (m->nmetrics >= SESSION_MAX_METRICS)
 		return;
@@ -555,8 +554,8 @@ int app_edit_events(struct app_ctx *app, bool add, int argc, char **argv, char *
 				memset(be, 0, sizeof(*be));
 				snprintf(be->name, sizeof(be->name), "%.47s", it->name);
 				snprintf(be->spec, sizeof(be->spec), "%s", it->spec);
-				add_rate_metric(&m,
-						m.nevents - 1); /* so the event shows as a column */
+				app_add_rate_metric(&m, m.nevents -
+							    1); /* so the event shows as a column */
 			}
 		} else {
 			int found = -1;

@@ -183,12 +183,14 @@ int evlist_parse(const char *list, struct evlist_item *items, int max, int *errc
 				size_t ml = strspn(mods, "ukhGHIpP");
 				if (ml == 0 || (mods[ml] && mods[ml] != ',' && mods[ml] != ' '))
 					return fail(errcol, (int)(mods + ml - list) + 1, err,
-						    errlen, "bad group modifier '%c' (u k h G H I p P)",
+						    errlen,
+						    "bad group modifier '%c' (u k h G H I p P)",
 						    mods[ml] ? mods[ml] : '?');
 				for (int i = group_first; i < n; i++)
 					if (add_modifiers(&items[i], mods, ml) < 0)
 						return fail(errcol, (int)(mods - list) + 1, err,
-							    errlen, "event too long with modifiers");
+							    errlen,
+							    "event too long with modifiers");
 				p = mods + ml;
 			}
 			group = 0;
@@ -206,7 +208,8 @@ int evlist_parse(const char *list, struct evlist_item *items, int max, int *errc
 				    "empty event after ','");
 	}
 	if (group)
-		return fail(errcol, group_col, err, errlen, "group opened here is not closed ('}')");
+		return fail(errcol, group_col, err, errlen,
+			    "group opened here is not closed ('}')");
 	return n;
 }
 
