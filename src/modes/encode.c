@@ -547,11 +547,14 @@ static int apply_modifiers(struct perf_event_attr *a, const char *mods, char *er
 	}
 	if (strchr(mods, 'I'))
 		a->exclude_idle = 1;
+	unsigned precise = a->precise_ip;
 	for (const char *p = mods; *p; p++)
-		if (*p == 'p' && ++a->precise_ip > 3) {
-			snprintf(err, errlen, "at most three p modifiers (precise_ip 0..3)");
-			return -1;
-		}
+		precise += *p == 'p';
+	if (precise > 3) {
+		snprintf(err, errlen, "at most three p modifiers (precise_ip 0..3)");
+		return -1;
+	}
+	a->precise_ip = precise;
 	return 0;
 }
 
@@ -582,7 +585,9 @@ int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_en
 	int rc;
 	if (strchr(base, '/'))
 		rc = encode_sysfs(base, ctx, enc, err, errlen);
-	else if (base[0] == 'r' && isxdigit((unsigned char)base[1]) && !strstr(base, "::"))
+	else if (base[0] == 'r' && strspn(base + 1, "0123456789abcdefABCDEF") > 0 &&
+		 (base[1 + strspn(base + 1, "0123456789abcdefABCDEF")] == '\0' ||
+		  base[1 + strspn(base + 1, "0123456789abcdefABCDEF")] == ':'))
 		rc = encode_raw(base, ctx, enc, err, errlen);
 	else if ((rc = encode_pfm(base, ctx, enc, err, errlen)) < 0 && !strstr(base, "::")) {
 		struct event_encoding g;

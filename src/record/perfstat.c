@@ -158,6 +158,11 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 		return;
 	}
 	bool untimed = isnan(t);
+	if (untimed && im->nint > 0 && !im->untimed) { /* after the intervals: perf's totals */
+		im->nsummary++;
+		warn(im, "perf's summary line (no interval timestamp after the intervals) skipped");
+		return;
+	}
 	if ((im->nint > 0 && untimed != im->untimed) || (!untimed && (!isfinite(t) || t <= 0))) {
 		warn(im, untimed ? "no interval timestamp in an interval (-I) capture, line skipped"
 				 : "bad interval timestamp, line skipped");
