@@ -20,8 +20,7 @@ static const struct {
     {__LINE__, "cycles,instructions", "|cycles|0|1 |instructions|0|8", 0, NULL},
     {__LINE__, "cpu/event=0x3c,umask=0x0/", "|cpu/event=0x3c,umask=0x0/|0|1", 0, NULL},
     {__LINE__, "{cycles,instructions}", "|cycles|1|2 |instructions|1|9", 0, NULL},
-    {__LINE__, "{cycles,instructions}:u,cs", "|cycles:u|1|2 |instructions:u|1|9 |cs|0|25", 0,
-     NULL},
+    {__LINE__, "{cycles,instructions}:u,cs", "|cycles:u|1|2 |instructions:u|1|9 |cs|0|25", 0, NULL},
     {__LINE__, "{cpu/event=0x3c/,r3c}:uk", "|cpu/event=0x3c/uk|1|2 |r3c:uk|1|18", 0, NULL},
     {__LINE__, "ipc=cycles, ok?=r3c", "ipc|cycles|0|5 ok?|r3c|0|17", 0, NULL},
     {__LINE__, "cpu/event=0x3c,name=clk,umask=0/", "clk|cpu/event=0x3c,umask=0/|0|1", 0, NULL},
@@ -56,8 +55,8 @@ static void test_split(void)
 			CHECK(n < 0, "line %d: parsed", split_cases[i].line);
 			CHECK(col == split_cases[i].errcol, "line %d: column %d, want %d (%s)",
 			      split_cases[i].line, col, split_cases[i].errcol, err);
-			CHECK(strstr(err, split_cases[i].err), "line %d: \"%s\"", split_cases[i].line,
-			      err);
+			CHECK(strstr(err, split_cases[i].err), "line %d: \"%s\"",
+			      split_cases[i].line, err);
 			char want[32];
 			snprintf(want, sizeof(want), "column %d: ", split_cases[i].errcol);
 			CHECK(strncmp(err, want, strlen(want)) == 0, "line %d: \"%s\"",
@@ -150,11 +149,11 @@ static const struct {
     {__LINE__, "skl", "r1b7:config1=0x10001:k", 1, 4, 0x1b7, 0x10001, X_USER | X_HV, 0, 0, NULL},
     /* PMU/term=value,.../ with the format/ terms, events/ names, modifiers after the '/' */
     {__LINE__, "skl", "cpu/event=0x3c,umask=0x0/", 1, 4, 0x3c, 0, 0, 0, 0, NULL},
-    {__LINE__, "skl", "cpu/event=0xc0,umask=0x1,cmask=2,inv=1,edge=1/", 1, 4, 0x28401c0, 0, 0,
-     0, 0, NULL},
+    {__LINE__, "skl", "cpu/event=0xc0,umask=0x1,cmask=2,inv=1,edge=1/", 1, 4, 0x28401c0, 0, 0, 0, 0,
+     NULL},
     {__LINE__, "skl", "cpu/event=0x3c,any=1/", 1, 4, 0x20003c, 0, 0, 0, 0, NULL},
-    {__LINE__, "skl", "cpu/event=0xb7,umask=0x1,offcore_rsp=0x10001/", 1, 4, 0x1b7, 0x10001, 0,
-     0, 0, NULL},
+    {__LINE__, "skl", "cpu/event=0xb7,umask=0x1,offcore_rsp=0x10001/", 1, 4, 0x1b7, 0x10001, 0, 0,
+     0, NULL},
     {__LINE__, "skl", "cpu/config=0x1234,config1=7/", 1, 4, 0x1234, 7, 0, 0, 0, NULL},
     {__LINE__, "skl", "cpu/cpu-cycles/", 1, 4, 0x3c, 0, 0, 0, 0, NULL},
     {__LINE__, "skl", "cpu/cache-misses/", 1, 4, 0x412e, 0, 0, 0, 0, NULL},
@@ -198,7 +197,9 @@ static void make_split_tree(char *root, size_t len)
 	if (!mkdtemp(root))
 		return;
 	char d[512];
-	const char *parts[] = {"/sys", "/sys/bus", "/sys/bus/event_source",
+	const char *parts[] = {"/sys",
+			       "/sys/bus",
+			       "/sys/bus/event_source",
 			       "/sys/bus/event_source/devices",
 			       "/sys/bus/event_source/devices/amdcore",
 			       "/sys/bus/event_source/devices/amdcore/format"};
@@ -219,8 +220,8 @@ static void test_encode(void)
 	snprintf(skl, sizeof(skl), "%s/tests/sysfs/x86-skylake", harness_src());
 	make_split_tree(split, sizeof(split));
 	for (size_t i = 0; i < sizeof(enc_cases) / sizeof(enc_cases[0]); i++) {
-		struct encode_ctx ctx = {.sysfs_root = strcmp(enc_cases[i].tree, "skl") == 0 ? skl
-											      : split,
+		struct encode_ctx ctx = {.sysfs_root =
+					     strcmp(enc_cases[i].tree, "skl") == 0 ? skl : split,
 					 .family = family_find("skl"),
 					 .core_pmu_type = 4,
 					 .filters_priv = true};
@@ -253,9 +254,10 @@ static void test_encode(void)
 		      enc_cases[i].line, (unsigned long long)enc.attr.config1);
 		CHECK_INT(enc.attr.precise_ip, enc_cases[i].precise);
 		if (enc_cases[i].exclude != ANY) {
-			int x = enc.attr.exclude_user * X_USER | enc.attr.exclude_kernel * X_KERNEL |
-				enc.attr.exclude_hv * X_HV | enc.attr.exclude_host * X_HOST |
-				enc.attr.exclude_guest * X_GUEST | enc.attr.exclude_idle * X_IDLE;
+			int x = enc.attr.exclude_user * X_USER |
+				enc.attr.exclude_kernel * X_KERNEL | enc.attr.exclude_hv * X_HV |
+				enc.attr.exclude_host * X_HOST | enc.attr.exclude_guest * X_GUEST |
+				enc.attr.exclude_idle * X_IDLE;
 			CHECK(x == enc_cases[i].exclude, "line %d: %s: exclude bits %#x, want %#x",
 			      enc_cases[i].line, enc_cases[i].spec, x, enc_cases[i].exclude);
 		}
