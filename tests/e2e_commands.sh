@@ -41,7 +41,7 @@ BAD=(
 	"intervl 300|-c:1: unknown command 'intervl' (did you mean 'interval'?)"
 	"interval|-c:1: usage: interval DURATION|+|-"
 	"interval 5|-c:1: interval 5 ms is out of range"
-	"interval soon|-c:1: interval: \"soon\" is not a number"
+	"interval soon|-c:1: interval: \"soon\" is not a duration"
 	"mode nosuch|-c:1: "
 	"cpus 99|-c:1: "
 	"sort cpu|-c:1: sort: only on the screen, not in batch mode"
