@@ -91,6 +91,10 @@ static void test_split(void)
 	CHECK_STR(alias, "CYCLES");
 	evlist_alias("msr/tsc/", alias, sizeof(alias));
 	CHECK_STR(alias, "msr_tsc");
+	/* a name that starts with a digit gets a letter even when it fills the buffer */
+	evlist_alias("123456789012345678901234567890123456789012345678901234567890", alias,
+		     sizeof(alias));
+	CHECK(alias[0] == 'e' && strlen(alias) == sizeof(alias) - 1, "\"%s\"", alias);
 }
 
 #define X_USER 1

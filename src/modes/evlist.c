@@ -32,7 +32,9 @@ void evlist_alias(const char *spec, char *alias, size_t len)
 		alias[k++] = (char)(isalnum((unsigned char)c) ? c : '_');
 	}
 	alias[k] = '\0';
-	if (k && isdigit((unsigned char)alias[0]) && k + 1 < len) { /* names start with a letter */
+	if (k && isdigit((unsigned char)alias[0])) { /* names start with a letter */
+		if (k + 1 >= len)
+			alias[--k] = '\0'; /* room for the letter */
 		memmove(alias + 1, alias, k + 1);
 		alias[0] = 'e';
 	}
