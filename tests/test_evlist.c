@@ -301,6 +301,45 @@ static void test_groups(void)
 	CHECK(n == -1 && strstr(err, "group 1 needs 3 counters at once, the PMU has 2"), "%d: %s",
 	      n, err);
 	mode_free(m);
+	/* a mode file: "group = a, b" makes events above it one group */
+	static const char *const file = "[mode]\nname = g\ntitle = t\n[events *]\n"
+					"x = r01\ny = r02\nz = r03\ngroup = y, z\n"
+					"[metric m]\nexpr = x + y + z\n";
+	m = mode_parse("g.mode", file, err, sizeof(err));
+	CHECK(m, "mode file: %s", err);
+	if (m) {
+		n = mode_plan_sets(m, fam, 1, &plan, err, sizeof(err));
+		CHECK(n == -1 && strstr(err, "group 1 needs 2 counters at once"), "%d: %s", n, err);
+		n = mode_plan_sets(m, fam, 2, &plan, err, sizeof(err));
+		CHECK(n == 2, "mode file: %d sets (%s)", n, err);
+		ev = plan.events;
+		int y = mode_event_index(ev, "y"), z = mode_event_index(ev, "z");
+		for (int s = 0; s < plan.nsets; s++) {
+			bool hy = false, hz = false;
+			for (int k = 0; k < plan.set[s].n; k++) {
+				hy |= plan.set[s].ev[k] == y;
+				hz |= plan.set[s].ev[k] == z;
+			}
+			CHECK(hy == hz, "mode file: y and z in different sets");
+		}
+		mode_free(m);
+	}
+	static const struct {
+		const char *line, *err;
+	} bad_groups[] = {
+	    {"group = y, nosuch", "g.mode:8: group: no event \"nosuch\" above in this section"},
+	    {"group = y", "g.mode:8: group: name at least two events"},
+	};
+	for (size_t i = 0; i < sizeof(bad_groups) / sizeof(bad_groups[0]); i++) {
+		char text[512];
+		snprintf(text, sizeof(text),
+			 "[mode]\nname = g\ntitle = t\n[events *]\nx = r01\ny = r02\nz = "
+			 "r03\n%s\n[metric m]\nexpr = x\n",
+			 bad_groups[i].line);
+		m = mode_parse("g.mode", text, err, sizeof(err));
+		CHECK(!m && strstr(err, bad_groups[i].err), "%s: \"%s\"", bad_groups[i].line, err);
+		mode_free(m);
+	}
 	/* define with a broken list: the column */
 	m = mode_define("bad", "x=r01,{y=r02", "mx=x", err, sizeof(err));
 	CHECK(!m && strstr(err, "column 7: group opened here is not closed"), "%s", err);
