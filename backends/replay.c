@@ -1,6 +1,7 @@
 /* replay.c: the replay and remote sources: recorded ticks served as counter reads. */
 #include "replay.h"
 #include "cpuset.h"
+#include "encode.h"
 #include "linereader.h"
 #include "perfstat.h"
 #include <fcntl.h>
@@ -289,7 +290,23 @@ struct replay_priv {
 	struct backend_event *ev;
 };
 
-/* Column of requested event @e in recorded mode @m: by name, else by spec (recorded names). */
+/* Do @a and @b encode to the same counter (type and config words; privilege filters aside)?
+ * perf's "context-switches" is pmutop's perf::CONTEXT-SWITCHES. */
+static bool same_encoding(const char *a, const char *b)
+{
+	struct encode_ctx ctx = {
+	    .sysfs_root = "/", .core_pmu_type = PERF_TYPE_RAW, .filters_priv = true};
+	struct event_encoding ea, eb;
+	char err[256];
+	if (!a[0] || !b[0] || event_encode(a, &ctx, &ea, err, sizeof(err)) < 0 ||
+	    event_encode(b, &ctx, &eb, err, sizeof(err)) < 0 || ea.procfs || eb.procfs)
+		return false;
+	return ea.attr.type == eb.attr.type && ea.attr.config == eb.attr.config &&
+	       ea.attr.config1 == eb.attr.config1 && ea.attr.config2 == eb.attr.config2;
+}
+
+/* Column of requested event @e in recorded mode @m: by name, else by spec (recorded names),
+ * else by encoding (a recording made with other names for the same events). */
 static int column(const struct rec_mode *m, const struct backend_event *e)
 {
 	for (int k = 0; k < m->nevents; k++)
@@ -297,6 +314,10 @@ static int column(const struct rec_mode *m, const struct backend_event *e)
 			return k;
 	for (int k = 0; k < m->nevents; k++)
 		if (strcmp(m->events[k].name, e->spec) == 0)
+			return k;
+	for (int k = 0; k < m->nevents; k++)
+		if (same_encoding(m->events[k].spec[0] ? m->events[k].spec : m->events[k].name,
+				  e->spec))
 			return k;
 	return -1;
 }

@@ -142,6 +142,9 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 /* Checks that @spec encodes for this machine; -1 with the reason and the closest event names
  * ("unknown event ... (did you mean perf::CYCLES)") otherwise. */
 int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen);
+/* The same, with the 0-based offset in @spec of what is wrong in *@pos. */
+int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, char *err,
+		       size_t errlen);
 /* How events encode for this run: the sysfs root, family and the first row's core PMU. */
 struct encode_ctx app_encode_ctx(const struct app_ctx *app);
 /* The core type of @cpu ("cpu_atom", "" if none): the recording's for a recorded source,
@@ -154,6 +157,8 @@ const char *app_core_type(const struct app_ctx *app, int cpu);
 int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a);
 /* A formula-friendly alias for an event spec: "perf::L1-DCACHE-LOADS" -> "L1_DCACHE_LOADS". */
 void app_event_alias(const char *spec, char *alias, size_t len);
+/* Adds metric ALIAS_ps of event @e of @m: its rate per second of each CPU (a column). */
+void app_add_rate_metric(struct session_mode *m, int e);
 /* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03", names optional). Returns 0, -2
  * when an event name is unknown (bad input), or -1 when the events cannot be counted. */
 int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err,

@@ -21,6 +21,7 @@ struct event_encoding {
 	char fstr[256]; /* fully qualified name as encoded */
 	bool hardware;	/* a hardware counter (needs a core PMU), not a software/msr event */
 	bool procfs;	/* proc/NAME/: read from /proc/stat by the backend, no perf event */
+	int errpos;	/* on failure: 0-based offset in the spec of what is wrong, -1 unknown */
 };
 
 /* Pseudo-events read from /proc/stat per CPU (attr.config of a proc/NAME/ encoding). */
@@ -42,8 +43,11 @@ bool encode_model_missing(const char *spec, const struct pmu_family *family, cha
  *   perf::CYCLES, cycles, cpu-clock          libpfm4 generic/software events
  *   skl::INST_RETIRED:ANY_P                   a libpfm4 model event (any compiled-in model)
  *   @::INST_RETIRED:ANY_P                     the same, with the model of ctx->family
+ *   cycles, L1-dcache-load-misses, cs        perf's generic names (when libpfm4 lacks them)
  *   r03, r1b7:config1=0x10001                 raw event code (hex) for the core PMU
- *   msr/tsc/, cpu/event=0x3c,umask=0/         sysfs PMU syntax (events/ aliases, format/ fields)
+ *   msr/tsc/, cpu/event=0x3c,umask=0/         sysfs PMU syntax (events/ names, format/ terms)
+ *   cycles:u, r3c:k, cpu/event=0x3c/uk        perf modifiers u k h (levels), G H (guest/host),
+ *                                             I (exclude idle), p (precise_ip, repeatable)
  *   proc/busy/, proc/idle/, proc/irq/         per-CPU time from /proc/stat (ns), not a perf event
  * Returns 0, or -1 with a one-line reason in @err. */
 int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_encoding *enc,

@@ -21,6 +21,7 @@ struct mode_event {
 	char *alias;   /* the name formulas use */
 	char *spec;    /* encoder spec: perf::CYCLES, @::L1D:REPLACEMENT, r03, msr/tsc/ */
 	bool optional; /* written "alias? = spec": the mode runs without it, its metrics show n/a */
+	int group;     /* 0, or a group number: the events of one group always share a set */
 };
 
 /* One [events FAMILY...] section. */
@@ -142,10 +143,12 @@ struct mode_plan {
 				       * ("ratio from different runs") */
 };
 /* Splits the mode's events for @fam into sets of at most @max_counters programmable events
- * (docs/modes.md, "Event sets"): fixed-counter and software events go in every set; each
- * metric's programmable inputs go together into the set needing the fewest additions (an input
- * shared with another set is repeated), else a new one; only a metric with more inputs than
- * counters is split. One set when everything fits. Returns the number of sets, or -1 + @err. */
+ * (docs/modes.md, "Event sets"): fixed-counter and software events go in every set; the events
+ * of a group ({a,b} in an event list, "group = a, b" in a mode file) go in one set first (a group
+ * larger than @max_counters is an error); each metric's programmable inputs go together into
+ * the set needing the fewest additions (an input shared with another set is repeated), else a
+ * new one; only a metric with more inputs than counters is split. One set when everything
+ * fits. Returns the number of sets, or -1 + @err. */
 int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_counters,
 		   struct mode_plan *plan, char *err, size_t errlen);
 

@@ -74,7 +74,8 @@ int output_frame(FILE *out, enum output_format fmt, const struct frame *f);
 /* Writes one record for @snap. Returns 0, or -1 when the stream failed (EPIPE, ENOSPC). */
 int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
 		    const struct snapshot *snap);
-/* Formats a metric value for tables: "n/a" for NAN, else a width-limited number. */
+/* Formats a metric value for tables: "n/a" for NAN; counts in full below 1e15 (1000000000,
+ * never 1e+09), SI-prefixed above; 3 decimals for small values. */
 void output_format_value(double v, char *buf, size_t len);
 /* Decimals a value of step @resolution has: the decimal place nearest the step (0 for a step
  * of about 1 or more), at most 3; -1 for an exact value (resolution 0). */

@@ -80,7 +80,9 @@ static const struct option_def option_table[] = {
     {"output", OPT_OUTPUT, "FILE", "batch mode: write the records to FILE instead of stdout"},
     {"format", OPT_FORMAT, "FMT",
      "batch format: text, csv, json (one object per line) or openmetrics"},
-    {"events", OPT_EVENTS, "LIST", "count an ad hoc comma-separated event list instead of a mode"},
+    {"events", OPT_EVENTS, "LIST",
+     "count an ad hoc event list in perf's syntax (cycles,cpu/event=0x3c/,{a,b}:u,n=r3c) instead "
+     "of a mode"},
     {"backend", OPT_BACKEND, "NAME", "counter backend: perf (default) or sim"},
     {"sim-cpus", OPT_SIM_CPUS, "N", "sim: number of simulated CPUs (default 4)"},
     {"seed", OPT_SEED, "S", "sim: random seed (default 1)"},

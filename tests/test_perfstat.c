@@ -121,7 +121,8 @@ static void test_fixtures(void)
 	     "stat.json",
 	     PERFSTAT_JSON,
 	     "perf-stat-json",
-	     {"stat.json:17: not a perf stat JSON line", "stat.json:23: no CPU"}},
+	     {"stat.json:17: not a perf stat JSON line",
+	      "stat.json:23: an aggregated line in a per-CPU"}},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char err[256] = "";
@@ -161,6 +162,122 @@ static void test_fixtures(void)
 	}
 }
 
+/* Fixtures recorded with perf stat on this kind of machine (README.md there); expected values
+ * are the numbers perf printed in the file, in ns for msec, read back through count_delta. */
+enum { SW_CLK, SW_CS, SW_MIGR, SW_FAULTS, SW_CYCLES };
+static const struct {
+	int line;
+	const char *file;
+	int ncpus, nticks, nevents, interval_ms;
+	const char *warn[3]; /* the first warnings, in order */
+	int tick, cpu, ev, state;
+	double value, running;
+} sw_cases[] = {
+    {__LINE__, "sw-percpu.csv", 2, 3, 4, 502, {NULL}, 1, 1, SW_CS, COUNT_OK, 416, 1},
+    {__LINE__, "sw-percpu.csv", 2, 3, 4, 502, {NULL}, 0, 0, SW_CLK, COUNT_OK, 507200000, 1},
+    {__LINE__, "sw-percpu.json", 2, 3, 4, 501, {NULL}, 2, 0, SW_FAULTS, COUNT_OK, 1520, 1},
+    {__LINE__, "sw-percpu.json", 2, 3, 4, 501, {NULL}, 1, 1, SW_CLK, COUNT_OK, 509123454, 1},
+    {__LINE__,
+     "sw-aggregated.csv",
+     1,
+     3,
+     4,
+     501,
+     {"sw-aggregated.csv:15: perf's summary line", "sw-aggregated.csv:18: perf's summary line",
+      "aggregated capture (perf stat without -A)"},
+     0,
+     0,
+     SW_CS,
+     COUNT_OK,
+     861,
+     1},
+    {__LINE__,
+     "sw-aggregated.json",
+     1,
+     3,
+     4,
+     503,
+     {"sw-aggregated.json:15: perf's summary line", "sw-aggregated.json:18: perf's summary",
+      "aggregated capture"},
+     2,
+     0,
+     SW_MIGR,
+     COUNT_OK,
+     5,
+     1},
+    {__LINE__,
+     "sw-percpu-once.ssv",
+     2,
+     1,
+     4,
+     506,
+     {"no interval timestamps (perf stat without -I): one interval of 0.506 s"},
+     0,
+     1,
+     SW_FAULTS,
+     COUNT_OK,
+     7438,
+     1},
+    {__LINE__, "sw-mux.csv", 2, 3, 5, 502, {NULL}, 1, 1, SW_CS, COUNT_SCALED, 416, 0.5},
+    {__LINE__, "sw-mux.csv", 2, 3, 5, 502, {NULL}, 1, 0, SW_MIGR, COUNT_NOT_COUNTED, 0, 0},
+    {__LINE__, "sw-mux.csv", 2, 3, 5, 502, {NULL}, 1, 1, SW_CYCLES, ABSENT, 0, 0},
+    {__LINE__, "sw-mux.csv", 2, 3, 5, 502, {NULL}, 2, 0, SW_CYCLES, ABSENT, 0, 0},
+    {__LINE__, "sw-mux.csv", 2, 3, 5, 502, {NULL}, 2, 1, SW_CS, COUNT_OK, 151, 1},
+};
+
+static void test_sw_fixtures(void)
+{
+	for (size_t i = 0; i < sizeof(sw_cases) / sizeof(sw_cases[0]); i++) {
+		char err[256] = "";
+		struct rec_file f;
+		int rc = perfstat_load(fixture(sw_cases[i].file), PERFSTAT_UNKNOWN, &f, err,
+				       sizeof(err));
+		CHECK(rc == 0, "line %d: %s", sw_cases[i].line, err);
+		if (rc)
+			continue;
+		CHECK_INT(f.header.ncpus, sw_cases[i].ncpus);
+		CHECK_INT(f.nticks, sw_cases[i].nticks);
+		CHECK_INT(f.header.interval_ms, sw_cases[i].interval_ms);
+		CHECK(f.nmodes == 1 && f.modes[0].nevents == sw_cases[i].nevents, "line %d: events",
+		      sw_cases[i].line);
+		int k = 0;
+		for (; k < 3 && sw_cases[i].warn[k]; k++) {
+			/* the warnings named appear in this order (summary lines 15..18 between) */
+			int found = -1;
+			for (int w = 0; w < f.nwarnings && found < 0; w++)
+				if (strstr(f.warnings[w], sw_cases[i].warn[k]))
+					found = w;
+			CHECK(found >= 0, "line %d: no warning \"%s\"", sw_cases[i].line,
+			      sw_cases[i].warn[k]);
+		}
+		if (k == 0)
+			CHECK(f.nwarnings == 0, "line %d: warning \"%s\"", sw_cases[i].line,
+			      f.nwarnings ? f.warnings[0] : "");
+		if (f.header.ncpus != sw_cases[i].ncpus || f.nticks != sw_cases[i].nticks ||
+		    f.modes[0].nevents != sw_cases[i].nevents) {
+			rec_file_free(&f);
+			continue;
+		}
+		int t = sw_cases[i].tick, c = sw_cases[i].cpu, e = sw_cases[i].ev;
+		const struct rec_counter *cur = &f.ticks[t].cpus[c].c[e];
+		if (sw_cases[i].state == ABSENT) {
+			CHECK(!cur->present, "line %d: should be absent", sw_cases[i].line);
+		} else {
+			struct raw_count zero = {0, 0, 0};
+			const struct raw_count *prev = t ? &f.ticks[t - 1].cpus[c].c[e].raw : &zero;
+			struct count cnt;
+			count_delta(prev, &cur->raw, 64, &cnt);
+			CHECK(cnt.state == (enum count_state)sw_cases[i].state, "line %d: state %s",
+			      sw_cases[i].line, count_state_name(cnt.state));
+			CHECK(fabs(cnt.value - sw_cases[i].value) <= 1.5,
+			      "line %d: %.3f, want %.3f", sw_cases[i].line, cnt.value,
+			      sw_cases[i].value);
+			CHECK_NEAR(cnt.running, sw_cases[i].running, 1e-6);
+		}
+		rec_file_free(&f);
+	}
+}
+
 static const struct {
 	int line;
 	const char *text;
@@ -174,8 +291,17 @@ static const struct {
      "1.0,CPU0,10,,cpu/event=0x3c,umask=0x0/,1000,100.00,,\n"
      "1.0,CPU0,20,,cpu/event=0xc0,umask=0x0/,1000,100.00,2.00,insn per cycle\n",
      PERFSTAT_CSV, NULL, 2, 1, NULL},
-    {__LINE__, "", PERFSTAT_CSV, "no per-CPU interval counter lines", 0, 0, NULL},
-    {__LINE__, "10,,cycles,1000,100.00,,\n", PERFSTAT_CSV, "no per-CPU interval", 0, 0, NULL},
+    {__LINE__, "", PERFSTAT_CSV, "no perf stat counter lines", 0, 0, NULL},
+    /* aggregated (no -A), no -I: one interval as long as the run */
+    {__LINE__, "10,,cycles,1000,100.00,,\n", PERFSTAT_CSV, NULL, 1, 1, "no interval timestamps"},
+    {__LINE__, "10,,cycles,0,0.00,,\n", PERFSTAT_CSV, "no run times", 0, 0, NULL},
+    /* other separators, and a per-CPU line in an aggregated capture */
+    {__LINE__, "1.0;7;;cs;1000;100.00;;\n1.0;CPU1;7;;cs;1000;100.00;;\n", PERFSTAT_CSV, NULL, 1, 1,
+     "t.txt:2: a per-CPU line in an aggregated"},
+    {__LINE__, "1.0|CPU0|7||cs|1000|100.00||\n", PERFSTAT_CSV, NULL, 1, 1, NULL},
+    /* a line without a timestamp after the intervals is perf's summary */
+    {__LINE__, "1.0,CPU0,7,,cs,1000,100.00,,\nCPU0,7,,cs,1000,100.00,,\n", PERFSTAT_CSV, NULL, 1, 1,
+     "t.txt:2: perf's summary line"},
     {__LINE__, "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1}\n",
      PERFSTAT_UNKNOWN, "this is a pmutop recording", 0, 0, NULL},
     {__LINE__, "hello\n", PERFSTAT_UNKNOWN, "not perf stat -x, or -j output", 0, 0, NULL},
@@ -259,6 +385,7 @@ int main(void)
 		return 1;
 	}
 	test_fixtures();
+	test_sw_fixtures();
 	test_cases();
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);

@@ -61,7 +61,8 @@ const struct command cmd_add_entry = {
     .max_args = COMMAND_VARIADIC,
     .args = {ARG_EVENT},
     .exec = exec_add,
-    .help = "add events to the current mode (each gets a column ALIAS_ps, per second)",
+    .help = "add events (perf's syntax: cycles:u, cpu/event=0x3c/, n=r3c; each gets a column "
+	    "ALIAS_ps, per second)",
 };
 
 const struct command cmd_remove_entry = {
@@ -81,5 +82,6 @@ const struct command cmd_define_entry = {
     .max_args = 3,
     .args = {ARG_TEXT, ARG_EVENT, ARG_TEXT},
     .exec = exec_define,
-    .help = "define mode NAME: EVENTS a=EV,b=EV; METRICS name=FORMULA,...",
+    .help = "define mode NAME: EVENTS a=EV,b=EV or {a=EV,b=EV} (perf's syntax); METRICS "
+	    "name=FORMULA;...",
 };

@@ -3,6 +3,7 @@
 #include "app.h"
 #include "encode.h"
 #include "endpoint.h"
+#include "evlist.h"
 #include "expr.h"
 #include "family.h"
 #include "jitter.h"
@@ -493,11 +494,20 @@ const char *app_core_type(const struct app_ctx *app, int cpu)
 
 int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen)
 {
+	int pos;
+	return app_check_event_at(app, spec, &pos, err, errlen);
+}
+
+int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, char *err,
+		       size_t errlen)
+{
 	struct encode_ctx ctx = app_encode_ctx(app);
 	struct event_encoding enc;
 	char why[256];
+	*pos = 0;
 	if (event_encode(spec, &ctx, &enc, why, sizeof(why)) == 0)
 		return 0;
+	*pos = enc.errpos > 0 ? enc.errpos : 0;
 	char sugg[4][96];
 	int n = encode_suggest(spec, &ctx, sugg, 4);
 	int used = snprintf(err, errlen, "%s", why);
@@ -509,78 +519,43 @@ int app_check_event(const struct app_ctx *app, const char *spec, char *err, size
 	return -1;
 }
 
-void app_event_alias(const char *spec, char *alias, size_t len)
-{
-	const char *p = strstr(spec, "::");
-	p = p ? p + 2 : spec;
-	size_t k = 0;
-	for (; *p && k + 1 < len; p++) {
-		char c = *p;
-		if (c == '/' && p[1] == '\0')
-			break; /* "msr/tsc/" -> "msr_tsc" */
-		alias[k++] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-					    (c >= '0' && c <= '9')
-					? c
-					: '_');
-	}
-	alias[k] = '\0';
-	if (k && alias[0] >= '0' && alias[0] <= '9' &&
-	    k + 1 < len) { /* names start with a letter */
-		memmove(alias + 1, alias, k + 1);
-		alias[0] = 'e';
-	}
-}
+void app_event_alias(const char *spec, char *alias, size_t len) { evlist_alias(spec, alias, len); }
 
 int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err,
 		   size_t errlen)
 {
-	/* "a=perf::CYCLES,r03" -> every item gets an alias (its spec when unnamed) */
-	char events[2048] = "";
-	char copy[2048];
-	snprintf(copy, sizeof(copy), "%s", list);
-	char *save = NULL;
-	int n = 0;
-	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		size_t u = strlen(events);
-		if (strchr(item, '='))
-			snprintf(events + u, sizeof(events) - u, "%s%s", n ? "," : "", item);
-		else {
-			char alias[48];
-			app_event_alias(item, alias, sizeof(alias));
-			snprintf(events + u, sizeof(events) - u, "%s%s=%s", n ? "," : "", alias,
-				 item);
+	/* "a=perf::CYCLES,r03,{cycles,instructions}" -> every item gets an alias (from its spec
+	 * when unnamed) and is checked, errors pointing at its column */
+	static struct evlist_item items[EVLIST_MAX_ITEMS];
+	char events[4096], why[256];
+	int n = evlist_parse(list, items, EVLIST_MAX_ITEMS, NULL, why, sizeof(why));
+	if (n < 0) {
+		snprintf(err, errlen, "%s", why);
+		return -2;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!items[i].name[0])
+			evlist_alias(items[i].spec, items[i].name, sizeof(items[i].name));
+		int pos = 0;
+		if (app_check_event_at(app, items[i].spec, &pos, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "column %d: %s", items[i].column + pos, why);
+			return -2;
 		}
-		n++;
+	}
+	if (evlist_format(items, n, events, sizeof(events)) < 0) {
+		snprintf(err, errlen, "event list too long");
+		return -2;
 	}
 	/* every event gets a rate per second of each CPU */
 	char metrics[4096] = "";
-	char copy2[2048];
-	snprintf(copy2, sizeof(copy2), "%s", events);
-	save = NULL;
-	for (char *item = strtok_r(copy2, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(item, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		char *alias = item;
-		size_t al = strlen(alias);
-		if (al && alias[al - 1] == '?')
-			alias[al - 1] = '\0';
+	for (int i = 0; i < n; i++) {
 		size_t u = strlen(metrics);
-		snprintf(metrics + u, sizeof(metrics) - u, "%s%.24s_ps[/s]=%s/ncpus/interval",
-			 u ? ";" : "", alias, alias);
+		snprintf(metrics + u, sizeof(metrics) - u, "%s%.24s_ps[/s]=%.47s/ncpus/interval",
+			 u ? ";" : "", items[i].name, items[i].name);
 	}
 	struct mode *m = mode_define(name, events, metrics, err, errlen);
 	if (!m)
 		return -1;
-	/* an unknown event name is bad input: say so with the closest names */
-	struct mode_resolution res;
-	if (mode_resolve(m, app->family, &res) == 0)
-		for (int e = 0; e < res.events->nevents; e++)
-			if (app_check_event(app, res.events->events[e].spec, err, errlen) < 0) {
-				mode_free(m);
-				return -2;
-			}
 	if (open_mode(app, m, err, errlen) < 0) {
 		mode_free(m);
 		return -1;
@@ -591,8 +566,7 @@ int app_set_events(struct app_ctx *app, const char *name, const char *list, char
 
 /* --- :add / :remove ------------------------------------------------------------------------ */
 
-/* A rate per second of each CPU for an added event, like -e gives every event. */
-static void add_rate_metric(struct session_mode *m, int e)
+void app_add_rate_metric(struct session_mode *m, int e)
 {
 	if (m->nmetrics >= SESSION_MAX_METRICS)
 		return;
@@ -614,33 +588,42 @@ int app_edit_events(struct app_ctx *app, bool add, int argc, char **argv, char *
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
 		if (add) {
-			char alias[48], spec[192];
-			const char *eq = strchr(arg, '=');
-			if (eq && (size_t)(eq - arg) < sizeof(alias)) {
-				memcpy(alias, arg, (size_t)(eq - arg));
-				alias[eq - arg] = '\0';
-				snprintf(spec, sizeof(spec), "%s", eq + 1);
-			} else {
-				snprintf(spec, sizeof(spec), "%s", arg);
-				app_event_alias(arg, alias, sizeof(alias));
-			}
-			if (app_check_event(app, spec, err, errlen) < 0)
+			static struct evlist_item items[EVLIST_MAX_ITEMS];
+			char why[256];
+			int n = evlist_parse(arg, items, EVLIST_MAX_ITEMS, NULL, why, sizeof(why));
+			if (n < 0) {
+				snprintf(err, errlen, "%s", why);
 				return -1;
-			for (int e = 0; e < m.nevents; e++)
-				if (strcmp(m.events[e].name, alias) == 0) {
-					snprintf(err, errlen, "event %s is already counted", alias);
+			}
+			for (int k = 0; k < n; k++) {
+				struct evlist_item *it = &items[k];
+				int pos;
+				if (!it->name[0])
+					evlist_alias(it->spec, it->name, sizeof(it->name));
+				if (app_check_event_at(app, it->spec, &pos, why, sizeof(why)) < 0) {
+					snprintf(err, errlen, "column %d: %s", it->column + pos,
+						 why);
 					return -1;
 				}
-			if (m.nevents >= SESSION_MAX_EVENTS) {
-				snprintf(err, errlen, "at most %d events", SESSION_MAX_EVENTS);
-				return -1;
+				for (int e = 0; e < m.nevents; e++)
+					if (strcmp(m.events[e].name, it->name) == 0) {
+						snprintf(err, errlen, "event %s is already counted",
+							 it->name);
+						return -1;
+					}
+				if (m.nevents >= SESSION_MAX_EVENTS) {
+					snprintf(err, errlen, "at most %d events",
+						 SESSION_MAX_EVENTS);
+					return -1;
+				}
+				m.optional[m.nevents] = false;
+				struct backend_event *be = &m.events[m.nevents++];
+				memset(be, 0, sizeof(*be));
+				snprintf(be->name, sizeof(be->name), "%.47s", it->name);
+				snprintf(be->spec, sizeof(be->spec), "%s", it->spec);
+				app_add_rate_metric(&m, m.nevents -
+							    1); /* so the event shows as a column */
 			}
-			m.optional[m.nevents] = false;
-			struct backend_event *be = &m.events[m.nevents++];
-			memset(be, 0, sizeof(*be));
-			snprintf(be->name, sizeof(be->name), "%s", alias);
-			snprintf(be->spec, sizeof(be->spec), "%s", spec);
-			add_rate_metric(&m, m.nevents - 1); /* so the event shows as a column */
 		} else {
 			int found = -1;
 			for (int e = 0; e < m.nevents; e++)
@@ -1143,8 +1126,12 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	bool recorded = source_has(&app->source, SOURCE_CAP_RECORDED);
 	if (app->opt.events) {
 		rc = app_set_events(app, "events", app->opt.events, err, errlen);
-		if (rc == -2)
+		if (rc == -2) {
+			char why[400];
+			snprintf(why, sizeof(why), "-e: %s", err);
+			snprintf(err, errlen, "%s", why);
 			return 2;
+		}
 	} else {
 		const char *name = app->opt.mode ? app->opt.mode
 				   : recorded	 ? playback_default_mode(app)

@@ -23,10 +23,21 @@ static int run_recorded(struct app_ctx *app, int k, char *err, size_t errlen)
 	memset(&sm, 0, sizeof(sm));
 	rec_escape(rm->name, sm.name, sizeof(sm.name));
 	snprintf(sm.title, sizeof(sm.title), "recorded events");
+	/* formula names from the recorded names ("cpu-clock" -> cpu_clock); each event is a
+	 * column of its rate per second (with its running percentage when multiplexed) */
 	for (int e = 0; e < rm->nevents && e < SESSION_MAX_EVENTS; e++) {
-		rec_escape(rm->events[e].name, sm.events[e].name, sizeof(sm.events[e].name));
+		char esc[sizeof(sm.events[e].name)];
+		rec_escape(rm->events[e].name, esc, sizeof(esc));
+		app_event_alias(esc, sm.events[e].name, sizeof(sm.events[e].name));
+		for (int k = 0; k < e; k++) /* two names that sanitize alike stay apart */
+			if (strcmp(sm.events[k].name, sm.events[e].name) == 0) {
+				size_t u = strlen(sm.events[e].name);
+				snprintf(sm.events[e].name + (u > 40 ? 40 : u),
+					 sizeof(sm.events[e].name) - (u > 40 ? 40 : u), "_%d", e);
+			}
 		snprintf(sm.events[e].spec, sizeof(sm.events[e].spec), "%s", rm->events[e].name);
 		sm.nevents++;
+		app_add_rate_metric(&sm, e);
 	}
 	return app_run_mode(app, &sm, err, errlen);
 }

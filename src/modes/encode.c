@@ -4,6 +4,7 @@
 #include "linereader.h"
 #include "textutil.h"
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -103,51 +104,91 @@ static int apply_format(struct perf_event_attr *attr, const char *format, uint64
 	return 0;
 }
 
-static int apply_terms(struct perf_event_attr *attr, const char *root, const char *pmu,
-		       const char *terms, int depth, char *err, size_t errlen);
-
-/* One "name=value" or alias term of the pmu/terms/ syntax. */
-static int apply_term(struct perf_event_attr *attr, const char *root, const char *pmu,
-		      const char *term, int depth, char *err, size_t errlen)
+/* "event, umask, cmask" : the entries of <pmu>/<dir>/, sorted, in @out. */
+static void list_dir(const char *root, const char *pmu, const char *dir, char *out, size_t len)
 {
-	char path[512], buf[512];
-	const char *eq = strchr(term, '=');
-	if (!eq) { /* an event alias from <pmu>/events/<name> */
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/events/%s", pmu,
-			 term);
-		if (depth > 0 || read_small_file(root, path, buf, sizeof(buf)) < 0) {
-			snprintf(err, errlen, "%s has no event \"%s\"", pmu, term);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s/%s",
+		 (root && strcmp(root, "/") != 0) ? root : "", pmu, dir);
+	char names[64][48];
+	int n = 0;
+	DIR *d = opendir(path);
+	struct dirent *de;
+	while (d && n < 64 && (de = readdir(d)))
+		if (de->d_name[0] != '.' && strlen(de->d_name) < sizeof(names[0]))
+			snprintf(names[n++], sizeof(names[0]), "%s", de->d_name);
+	if (d)
+		closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), (int (*)(const void *, const void *))strcmp);
+	out[0] = '\0';
+	size_t u = 0;
+	for (int i = 0; i < n && u + 1 < len; i++) {
+		int w = snprintf(out + u, len - u, "%s%s", i ? ", " : "", names[i]);
+		if (w < 0 || (size_t)w >= len - u) {
+			if (len > 4)
+				memcpy(out + len - 4, "...", 4);
+			break;
+		}
+		u += (size_t)w;
+	}
+}
+
+static int apply_terms(struct perf_event_attr *attr, const char *root, const char *pmu,
+		       const char *terms, size_t len, int depth, int *errpos, int base, char *err,
+		       size_t errlen);
+
+/* One "name=value" or event term of the pmu/terms/ syntax (@len bytes at @term). */
+static int apply_term(struct perf_event_attr *attr, const char *root, const char *pmu,
+		      const char *term, size_t len, int depth, int *errpos, int pos, char *err,
+		      size_t errlen)
+{
+	char path[512], buf[512], list[400];
+	const char *eq = memchr(term, '=', len);
+	*errpos = pos;
+	if (!eq) { /* a named event from <pmu>/events/<name> */
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/events/%.*s", pmu,
+			 (int)len, term);
+		if (depth > 0 || len >= 128 || memchr(term, '/', len) ||
+		    read_small_file(root, path, buf, sizeof(buf)) < 0) {
+			list_dir(root, pmu, "events", list, sizeof(list));
+			snprintf(err, errlen, "%s has no event \"%.*s\"%s%s%s", pmu, (int)len, term,
+				 list[0] ? " (events: " : "", list, list[0] ? ")" : "");
 			return -1;
 		}
-		return apply_terms(attr, root, pmu, buf, depth + 1, err, errlen);
+		return apply_terms(attr, root, pmu, buf, strlen(buf), depth + 1, errpos, pos, err,
+				   errlen);
 	}
-	char name[64];
-	if ((size_t)(eq - term) >= sizeof(name)) {
-		snprintf(err, errlen, "term too long in \"%s\"", term);
+	char name[64], val[64];
+	if ((size_t)(eq - term) >= sizeof(name) || (size_t)(term + len - eq - 1) >= sizeof(val)) {
+		snprintf(err, errlen, "term too long in \"%.*s\"", (int)len, term);
 		return -1;
 	}
 	memcpy(name, term, (size_t)(eq - term));
 	name[eq - term] = '\0';
+	snprintf(val, sizeof(val), "%.*s", (int)(term + len - eq - 1), eq + 1);
+	if (strcmp(name, "name") == 0)
+		return 0; /* names the event; the event list takes it */
 	uint64_t value;
-	if (parse_u64(eq + 1, &value) < 0) {
-		snprintf(err, errlen, "%s/%s: \"%s\" is not a number", pmu, name, eq + 1);
+	if (parse_u64(val, &value) < 0) {
+		*errpos = pos + (int)(eq + 1 - term);
+		snprintf(err, errlen, "%s/%s: \"%s\" is not a number", pmu, name, val);
 		return -1;
 	}
-	if (strcmp(name, "config") == 0) {
-		attr->config = value;
-		return 0;
-	}
-	if (strcmp(name, "config1") == 0) {
-		attr->config1 = value;
-		return 0;
-	}
-	if (strcmp(name, "config2") == 0) {
-		attr->config2 = value;
+	__u64 *whole = strcmp(name, "config") == 0    ? &attr->config
+		       : strcmp(name, "config1") == 0 ? &attr->config1
+		       : strcmp(name, "config2") == 0 ? &attr->config2
+						      : NULL;
+	if (whole) {
+		*whole = value;
 		return 0;
 	}
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/format/%s", pmu, name);
-	if (read_small_file(root, path, buf, sizeof(buf)) < 0) {
-		snprintf(err, errlen, "%s has no format field \"%s\"", pmu, name);
+	if (strchr(name, '/') || read_small_file(root, path, buf, sizeof(buf)) < 0) {
+		list_dir(root, pmu, "format", list, sizeof(list));
+		snprintf(err, errlen,
+			 "unknown term \"%s\" for PMU %s (terms: %s%sconfig, config1, "
+			 "config2, name)",
+			 name, pmu, list, list[0] ? ", " : "");
 		return -1;
 	}
 	if (apply_format(attr, buf, value) < 0) {
@@ -157,17 +198,26 @@ static int apply_term(struct perf_event_attr *attr, const char *root, const char
 	return 0;
 }
 
+/* Comma-separated terms; @base is the offset of @terms in the spec (for error columns). */
 static int apply_terms(struct perf_event_attr *attr, const char *root, const char *pmu,
-		       const char *terms, int depth, char *err, size_t errlen)
+		       const char *terms, size_t len, int depth, int *errpos, int base, char *err,
+		       size_t errlen)
 {
-	char copy[512];
-	snprintf(copy, sizeof(copy), "%s", terms);
-	char *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		while (isspace((unsigned char)*t))
-			t++;
-		if (*t && apply_term(attr, root, pmu, t, depth, err, errlen) < 0)
+	for (size_t i = 0; i < len;) {
+		size_t n = 0;
+		while (i + n < len && terms[i + n] != ',')
+			n++;
+		size_t skip = 0;
+		while (skip < n && isspace((unsigned char)terms[i + skip]))
+			skip++;
+		size_t tl = n - skip;
+		while (tl > 0 && isspace((unsigned char)terms[i + skip + tl - 1]))
+			tl--;
+		int pos = depth ? base : base + (int)(i + skip);
+		if (tl && apply_term(attr, root, pmu, terms + i + skip, tl, depth, errpos, pos, err,
+				     errlen) < 0)
 			return -1;
+		i += n + 1;
 	}
 	return 0;
 }
@@ -198,21 +248,23 @@ static int encode_proc(const char *spec, struct event_encoding *enc, char *err, 
 	return -1;
 }
 
-/* "pmu/terms/" */
+/* "pmu/terms/" (modifiers after the last '/' are taken off by the caller) */
 static int encode_sysfs(const char *spec, const struct encode_ctx *ctx, struct event_encoding *enc,
 			char *err, size_t errlen)
 {
 	const char *slash = strchr(spec, '/');
 	size_t plen = (size_t)(slash - spec), len = strlen(spec);
 	if (plen == 0 || plen >= sizeof(enc->pmu) || spec[len - 1] != '/' || len < plen + 2) {
+		enc->errpos = plen == 0 ? 0 : (int)len;
 		snprintf(err, errlen, "malformed event \"%s\" (expected pmu/term,term/)", spec);
 		return -1;
 	}
 	memcpy(enc->pmu, spec, plen);
 	enc->pmu[plen] = '\0';
-	char path[256], buf[64], terms[512];
+	char path[256], buf[64];
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", enc->pmu);
 	if (read_small_file(ctx->sysfs_root, path, buf, sizeof(buf)) < 0) {
+		enc->errpos = 0;
 		snprintf(err, errlen, "no PMU \"%s\" in /sys/bus/event_source/devices", enc->pmu);
 		return -1;
 	}
@@ -222,18 +274,119 @@ static int encode_sysfs(const char *spec, const struct encode_ctx *ctx, struct e
 		return -1;
 	}
 	enc->attr.type = (uint32_t)type;
-	size_t tlen = len - plen - 2;
-	if (tlen >= sizeof(terms))
-		tlen = sizeof(terms) - 1;
-	memcpy(terms, slash + 1, tlen);
-	terms[tlen] = '\0';
-	if (apply_terms(&enc->attr, ctx->sysfs_root, enc->pmu, terms, 0, err, errlen) < 0)
+	if (apply_terms(&enc->attr, ctx->sysfs_root, enc->pmu, slash + 1, len - plen - 2, 0,
+			&enc->errpos, (int)plen + 1, err, errlen) < 0)
 		return -1;
 	/* Uncore-like and msr PMUs cannot filter privilege levels; core PMUs via sysfs can. */
 	enc->hardware = type == PERF_TYPE_RAW || strcmp(enc->pmu, "cpu") == 0 ||
 			strncmp(enc->pmu, "cpu_", 4) == 0 || strncmp(enc->pmu, "arm", 3) == 0;
 	snprintf(enc->fstr, sizeof(enc->fstr), "%s", spec);
 	return 0;
+}
+
+/* The kernel's generic events, as perf names them (perf list: Hardware/Software event). */
+static const struct generic_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} generic_events[] = {
+    {"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES},
+    {"stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+    {"idle-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+    {"stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+    {"idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+    {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+    {"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+    {"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+    {"alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS},
+    {"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS},
+    {"dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY},
+};
+
+/* Generic cache events "<cache>-<op>[-<result>]": L1-dcache-load-misses, LLC-stores, ... */
+static const struct cache_word {
+	const char *name;
+	unsigned id;
+} cache_names[] = {{"L1-dcache", PERF_COUNT_HW_CACHE_L1D}, {"l1-d", PERF_COUNT_HW_CACHE_L1D},
+		   {"L1-icache", PERF_COUNT_HW_CACHE_L1I}, {"l1-i", PERF_COUNT_HW_CACHE_L1I},
+		   {"LLC", PERF_COUNT_HW_CACHE_LL},	   {"L2", PERF_COUNT_HW_CACHE_LL},
+		   {"dTLB", PERF_COUNT_HW_CACHE_DTLB},	   {"d-tlb", PERF_COUNT_HW_CACHE_DTLB},
+		   {"iTLB", PERF_COUNT_HW_CACHE_ITLB},	   {"i-tlb", PERF_COUNT_HW_CACHE_ITLB},
+		   {"branch", PERF_COUNT_HW_CACHE_BPU},	   {"node", PERF_COUNT_HW_CACHE_NODE}},
+  cache_ops[] = {{"loads", PERF_COUNT_HW_CACHE_OP_READ},
+		 {"load", PERF_COUNT_HW_CACHE_OP_READ},
+		 {"stores", PERF_COUNT_HW_CACHE_OP_WRITE},
+		 {"store", PERF_COUNT_HW_CACHE_OP_WRITE},
+		 {"prefetches", PERF_COUNT_HW_CACHE_OP_PREFETCH},
+		 {"prefetch", PERF_COUNT_HW_CACHE_OP_PREFETCH}},
+  cache_results[] = {{"misses", PERF_COUNT_HW_CACHE_RESULT_MISS},
+		     {"miss", PERF_COUNT_HW_CACHE_RESULT_MISS},
+		     {"refs", PERF_COUNT_HW_CACHE_RESULT_ACCESS},
+		     {"accesses", PERF_COUNT_HW_CACHE_RESULT_ACCESS}};
+
+/* Matches one table word at *@s followed by '-' or the end; advances past it. */
+static int cache_word(const char **s, const struct cache_word *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(t[i].name);
+		if (strncasecmp(*s, t[i].name, l) == 0 && ((*s)[l] == '-' || !(*s)[l])) {
+			*s += l + ((*s)[l] == '-');
+			return (int)t[i].id;
+		}
+	}
+	return -1;
+}
+
+/* perf's generic hardware, software and cache event names; false if @spec is none of them. */
+static bool encode_generic(const char *spec, struct event_encoding *enc)
+{
+	for (size_t i = 0; i < sizeof(generic_events) / sizeof(generic_events[0]); i++)
+		if (strcasecmp(spec, generic_events[i].name) == 0) {
+			enc->attr.type = generic_events[i].type;
+			enc->attr.config = generic_events[i].config;
+			goto found;
+		}
+	const char *s = spec;
+	int cache = cache_word(&s, cache_names, sizeof(cache_names) / sizeof(cache_names[0]));
+	if (cache < 0 || !*s)
+		return false;
+	int op = cache_word(&s, cache_ops, sizeof(cache_ops) / sizeof(cache_ops[0]));
+	int result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+	if (*s) {
+		result =
+		    cache_word(&s, cache_results, sizeof(cache_results) / sizeof(cache_results[0]));
+		if (result < 0 || *s)
+			return false;
+	}
+	if (op < 0) {
+		if (result != PERF_COUNT_HW_CACHE_RESULT_MISS)
+			return false;
+		op = PERF_COUNT_HW_CACHE_OP_READ; /* "L1-dcache-misses": read misses, as perf has it
+						   */
+	}
+	enc->attr.type = PERF_TYPE_HW_CACHE;
+	enc->attr.config = (uint64_t)cache | (uint64_t)op << 8 | (uint64_t)result << 16;
+found:
+	snprintf(enc->pmu, sizeof(enc->pmu), "perf");
+	snprintf(enc->fstr, sizeof(enc->fstr), "%s", spec);
+	enc->hardware = enc->attr.type != PERF_TYPE_SOFTWARE;
+	return true;
 }
 
 /* "r1b7" or "r1b7:config1=0x10001" */
@@ -357,35 +510,125 @@ static int encode_pfm(const char *spec, const struct encode_ctx *ctx, struct eve
 	return 0;
 }
 
+/* perf's event modifiers "u", "k", "h", "G", "H", "I", "p" ("uk", "pp") at @end of a spec:
+ * after the last '/' of PMU/terms/, or after the last ':' of a generic or raw name (libpfm4
+ * names take theirs through libpfm4). Returns the modifier text's offset, or -1 if none. */
+static int split_modifiers(const char *spec)
+{
+	const char *m = NULL;
+	if (strstr(spec, "::"))
+		return -1;
+	const char *last_slash = strrchr(spec, '/');
+	if (last_slash && strchr(spec, '/') != last_slash)
+		m = last_slash + 1;
+	else if (!last_slash && strrchr(spec, ':'))
+		m = strrchr(spec, ':') + 1;
+	if (!m || !*m)
+		return -1;
+	if (strspn(m, "ukhGHIp") != strlen(m))
+		return -1;
+	return (int)(m - spec);
+}
+
+/* Applies modifiers as perf does: any of u/k/h counts only those levels; G/H only guest/host. */
+static int apply_modifiers(struct perf_event_attr *a, const char *mods, char *err, size_t errlen)
+{
+	bool u = strchr(mods, 'u'), k = strchr(mods, 'k'), h = strchr(mods, 'h');
+	bool G = strchr(mods, 'G'), H = strchr(mods, 'H');
+	if (u || k || h) {
+		a->exclude_user = !u;
+		a->exclude_kernel = !k;
+		a->exclude_hv = !h;
+	}
+	if (G || H) {
+		a->exclude_host = !H;
+		a->exclude_guest = !G;
+	}
+	if (strchr(mods, 'I'))
+		a->exclude_idle = 1;
+	unsigned precise = a->precise_ip;
+	for (const char *p = mods; *p; p++)
+		precise += *p == 'p';
+	if (precise > 3) {
+		snprintf(err, errlen, "at most three p modifiers (precise_ip 0..3)");
+		return -1;
+	}
+	a->precise_ip = precise;
+	return 0;
+}
+
 int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_encoding *enc,
 		 char *err, size_t errlen)
 {
 	memset(enc, 0, sizeof(*enc));
 	enc->attr.size = sizeof(enc->attr);
+	enc->errpos = -1;
+	const char *orig = spec;
 	while (isspace((unsigned char)*spec))
 		spec++;
+	int lead = (int)(spec - orig);
 	if (!*spec) {
+		enc->errpos = 0;
 		snprintf(err, errlen, "empty event name");
 		return -1;
 	}
-	int rc;
 	if (strncmp(spec, "proc/", 5) == 0)
 		return encode_proc(spec, enc, err, errlen);
-	if (strchr(spec, '/'))
-		rc = encode_sysfs(spec, ctx, enc, err, errlen);
-	else if (spec[0] == 'r' && isxdigit((unsigned char)spec[1]) && !strstr(spec, "::"))
-		rc = encode_raw(spec, ctx, enc, err, errlen);
-	else
-		rc = encode_pfm(spec, ctx, enc, err, errlen);
-	if (rc < 0)
+	char base[sizeof(enc->fstr) - 8], mods[16] = "";
+	snprintf(base, sizeof(base), "%s", spec);
+	int mpos = split_modifiers(base);
+	if (mpos >= 0) {
+		snprintf(mods, sizeof(mods), "%s", base + mpos);
+		base[mpos - (base[mpos - 1] == ':')] = '\0';
+	}
+	int rc;
+	if (strchr(base, '/'))
+		rc = encode_sysfs(base, ctx, enc, err, errlen);
+	else if (base[0] == 'r' && strspn(base + 1, "0123456789abcdefABCDEF") > 0 &&
+		 (base[1 + strspn(base + 1, "0123456789abcdefABCDEF")] == '\0' ||
+		  base[1 + strspn(base + 1, "0123456789abcdefABCDEF")] == ':'))
+		rc = encode_raw(base, ctx, enc, err, errlen);
+	else if ((rc = encode_pfm(base, ctx, enc, err, errlen)) < 0 && !strstr(base, "::")) {
+		struct event_encoding g;
+		memset(&g, 0, sizeof(g));
+		g.attr.size = sizeof(g.attr);
+		if (encode_generic(base, &g)) {
+			*enc = g;
+			rc = 0;
+		} else {
+			enc->errpos = 0;
+		}
+	}
+	if (rc < 0) {
+		if (enc->errpos >= 0)
+			enc->errpos += lead;
 		return -1;
+	}
 	enc->attr.size = sizeof(enc->attr);
 	/* PMUs without privilege filtering (msr, XScale, several ARM PMUs) reject any exclude bit.
 	 */
 	bool core_raw = enc->attr.type == PERF_TYPE_RAW || enc->attr.type == PERF_TYPE_HARDWARE ||
 			enc->attr.type == PERF_TYPE_HW_CACHE ||
 			(ctx->core_pmu_type > 0 && enc->attr.type == (uint32_t)ctx->core_pmu_type);
-	bool sysfs_nonfilter = strchr(spec, '/') && !enc->hardware;
+	bool sysfs_nonfilter = strchr(base, '/') && !enc->hardware;
+	if (mods[0]) {
+		if ((sysfs_nonfilter || (core_raw && !ctx->filters_priv)) &&
+		    strpbrk(mods, "ukhGHI")) {
+			enc->errpos = lead + mpos;
+			snprintf(err, errlen,
+				 "modifier \"%s\": %s cannot filter privilege levels or guests",
+				 mods, enc->pmu[0] ? enc->pmu : "this PMU");
+			return -1;
+		}
+		if (apply_modifiers(&enc->attr, mods, err, errlen) < 0) {
+			enc->errpos = lead + mpos;
+			return -1;
+		}
+		size_t u = strlen(enc->fstr);
+		snprintf(enc->fstr + u, sizeof(enc->fstr) - u, "%s%s", strchr(base, '/') ? "" : ":",
+			 mods);
+		return 0;
+	}
 	if (sysfs_nonfilter || (core_raw && !ctx->filters_priv))
 		clear_excludes(&enc->attr);
 	return 0;

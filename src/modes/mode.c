@@ -1,6 +1,7 @@
 /* mode.c: mode files (parse, validate), per-family resolution, counter needs and set planning. */
 #include "mode.h"
 #include "embedded.h"
+#include "evlist.h"
 #include "expr.h"
 #include "family.h"
 #include "linereader.h"
@@ -185,6 +186,29 @@ static int set_metric_expr(struct builder *b, struct mode_metric *mt, const char
 	return 0;
 }
 
+/* "group = a, b, c": events of @s (defined above) that are always counted together. */
+static int add_group(struct builder *b, struct mode_events *s, const char *list, int line)
+{
+	char copy[512], c[64];
+	snprintf(copy, sizeof(copy), "%s", list);
+	int g = 1, n = 0;
+	for (int i = 0; i < s->nevents; i++)
+		if (s->events[i].group >= g)
+			g = s->events[i].group + 1;
+	char *save = NULL;
+	for (char *t = strtok_r(copy, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
+		int e = mode_event_index(s, t);
+		if (e < 0)
+			return bfail(b, line, "group: no event \"%s\" above in this section",
+				     clean(t, c, sizeof(c)));
+		if (s->events[e].group)
+			return bfail(b, line, "group: event %s is in another group", t);
+		s->events[e].group = g;
+		n++;
+	}
+	return n >= 2 ? 0 : bfail(b, line, "group: name at least two events");
+}
+
 /* "alias = spec" / "alias? = spec" into @s. */
 static int add_event(struct builder *b, struct mode_events *s, char *alias, const char *spec,
 		     int line)
@@ -203,6 +227,8 @@ static int add_event(struct builder *b, struct mode_events *s, char *alias, cons
 		s->note = xstrdup(spec);
 		return s->note ? 0 : bfail(b, line, "out of memory");
 	}
+	if (strcmp(alias, "group") == 0) /* "group = a, b": scheduled together */
+		return add_group(b, s, spec, line);
 	if (n > 0 && alias[n - 1] == '?') {
 		optional = true;
 		alias[--n] = '\0';
@@ -617,40 +643,30 @@ struct mode *mode_define(const char *name, const char *events, const char *metri
 		goto out;
 	}
 	s->nfamilies = 1;
-	/* events: split at commas that are not inside a pmu/.../ spec */
-	int idx = 0;
-	bool in_slash = false;
-	for (char *p = ev, *start = ev; rc == 0; p++) {
-		if (*p == '/')
-			in_slash = !in_slash;
-		if (*p && (*p != ',' || in_slash))
-			continue;
-		char end = *p;
-		*p = '\0';
-		char *item = trim(start);
-		idx++;
-		if (*item) {
-			char *eq = strchr(item, '=');
-			if (!eq) {
-				rc = bfail(&b, 0, "define: event %d \"%s\": expected alias=spec",
-					   idx, clean(item, c, sizeof(c)));
-				break;
-			}
-			*eq = '\0';
+	/* events: one perf-style list (names optional, {groups}, PMU/terms/) */
+	static struct evlist_item items[EVLIST_MAX_ITEMS];
+	char why[256];
+	int nitems = evlist_parse(ev, items, EVLIST_MAX_ITEMS, NULL, why, sizeof(why));
+	if (nitems < 0)
+		rc = bfail(&b, 0, "define: events: %s", why);
+	for (int i = 0; rc == 0 && i < nitems; i++) {
+		struct evlist_item *it = &items[i];
+		char alias[EVLIST_NAME_MAX + 1];
+		if (!it->name[0])
+			evlist_alias(it->spec, it->name, sizeof(it->name));
+		snprintf(alias, sizeof(alias), "%.47s%s", it->name, it->optional ? "?" : "");
+		rc = add_event(&b, s, alias, it->spec, 0);
+		if (rc < 0) {
 			char buf[256];
-			rc = add_event(&b, s, trim(item), trim(eq + 1), 0);
-			if (rc < 0) {
-				snprintf(buf, sizeof(buf), "define: event %d: %s", idx, err);
-				snprintf(err, errlen, "%s", buf);
-			}
+			snprintf(buf, sizeof(buf), "define: event %d: %s", i + 1, err);
+			snprintf(err, errlen, "%s", buf);
+		} else {
+			s->events[s->nevents - 1].group = it->group;
 		}
-		if (!end)
-			break;
-		start = p + 1;
 	}
 	if (rc == 0 && s->nevents == 0)
 		rc = bfail(&b, 0, "define: no events (expected alias=spec,alias=spec)");
-	idx = 0;
+	int idx = 0;
 	char *save = NULL;
 	for (char *item = strtok_r(mt, ";", &save); item && rc == 0;
 	     item = strtok_r(NULL, ";", &save)) {
@@ -1036,6 +1052,38 @@ int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_c
 	classify_events(ev, fam, slot);
 	struct plan_sets ps = {.n = 0};
 	bool placed[MODE_MAX_EVENTS] = {false};
+	/* 0. Groups ({a,b} in an event list, "group = a, b" in a mode file): all programmable
+	 *    members of one group in one set, before anything else; a group larger than the
+	 *    counters is an error. */
+	for (int g = 1;; g++) {
+		int members = 0;
+		bool any = false;
+		for (int i = 0; i < ev->nevents; i++) {
+			any |= ev->events[i].group >= g;
+			members += ev->events[i].group == g && slot[i] == EVENT_SLOT_COUNTER;
+		}
+		if (!any)
+			break;
+		if (members > max_counters) {
+			snprintf(err, errlen,
+				 "mode %s: group %d needs %d counters at once, the PMU has %d",
+				 m->name, g, members, max_counters);
+			memset(plan, 0, sizeof(*plan));
+			return -1;
+		}
+		if (!members)
+			continue;
+		int s = 0;
+		while (s < ps.n && ps.used[s] + members > max_counters)
+			s++;
+		if (s == ps.n && new_set(&ps) < 0)
+			goto too_many;
+		for (int i = 0; i < ev->nevents; i++)
+			if (ev->events[i].group == g && slot[i] == EVENT_SLOT_COUNTER) {
+				put_event(&ps, s, i);
+				placed[i] = true;
+			}
+	}
 	/* 1. Each metric in file order: its programmable inputs go together into the set that
 	 *    needs the fewest additions and still has room (an input already in another set is
 	 *    repeated there), else into a new set. A metric with more inputs than counters cannot
@@ -1113,6 +1161,7 @@ struct mode *mode_merge(const struct mode *const *modes, int n, const struct pmu
 	    !(s->families[0] = xstrdup(fam ? fam->key : "*")))
 		goto oom;
 	s->nfamilies = 1;
+	int group_base = 0;
 	for (int i = 0; i < n; i++) {
 		const struct mode *x = modes[i];
 		struct mode_resolution r;
@@ -1145,7 +1194,12 @@ struct mode *mode_merge(const struct mode *const *modes, int n, const struct pmu
 			snprintf(alias, sizeof(alias), "%s%s", me->alias, me->optional ? "?" : "");
 			if (add_event(&b, s, alias, me->spec, 0) < 0)
 				goto fail;
+			if (me->group) /* groups stay groups, numbered after the earlier modes' */
+				s->events[s->nevents - 1].group = group_base + me->group;
 		}
+		for (int e = 0; e < s->nevents; e++)
+			if (s->events[e].group > group_base)
+				group_base = s->events[e].group;
 		for (int k = 0; k < x->nmetrics; k++) {
 			const struct mode_metric *mt = &x->metrics[k];
 			char mname[96];

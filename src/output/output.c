@@ -14,9 +14,11 @@ void output_format_value(double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		snprintf(buf, len, "n/a");
-	else if (v == floor(v) && fabs(v) < 1e7)
+	else if (fabs(v) >= 1e15) /* beyond 15 digits: SI prefix ("1.23P"), never "1e+15" */
+		output_format_si(v, buf, len);
+	else if (v == floor(v) || fabs(v) >= 1e7) /* counts in full: 1000000000, not 1e+09 */
 		snprintf(buf, len, "%.0f", v);
-	else if (v != 0 && (fabs(v) >= 1e7 || fabs(v) < 1e-3))
+	else if (v != 0 && fabs(v) < 1e-3)
 		snprintf(buf, len, "%.3g", v);
 	else if (fabs(v) >= 1000)
 		snprintf(buf, len, "%.0f", v);

@@ -1,6 +1,7 @@
 /* report.c: --list-events, --list-modes and --explain (encodings and opens, without counting). */
 #include "report.h"
 #include "encode.h"
+#include "evlist.h"
 #include "family.h"
 #include "mode.h"
 #include "platform.h"
@@ -284,19 +285,21 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 		}
 		return 0;
 	}
-	char copy[2048];
-	int bad = 0, items = 0;
-	snprintf(copy, sizeof(copy), "%s", what);
-	char *save = NULL;
-	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(item, '=');
-		items++;
-		if (eq) {
-			*eq = '\0';
-			bad += explain_event(app, item, eq + 1, out) < 0;
-		} else {
-			bad += explain_event(app, "", item, out) < 0;
-		}
+	static struct evlist_item items_[EVLIST_MAX_ITEMS];
+	char perr[256];
+	int bad = 0, items = evlist_parse(what, items_, EVLIST_MAX_ITEMS, NULL, perr, sizeof(perr));
+	if (items < 0) {
+		fprintf(errout, "pmutop: --explain: %s\n", perr);
+		return 2;
+	}
+	for (int i = 0; i < items; i++) {
+		char alias[EVLIST_NAME_MAX + 16];
+		if (items_[i].group)
+			snprintf(alias, sizeof(alias), "%.47s [group %d]", items_[i].name,
+				 items_[i].group);
+		else
+			snprintf(alias, sizeof(alias), "%.47s", items_[i].name);
+		bad += explain_event(app, alias, items_[i].spec, out) < 0;
 	}
 	if (bad == items) { /* nothing named a mode or an event that encodes */
 		text_fprintf(

@@ -22,7 +22,10 @@ struct entry {
 	enum entry_kind kind;
 	double value; /* as printed (scaled), in ns for msec */
 	double pct;   /* running percentage 0..100 */
+	double run;   /* the counter's run time, ns (0 when not printed) */
 };
+
+#define AGGREGATED_CPU 0 /* the one row of a capture without -A */
 
 struct import {
 	const char *path; /* escaped */
@@ -36,7 +39,14 @@ struct import {
 	int nint, capint;
 	struct cpuset cpus;
 	int line;
+	char sep[16];	 /* the -x separator, "," by default */
+	int layout;	 /* 0 = not yet seen, else LAYOUT_PER_CPU or LAYOUT_AGGREGATED */
+	bool untimed;	 /* no -I: one interval, its length from the run times */
+	int nsummary;	 /* perf's trailing "summary" lines skipped */
+	double duration; /* duration_time of an untimed capture, ns (0 = none) */
 };
+
+enum { LAYOUT_PER_CPU = 1, LAYOUT_AGGREGATED };
 
 static const char *const format_names[] = {
     [PERFSTAT_UNKNOWN] = "unknown",
@@ -111,21 +121,31 @@ static int event_index(struct import *im, const char *name)
 	return im->nev++;
 }
 
-/* Adds one parsed line; all fields as text from either format. */
+/* Adds one parsed line; all fields as text from either format. @t is NAN for a capture without
+ * -I; @cpustr is NULL for an aggregated capture (no -A). */
 static void add_entry(struct import *im, double t, const char *cpustr, const char *value,
-		      const char *unit, const char *event, double pct)
+		      const char *unit, const char *event, double run, double pct)
 {
 	char ebuf[160];
-	cpustr = skip_ws(cpustr);
-	if (strncmp(cpustr, "CPU", 3) == 0)
-		cpustr += 3;
-	if (!is_digits(cpustr)) {
-		warn(im, "no CPU column (record with perf stat -A -a), line skipped");
-		return;
+	long cpu = AGGREGATED_CPU;
+	int layout = cpustr ? LAYOUT_PER_CPU : LAYOUT_AGGREGATED;
+	if (cpustr) {
+		cpustr = skip_ws(cpustr);
+		if (strncmp(cpustr, "CPU", 3) == 0)
+			cpustr += 3;
+		if (!is_digits(cpustr)) {
+			warn(im, "bad CPU column, line skipped");
+			return;
+		}
+		cpu = strtol(cpustr, NULL, 10);
+		if (cpu < 0 || cpu >= REC_MAX_CPU) {
+			warn(im, "CPU %ld out of range, line skipped", cpu);
+			return;
+		}
 	}
-	long cpu = strtol(cpustr, NULL, 10);
-	if (cpu < 0 || cpu >= REC_MAX_CPU) {
-		warn(im, "CPU %ld out of range, line skipped", cpu);
+	if (im->layout && im->layout != layout) {
+		warn(im, "%s line in a%s capture, skipped", cpustr ? "a per-CPU" : "an aggregated",
+		     im->layout == LAYOUT_PER_CPU ? " per-CPU (-A)" : "n aggregated (no -A)");
 		return;
 	}
 	if (!*event) {
@@ -138,15 +158,22 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 		     REC_NAME_MAX - 1);
 		return;
 	}
-	if (!isfinite(t) || t <= 0) {
-		warn(im, "bad interval timestamp, line skipped");
+	bool untimed = isnan(t);
+	if (untimed && im->nint > 0 && !im->untimed) { /* after the intervals: perf's totals */
+		im->nsummary++;
+		warn(im, "perf's summary line (no interval timestamp after the intervals) skipped");
 		return;
 	}
-	if (!isfinite(pct) || pct < 0) {
-		warn(im, "bad running percentage, line skipped");
+	if ((im->nint > 0 && untimed != im->untimed) || (!untimed && (!isfinite(t) || t <= 0))) {
+		warn(im, untimed ? "no interval timestamp in an interval (-I) capture, line skipped"
+				 : "bad interval timestamp, line skipped");
 		return;
 	}
-	struct entry en = {.cpu = (int)cpu, .pct = pct > 100 ? 100 : pct};
+	if (!isfinite(pct) || pct < 0 || !isfinite(run) || run < 0) {
+		warn(im, "bad running time or percentage, line skipped");
+		return;
+	}
+	struct entry en = {.cpu = (int)cpu, .pct = pct > 100 ? 100 : pct, .run = run};
 	value = skip_ws(value);
 	if (strcmp(value, "<not counted>") == 0) {
 		en.kind = E_NOT_COUNTED;
@@ -157,6 +184,8 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 		warn(im, "bad counter value '%s', line skipped", ebuf);
 		return;
 	}
+	if (untimed)
+		t = 1; /* one interval; its length is set when the file is read */
 	/* Interval: a new timestamp starts a new one; time must not go back. */
 	if (im->nint == 0 || t > im->times[im->nint - 1]) {
 		if (im->nint == im->capint) {
@@ -172,7 +201,11 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 		warn(im, "timestamp %.9g goes back in time, line skipped", t);
 		return;
 	}
+	im->untimed = untimed;
+	im->layout = layout;
 	en.interval = im->nint - 1;
+	if (untimed && strcmp(event, "duration_time") == 0 && en.kind == E_VALUE)
+		im->duration = en.value; /* ns: the wall-clock length of the run */
 	int ev = event_index(im, event);
 	if (ev < 0)
 		return;
@@ -208,43 +241,72 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 
 #define MAX_FIELDS 64
 
+static bool is_count(const char *s)
+{
+	double v;
+	s = skip_ws(s);
+	return parse_double(s, &v) || strcmp(s, "<not counted>") == 0 ||
+	       strcmp(s, "<not supported>") == 0;
+}
+
+/* One -x line: [time SEP][CPUn SEP]value SEP unit SEP event SEP run_ns SEP pct[SEP metric SEP
+ * metric_unit]. The event may hold the separator (cpu/event=0x3c,umask=0/ with -x,). */
 static void parse_csv_line(struct import *im, char *line)
 {
 	char *f[MAX_FIELDS];
 	int n = 0;
+	size_t seplen = strlen(im->sep);
 	for (char *s = line;;) {
 		if (n == MAX_FIELDS) {
 			warn(im, "too many fields, line skipped");
 			return;
 		}
 		f[n++] = s;
-		char *c = strchr(s, ',');
+		char *c = strstr(s, im->sep);
 		if (!c)
 			break;
 		*c = '\0';
-		s = c + 1;
+		s = c + seplen;
 	}
-	double t, pct;
-	if (n < 7) {
-		warn(im, "not a perf stat -x, -I -A line (%d fields), skipped", n);
+	if (n >= 2 && strcmp(skip_ws(f[0]), "summary") == 0) {
+		im->nsummary++;
+		warn(im, "perf's summary line (perf stat --summary) skipped");
 		return;
 	}
-	if (!parse_double(f[0], &t)) {
-		warn(im, "no interval timestamp (record with perf stat -I), line skipped");
+	/* which leading columns there are: a timestamp (-I) and a CPU (-A) */
+	double t = NAN, pct;
+	int base;
+	const char *cpu = NULL;
+	if (n >= 2 && strncmp(skip_ws(f[1]), "CPU", 3) == 0) {
+		base = 2, cpu = f[1];
+		if (!parse_double(f[0], &t)) {
+			warn(im, "bad interval timestamp, line skipped");
+			return;
+		}
+	} else if (strncmp(skip_ws(f[0]), "CPU", 3) == 0) {
+		base = 1, cpu = f[0];
+	} else if (n >= 2 && is_count(f[1]) && parse_double(f[0], &t)) {
+		base = 1;
+	} else {
+		base = 0;
+	}
+	if (n < base + 5) {
+		warn(im, "not a perf stat -x line (%d fields), skipped", n);
 		return;
 	}
-	/* The event may contain commas: it ends where "run_ns,pct" is followed by the end of
-	 * the line or by exactly the two metric fields. */
-	for (int k = 4; k + 2 < n; k++) {
+	/* The event ends where "run_ns SEP pct" is followed by the end of the line or by exactly
+	 * the two metric fields. */
+	for (int k = base + 2; k + 2 < n; k++) {
+		double run;
 		if (!(n == k + 3 || n == k + 5) || !is_digits(f[k + 1]) ||
-		    !parse_double(f[k + 2], &pct))
+		    !parse_double(f[k + 1], &run) || !parse_double(f[k + 2], &pct))
 			continue;
-		for (int j = 5; j <= k; j++)
-			f[j][-1] = ','; /* rejoin the event's fields */
-		add_entry(im, t, f[1], f[2], f[3], f[4], pct);
+		for (int j = base + 3; j <= k; j++)
+			memcpy(f[j] - seplen, im->sep, seplen); /* rejoin the event's fields */
+		add_entry(im, t, cpu, f[base], f[base + 1], f[base + 2], run, pct);
 		return;
 	}
-	warn(im, "not a perf stat -x, -I -A line (no run time and percentage), skipped");
+	warn(im, "not a perf stat -x line (no run time and percentage), skipped");
 }
 
 /* A JSON member as text: strings as they are, numbers printed. */
@@ -268,7 +330,7 @@ static void parse_json_line(struct import *im, const char *line)
 {
 	json_error_t jerr;
 	json_t *o = json_loads(line, 0, &jerr);
-	char b1[40], b2[40], b3[40], b4[40], b5[40];
+	char b1[40], b2[40], b3[40], b4[40], b5[40], b6[40];
 	if (!o || !json_is_object(o)) {
 		warn(im, "not a perf stat JSON line (%s), skipped",
 		     o ? "not an object" : jerr.text);
@@ -280,19 +342,37 @@ static void parse_json_line(struct import *im, const char *line)
 	const char *value = jtext(o, "counter-value", b3, sizeof(b3));
 	const char *pcts = jtext(o, "pcnt-running", b4, sizeof(b4));
 	const char *unit = jtext(o, "unit", b5, sizeof(b5));
+	const char *runs = jtext(o, "event-runtime", b6, sizeof(b6));
 	json_t *ev = json_object_get(o, "event");
-	double t, pct = 100;
-	if (!json_is_string(ev) || !value)
+	double t = NAN, pct = 100, run = 0;
+	if (interval && strcmp(interval, "summary") == 0) {
+		im->nsummary++;
+		warn(im, "perf's summary line (perf stat --summary) skipped");
+	} else if (!json_is_string(ev) || !value)
 		warn(im, "not a perf stat counter line (no event or counter-value), skipped");
-	else if (!interval || !parse_double(interval, &t))
-		warn(im, "no interval timestamp (record with perf stat -I), line skipped");
-	else if (!cpu)
-		warn(im, "no CPU (record with perf stat -A -a), line skipped");
+	else if (interval && !parse_double(interval, &t))
+		warn(im, "bad interval timestamp, line skipped");
 	else if (pcts && !parse_double(pcts, &pct))
 		warn(im, "bad running percentage, line skipped");
+	else if (runs && !parse_double(runs, &run))
+		warn(im, "bad event-runtime, line skipped");
 	else
-		add_entry(im, t, cpu, value, unit ? unit : "", json_string_value(ev), pct);
+		add_entry(im, t, cpu, value, unit ? unit : "", json_string_value(ev), run, pct);
 	json_decref(o);
+}
+
+/* The -x separator of a data line: the first of these that splits it into 5 or more fields. */
+static const char *detect_sep(const char *line)
+{
+	static const char *const seps[] = {",", ";", "\t", "|", ":"};
+	for (size_t i = 0; i < sizeof(seps) / sizeof(seps[0]); i++) {
+		int n = 1;
+		for (const char *p = strstr(line, seps[i]); p; p = strstr(p + 1, seps[i]))
+			n++;
+		if (n >= 5)
+			return seps[i];
+	}
+	return NULL;
 }
 
 enum perfstat_format perfstat_detect_lr(struct linereader *lr)
@@ -314,7 +394,7 @@ enum perfstat_format perfstat_detect_lr(struct linereader *lr)
 		if (*s == '{')
 			fmt =
 			    strstr(s, "\"pmutop-recording\"") ? PERFSTAT_RECORDING : PERFSTAT_JSON;
-		else if (strchr(s, ','))
+		else if (detect_sep(s))
 			fmt = PERFSTAT_CSV;
 		lr_unread(lr);
 		break;
@@ -343,6 +423,39 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 	snprintf(h->backend, sizeof(h->backend), "replay");
 	snprintf(h->source, sizeof(h->source), "%s",
 		 fmt == PERFSTAT_CSV ? "perf-stat-csv" : "perf-stat-json");
+	if (im->untimed) { /* no -I: one interval, as long as the run */
+		double longest = 0;
+		for (int i = 0; i < im->n; i++)
+			if (im->e[i].pct > 0 && im->e[i].run * 100 / im->e[i].pct > longest)
+				longest = im->e[i].run * 100 / im->e[i].pct;
+		double ns = im->duration > 0 ? im->duration : longest;
+		if (!(ns > 0)) {
+			snprintf(err, errlen,
+				 "%s: no interval timestamps (-I) and no run times to take the "
+				 "length of the run from",
+				 im->path);
+			return -1;
+		}
+		im->times[0] = ns / 1e9;
+		rec_file_warn(out,
+			      "%s: no interval timestamps (perf stat without -I): one interval of "
+			      "%.3f s, from %s",
+			      im->path, im->times[0],
+			      im->duration > 0 ? "duration_time"
+			      : im->layout == LAYOUT_PER_CPU
+				  ? "the longest run time"
+				  : "the longest run time, which perf "
+				    "sums over the CPUs of an aggregated "
+				    "capture (add -e duration_time)");
+	}
+	if (im->layout == LAYOUT_AGGREGATED)
+		rec_file_warn(out,
+			      "%s: aggregated capture (perf stat without -A): the counts of all "
+			      "CPUs are one row, shown as CPU %d and as all",
+			      im->path, AGGREGATED_CPU);
+	if (im->nsummary)
+		rec_file_warn(out, "%s: %d summary line%s skipped (listed above)", im->path,
+			      im->nsummary, im->nsummary > 1 ? "s" : "");
 	if (!(im->times[0] >= 0 && im->times[0] < 4e6)) {
 		snprintf(err, errlen, "%s: first interval time %g s is out of range", im->path,
 			 im->times[0]);
@@ -466,6 +579,10 @@ int perfstat_load_lr(struct linereader *lr, enum perfstat_format fmt, struct rec
 		const char *s = line + strspn(line, " \t");
 		if (!*s || *s == '#')
 			continue;
+		if (fmt == PERFSTAT_CSV && !im.sep[0]) {
+			const char *sep = detect_sep(s);
+			snprintf(im.sep, sizeof(im.sep), "%s", sep ? sep : ",");
+		}
 		if (fmt == PERFSTAT_CSV)
 			parse_csv_line(&im, line);
 		else
@@ -475,8 +592,8 @@ int perfstat_load_lr(struct linereader *lr, enum perfstat_format fmt, struct rec
 		rc = -1;
 	else if (rc == 0 && im.n == 0) {
 		snprintf(err, errlen,
-			 "%s: no per-CPU interval counter lines (record with perf stat -I MS -A -a "
-			 "and -x, or -j)",
+			 "%s: no perf stat counter lines (record with perf stat -x, or -j, "
+			 "optionally -I MS and -A -a)",
 			 im.path);
 		rc = -1;
 	} else if (rc == 0) {
