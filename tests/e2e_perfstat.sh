@@ -104,6 +104,9 @@ if command -v tmux >/dev/null; then
 		check "screen: CPU rows and all" wait_for '^ +all +[0-9]'
 		check "screen: no exponent" eval '! pane | grep -q "e+0"'
 		"${TM[@]}" kill-server 2>/dev/null
+		# a server of its own: a new one on the socket just killed can race its exit
+		TM=(tmux -L "$SOCK-2" -f /dev/null)
+		T_CLEANUPS+=("tmux -L '$SOCK-2' kill-server 2>/dev/null")
 		"${TM[@]}" new-session -d -x 160 -y 30 -e TERM=xterm-256color -e NO_COLOR= \
 			-e XDG_CONFIG_HOME="$T_TMP/config" -e XDG_STATE_HOME="$T_TMP/state" \
 			"'$BIN' -m sw -R '$FX/sw-aggregated.csv' --speed 16; sleep 30"

@@ -149,9 +149,9 @@ def cmd_same(args):
 
 def screen_format(v):
     """ui: output_format_value(), the screen's number format."""
-    if v == math.floor(v) and abs(v) < 1e7:
+    if v == math.floor(v) or abs(v) >= 1e7:  # counts in full (below 1e15, where SI starts)
         return "%.0f" % v
-    if v != 0 and (abs(v) >= 1e7 or abs(v) < 1e-3):
+    if v != 0 and abs(v) < 1e-3:
         return "%.3g" % v
     if abs(v) >= 1000:
         return "%.0f" % v
