@@ -135,11 +135,10 @@ static void check_levels(const struct curve *c, const struct probe_result *r)
 			      "%s: L%d measured %.0f, sysfs %.0f (tolerance %.0f%%)", c->name, L,
 			      lv->size, sys, probe_level_tolerance(L) * 100);
 		} else if (sys > 0 && lv->agree != PROBE_AGREE_BEYOND) {
-			CHECK(within(lv->size, sys, 0.30) ||
-				  (strstr(lv->evidence, "evidence: ") &&
-				   (lv->agree == PROBE_AGREE_NEAR ||
-				    lv->agree == PROBE_AGREE_MISMATCH ||
-				    lv->agree == PROBE_AGREE_NOTFOUND)),
+			CHECK(within(lv->size, sys, 0.30) || (strstr(lv->evidence, "evidence: ") &&
+							      (lv->agree == PROBE_AGREE_NEAR ||
+							       lv->agree == PROBE_AGREE_MISMATCH ||
+							       lv->agree == PROBE_AGREE_NOTFOUND)),
 			      "%s: L%d measured %.0f, sysfs %.0f, verdict %d, evidence '%s'",
 			      c->name, L, lv->size, sys, (int)lv->agree, lv->evidence);
 		}
@@ -154,8 +153,9 @@ static void check_levels(const struct curve *c, const struct probe_result *r)
 		      "%s: L%d hit %.2f ns outside its plateau %.0f..%.0f", c->name, L, lv->hit_ns,
 		      from->size, to->size);
 		if (lv->size > 0)
-			CHECK(to->size <= lv->size, "%s: L%d plateau ends at %.0f, after its size %.0f",
-			      c->name, L, to->size, lv->size);
+			CHECK(to->size <= lv->size,
+			      "%s: L%d plateau ends at %.0f, after its size %.0f", c->name, L,
+			      to->size, lv->size);
 		CHECK(from->size >= prev_size, "%s: L%d plateau starts at %.0f, inside L%d (%.0f)",
 		      c->name, L, from->size, L - 1, prev_size);
 		CHECK(lv->hit_ns > prev_hit, "%s: L%d hit %.2f ns not above L%d's %.2f ns", c->name,
@@ -218,8 +218,8 @@ static void check_curve(const char *path, const char *name)
 		double ns[PROBE_NLINE], conf;
 		int agree;
 		bool unstable;
-		int line = probe_decide_line(c.offsets, c.line, PROBE_NLINE, c.line_rounds, ns, &conf,
-					     &agree, &unstable);
+		int line = probe_decide_line(c.offsets, c.line, PROBE_NLINE, c.line_rounds, ns,
+					     &conf, &agree, &unstable);
 		int want = 0;
 		for (int i = 0; i < r->nsysfs; i++)
 			if (r->sysfs[i].level == 1)
@@ -342,10 +342,11 @@ static void test_line_pairs(void)
 		for (int q = 0; q < 4; q++)
 			for (int i = 0; i < PROBE_NLINE; i++)
 				samp[q * PROBE_NLINE + i] =
-				    (cases[c].miss + (off[i] < cases[c].line ? cases[c].hit
-									      : cases[c].miss)) /
+				    (cases[c].miss +
+				     (off[i] < cases[c].line ? cases[c].hit : cases[c].miss)) /
 				    2 * (1 + 0.02 * ((q * 7 + i * 3) % 5) / 4);
-		int got = probe_decide_line(off, samp, PROBE_NLINE, 4, ns, &conf, &agree, &unstable);
+		int got =
+		    probe_decide_line(off, samp, PROBE_NLINE, 4, ns, &conf, &agree, &unstable);
 		CHECK(got == cases[c].line, "line %d: %d", cases[c].src, got);
 		CHECK(!unstable && agree == 4 && conf > 0.9, "line %d: agree %d conf %.2f",
 		      cases[c].src, agree, conf);
@@ -365,9 +366,9 @@ static void test_working_set_cap(void)
 		int line;
 		uint64_t ram, size_max, want;
 	} cases[] = {
-	    {__LINE__, 0, UINT32_MAX, 1023ull << 20},		 /* 32-bit: a quarter of 4G */
+	    {__LINE__, 0, UINT32_MAX, 1023ull << 20},	       /* 32-bit: a quarter of 4G */
 	    {__LINE__, 8ull << 30, UINT32_MAX, 1023ull << 20}, /* memory is not the limit */
-	    {__LINE__, 1ull << 30, UINT32_MAX, 256ull << 20},	 /* armhf board with 1G */
+	    {__LINE__, 1ull << 30, UINT32_MAX, 256ull << 20},  /* armhf board with 1G */
 	    {__LINE__, 512ull << 20, UINT32_MAX, 128ull << 20},
 	    {__LINE__, 64ull << 30, UINT64_MAX, 4ull << 30}, /* 64-bit: at most 4G */
 	    {__LINE__, 2ull << 30, UINT64_MAX, 512ull << 20},

@@ -149,7 +149,7 @@ static volatile uintptr_t sink;
 /* ns for @n iterations of 16 dependent adds (one cycle each on current cores). */
 static double add_chain_ns(uint64_t n)
 {
-	uint64_t x = 0;
+	unsigned long x = 0; /* one register on every target */
 	double t0 = now_ms();
 	for (uint64_t i = 0; i < n; i++) {
 #if defined(__x86_64__) || defined(__i386__)
