@@ -45,7 +45,7 @@ struct probe_detect {
  * @samp[round * r->npoints + k] (ns per load, NAN = not measured): fills points[].ns (minimum
  * over rounds) and spread, detect, levels, mem_ns/mem_note, miss_est and warning. A level is
  * unstable when the minimum curves of the even and of the odd rounds cross its step more than
- * 15% apart; for
+ * 15% apart, or the minimum curve has points on the wrong side of it; for
  * each unstable level @win_lo/@win_hi (PROBE_MAX_LEVELS entries, may be NULL) get the grid
  * window to measure again. Returns the number of unstable levels. */
 struct probe_result;
@@ -64,17 +64,20 @@ int probe_detect_levels(const double *sizes, const double *latency_ns, int n, do
 /* The working-set sweep's detector: a penalised segmentation of log latency into constant
  * pieces (optimal partitioning), pieces of at least 3 points and a small spread are plateaus,
  * neighbouring plateaus less than max(1.5x, exp(6*noise)) apart merge (a slope or a bump inside
- * one level), and each rise between plateaus is a step placed where the curve crosses the
- * midpoint of the two plateau latencies in log latency (their geometric mean). Same output as
- * probe_detect_levels, with below_from/above_to set; below_ns/above_ns are the medians of the two
- * plateaus' own points. Returns the number of steps, or -1 (bad input). */
+ * one level); a plateau between two others shorter than an octave is a shelf of a transition
+ * (a cache shared with a busy neighbour), not a level; each rise between plateaus is a step placed
+ * where the curve crosses the midpoint of the two plateau latencies in log latency (their geometric
+ * mean). Same output as probe_detect_levels, with below_from/above_to set; below_ns/above_ns are
+ * the medians of the two plateaus' own points. Returns the number of steps, or -1 (bad input). */
 int probe_fit_levels(const double *sizes, const double *latency_ns, int n,
 		     struct probe_detect *out);
 
 /* Where @ns (NAN = not measured, skipped) crosses @mid_ns upwards between grid indices @from and
  * @to (inclusive): the split with the fewest points on the wrong side, interpolated in log size
- * between the points beside it; NAN when no split separates them. */
-double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns);
+ * between the points beside it; NAN when no split separates them. @wrong (may be NULL) gets how
+ * many points lie on the wrong side of that split (noise in the transition). */
+double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns,
+		      int *wrong);
 
 /* Maps cache levels to the steps of @d: @bound_of[L - 1] is the step that ends level L, or -1
  * when the plateau below a step sits more than 1.5x above the plateau after the previous step
@@ -186,7 +189,9 @@ struct probe_level {
 	int sysfs_line;	   /* bytes */
 	enum probe_agree agree;
 	int plateau_from, plateau_to; /* grid indices of the plateau hit_ns comes from; -1 = none */
-	bool unstable;		      /* the two halves of the rounds cross more than 15% apart */
+	bool unstable;	  /* the two halves of the rounds cross more than 15% apart, or the curve
+			     crosses the midpoint more than once */
+	int noisy_points; /* points of the minimum curve on the wrong side of the step */
 	int rounds_agree, rounds_used; /* rounds whose own crossing lies within 15% of size */
 	double round_min, round_max;   /* bytes: the halves' crossings (0 = a half has none) */
 	char evidence[200]; /* why it disagrees with sysfs or is not found; "" = agrees */
@@ -242,6 +247,7 @@ struct probe_result {
 	int nsysfs;
 	struct probe_sysfs_cache sysfs[PROBE_MAX_SYSFS];
 	char warning[160]; /* "" or why results are unreliable */
+	char skipped[96];  /* "" or the phases left out to stay within the time budget */
 	double elapsed_s;
 };
 

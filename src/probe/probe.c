@@ -26,6 +26,7 @@
 	5 /* ... of a sweep point: short ones, so that one lands between                           \
 	     interruptions of a busy CPU */
 #define SWEEP_REP_MS 0.25
+#define LINE_BASE_ROUNDS 8 /* line-size rounds before re-measuring (each a few ms) */
 #define LINE_REPS 9
 #define LINE_REP_MS 0.15
 #define MIN_LOADS 2000
@@ -34,6 +35,9 @@
 #define LINE_BLOCK 512 /* bytes between pair-test nodes (the largest offset is half) */
 #define LINE_MIN_NODES 256
 #define REMEASURE_SHARE 0.7 /* re-measuring stops at this fraction of the budget */
+#define SKIP_SHARE 0.85	    /* TLB and seed phases are left out beyond this fraction */
+#define BASE_SHARE 0.35	    /* base sweep rounds end early beyond this fraction ... */
+#define BASE_MIN_ROUNDS 3   /* ... once this many are done */
 
 enum phase { PH_INIT, PH_SIZES, PH_LINE, PH_REMEASURE, PH_TLB, PH_SEED, PH_DONE, PH_ERROR };
 
@@ -73,8 +77,9 @@ struct probe {
 	size_t chain_n; /* slots linked in buf */
 	void *cur;
 	int nwin, win_lo[PROBE_MAX_LEVELS], win_hi[PROBE_MAX_LEVELS]; /* unstable levels */
-	bool line_pending; /* an extra line-size round is under way */
-	int line_idx;	   /* its next offset */
+	bool line_pending;  /* an extra line-size round is under way */
+	bool sizes_pending; /* an extra sweep round follows it */
+	int line_idx;	    /* its next offset */
 
 	/* line size */
 	size_t line_nodes;
@@ -767,7 +772,7 @@ struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen)
 	if (p->o.phases & PROBE_SIZES)
 		p->units_total += (long)p->n * p->o.rounds;
 	if (p->o.phases & PROBE_LINE)
-		p->units_total += (long)PROBE_NLINE * p->o.rounds;
+		p->units_total += (long)PROBE_NLINE * LINE_BASE_ROUNDS;
 	if (p->o.phases & PROBE_TLB)
 		p->units_total += (p->o.quick ? 37 : 41) * (p->o.rounds < 3 ? p->o.rounds : 3);
 	if (p->o.phases & PROBE_SEED)
@@ -814,11 +819,22 @@ static enum phase next_phase(struct probe *p, enum phase from)
 	    {PH_TLB, PROBE_TLB},
 	    {PH_SEED, PROBE_SEED},
 	};
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (order[i].ph > from && (p->o.phases & order[i].bit) &&
-		    (order[i].ph != PH_REMEASURE || p->nwin > 0 ||
-		     ((p->o.phases & PROBE_LINE) && p->r.line_unstable)))
-			return order[i].ph;
+	bool late = now_ms() - p->t_start > SKIP_SHARE * p->budget_ms;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (order[i].ph <= from || !(p->o.phases & order[i].bit))
+			continue;
+		if (order[i].ph == PH_REMEASURE && p->nwin == 0 &&
+		    !((p->o.phases & PROBE_LINE) && p->r.line_unstable))
+			continue;
+		if ((order[i].ph == PH_TLB || order[i].ph == PH_SEED) && late) {
+			snprintf(p->r.skipped, sizeof(p->r.skipped),
+				 "TLB reach and strided sweep skipped: %.0f s of the %.0f s budget "
+				 "used",
+				 (now_ms() - p->t_start) / 1e3, p->budget_ms / 1e3);
+			continue;
+		}
+		return order[i].ph;
+	}
 	return PH_DONE;
 }
 
@@ -914,10 +930,10 @@ static int remeasure_unit(struct probe *p)
 		if (!in_budget || (!sizes && !line))
 			return 0;
 		p->round = sizes ? r->sweep_rounds : -1;
-		p->idx = sizes ? next_window_point(p, -1) : -2;
+		p->idx = line ? -2 : next_window_point(p, -1); /* the cheap line round first */
 		p->chain_n = 0;
-		if (line)
-			p->line_pending = true;
+		p->line_pending = line;
+		p->sizes_pending = sizes;
 	}
 	if (p->idx >= 0) {
 		sweep_point(p, p->round, p->idx);
@@ -925,7 +941,8 @@ static int remeasure_unit(struct probe *p)
 		if (p->idx < 0) {
 			analyse_sizes(p, p->round + 1);
 			r->remeasured++;
-			p->idx = p->line_pending ? -2 : -1;
+			p->sizes_pending = false;
+			p->idx = -1;
 		}
 		return 1;
 	}
@@ -936,7 +953,7 @@ static int remeasure_unit(struct probe *p)
 		r->line_rounds++;
 		analyse_line(p);
 		p->line_pending = false;
-		p->idx = -1;
+		p->idx = p->sizes_pending ? next_window_point(p, -1) : -1;
 	}
 	return 1;
 }
@@ -958,7 +975,11 @@ static int unit(struct probe *p)
 		sweep_point(p, p->round, p->idx);
 		if (++p->idx == p->n) {
 			p->idx = 0;
-			if (++p->round == p->o.rounds) {
+			/* a slow (loaded) machine stops the base rounds early, keeping time to
+			 * measure the unstable levels again */
+			bool slow = p->round + 1 >= BASE_MIN_ROUNDS &&
+				    now_ms() - p->t_start > BASE_SHARE * p->budget_ms;
+			if (++p->round == p->o.rounds || slow) {
 				analyse_sizes(p, p->round);
 				return enter(p, next_phase(p, PH_SIZES));
 			}
@@ -970,7 +991,7 @@ static int unit(struct probe *p)
 		if (++p->idx == PROBE_NLINE) {
 			p->idx = 0;
 			r->line_rounds = ++p->round;
-			if (p->round == p->o.rounds) {
+			if (p->round == LINE_BASE_ROUNDS) {
 				analyse_line(p);
 				return enter(p, next_phase(p, PH_LINE));
 			}

@@ -355,9 +355,13 @@ int probe_assign_levels(const struct probe_detect *d, int *bound_of, int max)
 #define FIT_NOISE_FLOOR 0.01 /* relative noise per point assumed at least */
 #define FIT_MIN_OCTAVES 1.0  /* span of a plateau between two others (log2 of end/start size) */
 
-double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns)
+double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns,
+		      int *wrong)
 {
 	int idx[256], m = 0;
+
+	if (wrong)
+		*wrong = 0;
 
 	if (from < 0)
 		from = 0;
@@ -378,6 +382,8 @@ double probe_crossing(const double *sizes, const double *ns, int from, int to, d
 	}
 	if (best < 0)
 		return NAN;
+	if (wrong)
+		*wrong = best_err;
 	int i0 = idx[best - 1], i1 = idx[best];
 	double x0 = log2(sizes[i0]), x1 = log2(sizes[i1]);
 	if (!(ns[i0] < mid_ns && ns[i1] >= mid_ns)) {
@@ -387,6 +393,19 @@ double probe_crossing(const double *sizes, const double *ns, int from, int to, d
 		return exp2((x0 + x1) / 2);
 	}
 	return exp2(x0 + (mid_ns - ns[i0]) / (ns[i1] - ns[i0]) * (x1 - x0));
+}
+
+/* Spread of @y[start..end] between its 10th and 90th percentile (log units). */
+static double robust_span(const double *y, int start, int end)
+{
+	double v[256];
+	int m = end - start + 1;
+	if (m <= 0 || m > 256)
+		return 0;
+	memcpy(v, &y[start], sizeof(double) * (size_t)m);
+	qsort(v, (size_t)m, sizeof(double), cmp_double);
+	int lo = (int)floor(0.1 * (m - 1) + 0.5), hi = (int)floor(0.9 * (m - 1) + 0.5);
+	return v[hi] - v[lo];
 }
 
 struct piece {
@@ -440,26 +459,38 @@ int probe_fit_levels(const double *sizes, const double *latency_ns, int n, struc
 			}
 		}
 	}
-	/* Pieces in order, kept when long and tight enough to be a plateau. */
-	int bounds[257], nb = 0;
+	/* Pieces in order; neighbours whose points stay within the span join (the partition splits
+	 * a noisy stretch finely); groups long enough are plateau candidates. The span is taken
+	 * between the 10th and 90th percentile, so that a lone spike does not break a plateau. */
+	int bounds[257], nb = 0, gstart[257], gend[257], ng = 0;
 	for (int j = n; j > 0; j = from[j])
 		bounds[nb++] = j;
-	memset(member, 0, sizeof(member));
 	for (int k = nb - 1; k >= 0; k--) {
 		int start = k + 1 < nb ? bounds[k + 1] : 0, end = bounds[k] - 1;
-		double lo = INFINITY, hi = -INFINITY;
-		for (int i = start; i <= end; i++) {
-			lo = fmin(lo, y[i]);
-			hi = fmax(hi, y[i]);
-		}
-		if (end - start + 1 < FIT_MIN_RUN || hi - lo > span)
+		if (ng && robust_span(y, gstart[ng - 1], end) <= span) {
+			gend[ng - 1] = end;
 			continue;
-		/* merge into the previous plateau when within the jump of its last piece */
+		}
+		gstart[ng] = start;
+		gend[ng++] = end;
+	}
+	memset(member, 0, sizeof(member));
+	for (int g = 0; g < ng; g++) {
+		int start = gstart[g], end = gend[g];
+		/* a plateau ends on points at its level: trim the spikes the percentiles let in */
+		double med = median(&y[start], end - start + 1);
+		while (end > start && fabs(y[end] - med) > span * 0.75)
+			end--;
+		while (start < end && fabs(y[start] - med) > span * 0.75)
+			start++;
+		if (end - start + 1 < FIT_MIN_RUN || robust_span(y, start, end) > span)
+			continue;
+		/* merge into the previous plateau when within the jump of its first piece (so that
+		 * a slow rise cannot creep from one level to the next) */
 		if (npc && fabs(median(&y[start], end - start + 1) - pc[npc - 1].level) < jump) {
 			pc[npc - 1].end = end;
 			for (int i = start; i <= end; i++)
 				member[i] = true;
-			pc[npc - 1].level = median(&y[start], end - start + 1);
 			continue;
 		}
 		for (int i = start; i <= end; i++)
@@ -471,14 +502,14 @@ int probe_fit_levels(const double *sizes, const double *latency_ns, int n, struc
 	int m = 0;
 	for (int k = 0; k < npc; k++) {
 		bool inner = k > 0 && k + 1 < npc;
-		if (inner && log2(sizes[pc[k].end] / sizes[pc[k].start]) < FIT_MIN_OCTAVES) {
+		double oct = log2(sizes[pc[k].end] / sizes[pc[k].start]);
+		if (inner && oct < FIT_MIN_OCTAVES) {
 			for (int i = pc[k].start; i <= pc[k].end; i++)
 				member[i] = false;
 			continue;
 		}
 		if (m && fabs(pc[k].level - pc[m - 1].level) < jump) {
 			pc[m - 1].end = pc[k].end;
-			pc[m - 1].level = pc[k].level;
 			continue;
 		}
 		pc[m++] = pc[k];
@@ -515,7 +546,7 @@ int probe_fit_levels(const double *sizes, const double *latency_ns, int n, struc
 			continue;
 		}
 		double mid = sqrt(lvl[ref] * lvl[k]); /* the midpoint in log latency */
-		double x = probe_crossing(sizes, latency_ns, pc[ref].end, pc[k].start, mid);
+		double x = probe_crossing(sizes, latency_ns, pc[ref].end, pc[k].start, mid, NULL);
 		if (isnan(x))
 			x = exp2((log2(sizes[pc[ref].end]) + log2(sizes[pc[k].start])) / 2);
 		double z = rise / noise;
@@ -704,15 +735,21 @@ static void round_agreement(const struct probe_result *r, const double *samp, in
 		if (have < 3)
 			continue;
 		lv->rounds_used++;
-		double c = probe_crossing(sz, row, lo, hi, mid);
+		double c = probe_crossing(sz, row, lo, hi, mid, NULL);
 		if (!isnan(c) && fabs(log(c / b->size)) <= log(1.15))
 			lv->rounds_agree++;
 	}
-	double c0 = probe_crossing(sz, half[0], lo, hi, mid);
-	double c1 = probe_crossing(sz, half[1], lo, hi, mid);
+	double c0 = probe_crossing(sz, half[0], lo, hi, mid, NULL);
+	double c1 = probe_crossing(sz, half[1], lo, hi, mid, NULL);
+	double all[256];
+	int wrong;
+	for (int k = 0; k < n; k++)
+		all[k] = r->points[k].ns;
+	probe_crossing(sz, all, lo, hi, mid, &wrong);
+	lv->noisy_points = wrong;
 	lv->round_min = isnan(c0) || isnan(c1) ? 0 : fmin(c0, c1);
 	lv->round_max = isnan(c0) || isnan(c1) ? 0 : fmax(c0, c1);
-	lv->unstable = rounds >= 2 && (!(lv->round_min > 0) ||
+	lv->unstable = rounds >= 2 && (!(lv->round_min > 0) || wrong > 0 ||
 				       fabs(log(lv->round_max / lv->round_min)) > log(1.15));
 }
 
@@ -862,11 +899,14 @@ int probe_decide_sizes(struct probe_result *r, const double *samp, int rounds, i
 	for (int L = 1; L <= nl; L++) {
 		const struct probe_level *lv = &r->levels[L - 1];
 		if (lv->unstable && w < (int)sizeof(r->warning) - 60)
-			w += snprintf(r->warning + w, sizeof(r->warning) - (size_t)w,
-				      "%sL%d unstable (halves of the rounds cross at %s and %s)",
-				      w ? "; " : "", L,
-				      probe_format_size(lv->round_min, a, sizeof(a)),
-				      probe_format_size(lv->round_max, b, sizeof(b)));
+			w += snprintf(
+			    r->warning + w, sizeof(r->warning) - (size_t)w,
+			    "%sL%d unstable (halves of the rounds cross at %s and %s)",
+			    w ? "; " : "", L,
+			    lv->round_min > 0 ? probe_format_size(lv->round_min, a, sizeof(a))
+					      : "-",
+			    lv->round_max > 0 ? probe_format_size(lv->round_max, b, sizeof(b))
+					      : "-");
 	}
 	return nunstable;
 }

@@ -98,11 +98,13 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 		     *type ? ")" : "", lv->unstable ? " UNSTABLE" : "");
 		if (lv->unstable)
 			emit(fn, ctx,
-			     "        unstable: the even and odd rounds cross at %s and %s; %d of "
-			     "%d rounds within 15%%",
-			     probe_format_size(lv->round_min, a, sizeof(a)),
-			     probe_format_size(lv->round_max, b, sizeof(b)), lv->rounds_agree,
-			     lv->rounds_used);
+			     "        unstable: the even and odd rounds cross at %s and %s, %d "
+			     "point(s) on the wrong side of the step; %d of %d rounds within 15%%",
+			     lv->round_min > 0 ? probe_format_size(lv->round_min, a, sizeof(a))
+					       : "-",
+			     lv->round_max > 0 ? probe_format_size(lv->round_max, b, sizeof(b))
+					       : "-",
+			     lv->noisy_points, lv->rounds_agree, lv->rounds_used);
 		if (lv->evidence[0])
 			emit(fn, ctx, "        L%d %s", lv->level, lv->evidence);
 	}
@@ -143,6 +145,8 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 				     names[i], r->tlb_pages[r->ntlb - 1]);
 		}
 	}
+	if (r->skipped[0])
+		emit(fn, ctx, "%s", r->skipped);
 	if (r->counter_msg[0])
 		emit(fn, ctx, "%s", r->counter_msg);
 }
