@@ -65,7 +65,8 @@ int probe_detect_levels(const double *sizes, const double *latency_ns, int n, do
  * pieces (optimal partitioning), pieces of at least 3 points and a small spread are plateaus,
  * neighbouring plateaus less than max(1.5x, exp(6*noise)) apart merge (a slope or a bump inside
  * one level); a plateau between two others shorter than an octave is a shelf of a transition
- * (a cache shared with a busy neighbour), not a level; each rise between plateaus is a step placed
+ * (a cache shared with a busy neighbour), not a level, unless it lies 2.5x above the one before
+ * and 2.5x below the next; each rise between plateaus is a step placed
  * where the curve crosses the midpoint of the two plateau latencies in log latency (their geometric
  * mean). Same output as probe_detect_levels, with below_from/above_to set; below_ns/above_ns are
  * the medians of the two plateaus' own points. Returns the number of steps, or -1 (bad input). */

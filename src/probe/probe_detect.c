@@ -353,6 +353,7 @@ int probe_assign_levels(const struct probe_detect *d, int *bound_of, int max)
 #define FIT_SPAN 1.20	     /* max/min ratio inside one plateau piece */
 #define FIT_JUMP 1.50	     /* smallest plateau ratio that makes a cache step */
 #define FIT_NOISE_FLOOR 0.01 /* relative noise per point assumed at least */
+#define FIT_LEVEL_RATIO 2.5  /* ... unless this far above the one before and below the next */
 #define FIT_MIN_OCTAVES 1.0  /* span of a plateau between two others (log2 of end/start size) */
 
 double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns,
@@ -503,7 +504,10 @@ int probe_fit_levels(const double *sizes, const double *latency_ns, int n, struc
 	for (int k = 0; k < npc; k++) {
 		bool inner = k > 0 && k + 1 < npc;
 		double oct = log2(sizes[pc[k].end] / sizes[pc[k].start]);
-		if (inner && oct < FIT_MIN_OCTAVES) {
+		/* unless it stands well apart from both neighbours, as cache levels do */
+		bool apart = inner && m && pc[k].level - pc[m - 1].level >= log(FIT_LEVEL_RATIO) &&
+			     pc[k + 1].level - pc[k].level >= log(FIT_LEVEL_RATIO);
+		if (inner && oct < FIT_MIN_OCTAVES && !apart) {
 			for (int i = pc[k].start; i <= pc[k].end; i++)
 				member[i] = false;
 			continue;
