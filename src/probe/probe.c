@@ -65,8 +65,9 @@ struct probe {
 	uint64_t rng;
 	int perf_fd;
 	double rep_ms;
-	double est_ns; /* latency of the previous point, per load */
-	double t_start;
+	double est_ns;	   /* latency of the previous point, per load */
+	double active_ms;  /* time spent in finished probe_step calls */
+	double step_start; /* start of the current one */
 	double budget_ms;
 
 	/* working-set sweep */
@@ -807,6 +808,10 @@ void probe_free(struct probe *p)
 	free(p);
 }
 
+/* ms of the budget used: the time spent inside probe_step (a front end running the probe between
+ * its ticks does not spend the probe's budget while it waits). */
+static double used_ms(const struct probe *p) { return p->active_ms + now_ms() - p->step_start; }
+
 static enum phase next_phase(struct probe *p, enum phase from)
 {
 	static const struct {
@@ -819,7 +824,7 @@ static enum phase next_phase(struct probe *p, enum phase from)
 	    {PH_TLB, PROBE_TLB},
 	    {PH_SEED, PROBE_SEED},
 	};
-	bool late = now_ms() - p->t_start > SKIP_SHARE * p->budget_ms;
+	bool late = used_ms(p) > SKIP_SHARE * p->budget_ms;
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (order[i].ph <= from || !(p->o.phases & order[i].bit))
 			continue;
@@ -830,7 +835,7 @@ static enum phase next_phase(struct probe *p, enum phase from)
 			snprintf(p->r.skipped, sizeof(p->r.skipped),
 				 "TLB reach and strided sweep skipped: %.0f s of the %.0f s budget "
 				 "used",
-				 (now_ms() - p->t_start) / 1e3, p->budget_ms / 1e3);
+				 used_ms(p) / 1e3, p->budget_ms / 1e3);
 			continue;
 		}
 		return order[i].ph;
@@ -862,7 +867,7 @@ static int enter(struct probe *p, enum phase ph)
 		setup_seed(p, e, sizeof(e));
 		break;
 	case PH_DONE:
-		p->r.elapsed_s = (now_ms() - p->t_start) / 1e3;
+		p->r.elapsed_s = used_ms(p) / 1e3;
 		break;
 	default:
 		break;
@@ -921,7 +926,7 @@ static int next_window_point(const struct probe *p, int k)
 static int remeasure_unit(struct probe *p)
 {
 	struct probe_result *r = &p->r;
-	bool in_budget = now_ms() - p->t_start < REMEASURE_SHARE * p->budget_ms;
+	bool in_budget = used_ms(p) < REMEASURE_SHARE * p->budget_ms;
 
 	if (p->idx < 0) { /* between rounds: choose what to measure again */
 		bool sizes = p->nwin > 0 && r->sweep_rounds < PROBE_MAX_ROUNDS;
@@ -965,7 +970,6 @@ static int unit(struct probe *p)
 
 	switch (p->phase) {
 	case PH_INIT:
-		p->t_start = now_ms();
 		measure_ghz(r);
 		open_counter(p);
 		return enter(p, next_phase(p, PH_INIT));
@@ -978,7 +982,7 @@ static int unit(struct probe *p)
 			/* a slow (loaded) machine stops the base rounds early, keeping time to
 			 * measure the unstable levels again */
 			bool slow = p->round + 1 >= BASE_MIN_ROUNDS &&
-				    now_ms() - p->t_start > BASE_SHARE * p->budget_ms;
+				    used_ms(p) > BASE_SHARE * p->budget_ms;
 			if (++p->round == p->o.rounds || slow) {
 				analyse_sizes(p, p->round);
 				return enter(p, next_phase(p, PH_SIZES));
@@ -1055,11 +1059,13 @@ int probe_step(struct probe *p, double budget_ms)
 		p->phase = PH_ERROR;
 		return -1;
 	}
-	double t0 = now_ms();
+	double t0 = p->step_start = now_ms();
 	do {
 		if (unit(p) < 0)
 			break;
 	} while (p->phase != PH_DONE && p->phase != PH_ERROR && now_ms() - t0 < budget_ms);
+	p->active_ms += now_ms() - t0;
+	p->step_start = now_ms();
 	unpin(&old);
 	if (p->phase == PH_ERROR)
 		return -1;
