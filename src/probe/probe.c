@@ -22,9 +22,7 @@
 #define STEPS_PER_OCTAVE 8 /* grid: 2^k * (1, 1.125, ..., 1.875) */
 #define MIN_SIZE 1024	   /* bytes */
 #define REPS 3		   /* timed repetitions of the TLB and seed points (best kept) */
-#define SWEEP_REPS                                                                                 \
-	5 /* ... of a sweep point: short ones, so that one lands between                           \
-	     interruptions of a busy CPU */
+#define SWEEP_REPS 5	   /* ... of a sweep point: short, so one lands between interruptions */
 #define SWEEP_REP_MS 0.25
 #define LINE_BASE_ROUNDS 8 /* line-size rounds before re-measuring (each a few ms) */
 #define LINE_REPS 9
@@ -484,9 +482,16 @@ static double median_of(double *v, int n)
 /* The sweep's levels from the rounds so far; remembers the windows of unstable levels. */
 static void analyse_sizes(struct probe *p, int rounds)
 {
+	double col[PROBE_MAX_ROUNDS];
+
 	p->r.sweep_rounds = rounds;
 	p->r.samples = p->samp;
 	p->nwin = probe_decide_sizes(&p->r, p->samp, rounds, p->win_lo, p->win_hi);
+	for (int k = 0; k < p->n && p->perf_fd >= 0; k++) { /* counted L1D misses per load */
+		for (int q = 0; q < rounds; q++)
+			col[q] = p->msamp[q * p->n + k];
+		p->r.points[k].miss_counted = median_of(col, rounds);
+	}
 }
 
 static double level_size(const struct probe_result *r, int level, double fallback)

@@ -7,7 +7,7 @@
 /* Usage: probe32 [MAX_SIZE]; prints key=value lines, exit 1 when the probe fails. */
 int main(int argc, char **argv)
 {
-	struct probe_opts o = {.cpu = -1,
+	struct probe_opts o = {.cpu = 0, /* the CPU that stays online while others are unplugged */
 			       .quick = true,
 			       .phases = PROBE_SIZES | PROBE_LINE,
 			       .rounds = 3,
@@ -33,6 +33,8 @@ int main(int argc, char **argv)
 	const struct probe_result *r = probe_result(p);
 	printf("rc=%d\nmax_size=%.0f\nnpoints=%d\nlevels=%d\nline_rounds=%d\n", rc, r->max_size,
 	       r->npoints, r->nlevels, r->line_rounds);
+	if (rc < 0)
+		printf("error=%s\n", probe_error(p));
 	probe_free(p);
 	return rc < 0;
 }
