@@ -804,8 +804,8 @@ int probe_decide_sizes(struct probe_result *r, const double *samp, int rounds, i
 	for (int i = 0; i < r->nsysfs; i++)
 		if (r->sysfs[i].level > nl)
 			nl = r->sysfs[i].level;
-	if (!memory && d->nbounds > 0 && nl < nmapped + 1)
-		nl = nmapped + 1; /* the plateau after the last step is a cache level of its own */
+	if (!memory && d->nbounds > 0 && r->nsysfs == 0 && nl < nmapped + 1)
+		nl = nmapped + 1; /* without sysfs, the plateau after the last step is a level */
 	if (nl > PROBE_MAX_LEVELS)
 		nl = PROBE_MAX_LEVELS;
 	r->nlevels = nl;
