@@ -4,12 +4,17 @@
 #define PMUTOP_PROBE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
-#define PROBE_MAX_BOUNDS 8 /* latency steps one curve may hold */
-#define PROBE_MAX_LEVELS 4 /* cache levels reported */
-#define PROBE_MAX_SYSFS 8  /* sysfs cache entries kept */
-#define PROBE_NSTRIDES 7   /* line-size and seed strides: 8..512 B / 4..256 B */
+#define PROBE_MAX_BOUNDS 8   /* latency steps one curve may hold */
+#define PROBE_MAX_LEVELS 4   /* cache levels reported */
+#define PROBE_MAX_SYSFS 8    /* sysfs cache entries kept */
+#define PROBE_NSTRIDES 7     /* seed strides: 4..256 B */
+#define PROBE_NLINE 6	     /* line-size pair offsets: 8..256 B */
+#define PROBE_MAX_POINTS 160 /* working-set sizes in one sweep */
+#define PROBE_MAX_ROUNDS 24  /* sweep rounds, the re-measured ones included */
+#define PROBE_LINE_ROUNDS 16 /* line-size rounds */
 
 /* ---- pure boundary detection (src/probe_detect.c) ---- */
 
@@ -20,6 +25,8 @@ struct probe_bound {
 	double above_ns;   /* plateau latency after the step */
 	double confidence; /* 0..1: step height against noise, and plateau support */
 	int lo, hi;	   /* grid indices of the plateau end before and start after the step */
+	int below_from;	   /* grid index where the plateau before the step starts (fit only) */
+	int above_to;	   /* grid index where the plateau after the step ends (fit only) */
 };
 
 struct probe_detect {
@@ -34,12 +41,44 @@ struct probe_detect {
 	double jump_min;   /* smallest plateau ratio accepted as a step */
 };
 
+/* Decides the cache levels of @r (points[].size, sysfs and max_size set) from the sweep samples
+ * @samp[round * r->npoints + k] (ns per load, NAN = not measured): fills points[].ns (minimum
+ * over rounds) and spread, detect, levels, mem_ns/mem_note, miss_est and warning. A level is
+ * unstable when the minimum curves of the even and of the odd rounds cross its step more than
+ * 15% apart, or the minimum curve has points on the wrong side of it; for
+ * each unstable level @win_lo/@win_hi (PROBE_MAX_LEVELS entries, may be NULL) get the grid
+ * window to measure again. Returns the number of unstable levels. */
+struct probe_result;
+int probe_decide_sizes(struct probe_result *r, const double *samp, int rounds, int *win_lo,
+		       int *win_hi);
+/* The sysfs size of cache @level in @r (bytes), 0 when sysfs has none. */
+double probe_sysfs_size(const struct probe_result *r, int level);
+
 /* Finds the latency steps of a curve over an ascending size grid. @noise is the relative noise of
  * one point (0.03 = 3%); <= 0 estimates it from the curve. Steps smaller than max(1.3x,
  * exp(6*noise)) are not reported. Returns the number of steps, or -1 (bad input) with @out cleared.
  */
 int probe_detect_levels(const double *sizes, const double *latency_ns, int n, double noise,
 			struct probe_detect *out);
+
+/* The working-set sweep's detector: a penalised segmentation of log latency into constant
+ * pieces (optimal partitioning), pieces of at least 3 points and a small spread are plateaus,
+ * neighbouring plateaus less than max(1.5x, exp(6*noise)) apart merge (a slope or a bump inside
+ * one level); a plateau between two others shorter than an octave is a shelf of a transition
+ * (a cache shared with a busy neighbour), not a level, unless it lies 2.5x above the one before
+ * and 2.5x below the next; each rise between plateaus is a step placed
+ * where the curve crosses the midpoint of the two plateau latencies in log latency (their geometric
+ * mean). Same output as probe_detect_levels, with below_from/above_to set; below_ns/above_ns are
+ * the medians of the two plateaus' own points. Returns the number of steps, or -1 (bad input). */
+int probe_fit_levels(const double *sizes, const double *latency_ns, int n,
+		     struct probe_detect *out);
+
+/* Where @ns (NAN = not measured, skipped) crosses @mid_ns upwards between grid indices @from and
+ * @to (inclusive): the split with the fewest points on the wrong side, interpolated in log size
+ * between the points beside it; NAN when no split separates them. @wrong (may be NULL) gets how
+ * many points lie on the wrong side of that split (noise in the transition). */
+double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns,
+		      int *wrong);
 
 /* Maps cache levels to the steps of @d: @bound_of[L - 1] is the step that ends level L, or -1
  * when the plateau below a step sits more than 1.5x above the plateau after the previous step
@@ -52,11 +91,27 @@ int probe_assign_levels(const struct probe_detect *d, int *bound_of, int max);
  * or 0 when the curve shows no L1 miss cost (not found). @confidence gets 0..1. */
 int probe_detect_line(const int *strides, const double *ns, int n, double *confidence);
 
+/* Line size from the pair test: each chase node loads a 512 B-aligned address A and then A + d
+ * (@offsets d, ascending); the second load hits while d is below the line size and misses from
+ * it on. @samp[round * @n + i] is ns per load (NAN = not measured). Fits a step low/high over
+ * the per-offset minimum across rounds, writes it to @ns_out, and returns the smallest offset
+ * that starts the high side (bytes), or 0 when no step of at least 1.12x is found. @confidence
+ * gets 0..1; @agree gets how many rounds alone decide the same line size; @unstable is set
+ * unless the minimum curves of the even and of the odd rounds each give that size. */
+int probe_decide_line(const int *offsets, const double *samp, int n, int rounds, double *ns_out,
+		      double *confidence, int *agree, bool *unstable);
+
 /* The seed's miss rate for a stride over a line: min(1, stride/line). */
 double probe_seed_miss_rate(int stride_bytes, int line_bytes);
 /* The seed's formula MISS_RATE*MissTime + (1-MISS_RATE)*HitTime = AccessTime, solved for MissTime.
  * Returns NAN when @miss_rate <= 0. */
 double probe_seed_miss_time(double access_ns, double hit_ns, double miss_rate);
+
+/* Largest working set the probe may map: min(4 GiB, @ram_bytes / 4, @size_max / 4), rounded
+ * down to a MiB; @ram_bytes 0 = unknown (not used). Safe for a 32-bit @size_max. */
+uint64_t probe_max_working_set(uint64_t ram_bytes, uint64_t size_max);
+/* The same for this process: physical memory from sysconf, SIZE_MAX. */
+size_t probe_max_working_set_here(void);
 
 /* Parses "64M", "512K", "1G", "4096", "2MiB" (binary units). Returns 0, or -1 with a message. */
 int probe_parse_size(const char *text, size_t *bytes, char *err, size_t errlen);
@@ -92,12 +147,14 @@ enum probe_phase_bits {
 
 struct probe_opts {
 	int cpu;	 /* CPU to pin to; -1 = the current one */
-	size_t max_size; /* bytes; 0 = 8M quick, 64M full */
+	size_t max_size; /* bytes; 0 = 8M quick, 64M full (capped by probe_max_working_set_here) */
 	bool quick;
 	const char *sysfs_root; /* NULL or "" = "/" */
 	unsigned phases;	/* PROBE_* bits; 0 = PROBE_ALL */
 	int rounds;		/* 0 = 3 quick, 5 full */
 	bool no_counter;	/* do not try the L1D miss counter */
+	double budget_s; /* s spent inside probe_step: re-measuring stops at 70%, TLB and seed are
+			    skipped past 85%; 0 = 15 s full, 6 s quick */
 };
 
 enum probe_agree {
@@ -112,6 +169,10 @@ enum probe_agree {
 /* Classifies a measured size (0 = not found) against sysfs (0 = none) over a probe up to @max_size.
  */
 enum probe_agree probe_compare(double measured, double sysfs, double max_size);
+/* The same with "agrees" meaning within @tol (0.15 = 15%) instead of 25%. */
+enum probe_agree probe_compare_tol(double measured, double sysfs, double max_size, double tol);
+/* The tolerance a level's size must meet against sysfs: 15% for L1, 30% beyond. */
+double probe_level_tolerance(int level);
 
 struct probe_point {
 	double size;	     /* bytes */
@@ -129,6 +190,13 @@ struct probe_level {
 	double sysfs_size; /* bytes; 0 = none */
 	int sysfs_line;	   /* bytes */
 	enum probe_agree agree;
+	int plateau_from, plateau_to; /* grid indices of the plateau hit_ns comes from; -1 = none */
+	bool unstable;	  /* the two halves of the rounds cross more than 15% apart, or the curve
+			     crosses the midpoint more than once */
+	int noisy_points; /* points of the minimum curve on the wrong side of the step */
+	int rounds_agree, rounds_used; /* rounds whose own crossing lies within 15% of size */
+	double round_min, round_max;   /* bytes: the halves' crossings (0 = a half has none) */
+	char evidence[200]; /* why it disagrees with sysfs or is not found; "" = agrees */
 };
 
 struct probe_result {
@@ -141,6 +209,9 @@ struct probe_result {
 
 	int npoints;
 	struct probe_point *points;
+	int sweep_rounds;      /* rounds in samples (base and re-measured) */
+	const double *samples; /* [round * npoints + k] ns per load, NAN = not measured */
+	int remeasured;	       /* extra rounds spent on unstable levels */
 	struct probe_detect detect;
 	int nlevels;
 	struct probe_level levels[PROBE_MAX_LEVELS];
@@ -149,9 +220,12 @@ struct probe_result {
 
 	int line; /* bytes; 0 = not found */
 	double line_conf;
-	double line_buffer; /* bytes */
-	int line_strides[PROBE_NSTRIDES];
-	double line_ns[PROBE_NSTRIDES];
+	double line_buffer;	       /* bytes */
+	int line_strides[PROBE_NLINE]; /* pair offsets d (bytes) */
+	double line_ns[PROBE_NLINE];   /* per offset, minimum over rounds, ns per load */
+	int line_rounds, line_agree;   /* rounds measured, rounds deciding the same size */
+	bool line_unstable;
+	double line_samp[PROBE_LINE_ROUNDS][PROBE_NLINE]; /* ns per load; NAN = not measured */
 
 	int ntlb;
 	double *tlb_pages;   /* pages in the chase */
@@ -175,7 +249,8 @@ struct probe_result {
 	int nsysfs;
 	struct probe_sysfs_cache sysfs[PROBE_MAX_SYSFS];
 	char warning[160]; /* "" or why results are unreliable */
-	double elapsed_s;
+	char skipped[96];  /* "" or the phases left out to stay within the time budget */
+	double elapsed_s;  /* s spent inside probe_step */
 };
 
 struct probe;
@@ -204,6 +279,9 @@ void probe_format_plot(const struct probe_result *r, int width, int height, prob
 		       void *ctx);
 void probe_format_seed(const struct probe_result *r, probe_line_fn fn, void *ctx);
 void probe_format_tlb(const struct probe_result *r, probe_line_fn fn, void *ctx);
+/* Writes the raw curve (sysfs, every round of the sweep and of the line test) in the text format
+ * of docs/probe.md ("pmutop probe curve 1"); returns 0 or -1. */
+int probe_write_curve(const struct probe_result *r, FILE *out);
 /* Writes the result as one JSON object (jansson) and a newline; returns 0 or -1. */
 int probe_write_json(const struct probe_result *r, FILE *out);
 

@@ -411,7 +411,7 @@ static void test_real_run(void)
 	CHECK_NEAR(probe_progress(p), 1, 0);
 	CHECK_INT(probe_step(p, 5), 0);
 	const struct probe_result *r = probe_result(p);
-	CHECK(r->npoints == 37, "points %d (1K..512K at 4 per octave)", r->npoints);
+	CHECK(r->npoints == 73, "points %d (1K..512K at 8 per octave)", r->npoints);
 	CHECK(strncmp(r->counter_msg, "L1D miss counter", 16) == 0, "counter message '%s'",
 	      r->counter_msg);
 	if (!r->counter_ok)

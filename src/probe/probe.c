@@ -17,22 +17,34 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SLOT 64		/* bytes between chase slots in the size sweep */
-#define PAGE 4096	/* bytes */
-#define HUGE (2u << 20) /* bytes, THP alignment */
-#define STEPS_PER_OCTAVE 4
-#define MIN_SIZE 1024 /* bytes */
-#define REPS 3	      /* timed repetitions per point and round (best kept) */
+#define SLOT 64		   /* bytes between chase slots in the size sweep */
+#define PAGE 4096	   /* bytes */
+#define HUGE (2u << 20)	   /* bytes, THP alignment */
+#define STEPS_PER_OCTAVE 8 /* grid: 2^k * (1, 1.125, ..., 1.875) */
+#define MIN_SIZE 1024	   /* bytes */
+#define REPS 3		   /* timed repetitions of the TLB and seed points (best kept) */
+#define SWEEP_REPS 5	   /* ... of a sweep point: short, so one lands between interruptions */
+#define SWEEP_REP_MS 0.25
+#define LINE_BASE_ROUNDS 8 /* line-size rounds before re-measuring (each a few ms) */
+#define LINE_REPS 9
+#define LINE_REP_MS 0.15
 #define MIN_LOADS 2000
-#define WARM_CAP (1u << 18) /* loads */
-#define MAX_POINTS 128
+#define WARM_MS 1.0 /* warm-up before the timed repetitions, at most */
+#define MAX_POINTS PROBE_MAX_POINTS
+#define LINE_BLOCK 512 /* bytes between pair-test nodes (the largest offset is half) */
+#define LINE_MIN_NODES 256
+#define REMEASURE_SHARE 0.7 /* re-measuring stops at this fraction of the budget */
+#define SKIP_SHARE 0.85	    /* TLB and seed phases are left out beyond this fraction */
+#define BASE_SHARE 0.35	    /* base sweep rounds end early beyond this fraction ... */
+#define BASE_MIN_ROUNDS 3   /* ... once this many are done */
 
-enum phase { PH_INIT, PH_SIZES, PH_LINE, PH_TLB, PH_SEED, PH_DONE, PH_ERROR };
+enum phase { PH_INIT, PH_SIZES, PH_LINE, PH_REMEASURE, PH_TLB, PH_SEED, PH_DONE, PH_ERROR };
 
 static const char *const phase_names[] = {
-    [PH_INIT] = "starting", [PH_SIZES] = "working-set sweep", [PH_LINE] = "line size",
-    [PH_TLB] = "TLB reach", [PH_SEED] = "strided sweep",      [PH_DONE] = "done",
-    [PH_ERROR] = "error",
+    [PH_INIT] = "starting",  [PH_SIZES] = "working-set sweep",
+    [PH_LINE] = "line size", [PH_REMEASURE] = "measuring unstable levels again",
+    [PH_TLB] = "TLB reach",  [PH_SEED] = "strided sweep",
+    [PH_DONE] = "done",	     [PH_ERROR] = "error",
 };
 
 struct map {
@@ -52,20 +64,26 @@ struct probe {
 	uint64_t rng;
 	int perf_fd;
 	double rep_ms;
-	double est_ns; /* latency of the previous point, per load */
-	double t_start;
+	double est_ns;	   /* latency of the previous point, per load */
+	double active_ms;  /* time spent in finished probe_step calls */
+	double step_start; /* start of the current one */
+	double budget_ms;
 
 	/* working-set sweep */
 	int n;
-	double *samp;  /* [round][n] ns per load */
+	double *samp;  /* [round][n] ns per load, NAN = not measured */
 	double *msamp; /* [round][n] counted misses per load */
 	struct map buf;
 	size_t chain_n; /* slots linked in buf */
 	void *cur;
+	int nwin, win_lo[PROBE_MAX_LEVELS], win_hi[PROBE_MAX_LEVELS]; /* unstable levels */
+	bool line_pending;  /* an extra line-size round is under way */
+	bool sizes_pending; /* an extra sweep round follows it */
+	int line_idx;	    /* its next offset */
 
 	/* line size */
-	double lsamp[16][PROBE_NSTRIDES];
-	uint32_t *order;
+	size_t line_nodes;
+	uint32_t *order; /* node blocks in chase order; bit 31: entered at A + d */
 
 	/* TLB */
 	struct map tbuf, lbuf;
@@ -136,7 +154,7 @@ static volatile uintptr_t sink;
 /* ns for @n iterations of 16 dependent adds (one cycle each on current cores). */
 static double add_chain_ns(uint64_t n)
 {
-	uint64_t x = 0;
+	unsigned long x = 0; /* one register on every target */
 	double t0 = now_ms();
 	for (uint64_t i = 0; i < n; i++) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -351,11 +369,14 @@ static void unpin(cpu_set_t *old)
 
 /* ---- grids ---- */
 
+/* Sizes 2^k * (1 + j/8): the common cache sizes (48K, 1.25M, 1.5M, 12M...) are grid points. */
 static int size_grid(double max, double *g, int cap)
 {
 	int n = 0;
 	for (int k = 0; n < cap; k++) {
-		double s = floor(MIN_SIZE * exp2((double)k / STEPS_PER_OCTAVE) / SLOT) * SLOT;
+		double s = floor(MIN_SIZE * exp2(k / STEPS_PER_OCTAVE) *
+				 (1 + (double)(k % STEPS_PER_OCTAVE) / STEPS_PER_OCTAVE) / SLOT) *
+			   SLOT;
 		if (s > max * 1.0001)
 			break;
 		g[n++] = s;
@@ -365,22 +386,32 @@ static int size_grid(double max, double *g, int cap)
 
 /* ---- one timed point ---- */
 
-/* Times dependent loads from *@cur: warm-up, then REPS reps; returns best ns per load. */
-static double time_chase(struct probe *p, void **cur, size_t chain, double *miss)
+/* Times dependent loads from *@cur: a warm-up (one pass of the chain, at most WARM_MS) that
+ * also calibrates the repetition length, then @reps reps of @rep_ms; returns best ns per load. */
+static double time_chase_reps(struct probe *p, void **cur, size_t chain, double *miss, int reps,
+			      double rep_ms)
 {
 	double best = INFINITY;
-	uint64_t warm = chain < WARM_CAP ? chain : WARM_CAP;
 	double est = p->est_ns > 0.2 ? p->est_ns : 1;
+	uint64_t warm = chain, cap = (uint64_t)(WARM_MS * 1e6 / est);
 
-	*cur = chase(*cur, warm < 64 ? 64 : warm);
-	uint64_t loads = (uint64_t)(p->rep_ms * 1e6 / est);
+	if (warm > cap)
+		warm = cap;
+	if (warm < 256)
+		warm = 256;
+	double t0 = now_ms();
+	*cur = chase(*cur, warm);
+	double w = (now_ms() - t0) * 1e6 / (double)warm;
+	if (w > 0.2)
+		est = w;
+	uint64_t loads = (uint64_t)(rep_ms * 1e6 / est);
 	if (loads < MIN_LOADS)
 		loads = MIN_LOADS;
 	if (loads > 50000000)
 		loads = 50000000;
 	if (miss)
 		*miss = NAN;
-	for (int k = 0; k < REPS; k++) {
+	for (int k = 0; k < reps; k++) {
 		uint64_t c0 = read_counter(p);
 		double t0 = now_ms();
 		*cur = chase(*cur, loads);
@@ -395,6 +426,11 @@ static double time_chase(struct probe *p, void **cur, size_t chain, double *miss
 	sink = (uintptr_t)*cur;
 	p->est_ns = best;
 	return best;
+}
+
+static double time_chase(struct probe *p, void **cur, size_t chain, double *miss)
+{
+	return time_chase_reps(p, cur, chain, miss, REPS, p->rep_ms);
 }
 
 /* Links slots [chain, n) of stride @stride at @base into the random cycle (random insertion keeps
@@ -420,14 +456,6 @@ static void grow_chain(struct probe *p, unsigned char *base, size_t stride, size
 
 /* ---- phases ---- */
 
-static double sysfs_size_of(const struct probe_result *r, int level)
-{
-	for (int i = 0; i < r->nsysfs; i++)
-		if (r->sysfs[i].level == level)
-			return r->sysfs[i].size;
-	return 0;
-}
-
 static double median_of(double *v, int n)
 {
 	double t[64];
@@ -446,159 +474,48 @@ static double median_of(double *v, int n)
 	return k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2;
 }
 
-enum probe_agree probe_compare(double measured, double sysfs, double max_size)
+/* The sweep's levels from the rounds so far; remembers the windows of unstable levels. */
+static void analyse_sizes(struct probe *p, int rounds)
 {
-	if (!(sysfs > 0))
-		return PROBE_AGREE_NONE;
-	if (!(measured > 0))
-		return sysfs > max_size / 2 ? PROBE_AGREE_BEYOND : PROBE_AGREE_NOTFOUND;
-	double x = fabs(log2(measured / sysfs));
-	return x <= log2(1.25) + 1e-9 ? PROBE_AGREE_OK
-	       : x <= 1 + 1e-9	      ? PROBE_AGREE_NEAR
-				      : PROBE_AGREE_MISMATCH;
-}
+	double col[PROBE_MAX_ROUNDS];
 
-static void analyse_sizes(struct probe *p)
-{
-	struct probe_result *r = &p->r;
-	int R = p->o.rounds, n = p->n;
-	double lat[MAX_POINTS], sz[MAX_POINTS], col[64], spread[MAX_POINTS];
-
-	for (int k = 0; k < n; k++) {
-		for (int q = 0; q < R; q++)
-			col[q] = p->samp[q * n + k];
-		double m = median_of(col, R);
-		for (int q = 0; q < R; q++)
-			col[q] = fabs(log(p->samp[q * n + k] / m));
-		spread[k] = median_of(col, R);
-		for (int q = 0; q < R; q++)
-			col[q] = p->msamp[q * n + k];
-		r->points[k].ns = m;
-		r->points[k].spread = spread[k];
-		r->points[k].miss_counted = p->perf_fd >= 0 ? median_of(col, R) : NAN;
-		lat[k] = m;
-		sz[k] = r->points[k].size;
+	p->r.sweep_rounds = rounds;
+	p->r.samples = p->samp;
+	p->nwin = probe_decide_sizes(&p->r, p->samp, rounds, p->win_lo, p->win_hi);
+	for (int k = 0; k < p->n && p->perf_fd >= 0; k++) { /* counted L1D misses per load */
+		for (int q = 0; q < rounds; q++)
+			col[q] = p->msamp[q * p->n + k];
+		p->r.points[k].miss_counted = median_of(col, rounds);
 	}
-	if (probe_detect_levels(sz, lat, n, 0, &r->detect) < 0)
-		return;
-	/* Agreement across rounds: each step must reappear within 1.5 grid steps. */
-	double agree[PROBE_MAX_BOUNDS] = {0};
-	for (int q = 0; q < R; q++) {
-		struct probe_detect d;
-		if (probe_detect_levels(sz, &p->samp[q * n], n, 0, &d) < 0)
-			continue;
-		for (int b = 0; b < r->detect.nbounds; b++)
-			for (int j = 0; j < d.nbounds; j++)
-				if (fabs(log2(d.b[j].size / r->detect.b[b].size)) <=
-				    1.5 / STEPS_PER_OCTAVE) {
-					agree[b] += 1.0 / R;
-					break;
-				}
-	}
-	for (int b = 0; b < r->detect.nbounds; b++)
-		r->detect.b[b].confidence *= agree[b];
-
-	/* Levels: step k ends level k+1; compare with sysfs. */
-	double largest_sysfs = 0;
-	for (int i = 0; i < r->nsysfs; i++)
-		largest_sysfs = fmax(largest_sysfs, r->sysfs[i].size);
-	int nb = r->detect.nbounds;
-	int bound_of[PROBE_MAX_LEVELS];
-	int nmapped = probe_assign_levels(&r->detect, bound_of, PROBE_MAX_LEVELS);
-	int nl = nmapped;
-	for (int i = 0; i < r->nsysfs; i++)
-		if (r->sysfs[i].level > nl)
-			nl = r->sysfs[i].level;
-	if (nl > PROBE_MAX_LEVELS)
-		nl = PROBE_MAX_LEVELS;
-	r->nlevels = nl;
-	for (int L = 1; L <= nl; L++) {
-		struct probe_level *lv = &r->levels[L - 1];
-		memset(lv, 0, sizeof(*lv));
-		lv->level = L;
-		int k = L <= nmapped ? bound_of[L - 1] : -2;
-		if (k >= 0) {
-			lv->hit_ns = r->detect.b[k].below_ns;
-			lv->confidence = r->detect.b[k].confidence;
-			if (lv->confidence >= 0.5)
-				lv->size = r->detect.b[k].size;
-		} else if (k == -1) {
-			lv->hit_ns =
-			    NAN; /* a level the latency curve passed without a clear step */
-		} else if (L == nmapped + 1 && nb > 0 &&
-			   !(r->max_size >= 2 * largest_sysfs && r->detect.tail_flat)) {
-			lv->hit_ns = r->detect.last_ns;
-		}
-		lv->sysfs_size = sysfs_size_of(r, L);
-		for (int i = 0; i < r->nsysfs; i++)
-			if (r->sysfs[i].level == L)
-				lv->sysfs_line = r->sysfs[i].line;
-		lv->agree = probe_compare(lv->size, lv->sysfs_size, r->max_size);
-	}
-	bool covers = largest_sysfs > 0 ? r->max_size >= 2 * largest_sysfs
-					: r->max_size >= 64.0 * 1024 * 1024;
-	if (nb > 0 && r->detect.tail_flat && covers) {
-		r->mem_ns = r->detect.last_ns;
-		snprintf(r->mem_note, sizeof(r->mem_note),
-			 "last plateau, beyond every cache level");
-	} else if (r->detect.open_from >= 0) {
-		char a[32];
-		snprintf(r->mem_note, sizeof(r->mem_note),
-			 "not found: latency still rising at the end (from %s, x%.1f)",
-			 probe_format_size(r->points[r->detect.open_from].size, a, sizeof(a)),
-			 r->detect.open_ratio);
-	} else if (!covers) {
-		snprintf(r->mem_note, sizeof(r->mem_note),
-			 "not found: range ends below 2x the largest cache");
-	} else {
-		snprintf(r->mem_note, sizeof(r->mem_note),
-			 "not found: the curve does not end on a plateau");
-	}
-	/* Estimated L1 misses per load from the seed formula, between the L1 and L2 plateaus. */
-	double h1 = nb >= 1 ? r->detect.b[0].below_ns : 0,
-	       h2 = nb >= 1 ? r->detect.b[0].above_ns : 0;
-	for (int k = 0; k < n; k++) {
-		struct probe_point *pt = &r->points[k];
-		if (!(h2 > h1))
-			pt->miss_est = NAN;
-		else if (nb >= 2 && pt->size > r->detect.b[1].size)
-			pt->miss_est = 1;
-		else
-			pt->miss_est = fmin(1, fmax(0, (pt->ns - h1) / (h2 - h1)));
-	}
-	/* Plateau noise: warn rather than report a shaky number. */
-	double sp = median_of(spread, n < 64 ? n : 64);
-	if (sp > 0.10)
-		snprintf(r->warning, sizeof(r->warning),
-			 "unstable: rounds disagree by %.0f%% (median); VM or host noise?",
-			 sp * 100);
 }
 
 static double level_size(const struct probe_result *r, int level, double fallback)
 {
 	if (r->nlevels >= level && r->levels[level - 1].size > 0)
 		return r->levels[level - 1].size;
-	double s = sysfs_size_of(r, level);
+	double s = probe_sysfs_size(r, level);
 	return s > 0 ? s : fallback;
 }
 
 static void setup_line(struct probe *p)
 {
 	struct probe_result *r = &p->r;
-	double l1 = level_size(r, 1, 32768), l2 = level_size(r, 2, 1 << 20);
-	double b = 8 * l1;
-	if (b > l2 / 2)
-		b = l2 / 2;
-	if (b < 4 * l1)
-		b = 4 * l1;
-	size_t pb = PAGE * 4;
-	while (pb < b && pb < (size_t)r->max_size)
-		pb *= 2;
-	r->line_buffer = (double)pb;
+	double l1 = level_size(r, 1, 32768);
+	size_t nodes = (size_t)(l1 / SLOT);
+
+	if (nodes < LINE_MIN_NODES)
+		nodes = LINE_MIN_NODES;
+	if (nodes > (size_t)r->max_size / LINE_BLOCK)
+		nodes = (size_t)r->max_size / LINE_BLOCK;
+	p->line_nodes = nodes;
+	r->line_buffer = (double)nodes * LINE_BLOCK;
 	free(p->order);
-	p->order = calloc(pb / PAGE + PAGE / 8 + pb / 8 + 1, sizeof(uint32_t));
-	for (int i = 0; i < PROBE_NSTRIDES; i++)
+	p->order = calloc(nodes, sizeof(uint32_t));
+	for (int i = 0; i < PROBE_NLINE; i++)
 		r->line_strides[i] = 8 << i;
+	for (int q = 0; q < PROBE_LINE_ROUNDS; q++)
+		for (int i = 0; i < PROBE_NLINE; i++)
+			r->line_samp[q][i] = NAN;
 }
 
 /* @a[0..n) = 0..n-1 in random order (Fisher-Yates). */
@@ -614,46 +531,38 @@ static void random_permutation(struct probe *p, uint32_t *a, size_t n)
 	}
 }
 
-/* Random walk over the @stride slots of each page, pages in random order. */
-static void build_line_chain(struct probe *p, size_t bytes, int stride)
+/* A new random node order for one round, each node entered at A or at A + d at random. */
+static void shuffle_pairs(struct probe *p)
 {
-	size_t pages = bytes / PAGE, per = PAGE / (size_t)stride, n = pages * per;
-	uint32_t *o = p->order;
-	unsigned char *base = p->buf.p;
+	random_permutation(p, p->order, p->line_nodes);
+	for (size_t i = 0; i < p->line_nodes; i++)
+		if (rnd(p) & 1)
+			p->order[i] |= 1u << 31;
+}
 
-	random_permutation(p, o, pages);
-	uint32_t *s = o + pages, *seq = o + pages + PAGE / 8;
-	for (size_t pg = 0; pg < pages; pg++) {
-		random_permutation(p, s, per);
-		for (size_t i = 0; i < per; i++)
-			seq[pg * per + i] = o[pg] * (uint32_t)per + s[i];
-	}
+/* Links the pair chain for offset @d: first end of node i -> its other end -> next node. */
+static void build_pair_chain(struct probe *p, int d)
+{
+	size_t n = p->line_nodes;
+	unsigned char *base = p->buf.p;
+#define END(i, second)                                                                             \
+	((void **)(base + (size_t)(p->order[i] & 0x7fffffff) * LINE_BLOCK +                        \
+		   ((((p->order[i] >> 31) & 1) ^ (second)) ? (size_t)d : 0)))
 	for (size_t i = 0; i < n; i++) {
-		void **a = (void **)(base + (size_t)seq[i] * stride);
-		*a = base + (size_t)seq[(i + 1) % n] * stride;
+		*END(i, 0) = END(i, 1);
+		*END(i, 1) = END((i + 1) % n, 0);
 	}
-	p->cur = base + (size_t)seq[0] * stride;
+	p->cur = END(0, 0);
+#undef END
 }
 
 static void analyse_line(struct probe *p)
 {
 	struct probe_result *r = &p->r;
-	double col[16];
-	int R = p->o.rounds > 16 ? 16 : p->o.rounds;
+	int R = p->r.line_rounds;
 
-	for (int i = 0; i < PROBE_NSTRIDES; i++) {
-		for (int q = 0; q < R; q++)
-			col[q] = p->lsamp[q][i];
-		r->line_ns[i] = median_of(col, R);
-	}
-	/* Strides leaving fewer than 16 slots per page are shown but not fitted (page changes
-	 * dominate). */
-	int nfit = 0;
-	while (nfit < PROBE_NSTRIDES && PAGE / r->line_strides[nfit] >= 16)
-		nfit++;
-	r->line = probe_detect_line(r->line_strides, r->line_ns, nfit, &r->line_conf);
-	if (r->line && r->line_conf < 0.5)
-		r->line = 0;
+	r->line = probe_decide_line(r->line_strides, &r->line_samp[0][0], PROBE_NLINE, R,
+				    r->line_ns, &r->line_conf, &r->line_agree, &r->line_unstable);
 }
 
 static void setup_tlb(struct probe *p, char *err, size_t errlen)
@@ -802,17 +711,27 @@ struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen)
 		p->o.phases = PROBE_ALL;
 	if (p->o.rounds <= 0)
 		p->o.rounds = 5;
-	if (p->o.rounds > 16)
-		p->o.rounds = 16;
+	if (p->o.rounds > PROBE_LINE_ROUNDS / 2)
+		p->o.rounds = PROBE_LINE_ROUNDS / 2; /* room left for re-measured rounds */
 	if (!p->o.max_size)
 		p->o.max_size = (size_t)(p->o.quick ? 8 : 64) << 20;
 	if (p->o.max_size < 8192) {
 		snprintf(err, errlen, "--max-size must be at least 8K");
 		goto fail;
 	}
-	if (p->o.max_size > ((size_t)4 << 30)) {
-		snprintf(err, errlen, "--max-size must be at most 4G");
-		goto fail;
+	size_t cap = probe_max_working_set_here();
+	if (p->o.max_size > cap) {
+		char c[32];
+		if (!opts->max_size) { /* the default does not fit this address space or memory */
+			p->o.max_size = cap;
+		} else {
+			snprintf(
+			    err, errlen,
+			    "--max-size must be at most %s here (a quarter of memory and of the "
+			    "address space, at most 4G)",
+			    probe_format_size((double)cap, c, sizeof(c)));
+			goto fail;
+		}
 	}
 	if (p->o.cpu < 0)
 		p->o.cpu = sched_getcpu();
@@ -820,7 +739,8 @@ struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen)
 		p->o.cpu = 0;
 	if (probe_check_cpu(p->root, p->o.cpu, err, errlen) < 0)
 		goto fail;
-	p->rep_ms = p->o.quick ? 0.5 : 1.0;
+	p->rep_ms = 0.5;
+	p->budget_ms = (p->o.budget_s > 0 ? p->o.budget_s : p->o.quick ? 6 : 15) * 1e3;
 	p->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)p->o.cpu;
 
 	struct probe_result *r = &p->r;
@@ -834,12 +754,14 @@ struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen)
 	p->n = size_grid(r->max_size, g, MAX_POINTS);
 	r->npoints = p->n;
 	r->points = calloc((size_t)p->n, sizeof(*r->points));
-	p->samp = calloc((size_t)(p->n * p->o.rounds), sizeof(double));
-	p->msamp = calloc((size_t)(p->n * p->o.rounds), sizeof(double));
+	p->samp = calloc((size_t)p->n * PROBE_MAX_ROUNDS, sizeof(double));
+	p->msamp = calloc((size_t)p->n * PROBE_MAX_ROUNDS, sizeof(double));
 	if (!r->points || !p->samp || !p->msamp) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	for (size_t i = 0; i < (size_t)p->n * PROBE_MAX_ROUNDS; i++)
+		p->samp[i] = p->msamp[i] = NAN;
 	for (int k = 0; k < p->n; k++) {
 		r->points[k].size = g[k];
 		r->points[k].miss_counted = NAN;
@@ -851,7 +773,7 @@ struct probe *probe_new(const struct probe_opts *opts, char *err, size_t errlen)
 	if (p->o.phases & PROBE_SIZES)
 		p->units_total += (long)p->n * p->o.rounds;
 	if (p->o.phases & PROBE_LINE)
-		p->units_total += (long)PROBE_NSTRIDES * (p->o.rounds > 16 ? 16 : p->o.rounds);
+		p->units_total += (long)PROBE_NLINE * LINE_BASE_ROUNDS;
 	if (p->o.phases & PROBE_TLB)
 		p->units_total += (p->o.quick ? 37 : 41) * (p->o.rounds < 3 ? p->o.rounds : 3);
 	if (p->o.phases & PROBE_SEED)
@@ -886,6 +808,10 @@ void probe_free(struct probe *p)
 	free(p);
 }
 
+/* ms of the budget used: the time spent inside probe_step (a front end running the probe between
+ * its ticks does not spend the probe's budget while it waits). */
+static double used_ms(const struct probe *p) { return p->active_ms + now_ms() - p->step_start; }
+
 static enum phase next_phase(struct probe *p, enum phase from)
 {
 	static const struct {
@@ -894,12 +820,26 @@ static enum phase next_phase(struct probe *p, enum phase from)
 	} order[] = {
 	    {PH_SIZES, PROBE_SIZES},
 	    {PH_LINE, PROBE_LINE},
+	    {PH_REMEASURE, PROBE_SIZES | PROBE_LINE},
 	    {PH_TLB, PROBE_TLB},
 	    {PH_SEED, PROBE_SEED},
 	};
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (order[i].ph > from && (p->o.phases & order[i].bit))
-			return order[i].ph;
+	bool late = used_ms(p) > SKIP_SHARE * p->budget_ms;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (order[i].ph <= from || !(p->o.phases & order[i].bit))
+			continue;
+		if (order[i].ph == PH_REMEASURE && p->nwin == 0 &&
+		    !((p->o.phases & PROBE_LINE) && p->r.line_unstable))
+			continue;
+		if ((order[i].ph == PH_TLB || order[i].ph == PH_SEED) && late) {
+			snprintf(p->r.skipped, sizeof(p->r.skipped),
+				 "TLB reach and strided sweep skipped: %.0f s of the %.0f s budget "
+				 "used",
+				 used_ms(p) / 1e3, p->budget_ms / 1e3);
+			continue;
+		}
+		return order[i].ph;
+	}
 	return PH_DONE;
 }
 
@@ -916,6 +856,10 @@ static int enter(struct probe *p, enum phase ph)
 		if (!p->order)
 			snprintf(e, sizeof(e), "out of memory");
 		break;
+	case PH_REMEASURE:
+		p->round = p->r.sweep_rounds;
+		p->idx = -1; /* the next window point is looked up on the first unit */
+		break;
 	case PH_TLB:
 		setup_tlb(p, e, sizeof(e));
 		break;
@@ -923,7 +867,7 @@ static int enter(struct probe *p, enum phase ph)
 		setup_seed(p, e, sizeof(e));
 		break;
 	case PH_DONE:
-		p->r.elapsed_s = (now_ms() - p->t_start) / 1e3;
+		p->r.elapsed_s = used_ms(p) / 1e3;
 		break;
 	default:
 		break;
@@ -936,6 +880,89 @@ static int enter(struct probe *p, enum phase ph)
 	return 0;
 }
 
+/* Times sweep point @k for round @q (the chain grows from its current length). */
+static void sweep_point(struct probe *p, int q, int k)
+{
+	size_t slots = (size_t)(p->r.points[k].size / SLOT);
+	double miss;
+
+	if (p->chain_n > slots)
+		p->chain_n = 0;
+	if (p->chain_n == 0)
+		p->est_ns = 0;
+	grow_chain(p, p->buf.p, SLOT, &p->chain_n, slots, false);
+	p->cur = p->buf.p;
+	p->samp[q * p->n + k] =
+	    time_chase_reps(p, &p->cur, p->chain_n, &miss, SWEEP_REPS, SWEEP_REP_MS);
+	p->msamp[q * p->n + k] = miss;
+}
+
+/* Times offset @i of the pair test for line round @q (a new node order at each round start). */
+static void line_point(struct probe *p, int q, int i)
+{
+	if (i == 0)
+		shuffle_pairs(p);
+	build_pair_chain(p, p->r.line_strides[i]);
+	p->est_ns = 0;
+	p->r.line_samp[q][i] =
+	    time_chase_reps(p, &p->cur, 2 * p->line_nodes, NULL, LINE_REPS, LINE_REP_MS);
+}
+
+/* Grid point of the unstable windows after @k, or -1. */
+static int next_window_point(const struct probe *p, int k)
+{
+	int best = -1;
+	for (int w = 0; w < p->nwin; w++) {
+		int c = k + 1 > p->win_lo[w] ? k + 1 : p->win_lo[w];
+		if (c <= p->win_hi[w] && (best < 0 || c < best))
+			best = c;
+	}
+	return best;
+}
+
+/* One unit of re-measuring: the next point of an extra round over the unstable levels'
+ * windows, or of an extra line-size round. Returns 0 when done (stable, out of rounds or out
+ * of budget). */
+static int remeasure_unit(struct probe *p)
+{
+	struct probe_result *r = &p->r;
+	bool in_budget = used_ms(p) < REMEASURE_SHARE * p->budget_ms;
+
+	if (p->idx < 0) { /* between rounds: choose what to measure again */
+		bool sizes = p->nwin > 0 && r->sweep_rounds < PROBE_MAX_ROUNDS;
+		bool line = (p->o.phases & PROBE_LINE) && r->line_unstable &&
+			    r->line_rounds < PROBE_LINE_ROUNDS;
+		if (!in_budget || (!sizes && !line))
+			return 0;
+		p->round = sizes ? r->sweep_rounds : -1;
+		p->idx = line ? -2 : next_window_point(p, -1); /* the cheap line round first */
+		p->chain_n = 0;
+		p->line_pending = line;
+		p->sizes_pending = sizes;
+	}
+	if (p->idx >= 0) {
+		sweep_point(p, p->round, p->idx);
+		p->idx = next_window_point(p, p->idx);
+		if (p->idx < 0) {
+			analyse_sizes(p, p->round + 1);
+			r->remeasured++;
+			p->sizes_pending = false;
+			p->idx = -1;
+		}
+		return 1;
+	}
+	/* an extra line-size round, one offset per unit */
+	line_point(p, r->line_rounds, p->line_idx);
+	if (++p->line_idx == PROBE_NLINE) {
+		p->line_idx = 0;
+		r->line_rounds++;
+		analyse_line(p);
+		p->line_pending = false;
+		p->idx = p->sizes_pending ? next_window_point(p, -1) : -1;
+	}
+	return 1;
+}
+
 /* One unit of work (a few ms). */
 static int unit(struct probe *p)
 {
@@ -943,45 +970,41 @@ static int unit(struct probe *p)
 
 	switch (p->phase) {
 	case PH_INIT:
-		p->t_start = now_ms();
 		measure_ghz(r);
 		open_counter(p);
 		return enter(p, next_phase(p, PH_INIT));
 	case PH_SIZES: {
-		size_t slots = (size_t)(r->points[p->idx].size / SLOT);
-		if (p->idx == 0) {
-			p->chain_n = 0;
-			p->est_ns = 0;
-		}
-		grow_chain(p, p->buf.p, SLOT, &p->chain_n, slots, false);
-		p->cur = p->buf.p;
-		double miss;
-		p->samp[p->round * p->n + p->idx] = time_chase(p, &p->cur, p->chain_n, &miss);
-		p->msamp[p->round * p->n + p->idx] = miss;
+		if (p->idx == 0)
+			p->chain_n = 0; /* a new random cycle each round */
+		sweep_point(p, p->round, p->idx);
 		if (++p->idx == p->n) {
 			p->idx = 0;
-			if (++p->round == p->o.rounds) {
-				analyse_sizes(p);
+			/* a slow (loaded) machine stops the base rounds early, keeping time to
+			 * measure the unstable levels again */
+			bool slow = p->round + 1 >= BASE_MIN_ROUNDS &&
+				    used_ms(p) > BASE_SHARE * p->budget_ms;
+			if (++p->round == p->o.rounds || slow) {
+				analyse_sizes(p, p->round);
 				return enter(p, next_phase(p, PH_SIZES));
 			}
 		}
 		break;
 	}
-	case PH_LINE: {
-		int R = p->o.rounds > 16 ? 16 : p->o.rounds;
-		build_line_chain(p, (size_t)r->line_buffer, r->line_strides[p->idx]);
-		p->est_ns = 0;
-		size_t n = (size_t)r->line_buffer / (size_t)r->line_strides[p->idx];
-		p->lsamp[p->round][p->idx] = time_chase(p, &p->cur, n, NULL);
-		if (++p->idx == PROBE_NSTRIDES) {
+	case PH_LINE:
+		line_point(p, p->round, p->idx);
+		if (++p->idx == PROBE_NLINE) {
 			p->idx = 0;
-			if (++p->round == R) {
+			r->line_rounds = ++p->round;
+			if (p->round == LINE_BASE_ROUNDS) {
 				analyse_line(p);
 				return enter(p, next_phase(p, PH_LINE));
 			}
 		}
 		break;
-	}
+	case PH_REMEASURE:
+		if (remeasure_unit(p) == 0)
+			return enter(p, next_phase(p, PH_REMEASURE));
+		return 0; /* not counted in the progress: its length depends on the noise */
 	case PH_TLB: {
 		int n = r->ntlb;
 		size_t pages = (size_t)r->tlb_pages[p->idx];
@@ -1036,11 +1059,13 @@ int probe_step(struct probe *p, double budget_ms)
 		p->phase = PH_ERROR;
 		return -1;
 	}
-	double t0 = now_ms();
+	double t0 = p->step_start = now_ms();
 	do {
 		if (unit(p) < 0)
 			break;
 	} while (p->phase != PH_DONE && p->phase != PH_ERROR && now_ms() - t0 < budget_ms);
+	p->active_ms += now_ms() - t0;
+	p->step_start = now_ms();
 	unpin(&old);
 	if (p->phase == PH_ERROR)
 		return -1;

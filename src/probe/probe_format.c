@@ -1,8 +1,10 @@
 /* probe_format.c: cache-probe output: summary, tables, terminal plot, JSON, and the `probe`
  * command. */
 #include "probe.h"
+#include "safefile.h"
 #include "textutil.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -84,11 +86,25 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 			snprintf(line, sizeof(line), "%dB", lv->sysfs_line);
 		if (lv->sysfs_size > 0)
 			probe_format_size(lv->sysfs_size, sys, sizeof(sys));
-		emit(fn, ctx, "L%-6d %-10s %-5.2f %8s %7s  %-8s %-5s %s%s%s%s", lv->level, a,
+		emit(fn, ctx, "L%-6d %-10s %-5.2f %8s %7s  %-8s %-5s %s%s%s%s%s", lv->level, a,
 		     lv->confidence, hit, fmt_cycles(r, lv->hit_ns, c, sizeof(c)), sys, line,
 		     agree_names[lv->agree], *type ? " (" : "", escape(type, t, sizeof(t)),
-		     *type ? ")" : "");
+		     *type ? ")" : "", lv->unstable ? " UNSTABLE" : "");
+		if (lv->unstable)
+			emit(fn, ctx,
+			     "        unstable: the even and odd rounds cross at %s and %s, %d "
+			     "point(s) on the wrong side of the step; %d of %d rounds within 15%%",
+			     lv->round_min > 0 ? probe_format_size(lv->round_min, a, sizeof(a))
+					       : "-",
+			     lv->round_max > 0 ? probe_format_size(lv->round_max, b, sizeof(b))
+					       : "-",
+			     lv->noisy_points, lv->rounds_agree, lv->rounds_used);
+		if (lv->evidence[0])
+			emit(fn, ctx, "        L%d %s", lv->level, lv->evidence);
 	}
+	if (r->remeasured > 0)
+		emit(fn, ctx, "Measured again: %d extra round(s) over unstable levels",
+		     r->remeasured);
 	if (r->mem_ns > 0)
 		emit(fn, ctx, "memory  %-10s %-5s %8.2f %7s  (%s)", "", "", r->mem_ns,
 		     fmt_cycles(r, r->mem_ns, c, sizeof(c)), r->mem_note);
@@ -96,11 +112,13 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 		emit(fn, ctx, "memory  latency %s", r->mem_note);
 	if (r->line_buffer > 0) {
 		if (r->line > 0)
-			emit(fn, ctx,
-			     "Line size: %d B (confidence %.2f; random walk within pages, %s "
-			     "buffer)",
-			     r->line, r->line_conf,
-			     probe_format_size(r->line_buffer, a, sizeof(a)));
+			emit(
+			    fn, ctx,
+			    "Line size: %d B (confidence %.2f; pair test, %d/%d rounds agree%s, %s "
+			    "buffer)",
+			    r->line, r->line_conf, r->line_agree, r->line_rounds,
+			    r->line_unstable ? ", UNSTABLE" : "",
+			    probe_format_size(r->line_buffer, a, sizeof(a)));
 		else
 			emit(fn, ctx, "Line size: not found (confidence %.2f)", r->line_conf);
 	}
@@ -121,6 +139,8 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 				     names[i], r->tlb_pages[r->ntlb - 1]);
 		}
 	}
+	if (r->skipped[0])
+		emit(fn, ctx, "%s", r->skipped);
 	if (r->counter_msg[0])
 		emit(fn, ctx, "%s", r->counter_msg);
 }
@@ -246,19 +266,16 @@ void probe_format_seed(const struct probe_result *r, probe_line_fn fn, void *ctx
 	int line = seed_line(r);
 
 	if (r->line_buffer > 0) {
-		double hit = r->line_ns[0] > 0 && r->nlevels && r->levels[0].hit_ns > 0
-				 ? r->levels[0].hit_ns
-				 : 0;
 		emit(fn, ctx,
-		     "Line size walk (dependent loads, %s buffer): MissTime from the seed formula",
-		     probe_format_size(r->line_buffer, a, sizeof(a)));
-		emit(fn, ctx, "%8s %9s %9s %9s", "stride", "ns/load", "miss rate", "MissTime");
-		for (int i = 0; i < PROBE_NSTRIDES; i++) {
-			double mr = probe_seed_miss_rate(r->line_strides[i], line);
-			double mt = hit > 0 ? probe_seed_miss_time(r->line_ns[i], hit, mr) : NAN;
-			emit(fn, ctx, "%7dB %9.2f %9.3f %9.2f", r->line_strides[i], r->line_ns[i],
-			     mr, mt);
-		}
+		     "Line size pair test (dependent loads of A then A+d, %s buffer, minimum of %d "
+		     "rounds):",
+		     probe_format_size(r->line_buffer, a, sizeof(a)), r->line_rounds);
+		emit(fn, ctx, "%8s %9s  %s", "offset", "ns/load", "second load");
+		for (int i = 0; i < PROBE_NLINE; i++)
+			emit(fn, ctx, "%7dB %9.2f  %s", r->line_strides[i], r->line_ns[i],
+			     r->line > 0 ? (r->line_strides[i] < r->line ? "same line (hit)"
+									 : "next line (miss)")
+					 : "-");
 	}
 	emit(fn, ctx,
 	     "Seed miss-rate table for a %d B line (stride in DWORDs of 4 B -> miss rate):", line);
@@ -320,6 +337,39 @@ void probe_format_tlb(const struct probe_result *r, probe_line_fn fn, void *ctx)
 
 static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
+int probe_write_curve(const struct probe_result *r, FILE *out)
+{
+	char t[40];
+
+	fprintf(out, "# pmutop probe curve 1\n");
+	fprintf(out, "cpu %d\nmax_size %.0f\n", r->cpu, r->max_size);
+	for (int i = 0; i < r->nsysfs; i++)
+		fprintf(out, "sysfs %d %s %.0f %d\n", r->sysfs[i].level,
+			escape(r->sysfs[i].type, t, sizeof(t)), r->sysfs[i].size, r->sysfs[i].line);
+	fprintf(out, "rounds %d\n", r->sweep_rounds);
+	for (int k = 0; k < r->npoints && r->samples; k++) {
+		fprintf(out, "size %.0f", r->points[k].size);
+		for (int q = 0; q < r->sweep_rounds; q++) {
+			double v = r->samples[q * r->npoints + k];
+			if (v > 0)
+				fprintf(out, " %.3f", v);
+			else
+				fprintf(out, " -");
+		}
+		fputc('\n', out);
+	}
+	if (r->line_buffer > 0) {
+		fprintf(out, "line_rounds %d\n", r->line_rounds);
+		for (int i = 0; i < PROBE_NLINE; i++) {
+			fprintf(out, "line %d", r->line_strides[i]);
+			for (int q = 0; q < r->line_rounds; q++)
+				fprintf(out, " %.3f", r->line_samp[q][i]);
+			fputc('\n', out);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}
+
 int probe_write_json(const struct probe_result *r, FILE *out)
 {
 	json_t *o = json_object(), *levels = json_array(), *points = json_array(),
@@ -339,19 +389,22 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 		json_array_append_new(
 		    levels,
 		    json_pack(
-			"{s:i, s:o, s:f, s:o, s:o, s:o, s:i, s:s}", "level", lv->level, "size",
-			lv->size > 0 ? json_real(lv->size) : json_null(), "confidence",
+			"{s:i, s:o, s:f, s:o, s:o, s:o, s:i, s:s, s:b, s:s}", "level", lv->level,
+			"size", lv->size > 0 ? json_real(lv->size) : json_null(), "confidence",
 			lv->confidence, "hit_ns",
 			lv->hit_ns > 0 ? json_real(lv->hit_ns) : json_null(), "hit_cycles",
 			lv->hit_ns > 0 && r->ghz > 0 ? json_real(lv->hit_ns * r->ghz) : json_null(),
 			"sysfs_size", lv->sysfs_size > 0 ? json_real(lv->sysfs_size) : json_null(),
-			"sysfs_line", lv->sysfs_line, "sysfs", agree_keys[lv->agree]));
+			"sysfs_line", lv->sysfs_line, "sysfs", agree_keys[lv->agree], "unstable",
+			lv->unstable, "evidence", lv->evidence));
 	}
 	json_object_set_new(o, "levels", levels);
 	json_object_set_new(o, "memory_ns", r->mem_ns > 0 ? json_real(r->mem_ns) : json_null());
 	json_object_set_new(o, "memory_note", json_string(r->mem_note));
 	json_object_set_new(o, "line", r->line > 0 ? json_integer(r->line) : json_null());
 	json_object_set_new(o, "line_confidence", json_real(r->line_conf));
+	json_object_set_new(o, "line_unstable", json_boolean(r->line_unstable));
+	json_object_set_new(o, "remeasured_rounds", json_integer(r->remeasured));
 	json_t *tlb = json_array();
 	for (int i = 0; i < 2; i++)
 		json_array_append_new(
@@ -378,7 +431,7 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 	json_object_set_new(o, "sysfs", sys);
 	if (r->line_buffer > 0) {
 		json_t *lw = json_array();
-		for (int i = 0; i < PROBE_NSTRIDES; i++)
+		for (int i = 0; i < PROBE_NLINE; i++)
 			json_array_append_new(lw,
 					      json_pack("{s:i, s:o}", "stride", r->line_strides[i],
 							"ns", num(r->line_ns[i])));
@@ -406,7 +459,7 @@ static void usage(FILE *f)
 {
 	text_fprintf(
 	    f, "usage: pmutop probe cache [--quick] [--cpu N] [--max-size SIZE] [--json] "
-	       "[--sysfs-root DIR]\n"
+	       "[--dump FILE] [--sysfs-root DIR]\n"
 	       "  Measures cache sizes, line size, hit and memory latencies and TLB reach on "
 	       "one pinned CPU\n"
 	       "  with a random pointer chase, and compares them with sysfs.\n"
@@ -414,6 +467,7 @@ static void usage(FILE *f)
 	       "  --cpu N          CPU to pin to (default: the current one)\n"
 	       "  --max-size SIZE  largest working set, e.g. 64M (default 8M quick, 64M full)\n"
 	       "  --json           one JSON object instead of tables\n"
+	       "  --dump FILE      also write the raw curve (every round) to FILE\n"
 	       "  --sysfs-root DIR read DIR/sys/devices/system/cpu/... instead of /sys\n");
 }
 
@@ -438,6 +492,7 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct probe_opts o = {.cpu = -1};
 	bool json = false;
+	const char *dump = NULL;
 	char e[200], esc[120];
 
 	if (argc < 1 || !argv[0]) {
@@ -488,6 +543,12 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 				return 2;
 			}
 			o.max_size = s;
+		} else if (is_opt(a, "--dump")) {
+			if (!(v = opt_value(argc, argv, &i, "--dump")) || !*v) {
+				fprintf(err, "pmutop probe: --dump needs a file name\n");
+				return 2;
+			}
+			dump = v;
 		} else if (is_opt(a, "--sysfs-root")) {
 			if (!(v = opt_value(argc, argv, &i, "--sysfs-root")) || !*v) {
 				text_fprintf(err, "pmutop probe: --sysfs-root needs a directory\n");
@@ -504,13 +565,23 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 		text_fprintf(err, "pmutop probe: %s\n", e);
 		return 2;
 	}
-	if (o.max_size && (o.max_size < 8192 || o.max_size > ((size_t)4 << 30))) {
-		text_fprintf(err, "pmutop probe: --max-size must be between 8K and 4G\n");
+	size_t cap = probe_max_working_set_here();
+	if (o.max_size && (o.max_size < 8192 || o.max_size > cap)) {
+		text_fprintf(err, "pmutop probe: --max-size must be between 8K and %s here\n",
+			     probe_format_size((double)cap, e, sizeof(e)));
+		return 2;
+	}
+	FILE *df = NULL;
+	if (dump && !(df = safe_fopen(dump, SAFE_CREATE_NAMED))) {
+		text_fprintf(err, "pmutop probe: --dump %s: %s\n", dump,
+			     safe_create_reason(dump, errno));
 		return 2;
 	}
 	struct probe *p = probe_new(&o, e, sizeof(e));
 	if (!p) {
 		text_fprintf(err, "pmutop probe: %s\n", e);
+		if (df)
+			fclose(df);
 		return 1;
 	}
 	int rc;
@@ -520,9 +591,20 @@ int probe_cli(int argc, char **argv, FILE *out, FILE *err)
 		text_fprintf(err, "pmutop probe: %s\n", probe_error(p));
 		rc = strstr(probe_error(p), "cannot pin") ? 2 : 1;
 		probe_free(p);
+		if (df)
+			fclose(df);
 		return rc;
 	}
 	const struct probe_result *r = probe_result(p);
+	if (df) {
+		bool bad = probe_write_curve(r, df) < 0;
+		if (fclose(df) != 0 || bad) {
+			fprintf(err, "pmutop probe: --dump: cannot write '%s'\n",
+				escape(dump, esc, sizeof(esc)));
+			probe_free(p);
+			return 1;
+		}
+	}
 	if (json) {
 		rc = probe_write_json(r, out) < 0 ? 1 : 0;
 	} else {
