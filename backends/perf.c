@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* perf.c: system-wide per-CPU counting with perf_event_open, one group per CPU (or per set). */
 #include "encode.h"
 #include "family.h"

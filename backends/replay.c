@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay.c: the replay and remote sources: recorded ticks served as counter reads. */
 #include "replay.h"
 #include "cpuset.h"

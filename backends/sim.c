@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim.c: deterministic simulated counters for any number of CPUs (wrap, multiplexing, faults). */
 #include "cpuset.h"
 #include "source.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # footprint.sh: pmutop at scale and at rest: CPU (% of one core) with 1024 simulated CPUs at
 # 1 Hz (batch CSV, batch JSON and the screen), and the screen's resident memory at 1 Hz on this
 # machine's CPUs (VmRSS and VmHWM from /proc/PID/status, in KiB, after the warm-up).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fuzz.sh: builds the libFuzzer binaries (clang, ASan + UBSan) into build-fuzz and runs each target.
 # Usage: bench/fuzz.sh [SECONDS] [TARGET...]   (default 60 s each, every tests/fuzz/fuzz_*.c)
 # Env: CC (default clang), BUILD (default build-fuzz), JOBS (build jobs, default 2), PARALLEL

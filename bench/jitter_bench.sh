@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # jitter_bench.sh: pmutop's own cadence at 10 ms sampling on all CPUs (sw mode), and a stress
 # load on one CPU showing up as spikes there. Prints the figures; needs jq and stress-ng.
 # Usage: bench/jitter_bench.sh [STEADY_SECONDS [STRESS_PHASE_SECONDS [CPU]]]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh: helpers the benchmarks share (sourced).
 
 cpu_ns() { # on-CPU time of a process and its threads, ns (schedstat)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # live_accuracy.sh: how close the live software counts come to the wall clock on this machine.
 # Usage: bench/live_accuracy.sh [TICKS [INTERVAL_MS]]   (default 10 ticks of 300 ms; env PMUTOP_BIN)
 # Per CPU over the ticks: cpu-clock / interval, (proc busy + idle) / interval, msr/tsc in GHz.

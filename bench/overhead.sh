@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # overhead.sh: pmutop's own CPU time per tick against perf stat counting the same events,
 # both running side by side (same noise), per interval and batch format. Prints the ratio.
 # usage: bench/overhead.sh [SECONDS_PER_ROUND [INTERVALS_MS [FORMATS]]]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # probe_bench.sh: runs the full cache probe N times idle and N times with its CPU busy (a `yes`
 # loop on the same CPU) and prints, per level, how often it matched sysfs (hits/N).
 # Usage: bench/probe_bench.sh [N] [extra probe options...]   (env PMUTOP_BIN, BUILD_DIR, CPU,

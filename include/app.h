@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* app.h: the engine of one pmutop run: its source, session, cadence, observers and frames. */
 #ifndef PMUTOP_APP_H
 #define PMUTOP_APP_H

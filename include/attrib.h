@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* attrib.h: per-CPU attribution of a sample: switches, migrations, interrupts, SMIs, MHz, busiest
  * task. */
 #ifndef PMUTOP_ATTRIB_H

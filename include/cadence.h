@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cadence.h: the sampler's own honesty: tick lateness, missed ticks, drift and self CPU use. */
 #ifndef PMUTOP_CADENCE_H
 #define PMUTOP_CADENCE_H

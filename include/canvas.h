@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* canvas.h: an in-memory grid of styled character cells that views draw into (curses-free). */
 #ifndef PMUTOP_CANVAS_H
 #define PMUTOP_CANVAS_H

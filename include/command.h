@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* command.h: the command tables, word splitting, lookup, running lines, -c and the rc file. */
 #ifndef PMUTOP_COMMAND_H
 #define PMUTOP_COMMAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* complete.h: Tab completion of the ':' prompt, with libedit's tokenizer finding the word. */
 #ifndef PMUTOP_COMPLETE_H
 #define PMUTOP_COMPLETE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* counts.h: raw cumulative counter triples, per-tick deltas, multiplex scaling and explicit states.
  */
 #ifndef PMUTOP_COUNTS_H

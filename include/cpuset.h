@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpuset.h: fixed-size CPU bitmaps and the "0-3,8,10-11" list syntax of sysfs and -C. */
 #ifndef PMUTOP_CPUSET_H
 #define PMUTOP_CPUSET_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* duration.h: durations as users type them: "500ms", "1s", "2.5s", "1m", or a bare number. */
 #ifndef PMUTOP_DURATION_H
 #define PMUTOP_DURATION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* embedded.h: built-in copies of the mode and theme files (generated table). */
 #ifndef PMUTOP_EMBEDDED_H
 #define PMUTOP_EMBEDDED_H

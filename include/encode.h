@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* encode.h: event specs (libpfm4 names, raw rNN, sysfs pmu/term/ syntax) -> perf_event_attr. */
 #ifndef PMUTOP_ENCODE_H
 #define PMUTOP_ENCODE_H

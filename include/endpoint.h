@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* endpoint.h: the --listen HTTP endpoint that serves GET /metrics from the run loop. */
 #ifndef PMUTOP_ENDPOINT_H
 #define PMUTOP_ENDPOINT_H

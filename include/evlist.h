@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* evlist.h: perf-style event lists (name=spec, PMU/term=v,.../, {groups}:mods) split into items. */
 #ifndef PMUTOP_EVLIST_H
 #define PMUTOP_EVLIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* expr.h: metric formulas: parse once, evaluate every tick; n/a (NAN) instead of bogus numbers. */
 #ifndef PMUTOP_EXPR_H
 #define PMUTOP_EXPR_H

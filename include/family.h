@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* family.h: PMU families, the keys mode files use to pick events for a machine. */
 #ifndef PMUTOP_FAMILY_H
 #define PMUTOP_FAMILY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* flight.h: the flight recorder: a bounded RAM ring of recent samples, written out as a recording.
  */
 #ifndef PMUTOP_FLIGHT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* frame.h: one immutable frame per refresh: the numbers and the facts every output reads. */
 #ifndef PMUTOP_FRAME_H
 #define PMUTOP_FRAME_H

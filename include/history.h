@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* history.h: the ':' prompt's command history on libedit's history(3), kept across runs. */
 #ifndef PMUTOP_HISTORY_H
 #define PMUTOP_HISTORY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jitter.h: fast sampling with calm display: window statistics, spikes, flight recorder, self
  * cadence. */
 #ifndef PMUTOP_JITTER_H

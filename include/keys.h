@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* keys.h: key codes and names (curses-free), and the key-binding table. */
 #ifndef PMUTOP_KEYS_H
 #define PMUTOP_KEYS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lineedit.h: editing state of the ':' prompt, UTF-8 aware, emacs keys (curses-free). */
 #ifndef PMUTOP_LINEEDIT_H
 #define PMUTOP_LINEEDIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* linereader.h: bounded line reading for every file pmutop reads: recordings, imports, config. */
 #ifndef PMUTOP_LINEREADER_H
 #define PMUTOP_LINEREADER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loop.h: the single-threaded event loop: timerfd on absolute deadlines, signalfd, poll(). */
 #ifndef PMUTOP_LOOP_H
 #define PMUTOP_LOOP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* manpage.h: the manual pages, written from the same tables as --help and :help. */
 #ifndef PMUTOP_MANPAGE_H
 #define PMUTOP_MANPAGE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mode.h: event modes as data: mode files, per-family event lists, metrics, counter planning. */
 #ifndef PMUTOP_MODE_H
 #define PMUTOP_MODE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* numfmt.h: exact number formatting, the bytes printf and jansson print, without printf. */
 #ifndef PMUTOP_NUMFMT_H
 #define PMUTOP_NUMFMT_H

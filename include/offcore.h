@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* offcore.h: OFFCORE_RESPONSE request-type bits per model, config1 encodings and the time-slice
  * sweep. */
 #ifndef PMUTOP_OFFCORE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* openmetrics.h: OpenMetrics text for a frame, and the per-event counters it carries. */
 #ifndef PMUTOP_OPENMETRICS_H
 #define PMUTOP_OPENMETRICS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options.h: the command-line option table, its parser and the values it fills. */
 #ifndef PMUTOP_OPTIONS_H
 #define PMUTOP_OPTIONS_H

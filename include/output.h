@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* output.h: batch output of snapshots as text, CSV or JSON Lines. */
 #ifndef PMUTOP_OUTPUT_H
 #define PMUTOP_OUTPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* paths.h: where the installed data and the system-wide rc file are, found at run time. */
 #ifndef PMUTOP_PATHS_H
 #define PMUTOP_PATHS_H

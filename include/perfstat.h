@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* perfstat.h: import of `perf stat -I -A -a` interval output (CSV or JSON) as a recording. */
 #ifndef PMUTOP_PERFSTAT_H
 #define PMUTOP_PERFSTAT_H

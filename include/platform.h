@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* platform.h: the machine's PMUs, CPUs, core types and privileges, from sysfs/procfs under a root.
  */
 #ifndef PMUTOP_PLATFORM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* playback.h: the engine's driver of a recorded source: -R FILE, a remote stream, step, seek. */
 #ifndef PMUTOP_PLAYBACK_H
 #define PMUTOP_PLAYBACK_H

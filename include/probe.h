@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe.h: cache-geometry probe (pointer-chase latency sweep, line size, TLB reach, seed AMAT
  * table). */
 #ifndef PMUTOP_PROBE_H

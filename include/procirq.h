@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procirq.h: /proc/interrupts, softirqs and stat: per-CPU counts, deltas, top sources; cpufreq. */
 #ifndef PMUTOP_PROCIRQ_H
 #define PMUTOP_PROCIRQ_H

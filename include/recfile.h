@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recfile.h: pmutop recordings (JSON Lines): in-memory records, a crash-safe writer, a reader. */
 #ifndef PMUTOP_RECFILE_H
 #define PMUTOP_RECFILE_H

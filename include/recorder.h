@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recorder.h: writes the running session to a recording (-r FILE, :record, :stop, :mark). */
 #ifndef PMUTOP_RECORDER_H
 #define PMUTOP_RECORDER_H

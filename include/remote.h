@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote.h: monitor a remote board through its pmutop agent (client), and the agent's controls. */
 #ifndef PMUTOP_REMOTE_H
 #define PMUTOP_REMOTE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay.h: the replay and remote sources: a recording, a perf stat import or an agent's stream. */
 #ifndef PMUTOP_REPLAY_H
 #define PMUTOP_REPLAY_H

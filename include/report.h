@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.h: the one-shot reports: --list-events, --list-modes, --explain. */
 #ifndef PMUTOP_REPORT_H
 #define PMUTOP_REPORT_H

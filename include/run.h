@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* run.h: the one loop of a run: timer, signals and input drive ticks; each refresh makes a frame.
  */
 #ifndef PMUTOP_RUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* safefile.h: creating the files pmutop writes without writing through a planted symbolic link. */
 #ifndef PMUTOP_SAFEFILE_H
 #define PMUTOP_SAFEFILE_H

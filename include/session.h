@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session.h: one monitoring run: backend + resolved mode -> per-tick snapshots of counts and
  * metrics. */
 #ifndef PMUTOP_SESSION_H

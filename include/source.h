@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* source.h: where ticks come from (perf, sim, replay, remote): one interface, capabilities as
  * flags. */
 #ifndef PMUTOP_SOURCE_H

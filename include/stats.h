@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stats.h: robust statistics over windows of doubles, per-(cpu, metric) rings and peer deviation.
  */
 #ifndef PMUTOP_STATS_H

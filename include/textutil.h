@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* textutil.h: small text helpers shared by the parsers: escaping, error messages, edit distance. */
 #ifndef PMUTOP_TEXTUTIL_H
 #define PMUTOP_TEXTUTIL_H

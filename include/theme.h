@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* theme.h: colour roles (one table), theme files, and degradation to the terminal's colours. */
 #ifndef PMUTOP_THEME_H
 #define PMUTOP_THEME_H

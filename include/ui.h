@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui.h: the full-screen monitor (ncurses), a thin layer over views and commands. */
 #ifndef PMUTOP_UI_H
 #define PMUTOP_UI_H

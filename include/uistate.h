@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uistate.h: the screen's state and behaviour (keys, prompt, commands, views), without curses. */
 #ifndef PMUTOP_UISTATE_H
 #define PMUTOP_UISTATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* views.h: the screens (per-CPU table, offcore, help, messages) drawn into a canvas, curses-free.
  */
 #ifndef PMUTOP_VIEWS_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # build.sh: installs missing dependencies and builds pmutop into build/ (extra args go to cmake).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # deps.sh: installs the Debian packages pmutop needs to build, run and test (only those missing);
 # clang and its runtime for the libFuzzer targets (bench/fuzz.sh), util-linux for unshare.
 # deps.sh test also installs what only the tests need (packaging tools, Prometheus).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Turns modes/*.mode and themes/*.theme into a C table (embedded_files.c).
 file(GLOB files ${SRC}/modes/*.mode ${SRC}/themes/*.theme)
 list(SORT files)

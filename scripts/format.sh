@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # format.sh: applies the checked-in .clang-format to every C file; --check lists the files that
 # do not conform and fails (CI runs it).
 set -euo pipefail

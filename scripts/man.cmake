@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # man.cmake: writes a manual page with the binary's --help-roff (through EMU when cross-built) and
 # gzips it reproducibly (-n: no name or time stamp).
 set(cmd ${BIN} --help-roff ${IN})

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh: sets up, builds pmutop (only it, not the tests) and starts it; arguments go to pmutop.
 set -euo pipefail
 cd "$(dirname "$0")/.."

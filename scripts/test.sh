@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test.sh: sets up, builds and runs the whole test suite (SANITIZE=1 builds with ASan+UBSan).
 set -euo pipefail
 cd "$(dirname "$0")/.."

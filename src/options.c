@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options.c: one table of command-line options; getopt_long and --help are generated from it. */
 #include "options.h"
 #include "alert.h"

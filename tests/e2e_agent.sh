@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_agent.sh: the board agent (pmutop-agent) runs without ncurses or libedit and serves --remote.
 set -u
 BIN=${PMUTOP_BIN:?} AGENT=${PMUTOP_AGENT_BIN:?}

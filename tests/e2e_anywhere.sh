@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_anywhere.sh: the suite holds on any machine. 1. A procfs/sysfs tree (--sysfs-root) standing
 # for this machine under another host name and kernel release, short and very long: the recording
 # header says them, the screen header in tmux at 100x30 and 40x10 stays one line cut with "…".

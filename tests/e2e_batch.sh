@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_batch.sh: batch mode on the sim backend: golden text/CSV/JSON output, JSON structure,
 # arithmetic of metrics and totals, wrap, multiplexing, faults, offline CPUs, CPU subsets.
 source "$(dirname "$0")/lib.sh"

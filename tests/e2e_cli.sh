@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_cli.sh: command-line behaviour: bad input (exit 2, a message, nothing on stdout), --help,
 # --version, reports (--list-modes, --list-events, --explain), live sw batch runs, pipes, signals.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_commands.sh: one command table for -c, the rc file and the agent's control lines: batch
 # mode runs them before the first tick, and a bad or screen-only line exits 2 with where it is.
 source "$(dirname "$0")/lib.sh"

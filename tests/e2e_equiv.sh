@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_equiv.sh: what the engine guarantees, seen from the command line: one sim run (kernel
 # multiplexing, offcore request bits rotated over the two MSRs, a CPU offline and back, offcore
 # shares) gives the same frames live, recorded and replayed, in a flight recording, through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_escape.sh: strings from mode files, recordings, file names and arguments never reach the
 # terminal raw: every output path (--list-modes, --explain, batch text/CSV/JSON, error messages,
 # a hostile recording replayed, the screen in tmux) shows terminal escapes (OSC 52, OSC 0, CSI,

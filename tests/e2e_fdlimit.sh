@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_fdlimit.sh: low open-file limits: the loop's descriptors and two spare ones come first,
 # counters get the rest; events that do not fit are dropped with one message naming them and
 # RLIMIT_NOFILE, and the run goes on; when not even the essentials fit, exit 2.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_habits.sh: what users bring from top, htop and perf: durations with units, -d, -o FILE,
 # h and F10, --list-events globs, theme prefixes, a bad --sim-family listing the good ones.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_hangup.sh: the screen whose terminal goes away without a SIGHUP (the parent ignores it, the
 # tmux pane is killed) stops, flushes its recording and flight ring, and exits with status 3.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_hostile_input.sh: every reader that takes a path (recording, perf stat import, --mode-file,
 # rc file, theme) given /dev/zero, /dev/urandom and a 100 MB line, under a memory limit; FIFOs
 # without a writer; recordings through a pipe and a FIFO; corrupt ticks skipped.

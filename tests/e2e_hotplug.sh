@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_hotplug.sh: a CPU that goes offline and comes back is shown offline, then reopened and counted.
 # Takes the first CPU above 0 offline for a moment, which disturbs the machine: runs only with
 # PMUTOP_TEST_HOTPLUG=1 (.ci/run sets it) and as root.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_jitter.sh: batch JSON of the jitter statistics on the sim backend: spikes, steady run, self, errors.
 set -u
 BIN=${PMUTOP_BIN:-../build/pmutop}

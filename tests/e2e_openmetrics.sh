@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_openmetrics.sh: -f openmetrics and the --listen endpoint: strict OpenMetrics parsing, the
 # numbers against batch JSON of the same run, promtool, hostile clients, and a real Prometheus
 # scraping the sim backend.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_package.sh: the Debian packages (cpack -G DEB) and the installed layout: dependencies, file
 # lists, a scratch-root install that runs, data found relative to the binary, rc order, the
 # manual pages against --help, and bash completion.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_perfstat.sh: perf stat captures recorded with perf (per CPU, aggregated, JSON, ';' without
 # -I, multiplexed) replayed in batch with pmutop's modes and on the screen in tmux; perf's event
 # syntax on the command line (-e, --explain) with error columns.

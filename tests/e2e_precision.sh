@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_precision.sh: utilisation and totals from the command line: /proc/stat utilisation never
 # above 100 % with its resolution and coarse flag (text, CSV, JSON, replays), the default spike
 # rules ignoring coarse values, the fine source preferred where it counts, the all row made of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_probe32.sh: the probe engine built for a 32-bit address space (gcc -m32) runs its quick sweep
 # and line test, and caps the working set by that address space (a quarter of it, or of memory).
 source "$(dirname "$0")/lib.sh"

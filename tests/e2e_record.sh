@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_record.sh: -r on the sim backend replays (-b -R) to the same JSON; kill -9 mid-recording
 # still replays; a full disk or an unwritable file is reported and monitoring goes on; rotation.
 set -u

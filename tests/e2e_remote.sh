@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_remote.sh: --remote through a local stand-in transport (the local binary on the sim
 # backend): samples arrive, a killed agent is reported and reconnected, nothing is left
 # running; the agent's control lines; the agent ends when its stdout closes; the screen.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_replay.sh: pmutop -b -R on perf stat CSV/JSON (metrics, warnings with line numbers), a
 # two-mode recording, modes the recording cannot serve, and truncated/corrupt/hostile files.
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_symlink.sh: pmutop never writes through a symbolic link someone planted: -r and :export
 # refuse one unless --force; flight recordings skip a name that exists, a link included.
 source "$(dirname "$0")/lib.sh"

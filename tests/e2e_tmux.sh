@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_tmux.sh: the real screen in tmux: modes, bad commands, history across runs, completion,
 # resize, pause, SIMULATED banner, themes, key bindings and a clean terminal after quitting.
 source "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # equiv.py: comparisons for e2e_equiv.sh: batch JSON against batch JSON (live, replay, flight,
 # remote), and the screen (a tmux capture or a canvas golden) against batch JSON.
 # Every command exits 0 when the check holds, 1 with the first difference on stdout.

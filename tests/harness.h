@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* harness.h: a tiny table-friendly test harness; prints "N passed, N failed, N skipped". */
 #ifndef PMUTOP_TEST_HARNESS_H
 #define PMUTOP_TEST_HARNESS_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh: shared helpers for the end-to-end scripts (tests/e2e_*.sh): checks, golden files.
 # Usage: source "$(dirname "$0")/lib.sh"; check/pass/fail/skip ...; t_done
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """openmetrics_check.py: checks pmutop's OpenMetrics text against its JSON records.
 
   openmetrics_check.py parse FILE           every exposition in FILE parses as OpenMetrics 1.0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_alert.c: rule parsing (canonical text and every parse error), evaluation, spike log exports.
  */
 #include <jansson.h>

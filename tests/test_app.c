@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_app.c: the app layer on the sim backend: offcore wiring, screen commands, cadence changes.
  */
 #include "app.h"

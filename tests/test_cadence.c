@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_cadence.c: tick lateness percentiles, missed ticks, drift and self CPU use from injected
  * times. */
 #include "cadence.h"

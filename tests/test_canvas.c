@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_canvas.c: clipping at every edge, UTF-8 and wide cells, bars, sparklines, dumps. */
 #include "canvas.h"
 #include "harness.h"

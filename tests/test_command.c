@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_command.c: command tables, lookup, splitting, quoting, usage errors, rc, start-up, keys. */
 #include "app.h"
 #include "command.h"

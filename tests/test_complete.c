@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_complete.c: tokenizer-based completion: unique, common prefix, several, argument kinds. */
 #include "complete.h"
 #include "harness.h"

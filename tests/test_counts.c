@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_counts.c: delta, wrap, scaling and state rules, table-driven. */
 #include "counts.h"
 #include "cpuset.h"

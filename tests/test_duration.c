@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_duration.c: durations with units ("500ms", "2.5s", "1m") as -i, -d and :interval read them.
  */
 #include "duration.h"

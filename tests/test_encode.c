@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_encode.c: event spec encodings (libpfm4 models this machine lacks, raw, sysfs syntax). */
 #include "encode.h"
 #include "family.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_errno.c: every perf_event_open errno becomes one sentence saying what to do. */
 #include "harness.h"
 #include "source.h"

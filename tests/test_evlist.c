@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_evlist.c: perf-style event lists: tokenizer, encodings of every form, error columns,
  * and groups kept in one counter set by the planner. */
 #include "encode.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_expr.c: metric formula parser and evaluator: values, precedence, n/a and every error. */
 #include "expr.h"
 #include "harness.h"

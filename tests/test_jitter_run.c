@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_jitter_run.c: jitter wired into a sim run: spikes, steady runs, window aggregation, flight,
  * errors. */
 #include "app.h"

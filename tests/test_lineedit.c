@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_lineedit.c: prompt editing by key, UTF-8 codepoints, kill/yank and the visible slice. */
 #include "harness.h"
 #include "history.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_linereader.c: the bounded line reader: limits, CRLF, last line, NUL bytes, FIFOs, slurp. */
 #include "harness.h"
 #include "linereader.h"

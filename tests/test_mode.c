@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_mode.c: mode files, per-family resolution and encodings, counters, set plans, define. */
 #include "encode.h"
 #include "expr.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_numfmt.c: the hand-written formatters against snprintf, jansson and strtod (round trips). */
 #include "harness.h"
 #include "numfmt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_offcore.c: offcore request-bit encodings vs the SDM and libpfm4, kernel masks, the sweep. */
 #include "encode.h"
 #include "family.h"

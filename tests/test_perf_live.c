@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_perf_live.c: the perf backend on this machine with software events on every online CPU.
  * Asserts only what holds on a loaded machine (counted, present, never backwards); how close the
  * counts come to the wall clock is bench/live_accuracy.sh's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_perfstat.c: perf stat CSV/JSON import gives back perf's values through count_delta. */
 #include "harness.h"
 #include "perfstat.h"

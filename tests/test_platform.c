@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_platform.c: platform detection on the tests/sysfs fixture trees, the live system, errors. */
 #include "harness.h"
 #include "platform.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_precision.c: utilisation and totals: resolution and coarse flags of quantised inputs,
  * the fine source preferred over /proc/stat ticks, the all row made of the CPUs counted, the
  * CPUs that come online, and pmutop's own CPU use from the first window. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_probe.c: cache probe: step detection, line fit, seed formula, sizes, sysfs, CLI errors, a
  * short real run. */
 #include "harness.h"
@@ -341,7 +342,7 @@ static void test_cli_errors(void)
 	    {__LINE__, "cache", "--bogus", NULL, 2, "unknown option '--bogus'"},
 	    {__LINE__, "cache", "--max-size", "12X", 2, "bad size '12X'"},
 	    {__LINE__, "cache", "--max-size", NULL, 2, "--max-size needs a size"},
-	    {__LINE__, "cache", "--max-size=1K", NULL, 2, "between 8K and 4G"},
+	    {__LINE__, "cache", "--max-size=1K", NULL, 2, "between 8K and "}, /* the cap is the machine's */
 	    {__LINE__, "cache", "--cpu", "abc", 2, "bad CPU number 'abc'"},
 	    {__LINE__, "cache", "--cpu", NULL, 2, "--cpu needs a CPU number"},
 	    {__LINE__, "tlb", NULL, NULL, 2, "unknown probe 'tlb' (known: cache)"},

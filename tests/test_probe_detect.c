@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_probe_detect.c: cache-level and line-size decisions on recorded and synthetic latency
  * curves (tests/fixtures/probe/curves/NAME.curve), round agreement, the 32-bit working-set cap. */
 #include "harness.h"

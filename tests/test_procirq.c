@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_procirq.c: /proc interrupts, softirqs (x86, ARM) and stat; hotplug, deltas, cpufreq. */
 #include "harness.h"
 #include "procirq.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_recfile.c: recording writer/reader: round trip, crash safety, I/O errors, bad files. */
 #include "harness.h"
 #include "recfile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_replay.c: the replay backend and driver: recorded deltas, mode switches, seeking, marks,
  * mode availability, perf stat imports, the recorder's round trip and the agent's controls. */
 #include "app.h"

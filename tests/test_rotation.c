@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_rotation.c: event-set rotation ("multiple runs") on the sim backend with a 2-counter PMU:
  * carried values, events shared by several sets, and the per-tick split mark. */
 #include "family.h"

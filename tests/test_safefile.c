@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_safefile.c: files are never written through a planted symbolic link. */
 #include "harness.h"
 #include "safefile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_stats.c: window statistics, selection vs a sorted reference, NaN, rings, series tables,
  * peers. */
 #include "harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tasktop.c: stat parsing with tricky comm names, escaping, and per-CPU attribution on
  * fixtures. */
 #include <unistd.h>

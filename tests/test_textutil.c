@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_textutil.c: the one escaping function, the output streams through it, CSV fields and
  * JSON strings (no control, C1 or bidirectional character ever comes out raw). */
 #include "harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_theme.c: role table, theme-file parsing and warnings, search order, degradation. */
 #include "harness.h"
 #include "theme.h"

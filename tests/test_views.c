@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_views.c: golden screens: views_draw() of sim snapshots at 80x24 and 132x40, text and roles.
  */
 #include "app.h"

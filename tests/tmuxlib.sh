@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tmuxlib.sh: the real screen for e2e scripts: a shell in a private tmux server and pane helpers.
 # Usage (after lib.sh): source "$(dirname "$0")/tmuxlib.sh"; tmux_open W H; start ARGS; keys ...
 # tmux_open exits 77 (skip) when tmux is missing or cannot start a server here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-bind.c: "bind KEY COMMAND...": key bindings are command lines. */
 #include "app.h"
 #include "command.h"

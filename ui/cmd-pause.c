@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-pause.c: "pause", "resume", "toggle-pause": freeze the display (counting goes on). */
 #include "app.h"
 #include "command.h"

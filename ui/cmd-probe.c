@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-probe.c: "probe cache [full|stop]": the cache-geometry probe, run in steps between ticks. */
 #include "app.h"
 #include "command.h"

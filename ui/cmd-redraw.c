@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-redraw.c: "redraw", "command-line": repaint the screen, open the : prompt. */
 #include "app.h"
 #include "command.h"

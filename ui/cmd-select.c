@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-select.c: "select up|down|pgup|pgdn|top|bottom|CPU": the row selection and scrolling. */
 #include "app.h"
 #include "command.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-sort.c: "sort COLUMN|next|prev", "spark METRIC|off": the table's order and sparkline. */
 #include "app.h"
 #include "command.h"

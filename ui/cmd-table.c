@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-table.c: the screen's command and settings tables, added to the core's (ui_add_commands). */
 #include "app.h"
 #include "command.h"

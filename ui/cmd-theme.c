@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-theme.c: "theme NAME|next|prev", the colour theme (also ":set theme"). */
 #include "app.h"
 #include "command.h"

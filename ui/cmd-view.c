@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-view.c: "view NAME", "help [COMMAND]", "messages": the screen's views and text views. */
 #include "app.h"
 #include "command.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* complete.c: prompt completion: libedit's tok_line finds the word, sources give candidates. */
 #include "complete.h"
 #include "keys.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* history.c: command history on libedit's history(3), saved under the XDG state directory. */
 #include "history.h"
 #include "linereader.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* screen.c: the ncurses front end: one poll loop, canvas blit with one doupdate, keys, prompt. */
 #include "app.h"
 #include "canvas.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uistate.c: the screen's state: keys, prompt, completion, what it shows (no curses; commands in
  * ui/cmd-*.c). */
 #include "uistate.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # arm64.cmake: cross-builds pmutop for Debian arm64 with the Debian cross toolchain (aarch64-linux-gnu-gcc)
 # and the target's multiarch -dev packages; programs run under qemu-aarch64 (scripts/cross.sh arm64).
 set(CMAKE_SYSTEM_NAME Linux)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # armhf.cmake: cross-builds pmutop for Debian armhf with the Debian cross toolchain (arm-linux-gnueabihf-gcc)
 # and the target's multiarch -dev packages; programs run under qemu-arm (scripts/cross.sh armhf).
 set(CMAKE_SYSTEM_NAME Linux)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-cpus.c: "cpus LIST|all", the CPUs monitored. */
 #include "app.h"
 #include "command.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-events.c: "add EVENT...", "remove EVENT...", "define NAME EVENTS METRICS": ad hoc modes. */
 #include "app.h"
 #include "command.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-interval.c: "interval DURATION|+|-", the refresh interval, in steps or as a duration. */
 #include "app.h"
 #include "command.h"

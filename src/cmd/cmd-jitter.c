@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-jitter.c: "sample", "refresh", "alert", "export spikes", "freeze": jitter triage. */
 #include "app.h"
 #include "command.h"

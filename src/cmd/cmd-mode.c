@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-mode.c: "mode [NAME|next|prev]", the event mode switch and the list of modes. */
 #include "app.h"
 #include "command.h"

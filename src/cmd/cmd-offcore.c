@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-offcore.c: "offcore [BIT...]", the offcore request breakdown by request-type bits. */
 #include "app.h"
 #include "command.h"

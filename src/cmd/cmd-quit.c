@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-quit.c: "quit", the end of the run (the screen's, batch mode's, the agent's). */
 #include "app.h"
 #include "command.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-record.c: "record FILE", "stop", "mark TEXT...": the recording and its markers. */
 #include "app.h"
 #include "command.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-replay.c: "tick [N]", "jump WHERE", "rate X": moving through a replay (pmutop -R). */
 #include "app.h"
 #include "command.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-set.c: "set OPTION VALUE", "show [OPTION]", the core's settings (the screen adds more). */
 #include "app.h"
 #include "command.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-table.c: the core's command table; each entry lives beside its handler in cmd-*.c. */
 #include "command.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* command.c: the command tables, quoting-aware word splitter, lookup, scripts, start-up, help. */
 #include "command.h"
 #include "app.h"

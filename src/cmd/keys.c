@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* keys.c: key names <-> codes, and the key-binding table with its defaults. */
 #include "keys.h"
 #include "canvas.h"

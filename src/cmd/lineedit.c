@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lineedit.c: the prompt's line buffer: UTF-8 editing, kill/yank and horizontal scrolling. */
 #include "lineedit.h"
 #include "canvas.h"

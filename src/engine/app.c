@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* app.c: the engine: sets up a run (source, modes, CPUs, session), owns mode, cadence and CPU set.
  */
 #include "app.h"

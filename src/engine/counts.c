@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* counts.c: delta, wrap and multiplex-scaling rules (perf stat's interval rules). */
 #include "counts.h"
 #include <stdbool.h>

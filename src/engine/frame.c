@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* frame.c: builds the one frame per refresh that the screen, batch output and the agent read. */
 #include "app.h"
 #include "attrib.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loop.c: timerfd on absolute CLOCK_MONOTONIC deadlines, a signalfd and one poll(). */
 #include "loop.h"
 #include <errno.h>

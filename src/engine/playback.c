@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* playback.c: drives a recorded source: follows its mode switches, steps, seeks, rate, marks. */
 #include "playback.h"
 #include "app.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* run.c: the one loop of a run (screen, batch, replay batch): ticks -> pipeline -> frames. */
 #include "run.h"
 #include "app.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* session.c: drives a backend through ticks and turns raw reads into counts and metrics. */
 #include "session.h"
 #include "expr.h"

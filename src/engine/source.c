@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* source.c: the sources --backend can name, source kind names, rotated event sets, and freeing a
  * counter set. */
 #include "source.h"

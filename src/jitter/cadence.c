@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cadence.c: the sampler's own honesty: tick lateness, missed ticks, drift and self CPU use. */
 #include "cadence.h"
 

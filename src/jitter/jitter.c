@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jitter.c: window statistics over fast samples, spike rules and log, flight recorder, self
  * cadence. */
 #include "jitter.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* embedded.c: lookup in the generated table of built-in files. */
 #include "embedded.h"
 #include <string.h>

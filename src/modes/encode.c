@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* encode.c: turns event specs into perf_event_attr via libpfm4, raw codes and sysfs formats. */
 #include "encode.h"
 #include "family.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* evlist.c: one tokenizer for every event list (-e, :add, define, mode files), perf's syntax. */
 #include "evlist.h"
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* expr.c: recursive-descent parser and evaluator for metric formulas. */
 #include "expr.h"
 #include <ctype.h>

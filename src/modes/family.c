@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* family.c: the table of PMU families and how sysfs and libpfm4 names map onto it. */
 #include "family.h"
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mode.c: mode files (parse, validate), per-family resolution, counter needs and set planning. */
 #include "mode.h"
 #include "embedded.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* offcore.c: per-model OFFCORE_RESPONSE request bits, kernel-checked config1 and the bit sweep. */
 #include "offcore.h"
 #include "family.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* endpoint.c: a small non-blocking HTTP/1.x server for GET /metrics, driven by the run loop. */
 #include "endpoint.h"
 #include "loop.h"

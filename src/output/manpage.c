@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* manpage.c: fills a man-page template with the option, command, setting and key tables. */
 #include "manpage.h"
 #include "command.h"

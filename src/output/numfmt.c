@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* numfmt.c: exact number formatting, the bytes printf and jansson print, without printf. */
 #include "numfmt.h"
 

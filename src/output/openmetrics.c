@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* openmetrics.c: the OpenMetrics exposition of a frame and the cumulative counters behind it. */
 #include "openmetrics.h"
 #include "app.h"

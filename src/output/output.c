@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* output.c: one record per tick in text, CSV or JSON Lines (a stable interface for scripts). */
 #include "output.h"
 #include "frame.h"

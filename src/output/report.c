@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.c: --list-events, --list-modes and --explain (encodings and opens, without counting). */
 #include "report.h"
 #include "encode.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* attrib.c: attribution sources per CPU: own software perf counters, procirq, cpufreq, tasktop. */
 #include "attrib.h"
 #include "linereader.h"

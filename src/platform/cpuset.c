@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpuset.c: CPU bitmaps and CPU-list parsing. */
 #include "cpuset.h"
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* platform.c: PMUs, CPU sets, core types and privileges from sysfs/procfs under a root prefix. */
 #include "platform.h"
 #include "linereader.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procirq.c: /proc/interrupts, softirqs and stat: per-CPU counts, deltas, top sources; cpufreq. */
 #include "procirq.h"
 #include "linereader.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tasktop.c: the busiest task on each CPU between two scans of <root>/proc/[pid]/task/[tid]/stat.
  */
 #include "tasktop.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe.c: cache-geometry probe engine: pinned pointer-chase sweeps run in budgeted steps. */
 #include "probe.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe_detect.c: pure analysis for the cache probe: latency steps, line size, seed AMAT formula,
  * sizes. */
 #include "probe.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe_format.c: cache-probe output: summary, tables, terminal plot, JSON, and the `probe`
  * command. */
 #include "probe.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* flight.c: a bounded ring of rebuilt cumulative counter triples, dumped as a pmutop recording. */
 #include "flight.h"
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* perfstat.c: parses perf stat interval CSV/JSON and synthesizes cumulative counter ticks. */
 #include "perfstat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recfile.c: pmutop recordings: record memory, escaping, crash-safe writer, checking reader. */
 #include "recfile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recorder.c: an app hook that writes every tick's raw cumulative triples to a recording. */
 #include "recorder.h"
 #include "app.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote.c: the remote client (agent over a transport command, reconnects) and agent controls. */
 #include "remote.h"
 #include "app.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* duration.c: parses durations with units into milliseconds. */
 #include "duration.h"
 #include <errno.h>

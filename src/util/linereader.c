@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* linereader.c: bounded line reading (limit checked before allocating), FIFO-safe opening. */
 #include "linereader.h"
 #include "textutil.h"

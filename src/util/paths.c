@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* paths.c: the installed data directory (relative to the binary) and the system rc file. */
 #include "paths.h"
 #include <stdio.h>

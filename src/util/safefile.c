@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* safefile.c: creating the files pmutop writes without writing through a planted symbolic link. */
 #include "safefile.h"
 #include <errno.h>

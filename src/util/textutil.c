@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* textutil.c: the one escaping for terminals (strings and output streams), error-message formatting
  * and edit distance. */
 #include "textutil.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* canvas.c: in-memory character grid with clipping, bars and sparklines (curses-free). */
 #include "canvas.h"
 #include "textutil.h"

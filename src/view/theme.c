@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* theme.c: the colour role table, theme-file parsing, search order and colour degradation. */
 #include "theme.h"
 #include "embedded.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* views.c: lays out the header, per-CPU table, offcore bars and text views on a canvas. */
 #include "views.h"
 #include "output.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* driver.c: runs a fuzz target without libFuzzer: its seed corpus, then deterministic mutations. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz.h: helpers shared by the fuzz targets (tests/fuzz/fuzz_*.c). */
 #ifndef PMUTOP_FUZZ_H
 #define PMUTOP_FUZZ_H

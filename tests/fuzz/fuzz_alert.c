@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_alert.c: alert_rule_parse; the canonical text parses back to the same rule. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_canvas.c: canvas_putx of input text at positions/widths from the input; cell invariants. */
 #include "canvas.h"
 #include "fuzz.h"

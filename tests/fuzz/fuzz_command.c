@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_command.c: command_split/command_join round trip and command_check (no handlers run). */
 #include "command.h"
 #include "fuzz.h"

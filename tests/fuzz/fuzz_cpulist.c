@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_cpulist.c: cpuset_parse of CPU lists, and the round trip parse(format(parse(x))) ==
  * parse(x). */
 #include "cpuset.h"

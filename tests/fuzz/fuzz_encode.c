@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_encode.c: event_encode of event specs for a family picked by the first input byte. */
 #include <sys/stat.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_evlist.c: evlist_parse of event lists (-e, :add, define) and the lists it formats back. */
 #include "evlist.h"
 #include "fuzz.h"

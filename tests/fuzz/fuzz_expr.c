@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_expr.c: expr_parse of metric formulas and expr_eval over fixed per-name values. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_keys.c: keys_parse of key names (keys_name round trip) and keys_bind of "KEY COMMAND". */
 #include "fuzz.h"
 #include "keys.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lineedit.c: input bytes as keys of the ':' prompt editor; its invariants after every key. */
 #include "canvas.h"
 #include "fuzz.h"

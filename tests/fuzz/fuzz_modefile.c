@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_modefile.c: mode_parse of mode files and mode_define of "define NAME EVENTS METRICS" parts.
  */
 #include "family.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_offcore.c: offcore_parse_selection of ":offcore" words, then plans, specs and a sweep. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_perfstat.c: perfstat_load of perf stat CSV and JSON interval output (and detection). */
 #include "fuzz.h"
 #include "perfstat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_procirq.c: procirq_parse of /proc/interrupts and softirqs text, sums, deltas; /proc/stat. */
 #include "fuzz.h"
 #include "procirq.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_recfile.c: rec_load of recordings (with a write + reload round trip) and rec_escape. */
 #include "fuzz.h"
 #include "recfile.h"

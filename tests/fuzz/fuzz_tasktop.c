@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_tasktop.c: tasktop_parse_stat of /proc/PID/task/TID/stat lines and tasktop_escape. */
 #include "fuzz.h"
 #include "tasktop.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_theme.c: theme_parse of theme files; every resolved style stays a valid colour. */
 #include "fuzz.h"
 #include "theme.h"

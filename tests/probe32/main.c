@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c: the probe engine alone, built for a 32-bit address space by tests/e2e_probe32.sh. */
 #include "probe.h"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make-fixtures.sh: regenerates the sysfs/procfs fixture trees used by tests/test_platform.c.
 # Usage: bash tests/sysfs/make-fixtures.sh   (rewrites every tree next to this script)
 set -euo pipefail
