@@ -342,7 +342,8 @@ static void test_cli_errors(void)
 	    {__LINE__, "cache", "--bogus", NULL, 2, "unknown option '--bogus'"},
 	    {__LINE__, "cache", "--max-size", "12X", 2, "bad size '12X'"},
 	    {__LINE__, "cache", "--max-size", NULL, 2, "--max-size needs a size"},
-	    {__LINE__, "cache", "--max-size=1K", NULL, 2, "between 8K and "}, /* the cap is the machine's */
+	    {__LINE__, "cache", "--max-size=1K", NULL, 2,
+	     "between 8K and "}, /* the cap is the machine's */
 	    {__LINE__, "cache", "--cpu", "abc", 2, "bad CPU number 'abc'"},
 	    {__LINE__, "cache", "--cpu", NULL, 2, "--cpu needs a CPU number"},
 	    {__LINE__, "tlb", NULL, NULL, 2, "unknown probe 'tlb' (known: cache)"},
