@@ -13,7 +13,8 @@ fi
 mkdir -p "$T_TMP/inc"
 arch=$("$CC32" -print-multiarch 2>/dev/null)
 [ -n "$arch" ] && [ -d "/usr/include/$arch/asm" ] && ln -s "/usr/include/$arch/asm" "$T_TMP/inc/asm"
-SRC=(tests/probe32/main.c src/probe/probe.c src/probe/probe_detect.c src/platform/cpuset.c)
+SRC=(tests/probe32/main.c src/probe/probe.c src/probe/probe_detect.c src/platform/cpuset.c
+	src/util/linereader.c src/util/textutil.c)
 (cd "$T_SRC" && "$CC32" -m32 -std=c11 -O2 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude \
 	-idirafter "$T_TMP/inc" "${SRC[@]}" -lm -o "$T_TMP/probe32") 2>"$T_TMP/cc.err"
 check "32-bit build: $(head -c 600 "$T_TMP/cc.err")" test -x "$T_TMP/probe32"

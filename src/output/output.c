@@ -639,27 +639,17 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 	}
 }
 
-/* ",host,timestamp\n" of every line: the host quoted as CSV needs, the time to the ms. */
+/* ",host,timestamp\n" of every line: the host (escaped where it came from) as a CSV field, the
+ * time to the ms. */
 static size_t csv_suffix(char *buf, size_t len, const struct output_meta *meta)
 {
 	const struct frame *f = meta->frame;
-	char host[160] = "", ts[NUMFMT_MAX] = "";
-	if (f && f->machine)
-		text_escape(f->machine->host, TEXT_NUL_TERMINATED, host, sizeof(host));
+	char ts[NUMFMT_MAX] = "";
 	if (f && isfinite(f->timestamp))
 		numfmt_fixed(ts, f->timestamp, 3);
-	bool quote = strpbrk(host, ",\"") != NULL;
 	size_t n = 0;
 	buf[n++] = ',';
-	if (quote)
-		buf[n++] = '"';
-	for (const char *p = host; *p && n + 4 < len; p++) {
-		if (*p == '"')
-			buf[n++] = '"';
-		buf[n++] = *p;
-	}
-	if (quote)
-		buf[n++] = '"';
+	n += text_csv_field(f && f->machine ? f->machine->host : "", buf + n, len - n - NUMFMT_MAX);
 	n += (size_t)snprintf(buf + n, len - n, ",%s\n", ts);
 	return n < len ? n : len - 1;
 }
@@ -703,7 +693,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	b->oom = false;
 	if (snap->seq == 1)
 		put_s(b, "time_s,interval_ms,cpu,kind,name,value,running,state,host,timestamp\n");
-	char suffix[400];
+	char suffix[1024]; /* the host (at most 2 * 128 + 3 bytes as a field) and the time */
 	size_t slen = csv_suffix(suffix, sizeof(suffix), meta);
 	/* "time_s,interval_ms,cpu," is the same on every line of a row */
 	char prefix[2 * NUMFMT_MAX + 32];
