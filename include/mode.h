@@ -63,7 +63,13 @@ struct mode {
 	int nunavail;
 	struct mode_metric *metrics;
 	int nmetrics;
+	/* "stack = a, b, c" in [mode]: metrics (% of one whole, in this order) that the table also
+	 * draws as one stacked bar per row, with the largest highlighted (top-down shares). */
+	char **stack;
+	int nstack;
+	char *drill; /* "drill = MODE": the mode the drill-down key opens for a row, or NULL */
 };
+#define MODE_MAX_STACK 8 /* metrics in one stacked bar */
 
 /* Variables every formula may use besides the event aliases (per-tick deltas, scaled):
  * interval (s, measured tick length), interval_ns, ncpus (CPUs summed into the deltas: 1 per
@@ -73,7 +79,10 @@ extern const char *const mode_builtin_vars[];
 /* Parses one mode file. @label names it in errors ("modes/cpi.mode"). Returns the mode, or NULL
  * with "label:line: message" in @err. */
 struct mode *mode_parse(const char *label, const char *text, char *err, size_t errlen);
-/* True for a mode name: 1 to 32 letters, digits, '_', '-' or '+' (safe in a shell line). */
+#define MODE_NAME_MAX 48 /* bytes */
+#define MODE_NAME_RULE "letters, digits, _ - + . and one library: prefix; at most 48"
+/* True for a mode name: 1 to MODE_NAME_MAX letters, digits, '_', '-', '+' or '.', with at most
+ * one ':' between a library prefix and the name ("perf:TopdownL1", "likwid:FLOPS_DP"). */
 bool mode_name_valid(const char *name);
 /* A mode from a "define NAME EVENTS METRICS" command: @events "ev1=spec1,ev2=spec2" (commas
  * inside pmu/.../ belong to the spec; "ev?=spec" is optional), @metrics "m1=expr1;m2[unit]=expr2".

@@ -54,10 +54,14 @@ static bool valid_ident(const char *s)
 
 bool mode_name_valid(const char *s)
 {
-	if (!*s || strlen(s) > 32)
+	size_t len = strlen(s);
+	const char *colon = strchr(s, ':');
+	if (len == 0 || len > MODE_NAME_MAX)
 		return false;
+	if (colon && (colon == s || !colon[1] || strchr(colon + 1, ':')))
+		return false; /* "library:name": one namespace, both parts non-empty */
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '+')
+		if (!isalnum((unsigned char)*s) && !strchr("_-+.:", *s))
 			return false;
 	return true;
 }
@@ -114,6 +118,10 @@ void mode_free(struct mode *m)
 	for (int i = 0; i < m->nmetrics; i++)
 		free_metric(&m->metrics[i]);
 	free(m->metrics);
+	for (int i = 0; i < m->nstack; i++)
+		free(m->stack[i]);
+	free(m->stack);
+	free(m->drill);
 	free(m);
 }
 
@@ -124,6 +132,7 @@ struct builder {
 	const char *label; /* for messages; NULL = no "label:line: " prefix */
 	char *err;
 	size_t errlen;
+	int stack_line; /* line of "stack =", for messages */
 };
 
 static int bfail(struct builder *b, int line, const char *fmt, ...)
@@ -338,6 +347,14 @@ static int validate(struct builder *b, int last_line)
 				     "metric %s: warn and bad point opposite ways to 'better'",
 				     mt->name);
 	}
+	for (int i = 0; i < m->nstack; i++) {
+		bool found = false;
+		for (int j = 0; j < m->nmetrics && !found; j++)
+			found = strcmp(m->metrics[j].name, m->stack[i]) == 0;
+		if (!found)
+			return bfail(b, b->stack_line, "stack: \"%s\" is not a metric of mode %s",
+				     clean(m->stack[i], c, sizeof(c)), m->name);
+	}
 	return 0;
 }
 
@@ -436,14 +453,43 @@ static int append_text(char **dst, const char *text)
 	return 0;
 }
 
+/* "stack = a, b, c": metric names separated by commas or blanks, checked in validate(). */
+static int parse_stack(struct builder *b, const char *val, int line)
+{
+	struct mode *m = b->m;
+	char *copy = xstrdup(val), *save = NULL;
+	if (!copy)
+		return bfail(b, line, "out of memory");
+	for (int i = 0; i < m->nstack; i++)
+		free(m->stack[i]);
+	m->nstack = 0;
+	for (char *t = strtok_r(copy, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+		if (m->nstack == MODE_MAX_STACK) {
+			free(copy);
+			return bfail(b, line, "stack: more than %d metrics", MODE_MAX_STACK);
+		}
+		char **v = grow(m->stack, m->nstack, sizeof(*v));
+		if (!v) {
+			free(copy);
+			return bfail(b, line, "out of memory");
+		}
+		m->stack = v;
+		m->stack[m->nstack++] = xstrdup(t);
+	}
+	free(copy);
+	if (m->nstack < 2)
+		return bfail(b, line, "stack needs at least two metric names");
+	b->stack_line = line;
+	return 0;
+}
+
 static int parse_mode_key(struct builder *b, const char *key, const char *val, int line)
 {
 	char c[64];
 	struct mode *m = b->m;
 	if (strcmp(key, "name") == 0) {
 		if (!mode_name_valid(val))
-			return bfail(b, line,
-				     "bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
+			return bfail(b, line, "bad mode name \"%s\" (" MODE_NAME_RULE ")",
 				     clean(val, c, sizeof(c)));
 		free(m->name);
 		m->name = xstrdup(val);
@@ -461,8 +507,18 @@ static int parse_mode_key(struct builder *b, const char *key, const char *val, i
 		else
 			return bfail(b, line, "unknown kind \"%s\" (counters or offcore)",
 				     clean(val, c, sizeof(c)));
+	} else if (strcmp(key, "stack") == 0) {
+		return parse_stack(b, val, line);
+	} else if (strcmp(key, "drill") == 0) {
+		if (!mode_name_valid(val))
+			return bfail(b, line,
+				     "bad drill-down mode name \"%s\" (" MODE_NAME_RULE ")",
+				     clean(val, c, sizeof(c)));
+		free(m->drill);
+		m->drill = xstrdup(val);
 	} else {
-		return bfail(b, line, "unknown key \"%s\" in [mode] (name, title, help, kind)",
+		return bfail(b, line,
+			     "unknown key \"%s\" in [mode] (name, title, help, kind, stack, drill)",
 			     clean(key, c, sizeof(c)));
 	}
 	return 0;
@@ -630,8 +686,7 @@ struct mode *mode_define(const char *name, const char *events, const char *metri
 	m->source = xstrdup("define");
 	m->kind = MODE_KIND_COUNTERS;
 	if (!name || !mode_name_valid(name)) {
-		rc = bfail(&b, 0,
-			   "define: bad mode name \"%s\" (letters, digits, _ - +; at most 32)",
+		rc = bfail(&b, 0, "define: bad mode name \"%s\" (" MODE_NAME_RULE ")",
 			   clean(name ? name : "", c, sizeof(c)));
 		goto out;
 	}

@@ -118,8 +118,7 @@ static int check_mode_name(const char *mode, char *err, size_t errlen)
 		return 0;
 	char e[200];
 	text_escape(mode, TEXT_NUL_TERMINATED, e, sizeof(e));
-	snprintf(err, errlen,
-		 "bad mode name \"%s\" for the agent (letters, digits, _ - +; at most 32)", e);
+	snprintf(err, errlen, "bad mode name \"%s\" for the agent (" MODE_NAME_RULE ")", e);
 	return -1;
 }
 
