@@ -7,6 +7,7 @@
 # commands, screen, batch output and recorder. Half of these checks failed before the engine
 # was rebuilt around sources, one loop and one frame per refresh.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed to compare JSON"; exit 77; }
 T=$T_TMP
 EQ=(python3 "$T_SRC/tests/equiv.py")
@@ -33,7 +34,7 @@ TM=(tmux -L "$SOCK" -f /dev/null)
 HAVE_TMUX=0
 if command -v tmux >/dev/null && "${TM[@]}" new-session -d -s keep -x 80 -y 24 "sleep 600" 2>/dev/null; then
 	HAVE_TMUX=1
-	T_CLEANUPS+=("tmux -L '$SOCK' kill-server 2>/dev/null")
+	T_CLEANUPS+=("tmux_close '$SOCK'")
 	"${TM[@]}" set-option -g status off >/dev/null
 fi
 NO_TMUX="tmux is not installed or cannot start a server here"

@@ -4,6 +4,7 @@
 # a hostile recording replayed, the screen in tmux) shows terminal escapes (OSC 52, OSC 0, CSI,
 # C1 as a raw byte and as UTF-8, bidirectional overrides) escaped and visible.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to check the bytes"; exit 77; }
 FX=$T_SRC/tests/fixtures/hostile
 
@@ -166,7 +167,7 @@ if command -v tmux >/dev/null; then
 		shift
 		SOCKS=$((SOCKS + 1))
 		TM=(tmux -L "pmutop-escape-$$-$SOCKS" -f /dev/null)
-		T_CLEANUPS+=("tmux -L 'pmutop-escape-$$-$SOCKS' kill-server 2>/dev/null")
+		T_CLEANUPS+=("tmux_close 'pmutop-escape-$$-$SOCKS'")
 		"${TM[@]}" new-session -d -x 320 -y 40 -e TERM=xterm-256color -e HOME="$T_TMP" \
 			"'$BIN' $*; sleep 30" || return 1
 		"${TM[@]}" set-option -g set-clipboard on >/dev/null

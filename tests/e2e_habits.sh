@@ -3,6 +3,7 @@
 # e2e_habits.sh: what users bring from top, htop and perf: durations with units, -d, -o FILE,
 # h and F10, --list-events globs, theme prefixes, a bad --sim-family listing the good ones.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
 
 SIM=(--backend sim --no-rc)
 # -i with units, and -d in seconds like top: the header says the interval in ms
@@ -71,20 +72,9 @@ mkdir -p "$T_TMP/config/pmutop/themes"
 printf '[roles]\ncell = fg=red\n' >"$T_TMP/config/pmutop/themes/mine.theme" # m: mine or mono
 SOCK=pmutop-habits-$$
 TM=(tmux -L "$SOCK" -f /dev/null)
-T_CLEANUPS+=("tmux -L '$SOCK' kill-server 2>/dev/null")
+T_CLEANUPS+=("tmux_close '$SOCK'")
 "${TM[@]}" new-session -d -x 100 -y 30 -e XDG_CONFIG_HOME="$T_TMP/config" \
 	-e XDG_STATE_HOME="$T_TMP/state" "bash --norc --noprofile"
-pane() { "${TM[@]}" capture-pane -p -t 0; }
-wait_for() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		pane | grep -qE -- "$1" && return 0
-		sleep 0.05
-	done
-	echo "--- pane after waiting for /$1/:"
-	pane | sed 's/^/| /'
-	return 1
-}
 "${TM[@]}" send-keys -t 0 "$BIN ${SIM[*]} -i 200; echo EXITED=\$?" Enter
 check "the screen starts" wait_for 'SIMULATED'
 "${TM[@]}" send-keys -t 0 h

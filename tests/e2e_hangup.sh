@@ -2,14 +2,15 @@
 # e2e_hangup.sh: the screen whose terminal goes away without a SIGHUP (the parent ignores it, the
 # tmux pane is killed) stops, flushes its recording and flight ring, and exits with status 3.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 
 export TERM=xterm-256color
 SOCK=pmutop-hangup-$$
 TM=(tmux -L "$SOCK" -f /dev/null)
-T_CLEANUPS+=("tmux -L '$SOCK' kill-server 2>/dev/null")
+T_CLEANUPS+=("tmux_close '$SOCK'")
 # a pmutop still running after its pane was killed would spin: end it with the test
-T_CLEANUPS+=("[ -s '$T_TMP/pid' ] && kill \$(cat '$T_TMP/pid') 2>/dev/null")
+T_CLEANUPS+=("[ -s '$T_TMP/pid' ] && stop_pids \$(cat '$T_TMP/pid')")
 mkdir -p "$T_TMP/home"
 # pane 0 keeps the server alive once pmutop's pane is gone
 "${TM[@]}" new-session -d -x 100 -y 30 -e HOME="$T_TMP/home" -e XDG_STATE_HOME="$T_TMP/home" \
@@ -42,7 +43,7 @@ exec "$BIN" --no-rc "$@"' bash "$@"
 echo $? >"$T_TMP/rc"
 EOF
 start_pane() {
-	[ -s "$T_TMP/pid" ] && kill "$(cat "$T_TMP/pid")" 2>/dev/null # one left spinning
+	[ -s "$T_TMP/pid" ] && stop_pids "$(cat "$T_TMP/pid")" # one left spinning
 	rm -f "$T_TMP/pid" "$T_TMP/rc"
 	"${TM[@]}" split-window -t 0 -d \
 		"T_TMP='$T_TMP' BIN='$BIN' LIMIT=${LIMIT:-} bash '$T_TMP/run.sh' $*"

@@ -3,6 +3,7 @@
 # rc file, theme) given /dev/zero, /dev/urandom and a 100 MB line, under a memory limit; FIFOs
 # without a writer; recordings through a pipe and a FIFO; corrupt ticks skipped.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
 FX=$T_SRC/tests/fixtures
 T=$T_TMP
 export XDG_CONFIG_HOME=$T/config
@@ -139,7 +140,7 @@ fi
 export TERM=xterm-256color
 SOCK=pmutop-hostile-$$
 TM=(tmux -L "$SOCK" -f /dev/null)
-T_CLEANUPS+=("tmux -L '$SOCK' kill-server 2>/dev/null")
+T_CLEANUPS+=("tmux_close '$SOCK'")
 if ! "${TM[@]}" new-session -d -x 100 -y 30 -e XDG_CONFIG_HOME="$T/config" -e TERM=xterm-256color \
 	"bash --norc --noprofile"; then
 	skip "tmux cannot start a server here"
@@ -147,18 +148,6 @@ if ! "${TM[@]}" new-session -d -x 100 -y 30 -e XDG_CONFIG_HOME="$T/config" -e TE
 	t_done
 fi
 "${TM[@]}" set-option -g status off >/dev/null
-pane() { "${TM[@]}" capture-pane -p -t 0; }
-keys() { "${TM[@]}" send-keys -t 0 "$@"; }
-wait_for() {
-	local re=$1 limit=${2:-10} i
-	for ((i = 0; i < limit * 20; i++)); do
-		pane | grep -qE -- "$re" && return 0
-		sleep 0.05
-	done
-	echo "--- pane after waiting $limit s for /$re/:"
-	pane | sed 's/^/| /'
-	return 1
-}
 keys "PS1='PROMPT\$ '; clear" Enter
 wait_for '^PROMPT\$ ?$' || { fail "shell prompt never appeared"; t_done; }
 run_pane() { keys "clear; $*; echo \"EXIT=\$?\"" Enter; }

@@ -4,6 +4,7 @@
 # numbers against batch JSON of the same run, promtool, hostile clients, and a real Prometheus
 # scraping the sim backend.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
 
 PY=/usr/bin/python3 # Debian's python3-prometheus-client is installed for the system python
 if ! "$PY" -c 'import prometheus_client' 2>/dev/null; then
@@ -131,7 +132,7 @@ check "pmutop-agent -f openmetrics parses ($($CHECK parse "$T_TMP/agent.om" 2>&1
 if command -v tmux >/dev/null; then
 	SOCK=pmutop-om-$$
 	PORT=$(free_port)
-	T_CLEANUPS+=("tmux -L '$SOCK' kill-server 2>/dev/null")
+	T_CLEANUPS+=("tmux_close '$SOCK'")
 	TERM=xterm-256color tmux -L "$SOCK" -f /dev/null new-session -d -x 100 -y 30 \
 		"$BIN ${SIM[*]} -i 200 --listen 127.0.0.1:$PORT; sleep 30"
 	ok=0

@@ -4,6 +4,7 @@
 # -I, multiplexed) replayed in batch with pmutop's modes and on the screen in tmux; perf's event
 # syntax on the command line (-e, --explain) with error columns.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
 FX=$T_SRC/tests/fixtures/perfstat
 SKL=$T_SRC/tests/sysfs/x86-skylake
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
@@ -87,27 +88,17 @@ check "-e: name=" grep -q '"sw":{"value"' "$T_TMP/out"
 if command -v tmux >/dev/null; then
 	SOCK=pmutop-ps-$$
 	TM=(tmux -L "$SOCK" -f /dev/null)
-	T_CLEANUPS+=("tmux -L '$SOCK' kill-server 2>/dev/null")
+	T_CLEANUPS+=("tmux_close '$SOCK'")
 	if "${TM[@]}" new-session -d -x 160 -y 30 -e TERM=xterm-256color -e NO_COLOR= \
 		-e XDG_CONFIG_HOME="$T_TMP/config" -e XDG_STATE_HOME="$T_TMP/state" \
 		"'$BIN' -R '$FX/sw-mux.csv' --speed 16; sleep 30" 2>/dev/null; then
-		pane() { "${TM[@]}" capture-pane -p -t 0; }
-		wait_for() {
-			local i
-			for ((i = 0; i < 200; i++)); do
-				pane | grep -qE -- "$1" && return 0
-				sleep 0.05
-			done
-			pane | sed 's/^/| /'
-			return 1
-		}
 		check "screen: recorded events as columns" wait_for 'cpu_clock_ps.*context_switch'
 		check "screen: CPU rows and all" wait_for '^ +all +[0-9]'
 		check "screen: no exponent" eval '! pane | grep -q "e+0"'
-		"${TM[@]}" kill-server 2>/dev/null
+		tmux_close "$SOCK"
 		# a server of its own: a new one on the socket just killed can race its exit
 		TM=(tmux -L "$SOCK-2" -f /dev/null)
-		T_CLEANUPS+=("tmux -L '$SOCK-2' kill-server 2>/dev/null")
+		T_CLEANUPS+=("tmux_close '$SOCK-2'")
 		"${TM[@]}" new-session -d -x 160 -y 30 -e TERM=xterm-256color -e NO_COLOR= \
 			-e XDG_CONFIG_HOME="$T_TMP/config" -e XDG_STATE_HOME="$T_TMP/state" \
 			"'$BIN' -m sw -R '$FX/sw-aggregated.csv' --speed 16; sleep 30"

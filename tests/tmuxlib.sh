@@ -11,7 +11,7 @@ tmux_open() {
 	export TERM=xterm-256color
 	SOCK=pmutop-test-$$
 	TM=(tmux -L "$SOCK" -f /dev/null)
-	T_CLEANUPS+=("tmux -L '$SOCK' kill-server 2>/dev/null")
+	T_CLEANUPS+=("tmux_close '$SOCK'")
 	mkdir -p "$T_TMP/home" "$T_TMP/state"
 	"${TM[@]}" new-session -d -x "$w" -y "$h" -e HOME="$T_TMP/home" \
 		-e XDG_STATE_HOME="$T_TMP/state" -e XDG_CONFIG_HOME="$T_TMP/home/.config" \
@@ -24,11 +24,38 @@ tmux_open() {
 	wait_for '^PROMPT\$ ?$' || { fail "shell prompt never appeared"; t_done; }
 }
 
+# stop_pids PID...: SIGTERM, then SIGKILL for any still there after 3 s (a sanitizer build blocks
+# signals while its leak check stops the world, and would spin on after the test).
+stop_pids() {
+	local p i left
+	[ $# -gt 0 ] || return 0
+	kill -TERM "$@" 2>/dev/null
+	for ((i = 0; i < 60; i++)); do
+		left=0
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && left=1; done
+		[ $left = 0 ] && return 0
+		sleep 0.05
+	done
+	kill -KILL "$@" 2>/dev/null
+	return 0
+}
+# tmux_close SOCKET: stops what runs in the server's panes (stop_pids), then the server.
+tmux_close() {
+	local pane_pids p kids=()
+	pane_pids=$(tmux -L "$1" list-panes -a -F '#{pane_pid}' 2>/dev/null)
+	for p in $pane_pids; do
+		# shellcheck disable=SC2207
+		kids+=($(pgrep -P "$p"))
+	done
+	stop_pids "${kids[@]}"
+	tmux -L "$1" kill-server 2>/dev/null
+	return 0
+}
 pane() { "${TM[@]}" capture-pane -p -t 0; }
 keys() { "${TM[@]}" send-keys -t 0 "$@"; }
 # wait_for REGEX [SECONDS]: polls the pane until REGEX matches (grep -E); 1 on timeout.
 wait_for() {
-	local re=$1 limit=${2:-8} i
+	local re=$1 limit=${2:-10} i
 	for ((i = 0; i < limit * 20; i++)); do
 		pane | grep -qE -- "$re" && return 0
 		sleep 0.05
