@@ -456,6 +456,7 @@ static void replay_describe(const void *inst, struct source_machine *out)
 			 h->source);
 	out->counter_bits = h->counter_bits ? h->counter_bits : 64;
 	out->ncpus = h->ncpus;
+	out->aggregated_cpus = h->aggregated_cpus;
 }
 
 static void replay_cpus(const void *inst, struct cpuset *out)

@@ -66,6 +66,9 @@ struct rec_header {
 	unsigned counter_bits; /* width of the raw counters (32 wraps; 0 or 64 = kernel counts) */
 	int64_t start_time;    /* unix seconds */
 	int ncpus;
+	/* 0: a row per CPU; N > 0: the file's one row sums N CPUs (perf stat without -A); -1: an
+	 * unknown number. Header member "aggregated_cpus", written when not 0. */
+	int aggregated_cpus;
 	struct rec_cpu_info {
 		int cpu;
 		char core_type[REC_NAME_MAX]; /* "cpu_core", "cpu_atom", "" when not hybrid */

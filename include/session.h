@@ -19,7 +19,8 @@ struct metric_inputs {
 	int nevents;
 	double interval_s; /* measured */
 	double time_s;	   /* since start */
-	int ncpus;	   /* CPUs summed into the counts: 1 per CPU row, N for the total row */
+	double ncpus;	   /* CPUs summed into the counts: 1 per CPU row, N for the total row (times
+			    * session_config.row_cpus); NAN when unknown */
 };
 /* Returns 0 and the event's (scaled) delta or a builtin (interval [s], interval_ns, time [s],
  * ncpus), or -1 when it was not counted (n/a). */
@@ -82,6 +83,7 @@ struct snapshot {
 	double time_s;	   /* since the session started (monotonic) */
 	double interval_s; /* measured length of this tick */
 	bool first;	   /* the first full tick of a newly opened mode */
+	int row_cpus;	   /* session_config.row_cpus */
 	int nrows;
 	const int *cpus; /* CPU number per row */
 	bool *offline;	 /* per row */
@@ -107,6 +109,10 @@ struct snapshot {
 	struct metric_detail *detail;
 };
 
+/* The per-CPU rows outputs show: all of them, or none when the rows are sums over several CPUs
+ * (an aggregated capture: its one row is the total, shown as the all row alone). */
+static inline int snapshot_cpu_rows(const struct snapshot *s) { return s->row_cpus ? 0 : s->nrows; }
+
 struct session_config {
 	const struct source *source; /* where the ticks come from (outlives the session) */
 	const char *sysfs_root;
@@ -114,6 +120,10 @@ struct session_config {
 	int ncpus;
 	const int *cpus;
 	const int *core_pmu_type; /* per row, may be NULL */
+	/* CPUs each row's counts are summed over: 0 or 1 (a row per CPU), N (a capture aggregated
+	 * over N CPUs, source_machine.aggregated_cpus), -1 (aggregated over an unknown number:
+	 * ncpus is n/a) */
+	int row_cpus;
 };
 
 /* The compiled formulas of a mode's metrics. */

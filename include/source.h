@@ -44,6 +44,9 @@ struct source_machine {
 	char capability[2560]; /* one line on what can be counted there (the platform summary) */
 	unsigned counter_bits; /* hardware counter width (64 for kernel-accumulated counts) */
 	int ncpus;
+	/* 0: a row per CPU; N > 0: the one row is the sum over N CPUs (a perf stat capture
+	 * without -A); -1: summed over an unknown number of CPUs. Outputs show the total alone. */
+	int aggregated_cpus;
 };
 
 /* One event to count, as a mode names it. */

@@ -30,9 +30,10 @@ declare -A WANT=(
 	[sw-percpu.csv:2:all:migr_per_s]="(10 + 7) / 2 / (1.210023271 - 1.005984314)"
 	[sw-percpu.json:0:1:cs_per_s]="356 / 0.500589534"
 	[sw-percpu.json:2:0:faults_per_s]="1520 / (1.202271846 - 1.006230579)"
-	[sw-aggregated.csv:0:0:cs_per_s]="861 / 0.500585688"
-	[sw-aggregated.csv:2:all:faults_per_s]="4599 / (1.208900479 - 1.007020434)"
-	[sw-aggregated.json:1:0:cs_per_s]="753 / (1.010384346 - 0.503162890)"
+	# aggregated (no -A): the all row alone, ncpus = cpu-clock's enabled time / the interval
+	[sw-aggregated.csv:0:all:cs_per_s]="861 / round(1011877611 / 0.500585688e9) / 0.500585688"
+	[sw-aggregated.csv:2:all:faults_per_s]="4599 / round(402861976 / ((1.208900479 - 1.007020434) * 1e9)) / (1.208900479 - 1.007020434)"
+	[sw-aggregated.json:1:all:cs_per_s]="753 / round(1013434597 / ((1.010384346 - 0.503162890) * 1e9)) / (1.010384346 - 0.503162890)"
 	[sw-percpu-once.ssv:0:1:cs_per_s]="244 / 0.506323398"
 	[sw-mux.csv:1:1:cs_per_s]="416 / (1.005984314 - 0.502011365)"
 )
@@ -60,7 +61,30 @@ check "aggregated: said so" grep -q "aggregated capture (perf stat without -A)" 
 for l in 15 16 17 18; do
 	check "aggregated: summary line $l" grep -q "sw-aggregated.csv:$l: perf's summary line" "$T_TMP/err"
 done
-check "aggregated: one CPU row and all" eval '[ "$(grep -cE "^ +(0|all) " "$T_TMP/out")" -eq 6 ]'
+check "aggregated: the number of CPUs from the enabled time" grep -q "sums over 2 CPUs (from the counters' enabled time)" "$T_TMP/err"
+check "aggregated: the all row alone" eval '[ "$(grep -cE "^ +all " "$T_TMP/out")" -eq 3 ] && ! grep -qE "^ +0 " "$T_TMP/out"'
+check "aggregated: the text says so" grep -q "^all: aggregated capture" "$T_TMP/out"
+run_cmd -b -m sw -f json -R "$FX/sw-aggregated.csv"
+check "aggregated: JSON has no CPU rows" eval '! grep -q "\"cpus\":\[{" "$T_TMP/out" && grep -q "\"aggregated_cpus\":2" "$T_TMP/out"'
+run_cmd -b -m sw -f csv -R "$FX/sw-aggregated.csv"
+check "aggregated: CSV has the all rows alone" eval '! grep -qE "^[0-9.]+,[0-9.]+,0," "$T_TMP/out" && grep -qE "^[0-9.]+,[0-9.]+,all," "$T_TMP/out"'
+# re-recorded, the capture stays aggregated: the replay of the recording prints the same
+run_cmd -b -m sw -f json -R "$FX/sw-aggregated.csv" -r "$T_TMP/agg.jsonl"
+run_cmd -b -m sw -f json -R "$FX/sw-aggregated.csv"
+cp "$T_TMP/out" "$T_TMP/agg-direct.json"
+run_cmd -b -m sw -f json -R "$T_TMP/agg.jsonl"
+check "aggregated, re-recorded: header keeps aggregated_cpus" grep -q '"aggregated_cpus":2' "$T_TMP/agg.jsonl"
+check "aggregated, re-recorded: the replay prints the same metrics" \
+	python3 -c 'import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+sys.exit(not a or [(x["cpus"], x["total"]["metrics"]) for x in a] != [(x["cpus"], x["total"]["metrics"]) for x in b])' "$T_TMP/agg-direct.json" "$T_TMP/out"
+# without -I (and without duration_time) the interval is unknown, so is the number of CPUs:
+# per-CPU averages are n/a (the first interval of the capture, without its time column)
+grep -E '^ *0\.500585688,' "$FX/sw-aggregated.csv" | cut -d, -f2- >"$T_TMP/untimed.csv"
+run_cmd -b -m sw -f json -R "$T_TMP/untimed.csv"
+check "aggregated without run times: says so" grep -q "sums over an unknown number of CPUs" "$T_TMP/err"
+check "aggregated without run times: cs_per_s n/a" grep -q '"cs_per_s":null' "$T_TMP/out"
 # counts in full, never 1e+09
 run_cmd -b -R "$FX/sw-percpu.csv"
 check "text: no exponent: $(grep -m1 e+ "$T_TMP/out")" eval '! grep -q "e+" "$T_TMP/out"'
@@ -104,7 +128,8 @@ if command -v tmux >/dev/null; then
 			"'$BIN' -m sw -R '$FX/sw-aggregated.csv' --speed 16; sleep 30"
 		check "screen: -m sw on an aggregated capture" wait_for '^mode sw '
 		check "screen: sw columns" wait_for 'cs_per_s'
-		check "screen: the one row and all" wait_for '^ +all +[0-9n]'
+		check "screen: the all row" wait_for '^ +all +[0-9n]'
+		check "screen: no CPU row for an aggregated capture" pane_lacks '^ +0 +[0-9n]'
 		check "screen: no missing events" eval '! pane | grep -q "lacks"'
 	else
 		skip "tmux cannot start a server here"

@@ -386,6 +386,14 @@ static const struct {
      "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[0],\"host\":5}"
      "\n",
      "\"host\" must be a string"},
+    {__LINE__,
+     "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[0],"
+     "\"aggregated_cpus\":1.5}\n",
+     "header: \"aggregated_cpus\" must be an integer"},
+    {__LINE__,
+     "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[0],"
+     "\"aggregated_cpus\":-2}\n",
+     "header: \"aggregated_cpus\" = -2 is out of range"},
     {__LINE__, HDR HDR, "bad.jsonl:2: second header"},
     {__LINE__, HDR TICK("[[1,2,3],[1,2,3]]"), "warn:bad.jsonl:2: tick before any mode record"},
     {__LINE__, HDR MODE TICK("[[1,2,3],[1,2,3],[1,2,3]]"),

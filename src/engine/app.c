@@ -725,6 +725,7 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .ncpus = app->ncpus,
 	    .cpus = app->cpus,
 	    .core_pmu_type = app->core_type,
+	    .row_cpus = app->machine.aggregated_cpus,
 	};
 	return session_new(&cfg, err, errlen);
 }

@@ -518,7 +518,8 @@ void snapshot_compute(struct snapshot *s)
 	for (int r = 0; r <= s->nrows; r++) {
 		bool total = r == s->nrows;
 		in.counts = total ? s->total_counts : &s->counts[r * n];
-		in.ncpus = total ? counted_rows : 1;
+		double per_row = s->row_cpus < 0 ? NAN : s->row_cpus > 1 ? s->row_cpus : 1;
+		in.ncpus = total ? counted_rows * per_row : per_row;
 		for (int m = 0; m < nm; m++) {
 			double *v = total ? &s->total_values[m] : &s->values[r * nm + m];
 			double *run = total ? &s->total_running[m] : &s->running[r * nm + m];
@@ -609,6 +610,7 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	s->snap.time_s = now_offset(s);
 	s->snap.interval_s = (double)(s->cur_t - s->prev_t) / 1e9;
 	s->snap.nrows = s->cfg.ncpus;
+	s->snap.row_cpus = s->cfg.row_cpus;
 	s->snap.cpus = s->cpus;
 	s->snap.offline = s->offline;
 	s->snap.nevents = n;

@@ -111,7 +111,9 @@ static int remap(struct om_counters *c, const struct snapshot *snap, const char 
 	c->map = map;
 	for (int r = 0; r < snap->nrows; r++)
 		for (int e = 0; e < snap->nevents; e++) {
-			int32_t i = series_find(c, mode, snap->event_names[e], snap->cpus[r]);
+			/* cpu -1: the rows are sums over several CPUs (labelled "all") */
+			int32_t i = series_find(c, mode, snap->event_names[e],
+						snap->row_cpus ? -1 : snap->cpus[r]);
 			map[(size_t)r * (size_t)snap->nevents + (size_t)e] = i;
 			if (i < 0 && !c->full_reported) {
 				app_log(c->app, MSG_WARN,
@@ -302,7 +304,10 @@ static void write_counters(FILE *out, const struct om_counters *c, const struct 
 		for (size_t i = 0; c && i < c->n; i++) {
 			const struct om_series *s = &c->v[i];
 			char cpu[16];
-			snprintf(cpu, sizeof(cpu), "%d", s->cpu);
+			if (s->cpu < 0)
+				snprintf(cpu, sizeof(cpu), "all");
+			else
+				snprintf(cpu, sizeof(cpu), "%d", s->cpu);
 			struct om_labels sl = {l->host, s->mode, l->flavour};
 			fprintf(out, "%s_total", kinds[k].family);
 			put_row_labels(out, &sl, cpu, s->core_type);
@@ -338,7 +343,7 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 			fputc(']', out);
 		}
 		fputc('\n', out);
-		for (int r = 0; r <= snap->nrows; r++) {
+		for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
 			double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
 						   : snap->total_values[m];
 			if (!isfinite(v))

@@ -543,8 +543,10 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	}
 	if (coarse)
 		output_json_end(w);
+	if (snap->row_cpus) /* the rows are sums over several CPUs: "total" alone */
+		output_json_int(w, "aggregated_cpus", snap->row_cpus);
 	output_json_array(w, "cpus");
-	for (int r = 0; r < snap->nrows; r++) {
+	for (int r = 0; r < snapshot_cpu_rows(snap); r++) {
 		output_json_object(w, NULL);
 		output_json_int(w, "cpu", snap->cpus[r]);
 		if (snap->offline[r])
@@ -701,7 +703,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	prefix[n++] = ',';
 	n += numfmt_fixed(prefix + n, snap->interval_s * 1000, 3);
 	prefix[n++] = ',';
-	for (int r = 0; r <= snap->nrows; r++) {
+	for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
 		bool total = r == snap->nrows;
 		size_t plen = n;
 		if (total) {
@@ -760,7 +762,12 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	for (int e = 0; e < snap->nevents; e++)
 		text_fprintf(out, " %14.14s", snap->event_names[e]);
 	fputc('\n', out);
-	for (int r = 0; r <= snap->nrows; r++) {
+	if (snap->row_cpus)
+		text_fprintf(out, "all: %s\n",
+			     snap->row_cpus > 0
+				 ? "aggregated capture, the counts of all CPUs summed"
+				 : "aggregated capture, summed over unknown CPUs");
+	for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
 		bool total = r == snap->nrows;
 		if (total)
 			text_fprintf(out, "%5s", "all");

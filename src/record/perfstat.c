@@ -122,6 +122,29 @@ static int event_index(struct import *im, const char *name)
 	return im->nev++;
 }
 
+/* The CPUs an aggregated capture sums: perf prints each counter's running time and running
+ * share summed over the CPUs, so enabled time / interval is the number of CPUs. The largest
+ * over the counters and intervals (a CPU offline for part of the run lowers its count), or -1
+ * when the capture has no run times or no interval lengths (perf stat without -I and without
+ * duration_time). */
+static int aggregated_cpus(const struct import *im)
+{
+	double most = 0;
+	if (im->untimed && !(im->duration > 0))
+		return -1;
+	for (int i = 0; i < im->n; i++) {
+		const struct entry *en = &im->e[i];
+		int iv = en->interval;
+		double dt = (im->times[iv] - (iv ? im->times[iv - 1] : 0)) * 1e9; /* ns */
+		if (en->kind != E_VALUE || !(en->run > 0) || !(en->pct > 0) || !(dt > 0))
+			continue;
+		double n = en->run * 100 / en->pct / dt;
+		if (n > most)
+			most = n;
+	}
+	return most >= 0.5 && most < REC_MAX_CPU ? (int)lround(most) : -1;
+}
+
 /* Adds one parsed line; all fields as text from either format. @t is NAN for a capture without
  * -I; @cpustr is NULL for an aggregated capture (no -A). */
 static void add_entry(struct import *im, double t, const char *cpustr, const char *value,
@@ -449,11 +472,22 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 				    "sums over the CPUs of an aggregated "
 				    "capture (add -e duration_time)");
 	}
-	if (im->layout == LAYOUT_AGGREGATED)
-		rec_file_warn(out,
-			      "%s: aggregated capture (perf stat without -A): the counts of all "
-			      "CPUs are one row, shown as CPU %d and as all",
-			      im->path, AGGREGATED_CPU);
+	if (im->layout == LAYOUT_AGGREGATED) {
+		h->aggregated_cpus = aggregated_cpus(im);
+		if (h->aggregated_cpus > 0)
+			rec_file_warn(
+			    out,
+			    "%s: aggregated capture (perf stat without -A): the counts "
+			    "are sums over %d CPUs (from the counters' enabled time), shown "
+			    "as the all row",
+			    im->path, h->aggregated_cpus);
+		else
+			rec_file_warn(out,
+				      "%s: aggregated capture (perf stat without -A): the counts "
+				      "are sums over an unknown number of CPUs, shown as the all "
+				      "row; per-CPU averages (ncpus) are n/a",
+				      im->path);
+	}
 	if (im->nsummary)
 		rec_file_warn(out, "%s: %d summary line%s skipped (listed above)", im->path,
 			      im->nsummary, im->nsummary > 1 ? "s" : "");

@@ -59,6 +59,7 @@ void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec
 	h.counter_bits = b->counter_bits;
 	h.start_time = (int64_t)time(NULL);
 	h.ncpus = app->ncpus;
+	h.aggregated_cpus = m->aggregated_cpus;
 	for (int i = 0; i < app->ncpus; i++) {
 		cpus[i].cpu = app->cpus[i];
 		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",

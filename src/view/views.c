@@ -316,7 +316,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	if (first < 0)
 		first = 0;
 	int drawn = 0;
-	for (int k = first; k < snap->nrows; k++) {
+	for (int k = first; k < snapshot_cpu_rows(snap); k++) {
 		int r = order[k];
 		const char *type = in->core_type ? in->core_type[r] : "";
 		if (vs->group_by_type && (!last_type || strcmp(type, last_type) != 0)) {
@@ -361,7 +361,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		y++;
 		drawn++;
 	}
-	int hidden = snap->nrows - first - drawn;
+	int hidden = snapshot_cpu_rows(snap) ? snap->nrows - first - drawn : 0;
 	/* total row */
 	canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
 	canvas_put(c, 0, y, ROLE_TOTAL_ROW, " all");
@@ -400,7 +400,7 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 		    "offcore requests by request-type bit (share of measured requests)");
 	const struct snapshot *snap = in->snap;
 	int barw = c->w - CPU_COL - 1;
-	for (int r = 0; snap && r < snap->nrows && y < bottom - 2; r++) {
+	for (int r = 0; snap && r < snapshot_cpu_rows(snap) && y < bottom - 2; r++) {
 		canvas_printf(c, 0, y, ROLE_CELL, "%4d", snap->cpus[r]);
 		struct canvas_segment segs[64];
 		int n = 0;
