@@ -20,9 +20,10 @@ struct metric_inputs {
 	double interval_s; /* measured */
 	double time_s;	   /* since start */
 	int ncpus;	   /* CPUs summed into the counts: 1 per CPU row, N for the total row */
+	double slots;	   /* issue slots per cycle of the cores (caps/slots), NAN unknown */
 };
 /* Returns 0 and the event's (scaled) delta or a builtin (interval [s], interval_ns, time [s],
- * ncpus), or -1 when it was not counted (n/a). */
+ * ncpus, slots), or -1 when it was not counted or is not known (n/a). */
 int metric_inputs_get(const struct metric_inputs *in, const char *name, double *out);
 
 /* A metric as the session runs it: plain data (no pointer into a mode registry), so a running
@@ -105,6 +106,7 @@ struct snapshot {
 	bool split[SESSION_MAX_METRICS];
 	/* [row * nmetrics + m]; the total row's at [nrows * nmetrics + m] */
 	struct metric_detail *detail;
+	double slots; /* issue slots per cycle (caps/slots, the same on every row), NAN unknown */
 };
 
 struct session_config {
@@ -114,6 +116,7 @@ struct session_config {
 	int ncpus;
 	const int *cpus;
 	const int *core_pmu_type; /* per row, may be NULL */
+	unsigned slots; /* issue slots per cycle (caps/slots) for the "slots" builtin, 0 unknown */
 };
 
 /* The compiled formulas of a mode's metrics. */

@@ -725,6 +725,7 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .ncpus = app->ncpus,
 	    .cpus = app->cpus,
 	    .core_pmu_type = app->core_type,
+	    .slots = app->machine.slots,
 	};
 	return session_new(&cfg, err, errlen);
 }
@@ -970,6 +971,20 @@ static void note_counter_wrap(struct app_ctx *app)
 	}
 }
 
+/* caps/slots of the monitored CPUs' core PMUs when they all say the same, else 0. */
+static unsigned monitored_slots(const struct app_ctx *app)
+{
+	unsigned slots = 0;
+	for (int r = 0; r < app->ncpus; r++) {
+		const struct platform_pmu *pmu = platform_core_pmu_for_cpu(&app->pf, app->cpus[r]);
+		unsigned s = pmu ? pmu->slots : 0;
+		if (!s || (slots && s != slots))
+			return 0;
+		slots = s;
+	}
+	return slots;
+}
+
 /* The machine the numbers come from: the source's description, else this machine's. */
 static void describe_machine(struct app_ctx *app)
 {
@@ -988,6 +1003,7 @@ static void describe_machine(struct app_ctx *app)
 			 "simulated counters of a %s: no number is from hardware",
 			 app->family ? app->family->desc : "generic PMU");
 		m->counter_bits = app->opt.sim.counter_bits ? app->opt.sim.counter_bits : 64;
+		m->slots = app->opt.sim.slots;
 		m->ncpus = app->ncpus;
 		return;
 	}
@@ -1000,6 +1016,7 @@ static void describe_machine(struct app_ctx *app)
 		snprintf(m->model, sizeof(m->model), "%d", app->pf.cpu_model);
 	snprintf(m->capability, sizeof(m->capability), "%s", app->pf.capability);
 	m->counter_bits = 64;
+	m->slots = monitored_slots(app);
 	m->ncpus = app->ncpus;
 }
 
