@@ -1003,7 +1003,8 @@ static void describe_machine(struct app_ctx *app)
 			 "simulated counters of a %s: no number is from hardware",
 			 app->family ? app->family->desc : "generic PMU");
 		m->counter_bits = app->opt.sim.counter_bits ? app->opt.sim.counter_bits : 64;
-		m->slots = app->opt.sim.slots;
+		/* caps/slots only exists on ARMv8.4 PMUs */
+		m->slots = family_is_a(app->family, "armv8") ? app->opt.sim.slots : 0;
 		m->ncpus = app->ncpus;
 		return;
 	}
