@@ -716,8 +716,25 @@ static void fill_core_types(struct app_ctx *app)
 	}
 }
 
+/* caps/slots of the monitored CPUs' core PMUs when they all say the same, else 0. */
+static unsigned monitored_slots(const struct app_ctx *app)
+{
+	unsigned slots = 0;
+	for (int r = 0; r < app->ncpus; r++) {
+		const struct platform_pmu *pmu = platform_core_pmu_for_cpu(&app->pf, app->cpus[r]);
+		unsigned s = pmu ? pmu->slots : 0;
+		if (!s || (slots && s != slots))
+			return 0;
+		slots = s;
+	}
+	return slots;
+}
+
 static struct session *new_session(struct app_ctx *app, char *err, size_t errlen)
 {
+	/* the CPU set may have changed (:cpus): their caps/slots may agree now, or no longer */
+	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		app->machine.slots = monitored_slots(app);
 	struct session_config cfg = {
 	    .source = &app->source,
 	    .sysfs_root = app->pf.root[0] ? app->pf.root : "/",
@@ -969,20 +986,6 @@ static void note_counter_wrap(struct app_ctx *app)
 		    platform_wrap_note(&app->pf.pmus[i], app->interval_ms, line, sizeof(line)))
 			app_log(app, MSG_WARN, "%s: %s", app->pf.pmus[i].name, line);
 	}
-}
-
-/* caps/slots of the monitored CPUs' core PMUs when they all say the same, else 0. */
-static unsigned monitored_slots(const struct app_ctx *app)
-{
-	unsigned slots = 0;
-	for (int r = 0; r < app->ncpus; r++) {
-		const struct platform_pmu *pmu = platform_core_pmu_for_cpu(&app->pf, app->cpus[r]);
-		unsigned s = pmu ? pmu->slots : 0;
-		if (!s || (slots && s != slots))
-			return 0;
-		slots = s;
-	}
-	return slots;
 }
 
 /* The machine the numbers come from: the source's description, else this machine's. */
