@@ -20,22 +20,6 @@ struct sim_event {
 	bool steady; /* a clock: no random wander */
 };
 
-struct sim_priv {
-	struct sim_opts opts;
-	int nrows, nevents;
-	int *cpus;
-	struct sim_event *ev;
-	struct raw_count *acc; /* cumulative, unmasked: [row * nevents + e] */
-	double *frac;	       /* fractional carry per counter */
-	uint64_t tick;
-	uint64_t t_ns; /* virtual time of the last read */
-	int cur_set, nsets;
-	struct backend_event *set_of; /* each event's sets (set, also_in) */
-	enum td_role *role;	      /* per event; all TD_NONE unless the mode is top-down */
-	double td_width;	      /* issue slots per cycle */
-	bool td_smt;		      /* the family has an SMT-contention share (Zen 4) */
-};
-
 void sim_opts_default(struct sim_opts *o)
 {
 	*o = (struct sim_opts){
@@ -305,6 +289,22 @@ static double td_value(const struct td_split *t, enum td_role role)
 	}
 	return 0;
 }
+
+struct sim_priv {
+	struct sim_opts opts;
+	int nrows, nevents;
+	int *cpus;
+	struct sim_event *ev;
+	struct raw_count *acc; /* cumulative, unmasked: [row * nevents + e] */
+	double *frac;	       /* fractional carry per counter */
+	uint64_t tick;
+	uint64_t t_ns; /* virtual time of the last read */
+	int cur_set, nsets;
+	struct backend_event *set_of; /* each event's sets (set, also_in) */
+	enum td_role *role;	      /* per event; all TD_NONE unless the mode is top-down */
+	double td_width;	      /* issue slots per cycle */
+	bool td_smt;		      /* the family has an SMT-contention share (Zen 4) */
+};
 
 static bool name_has(const char *name, const char *word)
 {
