@@ -455,6 +455,7 @@ static void replay_describe(const void *inst, struct source_machine *out)
 		snprintf(out->capability, sizeof(out->capability), "imported from %.150s",
 			 h->source);
 	out->counter_bits = h->counter_bits ? h->counter_bits : 64;
+	out->slots = h->slots;
 	out->ncpus = h->ncpus;
 	out->aggregated_cpus = h->aggregated_cpus;
 }

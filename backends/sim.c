@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sim.c: deterministic simulated counters for any number of CPUs (wrap, multiplexing, faults). */
 #include "cpuset.h"
+#include "family.h"
 #include "source.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* How an event's rate follows the CPU's simulated utilisation. */
 enum sim_follow { SIM_FIXED, SIM_BUSY, SIM_IDLE };
@@ -16,19 +18,6 @@ struct sim_event {
 	enum sim_follow follows; /* scales with the utilisation, or with the idle share */
 	int spiky;   /* on spike ticks: +1 multiplied by spike_factor, -1 divided (a stall) */
 	bool steady; /* a clock: no random wander */
-};
-
-struct sim_priv {
-	struct sim_opts opts;
-	int nrows, nevents;
-	int *cpus;
-	struct sim_event *ev;
-	struct raw_count *acc; /* cumulative, unmasked: [row * nevents + e] */
-	double *frac;	       /* fractional carry per counter */
-	uint64_t tick;
-	uint64_t t_ns; /* virtual time of the last read */
-	int cur_set, nsets;
-	struct backend_event *set_of; /* each event's sets (set, also_in) */
 };
 
 void sim_opts_default(struct sim_opts *o)
@@ -45,6 +34,7 @@ void sim_opts_default(struct sim_opts *o)
 	    .spike_every = 0,
 	    .spike_factor = 4.0,
 	    .ncpus = 4,
+	    .slots = SIM_SLOTS,
 	};
 }
 
@@ -63,6 +53,258 @@ static double unit(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 	uint64_t h = mix(seed ^ mix(a ^ mix(b ^ mix(c))));
 	return (double)(h >> 11) / 9007199254740992.0;
 }
+
+/* Top-down events (modes/topdown*.mode, stallcycles.mode): counts that are sub-counts of the
+ * issue slots of the same tick, so the shares they give add up to 100 %. */
+enum td_role {
+	TD_NONE,
+	TD_CYCLES,	 /* core cycles C */
+	TD_SLOTS,	 /* W x C */
+	TD_FE,		 /* frontend-bound slots */
+	TD_FE_LAT,	 /* fetch-latency slots */
+	TD_FE_LAT_CYC,	 /* fetch-latency slots / W (cycles with nothing delivered) */
+	TD_FE_CYC,	 /* Silvermont: frontend share of cycles */
+	TD_BS,		 /* bad-speculation slots */
+	TD_BS_CYC,	 /* Silvermont: bad-speculation share of cycles */
+	TD_BR,		 /* branch-mispredict slots */
+	TD_BR_N,	 /* mispredicted branches (against TD_MC_N: the mispredict share) */
+	TD_MC_N,	 /* machine clears */
+	TD_ISSUED,	 /* retired slots + 60 % of the bad-speculation slots */
+	TD_RECOVERY,	 /* the other 40 %, in slots */
+	TD_RECOVERY_CYC, /* the same in cycles (x 4 in the formula) */
+	TD_DISPATCHED,	 /* retired + bad-speculation slots (Zen 4 dispatched, Arm OP_SPEC) */
+	TD_RET,		 /* retired slots */
+	TD_HEAVY,	 /* heavy-operation slots */
+	TD_MS_UOPS,	 /* microcode uops: heavy slots x issued / retired */
+	TD_BE,		 /* backend-bound slots */
+	TD_MEM,		 /* memory-bound slots */
+	TD_STALL_SLOT,	 /* Arm STALL_SLOT: frontend + backend slots */
+	TD_STALLS_MEM,	 /* Skylake memory-bound stall cycles (see td_value) */
+	TD_BOUND_STORES, /* ... stores */
+	TD_STALLS_TOTAL, /* ... all stalls */
+	TD_PORTS1,	 /* ... cycles with 1 port busy */
+	TD_PORTS2,	 /* ... 2 ports */
+	TD_NR_LOAD,	 /* Zen 4 no-retire cycles waiting for a load */
+	TD_NR_ALL,	 /* ... for anything */
+	TD_FE_QUARTER,	 /* Cortex-A53 0xE0-0xE3: a quarter of the frontend stall cycles each */
+	TD_BE_FIFTH,	 /* Cortex-A53 0xE4-0xE8: a fifth of the backend stall cycles each */
+};
+
+struct td_spec {
+	const char *family; /* NULL: any */
+	const char *spec;   /* as the mode file writes it (case-insensitive) */
+	enum td_role role;
+	bool marker; /* only top-down modes count it: its presence makes the mode's counts
+		      * top-down ones (the other events are shared with other modes) */
+};
+
+static const struct td_spec td_specs[] = {
+    {NULL, "perf::CYCLES", TD_CYCLES, false},
+    {"zen4", "@::CYCLES_NOT_IN_HALT", TD_CYCLES, false},
+    {"armv8", "r11", TD_CYCLES, false},
+    {NULL, "cpu/slots/", TD_SLOTS, true},
+    {NULL, "cpu/topdown-retiring/", TD_RET, true},
+    {NULL, "cpu/topdown-bad-spec/", TD_BS, true},
+    {NULL, "cpu/topdown-fe-bound/", TD_FE, true},
+    {NULL, "cpu/topdown-be-bound/", TD_BE, true},
+    {NULL, "cpu/topdown-heavy-ops/", TD_HEAVY, true},
+    {NULL, "cpu/topdown-br-mispredict/", TD_BR, true},
+    {NULL, "cpu/topdown-fetch-lat/", TD_FE_LAT, true},
+    {NULL, "cpu/topdown-mem-bound/", TD_MEM, true},
+    {NULL, "@::IDQ_UOPS_NOT_DELIVERED:CORE", TD_FE, true},
+    {NULL, "@::IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", TD_FE_LAT_CYC, true},
+    {NULL, "@::UOPS_ISSUED:ANY", TD_ISSUED, true},
+    {NULL, "@::UOPS_RETIRED:RETIRE_SLOTS", TD_RET, true},
+    {NULL, "@::INT_MISC:RECOVERY_CYCLES", TD_RECOVERY_CYC, true},
+    {NULL, "@::BR_MISP_RETIRED:ALL_BRANCHES", TD_BR_N, false},
+    {NULL, "@::MACHINE_CLEARS:COUNT", TD_MC_N, true},
+    {NULL, "@::IDQ:MS_UOPS", TD_MS_UOPS, true},
+    {NULL, "@::CYCLE_ACTIVITY:STALLS_MEM_ANY", TD_STALLS_MEM, false},
+    {NULL, "@::EXE_ACTIVITY:BOUND_ON_STORES", TD_BOUND_STORES, true},
+    {NULL, "@::CYCLE_ACTIVITY:STALLS_TOTAL", TD_STALLS_TOTAL, true},
+    {NULL, "@::EXE_ACTIVITY:1_PORTS_UTIL", TD_PORTS1, true},
+    {NULL, "@::EXE_ACTIVITY:2_PORTS_UTIL", TD_PORTS2, true},
+    {"slm", "@::NO_ALLOC_CYCLES:NOT_DELIVERED", TD_FE_CYC, true},
+    {"slm", "@::NO_ALLOC_CYCLES:MISPREDICTS", TD_BS_CYC, true},
+    {NULL, "@::UOPS_RETIRED:ANY", TD_RET, true},
+    {"glm", "@::UOPS_NOT_DELIVERED:ANY", TD_FE, true},
+    {"glm", "@::ISSUE_SLOTS_NOT_CONSUMED:RECOVERY", TD_RECOVERY, true},
+    {"tmt", "r71", TD_FE, true},
+    {"tmt", "r73", TD_BS, true},
+    {"tmt", "r74", TD_BE, true},
+    {"tmt", "rc2", TD_RET, true},
+    {"zen4", "@::DISPATCH_STALLS_1:FE_NO_OPS", TD_FE, true},
+    {"zen4", "@::DISPATCH_STALLS_1:BE_STALLS", TD_BE, true},
+    {"zen4", "@::OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", TD_DISPATCHED,
+     true},
+    {"zen4", "@::RETIRED_OPS", TD_RET, true},
+    {"zen4", "@::DISPATCH_STALLS_1:FE_NO_OPS:c=6", TD_FE_LAT_CYC, true},
+    {"zen4", "@::RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", TD_BR_N, true},
+    {"zen4", "@::RESYNCS", TD_MC_N, true},
+    {"zen4", "@::CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD", TD_NR_LOAD, true},
+    {"zen4", "@::CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU", TD_NR_ALL, true},
+    {"zen4", "@::RETIRED_UCODE_OPS", TD_HEAVY, true},
+    {"armv8", "r3f", TD_STALL_SLOT, true},
+    {"armv8", "r3e", TD_FE, true},
+    {"armv8", "r3d", TD_BE, true},
+    {"armv8", "r3a", TD_RET, true},
+    {"armv8", "r3b", TD_DISPATCHED, true},
+    {"cortex_a53", "re0", TD_FE_QUARTER, true},
+    {"cortex_a53", "re1", TD_FE_QUARTER, false}, /* ifetch.mode counts it too */
+    {"cortex_a53", "re2", TD_FE_QUARTER, true},
+    {"cortex_a53", "re3", TD_FE_QUARTER, true},
+    {"cortex_a53", "re4", TD_BE_FIFTH, true},
+    {"cortex_a53", "re5", TD_BE_FIFTH, true},
+    {"cortex_a53", "re6", TD_BE_FIFTH, true},
+    {"cortex_a53", "re7", TD_BE_FIFTH, false}, /* stall.mode counts it too */
+    {"cortex_a53", "re8", TD_BE_FIFTH, true},
+};
+
+/* Issue slots per cycle of the simulated family (the widths docs/topdown.md names). */
+static double td_width(const struct pmu_family *fam, unsigned arm_slots)
+{
+	static const struct {
+		const char *family;
+		double width;
+	} widths[] = {{"zen4", 6}, {"spr", 6}, {"icl", 5}, {"icx", 5},
+		      {"tmt", 4},  {"glm", 3}, {"slm", 2}};
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		if (family_is_a(fam, widths[i].family))
+			return widths[i].width;
+	if (family_is_a(fam, "armv8"))
+		return arm_slots ? arm_slots : SIM_SLOTS;
+	return 4;
+}
+
+static enum td_role td_role_of(const struct pmu_family *fam, const char *spec, bool *marker)
+{
+	for (size_t i = 0; i < sizeof(td_specs) / sizeof(td_specs[0]); i++)
+		if ((!td_specs[i].family || family_is_a(fam, td_specs[i].family)) &&
+		    strcasecmp(spec, td_specs[i].spec) == 0) {
+			*marker = td_specs[i].marker;
+			return td_specs[i].role;
+		}
+	*marker = false;
+	return TD_NONE;
+}
+
+/* One CPU's top-down split in one tick: shares of the slots it had. */
+struct td_split {
+	double cycles, width;
+	double slots;		       /* width x cycles */
+	double thread_slots;	       /* what is left after SMT contention (Zen 4) */
+	double fe, bs, be, ret;	       /* fractions of thread_slots, adding up to 1 */
+	double fe_lat, br, mem, heavy; /* fractions of their level-1 share */
+};
+
+static struct td_split td_split_of(uint64_t seed, int cpu, uint64_t tick, double cycles,
+				   double width, bool smt)
+{
+	struct td_split t = {.cycles = cycles, .width = width, .slots = width * cycles};
+	double u[9];
+	for (int k = 0; k < 9; k++)
+		u[k] = unit(seed, (uint64_t)cpu, tick, 100 + (uint64_t)k);
+	t.fe = 0.10 + 0.20 * u[0];
+	t.bs = 0.03 + 0.10 * u[1];
+	t.ret = 0.15 + 0.35 * u[2];
+	t.be = 1 - t.fe - t.bs - t.ret; /* at least 0.07 */
+	t.thread_slots = t.slots * (smt ? 0.95 - 0.05 * u[3] : 1);
+	t.fe_lat = 0.40 + 0.40 * u[4];
+	t.br = 0.60 + 0.35 * u[5];
+	t.mem = 0.30 + 0.40 * u[6];
+	t.heavy = 0.05 + 0.20 * u[7];
+	return t;
+}
+
+/* The count of @role in a tick of @t (at full running time). */
+static double td_value(const struct td_split *t, enum td_role role)
+{
+	double st = t->thread_slots, c = t->cycles;
+	/* Skylake's memory-bound ratio (STALLS_MEM_ANY + BOUND_ON_STORES) / (STALLS_TOTAL +
+	 * 1_PORTS_UTIL + retiring x 2_PORTS_UTIL + BOUND_ON_STORES) made to equal t->mem */
+	double be_c = t->be * c, denom = be_c * (0.70 + 0.15 + 0.10 * t->ret + 0.05);
+	switch (role) {
+	case TD_CYCLES:
+		return c;
+	case TD_SLOTS:
+		return t->slots;
+	case TD_FE:
+		return t->fe * st;
+	case TD_FE_LAT:
+		return t->fe * t->fe_lat * st;
+	case TD_FE_LAT_CYC:
+		return t->fe * t->fe_lat * st / t->width;
+	case TD_FE_CYC:
+		return t->fe * c;
+	case TD_BS:
+		return t->bs * st;
+	case TD_BS_CYC:
+		return t->bs * c;
+	case TD_BR:
+		return t->bs * t->br * st;
+	case TD_BR_N:
+		return t->bs * t->br * st / 20;
+	case TD_MC_N:
+		return t->bs * (1 - t->br) * st / 20;
+	case TD_ISSUED:
+		return (t->ret + 0.6 * t->bs) * st;
+	case TD_RECOVERY:
+		return 0.4 * t->bs * st;
+	case TD_RECOVERY_CYC:
+		return 0.4 * t->bs * st / 4;
+	case TD_DISPATCHED:
+		return (t->ret + t->bs) * st;
+	case TD_RET:
+		return t->ret * st;
+	case TD_HEAVY:
+		return t->ret * t->heavy * st;
+	case TD_MS_UOPS:
+		return t->heavy * (t->ret + 0.6 * t->bs) * st;
+	case TD_BE:
+		return t->be * st;
+	case TD_MEM:
+		return t->be * t->mem * st;
+	case TD_STALL_SLOT:
+		return (t->fe + t->be) * st;
+	case TD_STALLS_MEM:
+		return t->mem * denom - 0.05 * be_c;
+	case TD_BOUND_STORES:
+		return 0.05 * be_c;
+	case TD_STALLS_TOTAL:
+		return 0.70 * be_c;
+	case TD_PORTS1:
+		return 0.15 * be_c;
+	case TD_PORTS2:
+		return 0.10 * be_c;
+	case TD_NR_LOAD:
+		return t->mem * 0.8 * be_c;
+	case TD_NR_ALL:
+		return 0.8 * be_c;
+	case TD_FE_QUARTER:
+		return t->fe * c / 4;
+	case TD_BE_FIFTH:
+		return t->be * c / 5;
+	case TD_NONE:
+		break;
+	}
+	return 0;
+}
+
+struct sim_priv {
+	struct sim_opts opts;
+	int nrows, nevents;
+	int *cpus;
+	struct sim_event *ev;
+	struct raw_count *acc; /* cumulative, unmasked: [row * nevents + e] */
+	double *frac;	       /* fractional carry per counter */
+	uint64_t tick;
+	uint64_t t_ns; /* virtual time of the last read */
+	int cur_set, nsets;
+	struct backend_event *set_of; /* each event's sets (set, also_in) */
+	enum td_role *role;	      /* per event; all TD_NONE unless the mode is top-down */
+	double td_width;	      /* issue slots per cycle */
+	bool td_smt;		      /* the family has an SMT-contention share (Zen 4) */
+};
 
 static bool name_has(const char *name, const char *word)
 {
@@ -139,17 +381,26 @@ static int sim_open(struct backend *b, const struct backend_req *req, char *err,
 	p->set_of = calloc((size_t)req->nevents + 1, sizeof(*p->set_of));
 	p->acc = calloc(cells, sizeof(*p->acc));
 	p->frac = calloc(cells, sizeof(double));
+	p->role = calloc((size_t)req->nevents + 1, sizeof(*p->role));
 	b->status = calloc(cells, sizeof(*b->status));
-	if (!p->cpus || !p->ev || !p->acc || !p->frac || !b->status || !p->set_of) {
+	if (!p->cpus || !p->ev || !p->acc || !p->frac || !b->status || !p->set_of || !p->role) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	memcpy(p->cpus, req->cpus, (size_t)req->ncpus * sizeof(int));
 	p->nsets = req->nsets > 1 ? req->nsets : 1;
+	bool top_down = false;
 	for (int e = 0; e < req->nevents; e++) {
 		p->ev[e] = profile(&req->events[e]);
 		p->set_of[e] = req->events[e];
+		bool marker;
+		p->role[e] = td_role_of(req->family, req->events[e].spec, &marker);
+		top_down |= marker;
 	}
+	if (!top_down)
+		memset(p->role, 0, (size_t)req->nevents * sizeof(*p->role));
+	p->td_width = td_width(req->family, p->opts.slots);
+	p->td_smt = family_is_a(req->family, "zen4");
 	b->nrows = req->ncpus;
 	b->nevents = req->nevents;
 	b->counter_bits = p->opts.counter_bits ? p->opts.counter_bits : 64;
@@ -207,6 +458,9 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 			util = 1;
 		bool spike = o->spike_every > 0 && cpu == o->spike_cpu &&
 			     p->tick % (uint64_t)o->spike_every == 0;
+		/* top-down counts: one split per CPU and tick, of the cycles at this utilisation */
+		struct td_split td = td_split_of(
+		    o->seed, cpu, p->tick, 2.4e9 * util * (double)dt / 1e9, p->td_width, p->td_smt);
 		for (int e = 0; e < p->nevents; e++) {
 			size_t i = (size_t)r * p->nevents + e;
 			present[i] = !off && b->status[i].supported;
@@ -233,7 +487,10 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 				rate *= o->spike_factor;
 			else if (spike && p->ev[e].spiky < 0)
 				rate /= o->spike_factor;
-			double inc = rate * (double)run / 1e9 + p->frac[i];
+			double inc =
+			    p->role[e] != TD_NONE
+				? td_value(&td, p->role[e]) * (double)run / (double)dt + p->frac[i]
+				: rate * (double)run / 1e9 + p->frac[i];
 			uint64_t whole = (uint64_t)inc;
 			p->frac[i] = inc - (double)whole;
 			a->value += whole;
@@ -259,6 +516,7 @@ static void sim_close(struct backend *b)
 	free(p->cpus);
 	free(p->ev);
 	free(p->set_of);
+	free(p->role);
 	free(p->acc);
 	free(p->frac);
 	free(p);

@@ -73,7 +73,8 @@ struct mode {
 
 /* Variables every formula may use besides the event aliases (per-tick deltas, scaled):
  * interval (s, measured tick length), interval_ns, ncpus (CPUs summed into the deltas: 1 per
- * CPU, N for the all-CPU row). Terminated by NULL. */
+ * CPU, N for the all-CPU row), slots (issue slots per cycle from the core PMU's caps/slots; n/a
+ * where the kernel does not say or the monitored cores differ). Terminated by NULL. */
 extern const char *const mode_builtin_vars[];
 
 /* Parses one mode file. @label names it in errors ("modes/cpi.mode"). Returns the mode, or NULL

@@ -17,6 +17,7 @@
 #define PLATFORM_PROBE_MAX 33	/* counters tried at most (ARMv8.9: 31 + cycle + instructions) */
 
 /* One directory of <root>/sys/bus/event_source/devices. */
+#define PLATFORM_MAX_SLOTS 64 /* caps/slots above this is taken as unreadable */
 struct platform_pmu {
 	char name[64];
 	int type;			 /* attr.type from <pmu>/type, -1 if unreadable */
@@ -32,6 +33,7 @@ struct platform_pmu {
 	int nlisted;
 	bool has_long;	  /* format/long exists (ARMv8: config1:0 asks for a 64-bit counter) */
 	unsigned max_khz; /* cpufreq cpuinfo_max_freq of its first CPU (kHz), 0 unknown */
+	unsigned slots; /* caps/slots: issue slots per cycle (ARMv8.4 PMMIR_EL1.SLOTS), 0 unknown */
 };
 
 /* One cache of the first online CPU (cpuN/cache/indexM). */

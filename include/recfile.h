@@ -39,6 +39,7 @@
 #define REC_MAX_EVENTS 256 /* events per mode */
 #define REC_HEAD_LINE_MAX (1u << 20) /* bytes: a line before the header told the CPUs */
 #define REC_MAX_LINE (128u << 20)    /* bytes: no line of any recording is longer */
+#define REC_MAX_SLOTS 64	     /* header "slots": issue slots per cycle */
 
 /* Exclude bits of an event encoding, as in struct perf_event_attr. */
 enum rec_exclude {
@@ -64,6 +65,7 @@ struct rec_header {
 	bool simulated;		    /* counters were made up (sim backend) */
 	unsigned interval_ms;	    /* nominal tick interval */
 	unsigned counter_bits; /* width of the raw counters (32 wraps; 0 or 64 = kernel counts) */
+	unsigned slots;	       /* issue slots per cycle of the cores (caps/slots), 0 unknown */
 	int64_t start_time;    /* unix seconds */
 	int ncpus;
 	/* 0: a row per CPU; N > 0: the file's one row sums N CPUs (perf stat without -A); -1: an

@@ -21,9 +21,10 @@ struct metric_inputs {
 	double time_s;	   /* since start */
 	double ncpus;	   /* CPUs summed into the counts: 1 per CPU row, N for the total row (times
 			    * session_config.row_cpus); NAN when unknown */
+	double slots;	   /* issue slots per cycle of the cores (caps/slots), NAN unknown */
 };
 /* Returns 0 and the event's (scaled) delta or a builtin (interval [s], interval_ns, time [s],
- * ncpus), or -1 when it was not counted (n/a). */
+ * ncpus, slots), or -1 when it was not counted or is not known (n/a). */
 int metric_inputs_get(const struct metric_inputs *in, const char *name, double *out);
 
 /* A metric as the session runs it: plain data (no pointer into a mode registry), so a running
@@ -107,6 +108,7 @@ struct snapshot {
 	bool split[SESSION_MAX_METRICS];
 	/* [row * nmetrics + m]; the total row's at [nrows * nmetrics + m] */
 	struct metric_detail *detail;
+	double slots; /* issue slots per cycle (caps/slots, the same on every row), NAN unknown */
 };
 
 /* The per-CPU rows outputs show: all of them, or none when the rows are sums over several CPUs
@@ -124,6 +126,7 @@ struct session_config {
 	 * over N CPUs, source_machine.aggregated_cpus), -1 (aggregated over an unknown number:
 	 * ncpus is n/a) */
 	int row_cpus;
+	unsigned slots; /* issue slots per cycle (caps/slots) for the "slots" builtin, 0 unknown */
 };
 
 /* The compiled formulas of a mode's metrics. */

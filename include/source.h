@@ -43,6 +43,8 @@ struct source_machine {
 	char model[128];
 	char capability[2560]; /* one line on what can be counted there (the platform summary) */
 	unsigned counter_bits; /* hardware counter width (64 for kernel-accumulated counts) */
+	unsigned slots; /* issue slots per cycle of the monitored cores (caps/slots), 0 unknown or
+			 * not the same on all of them */
 	int ncpus;
 	/* 0: a row per CPU; N > 0: the one row is the sum over N CPUs (a perf stat capture
 	 * without -A); -1: summed over an unknown number of CPUs. Outputs show the total alone. */
@@ -150,7 +152,9 @@ struct sim_opts {
 	int spike_cpu;		      /* CPU with injected spikes, -1 none */
 	int spike_every;	      /* every N ticks (0 = none) */
 	double spike_factor;	      /* multiply the spiking CPU's cycles/misses by this */
+	unsigned slots;		      /* issue slots per cycle its machine says (caps/slots) */
 };
+#define SIM_SLOTS 4 /* the simulated cores' caps/slots (ARMv8 top-down) */
 void sim_opts_default(struct sim_opts *o);
 
 /* The sources --backend can name (perf, sim); replay and remote come from -R and --remote. */

@@ -441,6 +441,39 @@ static void test_arm_pmus(void)
 	CHECK(strstr(pf.capability, "(2 counters + 1 fixed, probed)"), "probed: %s", pf.capability);
 }
 
+/* caps/slots (PMMIR_EL1.SLOTS) and the family detection of the top-down trees. */
+static void test_slots(void)
+{
+	const struct platform_pmu *p;
+
+	if (detect("arm-neoverse") && (p = platform_find_pmu(&pf, "armv8_pmuv3_0"))) {
+		CHECK_INT(p->slots, 8);
+		CHECK(has_code(p, 0x3a) && has_code(p, 0x3b) && has_code(p, 0x3d) &&
+			  has_code(p, 0x3e) && has_code(p, 0x3f) && has_code(p, 0x23),
+		      "neoverse lists op_retired, op_spec, stall_slot_*, stall_frontend");
+		CHECK(pf.family && strcmp(pf.family->key, "armv8") == 0, "neoverse family %s",
+		      pf.family ? pf.family->key : "none");
+	}
+	if (detect("arm-neoverse-mixed")) {
+		p = platform_find_pmu(&pf, "armv8_neoverse_v1");
+		CHECK(p && p->slots == 8, "v1 slots %u", p ? p->slots : 0);
+		p = platform_find_pmu(&pf, "armv8_neoverse_n2");
+		CHECK(p && p->slots == 5, "n2 slots %u", p ? p->slots : 0);
+	}
+	if (detect("arm-a53") && (p = platform_find_pmu(&pf, "armv8_cortex_a53"))) {
+		CHECK_INT(p->slots, 0); /* no caps/slots before PMUv3p4 */
+		CHECK(!has_code(p, 0x3f), "a53 lists no stall_slot");
+	}
+	static const struct {
+		const char *tree, *family;
+	} families[] = {{"x86-icelake", "icl"}, {"x86-sapphire", "spr"}, {"x86-zen4", "zen4"}};
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (detect(families[i].tree))
+			CHECK(pf.family && strcmp(pf.family->key, families[i].family) == 0,
+			      "%s: family %s, want %s", families[i].tree,
+			      pf.family ? pf.family->key : "none", families[i].family);
+}
+
 static void test_describe(void)
 {
 	if (!detect("x86-skylake"))
@@ -723,8 +756,15 @@ static void test_mutations(void)
 		   "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
 		   "model name\t: AMD EPYC 9654\nflags\t\t: fpu tsc msr\n\n");
 	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), 0);
-	CHECK_STR(pf.family->key, "zen");
+	CHECK_STR(pf.family->key, "zen4"); /* family 0x19 model 0x11: Genoa */
 	CHECK_STR(pf.cpu_model_name, "AMD EPYC 9654");
+	CHECK(strstr(pf.capability, "AMD Zen 4 PMU (6 counters)"), "%s", pf.capability);
+	/* family 0x19 model 0x01 (Milan) is Zen 3: Zen1's sections */
+	write_file(root, "proc/cpuinfo",
+		   "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n"
+		   "model name\t: AMD EPYC 7763\nflags\t\t: fpu tsc msr\n\n");
+	CHECK_INT(platform_detect(&pf, root, err, sizeof(err)), 0);
+	CHECK_STR(pf.family->key, "zen");
 	CHECK(strstr(pf.capability, "AMD Zen PMU (6 counters)"), "%s", pf.capability);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
@@ -842,6 +882,7 @@ int main(void)
 	test_percpu();
 	test_pmus();
 	test_arm_pmus();
+	test_slots();
 	test_describe();
 	test_live();
 	test_errors();

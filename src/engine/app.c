@@ -716,8 +716,25 @@ static void fill_core_types(struct app_ctx *app)
 	}
 }
 
+/* caps/slots of the monitored CPUs' core PMUs when they all say the same, else 0. */
+static unsigned monitored_slots(const struct app_ctx *app)
+{
+	unsigned slots = 0;
+	for (int r = 0; r < app->ncpus; r++) {
+		const struct platform_pmu *pmu = platform_core_pmu_for_cpu(&app->pf, app->cpus[r]);
+		unsigned s = pmu ? pmu->slots : 0;
+		if (!s || (slots && s != slots))
+			return 0;
+		slots = s;
+	}
+	return slots;
+}
+
 static struct session *new_session(struct app_ctx *app, char *err, size_t errlen)
 {
+	/* the CPU set may have changed (:cpus): their caps/slots may agree now, or no longer */
+	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		app->machine.slots = monitored_slots(app);
 	struct session_config cfg = {
 	    .source = &app->source,
 	    .sysfs_root = app->pf.root[0] ? app->pf.root : "/",
@@ -726,6 +743,7 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .cpus = app->cpus,
 	    .core_pmu_type = app->core_type,
 	    .row_cpus = app->machine.aggregated_cpus,
+	    .slots = app->machine.slots,
 	};
 	return session_new(&cfg, err, errlen);
 }
@@ -989,6 +1007,8 @@ static void describe_machine(struct app_ctx *app)
 			 "simulated counters of a %s: no number is from hardware",
 			 app->family ? app->family->desc : "generic PMU");
 		m->counter_bits = app->opt.sim.counter_bits ? app->opt.sim.counter_bits : 64;
+		/* caps/slots only exists on ARMv8.4 PMUs */
+		m->slots = family_is_a(app->family, "armv8") ? app->opt.sim.slots : 0;
 		m->ncpus = app->ncpus;
 		return;
 	}
@@ -1001,6 +1021,7 @@ static void describe_machine(struct app_ctx *app)
 		snprintf(m->model, sizeof(m->model), "%d", app->pf.cpu_model);
 	snprintf(m->capability, sizeof(m->capability), "%s", app->pf.capability);
 	m->counter_bits = 64;
+	m->slots = monitored_slots(app);
 	m->ncpus = app->ncpus;
 }
 

@@ -57,6 +57,10 @@ int metric_inputs_get(const struct metric_inputs *in, const char *name, double *
 		*out = in->time_s;
 		return 0;
 	}
+	if (strcmp(name, "slots") == 0 && in->slots > 0) {
+		*out = in->slots;
+		return 0;
+	}
 	return -1;
 }
 
@@ -218,7 +222,14 @@ static double now_offset(struct session *s) { return (double)(s->cur_t - s->star
 /* --- metrics: compiled once per mode, evaluated for every row and the total ---------------- */
 
 /* A formula variable bound when the mode opens: an event's index, or a builtin. */
-enum { VAR_INTERVAL = -1, VAR_INTERVAL_NS = -2, VAR_NCPUS = -3, VAR_TIME = -4, VAR_NONE = -5 };
+enum {
+	VAR_INTERVAL = -1,
+	VAR_INTERVAL_NS = -2,
+	VAR_NCPUS = -3,
+	VAR_TIME = -4,
+	VAR_SLOTS = -5,
+	VAR_NONE = -6
+};
 
 struct metric_program {
 	int n;
@@ -243,7 +254,8 @@ static int *bind_vars(const struct expr *e, const char (*names)[48], int nevents
 	} builtins[] = {{"interval", VAR_INTERVAL},
 			{"interval_ns", VAR_INTERVAL_NS},
 			{"ncpus", VAR_NCPUS},
-			{"time", VAR_TIME}};
+			{"time", VAR_TIME},
+			{"slots", VAR_SLOTS}};
 	for (int v = 0; v < nv; v++) {
 		slot[v] = VAR_NONE;
 		for (int k = 0; k < nevents && slot[v] == VAR_NONE; k++)
@@ -353,6 +365,11 @@ static int lookup_input(void *ctx, const char *name, double *out)
 			return 0;
 		case VAR_TIME:
 			*out = in->time_s;
+			return 0;
+		case VAR_SLOTS:
+			if (!(in->slots > 0))
+				return -1;
+			*out = in->slots;
 			return 0;
 		default:
 			return -1;
@@ -514,7 +531,8 @@ void snapshot_compute(struct snapshot *s)
 	struct metric_inputs in = {.names = s->event_names,
 				   .nevents = n,
 				   .interval_s = s->interval_s,
-				   .time_s = s->time_s};
+				   .time_s = s->time_s,
+				   .slots = s->slots};
 	for (int r = 0; r <= s->nrows; r++) {
 		bool total = r == s->nrows;
 		in.counts = total ? s->total_counts : &s->counts[r * n];
@@ -619,6 +637,7 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	s->snap.nmetrics = s->mode.nmetrics;
 	s->snap.metrics = s->program->metrics;
 	s->snap.program = s->program;
+	s->snap.slots = s->cfg.slots ? (double)s->cfg.slots : NAN;
 	if (s->mode.nsets > 1)
 		counted_set = set_counted(s, counted_set, was_offline);
 	for (size_t i = 0; i < cells; i++) {

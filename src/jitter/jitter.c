@@ -401,6 +401,7 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	s->nmetrics = j->nmetrics;
 	s->metrics = last->metrics;
 	s->program = last->program;
+	s->slots = last->slots;
 	if (sums)
 		aggregate(j);
 	a->stats_ready = a->pushed;

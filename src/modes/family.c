@@ -191,6 +191,16 @@ const struct pmu_family pmu_families[] = {
      .fixed = 3,
      .filters_priv = true,
      .counter_bits = 48},
+    /* Tremont: Goldmont's libpfm4 model (libpfm4 4.13 has none of its own), its own TOPDOWN_*
+     * events by raw code */
+    {.key = "tmt",
+     .parent = "glm",
+     .pfm_model = "glm",
+     .desc = "Intel Atom Tremont",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
     {.key = "amd",
      .parent = "generic",
      .desc = "AMD",
@@ -201,6 +211,14 @@ const struct pmu_family pmu_families[] = {
      .parent = "amd",
      .pfm_model = "amd64_fam17h_zen1",
      .desc = "AMD Zen",
+     .counters = 6,
+     .filters_priv = true,
+     .counter_bits = 48},
+    /* Zen 4: falls back to the AMD (generic) sections, not to Zen1's event names */
+    {.key = "zen4",
+     .parent = "amd",
+     .pfm_model = "amd64_fam19h_zen4",
+     .desc = "AMD Zen 4",
      .counters = 6,
      .filters_priv = true,
      .counter_bits = 48},
@@ -372,7 +390,7 @@ static const struct {
     {"core2", "intel"},
     {"meroml", "intel"},
     {"bonnell", "atom"},
-    {"tremont", "glm"},
+    {"tremont", "tmt"},
     {NULL, NULL},
 };
 
@@ -521,6 +539,14 @@ static const struct event_name armv8_names[] = {
     {0x35, "ITLB_WALK"},
     {0x36, "LL_CACHE_RD"},
     {0x37, "LL_CACHE_MISS_RD"},
+    {0x38, "REMOTE_ACCESS_RD"},
+    {0x39, "L1D_CACHE_LMISS_RD"},
+    {0x3a, "OP_RETIRED"},
+    {0x3b, "OP_SPEC"},
+    {0x3c, "STALL"},
+    {0x3d, "STALL_SLOT_BACKEND"},
+    {0x3e, "STALL_SLOT_FRONTEND"},
+    {0x3f, "STALL_SLOT"},
     {0, NULL},
 };
 

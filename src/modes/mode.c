@@ -17,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-const char *const mode_builtin_vars[] = {"interval", "interval_ns", "ncpus", NULL};
+const char *const mode_builtin_vars[] = {"interval", "interval_ns", "ncpus", "slots", NULL};
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
@@ -896,7 +896,19 @@ enum event_slot mode_event_slot(const char *spec, const struct pmu_family *fam, 
 	if (slash) { /* sysfs syntax: only core PMUs use core counters */
 		bool core = strncmp(spec, "cpu/", 4) == 0 || strncmp(spec, "cpu_", 4) == 0 ||
 			    strncmp(spec, "arm", 3) == 0;
-		return core ? EVENT_SLOT_COUNTER : EVENT_SLOT_NONE;
+		if (!core)
+			return EVENT_SLOT_NONE;
+		/* Intel's slots event is fixed counter 3; the topdown-* metric events read the
+		 * PERF_METRICS register (arch/x86/events/intel/core.c), no counter at all */
+		const char *term = slash + 1;
+		size_t len = strcspn(term, "/,");
+		if (len == 5 && strncmp(term, "slots", 5) == 0) {
+			*fixed_id = 3;
+			return EVENT_SLOT_FIXED;
+		}
+		if (len > 8 && strncmp(term, "topdown-", 8) == 0)
+			return EVENT_SLOT_NONE;
+		return EVENT_SLOT_COUNTER;
 	}
 	bool generic;
 	const char *name = strip_model(spec, &generic);

@@ -36,13 +36,19 @@ static const struct {
 static const struct {
 	const char *vendor;
 	int min_family, max_family; /* cpuinfo "cpu family" range, inclusive */
+	int min_model, max_model;   /* cpuinfo "model" range, inclusive */
 	const char *key;
 } x86_vendor_families[] = {
-	{"AuthenticAMD", 0x17, 0x1a, "zen"},
-	{"HygonGenuine", 0x18, 0x18, "zen"},
-	{"AuthenticAMD", 0, 0xff, "amd"},
-	{"GenuineIntel", 0, 0xff, "intel"},
-	{NULL, 0, 0, NULL},
+	/* Zen 4 (family 0x19: Genoa 0x10-0x1f, Raphael/Phoenix 0x60-0x7f, Bergamo/Siena 0xa0-0xaf);
+	 * the other family 0x19 models are Zen 3 */
+	{"AuthenticAMD", 0x19, 0x19, 0x10, 0x1f, "zen4"},
+	{"AuthenticAMD", 0x19, 0x19, 0x60, 0x7f, "zen4"},
+	{"AuthenticAMD", 0x19, 0x19, 0xa0, 0xaf, "zen4"},
+	{"AuthenticAMD", 0x17, 0x1a, -1, 0xff, "zen"},
+	{"HygonGenuine", 0x18, 0x18, -1, 0xff, "zen"},
+	{"AuthenticAMD", 0, 0xff, -1, 0xff, "amd"},
+	{"GenuineIntel", 0, 0xff, -1, 0xff, "intel"},
+	{NULL, 0, 0, 0, 0, NULL},
 };
 // clang-format on
 
@@ -280,7 +286,9 @@ static const struct pmu_family *x86_vendor_family(const struct platform *pf)
 	for (size_t i = 0; x86_vendor_families[i].vendor; i++)
 		if (strcmp(pf->cpu_vendor, x86_vendor_families[i].vendor) == 0 &&
 		    pf->cpu_family >= x86_vendor_families[i].min_family &&
-		    pf->cpu_family <= x86_vendor_families[i].max_family)
+		    pf->cpu_family <= x86_vendor_families[i].max_family &&
+		    pf->cpu_model >= x86_vendor_families[i].min_model &&
+		    pf->cpu_model <= x86_vendor_families[i].max_model)
 			return family_find(x86_vendor_families[i].key);
 	return family_find("generic");
 }
@@ -370,6 +378,8 @@ static void read_pmu(struct platform *pf, struct platform_pmu *p, const char *na
 	p->num_counters = read_int_or(pmu_file(pf, path, len, name, "caps/num_counters"),
 				      p->family ? p->family->counters : 0);
 	p->has_long = path_exists(pmu_file(pf, path, len, name, "format/long"));
+	int slots = read_int_or(pmu_file(pf, path, len, name, "caps/slots"), 0);
+	p->slots = slots > 0 && slots <= PLATFORM_MAX_SLOTS ? (unsigned)slots : 0;
 	read_listed_events(pf, p);
 	int cpu = cpuset_next(&p->cpus, 0);
 	long khz;

@@ -414,6 +414,8 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 		json_object_set_new(o, "counter_bits", json_integer(h->counter_bits));
 	if (h->aggregated_cpus)
 		json_object_set_new(o, "aggregated_cpus", json_integer(h->aggregated_cpus));
+	if (h->slots)
+		json_object_set_new(o, "slots", json_integer(h->slots));
 	json_object_set_new(o, "backend", jstr(h->backend));
 	if (h->source[0])
 		json_object_set_new(o, "source", jstr(h->source));
@@ -897,6 +899,11 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 	if (get_int(p, o, "header", "aggregated_cpus", false, -1, REC_MAX_CPU, &agg) < 0)
 		return -1;
 	h->aggregated_cpus = (int)agg;
+	if (get_num(p, o, "header", "slots", false, &d) < 0)
+		return -1;
+	if (d > REC_MAX_SLOTS || d != (double)(unsigned)d)
+		return perr(p, "header: \"slots\" must be an integer from 1 to %d", REC_MAX_SLOTS);
+	h->slots = (unsigned)d;
 	json_t *st = json_object_get(o, "start_time");
 	if (st && !json_is_number(st))
 		return perr(p, "header: \"start_time\" must be a number");

@@ -57,6 +57,7 @@ void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec
 	h.simulated = b->simulated;
 	h.interval_ms = (unsigned)app->interval_ms;
 	h.counter_bits = b->counter_bits;
+	h.slots = m->slots;
 	h.start_time = (int64_t)time(NULL);
 	h.ncpus = app->ncpus;
 	h.aggregated_cpus = m->aggregated_cpus;

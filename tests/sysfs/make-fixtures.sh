@@ -93,12 +93,14 @@ ARMV8_EVENTS=(sw_incr l1i_cache_refill l1i_tlb_refill l1d_cache_refill l1d_cache
 	l2d_cache_allocate br_retired br_mis_pred_retired stall_frontend stall_backend l1d_tlb
 	l1i_tlb l2i_cache l2i_cache_refill l3d_cache_allocate l3d_cache_refill l3d_cache
 	l3d_cache_wb l2d_tlb_refill l2i_tlb_refill l2d_tlb l2i_tlb remote_access ll_cache
-	ll_cache_miss dtlb_walk itlb_walk ll_cache_rd ll_cache_miss_rd)
+	ll_cache_miss dtlb_walk itlb_walk ll_cache_rd ll_cache_miss_rd remote_access_rd
+	l1d_cache_lmiss_rd op_retired op_spec stall stall_slot_backend stall_slot_frontend stall_slot)
 # PMCEID0/PMCEID1 reset values from the TRMs: the events/ directory lists the set bits
 # (the kernel's armv8pmu_event_attr_is_visible). The cycle counter event is always there.
 A53_PMCEID="0x67ffbfff 0x00000000"
 A72_PMCEID="0x7fff0f3f 0x00000000"
 A76_LIKE_PMCEID="0x7fff0f3f 0x00e0001f" # with STALL_FRONTEND/BACKEND and LL_CACHE_RD/MISS_RD
+V1_LIKE_PMCEID="0x7fff0f3f 0xfce0001f" # PMUv3p4: plus OP_RETIRED, OP_SPEC, STALL, STALL_SLOT_*
 
 armv8_pmu() { # armv8_pmu ROOT NAME TYPE CPUS PMCEID0 PMCEID1
 	local d=$1/sys/bus/event_source/devices/$2 id0=$(($5)) id1=$(($6)) i
@@ -338,3 +340,98 @@ done
 kernel "$r" 1 0 rpi3 6.1.21-v8+
 # --- xscale1: an 80219 board (XScale core v1: CCNT + 2 counters, the xscale1 PMU) ---
 mk_xscale "$here/xscale1" 1 armv5_xscale1 "XScale-80219 rev 0 (v5l)" 0x2e3 "Thecus N2100" n2100 6.1.0-iop32x
+
+# --- x86-icelake: Ice Lake client; the slots fixed counter and the PERF_METRICS events ---
+icl_like() { # icl_like ROOT CAPS MODEL NAME HOST LEVEL2: cpu/events/ has slots and topdown-*
+	local r=$1 d=$1/sys/bus/event_source/devices/cpu c
+	rm -rf "$r"
+	cpus "$r" 0-3 0-3 0-3
+	for c in 0 1 2 3; do x86_caches "$r" $c 48K 32K 512K 8192K; done
+	for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+	sw_pmus "$r"
+	x86_core_pmu "$r" cpu 4 "$2"
+	w "$d/events/slots" "event=0x00,umask=0x4"
+	w "$d/events/topdown-retiring" "event=0x00,umask=0x80"
+	w "$d/events/topdown-bad-spec" "event=0x00,umask=0x81"
+	w "$d/events/topdown-fe-bound" "event=0x00,umask=0x82"
+	w "$d/events/topdown-be-bound" "event=0x00,umask=0x83"
+	if [ "$6" = 1 ]; then
+		w "$d/events/topdown-heavy-ops" "event=0x00,umask=0x84"
+		w "$d/events/topdown-br-mispredict" "event=0x00,umask=0x85"
+		w "$d/events/topdown-fetch-lat" "event=0x00,umask=0x86"
+		w "$d/events/topdown-mem-bound" "event=0x00,umask=0x87"
+	fi
+	msr_pmu "$r" 10 aperfmperf
+	x86_cpuinfo "$r" 4 GenuineIntel 6 "$3" "$4" "$X86_FLAGS"
+	kernel "$r" 0 0 "$5" 6.8.0-45-generic
+}
+icl_like "$here/x86-icelake" icelake 126 "Intel(R) Core(TM) i7-1065G7 CPU @ 1.30GHz" icl-laptop 0
+# --- x86-sapphire: Sapphire Rapids; PERF_METRICS with the level-2 events ---
+icl_like "$here/x86-sapphire" sapphire_rapids 143 "Intel(R) Xeon(R) Gold 6430" spr-server 1
+
+# --- x86-zen4: AMD Genoa (family 0x19 model 0x11); the AMD core PMU has no caps/pmu_name ---
+r=$here/x86-zen4
+rm -rf "$r"
+cpus "$r" 0-3 0-3 0-3
+for c in 0 1 2 3; do x86_caches "$r" $c 32K 32K 1024K 32768K; done
+for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+sw_pmus "$r"
+pmu "$r" cpu 4
+d=$r/sys/bus/event_source/devices/cpu
+w "$d/format/event" "config:0-7,32-35"
+w "$d/format/umask" "config:8-15"
+w "$d/format/edge" "config:18"
+w "$d/format/inv" "config:23"
+w "$d/format/cmask" "config:24-31"
+w "$d/events/cpu-cycles" "event=0x76"
+w "$d/events/instructions" "event=0xc0"
+w "$d/events/branch-instructions" "event=0xc2"
+w "$d/events/branch-misses" "event=0xc3"
+msr_pmu "$r" 9 aperfmperf
+x86_cpuinfo "$r" 4 AuthenticAMD 25 17 "AMD EPYC 9124 16-Core Processor" "$X86_FLAGS"
+kernel "$r" 0 0 genoa 6.8.0-45-generic
+
+# --- arm-neoverse: Neoverse V1 server (ACPI: one armv8_pmuv3_0 PMU), PMUv3p4 with caps/slots ---
+r=$here/arm-neoverse
+rm -rf "$r"
+cpus "$r" 0-3 0-3 0-3
+pmu "$r" software 1
+pmu "$r" tracepoint 2
+pmu "$r" breakpoint 5
+armv8_pmu "$r" armv8_pmuv3_0 8 0-3 $V1_LIKE_PMCEID
+w "$r/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots" 8
+for c in 0 1 2 3; do
+	w "$r/sys/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq" 2600000
+	w "$r/sys/devices/system/cpu/cpu$c/regs/identification/midr_el1" 0x00000000411fd401
+	[ $c -eq 0 ] || w "$r/sys/devices/system/cpu/cpu$c/online" 1
+done
+f=$r/proc/cpuinfo
+mkdir -p "$r/proc"
+: >"$f"
+for c in 0 1 2 3; do
+	printf 'processor\t: %d\nBogoMIPS\t: 2100.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics cpuid sve\n' $c >>"$f"
+	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd40\nCPU revision\t: 1\n\n' >>"$f"
+done
+kernel "$r" 0 0 graviton3 6.8.0-1016-aws
+
+# --- arm-neoverse-mixed: two core PMUs whose caps/slots differ (8 and 5) ---
+r=$here/arm-neoverse-mixed
+rm -rf "$r"
+cpus "$r" 0-3 0-3 0-3
+pmu "$r" software 1
+pmu "$r" tracepoint 2
+pmu "$r" breakpoint 5
+armv8_pmu "$r" armv8_neoverse_v1 8 0-1 $V1_LIKE_PMCEID
+armv8_pmu "$r" armv8_neoverse_n2 9 2-3 $V1_LIKE_PMCEID
+w "$r/sys/bus/event_source/devices/armv8_neoverse_v1/caps/slots" 8
+w "$r/sys/bus/event_source/devices/armv8_neoverse_n2/caps/slots" 5
+for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+f=$r/proc/cpuinfo
+mkdir -p "$r/proc"
+: >"$f"
+for c in 0 1 2 3; do
+	if [ $c -lt 2 ]; then part=0xd40; else part=0xd49; fi
+	printf 'processor\t: %d\nBogoMIPS\t: 2100.00\nFeatures\t: fp asimd cpuid\n' $c >>"$f"
+	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: %s\nCPU revision\t: 1\n\n' $part >>"$f"
+done
+kernel "$r" 0 0 mixed 6.8.0
