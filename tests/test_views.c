@@ -630,6 +630,30 @@ int main(void)
 		free(t);
 		canvas_free(c);
 	}
+	/* Shares past 100 %: fe and util fill the bar, rest is cut; "+" after it, the legend says.
+	 */
+	if (fx_open("--sim-cpus 2 --mode-file fixtures/stack/over.mode -m stackover", 2) == 0) {
+		struct view_state vs = table_state();
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		char *t = dump(c, false);
+		int hy = line_of(c, "CPU ");
+		int bar_x = 0;
+		while (bar_x < c->w && canvas_cell(c, bar_x, hy)->role != ROLE_STACK_0)
+			bar_x++;
+		int w = c->w - bar_x - 2, y = line_of(c, "\n   0 ") + 1;
+		w = w > 50 ? 50 : w;
+		const struct snapshot *snap = session_snapshot(app.session);
+		double fe = snap->values[0], util = snap->values[1];
+		CHECK_INT(cells_in_role(c, y, ROLE_STACK_0), (int)lround(fe / 100 * w));
+		CHECK_INT(cells_in_role(c, y, ROLE_STACK_0 + 1),
+			  (int)lround((fe + util) / 100 * w) - (int)lround(fe / 100 * w));
+		CHECK_INT(cells_in_role(c, y, ROLE_STACK_0 + 2),
+			  w - (int)lround((fe + util) / 100 * w));
+		CHECK_STR(canvas_cell(c, bar_x + w, y)->ch, "+");
+		CHECK(strstr(t, "+ shares add past 100 % (bar cut)") != NULL, "no legend:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
 	/* Multiplexed: every share scaled from half the tick; each bar carries ~, the legend says.
 	 */
 	if (fx_open("--sim-cpus 4 --mode-file fixtures/stack/stack.mode --mode-file "

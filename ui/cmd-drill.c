@@ -57,10 +57,11 @@ static int exec_drill(const struct command_ctx *ctx, int argc, char **argv, char
 		if (u->ndrills > 0 && strcmp(u->drills[u->ndrills - 1].to, app->mode_name) != 0)
 			u->ndrills = 0;
 		if (u->ndrills == 0) {
-			snprintf(err, errlen,
-				 "drill up: mode %s was not opened by a drill-down (enter opens one "
-				 "in a mode with drill =)",
-				 from);
+			snprintf(
+			    err, errlen,
+			    "drill up: mode %s was not opened by a drill-down (enter opens one "
+			    "in a mode with drill =)",
+			    from);
 			return -1;
 		}
 		char back[sizeof(u->drills[0].from)];

@@ -11,13 +11,12 @@
 #define MIN_W 40
 #define MIN_H 10
 #define CPU_COL 6
-#define ATTRIB_COLW 10	    /* attribution column */
-#define TASK_COLW 18	    /* busiest task column */
-#define STACK_BAR_MIN 8	    /* columns: a narrower stacked bar is not drawn */
-#define STACK_BAR_MAX 50    /* columns */
-#define STACK_TAIL 2	    /* columns after the bar: "+" (shares past 100 %) and the mark */
-#define STACK_SUM_SLACK 0.5 /* percentage points the shares may add past 100 (rounding) */
-#define STACK_TOP_MARK ">"  /* before the largest share's value */
+#define ATTRIB_COLW 10	   /* attribution column */
+#define TASK_COLW 18	   /* busiest task column */
+#define STACK_BAR_MIN 8	   /* columns: a narrower stacked bar is not drawn */
+#define STACK_BAR_MAX 50   /* columns */
+#define STACK_TAIL 2	   /* columns after the bar: "+" (shares past 100 %) and the mark */
+#define STACK_TOP_MARK ">" /* before the largest share's value */
 
 /* Each share of a stacked bar has its own character, so the bar reads without colour. */
 static const char *const stack_glyphs[SESSION_MAX_STACK] = {"█", "▓", "▒", "░", "▞", "▚", "▖", "▗"};
@@ -226,19 +225,6 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 	return "n/a";
 }
 
-/* The mark of a value that is not from one exact count: "*" it combines events measured in
- * different ticks (rotated sets), "^" coarse (moves in steps of its source's tick), "~" scaled
- * (multiplexed); NULL for none. */
-static const char *value_mark(const struct snapshot *snap, int m, double running,
-			      const struct metric_detail *d)
-{
-	if (m >= 0 && m < SESSION_MAX_METRICS && snap->split[m])
-		return "*";
-	if (d && d->coarse)
-		return OUTPUT_COARSE_MARK;
-	return running < 0.9999 ? "~" : NULL;
-}
-
 /* One metric cell; @top: the largest share of its row's stacked bar (own role, bold, marked). */
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
@@ -264,7 +250,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 		canvas_putx(c, x + w - 5, y, ROLE_CELL_SCALED, CANVAS_DIM, 4, 0, pct);
 	} else {
 		canvas_putx(c, x + lead, y, role, attr, w - 2 - lead, CANVAS_ALIGN_RIGHT, buf);
-		const char *mark = value_mark(snap, m, running, d);
+		const char *mark = output_value_mark(snap, m, running, d);
 		if (mark)
 			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, mark);
 	}
@@ -272,50 +258,9 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 
 /* --- stacked bar ---------------------------------------------------------------------------- */
 
-/* One row's shares of the mode's stacked bar, as its cells show them. */
-struct stack_row {
-	double share[SESSION_MAX_STACK]; /* % of the whole */
-	int n;
-	bool na;	  /* a share is n/a (or its metric gone): no bar, no top */
-	int top;	  /* index of the largest share, -1: none */
-	double sum;	  /* %: drawn as it is, not scaled to 100 */
-	const char *mark; /* the strongest mark of its values (value_mark), or NULL */
-};
-
-/* The shares of one row: @vals, @running and @detail are the row's metric arrays. */
-static void stack_row(const struct view_input *in, const struct snapshot *snap, const double *vals,
-		      const double *running, const struct metric_detail *detail,
-		      struct stack_row *sr)
-{
-	static const char *const order[] = {"*", OUTPUT_COARSE_MARK, "~"}; /* as value_mark */
-	int strongest = 3;
-	memset(sr, 0, sizeof(*sr));
-	sr->n = in->nstack < SESSION_MAX_STACK ? in->nstack : SESSION_MAX_STACK;
-	sr->top = -1;
-	for (int i = 0; i < sr->n; i++) {
-		int m = in->stack[i];
-		double v = m >= 0 && m < snap->nmetrics ? vals[m] : NAN;
-		sr->share[i] = v;
-		if (isnan(v)) {
-			sr->na = true;
-			continue;
-		}
-		sr->sum += v;
-		if (sr->top < 0 || v > sr->share[sr->top])
-			sr->top = i;
-		const char *mark = value_mark(snap, m, running[m], detail ? &detail[m] : NULL);
-		for (int k = 0; mark && k < strongest; k++)
-			if (strcmp(mark, order[k]) == 0)
-				strongest = k;
-	}
-	if (sr->na)
-		sr->top = -1;
-	sr->mark = strongest < 3 ? order[strongest] : NULL;
-}
-
 /* The bar of one row: @w columns are 100 % (what the shares leave is dotted); then "+" when the
  * shares add past 100 % (the bar is cut there) and the mark of its values. */
-static void draw_stack_bar(struct canvas *c, int x, int y, int w, const struct stack_row *sr)
+static void draw_stack_bar(struct canvas *c, int x, int y, int w, const struct output_stack *sr)
 {
 	if (sr->na) {
 		canvas_putx(c, x, y, ROLE_CELL_NA, 0, w + STACK_TAIL, CANVAS_ELLIPSIS, "n/a");
@@ -327,7 +272,7 @@ static void draw_stack_bar(struct canvas *c, int x, int y, int w, const struct s
 						  stack_ascii[i], stack_glyphs[i]};
 	canvas_fill(c, x, y, w, 1, ROLE_LEGEND, STACK_REST);
 	canvas_stacked_bar(c, x, y, w, segs, sr->n);
-	if (sr->sum > 100 + STACK_SUM_SLACK)
+	if (sr->past_100)
 		canvas_put(c, x + w, y, ROLE_CELL_SCALED, "+");
 	if (sr->mark)
 		canvas_put(c, x + w + 1, y, ROLE_CELL_SCALED, sr->mark);
@@ -369,8 +314,8 @@ static void draw_stack_legend(struct canvas *c, int x, int y, int w, const struc
 }
 
 /* What the legend under the table explains: bars drawn, a top share, shares past 100 %, and
- * which marks the bars carry (@marks in value_mark's order: "*", "^", "~"). */
-static void note_stack(const struct stack_row *sr, bool bar, bool *any_bar, bool *any_top,
+ * which marks the bars carry (@marks in output_value_mark's order: "*", "^", "~"). */
+static void note_stack(const struct output_stack *sr, bool bar, bool *any_bar, bool *any_top,
 		       bool *past_100, const char *marks[3])
 {
 	static const char *const order[] = {"*", OUTPUT_COARSE_MARK, "~"};
@@ -378,7 +323,7 @@ static void note_stack(const struct stack_row *sr, bool bar, bool *any_bar, bool
 	if (!bar || sr->na)
 		return;
 	*any_bar = true;
-	*past_100 |= sr->sum > 100 + STACK_SUM_SLACK;
+	*past_100 |= sr->past_100;
 	for (int k = 0; k < 3; k++)
 		if (sr->mark && strcmp(sr->mark, order[k]) == 0)
 			marks[k] = order[k];
@@ -525,9 +470,10 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		if (snap->offline[r]) {
 			canvas_put(c, CPU_COL, y, ROLE_CELL_NA, "offline");
 		} else {
-			struct stack_row sr;
-			stack_row(in, snap, &values[r * nm], &snap->running[r * nm],
-				  snap->detail ? &snap->detail[r * nm] : NULL, &sr);
+			struct output_stack sr;
+			output_stack_row(snap, in->stack, in->nstack, &values[r * nm],
+					 &snap->running[r * nm],
+					 snap->detail ? &snap->detail[r * nm] : NULL, &sr);
 			for (int m = 0; m < shown; m++)
 				draw_cell(c, CPU_COL + m * colw, y, colw, snap, counts,
 					  values[r * nm + m], snap->classes[r * nm + m],
@@ -563,9 +509,9 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	/* total row */
 	canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
 	canvas_put(c, 0, y, ROLE_TOTAL_ROW, " all");
-	struct stack_row total;
-	stack_row(in, snap, snap->total_values, snap->total_running,
-		  snap->detail ? &snap->detail[snap->nrows * nm] : NULL, &total);
+	struct output_stack total;
+	output_stack_row(snap, in->stack, in->nstack, snap->total_values, snap->total_running,
+			 snap->detail ? &snap->detail[snap->nrows * nm] : NULL, &total);
 	for (int m = 0; m < shown; m++)
 		draw_cell(c, CPU_COL + m * colw, y, colw, snap, snap->total_counts,
 			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
