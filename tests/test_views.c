@@ -598,7 +598,7 @@ int main(void)
 		 * and drill up returns */
 		ui_state_command(&app, "sort be-");
 		CHECK_INT(app.ui->vs.scroll, 0);
-		ui_state_command(&app, "drill");
+		ui_state_key(&app, KEYS_ENTER); /* the default binding: drill */
 		CHECK_STR(app.mode_name, "stackfx2");
 		CHECK(app.ui->vs.pin && app.ui->vs.pin_cpu == 3, "the drill did not keep CPU 3");
 		CHECK(strstr(app.status, "drill-down: mode stackfx2 for CPU 3") != NULL,
@@ -607,9 +607,10 @@ int main(void)
 		CHECK_STR(app.mode_name, "stackfx2");
 		CHECK(strstr(app.status, "mode stackfx2 has no drill-down mode") != NULL,
 		      "status: %s", app.status);
-		ui_state_command(&app, "drill up");
+		ui_state_command(&app, "bind u drill up"); /* bindable like any command */
+		ui_state_key(&app, 'u');
 		CHECK_STR(app.mode_name, "stackfx");
-		ui_state_command(&app, "drill up");
+		ui_state_key(&app, KEYS_BACKSPACE);
 		CHECK_STR(app.mode_name, "stackfx");
 		CHECK(strstr(app.status, "was not opened by a drill-down") != NULL, "status: %s",
 		      app.status);
