@@ -91,6 +91,8 @@ void output_coarse_legend(const struct snapshot *snap, char *buf, size_t len);
  * ticks (rotated sets), "^" coarse, "~" scaled (multiplexed); NULL for none. @d may be NULL. */
 const char *output_value_mark(const struct snapshot *snap, int m, double running,
 			      const struct metric_detail *d);
+/* Those marks, the strongest first ("*", "^", "~"). */
+extern const char *const output_marks[3];
 
 /* One row's shares of a mode's stacked bar (frame.h: stack), as its cells show them. */
 struct output_stack {

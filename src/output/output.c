@@ -83,6 +83,8 @@ void output_coarse_legend(const struct snapshot *snap, char *buf, size_t len)
 			 SESSION_COARSE_STEPS);
 }
 
+const char *const output_marks[3] = {"*", OUTPUT_COARSE_MARK, "~"};
+
 const char *output_value_mark(const struct snapshot *snap, int m, double running,
 			      const struct metric_detail *d)
 {
@@ -97,10 +99,9 @@ void output_stack_row(const struct snapshot *snap, const int *stack, int nstack,
 		      const double *running, const struct metric_detail *detail,
 		      struct output_stack *st)
 {
-	static const char *const order[] = {"*", OUTPUT_COARSE_MARK, "~"}; /* strongest first */
 	int strongest = 3;
 	memset(st, 0, sizeof(*st));
-	st->n = nstack < SESSION_MAX_STACK ? nstack : SESSION_MAX_STACK;
+	st->n = !stack ? 0 : nstack < SESSION_MAX_STACK ? nstack : SESSION_MAX_STACK;
 	st->top = -1;
 	for (int i = 0; i < st->n; i++) {
 		int m = stack[i];
@@ -116,13 +117,13 @@ void output_stack_row(const struct snapshot *snap, const int *stack, int nstack,
 		const char *mark =
 		    output_value_mark(snap, m, running[m], detail ? &detail[m] : NULL);
 		for (int k = 0; mark && k < strongest; k++)
-			if (strcmp(mark, order[k]) == 0)
+			if (strcmp(mark, output_marks[k]) == 0)
 				strongest = k;
 	}
 	if (st->na)
 		st->top = -1;
 	st->past_100 = !st->na && st->sum > 100 + OUTPUT_STACK_SLACK;
-	st->mark = strongest < 3 ? order[strongest] : NULL;
+	st->mark = strongest < 3 ? output_marks[strongest] : NULL;
 }
 
 void output_format_si(double v, char *buf, size_t len)

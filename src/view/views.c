@@ -318,15 +318,14 @@ static void draw_stack_legend(struct canvas *c, int x, int y, int w, const struc
 static void note_stack(const struct output_stack *sr, bool bar, bool *any_bar, bool *any_top,
 		       bool *past_100, const char *marks[3])
 {
-	static const char *const order[] = {"*", OUTPUT_COARSE_MARK, "~"};
 	*any_top |= sr->top >= 0;
 	if (!bar || sr->na)
 		return;
 	*any_bar = true;
 	*past_100 |= sr->past_100;
 	for (int k = 0; k < 3; k++)
-		if (sr->mark && strcmp(sr->mark, order[k]) == 0)
-			marks[k] = order[k];
+		if (sr->mark && strcmp(sr->mark, output_marks[k]) == 0)
+			marks[k] = output_marks[k];
 }
 
 /* The legend line of the stacked bars: "> largest share; bar = 100 %; ~ ...". */
