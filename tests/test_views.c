@@ -562,7 +562,7 @@ int main(void)
 			CHECK(w >= 8, "%d columns: no bar", widths[i]);
 			char *t = dump(c, false);
 			CHECK(strstr(t, "█fe ▓be ▒ret") != NULL, "no bar legend:\n%s", t);
-			CHECK(strstr(t, "> largest share; bar width = 100 %") != NULL,
+			CHECK(strstr(t, "> largest share; bar = 100 %") != NULL,
 			      "no legend line:\n%s", t);
 			CHECK(strstr(t, "~") == NULL, "an exact count marked scaled:\n%s", t);
 			CHECK(strstr(t, "enter drill to stackfx2") != NULL, "no drill hint:\n%s",
@@ -675,7 +675,42 @@ int main(void)
 			int y = line_of(c, key) + 1;
 			CHECK_STR(canvas_cell(c, bar_x + w + 1, y)->ch, "~");
 		}
-		CHECK(strstr(t, "~ bar from scaled counts") != NULL, "no mark legend:\n%s", t);
+		CHECK(strstr(t, "after a bar: ~ scaled counts (multiplexed)") != NULL,
+		      "no mark legend:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
+	/* Rotated sets (XScale: CCNT + 2 counters, three events): tick 1 has an event not counted
+	 * yet (n/c), so no bar; from tick 2 every share combines ticks and each bar carries "*". */
+	static const char rot_args[] = "--sim-cpus 2 --sim-family xscale1 --mode-file "
+				       "fixtures/stack/rotate.mode -m stackrot";
+	if (fx_open(rot_args, 1) == 0) {
+		struct view_state vs = table_state();
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		char *t = dump(c, false);
+		int y = line_of(c, "\n   0 ") + 1;
+		CHECK(strstr(t, "n/c") && cells_in_role(c, y, ROLE_STACK_0) == 0 &&
+			  strstr(t, "n/c  n/a"),
+		      "tick 1: n/c inputs, an n/a bar:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
+	if (fx_open(rot_args, 3) == 0) {
+		struct view_state vs = table_state();
+		char *t = screen("table-stack-rotate", 80, 24, &vs, &plain);
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		int w = check_stack_rows(c, "rotate");
+		int hy = line_of(c, "CPU ");
+		int bar_x = 0;
+		while (bar_x < c->w && canvas_cell(c, bar_x, hy)->role != ROLE_STACK_0)
+			bar_x++;
+		for (int cpu = 0; cpu < 2; cpu++) {
+			char key[16];
+			snprintf(key, sizeof(key), "\n%4d ", cpu);
+			CHECK_STR(canvas_cell(c, bar_x + w + 1, line_of(c, key) + 1)->ch, "*");
+		}
+		CHECK(strstr(t, "after a bar: * from different ticks (rotated sets)") != NULL,
+		      "no mark legend:\n%s", t);
 		free(t);
 		canvas_free(c);
 	}

@@ -328,27 +328,30 @@ static void note_stack(const struct output_stack *sr, bool bar, bool *any_bar, b
 			marks[k] = output_marks[k];
 }
 
-/* The legend line of the stacked bars: "> largest share; bar = 100 %; ~ ...". */
+/* The legend line of the stacked bars: "> largest share; bar = 100 %; after a bar: ~ ...". */
 static void stack_legend_line(char *buf, size_t len, bool any_bar, bool any_top, bool past_100,
 			      const char *const marks[3])
 {
 	static const char *const says[] = {
-	    "* bar from events counted in different ticks (rotated sets)",
-	    OUTPUT_COARSE_MARK " bar from coarse values",
-	    "~ bar from scaled counts (multiplexed: shares of partial counts)",
+	    "* from different ticks (rotated sets)",
+	    OUTPUT_COARSE_MARK " coarse values",
+	    "~ scaled counts (multiplexed)",
 	};
 	size_t u = 0;
 	buf[0] = '\0';
 	if (!any_bar && !any_top)
 		return;
-	u += (size_t)snprintf(
-	    buf + u, len - u, "%s%s", any_top ? STACK_TOP_MARK " largest share" : "",
-	    any_bar ? (any_top ? "; bar width = 100 %" : "bar width = 100 %") : "");
+	u += (size_t)snprintf(buf + u, len - u, "%s%s",
+			      any_top ? STACK_TOP_MARK " largest share" : "",
+			      any_bar ? (any_top ? "; bar = 100 %" : "bar = 100 %") : "");
 	if (past_100 && u < len)
 		u += (size_t)snprintf(buf + u, len - u, "; + shares add past 100 %% (bar cut)");
+	const char *sep = "; after a bar: ";
 	for (int k = 0; k < 3 && u < len; k++)
-		if (marks[k])
-			u += (size_t)snprintf(buf + u, len - u, "; %s", says[k]);
+		if (marks[k]) {
+			u += (size_t)snprintf(buf + u, len - u, "%s%s", sep, says[k]);
+			sep = ", ";
+		}
 }
 
 static int draw_table(struct canvas *c, int top, int bottom, const struct view_input *in,
