@@ -41,8 +41,9 @@ struct canvas {
 /* Segment of a stacked bar: a fraction of the bar's width in a colour role. */
 struct canvas_segment {
 	int role;
-	double frac; /* 0..1, of the whole bar */
-	char ascii;  /* character in ASCII mode (0: '#') */
+	double frac;	   /* 0..1, of the whole bar */
+	char ascii;	   /* character in ASCII mode (0: '#') */
+	const char *glyph; /* UTF-8 character otherwise (NULL: a full block) */
 };
 
 /* A canvas of w x h blank cells (role 0), or NULL when out of memory. */

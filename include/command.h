@@ -50,6 +50,7 @@ enum command_arg {
 	ARG_PROBE,
 	ARG_RULE,
 	ARG_SELECT,
+	ARG_DRILL,
 	ARG_KIND_COUNT
 };
 

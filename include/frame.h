@@ -60,6 +60,11 @@ struct frame {
 	const double *row_bit_rate;	  /* requests/s, NAN = not measured */
 	const double *row_bit_share;	  /* 0..1, NAN = none */
 	const int *row_bit_age;		  /* ticks, -1 never */
+	/* the stacked bar (the mode's "stack ="): the snapshot's index of each stacked metric, in
+	 * the bar's order, -1 for one the running mode no longer has; nstack 0: no bar */
+	int nstack;
+	int stack[SESSION_MAX_STACK];
+	const char *drill; /* the drill-down mode of the running mode, or NULL */
 	/* window statistics shown in the table: the chosen statistic instead of the values */
 	const char *stat;	   /* "p99", NULL: plain values */
 	const double *stat_values; /* [row * nmetrics + m] */

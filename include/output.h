@@ -87,6 +87,30 @@ void output_format_metric(double v, double resolution, char *buf, size_t len);
 #define OUTPUT_COARSE_MARK "^"
 /* Writes the legend line for the coarse metrics of @snap into @buf ("" when none is coarse). */
 void output_coarse_legend(const struct snapshot *snap, char *buf, size_t len);
+/* The mark of a value not from one exact count: "*" it combines events measured in different
+ * ticks (rotated sets), "^" coarse, "~" scaled (multiplexed); NULL for none. @d may be NULL. */
+const char *output_value_mark(const struct snapshot *snap, int m, double running,
+			      const struct metric_detail *d);
+/* Those marks, the strongest first ("*", "^", "~"). */
+extern const char *const output_marks[3];
+
+/* One row's shares of a mode's stacked bar (frame.h: stack), as its cells show them. */
+struct output_stack {
+	double share[SESSION_MAX_STACK]; /* % of the whole */
+	int n;
+	bool na;	  /* a share is n/a (or its metric gone): no bar, no top share */
+	int top;	  /* index of the largest share, -1: none */
+	double sum;	  /* %: drawn as it is, never scaled to 100 */
+	bool past_100;	  /* sum beyond 100 + OUTPUT_STACK_SLACK: the bar is cut at 100 % */
+	const char *mark; /* the first of "*", "^", "~" its values carry (output_value_mark) */
+};
+#define OUTPUT_STACK_SLACK 0.5 /* percentage points shares may add past 100 (rounding) */
+/* The shares of one row: @stack holds the snapshot's metric index of each (-1: gone); @vals,
+ * @running and @detail (may be NULL) are the row's metric arrays. */
+void output_stack_row(const struct snapshot *snap, const int *stack, int nstack, const double *vals,
+		      const double *running, const struct metric_detail *detail,
+		      struct output_stack *st);
+
 /* Compact form with an SI suffix: "20.7M", "512k", "3.21"; "n/a" for NAN. */
 void output_format_si(double v, char *buf, size_t len);
 

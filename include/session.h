@@ -11,6 +11,8 @@
 
 #define SESSION_MAX_EVENTS 48
 #define SESSION_MAX_METRICS 24
+#define SESSION_MAX_STACK 8  /* metrics in one stacked bar (MODE_MAX_STACK) */
+#define SESSION_MODE_NAME 49 /* bytes of a mode name with its NUL (MODE_NAME_MAX + 1) */
 
 /* What a metric formula can read for one row: event deltas by alias and the tick's time. */
 struct metric_inputs {
@@ -64,6 +66,11 @@ struct session_mode {
 	int nsets;	 /* >1: rotate event sets, one per tick ("multiple runs") */
 	bool singletons; /* more events than counters: let the kernel multiplex */
 	struct session_offcore offcore;
+	/* the mode file's "stack =": metrics (% of one whole) the table draws as one stacked bar,
+	 * by name (the frame finds them among the snapshot's metrics); 0: none */
+	int nstack;
+	char stack[SESSION_MAX_STACK][32];
+	char drill[SESSION_MODE_NAME]; /* "drill =": the drill-down mode, "" none */
 };
 
 /* A metric value is coarse when its tick is shorter than this many steps of a quantised input

@@ -34,6 +34,9 @@ enum theme_role {
 	ROLE_STATUS_PAUSED,
 	ROLE_SIMULATED_BANNER,
 	ROLE_REPLAY_BANNER,
+	ROLE_STACK_0, /* segments of a mode's stacked bar ("stack ="), in the metrics' order */
+	ROLE_STACK_7 = ROLE_STACK_0 + 7,
+	ROLE_STACK_TOP, /* the largest share of a row */
 	ROLE_COUNT
 };
 

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define UI_MAX_DRILLS 8 /* drill-downs remembered for the way back */
+
 struct app_ctx;
 struct hist;
 struct probe;
@@ -42,6 +44,11 @@ struct ui_state {
 	uint64_t seen_frames;	 /* frames pushed to the history */
 	char seen_metrics[1024]; /* metric names: sort and sparkline hold while they do */
 	char seen_offcore[160];	 /* the offcore selection: a new one shows the breakdown */
+	/* drill-downs taken (drill, enter), newest last: the way back (drill up, backspace) */
+	struct ui_drill {
+		char from[SESSION_MODE_NAME], to[SESSION_MODE_NAME];
+	} drills[UI_MAX_DRILLS];
+	int ndrills;
 };
 
 struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen);

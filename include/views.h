@@ -28,6 +28,10 @@ struct view_state {
 	bool group_by_type;
 	bool show_running; /* show the running percentage of scaled values */
 	int scroll;	   /* first line of scrollable views */
+	/* the selection follows CPU pin_cpu (a drill-down keeps the CPU selected) until the new
+	 * mode's first full tick is drawn */
+	bool pin;
+	int pin_cpu;
 };
 
 /* Text of the header (all strings escaped by the caller). */
@@ -93,6 +97,12 @@ struct view_input {
 	const int *bit_age;		  /* ticks since measured, -1 never */
 	const double *row_bit_share;	  /* [row * nbits + bit], NAN = none */
 	const struct view_jitter *jitter; /* NULL: none */
+	/* the stacked bar of a mode with "stack =" (frame.h): the snapshot's metric index of each
+	 * share in the bar's order, -1 for a metric gone; nstack 0: no bar */
+	int nstack;
+	const int *stack;
+	const char *drill;	  /* the running mode's drill-down mode (enter), or NULL */
+	const char *drilled_from; /* the mode a drill-down came from (backspace), or NULL */
 };
 
 /* One view: its name (:view NAME), a line of help, and how it draws the rows between the
@@ -109,6 +119,10 @@ int views_find(const char *name);
 
 /* Draws the whole screen. Returns the row of the prompt line (for the cursor). */
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs);
+/* The table's rows in the order drawn (sort, grouping by core type): @order gets nrows row
+ * indices. */
+void views_table_order(const struct snapshot *snap, const char *const *core_type,
+		       const struct view_state *vs, int *order);
 /* Column names of the table for :sort and < > (metrics, then "cpu"). */
 int views_sort_column(const struct snapshot *snap, const char *name);
 

@@ -27,6 +27,10 @@ CASES=(
 	"offline.text|-n 5 -i 10 --sim-cpus 3 -m cpi --sim-offline 1:2-3 -f text|sim offline window one tick short"
 	"subset.json|-n 2 -i 10 --sim-cpus 8 -m cpi -C 1,5-6 -f json"
 	"subset.csv|-n 2 -i 10 --sim-cpus 8 -m cpi -C 1,5-6 -f csv"
+	"stack.text|-n 2 -i 10 --sim-cpus 4 --mode-file $T_SRC/tests/fixtures/stack/stack.mode -m stackfx -f text"
+	"stack-mux.text|-n 2 -i 10 --sim-cpus 4 --mode-file $T_SRC/tests/fixtures/stack/stack.mode -m stackfx --sim-mux 0.5 -f text"
+	"stack-rotate.text|-n 3 -i 10 --sim-cpus 2 --sim-family xscale1 --mode-file $T_SRC/tests/fixtures/stack/rotate.mode -m stackrot -f text"
+	"stack-na.text|-n 1 -i 10 --sim-cpus 2 --mode-file $T_SRC/tests/fixtures/stack/stack.mode -m stackfx --sim-fail-event 0 -f text"
 )
 
 for c in "${CASES[@]}"; do

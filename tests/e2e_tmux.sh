@@ -70,6 +70,65 @@ check "sim: header says SIMULATED" wait_for 'SIMULATED'
 keys q
 quit_check "sim q quits"
 
+# --- stacked shares and the drill-down key (tests/fixtures/stack: stackfx drills to stackfx2) --
+# seed 4: CPU 1 is the busier of the two (utilisation 63..73 % against 34..43 %), so sorted by
+# util descending it is the first row; stackfx2 has other metrics, so its table is in CPU order
+# and the kept selection shows CPU 1 first (not CPU 0). The run records to $T_TMP/drill.jsonl.
+STACK="--backend sim --seed 4 --sim-cpus 2 -i 200 --mode-file '$T_SRC/tests/fixtures/stack/stack.mode' --mode-file '$T_SRC/tests/fixtures/stack/stack2.mode'"
+first_row() { pane | sed -n '/^CPU /{n;p;q}'; }
+first_row_is() { # CPU: polls until the table's first row is CPU's
+	local i
+	for ((i = 0; i < 80; i++)); do
+		first_row | grep -qE "^ +$1 " && return 0
+		sleep 0.05
+	done
+	echo "--- first row: '$(first_row)'"
+	return 1
+}
+check "stack: table" start $STACK -m stackfx -r "'$T_TMP/drill.jsonl'"
+check "stack: header says mode stackfx" wait_for '^mode stackfx '
+check "stack: bar legend in the column header" wait_for '^CPU .*(█|#)fe (▓|=)be (▒|\+)ret'
+check "stack: the largest share is marked" wait_for '^ +(0|1) .* > +[0-9]'
+check "stack: the hint names the drill-down" wait_for '^enter drill to stackfx2 '
+keys ":sort util-" Enter
+check "stack: sorted by util, CPU 1 first" first_row_is 1
+keys Enter
+check "Enter: mode stackfx2" wait_for '^mode stackfx2 '
+check "Enter: the message names the CPU kept" wait_for 'drill-down: mode stackfx2 for CPU 1'
+check "Enter: stackfx2's table (fe, be only)" wait_for '^CPU +fe % +be % +(█|#)fe (▓|=)be$'
+check "Enter: CPU 1 still selected (first row)" first_row_is 1
+check "Enter: the hint says how back" wait_for '^bksp back to stackfx '
+keys Enter
+check "Enter in a mode without drill =: says so" wait_for 'mode stackfx2 has no drill-down mode'
+check "Enter without drill =: mode unchanged" pane_has '^mode stackfx2 '
+keys BSpace
+check "Backspace: back to mode stackfx" wait_for '^mode stackfx '
+check "Backspace: the message" wait_for 'back to mode stackfx from stackfx2'
+check "Backspace: a table of stackfx" wait_for '^CPU +fe % +be % +ret % +util %'
+check "Backspace: CPU 1 still selected" first_row_is 1
+keys q
+quit_check "stack q quits"
+# the same switches typed as :mode, recorded too: both recordings have the same mode records
+check "stack (:mode): table" start $STACK -m stackfx -r "'$T_TMP/typed.jsonl'"
+keys ":mode stackfx2" Enter
+check ":mode stackfx2" wait_for '^mode stackfx2 '
+check ":mode stackfx2: a tick of it" wait_for '^CPU +fe % +be % +(█|#)fe (▓|=)be$'
+keys ":mode stackfx" Enter
+check ":mode stackfx" wait_for '^mode stackfx '
+check ":mode stackfx: a tick of it" wait_for '^CPU +fe % +be % +ret %'
+keys q
+quit_check "stack (:mode) q quits"
+keys clear Enter # the next run waits for its own EXIT= line, not this one
+wait_gone '^EXIT='
+modes_of() { grep '"type":"mode"' "$1" | sed 's/"t":[0-9.e+-]*,//'; }
+check "drill recorded: modes stackfx, stackfx2, stackfx" \
+	[ "$(modes_of "$T_TMP/drill.jsonl" | grep -o '"name":"stackfx2\?"' | head -3 | tr '\n' ' ')" = '"name":"stackfx" "name":"stackfx2" "name":"stackfx" ' ]
+check "drill recorded like :mode (same mode records)" \
+	[ "$(modes_of "$T_TMP/drill.jsonl")" = "$(modes_of "$T_TMP/typed.jsonl")" ]
+eval "'$BIN' --no-rc -R '$T_TMP/drill.jsonl' --mode-file '$T_SRC/tests/fixtures/stack/stack.mode' --mode-file '$T_SRC/tests/fixtures/stack/stack2.mode' -b -f text" >"$T_TMP/drill.txt" 2>&1
+check "drill replayed: its ticks in stackfx2, then stackfx again" \
+	[ "$(grep -o 'mode stackfx2\? ' "$T_TMP/drill.txt" | uniq | tr '\n' '|')" = 'mode stackfx |mode stackfx2 |mode stackfx |' ]
+
 # --- -n ends the screen by itself ------------------------------------------------------------
 keys "clear; '$BIN' -n 2 -i 100; echo \"EXIT=\$?\"" Enter
 quit_check "-n 2 ends the screen"

@@ -103,7 +103,8 @@ static void test_wide_overwrite(void)
 static void test_golden(void)
 {
 	struct canvas *c = canvas_new(20, 4);
-	const struct canvas_segment segs[] = {{3, 0.25, 'a'}, {4, 0.5, 'b'}, {5, 0.1, 'c'}};
+	const struct canvas_segment segs[] = {
+	    {3, 0.25, 'a', NULL}, {4, 0.5, 'b', NULL}, {5, 0.1, 'c', NULL}};
 	const double spark[] = {0, 1, 2, 3, 4, 5, 6, 7, NAN, 7};
 	char *got;
 
@@ -134,6 +135,21 @@ static void test_golden(void)
 	got = dump(c, 0);
 	CHECK_STR(got, "abc~\n######\naaaaabbbbbbbbbbcc\n_.-:=+*# #\n");
 	free(got);
+	/* a segment's own character (the stacked bar of a mode's shares reads without colour) */
+	const struct canvas_segment own[] = {{3, 0.2, '#', "\xe2\x96\x93"},
+					     {4, 0.3, '=', "\xe2\x96\x91"}};
+	canvas_clear(c);
+	canvas_stacked_bar(c, 0, 0, 10, own, 2);
+	got = dump(c, 0);
+	CHECK_STR(got, "##===\n\n\n\n");
+	free(got);
+	canvas_set_ascii(c, false);
+	canvas_clear(c);
+	canvas_stacked_bar(c, 0, 0, 10, own, 2);
+	got = dump(c, 0);
+	CHECK_STR(got, "\xe2\x96\x93\xe2\x96\x93\xe2\x96\x91\xe2\x96\x91\xe2\x96\x91\n\n\n\n");
+	free(got);
+	canvas_set_ascii(c, true);
 
 	/* auto range, clipping at the right edge */
 	canvas_clear(c);

@@ -10,6 +10,7 @@
 #include "theme.h"
 #include "uistate.h"
 #include "views.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,6 +87,7 @@ struct screen {
 	const char *prompt;
 	bool paused;
 	bool text;		   /* use the ui state's text lines (help) */
+	bool ascii;		   /* ASCII bars (:set ascii on) */
 	const char *host, *kernel; /* NULL: testhost, 6.1.0-test */
 };
 
@@ -93,7 +95,10 @@ struct screen {
 static struct canvas *draw(int w, int h, struct view_state *vs, const struct screen *sc)
 {
 	struct canvas *c = canvas_new(w, h);
+	canvas_set_ascii(c, sc->ascii);
 	const struct snapshot *snap = session_snapshot(app.session);
+	/* a mode with a stacked bar: its metrics as the frame finds them */
+	const struct frame *f = app.mode.nstack ? app_frame_build(&app) : NULL;
 	char pmu[160], banner[160];
 	snprintf(pmu, sizeof(pmu), "%s%s", app.replay ? "" : "SIMULATED ", app.family->desc);
 	snprintf(banner, sizeof(banner), "%s", app.replay ? "REPLAY stat.csv" : "SIMULATED");
@@ -119,6 +124,9 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	    .message = sc->message,
 	    .message_role = sc->message_role,
 	    .prompt = sc->prompt,
+	    .nstack = f ? f->nstack : 0,
+	    .stack = f ? f->stack : NULL,
+	    .drill = f ? f->drill : NULL,
 	};
 	if (sc->text)
 		in.text =
@@ -166,7 +174,8 @@ static void golden(const char *name, const char *got)
 	}
 }
 
-static char *dump(const struct canvas *c, bool roles)
+/* not inlined: GCC 12 takes the memstream buffer for a local one (-Wdangling-pointer) */
+__attribute__((noinline)) static char *dump(const struct canvas *c, bool roles)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -218,6 +227,104 @@ static bool role_on_line(const struct canvas *c, const char *needle, int role)
 		found |= canvas_cell(c, x, line)->role == role;
 	free(t);
 	return found;
+}
+
+/* The line of @text that holds @needle, or -1. */
+static int line_of(const struct canvas *c, const char *needle)
+{
+	char *t = dump(c, false);
+	const char *p = strstr(t, needle);
+	size_t off = p ? (size_t)(p - t) : 0;
+	int line = p ? 0 : -1;
+	for (size_t i = 0; i < off; i++)
+		line += t[i] == '\n';
+	free(t);
+	return line;
+}
+
+/* Whether the line of @t starting at @key has ">" (then blanks) right before @value. */
+static bool top_marked(const char *t, const char *key, const char *value)
+{
+	const char *line = strstr(t, key);
+	if (!line)
+		return false;
+	size_t end = strcspn(line + 1, "\n") + 1, vlen = strlen(value);
+	for (size_t i = 0; i + vlen <= end; i++)
+		if (strncmp(line + i, value, vlen) == 0) {
+			size_t k = i;
+			while (k > 0 && line[k - 1] == ' ')
+				k--;
+			if (k > 0 && line[k - 1] == '>')
+				return true;
+		}
+	return false;
+}
+
+/* Cells of line @y in @role. */
+static int cells_in_role(const struct canvas *c, int y, int role)
+{
+	int n = 0;
+	for (int x = 0; y >= 0 && x < c->w; x++)
+		n += canvas_cell(c, x, y)->role == role;
+	return n;
+}
+
+/* Checks the stacked bars of every row against the snapshot: the bar starts where the column
+ * header's legend does and is min(50, what is left - 2) columns wide for 100 %; each share gets
+ * round(cumulative end) - round(cumulative start) cells of its role (canvas_stacked_bar), so
+ * shares that add to less than 100 % leave the rest blank; the largest share's cell has the top
+ * role, bold and the > mark. Returns the bar width (0: no bar). */
+static int check_stack_rows(const struct canvas *c, const char *label)
+{
+	const struct snapshot *snap = session_snapshot(app.session);
+	int hy = line_of(c, "CPU ");
+	int bar_x = -1;
+	for (int x = 0; hy >= 0 && x < c->w && bar_x < 0; x++)
+		if (canvas_cell(c, x, hy)->role == ROLE_STACK_0)
+			bar_x = x;
+	int bar_w = bar_x < 0 ? 0 : c->w - bar_x - 2;
+	bar_w = bar_w > 50 ? 50 : bar_w;
+	int stack[SESSION_MAX_STACK], n = app.mode.nstack;
+	for (int i = 0; i < n; i++)
+		stack[i] = views_sort_column(snap, app.mode.stack[i]);
+	for (int r = 0; r <= snap->nrows; r++) {
+		char key[16];
+		if (r < snap->nrows)
+			snprintf(key, sizeof(key), "\n%4d ", snap->cpus[r]);
+		else
+			snprintf(key, sizeof(key), "\n all ");
+		int y = line_of(c, key) + 1;
+		const double *v =
+		    r < snap->nrows ? &snap->values[r * snap->nmetrics] : snap->total_values;
+		double cum = 0;
+		int top = -1;
+		for (int i = 0; i < n; i++) {
+			double share = v[stack[i]];
+			int start = (int)lround(cum / 100 * bar_w);
+			cum += share;
+			int end = (int)lround(cum / 100 * bar_w);
+			if (bar_w)
+				CHECK_INT(cells_in_role(c, y, ROLE_STACK_0 + i), end - start);
+			if (top < 0 || share > v[stack[top]])
+				top = i;
+		}
+		/* the top share's value cell: its role, bold, the mark in front */
+		int tops = 0, bold = 0;
+		for (int x = 0; x < (bar_x < 0 ? c->w : bar_x); x++) {
+			const struct canvas_cell *cell = canvas_cell(c, x, y);
+			tops += cell->role == ROLE_STACK_TOP;
+			bold += cell->role == ROLE_STACK_TOP && (cell->attr & CANVAS_BOLD);
+		}
+		CHECK(tops > 1 && tops == bold, "%s row %d: the top share is not highlighted",
+		      label, r);
+		char *t = dump(c, false);
+		char want[48];
+		snprintf(want, sizeof(want), "%.3f", v[stack[top]]);
+		CHECK(top_marked(t, key, want), "%s row %d: no > before %s:\n%s", label, r, want,
+		      t);
+		free(t);
+	}
+	return bar_w;
 }
 
 int main(void)
@@ -438,6 +545,196 @@ int main(void)
 					free(t);
 					canvas_free(c);
 				}
+	}
+	/* Stacked shares (a mode with stack = and drill =, tests/fixtures/stack/stack.mode): on the
+	 * sim fe = 100/2.6 % everywhere, be and ret split the rest by the CPU's utilisation. */
+	static const char stack_args[] = "--sim-cpus 4 --mode-file fixtures/stack/stack.mode "
+					 "--mode-file fixtures/stack/stack2.mode -m stackfx";
+	if (fx_open(stack_args, 2) == 0) {
+		struct view_state vs = table_state();
+		const struct snapshot *snap = session_snapshot(app.session);
+		CHECK_NEAR(snap->values[0], 100 / 2.6, 1e-6);
+		both("table-stack", &vs, &plain);
+		static const int widths[] = {80, 132};
+		for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+			struct canvas *c = draw(widths[i], 24, &vs, &plain);
+			int w = check_stack_rows(c, "table-stack");
+			CHECK(w >= 8, "%d columns: no bar", widths[i]);
+			char *t = dump(c, false);
+			CHECK(strstr(t, "█fe ▓be ▒ret") != NULL, "no bar legend:\n%s", t);
+			CHECK(strstr(t, "> largest share; bar = 100 %") != NULL,
+			      "no legend line:\n%s", t);
+			CHECK(strstr(t, "~") == NULL, "an exact count marked scaled:\n%s", t);
+			CHECK(strstr(t, "enter drill to stackfx2") != NULL, "no drill hint:\n%s",
+			      t);
+			CHECK_INT(canvas_cell(c, 0, line_of(c, "\n   0 ") + 1)->role,
+				  ROLE_SELECTED_ROW);
+			free(t);
+			canvas_free(c);
+		}
+		/* narrow: the bar shrinks (64 columns), then goes (56); the columns all stay */
+		free(screen("table-stack-narrow", 64, 24, &vs, &plain));
+		struct canvas *c = draw(64, 24, &vs, &plain);
+		int w = check_stack_rows(c, "64 columns");
+		CHECK(w >= 8 && w < 20, "64 columns: bar of %d", w);
+		canvas_free(c);
+		char *t = screen("table-stack-narrow", 56, 24, &vs, &plain);
+		c = draw(56, 24, &vs, &plain);
+		CHECK_INT(check_stack_rows(c, "56 columns"), 0);
+		CHECK(strstr(t, "util %") && !strstr(t, "cols") && !strstr(t, "█"),
+		      "56 columns: a column cut or a bar drawn:\n%s", t);
+		free(t);
+		canvas_free(c);
+		/* ASCII: each share its own character */
+		struct screen as = {.ascii = true};
+		c = draw(80, 24, &vs, &as);
+		t = dump(c, false);
+		CHECK(strstr(t, "#fe =be +ret") && strstr(t, "##=="), "ASCII bar:\n%s", t);
+		free(t);
+		canvas_free(c);
+
+		/* drill-down: sorted by be descending, the first row is CPU 3; enter opens stackfx2
+		 * with CPU 3 kept selected, a second drill says there is none and changes nothing,
+		 * and drill up returns */
+		ui_state_command(&app, "sort be-");
+		CHECK_INT(app.ui->vs.scroll, 0);
+		ui_state_key(&app, KEYS_ENTER); /* the default binding: drill */
+		CHECK_STR(app.mode_name, "stackfx2");
+		CHECK(app.ui->vs.pin && app.ui->vs.pin_cpu == 3, "the drill did not keep CPU 3");
+		CHECK(strstr(app.status, "drill-down: mode stackfx2 for CPU 3") != NULL,
+		      "status: %s", app.status);
+		ui_state_command(&app, "drill");
+		CHECK_STR(app.mode_name, "stackfx2");
+		CHECK(strstr(app.status, "mode stackfx2 has no drill-down mode") != NULL,
+		      "status: %s", app.status);
+		ui_state_command(&app, "bind u drill up"); /* bindable like any command */
+		ui_state_key(&app, 'u');
+		CHECK_STR(app.mode_name, "stackfx");
+		ui_state_key(&app, KEYS_BACKSPACE);
+		CHECK_STR(app.mode_name, "stackfx");
+		CHECK(strstr(app.status, "was not opened by a drill-down") != NULL, "status: %s",
+		      app.status);
+	}
+	/* The drilled mode: fe + be add to less than 100 %, drawn as they are (not stretched). */
+	if (fx_open("--sim-cpus 4 --mode-file fixtures/stack/stack.mode --mode-file "
+		    "fixtures/stack/stack2.mode -m stackfx2",
+		    2) == 0) {
+		struct view_state vs = table_state();
+		char *t = screen("table-stack-part", 80, 24, &vs, &plain);
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		int w = check_stack_rows(c, "stackfx2");
+		int y = line_of(c, "\n   1 ") + 1; /* CPU 1: the lowest utilisation */
+		CHECK(cells_in_role(c, y, ROLE_STACK_0) + cells_in_role(c, y, ROLE_STACK_0 + 1) <
+			  w - 10,
+		      "the bar of shares adding to ~60 %% fills it:\n%s", t);
+		CHECK(strstr(t, "enter drill") == NULL, "a drill hint without drill =:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
+	/* Shares past 100 %: fe and util fill the bar, rest is cut; "+" after it, the legend says.
+	 */
+	if (fx_open("--sim-cpus 2 --mode-file fixtures/stack/over.mode -m stackover", 2) == 0) {
+		struct view_state vs = table_state();
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		char *t = dump(c, false);
+		int hy = line_of(c, "CPU ");
+		int bar_x = 0;
+		while (bar_x < c->w && canvas_cell(c, bar_x, hy)->role != ROLE_STACK_0)
+			bar_x++;
+		int w = c->w - bar_x - 2, y = line_of(c, "\n   0 ") + 1;
+		w = w > 50 ? 50 : w;
+		const struct snapshot *snap = session_snapshot(app.session);
+		double fe = snap->values[0], util = snap->values[1];
+		CHECK_INT(cells_in_role(c, y, ROLE_STACK_0), (int)lround(fe / 100 * w));
+		CHECK_INT(cells_in_role(c, y, ROLE_STACK_0 + 1),
+			  (int)lround((fe + util) / 100 * w) - (int)lround(fe / 100 * w));
+		CHECK_INT(cells_in_role(c, y, ROLE_STACK_0 + 2),
+			  w - (int)lround((fe + util) / 100 * w));
+		CHECK_STR(canvas_cell(c, bar_x + w, y)->ch, "+");
+		CHECK(strstr(t, "+ shares add past 100 % (bar cut)") != NULL, "no legend:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
+	/* Multiplexed: every share scaled from half the tick; each bar carries ~, the legend says.
+	 */
+	if (fx_open("--sim-cpus 4 --mode-file fixtures/stack/stack.mode --mode-file "
+		    "fixtures/stack/stack2.mode -m stackfx --sim-mux 0.5",
+		    2) == 0) {
+		struct view_state vs = table_state();
+		char *t = screen("table-stack-mux", 80, 24, &vs, &plain);
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		int w = check_stack_rows(c, "mux");
+		const struct snapshot *snap = session_snapshot(app.session);
+		int hy = line_of(c, "CPU ");
+		int bar_x = 0;
+		while (bar_x < c->w && canvas_cell(c, bar_x, hy)->role != ROLE_STACK_0)
+			bar_x++;
+		for (int r = 0; r < snap->nrows; r++) {
+			char key[16];
+			snprintf(key, sizeof(key), "\n%4d ", snap->cpus[r]);
+			int y = line_of(c, key) + 1;
+			CHECK_STR(canvas_cell(c, bar_x + w + 1, y)->ch, "~");
+		}
+		CHECK(strstr(t, "after a bar: ~ scaled counts (multiplexed)") != NULL,
+		      "no mark legend:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
+	/* Rotated sets (XScale: CCNT + 2 counters, three events): tick 1 has an event not counted
+	 * yet (n/c), so no bar; from tick 2 every share combines ticks and each bar carries "*". */
+	static const char rot_args[] = "--sim-cpus 2 --sim-family xscale1 --mode-file "
+				       "fixtures/stack/rotate.mode -m stackrot";
+	if (fx_open(rot_args, 1) == 0) {
+		struct view_state vs = table_state();
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		char *t = dump(c, false);
+		int y = line_of(c, "\n   0 ") + 1;
+		CHECK(strstr(t, "n/c") && cells_in_role(c, y, ROLE_STACK_0) == 0 &&
+			  strstr(t, "n/c  n/a"),
+		      "tick 1: n/c inputs, an n/a bar:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
+	if (fx_open(rot_args, 3) == 0) {
+		struct view_state vs = table_state();
+		char *t = screen("table-stack-rotate", 80, 24, &vs, &plain);
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		int w = check_stack_rows(c, "rotate");
+		int hy = line_of(c, "CPU ");
+		int bar_x = 0;
+		while (bar_x < c->w && canvas_cell(c, bar_x, hy)->role != ROLE_STACK_0)
+			bar_x++;
+		for (int cpu = 0; cpu < 2; cpu++) {
+			char key[16];
+			snprintf(key, sizeof(key), "\n%4d ", cpu);
+			CHECK_STR(canvas_cell(c, bar_x + w + 1, line_of(c, key) + 1)->ch, "*");
+		}
+		CHECK(strstr(t, "after a bar: * from different ticks (rotated sets)") != NULL,
+		      "no mark legend:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
+	/* n/a: cpu-clock never opens, so every share is n/a: no bar, an n/a cell, no top share;
+	 * util (not stacked) still shows. */
+	if (fx_open("--sim-cpus 4 --mode-file fixtures/stack/stack.mode --mode-file "
+		    "fixtures/stack/stack2.mode -m stackfx --sim-fail-event 0",
+		    2) == 0) {
+		struct view_state vs = table_state();
+		char *t = screen("table-stack-na", 80, 24, &vs, &plain);
+		struct canvas *c = draw(80, 24, &vs, &plain);
+		int y = line_of(c, "\n   2 ") + 1;
+		CHECK(cells_in_role(c, y, ROLE_STACK_TOP) == 0 &&
+			  cells_in_role(c, y, ROLE_STACK_0) == 0,
+		      "n/a shares: a bar or a top share:\n%s", t);
+		const char *row = strstr(t, "\n   2 ");
+		int na = 0;
+		for (const char *p = row;
+		     p && (p = strstr(p + 1, "n/")) && p < strchr(row + 1, '\n');)
+			na++;
+		CHECK(na == 4, "CPU 2: want three n/s cells and an n/a bar, got %d:\n%s", na, t);
+		CHECK(strstr(t, "largest share") == NULL, "legend without a bar:\n%s", t);
+		free(t);
+		canvas_free(c);
 	}
 	fx_close();
 	char cmd[256];

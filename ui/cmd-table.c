@@ -9,15 +9,18 @@
 extern const struct command ui_cmd_view_entry, ui_cmd_sort_entry, ui_cmd_spark_entry,
     ui_cmd_pause_entry, ui_cmd_resume_entry, ui_cmd_toggle_pause_entry, ui_cmd_theme_entry,
     ui_cmd_bind_entry, ui_cmd_select_entry, ui_cmd_redraw_entry, ui_cmd_command_line_entry,
-    ui_cmd_messages_entry, ui_cmd_probe_entry, ui_cmd_help_entry;
+    ui_cmd_messages_entry, ui_cmd_probe_entry, ui_cmd_help_entry, ui_cmd_drill_entry;
 
 /* In the order :help lists them (after the core's). */
 static const struct command *const ui_command_table[] = {
-    &ui_cmd_view_entry,	  &ui_cmd_sort_entry,	      &ui_cmd_spark_entry,
-    &ui_cmd_pause_entry,  &ui_cmd_resume_entry,	      &ui_cmd_toggle_pause_entry,
-    &ui_cmd_theme_entry,  &ui_cmd_bind_entry,	      &ui_cmd_select_entry,
-    &ui_cmd_redraw_entry, &ui_cmd_command_line_entry, &ui_cmd_messages_entry,
-    &ui_cmd_probe_entry,  &ui_cmd_help_entry,	      NULL,
+    &ui_cmd_view_entry,	    &ui_cmd_sort_entry,
+    &ui_cmd_spark_entry,    &ui_cmd_pause_entry,
+    &ui_cmd_resume_entry,   &ui_cmd_toggle_pause_entry,
+    &ui_cmd_theme_entry,    &ui_cmd_bind_entry,
+    &ui_cmd_select_entry,   &ui_cmd_drill_entry,
+    &ui_cmd_redraw_entry,   &ui_cmd_command_line_entry,
+    &ui_cmd_messages_entry, &ui_cmd_probe_entry,
+    &ui_cmd_help_entry,	    NULL,
 };
 
 /* --- the screen's settings ------------------------------------------------------------------- */

@@ -33,8 +33,9 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 			const struct mode *m = app->modes->modes[i];
 			struct mode_avail a;
 			bool ok = app_mode_availability(app, m, &a) == 0;
-			ui_text_add(u, ok ? ROLE_HELP_TEXT : ROLE_CELL_NA, "  %-10s %s%s%s",
-				    m->name, m->title ? m->title : "",
+			ui_text_add(u, ok ? ROLE_HELP_TEXT : ROLE_CELL_NA, "  %-10s %s%s%s%s%s%s",
+				    m->name, m->title ? m->title : "", m->drill ? " (Enter: " : "",
+				    m->drill ? m->drill : "", m->drill ? ")" : "",
 				    ok ? "" : " -- not here: ", ok ? "" : a.reason);
 		}
 		ui_text_add(u, ROLE_TITLE, "%s", "");
@@ -46,6 +47,15 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		ui_text_add(
 		    u, ROLE_HELP_TEXT, "%s",
 		    "^ coarse (moves in steps of its source's tick; the legend gives the step)");
+		ui_text_add(u, ROLE_HELP_TEXT, "%s",
+			    "Stacked bar (a mode with stack =): each share its own character and "
+			    "colour, the bar 100 % wide (a dotted rest: they add to less; + past "
+			    "100 %); > the largest share; ~ * ^ after a bar: its values carry that "
+			    "mark");
+		ui_text_add(
+		    u, ROLE_HELP_TEXT, "%s",
+		    "Drill-down (a mode with drill =): Enter opens that mode on the selected "
+		    "CPU (:drill), Backspace goes back (:drill up)");
 		ui_text_add(u, ROLE_HELP_TEXT, "Command-line options: see pmutop --help");
 	}
 	u->vs.view = VIEW_HELP;

@@ -99,6 +99,10 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 	case ARG_PROBE:
 		complete_list_add(out, "cache");
 		return;
+	case ARG_DRILL:
+		complete_list_add(out, "down");
+		complete_list_add(out, "up");
+		return;
 	case ARG_SELECT:
 		for (size_t i = 0; i < sizeof(select_moves) / sizeof(select_moves[0]); i++)
 			complete_list_add(out, select_moves[i]);

@@ -467,6 +467,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .extra = extra,
 	};
 	struct view_jitter vj;
+	const struct ui_drill *back = u->ndrills ? &u->drills[u->ndrills - 1] : NULL;
 	struct view_input in = {
 	    .header = &h,
 	    .snap = have ? snap : NULL,
@@ -476,6 +477,10 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .message = app->status[0] ? app->status : NULL,
 	    .message_role = ROLE_MESSAGE_INFO,
 	    .jitter = have ? view_jitter_of(f, &vj) : NULL,
+	    .nstack = have ? f->nstack : 0,
+	    .stack = have ? f->stack : NULL,
+	    .drill = app->mode.drill[0] ? app->mode.drill : NULL,
+	    .drilled_from = back && strcmp(back->to, app->mode_name) == 0 ? back->from : NULL,
 	};
 	if (app->nmessages) {
 		int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;

@@ -35,6 +35,7 @@ static const struct {
     {"up", "select up"},     {"down", "select down"},
     {"pgup", "select pgup"}, {"pgdn", "select pgdn"},
     {"home", "select top"},  {"end", "select bottom"},
+    {"enter", "drill"},	     {"backspace", "drill up"},
 };
 
 int keys_parse(const char *name, char *err, size_t errlen)

@@ -294,6 +294,10 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 				if (strcmp(out->events[e].name, vars[k]) == 0)
 					sm->inputs[sm->ninputs++] = e;
 	}
+	for (int i = 0; i < m->nstack && i < SESSION_MAX_STACK; i++)
+		snprintf(out->stack[i], sizeof(out->stack[i]), "%s", m->stack[i]);
+	out->nstack = m->nstack < SESSION_MAX_STACK ? m->nstack : SESSION_MAX_STACK;
+	snprintf(out->drill, sizeof(out->drill), "%s", m->drill ? m->drill : "");
 	/* More events than counters: rotate event sets per tick on small PMUs (XScale, ARM:
 	 * the seed's "multiple runs"), let the kernel multiplex elsewhere. */
 	if (avail.multiplex && avail.counters > 0) {
@@ -347,6 +351,8 @@ int app_mode_names(const struct app_ctx *app, const char **names, int max)
 	return n;
 }
 
+_Static_assert(SESSION_MAX_STACK == MODE_MAX_STACK && SESSION_MODE_NAME == MODE_NAME_MAX + 1,
+	       "a mode's stacked bar and drill-down mode fit the session's mode");
 _Static_assert(PLATFORM_NOTE_MAX <= sizeof(((struct app_message *)0)->text),
 	       "a permission hint fits in one message");
 

@@ -147,6 +147,19 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	return d;
 }
 
+/* The stacked bar's metrics, by name among the snapshot's (:add and :remove may move them). */
+static void fill_stack(const struct app_ctx *app, struct frame *f, const struct snapshot *snap)
+{
+	f->nstack = app->mode.nstack;
+	for (int i = 0; i < f->nstack; i++) {
+		f->stack[i] = -1;
+		for (int m = 0; m < snap->nmetrics; m++)
+			if (strcmp(snap->metrics[m].name, app->mode.stack[i]) == 0)
+				f->stack[i] = m;
+	}
+	f->drill = app->mode.drill[0] ? app->mode.drill : NULL;
+}
+
 /* Core type per row (app_core_type). */
 static void fill_core_types(struct app_ctx *app, struct frame_store *fs,
 			    const struct snapshot *snap)
@@ -347,6 +360,7 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	fill_core_types(app, fs, f->snap);
 	f->core_type = fs->core_type;
 	fill_offcore(app, fs, f, f->snap);
+	fill_stack(app, f, f->snap);
 	fill_window(app, fs, f, f->snap);
 	return f;
 }

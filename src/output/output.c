@@ -83,6 +83,49 @@ void output_coarse_legend(const struct snapshot *snap, char *buf, size_t len)
 			 SESSION_COARSE_STEPS);
 }
 
+const char *const output_marks[3] = {"*", OUTPUT_COARSE_MARK, "~"};
+
+const char *output_value_mark(const struct snapshot *snap, int m, double running,
+			      const struct metric_detail *d)
+{
+	if (m >= 0 && m < SESSION_MAX_METRICS && snap->split[m])
+		return "*";
+	if (d && d->coarse)
+		return OUTPUT_COARSE_MARK;
+	return running < 0.9999 ? "~" : NULL;
+}
+
+void output_stack_row(const struct snapshot *snap, const int *stack, int nstack, const double *vals,
+		      const double *running, const struct metric_detail *detail,
+		      struct output_stack *st)
+{
+	int strongest = 3;
+	memset(st, 0, sizeof(*st));
+	st->n = !stack ? 0 : nstack < SESSION_MAX_STACK ? nstack : SESSION_MAX_STACK;
+	st->top = -1;
+	for (int i = 0; i < st->n; i++) {
+		int m = stack[i];
+		double v = m >= 0 && m < snap->nmetrics ? vals[m] : NAN;
+		st->share[i] = v;
+		if (isnan(v)) {
+			st->na = true;
+			continue;
+		}
+		st->sum += v;
+		if (st->top < 0 || v > st->share[st->top])
+			st->top = i;
+		const char *mark =
+		    output_value_mark(snap, m, running[m], detail ? &detail[m] : NULL);
+		for (int k = 0; mark && k < strongest; k++)
+			if (strcmp(mark, output_marks[k]) == 0)
+				strongest = k;
+	}
+	if (st->na)
+		st->top = -1;
+	st->past_100 = !st->na && st->sum > 100 + OUTPUT_STACK_SLACK;
+	st->mark = strongest < 3 ? output_marks[strongest] : NULL;
+}
+
 void output_format_si(double v, char *buf, size_t len)
 {
 	static const char suffix[] = " kMGTPE";
@@ -742,8 +785,56 @@ static void text_cell_count(FILE *out, const struct count *c)
 	}
 }
 
+#define TEXT_STACK_W 20 /* characters of a batch text stacked bar: 5 % each */
+static const char text_stack_chars[SESSION_MAX_STACK + 1] = "#=+-:o%@"; /* as the screen's ASCII */
+
+/* The stacked bar's column header: "stack(#fe =be +ret)". */
+static void text_stack_header(FILE *out, const struct frame *f, const struct snapshot *snap)
+{
+	text_fprintf(out, "  stack(");
+	for (int i = 0; i < f->nstack && i < SESSION_MAX_STACK; i++) {
+		int m = f->stack[i];
+		text_fprintf(out, "%s%c%s", i ? " " : "", text_stack_chars[i],
+			     m >= 0 && m < snap->nmetrics ? snap->metrics[m].name : "?");
+	}
+	text_fprintf(out, ")");
+}
+
+/* One row's bar, 100 % wide as on the screen: "[####====++++........]~ >ret", "+" after it when
+ * the shares add past 100 %, then the mark of its values and the largest share; "[n/a]". */
+static void text_stack_cell(FILE *out, const struct frame *f, const struct snapshot *snap, int r)
+{
+	bool total = r == snap->nrows;
+	int nm = snap->nmetrics;
+	struct output_stack st;
+	output_stack_row(snap, f->stack, f->nstack,
+			 total ? snap->total_values : &snap->values[r * nm],
+			 total ? snap->total_running : &snap->running[r * nm],
+			 snap->detail ? &snap->detail[r * nm] : NULL, &st);
+	if (st.na) {
+		text_fprintf(out, "  [n/a]");
+		return;
+	}
+	char bar[TEXT_STACK_W + 1];
+	memset(bar, '.', TEXT_STACK_W);
+	bar[TEXT_STACK_W] = '\0';
+	double cum = 0;
+	int prev = 0;
+	for (int i = 0; i < st.n; i++) { /* the rounding of canvas_stacked_bar */
+		cum += st.share[i] > 0 ? st.share[i] / 100 : 0;
+		int end = (int)lround((cum > 1 ? 1 : cum) * TEXT_STACK_W);
+		for (int k = prev; k < end; k++)
+			bar[k] = text_stack_chars[i];
+		prev = end > prev ? end : prev;
+	}
+	int m = st.top >= 0 ? f->stack[st.top] : -1;
+	text_fprintf(out, "  [%s]%s%s%s%s", bar, st.past_100 ? "+" : "", st.mark ? st.mark : "",
+		     m >= 0 ? " >" : "", m >= 0 ? snap->metrics[m].name : "");
+}
+
 static void output_text(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
+	const struct frame *f = meta->frame && meta->frame->nstack > 0 ? meta->frame : NULL;
 	text_fprintf(out, "time %.3f s  interval %.1f ms  mode %s  backend %s%s%s%s\n",
 		     snap->time_s, snap->interval_s * 1000, meta->mode, meta->backend,
 		     meta->simulated ? "  SIMULATED"
@@ -761,6 +852,8 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	}
 	for (int e = 0; e < snap->nevents; e++)
 		text_fprintf(out, " %14.14s", snap->event_names[e]);
+	if (f)
+		text_stack_header(out, f, snap);
 	fputc('\n', out);
 	if (snap->row_cpus)
 		text_fprintf(out, "all: %s\n",
@@ -788,6 +881,8 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 		    total ? snap->total_counts : &snap->counts[r * snap->nevents];
 		for (int e = 0; e < snap->nevents; e++)
 			text_cell_count(out, &counts[e]);
+		if (f && (total || !snap->offline[r]))
+			text_stack_cell(out, f, snap, r);
 		fputc('\n', out);
 	}
 	/* the offcore breakdown of all CPUs, as the screen's offcore view shows it */

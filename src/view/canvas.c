@@ -461,7 +461,10 @@ void canvas_stacked_bar(struct canvas *c, int x, int y, int width,
 		int end = (int)lround(cum * width);
 		char a[2] = {segs[i].ascii ? segs[i].ascii : '#', '\0'};
 		for (int col = prev; col < end; col++)
-			canvas_put(c, x + col, y, segs[i].role, c->ascii ? a : eighths[8]);
+			canvas_put(c, x + col, y, segs[i].role,
+				   c->ascii	   ? a
+				   : segs[i].glyph ? segs[i].glyph
+						   : eighths[8]);
 		prev = end;
 	}
 }

@@ -62,6 +62,17 @@ const struct theme_role_info theme_roles[ROLE_COUNT] = {
 			       "fg=brightwhite bg=magenta bold"},
     [ROLE_REPLAY_BANNER] = {"replay_banner", "the REPLAY banner", R | B,
 			    "fg=black bg=brightblue bold"},
+    [ROLE_STACK_0 + 0] = {"stack_0", "stacked bar: first share (top-down: frontend)", 0,
+			  "fg=magenta"},
+    [ROLE_STACK_0 + 1] = {"stack_1", "stacked bar: second share (bad speculation)", D, "fg=red"},
+    [ROLE_STACK_0 + 2] = {"stack_2", "stacked bar: third share (backend)", 0, "fg=yellow"},
+    [ROLE_STACK_0 + 3] = {"stack_3", "stacked bar: fourth share (retiring)", D, "fg=green"},
+    [ROLE_STACK_0 + 4] = {"stack_4", "stacked bar: fifth share", 0, "fg=blue"},
+    [ROLE_STACK_0 + 5] = {"stack_5", "stacked bar: sixth share", D, "fg=cyan"},
+    [ROLE_STACK_0 + 6] = {"stack_6", "stacked bar: seventh share", 0, "fg=208"},
+    [ROLE_STACK_0 + 7] = {"stack_7", "stacked bar: eighth share", D, "fg=135"},
+    [ROLE_STACK_TOP] = {"stack_top", "the largest share of a row (also bold, marked >)", B | U,
+			"fg=brightwhite bold underline"},
 };
 
 #undef B

@@ -11,8 +11,17 @@
 #define MIN_W 40
 #define MIN_H 10
 #define CPU_COL 6
-#define ATTRIB_COLW 10 /* attribution column */
-#define TASK_COLW 18   /* busiest task column */
+#define ATTRIB_COLW 10	   /* attribution column */
+#define TASK_COLW 18	   /* busiest task column */
+#define STACK_BAR_MIN 8	   /* columns: a narrower stacked bar is not drawn */
+#define STACK_BAR_MAX 50   /* columns */
+#define STACK_TAIL 2	   /* columns after the bar: "+" (shares past 100 %) and the mark */
+#define STACK_TOP_MARK ">" /* before the largest share's value */
+
+/* Each share of a stacked bar has its own character, so the bar reads without colour. */
+static const char *const stack_glyphs[SESSION_MAX_STACK] = {"█", "▓", "▒", "░", "▞", "▚", "▖", "▗"};
+static const char stack_ascii[SESSION_MAX_STACK + 1] = "#=+-:o%@";
+#define STACK_REST "." /* the part of 100 % the shares leave */
 
 int view_history_reset(struct view_history *h, int nrows, int nmetrics)
 {
@@ -163,6 +172,30 @@ static int row_compare(const void *a, const void *b, void *ctx)
 	return t->snap->cpus[ra] - t->snap->cpus[rb];
 }
 
+/* Core-type rank of each row: the row of the first CPU of its type. */
+static void type_ranks(const struct snapshot *snap, const char *const *core_type, int *rank)
+{
+	for (int r = 0; r < snap->nrows; r++) {
+		rank[r] = r;
+		for (int k = 0; core_type && k < r; k++)
+			if (strcmp(core_type[k], core_type[r]) == 0) {
+				rank[r] = rank[k];
+				break;
+			}
+	}
+}
+
+void views_table_order(const struct snapshot *snap, const char *const *core_type,
+		       const struct view_state *vs, int *order)
+{
+	int rank[snap->nrows > 0 ? snap->nrows : 1];
+	type_ranks(snap, core_type, rank);
+	for (int r = 0; r < snap->nrows; r++)
+		order[r] = r;
+	struct table_ctx t = {snap, vs, core_type, rank};
+	qsort_r(order, (size_t)snap->nrows, sizeof(int), row_compare, &t);
+}
+
 static int class_role(enum metric_class cls)
 {
 	switch (cls) {
@@ -192,34 +225,133 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 	return "n/a";
 }
 
+/* One metric cell; @top: the largest share of its row's stacked bar (own role, bold, marked). */
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
-		      int m, bool show_running, int base_role, const struct metric_detail *d)
+		      int m, bool show_running, int base_role, const struct metric_detail *d,
+		      bool top)
 {
 	char buf[48];
-	bool split = m < SESSION_MAX_METRICS && snap->split[m];
 	if (isnan(v)) {
 		canvas_putx(c, x, y, ROLE_CELL_NA, 0, w - 1, CANVAS_ALIGN_RIGHT,
 			    na_reason(snap, counts, m));
 		return;
 	}
 	output_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
-	int role = cls == METRIC_NONE ? base_role : class_role(cls);
-	bool scaled = running < 0.9999;
-	if (scaled && show_running) {
+	int role = top ? ROLE_STACK_TOP : cls == METRIC_NONE ? base_role : class_role(cls);
+	unsigned attr = top ? CANVAS_BOLD : 0;
+	int lead = top ? 1 : 0; /* the column of the top mark */
+	if (top)
+		canvas_putx(c, x, y, ROLE_STACK_TOP, CANVAS_BOLD, 1, 0, STACK_TOP_MARK);
+	if (running < 0.9999 && show_running) {
 		char pct[16];
 		snprintf(pct, sizeof(pct), "%3.0f%%", running * 100);
-		canvas_putx(c, x, y, role, 0, w - 6, CANVAS_ALIGN_RIGHT, buf);
+		canvas_putx(c, x + lead, y, role, attr, w - 6 - lead, CANVAS_ALIGN_RIGHT, buf);
 		canvas_putx(c, x + w - 5, y, ROLE_CELL_SCALED, CANVAS_DIM, 4, 0, pct);
 	} else {
-		canvas_putx(c, x, y, role, 0, w - 2, CANVAS_ALIGN_RIGHT, buf);
-		if (split) /* combines events measured in different ticks (rotated sets) */
-			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, "*");
-		else if (d && d->coarse) /* moves in steps of its source's tick */
-			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, OUTPUT_COARSE_MARK);
-		else if (scaled)
-			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, "~");
+		canvas_putx(c, x + lead, y, role, attr, w - 2 - lead, CANVAS_ALIGN_RIGHT, buf);
+		const char *mark = output_value_mark(snap, m, running, d);
+		if (mark)
+			canvas_put(c, x + w - 2, y, ROLE_CELL_SCALED, mark);
 	}
+}
+
+/* --- stacked bar ---------------------------------------------------------------------------- */
+
+/* The bar of one row: @w columns are 100 % (what the shares leave is dotted); then "+" when the
+ * shares add past 100 % (the bar is cut there) and the mark of its values. */
+static void draw_stack_bar(struct canvas *c, int x, int y, int w, const struct output_stack *sr)
+{
+	if (sr->na) {
+		canvas_putx(c, x, y, ROLE_CELL_NA, 0, w + STACK_TAIL, CANVAS_ELLIPSIS, "n/a");
+		return;
+	}
+	struct canvas_segment segs[SESSION_MAX_STACK];
+	for (int i = 0; i < sr->n; i++)
+		segs[i] = (struct canvas_segment){ROLE_STACK_0 + i, sr->share[i] / 100,
+						  stack_ascii[i], stack_glyphs[i]};
+	canvas_fill(c, x, y, w, 1, ROLE_LEGEND, STACK_REST);
+	canvas_stacked_bar(c, x, y, w, segs, sr->n);
+	if (sr->past_100)
+		canvas_put(c, x + w, y, ROLE_CELL_SCALED, "+");
+	if (sr->mark)
+		canvas_put(c, x + w + 1, y, ROLE_CELL_SCALED, sr->mark);
+}
+
+/* The bar's legend in the column header: each share's character and its metric's name, the
+ * names cut to the same length when they do not all fit in @w columns. */
+static void draw_stack_legend(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
+			      const struct view_input *in)
+{
+	int n = in->nstack < SESSION_MAX_STACK ? in->nstack : SESSION_MAX_STACK;
+	const char *names[SESSION_MAX_STACK];
+	int longest = 1;
+	for (int i = 0; i < n; i++) {
+		int m = in->stack[i];
+		names[i] = m >= 0 && m < snap->nmetrics ? snap->metrics[m].name : "?";
+		int nw = canvas_str_width(names[i]);
+		longest = nw > longest ? nw : longest;
+	}
+	int keep = longest; /* columns of each name */
+	for (; keep > 1; keep--) {
+		int need = 0;
+		for (int i = 0; i < n; i++) {
+			int nw = canvas_str_width(names[i]);
+			need += 1 + (nw < keep ? nw : keep) + (i ? 1 : 0);
+		}
+		if (need <= w)
+			break;
+	}
+	int end = x + w;
+	for (int i = 0; i < n && x < end; i++) {
+		char a[2] = {stack_ascii[i], '\0'};
+		x += canvas_putx(c, x, y, ROLE_STACK_0 + i, 0, end - x, 0,
+				 c->ascii ? a : stack_glyphs[i]);
+		x += canvas_putx(c, x, y, ROLE_COLUMN_HEADER, 0, end - x < keep ? end - x : keep, 0,
+				 names[i]);
+		x += 1;
+	}
+}
+
+/* What the legend under the table explains: bars drawn, a top share, shares past 100 %, and
+ * which marks the bars carry (@marks in output_value_mark's order: "*", "^", "~"). */
+static void note_stack(const struct output_stack *sr, bool bar, bool *any_bar, bool *any_top,
+		       bool *past_100, const char *marks[3])
+{
+	*any_top |= sr->top >= 0;
+	if (!bar || sr->na)
+		return;
+	*any_bar = true;
+	*past_100 |= sr->past_100;
+	for (int k = 0; k < 3; k++)
+		if (sr->mark && strcmp(sr->mark, output_marks[k]) == 0)
+			marks[k] = output_marks[k];
+}
+
+/* The legend line of the stacked bars: "> largest share; bar = 100 %; after a bar: ~ ...". */
+static void stack_legend_line(char *buf, size_t len, bool any_bar, bool any_top, bool past_100,
+			      const char *const marks[3])
+{
+	static const char *const says[] = {
+	    "* from different ticks (rotated sets)",
+	    OUTPUT_COARSE_MARK " coarse values",
+	    "~ scaled counts (multiplexed)",
+	};
+	size_t u = 0;
+	buf[0] = '\0';
+	if (!any_bar && !any_top)
+		return;
+	u += (size_t)snprintf(buf + u, len - u, "%s%s",
+			      any_top ? STACK_TOP_MARK " largest share" : "",
+			      any_bar ? (any_top ? "; bar = 100 %" : "bar = 100 %") : "");
+	if (past_100 && u < len)
+		u += (size_t)snprintf(buf + u, len - u, "; + shares add past 100 %% (bar cut)");
+	const char *sep = "; after a bar: ";
+	for (int k = 0; k < 3 && u < len; k++)
+		if (marks[k]) {
+			u += (size_t)snprintf(buf + u, len - u, "%s%s", sep, says[k]);
+			sep = ", ";
+		}
 }
 
 static int draw_table(struct canvas *c, int top, int bottom, const struct view_input *in,
@@ -281,7 +413,16 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	if (na)
 		canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
 			    TASK_COLW - 1, CANVAS_ELLIPSIS, "busiest task");
-	int spark_x = attrib_x + (na ? attrib_w : 0) + 1;
+	/* the stacked bar gets what the columns leave: it shrinks and goes before a column is
+	 * cut */
+	int bar_x = attrib_x + (na ? attrib_w : 0) + 1, bar_w = 0;
+	if (in->nstack > 0 && in->stack && shown == nm) {
+		bar_w = c->w - bar_x - STACK_TAIL;
+		bar_w = bar_w > STACK_BAR_MAX ? STACK_BAR_MAX : bar_w < STACK_BAR_MIN ? 0 : bar_w;
+	}
+	if (bar_w)
+		draw_stack_legend(c, bar_x, top, bar_w + STACK_TAIL, snap, in);
+	int spark_x = bar_w ? bar_x + bar_w + STACK_TAIL + 1 : bar_x;
 	int spark_w = c->w - spark_x;
 	if (spark_w > VIEWS_SPARK_LEN)
 		spark_w = VIEWS_SPARK_LEN;
@@ -292,21 +433,16 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	else if (spark)
 		canvas_putx(c, spark_x, top, ROLE_COLUMN_HEADER, 0, spark_w, CANVAS_ELLIPSIS,
 			    snap->metrics[vs->spark_metric].name);
+	bool any_bar = false, any_top = false, past_100 = false;
+	const char *marks[3] = {NULL, NULL, NULL}; /* the marks the bars carry, for the legend */
 	int y = top + 1;
 	int order[snap->nrows > 0 ? snap->nrows : 1];
-	for (int r = 0; r < snap->nrows; r++)
-		order[r] = r;
-	int rank[snap->nrows > 0 ? snap->nrows : 1];
-	for (int r = 0; r < snap->nrows; r++) {
-		rank[r] = r;
-		for (int k = 0; in->core_type && k < r; k++)
-			if (strcmp(in->core_type[k], in->core_type[r]) == 0) {
-				rank[r] = rank[k];
-				break;
-			}
-	}
-	struct table_ctx t = {snap, vs, in->core_type, rank};
-	qsort_r(order, (size_t)snap->nrows, sizeof(int), row_compare, &t);
+	views_table_order(snap, in->core_type, vs, order);
+	for (int k = 0; vs->pin && k < snap->nrows; k++)
+		if (snap->cpus[order[k]] == vs->pin_cpu)
+			vs->scroll = k;
+	if (vs->pin && !in->header->first_tick_pending)
+		vs->pin = false; /* the new mode's numbers are drawn: the user moves it again */
 	int rows_room = bottom - y - 1; /* keep one line for the total */
 	int group_lines = 0;
 	const char *last_type = NULL;
@@ -330,15 +466,25 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		if (y >= top + 1 + rows_room)
 			break;
 		canvas_printf(c, 0, y, ROLE_CELL, "%4d", snap->cpus[r]);
+		if (in->drill && k == first) /* the row enter drills into */
+			canvas_paint(c, 0, y, CPU_COL - 1, 1, ROLE_SELECTED_ROW, 0);
 		const struct count *counts = &snap->counts[r * snap->nevents];
 		if (snap->offline[r]) {
 			canvas_put(c, CPU_COL, y, ROLE_CELL_NA, "offline");
 		} else {
+			struct output_stack sr;
+			output_stack_row(snap, in->stack, in->nstack, &values[r * nm],
+					 &snap->running[r * nm],
+					 snap->detail ? &snap->detail[r * nm] : NULL, &sr);
 			for (int m = 0; m < shown; m++)
 				draw_cell(c, CPU_COL + m * colw, y, colw, snap, counts,
 					  values[r * nm + m], snap->classes[r * nm + m],
 					  snap->running[r * nm + m], m, vs->show_running, ROLE_CELL,
-					  snap->detail ? &snap->detail[r * nm + m] : NULL);
+					  snap->detail ? &snap->detail[r * nm + m] : NULL,
+					  sr.top >= 0 && in->stack[sr.top] == m);
+			if (bar_w)
+				draw_stack_bar(c, bar_x, y, bar_w, &sr);
+			note_stack(&sr, bar_w > 0, &any_bar, &any_top, &past_100, marks);
 			for (int a = 0; a < na; a++) {
 				char buf[32];
 				output_format_value(jit->attrib[r * jit->nattrib + a], buf,
@@ -365,11 +511,18 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	/* total row */
 	canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
 	canvas_put(c, 0, y, ROLE_TOTAL_ROW, " all");
+	struct output_stack total;
+	output_stack_row(snap, in->stack, in->nstack, snap->total_values, snap->total_running,
+			 snap->detail ? &snap->detail[snap->nrows * nm] : NULL, &total);
 	for (int m = 0; m < shown; m++)
 		draw_cell(c, CPU_COL + m * colw, y, colw, snap, snap->total_counts,
 			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
 			  vs->show_running, ROLE_TOTAL_ROW,
-			  snap->detail ? &snap->detail[snap->nrows * nm + m] : NULL);
+			  snap->detail ? &snap->detail[snap->nrows * nm + m] : NULL,
+			  total.top >= 0 && in->stack[total.top] == m);
+	if (bar_w)
+		draw_stack_bar(c, bar_x, y, bar_w, &total);
+	note_stack(&total, bar_w > 0, &any_bar, &any_top, &past_100, marks);
 	if (hidden > 0 || first > 0) {
 		char more[48];
 		snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "",
@@ -378,6 +531,11 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	}
 	char legend[512];
 	output_coarse_legend(snap, legend, sizeof(legend));
+	if (legend[0] && y + 1 < bottom) {
+		canvas_putx(c, 0, y + 1, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, legend);
+		y++;
+	}
+	stack_legend_line(legend, sizeof(legend), any_bar, any_top, past_100, marks);
 	if (legend[0] && y + 1 < bottom) {
 		canvas_putx(c, 0, y + 1, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, legend);
 		y++;
@@ -408,7 +566,7 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 			double share = in->row_bit_share ? in->row_bit_share[r * in->nbits + b] : 0;
 			segs[n++] =
 			    (struct canvas_segment){ROLE_BAR_0 + (b % 16), isnan(share) ? 0 : share,
-						    (char)('A' + (b % 26))};
+						    (char)('A' + (b % 26)), NULL};
 		}
 		canvas_stacked_bar(c, CPU_COL, y, barw, segs, n);
 		y++;
@@ -523,7 +681,14 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 		static const char hints[] =
 		    "q quit  : command  space pause  m/M mode  </> sort  +/- interval  "
 		    "t theme  o offcore  ? help";
-		canvas_putx(c, 0, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, -1, CANVAS_ELLIPSIS, hints);
+		char line[256];
+		/* a drill-down (enter) or the way back from one (backspace) comes first */
+		snprintf(line, sizeof(line), "%s%s%s%s%s%s", in->drill ? "enter drill to " : "",
+			 in->drill ? in->drill : "", in->drill ? "  " : "",
+			 in->drilled_from ? "bksp back to " : "",
+			 in->drilled_from ? in->drilled_from : "", in->drilled_from ? "  " : "");
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", hints);
+		canvas_putx(c, 0, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, -1, CANVAS_ELLIPSIS, line);
 	}
 	return c->h - 1;
 }
