@@ -14,11 +14,11 @@ struct pmuev_lib;
 
 /* The machine facts a library is chosen and evaluated by, read under the platform's root. */
 struct pmuev_machine {
-	char arch[8];	 /* "x86" or "arm64" */
-	char cpuid[64];	 /* "GenuineIntel-6-5E-3" (vendor-family-model-stepping), "0x...410fd034" */
-	int num_cpus;	 /* present CPUs */
-	int num_online;	 /* online CPUs */
-	int num_cores;	 /* distinct (package, core); -1 unknown */
+	char arch[8];	/* "x86" or "arm64" */
+	char cpuid[64]; /* "GenuineIntel-6-5E-3" (vendor-family-model-stepping), "0x...410fd034" */
+	int num_cpus;	/* present CPUs */
+	int num_online; /* online CPUs */
+	int num_cores;	/* distinct (package, core); -1 unknown */
 	int num_packages; /* -1 unknown */
 	int num_dies;	  /* -1 unknown */
 	int smt_on;	  /* 1, 0, -1 unknown */
@@ -40,8 +40,7 @@ void pmuevents_free(struct pmuev_lib *lib);
 /* Registers one mode "perf:GROUP" per metric group (source = the metric file). Returns the
  * number of modes; @summary gets "model skylake (GenuineIntel-6-5E-3): 14 modes, 96 metrics,
  * 90 evaluable" (may be NULL). */
-int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *summary,
-		       size_t len);
+int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *summary, size_t len);
 
 /* A mode "perf:NAME" for the metric group or metric @name ("TopdownL1", "perf:IPC"): a metric
  * gets a mode with it and the metrics it refers to. Registered in @r (replacing one of that
@@ -51,13 +50,13 @@ const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r
 
 /* Counts for reports and tests. */
 struct pmuev_stats {
-	char model[64];	 /* mapfile.csv's directory ("skylake", "arm/cortex-a53") */
-	int events;	 /* events read */
-	int metrics;	 /* metrics read */
-	int parsed;	 /* metrics whose MetricExpr parses */
-	int evaluable;	 /* metrics that translate into a formula over core events */
-	int groups;	 /* metric groups */
-	int files;	 /* JSON files read */
+	char model[64]; /* mapfile.csv's directory ("skylake", "arm/cortex-a53") */
+	int events;	/* events read */
+	int metrics;	/* metrics read */
+	int parsed;	/* metrics whose MetricExpr parses */
+	int evaluable;	/* metrics that translate into a formula over core events */
+	int groups;	/* metric groups */
+	int files;	/* JSON files read */
 };
 void pmuevents_stats(const struct pmuev_lib *lib, struct pmuev_stats *st);
 

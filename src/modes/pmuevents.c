@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_FILES 256	  /* JSON files in one model directory */
-#define MAX_REF_DEPTH 32  /* metric references nested in one another */
+#define MAX_FILES 256		       /* JSON files in one model directory */
+#define MAX_REF_DEPTH 32	       /* metric references nested in one another */
 #define LINE_MAX_JSON (PMUEV_FILE_MAX) /* a JSON file may be one line */
 
 /* One event of the model's files (or of the arm64 common files). */
@@ -155,8 +155,8 @@ void pmuevents_machine(const struct platform *pf, struct pmuev_machine *m)
 	bool known = true;
 	for (int c = cpuset_next(&pf->online, 0); c >= 0 && n < MAXT;
 	     c = cpuset_next(&pf->online, c + 1)) {
-		long p = read_num(root, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
-				  c);
+		long p =
+		    read_num(root, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
 		long d = read_num(root, "/sys/devices/system/cpu/cpu%d/topology/die_id", c);
 		long k = read_num(root, "/sys/devices/system/cpu/cpu%d/topology/core_id", c);
 		if (p < 0 || k < 0) {
@@ -217,8 +217,8 @@ static bool x86_match(const char *pattern, const char *cpuid)
 	regmatch_t m[1];
 	if (regcomp(&re, pattern, REG_EXTENDED) != 0)
 		return false;
-	bool ok = regexec(&re, id, 1, m, 0) == 0 && m[0].rm_so == 0 &&
-		  (size_t)m[0].rm_eo == strlen(id);
+	bool ok =
+	    regexec(&re, id, 1, m, 0) == 0 && m[0].rm_so == 0 && (size_t)m[0].rm_eo == strlen(id);
 	regfree(&re);
 	return ok;
 }
@@ -236,8 +236,8 @@ static bool arm_match(const char *pattern, const char *cpuid)
 }
 
 /* The model directory for @m from @archdir/mapfile.csv, or -1 with the reason. */
-static int pick_model(const char *archdir, const struct pmuev_machine *m, char *model,
-		      size_t mlen, char *err, size_t errlen)
+static int pick_model(const char *archdir, const struct pmuev_machine *m, char *model, size_t mlen,
+		      char *err, size_t errlen)
 {
 	char path[4200], lerr[256];
 	snprintf(path, sizeof(path), "%s/mapfile.csv", archdir);
@@ -381,15 +381,16 @@ static const struct pmuev_event *find_in(const struct pmuev_event *v, int n, con
 	return NULL;
 }
 
-static int add_event(struct pmuev_lib *lib, struct pmuev_event **v, int *n, json_t *o,
-		     bool is_std)
+static int add_event(struct pmuev_lib *lib, struct pmuev_event **v, int *n, json_t *o, bool is_std)
 {
+	const char *std = jstr(o, "ArchStdEvent");
 	const char *name = jstr(o, "EventName");
+	if (!name || !*name)
+		name = std; /* arm64: {"ArchStdEvent": "L1D_CACHE"} is named after it */
 	if (!name || !*name)
 		return 0;
 	struct pmuev_event e = {.name = clean_dup(name)};
 	bool has_code = false, p = false;
-	const char *std = jstr(o, "ArchStdEvent");
 	if (std && !is_std) {
 		const struct pmuev_event *base = find_in(lib->std, lib->nstd, std);
 		if (!base) {
@@ -507,7 +508,7 @@ static int read_file(struct pmuev_lib *lib, const char *path, int pass, bool is_
 		if (!json_is_object(o))
 			continue;
 		int rc = 0;
-		if (pass == 0 && jstr(o, "EventName"))
+		if (pass == 0 && (jstr(o, "EventName") || jstr(o, "ArchStdEvent")))
 			rc = is_std ? add_event(lib, &lib->std, &lib->nstd, o, true)
 				    : add_event(lib, &lib->ev, &lib->nev, o, false);
 		else if (pass == 1 && jstr(o, "MetricName"))
@@ -582,7 +583,8 @@ static void collect_groups(struct pmuev_lib *lib)
 				bool seen = false;
 				for (int j = 0; j < lib->ngroups && !seen; j++)
 					seen = strcmp(lib->groups[j], g) == 0;
-				char **v = seen ? NULL : grow(lib->groups, lib->ngroups, sizeof(*v));
+				char **v =
+				    seen ? NULL : grow(lib->groups, lib->ngroups, sizeof(*v));
 				if (v && (v[lib->ngroups] = xstrdup(g))) {
 					lib->groups = v;
 					lib->ngroups++;
@@ -858,8 +860,9 @@ static int rename_var(void *ctx, const char *name, char *out, size_t len, char *
 	if (strncmp(name, "strcmp_cpuid_str(", 17) == 0) {
 		char inner[256];
 		snprintf(inner, sizeof(inner), "%.*s", (int)(strlen(name) - 18), name + 17);
-		bool match = strcmp(lib->mach.arch, "arm64") == 0 ? arm_match(inner, lib->mach.cpuid)
-								  : x86_match(inner, lib->mach.cpuid);
+		bool match = strcmp(lib->mach.arch, "arm64") == 0
+				 ? arm_match(inner, lib->mach.cpuid)
+				 : x86_match(inner, lib->mach.cpuid);
 		snprintf(out, len, "%d", match);
 		return 0;
 	}
@@ -914,8 +917,8 @@ static int rename_var(void *ctx, const char *name, char *out, size_t len, char *
 	return 0;
 }
 
-static int translate_expr(struct translator *tr, const char *owner, const struct expr *e,
-			  char *out, size_t len, char *why, size_t wl)
+static int translate_expr(struct translator *tr, const char *owner, const struct expr *e, char *out,
+			  size_t len, char *why, size_t wl)
 {
 	if (tr->depth >= MAX_REF_DEPTH) {
 		snprintf(why, wl, "metric references nested deeper than %d", MAX_REF_DEPTH);
@@ -1003,7 +1006,8 @@ static struct mode *build_mode(struct pmuev_lib *lib, const char *name, const ch
 		if (rc == 0 && m->threshold) {
 			char tw[256];
 			struct tr_events tsave = *ev;
-			if (translate_expr(&tr, m->name, m->threshold, thr, PMUEV_FORMULA_MAX, tw,
+			/* the threshold names the metric itself: no cycle */
+			if (translate_expr(&tr, "", m->threshold, thr, PMUEV_FORMULA_MAX, tw,
 					   sizeof(tw)) == 0)
 				threshold = thr;
 			else
@@ -1042,8 +1046,8 @@ static struct mode *build_mode(struct pmuev_lib *lib, const char *name, const ch
 		s->nevents++;
 	}
 	char title[256];
-	snprintf(title, sizeof(title), "perf %s (%s): %d metric%s%s", what, lib->model, md->nmetrics,
-		 md->nmetrics == 1 ? "" : "s", skipped ? ", some not evaluable" : "");
+	snprintf(title, sizeof(title), "perf %s (%s): %d metric%s%s", what, lib->model,
+		 md->nmetrics, md->nmetrics == 1 ? "" : "s", skipped ? ", some not evaluable" : "");
 	md->title = xstrdup(title);
 	md->help = help;
 	char src[4400];
@@ -1084,8 +1088,8 @@ int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *sum
 	}
 	free(want);
 	if (summary)
-		snprintf(summary, len, "model %s (%s): %d modes, %d metrics, %d evaluable", lib->model,
-			 lib->mach.cpuid, modes, lib->nmt, lib->evaluable);
+		snprintf(summary, len, "model %s (%s): %d modes, %d metrics, %d evaluable",
+			 lib->model, lib->mach.cpuid, modes, lib->nmt, lib->evaluable);
 	return modes;
 }
 
