@@ -352,9 +352,14 @@ static void real_arch(const char *root, const char *arch, int *models, int *metr
 		if (dup || nseen >= 256)
 			continue;
 		snprintf(seen[nseen++], 64, "%s", fields[2]);
-		struct pmuev_machine m = {.num_cpus = 8, .num_online = 8, .num_cores = 4,
-					  .num_packages = 1, .num_dies = 1, .smt_on = 1,
-					  .slots = 4, .tsc_ghz = 2.5};
+		struct pmuev_machine m = {.num_cpus = 8,
+					  .num_online = 8,
+					  .num_cores = 4,
+					  .num_packages = 1,
+					  .num_dies = 1,
+					  .smt_on = 1,
+					  .slots = 4,
+					  .tsc_ghz = 2.5};
 		snprintf(m.arch, sizeof(m.arch), "%s", arch);
 		sample_cpuid(fields[0], m.cpuid, sizeof(m.cpuid));
 		char err[512];
@@ -376,8 +381,8 @@ static void real_arch(const char *root, const char *arch, int *models, int *metr
 		for (int i = 0; i < r.n; i++)
 			for (int k = 0; k < r.modes[i]->nmetrics; k++) {
 				double v;
-				*evaluated +=
-				    expr_eval(r.modes[i]->metrics[k].expr, ok_lookup, NULL, &v) == 0;
+				*evaluated += expr_eval(r.modes[i]->metrics[k].expr, ok_lookup,
+							NULL, &v) == 0;
 			}
 		mode_registry_free(&r);
 		pmuevents_free(lib);
