@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pmuevents.c: perf's pmu-events library: model choice, event encodings, metric formulas,
  * broken and hostile files, and (where present) every model of the kernel's real tree. */
+#include "app.h"
 #include "expr.h"
 #include "harness.h"
 #include "mode.h"
+#include "options.h"
 #include "platform.h"
 #include "pmuevents.h"
+#include "session.h"
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -317,18 +320,94 @@ static void sample_cpuid(const char *re, char *out, size_t len)
 		snprintf(out + n, len - n, "-0");
 }
 
-static int ok_lookup(void *ctx, const char *name, double *out)
+static struct app_ctx app; /* large: static */
+
+/* Starts pmutop in-process with @args (split at blanks). */
+static int app_start(const char *args, char *err, size_t errlen)
 {
-	(void)ctx;
-	unsigned h = 5381;
-	for (const char *p = name; *p; p++)
-		h = h * 33 + (unsigned char)*p;
-	*out = strcmp(name, "interval") == 0 ? 1 : 1e6 + (double)(h % 100000) * 10;
+	static char buf[8192];
+	char *argv[64];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "%s", args);
+	argv[argc++] = "pmutop";
+	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 63;
+	     w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	memset(&app, 0, sizeof(app));
+	optind = 0;
+	if (options_parse(&app.opt, argc, argv, err, errlen) < 0 ||
+	    app_init(&app, err, errlen) != 0) {
+		app_free(&app);
+		return -1;
+	}
 	return 0;
 }
 
-static void real_arch(const char *root, const char *arch, int *models, int *metrics, int *parsed,
-		      int *evaluable, int *evaluated, int *failed_models)
+static void write_file(const char *path, const char *text)
+{
+	char dir[4400];
+	snprintf(dir, sizeof(dir), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(dir) != 0)
+		return;
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A sysfs/procfs tree standing for a CPU of @cpuid: 4 CPUs, 2 cores with 2 threads each. */
+static void make_tree(const char *tree, const char *arch, const char *cpuid)
+{
+	char cmd[4400], path[4400], text[4096] = "";
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
+	CHECK(system(cmd) == 0, "rm tree");
+	const char *files[] = {"possible", "online", "present"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/%s", tree, files[i]);
+		write_file(path, "0-3\n");
+	}
+	for (int c = 0; c < 4; c++) {
+		const char *topo[][2] = {{"physical_package_id", "0\n"},
+					 {"die_id", "0\n"},
+					 {"core_id", c / 2 ? "1\n" : "0\n"}};
+		for (int k = 0; k < 3; k++) {
+			snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/topology/%s",
+				 tree, c, topo[k][0]);
+			write_file(path, topo[k][1]);
+		}
+		if (strcmp(arch, "arm64") == 0) {
+			snprintf(path, sizeof(path),
+				 "%s/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1",
+				 tree, c);
+			write_file(path, cpuid);
+		}
+	}
+	if (strcmp(arch, "x86") == 0) {
+		char vendor[32];
+		unsigned fam = 0, model = 0, step = 0;
+		if (sscanf(cpuid, "%31[^-]-%u-%x-%x", vendor, &fam, &model, &step) < 3)
+			return;
+		for (int c = 0; c < 4; c++)
+			snprintf(
+			    text + strlen(text), sizeof(text) - strlen(text),
+			    "processor\t: %d\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
+			    "model name\t: Test CPU @ 2.50GHz\nstepping\t: %u\n\n",
+			    c, vendor, fam, model, step);
+	} else {
+		snprintf(text, sizeof(text), "processor\t: 0\n\n");
+	}
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", tree);
+	write_file(path, text);
+}
+
+struct real_counts {
+	int models, failed, metrics, parsed, evaluable, run, evaluated, modes;
+};
+
+/* Every core model of @root/@arch/mapfile.csv, each through a tree of its own and the sim. */
+static void real_arch(const char *root, const char *arch, const char *tmp, struct real_counts *c)
 {
 	char path[4300], line[4096];
 	snprintf(path, sizeof(path), "%s/%s/mapfile.csv", root, arch);
@@ -352,40 +431,50 @@ static void real_arch(const char *root, const char *arch, int *models, int *metr
 		if (dup || nseen >= 256)
 			continue;
 		snprintf(seen[nseen++], 64, "%s", fields[2]);
-		struct pmuev_machine m = {.num_cpus = 8,
-					  .num_online = 8,
-					  .num_cores = 4,
-					  .num_packages = 1,
-					  .num_dies = 1,
-					  .smt_on = 1,
-					  .slots = 4,
-					  .tsc_ghz = 2.5};
-		snprintf(m.arch, sizeof(m.arch), "%s", arch);
-		sample_cpuid(fields[0], m.cpuid, sizeof(m.cpuid));
-		char err[512];
+		char cpuid[64], tree[4200], err[512];
+		sample_cpuid(fields[0], cpuid, sizeof(cpuid));
+		snprintf(tree, sizeof(tree), "%s/tree", tmp);
+		make_tree(tree, arch, cpuid);
+		struct pmuev_machine m;
+		CHECK(platform_detect(&pf, tree, err, sizeof(err)) == 0, "tree: %s", err);
+		pmuevents_machine(&pf, &m);
 		struct pmuev_lib *lib = pmuevents_open(root, &m, err, sizeof(err));
 		if (!lib) {
-			(*failed_models)++;
+			c->failed++;
 			fprintf(stderr, "model %s (%s): %s\n", fields[2], m.cpuid, err);
 			continue;
 		}
 		struct pmuev_stats st;
 		pmuevents_stats(lib, &st);
-		(*models)++;
-		*metrics += st.metrics;
-		*parsed += st.parsed;
-		*evaluable += st.evaluable;
-		struct mode_registry r;
-		mode_registry_init(&r);
-		pmuevents_register(lib, &r, NULL, 0);
-		for (int i = 0; i < r.n; i++)
-			for (int k = 0; k < r.modes[i]->nmetrics; k++) {
-				double v;
-				*evaluated += expr_eval(r.modes[i]->metrics[k].expr, ok_lookup,
-							NULL, &v) == 0;
-			}
-		mode_registry_free(&r);
+		c->models++;
+		c->metrics += st.metrics;
+		c->parsed += st.parsed;
+		c->evaluable += st.evaluable;
 		pmuevents_free(lib);
+		/* the sim counts every perf: mode of the model for two ticks */
+		static char args[8192];
+		snprintf(args, sizeof(args),
+			 "--sysfs-root %s --perf-events %s --backend sim --sim-cpus 2 -b -m sw",
+			 tree, root);
+		if (app_start(args, err, sizeof(err)) < 0) {
+			CHECK(0, "model %s: %s", fields[2], err);
+			continue;
+		}
+		for (int i = 0; i < app.modes->n; i++) {
+			const struct mode *md = app.modes->modes[i];
+			if (strncmp(md->name, "perf:", 5) != 0)
+				continue;
+			c->modes++;
+			c->run += md->nmetrics;
+			if (app_set_mode(&app, md->name, err, sizeof(err)) < 0)
+				continue;
+			for (int t = 0; t < 2; t++)
+				app_tick(&app, err, sizeof(err));
+			const struct snapshot *snap = session_snapshot(app.session);
+			for (int k = 0; snap && k < snap->nmetrics; k++)
+				c->evaluated += isfinite(snap->total_values[k]);
+		}
+		app_free(&app);
 	}
 	fclose(f);
 }
@@ -415,17 +504,53 @@ static void check_real(void)
 			 cache, tar, cache);
 		CHECK(system(cmd) == 0, "extracting %s", tar);
 	}
-	int models = 0, metrics = 0, parsed = 0, evaluable = 0, evaluated = 0, failed = 0;
-	real_arch(arch, "x86", &models, &metrics, &parsed, &evaluable, &evaluated, &failed);
-	real_arch(arch, "arm64", &models, &metrics, &parsed, &evaluable, &evaluated, &failed);
+	char tmp[] = "/tmp/pmuev-real-XXXXXX";
+	CHECK(mkdtemp(tmp) != NULL, "mkdtemp");
+	struct real_counts c = {0};
+	real_arch(arch, "x86", tmp, &c);
+	real_arch(arch, "arm64", tmp, &c);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	CHECK(system(cmd) == 0, "cleanup");
 	fprintf(stderr,
 		"real pmu-events (linux 6.1): %d models loaded (%d failed), %d metrics, %d parse, "
-		"%d translate to core-event formulas, %d in modes evaluate on synthetic counts\n",
-		models, failed, metrics, parsed, evaluable, evaluated);
-	CHECK(models >= 40 && failed == 0, "models %d, failed %d", models, failed);
-	CHECK(parsed >= metrics * 99 / 100, "parsed %d of %d", parsed, metrics);
-	CHECK(evaluable >= metrics * 60 / 100, "evaluable %d of %d", evaluable, metrics);
-	CHECK(evaluated > 0, "evaluated %d", evaluated);
+		"%d translate to core-event formulas; sim: %d perf: modes with %d metrics, %d "
+		"with a value\n",
+		c.models, c.failed, c.metrics, c.parsed, c.evaluable, c.modes, c.run, c.evaluated);
+	CHECK(c.models >= 50 && c.failed == 0, "models %d, failed %d", c.models, c.failed);
+	CHECK(c.parsed >= c.metrics * 99 / 100, "parsed %d of %d", c.parsed, c.metrics);
+	CHECK(c.evaluable >= c.metrics * 80 / 100, "evaluable %d of %d", c.evaluable, c.metrics);
+	CHECK(c.evaluated >= c.run * 80 / 100, "sim values %d of %d", c.evaluated, c.run);
+}
+
+/* MetricThreshold ("CPI > 0.6") classes each row per tick: cpu0 CPI 0.5 good, cpu1 CPI 2 bad. */
+static void check_threshold_class(void)
+{
+	char args[8192], err[512];
+	snprintf(args, sizeof(args),
+		 "--sysfs-root %s/tests/sysfs/x86-skylake --perf-events %s -R %s/basic.jsonl -m "
+		 "perf:Basic -b",
+		 harness_src(), lib_dir(), lib_dir());
+	if (app_start(args, err, sizeof(err)) < 0) {
+		CHECK(0, "replay: %s", err);
+		return;
+	}
+	int got = 0;
+	for (int t = 0; t < 5 && got <= 0; t++)
+		got = app_next(&app, err, sizeof(err));
+	const struct snapshot *snap = session_snapshot(app.session);
+	int cpi = -1;
+	for (int k = 0; snap && k < snap->nmetrics; k++)
+		if (strcmp(snap->metrics[k].name, "CPI") == 0)
+			cpi = k;
+	CHECK(cpi >= 0 && snap->nrows == 2, "CPI metric, 2 rows");
+	if (cpi >= 0 && snap->nrows == 2) {
+		CHECK_NEAR(snap->values[0 * snap->nmetrics + cpi], 0.5, 1e-12);
+		CHECK_NEAR(snap->values[1 * snap->nmetrics + cpi], 2, 1e-12);
+		CHECK_INT(snap->classes[0 * snap->nmetrics + cpi], METRIC_GOOD);
+		CHECK_INT(snap->classes[1 * snap->nmetrics + cpi], METRIC_BAD);
+		CHECK_INT(snap->total_classes[cpi], METRIC_BAD); /* 0.8 > 0.6 */
+	}
+	app_free(&app);
 }
 
 int main(void)
@@ -433,6 +558,7 @@ int main(void)
 	check_x86();
 	check_arm_and_nomatch();
 	check_hostile();
+	check_threshold_class();
 	check_real();
 	return harness_done();
 }

@@ -866,10 +866,6 @@ static int rename_var(void *ctx, const char *name, char *out, size_t len, char *
 		snprintf(out, len, "%d", match);
 		return 0;
 	}
-	if (strchr(name, '?') && !strchr(name, '@')) {
-		snprintf(why, wl, "%s: '?' names are not supported", c);
-		return -1;
-	}
 	const struct pmuev_metric *ref = find_metric(lib, name);
 	if (ref) {
 		for (int i = 0; i < tr->depth; i++)
