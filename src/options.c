@@ -104,8 +104,8 @@ static const struct option_def option_table[] = {
     {"explain", OPT_EXPLAIN, "MODE|EVENTS",
      "show each event's encoding (per core type on big.LITTLE) and whether it opens, then exit"},
     {"list-modes", OPT_LIST_MODES, NULL,
-     "list modes: available here (or the event the core lacks), counters needed, "
-     "multiplexing, counter width"},
+     "list modes: available here (or the event the core lacks), counters needed/there, "
+     "multiplexing, counter width, where each mode came from"},
     {"mode-file", OPT_MODE_FILE, "FILE", "load extra modes from FILE (repeatable)"},
     {"perf-events", OPT_PERF_EVENTS, "DIR",
      "perf's pmu-events JSON (tools/perf/pmu-events/arch): this CPU's metric groups become "

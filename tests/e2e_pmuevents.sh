@@ -32,6 +32,11 @@ check "--list-modes: built-in cpi" grep -qE '^cpi +available +0/4 .* built-in +C
 check "--list-modes: perf:Exotic fits the 4 counters, from its file" \
 	grep -qE '^perf:Exotic +available +4/4 +1 +0 no .*testlake/metrics.json \(perf-events model testlake\)' "$T_TMP/out"
 
+# --explain names what a group had to leave out
+run_cmd --sysfs-root "$SKL" --perf-events "$LIB" --explain perf:Exotic
+check "--explain: the uncore metric named" grep -q "not evaluated: Uncore_BW: event UNC_CHA_TOR_INSERTS.IA_MISS: uncore event (unit CHA)" "$T_TMP/out"
+check "--explain: the cycle named" grep -q "Loop_A: metric references form a cycle: Loop_A -> Loop_B -> Loop_A" "$T_TMP/out"
+
 # 4. a directory without a model for this CPU, or no mapfile: a clear message, exit 2
 run_cmd --sysfs-root "$T_SRC/tests/sysfs/x86-hybrid" --perf-events "$LIB" --list-modes
 check "no model: exit 2" [ "$RC" -eq 2 ]

@@ -258,6 +258,13 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 	if (m) {
 		struct mode_resolution res;
 		text_fprintf(out, "mode %s: %s\n", m->name, m->title ? m->title : "");
+		/* a library mode names the metrics it had to leave out */
+		for (const char *h = m->help; h && *h;) {
+			size_t n = strcspn(h, "\n");
+			if (strncmp(h, "not evaluated: ", 15) == 0)
+				text_fprintf(out, "  %.*s\n", (int)n, h);
+			h += n + (h[n] == '\n');
+		}
 		if (mode_resolve(m, app->family, &res) < 0) {
 			text_fprintf(out, "  not available on %s: %s\n", app->family->key,
 				     res.reason);
