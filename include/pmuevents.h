@@ -37,7 +37,8 @@ struct pmuev_lib *pmuevents_open(const char *dir, const struct pmuev_machine *m,
 				 size_t errlen);
 void pmuevents_free(struct pmuev_lib *lib);
 
-/* Registers one mode "perf:GROUP" per metric group (source = the metric file). Returns the
+/* Registers one mode "perf:GROUP" per metric group (source = the metric file), dropping the
+ * perf: modes of an earlier library first. Returns the
  * number of modes; @summary gets "model skylake (GenuineIntel-6-5E-3): 14 modes, 96 metrics,
  * 90 evaluable" (may be NULL). */
 int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *summary, size_t len);

@@ -22,6 +22,5 @@ const struct command cmd_perf_events_entry = {
     .max_args = 1,
     .args = {ARG_FILE},
     .exec = exec_perf_events,
-    .help = "load perf's pmu-events JSON from DIR (tools/perf/pmu-events/arch): this CPU's "
-	    "metric groups become modes perf:GROUP",
+    .help = "load perf's metrics (tools/perf/pmu-events/arch) from DIR: modes perf:GROUP",
 };

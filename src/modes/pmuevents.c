@@ -5,6 +5,7 @@
 #include "linereader.h"
 #include "mode.h"
 #include "platform.h"
+#include "session.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -80,11 +81,10 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Reads a small sysfs integer under @root; -1 if absent. */
-static long read_num(const char *root, const char *fmt, int arg)
+/* Reads a small integer file @rel under @root ("/sys/..."); -1 if absent or not a number. */
+static long read_num(const char *root, const char *rel)
 {
-	char rel[256], path[4400], buf[64];
-	snprintf(rel, sizeof(rel), fmt, arg);
+	char path[4400], buf[64];
 	snprintf(path, sizeof(path), "%s%s", root, rel);
 	if (lr_read_small(path, buf, sizeof(buf)) < 0)
 		return -1;
@@ -92,6 +92,14 @@ static long read_num(const char *root, const char *fmt, int arg)
 	errno = 0;
 	long v = strtol(buf, &end, 0);
 	return errno || end == buf ? -1 : v;
+}
+
+/* The same for "/sys/devices/system/cpu/cpu@cpu/topology/@file". */
+static long read_topology(const char *root, int cpu, const char *file)
+{
+	char rel[160];
+	snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, file);
+	return read_num(root, rel);
 }
 
 /* ---- the machine ------------------------------------------------------------------------ */
@@ -155,10 +163,9 @@ void pmuevents_machine(const struct platform *pf, struct pmuev_machine *m)
 	bool known = true;
 	for (int c = cpuset_next(&pf->online, 0); c >= 0 && n < MAXT;
 	     c = cpuset_next(&pf->online, c + 1)) {
-		long p =
-		    read_num(root, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
-		long d = read_num(root, "/sys/devices/system/cpu/cpu%d/topology/die_id", c);
-		long k = read_num(root, "/sys/devices/system/cpu/cpu%d/topology/core_id", c);
+		long p = read_topology(root, c, "physical_package_id");
+		long d = read_topology(root, c, "die_id");
+		long k = read_topology(root, c, "core_id");
 		if (p < 0 || k < 0) {
 			known = false;
 			break;
@@ -179,18 +186,16 @@ void pmuevents_machine(const struct platform *pf, struct pmuev_machine *m)
 	m->num_packages = known && n ? npkg : -1;
 	m->num_dies = known && n ? ndie : -1;
 	m->num_cores = known && n ? ncore : -1;
-	long smt = read_num(root, "/sys/devices/system/cpu/smt/active%.0d", 0);
+	long smt = read_num(root, "/sys/devices/system/cpu/smt/active");
 	m->smt_on = smt >= 0 ? smt != 0 : (known && n ? ncore < n : -1);
 	m->slots = -1;
 	for (int i = 0; i < pf->npmus; i++)
 		if (pf->pmus[i].is_core) {
-			char rel[128];
+			char rel[160];
 			snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/caps/slots",
 				 pf->pmus[i].name);
-			char path[4400], buf[32];
-			snprintf(path, sizeof(path), "%s%s", root, rel);
-			if (lr_read_small(path, buf, sizeof(buf)) >= 0)
-				m->slots = atoi(buf);
+			long slots = read_num(root, rel);
+			m->slots = slots > 0 && slots < 1000 ? (int)slots : -1;
 			break;
 		}
 	const char *at = strstr(pf->cpu_model_name, "@ ");
@@ -987,8 +992,10 @@ static struct mode *build_mode(struct pmuev_lib *lib, const char *name, const ch
 		struct translator tr = {.lib = lib, .ev = ev};
 		char why[512] = "";
 		int rc = translate(&tr, m, formula, PMUEV_FORMULA_MAX, why, sizeof(why));
-		if (rc == 0 && md->nmetrics >= 24)
-			snprintf(why, sizeof(why), "more than 24 metrics in one mode"), rc = -1;
+		if (rc == 0 && md->nmetrics >= SESSION_MAX_METRICS)
+			snprintf(why, sizeof(why), "more than %d metrics in one mode",
+				 SESSION_MAX_METRICS),
+			    rc = -1;
 		if (rc == 0 && m->scale != 1) {
 			char *scaled = malloc(PMUEV_FORMULA_MAX);
 			if (scaled && (size_t)snprintf(scaled, PMUEV_FORMULA_MAX, "%.17g * (%s)",
@@ -1061,9 +1068,23 @@ static bool group_name_ok(const char *g)
 	return strlen(g) + 5 <= MODE_NAME_MAX && mode_name_valid(name);
 }
 
+/* Drops the perf: modes of an earlier library (a running session owns its own copy). */
+static void unregister_old(struct mode_registry *r)
+{
+	int k = 0;
+	for (int i = 0; i < r->n; i++) {
+		if (strncmp(r->modes[i]->name, "perf:", 5) == 0)
+			mode_free(r->modes[i]);
+		else
+			r->modes[k++] = r->modes[i];
+	}
+	r->n = k;
+}
+
 int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *summary, size_t len)
 {
 	int modes = 0;
+	unregister_old(r);
 	int *want = calloc((size_t)lib->nmt + 1, sizeof(int));
 	if (!want)
 		return 0;
