@@ -56,6 +56,7 @@ struct app_hook {
  */
 struct mode;
 struct mode_avail;
+struct pmuev_lib;
 
 struct app_ctx {
 	struct options opt;		 /* as given on the command line: initial values only */
@@ -64,6 +65,7 @@ struct app_ctx {
 	struct source_machine machine;	 /* the machine the numbers come from */
 	const struct pmu_family *family; /* family used to resolve modes (the source's) */
 	struct mode_registry *modes;
+	struct pmuev_lib *perfev; /* the perf pmu-events library loaded (--perf-events), or NULL */
 	struct session *session;
 	struct session_mode mode; /* the mode running now */
 	char mode_name[32];
@@ -139,6 +141,10 @@ void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...
 #define APP_INIT_QUIT 200
 int app_init(struct app_ctx *app, char *err, size_t errlen);
 /* Switches to mode @name; the old mode keeps running when the new one fails. */
+/* Loads perf's pmu-events library from @dir for this machine (model through mapfile.csv under
+ * --sysfs-root) and registers its metric groups as perf:GROUP modes, replacing an earlier
+ * library. Returns the number of modes, or -1 with the reason (nothing changed). */
+int app_load_perf_events(struct app_ctx *app, const char *dir, char *err, size_t errlen);
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen);
 /* Checks that @spec encodes for this machine; -1 with the reason and the closest event names
  * ("unknown event ... (did you mean perf::CYCLES)") otherwise. */

@@ -48,6 +48,7 @@ struct mode_metric {
 	struct expr *expr;	/* over event aliases and the builtin variables */
 	double good, warn, bad; /* NAN = not set */
 	int better;		/* +1 higher is better, -1 lower is better, 0 = no thresholds */
+	char *threshold; /* a formula, not 0 = bad and 0 = good (perf's MetricThreshold), or NULL */
 	int line;
 };
 

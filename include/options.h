@@ -24,6 +24,8 @@ struct options {
 	const char *list_pattern;
 	const char *explain;
 	bool list_modes;
+	const char *perf_events; /* --perf-events DIR: perf's pmu-events JSON */
+	const char *perf_metric; /* -M GROUP|METRIC: the mode perf:GROUP */
 	const char *mode_files[OPTIONS_MAX_LIST];
 	int nmode_files;
 	const char *events;   /* -e: an ad hoc event list */

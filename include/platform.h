@@ -57,7 +57,9 @@ struct platform {
 	bool hybrid; /* more than one core PMU (cpu_core+cpu_atom, big.LITTLE) */
 	char cpu_vendor[32],
 	    cpu_model_name[128]; /* vendor_id/model name (x86); implementer name/Processor (ARM) */
-	int cpu_family, cpu_model;	    /* /proc/cpuinfo (x86), -1 if absent */
+	int cpu_family, cpu_model;   /* /proc/cpuinfo (x86), -1 if absent */
+	int cpu_stepping;	     /* /proc/cpuinfo "stepping" (x86), -1 if absent */
+	unsigned long long arm_midr; /* midr_el1 of the first online CPU (or built from cpuinfo) */
 	unsigned arm_implementer, arm_part; /* first CPU, /proc/cpuinfo or midr_el1; 0 if not ARM */
 	bool hypervisor;  /* "hypervisor" flag in cpuinfo, or /sys/hypervisor/type */
 	int paranoid;	  /* /proc/sys/kernel/perf_event_paranoid, -99 unknown */

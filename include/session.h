@@ -36,7 +36,8 @@ struct session_metric {
 	char name[32];
 	char unit[16];
 	char desc[96];
-	char formula[512]; /* expr.h syntax over event names and builtins */
+	char formula[4096];   /* expr.h syntax over event names and builtins */
+	char threshold[1024]; /* "" or a formula: not 0 = bad, 0 = good (perf's MetricThreshold) */
 	/* thresholds as in mode.h (NAN = not set); better 0 = none */
 	double good, warn, bad;
 	int better;

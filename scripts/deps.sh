@@ -7,7 +7,8 @@ set -euo pipefail
 need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev tmux jq python3 clang-format
       clang libclang-rt-14-dev util-linux)
 if [ "${1:-}" = test ]; then
-  need+=(dpkg-dev file man-db lintian curl prometheus python3-prometheus-client)
+  # linux-source-6.1: the kernel tarball whose tools/perf/pmu-events/arch test_pmuevents loads
+  need+=(dpkg-dev file man-db lintian curl prometheus python3-prometheus-client linux-source-6.1)
 fi
 missing=()
 for p in "${need[@]}"; do

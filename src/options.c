@@ -58,6 +58,8 @@ enum option_id {
 	OPT_LIST_THEMES,
 	OPT_HELP_ROFF,
 	OPT_LISTEN,
+	OPT_PERF_EVENTS,
+	OPT_PERF_METRIC = 'M',
 	OPT_DELAY = 'd',
 	OPT_OUTPUT = 'o',
 	OPT_FORCE,
@@ -102,9 +104,14 @@ static const struct option_def option_table[] = {
     {"explain", OPT_EXPLAIN, "MODE|EVENTS",
      "show each event's encoding (per core type on big.LITTLE) and whether it opens, then exit"},
     {"list-modes", OPT_LIST_MODES, NULL,
-     "list modes: available here (or the event the core lacks), counters needed, "
-     "multiplexing, counter width"},
+     "list modes: available here (or the event the core lacks), counters needed/there, "
+     "multiplexing, counter width, where each mode came from"},
     {"mode-file", OPT_MODE_FILE, "FILE", "load extra modes from FILE (repeatable)"},
+    {"perf-events", OPT_PERF_EVENTS, "DIR",
+     "perf's pmu-events JSON (tools/perf/pmu-events/arch): this CPU's metric groups become "
+     "modes perf:GROUP"},
+    {"metrics", OPT_PERF_METRIC, "GROUP",
+     "as perf stat -M: run the perf:GROUP mode (a metric group or one metric) of --perf-events"},
     {"record", OPT_RECORD, "FILE", "write a recording (JSON Lines); - writes to stdout"},
     {"record-max", OPT_RECORD_MAX, "SIZE",
      "rotate the recording when it would pass SIZE (e.g. 64M)"},
@@ -420,6 +427,12 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		return 0;
 	case OPT_LIST_MODES:
 		o->list_modes = true;
+		return 0;
+	case OPT_PERF_EVENTS:
+		o->perf_events = arg;
+		return 0;
+	case OPT_PERF_METRIC:
+		o->perf_metric = arg;
 		return 0;
 	case OPT_MODE_FILE:
 		if (o->nmode_files >= OPTIONS_MAX_LIST) {

@@ -117,15 +117,15 @@ check "--list-modes A53 -i 5000: interval longer than the wrap" \
 	grep -q 'interval 5 s is longer than the wrap' "$T_TMP/out"
 run_cmd --list-modes --sysfs-root sysfs/armv6
 check "--list-modes ARMv6: armv6 family, 2 counters" grep -q '^# family: armv6 .*2 programmable' "$T_TMP/out"
-check "--list-modes ARMv6: dcache without rotation" grep -qE '^dcache +available +2 +1 +0 no ' "$T_TMP/out"
+check "--list-modes ARMv6: dcache without rotation" grep -qE '^dcache +available +2/2 +1 +0 no ' "$T_TMP/out"
 run_cmd --list-modes --sysfs-root sysfs/x86-skylake
 check "--list-modes Skylake tree: skl family" grep -q '^# family: skl' "$T_TMP/out"
 check "--list-modes Skylake tree: offcore available" grep -qE '^offcore +available' "$T_TMP/out"
 # XScale1 (CCNT + 2): the manual's two-event modes fit, a third event rotates
 run_cmd --list-modes --sysfs-root sysfs/xscale1
 check "--list-modes XScale1 tree: xscale1 family, 2 counters" grep -q '^# family: xscale1 .* 2 programmable counters' "$T_TMP/out"
-check "--list-modes XScale1 tree: icache and itlb without rotation" bash -c "grep -qE '^icache +available +2 +1 +0 no ' '$T_TMP/out' && grep -qE '^itlb +available +2 +1 +0 no ' '$T_TMP/out'"
-check "--list-modes XScale1 tree: dcache rotates" grep -qE '^dcache +available +3 +1 +0 rotate sets' "$T_TMP/out"
+check "--list-modes XScale1 tree: icache and itlb without rotation" bash -c "grep -qE '^icache +available +2/2 +1 +0 no ' '$T_TMP/out' && grep -qE '^itlb +available +2/2 +1 +0 no ' '$T_TMP/out'"
+check "--list-modes XScale1 tree: dcache rotates" grep -qE '^dcache +available +3/2 +1 +0 rotate sets' "$T_TMP/out"
 run_cmd --backend sim --sim-family xscale1 --explain dcache
 check "--explain dcache on xscale1: dmiss is in both sets (counted always), daccess and instructions rotate" \
 	bash -c "grep -q 'dmiss \[always\]' '$T_TMP/out' && grep -q 'daccess \[set 0\]' '$T_TMP/out' && grep -q 'instructions \[set 1\]' '$T_TMP/out'"

@@ -69,7 +69,7 @@ static const struct {
     {__LINE__, "?", "help", NULL},
     {__LINE__, "int", "interval", NULL},
     {__LINE__, "stop", "stop", NULL}, /* exact match wins */
-    {__LINE__, "p", NULL, "ambiguous command 'p': pause, probe"},
+    {__LINE__, "p", NULL, "ambiguous command 'p': pause, perf-events, probe"},
     {__LINE__, "re", NULL, "ambiguous command 're': record, redraw, refresh, remove, resume"},
     {__LINE__, "s", NULL, "ambiguous command 's': sample, select, set, show, sort, spark, stop"},
     {__LINE__, "mdoe", NULL, "unknown command 'mdoe' (did you mean 'mode'?)"},
@@ -169,7 +169,7 @@ static const struct {
     {__LINE__, "define x a=r04", -1, "", "usage: define NAME EVENTS METRICS"},
     {__LINE__, "set interval", -1, "", "usage: set OPTION VALUE"},
     {__LINE__, "echo a; mode a b", -1, "echo a", "usage: mode [NAME|next|prev]"},
-    {__LINE__, "p", -1, "", "ambiguous command 'p': pause, probe"},
+    {__LINE__, "p", -1, "", "ambiguous command 'p': pause, perf-events, probe"},
     {__LINE__, "foo", -1, "", "unknown command 'foo' (type 'help' for the list)"},
     {__LINE__, "echo \"x", -1, "", "unterminated double quote"},
     {__LINE__, "fail nosuch; echo", -1, "", "no such thing 'nosuch'"}, /* handler's error */

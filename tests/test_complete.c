@@ -38,6 +38,14 @@ static const struct {
 	int word;
 } cases[] = {
     {__LINE__, "mo|", COMPLETE_UNIQUE, "mode |", "", 0},
+    /* file arguments: paths (from tests/), a directory without the trailing space */
+    {__LINE__, "perf-events fixtures/pmu-ev|", COMPLETE_UNIQUE, "perf-events fixtures/pmu-events/|",
+     "", 1},
+    {__LINE__, "perf-events fixtures/pmu-events/arch/|", COMPLETE_SEVERAL,
+     "perf-events fixtures/pmu-events/arch/|",
+     "fixtures/pmu-events/arch/arm64/ fixtures/pmu-events/arch/x86/", 1},
+    {__LINE__, "perf-events fixtures/pmu-events/arch/x86/map|", COMPLETE_UNIQUE,
+     "perf-events fixtures/pmu-events/arch/x86/mapfile.csv |", "", 1},
     {__LINE__, "mode c|", COMPLETE_SEVERAL, "mode c|", "cache cpi", 1},
     {__LINE__, "mode ca|", COMPLETE_UNIQUE, "mode cache |", "", 1},
     {__LINE__, "mode |", COMPLETE_SEVERAL, "mode |", "branch cache cpi dtlb itlb next prev", 1},
@@ -71,7 +79,7 @@ static const struct {
     {__LINE__, "mode|", COMPLETE_UNIQUE, "mode |", "", 0},
     {__LINE__, "mode \"c|", COMPLETE_NONE, "mode \"c|", "", 0}, /* open quote */
     {__LINE__, "frob |", COMPLETE_NONE, "frob |", "", 1},
-    {__LINE__, "p|", COMPLETE_SEVERAL, "p|", "pause probe", 0},
+    {__LINE__, "p|", COMPLETE_SEVERAL, "p|", "pause perf-events probe", 0},
     {__LINE__, "  q|", COMPLETE_UNIQUE, "  quit |", "", 0},
 };
 

@@ -3,10 +3,12 @@
 #include "complete.h"
 #include "keys.h"
 #include "theme.h"
+#include <dirent.h>
 #include <histedit.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int complete_list_add(struct complete_list *l, const char *s)
 {
@@ -33,6 +35,37 @@ void complete_list_free(struct complete_list *l)
 		free(l->v[i]);
 	free(l->v);
 	memset(l, 0, sizeof(*l));
+}
+
+/* Files and directories (these with a trailing '/') whose path starts with @prefix; at most 256,
+ * hidden ones only when @prefix names a hidden one. */
+static void complete_path(const char *prefix, struct complete_list *out)
+{
+	char dir[4096], path[8192];
+	snprintf(dir, sizeof(dir), "%s", prefix);
+	char *slash = strrchr(dir, '/');
+	const char *base = slash ? prefix + (slash - dir) + 1 : prefix;
+	size_t keep = slash ? (size_t)(slash - dir) + 1 : 0, blen = strlen(base);
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	DIR *d = opendir(slash ? dir : ".");
+	if (!d)
+		return;
+	int n = 0;
+	for (struct dirent *de; (de = readdir(d)) && n < 256;) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+		    (de->d_name[0] == '.' && base[0] != '.') ||
+		    strncmp(de->d_name, base, blen) != 0)
+			continue;
+		struct stat st;
+		snprintf(path, sizeof(path), "%.*s%s", (int)keep, prefix, de->d_name);
+		bool is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		if (is_dir && strlen(path) + 1 < sizeof(path))
+			strcat(path, "/");
+		complete_list_add(out, path);
+		n++;
+	}
+	closedir(d);
 }
 
 static const char *const select_moves[] = {"up", "down", "pgup", "pgdn", "top", "bottom"};
@@ -102,6 +135,9 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 	case ARG_DRILL:
 		complete_list_add(out, "down");
 		complete_list_add(out, "up");
+		return;
+	case ARG_FILE:
+		complete_path(word < argc ? argv[word] : "", out);
 		return;
 	case ARG_SELECT:
 		for (size_t i = 0; i < sizeof(select_moves) / sizeof(select_moves[0]); i++)
@@ -242,7 +278,9 @@ int complete_line(const char *line, size_t cursor, complete_fn fn, void *user,
 		res->cursor = cursor;
 	} else if (res->matches.n == 1) {
 		res->status = COMPLETE_UNIQUE;
-		if (replace(res, line, from, cursor, res->matches.v[0], true) < 0)
+		const char *only = res->matches.v[0];
+		bool dir = *only && only[strlen(only) - 1] == '/'; /* a directory: go on inside */
+		if (replace(res, line, from, cursor, only, !dir) < 0)
 			goto oom;
 		complete_list_free(&res->matches);
 	} else {

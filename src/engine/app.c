@@ -13,6 +13,7 @@
 #include "openmetrics.h"
 #include "paths.h"
 #include "playback.h"
+#include "pmuevents.h"
 #include "remote.h"
 #include "replay.h"
 #include "textutil.h"
@@ -282,6 +283,8 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 		snprintf(sm->unit, sizeof(sm->unit), "%s", mm->unit ? mm->unit : "");
 		snprintf(sm->desc, sizeof(sm->desc), "%s", mm->desc ? mm->desc : "");
 		snprintf(sm->formula, sizeof(sm->formula), "%s", expr_text(mm->expr));
+		snprintf(sm->threshold, sizeof(sm->threshold), "%s",
+			 mm->threshold ? mm->threshold : "");
 		sm->good = mm->good;
 		sm->warn = mm->warn;
 		sm->bad = mm->bad;
@@ -456,12 +459,26 @@ static int intercepted(struct app_ctx *app, const char *what, const char *arg, c
 	return *rc <= 0;
 }
 
+/* A registered mode, or a perf:NAME the perf-events library makes on demand (a metric). */
+static const struct mode *lookup_mode(struct app_ctx *app, const char *name)
+{
+	const struct mode *m = mode_find(app->modes, name);
+	char why[256];
+	if (!m && app->perfev && strncmp(name, "perf:", 5) == 0)
+		m = pmuevents_mode(app->perfev, app->modes, name, why, sizeof(why));
+	return m;
+}
+
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen)
 {
 	int rc;
 	if (intercepted(app, "mode", name, err, errlen, &rc))
 		return rc;
-	const struct mode *m = mode_find(app->modes, name);
+	const struct mode *m = lookup_mode(app, name);
+	if (!m && app->perfev && strncmp(name, "perf:", 5) == 0) {
+		pmuevents_mode(app->perfev, app->modes, name, err, errlen);
+		return -1;
+	}
 	if (!m) {
 		int n = 0;
 		char list[512] = "";
@@ -932,7 +949,33 @@ static int load_modes(struct app_ctx *app, char *err, size_t errlen)
 		}
 	for (int i = 0; i < app->modes->nwarnings; i++)
 		app_log(app, MSG_WARN, "%s", app->modes->warnings[i]);
+	if (app->opt.perf_events &&
+	    app_load_perf_events(app, app->opt.perf_events, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "--perf-events: %s", why);
+		return -1;
+	}
+	if (app->opt.perf_metric && !app->perfev) {
+		snprintf(err, errlen, "-M %s: perf's metrics need --perf-events DIR",
+			 app->opt.perf_metric);
+		return -1;
+	}
 	return 0;
+}
+
+int app_load_perf_events(struct app_ctx *app, const char *dir, char *err, size_t errlen)
+{
+	struct pmuev_machine mach;
+	pmuevents_machine(&app->pf, &mach);
+	struct pmuev_lib *lib = pmuevents_open(dir, &mach, err, errlen);
+	if (!lib)
+		return -1;
+	char summary[256], d[200];
+	int n = pmuevents_register(lib, app->modes, summary, sizeof(summary));
+	pmuevents_free(app->perfev);
+	app->perfev = lib;
+	text_escape(dir, strlen(dir), d, sizeof(d));
+	app_log(app, MSG_INFO, "perf-events %s: %s", d, summary);
+	return n;
 }
 
 static const char *default_mode(struct app_ctx *app)
@@ -1162,10 +1205,15 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 			return 2;
 		}
 	} else {
-		const char *name = app->opt.mode ? app->opt.mode
-				   : recorded	 ? playback_default_mode(app)
-						 : default_mode(app);
-		if (app->opt.mode && !recorded && !mode_find(app->modes, name)) {
+		char perf_name[80];
+		if (app->opt.perf_metric)
+			snprintf(perf_name, sizeof(perf_name), "perf:%s", app->opt.perf_metric);
+		const char *name = app->opt.perf_metric ? perf_name
+				   : app->opt.mode	? app->opt.mode
+				   : recorded		? playback_default_mode(app)
+							: default_mode(app);
+		if ((app->opt.mode || app->opt.perf_metric) && !recorded &&
+		    !lookup_mode(app, name)) {
 			char why[400];
 			app_set_mode(app, name, why, sizeof(why));
 			snprintf(err, errlen, "%s", why);
@@ -1235,6 +1283,8 @@ void app_free(struct app_ctx *app)
 	app->endpoint = NULL;
 	frame_store_free(app->frame_store);
 	app->frame_store = NULL;
+	pmuevents_free(app->perfev);
+	app->perfev = NULL;
 	if (app->modes) {
 		mode_registry_free(app->modes);
 		free(app->modes);

@@ -235,7 +235,9 @@ struct metric_program {
 	int n;
 	struct session_metric *metrics; /* copies */
 	struct expr **expr;
-	int **slot; /* [m][var]: what expr_vars()[var] of metric m reads */
+	int **slot;	   /* [m][var]: what expr_vars()[var] of metric m reads */
+	struct expr **thr; /* [m]: the threshold formula, or NULL */
+	int **thr_slot;
 	int nevents;
 	double *quantum; /* [event]: the step of its value (ns of a clock tick), 0 = exact */
 };
@@ -276,7 +278,9 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	struct metric_program *p = calloc(1, sizeof(*p));
 	if (!p || !(p->metrics = calloc((size_t)n + 1, sizeof(*p->metrics))) ||
 	    !(p->expr = calloc((size_t)n + 1, sizeof(*p->expr))) ||
-	    !(p->slot = calloc((size_t)n + 1, sizeof(*p->slot)))) {
+	    !(p->slot = calloc((size_t)n + 1, sizeof(*p->slot))) ||
+	    !(p->thr = calloc((size_t)n + 1, sizeof(*p->thr))) ||
+	    !(p->thr_slot = calloc((size_t)n + 1, sizeof(*p->thr_slot)))) {
 		metric_program_free(p);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -304,6 +308,15 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 			metric_program_free(p);
 			return NULL;
 		}
+		if (!metrics[m].threshold[0])
+			continue;
+		p->thr[m] = expr_parse(metrics[m].threshold, why, sizeof(why));
+		if (!p->thr[m] || !(p->thr_slot[m] = bind_vars(p->thr[m], names, nevents))) {
+			snprintf(err, errlen, "metric %s: threshold: %s", metrics[m].name,
+				 p->thr[m] ? "out of memory" : why);
+			metric_program_free(p);
+			return NULL;
+		}
 	}
 	return p;
 }
@@ -316,6 +329,12 @@ void metric_program_free(struct metric_program *p)
 		expr_free(p->expr[m]);
 	for (int m = 0; p->slot && m < p->n; m++)
 		free(p->slot[m]);
+	for (int m = 0; p->thr && m < p->n; m++)
+		expr_free(p->thr[m]);
+	for (int m = 0; p->thr_slot && m < p->n; m++)
+		free(p->thr_slot[m]);
+	free(p->thr);
+	free(p->thr_slot);
 	free(p->slot);
 	free(p->expr);
 	free(p->metrics);
@@ -473,6 +492,14 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 		*detail = (struct metric_detail){.coarse = coarse};
 	}
 	*cls = classify(sm, v);
+	if (p->thr[m] && isfinite(v)) {
+		/* perf's MetricThreshold, over the same events: true is bad, false good */
+		struct bound_inputs b = {.in = in, .slot = p->thr_slot[m]};
+		b.nvars = expr_vars(p->thr[m], &b.vars);
+		double t;
+		if (expr_eval(p->thr[m], lookup_input, &b, &t) == 0)
+			*cls = t != 0 ? METRIC_BAD : METRIC_GOOD;
+	}
 	double run = 1.0;
 	for (int k = 0; k < sm->ninputs; k++) {
 		const struct count *c = &in->counts[sm->inputs[k]];

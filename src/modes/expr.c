@@ -5,17 +5,70 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum node_kind { N_NUM, N_VAR, N_NEG, N_ADD, N_SUB, N_MUL, N_DIV, N_ELSE };
+enum node_kind {
+	N_NUM,
+	N_VAR,
+	N_NEG,
+	N_NOT,
+	N_ADD,
+	N_SUB,
+	N_MUL,
+	N_DIV,
+	N_MOD,
+	N_ELSE, /* a ?? b */
+	N_LT,
+	N_GT,
+	N_LE,
+	N_GE,
+	N_EQ,
+	N_NE,
+	N_AND,
+	N_OR,
+	N_XOR,
+	N_MIN,
+	N_MAX,
+	N_DRATIO,
+	N_IF, /* a if b else c */
+};
+
+/* Precedence levels, weakest first: what the printer parenthesises by. */
+enum level { L_IF, L_ELSE, L_OR, L_XOR, L_AND, L_CMP, L_SUM, L_PRODUCT, L_UNARY, L_PRIMARY };
+
+/* One row per operator: spelling, node, level (the table the parser and printer share). */
+static const struct binop {
+	const char *text;
+	enum node_kind kind;
+	enum level level;
+	bool word; /* a keyword ("and"): must not run into a name */
+} binops[] = {
+    {"??", N_ELSE, L_ELSE, false},  {"|", N_OR, L_OR, false},	    {"or", N_OR, L_OR, true},
+    {"^", N_XOR, L_XOR, false},	    {"&", N_AND, L_AND, false},	    {"and", N_AND, L_AND, true},
+    {"<=", N_LE, L_CMP, false},	    {">=", N_GE, L_CMP, false},	    {"==", N_EQ, L_CMP, false},
+    {"!=", N_NE, L_CMP, false},	    {"<", N_LT, L_CMP, false},	    {">", N_GT, L_CMP, false},
+    {"+", N_ADD, L_SUM, false},	    {"-", N_SUB, L_SUM, false},	    {"*", N_MUL, L_PRODUCT, false},
+    {"/", N_DIV, L_PRODUCT, false}, {"%", N_MOD, L_PRODUCT, false},
+};
+#define NBINOPS (sizeof(binops) / sizeof(binops[0]))
+
+/* Functions of two arguments. */
+static const struct {
+	const char *name;
+	enum node_kind kind;
+} functions[] = {{"min", N_MIN}, {"max", N_MAX}, {"d_ratio", N_DRATIO}};
+
+/* Words that are operators, never names. */
+static const char *const keywords[] = {"if", "else", "and", "or", "not"};
 
 struct node {
 	enum node_kind kind;
-	int a, b;   /* child node indices (-1 = none) */
-	double num; /* N_NUM */
-	int var;    /* N_VAR: index into vars */
+	int a, b, c; /* child node indices (-1 = none); N_IF: a then, b condition, c else */
+	double num;  /* N_NUM */
+	int var;     /* N_VAR: index into vars */
 };
 
 struct expr {
@@ -25,6 +78,7 @@ struct expr {
 	int root;
 	const char **vars;
 	int nvars;
+	unsigned flags;
 };
 
 struct parser {
@@ -35,7 +89,10 @@ struct parser {
 	size_t errlen;
 	int failed;
 	int depth;
+	bool perf; /* EXPR_PERF: perf's names, escapes and #literals */
 };
+
+#define MAX_DEPTH 200 /* nesting of parentheses, unary operators and if/else */
 
 static void fail(struct parser *p, size_t col, const char *fmt, ...)
 {
@@ -54,6 +111,8 @@ static void fail(struct parser *p, size_t col, const char *fmt, ...)
 static int add_node(struct parser *p, enum node_kind kind, int a, int b)
 {
 	struct expr *e = p->e;
+	if (a < 0 && kind != N_NUM && kind != N_VAR)
+		return -1;
 	if (e->nnodes == e->cap) {
 		int cap = e->cap ? e->cap * 2 : 16;
 		struct node *n = realloc(e->nodes, (size_t)cap * sizeof(*n));
@@ -64,7 +123,7 @@ static int add_node(struct parser *p, enum node_kind kind, int a, int b)
 		e->nodes = n;
 		e->cap = cap;
 	}
-	e->nodes[e->nnodes] = (struct node){.kind = kind, .a = a, .b = b, .var = -1};
+	e->nodes[e->nnodes] = (struct node){.kind = kind, .a = a, .b = b, .c = -1, .var = -1};
 	return e->nnodes++;
 }
 
@@ -89,6 +148,17 @@ static int add_var(struct parser *p, const char *name, size_t len)
 	return e->nvars++;
 }
 
+static int var_node(struct parser *p, const char *name, size_t len)
+{
+	int v = add_var(p, name, len);
+	if (v < 0)
+		return -1;
+	int i = add_node(p, N_VAR, -1, -1);
+	if (i >= 0)
+		p->e->nodes[i].var = v;
+	return i;
+}
+
 static void skip_space(struct parser *p)
 {
 	while (isspace((unsigned char)p->s[p->pos]))
@@ -105,6 +175,36 @@ static const char *describe(char c)
 	else
 		snprintf(buf, sizeof(buf), "byte 0x%02x", (unsigned char)c);
 	return buf;
+}
+
+static bool name_start(const struct parser *p, char c)
+{
+	return isalpha((unsigned char)c) || c == '_' || (p->perf && (c == '@' || c == '\\'));
+}
+
+static bool name_char(const struct parser *p, char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' ||
+	       (p->perf && (c == ':' || c == '@' || c == '?'));
+}
+
+/* Length of the plain word at @pos (letters, digits, '_', '.'), for keywords. */
+static size_t word_len(const char *s)
+{
+	size_t n = 0;
+	while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '.')
+		n++;
+	return n;
+}
+
+/* Is the keyword @kw next (after blanks)? Does not consume it. */
+static bool at_word(struct parser *p, const char *kw)
+{
+	skip_space(p);
+	const char *s = p->s + p->pos;
+	size_t n = strlen(kw);
+	return strncmp(s, kw, n) == 0 && word_len(s) == n && !(p->perf && name_char(p, s[n])) &&
+	       s[n] != '\\';
 }
 
 static int parse_expr(struct parser *p);
@@ -177,28 +277,184 @@ static int parse_number(struct parser *p)
 	return i;
 }
 
+/* Reads a name; in perf syntax with "\x" escapes (kept unescaped) and '@', ':' and '?' inside
+ * ("cpu@INST_RETIRED.ANY\,cmask\=1@", "topdown\-fe\-bound"). Returns it malloc'd, or NULL. */
+static char *scan_name(struct parser *p, size_t *len)
+{
+	size_t start = p->pos, n = 0, cap = 64;
+	char *buf = malloc(cap);
+	if (!buf) {
+		fail(p, start, "out of memory");
+		return NULL;
+	}
+	for (;;) {
+		char c = p->s[p->pos];
+		if (p->perf && c == '\\') {
+			c = p->s[p->pos + 1];
+			if (!isgraph((unsigned char)c)) {
+				fail(p, p->pos, "'\\' at the end of a name escapes nothing");
+				free(buf);
+				return NULL;
+			}
+			p->pos += 2;
+		} else if (name_char(p, c)) {
+			p->pos++;
+		} else {
+			break;
+		}
+		if (n + 1 >= cap) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				fail(p, start, "out of memory");
+				free(buf);
+				return NULL;
+			}
+			buf = nb;
+		}
+		buf[n++] = c;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static int parse_name(struct parser *p)
+{
+	size_t n;
+	char *buf = scan_name(p, &n);
+	if (!buf)
+		return -1;
+	int i = var_node(p, buf, n);
+	free(buf);
+	return i;
+}
+
+/* f(a, b) for min, max, d_ratio; in perf syntax also has_event(NAME), source_count(NAME) and
+ * strcmp_cpuid_str(NAME), kept as one name "has_event(NAME)" for the caller to resolve. */
+static int parse_call(struct parser *p, size_t start, size_t len)
+{
+	static const char *const name_funcs[] = {"has_event", "source_count", "strcmp_cpuid_str"};
+	const char *fname = p->s + start;
+	size_t open = p->pos++;
+	if (++p->depth > MAX_DEPTH) {
+		fail(p, open, "formula nested too deeply");
+		return -1;
+	}
+	for (size_t k = 0; p->perf && k < sizeof(name_funcs) / sizeof(name_funcs[0]); k++) {
+		if (strlen(name_funcs[k]) != len || strncmp(fname, name_funcs[k], len) != 0)
+			continue;
+		skip_space(p);
+		char c = p->s[p->pos];
+		if (!name_start(p, c) && !isalnum((unsigned char)c)) {
+			fail(p, p->pos, "%s: an event name expected", name_funcs[k]);
+			return -1;
+		}
+		size_t alen;
+		char *arg = scan_name(p, &alen);
+		if (!arg)
+			return -1;
+		skip_space(p);
+		if (p->s[p->pos] != ')') {
+			fail(p, p->pos, "expected ')' but found %s", describe(p->s[p->pos]));
+			free(arg);
+			return -1;
+		}
+		p->pos++;
+		p->depth--;
+		/* one variable "func(NAME)" */
+		size_t need = len + alen + 3;
+		char *full = malloc(need);
+		if (full)
+			snprintf(full, need, "%.*s(%s)", (int)len, fname, arg);
+		free(arg);
+		if (!full) {
+			fail(p, start, "out of memory");
+			return -1;
+		}
+		int v = var_node(p, full, strlen(full));
+		free(full);
+		return v;
+	}
+	enum node_kind kind = N_MIN;
+	for (size_t k = 0; k < sizeof(functions) / sizeof(functions[0]); k++)
+		if (strlen(functions[k].name) == len && strncmp(fname, functions[k].name, len) == 0)
+			kind = functions[k].kind;
+	int a = parse_expr(p);
+	if (a < 0)
+		return -1;
+	skip_space(p);
+	if (p->s[p->pos] != ',') {
+		fail(p, p->pos, "%.*s() takes two arguments: expected ',' but found %s", (int)len,
+		     fname, describe(p->s[p->pos]));
+		return -1;
+	}
+	p->pos++;
+	int b = parse_expr(p);
+	if (b < 0)
+		return -1;
+	skip_space(p);
+	if (p->s[p->pos] != ')') {
+		if (p->s[p->pos] == '\0')
+			fail(p, open, "unbalanced '(': no matching ')'");
+		else
+			fail(p, p->pos, "expected ')' but found %s", describe(p->s[p->pos]));
+		return -1;
+	}
+	p->pos++;
+	p->depth--;
+	return add_node(p, kind, a, b);
+}
+
+static bool is_function(const struct parser *p, const char *s, size_t len)
+{
+	for (size_t k = 0; k < sizeof(functions) / sizeof(functions[0]); k++)
+		if (strlen(functions[k].name) == len && strncmp(s, functions[k].name, len) == 0)
+			return true;
+	if (!p->perf)
+		return false;
+	return (len == 9 && strncmp(s, "has_event", 9) == 0) ||
+	       (len == 12 && strncmp(s, "source_count", 12) == 0) ||
+	       (len == 16 && strncmp(s, "strcmp_cpuid_str", 16) == 0);
+}
+
 static int parse_primary(struct parser *p)
 {
 	skip_space(p);
 	char c = p->s[p->pos];
 	if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)p->s[p->pos + 1])))
 		return parse_number(p);
-	if (isalpha((unsigned char)c) || c == '_') {
-		size_t start = p->pos;
-		while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_' ||
-		       p->s[p->pos] == '.')
+	if (p->perf && c == '#') {
+		/* perf's literals: #smt_on, #num_cpus_online, #slots, ... */
+		size_t start = p->pos++;
+		while (isalnum((unsigned char)p->s[p->pos]) ||
+		       (p->s[p->pos] && strchr("_.-", p->s[p->pos])))
 			p->pos++;
-		int v = add_var(p, p->s + start, p->pos - start);
-		if (v < 0)
+		if (p->pos == start + 1) {
+			fail(p, start, "a literal name expected after '#'");
 			return -1;
-		int i = add_node(p, N_VAR, -1, -1);
-		if (i >= 0)
-			p->e->nodes[i].var = v;
-		return i;
+		}
+		return var_node(p, p->s + start, p->pos - start);
+	}
+	if (name_start(p, c)) {
+		size_t start = p->pos, wl = word_len(p->s + start);
+		for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
+			if (at_word(p, keywords[k])) {
+				fail(p, start, "operand expected before '%s'", keywords[k]);
+				return -1;
+			}
+		if (wl && is_function(p, p->s + start, wl)) {
+			size_t save = p->pos;
+			p->pos += wl;
+			skip_space(p);
+			if (p->s[p->pos] == '(')
+				return parse_call(p, start, wl);
+			p->pos = save;
+		}
+		return parse_name(p);
 	}
 	if (c == '(') {
 		size_t open = p->pos++;
-		if (++p->depth > 200) {
+		if (++p->depth > MAX_DEPTH) {
 			fail(p, open, "formula nested too deeply");
 			return -1;
 		}
@@ -227,7 +483,7 @@ static int parse_primary(struct parser *p)
 		fail(p, p->pos, "operand expected at end of formula");
 	else if (c == ')')
 		fail(p, p->pos, "unbalanced ')'");
-	else if (strchr("+-*/?", c))
+	else if (strchr("+-*/?%<>=&|^,", c))
 		fail(p, p->pos, "operand expected before '%c'", c);
 	else
 		fail(p, p->pos, "unexpected character %s", describe(c));
@@ -238,74 +494,97 @@ static int parse_unary(struct parser *p)
 {
 	skip_space(p);
 	char c = p->s[p->pos];
-	if (c == '-' || c == '+') {
-		if (++p->depth > 200) {
+	bool word_not = at_word(p, "not");
+	if (c == '-' || c == '+' || (c == '!' && p->s[p->pos + 1] != '=') || word_not) {
+		if (++p->depth > MAX_DEPTH) {
 			fail(p, p->pos, "formula nested too deeply");
 			return -1;
 		}
-		p->pos++;
+		p->pos += word_not ? 3 : 1;
 		int a = parse_unary(p);
 		p->depth--;
 		if (a < 0)
 			return -1;
-		return c == '-' ? add_node(p, N_NEG, a, -1) : a;
+		if (c == '+' && !word_not)
+			return a;
+		return add_node(p, c == '-' && !word_not ? N_NEG : N_NOT, a, -1);
 	}
 	return parse_primary(p);
 }
 
-static int parse_product(struct parser *p)
+/* The operator of @level at the parser's position, or NULL. */
+static const struct binop *next_binop(struct parser *p, enum level level)
 {
-	int a = parse_unary(p);
+	skip_space(p);
+	const char *s = p->s + p->pos;
+	for (size_t k = 0; k < NBINOPS; k++) {
+		const struct binop *o = &binops[k];
+		size_t n = strlen(o->text);
+		if (o->level != level || strncmp(s, o->text, n) != 0)
+			continue;
+		if (o->word ? !at_word(p, o->text) : false)
+			continue;
+		if (o->kind == N_ELSE && p->perf)
+			continue; /* perf names may hold '?' */
+		return o;
+	}
+	return NULL;
+}
+
+/* Left-associative binary operators from @level up. */
+static int parse_level(struct parser *p, enum level level)
+{
+	if (level == L_UNARY)
+		return parse_unary(p);
+	int a = parse_level(p, level + 1);
 	while (a >= 0) {
-		skip_space(p);
-		char c = p->s[p->pos];
-		if (c != '*' && c != '/')
+		const struct binop *o = next_binop(p, level);
+		if (!o) {
+			if (level == L_ELSE && p->s[p->pos] == '?' && !p->perf) {
+				fail(p, p->pos,
+				     "unexpected character '?' (the fallback operator is '\?\?')");
+				return -1;
+			}
 			break;
-		p->pos++;
-		int b = parse_unary(p);
+		}
+		p->pos += strlen(o->text);
+		int b = parse_level(p, level + 1);
 		if (b < 0)
 			return -1;
-		a = add_node(p, c == '*' ? N_MUL : N_DIV, a, b);
+		a = add_node(p, o->kind, a, b);
 	}
 	return a;
 }
 
-static int parse_sum(struct parser *p)
-{
-	int a = parse_product(p);
-	while (a >= 0) {
-		skip_space(p);
-		char c = p->s[p->pos];
-		if (c != '+' && c != '-')
-			break;
-		p->pos++;
-		int b = parse_product(p);
-		if (b < 0)
-			return -1;
-		a = add_node(p, c == '+' ? N_ADD : N_SUB, a, b);
-	}
-	return a;
-}
-
+/* expr := either [ "if" either "else" expr ] (perf's conditional, right-associative). */
 static int parse_expr(struct parser *p)
 {
-	int a = parse_sum(p);
-	while (a >= 0) {
-		skip_space(p);
-		if (p->s[p->pos] != '?')
-			break;
-		if (p->s[p->pos + 1] != '?') {
-			fail(p, p->pos,
-			     "unexpected character '?' (the fallback operator is '\?\?')");
-			return -1;
-		}
-		p->pos += 2;
-		int b = parse_sum(p);
-		if (b < 0)
-			return -1;
-		a = add_node(p, N_ELSE, a, b);
+	int a = parse_level(p, L_ELSE);
+	if (a < 0 || !at_word(p, "if"))
+		return a;
+	size_t at = p->pos;
+	if (++p->depth > MAX_DEPTH) {
+		fail(p, at, "formula nested too deeply");
+		return -1;
 	}
-	return a;
+	p->pos += 2;
+	int cond = parse_level(p, L_ELSE);
+	if (cond < 0)
+		return -1;
+	if (!at_word(p, "else")) {
+		fail(p, p->pos, "'if' at column %zu needs 'else' but found %s", at + 1,
+		     describe(p->s[p->pos]));
+		return -1;
+	}
+	p->pos += 4;
+	int b = parse_expr(p);
+	p->depth--;
+	if (b < 0)
+		return -1;
+	int i = add_node(p, N_IF, a, cond);
+	if (i >= 0)
+		p->e->nodes[i].c = b;
+	return i;
 }
 
 void expr_free(struct expr *e)
@@ -320,7 +599,7 @@ void expr_free(struct expr *e)
 	free(e);
 }
 
-struct expr *expr_parse(const char *text, char *err, size_t errlen)
+struct expr *expr_parse_flags(const char *text, unsigned flags, char *err, size_t errlen)
 {
 	if (!text)
 		text = "";
@@ -330,7 +609,9 @@ struct expr *expr_parse(const char *text, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	struct parser p = {.e = e, .s = e->text, .err = err, .errlen = errlen};
+	e->flags = flags;
+	struct parser p = {
+	    .e = e, .s = e->text, .err = err, .errlen = errlen, .perf = flags & EXPR_PERF};
 	skip_space(&p);
 	if (!p.s[p.pos]) {
 		fail(&p, p.pos, "empty formula");
@@ -343,6 +624,8 @@ struct expr *expr_parse(const char *text, char *err, size_t errlen)
 		char c = p.s[p.pos];
 		if (c == ')')
 			fail(&p, p.pos, "unbalanced ')'");
+		else if (at_word(&p, "else"))
+			fail(&p, p.pos, "'else' without 'if'");
 		else if (c)
 			fail(&p, p.pos, "operator expected before %s", describe(c));
 	}
@@ -354,8 +637,15 @@ struct expr *expr_parse(const char *text, char *err, size_t errlen)
 	return e;
 }
 
+struct expr *expr_parse(const char *text, char *err, size_t errlen)
+{
+	return expr_parse_flags(text, 0, err, errlen);
+}
+
+static double truth(double v) { return v != 0 ? 1 : 0; }
+
 /* @used collects the variables the result depends on (bit = index into e->vars): a ?? b keeps
- * only the branch that gave the value. */
+ * only the branch that gave the value, a if c else b the condition and the branch taken. */
 static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void *ctx,
 			unsigned long long *used)
 {
@@ -374,6 +664,9 @@ static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void
 	}
 	case N_NEG:
 		return -eval_node(e, n->a, lookup, ctx, used);
+	case N_NOT:
+		a = eval_node(e, n->a, lookup, ctx, used);
+		return isnan(a) ? NAN : a == 0;
 	case N_ELSE: {
 		unsigned long long left = 0;
 		a = eval_node(e, n->a, lookup, ctx, &left);
@@ -382,6 +675,12 @@ static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void
 			return a;
 		}
 		return eval_node(e, n->b, lookup, ctx, used);
+	}
+	case N_IF: {
+		double c = eval_node(e, n->b, lookup, ctx, used);
+		if (isnan(c))
+			return NAN;
+		return eval_node(e, c != 0 ? n->a : n->c, lookup, ctx, used);
 	}
 	default:
 		break;
@@ -399,6 +698,32 @@ static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void
 		return a * b;
 	case N_DIV:
 		return b == 0 ? NAN : a / b;
+	case N_MOD:
+		return b == 0 ? NAN : fmod(a, b);
+	case N_LT:
+		return a < b;
+	case N_GT:
+		return a > b;
+	case N_LE:
+		return a <= b;
+	case N_GE:
+		return a >= b;
+	case N_EQ:
+		return a == b;
+	case N_NE:
+		return a != b;
+	case N_AND:
+		return truth(a) * truth(b);
+	case N_OR:
+		return truth(a) + truth(b) > 0;
+	case N_XOR:
+		return truth(a) != truth(b);
+	case N_MIN:
+		return a < b ? a : b;
+	case N_MAX:
+		return a > b ? a : b;
+	case N_DRATIO:
+		return b == 0 ? 0 : a / b;
 	default:
 		return NAN;
 	}
@@ -431,3 +756,137 @@ int expr_vars(const struct expr *e, const char *const **names)
 }
 
 const char *expr_text(const struct expr *e) { return e->text; }
+
+/* ---- printing in pmutop's own syntax -------------------------------------------------------- */
+
+struct printer {
+	const struct expr *e;
+	expr_rename_fn rename;
+	void *ctx;
+	char *buf;
+	size_t len, at;
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+static void put(struct printer *pr, const char *s)
+{
+	size_t n = strlen(s);
+	if (pr->failed)
+		return;
+	if (pr->at + n >= pr->len) {
+		pr->failed = 1;
+		snprintf(pr->err, pr->errlen, "formula longer than %zu bytes", pr->len - 1);
+		return;
+	}
+	memcpy(pr->buf + pr->at, s, n + 1);
+	pr->at += n;
+}
+
+static enum level node_level(const struct node *n)
+{
+	switch (n->kind) {
+	case N_NUM:
+		return n->num < 0 ? L_UNARY : L_PRIMARY;
+	case N_VAR:
+	case N_MIN:
+	case N_MAX:
+	case N_DRATIO:
+		return L_PRIMARY;
+	case N_NEG:
+	case N_NOT:
+		return L_UNARY;
+	case N_IF:
+		return L_IF;
+	default:
+		for (size_t k = 0; k < NBINOPS; k++)
+			if (binops[k].kind == n->kind)
+				return binops[k].level;
+		return L_PRIMARY;
+	}
+}
+
+static const char *op_text(enum node_kind kind)
+{
+	for (size_t k = 0; k < NBINOPS; k++)
+		if (binops[k].kind == kind && !binops[k].word)
+			return binops[k].text;
+	return "?";
+}
+
+static void print_node(struct printer *pr, int i, enum level need)
+{
+	const struct node *n = &pr->e->nodes[i];
+	enum level lv = node_level(n);
+	char tmp[64];
+	if (pr->failed)
+		return;
+	if (lv < need)
+		put(pr, "(");
+	switch (n->kind) {
+	case N_NUM:
+		snprintf(tmp, sizeof(tmp), "%.15g", n->num);
+		if (strtod(tmp, NULL) != n->num)
+			snprintf(tmp, sizeof(tmp), "%.17g", n->num);
+		put(pr, tmp);
+		break;
+	case N_VAR: {
+		char name[EXPR_FORMAT_MAX];
+		if (pr->rename(pr->ctx, pr->e->vars[n->var], name, sizeof(name), pr->err,
+			       pr->errlen) < 0) {
+			pr->failed = 1;
+			break;
+		}
+		put(pr, name);
+		break;
+	}
+	case N_NEG:
+	case N_NOT:
+		put(pr, n->kind == N_NEG ? "-" : "not ");
+		print_node(pr, n->a, L_UNARY);
+		break;
+	case N_MIN:
+	case N_MAX:
+	case N_DRATIO:
+		put(pr, n->kind == N_MIN ? "min(" : n->kind == N_MAX ? "max(" : "d_ratio(");
+		print_node(pr, n->a, L_IF);
+		put(pr, ", ");
+		print_node(pr, n->b, L_IF);
+		put(pr, ")");
+		break;
+	case N_IF:
+		print_node(pr, n->a, L_ELSE);
+		put(pr, " if ");
+		print_node(pr, n->b, L_ELSE);
+		put(pr, " else ");
+		print_node(pr, n->c, L_IF);
+		break;
+	default:
+		print_node(pr, n->a, lv);
+		put(pr, " ");
+		put(pr, op_text(n->kind));
+		put(pr, " ");
+		print_node(pr, n->b, (enum level)(lv + 1));
+		break;
+	}
+	if (lv < need)
+		put(pr, ")");
+}
+
+int expr_format(const struct expr *e, expr_rename_fn rename, void *ctx, char *buf, size_t len,
+		char *err, size_t errlen)
+{
+	struct printer pr = {.e = e,
+			     .rename = rename,
+			     .ctx = ctx,
+			     .buf = buf,
+			     .len = len,
+			     .err = err,
+			     .errlen = errlen};
+	if (!len)
+		return -1;
+	buf[0] = '\0';
+	print_node(&pr, e->root, L_IF);
+	return pr.failed ? -1 : (int)pr.at;
+}

@@ -96,6 +96,7 @@ static void free_metric(struct mode_metric *m)
 	free(m->name);
 	free(m->desc);
 	free(m->unit);
+	free(m->threshold);
 	expr_free(m->expr);
 }
 
@@ -1289,6 +1290,7 @@ struct mode *mode_merge(const struct mode *const *modes, int n, const struct pmu
 			d->name = xstrdup(mname);
 			d->desc = xstrdup(mt->desc);
 			d->unit = xstrdup(mt->unit);
+			d->threshold = xstrdup(mt->threshold);
 			d->expr = expr_parse(expr_text(mt->expr), perr, sizeof(perr));
 			m->nmetrics++;
 			if (!d->name || !d->desc || !d->unit || !d->expr)

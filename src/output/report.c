@@ -123,14 +123,18 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 	text_fprintf(out, "# family: %s (%s), %d programmable counters\n", app->family->key,
 		     app->family->desc, app->family->counters);
 	print_core_types(app, out);
-	text_fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", "MODE", "STATUS", "COUNTERS",
-		     "FIXED", "OTHER", "MULTIPLEX", "TITLE / REASON");
+	text_fprintf(out, "%-10s %-9s %9s %6s %6s %-11s %-10s %s\n", "MODE", "STATUS", "NEED/HAVE",
+		     "FIXED", "OTHER", "MULTIPLEX", "FROM", "TITLE / REASON");
 	for (int i = 0; i < app->modes->n; i++) {
 		const struct mode *m = app->modes->modes[i];
 		struct mode_avail a;
+		/* where it came from: compiled in (modes/x.mode), a file, a library, a command */
+		const char *from = !m->source				  ? "-"
+				   : strncmp(m->source, "modes/", 6) == 0 ? "built-in"
+									  : m->source;
 		if (app_mode_availability(app, m, &a) < 0) {
-			text_fprintf(out, "%-10s %-9s %8s %6s %6s %-11s %s\n", m->name, "n/a", "-",
-				     "-", "-", "-", a.reason);
+			text_fprintf(out, "%-10s %-9s %9s %6s %6s %-11s %-10s %s\n", m->name, "n/a",
+				     "-", "-", "-", "-", from, a.reason);
 			continue;
 		}
 		const char *mux = !a.multiplex ? "no" : a.counters <= 4 ? "rotate sets" : "kernel";
@@ -147,9 +151,15 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 				mux = muxbuf;
 			}
 		}
-		text_fprintf(out, "%-10s %-9s %8d %6d %6d %-11s %s%s%s%s\n", m->name, "available",
-			     needed, a.fixed, a.other, mux, m->title ? m->title : "",
-			     a.note ? " [" : "", a.note ? a.note : "", a.note ? "]" : "");
+		char need[24];
+		if (a.counters > 0)
+			snprintf(need, sizeof(need), "%d/%d", needed, a.counters);
+		else
+			snprintf(need, sizeof(need), "%d/?", needed);
+		text_fprintf(out, "%-10s %-9s %9s %6d %6d %-11s %-10s %s%s%s%s\n", m->name,
+			     "available", need, a.fixed, a.other, mux, from,
+			     m->title ? m->title : "", a.note ? " [" : "", a.note ? a.note : "",
+			     a.note ? "]" : "");
 	}
 	return 0;
 }
@@ -248,6 +258,13 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 	if (m) {
 		struct mode_resolution res;
 		text_fprintf(out, "mode %s: %s\n", m->name, m->title ? m->title : "");
+		/* a library mode names the metrics it had to leave out */
+		for (const char *h = m->help; h && *h;) {
+			size_t n = strcspn(h, "\n");
+			if (strncmp(h, "not evaluated: ", 15) == 0)
+				text_fprintf(out, "  %.*s\n", (int)n, h);
+			h += n + (h[n] == '\n');
+		}
 		if (mode_resolve(m, app->family, &res) < 0) {
 			text_fprintf(out, "  not available on %s: %s\n", app->family->key,
 				     res.reason);

@@ -159,7 +159,9 @@ static bool has_word(const char *list, const char *word)
 static void read_cpuinfo(struct platform *pf)
 {
 	char path[4400], line[4096], err[256];
-	bool got_impl = false, got_part = false, got_flags = false;
+	bool got_impl = false, got_part = false, got_flags = false, got_variant = false,
+	     got_revision = false;
+	unsigned long variant = 0, revision = 0;
 	const char *text;
 	size_t len;
 	/* non-blocking: a FIFO in a test tree gives what it has and never hangs */
@@ -185,6 +187,12 @@ static void read_cpuinfo(struct platform *pf)
 			pf->cpu_family = atoi(val);
 		else if (strcmp(key, "model") == 0 && pf->cpu_model < 0)
 			pf->cpu_model = atoi(val);
+		else if (strcmp(key, "stepping") == 0 && pf->cpu_stepping < 0)
+			pf->cpu_stepping = atoi(val);
+		else if (strcmp(key, "CPU variant") == 0 && !got_variant)
+			variant = strtoul(val, NULL, 0), got_variant = true;
+		else if (strcmp(key, "CPU revision") == 0 && !got_revision)
+			revision = strtoul(val, NULL, 0), got_revision = true;
 		else if ((strcmp(key, "model name") == 0 || strcmp(key, "Processor") == 0) &&
 			 !pf->cpu_model_name[0])
 			copy_str(pf->cpu_model_name, sizeof(pf->cpu_model_name), val);
@@ -199,21 +207,28 @@ static void read_cpuinfo(struct platform *pf)
 		}
 	}
 	lr_close(lr);
+	if (got_impl && got_part) /* MIDR as cpuinfo spells it; architecture 0xf = "CPUID scheme" */
+		pf->arm_midr = (unsigned long long)(pf->arm_implementer & 0xff) << 24 |
+			       (unsigned long long)(variant & 0xf) << 20 | 0xfULL << 16 |
+			       (unsigned long long)(pf->arm_part & 0xfff) << 4 | (revision & 0xf);
 }
 
-/* ARM without cpuinfo fields: MIDR of the first online CPU. */
+/* MIDR of the first online CPU; the implementer and part from it where cpuinfo had none. */
 static void read_midr(struct platform *pf)
 {
 	char path[4400], buf[64];
 	unsigned long long midr;
 	int cpu = cpuset_next(&pf->online, 0);
 
-	if (pf->arm_implementer || cpu < 0)
+	if (cpu < 0)
 		return;
 	pf_path(pf, path, sizeof(path), CPU_DIR "/cpu%d/regs/identification/midr_el1", cpu);
 	if (read_text(path, buf, sizeof(buf)) < 0)
 		return;
 	midr = strtoull(buf, NULL, 0);
+	pf->arm_midr = midr;
+	if (pf->arm_implementer)
+		return;
 	pf->arm_implementer = (unsigned)(midr >> 24) & 0xff;
 	pf->arm_part = (unsigned)(midr >> 4) & 0xfff;
 }
@@ -721,7 +736,7 @@ int platform_detect(struct platform *pf, const char *root, char *err, size_t err
 		pf->present = pf->possible;
 	pf->ncpus_possible = last_cpu(&pf->possible) + 1;
 
-	pf->cpu_family = pf->cpu_model = -1;
+	pf->cpu_family = pf->cpu_model = pf->cpu_stepping = -1;
 	read_cpuinfo(pf);
 	read_midr(pf);
 	fill_vendor(pf);
