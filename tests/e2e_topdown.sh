@@ -112,16 +112,16 @@ st() {
 }
 lm() { run_cmd --list-modes --sysfs-root "$S/$1"; }
 lm x86-icelake
-st "icl topdown: no programmable counter, no multiplexing" topdown "available +0 +1 +4 +no "
+st "icl topdown: no programmable counter, no multiplexing" topdown "available +0/8 +1 +4 +no "
 st "icl topdown2: level 1 only" topdown2 "n/a .*level 1 only"
 lm x86-sapphire
-st "spr topdown2 available" topdown2 "available +0 +1 +8 +no "
+st "spr topdown2 available" topdown2 "available +0/8 +1 +8 +no "
 lm x86-skylake
-st "skl topdown fits 4 counters" topdown "available +4 +1 +0 +no "
-st "skl topdown2 rotates" topdown2 "available +13 .*rotate sets"
+st "skl topdown fits 4 counters" topdown "available +4/4 +1 +0 +no "
+st "skl topdown2 rotates" topdown2 "available +13/4 .*rotate sets"
 lm arm-neoverse
-st "neoverse topdown available" topdown "available +5 +1 "
-st "neoverse stallcycles available" stallcycles "available +2 +1 "
+st "neoverse topdown available" topdown "available +5/6 +1 "
+st "neoverse stallcycles available" stallcycles "available +2/6 +1 "
 lm arm-a53
 st "a53 topdown: no STALL_SLOT" topdown "n/a .*no STALL_SLOT events"
 st "a53 stallcycles: implementation-defined" stallcycles "available .*\\[implementation-defined"
