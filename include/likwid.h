@@ -27,9 +27,9 @@ void likwid_env_clock(struct likwid_env *env, const char *root, const char *mode
 
 /* What one group gave. */
 struct likwid_group_info {
-	int events, mapped;	  /* EVENTSET lines, and those mapped to an event here */
-	int metrics, computed;	  /* METRICS lines, and those that run here */
-	char unmapped[512];	  /* "MBOX0C1 DRAM_READS (uncore ...); ..." (first ones) */
+	int events, mapped;    /* EVENTSET lines, and those mapped to an event here */
+	int metrics, computed; /* METRICS lines, and those that run here */
+	char unmapped[512];    /* "MBOX0C1 DRAM_READS (uncore ...); ..." (first ones) */
 };
 
 /* Translates one group file's @text into mode "likwid:@group" for env->family. Events that
@@ -45,10 +45,10 @@ const char *likwid_arch_of(const struct pmu_family *fam);
 
 /* What loading a directory did. */
 struct likwid_load {
-	char dir[4096]; /* the arch directory read */
-	int files;	/* *.txt files seen */
-	int loaded;	/* groups registered */
-	int complete;	/* of those, groups with every event mapped */
+	char dir[4096];	 /* the arch directory read */
+	int files;	 /* *.txt files seen */
+	int loaded;	 /* groups registered */
+	int complete;	 /* of those, groups with every event mapped */
 	char **warnings; /* "file:line: message" per group not loaded */
 	int nwarnings;
 };

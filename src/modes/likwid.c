@@ -79,8 +79,8 @@ static const struct {
     {"CPU_CLK_UNHALTED_CORE", "perf::CYCLES"},
     {"CPU_CLK_UNHALTED_REF", "perf::REF-CYCLES"},
     {"INST_RETIRED_ANY", "perf::INSTRUCTIONS"}, /* AMD Zen */
-    {"ACTUAL_CPU_CLOCK", "msr/aperf/"},	     /* AMD Zen: APERF */
-    {"MAX_CPU_CLOCK", "msr/mperf/"},	     /* AMD Zen: MPERF, at the nominal clock */
+    {"ACTUAL_CPU_CLOCK", "msr/aperf/"},		/* AMD Zen: APERF */
+    {"MAX_CPU_CLOCK", "msr/mperf/"},		/* AMD Zen: MPERF, at the nominal clock */
 };
 
 /* likwid names that libpfm4 spells differently (same event, umask, cmask, edge). */
@@ -183,7 +183,9 @@ void likwid_env_clock(struct likwid_env *env, const char *root, const char *mode
 	if (at) {
 		char *end;
 		double v = strtod(at + 2, &end);
-		double scale = strncmp(end, "GHz", 3) == 0 ? 1e9 : strncmp(end, "MHz", 3) == 0 ? 1e6 : 0;
+		double scale = strncmp(end, "GHz", 3) == 0   ? 1e9
+			       : strncmp(end, "MHz", 3) == 0 ? 1e6
+							     : 0;
 		if (v > 0 && v < 100e9 / (scale ? scale : 1) && scale) {
 			env->nominal_hz = v * scale;
 			snprintf(env->clock_source, sizeof(env->clock_source),
@@ -197,9 +199,10 @@ void likwid_env_clock(struct likwid_env *env, const char *root, const char *mode
 			 "cpufreq cpuinfo_max_freq (the highest clock; no base_frequency)");
 		return;
 	}
-	snprintf(env->clock_source, sizeof(env->clock_source),
-		 "unknown: no cpufreq base_frequency or cpuinfo_max_freq, no \"@ GHz\" in the model "
-		 "name");
+	snprintf(
+	    env->clock_source, sizeof(env->clock_source),
+	    "unknown: no cpufreq base_frequency or cpuinfo_max_freq, no \"@ GHz\" in the model "
+	    "name");
 }
 
 /* ---- arch directories ---------------------------------------------------------------------- */
@@ -264,9 +267,10 @@ static int pick_arch(const char *dir, const struct pmu_family *fam, char *out, s
 		}
 	/* none: name the family, the directories likwid would use and what DIR has */
 	const char *want = likwid_arch_of(fam);
-	int n = snprintf(err, errlen, "%s: no likwid group directory for %s (%s)%s%s%s; it has:",
-			 edir, fam ? fam->desc : "this PMU", fam ? fam->key : "?",
-			 want ? ", likwid calls it \"" : "", want ? want : "", want ? "\"" : "");
+	int n =
+	    snprintf(err, errlen, "%s: no likwid group directory for %s (%s)%s%s%s; it has:", edir,
+		     fam ? fam->desc : "this PMU", fam ? fam->key : "?",
+		     want ? ", likwid calls it \"" : "", want ? want : "", want ? "\"" : "");
 	DIR *d = opendir(dir);
 	int listed = 0;
 	for (struct dirent *de; d && (de = readdir(d)) && n > 0 && (size_t)n < errlen;) {
@@ -334,11 +338,12 @@ static int x86_modifiers(const char *opts, char *out, size_t outlen, char *why, 
 			char *end;
 			unsigned long v = strtoul(eq, &end, 0);
 			if (*end || end == eq || v > 255) {
-				snprintf(why, whylen, "option %s=%s: not a number up to 255", t, eq);
+				snprintf(why, whylen, "option %s=%s: not a number up to 255", t,
+					 eq);
 				return -1;
 			}
-			n += (size_t)snprintf(out + n, outlen - n, ":%s=%lu", x86_options[i].modifier,
-					      v);
+			n += (size_t)snprintf(out + n, outlen - n, ":%s=%lu",
+					      x86_options[i].modifier, v);
 		} else {
 			n += (size_t)snprintf(out + n, outlen - n, ":%s", x86_options[i].modifier);
 		}
@@ -394,7 +399,8 @@ static int map_pfm(struct lk_counter *c, const char *opts, const struct likwid_e
 static int map_arm(struct lk_counter *c, const char *opts, const struct likwid_env *env)
 {
 	if (*opts)
-		return snprintf(c->why, sizeof(c->why), "options on ARM counters are not supported"),
+		return snprintf(c->why, sizeof(c->why),
+				"options on ARM counters are not supported"),
 		       -1;
 	static const unsigned ranges[][2] = {{0x00, 0x400}, {0x4000, 0x4100}};
 	for (size_t r = 0; r < 2; r++)
@@ -418,8 +424,8 @@ static void map_counter(struct lk_counter *c, const struct likwid_env *env)
 	char base[64];
 	const char *colon = strchr(c->name, ':');
 	const char *opts = colon ? colon + 1 : "";
-	snprintf(base, sizeof(base), "%.*s", (int)(colon ? (size_t)(colon - c->name) : strlen(c->name)),
-		 c->name);
+	snprintf(base, sizeof(base), "%.*s",
+		 (int)(colon ? (size_t)(colon - c->name) : strlen(c->name)), c->name);
 	c->spec[0] = c->why[0] = '\0';
 	for (size_t i = 0; i < sizeof(unsupported_boxes) / sizeof(unsupported_boxes[0]); i++) {
 		size_t n = strlen(unsupported_boxes[i].prefix);
@@ -431,7 +437,8 @@ static void map_counter(struct lk_counter *c, const struct likwid_env *env)
 	}
 	bool fixc = strncmp(base, "FIXC", 4) == 0, pmc = strncmp(base, "PMC", 3) == 0;
 	if (!fixc && !pmc) {
-		snprintf(c->why, sizeof(c->why), "counter %s: not a core counter (FIXC, PMC)", base);
+		snprintf(c->why, sizeof(c->why), "counter %s: not a core counter (FIXC, PMC)",
+			 base);
 		return;
 	}
 	if (fixc && !*opts)
@@ -478,15 +485,15 @@ static void translate(const struct lk_group *g, const char *f, const struct likw
 	char *out = mt->expr;
 	const size_t cap = sizeof(mt->expr);
 	out[0] = '\0';
-#define EMIT(...)                                                                              \
-	do {                                                                                   \
-		int k_ = snprintf(out + n, cap - n, __VA_ARGS__);                              \
-		if (k_ < 0 || (size_t)k_ >= cap - n) {                                         \
-			snprintf(mt->why, sizeof(mt->why), "formula longer than %d bytes here", \
-				 LK_FORMULA_MAX);                                              \
-			return;                                                                \
-		}                                                                              \
-		n += (size_t)k_;                                                               \
+#define EMIT(...)                                                                                  \
+	do {                                                                                       \
+		int k_ = snprintf(out + n, cap - n, __VA_ARGS__);                                  \
+		if (k_ < 0 || (size_t)k_ >= cap - n) {                                             \
+			snprintf(mt->why, sizeof(mt->why), "formula longer than %d bytes here",    \
+				 LK_FORMULA_MAX);                                                  \
+			return;                                                                    \
+		}                                                                                  \
+		n += (size_t)k_;                                                                   \
 	} while (0)
 	for (const char *p = f; *p;) {
 		unsigned char ch = (unsigned char)*p;
@@ -495,8 +502,10 @@ static void translate(const struct lk_group *g, const char *f, const struct likw
 		} else if (isdigit(ch) || (ch == '.' && isdigit((unsigned char)p[1]))) {
 			char *end;
 			double v = strtod(p, &end);
-			if (end == p || !isfinite(v) || isalpha((unsigned char)*end) || *end == '_') {
-				snprintf(mt->why, sizeof(mt->why), "malformed number at \"%.12s\"", p);
+			if (end == p || !isfinite(v) || isalpha((unsigned char)*end) ||
+			    *end == '_') {
+				snprintf(mt->why, sizeof(mt->why), "malformed number at \"%.12s\"",
+					 p);
 				return;
 			}
 			EMIT("%.12g", v);
@@ -504,13 +513,17 @@ static void translate(const struct lk_group *g, const char *f, const struct likw
 		} else if (isalpha(ch) || ch == '_') {
 			char name[64];
 			size_t k = 0;
-			while ((isalnum((unsigned char)p[k]) || p[k] == '_') && k < sizeof(name) - 1)
+			while ((isalnum((unsigned char)p[k]) || p[k] == '_') &&
+			       k < sizeof(name) - 1)
 				k++;
-			/* counter options belong to the name: "PMC3:EDGEDETECT", "CBOX0C0:STATE=0x3F" */
-			while (p[k] == ':' && isalnum((unsigned char)p[k + 1]) && k < sizeof(name) - 2) {
+			/* counter options belong to the name: "PMC3:EDGEDETECT",
+			 * "CBOX0C0:STATE=0x3F" */
+			while (p[k] == ':' && isalnum((unsigned char)p[k + 1]) &&
+			       k < sizeof(name) - 2) {
 				k++;
-				while ((isalnum((unsigned char)p[k]) || p[k] == '_' || p[k] == '=') &&
-				       k < sizeof(name) - 1)
+				while (
+				    (isalnum((unsigned char)p[k]) || p[k] == '_' || p[k] == '=') &&
+				    k < sizeof(name) - 1)
 					k++;
 			}
 			memcpy(name, p, k);
@@ -527,17 +540,18 @@ static void translate(const struct lk_group *g, const char *f, const struct likw
 					EMIT("(0/0)"); /* n/a: the nominal clock is unknown */
 			} else if ((c = counter_named(g, name))) {
 				if (!c->spec[0]) {
-					snprintf(mt->why, sizeof(mt->why), "needs %s %s (%s)", c->name,
-						 c->event, c->why);
+					snprintf(mt->why, sizeof(mt->why), "needs %s %s (%s)",
+						 c->name, c->event, c->why);
 					return;
 				}
 				EMIT("%s", c->alias);
 			} else {
 				char e[40];
 				text_escape(name, 32, e, sizeof(e));
-				snprintf(mt->why, sizeof(mt->why),
-					 "\"%s\" is not a counter of the group, time or inverseClock",
-					 e);
+				snprintf(
+				    mt->why, sizeof(mt->why),
+				    "\"%s\" is not a counter of the group, time or inverseClock",
+				    e);
 				return;
 			}
 		} else if (strchr("+-*/()", ch)) {
@@ -660,7 +674,8 @@ static bool word_ok(const char *s, size_t max)
 static int parse_event_line(struct lk_group *g, char *s, int line, const char *label, char *err,
 			    size_t errlen)
 {
-	char *save = NULL, *counter = strtok_r(s, " \t", &save), *event = strtok_r(NULL, " \t", &save);
+	char *save = NULL, *counter = strtok_r(s, " \t", &save),
+	     *event = strtok_r(NULL, " \t", &save);
 	char e[64];
 	if (!counter || !event || strtok_r(NULL, " \t", &save))
 		return lk_fail(err, errlen, label, line, "expected \"COUNTER EVENT\" in EVENTSET");
@@ -725,6 +740,8 @@ static int parse_group(struct lk_group *g, const char *label, const char *text,
 		if (sec == LK_LONG) { /* free text up to the end */
 			while (len && isspace((unsigned char)buf[len - 1]))
 				buf[--len] = '\0';
+			for (size_t k = 0; k < len; k++)
+				buf[k] = buf[k] == '\t' ? ' ' : buf[k];
 			if (append_help(g, buf, len) < 0)
 				return lk_fail(err, errlen, label, line, "out of memory");
 			continue;
@@ -769,7 +786,8 @@ static int parse_group(struct lk_group *g, const char *label, const char *text,
 			char e[48];
 			text_escape(s, 32, e, sizeof(e));
 			return lk_fail(err, errlen, label, line,
-				       "\"%s\" outside a section (SHORT, EVENTSET, METRICS, LONG)", e);
+				       "\"%s\" outside a section (SHORT, EVENTSET, METRICS, LONG)",
+				       e);
 		}
 	}
 	if (!g->nc)
@@ -860,8 +878,9 @@ static char *mode_help(const struct lk_group *g, const struct likwid_env *env, b
 		rc = buf_add(&b, &len, &cap, "%sinverseClock: n/a, the nominal clock is %s",
 			     len ? "\n" : "", env->clock_source);
 	if (rc == 0 && g->noht)
-		rc = buf_add(&b, &len, &cap, "%slikwid runs this group only without SMT "
-					     "(REQUIRE_NOHT)",
+		rc = buf_add(&b, &len, &cap,
+			     "%slikwid runs this group only without SMT "
+			     "(REQUIRE_NOHT)",
 			     len ? "\n" : "");
 	if (rc < 0) {
 		free(b);
@@ -886,7 +905,8 @@ struct mode *likwid_group_parse(const char *label, const char *group, const char
 			       "group name \"%s\" does not make a mode name (letters, digits, _ - "
 			       "+ .; at most %zu)",
 			       (text_escape(group, 40, e, sizeof(e)), e),
-			       sizeof(((struct session_mode *)0)->name) - 1 - strlen(LIKWID_PREFIX)),
+			       sizeof(((struct session_mode *)0)->name) - 1 -
+				   strlen(LIKWID_PREFIX)),
 		       NULL;
 	struct lk_group *g = calloc(1, sizeof(*g));
 	if (!g)
@@ -902,8 +922,9 @@ struct mode *likwid_group_parse(const char *label, const char *group, const char
 		if (g->c[i].spec[0]) {
 			info->mapped++;
 		} else if (ul < sizeof(info->unmapped) - 1) {
-			int k = snprintf(info->unmapped + ul, sizeof(info->unmapped) - ul, "%s%s %s (%s)",
-					 ul ? "; " : "", g->c[i].name, g->c[i].event, g->c[i].why);
+			int k = snprintf(info->unmapped + ul, sizeof(info->unmapped) - ul,
+					 "%s%s %s (%s)", ul ? "; " : "", g->c[i].name,
+					 g->c[i].event, g->c[i].why);
 			ul = k < 0 ? ul : ul + (size_t)k;
 		}
 	}
@@ -995,7 +1016,8 @@ int likwid_load_dir(struct mode_registry *r, const char *dir, const struct likwi
 	for (struct dirent *de; rc == 0 && (de = readdir(d));) {
 		if (de->d_name[0] == '.' || !has_suffix(de->d_name, ".txt"))
 			continue;
-		char **v = n < LIKWID_MAX_GROUPS ? realloc(names, (size_t)(n + 1) * sizeof(*v)) : NULL;
+		char **v =
+		    n < LIKWID_MAX_GROUPS ? realloc(names, (size_t)(n + 1) * sizeof(*v)) : NULL;
 		if (v)
 			names = v;
 		if (!v || !(names[n] = strdup(de->d_name)))
@@ -1031,7 +1053,8 @@ int likwid_load_dir(struct mode_registry *r, const char *dir, const struct likwi
 			continue;
 		}
 		struct likwid_group_info info;
-		struct mode *m = likwid_group_parse(label, group, text, env, &info, why, sizeof(why));
+		struct mode *m =
+		    likwid_group_parse(label, group, text, env, &info, why, sizeof(why));
 		free(text);
 		if (!m) {
 			add_warning(out, why);
