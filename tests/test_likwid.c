@@ -16,7 +16,8 @@
 static char *slurp(const char *path)
 {
 	char err[256];
-	char *t = lr_slurp(path, LR_TEXT_LINE_MAX, LR_TEXT_FILE_MAX, LR_TEXT, NULL, err, sizeof(err));
+	char *t =
+	    lr_slurp(path, LR_TEXT_LINE_MAX, LR_TEXT_FILE_MAX, LR_TEXT, NULL, err, sizeof(err));
 	if (!t)
 		fprintf(stderr, "%s\n", err);
 	return t;
@@ -48,8 +49,8 @@ static void test_arch(void)
 	static const struct {
 		const char *family, *arch;
 	} t[] = {
-	    {"skl", "skylake"},	 {"skx", "skylakeX"},	{"icl", "ICL"},	 {"hsw", "haswell"},
-	    {"slm", "silvermont"}, {"glm", "goldmont"},	{"zen", "zen"},	 {"armv8", "arm8"},
+	    {"skl", "skylake"},	    {"skx", "skylakeX"},    {"icl", "ICL"},	 {"hsw", "haswell"},
+	    {"slm", "silvermont"},  {"glm", "goldmont"},    {"zen", "zen"},	 {"armv8", "arm8"},
 	    {"cortex_a53", "arm8"}, {"cortex_a72", "arm8"}, {"cortex_a9", NULL}, {"xscale2", NULL},
 	    {"generic", NULL},
 	};
@@ -90,8 +91,8 @@ static void test_flops(void)
 	char *text = slurp("fixtures/likwid/skylake/FLOPS.txt"), err[512];
 	struct likwid_env env = env_for("skl", 3.2e9);
 	struct likwid_group_info info;
-	struct mode *m = likwid_group_parse("FLOPS.txt", "FLOPS", text, &env, &info, err,
-					    sizeof(err));
+	struct mode *m =
+	    likwid_group_parse("FLOPS.txt", "FLOPS", text, &env, &info, err, sizeof(err));
 	CHECK(m != NULL, "%s", err);
 	if (!m) {
 		free(text);
@@ -154,8 +155,8 @@ static void test_mixed(void)
 	char *text = slurp("fixtures/likwid/skylake/MIXED.txt"), err[512];
 	struct likwid_env env = env_for("skl", 3.2e9);
 	struct likwid_group_info info;
-	struct mode *m = likwid_group_parse("MIXED.txt", "MIXED", text, &env, &info, err,
-					    sizeof(err));
+	struct mode *m =
+	    likwid_group_parse("MIXED.txt", "MIXED", text, &env, &info, err, sizeof(err));
 	CHECK(m != NULL, "%s", err);
 	if (!m) {
 		free(text);
@@ -220,15 +221,16 @@ static void test_encodings(void)
 	char text[4096], err[512];
 	size_t n = (size_t)snprintf(text, sizeof(text), "SHORT encodings\nEVENTSET\n");
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s\n", t[i].counter, t[i].event);
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s\n", t[i].counter,
+				      t[i].event);
 	snprintf(text + n, sizeof(text) - n, "METRICS\nFirst PMC0\n");
 	struct likwid_env env = env_for("skl", 0);
 	struct likwid_group_info info;
 	struct mode *m = likwid_group_parse("enc", "ENC", text, &env, &info, err, sizeof(err));
 	CHECK(m != NULL, "%s", err);
 	CHECK_INT(info.mapped, (int)(sizeof(t) / sizeof(t[0])));
-	struct encode_ctx ctx = {.family = env.family, .core_pmu_type = PERF_TYPE_RAW,
-				 .filters_priv = true};
+	struct encode_ctx ctx = {
+	    .family = env.family, .core_pmu_type = PERF_TYPE_RAW, .filters_priv = true};
 	for (size_t i = 0; m && i < sizeof(t) / sizeof(t[0]); i++) {
 		char alias[64];
 		size_t k = 0;
@@ -296,8 +298,8 @@ static void test_malformed(void)
 	struct likwid_env env = env_for("skl", 1e9);
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		char err[512] = "";
-		struct mode *m = likwid_group_parse("x.txt", "X", t[i].text, &env, NULL, err,
-						    sizeof(err));
+		struct mode *m =
+		    likwid_group_parse("x.txt", "X", t[i].text, &env, NULL, err, sizeof(err));
 		CHECK(m == NULL && strstr(err, t[i].msg), "case %zu: got \"%s\", want \"%s\"", i,
 		      err, t[i].msg);
 		mode_free(m);
@@ -305,14 +307,16 @@ static void test_malformed(void)
 	/* a metric that cannot run leaves the others */
 	char err[512];
 	struct mode *m = likwid_group_parse(
-	    "x.txt", "X", "EVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nBad FIXC0>1\nGood FIXC0/time\n",
-	    &env, NULL, err, sizeof(err));
+	    "x.txt", "X",
+	    "EVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nBad FIXC0>1\nGood FIXC0/time\n", &env,
+	    NULL, err, sizeof(err));
 	CHECK(m && m->nmetrics == 1 && strcmp(m->metrics[0].name, "Good") == 0, "one of two");
 	CHECK(m && strstr(m->help, "not computed: Bad: operator \">\" is not supported"), "why");
 	mode_free(m);
 	/* names that make no mode name */
-	m = likwid_group_parse("x.txt", "A B", "EVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nA FIXC0\n",
-			       &env, NULL, err, sizeof(err));
+	m = likwid_group_parse("x.txt", "A B",
+			       "EVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nA FIXC0\n", &env, NULL,
+			       err, sizeof(err));
 	CHECK(m == NULL && strstr(err, "group name \"A B\" does not make a mode name"), "%s", err);
 }
 
