@@ -514,8 +514,9 @@ static void translate(const struct lk_group *g, const char *f, const struct likw
 			double v = strtod(p, &end);
 			if (end == p || !isfinite(v) || isalpha((unsigned char)*end) ||
 			    *end == '_') {
-				snprintf(mt->why, sizeof(mt->why), "malformed number at \"%.12s\"",
-					 p);
+				char e[64];
+				text_escape(p, strnlen(p, 12), e, sizeof(e));
+				snprintf(mt->why, sizeof(mt->why), "malformed number at \"%s\"", e);
 				return;
 			}
 			EMIT("%.12g", v);
@@ -764,7 +765,7 @@ static int parse_group(struct lk_group *g, const char *label, const char *text,
 		if (!*s || *s == '#')
 			continue;
 		for (const char *q = s; *q; q++)
-			if ((unsigned char)*q < 0x20 && *q != '\t')
+			if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f)
 				return lk_fail(err, errlen, label, line, "control character 0x%02x",
 					       (unsigned char)*q);
 		if (strncmp(s, "SHORT", 5) == 0 && (!s[5] || isspace((unsigned char)s[5]))) {
