@@ -16,6 +16,7 @@ struct pmu_family;
 struct likwid_env {
 	const struct pmu_family *family; /* whose events the groups are mapped to */
 	const char *sysfs_root;		 /* for encoding checks ("" = live) */
+	int cpu_family, cpu_model;	 /* /proc/cpuinfo (x86), -1 unknown: server parts */
 	double nominal_hz;		 /* the nominal clock for inverseClock; 0 = unknown */
 	char clock_source[160];		 /* where nominal_hz came from, or why it is unknown */
 };
@@ -53,7 +54,8 @@ struct likwid_load {
 	int nwarnings;
 };
 
-/* Reads @dir/<arch>/<GROUP>.txt (arch from env->family), or @dir/<GROUP>.txt when @dir holds group
+/* Reads @dir/<arch>/<GROUP>.txt (arch from env->family and, as likwid tells server parts and
+ * Zen generations apart, env->cpu_family/cpu_model), or @dir/<GROUP>.txt when @dir holds group
  * files, and registers each group as a mode (source = the file path). Returns the number of
  * groups loaded, or -1 with a message in @err when no directory fits (naming the family and
  * the arch directories @dir has) or it cannot be read; nothing is registered then. */

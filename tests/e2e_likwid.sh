@@ -75,6 +75,21 @@ check "one arch directory given directly" grep -qE "^likwid:FLOPS +available" "$
 run_cmd --likwid-groups "$T_TMP/none" --list-modes
 check "a missing directory: usage error naming it" bash -c "[ $RC -eq 2 ] && grep -q 'none: No such file or directory' '$T_TMP/err'"
 
+# server parts get their own directory, as likwid tells them apart (cpuinfo family 6 model 63:
+# Haswell-EP)
+HSW=$T_TMP/hsw-tree G=$T_TMP/groups
+cp -r "$T_SRC/tests/sysfs/x86-skylake" "$HSW"
+echo haswell >"$HSW/sys/bus/event_source/devices/cpu/caps/pmu_name"
+mkdir -p "$G/haswell" "$G/haswellEP"
+printf 'SHORT %s\nEVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nInstr FIXC0\n' client >"$G/haswell/CLIENT.txt"
+printf 'SHORT %s\nEVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nInstr FIXC0\n' server >"$G/haswellEP/SERVER.txt"
+for c in "60|CLIENT" "63|SERVER"; do
+	sed -i -E "s/^model([[:space:]]+): [0-9]+$/model\1: ${c%%|*}/" "$HSW/proc/cpuinfo"
+	run_cmd --sysfs-root "$HSW" --likwid-groups "$G" --list-modes
+	check "Haswell model ${c%%|*}: likwid:${c#*|} (from $(grep -o 'loaded from [^ ]*' "$T_TMP/err"))" \
+		bash -c "grep -q '^# family: hsw' '$T_TMP/out' && grep -qE '^likwid:${c#*|} +available' '$T_TMP/out'"
+done
+
 # ==== 4. more events than counters rotate as built-in modes do ==============================
 run_cmd "${SKL[@]}" --likwid-groups "$LK" --list-modes
 check "ROTATE needs 6 counters and rotates" grep -qE "^likwid:ROTATE +available +6 +2 +0 rotate sets" "$T_TMP/out"

@@ -894,6 +894,9 @@ int app_set_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen
 int app_load_likwid(struct app_ctx *app, const char *dir, char *err, size_t errlen)
 {
 	struct likwid_env env = {.family = app->family, .sysfs_root = app->pf.root};
+	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE) || app->pf.root[0];
+	env.cpu_family = here ? app->pf.cpu_family : -1; /* the sim's family is not this CPU */
+	env.cpu_model = here ? app->pf.cpu_model : -1;
 	struct likwid_load l;
 	bool recorded = source_has(&app->source, SOURCE_CAP_RECORDED);
 	struct source_machine rec;

@@ -42,6 +42,21 @@ static const struct {
     {"armv8", {"arm8"}},
 };
 
+/* Parts likwid gives their own directory (x86 family and model, /proc/cpuinfo), before the
+ * family's. Model -1: every model from min_model on. */
+static const struct {
+	const char *family;
+	int cpu_family, model, min_model;
+	const char *arch;
+} model_table[] = {
+    {"nhm", 6, 46, 0, "nehalemEX"},	{"wsm", 6, 47, 0, "westmereEX"},
+    {"snb", 6, 45, 0, "sandybridgeEP"}, {"ivb", 6, 62, 0, "ivybridgeEP"},
+    {"hsw", 6, 63, 0, "haswellEP"},	{"bdw", 6, 79, 0, "broadwellEP"},
+    {"bdw", 6, 86, 0, "broadwellD"},	{"icl", 6, 140, 0, "TGL"},
+    {"icl", 6, 141, 0, "TGL"},		{"icl", 6, 167, 0, "RKL"},
+    {"zen", 0x17, -1, 0x30, "zen2"},	{"zen", 0x19, -1, 0, "zen3"},
+};
+
 /* Counter kinds likwid groups name that pmutop does not count (uncore boxes and others). */
 static const struct {
 	const char *prefix;
@@ -252,8 +267,8 @@ static bool holds_groups(const char *dir)
 }
 
 /* The arch directory for env->family under @dir into @out; -1 + @err naming what is there. */
-static int pick_arch(const char *dir, const struct pmu_family *fam, char *out, size_t outlen,
-		     char *err, size_t errlen)
+static int pick_arch(const char *dir, const struct pmu_family *fam, int cpu_family, int cpu_model,
+		     char *out, size_t outlen, char *err, size_t errlen)
 {
 	char edir[200];
 	text_escape(dir, TEXT_NUL_TERMINATED, edir, sizeof(edir));
@@ -264,6 +279,16 @@ static int pick_arch(const char *dir, const struct pmu_family *fam, char *out, s
 	if (holds_groups(dir)) {
 		snprintf(out, outlen, "%s", dir);
 		return 0;
+	}
+	for (size_t i = 0; fam && i < sizeof(model_table) / sizeof(model_table[0]); i++) {
+		if (strcmp(model_table[i].family, fam->key) != 0 ||
+		    model_table[i].cpu_family != cpu_family ||
+		    (model_table[i].model >= 0 ? model_table[i].model != cpu_model
+					       : cpu_model < model_table[i].min_model))
+			continue;
+		snprintf(out, outlen, "%s/%s", dir, model_table[i].arch);
+		if (is_dir(out))
+			return 0;
 	}
 	for (const struct pmu_family *f = fam; f; f = family_find(f->parent))
 		for (size_t i = 0; i < sizeof(arch_table) / sizeof(arch_table[0]); i++) {
@@ -1015,7 +1040,8 @@ int likwid_load_dir(struct mode_registry *r, const char *dir, const struct likwi
 		    struct likwid_load *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
-	if (pick_arch(dir, env->family, out->dir, sizeof(out->dir), err, errlen) < 0)
+	if (pick_arch(dir, env->family, env->cpu_family, env->cpu_model, out->dir, sizeof(out->dir),
+		      err, errlen) < 0)
 		return -1;
 	char edir[200];
 	text_escape(out->dir, TEXT_NUL_TERMINATED, edir, sizeof(edir));

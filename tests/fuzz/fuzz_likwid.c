@@ -33,11 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > TEXT_MAX)
 		size = TEXT_MAX;
 	char *text = fuzz_strndup(data, size), err[512] = "";
-	struct likwid_env env = {.family = family_find(fams[b % 6]),
-				 .sysfs_root = "",
-				 .nominal_hz = b & 8 ? 2.5e9 : 0};
+	struct likwid_env env = {
+	    .family = family_find(fams[b % 6]), .sysfs_root = "", .nominal_hz = b & 8 ? 2.5e9 : 0};
 	struct likwid_group_info info;
-	struct mode *m = likwid_group_parse("fuzz.txt", "FUZZ", text, &env, &info, err, sizeof(err));
+	struct mode *m =
+	    likwid_group_parse("fuzz.txt", "FUZZ", text, &env, &info, err, sizeof(err));
 	FUZZ_ASSERT(m || strncmp(err, "fuzz.txt", 8) == 0);
 	if (m) {
 		FUZZ_ASSERT(strcmp(m->name, "likwid:FUZZ") == 0);
