@@ -24,6 +24,5 @@ const struct command cmd_likwid_groups_entry = {
     .max_args = 1,
     .args = {ARG_FILE},
     .exec = exec_likwid_groups,
-    .help = "load likwid performance groups from DIR/<arch>/*.txt (or DIR/*.txt) as modes "
-	    "likwid:GROUP; a group that does not load is named with the reason",
+    .help = "load likwid performance groups, DIR/<arch>/*.txt or DIR/*.txt, as modes likwid:GROUP",
 };
