@@ -313,6 +313,19 @@ static void test_malformed(void)
 	CHECK(m && m->nmetrics == 1 && strcmp(m->metrics[0].name, "Good") == 0, "one of two");
 	CHECK(m && strstr(m->help, "not computed: Bad: operator \">\" is not supported"), "why");
 	mode_free(m);
+	/* the same name many times: _2, _3, ...; too many metric lines: an error */
+	static char many[200 * 16];
+	size_t n =
+	    (size_t)snprintf(many, sizeof(many), "EVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\n");
+	for (int i = 0; i < 3; i++)
+		n += (size_t)snprintf(many + n, sizeof(many) - n, "Same FIXC0\n");
+	m = likwid_group_parse("x.txt", "X", many, &env, NULL, err, sizeof(err));
+	CHECK(m && m->nmetrics == 3 && strcmp(m->metrics[2].name, "Same_3") == 0, "Same_3");
+	mode_free(m);
+	for (int i = 3; i < 130; i++)
+		n += (size_t)snprintf(many + n, sizeof(many) - n, "Same FIXC0\n");
+	m = likwid_group_parse("x.txt", "X", many, &env, NULL, err, sizeof(err));
+	CHECK(m == NULL && strstr(err, "x.txt:132: more than 128 metrics"), "%s", err);
 	/* names that make no mode name */
 	m = likwid_group_parse("x.txt", "A B",
 			       "EVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nA FIXC0\n", &env, NULL,

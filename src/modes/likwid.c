@@ -137,6 +137,7 @@ static const struct {
 };
 
 #define LK_MAX_COUNTERS 48
+#define LK_MAX_METRICS 128 /* metric lines of one group (likwid's largest has 38) */
 #define LK_LINE_MAX 4096   /* a group line: longer is an error */
 #define LK_FORMULA_MAX 511 /* bytes of a translated formula (session_metric.formula) */
 
@@ -635,6 +636,8 @@ static int parse_metric_line(struct lk_group *g, char *s, int line, const struct
 			strncat(name, " ", sizeof(name) - strlen(name) - 1);
 		strncat(name, words[i], sizeof(name) - strlen(name) - 1);
 	}
+	if (g->nm == LK_MAX_METRICS)
+		return lk_fail(err, errlen, label, line, "more than %d metrics", LK_MAX_METRICS);
 	struct lk_metric *v = realloc(g->m, (size_t)(g->nm + 1) * sizeof(*v));
 	if (!v)
 		return lk_fail(err, errlen, label, line, "out of memory");
@@ -688,7 +691,7 @@ static int parse_metric_line(struct lk_group *g, char *s, int line, const struct
 		char *us = strrchr(base, '_');
 		if (dup > 2 && us)
 			*us = '\0';
-		snprintf(mt->ident, sizeof(mt->ident), "%.26s_%d", base, dup % 1000);
+		snprintf(mt->ident, sizeof(mt->ident), "%.26s_%d", base, dup % LK_MAX_METRICS);
 	}
 	translate(g, formula, env, mt);
 	return 0;
