@@ -326,6 +326,13 @@ static void test_malformed(void)
 		n += (size_t)snprintf(many + n, sizeof(many) - n, "Same FIXC0\n");
 	m = likwid_group_parse("x.txt", "X", many, &env, NULL, err, sizeof(err));
 	CHECK(m == NULL && strstr(err, "x.txt:132: more than 128 metrics"), "%s", err);
+	/* a name starting with a digit */
+	m = likwid_group_parse("x.txt", "X",
+			       "EVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\n2nd try FIXC0\n", &env,
+			       NULL, err, sizeof(err));
+	CHECK(m && strcmp(m->metrics[0].name, "m_2nd_try") == 0, "%s",
+	      m ? m->metrics[0].name : err);
+	mode_free(m);
 	/* names that make no mode name */
 	m = likwid_group_parse("x.txt", "A B",
 			       "EVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nA FIXC0\n", &env, NULL,

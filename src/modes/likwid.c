@@ -676,9 +676,9 @@ static int parse_metric_line(struct lk_group *g, char *s, int line, const struct
 	}
 	mt->ident[k] = '\0';
 	if (!k || isdigit((unsigned char)mt->ident[0])) {
-		memmove(mt->ident + 2, mt->ident, k + 1);
-		memcpy(mt->ident, "m_", 2);
-		mt->ident[sizeof(mt->ident) - 1] = '\0';
+		char digits[sizeof(mt->ident)];
+		memcpy(digits, mt->ident, k + 1);
+		snprintf(mt->ident, sizeof(mt->ident), "m_%.28s", digits);
 	}
 	for (int dup = 2;; dup++) {
 		bool clash = false;
