@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_likwid.sh: likwid performance groups as modes (tests/fixtures/likwid): metric values checked
-# by hand against the counted events on the sim, the arch directory per --sysfs-root tree, event
-# set rotation, hostile group files, :likwid-groups in batch and on the screen (tmux).
+# by hand against the counted events on the sim and on a replay, the arch directory per
+# --sysfs-root tree, event set rotation, hostile group files, :likwid-groups in batch and on the
+# screen (tmux).
 source "$(dirname "$0")/lib.sh"
 LK=$T_SRC/tests/fixtures/likwid
 SKL=(--backend sim --sim-family skl --sysfs-root "$T_SRC/tests/sysfs/x86-skylake")
@@ -33,6 +34,26 @@ for r in recs:
         assert set(m) == set(want), sorted(m)
         for k, w in want.items():
             assert abs(m[k] - w) <= 1e-5 * abs(w), (k, m[k], w)
+print("ok")
+PY
+
+# the same group on a replay of that run: the same numbers; the recording names no CPU model (a
+# sim run), so inverseClock is n/a and so are the metrics using it
+run_cmd "${SKL[@]}" --sim-cpus 2 --likwid-groups "$LK" -m likwid:FLOPS -b -n 3 -i 100ms -f json -r "$T_TMP/flops.jsonl"
+cp "$T_TMP/out" "$T_TMP/live.json"
+run_cmd --likwid-groups "$LK" -R "$T_TMP/flops.jsonl" -m likwid:FLOPS -b -f json
+check "replay: exit 0 (got $RC)" [ "$RC" -eq 0 ]
+check "replay: inverseClock unknown is said" grep -q "inverseClock: n/a (nominal clock unknown)" "$T_TMP/err"
+check "replay: the live run's metrics, inverseClock ones n/a" python3 - "$T_TMP/live.json" "$T_TMP/out" <<'PY'
+import json, sys
+live = [json.loads(l) for l in open(sys.argv[1])]
+rep = [json.loads(l) for l in open(sys.argv[2])]
+assert len(live) == len(rep) == 3
+for a, b in zip(live, rep):
+    for ra, rb in zip(a["cpus"] + [a["total"]], b["cpus"] + [b["total"]]):
+        for k in ("Runtime_RDTSC", "CPI", "DP", "Vectorization_ratio"):
+            assert abs(ra["metrics"][k] - rb["metrics"][k]) <= 1e-6 * abs(ra["metrics"][k]), k
+        assert rb["metrics"]["Clock"] is None and rb["metrics"]["Runtime_unhalted"] is None
 print("ok")
 PY
 
