@@ -217,6 +217,14 @@ static void test_encodings(void)
 	    {"PMC12", "UOPS_ISSUED_ANY", 0x0e, 0x01, 0, false, false},
 	    {"PMC13", "IDQ_MITE_UOPS", 0x79, 0x04, 0, false, false},
 	    {"PMC14:THRESHOLD=0x2", "UOPS_ISSUED_ANY", 0x0e, 0x01, 2, false, false},
+	    {"PMC15", "L2_RQSTS_MISS", 0x24, 0x3f, 0, false, false},
+	    {"PMC16", "LONGEST_LAT_CACHE_MISS", 0x2e, 0x41, 0, false, false},
+	    /* two where libpfm4 follows Intel's Skylake event list, not likwid's: L2_LINES_IN.ALL
+	     * umask 0x1f (likwid 0x07), ARITH.DIVIDER_ACTIVE counter mask 1 (likwid none) */
+	    {"PMC17", "L2_LINES_IN_ALL", 0xf1, 0x1f, 0, false, false},
+	    {"PMC18", "L2_TRANS_L2_WB", 0xf0, 0x40, 0, false, false},
+	    {"PMC19", "ARITH_DIVIDER_ACTIVE", 0x14, 0x01, 1, false, false},
+	    {"PMC20", "MACHINE_CLEARS_COUNT", 0xc3, 0x01, 1, false, true},
 	};
 	char text[4096], err[512];
 	size_t n = (size_t)snprintf(text, sizeof(text), "SHORT encodings\nEVENTSET\n");
