@@ -26,13 +26,14 @@ struct options {
 	bool list_modes;
 	const char *mode_files[OPTIONS_MAX_LIST];
 	int nmode_files;
-	const char *likwid_groups; /* --likwid-groups DIR: likwid performance groups */
-	const char *events;	   /* -e: an ad hoc event list */
-	const char *record;	   /* -r FILE */
-	const char *replay;	   /* -R FILE */
-	uint64_t record_max;	   /* --record-max bytes, 0 = no limit */
-	unsigned record_keep;	   /* --record-keep rotated files */
-	double speed;		   /* --speed: replay speed 0.5 .. 16 */
+	/* --likwid-groups DIR: likwid performance groups as modes likwid:GROUP */
+	const char *likwid_groups;
+	const char *events;   /* -e: an ad hoc event list */
+	const char *record;   /* -r FILE */
+	const char *replay;   /* -R FILE */
+	uint64_t record_max;  /* --record-max bytes, 0 = no limit */
+	unsigned record_keep; /* --record-keep rotated files */
+	double speed;	      /* --speed: replay speed 0.5 .. 16 */
 	const char *agent; /* --agent: the agent command on the remote host; NULL = the default */
 	const char *theme;
 	const char *commands[OPTIONS_MAX_LIST]; /* -c */
