@@ -348,6 +348,43 @@ static void test_malformed(void)
 	CHECK(m == NULL && strstr(err, "group name \"A B\" does not make a mode name"), "%s", err);
 }
 
+/* A directory: the arch picked, each mode's source its file, nothing registered on failure. */
+static void test_load_dir(void)
+{
+	struct mode_registry r;
+	struct likwid_load l;
+	char err[1024] = "";
+	mode_registry_init(&r);
+	struct likwid_env env = env_for("skl", 3.2e9);
+	env.cpu_family = env.cpu_model = -1;
+	CHECK_INT(likwid_load_dir(&r, "fixtures/likwid", &env, &l, err, sizeof(err)), 3);
+	CHECK_STR(l.dir, "fixtures/likwid/skylake");
+	CHECK_INT(l.files, 3);
+	CHECK_INT(l.complete, 2); /* MIXED names counters pmutop does not count */
+	CHECK_INT(l.nwarnings, 0);
+	const struct mode *m = mode_find(&r, "likwid:ROTATE");
+	CHECK(m && strcmp(m->source, "fixtures/likwid/skylake/ROTATE.txt") == 0, "source %s",
+	      m ? m->source : "(no mode)");
+	likwid_load_free(&l);
+	int before = r.n;
+	env = env_for("cortex_a9", 0);
+	env.cpu_family = env.cpu_model = -1;
+	CHECK_INT(likwid_load_dir(&r, "fixtures/likwid", &env, &l, err, sizeof(err)), -1);
+	CHECK(strstr(err, "no likwid group directory for ARM Cortex-A9 (cortex_a9); it has:") &&
+		  strstr(err, " arm8") && strstr(err, " skylake") && strstr(err, " silvermont"),
+	      "%s", err);
+	CHECK_INT(r.n, before);
+	env = env_for("cortex_a53", 0);
+	env.cpu_family = env.cpu_model = -1;
+	/* one arch directory as DIR: on ARM only the FIXC events (perf generic) map, so ROTATE,
+	 * whose metrics all need PMC events, does not load */
+	CHECK_INT(likwid_load_dir(&r, "fixtures/likwid/skylake", &env, &l, err, sizeof(err)), 2);
+	CHECK(l.nwarnings == 1 && strstr(l.warnings[0], "ROTATE.txt: nothing of group ROTATE runs"),
+	      "%s", l.nwarnings ? l.warnings[0] : "no warning");
+	likwid_load_free(&l);
+	mode_registry_free(&r);
+}
+
 int main(void)
 {
 	char err[256];
@@ -363,5 +400,6 @@ int main(void)
 	test_encodings();
 	test_arm();
 	test_malformed();
+	test_load_dir();
 	return harness_done();
 }
