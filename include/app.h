@@ -126,6 +126,10 @@ struct app_ctx {
 
 /* ":offcore [BIT...] [response=NAME]": chooses the bits and switches to the offcore mode. */
 int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen);
+/* --likwid-groups DIR, :likwid-groups DIR: registers likwid's performance groups for the
+ * source's family as modes likwid:GROUP (a group file that does not load is a warning). Returns
+ * the number loaded, or -1 + @err when DIR has no groups for this family (nothing changes). */
+int app_load_likwid(struct app_ctx *app, const char *dir, char *err, size_t errlen);
 
 /* Registers an observer; returns 0, or -1 when the table is full. */
 int app_add_hook(struct app_ctx *app, const struct app_hook *hook);

@@ -28,6 +28,8 @@ struct options {
 	const char *perf_metric; /* -M GROUP|METRIC: the mode perf:GROUP */
 	const char *mode_files[OPTIONS_MAX_LIST];
 	int nmode_files;
+	/* --likwid-groups DIR: likwid performance groups as modes likwid:GROUP */
+	const char *likwid_groups;
 	const char *events;   /* -e: an ad hoc event list */
 	const char *record;   /* -r FILE */
 	const char *replay;   /* -R FILE */

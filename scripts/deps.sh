@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # deps.sh: installs the Debian packages pmutop needs to build, run and test (only those missing);
 # clang and its runtime for the libFuzzer targets (bench/fuzz.sh), util-linux for unshare.
-# deps.sh test also installs what only the tests need (packaging tools, Prometheus).
+# deps.sh test also installs what only the tests need (packaging tools, Prometheus, likwid's
+# performance groups for e2e_likwid_real).
 set -euo pipefail
 need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev tmux jq python3 clang-format
       clang libclang-rt-14-dev util-linux)
 if [ "${1:-}" = test ]; then
-  # linux-source-6.1: the kernel tarball whose tools/perf/pmu-events/arch test_pmuevents loads
-  need+=(dpkg-dev file man-db lintian curl prometheus python3-prometheus-client linux-source-6.1)
+  # linux-source-6.1: the kernel tarball whose tools/perf/pmu-events/arch test_pmuevents loads;
+  # likwid: the performance groups e2e_likwid_real loads
+  need+=(dpkg-dev file man-db lintian curl prometheus python3-prometheus-client linux-source-6.1
+        likwid)
 fi
 missing=()
 for p in "${need[@]}"; do

@@ -227,6 +227,8 @@ int main(int argc, char **argv)
 		rc += 100;
 	}
 	if (rc >= 100) {
+		struct batch log = {.app = &app}; /* what loading the modes said */
+		flush_messages(&log);
 		app_free(&app);
 		return rc - 100;
 	}

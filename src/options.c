@@ -40,6 +40,7 @@ enum option_id {
 	OPT_EXPLAIN,
 	OPT_LIST_MODES,
 	OPT_MODE_FILE,
+	OPT_LIKWID_GROUPS,
 	OPT_THEME,
 	OPT_NO_RC,
 	OPT_REMOTE,
@@ -112,6 +113,9 @@ static const struct option_def option_table[] = {
      "modes perf:GROUP"},
     {"metrics", OPT_PERF_METRIC, "GROUP",
      "as perf stat -M: run the perf:GROUP mode (a metric group or one metric) of --perf-events"},
+    {"likwid-groups", OPT_LIKWID_GROUPS, "DIR",
+     "likwid performance groups as modes likwid:GROUP, from DIR/<arch>/*.txt (arch of this "
+     "machine, e.g. /usr/share/likwid/perfgroups) or DIR/*.txt"},
     {"record", OPT_RECORD, "FILE", "write a recording (JSON Lines); - writes to stdout"},
     {"record-max", OPT_RECORD_MAX, "SIZE",
      "rotate the recording when it would pass SIZE (e.g. 64M)"},
@@ -440,6 +444,9 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 			return -1;
 		}
 		o->mode_files[o->nmode_files++] = arg;
+		return 0;
+	case OPT_LIKWID_GROUPS:
+		o->likwid_groups = arg;
 		return 0;
 	case OPT_RECORD:
 		o->record = arg;

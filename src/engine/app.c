@@ -8,6 +8,7 @@
 #include "expr.h"
 #include "family.h"
 #include "jitter.h"
+#include "likwid.h"
 #include "mode.h"
 #include "offcore.h"
 #include "openmetrics.h"
@@ -932,6 +933,36 @@ int app_set_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen
 
 /* --- set-up --------------------------------------------------------------------------------- */
 
+int app_load_likwid(struct app_ctx *app, const char *dir, char *err, size_t errlen)
+{
+	struct likwid_env env = {.family = app->family, .sysfs_root = app->pf.root};
+	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE) || app->pf.root[0];
+	env.cpu_family = here ? app->pf.cpu_family : -1; /* the sim's family is not this CPU */
+	env.cpu_model = here ? app->pf.cpu_model : -1;
+	struct likwid_load l;
+	bool recorded = source_has(&app->source, SOURCE_CAP_RECORDED);
+	struct source_machine rec;
+	memset(&rec, 0, sizeof(rec));
+	if (recorded && app->source.ops->describe) /* the recorded machine's clock, not ours */
+		app->source.ops->describe(app->source.inst, &rec);
+	likwid_env_clock(&env, recorded ? NULL : app->pf.root,
+			 recorded ? rec.model : app->pf.cpu_model_name);
+	int n = likwid_load_dir(app->modes, dir, &env, &l, err, errlen);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < l.nwarnings; i++)
+		app_log(app, MSG_WARN, "%s", l.warnings[i]);
+	char edir[200];
+	text_escape(l.dir, TEXT_NUL_TERMINATED, edir, sizeof(edir));
+	app_log(app, MSG_INFO,
+		"likwid groups: %d of %d loaded from %s for %s, %d with every event mapped; "
+		"inverseClock: %s",
+		l.loaded, l.files, edir, app->family->desc, l.complete,
+		env.nominal_hz > 0 ? env.clock_source : "n/a (nominal clock unknown)");
+	likwid_load_free(&l);
+	return n;
+}
+
 /* Built-in, user and --mode-file modes; a --mode-file that cannot be read is a usage error. */
 static int load_modes(struct app_ctx *app, char *err, size_t errlen)
 {
@@ -957,6 +988,11 @@ static int load_modes(struct app_ctx *app, char *err, size_t errlen)
 	if (app->opt.perf_metric && !app->perfev) {
 		snprintf(err, errlen, "-M %s: perf's metrics need --perf-events DIR",
 			 app->opt.perf_metric);
+		return -1;
+	}
+	if (app->opt.likwid_groups &&
+	    app_load_likwid(app, app->opt.likwid_groups, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "--likwid-groups: %s", why);
 		return -1;
 	}
 	return 0;

@@ -301,6 +301,19 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 				snprintf(alias, sizeof(alias), "%s", sm.events[e].name);
 			explain_event(app, alias, sm.events[e].spec, out);
 		}
+		text_fprintf(out, "  metrics:\n");
+		for (int i = 0; i < sm.nmetrics; i++)
+			text_fprintf(out, "  %-22s %s%s%s%s = %s\n", sm.metrics[i].name,
+				     sm.metrics[i].unit[0] ? "[" : "", sm.metrics[i].unit,
+				     sm.metrics[i].unit[0] ? "] " : "", sm.metrics[i].desc,
+				     sm.metrics[i].formula);
+		/* the mode's help, one line each (a likwid group's LONG text and what does not
+		 * run here) */
+		for (const char *h = m->help; h && *h;) {
+			size_t n = strcspn(h, "\n");
+			text_fprintf(out, "  | %.*s\n", (int)n, h);
+			h += n + (h[n] == '\n');
+		}
 		return 0;
 	}
 	static struct evlist_item items_[EVLIST_MAX_ITEMS];
