@@ -113,7 +113,7 @@ done
 
 # ==== 4. more events than counters rotate as built-in modes do ==============================
 run_cmd "${SKL[@]}" --likwid-groups "$LK" --list-modes
-check "ROTATE needs 6 counters and rotates" grep -qE "^likwid:ROTATE +available +6 +2 +0 rotate sets" "$T_TMP/out"
+check "ROTATE needs 6 counters and rotates" grep -qE "^likwid:ROTATE +available +6/4 +2 +0 rotate sets" "$T_TMP/out"
 run_cmd "${SKL[@]}" --sim-cpus 1 --likwid-groups "$LK" -m likwid:ROTATE -b -n 4 -i 100ms -f json
 check "ROTATE: every metric has a value after two sets" python3 - "$T_TMP/out" <<'PY'
 import json, sys

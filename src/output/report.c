@@ -123,8 +123,12 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 	text_fprintf(out, "# family: %s (%s), %d programmable counters\n", app->family->key,
 		     app->family->desc, app->family->counters);
 	print_core_types(app, out);
-	text_fprintf(out, "%-10s %-9s %9s %6s %6s %-11s %-10s %s\n", "MODE", "STATUS", "NEED/HAVE",
-		     "FIXED", "OTHER", "MULTIPLEX", "FROM", "TITLE / REASON");
+	int w = 10; /* the name column: as wide as the longest name (perf:..., likwid:...) */
+	for (int i = 0; i < app->modes->n; i++)
+		if ((int)strlen(app->modes->modes[i]->name) > w)
+			w = (int)strlen(app->modes->modes[i]->name);
+	text_fprintf(out, "%-*s %-9s %9s %6s %6s %-11s %-10s %s\n", w, "MODE", "STATUS",
+		     "NEED/HAVE", "FIXED", "OTHER", "MULTIPLEX", "FROM", "TITLE / REASON");
 	for (int i = 0; i < app->modes->n; i++) {
 		const struct mode *m = app->modes->modes[i];
 		struct mode_avail a;
@@ -133,11 +137,19 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 				   : strncmp(m->source, "modes/", 6) == 0 ? "built-in"
 									  : m->source;
 		if (app_mode_availability(app, m, &a) < 0) {
-			text_fprintf(out, "%-10s %-9s %9s %6s %6s %-11s %-10s %s\n", m->name, "n/a",
-				     "-", "-", "-", "-", from, a.reason);
+			text_fprintf(out, "%-*s %-9s %9s %6s %6s %-11s %-10s %s\n", w, m->name,
+				     "n/a", "-", "-", "-", "-", from, a.reason);
 			continue;
 		}
-		const char *mux = !a.multiplex ? "no" : a.counters <= 4 ? "rotate sets" : "kernel";
+		/* as the run does it: event sets the planner rotates, else the kernel multiplexes
+		 */
+		static struct mode_plan plan;
+		char perr[256];
+		const char *mux = !a.multiplex ? "no"
+				  : a.counters > 0 && mode_plan_sets(m, app->family, a.counters,
+								     &plan, perr, sizeof(perr)) > 1
+				      ? "rotate sets"
+				      : "kernel";
 		char muxbuf[32];
 		int needed = a.needed;
 		if (m->kind == MODE_KIND_OFFCORE) {
@@ -156,7 +168,7 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 			snprintf(need, sizeof(need), "%d/%d", needed, a.counters);
 		else
 			snprintf(need, sizeof(need), "%d/?", needed);
-		text_fprintf(out, "%-10s %-9s %9s %6d %6d %-11s %-10s %s%s%s%s\n", m->name,
+		text_fprintf(out, "%-*s %-9s %9s %6d %6d %-11s %-10s %s%s%s%s\n", w, m->name,
 			     "available", need, a.fixed, a.other, mux, from,
 			     m->title ? m->title : "", a.note ? " [" : "", a.note ? a.note : "",
 			     a.note ? "]" : "");
