@@ -68,7 +68,7 @@ struct app_ctx {
 	struct pmuev_lib *perfev; /* the perf pmu-events library loaded (--perf-events), or NULL */
 	struct session *session;
 	struct session_mode mode; /* the mode running now */
-	char mode_name[32];
+	char mode_name[SESSION_MODE_NAME];
 	int ncpus;
 	int *cpus;	/* [APP_MAX_ROWS]: CPU number per row */
 	int *core_type; /* [APP_MAX_ROWS]: core PMU type per row, 0 = none */

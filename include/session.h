@@ -11,8 +11,10 @@
 
 #define SESSION_MAX_EVENTS 48
 #define SESSION_MAX_METRICS 24
-#define SESSION_MAX_STACK 8  /* metrics in one stacked bar (MODE_MAX_STACK) */
-#define SESSION_MODE_NAME 49 /* bytes of a mode name with its NUL (MODE_NAME_MAX + 1) */
+#define SESSION_MAX_STACK 8 /* metrics in one stacked bar (MODE_MAX_STACK) */
+/* bytes of a mode name with its NUL: MODE_NAME_MAX + 1 and more for merged modes ("a+b"), as
+ * recordings keep them (REC_NAME_MAX) */
+#define SESSION_MODE_NAME 64
 
 /* What a metric formula can read for one row: event deltas by alias and the tick's time. */
 struct metric_inputs {
@@ -32,8 +34,9 @@ int metric_inputs_get(const struct metric_inputs *in, const char *name, double *
 /* A metric as the session runs it: plain data (no pointer into a mode registry), so a running
  * session never depends on a mode that is redefined or freed; the session compiles the formula
  * when the mode opens and frees it when the next one opened. */
+#define SESSION_METRIC_NAME_MAX 72 /* bytes of a metric name with its NUL (perf's reach 67) */
 struct session_metric {
-	char name[32];
+	char name[SESSION_METRIC_NAME_MAX];
 	char unit[16];
 	char desc[96];
 	char formula[4096];   /* expr.h syntax over event names and builtins */
@@ -57,7 +60,7 @@ struct session_offcore {
 /* A mode resolved for one machine: the events to open and the metrics to compute. A value
  * type: copies own everything they hold. */
 struct session_mode {
-	char name[32];
+	char name[SESSION_MODE_NAME];
 	char title[96];
 	int nevents;
 	struct backend_event events[SESSION_MAX_EVENTS];
@@ -70,7 +73,7 @@ struct session_mode {
 	/* the mode file's "stack =": metrics (% of one whole) the table draws as one stacked bar,
 	 * by name (the frame finds them among the snapshot's metrics); 0: none */
 	int nstack;
-	char stack[SESSION_MAX_STACK][32];
+	char stack[SESSION_MAX_STACK][SESSION_METRIC_NAME_MAX];
 	char drill[SESSION_MODE_NAME]; /* "drill =": the drill-down mode, "" none */
 };
 

@@ -303,4 +303,24 @@ sys.exit(0 if s > 2**32 else "max sum %r" % s)
 PY
 json_result "$T_TMP/w32.json" width32.json
 
+# long names, as metric libraries have them: a 48-byte mode name and a 67-byte metric name
+# (perf's longest) reach every output whole, and two that share their first 47 bytes stay apart
+LONG_MODE=lib:$(printf 'm%.0s' {1..44})
+LONG_A=llc_data_read_demand_plus_prefetch_miss_latency_for_local_requests
+LONG_B=llc_data_read_demand_plus_prefetch_miss_latency
+printf '[mode]\nname = %s\n[events *]\nclock = cpu-clock\n[metric %s]\nexpr = clock / interval_ns\n[metric %s]\nexpr = 2 * clock / interval_ns\n' \
+	"$LONG_MODE" "$LONG_A" "$LONG_B" >"$T_TMP/long.mode"
+run_cmd --backend sim --mode-file "$T_TMP/long.mode" -m "$LONG_MODE" -b -n 1 -f json
+check "long names: exit 0 ($RC: $(head -c 200 "$T_TMP/err"))" [ "$RC" -eq 0 ]
+check "long names: the mode name whole" grep -qF "\"mode\":\"$LONG_MODE\"" "$T_TMP/out"
+check "long names: both metric names whole and apart" python3 -c '
+import json, sys
+o = json.loads(open(sys.argv[1]).readline())
+m = o["total"]["metrics"]
+a, b = m.get(sys.argv[2]), m.get(sys.argv[3])
+sys.exit(not (a is not None and b is not None and abs(b - 2 * a) <= 1e-6 * abs(b)))' \
+	"$T_TMP/out" "$LONG_A" "$LONG_B"
+run_cmd --backend sim --mode-file "$T_TMP/long.mode" -m "$LONG_MODE" -b -n 1 -f csv
+check "long names: CSV names them whole" grep -qF ",metric,$LONG_A," "$T_TMP/out"
+
 t_done

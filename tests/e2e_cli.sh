@@ -198,7 +198,9 @@ check "live json | head -1: pmutop exits 0 (got $(cat "$T_TMP/pipe" 2>/dev/null)
 for sig in TERM INT HUP; do
 	"$BIN" -b -i 50 --backend sim -f json >"$T_TMP/sig.out" 2>/dev/null &
 	pid=$!
-	for _ in $(seq 100); do [ -s "$T_TMP/sig.out" ] && break; sleep 0.05; done
+	# the first record means the handlers are in place: a background job of a script starts
+	# with SIGINT ignored, so an INT sent before pmutop set its handler would be lost
+	for _ in $(seq 600); do [ -s "$T_TMP/sig.out" ] && break; sleep 0.05; done
 	kill -$sig $pid
 	timeout 10 tail --pid=$pid -f /dev/null
 	if kill -0 $pid 2>/dev/null; then

@@ -41,8 +41,9 @@ dpkg-deb -c "$main_deb" | awk '{print $6}' >"$T_TMP/main.list"
 dpkg-deb -c "$agent_deb" | awk '{print $6}' >"$T_TMP/agent.list"
 for f in ./usr/bin/pmutop ./usr/share/man/man1/pmutop.1.gz \
 	./usr/share/bash-completion/completions/pmutop ./usr/share/doc/pmutop/copyright \
-	./usr/share/doc/pmutop/README.md ./usr/share/pmutop/modes/sw.mode \
-	./usr/share/pmutop/themes/mono.theme; do
+	./usr/share/doc/pmutop/README.md ./usr/share/doc/pmutop/topdown.md \
+	./usr/share/doc/pmutop/metric-libraries.md ./usr/share/pmutop/modes/sw.mode \
+	./usr/share/pmutop/modes/topdown.mode ./usr/share/pmutop/themes/mono.theme; do
 	check "pmutop package has $f" grep -qxF "$f" "$T_TMP/main.list"
 done
 for f in ./usr/bin/pmutop-agent ./usr/share/man/man1/pmutop-agent.1.gz \

@@ -355,7 +355,7 @@ int app_mode_names(const struct app_ctx *app, const char **names, int max)
 	return n;
 }
 
-_Static_assert(SESSION_MAX_STACK == MODE_MAX_STACK && SESSION_MODE_NAME == MODE_NAME_MAX + 1,
+_Static_assert(SESSION_MAX_STACK == MODE_MAX_STACK && SESSION_MODE_NAME >= MODE_NAME_MAX + 1,
 	       "a mode's stacked bar and drill-down mode fit the session's mode");
 _Static_assert(PLATFORM_NOTE_MAX <= sizeof(((struct app_message *)0)->text),
 	       "a permission hint fits in one message");

@@ -31,7 +31,7 @@ struct frame_store {
 	const char **task_ptr;
 	const char **core_type;
 	char util_source[128]; /* the last one known (a tick where util is n/a has none) ... */
-	char util_mode[32];    /* ... in this mode */
+	char util_mode[SESSION_MODE_NAME]; /* ... in this mode */
 };
 
 void frame_store_free(struct frame_store *fs)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* likwid.c: likwid performance groups (SHORT, EVENTSET, METRICS, LONG) translated into modes. */
 #include "likwid.h"
+#include "dirlist.h"
 #include "encode.h"
 #include "expr.h"
 #include "family.h"
@@ -1015,11 +1016,6 @@ out:
 
 /* ---- a directory --------------------------------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void add_warning(struct likwid_load *l, const char *msg)
 {
 	char **v = realloc(l->warnings, (size_t)(l->nwarnings + 1) * sizeof(*v));
@@ -1048,35 +1044,12 @@ int likwid_load_dir(struct mode_registry *r, const char *dir, const struct likwi
 		return -1;
 	char edir[200];
 	text_escape(out->dir, TEXT_NUL_TERMINATED, edir, sizeof(edir));
-	DIR *d = opendir(out->dir);
-	if (!d)
+	char **names;
+	int n = dir_list(out->dir, ".txt", LIKWID_MAX_GROUPS, &names);
+	if (n == -2)
+		return lk_fail(err, errlen, edir, 0, "more than %d group files", LIKWID_MAX_GROUPS);
+	if (n < 0)
 		return lk_fail(err, errlen, edir, 0, "%s", strerror(errno));
-	char **names = NULL;
-	int n = 0, rc = 0;
-	for (struct dirent *de; rc == 0 && (de = readdir(d));) {
-		if (de->d_name[0] == '.' || !has_suffix(de->d_name, ".txt"))
-			continue;
-		char **v =
-		    n < LIKWID_MAX_GROUPS ? realloc(names, (size_t)(n + 1) * sizeof(*v)) : NULL;
-		if (v)
-			names = v;
-		if (!v || !(names[n] = strdup(de->d_name)))
-			rc = n < LIKWID_MAX_GROUPS
-				 ? lk_fail(err, errlen, edir, 0, "out of memory")
-				 : lk_fail(err, errlen, edir, 0, "more than %d group files",
-					   LIKWID_MAX_GROUPS);
-		else
-			n++;
-	}
-	closedir(d);
-	if (rc < 0) {
-		for (int i = 0; i < n; i++)
-			free(names[i]);
-		free(names);
-		return -1;
-	}
-	if (n)
-		qsort(names, (size_t)n, sizeof(*names), cmp_str);
 	struct mode_registry tmp;
 	mode_registry_init(&tmp);
 	for (int i = 0; i < n; i++) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mode.c: mode files (parse, validate), per-family resolution, counter needs and set planning. */
 #include "mode.h"
+#include "dirlist.h"
 #include "embedded.h"
 #include "evlist.h"
 #include "expr.h"
@@ -1404,45 +1405,30 @@ int mode_load_file(struct mode_registry *r, const char *path)
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+#define MODE_DIR_MAX_FILES 4096 /* *.mode files read from one directory */
 
 int mode_load_dir(struct mode_registry *r, const char *dir)
 {
 	char msg[512];
-	DIR *d = opendir(dir);
-	if (!d) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
-		snprintf(msg, sizeof(msg), "%s: %s", dir, strerror(errno));
+	char **names;
+	int n = dir_list(dir, ".mode", MODE_DIR_MAX_FILES, &names), loaded = 0;
+	if (n == -1 && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
+	if (n < 0) {
+		if (n == -2)
+			snprintf(msg, sizeof(msg), "%s: more than %d mode files", dir,
+				 MODE_DIR_MAX_FILES);
+		else
+			snprintf(msg, sizeof(msg), "%s: %s", dir, strerror(errno));
 		add_warning(r, msg);
 		return -1;
 	}
-	char **names = NULL;
-	int n = 0, loaded = 0;
-	for (struct dirent *de; (de = readdir(d));) {
-		size_t len = strlen(de->d_name);
-		if (len <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + len - 5, ".mode") != 0)
-			continue;
-		char **v = grow(names, n, sizeof(*v));
-		if (!v)
-			break;
-		names = v;
-		if ((names[n] = xstrdup(de->d_name)))
-			n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(names, (size_t)n, sizeof(*names), cmp_str);
 	for (int i = 0; i < n; i++) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		loaded += mode_load_file(r, path) == 0;
-		free(names[i]);
 	}
-	free(names);
+	dir_list_free(names, n);
 	return loaded;
 }
 

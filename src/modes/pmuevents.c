@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmuevents.c: perf's pmu-events JSON (mapfile.csv, event and metric files) as pmutop modes. */
 #include "pmuevents.h"
+#include "dirlist.h"
 #include "expr.h"
 #include "linereader.h"
 #include "mode.h"
@@ -1170,36 +1171,12 @@ const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r
 /* Every *.json of @dir, sorted. */
 static int list_json(const char *dir, char ***out, char *err, size_t errlen)
 {
-	DIR *d = opendir(dir);
-	if (!d) {
+	int n = dir_list(dir, ".json", MAX_FILES, out);
+	if (n == -2)
+		snprintf(err, errlen, "%s: more than %d JSON files", dir, MAX_FILES);
+	else if (n < 0)
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	char **names = NULL;
-	int n = 0;
-	for (struct dirent *de; (de = readdir(d)) && n < MAX_FILES;) {
-		size_t len = strlen(de->d_name);
-		if (len <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + len - 5, ".json") != 0)
-			continue;
-		char **v = grow(names, n, sizeof(*v));
-		if (!v)
-			break;
-		names = v;
-		if ((names[n] = xstrdup(de->d_name)))
-			n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(names, (size_t)n, sizeof(*names), cmp_str);
-	*out = names;
-	return n;
-}
-
-static void free_names(char **names, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	return n < 0 ? -1 : n;
 }
 
 struct pmuev_lib *pmuevents_open(const char *dir, const struct pmuev_machine *m, char *err,
@@ -1259,13 +1236,13 @@ struct pmuev_lib *pmuevents_open(const char *dir, const struct pmuev_machine *m,
 			char path[4800];
 			snprintf(path, sizeof(path), "%s/%s", mdir, names[i]);
 			if (read_file(lib, path, pass, false, err, errlen) < 0) {
-				free_names(names, n);
+				dir_list_free(names, n);
 				pmuevents_free(lib);
 				return NULL;
 			}
 		}
 	lib->files = n;
-	free_names(names, n);
+	dir_list_free(names, n);
 	if (lib->nev == 0 && lib->nmt == 0) {
 		snprintf(err, errlen, "%s: no events or metrics in the model's JSON files", mdir);
 		pmuevents_free(lib);

@@ -12,7 +12,7 @@
 #include <strings.h>
 
 struct om_series {
-	char mode[32];
+	char mode[SESSION_MODE_NAME];
 	char event[48];
 	int cpu;
 	char core_type[32];
@@ -31,7 +31,7 @@ struct om_counters {
 	int32_t *map;
 	int map_rows, map_events;
 	const char (*map_names)[48];
-	char map_mode[32];
+	char map_mode[SESSION_MODE_NAME];
 	struct app_ctx *app;
 };
 

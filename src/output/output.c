@@ -844,7 +844,7 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 		     meta->util_source ? meta->util_source : "");
 	text_fprintf(out, "%5s", "CPU");
 	for (int m = 0; m < snap->nmetrics; m++) {
-		char h[64];
+		char h[SESSION_METRIC_NAME_MAX + 24];
 		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->split[m] ? "*" : "",
 			 snap->metrics[m].name, snap->metrics[m].unit[0] ? "[" : "",
 			 snap->metrics[m].unit, snap->metrics[m].unit[0] ? "]" : "");

@@ -394,7 +394,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0,
 		    CPU_COL - 1, 0, "CPU");
 	for (int m = 0; m < shown; m++) {
-		char h[48];
+		char h[SESSION_METRIC_NAME_MAX + 24];
 		const struct session_metric *sm = &snap->metrics[m];
 		if (jit && jit->stat)
 			snprintf(h, sizeof(h), "%s %s", sm->name, jit->stat);
