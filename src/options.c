@@ -605,7 +605,8 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 	}
 	longopts[nlong] = (struct option){0};
 	shortopts[sp] = '\0';
-	optind = 1;
+	optind =
+	    0; /* 0, not 1: getopt forgets the previous scan (its permutation of another argv) */
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {

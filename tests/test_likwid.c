@@ -395,11 +395,22 @@ int main(void)
 	}
 	test_arch();
 	test_clock();
-	test_flops();
-	test_mixed();
-	test_encodings();
+	/* the x86 groups map to libpfm4's Skylake names: a libpfm4 built for another architecture
+	 * (armhf, arm64) has no x86 tables */
+	char model[32];
+	if (encode_model_missing("@::INST_RETIRED:ANY_P", family_find("skl"), model,
+				 sizeof(model))) {
+		SKIP(
+		    "Skylake groups (flops, mixed, encodings, a directory): libpfm4 here has no %s "
+		    "tables (built for another architecture)",
+		    model);
+	} else {
+		test_flops();
+		test_mixed();
+		test_encodings();
+		test_load_dir();
+	}
 	test_arm();
 	test_malformed();
-	test_load_dir();
 	return harness_done();
 }
