@@ -62,6 +62,21 @@ static inline int harness_done(void)
 	return 0;
 }
 
+#define HARNESS_MAX_ARGS 64 /* argv entries harness_argv fills, the NULL included */
+/* The argv of a run for options_parse: "pmutop", then the words of @args (split at blanks, no
+ * quoting) copied into @buf; words past HARNESS_MAX_ARGS - 2 are dropped. Returns argc. */
+static inline int harness_argv(const char *args, char *buf, size_t len, char **argv)
+{
+	int argc = 0;
+	snprintf(buf, len, "%s", args);
+	argv[argc++] = "pmutop";
+	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < HARNESS_MAX_ARGS - 1;
+	     w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	return argc;
+}
+
 /* Path of a file under tests/ (tests run with tests/ as working directory). */
 static inline const char *harness_src(void)
 {

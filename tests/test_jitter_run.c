@@ -48,14 +48,8 @@ static struct app_ctx app;
 static int start(const char *args, char *err, size_t errlen)
 {
 	static char buf[1024];
-	char *argv[64];
-	int argc = 0;
-	snprintf(buf, sizeof(buf), "%s", args);
-	argv[argc++] = "pmutop";
-	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 63;
-	     w = strtok_r(NULL, " ", &save))
-		argv[argc++] = w;
-	argv[argc] = NULL;
+	char *argv[HARNESS_MAX_ARGS];
+	int argc = harness_argv(args, buf, sizeof(buf), argv);
 	memset(&app, 0, sizeof(app));
 	memset(&cap, 0, sizeof(cap));
 	if (options_parse(&app.opt, argc, argv, err, errlen) < 0)

@@ -326,16 +326,9 @@ static struct app_ctx app; /* large: static */
 static int app_start(const char *args, char *err, size_t errlen)
 {
 	static char buf[8192];
-	char *argv[64];
-	int argc = 0;
-	snprintf(buf, sizeof(buf), "%s", args);
-	argv[argc++] = "pmutop";
-	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 63;
-	     w = strtok_r(NULL, " ", &save))
-		argv[argc++] = w;
-	argv[argc] = NULL;
+	char *argv[HARNESS_MAX_ARGS];
+	int argc = harness_argv(args, buf, sizeof(buf), argv);
 	memset(&app, 0, sizeof(app));
-	optind = 0;
 	if (options_parse(&app.opt, argc, argv, err, errlen) < 0 ||
 	    app_init(&app, err, errlen) != 0) {
 		app_free(&app);

@@ -259,16 +259,9 @@ static struct app_ctx app; /* large: static */
 static int start(const char *args)
 {
 	static char buf[1024];
-	char *argv[32], err[512];
-	int argc = 0;
-	snprintf(buf, sizeof(buf), "%s", args);
-	argv[argc++] = "pmutop";
-	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 31;
-	     w = strtok_r(NULL, " ", &save))
-		argv[argc++] = w;
-	argv[argc] = NULL;
+	char *argv[HARNESS_MAX_ARGS], err[512];
+	int argc = harness_argv(args, buf, sizeof(buf), argv);
 	memset(&app, 0, sizeof(app));
-	optind = 0;
 	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 ||
 	    app_init(&app, err, sizeof(err)) != 0) {
 		CHECK(0, "start \"%s\": %s", args, err);

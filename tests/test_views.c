@@ -35,18 +35,12 @@ static void fx_close(void)
 static int fx_open(const char *args, int ticks)
 {
 	fx_close();
-	char buf[512], *argv[64];
-	int argc = 0;
+	char words[512], buf[512], *argv[HARNESS_MAX_ARGS];
 	bool replay = strncmp(args, "-R ", 3) == 0;
-	snprintf(buf, sizeof(buf),
-		 replay ? "pmutop --no-rc %s" : "pmutop --no-rc --backend sim --seed 1 -i 1000 %s",
-		 args);
-	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && argc < 63;
-	     t = strtok_r(NULL, " ", &save))
-		argv[argc++] = t;
-	argv[argc] = NULL;
+	snprintf(words, sizeof(words),
+		 replay ? "--no-rc %s" : "--no-rc --backend sim --seed 1 -i 1000 %s", args);
+	int argc = harness_argv(words, buf, sizeof(buf), argv);
 	char err[512];
-	optind = 0;
 	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 ||
 	    app_init(&app, err, sizeof(err)) != 0) {
 		CHECK(0, "fixture \"%s\": %s", args, err);
