@@ -331,6 +331,23 @@ static int parse_name(struct parser *p)
 
 /* f(a, b) for min, max, d_ratio; in perf syntax also has_event(NAME), source_count(NAME) and
  * strcmp_cpuid_str(NAME), kept as one name "has_event(NAME)" for the caller to resolve. */
+
+/* The ')' that closes the '(' at @open (of a group or a function call), after blanks; one level
+ * of nesting less. */
+static int close_paren(struct parser *p, size_t open)
+{
+	skip_space(p);
+	if (p->s[p->pos] != ')') {
+		if (p->s[p->pos] == '\0')
+			fail(p, open, "unbalanced '(': no matching ')'");
+		else
+			fail(p, p->pos, "expected ')' but found %s", describe(p->s[p->pos]));
+		return -1;
+	}
+	p->pos++;
+	p->depth--;
+	return 0;
+}
 static int parse_call(struct parser *p, size_t start, size_t len)
 {
 	static const char *const name_funcs[] = {"has_event", "source_count", "strcmp_cpuid_str"};
@@ -392,16 +409,8 @@ static int parse_call(struct parser *p, size_t start, size_t len)
 	int b = parse_expr(p);
 	if (b < 0)
 		return -1;
-	skip_space(p);
-	if (p->s[p->pos] != ')') {
-		if (p->s[p->pos] == '\0')
-			fail(p, open, "unbalanced '(': no matching ')'");
-		else
-			fail(p, p->pos, "expected ')' but found %s", describe(p->s[p->pos]));
+	if (close_paren(p, open) < 0)
 		return -1;
-	}
-	p->pos++;
-	p->depth--;
 	return add_node(p, kind, a, b);
 }
 
@@ -466,18 +475,7 @@ static int parse_primary(struct parser *p)
 		int i = parse_expr(p);
 		if (i < 0)
 			return -1;
-		skip_space(p);
-		if (p->s[p->pos] != ')') {
-			if (p->s[p->pos] == '\0')
-				fail(p, open, "unbalanced '(': no matching ')'");
-			else
-				fail(p, p->pos, "expected ')' but found %s",
-				     describe(p->s[p->pos]));
-			return -1;
-		}
-		p->pos++;
-		p->depth--;
-		return i;
+		return close_paren(p, open) < 0 ? -1 : i;
 	}
 	if (c == '\0')
 		fail(p, p->pos, "operand expected at end of formula");
