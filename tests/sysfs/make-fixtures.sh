@@ -143,6 +143,19 @@ arm32_cpuinfo() { # arm32_cpuinfo ROOT NCPUS MODELNAME ARCH PART REV HARDWARE
 	printf 'Hardware\t: %s\nRevision\t: 0000\nSerial\t\t: 0000000000000000\n' "$7" >>"$f"
 }
 
+arm64_cpu() { # arm64_cpu ROOT CPU MAX_KHZ MIDR: cpufreq maximum, MIDR_EL1 and (but CPU 0) online
+	w "$1/sys/devices/system/cpu/cpu$2/cpufreq/cpuinfo_max_freq" "$3"
+	w "$1/sys/devices/system/cpu/cpu$2/regs/identification/midr_el1" "$4"
+	[ "$2" -eq 0 ] || w "$1/sys/devices/system/cpu/cpu$2/online" 1
+}
+arm64_cpuinfo() { # arm64_cpuinfo ROOT CPU BOGOMIPS FEATURES VARIANT PART REV: CPU's /proc/cpuinfo
+	local f=$1/proc/cpuinfo # block, appended (CPU 0 starts the file)
+	mkdir -p "$1/proc"
+	[ "$2" -ne 0 ] || : >"$f"
+	printf 'processor\t: %d\nBogoMIPS\t: %s\nFeatures\t: %s\n' "$2" "$3" "$4" >>"$f"
+	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: %s\nCPU part\t: %s\nCPU revision\t: %s\n\n' \
+		"$5" "$6" "$7" >>"$f"
+}
 kernel() { # kernel ROOT PARANOID WATCHDOG HOSTNAME OSRELEASE
 	local d=$1/proc/sys/kernel
 	w "$d/perf_event_paranoid" "$2"
@@ -255,13 +268,9 @@ armv8_pmu "$r" armv8_cortex_a53 8 0-3 $A53_PMCEID
 armv8_pmu "$r" armv8_cortex_a72 9 4-5 $A72_PMCEID
 for c in 0 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq" 1416000; done
 for c in 4 5; do w "$r/sys/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq" 1800000; done
-f=$r/proc/cpuinfo
-mkdir -p "$r/proc"
-: >"$f"
 for c in 0 1 2 3 4 5; do
 	if [ $c -lt 4 ]; then part=0xd03 rev=4; else part=0xd08 rev=2; fi
-	printf 'processor\t: %d\nBogoMIPS\t: 48.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 cpuid\n' $c >>"$f"
-	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: %s\nCPU revision\t: %d\n\n' $part $rev >>"$f"
+	arm64_cpuinfo "$r" $c 48.00 "fp asimd evtstrm aes pmull sha1 sha2 crc32 cpuid" 0x0 $part $rev
 done
 kernel "$r" 1 1 rockpro64 6.1.68-rockchip64
 
@@ -326,16 +335,8 @@ pmu "$r" tracepoint 2
 pmu "$r" breakpoint 5
 armv8_pmu "$r" armv8_cortex_a53 8 0-3 $A53_PMCEID
 for c in 0 1 2 3; do
-	w "$r/sys/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq" 1200000
-	w "$r/sys/devices/system/cpu/cpu$c/regs/identification/midr_el1" 0x00000000410fd034
-	[ $c -eq 0 ] || w "$r/sys/devices/system/cpu/cpu$c/online" 1
-done
-f=$r/proc/cpuinfo
-mkdir -p "$r/proc"
-: >"$f"
-for c in 0 1 2 3; do
-	printf 'processor\t: %d\nBogoMIPS\t: 38.40\nFeatures\t: fp asimd evtstrm crc32 cpuid\n' $c >>"$f"
-	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd03\nCPU revision\t: 4\n\n' >>"$f"
+	arm64_cpu "$r" $c 1200000 0x00000000410fd034
+	arm64_cpuinfo "$r" $c 38.40 "fp asimd evtstrm crc32 cpuid" 0x0 0xd03 4
 done
 kernel "$r" 1 0 rpi3 6.1.21-v8+
 # --- xscale1: an 80219 board (XScale core v1: CCNT + 2 counters, the xscale1 PMU) ---
@@ -401,16 +402,8 @@ pmu "$r" breakpoint 5
 armv8_pmu "$r" armv8_pmuv3_0 8 0-3 $V1_LIKE_PMCEID
 w "$r/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots" 8
 for c in 0 1 2 3; do
-	w "$r/sys/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq" 2600000
-	w "$r/sys/devices/system/cpu/cpu$c/regs/identification/midr_el1" 0x00000000411fd401
-	[ $c -eq 0 ] || w "$r/sys/devices/system/cpu/cpu$c/online" 1
-done
-f=$r/proc/cpuinfo
-mkdir -p "$r/proc"
-: >"$f"
-for c in 0 1 2 3; do
-	printf 'processor\t: %d\nBogoMIPS\t: 2100.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics cpuid sve\n' $c >>"$f"
-	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd40\nCPU revision\t: 1\n\n' >>"$f"
+	arm64_cpu "$r" $c 2600000 0x00000000411fd401
+	arm64_cpuinfo "$r" $c 2100.00 "fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics cpuid sve" 0x1 0xd40 1
 done
 kernel "$r" 0 0 graviton3 6.8.0-1016-aws
 
@@ -426,12 +419,8 @@ armv8_pmu "$r" armv8_neoverse_n2 9 2-3 $V1_LIKE_PMCEID
 w "$r/sys/bus/event_source/devices/armv8_neoverse_v1/caps/slots" 8
 w "$r/sys/bus/event_source/devices/armv8_neoverse_n2/caps/slots" 5
 for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
-f=$r/proc/cpuinfo
-mkdir -p "$r/proc"
-: >"$f"
 for c in 0 1 2 3; do
 	if [ $c -lt 2 ]; then part=0xd40; else part=0xd49; fi
-	printf 'processor\t: %d\nBogoMIPS\t: 2100.00\nFeatures\t: fp asimd cpuid\n' $c >>"$f"
-	printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: %s\nCPU revision\t: 1\n\n' $part >>"$f"
+	arm64_cpuinfo "$r" $c 2100.00 "fp asimd cpuid" 0x1 $part 1
 done
 kernel "$r" 0 0 mixed 6.8.0
