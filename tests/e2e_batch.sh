@@ -322,5 +322,16 @@ sys.exit(not (a is not None and b is not None and abs(b - 2 * a) <= 1e-6 * abs(b
 	"$T_TMP/out" "$LONG_A" "$LONG_B"
 run_cmd --backend sim --mode-file "$T_TMP/long.mode" -m "$LONG_MODE" -b -n 1 -f csv
 check "long names: CSV names them whole" grep -qF ",metric,$LONG_A," "$T_TMP/out"
+# recorded and replayed, the long mode name binds again
+run_cmd --backend sim --mode-file "$T_TMP/long.mode" -m "$LONG_MODE" -b -n 2 -f json -r "$T_TMP/long.jsonl"
+cp "$T_TMP/out" "$T_TMP/long-live.json"
+run_cmd --mode-file "$T_TMP/long.mode" -R "$T_TMP/long.jsonl" -b -f json
+check "long names: the replay runs the mode ($RC: $(head -c 200 "$T_TMP/err"))" \
+	grep -qF "\"mode\":\"$LONG_MODE\"" "$T_TMP/out"
+check "long names: the replay prints the recorded metrics" python3 -c '
+import json, sys
+live = [json.loads(l)["total"]["metrics"] for l in open(sys.argv[1])]
+rep = [json.loads(l)["total"]["metrics"] for l in open(sys.argv[2])]
+sys.exit(not live or live != rep)' "$T_TMP/long-live.json" "$T_TMP/out"
 
 t_done
