@@ -66,6 +66,8 @@ void output_json_string(struct output_json *w, const char *key, const char *s);
 /* True when @s is valid UTF-8 (what jansson accepts as a string). */
 bool output_json_text_ok(const char *s);
 
+/* The @i-th format's name (-f), in enum order; NULL past the end. */
+const char *output_format_name(size_t i);
 /* "text", "csv", "json", "openmetrics" -> format; -1 when unknown. */
 int output_format_parse(const char *name);
 struct frame;

@@ -946,6 +946,11 @@ static const struct {
     [OUTPUT_OPENMETRICS] = {"openmetrics", write_openmetrics},
 };
 
+const char *output_format_name(size_t i)
+{
+	return i < sizeof(formats) / sizeof(formats[0]) ? formats[i].name : NULL;
+}
+
 int output_format_parse(const char *name)
 {
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
