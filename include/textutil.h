@@ -9,9 +9,9 @@
 
 #define TEXT_NUL_TERMINATED SIZE_MAX
 
-/* Length of the valid UTF-8 sequence at @s (at most @n bytes): 2..4, or 0 when it is not one
- * (overlong, surrogate, cut, C1 control, out of range). */
-size_t text_utf8_len(const unsigned char *s, size_t n);
+/* The one UTF-8 decoder: the code point at @s (at most @n bytes) in *cp and its length 1..4,
+ * or 0 when it is not one (overlong, surrogate, cut, out of range, or @n is 0). */
+size_t text_utf8_decode(const char *s, size_t n, uint32_t *cp);
 
 /* Flags of text_escape_flags(). */
 enum text_escape_flag {

@@ -124,9 +124,6 @@ void rec_record_free(struct rec_record *r)
 
 /* ---- escaping ---- */
 
-/* Length of the valid, printable UTF-8 sequence at @s, or 0. C1 controls (U+0080..U+009F,
- * which terminals obey like ESC sequences), overlongs and surrogates are not valid here. */
-
 void rec_escape(const char *in, char *out, size_t len)
 {
 	text_escape(in, TEXT_NUL_TERMINATED, out, len);
