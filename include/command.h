@@ -139,9 +139,6 @@ int command_run_text(struct app_ctx *app, const char *text, const char *name,
 /* Same for a file; -1 (message in @errs) when it cannot be read. */
 int command_run_file(struct app_ctx *app, const char *path, struct command_errors *errs);
 
-/* The rc file: $XDG_CONFIG_HOME/pmutop/pmutoprc, else ~/.config/pmutop/pmutoprc. -1 when
- * neither variable is set. */
-int command_rc_path(char *buf, size_t len);
 /* Start-up, before the first tick: the rc file (unless --no-rc; a missing one is fine), then
  * every -c in order. On the screen (app->ui set) every line runs and errors are collected.
  * In batch mode everything is checked first and nothing runs when a line is wrong; the rc

@@ -24,6 +24,4 @@ const char *hist_next(struct hist *h);
 /* Ends a walk without changing anything. */
 void hist_reset(struct hist *h);
 int hist_count(struct hist *h);
-/* $XDG_STATE_HOME/pmutop/history or ~/.local/state/pmutop/history; -1 without HOME. */
-int hist_default_path(char *buf, size_t len);
 #endif

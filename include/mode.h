@@ -198,8 +198,6 @@ int mode_read_file(struct mode_registry *r, const char *path, char *err, size_t 
 int mode_load_dir(struct mode_registry *r, const char *dir);
 /* The modes compiled in from the modes/ directory. Returns the number loaded. */
 int mode_load_builtin(struct mode_registry *r);
-/* $XDG_CONFIG_HOME/pmutop/modes, else $HOME/.config/pmutop/modes. -1 if neither is set. */
-int mode_user_dir(char *buf, size_t len);
 /* Exact name, else a unique prefix; NULL if none or ambiguous. */
 const struct mode *mode_find(const struct mode_registry *r, const char *name);
 

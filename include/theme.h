@@ -104,9 +104,8 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen);
  * theme_list_free). */
 size_t theme_list(char ***out);
 void theme_list_free(char **names, size_t n);
-/* The user theme directory ($XDG_CONFIG_HOME/pmutop/themes or ~/.config/pmutop/themes);
- * the installed one is <data directory>/themes (paths_datadir), -1 when there is none. */
-int theme_user_dir(char *buf, size_t len);
+/* The user theme directory is paths_user(PATHS_CONFIG, "themes"); the installed one is
+ * <data directory>/themes (paths_datadir), -1 when there is none. */
 int theme_data_dir(char *buf, size_t len);
 
 /* Colour depth from the terminal's colour count and COLORTERM; a non-empty @no_color

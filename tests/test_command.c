@@ -4,6 +4,7 @@
 #include "command.h"
 #include "harness.h"
 #include "keys.h"
+#include "paths.h"
 #include "ui.h"
 #include <locale.h>
 #include <sys/stat.h>
@@ -424,8 +425,9 @@ static void test_startup(void)
 	mkdir(rcdir, 0700);
 	snprintf(rcpath, sizeof(rcpath), "%s/pmutoprc", rcdir);
 	setenv("XDG_CONFIG_HOME", dir, 1);
-	CHECK(command_rc_path(buf, sizeof(buf)) == 0 && strcmp(buf, rcpath) == 0, "rc path %s",
-	      buf);
+	CHECK(paths_user(PATHS_CONFIG, "pmutoprc", buf, sizeof(buf)) == 0 &&
+		  strcmp(buf, rcpath) == 0,
+	      "rc path %s", buf);
 	for (size_t i = 0; i < N(startup_cases); i++) {
 		struct command_errors errs = {0};
 		unlink(rcpath);

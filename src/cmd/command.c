@@ -565,19 +565,6 @@ int command_run_file(struct app_ctx *app, const char *path, struct command_error
 	return rc;
 }
 
-int command_rc_path(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-
-	if (xdg && *xdg)
-		snprintf(buf, len, "%s/pmutop/pmutoprc", xdg);
-	else if (home && *home)
-		snprintf(buf, len, "%s/.config/pmutop/pmutoprc", home);
-	else
-		return -1;
-	return 0;
-}
-
 /* The rc files in the order they run: the system-wide one, then the user's. */
 #define RC_FILES 2
 
@@ -590,8 +577,9 @@ int command_startup(struct app_ctx *app, struct command_errors *errs)
 	int nrc = 0, nerr = 0;
 
 	if (!app->opt.no_rc) {
-		int have[RC_FILES] = {paths_system_rc(paths[0], sizeof(paths[0])),
-				      command_rc_path(paths[1], sizeof(paths[1]))};
+		int have[RC_FILES] = {
+		    paths_system_rc(paths[0], sizeof(paths[0])),
+		    paths_user(PATHS_CONFIG, "pmutoprc", paths[1], sizeof(paths[1]))};
 		for (int i = 0; i < RC_FILES; i++) {
 			if (have[i] != 0 || access(paths[i], F_OK) != 0)
 				continue;

@@ -1445,19 +1445,6 @@ int mode_load_builtin(struct mode_registry *r)
 	return loaded;
 }
 
-int mode_user_dir(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	int n;
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/pmutop/modes", xdg);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.config/pmutop/modes", home);
-	else
-		return -1;
-	return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
 const struct mode *mode_find(const struct mode_registry *r, const char *name)
 {
 	const struct mode *hit = NULL;

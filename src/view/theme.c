@@ -372,19 +372,6 @@ int theme_parse(struct theme *t, const char *text, const char *filename)
 	return rc;
 }
 
-int theme_user_dir(char *buf, size_t len)
-{
-	const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-
-	if (x && *x)
-		snprintf(buf, len, "%s/pmutop/themes", x);
-	else if (home && *home)
-		snprintf(buf, len, "%s/.config/pmutop/themes", home);
-	else
-		return -1;
-	return 0;
-}
-
 int theme_data_dir(char *buf, size_t len) { return paths_data_subdir("themes", buf, len); }
 
 static bool valid_name(const char *name)
@@ -467,7 +454,7 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 	if (pr == 1)
 		name = full;
 	if (valid_name(name)) {
-		if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
+		if (paths_user(PATHS_CONFIG, "themes", dirs[ndirs], sizeof(dirs[0])) == 0)
 			ndirs++;
 		if (theme_data_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 			ndirs++;
@@ -531,7 +518,7 @@ size_t theme_list(char ***out)
 	size_t n = 0;
 	int ndirs = 0;
 
-	if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
+	if (paths_user(PATHS_CONFIG, "themes", dirs[ndirs], sizeof(dirs[0])) == 0)
 		ndirs++;
 	if (theme_data_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 		ndirs++;
