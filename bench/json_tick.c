@@ -105,7 +105,8 @@ static size_t write_jansson(const struct tick *t, char *buf, size_t cap)
 		json_object_set_new(cpu, "cpu", json_integer(c));
 		for (int e = 0; e < NEV; e++) {
 			json_t *ev = json_object();
-			json_object_set_new(ev, "value", json_integer((json_int_t)v_count(t, c, e)));
+			json_object_set_new(ev, "value",
+					    json_integer((json_int_t)v_count(t, c, e)));
 			json_object_set_new(ev, "running", json_real(1.0));
 			json_object_set_new(ev, "state", json_string("ok"));
 			json_object_set_new(events, event_names[e], ev);
@@ -117,7 +118,8 @@ static size_t write_jansson(const struct tick *t, char *buf, size_t cap)
 		for (int m = 0; m < NMET; m++) {
 			json_t *st = json_object();
 			for (int s = 0; s < NSTAT; s++)
-				json_object_set_new(st, stat_names[s], json_real(v_stat(t, c, m, s)));
+				json_object_set_new(st, stat_names[s],
+						    json_real(v_stat(t, c, m, s)));
 			json_object_set_new(st, "n", json_integer(30));
 			json_object_set_new(stats, metric_names[m], st);
 		}
