@@ -152,8 +152,6 @@ int rec_tick_alloc(struct rec_tick *tick, int ncpus, int nevents);
 void rec_tick_free(struct rec_tick *tick);
 void rec_header_free(struct rec_header *h);
 void rec_mode_free(struct rec_mode *m);
-/* Deep copies; return -1 on ENOMEM. dst must not own memory. */
-int rec_mode_copy(struct rec_mode *dst, const struct rec_mode *src);
 int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src);
 /* Frees what the record owns and sets kind to REC_EOF. */
 void rec_record_free(struct rec_record *r);

@@ -75,19 +75,6 @@ void rec_mode_free(struct rec_mode *m)
 	m->nevents = 0;
 }
 
-int rec_mode_copy(struct rec_mode *dst, const struct rec_mode *src)
-{
-	*dst = *src;
-	dst->events = NULL;
-	if (src->nevents > 0) {
-		dst->events = malloc((size_t)src->nevents * sizeof(*dst->events));
-		if (!dst->events)
-			return -1;
-		memcpy(dst->events, src->events, (size_t)src->nevents * sizeof(*dst->events));
-	}
-	return 0;
-}
-
 int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src)
 {
 	if (rec_tick_alloc(dst, src->ncpus, src->nevents) < 0)
