@@ -186,8 +186,6 @@ void mode_registry_init(struct mode_registry *r);
 void mode_registry_free(struct mode_registry *r);
 /* Takes @m; a mode with the same name is replaced (user files override built-in ones). */
 void mode_register(struct mode_registry *r, struct mode *m);
-/* Parses @text and registers it; on error adds a warning and returns -1. */
-int mode_load_text(struct mode_registry *r, const char *label, const char *text);
 int mode_load_file(struct mode_registry *r, const char *path);
 /* As mode_load_file, but a file that cannot be read (missing, a line longer than
  * LR_TEXT_LINE_MAX, larger than LR_TEXT_FILE_MAX, binary, a FIFO without data) is no warning:

@@ -4,11 +4,6 @@
 #define PMUTOP_PATHS_H
 #include <stddef.h>
 
-/* The installed data directory: $PMUTOP_DATADIR, else ../share/pmutop beside the running
- * binary (so a relocated or DESTDIR tree works). -1 when neither exists: the compiled-in
- * modes and themes are then the only ones. */
-int paths_datadir(char *buf, size_t len);
-
 /* A subdirectory of the data directory ("modes", "themes"); -1 as paths_datadir. */
 int paths_data_subdir(const char *sub, char *buf, size_t len);
 

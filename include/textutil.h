@@ -46,7 +46,6 @@ int text_fputs(const char *s, FILE *f);
 /* fprintf through the escaping: every byte of the formatted text goes through
  * text_escape_flags(TEXT_ESC_OUTPUT). Returns 0, or -1. */
 int text_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int text_vfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* A CSV field (RFC 4180): @s as it is, or in double quotes with each '"' doubled when it holds
  * a comma, a quote or a line break. Writes the whole field or nothing into @out (@outlen

@@ -29,7 +29,7 @@ int complete_list_add(struct complete_list *l, const char *s)
 	return 0;
 }
 
-void complete_list_free(struct complete_list *l)
+static void complete_list_free(struct complete_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);

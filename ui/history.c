@@ -87,7 +87,7 @@ static int save_to(FILE *f, void *arg)
 
 /* Written beside the file and renamed over it: a symbolic link planted there is replaced,
  * never written through. */
-int hist_save(struct hist *h, char *err, size_t errlen)
+static int hist_save(struct hist *h, char *err, size_t errlen)
 {
 	if (!h->path[0]) {
 		snprintf(err, errlen, "no history file (HOME is not set)");

@@ -130,7 +130,8 @@ static void blit(struct ui_state *u)
 	u->force_full = false;
 }
 
-void ui_redraw(struct app_ctx *app)
+/* Draws now. */
+static void ui_redraw(struct app_ctx *app)
 {
 	struct ui_state *u = app->ui;
 	int h, w;

@@ -1371,7 +1371,8 @@ void mode_register(struct mode_registry *r, struct mode *m)
 	v[r->n++] = m;
 }
 
-int mode_load_text(struct mode_registry *r, const char *label, const char *text)
+/* Parses @text and registers it; on error adds a warning and returns -1. */
+static int mode_load_text(struct mode_registry *r, const char *label, const char *text)
 {
 	char err[512];
 	struct mode *m = mode_parse(label, text, err, sizeof(err));

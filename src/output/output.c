@@ -27,7 +27,9 @@ void output_format_value(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v);
 }
 
-int output_decimals(double resolution)
+/* Decimals a value of step @resolution has: the decimal place nearest the step (0 for a step
+ * of about 1 or more), at most 3; -1 for an exact value (resolution 0). */
+static int output_decimals(double resolution)
 {
 	if (!(resolution > 0))
 		return -1;
@@ -391,7 +393,8 @@ void output_json_real(struct output_json *w, const char *key, double v)
 		w->len += numfmt_json_real(w->buf + w->len, v, 6);
 }
 
-void output_json_fixed(struct output_json *w, const char *key, double v, int decimals)
+/* @v with @decimals digits after the point ("1764632123.297"); null when not finite. */
+static void output_json_fixed(struct output_json *w, const char *key, double v, int decimals)
 {
 	if (!member(w, key))
 		return;
@@ -409,7 +412,7 @@ void output_json_int(struct output_json *w, const char *key, long long v)
 		w->len += numfmt_i64(w->buf + w->len, v);
 }
 
-void output_json_bool(struct output_json *w, const char *key, bool v)
+static void output_json_bool(struct output_json *w, const char *key, bool v)
 {
 	if (member(w, key)) {
 		memcpy(w->buf + w->len, v ? "true" : "false", v ? 4 : 5);
@@ -932,8 +935,9 @@ int output_format_parse(const char *name)
 	return -1;
 }
 
-int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
-		    const struct snapshot *snap)
+/* Writes one record for @snap. Returns 0, or -1 when the stream failed (EPIPE, ENOSPC). */
+static int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
+			   const struct snapshot *snap)
 {
 	if ((size_t)fmt >= sizeof(formats) / sizeof(formats[0]))
 		return -1;

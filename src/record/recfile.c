@@ -68,7 +68,7 @@ void rec_header_free(struct rec_header *h)
 	h->ncpus = 0;
 }
 
-void rec_mode_free(struct rec_mode *m)
+static void rec_mode_free(struct rec_mode *m)
 {
 	free(m->events);
 	m->events = NULL;
@@ -636,7 +636,10 @@ struct rec_reader {
 	int suppressed;
 };
 
-size_t rec_line_max(int ncpus, int nevents)
+/* The longest line a recording may have: REC_HEAD_LINE_MAX before the header; after it, what
+ * a tick of @ncpus CPUs x @nevents counters can take (at most REC_MAX_LINE). A longer line is
+ * an error "file:line: line longer than N bytes", found before it is read whole. */
+static size_t rec_line_max(int ncpus, int nevents)
 {
 	if (ncpus <= 0 || nevents <= 0)
 		return REC_HEAD_LINE_MAX;

@@ -16,7 +16,10 @@ static int is_dir(const char *path)
 
 static int fits(int n, size_t len) { return n >= 0 && (size_t)n < len ? 0 : -1; }
 
-int paths_datadir(char *buf, size_t len)
+/* The installed data directory: $PMUTOP_DATADIR, else ../share/pmutop beside the running
+ * binary (so a relocated or DESTDIR tree works). -1 when neither exists: the compiled-in
+ * modes and themes are then the only ones. */
+static int paths_datadir(char *buf, size_t len)
 {
 	const char *env = getenv("PMUTOP_DATADIR");
 	if (env && *env)

@@ -173,7 +173,7 @@ int text_fwrite(const char *s, size_t n, FILE *f)
 
 int text_fputs(const char *s, FILE *f) { return text_fwrite(s, strlen(s), f); }
 
-int text_vfprintf(FILE *f, const char *fmt, va_list ap)
+static int text_vfprintf(FILE *f, const char *fmt, va_list ap)
 {
 	char buf[1024], *p = buf;
 	va_list aq;

@@ -512,7 +512,8 @@ void canvas_dump(const struct canvas *c, FILE *f)
 	free(line);
 }
 
-char canvas_role_char(int role)
+/* The character canvas_dump_roles() uses for @role. */
+static char canvas_role_char(int role)
 {
 	static const char digits[] =
 	    "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";

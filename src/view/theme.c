@@ -372,7 +372,9 @@ int theme_parse(struct theme *t, const char *text, const char *filename)
 	return rc;
 }
 
-int theme_data_dir(char *buf, size_t len) { return paths_data_subdir("themes", buf, len); }
+/* The installed theme directory, <data directory>/themes; -1 when there is none (the user's is
+ * paths_user(PATHS_CONFIG, "themes")). */
+static int theme_data_dir(char *buf, size_t len) { return paths_data_subdir("themes", buf, len); }
 
 static bool valid_name(const char *name)
 {
@@ -564,7 +566,8 @@ enum theme_depth theme_depth_for(int colors, const char *colorterm, const char *
 	return THEME_MONO;
 }
 
-void theme_256_to_rgb(int index, int *r, int *g, int *b)
+/* RGB of a palette index in the xterm default palette. */
+static void theme_256_to_rgb(int index, int *r, int *g, int *b)
 {
 	if (index < 0 || index > 255)
 		index = 0;
