@@ -2,7 +2,6 @@
 /* replay.h: the replay and remote sources: a recording, a perf stat import or an agent's stream. */
 #ifndef PMUTOP_REPLAY_H
 #define PMUTOP_REPLAY_H
-#include "linereader.h"
 #include "recfile.h"
 #include "source.h"
 #include <stdbool.h>

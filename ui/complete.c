@@ -2,7 +2,6 @@
 /* complete.c: prompt completion: the command splitter finds the word, sources give candidates. */
 #include "complete.h"
 #include "command.h"
-#include "keys.h"
 #include "theme.h"
 #include <dirent.h>
 #include <stdbool.h>
