@@ -89,7 +89,8 @@ struct option_def {
 	/* checks (and for APPLY_FN stores) the argument: -1 with a cause in @err */
 	int (*fn)(struct options *o, const char *arg, char *err, size_t errlen);
 	/* bash completion of the argument: "@modes", "@groups", "@themes", "@events",
-	 * "@formats", "@files", "@dirs", "@hosts", or literal words ("perf sim") */
+	 * "@formats", "@backends", "@files", "@dirs", "@hosts", or literal words ("on off");
+	 * in help, "@formats" and "@backends" are spelled out from their tables */
 	const char *complete;
 	option_set_fn set; /* OPTION_SET of the core; the screen binds its own */
 	option_show_fn show;

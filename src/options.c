@@ -81,16 +81,27 @@ HANDLER(apply_iterations)
 HANDLER(apply_interval) { return parse_duration(arg, 1, "-i", &o->interval_ms, err, errlen); }
 HANDLER(apply_delay) { return parse_duration(arg, 1000, "-d", &o->interval_ms, err, errlen); }
 
+/* The names of a table (output formats, sources) joined by @sep, the last by @last. */
+static void join_names(const char *(*name_at)(size_t), const char *sep, const char *last, char *buf,
+		       size_t len)
+{
+	const char *n;
+	size_t count = 0;
+	while (name_at(count))
+		count++;
+	buf[0] = '\0';
+	for (size_t i = 0; (n = name_at(i)); i++) {
+		size_t u = strlen(buf);
+		snprintf(buf + u, len - u, "%s%s", i == 0 ? "" : i + 1 == count ? last : sep, n);
+	}
+}
+
 HANDLER(apply_format)
 {
 	int f = output_format_parse(arg);
 	if (f < 0) {
-		char names[128] = "";
-		const char *n;
-		for (size_t i = 0; (n = output_format_name(i)); i++) {
-			size_t u = strlen(names);
-			snprintf(names + u, sizeof(names) - u, "%s%s", u ? ", " : "", n);
-		}
+		char names[128];
+		join_names(output_format_name, ", ", ", ", names, sizeof(names));
 		snprintf(err, errlen, "-f: unknown format \"%s\" (%s)", arg, names);
 		return -1;
 	}
@@ -100,12 +111,32 @@ HANDLER(apply_format)
 
 HANDLER(apply_backend)
 {
-	if (strcmp(arg, "perf") != 0 && strcmp(arg, "sim") != 0) {
-		snprintf(err, errlen, "--backend: unknown backend \"%s\" (perf, sim)", arg);
+	if (!source_find(arg)) {
+		char names[128];
+		join_names(source_name_at, ", ", ", ", names, sizeof(names));
+		snprintf(err, errlen, "--backend: unknown backend \"%s\" (%s)", arg, names);
 		return -1;
 	}
 	o->backend = arg;
 	return 0;
+}
+
+/* A row's help with "@formats" and "@backends" spelled out ("text, csv, json or openmetrics"). */
+static void row_help(const struct option_def *d, char *buf, size_t len)
+{
+	static const struct {
+		const char *tag;
+		const char *(*name_at)(size_t);
+	} lists[] = {{"@formats", output_format_name}, {"@backends", source_name_at}};
+	snprintf(buf, len, "%s", d->help);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		char *at = strstr(buf, lists[i].tag), names[128], tail[512];
+		if (!at)
+			continue;
+		join_names(lists[i].name_at, ", ", " or ", names, sizeof(names));
+		snprintf(tail, sizeof(tail), "%s", at + strlen(lists[i].tag));
+		snprintf(at, len - (size_t)(at - buf), "%s%s", names, tail);
+	}
 }
 
 HANDLER(apply_sim_cpus)
@@ -279,14 +310,14 @@ static const struct option_def option_table[] = {
      .set_help = "monitored CPUs (list or all)"},
     {"output", 'o', "FILE", "batch mode: write the records to FILE instead of stdout", OPTION_CLI,
      STR(output), .complete = "@files"},
-    {"format", 'f', "FMT", "batch format: text, csv, json (one object per line) or openmetrics",
-     OPTION_CLI, FN(apply_format), .complete = "@formats"},
+    {"format", 'f', "FMT", "batch format: @formats (json: one object per line)", OPTION_CLI,
+     FN(apply_format), .complete = "@formats"},
     {"events", 'e', "LIST",
      "count an ad hoc event list in perf's syntax (cycles,cpu/event=0x3c/,{a,b}:u,n=r3c) instead "
      "of a mode",
      OPTION_CLI, STR(events), .complete = "@events"},
-    {"backend", LONG_ONLY, "NAME", "counter backend: perf (default) or sim", OPTION_CLI,
-     FN(apply_backend), .complete = "perf sim"},
+    {"backend", LONG_ONLY, "NAME", "counter backend: @backends (default perf)", OPTION_CLI,
+     FN(apply_backend), .complete = "@backends"},
     {"sim-cpus", LONG_ONLY, "N", "sim: number of simulated CPUs (default 4)", OPTION_CLI,
      FN(apply_sim_cpus)},
     {"seed", LONG_ONLY, "S", "sim: random seed (default 1)", OPTION_CLI, FN(apply_seed)},
@@ -484,8 +515,10 @@ void options_usage(FILE *out, enum options_program prog)
 		char left[64];
 		if (!(d->flags & OPTION_CLI) || !in_program(d, prog))
 			continue;
+		char help[512];
 		option_left(d, left, sizeof(left));
-		text_fprintf(out, "  %-34s %s\n", left, d->help);
+		row_help(d, help, sizeof(help));
+		text_fprintf(out, "  %-34s %s\n", left, help);
 	}
 	if (prog == OPTIONS_AGENT)
 		text_fprintf(
@@ -534,7 +567,9 @@ void options_roff(FILE *out, enum options_program prog)
 			fputs("\\fR\"", out);
 		}
 		fputc('\n', out);
-		manpage_text(out, d->help);
+		char help[512];
+		row_help(d, help, sizeof(help));
+		manpage_text(out, help);
 		fputc('\n', out);
 	}
 }
@@ -542,12 +577,11 @@ void options_roff(FILE *out, enum options_program prog)
 /* The bash words of one completion class; literal words are the row's own. */
 static void completion_words(FILE *out, const char *prog, const char *what)
 {
-	if (strcmp(what, "@formats") == 0) {
-		fputs("mapfile -t COMPREPLY < <(compgen -W \"", out);
-		const char *n;
-		for (size_t i = 0; (n = output_format_name(i)); i++)
-			fprintf(out, "%s%s", i ? " " : "", n);
-		fputs("\" -- \"$cur\")", out);
+	if (strcmp(what, "@formats") == 0 || strcmp(what, "@backends") == 0) {
+		char names[256];
+		join_names(what[1] == 'f' ? output_format_name : source_name_at, " ", " ", names,
+			   sizeof(names));
+		fprintf(out, "mapfile -t COMPREPLY < <(compgen -W \"%s\" -- \"$cur\")", names);
 	} else if (strcmp(what, "@files") == 0)
 		fputs("mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")", out);
 	else if (strcmp(what, "@dirs") == 0)

@@ -2,7 +2,7 @@
 # e2e_tables.sh: what the option table generates agrees: every option README's option table names
 # is in --help, the man page and bash completion (and every --help option in the other two, for
 # both programs); every format README names completes after -f and runs; every setting README
-# names is in the man page.
+# names is in the man page; the same for the backends.
 source "$(dirname "$0")/lib.sh"
 AGENT=${PMUTOP_AGENT_BIN:-$T_SRC/build/pmutop-agent}
 
@@ -60,6 +60,14 @@ for f in $formats; do
 	check "-f ${f:0:1} offers $f" bash -c "$(declare -f complete_words); complete_words pmutop '$T_TMP/pmutop.bash' -f ${f:0:1} | grep -qx $f"
 	run_cmd -b --backend sim -n 1 -i 10ms -f "$f"
 	check "-f $f runs (rc $RC)" bash -c "[ $RC -eq 0 ] && [ -s '$T_TMP/out' ]"
+done
+
+# backends: README's --backend row names them; each completes, and --help names each
+backends=$(grep -oE -- '^\| `--backend [a-z|\\]+`' "$T_TMP/readme.rows" | sed 's/.*--backend //; s/[`\\]//g; s/|/ /g')
+check "README names the backends ($backends)" test -n "$backends"
+for b in $backends; do
+	check "--backend ${b:0:1} offers $b" bash -c "$(declare -f complete_words); complete_words pmutop '$T_TMP/pmutop.bash' --backend ${b:0:1} | grep -qx $b"
+	check "--help names backend $b" grep -qE -- "--backend NAME .*\b$b\b" "$T_TMP/pmutop.help"
 done
 
 # settings: README's set/show row names them; each is a setting of the man page
