@@ -72,6 +72,29 @@ static const char *const key_names[] = {"space", "tab",	 "enter",  "esc",    "up
 					"down",	 "left", "right",  "home",   "end",
 					"pgup",	 "pgdn", "insert", "delete", "backspace"};
 
+/* The values of "set NAME": the setting's row says (options.h): literal words are added here,
+ * "@themes" and "@modes" are completed as those arguments are. */
+static enum command_arg setting_values(int argc, const char *const *argv, struct complete_list *out)
+{
+	const struct option_def *s;
+	char err[256];
+
+	if (argc < 2 || !(s = command_setting_find(argv[1], err, sizeof(err))) || !s->complete)
+		return ARG_NONE;
+	if (strcmp(s->complete, "@themes") == 0)
+		return ARG_THEME;
+	if (strcmp(s->complete, "@modes") == 0)
+		return ARG_MODE;
+	for (const char *w = s->complete; *w && *w != '@';) {
+		size_t n = strcspn(w, " ");
+		char word[64];
+		snprintf(word, sizeof(word), "%.*s", (int)n, w);
+		complete_list_add(out, word);
+		w += n + (w[n] == ' ');
+	}
+	return ARG_NONE;
+}
+
 void complete_commands(void *user, int word, int argc, const char *const *argv,
 		       struct complete_list *out)
 {
@@ -97,6 +120,8 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 	kind = c->args[word - 1 < last ? word - 1 : last];
 	if (word - 1 > last && c->args[last] == ARG_COMMAND)
 		kind = ARG_NONE; /* the bound command's own arguments: not completed */
+	if (kind == ARG_VALUE)
+		kind = setting_values(argc, argv, out);
 	switch (kind) {
 	case ARG_NONE:
 		return;
