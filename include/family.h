@@ -26,8 +26,6 @@ struct pmu_family {
 extern const struct pmu_family pmu_families[];
 
 const struct pmu_family *family_find(const char *key);
-/* Family for a libpfm4 model name ("skl") or a sysfs caps/pmu_name ("skylake"); NULL if none. */
-const struct pmu_family *family_from_pfm_model(const char *model);
 const struct pmu_family *family_from_caps_name(const char *pmu_name);
 /* Family for a sysfs core PMU name: "armv8_cortex_a53" -> cortex_a53, "armv8_pmuv3" -> armv8,
  * "armv7_cortex_a9" -> cortex_a9, "armv6_1176" -> armv6, "armv6_11mpcore" -> arm11mpcore,

@@ -186,8 +186,6 @@ void mode_registry_init(struct mode_registry *r);
 void mode_registry_free(struct mode_registry *r);
 /* Takes @m; a mode with the same name is replaced (user files override built-in ones). */
 void mode_register(struct mode_registry *r, struct mode *m);
-/* Parses @text and registers it; on error adds a warning and returns -1. */
-int mode_load_text(struct mode_registry *r, const char *label, const char *text);
 int mode_load_file(struct mode_registry *r, const char *path);
 /* As mode_load_file, but a file that cannot be read (missing, a line longer than
  * LR_TEXT_LINE_MAX, larger than LR_TEXT_FILE_MAX, binary, a FIFO without data) is no warning:
@@ -198,8 +196,6 @@ int mode_read_file(struct mode_registry *r, const char *path, char *err, size_t 
 int mode_load_dir(struct mode_registry *r, const char *dir);
 /* The modes compiled in from the modes/ directory. Returns the number loaded. */
 int mode_load_builtin(struct mode_registry *r);
-/* $XDG_CONFIG_HOME/pmutop/modes, else $HOME/.config/pmutop/modes. -1 if neither is set. */
-int mode_user_dir(char *buf, size_t len);
 /* Exact name, else a unique prefix; NULL if none or ambiguous. */
 const struct mode *mode_find(const struct mode_registry *r, const char *name);
 

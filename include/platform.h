@@ -109,9 +109,6 @@ const struct platform_pmu *platform_find_pmu(const struct platform *pf, const ch
 /* Core type of @cpu: the core PMU's name ("cpu_core", "cpu_atom", "armv8_cortex_a53"), or ""
  * for the plain x86 "cpu" PMU and for CPUs without a core PMU. */
 const char *platform_core_type(const struct platform *pf, int cpu);
-/* Width (bits) of the programmable counters of @p as the hardware wraps them (32 on ARMv6,
- * ARMv7, ARMv8 without format/long, XScale). */
-unsigned platform_counter_bits(const struct platform_pmu *p);
 /* Seconds until a counter of @p wraps at its maximum clock (2^bits cycles), 0 if the clock is
  * unknown or the counters are 64-bit. */
 double platform_wrap_seconds(const struct platform_pmu *p);

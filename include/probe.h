@@ -62,25 +62,6 @@ double probe_sysfs_size(const struct probe_result *r, int level);
 int probe_detect_levels(const double *sizes, const double *latency_ns, int n, double noise,
 			struct probe_detect *out);
 
-/* The working-set sweep's detector: a penalised segmentation of log latency into constant
- * pieces (optimal partitioning), pieces of at least 3 points and a small spread are plateaus,
- * neighbouring plateaus less than max(1.5x, exp(6*noise)) apart merge (a slope or a bump inside
- * one level); a plateau between two others shorter than an octave is a shelf of a transition
- * (a cache shared with a busy neighbour), not a level, unless it lies 2.5x above the one before
- * and 2.5x below the next; each rise between plateaus is a step placed
- * where the curve crosses the midpoint of the two plateau latencies in log latency (their geometric
- * mean). Same output as probe_detect_levels, with below_from/above_to set; below_ns/above_ns are
- * the medians of the two plateaus' own points. Returns the number of steps, or -1 (bad input). */
-int probe_fit_levels(const double *sizes, const double *latency_ns, int n,
-		     struct probe_detect *out);
-
-/* Where @ns (NAN = not measured, skipped) crosses @mid_ns upwards between grid indices @from and
- * @to (inclusive): the split with the fewest points on the wrong side, interpolated in log size
- * between the points beside it; NAN when no split separates them. @wrong (may be NULL) gets how
- * many points lie on the wrong side of that split (noise in the transition). */
-double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns,
-		      int *wrong);
-
 /* Maps cache levels to the steps of @d: @bound_of[L - 1] is the step that ends level L, or -1
  * when the plateau below a step sits more than 1.5x above the plateau after the previous step
  * (the latency rose without a trusted step: that level was missed, so it is "not found" rather
@@ -170,8 +151,6 @@ enum probe_agree {
 /* Classifies a measured size (0 = not found) against sysfs (0 = none) over a probe up to @max_size.
  */
 enum probe_agree probe_compare(double measured, double sysfs, double max_size);
-/* The same with "agrees" meaning within @tol (0.15 = 15%) instead of 25%. */
-enum probe_agree probe_compare_tol(double measured, double sysfs, double max_size, double tol);
 /* The tolerance a level's size must meet against sysfs: 15% for L1, 30% beyond. */
 double probe_level_tolerance(int level);
 
@@ -270,8 +249,6 @@ void probe_free(struct probe *p);
 /* ---- output ---- */
 
 typedef void (*probe_line_fn)(void *ctx, const char *line);
-/* A FILE * sink for the formatters: probe_format_table(r, probe_line_file, stdout). */
-void probe_line_file(void *ctx, const char *line);
 
 void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *ctx);
 void probe_format_table(const struct probe_result *r, probe_line_fn fn, void *ctx);
@@ -280,9 +257,6 @@ void probe_format_plot(const struct probe_result *r, int width, int height, prob
 		       void *ctx);
 void probe_format_seed(const struct probe_result *r, probe_line_fn fn, void *ctx);
 void probe_format_tlb(const struct probe_result *r, probe_line_fn fn, void *ctx);
-/* Writes the raw curve (sysfs, every round of the sweep and of the line test) in the text format
- * of docs/probe.md ("pmutop probe curve 1"); returns 0 or -1. */
-int probe_write_curve(const struct probe_result *r, FILE *out);
 /* Writes the result as one JSON object (jansson) and a newline; returns 0 or -1. */
 int probe_write_json(const struct probe_result *r, FILE *out);
 

@@ -151,9 +151,6 @@ struct rec_record {
 int rec_tick_alloc(struct rec_tick *tick, int ncpus, int nevents);
 void rec_tick_free(struct rec_tick *tick);
 void rec_header_free(struct rec_header *h);
-void rec_mode_free(struct rec_mode *m);
-/* Deep copies; return -1 on ENOMEM. dst must not own memory. */
-int rec_mode_copy(struct rec_mode *dst, const struct rec_mode *src);
 int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src);
 /* Frees what the record owns and sets kind to REC_EOF. */
 void rec_record_free(struct rec_record *r);
@@ -217,10 +214,6 @@ struct linereader;
  * lr_unread() put it back, is read first. With LR_NONBLOCK, rec_reader_next returns REC_AGAIN
  * while no whole line is there. */
 struct rec_reader *rec_reader_from(struct linereader *lr, char *err, size_t errlen);
-/* The longest line a recording may have: REC_HEAD_LINE_MAX before the header; after it, what
- * a tick of @ncpus CPUs x @nevents counters can take (at most REC_MAX_LINE). A longer line is
- * an error "file:line: line longer than N bytes", found before it is read whole. */
-size_t rec_line_max(int ncpus, int nevents);
 /* Whether @cur can follow @prev (the last good tick of the same mode): time advances; no
  * enabled or running time goes back; running grows no more than enabled; a count does not go
  * back (64-bit) or by more than half the range (narrower @counter_bits) or exceed its width.

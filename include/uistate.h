@@ -75,7 +75,5 @@ void ui_text_add(struct ui_state *u, int role, const char *fmt, ...)
 int ui_theme_set(struct app_ctx *app, const char *name, char *err, size_t errlen);
 /* Runs a slice of a running cache probe (after a tick). */
 void ui_probe_advance(struct app_ctx *app);
-/* Implemented by the terminal layer: draw now. */
-void ui_redraw(struct app_ctx *app);
 
 #endif

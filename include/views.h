@@ -114,8 +114,6 @@ struct view_entry {
 		     struct view_state *vs);
 };
 const struct view_entry *views_entry(enum view_kind kind);
-/* The view called @name, or -1. */
-int views_find(const char *name);
 
 /* Draws the whole screen. Returns the row of the prompt line (for the cursor). */
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs);

@@ -178,6 +178,13 @@ int main(int argc, char **argv)
 		options_version(stdout, program);
 		return 0;
 	}
+	if (app.opt.completion) {
+		if (options_completion(stdout, app.opt.completion, program, err, sizeof(err)) < 0) {
+			text_fprintf(stderr, "pmutop: %s\n", err);
+			return 2;
+		}
+		return 0;
+	}
 	if (app.opt.help_roff)
 		return write_manpage(app.opt.help_roff);
 	if (app.opt.list_themes)

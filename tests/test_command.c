@@ -4,6 +4,7 @@
 #include "command.h"
 #include "harness.h"
 #include "keys.h"
+#include "paths.h"
 #include "ui.h"
 #include <locale.h>
 #include <sys/stat.h>
@@ -210,9 +211,9 @@ static void test_execute(void)
 	char err[256];
 	const struct command *c;
 
-	CHECK_INT(command_add_table(test_table, NULL), 0);
-	CHECK_INT(command_add_table(test_table, NULL), 0); /* again: nothing */
-	CHECK_INT(command_add_table(clash_table, NULL), -1);
+	CHECK_INT(command_add_table(test_table), 0);
+	CHECK_INT(command_add_table(test_table), 0); /* again: nothing */
+	CHECK_INT(command_add_table(clash_table), -1);
 	for (size_t i = 0; i < N(exec_cases); i++) {
 		calls[0] = '\0';
 		err[0] = '\0';
@@ -261,7 +262,7 @@ static void test_execute(void)
 static void test_screen_table(void)
 {
 	const struct command *c;
-	const struct command_setting *s;
+	const struct option_def *s;
 	size_t ncore = 0, nall = 0, screen = 0;
 
 	while (command_core_table[ncore])
@@ -270,11 +271,11 @@ static void test_screen_table(void)
 		screen += (c->flags & COMMAND_SCREEN) != 0;
 	CHECK_INT((int)nall, (int)ncore + 15 + 4); /* the screen's 15, the test's 4 */
 	CHECK_INT((int)screen, 15 + 1);
+	/* every setting has handlers: the core's in its row, the screen's bound by the screen */
 	for (size_t i = 0; (s = command_setting_at(i)); i++) {
-		bool core = false;
-		for (const struct command_setting *k = command_core_settings; k->name; k++)
-			core |= k == s;
-		CHECK(core == !(s->flags & COMMAND_SCREEN), "setting %s", s->name);
+		CHECK((s->set != NULL) == !(s->flags & OPTION_SCREEN), "setting %s", s->name);
+		CHECK(options_setter(s) && options_shower(s), "setting %s has no handlers",
+		      s->name);
 	}
 }
 
@@ -424,8 +425,9 @@ static void test_startup(void)
 	mkdir(rcdir, 0700);
 	snprintf(rcpath, sizeof(rcpath), "%s/pmutoprc", rcdir);
 	setenv("XDG_CONFIG_HOME", dir, 1);
-	CHECK(command_rc_path(buf, sizeof(buf)) == 0 && strcmp(buf, rcpath) == 0, "rc path %s",
-	      buf);
+	CHECK(paths_user(PATHS_CONFIG, "pmutoprc", buf, sizeof(buf)) == 0 &&
+		  strcmp(buf, rcpath) == 0,
+	      "rc path %s", buf);
 	for (size_t i = 0; i < N(startup_cases); i++) {
 		struct command_errors errs = {0};
 		unlink(rcpath);

@@ -5,6 +5,7 @@
 #include "family.h"
 #include "harness.h"
 #include "mode.h"
+#include "paths.h"
 
 /* ---- raw event tables the ARM and XScale modes are checked against ------------------------ */
 
@@ -1061,16 +1062,24 @@ static void check_registry(void)
 	/* User directory: XDG_CONFIG_HOME first, then HOME. */
 	char buf[512];
 	setenv("XDG_CONFIG_HOME", "/x/cfg", 1);
-	CHECK(mode_user_dir(buf, sizeof(buf)) == 0 && strcmp(buf, "/x/cfg/pmutop/modes") == 0,
+	CHECK(paths_user(PATHS_CONFIG, "modes", buf, sizeof(buf)) == 0 &&
+		  strcmp(buf, "/x/cfg/pmutop/modes") == 0,
 	      "xdg: %s", buf);
 	setenv("XDG_CONFIG_HOME", "relative", 1); /* the spec says: ignore relative paths */
 	setenv("HOME", "/home/u", 1);
-	CHECK(mode_user_dir(buf, sizeof(buf)) == 0 &&
+	CHECK(paths_user(PATHS_CONFIG, "modes", buf, sizeof(buf)) == 0 &&
 		  strcmp(buf, "/home/u/.config/pmutop/modes") == 0,
 	      "home: %s", buf);
+	/* state (the history) the same way: XDG_STATE_HOME, else ~/.local/state */
+	setenv("XDG_STATE_HOME", "rel", 1);
+	CHECK(paths_user(PATHS_STATE, "history", buf, sizeof(buf)) == 0 &&
+		  strcmp(buf, "/home/u/.local/state/pmutop/history") == 0,
+	      "state: %s", buf);
+	unsetenv("XDG_STATE_HOME");
+	CHECK_INT(paths_user(PATHS_CONFIG, "modes", buf, 10), -1); /* does not fit */
 	unsetenv("XDG_CONFIG_HOME");
 	unsetenv("HOME");
-	CHECK_INT(mode_user_dir(buf, sizeof(buf)), -1);
+	CHECK_INT(paths_user(PATHS_CONFIG, "modes", buf, sizeof(buf)), -1);
 }
 
 /* ---- metrics evaluate with the builtin variables ------------------------------------------ */

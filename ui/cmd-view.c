@@ -12,7 +12,7 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 {
 	struct ui_state *u = app->ui;
 	char **lines = topic ? command_help_for(topic, err, errlen) : command_help_lines(&u->km);
-	const struct command_setting *s;
+	const struct option_def *s;
 
 	if (topic && !lines)
 		return -1;
@@ -26,7 +26,8 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		ui_text_add(u, ROLE_TITLE, "%s", "");
 		ui_text_add(u, ROLE_TITLE, "Settings (:set NAME VALUE, :show [NAME])");
 		for (size_t i = 0; (s = command_setting_at(i)); i++)
-			ui_text_add(u, ROLE_HELP_TEXT, "  %-10s %s", s->name, s->help);
+			ui_text_add(u, ROLE_HELP_TEXT, "  %-10s %s", s->name,
+				    s->set_help ? s->set_help : s->help);
 		ui_text_add(u, ROLE_TITLE, "%s", "");
 		ui_text_add(u, ROLE_TITLE, "Modes (:mode NAME, m/M)");
 		for (int i = 0; i < app->modes->n; i++) {

@@ -5,10 +5,7 @@
 #include "command.h"
 #include "complete.h"
 #include "frame.h"
-#include "history.h"
-#include "jitter.h"
 #include "keys.h"
-#include "lineedit.h"
 #include "run.h"
 #include "textutil.h"
 #include "theme.h"
@@ -130,7 +127,8 @@ static void blit(struct ui_state *u)
 	u->force_full = false;
 }
 
-void ui_redraw(struct app_ctx *app)
+/* Draws now. */
+static void ui_redraw(struct app_ctx *app)
 {
 	struct ui_state *u = app->ui;
 	int h, w;

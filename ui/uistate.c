@@ -12,8 +12,6 @@
 #include "mode.h"
 #include "output.h"
 #include "probe.h"
-#include "recorder.h"
-#include "remote.h"
 #include "replay.h"
 #include "textutil.h"
 #include "ui.h"

@@ -4,7 +4,6 @@
 #include "command.h"
 #include "recorder.h"
 #include "remote.h"
-#include "replay.h"
 #include <stdio.h>
 #include <stdlib.h>
 

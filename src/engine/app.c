@@ -971,7 +971,7 @@ static int load_modes(struct app_ctx *app, char *err, size_t errlen)
 	char dir[4096], why[512];
 	if (paths_data_subdir("modes", dir, sizeof(dir)) == 0)
 		mode_load_dir(app->modes, dir);
-	if (mode_user_dir(dir, sizeof(dir)) == 0)
+	if (paths_user(PATHS_CONFIG, "modes", dir, sizeof(dir)) == 0)
 		mode_load_dir(app->modes, dir);
 	for (int i = 0; i < app->opt.nmode_files; i++)
 		if (mode_read_file(app->modes, app->opt.mode_files[i], why, sizeof(why)) == -2) {

@@ -404,16 +404,6 @@ const struct pmu_family *family_find(const char *key)
 	return NULL;
 }
 
-const struct pmu_family *family_from_pfm_model(const char *model)
-{
-	for (const struct pmu_family *f = pmu_families; f->key; f++)
-		if (f->pfm_model && strcmp(f->pfm_model, model) == 0)
-			return f;
-	if (strncmp(model, "amd64_fam1", 10) == 0)
-		return family_find("zen");
-	return NULL;
-}
-
 const struct pmu_family *family_from_caps_name(const char *pmu_name)
 {
 	for (size_t i = 0; caps_names[i].caps; i++)

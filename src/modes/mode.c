@@ -1371,7 +1371,8 @@ void mode_register(struct mode_registry *r, struct mode *m)
 	v[r->n++] = m;
 }
 
-int mode_load_text(struct mode_registry *r, const char *label, const char *text)
+/* Parses @text and registers it; on error adds a warning and returns -1. */
+static int mode_load_text(struct mode_registry *r, const char *label, const char *text)
 {
 	char err[512];
 	struct mode *m = mode_parse(label, text, err, sizeof(err));
@@ -1443,19 +1444,6 @@ int mode_load_builtin(struct mode_registry *r)
 		loaded += mode_load_text(r, f->path, f->text) == 0;
 	}
 	return loaded;
-}
-
-int mode_user_dir(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	int n;
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/pmutop/modes", xdg);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.config/pmutop/modes", home);
-	else
-		return -1;
-	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
 const struct mode *mode_find(const struct mode_registry *r, const char *name)

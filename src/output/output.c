@@ -27,7 +27,9 @@ void output_format_value(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v);
 }
 
-int output_decimals(double resolution)
+/* Decimals a value of step @resolution has: the decimal place nearest the step (0 for a step
+ * of about 1 or more), at most 3; -1 for an exact value (resolution 0). */
+static int output_decimals(double resolution)
 {
 	if (!(resolution > 0))
 		return -1;
@@ -193,38 +195,12 @@ static void put_s(struct output_json *w, const char *s) { put(w, s, strlen(s)); 
 
 /* --- JSON ------------------------------------------------------------------------------------ */
 
-/* Length of the UTF-8 sequence at @s (1-4), or 0 when it is not valid UTF-8 (overlong forms,
- * surrogates and code points past U+10FFFF included), as jansson's utf8_check_string(). */
-static size_t utf8_len(const unsigned char *s)
+/* Length of the UTF-8 sequence at NUL-terminated @s (1-4), or 0 when it is not valid UTF-8
+ * (overlong forms, surrogates and code points past U+10FFFF included), as jansson's
+ * utf8_check_string(); the code point in *cp. */
+static size_t utf8_len(const unsigned char *s, uint32_t *cp)
 {
-	unsigned c = s[0];
-	size_t n;
-	uint32_t cp;
-	if (c < 0x80)
-		return 1;
-	if (c < 0xC2)
-		return 0;
-	if (c < 0xE0) {
-		n = 2;
-		cp = c & 0x1F;
-	} else if (c < 0xF0) {
-		n = 3;
-		cp = c & 0x0F;
-	} else if (c <= 0xF4) {
-		n = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	return n;
+	return text_utf8_decode((const char *)s, 4, cp);
 }
 
 bool output_json_text_ok(const char *s)
@@ -233,7 +209,8 @@ bool output_json_text_ok(const char *s)
 	while (*p && *p < 0x80) /* names and keys are ASCII */
 		p++;
 	while (*p) {
-		size_t n = utf8_len(p);
+		uint32_t cp;
+		size_t n = utf8_len(p, &cp);
 		if (!n)
 			return false;
 		p += n;
@@ -288,8 +265,9 @@ static void put_string(struct output_json *w, const char *s)
 	while (*s) {
 		unsigned char c = (unsigned char)*s;
 		size_t seq = 1; /* bytes of this character */
+		uint32_t cp = c;
 		if (c >= 0x80) {
-			seq = utf8_len((const unsigned char *)s);
+			seq = utf8_len((const unsigned char *)s, &cp);
 			if (seq && text_is_safe(s, seq, 0)) {
 				s += seq;
 				continue;
@@ -302,9 +280,6 @@ static void put_string(struct output_json *w, const char *s)
 		char esc[8] = {'\\', 0};
 		size_t n = 2;
 		if (c >= 0x80 && seq) { /* a C1 or a bidirectional control */
-			uint32_t cp = c & (seq == 2 ? 0x1f : seq == 3 ? 0x0f : 0x07);
-			for (size_t i = 1; i < seq; i++)
-				cp = (cp << 6) | ((unsigned char)s[i] & 0x3f);
 			n = json_u_escape(cp, esc);
 		} else if (c >= 0x80) { /* not UTF-8: "\xNN", the backslash escaped for JSON */
 			n = (size_t)snprintf(esc, sizeof(esc), "\\\\x%02x", c);
@@ -418,7 +393,8 @@ void output_json_real(struct output_json *w, const char *key, double v)
 		w->len += numfmt_json_real(w->buf + w->len, v, 6);
 }
 
-void output_json_fixed(struct output_json *w, const char *key, double v, int decimals)
+/* @v with @decimals digits after the point ("1764632123.297"); null when not finite. */
+static void output_json_fixed(struct output_json *w, const char *key, double v, int decimals)
 {
 	if (!member(w, key))
 		return;
@@ -436,7 +412,7 @@ void output_json_int(struct output_json *w, const char *key, long long v)
 		w->len += numfmt_i64(w->buf + w->len, v);
 }
 
-void output_json_bool(struct output_json *w, const char *key, bool v)
+static void output_json_bool(struct output_json *w, const char *key, bool v)
 {
 	if (member(w, key)) {
 		memcpy(w->buf + w->len, v ? "true" : "false", v ? 4 : 5);
@@ -946,6 +922,11 @@ static const struct {
     [OUTPUT_OPENMETRICS] = {"openmetrics", write_openmetrics},
 };
 
+const char *output_format_name(size_t i)
+{
+	return i < sizeof(formats) / sizeof(formats[0]) ? formats[i].name : NULL;
+}
+
 int output_format_parse(const char *name)
 {
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
@@ -954,8 +935,9 @@ int output_format_parse(const char *name)
 	return -1;
 }
 
-int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
-		    const struct snapshot *snap)
+/* Writes one record for @snap. Returns 0, or -1 when the stream failed (EPIPE, ENOSPC). */
+static int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
+			   const struct snapshot *snap)
 {
 	if ((size_t)fmt >= sizeof(formats) / sizeof(formats[0]))
 		return -1;

@@ -3,7 +3,6 @@
 #include "report.h"
 #include "encode.h"
 #include "evlist.h"
-#include "family.h"
 #include "mode.h"
 #include "platform.h"
 #include "source.h"

@@ -590,6 +590,13 @@ static void note_counters(char *buf, size_t len, const struct platform_pmu *p, i
 		snprintf(buf, len, " (%d counters%s)", p->num_counters, how);
 }
 
+/* Width (bits) of the programmable counters of @p as the hardware wraps them (32 on ARMv6,
+ * ARMv7, ARMv8 without format/long, XScale). */
+static unsigned platform_counter_bits(const struct platform_pmu *p)
+{
+	return p->family && p->family->counter_bits ? p->family->counter_bits : 64;
+}
+
 static void note_pmu(struct platform *pf)
 {
 	const struct platform_pmu *core = NULL;
@@ -794,11 +801,6 @@ const char *platform_core_type(const struct platform *pf, int cpu)
 	if (!p || strcmp(p->name, "cpu") == 0)
 		return "";
 	return p->name;
-}
-
-unsigned platform_counter_bits(const struct platform_pmu *p)
-{
-	return p->family && p->family->counter_bits ? p->family->counter_bits : 64;
 }
 
 double platform_wrap_seconds(const struct platform_pmu *p)

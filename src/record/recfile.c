@@ -68,24 +68,11 @@ void rec_header_free(struct rec_header *h)
 	h->ncpus = 0;
 }
 
-void rec_mode_free(struct rec_mode *m)
+static void rec_mode_free(struct rec_mode *m)
 {
 	free(m->events);
 	m->events = NULL;
 	m->nevents = 0;
-}
-
-int rec_mode_copy(struct rec_mode *dst, const struct rec_mode *src)
-{
-	*dst = *src;
-	dst->events = NULL;
-	if (src->nevents > 0) {
-		dst->events = malloc((size_t)src->nevents * sizeof(*dst->events));
-		if (!dst->events)
-			return -1;
-		memcpy(dst->events, src->events, (size_t)src->nevents * sizeof(*dst->events));
-	}
-	return 0;
 }
 
 int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src)
@@ -123,9 +110,6 @@ void rec_record_free(struct rec_record *r)
 }
 
 /* ---- escaping ---- */
-
-/* Length of the valid, printable UTF-8 sequence at @s, or 0. C1 controls (U+0080..U+009F,
- * which terminals obey like ESC sequences), overlongs and surrogates are not valid here. */
 
 void rec_escape(const char *in, char *out, size_t len)
 {
@@ -652,7 +636,10 @@ struct rec_reader {
 	int suppressed;
 };
 
-size_t rec_line_max(int ncpus, int nevents)
+/* The longest line a recording may have: REC_HEAD_LINE_MAX before the header; after it, what
+ * a tick of @ncpus CPUs x @nevents counters can take (at most REC_MAX_LINE). A longer line is
+ * an error "file:line: line longer than N bytes", found before it is read whole. */
+static size_t rec_line_max(int ncpus, int nevents)
 {
 	if (ncpus <= 0 || nevents <= 0)
 		return REC_HEAD_LINE_MAX;

@@ -650,14 +650,6 @@ const struct view_entry *views_entry(enum view_kind kind)
 					      : &view_table_rows[VIEW_TABLE];
 }
 
-int views_find(const char *name)
-{
-	for (int v = 0; v < VIEW_COUNT; v++)
-		if (strcmp(view_table_rows[v].name, name) == 0)
-			return v;
-	return -1;
-}
-
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs)
 {
 	canvas_clear(c);
