@@ -6,6 +6,7 @@
 #include "endpoint.h"
 #include "manpage.h"
 #include "recorder.h"
+#include "rows.h"
 #include "textutil.h"
 #include <errno.h>
 #include <getopt.h>
@@ -60,6 +61,13 @@ enum option_id {
 	OPT_HELP_ROFF,
 	OPT_LISTEN,
 	OPT_PERF_EVENTS,
+	OPT_ROWS,
+	OPT_PER_CORE, /* .. OPT_PER_TYPE: in the order of enum row_unit from ROWS_CORE */
+	OPT_PER_DIE,
+	OPT_PER_SOCKET,
+	OPT_PER_CLUSTER,
+	OPT_PER_CACHE,
+	OPT_PER_TYPE,
 	OPT_PERF_METRIC = 'M',
 	OPT_DELAY = 'd',
 	OPT_OUTPUT = 'o',
@@ -81,6 +89,18 @@ static const struct option_def option_table[] = {
     {"delay", OPT_DELAY, "SECONDS", "refresh interval in seconds, as in top (0.5, 2)"},
     {"mode", OPT_MODE, "MODE", "event mode (see --list-modes); default cpi, or sw without a PMU"},
     {"cpus", OPT_CPUS, "LIST", "CPUs to monitor, e.g. 0-3,8 (default: all online)"},
+    {"rows", OPT_ROWS, "UNIT",
+     "what a row is: cpu (default), core (SMT siblings summed), die, socket, cluster, cache "
+     "(last-level cache domain) or type (core type); counts are summed, then the formulas "
+     "applied"},
+    {"per-core", OPT_PER_CORE, NULL, "a row per core, S0-D0-C1 (as perf stat --per-core)"},
+    {"per-die", OPT_PER_DIE, NULL, "a row per die, S0-D0 (as perf stat --per-die)"},
+    {"per-socket", OPT_PER_SOCKET, NULL, "a row per socket, S0 (as perf stat --per-socket)"},
+    {"per-cluster", OPT_PER_CLUSTER, NULL,
+     "a row per CPU cluster, S0-D0-CLS0 (as perf stat --per-cluster)"},
+    {"per-cache", OPT_PER_CACHE, NULL,
+     "a row per last-level cache domain, S0-D0-L3-ID0 (as perf stat --per-cache)"},
+    {"per-type", OPT_PER_TYPE, NULL, "a row per core type (hybrid, big.LITTLE): cpu_core, ..."},
     {"output", OPT_OUTPUT, "FILE", "batch mode: write the records to FILE instead of stdout"},
     {"format", OPT_FORMAT, "FMT",
      "batch format: text, csv, json (one object per line) or openmetrics"},
@@ -538,6 +558,21 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 		return 0;
 	case OPT_OUTPUT:
 		o->output = arg;
+		return 0;
+	case OPT_ROWS: {
+		enum row_unit u;
+		if (rows_unit_parse(arg, &u, err, errlen) < 0)
+			return -1;
+		o->rows = rows_unit_name(u);
+		return 0;
+	}
+	case OPT_PER_CORE:
+	case OPT_PER_DIE:
+	case OPT_PER_SOCKET:
+	case OPT_PER_CLUSTER:
+	case OPT_PER_CACHE:
+	case OPT_PER_TYPE:
+		o->rows = rows_unit_name((enum row_unit)(ROWS_CORE + (id - OPT_PER_CORE)));
 		return 0;
 	case OPT_LISTEN: {
 		char host[64], port[8];

@@ -2,6 +2,7 @@
 /* complete.c: prompt completion: libedit's tok_line finds the word, sources give candidates. */
 #include "complete.h"
 #include "keys.h"
+#include "rows.h"
 #include "theme.h"
 #include <dirent.h>
 #include <histedit.h>
@@ -131,6 +132,10 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 		break;
 	case ARG_PROBE:
 		complete_list_add(out, "cache");
+		return;
+	case ARG_ROWS:
+		for (int u = 0; u < ROWS_NUNITS; u++)
+			complete_list_add(out, rows_unit_name((enum row_unit)u));
 		return;
 	case ARG_DRILL:
 		complete_list_add(out, "down");
