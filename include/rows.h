@@ -24,11 +24,11 @@ enum row_unit {
 #define ROW_LABEL_MAX 40
 struct row_key {
 	enum row_unit kind;
-	long id;		   /* the CPU, or the group's index in row order */
+	long id;      /* the CPU, or the group's index in row order */
 	int tuple[4]; /* the numeric key rows sort by: (socket, die, core) for a core, ... */
 	char label[ROW_LABEL_MAX]; /* "3", "S0-D0-C1", "S1", "cpu_atom" */
-	int ncpus;		   /* CPUs summed into the row (counted this tick, or all when none) */
-	int first_cpu;		   /* its lowest CPU */
+	int ncpus;     /* CPUs summed into the row (counted this tick, or all when none) */
+	int first_cpu; /* its lowest CPU */
 };
 
 /* "cpu", "core", "die", "socket", "cluster", "cache", "type". */

@@ -12,12 +12,12 @@
 /* One CPU's place. Ids are the kernel's (topology/ and cache/index*), never -1 once read: a
  * missing file falls back as struct topology's notes say. */
 struct topo_cpu {
-	bool known;  /* the CPU's topology was read (sysfs or recording) */
-	int socket;  /* physical_package_id */
-	int die;     /* die_id; the socket's only die (0) when absent */
-	int cluster; /* cluster_id; the die's only cluster (0) when absent */
-	int core;    /* core_id; else the first CPU of core_cpus_list / thread_siblings_list;
-		      * else the CPU itself */
+	bool known;	 /* the CPU's topology was read (sysfs or recording) */
+	int socket;	 /* physical_package_id */
+	int die;	 /* die_id; the socket's only die (0) when absent */
+	int cluster;	 /* cluster_id; the die's only cluster (0) when absent */
+	int core;	 /* core_id; else the first CPU of core_cpus_list / thread_siblings_list;
+			  * else the CPU itself */
 	int cache_level; /* level of its last-level cache (2, 3), 0 unknown */
 	int cache;	 /* that cache's id; else the first CPU of its shared_cpu_list */
 	char type[TOPOLOGY_TYPE_MAX]; /* core type ("cpu_core", "armv8_cortex_a53"), "" none */

@@ -4,8 +4,7 @@
 #include "command.h"
 #include <stdio.h>
 
-static int exec_rows(const struct command_ctx *ctx, int argc, char **argv, char *err,
-		     size_t errlen)
+static int exec_rows(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
 	enum row_unit u;
 	if (argc < 2) { /* no unit: say the one in force */

@@ -179,8 +179,8 @@ static struct rows_agg *agg_for(struct rows_agg *a, int rows, int events, int me
 	a->detail = calloc((r + 1) * m, sizeof(struct metric_detail));
 	if (!a->keys || !a->first_cpu || !a->row_ncpus || !a->group_of || !a->order ||
 	    !a->offline || !a->skip || !a->counts || !a->age || !a->run_sum || !a->nrows ||
-	    !a->ncounted || !a->scaled || !a->invalid || !a->values || !a->running ||
-	    !a->classes || !a->detail) {
+	    !a->ncounted || !a->scaled || !a->invalid || !a->values || !a->running || !a->classes ||
+	    !a->detail) {
 		rows_agg_free(a);
 		return NULL;
 	}
@@ -311,10 +311,10 @@ const struct snapshot *rows_aggregate(struct rows_agg **agg, const struct snapsh
 		if (a->invalid[i])
 			*c = (struct count){.state = COUNT_INVALID};
 		else if (a->ncounted[i])
-			c->state = a->scaled[i] || a->ncounted[i] < a->nrows[i] ? COUNT_SCALED
-										: COUNT_OK;
+			c->state =
+			    a->scaled[i] || a->ncounted[i] < a->nrows[i] ? COUNT_SCALED : COUNT_OK;
 		else
-			c->state = a->nrows[i]	 ? COUNT_NOT_COUNTED
+			c->state = a->nrows[i]	   ? COUNT_NOT_COUNTED
 				   : a->offline[g] ? COUNT_OFFLINE
 						   : COUNT_NOT_SUPPORTED;
 		c->running = a->ncounted[i] ? a->run_sum[i] / a->nrows[i] : 0;

@@ -78,7 +78,8 @@ static void read_cache(struct topology *t, const char *dir, int cpu, struct topo
 		if (level < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/type", idx);
-		if (lr_read_small(path, type, sizeof(type)) > 0 && strncmp(type, "Instruction", 11) == 0)
+		if (lr_read_small(path, type, sizeof(type)) > 0 &&
+		    strncmp(type, "Instruction", 11) == 0)
 			continue;
 		if (level <= c->cache_level)
 			continue;
