@@ -53,6 +53,9 @@ _pmutop() {
 	--backend)
 		mapfile -t COMPREPLY < <(compgen -W "perf sim" -- "$cur")
 		return ;;
+	--rows)
+		mapfile -t COMPREPLY < <(compgen -W "cpu core die socket cluster cache type" -- "$cur")
+		return ;;
 	-r | --record | -R | --replay | --mode-file | --sysfs-root | --help-roff)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;

@@ -96,7 +96,8 @@ static void test_unit_names(void)
 	CHECK_INT(rows_unit_parse("thread", &u, err, sizeof(err)), -1);
 	CHECK(strstr(err, "units: cpu|core|die|socket|cluster|cache|type"), "%s", err);
 	for (int i = 0; i < ROWS_NUNITS; i++) {
-		CHECK_INT(rows_unit_parse(rows_unit_name((enum row_unit)i), &u, err, sizeof(err)), 0);
+		CHECK_INT(rows_unit_parse(rows_unit_name((enum row_unit)i), &u, err, sizeof(err)),
+			  0);
 		CHECK_INT(u, i);
 	}
 }
@@ -170,10 +171,12 @@ static void test_run(void)
 				ghz = m;
 		if (ghz >= 0)
 			CHECK_NEAR(f->snap->values[ghz],
-				   (c0 + (off4 ? 0 : c4)) / (off4 ? 1 : 2) / f->snap->interval_s / 1e9,
+				   (c0 + (off4 ? 0 : c4)) / (off4 ? 1 : 2) / f->snap->interval_s /
+				       1e9,
 				   1e-9);
 		if (tick == 2)
-			CHECK(off4 && cpu->offline[4], "CPU 4 offline in tick 2 (--sim-offline 4:2-3)");
+			CHECK(off4 && cpu->offline[4],
+			      "CPU 4 offline in tick 2 (--sim-offline 4:2-3)");
 		if (tick == 1 || tick == 5)
 			CHECK(!off4, "CPU 4 counts in tick %d", tick);
 	}

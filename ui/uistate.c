@@ -472,6 +472,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .header = &h,
 	    .snap = have ? snap : NULL,
 	    .core_type = f ? f->core_type : NULL,
+	    .row_unit = f && f->row_keys ? rows_unit_name(f->rows) : NULL,
+	    .row_keys = f ? f->row_keys : NULL,
 	    .history = &u->hist,
 	    .text = {(const char *const *)u->text, u->text_roles, u->ntext},
 	    .message = app->status[0] ? app->status : NULL,

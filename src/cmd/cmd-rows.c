@@ -22,12 +22,12 @@ static int exec_rows(const struct command_ctx *ctx, int argc, char **argv, char 
 
 const struct command cmd_rows_entry = {
     .name = "rows",
-    .usage = "rows [cpu|core|die|socket|cluster|cache|type]",
+    .usage = "rows [UNIT]",
     .min_args = 0,
     .max_args = 1,
     .args = {ARG_ROWS},
     .exec = exec_rows,
-    .help = "what a row is: a CPU, or the counts of a core (SMT siblings), die, socket, "
-	    "cluster, last-level cache domain or core type summed, then the formulas applied "
-	    "(perf's --per-core, --per-socket, ...)",
+    .help = "what a row is: cpu, core, die, socket, cluster, cache or type (a core's SMT "
+	    "siblings, ... summed, then the formulas applied, as perf's --per-core); alone, "
+	    "the unit in force",
 };
