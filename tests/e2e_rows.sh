@@ -123,6 +123,18 @@ run_cmd -b --no-rc -R "$T_TMP/cpu.rec" -f json
 check "a per-CPU recording replayed --per-socket: sums and formulas" \
 	$CHECK sums "$SMT" socket "$T_TMP/out" "$T_TMP/replay-socket.json"
 
+# --- a remote board: the agent's stream carries the topology, the viewer sums ----------------
+AGENT=${PMUTOP_AGENT_BIN:-$(dirname "$BIN")/pmutop-agent}
+[ -x "$AGENT" ] || AGENT=$BIN
+printf '#!/bin/sh\n# stand-in for "ssh -T -- HOST": runs the command line here\nshift 2\nexec sh -c "$*"\n' >"$T_TMP/transport.sh"
+chmod +x "$T_TMP/transport.sh"
+run_cmd -b --no-rc -n 3 -i 100 -m cpi -f json --per-core --remote board --transport "$T_TMP/transport.sh" \
+	--agent "$(printf '%q' "$AGENT") --backend sim --seed 3 --sim-cpus 8 --sysfs-root $(printf '%q' "$SMT")"
+check "--remote --per-core: the live run's core rows ($(head -c 160 "$T_TMP/err"))" python3 -c '
+import json,sys
+a=[json.loads(l) for l in open(sys.argv[1])]; b=[json.loads(l) for l in open(sys.argv[2])]
+sys.exit(not(len(a)==len(b)==3 and all(y["backend"]=="remote" and x["cpus"]==y["cpus"] and x["total"]==y["total"] for x,y in zip(a,b))))' "$T_TMP/core.json" "$T_TMP/out"
+
 # --- perf stat on this machine: the same labels and CPUs per row (software events) --------------
 # Optional by nature: it needs perf and system-wide counting here; the sysfs trees above are the
 # test that always runs.
