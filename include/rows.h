@@ -63,6 +63,7 @@ void rows_agg_free(struct rows_agg *agg);
 struct rows_choice {
 	enum row_unit unit;
 	bool have_topology;
+	bool notes_said; /* what the topology lacks was logged (the first unit other than cpu) */
 	struct topology topology;
 	struct rows_agg *agg;
 };

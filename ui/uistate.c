@@ -109,8 +109,10 @@ static void follow_frame(struct app_ctx *app, struct ui_state *u)
 		return;
 	u->seen_frames = app->frames;
 	const struct snapshot *snap = app->frame.snap;
-	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics)
+	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics ||
+	    u->seen_rows != (int)app->frame.rows) /* :rows: the rows are other things now */
 		view_history_reset(&u->hist, snap->nrows, snap->nmetrics);
+	u->seen_rows = (int)app->frame.rows;
 	view_history_push(&u->hist, snap);
 }
 

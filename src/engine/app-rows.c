@@ -58,8 +58,6 @@ static int load_topology(struct app_ctx *app, char *err, size_t errlen)
 		}
 	}
 	rc->have_topology = true;
-	for (int i = 0; i < t->nnotes; i++) /* what the topology lacks, said once */
-		app_log(app, MSG_INFO, "topology: %s", t->notes[i]);
 	return 0;
 }
 
@@ -85,6 +83,10 @@ int app_set_rows(struct app_ctx *app, enum row_unit unit, char *err, size_t errl
 		}
 		if (load_topology(app, err, errlen) < 0)
 			return -1;
+		const struct topology *t = &app->rows.topology;
+		for (int i = 0; !app->rows.notes_said && i < t->nnotes; i++) /* said once */
+			app_log(app, MSG_INFO, "topology: %s", t->notes[i]);
+		app->rows.notes_said = true;
 	}
 	app->rows.unit = unit;
 	return 0;
@@ -107,6 +109,7 @@ void app_rows_free(struct app_ctx *app)
 	app->rows.agg = NULL;
 	topology_free(&app->rows.topology);
 	app->rows.have_topology = false;
+	app->rows.notes_said = false;
 }
 
 int app_rows_init(struct app_ctx *app, char *err, size_t errlen)
