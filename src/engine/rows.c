@@ -110,7 +110,7 @@ void rows_key_of(const struct topology *t, enum row_unit unit, int cpu, struct r
 struct rows_agg {
 	int rows, events, metrics, cpus; /* capacity */
 	struct snapshot snap;
-	struct row_key *keys;
+	struct row_key *keys, *sorted;
 	int *first_cpu, *row_ncpus, *group_of, *order;
 	bool *offline, *skip;
 	struct count *counts;
@@ -129,6 +129,7 @@ void rows_agg_free(struct rows_agg *a)
 	if (!a)
 		return;
 	free(a->keys);
+	free(a->sorted);
 	free(a->first_cpu);
 	free(a->row_ncpus);
 	free(a->group_of);
@@ -160,6 +161,7 @@ static struct rows_agg *agg_for(struct rows_agg *a, int rows, int events, int me
 	size_t r = (size_t)rows + 1, e = (size_t)events + 1, m = (size_t)metrics + 1;
 	a->rows = rows, a->events = events, a->metrics = metrics;
 	a->keys = calloc(r, sizeof(*a->keys));
+	a->sorted = calloc(r, sizeof(*a->sorted));
 	a->first_cpu = calloc(r, sizeof(int));
 	a->row_ncpus = calloc(r, sizeof(int));
 	a->group_of = calloc(r, sizeof(int));
@@ -177,7 +179,7 @@ static struct rows_agg *agg_for(struct rows_agg *a, int rows, int events, int me
 	a->running = calloc(r * m, sizeof(double));
 	a->classes = calloc(r * m, sizeof(enum metric_class));
 	a->detail = calloc((r + 1) * m, sizeof(struct metric_detail));
-	if (!a->keys || !a->first_cpu || !a->row_ncpus || !a->group_of || !a->order ||
+	if (!a->keys || !a->sorted || !a->first_cpu || !a->row_ncpus || !a->group_of || !a->order ||
 	    !a->offline || !a->skip || !a->counts || !a->age || !a->run_sum || !a->nrows ||
 	    !a->ncounted || !a->scaled || !a->invalid || !a->values || !a->running || !a->classes ||
 	    !a->detail) {
@@ -192,54 +194,49 @@ static int cmp_keys(const struct row_key *a, const struct row_key *b)
 	for (int i = 0; i < 4; i++)
 		if (a->tuple[i] != b->tuple[i])
 			return a->tuple[i] < b->tuple[i] ? -1 : 1;
-	return 0;
+	return strcmp(a->label, b->label);
 }
 
-static const struct row_key *sort_base;
-static int cmp_order(const void *a, const void *b)
+static int cmp_order(const void *a, const void *b, void *keys)
 {
-	return cmp_keys(&sort_base[*(const int *)a], &sort_base[*(const int *)b]);
+	const struct row_key *k = keys;
+	int ia = *(const int *)a, ib = *(const int *)b;
+	int c = cmp_keys(&k[ia], &k[ib]);
+	return c ? c : ia - ib;
 }
 
-/* Groups the CPU rows of @s by key: a->group_of[row], the keys in sort order; returns their
- * number. */
+/* Groups the CPU rows of @s by key, in key order (a core by socket, die, core id; a core type
+ * where it first appears): a->keys[group], a->group_of[row]. Returns the number of groups. */
 static int group_rows(struct rows_agg *a, const struct snapshot *s, enum row_unit unit,
 		      const struct topology *t)
 {
-	int ng = 0;
-	struct row_key k, *raw = a->keys; /* in order of first appearance, sorted below */
+	struct row_key *rk = a->sorted; /* per row */
+	int ntypes = 0;
 	for (int r = 0; r < s->nrows; r++) {
-		rows_key_of(t, unit, s->cpus[r], &k);
-		int g = 0;
-		while (g < ng && strcmp(raw[g].label, k.label) != 0)
-			g++;
-		if (g == ng) {
-			if (unit == ROWS_TYPE)
-				k.tuple[0] = ng;
-			raw[ng++] = k;
-			raw[g].ncpus = 0;
+		rows_key_of(t, unit, s->cpus[r], &rk[r]);
+		if (unit == ROWS_TYPE) { /* the rank of its type's first appearance (a few types) */
+			int k = 0;
+			while (k < r && strcmp(rk[k].label, rk[r].label) != 0)
+				k++;
+			rk[r].tuple[0] = k < r ? rk[k].tuple[0] : ntypes++;
 		}
-		if (s->cpus[r] < raw[g].first_cpu)
-			raw[g].first_cpu = s->cpus[r];
-		raw[g].ncpus++;
-		a->group_of[r] = g;
+		a->order[r] = r;
 	}
-	for (int g = 0; g < ng; g++)
-		a->order[g] = g;
-	sort_base = raw;
-	qsort(a->order, (size_t)ng, sizeof(int), cmp_order);
-	/* rank[g]: position of group g after sorting (first_cpu holds it for a moment) */
-	int *rank = a->row_ncpus;
-	for (int i = 0; i < ng; i++)
-		rank[a->order[i]] = i;
-	for (int r = 0; r < s->nrows; r++)
-		a->group_of[r] = rank[a->group_of[r]];
-	struct row_key sorted[ng > 0 ? ng : 1];
-	for (int i = 0; i < ng; i++)
-		sorted[i] = raw[a->order[i]];
-	for (int i = 0; i < ng; i++) {
-		raw[i] = sorted[i];
-		raw[i].id = unit == ROWS_CPU ? raw[i].first_cpu : i;
+	qsort_r(a->order, (size_t)s->nrows, sizeof(int), cmp_order, rk);
+	int ng = 0;
+	for (int i = 0; i < s->nrows; i++) {
+		int r = a->order[i];
+		if (ng == 0 || cmp_keys(&a->keys[ng - 1], &rk[r]) != 0) {
+			a->keys[ng] = rk[r];
+			a->keys[ng].id = unit == ROWS_CPU ? s->cpus[r] : ng;
+			a->keys[ng].ncpus = 0;
+			ng++;
+		}
+		struct row_key *g = &a->keys[ng - 1];
+		if (s->cpus[r] < g->first_cpu)
+			g->first_cpu = s->cpus[r];
+		g->ncpus++;
+		a->group_of[r] = ng - 1;
 	}
 	return ng;
 }
