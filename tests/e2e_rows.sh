@@ -3,7 +3,8 @@
 # e2e_rows.sh: rows keyed by a unit (--per-core, --per-socket, :rows, ...) on sysfs trees with SMT
 # siblings and two sockets: each row's counts are the sums of its CPUs' rows and its metrics the
 # formulas over those sums (tests/rows_check.py reads the groups from the tree itself); the key
-# in text, CSV, JSON and OpenMetrics; recordings and replay; missing topology files; bad input;
+# in text, CSV, JSON and OpenMetrics; recordings, flight recordings, replay and --remote; missing
+# topology files; bad input;
 # and, where perf runs, the labels and grouping of perf stat --per-core on this machine.
 source "$(dirname "$0")/lib.sh"
 
@@ -122,6 +123,19 @@ cp "$T_TMP/out" "$T_TMP/replay-socket.json"
 run_cmd -b --no-rc -R "$T_TMP/cpu.rec" -f json
 check "a per-CPU recording replayed --per-socket: sums and formulas" \
 	$CHECK sums "$SMT" socket "$T_TMP/out" "$T_TMP/replay-socket.json"
+
+# --- the flight recorder keeps the topology and the unit; its replay = live at the same times ---
+run_cmd "${SIM[@]}" --sysfs-root "$SMT" -m cpi -f json --per-core -n 4 --flight 30 --flight-out "$T_TMP/fl" --alert "cpi > 0 on 0"
+cp "$T_TMP/out" "$T_TMP/flive.json"
+check "a rule wrote a flight recording" [ -s "$T_TMP/fl-1.jsonl" ]
+run_cmd -b --no-rc -R "$T_TMP/fl-1.jsonl" -f json
+check "the flight recording replayed: core rows = live at the same times" python3 -c '
+import json,sys
+a={}
+for l in open(sys.argv[1]):
+    r=json.loads(l); a[r["time"]]=r
+b=[json.loads(l) for l in open(sys.argv[2])]
+sys.exit(not(len(b)>=3 and all(y["rows"]=="core" and y["time"] in a and a[y["time"]]["cpus"]==y["cpus"] and a[y["time"]]["total"]==y["total"] for y in b)))' "$T_TMP/flive.json" "$T_TMP/out"
 
 # --- a remote board: the agent's stream carries the topology, the viewer sums ----------------
 AGENT=${PMUTOP_AGENT_BIN:-$(dirname "$BIN")/pmutop-agent}
