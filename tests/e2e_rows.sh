@@ -68,6 +68,12 @@ for l in open(sys.argv[1]):
     if m: sys.exit(abs(float(m.group(1))-float(sys.argv[2]))>1e-5*float(sys.argv[2]))
 sys.exit(1)' "$T_TMP/out" "$cpi"
 check "OpenMetrics: the all row keeps cpu=\"all\"" grep -q 'pmutop_metric_cpi{host="[^"]*",mode="cpi",cpu="all"' "$T_TMP/out"
+if /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
+	check "OpenMetrics with core labels parses strictly" \
+		/usr/bin/python3 "$T_SRC/tests/openmetrics_check.py" parse "$T_TMP/out"
+else
+	skip "python3-prometheus-client is not installed: the strict OpenMetrics parse is left out"
+fi
 
 # --- core types (hybrid): the groups are the core PMUs' cpus files -----------------------------
 HY=$T_SRC/tests/sysfs/x86-hybrid
