@@ -752,7 +752,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	char suffix[1024]; /* the host (at most 2 * 128 + 3 bytes as a field) and the time */
 	size_t slen = csv_suffix(suffix, sizeof(suffix), meta);
 	/* "time_s,interval_ms,cpu," is the same on every line of a row */
-	char prefix[2 * NUMFMT_MAX + 32 + ROW_LABEL_MAX];
+	char prefix[2 * NUMFMT_MAX + 32 + 2 * ROW_LABEL_MAX + 3];
 	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
 	prefix[n++] = ',';
 	n += numfmt_fixed(prefix + n, snap->interval_s * 1000, 3);
@@ -763,10 +763,9 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 		if (total) {
 			memcpy(prefix + plen, "all", 3);
 			plen += 3;
-		} else if (meta->row_keys) {
-			size_t kl = strnlen(meta->row_keys[r].label, ROW_LABEL_MAX - 1);
-			memcpy(prefix + plen, meta->row_keys[r].label, kl);
-			plen += kl;
+		} else if (meta->row_keys) { /* a core type's name may need quoting */
+			plen += text_csv_field(meta->row_keys[r].label, prefix + plen,
+					       2 * ROW_LABEL_MAX + 3);
 		} else {
 			plen += numfmt_i64(prefix + plen, snap->cpus[r]);
 		}
