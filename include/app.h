@@ -7,6 +7,7 @@
 #include "loop.h"
 #include "options.h"
 #include "platform.h"
+#include "rows.h"
 #include "session.h"
 #include <stdarg.h>
 #include <stdbool.h>
@@ -117,8 +118,9 @@ struct app_ctx {
 	/* OpenMetrics: the per-event counters (-f openmetrics, --listen) and the endpoint */
 	struct om_counters *om;
 	struct endpoint *endpoint;
-	struct frame frame;    /* the last frame built */
-	bool frame_wants_self; /* the front end reads frame.self (the screen, batch text) */
+	struct rows_choice rows; /* what a row stands for (rows.h): app_set_rows */
+	struct frame frame;	 /* the last frame built */
+	bool frame_wants_self;	 /* the front end reads frame.self (the screen, batch text) */
 	struct frame_store *frame_store; /* what the frame points to */
 	uint64_t frames;		 /* frames built */
 	uint64_t refresh_seen;		 /* windows (or ticks) already turned into a frame */

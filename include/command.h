@@ -52,6 +52,7 @@ enum command_arg {
 	ARG_RULE,
 	ARG_SELECT,
 	ARG_DRILL,
+	ARG_ROWS,
 	ARG_KIND_COUNT
 };
 

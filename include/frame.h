@@ -2,6 +2,7 @@
 /* frame.h: one immutable frame per refresh: the numbers and the facts every output reads. */
 #ifndef PMUTOP_FRAME_H
 #define PMUTOP_FRAME_H
+#include "rows.h"
 #include "session.h"
 #include "source.h"
 #include <stdbool.h>
@@ -49,6 +50,10 @@ struct frame {
 	uint64_t ticks, overruns;
 	bool first_tick_pending;      /* a mode switch waits for its first full tick */
 	const char *const *core_type; /* per row: core type name, "" if none */
+	/* what a row stands for: ROWS_CPU (row_keys NULL, a row per CPU) or the unit the rows
+	 * were summed by, with each row's key (label "S0-D0-C1", CPUs summed) */
+	enum row_unit rows;
+	const struct row_key *row_keys;
 	/* offcore breakdown per request-type bit (nbits 0 in other modes): the all-CPU figures
 	 * and, per row and for the total (row nrows), [row * nbits + bit] */
 	int nbits;

@@ -54,6 +54,7 @@ struct options {
 	bool list_themes;	/* --list-themes */
 	const char *listen;	/* --listen [ADDR:]PORT: the OpenMetrics endpoint */
 	const char *output;	/* -o FILE: batch records go there instead of stdout */
+	const char *rows;	/* --rows UNIT, --per-core, ...: a unit name (rows.h), NULL */
 	const char *help_roff;	/* --help-roff TEMPLATE: write the manual page */
 	bool force;		/* --force: -r, :record and :export FILE may be symbolic links */
 	const char *completion; /* --completion SHELL: write the completion script */

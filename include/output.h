@@ -7,6 +7,7 @@
 
 enum output_format { OUTPUT_TEXT, OUTPUT_CSV, OUTPUT_JSON, OUTPUT_OPENMETRICS };
 
+struct row_key;
 struct output_meta {
 	const char *backend; /* "perf", "sim", "replay" */
 	const char *mode;    /* mode name */
@@ -31,6 +32,9 @@ struct output_meta {
 	void (*text_extra)(void *ctx, FILE *out);
 	void *extra_ctx;
 	const struct frame *frame; /* the frame written (output_frame), or NULL */
+	/* rows summed by a unit (rows.h): its name ("core") and each row's key; NULL: per CPU */
+	const char *row_unit;
+	const struct row_key *row_keys;
 };
 
 /*

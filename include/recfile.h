@@ -71,10 +71,16 @@ struct rec_header {
 	/* 0: a row per CPU; N > 0: the file's one row sums N CPUs (perf stat without -A); -1: an
 	 * unknown number. Header member "aggregated_cpus", written when not 0. */
 	int aggregated_cpus;
+	char rows[16]; /* header "rows": the unit rows were keyed by when recording began ("core"),
+			* "" per CPU */
 	struct rec_cpu_info {
 		int cpu;
 		char core_type[REC_NAME_MAX]; /* "cpu_core", "cpu_atom", "" when not hybrid */
-	} * cpus;			      /* monitored CPUs, in file order */
+		/* header "topology": {"CPU": [socket, die, cluster, core, cache level, cache id]}
+		 * (topology.h), for rows keyed by a core, socket, ... on replay */
+		bool has_topology;
+		int socket, die, cluster, core, cache_level, cache;
+	} * cpus; /* monitored CPUs, in file order */
 };
 
 /* One event of a mode. The encoding is what the perf backend opened (absent for replays of

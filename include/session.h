@@ -96,6 +96,9 @@ struct snapshot {
 	double interval_s; /* measured length of this tick */
 	bool first;	   /* the first full tick of a newly opened mode */
 	int row_cpus;	   /* session_config.row_cpus */
+	/* per row: CPUs summed into it (rows keyed by a core, socket, ...: rows.h), NULL: every
+	 * row is row_cpus' */
+	const int *row_ncpus;
 	int nrows;
 	const int *cpus; /* CPU number per row */
 	bool *offline;	 /* per row */

@@ -42,6 +42,7 @@ struct ui_state {
 	bool probe_done;
 	/* what the screen last saw of the run (its app hook reacts to changes) */
 	uint64_t seen_frames;	 /* frames pushed to the history */
+	int seen_rows;		 /* the row unit of the history (enum row_unit) */
 	char seen_metrics[1024]; /* metric names: sort and sparkline hold while they do */
 	char seen_offcore[160];	 /* the offcore selection: a new one shows the breakdown */
 	/* drill-downs taken (drill, enter), newest last: the way back (drill up, backspace) */

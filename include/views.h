@@ -4,6 +4,7 @@
 #ifndef PMUTOP_VIEWS_H
 #define PMUTOP_VIEWS_H
 #include "canvas.h"
+#include "rows.h"
 #include "session.h"
 #include <stdbool.h>
 
@@ -83,6 +84,10 @@ struct view_input {
 	const struct view_header *header;
 	const struct snapshot *snap;  /* NULL before the first tick */
 	const char *const *core_type; /* per row, "" if none (grouping) */
+	/* rows summed by a unit (frame.h): the column head ("CORE") and each row's key; NULL: a
+	 * row per CPU */
+	const char *row_unit;
+	const struct row_key *row_keys;
 	const struct view_history *history;
 	struct view_lines text; /* for VIEW_HELP / VIEW_MESSAGES / VIEW_PROBE / VIEW_SPIKES */
 	const char *message;	/* message line */

@@ -7,6 +7,7 @@
 #include "endpoint.h"
 #include "manpage.h"
 #include "recorder.h"
+#include "rows.h"
 #include "textutil.h"
 #include <errno.h>
 #include <getopt.h>
@@ -289,6 +290,30 @@ HANDLER(apply_listen)
 	return 0;
 }
 
+HANDLER(apply_rows)
+{
+	enum row_unit u;
+	if (rows_unit_parse(arg, &u, err, errlen) < 0)
+		return -1;
+	o->rows = rows_unit_name(u);
+	return 0;
+}
+
+/* --per-core .. --per-type: the option takes no argument; the unit is the handler's. */
+#define PER_UNIT(name, unit)                                                                       \
+	HANDLER(name)                                                                              \
+	{                                                                                          \
+		(void)arg, (void)err, (void)errlen;                                                \
+		o->rows = rows_unit_name(unit);                                                    \
+		return 0;                                                                          \
+	}
+PER_UNIT(apply_per_core, ROWS_CORE)
+PER_UNIT(apply_per_die, ROWS_DIE)
+PER_UNIT(apply_per_socket, ROWS_SOCKET)
+PER_UNIT(apply_per_cluster, ROWS_CLUSTER)
+PER_UNIT(apply_per_cache, ROWS_CACHE)
+PER_UNIT(apply_per_type, ROWS_TYPE)
+
 /* Shown in the agent's completion and help only where it has the option (no OPTION_SCREEN). The
  * completion words (OPTION_COMPLETE_*) are listed in options.h. Order: as --help lists them. */
 static const struct option_def option_table[] = {
@@ -308,6 +333,25 @@ static const struct option_def option_table[] = {
     {"cpus", 'C', "LIST", "CPUs to monitor, e.g. 0-3,8 (default: all online)",
      OPTION_CLI | OPTION_SET, STR(cpus), .set = setting_cpus_set, .show = setting_cpus_show,
      .set_help = "monitored CPUs (list or all)"},
+    {"rows", LONG_ONLY, "UNIT",
+     "what a row is: cpu (default), core (SMT siblings summed), die, socket, cluster, cache "
+     "(last-level cache domain) or type (core type); counts are summed, then the formulas "
+     "applied",
+     OPTION_CLI, FN(apply_rows), .complete = "cpu core die socket cluster cache type"},
+    {"per-core", LONG_ONLY, NULL, "a row per core, S0-D0-C1 (as perf stat --per-core)", OPTION_CLI,
+     FN(apply_per_core)},
+    {"per-die", LONG_ONLY, NULL, "a row per die, S0-D0 (as perf stat --per-die)", OPTION_CLI,
+     FN(apply_per_die)},
+    {"per-socket", LONG_ONLY, NULL, "a row per socket, S0 (as perf stat --per-socket)", OPTION_CLI,
+     FN(apply_per_socket)},
+    {"per-cluster", LONG_ONLY, NULL,
+     "a row per CPU cluster, S0-D0-CLS0 (as perf stat --per-cluster)", OPTION_CLI,
+     FN(apply_per_cluster)},
+    {"per-cache", LONG_ONLY, NULL,
+     "a row per last-level cache domain, S0-D0-L3-ID0 (as perf stat --per-cache)", OPTION_CLI,
+     FN(apply_per_cache)},
+    {"per-type", LONG_ONLY, NULL, "a row per core type (hybrid, big.LITTLE): cpu_core, ...",
+     OPTION_CLI, FN(apply_per_type)},
     {"output", 'o', "FILE", "batch mode: write the records to FILE instead of stdout", OPTION_CLI,
      STR(output), .complete = "@files"},
     {"format", 'f', "FMT", "batch format: @formats (json: one object per line)", OPTION_CLI,

@@ -72,6 +72,10 @@ static const struct {
     {__LINE__, "bind x mo|", COMPLETE_UNIQUE, "bind x mode |", "", 2},
     {__LINE__, "bind x mode |", COMPLETE_NONE, "bind x mode |", "", 3},
     {__LINE__, "probe |", COMPLETE_UNIQUE, "probe cache |", "", 1},
+    {__LINE__, "ro|", COMPLETE_UNIQUE, "rows |", "", 0},
+    {__LINE__, "rows c|", COMPLETE_SEVERAL, "rows c|", "cache cluster core cpu", 1},
+    {__LINE__, "rows s|", COMPLETE_UNIQUE, "rows socket |", "", 1},
+    {__LINE__, "rows socket |", COMPLETE_NONE, "rows socket |", "", 2}, /* one unit */
     {__LINE__, "offcore 1|", COMPLETE_SEVERAL, "offcore 1|", "1 10 11 12 13 14 15", 1},
     {__LINE__, "|", COMPLETE_SEVERAL, "|", NULL, 0},
     {__LINE__, "|mode", COMPLETE_SEVERAL, "|mode", NULL, 0},

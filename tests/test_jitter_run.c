@@ -283,7 +283,7 @@ static void test_flight_replay(void)
 	CHECK_INT(ticks, 100);
 	/* a direct write of a window inside the ring */
 	struct rec_header h = {.version = 1, .ncpus = 4, .interval_ms = 10, .backend = "sim"};
-	struct rec_cpu_info cpus[4] = {{0, ""}, {1, ""}, {2, ""}, {3, ""}};
+	struct rec_cpu_info cpus[4] = {{.cpu = 0}, {.cpu = 1}, {.cpu = 2}, {.cpu = 3}};
 	h.cpus = cpus;
 	struct rec_event ev[2] = {{.name = "cycles", .spec = "perf::CYCLES"},
 				  {.name = "instructions", .spec = "perf::INSTRUCTIONS"}};

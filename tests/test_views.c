@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "mode.h"
 #include "options.h"
+#include "output.h"
 #include "playback.h"
 #include "replay.h"
 #include "theme.h"
@@ -330,6 +331,47 @@ int main(void)
 	setenv("XDG_STATE_HOME", tmp, 1);
 	setenv("XDG_CONFIG_HOME", tmp, 1);
 	struct screen plain = {0};
+
+	/* Rows summed per core: the key column names the unit and holds perf's labels, wide
+	 * enough for them, with the core's numbers (the frame's) beside each. */
+	char rows_args[512];
+	snprintf(rows_args, sizeof(rows_args),
+		 "--sim-cpus 8 -m cpi --per-core --sysfs-root %s/tests/sysfs/x86-2s-smt",
+		 harness_src());
+	if (fx_open(rows_args, 2) == 0) {
+		struct view_state vs = table_state();
+		const struct frame *f = app_frame_build(&app);
+		struct view_header hd = {.host = "testhost", .mode = app.mode_name};
+		struct view_input in = {.header = &hd,
+					.snap = f ? f->snap : NULL,
+					.row_unit = "core",
+					.row_keys = f ? f->row_keys : NULL,
+					.history = &hist};
+		struct canvas *c = canvas_new(100, 24);
+		views_draw(c, &in, &vs);
+		char *t = dump(c, false);
+		CHECK(f && f->row_keys && f->snap->nrows == 4, "4 core rows");
+		CHECK(strstr(t, "CORE ") != NULL, "no CORE column head:\n%s", t);
+		char want[64];
+		if (f && f->row_keys) {
+			int cpi = views_sort_column(f->snap, "cpi");
+			char num[32];
+			output_format_metric(f->snap->values[3 * f->snap->nmetrics + cpi], 0, num,
+					     sizeof(num));
+			snprintf(want, sizeof(want), "S1-D0-C1 ");
+			char *line = strstr(t, want);
+			CHECK(line != NULL, "no S1-D0-C1 row:\n%s", t);
+			if (line) {
+				char *end = strchr(line, '\n');
+				if (end)
+					*end = '\0';
+				CHECK(strstr(line, num) != NULL,
+				      "S1-D0-C1 row lacks its cpi %s: %s", num, line);
+			}
+		}
+		free(t);
+		canvas_free(c);
+	}
 
 	/* Table: dcache with a miss spike on CPU 1 (warn class) among good CPUs. */
 	if (fx_open("--sim-cpus 4 -m dcache --sim-spike 1:1:30", 3) == 0) {

@@ -2,6 +2,7 @@
 /* complete.c: prompt completion: the command splitter finds the word, sources give candidates. */
 #include "complete.h"
 #include "command.h"
+#include "rows.h"
 #include "theme.h"
 #include <dirent.h>
 #include <stdbool.h>
@@ -155,6 +156,10 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 		break;
 	case ARG_PROBE:
 		complete_list_add(out, "cache");
+		return;
+	case ARG_ROWS:
+		for (int u = 0; u < ROWS_NUNITS; u++)
+			complete_list_add(out, rows_unit_name((enum row_unit)u));
 		return;
 	case ARG_DRILL:
 		complete_list_add(out, "down");

@@ -107,8 +107,10 @@ static void follow_frame(struct app_ctx *app, struct ui_state *u)
 		return;
 	u->seen_frames = app->frames;
 	const struct snapshot *snap = app->frame.snap;
-	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics)
+	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics ||
+	    u->seen_rows != (int)app->frame.rows) /* :rows: the rows are other things now */
 		view_history_reset(&u->hist, snap->nrows, snap->nmetrics);
+	u->seen_rows = (int)app->frame.rows;
 	view_history_push(&u->hist, snap);
 }
 
@@ -470,6 +472,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .header = &h,
 	    .snap = have ? snap : NULL,
 	    .core_type = f ? f->core_type : NULL,
+	    .row_unit = f && f->row_keys ? rows_unit_name(f->rows) : NULL,
+	    .row_keys = f ? f->row_keys : NULL,
 	    .history = &u->hist,
 	    .text = {(const char *const *)u->text, u->text_roles, u->ntext},
 	    .message = app->status[0] ? app->status : NULL,

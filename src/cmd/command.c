@@ -699,7 +699,7 @@ static const char *const kind_names[ARG_KIND_COUNT] = {
     [ARG_EVENT] = "event",   [ARG_OPTION] = "option",	[ARG_VALUE] = "value",
     [ARG_KEY] = "key",	     [ARG_FILE] = "file",	[ARG_TEXT] = "text",
     [ARG_VIEW] = "view",     [ARG_PROBE] = "probe",	[ARG_RULE] = "rule",
-    [ARG_SELECT] = "row",    [ARG_DRILL] = "direction",
+    [ARG_SELECT] = "row",    [ARG_DRILL] = "direction", [ARG_ROWS] = "unit",
 };
 
 char **command_help_for(const char *name, char *err, size_t errlen)

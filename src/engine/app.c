@@ -1228,6 +1228,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	probe_counters(app);
 	describe_machine(app);
 	note_counter_wrap(app);
+	if ((rc = app_rows_init(app, err, errlen)) != 0)
+		return rc;
 	app->session = new_session(app, err, errlen);
 	if (!app->session)
 		return 1;
@@ -1319,6 +1321,7 @@ void app_free(struct app_ctx *app)
 	app->endpoint = NULL;
 	frame_store_free(app->frame_store);
 	app->frame_store = NULL;
+	app_rows_free(app);
 	pmuevents_free(app->perfev);
 	app->perfev = NULL;
 	if (app->modes) {

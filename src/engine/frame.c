@@ -30,6 +30,7 @@ struct frame_store {
 	char (*tasks)[48];
 	const char **task_ptr;
 	const char **core_type;
+	struct row_key *row_keys;
 	char util_source[128]; /* the last one known (a tick where util is n/a has none) ... */
 	char util_mode[SESSION_MODE_NAME]; /* ... in this mode */
 };
@@ -60,6 +61,7 @@ void frame_store_free(struct frame_store *fs)
 	free(fs->tasks);
 	free(fs->task_ptr);
 	free(fs->core_type);
+	free(fs->row_keys);
 	free(fs);
 }
 
@@ -96,11 +98,12 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	fs->tasks = calloc(r, sizeof(*fs->tasks));
 	fs->task_ptr = calloc(r, sizeof(*fs->task_ptr));
 	fs->core_type = calloc(r, sizeof(*fs->core_type));
+	fs->row_keys = calloc(r, sizeof(*fs->row_keys));
 	if (!fs->cpus || !fs->offline || !fs->names || !fs->defs || !fs->counts ||
 	    !fs->total_counts || !fs->age || !fs->values || !fs->total_values || !fs->running ||
 	    !fs->total_running || !fs->classes || !fs->total_classes || !fs->detail ||
 	    !fs->stat_values || !fs->attrib || !fs->row_bit_rate || !fs->row_bit_share ||
-	    !fs->row_bit_age || !fs->tasks || !fs->task_ptr || !fs->core_type) {
+	    !fs->row_bit_age || !fs->tasks || !fs->task_ptr || !fs->core_type || !fs->row_keys) {
 		frame_store_free(fs);
 		return NULL;
 	}
@@ -115,7 +118,8 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	int r = s->nrows, e = s->nevents, m = s->nmetrics;
 	struct snapshot *d = &fs->snap;
 	*d = *s;
-	d->program = NULL; /* the copy is for reading: it is never recomputed */
+	d->program = NULL;   /* the copy is for reading: it is never recomputed */
+	d->row_ncpus = NULL; /* the frame's row_keys say it */
 	COPY(fs->cpus, s->cpus, r);
 	COPY(fs->offline, s->offline, r);
 	COPY(fs->names, s->event_names, e);
@@ -227,7 +231,8 @@ static void fill_window(struct app_ctx *app, struct frame_store *fs, struct fram
 			const struct snapshot *snap)
 {
 	const struct jitter *j = app->jitter;
-	if (!j || !j->have_agg || j->nrows != snap->nrows || j->nmetrics != snap->nmetrics)
+	if (!j || !j->have_agg || j->nrows != snap->nrows || j->nmetrics != snap->nmetrics ||
+	    f->row_keys) /* the window's per-CPU columns do not fit summed rows */
 		return;
 	f->jitter = j;
 	if (j->stat != JITTER_VALUE) {
@@ -345,6 +350,8 @@ const struct frame *app_frame_build(struct app_ctx *app)
 		live = jitter_snapshot(app);
 	if (!live || live->seq == 0)
 		return NULL;
+	const struct row_key *keys = NULL;
+	live = app_rows_snapshot(app, live, &keys);
 	struct frame_store *fs =
 	    store_for(app->frame_store, live->nrows, live->nevents, live->nmetrics);
 	app->frame_store = fs;
@@ -355,6 +362,11 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	f->seq = ++app->frames;
 	f->snap = copy_snapshot(fs, live);
 	f->timestamp = f->snap ? app->start_unix_s + f->snap->time_s : NAN;
+	if (keys) {
+		COPY(fs->row_keys, keys, live->nrows);
+		f->rows = app->rows.unit;
+		f->row_keys = fs->row_keys;
+	}
 	fill_header(app, f);
 	fill_util_source(app, fs, f, f->snap);
 	fill_core_types(app, fs, f->snap);

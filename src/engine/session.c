@@ -544,7 +544,7 @@ void snapshot_compute(struct snapshot *s)
 	 * ncpus where a per-CPU average is meant (utilisation, GHz), so a row that adds no counts
 	 * must not add to ncpus either. */
 	bool skip[s->nrows + 1];
-	int counted_rows = 0;
+	int counted_rows = 0, counted_cpus = 0;
 	for (int r = 0; r < s->nrows; r++) {
 		skip[r] = true;
 		for (int e = 0; e < n && skip[r] && !s->offline[r]; e++) {
@@ -552,6 +552,7 @@ void snapshot_compute(struct snapshot *s)
 			skip[r] = st != COUNT_OK && st != COUNT_SCALED;
 		}
 		counted_rows += !skip[r];
+		counted_cpus += skip[r] ? 0 : s->row_ncpus ? s->row_ncpus[r] : 1;
 	}
 	for (int e = 0; e < n; e++)
 		count_total(s->counts, s->nrows, n, e, skip, &s->total_counts[e]);
@@ -564,7 +565,9 @@ void snapshot_compute(struct snapshot *s)
 		bool total = r == s->nrows;
 		in.counts = total ? s->total_counts : &s->counts[r * n];
 		double per_row = s->row_cpus < 0 ? NAN : s->row_cpus > 1 ? s->row_cpus : 1;
-		in.ncpus = total ? counted_rows * per_row : per_row;
+		in.ncpus = s->row_ncpus ? (total ? counted_cpus : s->row_ncpus[r])
+			   : total	? counted_rows * per_row
+					: per_row;
 		for (int m = 0; m < nm; m++) {
 			double *v = total ? &s->total_values[m] : &s->values[r * nm + m];
 			double *run = total ? &s->total_running[m] : &s->running[r * nm + m];

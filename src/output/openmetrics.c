@@ -270,13 +270,14 @@ static void put_meta(FILE *out, const struct om_labels *l, const char *family, c
 	}
 }
 
-static void put_row_labels(FILE *out, const struct om_labels *l, const char *cpu,
+/* The labels of a row: @key is "cpu", or the unit rows are summed by ("core" = "S0-D0-C1"). */
+static void put_row_labels(FILE *out, const struct om_labels *l, const char *key, const char *cpu,
 			   const char *core_type)
 {
 	fputc('{', out);
 	put_label(out, "host", l->host, false);
 	put_label(out, "mode", l->mode, true);
-	put_label(out, "cpu", cpu, true);
+	put_label(out, key, cpu, true);
 	put_label(out, "core_type", core_type, true);
 }
 
@@ -310,7 +311,7 @@ static void write_counters(FILE *out, const struct om_counters *c, const struct 
 				snprintf(cpu, sizeof(cpu), "%d", s->cpu);
 			struct om_labels sl = {l->host, s->mode, l->flavour};
 			fprintf(out, "%s_total", kinds[k].family);
-			put_row_labels(out, &sl, cpu, s->core_type);
+			put_row_labels(out, &sl, "cpu", cpu, s->core_type);
 			put_label(out, "event", s->event, true);
 			fputc('}', out);
 			put_value(out, *(const double *)((const char *)s + kinds[k].offset));
@@ -348,14 +349,19 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 						   : snap->total_values[m];
 			if (!isfinite(v))
 				continue; /* n/a: left out, never 0 */
-			char cpu[16];
-			if (r < snap->nrows)
+			char cpu[ROW_LABEL_MAX];
+			if (r < snap->nrows && f->row_keys)
+				snprintf(cpu, sizeof(cpu), "%s", f->row_keys[r].label);
+			else if (r < snap->nrows)
 				snprintf(cpu, sizeof(cpu), "%d", snap->cpus[r]);
 			else
 				snprintf(cpu, sizeof(cpu), "all");
 			fputs(family, out);
-			put_row_labels(out, l, cpu,
-				       r < snap->nrows && f->core_type ? f->core_type[r] : "");
+			/* the all row keeps its cpu="all" label under any unit */
+			put_row_labels(out, l,
+				       f->row_keys && r < snap->nrows ? rows_unit_name(f->rows)
+								      : "cpu",
+				       cpu, r < snap->nrows && f->core_type ? f->core_type[r] : "");
 			fputc('}', out);
 			put_value(out, v);
 		}

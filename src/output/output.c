@@ -6,6 +6,7 @@
 #include "numfmt.h"
 #include "openmetrics.h"
 #include "textutil.h"
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -564,17 +565,24 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		output_json_end(w);
 	if (snap->row_cpus) /* the rows are sums over several CPUs: "total" alone */
 		output_json_int(w, "aggregated_cpus", snap->row_cpus);
+	if (meta->row_keys) /* rows summed by a unit: each row names its key */
+		output_json_string(w, "rows", meta->row_unit);
 	output_json_array(w, "cpus");
 	for (int r = 0; r < snapshot_cpu_rows(snap); r++) {
 		output_json_object(w, NULL);
-		output_json_int(w, "cpu", snap->cpus[r]);
+		if (meta->row_keys) {
+			output_json_string(w, meta->row_unit, meta->row_keys[r].label);
+			output_json_int(w, "ncpus", meta->row_keys[r].ncpus);
+		} else {
+			output_json_int(w, "cpu", snap->cpus[r]);
+		}
 		if (snap->offline[r])
 			output_json_bool(w, "offline", true);
 		events_json(w, snap, &snap->counts[r * snap->nevents]);
 		metrics_json(w, snap, &snap->values[r * snap->nmetrics],
 			     snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
 		offcore_json(w, meta, r);
-		if (meta->json_extra)
+		if (meta->json_extra && !meta->row_keys) /* per-CPU window columns */
 			meta->json_extra(meta->extra_ctx, NULL, w, r);
 		output_json_end(w);
 	}
@@ -712,12 +720,15 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	struct output_json *b = &rec;
 	b->len = 0;
 	b->oom = false;
-	if (snap->seq == 1)
-		put_s(b, "time_s,interval_ms,cpu,kind,name,value,running,state,host,timestamp\n");
+	if (snap->seq == 1) { /* the third column is the row's key: cpu, or the unit ("core") */
+		put_s(b, "time_s,interval_ms,");
+		put_s(b, meta->row_keys ? meta->row_unit : "cpu");
+		put_s(b, ",kind,name,value,running,state,host,timestamp\n");
+	}
 	char suffix[1024]; /* the host (at most 2 * 128 + 3 bytes as a field) and the time */
 	size_t slen = csv_suffix(suffix, sizeof(suffix), meta);
 	/* "time_s,interval_ms,cpu," is the same on every line of a row */
-	char prefix[2 * NUMFMT_MAX + 32];
+	char prefix[2 * NUMFMT_MAX + 32 + 2 * ROW_LABEL_MAX + 3];
 	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
 	prefix[n++] = ',';
 	n += numfmt_fixed(prefix + n, snap->interval_s * 1000, 3);
@@ -728,6 +739,9 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 		if (total) {
 			memcpy(prefix + plen, "all", 3);
 			plen += 3;
+		} else if (meta->row_keys) { /* a core type's name may need quoting */
+			plen += text_csv_field(meta->row_keys[r].label, prefix + plen,
+					       2 * ROW_LABEL_MAX + 3);
 		} else {
 			plen += numfmt_i64(prefix + plen, snap->cpus[r]);
 		}
@@ -818,7 +832,16 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 				     : "",
 		     meta->util_source && meta->util_source[0] ? "  util from " : "",
 		     meta->util_source ? meta->util_source : "");
-	text_fprintf(out, "%5s", "CPU");
+	/* the key column: CPU numbers, or the unit's labels ("S0-D0-C1") */
+	char unit[16] = "CPU";
+	int kw = 5;
+	for (int r = 0; meta->row_keys && r < snap->nrows; r++) {
+		int l = (int)strnlen(meta->row_keys[r].label, ROW_LABEL_MAX);
+		kw = l > kw ? l : kw;
+	}
+	for (int i = 0; meta->row_keys && meta->row_unit[i] && i < 15; i++)
+		unit[i] = (char)toupper((unsigned char)meta->row_unit[i]), unit[i + 1] = '\0';
+	text_fprintf(out, "%*s", kw, unit);
 	for (int m = 0; m < snap->nmetrics; m++) {
 		char h[SESSION_METRIC_NAME_MAX + 24];
 		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->split[m] ? "*" : "",
@@ -839,9 +862,11 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
 		bool total = r == snap->nrows;
 		if (total)
-			text_fprintf(out, "%5s", "all");
+			text_fprintf(out, "%*s", kw, "all");
+		else if (meta->row_keys)
+			text_fprintf(out, "%*s", kw, meta->row_keys[r].label);
 		else
-			text_fprintf(out, "%5d", snap->cpus[r]);
+			text_fprintf(out, "%*d", kw, snap->cpus[r]);
 		for (int m = 0; m < snap->nmetrics; m++) {
 			char buf[32];
 			const struct metric_detail *d =
@@ -965,6 +990,10 @@ int output_frame(FILE *out, enum output_format fmt, const struct frame *f)
 		meta.offcore_rate = f->row_bit_rate;
 		meta.offcore_share = f->row_bit_share;
 		meta.offcore_age = f->row_bit_age;
+	}
+	if (f->row_keys) {
+		meta.row_unit = rows_unit_name(f->rows);
+		meta.row_keys = f->row_keys;
 	}
 	jitter_output_meta(f, &meta);
 	return output_snapshot(out, fmt, &meta, f->snap);

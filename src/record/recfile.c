@@ -389,6 +389,23 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 		}
 	}
 	json_object_set_new(o, "cpus", cpus);
+	json_t *topo = json_object();
+	for (int i = 0; i < h->ncpus; i++) {
+		const struct rec_cpu_info *c = &h->cpus[i];
+		if (!c->has_topology)
+			continue;
+		char key[16];
+		snprintf(key, sizeof(key), "%d", c->cpu);
+		json_object_set_new(topo, key,
+				    json_pack("[iiiiii]", c->socket, c->die, c->cluster, c->core,
+					      c->cache_level, c->cache));
+	}
+	if (json_object_size(topo))
+		json_object_set_new(o, "topology", topo);
+	else
+		json_decref(topo);
+	if (h->rows[0])
+		json_object_set_new(o, "rows", jstr(h->rows));
 	if (any_type)
 		json_object_set_new(o, "core_types", types);
 	else
@@ -944,6 +961,43 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 					strcpy(h->cpus[k].core_type, json_string_value(val));
 		}
 	}
+	json_t *topo = json_object_get(o, "topology");
+	if (topo && !json_is_null(topo)) {
+		if (!json_is_object(topo))
+			goto bad_topo;
+		const char *key;
+		json_t *val;
+		json_object_foreach(topo, key, val)
+		{
+			char *end;
+			long cpu = strtol(key, &end, 10);
+			if (!*key || *end || cpu < 0 || cpu >= REC_MAX_CPU ||
+			    !cpuset_has(&seen, (int)cpu) || !json_is_array(val) ||
+			    json_array_size(val) != 6)
+				goto bad_topo;
+			int v[6];
+			for (int k = 0; k < 6; k++) {
+				json_t *n = json_array_get(val, (size_t)k);
+				if (!json_is_integer(n) || json_integer_value(n) < 0 ||
+				    json_integer_value(n) > 1000000)
+					goto bad_topo;
+				v[k] = (int)json_integer_value(n);
+			}
+			for (int k = 0; k < h->ncpus; k++)
+				if (h->cpus[k].cpu == cpu) {
+					struct rec_cpu_info *ci = &h->cpus[k];
+					ci->has_topology = true;
+					ci->socket = v[0], ci->die = v[1], ci->cluster = v[2];
+					ci->core = v[3], ci->cache_level = v[4], ci->cache = v[5];
+				}
+		}
+	}
+	json_t *rows = json_object_get(o, "rows");
+	if (rows && !json_is_null(rows)) {
+		if (!json_is_string(rows) || json_string_length(rows) >= sizeof(h->rows))
+			goto bad_rows;
+		snprintf(h->rows, sizeof(h->rows), "%s", json_string_value(rows));
+	}
 	p->r->cpus = seen;
 	p->r->counter_bits = h->counter_bits;
 	lr_set_limit(p->r->lr, rec_line_max(h->ncpus, REC_MAX_EVENTS));
@@ -954,6 +1008,13 @@ bad_cpu:
 bad_types:
 	rec_header_free(h);
 	return perr(p, "header: \"core_types\" must map listed CPU numbers to short names");
+bad_topo:
+	rec_header_free(h);
+	return perr(p, "header: \"topology\" must map listed CPU numbers to [socket, die, "
+		       "cluster, core, cache level, cache id] (integers 0..1000000)");
+bad_rows:
+	rec_header_free(h);
+	return perr(p, "header: \"rows\" must be a unit name (cpu, core, socket, ...)");
 }
 
 static int parse_encoding(struct pctx *p, json_t *enc, struct rec_event *e, const char *what)

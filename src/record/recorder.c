@@ -41,6 +41,16 @@ static void fail(struct app_ctx *app, const char *msg)
 		app->quit = true;
 }
 
+/* A CPU's place as the header keeps it (none when @c is NULL or not known). */
+static void rec_cpu_topology(struct rec_cpu_info *ci, const struct topo_cpu *c)
+{
+	ci->has_topology = c && c->known;
+	if (!ci->has_topology)
+		return;
+	ci->socket = c->socket, ci->die = c->die, ci->cluster = c->cluster;
+	ci->core = c->core, ci->cache_level = c->cache_level, ci->cache = c->cache;
+}
+
 void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec_cpu_info *cpus)
 {
 	const struct backend *b = session_backend(app->session);
@@ -61,11 +71,15 @@ void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec
 	h.start_time = (int64_t)time(NULL);
 	h.ncpus = app->ncpus;
 	h.aggregated_cpus = m->aggregated_cpus;
+	const struct topology *topo = app_rows_topology(app);
 	for (int i = 0; i < app->ncpus; i++) {
 		cpus[i].cpu = app->cpus[i];
 		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
 			 app_core_type(app, app->cpus[i]));
+		rec_cpu_topology(&cpus[i], topology_cpu(topo, app->cpus[i]));
 	}
+	if (app->rows.unit != ROWS_CPU)
+		snprintf(h.rows, sizeof(h.rows), "%s", rows_unit_name(app->rows.unit));
 	h.cpus = cpus;
 	*hp = h;
 }

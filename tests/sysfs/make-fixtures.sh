@@ -424,3 +424,55 @@ for c in 0 1 2 3; do
 	arm64_cpuinfo "$r" $c 2100.00 "fp asimd cpuid" 0x1 $part 1
 done
 kernel "$r" 0 0 mixed 6.8.0
+
+topo() { # topo ROOT CPU SOCKET DIE CLUSTER CORE SIBLINGS [CLUSTER_CPUS]: topology/ (DIE or
+	# CLUSTER "-": the file is absent, as on kernels and architectures without it)
+	local d=$1/sys/devices/system/cpu/cpu$2/topology
+	w "$d/physical_package_id" "$3"
+	[ "$4" = - ] || w "$d/die_id" "$4"
+	[ "$5" = - ] || w "$d/cluster_id" "$5"
+	w "$d/core_id" "$6"
+	w "$d/core_cpus_list" "$7"
+	w "$d/thread_siblings_list" "$7"
+	[ -z "${8:-}" ] || w "$d/cluster_cpus_list" "$8"
+}
+
+cache_share() { # cache_share ROOT CPU INDEX ID SHARED_CPU_LIST: the cache's id and sharers
+	local d=$1/sys/devices/system/cpu/cpu$2/cache/index$3
+	w "$d/id" "$4"
+	w "$d/shared_cpu_list" "$5"
+}
+
+# --- x86-2s-smt: two sockets x 2 cores x 2 threads (Xeon-like numbering: the second threads
+# are CPUs 4-7), core ids 0 and 1 in each socket, an L2 per core (cluster_id) and an L3 per
+# socket ---
+r=$here/x86-2s-smt
+rm -rf "$r"
+cpus "$r" 0-7 0-7 0-7
+for c in 0 1 2 3 4 5 6 7; do
+	x86_caches "$r" $c 32K 32K 1024K 16384K
+	[ $c -eq 0 ] || w "$r/sys/devices/system/cpu/cpu$c/online" 1
+	socket=$(((c / 2) % 2)) core=$((c % 2)) first=$((c % 4))
+	sib="$first,$((first + 4))"
+	topo "$r" $c $socket 0 $((socket * 8 + core * 2)) $core "$sib" "$sib"
+	cache_share "$r" $c 0 $((socket * 2 + core)) "$sib"
+	cache_share "$r" $c 1 $((socket * 2 + core)) "$sib"
+	cache_share "$r" $c 2 $((socket * 2 + core)) "$sib"
+	cache_share "$r" $c 3 $socket "$((socket * 2)),$((socket * 2 + 1)),$((socket * 2 + 4)),$((socket * 2 + 5))"
+done
+sw_pmus "$r"
+x86_core_pmu "$r" cpu 4 skylake
+msr_pmu "$r" 10 aperfmperf
+x86_cpuinfo "$r" 8 GenuineIntel 6 85 "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz" "$X86_FLAGS"
+kernel "$r" 0 0 twosocket 6.1.0-17-amd64
+
+# --- arm-biglittle-topo: the RK3399-like board with its topology: one package, no die_id, a
+# cluster per core type (A53s cluster 0, A72s cluster 1), each cluster its own L2 ---
+r=$here/arm-biglittle-topo
+rm -rf "$r"
+cp -r "$here/arm-biglittle" "$r"
+for c in 0 1 2 3 4 5; do
+	if [ $c -lt 4 ]; then cl=0 mates=0-3; else cl=1 mates=4-5; fi
+	topo "$r" $c 0 - $cl $c $c "$mates"
+	cache_share "$r" $c 2 $cl "$mates"
+done
