@@ -129,9 +129,9 @@ size_t jitter_bytes(const struct jitter *j);
 /* Lines of the spike view, newest last: @add is called once per line. */
 void jitter_spike_lines(const struct app_ctx *app,
 			void (*add)(void *ctx, bool title, const char *line), void *ctx);
-/* Fills the JSON/text hooks of @meta (output.h) with frame @f's window statistics, spikes and
- * self figures (f->jitter). */
+/* Gives frame @f its batch-output lines: the window statistics, spikes and self figures of @j
+ * (written while @f is the newest frame). */
 struct frame;
-void jitter_output_meta(const struct frame *f, struct output_meta *meta);
+void jitter_frame_extras(const struct jitter *j, struct frame *f);
 
 #endif

@@ -93,6 +93,8 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	const struct snapshot *snap = session_snapshot(app.session);
 	/* a mode with a stacked bar: its metrics as the frame finds them */
 	const struct frame *f = app.mode.nstack ? app_frame_build(&app) : NULL;
+	if (f && app.ui)
+		ui_state_frame(&app, f); /* as the run loop hands it to the screen */
 	char pmu[160], banner[160];
 	snprintf(pmu, sizeof(pmu), "%s%s", app.replay ? "" : "SIMULATED ", app.family->desc);
 	snprintf(banner, sizeof(banner), "%s", app.replay ? "REPLAY stat.csv" : "SIMULATED");
@@ -120,7 +122,7 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	    .prompt = sc->prompt,
 	    .nstack = f ? f->nstack : 0,
 	    .stack = f ? f->stack : NULL,
-	    .drill = f ? f->drill : NULL,
+	    .drill = f && f->drill[0] ? f->drill : NULL,
 	};
 	if (sc->text)
 		in.text =

@@ -9,11 +9,12 @@
 /* The CPU of the selected row (the first row shown, in the order the table draws), or -1. */
 static int selected_cpu(const struct app_ctx *app, const struct ui_state *u)
 {
-	const struct snapshot *snap = app->frames ? app->frame.snap : NULL;
+	(void)app;
+	const struct snapshot *snap = u->shown.snap; /* the table the screen shows */
 	if (!snap || snap->nrows <= 0)
 		return -1;
 	int order[snap->nrows];
-	views_table_order(snap, app->frame.core_type, &u->vs, order);
+	views_table_order(snap, u->shown.core_type, &u->vs, order);
 	int k = u->vs.scroll;
 	k = k < 0 ? 0 : k >= snap->nrows ? snap->nrows - 1 : k;
 	return snap->cpus[order[k]];

@@ -103,12 +103,9 @@ static void on_mode(struct app_ctx *app, void *arg)
 
 /* The sparkline history follows the frames, however they were made (the run's refreshes, or
  * :tick and :jump in a replay), and holds while the display is paused. */
-static void follow_frame(struct app_ctx *app, struct ui_state *u)
+static void follow_frame(struct ui_state *u)
 {
-	if (!app->frames || app->frames == u->seen_frames)
-		return;
-	u->seen_frames = app->frames;
-	const struct snapshot *snap = app->frame.snap;
+	const struct snapshot *snap = u->shown.snap;
 	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics)
 		view_history_reset(&u->hist, snap->nrows, snap->nmetrics);
 	view_history_push(&u->hist, snap);
@@ -274,6 +271,7 @@ void ui_state_free(struct app_ctx *app)
 	keys_map_free(&u->km);
 	lineedit_free(&u->le);
 	view_history_free(&u->hist);
+	frame_store_free(u->shown_store);
 	ui_text_clear(u);
 	if (u->probe)
 		probe_free(u->probe);
@@ -317,8 +315,12 @@ void ui_state_after_tick(struct app_ctx *app) { ui_probe_advance(app); }
 
 void ui_state_frame(struct app_ctx *app, const struct frame *f)
 {
-	(void)f;
-	follow_frame(app, UI(app));
+	struct ui_state *u = UI(app);
+	if (frame_copy(&u->shown, &u->shown_store, f) < 0) {
+		app_log(app, MSG_WARN, "out of memory: the screen keeps its last frame");
+		return;
+	}
+	follow_frame(u);
 }
 
 static void prompt_key(struct app_ctx *app, int key)
@@ -419,9 +421,8 @@ static const struct view_jitter *view_jitter_of(const struct frame *f, struct vi
 int ui_state_draw(struct app_ctx *app, struct canvas *c)
 {
 	struct ui_state *u = UI(app);
-	const struct frame *f = app->frames ? &app->frame : NULL;
+	const struct frame *f = u->shown.snap ? &u->shown : NULL; /* the frame it holds */
 	const struct snapshot *snap = f ? f->snap : NULL;
-	follow_frame(app, u);
 	if (u->vs.view == VIEW_SPIKES && app->jitter) {
 		bool tail = u->vs.scroll >= u->ntext - (c->h - 8); /* follow the newest spikes */
 		ui_text_clear(u);
@@ -448,15 +449,15 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		snprintf(pmu_line, sizeof(pmu_line), "%s%s%s", f->pmu_line,
 			 f->util_source[0] ? " | util from " : "", f->util_source);
 	/* the header describes the machine the numbers come from (the recorded one in a replay) */
-	const struct source_machine *mach = &app->machine;
+	const struct source_machine *mach = f ? f->machine : &app->machine;
 	struct view_header h = {
 	    .host = mach->host[0] ? mach->host : "?",
 	    .kernel = mach->kernel[0] ? mach->kernel : "?",
 	    .pmu = f ? pmu_line : "",
 	    .banner = f && f->banner[0] ? f->banner : NULL,
-	    .mode = app->mode_name,
-	    .title = app->mode.title,
-	    .interval_ms = app->interval_ms,
+	    .mode = f ? f->mode : app->mode_name,
+	    .title = f ? f->title : app->mode.title,
+	    .interval_ms = f ? f->interval_ms : app->interval_ms,
 	    .measured_ms = have ? snap->interval_s * 1000 : 0,
 	    .samples =
 		f ? f->ticks : 0, /* the tick the frame shows (counting goes on when paused) */
@@ -479,8 +480,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .jitter = have ? view_jitter_of(f, &vj) : NULL,
 	    .nstack = have ? f->nstack : 0,
 	    .stack = have ? f->stack : NULL,
-	    .drill = app->mode.drill[0] ? app->mode.drill : NULL,
-	    .drilled_from = back && strcmp(back->to, app->mode_name) == 0 ? back->from : NULL,
+	    .drill = f && f->drill[0] ? f->drill : NULL,
+	    .drilled_from = f && back && strcmp(back->to, f->mode) == 0 ? back->from : NULL,
 	};
 	if (app->nmessages) {
 		int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;

@@ -30,6 +30,8 @@ struct frame_store {
 	char (*tasks)[48];
 	const char **task_ptr;
 	const char **core_type;
+	struct source_machine machine;
+	char bit_names[FRAME_MAX_BITS][32];
 	char util_source[128]; /* the last one known (a tick where util is n/a has none) ... */
 	char util_mode[SESSION_MODE_NAME]; /* ... in this mode */
 };
@@ -157,7 +159,7 @@ static void fill_stack(const struct app_ctx *app, struct frame *f, const struct 
 			if (strcmp(snap->metrics[m].name, app->mode.stack[i]) == 0)
 				f->stack[i] = m;
 	}
-	f->drill = app->mode.drill[0] ? app->mode.drill : NULL;
+	snprintf(f->drill, sizeof(f->drill), "%s", app->mode.drill);
 }
 
 /* Core type per row (app_core_type). */
@@ -188,7 +190,8 @@ static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct fra
 		for (int k = 0; k < snap->nmetrics; k++)
 			if (strcmp(snap->metrics[k].name, map->names[b]) == 0)
 				m = k;
-		f->bit_names[b] = map->names[b];
+		snprintf(fs->bit_names[b], sizeof(fs->bit_names[b]), "%s", map->names[b]);
+		f->bit_names[b] = fs->bit_names[b];
 		int total_age = -1;
 		for (int r = 0; r <= snap->nrows; r++) {
 			bool total = r == snap->nrows;
@@ -229,7 +232,7 @@ static void fill_window(struct app_ctx *app, struct frame_store *fs, struct fram
 	const struct jitter *j = app->jitter;
 	if (!j || !j->have_agg || j->nrows != snap->nrows || j->nmetrics != snap->nmetrics)
 		return;
-	f->jitter = j;
+	jitter_frame_extras(j, f);
 	if (j->stat != JITTER_VALUE) {
 		f->stat = jitter_stat_name(j->stat);
 		COPY(fs->stat_values, j->shown, snap->nrows * snap->nmetrics);
@@ -295,14 +298,15 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 }
 
 /* The header's facts: source, machine, position, recorder, cadence. */
-static void fill_header(struct app_ctx *app, struct frame *f)
+static void fill_header(struct app_ctx *app, struct frame_store *fs, struct frame *f)
 {
 	const struct backend *b = session_backend(app->session);
 	f->source = app->source.ops->kind;
 	f->source_name = source_kind_name(f->source);
 	f->caps = app->source.ops->caps;
 	f->simulated = b->simulated;
-	f->machine = &app->machine;
+	fs->machine = app->machine;
+	f->machine = &fs->machine;
 	f->counters = app->om;
 	f->origin = app->opt.replay ? app->opt.replay : app->opt.remote;
 	if (f->simulated)
@@ -328,8 +332,8 @@ static void fill_header(struct app_ctx *app, struct frame *f)
 		jitter_status_line(app, f->self, sizeof(f->self));
 		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
 	}
-	f->mode = app->mode_name;
-	f->title = app->mode.title;
+	snprintf(f->mode, sizeof(f->mode), "%s", app->mode_name);
+	snprintf(f->title, sizeof(f->title), "%s", app->mode.title);
 	f->interval_ms = app->interval_ms;
 	f->tick_ms = app_tick_ms(app);
 	f->speed = app->speed;
@@ -355,7 +359,7 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	f->seq = ++app->frames;
 	f->snap = copy_snapshot(fs, live);
 	f->timestamp = f->snap ? app->start_unix_s + f->snap->time_s : NAN;
-	fill_header(app, f);
+	fill_header(app, fs, f);
 	fill_util_source(app, fs, f, f->snap);
 	fill_core_types(app, fs, f->snap);
 	f->core_type = fs->core_type;
@@ -363,4 +367,51 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	fill_stack(app, f, f->snap);
 	fill_window(app, fs, f, f->snap);
 	return f;
+}
+
+int frame_copy(struct frame *dst, struct frame_store **store, const struct frame *src)
+{
+	const struct snapshot *s = src->snap;
+	struct frame_store *fs = store_for(*store, s->nrows, s->nevents, s->nmetrics);
+	*store = fs;
+	if (!fs)
+		return -1;
+	int r = s->nrows, m = s->nmetrics, nb = src->nbits;
+	*dst = *src;
+	dst->snap = copy_snapshot(fs, s);
+	fs->machine = *src->machine;
+	dst->machine = &fs->machine;
+	COPY(fs->core_type, src->core_type, r); /* names that live as long as the run */
+	dst->core_type = fs->core_type;
+	for (int b = 0; b < nb; b++) {
+		snprintf(fs->bit_names[b], sizeof(fs->bit_names[b]), "%s", src->bit_names[b]);
+		dst->bit_names[b] = fs->bit_names[b];
+	}
+	if (nb > 0) {
+		COPY(fs->row_bit_rate, src->row_bit_rate, (r + 1) * nb);
+		COPY(fs->row_bit_share, src->row_bit_share, (r + 1) * nb);
+		COPY(fs->row_bit_age, src->row_bit_age, (r + 1) * nb);
+		dst->row_bit_rate = fs->row_bit_rate;
+		dst->row_bit_share = fs->row_bit_share;
+		dst->row_bit_age = fs->row_bit_age;
+	}
+	if (src->stat_values) {
+		COPY(fs->stat_values, src->stat_values, r * m);
+		dst->stat_values = fs->stat_values;
+	}
+	if (src->nattrib > 0) {
+		COPY(fs->attrib, src->attrib, r * src->nattrib);
+		dst->attrib = fs->attrib;
+		for (int i = 0; i < r; i++) {
+			if (src->task && src->task[i])
+				snprintf(fs->tasks[i], sizeof(fs->tasks[i]), "%s", src->task[i]);
+			fs->task_ptr[i] = src->task && src->task[i] ? fs->tasks[i] : NULL;
+		}
+		dst->task = fs->task_ptr;
+	}
+	dst->json_extra = NULL;
+	dst->text_extra = NULL;
+	dst->extra_state = NULL;
+	dst->counters = NULL;
+	return 0;
 }

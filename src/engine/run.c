@@ -62,12 +62,14 @@ static void one_tick(struct run *r)
 		}
 		return;
 	}
-	if (rc == 0 || !app_refresh_due(app) || app->display_paused)
-		return; /* paused: the screen keeps its frame; counting and recording went on */
+	if (rc == 0 || !app_refresh_due(app))
+		return;
 	const struct frame *f = app_frame_build(app);
 	if (!f)
 		return;
-	publish_metrics(app, f);
+	publish_metrics(app, f); /* the endpoint serves fresh frames, paused screen or not */
+	if (app->display_paused)
+		return; /* the screen holds the frame it shows; counting and recording go on */
 	int out = r->fe->on_frame(r->fe->ctx, f);
 	if (out != 0) {
 		r->status = out < 0 ? 1 : 0;

@@ -1010,7 +1010,7 @@ static void cell_json(struct output_json *w, const char *key, const struct jitte
 static void json_extra(void *ctx, void *recp, void *rowp, int r)
 {
 	const struct frame *f = ctx;
-	const struct jitter *j = f->jitter;
+	const struct jitter *j = f->extra_state;
 	if (!j || !j->have_agg)
 		return;
 	bool ready = j->acc && j->acc->stats_ready;
@@ -1083,7 +1083,7 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 static void text_extra(void *ctx, FILE *out)
 {
 	const struct frame *f = ctx;
-	const struct jitter *j = f->jitter;
+	const struct jitter *j = f->extra_state;
 	if (!j || !j->have_agg)
 		return;
 	text_fprintf(out, "%s\n", f->self);
@@ -1097,9 +1097,9 @@ static void text_extra(void *ctx, FILE *out)
 	}
 }
 
-void jitter_output_meta(const struct frame *f, struct output_meta *meta)
+void jitter_frame_extras(const struct jitter *j, struct frame *f)
 {
-	meta->json_extra = json_extra;
-	meta->text_extra = text_extra;
-	meta->extra_ctx = (void *)f;
+	f->json_extra = json_extra;
+	f->text_extra = text_extra;
+	f->extra_state = j;
 }

@@ -365,7 +365,7 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 int om_write(FILE *out, const struct frame *f, enum om_flavour flavour)
 {
 	struct om_labels l = {.host = f->machine && f->machine->host[0] ? f->machine->host : "",
-			      .mode = f->mode ? f->mode : "",
+			      .mode = f->mode,
 			      .flavour = flavour};
 	write_counters(out, f->counters, &l);
 	write_gauges(out, f, &l);
