@@ -5,6 +5,7 @@
 #include "encode.h"
 #include "frame.h"
 #include "loop.h"
+#include "observer.h"
 #include "options.h"
 #include "platform.h"
 #include "session.h"
@@ -24,26 +25,7 @@ struct app_message {
 
 struct mode_registry;
 struct app_ctx;
-struct jitter;
-struct recorder;
 struct replay;
-struct remote;
-struct ui_state;
-struct om_counters;
-struct endpoint;
-
-/* Observers of the run (recorder, jitter statistics, remote agent): called in order. */
-struct app_hook {
-	const char *name;
-	/* after every snapshot (not for the priming read of a mode) */
-	void (*on_snapshot)(struct app_ctx *app, const struct snapshot *snap, void *arg);
-	/* after a mode (or CPU set) was opened; the session's backend has the new events */
-	void (*on_mode)(struct app_ctx *app, void *arg);
-	/* at the end of the run */
-	void (*on_close)(struct app_ctx *app, void *arg);
-	void *arg;
-};
-#define APP_MAX_HOOKS 8
 
 /*
  * One run. Who owns what (docs/architecture.md):
@@ -52,7 +34,10 @@ struct app_hook {
  * - the cadence (interval, sample, replay rate): only app_set_interval, app_set_sample and
  *   app_set_speed write it, and only they reprogram the loop's timer;
  * - the CPU set: app_set_cpus;
- * - the frame: app_frame_build, once per refresh; every output reads it.
+ * - the frame: app_frame_build, once per refresh; every output reads it;
+ * - the display pause: app_set_paused; the end of the run: app_quit.
+ * Plug-ins (recorder, jitter, OpenMetrics, endpoint, remote, agent, screen) are observers
+ * (observer.h) with their own state: the engine has no slot for any of them.
  */
 struct mode;
 struct mode_avail;
@@ -82,12 +67,11 @@ struct app_ctx {
 	 * NULL when the wait is over. */
 	bool (*stream_wait)(struct app_ctx *app, const char *what);
 	/* the cadence: written only through app_set_interval / app_set_sample / app_set_speed */
-	long interval_ms;      /* refresh cadence: output and redraw */
-	long sample_ms;	       /* loop cadence (--sample, :sample); 0 = the interval */
-	double speed;	       /* replay pace, 0.5 .. 16 */
-	struct jitter *jitter; /* window statistics, spikes, flight recorder (jitter.h), or NULL */
-	uint64_t ticks;	       /* snapshots produced */
-	uint64_t overruns;     /* missed deadlines */
+	long interval_ms;  /* refresh cadence: output and redraw */
+	long sample_ms;	   /* loop cadence (--sample, :sample); 0 = the interval */
+	double speed;	   /* replay pace, 0.5 .. 16 */
+	uint64_t ticks;	   /* snapshots produced */
+	uint64_t overruns; /* missed deadlines */
 	double last_lateness_ms;
 	struct app_message *messages; /* [APP_MAX_MESSAGES] ring, allocated by the first app_log */
 	int nmessages, message_head;
@@ -99,11 +83,8 @@ struct app_ctx {
 	uint64_t start_ns;	    /* monotonic time the run started */
 	double
 	    start_unix_s; /* wall-clock time of the numbers' time 0 (unix seconds); NAN unknown */
-	struct ui_state *ui;	   /* the screen's state, when there is one */
-	struct recorder *recorder; /* the recording writer, when recording */
-	char record_path[1024];
-	struct app_hook hooks[APP_MAX_HOOKS];
-	int nhooks;
+	struct observer *observers[APP_MAX_OBSERVERS]; /* in the order registered */
+	int nobservers;
 	/* offcore breakdown: the user's selection (bits, response) */
 	struct offcore_choice {
 		bool set; /* false: every bit */
@@ -111,12 +92,8 @@ struct app_ctx {
 		int nbits;
 		char response[32]; /* "" = the model's default */
 	} offcore_choice;
-	/* recorded sources: the recording (replay.h) and, for a remote one, the agent link */
+	/* a recorded source's instance: the recording (replay.h), read by playback.c */
 	struct replay *replay;
-	struct remote *remote;
-	/* OpenMetrics: the per-event counters (-f openmetrics, --listen) and the endpoint */
-	struct om_counters *om;
-	struct endpoint *endpoint;
 	struct frame frame;    /* the last frame built */
 	bool frame_wants_self; /* the front end reads frame.self (the screen, batch text) */
 	struct frame_store *frame_store; /* what the frame points to */
@@ -131,10 +108,12 @@ int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_
  * the number loaded, or -1 + @err when DIR has no groups for this family (nothing changes). */
 int app_load_likwid(struct app_ctx *app, const char *dir, char *err, size_t errlen);
 
-/* Registers an observer; returns 0, or -1 when the table is full. */
-int app_add_hook(struct app_ctx *app, const struct app_hook *hook);
-/* Removes the observer named @name. */
-void app_remove_hook(struct app_ctx *app, const char *name);
+/* Ends the run after the current event (:quit, the agent's client went away, -r - in batch
+ * when its reader is gone). */
+void app_quit(struct app_ctx *app);
+/* Pauses or resumes the display: frames go on being built for the other readers, the screen
+ * holds the one it shows; a recording that can seek holds its place. */
+void app_set_paused(struct app_ctx *app, bool paused);
 
 /* Logs a message (also shown on the message line). */
 void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
@@ -215,6 +194,9 @@ bool app_refresh_due(struct app_ctx *app);
 /* Builds app->frame from the last refresh: every output reads it. Returns it, or NULL before
  * the first full tick. */
 const struct frame *app_frame_build(struct app_ctx *app);
+/* Builds the frame of the tick a replay was moved to (:tick, :jump): marked stepped, so a paused
+ * screen takes it. */
+const struct frame *app_frame_step(struct app_ctx *app);
 /* Names of the modes in order (for m/M, completion and :help). */
 int app_mode_names(const struct app_ctx *app, const char **names, int max);
 void app_free(struct app_ctx *app);

@@ -22,7 +22,9 @@ struct om_counters;
  * screen) holds its own copy (frame_copy).
  */
 struct frame {
-	uint64_t seq;		     /* frames since the start, 1, 2, ... */
+	uint64_t seq; /* frames since the start, 1, 2, ... */
+	bool
+	    stepped; /* built for a replay moved by hand (:tick, :jump): a paused screen shows it */
 	const struct snapshot *snap; /* the refresh's numbers (window sums with --sample) */
 	/* the source and the machine the numbers come from */
 	enum source_kind source;
@@ -89,6 +91,15 @@ struct frame {
 
 struct frame_store;
 void frame_store_free(struct frame_store *fs);
+/* Where an observer copies its per-row columns (observer.h: fill_frame): [row * nmetrics + m]
+ * statistic values, [row * ATTRIB_NCOLS + a] attribution, a task name per row. */
+struct frame_cols {
+	double *stat_values;
+	double *attrib;
+	char (*tasks)[48];
+	const char **task_ptr;
+};
+void frame_store_cols(struct frame_store *fs, struct frame_cols *c);
 /* Copies @src into @dst with everything it points to in *@store (allocated or grown as needed):
  * a frame a reader keeps while newer ones are built. The observers' live parts (extras,
  * counters) are left out. Returns 0, or -1 when out of memory (@dst unchanged). */

@@ -55,7 +55,10 @@ struct ui_state {
 	int ndrills;
 };
 
+/* The screen's state, registered as the run's observer "ui" (its own state). */
 struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen);
+/* The screen's state, or NULL without a screen. */
+struct ui_state *ui_state_of(const struct app_ctx *app);
 void ui_state_free(struct app_ctx *app);
 /* Colour depth from the terminal's colour count, COLORTERM and NO_COLOR. */
 void ui_state_set_depth(struct app_ctx *app, int colors);

@@ -2,7 +2,6 @@
 /* main.c: pmutop entry point: options, one-shot reports, batch mode or the screen. */
 #include "app.h"
 #include "command.h"
-#include "endpoint.h"
 #include "frame.h"
 #include "jitter.h"
 #include "manpage.h"
@@ -147,17 +146,7 @@ static int start_metrics(struct app_ctx *app, char *err, size_t errlen)
 {
 	if (app->opt.format != OUTPUT_OPENMETRICS && !app->opt.listen)
 		return 0;
-	if (!(app->om = om_counters_attach(app))) {
-		snprintf(err, errlen, "openmetrics: out of memory");
-		return -1;
-	}
-	if (!app->opt.listen)
-		return 0;
-	if (!(app->endpoint = endpoint_open(app->opt.listen, err, errlen)))
-		return -1;
-	app_log(app, MSG_INFO, "serving OpenMetrics on http://%s/metrics",
-		endpoint_address(app->endpoint));
-	return 0;
+	return om_start(app, app->opt.listen, err, errlen);
 }
 
 int main(int argc, char **argv)

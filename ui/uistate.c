@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UI(app) ((struct ui_state *)(app)->ui)
+#define UI(app) ui_state_of(app)
 
 /* --- text views ----------------------------------------------------------------------------- */
 
@@ -203,6 +203,8 @@ static void prompt_complete(struct app_ctx *app)
 	complete_result_free(&res);
 }
 
+static void obs_mode(struct observer *o, struct app_ctx *app) { on_mode(app, o->state); }
+
 /* --- state ---------------------------------------------------------------------------------- */
 
 int ui_state_command(struct app_ctx *app, const char *line)
@@ -222,7 +224,12 @@ struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	app->ui = u;
+	struct observer o = {.name = "ui", .state = u, .on_mode = obs_mode};
+	if (!app_observe(app, &o)) {
+		free(u);
+		snprintf(err, errlen, "too many observers of the run");
+		return NULL;
+	}
 	u->vs.sort_col = -1;
 	u->vs.spark_metric = -1;
 	theme_init_default(&u->theme);
@@ -247,12 +254,6 @@ struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen)
 		app_log(app, MSG_WARN, "history: %s", why);
 	metrics_of(app, u->seen_metrics, sizeof(u->seen_metrics));
 	offcore_of(app, u->seen_offcore, sizeof(u->seen_offcore));
-	struct app_hook hook = {.name = "ui", .on_mode = on_mode, .arg = u};
-	if (app_add_hook(app, &hook) < 0) {
-		snprintf(err, errlen, "too many observers of the run");
-		ui_state_free(app);
-		return NULL;
-	}
 	return u;
 }
 
@@ -261,7 +262,6 @@ void ui_state_free(struct app_ctx *app)
 	struct ui_state *u = UI(app);
 	if (!u)
 		return;
-	app_remove_hook(app, "ui");
 	char err[256];
 	if (u->history && hist_close(u->history, err, sizeof(err)) < 0)
 		text_fprintf(stderr, "pmutop: saving history: %s\n", err);
@@ -276,8 +276,10 @@ void ui_state_free(struct app_ctx *app)
 	if (u->probe)
 		probe_free(u->probe);
 	free(u);
-	app->ui = NULL;
+	app_unobserve(app, "ui");
 }
+
+struct ui_state *ui_state_of(const struct app_ctx *app) { return app_observer_state(app, "ui"); }
 
 void ui_state_set_depth(struct app_ctx *app, int colors)
 {
@@ -302,7 +304,7 @@ static void bind_replay_keys(struct app_ctx *app)
 
 void ui_state_startup(struct app_ctx *app)
 {
-	if (app->replay && !app->remote)
+	if (app->replay && !source_has(&app->source, SOURCE_CAP_FORWARD)) /* not a remote one */
 		bind_replay_keys(app);
 	struct command_errors errs = {0};
 	command_startup(app, &errs);
@@ -421,9 +423,11 @@ static const struct view_jitter *view_jitter_of(const struct frame *f, struct vi
 int ui_state_draw(struct app_ctx *app, struct canvas *c)
 {
 	struct ui_state *u = UI(app);
+	if (app->frame.stepped && app->frame.seq > u->shown.seq)
+		ui_state_frame(app, &app->frame); /* a replay moved by hand, paused or not */
 	const struct frame *f = u->shown.snap ? &u->shown : NULL; /* the frame it holds */
 	const struct snapshot *snap = f ? f->snap : NULL;
-	if (u->vs.view == VIEW_SPIKES && app->jitter) {
+	if (u->vs.view == VIEW_SPIKES && jitter_get(app)) {
 		bool tail = u->vs.scroll >= u->ntext - (c->h - 8); /* follow the newest spikes */
 		ui_text_clear(u);
 		jitter_spike_lines(app, add_spike_line, u);

@@ -3,10 +3,7 @@
 #include "app.h"
 #include "attrib.h"
 #include "family.h"
-#include "jitter.h"
 #include "playback.h"
-#include "recorder.h"
-#include "remote.h"
 #include "replay.h"
 #include <math.h>
 #include <stdio.h>
@@ -225,36 +222,12 @@ static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct fra
 	f->row_bit_age = fs->row_bit_age;
 }
 
-/* The table's window columns: the chosen statistic and attribution, copied. */
-static void fill_window(struct app_ctx *app, struct frame_store *fs, struct frame *f,
-			const struct snapshot *snap)
+void frame_store_cols(struct frame_store *fs, struct frame_cols *c)
 {
-	const struct jitter *j = app->jitter;
-	if (!j || !j->have_agg || j->nrows != snap->nrows || j->nmetrics != snap->nmetrics)
-		return;
-	jitter_frame_extras(j, f);
-	if (j->stat != JITTER_VALUE) {
-		f->stat = jitter_stat_name(j->stat);
-		COPY(fs->stat_values, j->shown, snap->nrows * snap->nmetrics);
-		f->stat_values = fs->stat_values;
-	}
-	if (!j->attrib_on || !j->attrib_ready)
-		return;
-	f->nattrib = ATTRIB_NCOLS;
-	f->attrib_names = attrib_col_names;
-	f->attrib = fs->attrib;
-	f->task = fs->task_ptr;
-	for (int r = 0; r < j->nrows; r++) {
-		for (int a = 0; a < ATTRIB_NCOLS; a++) {
-			double v = jitter_cell_stat(jitter_cell(j, r, j->nmetrics + a), j->stat);
-			fs->attrib[r * ATTRIB_NCOLS + a] = v;
-		}
-		const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
-		if (t)
-			snprintf(fs->tasks[r], sizeof(fs->tasks[r]), "%.30s %.0f%%", t->comm,
-				 t->cpu_pct);
-		fs->task_ptr[r] = t ? fs->tasks[r] : NULL;
-	}
+	*c = (struct frame_cols){.stat_values = fs->stat_values,
+				 .attrib = fs->attrib,
+				 .tasks = fs->tasks,
+				 .task_ptr = fs->task_ptr};
 }
 
 /* Which events the all-CPU value of the metric "util" was computed from (a mode may offer a
@@ -307,7 +280,6 @@ static void fill_header(struct app_ctx *app, struct frame_store *fs, struct fram
 	f->simulated = b->simulated;
 	fs->machine = app->machine;
 	f->machine = &fs->machine;
-	f->counters = app->om;
 	f->origin = app->opt.replay ? app->opt.replay : app->opt.remote;
 	if (f->simulated)
 		snprintf(f->pmu_line, sizeof(f->pmu_line), "SIMULATED %s", app->family->desc);
@@ -322,16 +294,8 @@ static void fill_header(struct app_ctx *app, struct frame_store *fs, struct fram
 		snprintf(f->banner, sizeof(f->banner), "SIMULATED");
 	if (app->replay)
 		playback_banner(app, f->banner, sizeof(f->banner));
-	if (app->remote)
-		snprintf(f->position, sizeof(f->position), "%s", remote_app_state(app));
-	else if (app->replay)
+	if (app->replay) /* a remote source's observer gives its link state instead */
 		playback_status(app, f->position, sizeof(f->position));
-	recorder_status(app, f->recorder, sizeof(f->recorder));
-	const struct jitter *j = app->jitter;
-	if (j && app->frame_wants_self) { /* a cadence report per frame: only for a reader */
-		jitter_status_line(app, f->self, sizeof(f->self));
-		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
-	}
 	snprintf(f->mode, sizeof(f->mode), "%s", app->mode_name);
 	snprintf(f->title, sizeof(f->title), "%s", app->mode.title);
 	f->interval_ms = app->interval_ms;
@@ -345,8 +309,12 @@ static void fill_header(struct app_ctx *app, struct frame_store *fs, struct fram
 const struct frame *app_frame_build(struct app_ctx *app)
 {
 	const struct snapshot *live = app->session ? session_snapshot(app->session) : NULL;
-	if (app->jitter)
-		live = jitter_snapshot(app);
+	for (int i = 0; i < app->nobservers; i++) /* a windowing observer: its window's sums */
+		if (app->observers[i]->window) {
+			uint64_t closed;
+			live = app->observers[i]->window(app->observers[i], &closed);
+			break;
+		}
 	if (!live || live->seq == 0)
 		return NULL;
 	struct frame_store *fs =
@@ -365,7 +333,9 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	f->core_type = fs->core_type;
 	fill_offcore(app, fs, f, f->snap);
 	fill_stack(app, f, f->snap);
-	fill_window(app, fs, f, f->snap);
+	for (int i = 0; i < app->nobservers; i++) /* each observer's contribution */
+		if (app->observers[i]->fill_frame)
+			app->observers[i]->fill_frame(app->observers[i], app, f, fs);
 	return f;
 }
 
@@ -414,4 +384,12 @@ int frame_copy(struct frame *dst, struct frame_store **store, const struct frame
 	dst->extra_state = NULL;
 	dst->counters = NULL;
 	return 0;
+}
+
+const struct frame *app_frame_step(struct app_ctx *app)
+{
+	const struct frame *f = app_frame_build(app);
+	if (f)
+		app->frame.stepped = true;
+	return f;
 }

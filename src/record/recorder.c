@@ -27,7 +27,7 @@ struct recorder {
 	bool failed;
 };
 
-#define REC(app) ((struct recorder *)(app)->recorder)
+#define REC(app) ((struct recorder *)app_observer_state((app), HOOK_NAME))
 
 static void fail(struct app_ctx *app, const char *msg)
 {
@@ -38,7 +38,7 @@ static void fail(struct app_ctx *app, const char *msg)
 	app_log(app, MSG_ERROR, "%s", msg);
 	/* the agent exists to feed its stdout: when the reader is gone, so is its purpose */
 	if (strcmp(r->path, "-") == 0 && app->opt.batch)
-		app->quit = true;
+		app_quit(app);
 }
 
 void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec_cpu_info *cpus)
@@ -196,9 +196,24 @@ static void on_mode(struct app_ctx *app, void *arg)
 	r->need_prev = true;
 }
 
-static void on_close(struct app_ctx *app, void *arg)
+static void obs_tick(struct observer *o, struct app_ctx *app, const struct snapshot *snap)
 {
-	(void)arg;
+	on_snapshot(app, snap, o->state);
+}
+
+static void obs_mode(struct observer *o, struct app_ctx *app) { on_mode(app, o->state); }
+
+/* The header's recorder state. */
+static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
+			   struct frame_store *fs)
+{
+	(void)o, (void)fs;
+	recorder_status(app, f->recorder, sizeof(f->recorder));
+}
+
+static void obs_close(struct observer *o, struct app_ctx *app)
+{
+	(void)o;
 	char err[512];
 	if (REC(app) && recorder_stop(app, err, sizeof(err)) < 0 && !app->opt.batch)
 		text_fprintf(stderr, "pmutop: %s\n", err);
@@ -232,20 +247,26 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 	}
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->need_prev = true;
-	app->recorder = r;
-	snprintf(app->record_path, sizeof(app->record_path), "%s", path);
-	if (write_header(app, err, errlen) < 0 || write_mode(app, err, errlen) < 0) {
+	struct observer o = {.name = HOOK_NAME,
+			     .state = r,
+			     .on_tick = obs_tick,
+			     .on_mode = obs_mode,
+			     .fill_frame = obs_fill_frame,
+			     .close = obs_close};
+	if (!app_observe(app, &o)) {
 		char e2[64];
 		rec_writer_close(r->w, e2, sizeof(e2));
 		free(r);
-		app->recorder = NULL;
-		app->record_path[0] = '\0';
+		snprintf(err, errlen, "too many observers");
 		return -1;
 	}
-	app_add_hook(app, &(struct app_hook){.name = HOOK_NAME,
-					     .on_snapshot = on_snapshot,
-					     .on_mode = on_mode,
-					     .on_close = on_close});
+	if (write_header(app, err, errlen) < 0 || write_mode(app, err, errlen) < 0) {
+		char e2[64];
+		app_unobserve(app, HOOK_NAME);
+		rec_writer_close(r->w, e2, sizeof(e2));
+		free(r);
+		return -1;
+	}
 	return 0;
 }
 
@@ -256,12 +277,10 @@ int recorder_stop(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(err, errlen, "not recording");
 		return -1;
 	}
-	app_remove_hook(app, HOOK_NAME);
+	app_unobserve(app, HOOK_NAME);
 	bool failed = r->failed;
 	int rc = rec_writer_close(r->w, err, errlen);
 	free(r);
-	app->recorder = NULL;
-	app->record_path[0] = '\0';
 	return failed ? 0 : rc; /* a failed recording was reported when it failed */
 }
 
@@ -285,11 +304,11 @@ int recorder_mark(struct app_ctx *app, const char *text, char *err, size_t errle
 	return 0;
 }
 
-bool recorder_active(const struct app_ctx *app) { return app->recorder && !REC(app)->failed; }
+bool recorder_active(const struct app_ctx *app) { return REC(app) && !REC(app)->failed; }
 
 void recorder_status(const struct app_ctx *app, char *buf, size_t len)
 {
-	const struct recorder *r = app->recorder;
+	const struct recorder *r = REC(app);
 	if (!r) {
 		snprintf(buf, len, "%s", "");
 		return;

@@ -28,6 +28,8 @@
 
 struct remote {
 	char host[256];
+	struct replay *replay; /* the recording the stream feeds (the source's instance) */
+	char last_error[512];  /* the agent's last stderr line */
 	pid_t pid;
 	int to_fd, out_fd, err_fd; /* agent stdin, stdout, stderr; -1 when closed */
 	char *buf;		   /* partial stdout line */
@@ -47,7 +49,7 @@ struct remote {
 	char state[200];
 };
 
-#define RM(app) ((struct remote *)(app)->remote)
+#define RM(app) ((struct remote *)app_observer_state((app), "remote"))
 
 static void set_state(struct remote *rm, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -400,7 +402,7 @@ static int parse(struct remote *rm, const char *line, size_t len, bool with_mode
 static int stream_line(struct app_ctx *app, const char *line, size_t len)
 {
 	struct remote *rm = RM(app);
-	struct replay *r = app->replay;
+	struct replay *r = rm->replay;
 	json_error_t jerr;
 	json_t *o = json_loadb(line, len, 0, &jerr);
 	const char *type = o && json_is_string(json_object_get(o, "type"))
@@ -552,8 +554,11 @@ static void read_errors(struct app_ctx *app)
 			*nl = '\0';
 			char e[1024];
 			rec_escape(rm->ebuf, e, sizeof(e));
-			if (e[0])
+			if (e[0]) {
 				app_log(app, MSG_WARN, "%s: %s", rm->host, e);
+				snprintf(rm->last_error, sizeof(rm->last_error), "%.*s",
+					 (int)sizeof(rm->last_error) - 1, e);
+			}
 			size_t used = (size_t)(nl - rm->ebuf) + 1;
 			memmove(rm->ebuf, nl + 1, rm->elen - used + 1);
 			rm->elen -= used;
@@ -619,11 +624,66 @@ int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t err
 	return 0;
 }
 
-int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
+/* --- the client as an observer of the run ---------------------------------------------------- */
+
+static int obs_attach(struct observer *o, struct app_ctx *app, struct loop *loop)
+{
+	(void)o, (void)loop;
+	remote_app_attach(app);
+	return 0;
+}
+
+static int obs_input(struct observer *o, struct app_ctx *app, int fd)
+{
+	struct remote *rm = o->state;
+	if (fd < 0 || (fd != rm->out_fd && fd != rm->err_fd))
+		return 0;
+	remote_app_input(app, fd);
+	return 2; /* ticks may be waiting */
+}
+
+static void obs_timer(struct observer *o, struct app_ctx *app, const struct loop_event *ev)
+{
+	(void)o, (void)ev;
+	remote_app_poll(app);
+}
+
+/* The header's position: the link's state. */
+static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
+			   struct frame_store *fs)
+{
+	(void)app, (void)fs;
+	snprintf(f->position, sizeof(f->position), "%.*s", (int)sizeof(f->position) - 1,
+		 ((struct remote *)o->state)->state);
+}
+
+static void obs_close(struct observer *o, struct app_ctx *app)
+{
+	struct remote *rm = o->state;
+	if (rm->to_fd >= 0)
+		remote_app_send(app, "quit", (char[64]){0}, 64);
+	char how[128];
+	disconnect(app, how, sizeof(how));
+	close_fd(&rm->memfd);
+	free(rm->buf);
+	free(rm->header_line);
+	free(rm->mode_line);
+	free(rm);
+}
+
+int remote_app_open(struct app_ctx *app, struct replay **replay, char *err, size_t errlen)
 {
 	struct remote *rm = calloc(1, sizeof(*rm));
 	struct replay *r = calloc(1, sizeof(*r));
-	if (!rm || !r) {
+	*replay = NULL;
+	struct observer o = {.name = "remote",
+			     .state = rm,
+			     .attach = obs_attach,
+			     .on_input = obs_input,
+			     .on_timer = obs_timer,
+			     .fill_frame = obs_fill_frame,
+			     .close = obs_close};
+	if (!rm || !r || !app_observe(app, &o)) {
 		free(rm), free(r);
 		snprintf(err, errlen, "out of memory");
 		return 1;
@@ -633,11 +693,11 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 	rm->pid = -1;
 	rm->mode_index = -1;
 	rm->backoff_ms = BACKOFF_MIN_MS;
-	app->remote = rm;
 	char name[300];
 	snprintf(name, sizeof(name), "%s", app->opt.remote);
 	replay_init_live(r, name);
-	app->replay = r;
+	rm->replay = r;
+	*replay = r; /* the engine's source from now on, also when the rest fails */
 	if (check_start(app, app->opt.mode, err, errlen) < 0)
 		return 2; /* bad usage: nothing is run */
 	if (spawn(app, err, errlen) < 0)
@@ -659,16 +719,16 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 			char how[128];
 			read_errors(app);
 			disconnect(app, how, sizeof(how));
-			int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
 			snprintf(err, errlen, "%s: the agent ended before sending data (%s)%s%s",
-				 rm->host, how, app->nmessages ? ": " : "",
-				 app->nmessages ? app->messages[last].text : "");
+				 rm->host, how, rm->last_error[0] ? ": " : "", rm->last_error);
 			return 1;
 		}
 	}
 	set_state(rm, "connected to %s", rm->host);
 	return 0;
 }
+
+bool remote_app_active(const struct app_ctx *app) { return RM(app) != NULL; }
 
 void remote_app_attach(struct app_ctx *app)
 {
@@ -700,25 +760,6 @@ int remote_app_input(struct app_ctx *app, int fd)
 	return n;
 }
 
-const char *remote_app_state(const struct app_ctx *app) { return RM(app) ? RM(app)->state : ""; }
-
-void remote_app_free(struct app_ctx *app)
-{
-	struct remote *rm = RM(app);
-	if (!rm)
-		return;
-	if (rm->to_fd >= 0)
-		remote_app_send(app, "quit", (char[64]){0}, 64);
-	char how[128];
-	disconnect(app, how, sizeof(how));
-	close_fd(&rm->memfd);
-	free(rm->buf);
-	free(rm->header_line);
-	free(rm->mode_line);
-	free(rm);
-	app->remote = NULL;
-}
-
 /* ---- the agent ---- */
 
 bool remote_agent_wanted(const struct app_ctx *app)
@@ -745,7 +786,7 @@ void remote_agent_input(struct app_ctx *app, int fd)
 	ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
 	if (n <= 0) {
 		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			app->quit = true; /* the client is gone */
+			app_quit(app); /* the client is gone */
 		return;
 	}
 	len += (size_t)n;

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* observer.h: what a plug-in of a run gives the engine: one table of callbacks and its state. */
+#ifndef PMUTOP_OBSERVER_H
+#define PMUTOP_OBSERVER_H
+#include <stdbool.h>
+#include <stdint.h>
+
+struct app_ctx;
+struct frame;
+struct frame_store;
+struct loop;
+struct loop_event;
+struct snapshot;
+
+/*
+ * An observer of the run: the recorder, the jitter statistics (window sums, spike rules, the
+ * flight recorder), OpenMetrics and its endpoint, the remote client, the agent, a replay and the
+ * screen each register one (app_observe) and keep their state in it. The engine calls them in
+ * the order registered and names none of them; every callback may be NULL.
+ */
+struct observer {
+	const char *name; /* unique: "recorder", "jitter", "openmetrics", ... */
+	void *state;	  /* the observer's own */
+	/* Serves readers outside the run at its pace (the --listen endpoint): a batch replay is
+	 * then read at its pace, not flat out. */
+	bool paced;
+	/* A mode (or CPU set) was opened; the session's backend has the new events. */
+	void (*on_mode)(struct observer *o, struct app_ctx *app);
+	/* After every snapshot (not for the priming read of a mode). */
+	void (*on_tick)(struct observer *o, struct app_ctx *app, const struct snapshot *snap);
+	/* A windowing observer (one per run): the numbers of its last closed window, and in
+	 * *@closed how many windows closed so far; NULL before the first. Frames follow its
+	 * windows instead of the ticks. */
+	const struct snapshot *(*window)(struct observer *o, uint64_t *closed);
+	/* The frame being built: copy the observer's contribution into @f (its arrays into
+	 * @fs, frame.h: frame_store_cols). */
+	void (*fill_frame)(struct observer *o, struct app_ctx *app, struct frame *f,
+			   struct frame_store *fs);
+	/* A frame was built (every refresh, also while the screen is paused). */
+	void (*on_frame)(struct observer *o, struct app_ctx *app, const struct frame *f);
+	/* The run loop starts: put the observer's descriptors under @loop's watch. Returns 0, or
+	 * -1 with a message logged (the run ends with status 1). */
+	int (*attach)(struct observer *o, struct app_ctx *app, struct loop *loop);
+	/* @fd is readable: 0 when it is not the observer's, 1 when it was read, 2 when it was and
+	 * ticks of a streamed source are waiting. */
+	int (*on_input)(struct observer *o, struct app_ctx *app, int fd);
+	/* The loop's timer fired (@ev: its lateness and overruns), before the tick is read. */
+	void (*on_timer)(struct observer *o, struct app_ctx *app, const struct loop_event *ev);
+	/* The end of the run (or app_unobserve): flush and free the state. */
+	void (*close)(struct observer *o, struct app_ctx *app);
+};
+
+#define APP_MAX_OBSERVERS 12
+
+/* Registers a copy of @o; returns it, or NULL when the table is full, out of memory or the name
+ * is taken. */
+struct observer *app_observe(struct app_ctx *app, const struct observer *o);
+/* Removes the observer named @name without calling its close (its owner stopped it). */
+void app_unobserve(struct app_ctx *app, const char *name);
+/* The state of the observer named @name, or NULL when none is registered. */
+void *app_observer_state(const struct app_ctx *app, const char *name);
+
+#endif
