@@ -3,6 +3,7 @@
 #ifndef PMUTOP_OBSERVER_H
 #define PMUTOP_OBSERVER_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct app_ctx;
@@ -10,6 +11,7 @@ struct frame;
 struct frame_store;
 struct loop;
 struct loop_event;
+struct replay;
 struct snapshot;
 
 /*
@@ -24,6 +26,15 @@ struct observer {
 	/* Serves readers outside the run at its pace (the --listen endpoint): a batch replay is
 	 * then read at its pace, not flat out. */
 	bool paced;
+	/* A plug-in that is the run's source (the remote client): opens it when the engine opens
+	 * its source (app_init); *@replay is the live recording it feeds, the source's instance
+	 * (set also on failure). Returns 0, or an exit status (1, 2 bad usage) with @err. */
+	int (*open_source)(struct observer *o, struct app_ctx *app, struct replay **replay,
+			   char *err, size_t errlen);
+	/* A source that forwards changes (SOURCE_CAP_FORWARD): sends the control line @line
+	 * ("mode cpi", "interval 500") to where the numbers come from. 0, or -1 with @err. */
+	int (*forward)(struct observer *o, struct app_ctx *app, const char *line, char *err,
+		       size_t errlen);
 	/* A mode (or CPU set) was opened; the session's backend has the new events. */
 	void (*on_mode)(struct observer *o, struct app_ctx *app);
 	/* After every snapshot (not for the priming read of a mode). */

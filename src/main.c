@@ -30,7 +30,6 @@ struct batch {
 	struct app_ctx *app;
 	FILE *out; /* stdout, or -o FILE */
 	int head;  /* messages printed so far */
-	bool agent;
 };
 
 static void flush_messages(struct batch *bt)
@@ -62,15 +61,6 @@ static int batch_frame(void *ctx, const struct frame *f)
 	return 0;
 }
 
-/* The agent's control lines on stdin. */
-static void batch_stdin(void *ctx, bool hangup)
-{
-	(void)hangup; /* the agent reads the end of its input as the client going away */
-	struct batch *bt = ctx;
-	remote_agent_input(bt->app, STDIN_FILENO);
-	flush_messages(bt);
-}
-
 /* -o FILE: created or truncated; a symbolic link there is refused unless --force. NULL with a
  * message on stderr. */
 static FILE *open_output(const char *path, bool force)
@@ -83,7 +73,11 @@ static FILE *open_output(const char *path, bool force)
 
 static int run_batch(struct app_ctx *app)
 {
-	struct batch bt = {.app = app, .out = stdout, .agent = remote_agent_wanted(app)};
+	struct batch bt = {.app = app, .out = stdout};
+	if (remote_agent_wanted(app) && remote_agent_add(app) < 0) {
+		text_fprintf(stderr, "pmutop: the agent: out of memory\n");
+		return 1;
+	}
 	if (app->opt.output && !(bt.out = open_output(app->opt.output, app->opt.force)))
 		return 2;
 	app->frame_wants_self = app->opt.format == OUTPUT_TEXT; /* text prints the self line */
@@ -96,7 +90,6 @@ static int run_batch(struct app_ctx *app)
 	struct run_frontend fe = {
 	    .ctx = &bt,
 	    .on_frame = batch_frame,
-	    .on_stdin = bt.agent ? batch_stdin : NULL,
 	    .after_tick = batch_after_tick,
 	    .unpaced = true,
 	    .errors_end_run = true,
@@ -196,6 +189,10 @@ int main(int argc, char **argv)
 		}
 	}
 #endif
+	if (app.opt.remote && remote_client_add(&app, err, sizeof(err)) < 0) {
+		text_fprintf(stderr, "pmutop: %s\n", err);
+		return 1;
+	}
 	int rc = app_init(&app, err, sizeof(err));
 	if (rc == APP_INIT_QUIT) {
 		app_free(&app);

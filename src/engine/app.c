@@ -12,7 +12,6 @@
 #include "paths.h"
 #include "playback.h"
 #include "pmuevents.h"
-#include "remote.h"
 #include "replay.h"
 #include "textutil.h"
 #include <errno.h>
@@ -1128,11 +1127,11 @@ static void describe_machine(struct app_ctx *app)
 static int open_source(struct app_ctx *app, char *err, size_t errlen)
 {
 	int rc;
-	if (app->opt.remote) {
-		rc = remote_app_open(app, &app->replay, err, errlen);
-		if (rc != 0)
+	for (int i = 0; i < app->nobservers; i++) /* a plug-in that is the source */
+		if (app->observers[i]->open_source &&
+		    (rc = app->observers[i]->open_source(app->observers[i], app, &app->replay, err,
+							 errlen)) != 0)
 			return rc;
-	}
 	if (app->opt.replay || app->opt.remote)
 		return playback_open(app, err, errlen);
 	const struct source_ops *ops = source_find(app->opt.backend);

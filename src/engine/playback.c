@@ -6,7 +6,6 @@
 #include "family.h"
 #include "linereader.h"
 #include "mode.h"
-#include "remote.h"
 #include "replay.h"
 #include <math.h>
 #include <poll.h>
@@ -82,6 +81,17 @@ static int check_mode(struct app_ctx *app, const struct mode *m, char *err, size
 	return 0;
 }
 
+/* Sends @line to where a forwarding source's numbers come from (its observer). */
+static int forward(struct app_ctx *app, const char *line, char *err, size_t errlen)
+{
+	for (int i = 0; i < app->nobservers; i++)
+		if (app->observers[i]->forward)
+			return app->observers[i]->forward(app->observers[i], app, line, err,
+							  errlen);
+	snprintf(err, errlen, "nothing forwards \"%s\"", line);
+	return -1;
+}
+
 int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err,
 		    size_t errlen)
 {
@@ -89,7 +99,7 @@ int playback_filter(struct app_ctx *app, const char *what, const char *arg, char
 	if (source_has(&app->source, SOURCE_CAP_FORWARD) && !r->following && app->mode.nevents) {
 		char line[512];
 		snprintf(line, sizeof(line), "%s %s", what, arg);
-		if (remote_app_send(app, line, err, errlen) < 0)
+		if (forward(app, line, err, errlen) < 0)
 			return -1;
 		if (strcmp(what, "mode") == 0) {
 			app_log(app, MSG_INFO, "asked the agent for mode %s", arg);

@@ -671,20 +671,21 @@ static void obs_close(struct observer *o, struct app_ctx *app)
 	free(rm);
 }
 
-int remote_app_open(struct app_ctx *app, struct replay **replay, char *err, size_t errlen)
+static int obs_forward(struct observer *o, struct app_ctx *app, const char *line, char *err,
+		       size_t errlen)
 {
-	struct remote *rm = calloc(1, sizeof(*rm));
+	(void)o;
+	return remote_app_send(app, line, err, errlen);
+}
+
+/* Starts the agent and waits (up to 20 s) for its header, mode and first tick. */
+static int obs_open_source(struct observer *o, struct app_ctx *app, struct replay **replay,
+			   char *err, size_t errlen)
+{
+	struct remote *rm = o->state;
 	struct replay *r = calloc(1, sizeof(*r));
 	*replay = NULL;
-	struct observer o = {.name = "remote",
-			     .state = rm,
-			     .attach = obs_attach,
-			     .on_input = obs_input,
-			     .on_timer = obs_timer,
-			     .fill_frame = obs_fill_frame,
-			     .close = obs_close};
-	if (!rm || !r || !app_observe(app, &o)) {
-		free(rm), free(r);
+	if (!r) {
 		snprintf(err, errlen, "out of memory");
 		return 1;
 	}
@@ -725,6 +726,28 @@ int remote_app_open(struct app_ctx *app, struct replay **replay, char *err, size
 		}
 	}
 	set_state(rm, "connected to %s", rm->host);
+	return 0;
+}
+
+int remote_client_add(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct remote *rm = calloc(1, sizeof(*rm));
+	struct observer o = {.name = "remote",
+			     .state = rm,
+			     .open_source = obs_open_source,
+			     .forward = obs_forward,
+			     .attach = obs_attach,
+			     .on_input = obs_input,
+			     .on_timer = obs_timer,
+			     .fill_frame = obs_fill_frame,
+			     .close = obs_close};
+	if (!rm || !app_observe(app, &o)) {
+		free(rm);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rm->to_fd = rm->out_fd = rm->err_fd = rm->memfd = -1;
+	rm->pid = -1;
 	return 0;
 }
 
@@ -779,7 +802,7 @@ int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_
 	return -1;
 }
 
-void remote_agent_input(struct app_ctx *app, int fd)
+static void agent_input(struct app_ctx *app, int fd)
 {
 	static char buf[4096];
 	static size_t len;
@@ -808,4 +831,30 @@ void remote_agent_input(struct app_ctx *app, int fd)
 	memmove(buf, start, len + 1);
 	if (len >= sizeof(buf) - 1)
 		len = 0; /* an endless line: drop it */
+}
+
+/* The agent as an observer of the run: its control lines on stdin. */
+static int agent_attach(struct observer *o, struct app_ctx *app, struct loop *loop)
+{
+	(void)o;
+	if (loop_watch(loop, STDIN_FILENO) < 0) {
+		app_log(app, MSG_ERROR, "the agent: too many inputs to watch");
+		return -1;
+	}
+	return 0;
+}
+
+static int agent_on_input(struct observer *o, struct app_ctx *app, int fd)
+{
+	(void)o;
+	if (fd != STDIN_FILENO)
+		return 0;
+	agent_input(app, fd); /* the end of its input is the client going away */
+	return 1;
+}
+
+int remote_agent_add(struct app_ctx *app)
+{
+	struct observer o = {.name = "agent", .attach = agent_attach, .on_input = agent_on_input};
+	return app_observe(app, &o) ? 0 : -1;
 }
