@@ -194,6 +194,10 @@ bool app_refresh_due(struct app_ctx *app);
 /* Builds app->frame from the last refresh: every output reads it. Returns it, or NULL before
  * the first full tick. */
 const struct frame *app_frame_build(struct app_ctx *app);
+/* Hands the newest frame (app->frame) to a reader that keeps it: @dst and its storage *@store
+ * become the reader's, the reader's old storage (or none) is where the next frame is built; no
+ * copy. The observers' live parts (extras, counters) are left out, as in frame_copy. */
+void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store **store);
 /* Builds the frame of the tick a replay was moved to (:tick, :jump): marked stepped, so a paused
  * screen takes it. */
 const struct frame *app_frame_step(struct app_ctx *app);

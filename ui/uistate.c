@@ -318,7 +318,9 @@ void ui_state_after_tick(struct app_ctx *app) { ui_probe_advance(app); }
 void ui_state_frame(struct app_ctx *app, const struct frame *f)
 {
 	struct ui_state *u = UI(app);
-	if (frame_copy(&u->shown, &u->shown_store, f) < 0) {
+	if (f == &app->frame && app->frame_store)
+		app_frame_take(app, &u->shown, &u->shown_store); /* the newest: no copy */
+	else if (frame_copy(&u->shown, &u->shown_store, f) < 0) {
 		app_log(app, MSG_WARN, "out of memory: the screen keeps its last frame");
 		return;
 	}
@@ -439,10 +441,10 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	if (f && (f->position[0] || f->recorder[0]))
 		snprintf(extra, sizeof(extra), "%s%s%s", f->position,
 			 f->position[0] && f->recorder[0] ? "  " : "", f->recorder);
-	else if (app->overruns)
+	else if (f && f->overruns)
 		snprintf(extra, sizeof(extra),
 			 "missed ticks: %llu (machine busy or interval too short)",
-			 (unsigned long long)app->overruns);
+			 (unsigned long long)f->overruns);
 	if (f && f->show_self) {
 		size_t used = strlen(extra);
 		snprintf(extra + used, sizeof(extra) - used, "%s%s", used ? "; " : "", f->self);

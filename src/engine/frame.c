@@ -393,3 +393,19 @@ const struct frame *app_frame_step(struct app_ctx *app)
 		app->frame.stepped = true;
 	return f;
 }
+
+void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store **store)
+{
+	struct frame_store *mine = *store, *built = app->frame_store;
+	*dst = app->frame; /* it points into the store that changes hands */
+	dst->json_extra = NULL;
+	dst->text_extra = NULL;
+	dst->extra_state = NULL;
+	dst->counters = NULL;
+	if (mine) { /* what the next frame remembers of this one */
+		memcpy(mine->util_source, built->util_source, sizeof(mine->util_source));
+		memcpy(mine->util_mode, built->util_mode, sizeof(mine->util_mode));
+	}
+	*store = built;
+	app->frame_store = mine; /* the next frame is built there (grown when too small) */
+}
