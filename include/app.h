@@ -15,8 +15,6 @@
 #define APP_MAX_MESSAGES 256
 #define APP_MAX_ROWS 4096
 
-enum message_level { MSG_INFO, MSG_WARN, MSG_ERROR };
-
 struct app_message {
 	double time_s;
 	enum message_level level;
@@ -108,16 +106,11 @@ int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_
  * the number loaded, or -1 + @err when DIR has no groups for this family (nothing changes). */
 int app_load_likwid(struct app_ctx *app, const char *dir, char *err, size_t errlen);
 
-/* Ends the run after the current event (:quit, the agent's client went away, -r - in batch
- * when its reader is gone). */
-void app_quit(struct app_ctx *app);
 /* Pauses or resumes the display: frames go on being built for the other readers, the screen
  * holds the one it shows; a recording that can seek holds its place. */
 void app_set_paused(struct app_ctx *app, bool paused);
 
-/* Logs a message (also shown on the message line). */
-void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* app_log, app_quit, app_core_type, app_facts and the observers: observer.h. */
 /* Sets up platform, modes, CPUs and the session from the options. Returns 0, or the exit
  * status (1 runtime, 2 usage) with a message in @err, or APP_INIT_QUIT when the user gave up
  * waiting for a streamed recording. */
@@ -137,9 +130,6 @@ int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, ch
 		       size_t errlen);
 /* How events encode for this run: the sysfs root, family and the first row's core PMU. */
 struct encode_ctx app_encode_ctx(const struct app_ctx *app);
-/* The core type of @cpu ("cpu_atom", "" if none): the recording's for a recorded source,
- * this machine's sysfs for one that counts it, "" for the sim. */
-const char *app_core_type(const struct app_ctx *app, int cpu);
 /* Whether mode @m runs here: on every core type of the selected CPUs (the family tables,
  * each core PMU's sysfs events/ and counters) when this machine is counted, else on the
  * source's family; all core types must use the same events. Returns 0 or -1 (reason in

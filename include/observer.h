@@ -63,6 +63,42 @@ struct observer {
 
 #define APP_MAX_OBSERVERS 12
 
+/* --- what a plug-in may ask of the engine (it never includes app.h) ------------------------ */
+
+struct options;
+struct session;
+struct session_mode;
+struct source_machine;
+
+/* The run as the engine has it now, read-only: valid until the run changes (a mode, CPU set or
+ * interval switch, the end). */
+struct run_facts {
+	const struct options *opt;	      /* as given on the command line */
+	struct session *session;	      /* NULL before the first mode */
+	const struct session_mode *mode;      /* the running mode */
+	const char *mode_name;		      /* "" before the first mode */
+	const struct source_machine *machine; /* the machine the numbers come from */
+	const char *family_key;		      /* "skl", ""; unknown */
+	const char *source_name;	      /* "perf", "sim", "replay", "remote" */
+	unsigned caps;			      /* enum source_cap */
+	long interval_ms;
+	int ncpus;
+	const int *cpus;   /* CPU number per row */
+	struct loop *loop; /* the run loop, NULL until it runs */
+};
+void app_facts(const struct app_ctx *app, struct run_facts *f);
+
+enum message_level { MSG_INFO, MSG_WARN, MSG_ERROR };
+/* Logs a message (also shown on the message line). */
+void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Ends the run after the current event (:quit, the agent's client went away, -r - in batch
+ * when its reader is gone). */
+void app_quit(struct app_ctx *app);
+/* The core type of @cpu ("cpu_atom", "" if none): the recording's for a recorded source,
+ * this machine's sysfs for one that counts it, "" for the sim. */
+const char *app_core_type(const struct app_ctx *app, int cpu);
+
 /* Registers a copy of @o; returns it, or NULL when the table is full, out of memory or the name
  * is taken. */
 struct observer *app_observe(struct app_ctx *app, const struct observer *o);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# e2e_layers.sh: the spine's rules, read from the source text of the tree: a source (backends/*)
-# never includes the app's header; the recorder and the remote client (src/record/recorder.c,
+# e2e_layers.sh: the spine's rules, read from the source text of the tree: a source (backends/*,
+# the remote client src/record/remote.c) and the recorder never include the app's header (they
+# ask the engine through observer.h); the recorder and the remote client (src/record/recorder.c,
 # remote.c) never write a field of the run nor read its message ring (they go through engine
 # functions: app_quit, app_observe); and the engine (src/engine) includes no header of its readers
 # (jitter, output, record, cmd, view, probe, ui): they are observers it does not name. Prints
@@ -14,11 +15,12 @@ VERBOSE=0
 cd "$SRC" || exit 1
 FAIL=0
 
-# --- 1. sources never include the app's header; the recorder and the client never reach the run
+# --- 1. sources and the recorder never include the app's header nor reach into the run --------
 INC_APP='^[[:space:]]*#[[:space:]]*include[[:space:]]*"(app|run|ui|uistate)\.h"'
-for f in backends/*.c include/source.h include/replay.h; do
+for f in backends/*.c include/source.h include/replay.h src/record/remote.c include/remote.h \
+	src/record/recorder.c include/recorder.h; do
 	if grep -qE "$INC_APP" "$f"; then
-		echo "FAIL: $f (a source) includes the app's header: $(grep -nE "$INC_APP" "$f" | tr '\n' ' ')"
+		echo "FAIL: $f (a source or the recorder) includes the app's header: $(grep -nE "$INC_APP" "$f" | tr '\n' ' ')"
 		FAIL=1
 	fi
 done
@@ -109,5 +111,5 @@ for a in $FOLDERS; do
 		echo "note: folder $a is on an import cycle with:$on"
 	fi
 done
-[ $FAIL = 0 ] && echo "ok: no source includes the app's header; the recorder and the remote client write no field of the run; the engine includes no header of its readers"
+[ $FAIL = 0 ] && echo "ok: no source and not the recorder includes the app's header; the recorder and the remote client write no field of the run; the engine includes no header of its readers"
 exit $FAIL

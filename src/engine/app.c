@@ -75,6 +75,23 @@ void *app_observer_state(const struct app_ctx *app, const char *name)
 
 void app_quit(struct app_ctx *app) { app->quit = true; }
 
+void app_facts(const struct app_ctx *app, struct run_facts *f)
+{
+	*f = (struct run_facts){.opt = &app->opt,
+				.session = app->session,
+				.mode = &app->mode,
+				.mode_name = app->mode_name,
+				.machine = &app->machine,
+				.family_key = app->family ? app->family->key : "",
+				.source_name =
+				    app->source.ops ? source_kind_name(app->source.ops->kind) : "",
+				.caps = app->source.ops ? app->source.ops->caps : 0,
+				.interval_ms = app->interval_ms,
+				.ncpus = app->ncpus,
+				.cpus = app->cpus,
+				.loop = app->loop_ready ? (struct loop *)&app->loop : NULL};
+}
+
 void app_set_paused(struct app_ctx *app, bool paused) { app->display_paused = paused; }
 
 static void notify_mode(struct app_ctx *app)

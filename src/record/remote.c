@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote.c: the remote client (agent over a transport command, reconnects) and agent controls. */
 #include "remote.h"
-#include "app.h"
 #include "command.h"
 #include "cpuset.h"
+#include "frame.h"
+#include "loop.h"
 #include "mode.h"
+#include "observer.h"
+#include "options.h"
 #include "recfile.h"
 #include "replay.h"
 #include "textutil.h"
@@ -50,6 +53,14 @@ struct remote {
 };
 
 #define RM(app) ((struct remote *)app_observer_state((app), "remote"))
+
+/* The run as the engine has it now (observer.h). */
+static struct run_facts facts(const struct app_ctx *app)
+{
+	struct run_facts f;
+	app_facts(app, &f);
+	return f;
+}
 
 static void set_state(struct remote *rm, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -144,7 +155,7 @@ static int check_start(const struct app_ctx *app, const char *mode, char *err, s
 {
 	if (check_host(RM(app)->host, err, errlen) < 0 ||
 	    (mode && check_mode_name(mode, err, errlen) < 0) ||
-	    (app->opt.cpus && check_cpu_list(app->opt.cpus, false, err, errlen) < 0))
+	    (facts(app).opt->cpus && check_cpu_list(facts(app).opt->cpus, false, err, errlen) < 0))
 		return -1;
 	return 0;
 }
@@ -155,17 +166,17 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 {
 	int tc, ac;
 	char **tv, **av;
-	const char *mode = app->mode_name[0] ? app->mode_name : app->opt.mode;
+	const char *mode = facts(app).mode_name[0] ? facts(app).mode_name : facts(app).opt->mode;
 	if (check_start(app, mode, err, errlen) < 0)
 		return -1;
-	if (command_split(app->opt.transport, &tc, &tv, err, errlen) < 0)
+	if (command_split(facts(app).opt->transport, &tc, &tv, err, errlen) < 0)
 		return -1;
 	/* The default agent: pmutop-agent where the board has it, else pmutop. These words are
 	 * ours (no user text), so they go to the remote shell unquoted. */
 	static const char default_agent[] =
 	    "exec \"$(command -v pmutop-agent || command -v pmutop || echo pmutop-agent)\"";
-	bool given = app->opt.agent != NULL;
-	if (given ? command_split(app->opt.agent, &ac, &av, err, errlen) < 0
+	bool given = facts(app).opt->agent != NULL;
+	if (given ? command_split(facts(app).opt->agent, &ac, &av, err, errlen) < 0
 		  : command_split("-", &ac, &av, err, errlen) < 0) { /* one word, replaced below */
 		command_free_words(tc, tv);
 		return -1;
@@ -177,7 +188,7 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 		return -1;
 	}
 	char ms[32];
-	snprintf(ms, sizeof(ms), "%ld", app->interval_ms);
+	snprintf(ms, sizeof(ms), "%ld", facts(app).interval_ms);
 	/* the agent is run by these arguments and its control lines, not by an rc file there */
 	const char *fixed[] = {"-b", "-r", "-", "--no-rc", "-i", ms, NULL, NULL, NULL, NULL};
 	int nf = 6;
@@ -185,9 +196,9 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 		fixed[nf++] = "-m";
 		fixed[nf++] = mode;
 	}
-	if (app->opt.cpus) {
+	if (facts(app).opt->cpus) {
 		fixed[nf++] = "-C";
-		fixed[nf++] = app->opt.cpus;
+		fixed[nf++] = facts(app).opt->cpus;
 	}
 	char **v = calloc((size_t)(tc + ac + nf + 3), sizeof(char *));
 	if (!v) {
@@ -314,11 +325,12 @@ static void reap(struct remote *rm, char *how, size_t len)
 static void disconnect(struct app_ctx *app, char *how, size_t len)
 {
 	struct remote *rm = RM(app);
-	if (app->loop_ready) {
+	struct loop *loop = facts(app).loop;
+	if (loop) {
 		if (rm->out_fd >= 0)
-			loop_unwatch(&app->loop, rm->out_fd);
+			loop_unwatch(loop, rm->out_fd);
 		if (rm->err_fd >= 0)
-			loop_unwatch(&app->loop, rm->err_fd);
+			loop_unwatch(loop, rm->err_fd);
 	}
 	close_fd(&rm->to_fd);
 	close_fd(&rm->out_fd);
@@ -434,7 +446,8 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		}
 		rec_record_free(&rec);
 		/* a new stream starts its times at 0: continue after what we have */
-		rm->t_offset = r->f.nticks ? rm->last_t + (double)app->interval_ms / 1000.0 : 0;
+		rm->t_offset =
+		    r->f.nticks ? rm->last_t + (double)facts(app).interval_ms / 1000.0 : 0;
 		return 0;
 	}
 	if (!rm->have_header)
@@ -689,17 +702,17 @@ static int obs_open_source(struct observer *o, struct app_ctx *app, struct repla
 		snprintf(err, errlen, "out of memory");
 		return 1;
 	}
-	snprintf(rm->host, sizeof(rm->host), "%s", app->opt.remote);
+	snprintf(rm->host, sizeof(rm->host), "%s", facts(app).opt->remote);
 	rm->to_fd = rm->out_fd = rm->err_fd = rm->memfd = -1;
 	rm->pid = -1;
 	rm->mode_index = -1;
 	rm->backoff_ms = BACKOFF_MIN_MS;
 	char name[300];
-	snprintf(name, sizeof(name), "%s", app->opt.remote);
+	snprintf(name, sizeof(name), "%s", facts(app).opt->remote);
 	replay_init_live(r, name);
 	rm->replay = r;
 	*replay = r; /* the engine's source from now on, also when the rest fails */
-	if (check_start(app, app->opt.mode, err, errlen) < 0)
+	if (check_start(app, facts(app).opt->mode, err, errlen) < 0)
 		return 2; /* bad usage: nothing is run */
 	if (spawn(app, err, errlen) < 0)
 		return 1;
@@ -709,7 +722,7 @@ static int obs_open_source(struct observer *o, struct app_ctx *app, struct repla
 		uint64_t now = loop_now_ns();
 		if (now >= deadline) {
 			snprintf(err, errlen, "%s: no data from the agent within %d s (%s)",
-				 rm->host, OPEN_TIMEOUT_MS / 1000, app->opt.transport);
+				 rm->host, OPEN_TIMEOUT_MS / 1000, facts(app).opt->transport);
 			return 1;
 		}
 		struct pollfd p[2] = {{rm->out_fd, POLLIN, 0}, {rm->err_fd, POLLIN, 0}};
@@ -756,10 +769,11 @@ bool remote_app_active(const struct app_ctx *app) { return RM(app) != NULL; }
 void remote_app_attach(struct app_ctx *app)
 {
 	struct remote *rm = RM(app);
-	if (!rm || rm->watched || !app->loop_ready || rm->out_fd < 0)
+	struct loop *loop = facts(app).loop;
+	if (!rm || rm->watched || !loop || rm->out_fd < 0)
 		return;
-	loop_watch(&app->loop, rm->out_fd);
-	loop_watch(&app->loop, rm->err_fd);
+	loop_watch(loop, rm->out_fd);
+	loop_watch(loop, rm->err_fd);
 	rm->watched = true;
 }
 
@@ -788,8 +802,9 @@ int remote_app_input(struct app_ctx *app, int fd)
 bool remote_agent_wanted(const struct app_ctx *app)
 {
 	struct stat st;
-	return app->opt.batch && app->opt.record && strcmp(app->opt.record, "-") == 0 &&
-	       fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+	return facts(app).opt->batch && facts(app).opt->record &&
+	       strcmp(facts(app).opt->record, "-") == 0 && fstat(STDIN_FILENO, &st) == 0 &&
+	       (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
 int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_t errlen)
