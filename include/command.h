@@ -20,7 +20,7 @@ enum command_origin {
 /* What a handler is told about the run it works on. */
 struct command_ctx {
 	struct app_ctx *app;
-	bool screen; /* a screen shows the run (app->ui): screen commands work */
+	bool screen; /* a screen shows the run (the observer "ui"): screen commands work */
 	enum command_origin origin;
 };
 
@@ -118,9 +118,9 @@ char *command_join(int argc, char *const *argv);
 /* Checks that @line parses: known commands, argument counts. 0 or -1 with a cause. */
 int command_check(const char *line, char *err, size_t errlen);
 /* Runs every statement of @line as the user's (stops at the first error); a screen exists
- * when app->ui is set. An empty line does nothing. Returns 0, -1 with a cause (usage errors
- * are "usage: mode NAME|next|prev"), or COMMAND_SCREEN_ONLY without a screen ("sort: only on
- * the screen, not in batch mode"). */
+ * when a screen (the observer "ui") is registered. An empty line does nothing. Returns 0, -1 with a
+ * cause (usage errors are "usage: mode NAME|next|prev"), or COMMAND_SCREEN_ONLY without a screen
+ * ("sort: only on the screen, not in batch mode"). */
 int command_execute(struct app_ctx *app, const char *line, char *err, size_t errlen);
 /* The same from @origin: a control line runs only COMMAND_CONTROL commands (others are
  * "unknown command \"record\" (mode, interval, cpus, mark, quit)"). */
@@ -141,11 +141,11 @@ int command_run_text(struct app_ctx *app, const char *text, const char *name,
 int command_run_file(struct app_ctx *app, const char *path, struct command_errors *errs);
 
 /* Start-up, before the first tick: the rc file (unless --no-rc; a missing one is fine), then
- * every -c in order. On the screen (app->ui set) every line runs and errors are collected.
- * In batch mode everything is checked first and nothing runs when a line is wrong; the rc
- * file's screen commands are skipped, a screen command in -c is an error, and the first
- * failing command ends the start-up. Errors are "FILE:LINE: message" and "-c:N: message"
- * (N: which -c, from 1). Returns the number of errors. */
+ * every -c in order. On the screen (the observer "ui" registered) every line runs and errors are
+ * collected. In batch mode everything is checked first and nothing runs when a line is wrong; the
+ * rc file's screen commands are skipped, a screen command in -c is an error, and the first failing
+ * command ends the start-up. Errors are "FILE:LINE: message" and "-c:N: message" (N: which -c, from
+ * 1). Returns the number of errors. */
 int command_startup(struct app_ctx *app, struct command_errors *errs);
 
 /* Help lines generated from the tables: commands, then the key bindings of @km (if given).

@@ -239,11 +239,11 @@ static void test_execute(void)
 			      control_cases[i].line, err);
 	}
 	/* with a screen the screen's commands run */
-	app.ui = (struct ui_state *)&app; /* only tscreen's handler runs: it does not look at it */
+	app_observe(&app, &(struct observer){.name = "ui", .state = &app}); /* tscreen ignores it */
 	calls[0] = '\0';
 	CHECK(command_execute(&app, "tscreen", err, sizeof(err)) == 0, "%s", err);
 	CHECK_STR(calls, "tscreen");
-	app.ui = NULL;
+	app_unobserve(&app, "ui");
 	/* a command check knows no screen: screen commands pass (key bindings) */
 	CHECK(command_check("sort cpu; tscreen", err, sizeof(err)) == 0, "%s", err);
 	/* every command: a usage that starts with its name, help, counts, a handler, one owner */
@@ -439,10 +439,11 @@ static void test_startup(void)
 		memset(&app.opt, 0, sizeof(app.opt));
 		for (int k = 0; k < 3 && startup_cases[i].c[k]; k++)
 			app.opt.commands[app.opt.ncommands++] = startup_cases[i].c[k];
-		app.ui = startup_cases[i].screen ? (struct ui_state *)&app : NULL;
+		if (startup_cases[i].screen)
+			app_observe(&app, &(struct observer){.name = "ui", .state = &app});
 		calls[0] = '\0';
 		int n = command_startup(&app, &errs);
-		app.ui = NULL;
+		app_unobserve(&app, "ui");
 		CHECK(n == startup_cases[i].nerr && (int)errs.n == n, "line %d: %d errors",
 		      startup_cases[i].line, n);
 		CHECK(strcmp(calls, startup_cases[i].log) == 0, "line %d: log '%s'",

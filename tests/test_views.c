@@ -94,6 +94,8 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	const struct snapshot *snap = session_snapshot(app.session);
 	/* a mode with a stacked bar: its metrics as the frame finds them */
 	const struct frame *f = app.mode.nstack ? app_frame_build(&app) : NULL;
+	if (f && ui_state_of(&app))
+		ui_state_frame(&app, f); /* as the run loop hands it to the screen */
 	char pmu[160], banner[160];
 	snprintf(pmu, sizeof(pmu), "%s%s", app.replay ? "" : "SIMULATED ", app.family->desc);
 	snprintf(banner, sizeof(banner), "%s", app.replay ? "REPLAY stat.csv" : "SIMULATED");
@@ -110,7 +112,7 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	    .paused = sc->paused,
 	    .capability = "capability line of the test (fixed text)",
 	};
-	struct ui_state *u = app.ui;
+	struct ui_state *u = ui_state_of(&app);
 	struct view_input in = {
 	    .header = &hd,
 	    .snap = snap->seq ? snap : NULL,
@@ -121,7 +123,7 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	    .prompt = sc->prompt,
 	    .nstack = f ? f->nstack : 0,
 	    .stack = f ? f->stack : NULL,
-	    .drill = f ? f->drill : NULL,
+	    .drill = f && f->drill[0] ? f->drill : NULL,
 	};
 	if (sc->text)
 		in.text =
@@ -520,7 +522,7 @@ int main(void)
 	/* Help view, a prompt and a paused header. */
 	if (fx_open("--sim-cpus 2 -m cpi", 1) == 0) {
 		ui_state_command(&app, "help");
-		struct ui_state *u = app.ui;
+		struct ui_state *u = ui_state_of(&app);
 		struct view_state vs = u->vs;
 		CHECK_INT(vs.view, VIEW_HELP);
 		struct screen sc = {.text = true};
@@ -633,10 +635,11 @@ int main(void)
 		 * with CPU 3 kept selected, a second drill says there is none and changes nothing,
 		 * and drill up returns */
 		ui_state_command(&app, "sort be-");
-		CHECK_INT(app.ui->vs.scroll, 0);
+		CHECK_INT(ui_state_of(&app)->vs.scroll, 0);
 		ui_state_key(&app, KEYS_ENTER); /* the default binding: drill */
 		CHECK_STR(app.mode_name, "stackfx2");
-		CHECK(app.ui->vs.pin && app.ui->vs.pin_cpu == 3, "the drill did not keep CPU 3");
+		CHECK(ui_state_of(&app)->vs.pin && ui_state_of(&app)->vs.pin_cpu == 3,
+		      "the drill did not keep CPU 3");
 		CHECK(strstr(app.status, "drill-down: mode stackfx2 for CPU 3") != NULL,
 		      "status: %s", app.status);
 		ui_state_command(&app, "drill");

@@ -25,7 +25,7 @@ static const struct command *const ui_command_table[] = {
 
 /* --- the screen's settings ------------------------------------------------------------------- */
 
-#define UI(ctx) ((struct ui_state *)(ctx)->app->ui)
+#define UI(ctx) ui_state_of((ctx)->app)
 
 static int set_flag(bool *flag, const char *v, char *err, size_t errlen)
 {

@@ -10,7 +10,7 @@
 /* The help view: commands and keys (from the tables), settings, modes; or one command. */
 static int show_help(struct app_ctx *app, const char *topic, char *err, size_t errlen)
 {
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	char **lines = topic ? command_help_for(topic, err, errlen) : command_help_lines(&u->km);
 	const struct option_def *s;
 
@@ -67,7 +67,7 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 /* The message log, newest last. */
 static void show_messages(struct app_ctx *app)
 {
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	int start = (app->message_head - app->nmessages + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
 
 	ui_text_clear(u);
@@ -87,7 +87,7 @@ static void show_messages(struct app_ctx *app)
 
 static int exec_view(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
-	struct ui_state *u = ctx->app->ui;
+	struct ui_state *u = ui_state_of(ctx->app);
 
 	(void)argc;
 	for (int v = 0; v < VIEW_COUNT; v++) {

@@ -76,7 +76,7 @@ int setting_stat_set(const struct command_ctx *ctx, const char *v, char *err, si
 		snprintf(err, errlen, "stat: \"%s\" is not value, min, median, p99, max or dev", v);
 		return -1;
 	}
-	j->stat = (enum jitter_stat)st;
+	jitter_set_stat(ctx->app, (enum jitter_stat)st);
 	return 0;
 }
 

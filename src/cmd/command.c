@@ -448,7 +448,7 @@ int command_check(const char *line, char *err, size_t errlen)
 int command_execute_from(struct app_ctx *app, enum command_origin origin, const char *line,
 			 char *err, size_t errlen)
 {
-	bool screen = app && app->ui;
+	bool screen = app && app_observer_state(app, "ui");
 	struct run r = {.ctx = {.app = app, .screen = screen, .origin = origin},
 			.exec = true,
 			.screen = screen,
@@ -523,7 +523,7 @@ static int run_script(const char *text, const struct script *s, struct command_e
 
 static struct script text_script(struct app_ctx *app, const char *name)
 {
-	bool screen = app && app->ui;
+	bool screen = app && app_observer_state(app, "ui");
 
 	return (struct script){.name = name,
 			       .run = {.ctx = {.app = app, .screen = screen, .origin = COMMAND_RC},
@@ -570,7 +570,7 @@ int command_run_file(struct app_ctx *app, const char *path, struct command_error
 
 int command_startup(struct app_ctx *app, struct command_errors *errs)
 {
-	bool screen = app->ui != NULL;
+	bool screen = app_observer_state(app, "ui") != NULL;
 	char paths[RC_FILES][4096];
 	char *texts[RC_FILES] = {NULL};
 	struct script rcs[RC_FILES];

@@ -2,7 +2,6 @@
 /* output.c: one record per tick in text, CSV or JSON Lines (a stable interface for scripts). */
 #include "output.h"
 #include "frame.h"
-#include "jitter.h"
 #include "numfmt.h"
 #include "openmetrics.h"
 #include "textutil.h"
@@ -995,6 +994,8 @@ int output_frame(FILE *out, enum output_format fmt, const struct frame *f)
 		meta.row_unit = rows_unit_name(f->rows);
 		meta.row_keys = f->row_keys;
 	}
-	jitter_output_meta(f, &meta);
+	meta.json_extra = f->json_extra; /* an observer's lines (window statistics, spikes) */
+	meta.text_extra = f->text_extra;
+	meta.extra_ctx = (void *)f;
 	return output_snapshot(out, fmt, &meta, f->snap);
 }
