@@ -308,6 +308,24 @@ static const struct pmu_family *x86_vendor_family(const struct platform *pf)
 	return family_find("generic");
 }
 
+/* The Arm core family of the first CPU of @cpus: its midr_el1, else the MIDR cpuinfo gave
+ * when every CPU is the same core (one core PMU); NULL if the part has no table. */
+static const struct pmu_family *arm_core_family(const struct platform *pf,
+						const struct cpuset *cpus)
+{
+	char path[4400], buf[64];
+	int cpu = cpuset_next(cpus, 0);
+
+	if (cpu >= 0 && read_text(pf_path(pf, path, sizeof(path),
+					  CPU_DIR "/cpu%d/regs/identification/midr_el1", cpu),
+				  buf, sizeof(buf)) == 0) {
+		unsigned long long midr = strtoull(buf, NULL, 0);
+		return family_from_midr((unsigned)(midr >> 24) & 0xff,
+					(unsigned)(midr >> 4) & 0xfff);
+	}
+	return pf->core_pmu_count <= 1 ? family_from_midr(pf->arm_implementer, pf->arm_part) : NULL;
+}
+
 static const struct pmu_family *core_pmu_family(const struct platform *pf,
 						const struct platform_pmu *p)
 {
@@ -455,6 +473,14 @@ static void read_pmus(struct platform *pf)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	/* armv8_pmuv3 names no core: its CPUs' MIDR does (per-core tables win over generic) */
+	for (int i = 0; i < pf->npmus; i++) {
+		struct platform_pmu *p = &pf->pmus[i];
+		const struct pmu_family *core;
+		if (p->is_core && p->family && strcmp(p->family->key, "armv8") == 0 &&
+		    (core = arm_core_family(pf, &p->cpus)))
+			p->family = core;
+	}
 	/* Core PMUs in CPU order: cpu_core (0-3) before cpu_atom (4-7), LITTLE before big. */
 	for (int i = 1; i < pf->core_pmu_count; i++)
 		for (int j = i; j > 0 && cpuset_next(&pf->pmus[j].cpus, 0) <
