@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_vendor.c: the built-in Arm and AMD tables against the vendors' data (perf's pmu-events
  * JSON of Linux 6.1, perf's later per-core metrics, Arm and AMD documents quoted here). */
+#include "encode.h"
 #include "expr.h"
 #include "family.h"
 #include "harness.h"
@@ -39,9 +40,10 @@ static bool find_arch(void)
 		     tar);
 		return false;
 	}
-	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p '%s' && tar -xJf %s -C '%s' --wildcards '*/tools/perf/pmu-events/arch/*'",
-		 cache, tar, cache);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "mkdir -p '%s' && tar -xJf %s -C '%s' --wildcards '*/tools/perf/pmu-events/arch/*'",
+	    cache, tar, cache);
 	CHECK(system(cmd) == 0, "extracting %s", tar);
 	return stat(arch_dir, &st) == 0;
 }
@@ -161,8 +163,9 @@ static void check_arm_midr(void)
 	snprintf(path, sizeof(path), "%s/arm64/mapfile.csv", arch_dir);
 	for (size_t i = 0; i < NARM; i++) {
 		const struct pmu_family *f = family_from_midr(0x41, arm_cores[i].part);
-		CHECK(f && strcmp(f->key, arm_cores[i].family) == 0, "MIDR part 0x%x -> %s, want %s",
-		      arm_cores[i].part, f ? f->key : "none", arm_cores[i].family);
+		CHECK(f && strcmp(f->key, arm_cores[i].family) == 0,
+		      "MIDR part 0x%x -> %s, want %s", arm_cores[i].part, f ? f->key : "none",
+		      arm_cores[i].family);
 		FILE *fp = fopen(path, "r");
 		if (!fp) {
 			CHECK(0, "%s: cannot open", path);
@@ -232,13 +235,15 @@ static void check_arm_events(const struct mode_registry *reg)
 				unsigned walk = md->name[0] == 'i' ? 0x35 : 0x34;
 				unsigned refill = md->name[0] == 'i' ? 0x02 : 0x05;
 				char want[8], alias[16];
-				snprintf(want, sizeof(want), "r%02x", has_code(core, walk) ? walk : refill);
+				snprintf(want, sizeof(want), "r%02x",
+					 has_code(core, walk) ? walk : refill);
 				snprintf(alias, sizeof(alias), "%ctlb_miss", md->name[0]);
 				int k = mode_event_index(r.events, alias);
 				CHECK(k >= 0 && strcmp(r.events->events[k].spec, want) == 0,
 				      "%s %s counts %s, want %s (%s %s)", fam->key, md->name,
 				      k >= 0 ? r.events->events[k].spec : "nothing", want,
-				      arm_cores[i].dir, has_code(core, walk) ? "has the walk event" : "has none");
+				      arm_cores[i].dir,
+				      has_code(core, walk) ? "has the walk event" : "has none");
 				CHECK(has_code(core, walk) == (r.events->note == NULL ||
 							       !strstr(r.events->note, "refills")),
 				      "%s %s: the refill stand-in is labelled (note %s)", fam->key,
@@ -337,17 +342,15 @@ static void check_arm_topdown(const struct mode_registry *reg)
 		double slots;
 		const char *const *perf;
 	} cases[] = {
-	    {"neoverse_v1", 8, v1_perf},
-	    {"neoverse_n2", 5, n2_perf},
-	    {"neoverse_v2", 8, n2_perf},
+	    {"neoverse_v1", 8, v1_perf}, {"neoverse_n2", 5, n2_perf}, {"neoverse_v2", 8, n2_perf},
 	    {"armv8", 5, sbsa_perf}, /* a PMUv3p4 core without formulas of its own */
 	    {"armv8", 8, sbsa_perf},
 	};
 	/* slots: what the core's STALL_SLOT* count (N2 one extra per cycle, as Arm's errata
 	 * and perf's N2 formula say); a misprediction-heavy tick so V1's correction shows */
-	static const char *const names[] = {"CPU_CYCLES", "STALL_SLOT",	 "STALL_SLOT_FRONTEND",
-					    "STALL_SLOT_BACKEND", "OP_RETIRED", "OP_SPEC",
-					    "BR_MIS_PRED", "slots"};
+	static const char *const names[] = {
+	    "CPU_CYCLES", "STALL_SLOT", "STALL_SLOT_FRONTEND", "STALL_SLOT_BACKEND",
+	    "OP_RETIRED", "OP_SPEC",	"BR_MIS_PRED",	       "slots"};
 	const struct mode *td = mode_find(reg, "topdown");
 	CHECK(td != NULL, "topdown mode");
 	for (size_t i = 0; td && i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -387,7 +390,7 @@ static void check_arm_cache_tlb(const struct mode_registry *reg)
 	    {"dtlb", "dtlb_mpki", "((DTLB_WALK / INST_RETIRED) * 1000)"},
 	    {"icache", "imiss_pki", "((L1I_CACHE_REFILL / INST_RETIRED) * 1000)"},
 	};
-	static const char *const names[] = {"CPU_CYCLES",	"INST_RETIRED", "ITLB_WALK",
+	static const char *const names[] = {"CPU_CYCLES",	"INST_RETIRED",	  "ITLB_WALK",
 					    "DTLB_WALK",	"L1I_TLB_REFILL", "L1D_TLB_REFILL",
 					    "L1I_CACHE_REFILL", "L1D_CACHE"};
 	static const double values[] = {2e6, 3e6, 900, 2100, 40000, 70000, 12000, 1.1e6};
@@ -424,8 +427,8 @@ static void check_arm_tree(const struct mode_registry *reg)
 	const struct platform_pmu *p = platform_find_pmu(&pf, "armv8_pmuv3_0");
 	if (!p)
 		return;
-	struct mode_event_support sup = {.pmu = p->name, .listed = p->listed,
-					 .nlisted = p->nlisted};
+	struct mode_event_support sup = {
+	    .pmu = p->name, .listed = p->listed, .nlisted = p->nlisted};
 	struct mode_avail a;
 	const struct mode *itlb = mode_find(reg, "itlb"), *dtlb = mode_find(reg, "dtlb");
 	CHECK(itlb && mode_availability_on(itlb, p->family, &sup, &a) == 0 && !a.note,
@@ -433,6 +436,160 @@ static void check_arm_tree(const struct mode_registry *reg)
 	CHECK(dtlb && mode_availability_on(dtlb, p->family, &sup, &a) == 0 && a.note &&
 		  strstr(a.note, "L1 DTLB refills"),
 	      "dtlb on the V1 tree (no dtlb_walk in events/) is labelled as refills");
+}
+
+/* ---- AMD: each Zen generation's events against perf's amdzen event lists ------------------ */
+
+/* AMD, 2025 (the kernel patch that moves perf's generic L1-icache events off them; AMD's
+ * statement on linux-kernel, lore.kernel.org 82853f34-cd5a-43d7-81de-8e40144503e1@amd.com):
+ * "PMCx080 and PMCx081 report incorrect IC accesses and misses respectively for all Family 17h
+ * and later processors. PMCx060 unit mask 0x10 replaces PMCx081 for counting IC misses but
+ * there is no suitable replacement for counting IC accesses." */
+#define AMD_BAD_IC_ACCESSES 0x080
+#define AMD_BAD_IC_MISSES 0x081
+#define AMD_IC_MISS_EVENT 0x060
+#define AMD_IC_MISS_UMASK 0x10
+
+/* Zen family -> perf's directories (Linux 6.1 x86/mapfile.csv: AuthenticAMD-23 models 0x00-0x2F
+ * amdzen1, other family 23 models amdzen2, AuthenticAMD-25 amdzen3; Zen 4 came to perf as
+ * amdzen4 in 6.2, so zen4 is held to amdzen3's list, whose events Zen 4 keeps). */
+static const struct {
+	const char *family, *dirs[2];
+	bool coalesced_itlb; /* PMCx085 has umask 0x08 (coalesced 4K pages) */
+} zen_cores[] = {
+    {"zen", {"x86/amdzen1", "x86/amdzen2"}, false},
+    {"zen3", {"x86/amdzen3", NULL}, true},
+    {"zen4", {"x86/amdzen3", NULL}, true},
+};
+
+/* Event select bits 7:0 and 35:32, umask 15:8 of an AMD core event's config. */
+static unsigned amd_event(unsigned long long config)
+{
+	return (unsigned)(config & 0xff) | (unsigned)((config >> 32) & 0xf) << 8;
+}
+
+/* True when every umask bit of @umask is one @core lists for @event (or the event has none). */
+static bool umask_listed(const struct core_events *core, unsigned event, unsigned umask)
+{
+	unsigned all = 0;
+	bool found = false, plain = false;
+	for (int i = 0; i < core->n; i++)
+		if (core->code[i] == event) {
+			found = true;
+			all |= core->umask[i];
+			plain |= core->umask[i] == 0 || core->umask[i] == umask;
+		}
+	return found && (plain || (umask & ~all) == 0);
+}
+
+static bool umask_exact(const struct core_events *core, unsigned event, unsigned umask)
+{
+	for (int i = 0; i < core->n; i++)
+		if (core->code[i] == event && core->umask[i] == umask)
+			return true;
+	return false;
+}
+
+/* Zen 4 events amdzen3 lacks (perf's amdzen4/pipeline.json, Linux 6.2; e2e_topdown checks
+ * their encodings): DE_NO_DISPATCH_PER_SLOT 0x1A0, DE_SRC_OP_DISP 0xAA, RESYNCS 0x96,
+ * EX_NO_RETIRE 0xD6, EX_RET_UCODE_OPS 0x1C2. */
+static bool zen4_only(unsigned event)
+{
+	return event == 0x1a0 || event == 0xaa || event == 0x96 || event == 0xd6 || event == 0x1c2;
+}
+
+static void check_amd(const struct mode_registry *reg)
+{
+	char err[256];
+	CHECK(encode_init(err, sizeof(err)) == 0, "%s", err);
+	struct core_events *core = calloc(1, sizeof(*core));
+	for (size_t i = 0; core && i < sizeof(zen_cores) / sizeof(zen_cores[0]); i++) {
+		const struct pmu_family *fam = family_find(zen_cores[i].family);
+		CHECK(fam != NULL, "family %s", zen_cores[i].family);
+		if (!fam)
+			continue;
+		struct encode_ctx ctx = {
+		    .sysfs_root = "/", .family = fam, .core_pmu_type = 4, .filters_priv = true};
+		bool icache_seen = false, itlb_seen = false;
+		for (int d = 0; d < 2 && zen_cores[i].dirs[d]; d++) {
+			if (!load_core(core, zen_cores[i].dirs[d], false)) {
+				CHECK(0, "%s: no events", zen_cores[i].dirs[d]);
+				continue;
+			}
+			for (int m = 0; m < reg->n; m++) {
+				const struct mode *md = reg->modes[m];
+				struct mode_resolution r;
+				if (mode_resolve(md, fam, &r) < 0 || !r.events ||
+				    md->kind == MODE_KIND_OFFCORE)
+					continue;
+				for (int e = 0; e < r.events->nevents; e++) {
+					const char *spec = r.events->events[e].spec;
+					struct event_encoding enc;
+					if (strncmp(spec, "@::", 3) != 0 && spec[0] != 'r')
+						continue; /* perf's generic events: the kernel's */
+					if (event_encode(spec, &ctx, &enc, err, sizeof(err)) < 0) {
+						CHECK(0, "%s %s: %s: %s", fam->key, md->name, spec,
+						      err);
+						continue;
+					}
+					unsigned long long cfg = enc.attr.config;
+					unsigned ev = amd_event(cfg),
+						 um = (unsigned)(cfg >> 8) & 0xff;
+					CHECK(
+					    ev != AMD_BAD_IC_MISSES && ev != AMD_BAD_IC_ACCESSES,
+					    "%s %s: %s is PMCx%03x, wrong on Family 17h and later "
+					    "(AMD 2025)",
+					    fam->key, md->name, spec, ev);
+					bool zen4 = strcmp(fam->key, "zen4") == 0;
+					CHECK(umask_listed(core, ev, um) || (zen4 && zen4_only(ev)),
+					      "%s %s: %s = event 0x%x umask 0x%02x is not in %s",
+					      fam->key, md->name, spec, ev, um,
+					      zen_cores[i].dirs[d]);
+					if (strcmp(md->name, "icache") == 0 &&
+					    strcmp(r.events->events[e].alias, "imiss") == 0) {
+						icache_seen = true;
+						CHECK(ev == AMD_IC_MISS_EVENT &&
+							  um == AMD_IC_MISS_UMASK,
+						      "%s icache misses: 0x%x/0x%02x, AMD says "
+						      "PMCx060 "
+						      "umask 0x10",
+						      fam->key, ev, um);
+					}
+					if (strcmp(r.events->events[e].alias, "itlb_miss") == 0) {
+						itlb_seen = true;
+						bool has8 = umask_exact(core, 0x85, 0x08);
+						CHECK(has8 == zen_cores[i].coalesced_itlb,
+						      "%s lists coalesced 4K ITLB misses: %d",
+						      zen_cores[i].dirs[d], has8);
+						CHECK(ev == 0x85 && um == (has8 ? 0x0fu : 0x07u),
+						      "%s itlb walks 0x%x/0x%02x, want 0x85/0x%02x "
+						      "(%s)",
+						      fam->key, ev, um, has8 ? 0x0f : 0x07,
+						      zen_cores[i].dirs[d]);
+					}
+				}
+			}
+		}
+		CHECK(icache_seen && itlb_seen, "%s: icache and itlb have AMD events", fam->key);
+	}
+	free(core);
+}
+
+/* perf's x86/mapfile.csv picks the same generation from the trees' cpuinfo. */
+static void check_amd_trees(void)
+{
+	static const struct {
+		const char *tree, *family;
+	} trees[] = {
+	    {"x86-zen1", "zen"}, {"x86-zen2", "zen"}, {"x86-zen3", "zen3"}, {"x86-zen4", "zen4"}};
+	char root[4400], err[256];
+	static struct platform pf;
+	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
+		snprintf(root, sizeof(root), "%s/tests/sysfs/%s", harness_src(), trees[i].tree);
+		CHECK(platform_detect(&pf, root, err, sizeof(err)) == 0, "%s", err);
+		CHECK(pf.family && strcmp(pf.family->key, trees[i].family) == 0, "%s: %s, want %s",
+		      trees[i].tree, pf.family ? pf.family->key : "none", trees[i].family);
+	}
 }
 
 int main(void)
@@ -453,7 +610,9 @@ int main(void)
 		check_arm_events(&reg);
 		check_arm_topdown(&reg);
 		check_arm_cache_tlb(&reg);
+		check_amd(&reg);
 	}
+	check_amd_trees();
 	mode_registry_free(&reg);
 	return harness_done();
 }

@@ -207,10 +207,20 @@ const struct pmu_family pmu_families[] = {
      .counters = 4,
      .filters_priv = true,
      .counter_bits = 48},
+    /* Zen 1 and Zen 2 (Family 17h) share one table, in libpfm4's Zen 1 names (its Zen 2
+     * model lacks some of them); Zen 3 and Zen 4 have tables of their own and fall back to
+     * the AMD (generic) ones */
     {.key = "zen",
      .parent = "amd",
      .pfm_model = "amd64_fam17h_zen1",
-     .desc = "AMD Zen",
+     .desc = "AMD Zen 1/2 (Family 17h)",
+     .counters = 6,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "zen3",
+     .parent = "amd",
+     .pfm_model = "amd64_fam19h_zen3",
+     .desc = "AMD Zen 3",
      .counters = 6,
      .filters_priv = true,
      .counter_bits = 48},

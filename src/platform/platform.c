@@ -40,11 +40,14 @@ static const struct {
 	const char *key;
 } x86_vendor_families[] = {
 	/* Zen 4 (family 0x19: Genoa 0x10-0x1f, Raphael/Phoenix 0x60-0x7f, Bergamo/Siena 0xa0-0xaf);
-	 * the other family 0x19 models are Zen 3 */
+	 * the other family 0x19 models are Zen 3 (perf's x86/mapfile.csv: amdzen3). Family 0x17
+	 * (Zen, Zen+, Zen 2; perf's amdzen1 and amdzen2) shares one table. Family 0x1a (Zen 5)
+	 * has no table here: perf's generic events. */
 	{"AuthenticAMD", 0x19, 0x19, 0x10, 0x1f, "zen4"},
 	{"AuthenticAMD", 0x19, 0x19, 0x60, 0x7f, "zen4"},
 	{"AuthenticAMD", 0x19, 0x19, 0xa0, 0xaf, "zen4"},
-	{"AuthenticAMD", 0x17, 0x1a, -1, 0xff, "zen"},
+	{"AuthenticAMD", 0x19, 0x19, -1, 0xff, "zen3"},
+	{"AuthenticAMD", 0x17, 0x17, -1, 0xff, "zen"},
 	{"HygonGenuine", 0x18, 0x18, -1, 0xff, "zen"},
 	{"AuthenticAMD", 0, 0xff, -1, 0xff, "amd"},
 	{"GenuineIntel", 0, 0xff, -1, 0xff, "intel"},
