@@ -137,6 +137,10 @@ struct encode_ctx app_encode_ctx(const struct app_ctx *app);
  * source's family; all core types must use the same events. Returns 0 or -1 (reason in
  * @a->reason, naming the core type on big.LITTLE). */
 int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a);
+/* What the first monitored core PMU says it can count (its events/, counters), for
+ * mode_resolve_on; false when the counts do not come from this machine's PMU. */
+struct mode_event_support;
+bool app_event_support(const struct app_ctx *app, struct mode_event_support *sup);
 /* A formula-friendly alias for an event spec: "perf::L1-DCACHE-LOADS" -> "L1_DCACHE_LOADS". */
 void app_event_alias(const char *spec, char *alias, size_t len);
 /* Adds metric ALIAS_ps of event @e of @m: its rate per second of each CPU (a column). */

@@ -31,6 +31,9 @@ const struct pmu_family *family_from_caps_name(const char *pmu_name);
  * "armv7_cortex_a9" -> cortex_a9, "armv6_1176" -> armv6, "armv6_11mpcore" -> arm11mpcore,
  * "armv5_xscale2" -> xscale2; NULL for "cpu" (x86 needs caps or cpuinfo). */
 const struct pmu_family *family_from_pmu_name(const char *pmu);
+/* Family of an Arm core from its MIDR_EL1 implementer (bits 31:24) and part number (15:4):
+ * 0x41/0xd40 -> neoverse_v1; NULL for a core without a table of its own. */
+const struct pmu_family *family_from_midr(unsigned implementer, unsigned part);
 /* Whether the core of @fam (or the nearest ancestor with a list) implements raw event @code:
  * 1 yes, 0 no, -1 no list to say. */
 int family_implements(const struct pmu_family *fam, unsigned code);

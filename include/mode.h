@@ -31,7 +31,9 @@ struct mode_events {
 	int nfamilies;
 	struct mode_event *events;
 	int nevents;
-	char *note; /* "note = ..." label: e.g. an implementation-defined stand-in, or NULL */
+	char *note;    /* "note = ..." label: e.g. an implementation-defined stand-in, or NULL */
+	bool fallback; /* "[else events F]": used for F when F's earlier section needs an event
+			* the core does not implement (its family table or its PMU's events/) */
 	int line;
 };
 
@@ -104,6 +106,11 @@ struct mode_resolution {
  * generic), else a "*" section; an [unavailable] entry met first makes it unavailable.
  * Returns 0, or -1 with @r->reason. */
 int mode_resolve(const struct mode *m, const struct pmu_family *fam, struct mode_resolution *r);
+struct mode_event_support;
+/* As mode_resolve, where @sup (NULL: the family's tables only) also says which events the
+ * core implements: a section needing one it lacks gives way to the family's [else events]. */
+int mode_resolve_on(const struct mode *m, const struct pmu_family *fam,
+		    const struct mode_event_support *sup, struct mode_resolution *r);
 
 /* Which counter an event needs on @fam. */
 enum event_slot {
@@ -119,11 +126,12 @@ struct mode_avail {
 	char reason[320];
 	const char *matched; /* section family, see mode_resolution */
 	const char *note;    /* the matched section's note (a stand-in event's label), or NULL */
-	int needed;	     /* programmable counters */
-	int fixed;	     /* events on fixed counters */
-	int other;	     /* software or other-PMU events */
-	int counters;	     /* the family's programmable counters (0 = unknown) */
-	bool multiplex;	     /* needed > counters */
+	const struct mode_events *events; /* the section used (NULL: unavailable) */
+	int needed;			  /* programmable counters */
+	int fixed;			  /* events on fixed counters */
+	int other;			  /* software or other-PMU events */
+	int counters;			  /* the family's programmable counters (0 = unknown) */
+	bool multiplex;			  /* needed > counters */
 };
 /* What one core PMU says it can count, beyond its family's tables. */
 struct mode_event_support {
@@ -163,6 +171,10 @@ struct mode_plan {
  * fits. Returns the number of sets, or -1 + @err. */
 int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_counters,
 		   struct mode_plan *plan, char *err, size_t errlen);
+/* As mode_plan_sets, for the section mode_resolve_on picks with @sup. */
+int mode_plan_sets_on(const struct mode *m, const struct pmu_family *fam,
+		      const struct mode_event_support *sup, int max_counters,
+		      struct mode_plan *plan, char *err, size_t errlen);
 
 /* One mode running the events and metrics of several (name "icache+dcache") on @fam: the same
  * alias must mean the same spec; clashing metric names get "mode." in front. NULL + @err if a

@@ -113,6 +113,18 @@ struct probe_sysfs_cache {
  * level.
  * @root may be NULL or "" for "/". Returns the count (0 when absent). */
 int probe_sysfs_read(const char *root, int cpu, struct probe_sysfs_cache *out, int max);
+/* The clock the system reports for @cpu under @root: cpufreq's cpuinfo_max_freq and
+ * scaling_cur_freq, and /proc/cpuinfo's "cpu MHz" (MHz; 0 where absent). */
+struct probe_clock_ref {
+	double max_mhz, cur_mhz, cpuinfo_mhz;
+};
+void probe_clock_reference(const char *root, int cpu, struct probe_clock_ref *ref);
+/* Whether the timing chain's @chain_ghz can be trusted against @ref: returns the GHz to use, or
+ * 0 with the reason in @why (cycles are then not printed). Above the highest clock the system
+ * reports (+15 % for turbo steps cpufreq does not list) or below a fifth of it, the chain ran
+ * faster or slower than one step per cycle; with no reference at all only 0.02-7 GHz passes. */
+double probe_clock_check(double chain_ghz, const struct probe_clock_ref *ref, char *why,
+			 size_t len);
 /* Checks that @cpu is online (<root>/sys/devices/system/cpu/online, else the affinity mask).
  * Returns 0, or -1 with a message. */
 int probe_check_cpu(const char *root, int cpu, char *err, size_t errlen);
@@ -181,9 +193,9 @@ struct probe_level {
 
 struct probe_result {
 	int cpu;
-	double ghz; /* cycles per ns; 0 = unknown */
-	char ghz_source[48];
-	double max_size; /* bytes probed */
+	double ghz; /* cycles per ns; 0 = unknown or not trusted (no cycle figures printed) */
+	char ghz_source[200]; /* how it was found, or why it is not trusted */
+	double max_size;      /* bytes probed */
 	bool quick;
 	int rounds;
 

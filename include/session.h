@@ -87,6 +87,8 @@ struct metric_detail {
 			    * units); 0 = computed from exact counts */
 	bool coarse;	   /* the tick is shorter than SESSION_COARSE_STEPS quanta of an input */
 	unsigned long long used; /* the events the value was computed from (bit = event index) */
+	bool not_counted; /* n/c: an input of the formula's first ?? branch the row has was not
+			   * counted this tick (the row stays out of the metric's total) */
 };
 
 /* One tick, immutable once published. */

@@ -85,13 +85,16 @@ enc "zen4 EX_RET_UCODE_OPS = 0x1C2" ucode_ops 0x1000000c2
 explain topdown --sysfs-root "$S/x86-zen4"
 enc "zen4 LS_NOT_HALTED_CYC = 0x76" cycles 0x76
 # Arm: OP_RETIRED 0x3A, OP_SPEC 0x3B, STALL_SLOT_BACKEND 0x3D, _FRONTEND 0x3E, STALL_SLOT 0x3F
+# arm-neoverse is a Neoverse V1 (MIDR part 0xd40): its own formulas add BR_MIS_PRED 0x10
 explain topdown --sysfs-root "$S/arm-neoverse"
+check "arm-neoverse tree is family neoverse_v1 (MIDR)" grep -q "^# family: neoverse_v1" "$T_TMP/out"
 enc "arm CPU_CYCLES" cycles 0x11
-enc "arm STALL_SLOT" stall_slot 0x3f
-enc "arm STALL_SLOT_FRONTEND" stall_slot_fe 0x3e
-enc "arm STALL_SLOT_BACKEND" stall_slot_be 0x3d
+enc "arm STALL_SLOT" stall_slot_v1 0x3f
+enc "arm STALL_SLOT_FRONTEND" stall_slot_fe_v1 0x3e
+enc "arm STALL_SLOT_BACKEND" stall_slot_be_v1 0x3d
 enc "arm OP_RETIRED" op_retired 0x3a
 enc "arm OP_SPEC" op_spec 0x3b
+enc "arm BR_MIS_PRED" br_mis_pred_v1 0x10
 explain stallcycles --sysfs-root "$S/arm-neoverse"
 enc "arm STALL_FRONTEND" stall_frontend 0x23
 enc "arm STALL_BACKEND" stall_backend 0x24
@@ -120,7 +123,7 @@ lm x86-skylake
 st "skl topdown fits 4 counters" topdown "available +4/4 +1 +0 +no "
 st "skl topdown2 rotates" topdown2 "available +13/4 .*rotate sets"
 lm arm-neoverse
-st "neoverse topdown available" topdown "available +5/6 +1 "
+st "neoverse (V1) topdown available: 6 events with BR_MIS_PRED" topdown "available +6/6 +1 "
 st "neoverse stallcycles available" stallcycles "available +2/6 +1 "
 lm arm-a53
 st "a53 topdown: no STALL_SLOT" topdown "n/a .*no STALL_SLOT events"

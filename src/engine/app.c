@@ -224,6 +224,23 @@ static struct mode_event_support pmu_support(const struct platform_pmu *p)
 					   .counters = p->num_counters};
 }
 
+bool app_event_support(const struct app_ctx *app, struct mode_event_support *sup)
+{
+	if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		return false;
+	for (int i = 0; i < app->pf.npmus; i++) {
+		const struct platform_pmu *p = &app->pf.pmus[i];
+		bool used = false;
+		for (int r = 0; r < app->ncpus && !used; r++)
+			used = cpuset_has(&p->cpus, app->cpus[r]);
+		if (p->is_core && p->family && used) {
+			*sup = pmu_support(p);
+			return true;
+		}
+	}
+	return false;
+}
+
 int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
 {
 	int rc = mode_availability(m, app->family, a);
@@ -231,6 +248,7 @@ int app_mode_availability(const struct app_ctx *app, const struct mode *m, struc
 	    app->pf.core_pmu_count == 0)
 		return rc;
 	const char *matched = a->matched;
+	const struct mode_events *section = NULL;
 	int counters = a->counters;
 	for (int i = 0; i < app->pf.npmus; i++) {
 		const struct platform_pmu *p = &app->pf.pmus[i];
@@ -258,6 +276,19 @@ int app_mode_availability(const struct app_ctx *app, const struct mode *m, struc
 			    pa.matched ? pa.matched : "?", p->name);
 			return -1;
 		}
+		if (!section) { /* the section this PMU's events pick ([else events]) */
+			section = pa.events;
+			a->note = pa.note;
+			a->events = pa.events;
+			a->needed = pa.needed, a->fixed = pa.fixed, a->other = pa.other;
+		} else if (pa.events != section) {
+			a->available = false;
+			snprintf(a->reason, sizeof(a->reason),
+				 "core types need different events (%s: %s); a mode runs one event "
+				 "list on every CPU",
+				 p->name, pa.note ? pa.note : "another [events] section");
+			return -1;
+		}
 		if (pa.counters > 0 && (counters <= 0 || pa.counters < counters))
 			counters = pa.counters;
 	}
@@ -277,10 +308,14 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 		return -1;
 	}
 	struct mode_resolution res;
-	if (mode_resolve(m, app->family, &res) < 0) {
+	struct mode_event_support sup;
+	bool on_pmu = app_event_support(app, &sup);
+	if (mode_resolve_on(m, app->family, on_pmu ? &sup : NULL, &res) < 0) {
 		snprintf(err, errlen, "mode %s: %s", m->name, res.reason);
 		return -1;
 	}
+	if (avail.events)
+		res.events = avail.events;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->name, sizeof(out->name), "%s", m->name);
 	if (avail.note)
@@ -337,7 +372,8 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 	 * the seed's "multiple runs"), let the kernel multiplex elsewhere. */
 	if (avail.multiplex && avail.counters > 0) {
 		static struct mode_plan plan;
-		if (mode_plan_sets(m, app->family, avail.counters, &plan, err, errlen) > 1) {
+		if (mode_plan_sets_on(m, app->family, on_pmu ? &sup : NULL, avail.counters, &plan,
+				      err, errlen) > 1) {
 			out->nsets = plan.nsets;
 			for (int i = 0; i < m->nmetrics; i++)
 				out->metrics[i].split = plan.split[i];

@@ -207,10 +207,20 @@ const struct pmu_family pmu_families[] = {
      .counters = 4,
      .filters_priv = true,
      .counter_bits = 48},
+    /* Zen 1 and Zen 2 (Family 17h) share one table, in libpfm4's Zen 1 names (its Zen 2
+     * model lacks some of them); Zen 3 and Zen 4 have tables of their own and fall back to
+     * the AMD (generic) ones */
     {.key = "zen",
      .parent = "amd",
      .pfm_model = "amd64_fam17h_zen1",
-     .desc = "AMD Zen",
+     .desc = "AMD Zen 1/2 (Family 17h)",
+     .counters = 6,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "zen3",
+     .parent = "amd",
+     .pfm_model = "amd64_fam19h_zen3",
+     .desc = "AMD Zen 3",
      .counters = 6,
      .filters_priv = true,
      .counter_bits = 48},
@@ -252,6 +262,40 @@ const struct pmu_family pmu_families[] = {
      .desc = "ARM Cortex-A72 (PMUv3)",
      .manual = "Cortex-A72 TRM",
      .implemented = cortex_a57_events,
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    /* Neoverse cores: found by MIDR part number where the kernel names the PMU armv8_pmuv3
+     * (ACPI machines); their common events come from the PMU's events/ (PMCEID). */
+    {.key = "neoverse_n1",
+     .parent = "armv8",
+     .desc = "Arm Neoverse N1 (PMUv3p1)",
+     .manual = "Neoverse N1 TRM",
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "neoverse_v1",
+     .parent = "armv8",
+     .desc = "Arm Neoverse V1 (PMUv3p4, 8 slots)",
+     .manual = "Neoverse V1 TRM",
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "neoverse_n2",
+     .parent = "armv8",
+     .desc = "Arm Neoverse N2 (PMUv3p5, 5 slots)",
+     .manual = "Neoverse N2 TRM",
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "neoverse_v2",
+     .parent = "armv8",
+     .desc = "Arm Neoverse V2 (PMUv3p5, 8 slots)",
+     .manual = "Neoverse V2 TRM",
      .counters = 6,
      .fixed = 1,
      .filters_priv = true,
@@ -436,6 +480,10 @@ static const struct {
     {"armv8_cortex_a53", "cortex_a53"},
     {"armv8_cortex_a57", "cortex_a57"},
     {"armv8_cortex_a72", "cortex_a72"},
+    {"armv8_neoverse_n1", "neoverse_n1"},
+    {"armv8_neoverse_v1", "neoverse_v1"},
+    {"armv8_neoverse_n2", "neoverse_n2"},
+    {"armv8_neoverse_v2", "neoverse_v2"},
     {"armv8_*", "armv8"},
     {"armv9_*", "armv8"},
     {NULL, NULL},
@@ -450,6 +498,26 @@ const struct pmu_family *family_from_pmu_name(const char *pmu)
 		if (match)
 			return family_find(pmu_names[i].key);
 	}
+	return NULL;
+}
+
+/* MIDR_EL1 implementer and part number -> family key (Arm's TRMs, MIDR_EL1; the kernel's
+ * arch/arm64/include/asm/cputype.h and perf's arm64 mapfile.csv agree). */
+static const struct {
+	unsigned implementer, part;
+	const char *key;
+} midr_parts[] = {
+    {0x41, 0xd03, "cortex_a53"},  {0x41, 0xd07, "cortex_a57"},
+    {0x41, 0xd08, "cortex_a72"},  {0x41, 0xd0c, "neoverse_n1"},
+    {0x41, 0xd40, "neoverse_v1"}, {0x41, 0xd49, "neoverse_n2"},
+    {0x41, 0xd4f, "neoverse_v2"}, {0, 0, NULL},
+};
+
+const struct pmu_family *family_from_midr(unsigned implementer, unsigned part)
+{
+	for (size_t i = 0; midr_parts[i].key; i++)
+		if (midr_parts[i].implementer == implementer && midr_parts[i].part == part)
+			return family_find(midr_parts[i].key);
 	return NULL;
 }
 

@@ -40,6 +40,7 @@ static const struct {
     {"slm", {"silvermont"}},
     {"glm", {"goldmont"}},
     {"zen", {"zen", "zen2", "zen3"}},
+    {"zen3", {"zen3"}},
     {"armv8", {"arm8"}},
 };
 

@@ -40,11 +40,14 @@ static const struct {
 	const char *key;
 } x86_vendor_families[] = {
 	/* Zen 4 (family 0x19: Genoa 0x10-0x1f, Raphael/Phoenix 0x60-0x7f, Bergamo/Siena 0xa0-0xaf);
-	 * the other family 0x19 models are Zen 3 */
+	 * the other family 0x19 models are Zen 3 (perf's x86/mapfile.csv: amdzen3). Family 0x17
+	 * (Zen, Zen+, Zen 2; perf's amdzen1 and amdzen2) shares one table. Family 0x1a (Zen 5)
+	 * has no table here: perf's generic events. */
 	{"AuthenticAMD", 0x19, 0x19, 0x10, 0x1f, "zen4"},
 	{"AuthenticAMD", 0x19, 0x19, 0x60, 0x7f, "zen4"},
 	{"AuthenticAMD", 0x19, 0x19, 0xa0, 0xaf, "zen4"},
-	{"AuthenticAMD", 0x17, 0x1a, -1, 0xff, "zen"},
+	{"AuthenticAMD", 0x19, 0x19, -1, 0xff, "zen3"},
+	{"AuthenticAMD", 0x17, 0x17, -1, 0xff, "zen"},
 	{"HygonGenuine", 0x18, 0x18, -1, 0xff, "zen"},
 	{"AuthenticAMD", 0, 0xff, -1, 0xff, "amd"},
 	{"GenuineIntel", 0, 0xff, -1, 0xff, "intel"},
@@ -308,6 +311,24 @@ static const struct pmu_family *x86_vendor_family(const struct platform *pf)
 	return family_find("generic");
 }
 
+/* The Arm core family of the first CPU of @cpus: its midr_el1, else the MIDR cpuinfo gave
+ * when every CPU is the same core (one core PMU); NULL if the part has no table. */
+static const struct pmu_family *arm_core_family(const struct platform *pf,
+						const struct cpuset *cpus)
+{
+	char path[4400], buf[64];
+	int cpu = cpuset_next(cpus, 0);
+
+	if (cpu >= 0 && read_text(pf_path(pf, path, sizeof(path),
+					  CPU_DIR "/cpu%d/regs/identification/midr_el1", cpu),
+				  buf, sizeof(buf)) == 0) {
+		unsigned long long midr = strtoull(buf, NULL, 0);
+		return family_from_midr((unsigned)(midr >> 24) & 0xff,
+					(unsigned)(midr >> 4) & 0xfff);
+	}
+	return pf->core_pmu_count <= 1 ? family_from_midr(pf->arm_implementer, pf->arm_part) : NULL;
+}
+
 static const struct pmu_family *core_pmu_family(const struct platform *pf,
 						const struct platform_pmu *p)
 {
@@ -455,6 +476,14 @@ static void read_pmus(struct platform *pf)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	/* armv8_pmuv3 names no core: its CPUs' MIDR does (per-core tables win over generic) */
+	for (int i = 0; i < pf->npmus; i++) {
+		struct platform_pmu *p = &pf->pmus[i];
+		const struct pmu_family *core;
+		if (p->is_core && p->family && strcmp(p->family->key, "armv8") == 0 &&
+		    (core = arm_core_family(pf, &p->cpus)))
+			p->family = core;
+	}
 	/* Core PMUs in CPU order: cpu_core (0-3) before cpu_atom (4-7), LITTLE before big. */
 	for (int i = 1; i < pf->core_pmu_count; i++)
 		for (int j = i; j > 0 && cpuset_next(&pf->pmus[j].cpus, 0) <

@@ -931,3 +931,37 @@ int probe_decide_sizes(struct probe_result *r, const double *samp, int rounds, i
 	}
 	return nunstable;
 }
+
+/* ---- cycle rate cross-check ---- */
+
+double probe_clock_check(double chain_ghz, const struct probe_clock_ref *ref, char *why, size_t len)
+{
+	double hi = 0; /* the highest clock the system reports, GHz */
+	const char *src = "";
+	if (ref && ref->max_mhz > 0)
+		hi = ref->max_mhz / 1e3, src = "cpufreq cpuinfo_max_freq";
+	if (ref && ref->cur_mhz / 1e3 > hi)
+		hi = ref->cur_mhz / 1e3, src = "cpufreq scaling_cur_freq";
+	if (ref && ref->cpuinfo_mhz / 1e3 > hi)
+		hi = ref->cpuinfo_mhz / 1e3, src = "/proc/cpuinfo cpu MHz";
+	if (!(chain_ghz > 0) || !isfinite(chain_ghz)) {
+		snprintf(why, len, "not measured");
+		return 0;
+	}
+	if (hi <= 0) {
+		if (chain_ghz < 0.02 || chain_ghz > 7) {
+			snprintf(why, len, "timing chain gave %.2f GHz, no core runs at that",
+				 chain_ghz);
+			return 0;
+		}
+		snprintf(why, len, "dependent-add chain, no cpufreq or cpu MHz to check it");
+		return chain_ghz;
+	}
+	if (chain_ghz > hi * 1.15 || chain_ghz < hi / 5) {
+		snprintf(why, len, "timing chain gave %.2f GHz, %s says %.2f GHz: not trusted",
+			 chain_ghz, src, hi);
+		return 0;
+	}
+	snprintf(why, len, "dependent-add chain, within %s %.2f GHz", src, hi);
+	return chain_ghz;
+}

@@ -68,7 +68,8 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 	if (r->ghz > 0)
 		emit(fn, ctx, "Cycle rate: %.2f GHz (%s)", r->ghz, r->ghz_source);
 	else
-		emit(fn, ctx, "Cycle rate: unknown (latencies in ns only)");
+		emit(fn, ctx, "Cycle rate: unknown (%s; latencies in ns only)",
+		     r->ghz_source[0] ? r->ghz_source : "not measured");
 	if (r->warning[0])
 		emit(fn, ctx, "WARNING: %s", r->warning);
 	emit(fn, ctx, "%-7s %-10s %-5s %8s %7s  %-8s %-5s %s", "level", "measured", "conf",

@@ -1244,7 +1244,6 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 				bad = "count is wider than the counter";
 			if (!bad && pc && !pc->offline && pc->c[e].present) {
 				const struct raw_count *pv = &pc->c[e].raw;
-				uint64_t dv = (v->value - pv->value) & mask;
 				if (v->enabled < pv->enabled)
 					bad = "enabled time goes back";
 				else if (v->running < pv->running)
@@ -1252,8 +1251,8 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 				else if (v->running - pv->running >
 					 v->enabled - pv->enabled + RUN_SLACK_NS)
 					bad = "ran longer than it was enabled";
-				else if (bits >= 64 ? v->value < pv->value : dv > mask / 2)
-					bad = "count goes back";
+				else if (bits >= 64 && v->value < pv->value)
+					bad = "count goes back"; /* narrow ones wrap: any advance */
 			}
 			if (bad) {
 				snprintf(why, whylen, "CPU %d counter %d: %s", c->cpu, e + 1, bad);

@@ -392,6 +392,32 @@ msr_pmu "$r" 9 aperfmperf
 x86_cpuinfo "$r" 4 AuthenticAMD 25 17 "AMD EPYC 9124 16-Core Processor" "$X86_FLAGS"
 kernel "$r" 0 0 genoa 6.8.0-45-generic
 
+# --- x86-zen1/zen2/zen3: AMD EPYC Naples (family 0x17 model 0x01), Rome (0x17/0x31), Milan
+# (0x19/0x01); the same core PMU as Zen 4, told apart by family and model ---
+zen_tree() { # zen_tree NAME MODEL-NAME FAMILY MODEL
+	local r=$here/$1 d
+	rm -rf "$r"
+	cpus "$r" 0-3 0-3 0-3
+	for c in 0 1 2 3; do x86_caches "$r" $c 32K 64K 512K 8192K; done
+	for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+	sw_pmus "$r"
+	pmu "$r" cpu 4
+	d=$r/sys/bus/event_source/devices/cpu
+	w "$d/format/event" "config:0-7,32-35"
+	w "$d/format/umask" "config:8-15"
+	w "$d/format/edge" "config:18"
+	w "$d/format/inv" "config:23"
+	w "$d/format/cmask" "config:24-31"
+	w "$d/events/cpu-cycles" "event=0x76"
+	w "$d/events/instructions" "event=0xc0"
+	msr_pmu "$r" 9 aperfmperf
+	x86_cpuinfo "$r" 4 AuthenticAMD "$3" "$4" "$2" "$X86_FLAGS"
+	kernel "$r" 0 0 "${1#x86-}" 6.1.0-25-amd64
+}
+zen_tree x86-zen1 "AMD EPYC 7301 16-Core Processor" 23 1
+zen_tree x86-zen2 "AMD EPYC 7302 16-Core Processor" 23 49
+zen_tree x86-zen3 "AMD EPYC 7763 64-Core Processor" 25 1
+
 # --- arm-neoverse: Neoverse V1 server (ACPI: one armv8_pmuv3_0 PMU), PMUv3p4 with caps/slots ---
 r=$here/arm-neoverse
 rm -rf "$r"
