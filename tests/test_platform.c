@@ -139,13 +139,13 @@ static const struct tree_case {
 	 "not in the family table"},
 	{__LINE__, "x86-skylake-sp", "skx_smt", 1, false, "0-3", "0-3", 4, 0, 0, "GenuineIntel", 6, 85, 0, 0, false,
 	 "clx", "6.1.0-27-amd64", 4, 32, 1024, 64,
-	 {"Intel Skylake-X/Cascade Lake, SMT on (top-down in per-core clocks) PMU (4 counters + 3 fixed) "
+	 {"Intel Skylake-X/Cascade Lake (SMT on) PMU (4 counters + 3 fixed) "
 	  "(CPU model 0x55, caps/pmu_name `skylake` agrees)",
 	  "SMT on: top-down in per-core clocks (CPU_CLK_UNHALTED.THREAD_ANY / 2, perf's CORE_CLKS)", NULL},
 	 "per-thread"},
 	{__LINE__, "x86-skylake-smt", "skl_smt", 1, false, "0-3", "0-3", 4, 0, 0, "GenuineIntel", 6, 158, 0, 0, false,
 	 "kbl", "6.1.0-27-amd64", 4, 32, 1024, 64,
-	 {"Intel Skylake, SMT on (top-down in per-core clocks) PMU", "SMT on: top-down in per-core clocks",
+	 {"Intel Skylake (SMT on) PMU", "SMT on: top-down in per-core clocks",
 	  NULL},
 	 "per-thread"},
 	{__LINE__, "x86-icelake-sp", "icx", 1, false, "0-3", "0-3", 4, 0, 0, "GenuineIntel", 6, 106, 0, 0, false,

@@ -1,0 +1,648 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_vendor_intel.c: every built-in Intel and Atom event, offcore bit and top-down formula
+ * checked against Intel's event lists and TMA metrics as perf ships them (linux 6.1
+ * tools/perf/pmu-events/arch/x86), with libpfm4 as the encoder of the named events. */
+#include "encode.h"
+#include "expr.h"
+#include "family.h"
+#include "harness.h"
+#include "mode.h"
+#include "offcore.h"
+#include "platform.h"
+#include "pmuevents.h"
+#include <dirent.h>
+#include <jansson.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* ---- Intel's event lists (perf's JSON) ---------------------------------------------------- */
+
+struct jev {
+	char name[96];
+	unsigned code[2]; /* EventCode "0xB7, 0xBB": both; 0 = the fixed-counter pseudo events */
+	unsigned umask, cmask;
+	bool edge, any, inv;
+	unsigned long long msr_value; /* offcore config1, 0 for other events */
+	bool rsp[2];		      /* MSRIndex holds 0x1a6 / 0x1a7 (offcore) */
+};
+
+struct jmodel {
+	const char *dir;
+	struct jev *ev;
+	int n;
+};
+
+static unsigned long long jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	if (json_is_integer(v))
+		return (unsigned long long)json_integer_value(v);
+	const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+	return s ? strtoull(s, NULL, 0) : 0;
+}
+
+/* Reads every event file of arch/x86/@dir (metric files hold no EventName and are skipped). */
+static int load_model(const char *arch, const char *dir, struct jmodel *m)
+{
+	char path[4400];
+	snprintf(path, sizeof(path), "%s/x86/%s", arch, dir);
+	DIR *d = opendir(path);
+	m->dir = dir;
+	m->ev = NULL;
+	m->n = 0;
+	if (!d)
+		return -1;
+	for (struct dirent *de; (de = readdir(d));) {
+		size_t len = strlen(de->d_name);
+		if (len < 6 || strcmp(de->d_name + len - 5, ".json") != 0 ||
+		    strncmp(de->d_name, "uncore", 6) == 0)
+			continue;
+		char file[4700];
+		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+		json_error_t je;
+		json_t *root = json_load_file(file, 0, &je);
+		if (!json_is_array(root)) {
+			json_decref(root);
+			continue;
+		}
+		size_t i;
+		json_t *o;
+		json_array_foreach(root, i, o)
+		{
+			json_t *name = json_object_get(o, "EventName");
+			const char *unit = json_string_value(json_object_get(o, "Unit"));
+			if (!json_is_string(name) || (unit && strcasecmp(unit, "cpu") != 0 &&
+						      strcasecmp(unit, "cpu_atom") != 0))
+				continue;
+			m->ev = realloc(m->ev, (size_t)(m->n + 1) * sizeof(*m->ev));
+			struct jev *e = &m->ev[m->n++];
+			memset(e, 0, sizeof(*e));
+			snprintf(e->name, sizeof(e->name), "%s", json_string_value(name));
+			const char *code = json_string_value(json_object_get(o, "EventCode"));
+			if (code) {
+				char *end;
+				e->code[0] = e->code[1] = (unsigned)strtoul(code, &end, 0);
+				if (*end == ',')
+					e->code[1] = (unsigned)strtoul(end + 1, NULL, 0);
+			}
+			e->umask = (unsigned)jnum(o, "UMask");
+			e->cmask = (unsigned)jnum(o, "CounterMask");
+			e->edge = jnum(o, "EdgeDetect") != 0;
+			e->any = jnum(o, "AnyThread") != 0;
+			e->inv = jnum(o, "Invert") != 0;
+			e->msr_value = jnum(o, "MSRValue");
+			const char *idx = json_string_value(json_object_get(o, "MSRIndex"));
+			e->rsp[0] = idx && strcasestr(idx, "0x1a6");
+			e->rsp[1] = idx && strcasestr(idx, "0x1a7");
+		}
+		json_decref(root);
+	}
+	closedir(d);
+	return m->n ? 0 : -1;
+}
+
+static const struct jev *jfind_name(const struct jmodel *m, const char *name)
+{
+	for (int i = 0; i < m->n; i++)
+		if (strcasecmp(m->ev[i].name, name) == 0)
+			return &m->ev[i];
+	return NULL;
+}
+
+/* An encoding as Intel's lists write it. */
+struct enc {
+	unsigned code, umask, cmask;
+	bool edge, any, inv;
+};
+
+static bool jmatch(const struct jev *e, const struct enc *k, bool base_only)
+{
+	if (e->msr_value || (e->code[0] != k->code && e->code[1] != k->code) || e->umask != k->umask)
+		return false;
+	return base_only ||
+	       (e->cmask == k->cmask && e->edge == k->edge && e->any == k->any && e->inv == k->inv);
+}
+
+static const struct jev *jfind_enc(const struct jmodel *m, const struct enc *k, bool base_only)
+{
+	for (int i = 0; i < m->n; i++)
+		if (jmatch(&m->ev[i], k, base_only))
+			return &m->ev[i];
+	return NULL;
+}
+
+/* The fixed-counter events of Intel's lists carry EventCode 0 (no code) and umask 1 to 3. */
+static void fixed_alias(struct enc *k)
+{
+	if (k->code == 0xc0 && !k->umask)
+		*k = (struct enc){.code = 0, .umask = 1, .any = k->any};
+	else if (k->code == 0x3c && !k->umask && !k->cmask && !k->edge && !k->inv)
+		*k = (struct enc){.code = 0, .umask = 2, .any = k->any};
+}
+
+/* ---- pmutop's specs -------------------------------------------------------------------- */
+
+static char err[512];
+
+/* Encodes @spec for @fam: 0 with @k, 1 for a kernel or generic event (perf::, cpu/.../,
+ * msr/, proc/: not a model event), -1 with err. */
+static int spec_enc(const char *spec, const struct pmu_family *fam, struct enc *k)
+{
+	if (strncmp(spec, "perf::", 6) == 0 || strchr(spec, '/'))
+		return 1;
+	struct encode_ctx ctx = {
+	    .sysfs_root = "/", .family = fam, .core_pmu_type = 4, .filters_priv = true};
+	struct event_encoding e;
+	if (event_encode(spec, &ctx, &e, err, sizeof(err)) < 0)
+		return -1;
+	if (e.attr.type != PERF_TYPE_RAW)
+		return 1;
+	unsigned long long c = e.attr.config;
+	*k = (struct enc){.code = (unsigned)(c & 0xff),
+			  .umask = (unsigned)((c >> 8) & 0xff),
+			  .cmask = (unsigned)((c >> 24) & 0xff),
+			  .edge = (c >> 18) & 1,
+			  .any = (c >> 21) & 1,
+			  .inv = (c >> 23) & 1};
+	return 0;
+}
+
+/* "@::IDQ_UOPS_NOT_DELIVERED:CORE:c=1" -> "IDQ_UOPS_NOT_DELIVERED.CORE"; "" for raw codes. */
+static void spec_name(const char *spec, char *out, size_t len)
+{
+	const char *s = strstr(spec, "::");
+	out[0] = 0;
+	if (!s)
+		return;
+	snprintf(out, len, "%s", s + 2);
+	char *c = strchr(out, ':');
+	if (c) {
+		*c = '.';
+		char *c2 = strchr(c + 1, ':');
+		if (c2)
+			*c2 = 0;
+	}
+}
+
+static bool has_modifiers(const char *spec)
+{
+	return strstr(spec, ":c=") || strstr(spec, ":e=") || strstr(spec, ":i=") ||
+	       strstr(spec, ":t=");
+}
+
+/* ---- the families and Intel's lists for them ---------------------------------------------- */
+
+static const struct {
+	const char *family;
+	const char *dirs[2]; /* perf 6.1 arch/x86 directories (mapfile.csv) for its models */
+} families[] = {
+    {"nhm", {"nehalemep"}},
+    {"wsm", {"westmereep-sp"}},
+    {"snb", {"sandybridge"}},
+    {"ivb", {"ivybridge"}},
+    {"hsw", {"haswell"}},
+    {"bdw", {"broadwell"}},
+    {"skl", {"skylake"}},
+    {"skl_smt", {"skylake"}},
+    {"skx", {"skylakex", "cascadelakex"}},
+    {"skx_smt", {"skylakex", "cascadelakex"}},
+    {"icl", {"icelake"}},
+    {"icx", {"icelakex"}},
+    {"spr", {"sapphirerapids"}},
+    {"atom", {"bonnell"}},
+    {"slm", {"silvermont"}},
+    {"glm", {"goldmont"}},
+    {"tmt", {"snowridgex", "elkhartlake"}},
+};
+
+/* Built-in events whose encoding Intel's list for the family does not hold, on purpose; each
+ * with the reason (a test of the same kind fails for any other difference). */
+static const struct {
+	const char *family, *mode, *alias;
+	const char *why;
+} deliberate[] = {
+    /* libpfm4 4.13 snb encodes ALL_BRANCHES as umask 0x04, the encoding Intel's Sandy Bridge list
+     * names BR_*_RETIRED.ALL_BRANCHES_PEBS (the same count, precise-capable); Intel's
+     * ALL_BRANCHES is the architectural umask 0x00 */
+    {"snb", "branch", "branches", "libpfm4 umask 0x04 = Intel's ALL_BRANCHES_PEBS, the same count"},
+    {"snb", "branch", "brmiss", "libpfm4 umask 0x04 = Intel's ALL_BRANCHES_PEBS, the same count"},
+    /* libpfm4 4.13 wsm encodes the architectural events (SDM vol. 3B, architectural performance
+     * events: 0xC4/0xC5 umask 0x00 on every Intel core); Intel's Westmere list has umask 0x04 */
+    {"wsm", "branch", "branches", "architectural umask 0x00 (SDM); Intel's Westmere list: 0x04"},
+    {"wsm", "branch", "brmiss", "architectural umask 0x00 (SDM); Intel's Westmere list: 0x04"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const char *deliberate_why(const char *fam, const char *mode, const char *alias)
+{
+	for (size_t i = 0; deliberate[i].family; i++)
+		if (strcmp(deliberate[i].family, fam) == 0 && strcmp(deliberate[i].mode, mode) == 0 &&
+		    strcmp(deliberate[i].alias, alias) == 0)
+			return deliberate[i].why;
+	return NULL;
+}
+
+/* Each event of each mode on @fam must be an event of Intel's list @m: the same code, umask,
+ * cmask, edge, any and inv (modifiers written in the spec may change cmask/edge/inv of a listed
+ * event); where the list has the event's name, the same encoding as that entry. */
+static void check_events(const struct mode_registry *reg, const struct pmu_family *fam,
+			 const struct jmodel *m, int *checked)
+{
+	for (int i = 0; i < reg->n; i++) {
+		const struct mode *mo = reg->modes[i];
+		struct mode_resolution res;
+		if (mode_resolve(mo, fam, &res) < 0 || !res.events || strcmp(res.matched, "*") == 0)
+			continue;
+		for (int e = 0; e < res.events->nevents; e++) {
+			const struct mode_event *ev = &res.events->events[e];
+			char model[32], name[96];
+			if (encode_model_missing(ev->spec, fam, model, sizeof(model))) {
+				SKIP("%s %s %s: libpfm4 here has no %s tables", fam->key, mo->name,
+				     ev->spec, model);
+				continue;
+			}
+			struct enc k;
+			int rc = spec_enc(ev->spec, fam, &k);
+			CHECK(rc >= 0, "%s %s %s: %s", fam->key, mo->name, ev->spec, err);
+			if (rc != 0)
+				continue;
+			fixed_alias(&k);
+			bool mods = has_modifiers(ev->spec);
+			const struct jev *hit = jfind_enc(m, &k, false);
+			if (!hit && mods)
+				hit = jfind_enc(m, &k, true);
+			spec_name(ev->spec, name, sizeof(name));
+			const struct jev *named = name[0] ? jfind_name(m, name) : NULL;
+			const char *why = deliberate_why(fam->key, mo->name, ev->alias);
+			if (why) {
+				printf("  %-8s %-10s %-16s %-44s deliberate: %s\n", fam->key, mo->name,
+				       ev->alias, ev->spec, why);
+				continue;
+			}
+			CHECK(hit != NULL,
+			      "%s (%s): mode %s event %s = %s encodes event %#x umask %#x cmask %u "
+			      "edge %d any %d inv %d, which Intel's list has not",
+			      fam->key, m->dir, mo->name, ev->alias, ev->spec, k.code, k.umask,
+			      k.cmask, k.edge, k.any, k.inv);
+			if (named && !mods)
+				CHECK(jmatch(named, &k, false),
+				      "%s (%s): mode %s %s: %s is event %#x umask %#x cmask %u any %d "
+				      "in Intel's list, pmutop encodes %#x umask %#x cmask %u any %d",
+				      fam->key, m->dir, mo->name, ev->spec, named->name, named->code[0],
+				      named->umask, named->cmask, named->any, k.code, k.umask, k.cmask,
+				      k.any);
+			if (hit)
+				printf("  %-8s %-10s %-16s %-44s = %s\n", fam->key, mo->name,
+				       ev->alias, ev->spec, hit->name);
+			(*checked)++;
+		}
+	}
+}
+
+/* ---- offcore: request bits, responses, MSRs ---------------------------------------------- */
+
+/* Request-bit differences from Intel's lists kept on purpose, with the source of pmutop's. */
+static const struct {
+	const char *model;
+	int bit;
+	const char *why;
+} offcore_deliberate[] = {
+    /* Goldmont bit 9 UC_CODE_READS: the SDM's Goldmont MSR_OFFCORE_RSPx request table and the
+     * kernel's intel_glm_extra_regs mask (0x760005ffbf) have it; Intel's event list has no entry */
+    {"glm", 9, "UC_CODE_READS: in the SDM's Goldmont request table and the kernel's mask, not in "
+	       "Intel's event list"},
+    {NULL, 0, NULL},
+};
+
+static const char *offcore_why(const char *model, int bit)
+{
+	for (size_t i = 0; offcore_deliberate[i].model; i++)
+		if (strcmp(offcore_deliberate[i].model, model) == 0 && offcore_deliberate[i].bit == bit)
+			return offcore_deliberate[i].why;
+	return NULL;
+}
+
+/* Models whose Intel list names every request type and response (Atom's OCR/OFFCORE_RESPONSE
+ * matrices): there every pmutop bit and response must be in the list. Elsewhere the lists
+ * hold a selection of combinations, and only the other direction is checked. */
+static bool exhaustive(const struct offcore_model *om)
+{
+	return strcmp(om->key, "glm") == 0 || strcmp(om->key, "tmt") == 0;
+}
+
+static bool is_offcore(const struct offcore_model *om, const struct jev *e)
+{
+	unsigned c0 = (unsigned)(om->event[0] & 0xff);
+	return e->msr_value && (e->code[0] == c0 || e->code[1] == c0);
+}
+
+static void check_offcore(const struct offcore_model *om, const struct jmodel *m)
+{
+	uint64_t field = om->request_field;
+	uint64_t jbits = 0;     /* request bits Intel's list uses one at a time */
+	uint64_t rsp1_bits = 0; /* of those, the ones some entry allows on MSR_OFFCORE_RSP_1 */
+	for (int i = 0; i < m->n; i++) {
+		const struct jev *e = &m->ev[i];
+		uint64_t req = e->msr_value & field;
+		if (!is_offcore(om, e) || !req || (req & (req - 1)))
+			continue;
+		jbits |= req;
+		if (e->rsp[1])
+			rsp1_bits |= req;
+	}
+	uint64_t ours = offcore_request_mask(om);
+	for (int b = 0; b < OFFCORE_MAX_BITS; b++) {
+		uint64_t bit = 1ULL << b;
+		const char *why = offcore_why(om->key, b);
+		if (why) {
+			printf("  offcore %-4s bit %2d: deliberate: %s\n", om->key, b, why);
+			continue;
+		}
+		if (jbits & bit)
+			CHECK(ours & bit, "offcore %s (%s): Intel's list has request bit %d, pmutop's "
+					  "table has not",
+			      om->key, m->dir, b);
+		if ((ours & bit) && !(jbits & bit) && !exhaustive(om))
+			printf("  offcore %-4s bit %2d (%s): no single-request entry in Intel's list "
+			       "(it lists a selection)\n",
+			       om->key, b, offcore_bit_at(om, b)->name);
+		if ((ours & bit) && exhaustive(om)) {
+			CHECK(jbits & bit,
+			      "offcore %s (%s): pmutop's request bit %d (%s) is in no entry of Intel's "
+			      "list",
+			      om->key, m->dir, b, offcore_bit_at(om, b)->name);
+			const struct offcore_bit *ob = offcore_bit_at(om, b);
+			bool only0 = offcore_rsp0_only(om, b);
+			if ((jbits & bit) && om->event[1])
+				CHECK(only0 == !(rsp1_bits & bit),
+				      "offcore %s (%s): bit %d %s: Intel's list allows MSR_OFFCORE_RSP_1 "
+				      "%s, pmutop's table says %s",
+				      om->key, m->dir, b, ob->name, rsp1_bits & bit ? "yes" : "no",
+				      only0 ? "RSP_0 only" : "either MSR");
+		}
+	}
+	/* each response filter is the response part of some entry */
+	for (int r = 1; r < om->nresponses && exhaustive(om); r++) {
+		bool found = false;
+		for (int i = 0; i < m->n && !found; i++)
+			found = is_offcore(om, &m->ev[i]) &&
+				(m->ev[i].msr_value & ~field) == om->responses[r].mask;
+		CHECK(found, "offcore %s (%s): response %s = %#llx is in no entry of Intel's list",
+		      om->key, m->dir, om->responses[r].name,
+		      (unsigned long long)om->responses[r].mask);
+	}
+	/* the sweep never programs an RSP_0-only bit on MSR_OFFCORE_RSP_1 */
+	struct offcore_selection sel;
+	struct offcore_plan plan;
+	offcore_selection_all(om, &sel);
+	offcore_plan_make(om, &sel, 0, &plan);
+	for (int k = 0; k < plan.nslices; k++)
+		for (int j = 1; j < plan.slice_n[k]; j++) {
+			int b = plan.slice_bits[k][j];
+			CHECK(!offcore_rsp0_only(om, b),
+			      "offcore %s: slice %d puts %s on MSR_OFFCORE_RSP_%d", om->key, k,
+			      offcore_bit_at(om, b)->name, j);
+		}
+	printf("  offcore %-4s (%s): request bits %#llx, Intel's list %#llx\n", om->key, m->dir,
+	       (unsigned long long)ours, (unsigned long long)jbits);
+}
+
+/* ---- top-down formulas against perf's TMA metrics ---------------------------------------- */
+
+/* Synthetic counts per event of Intel's list: two SMT siblings of one core both busy all the
+ * time (THREAD_ANY, the core's unhalted cycles, equals each thread's THREAD; the core's
+ * RECOVERY_CYCLES_ANY is more than one thread's) on a Skylake-class core. */
+static const struct {
+	const char *name;
+	double v;
+} counts[] = {
+    {"CPU_CLK_UNHALTED.THREAD", 1e9},
+    {"CPU_CLK_UNHALTED.THREAD_ANY", 1e9},
+    {"CPU_CLK_UNHALTED.THREAD_P", 1e9},
+    {"INST_RETIRED.ANY", 0.8e9},
+    {"INST_RETIRED.ANY_P", 0.8e9},
+    {"IDQ_UOPS_NOT_DELIVERED.CORE", 3e8},
+    {"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 5e7},
+    {"UOPS_ISSUED.ANY", 1.0e9},
+    {"UOPS_RETIRED.RETIRE_SLOTS", 0.9e9},
+    {"UOPS_RETIRED.MACRO_FUSED", 2e8},
+    {"INT_MISC.RECOVERY_CYCLES", 2e7},
+    {"INT_MISC.RECOVERY_CYCLES_ANY", 3e7},
+    {"BR_MISP_RETIRED.ALL_BRANCHES", 1e6},
+    {"MACHINE_CLEARS.COUNT", 1e5},
+    {"IDQ.MS_UOPS", 1e8},
+    {"CYCLE_ACTIVITY.STALLS_MEM_ANY", 2e8},
+    {"EXE_ACTIVITY.BOUND_ON_STORES", 3e7},
+    {"CYCLE_ACTIVITY.STALLS_TOTAL", 3e8},
+    {"EXE_ACTIVITY.1_PORTS_UTIL", 1e8},
+    {"EXE_ACTIVITY.2_PORTS_UTIL", 1.2e8},
+};
+
+struct eval_ctx {
+	const struct jmodel *m;
+	const struct mode_events *ev;
+	const struct pmu_family *fam;
+	bool failed;
+	char missing[160];
+};
+
+static int count_of(struct eval_ctx *c, const char *spec, double *out)
+{
+	struct enc k;
+	if (strcmp(spec, "perf::CYCLES") == 0 || strcmp(spec, "cycles") == 0)
+		k = (struct enc){.code = 0, .umask = 2};
+	else if (strcmp(spec, "perf::INSTRUCTIONS") == 0 || strcmp(spec, "instructions") == 0)
+		k = (struct enc){.code = 0, .umask = 1};
+	else if (spec_enc(spec, c->fam, &k) != 0)
+		return -1;
+	else
+		fixed_alias(&k);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		const struct jev *e = jfind_name(c->m, counts[i].name);
+		if (e && jmatch(e, &k, false)) {
+			*out = counts[i].v;
+			return 0;
+		}
+	}
+	snprintf(c->missing, sizeof(c->missing), "%s", spec);
+	return -1;
+}
+
+static int lookup(void *ctx, const char *name, double *out)
+{
+	struct eval_ctx *c = ctx;
+	int idx = mode_event_index(c->ev, name);
+	if (idx < 0)
+		return -1;
+	return count_of(c, c->ev->events[idx].spec, out);
+}
+
+static double eval_metric(const struct mode *mo, const struct mode_events *ev, const char *metric,
+			  struct eval_ctx *c)
+{
+	for (int i = 0; i < mo->nmetrics; i++)
+		if (strcmp(mo->metrics[i].name, metric) == 0) {
+			double v;
+			c->ev = ev;
+			c->missing[0] = 0;
+			return expr_eval(mo->metrics[i].expr, lookup, c, &v) == 0 ? v : NAN;
+		}
+	return NAN;
+}
+
+/* pmutop metric -> perf's TMA metric (perf's value is a fraction; pmutop's a percentage). */
+static const struct {
+	const char *mode, *metric, *perf;
+} tma_pairs[] = {
+    {"topdown", "frontend", "tma_frontend_bound"},
+    {"topdown", "bad_spec", "tma_bad_speculation"},
+    {"topdown", "backend", "tma_backend_bound"},
+    {"topdown", "retiring", "tma_retiring"},
+    {"topdown2", "fe_latency", "tma_fetch_latency"},
+    {"topdown2", "fe_bandwidth", "tma_fetch_bandwidth"},
+    {"topdown2", "br_mispredict", "tma_branch_mispredicts"},
+    {"topdown2", "machine_clears", "tma_machine_clears"},
+    {"topdown2", "memory_bound", "tma_memory_bound"},
+    {"topdown2", "core_bound", "tma_core_bound"},
+    {"topdown2", "heavy_ops", "tma_heavy_operations"},
+    {"topdown2", "light_ops", "tma_light_operations"},
+};
+
+/* Trees of Skylake-class machines: the family pmutop picks there, SMT from the same tree for
+ * both sides (perf's #SMT_on). */
+static const struct {
+	const char *tree, *family, *dir;
+	int smt;
+} tma_trees[] = {
+    {"x86-skylake", "skl", "skylake", 0},
+    {"x86-skylake-smt", "skl_smt", "skylake", 1},
+    {"x86-skylake-sp", "skx_smt", "skylakex", 1},
+};
+
+static void check_tma(const char *arch, const struct mode_registry *reg)
+{
+	for (size_t t = 0; t < sizeof(tma_trees) / sizeof(tma_trees[0]); t++) {
+		char root[4096];
+		struct platform pf;
+		snprintf(root, sizeof(root), "%s/tests/sysfs/%s", harness_src(), tma_trees[t].tree);
+		CHECK(platform_detect(&pf, root, err, sizeof(err)) == 0, "%s: %s", root, err);
+		CHECK_STR(pf.family->key, tma_trees[t].family);
+		struct pmuev_machine mach;
+		pmuevents_machine(&pf, &mach);
+		CHECK(mach.smt_on == tma_trees[t].smt, "%s: perf's #SMT_on %d", tma_trees[t].tree,
+		      mach.smt_on);
+		struct pmuev_lib *lib = pmuevents_open(arch, &mach, err, sizeof(err));
+		CHECK(lib != NULL, "%s: %s", tma_trees[t].tree, err);
+		struct jmodel jm;
+		CHECK(load_model(arch, tma_trees[t].dir, &jm) == 0, "%s", tma_trees[t].dir);
+		if (!lib)
+			continue;
+		struct mode_registry preg;
+		mode_registry_init(&preg);
+		printf("top-down on %s (%s, SMT %s) vs perf's %s metrics:\n", tma_trees[t].tree,
+		       pf.family->key, tma_trees[t].smt ? "on" : "off", tma_trees[t].dir);
+		for (size_t i = 0; i < sizeof(tma_pairs) / sizeof(tma_pairs[0]); i++) {
+			const struct mode *mo = mode_find(reg, tma_pairs[i].mode);
+			struct mode_resolution res;
+			CHECK(mo && mode_resolve(mo, pf.family, &res) == 0, "%s on %s",
+			      tma_pairs[i].mode, pf.family->key);
+			if (!mo || !res.events)
+				continue;
+			struct eval_ctx c = {.m = &jm, .fam = pf.family};
+			double ours = eval_metric(mo, res.events, tma_pairs[i].metric, &c);
+			CHECK(!isnan(ours), "%s %s: n/a (no synthetic count for %s)",
+			      tma_pairs[i].mode, tma_pairs[i].metric, c.missing);
+			const struct mode *pm =
+			    pmuevents_mode(lib, &preg, tma_pairs[i].perf, err, sizeof(err));
+			CHECK(pm != NULL, "perf %s: %s", tma_pairs[i].perf, err);
+			if (!pm)
+				continue;
+			double theirs = eval_metric(pm, &pm->sets[0], tma_pairs[i].perf, &c);
+			/* perf's ScaleUnit "100%": the mode's formula already gives a percentage */
+			theirs /= 100;
+			CHECK(!isnan(theirs), "perf %s: n/a (no synthetic count for %s)",
+			      tma_pairs[i].perf, c.missing);
+			printf("  %-9s %-15s %8.3f %%   perf %-24s %8.3f %%\n", tma_pairs[i].mode,
+			       tma_pairs[i].metric, ours, tma_pairs[i].perf, 100 * theirs);
+			CHECK(fabs(ours - 100 * theirs) < 1e-6 * fmax(1, fabs(ours)),
+			      "%s on %s: %s %s = %.6f %%, perf's %s = %.6f %%", tma_trees[t].tree,
+			      pf.family->key, tma_pairs[i].mode, tma_pairs[i].metric, ours,
+			      tma_pairs[i].perf, 100 * theirs);
+		}
+		mode_registry_free(&preg);
+		pmuevents_free(lib);
+		free(jm.ev);
+	}
+}
+
+/* ---- --list-modes per family against the vendor lists ---------------------------------- */
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+static const char *arch_dir(void)
+{
+	static char arch[4400];
+	const char *bin = getenv("PMUTOP_BIN");
+	char cache[4096], cmd[9000];
+	struct stat st;
+	if (!bin || !strrchr(bin, '/'))
+		return NULL;
+	snprintf(cache, sizeof(cache), "%.*s/pmu-events-6.1", (int)(strrchr(bin, '/') - bin), bin);
+	snprintf(arch, sizeof(arch), "%s/linux-source-6.1/tools/perf/pmu-events/arch", cache);
+	if (stat(arch, &st) == 0)
+		return arch;
+	const char *tar = "/usr/src/linux-source-6.1.tar.xz";
+	if (stat(tar, &st) != 0)
+		return NULL;
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s' && tar -xJf %s -C '%s' --wildcards '*/tools/perf/pmu-events/arch/*'",
+		 cache, tar, cache);
+	return system(cmd) == 0 ? arch : NULL;
+}
+
+int main(void)
+{
+	const char *arch = arch_dir();
+	if (!arch) {
+		SKIP("Intel's event lists: PMUTOP_BIN not set or /usr/src/linux-source-6.1.tar.xz "
+		     "absent (Debian package linux-source-6.1; scripts/deps.sh test installs it)");
+		return harness_done();
+	}
+	CHECK(encode_init(err, sizeof(err)) == 0, "%s", err);
+	struct mode_registry reg;
+	mode_registry_init(&reg);
+	CHECK(mode_load_builtin(&reg) > 0, "built-in modes");
+	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+		const struct pmu_family *fam = family_find(families[f].family);
+		CHECK(fam != NULL, "family %s", families[f].family);
+		if (!fam)
+			continue;
+		for (int d = 0; d < 2 && families[f].dirs[d]; d++) {
+			struct jmodel m;
+			CHECK(load_model(arch, families[f].dirs[d], &m) == 0, "%s/x86/%s", arch,
+			      families[f].dirs[d]);
+			int checked = 0;
+			printf("%s against Intel's %s list (%d events):\n", fam->key, m.dir, m.n);
+			check_events(&reg, fam, &m, &checked);
+			const struct offcore_model *om = offcore_model_for(fam);
+			if (om)
+				check_offcore(om, &m);
+			free(m.ev);
+		}
+	}
+	/* Tremont's kernel mask (linux 6.1 intel_tnt_extra_regs: RSP_0 0x800ff0ffffff9fff):
+	 * request bits 13 and 14 are refused */
+	const struct offcore_model *tmt = offcore_model_for(family_find("tmt"));
+	CHECK(tmt && strcmp(tmt->key, "tmt") == 0, "tmt offcore model %s", tmt ? tmt->key : "-");
+	if (tmt) {
+		CHECK(offcore_check_mask(tmt, 0, 0x12000, err, sizeof(err)) < 0, "tmt bit 13");
+		CHECK(offcore_check_mask(tmt, 0, 0x14000, err, sizeof(err)) < 0, "tmt bit 14");
+		CHECK(offcore_check_mask(tmt, 0, 0x18000, err, sizeof(err)) == 0, "tmt bit 15: %s",
+		      err);
+		const struct offcore_bit *other = offcore_bit_at(tmt, 15);
+		CHECK(other && !other->superset, "tmt bit 15 is OTHER, not an ANY superset");
+	}
+	check_tma(arch, &reg);
+	mode_registry_free(&reg);
+	return harness_done();
+}
