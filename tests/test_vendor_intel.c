@@ -117,7 +117,8 @@ struct enc {
 
 static bool jmatch(const struct jev *e, const struct enc *k, bool base_only)
 {
-	if (e->msr_value || (e->code[0] != k->code && e->code[1] != k->code) || e->umask != k->umask)
+	if (e->msr_value || (e->code[0] != k->code && e->code[1] != k->code) ||
+	    e->umask != k->umask)
 		return false;
 	return base_only ||
 	       (e->cmask == k->cmask && e->edge == k->edge && e->any == k->any && e->inv == k->inv);
@@ -199,9 +200,13 @@ static const struct {
     {"nhm", {"nehalemep"}},
     {"wsm", {"westmereep-sp"}},
     {"snb", {"sandybridge"}},
+    {"snb_smt", {"sandybridge"}},
     {"ivb", {"ivybridge"}},
-    {"hsw", {"haswell"}},
+    {"ivb_smt", {"ivybridge"}},
+    {"hsw", {"haswell", "haswellx"}},
+    {"hsw_smt", {"haswell", "haswellx"}},
     {"bdw", {"broadwell"}},
+    {"bdw_smt", {"broadwell"}},
     {"skl", {"skylake"}},
     {"skl_smt", {"skylake"}},
     {"skx", {"skylakex", "cascadelakex"}},
@@ -233,10 +238,11 @@ static const struct {
     {NULL, NULL, NULL, NULL},
 };
 
-static const char *deliberate_why(const char *fam, const char *mode, const char *alias)
+static const char *deliberate_why(const struct pmu_family *fam, const char *mode, const char *alias)
 {
 	for (size_t i = 0; deliberate[i].family; i++)
-		if (strcmp(deliberate[i].family, fam) == 0 && strcmp(deliberate[i].mode, mode) == 0 &&
+		if (family_is_a(fam, deliberate[i].family) &&
+		    strcmp(deliberate[i].mode, mode) == 0 &&
 		    strcmp(deliberate[i].alias, alias) == 0)
 			return deliberate[i].why;
 	return NULL;
@@ -273,10 +279,10 @@ static void check_events(const struct mode_registry *reg, const struct pmu_famil
 				hit = jfind_enc(m, &k, true);
 			spec_name(ev->spec, name, sizeof(name));
 			const struct jev *named = name[0] ? jfind_name(m, name) : NULL;
-			const char *why = deliberate_why(fam->key, mo->name, ev->alias);
+			const char *why = deliberate_why(fam, mo->name, ev->alias);
 			if (why) {
-				printf("  %-8s %-10s %-16s %-44s deliberate: %s\n", fam->key, mo->name,
-				       ev->alias, ev->spec, why);
+				printf("  %-8s %-10s %-16s %-44s deliberate: %s\n", fam->key,
+				       mo->name, ev->alias, ev->spec, why);
 				continue;
 			}
 			CHECK(hit != NULL,
@@ -285,12 +291,14 @@ static void check_events(const struct mode_registry *reg, const struct pmu_famil
 			      fam->key, m->dir, mo->name, ev->alias, ev->spec, k.code, k.umask,
 			      k.cmask, k.edge, k.any, k.inv);
 			if (named && !mods)
-				CHECK(jmatch(named, &k, false),
-				      "%s (%s): mode %s %s: %s is event %#x umask %#x cmask %u any %d "
-				      "in Intel's list, pmutop encodes %#x umask %#x cmask %u any %d",
-				      fam->key, m->dir, mo->name, ev->spec, named->name, named->code[0],
-				      named->umask, named->cmask, named->any, k.code, k.umask, k.cmask,
-				      k.any);
+				CHECK(
+				    jmatch(named, &k, false),
+				    "%s (%s): mode %s %s: %s is event %#x umask %#x cmask %u any "
+				    "%d "
+				    "in Intel's list, pmutop encodes %#x umask %#x cmask %u any %d",
+				    fam->key, m->dir, mo->name, ev->spec, named->name,
+				    named->code[0], named->umask, named->cmask, named->any, k.code,
+				    k.umask, k.cmask, k.any);
 			if (hit)
 				printf("  %-8s %-10s %-16s %-44s = %s\n", fam->key, mo->name,
 				       ev->alias, ev->spec, hit->name);
@@ -309,15 +317,17 @@ static const struct {
 } offcore_deliberate[] = {
     /* Goldmont bit 9 UC_CODE_READS: the SDM's Goldmont MSR_OFFCORE_RSPx request table and the
      * kernel's intel_glm_extra_regs mask (0x760005ffbf) have it; Intel's event list has no entry */
-    {"glm", 9, "UC_CODE_READS: in the SDM's Goldmont request table and the kernel's mask, not in "
-	       "Intel's event list"},
+    {"glm", 9,
+     "UC_CODE_READS: in the SDM's Goldmont request table and the kernel's mask, not in "
+     "Intel's event list"},
     {NULL, 0, NULL},
 };
 
 static const char *offcore_why(const char *model, int bit)
 {
 	for (size_t i = 0; offcore_deliberate[i].model; i++)
-		if (strcmp(offcore_deliberate[i].model, model) == 0 && offcore_deliberate[i].bit == bit)
+		if (strcmp(offcore_deliberate[i].model, model) == 0 &&
+		    offcore_deliberate[i].bit == bit)
 			return offcore_deliberate[i].why;
 	return NULL;
 }
@@ -339,7 +349,7 @@ static bool is_offcore(const struct offcore_model *om, const struct jev *e)
 static void check_offcore(const struct offcore_model *om, const struct jmodel *m)
 {
 	uint64_t field = om->request_field;
-	uint64_t jbits = 0;     /* request bits Intel's list uses one at a time */
+	uint64_t jbits = 0;	/* request bits Intel's list uses one at a time */
 	uint64_t rsp1_bits = 0; /* of those, the ones some entry allows on MSR_OFFCORE_RSP_1 */
 	for (int i = 0; i < m->n; i++) {
 		const struct jev *e = &m->ev[i];
@@ -359,23 +369,27 @@ static void check_offcore(const struct offcore_model *om, const struct jmodel *m
 			continue;
 		}
 		if (jbits & bit)
-			CHECK(ours & bit, "offcore %s (%s): Intel's list has request bit %d, pmutop's "
-					  "table has not",
+			CHECK(ours & bit,
+			      "offcore %s (%s): Intel's list has request bit %d, pmutop's "
+			      "table has not",
 			      om->key, m->dir, b);
 		if ((ours & bit) && !(jbits & bit) && !exhaustive(om))
-			printf("  offcore %-4s bit %2d (%s): no single-request entry in Intel's list "
-			       "(it lists a selection)\n",
-			       om->key, b, offcore_bit_at(om, b)->name);
+			printf(
+			    "  offcore %-4s bit %2d (%s): no single-request entry in Intel's list "
+			    "(it lists a selection)\n",
+			    om->key, b, offcore_bit_at(om, b)->name);
 		if ((ours & bit) && exhaustive(om)) {
 			CHECK(jbits & bit,
-			      "offcore %s (%s): pmutop's request bit %d (%s) is in no entry of Intel's "
+			      "offcore %s (%s): pmutop's request bit %d (%s) is in no entry of "
+			      "Intel's "
 			      "list",
 			      om->key, m->dir, b, offcore_bit_at(om, b)->name);
 			const struct offcore_bit *ob = offcore_bit_at(om, b);
 			bool only0 = offcore_rsp0_only(om, b);
 			if ((jbits & bit) && om->event[1])
 				CHECK(only0 == !(rsp1_bits & bit),
-				      "offcore %s (%s): bit %d %s: Intel's list allows MSR_OFFCORE_RSP_1 "
+				      "offcore %s (%s): bit %d %s: Intel's list allows "
+				      "MSR_OFFCORE_RSP_1 "
 				      "%s, pmutop's table says %s",
 				      om->key, m->dir, b, ob->name, rsp1_bits & bit ? "yes" : "no",
 				      only0 ? "RSP_0 only" : "either MSR");
@@ -513,10 +527,13 @@ static const struct {
 static const struct {
 	const char *tree, *family, *dir;
 	int smt;
+	bool level1_only; /* pmutop has no level 2 for the family (mode topdown2 says why) */
 } tma_trees[] = {
-    {"x86-skylake", "skl", "skylake", 0},
-    {"x86-skylake-smt", "skl_smt", "skylake", 1},
-    {"x86-skylake-sp", "skx_smt", "skylakex", 1},
+    {"x86-skylake", "skl", "skylake", 0, false},
+    {"x86-skylake-smt", "skl_smt", "skylake", 1, false},
+    {"x86-skylake-sp", "skx_smt", "skylakex", 1, false},
+    {"x86-offline", "hsw", "haswell", 0, true},
+    {"x86-haswell-ep", "hsw_smt", "haswellx", 1, true},
 };
 
 static void check_tma(const char *arch, const struct mode_registry *reg)
@@ -542,6 +559,8 @@ static void check_tma(const char *arch, const struct mode_registry *reg)
 		printf("top-down on %s (%s, SMT %s) vs perf's %s metrics:\n", tma_trees[t].tree,
 		       pf.family->key, tma_trees[t].smt ? "on" : "off", tma_trees[t].dir);
 		for (size_t i = 0; i < sizeof(tma_pairs) / sizeof(tma_pairs[0]); i++) {
+			if (tma_trees[t].level1_only && strcmp(tma_pairs[i].mode, "topdown") != 0)
+				continue;
 			const struct mode *mo = mode_find(reg, tma_pairs[i].mode);
 			struct mode_resolution res;
 			CHECK(mo && mode_resolve(mo, pf.family, &res) == 0, "%s on %s",
@@ -594,9 +613,10 @@ static const char *arch_dir(void)
 	const char *tar = "/usr/src/linux-source-6.1.tar.xz";
 	if (stat(tar, &st) != 0)
 		return NULL;
-	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p '%s' && tar -xJf %s -C '%s' --wildcards '*/tools/perf/pmu-events/arch/*'",
-		 cache, tar, cache);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "mkdir -p '%s' && tar -xJf %s -C '%s' --wildcards '*/tools/perf/pmu-events/arch/*'",
+	    cache, tar, cache);
 	return system(cmd) == 0 ? arch : NULL;
 }
 

@@ -404,6 +404,8 @@ intel_tree "$here/x86-gracemont" gracemont 190 "Intel(R) N100" n100 0
 intel_tree "$here/x86-skylake-sp" skylake 85 "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz" clx 1
 # Skylake client with SMT on (Kaby Lake i7, model 0x9e)
 intel_tree "$here/x86-skylake-smt" skylake 158 "Intel(R) Core(TM) i7-7700 CPU @ 3.60GHz" kbl 1
+# Haswell-EP (model 0x3f) with SMT on
+intel_tree "$here/x86-haswell-ep" haswell 63 "Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz" hsx 1
 # Ice Lake-SP (model 0x6a): "icelake" as for the client parts
 intel_tree "$here/x86-icelake-sp" icelake 106 "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz" icx 0
 
