@@ -408,6 +408,12 @@ intel_tree "$here/x86-skylake-smt" skylake 158 "Intel(R) Core(TM) i7-7700 CPU @ 
 intel_tree "$here/x86-haswell-ep" haswell 63 "Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz" hsx 1
 # Ice Lake-SP (model 0x6a): "icelake" as for the client parts
 intel_tree "$here/x86-icelake-sp" icelake 106 "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz" icx 0
+d=$here/x86-icelake-sp/sys/bus/event_source/devices/cpu/events
+w "$d/slots" "event=0x00,umask=0x4"
+w "$d/topdown-retiring" "event=0x00,umask=0x80"
+w "$d/topdown-bad-spec" "event=0x00,umask=0x81"
+w "$d/topdown-fe-bound" "event=0x00,umask=0x82"
+w "$d/topdown-be-bound" "event=0x00,umask=0x83"
 
 # --- x86-zen4: AMD Genoa (family 0x19 model 0x11); the AMD core PMU has no caps/pmu_name ---
 r=$here/x86-zen4
