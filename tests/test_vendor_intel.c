@@ -497,7 +497,8 @@ static int count_of(struct eval_ctx *c, const char *spec, double *out)
 	else if (strncmp(spec, "cpu/", 4) == 0) {
 		for (size_t i = 0; i < sizeof(metric_counts) / sizeof(metric_counts[0]); i++) {
 			size_t n = strlen(metric_counts[i].name);
-			if (strncmp(spec + 4, metric_counts[i].name, n) == 0 && spec[4 + n] == '/') {
+			if (strncmp(spec + 4, metric_counts[i].name, n) == 0 &&
+			    spec[4 + n] == '/') {
 				*out = metric_counts[i].v;
 				return 0;
 			}
@@ -653,14 +654,14 @@ static void check_tma(const char *arch, const struct mode_registry *reg)
 			const struct tma_pair *tp = &tma_trees[t].pairs[i];
 			const struct mode *mo = mode_find(reg, tp->mode);
 			struct mode_resolution res;
-			CHECK(mo && mode_resolve(mo, pf.family, &res) == 0, "%s on %s",
-			      tp->mode, pf.family->key);
+			CHECK(mo && mode_resolve(mo, pf.family, &res) == 0, "%s on %s", tp->mode,
+			      pf.family->key);
 			if (!mo || !res.events)
 				continue;
 			struct eval_ctx c = {.m = &jm, .fam = pf.family};
 			double ours = eval_metric(mo, res.events, tp->metric, &c);
-			CHECK(!isnan(ours), "%s %s: n/a (no synthetic count for %s)",
-			      tp->mode, tp->metric, c.missing);
+			CHECK(!isnan(ours), "%s %s: n/a (no synthetic count for %s)", tp->mode,
+			      tp->metric, c.missing);
 			const struct mode *pm =
 			    pmuevents_mode(lib, &preg, tp->perf, err, sizeof(err));
 			CHECK(pm != NULL, "perf %s: %s", tp->perf, err);
@@ -669,17 +670,17 @@ static void check_tma(const char *arch, const struct mode_registry *reg)
 			double theirs = eval_metric(pm, &pm->sets[0], tp->perf, &c);
 			/* perf's ScaleUnit "100%": the mode's formula already gives a percentage */
 			theirs /= 100;
-			CHECK(!isnan(theirs), "perf %s: n/a (no synthetic count for %s)",
-			      tp->perf, c.missing);
+			CHECK(!isnan(theirs), "perf %s: n/a (no synthetic count for %s)", tp->perf,
+			      c.missing);
 			double diff = tp->diff ? tma_diff(tp->diff) : 0;
 			printf("  %-9s %-15s %8.3f %%   perf %-24s %8.3f %%%s%s\n", tp->mode,
 			       tp->metric, ours, tp->perf, 100 * theirs,
-			       tp->diff ? "   deliberate: PERF_METRICS share, TMA corrects by " : "",
+			       tp->diff ? "   deliberate: PERF_METRICS share, TMA corrects by "
+					: "",
 			       tp->diff ? tp->diff : "");
 			CHECK(fabs(ours - 100 * theirs - diff) < 1e-6 * fmax(1, fabs(ours)),
 			      "%s on %s: %s %s = %.6f %%, perf's %s = %.6f %%", tma_trees[t].tree,
-			      pf.family->key, tp->mode, tp->metric, ours,
-			      tp->perf, 100 * theirs);
+			      pf.family->key, tp->mode, tp->metric, ours, tp->perf, 100 * theirs);
 		}
 		mode_registry_free(&preg);
 		pmuevents_free(lib);
