@@ -1009,7 +1009,7 @@ static void check_registry(void)
 	struct mode_registry reg;
 	mode_registry_init(&reg);
 	int n = mode_load_builtin(&reg);
-	CHECK_INT(n, 15); /* 12 + topdown, topdown2, stallcycles */
+	CHECK_INT(n, 16); /* 12 + topdown, topdown2, tma, stallcycles */
 	for (int i = 0; i < reg.nwarnings; i++)
 		CHECK(0, "built-in warning: %s", reg.warnings[i]);
 	const struct mode *cpi = mode_find(&reg, "cpi");
