@@ -223,7 +223,7 @@ print("%.6f %d" % (worst, n))' "$@"
 }
 L1="frontend bad_spec backend retiring"
 L2="fe_latency fe_bandwidth br_mispredict machine_clears memory_bound core_bound light_ops heavy_ops"
-for fam in snb skl skx skl_smt skx_smt icl icx spr slm glm tmt zen4 armv8; do
+for fam in snb skl skx skl_smt skx_smt icl icx spr slm glm tmt grt zen4 armv8; do
 	run_cmd -i 10 --backend sim --sim-family $fam --sim-cpus 3 -m topdown -b -n 6 -f json
 	read -r worst rows < <(sums "$T_TMP/out" $L1)
 	check "sim $fam: level 1 adds up to 100 % (off by $worst over $rows rows)" \

@@ -1039,7 +1039,7 @@ static void check_registry(void)
 		snprintf(expect, sizeof(expect), "%s/%s%s", dir, want[i].file, want[i].msg);
 		CHECK_STR(reg.warnings[i], expect);
 	}
-	CHECK_INT(reg.n, 16);
+	CHECK_INT(reg.n, 17);
 	cpi = mode_find(&reg, "cpi");
 	CHECK(cpi && strcmp(cpi->title, "User CPI") == 0, "user cpi replaces the built-in one");
 	CHECK(mode_find(&reg, "fixture_good") != NULL, "good fixture loaded");

@@ -42,6 +42,8 @@ static unsigned long long jnum(json_t *o, const char *key)
 }
 
 /* Reads every event file of arch/x86/@dir (metric files hold no EventName and are skipped). */
+static const char *unit_only; /* load only events of this Unit ("cpu_atom"), NULL = core */
+
 static int load_model(const char *arch, const char *dir, struct jmodel *m)
 {
 	char path[4400];
@@ -71,8 +73,9 @@ static int load_model(const char *arch, const char *dir, struct jmodel *m)
 		{
 			json_t *name = json_object_get(o, "EventName");
 			const char *unit = json_string_value(json_object_get(o, "Unit"));
-			if (!json_is_string(name) || (unit && strcasecmp(unit, "cpu") != 0 &&
-						      strcasecmp(unit, "cpu_atom") != 0))
+			if (!json_is_string(name) ||
+			    (unit_only ? !unit || strcmp(unit, unit_only) != 0
+				       : unit && strcasecmp(unit, "cpu") != 0))
 				continue;
 			m->ev = realloc(m->ev, (size_t)(m->n + 1) * sizeof(*m->ev));
 			struct jev *e = &m->ev[m->n++];
@@ -218,6 +221,7 @@ static const struct {
     {"slm", {"silvermont"}},
     {"glm", {"goldmont"}},
     {"tmt", {"snowridgex", "elkhartlake"}},
+    {"grt", {"alderlake"}}, /* its E-core events: Unit cpu_atom */
 };
 
 /* Built-in events whose encoding Intel's list for the family does not hold, on purpose; each
@@ -453,6 +457,11 @@ static const struct {
     /* Ice Lake and later: TOPDOWN.SLOTS and the TMA corrections */
     {"TOPDOWN.SLOTS", 4e9},
     {"INT_MISC.UOP_DROPPING", 6e7},
+    /* Gracemont (alderlake, Unit cpu_atom) */
+    {"CPU_CLK_UNHALTED.CORE", 1e9},
+    {"TOPDOWN_FE_BOUND.ALL", 1.5e9},
+    {"TOPDOWN_BE_BOUND.ALL", 1.0e9},
+    {"TOPDOWN_RETIRING.ALL", 2.0e9},
 };
 
 /* The kernel's PERF_METRICS events (cpu/NAME/, not in Intel's lists): their slot counts. */
@@ -688,6 +697,89 @@ static void check_tma(const char *arch, const struct mode_registry *reg)
 	}
 }
 
+/* perf's metrics for one core type of a hybrid model (adl-metrics.json, Unit cpu_atom) read
+ * here directly: pmutop's reader merges the core types (not done: per-core-type modes). */
+struct atom_ctx {
+	json_t *metrics;
+	const struct jmodel *m;
+	int depth;
+};
+
+static int atom_lookup(void *ctx, const char *name, double *out);
+
+static int atom_eval(struct atom_ctx *a, const char *metric, double *out)
+{
+	size_t i;
+	json_t *o;
+	json_array_foreach(a->metrics, i, o)
+	{
+		const char *n = json_string_value(json_object_get(o, "MetricName"));
+		const char *u = json_string_value(json_object_get(o, "Unit"));
+		if (!n || !u || strcmp(n, metric) != 0 || strcmp(u, "cpu_atom") != 0)
+			continue;
+		struct expr *e =
+		    expr_parse_flags(json_string_value(json_object_get(o, "MetricExpr")), EXPR_PERF,
+				     err, sizeof(err));
+		if (!e || a->depth > 8)
+			return -1;
+		a->depth++;
+		int rc = expr_eval(e, atom_lookup, a, out);
+		a->depth--;
+		expr_free(e);
+		return rc;
+	}
+	return 1; /* not a metric */
+}
+
+static int atom_lookup(void *ctx, const char *name, double *out)
+{
+	struct atom_ctx *a = ctx;
+	int rc = atom_eval(a, name, out);
+	if (rc <= 0)
+		return rc;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (strcmp(counts[i].name, name) == 0 && jfind_name(a->m, name)) {
+			*out = counts[i].v;
+			return 0;
+		}
+	return -1;
+}
+
+/* Gracemont's level 1 against perf's alderlake cpu_atom metrics on the Alder Lake-N tree. */
+static void check_gracemont(const char *arch, const struct mode_registry *reg)
+{
+	char root[4096], path[4500];
+	struct platform pf;
+	snprintf(root, sizeof(root), "%s/tests/sysfs/x86-gracemont", harness_src());
+	CHECK(platform_detect(&pf, root, err, sizeof(err)) == 0, "%s: %s", root, err);
+	CHECK_STR(pf.family->key, "grt");
+	unit_only = "cpu_atom";
+	struct jmodel jm;
+	CHECK(load_model(arch, "alderlake", &jm) == 0, "alderlake");
+	unit_only = NULL;
+	snprintf(path, sizeof(path), "%s/x86/alderlake/adl-metrics.json", arch);
+	json_error_t je;
+	struct atom_ctx a = {.metrics = json_load_file(path, 0, &je), .m = &jm};
+	CHECK(json_is_array(a.metrics), "%s: %s", path, je.text);
+	const struct mode *mo = mode_find(reg, "topdown");
+	struct mode_resolution res;
+	CHECK(mo && mode_resolve(mo, pf.family, &res) == 0, "topdown on grt");
+	printf("top-down on x86-gracemont (grt) vs perf's alderlake cpu_atom metrics:\n");
+	for (size_t i = 0; json_is_array(a.metrics) && res.events && i < 4; i++) {
+		const struct tma_pair *tp = &tma_core[i];
+		struct eval_ctx c = {.m = &jm, .fam = pf.family};
+		double ours = eval_metric(mo, res.events, tp->metric, &c), theirs = NAN;
+		CHECK(atom_eval(&a, tp->perf, &theirs) == 0, "perf %s (cpu_atom)", tp->perf);
+		printf("  %-9s %-15s %8.3f %%   perf %-24s %8.3f %%\n", tp->mode, tp->metric, ours,
+		       tp->perf, 100 * theirs);
+		CHECK(fabs(ours - 100 * theirs) < 1e-6 * fmax(1, fabs(ours)),
+		      "grt: topdown %s = %.6f %%, perf's %s = %.6f %%", tp->metric, ours, tp->perf,
+		      100 * theirs);
+	}
+	json_decref(a.metrics);
+	free(jm.ev);
+}
+
 /* ---- --list-modes per family against the vendor lists ---------------------------------- */
 
 /* ---- main ------------------------------------------------------------------------------ */
@@ -731,6 +823,7 @@ int main(void)
 		CHECK(fam != NULL, "family %s", families[f].family);
 		if (!fam)
 			continue;
+		unit_only = strcmp(fam->key, "grt") == 0 ? "cpu_atom" : NULL;
 		for (int d = 0; d < 2 && families[f].dirs[d]; d++) {
 			struct jmodel m;
 			CHECK(load_model(arch, families[f].dirs[d], &m) == 0, "%s/x86/%s", arch,
@@ -744,6 +837,7 @@ int main(void)
 			free(m.ev);
 		}
 	}
+	unit_only = NULL;
 	/* Tremont's kernel mask (linux 6.1 intel_tnt_extra_regs: RSP_0 0x800ff0ffffff9fff):
 	 * request bits 13 and 14 are refused */
 	const struct offcore_model *tmt = offcore_model_for(family_find("tmt"));
@@ -757,6 +851,7 @@ int main(void)
 		CHECK(other && !other->superset, "tmt bit 15 is OTHER, not an ANY superset");
 	}
 	check_tma(arch, &reg);
+	check_gracemont(arch, &reg);
 	mode_registry_free(&reg);
 	return harness_done();
 }

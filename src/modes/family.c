@@ -253,7 +253,9 @@ const struct pmu_family pmu_families[] = {
      .fixed = 3,
      .filters_priv = true,
      .counter_bits = 48},
-    /* Alder Lake-N / N100 (E-cores only): no event table of its own yet, architectural events */
+    /* Alder Lake-N / N100 (E-cores only): libpfm4 4.13 has no model of it; its own raw codes
+     * (Intel's alderlake list, Unit cpu_atom) where a mode has them, else architectural and
+     * perf generic events */
     {.key = "grt",
      .parent = "intel",
      .desc = "Intel Atom Gracemont (Alder Lake-N)",
