@@ -457,6 +457,11 @@ static const struct {
     /* Ice Lake and later: TOPDOWN.SLOTS and the TMA corrections */
     {"TOPDOWN.SLOTS", 4e9},
     {"INT_MISC.UOP_DROPPING", 6e7},
+    /* rates: cache, branch */
+    {"L1D.REPLACEMENT", 3e7},
+    {"MEM_LOAD_RETIRED.L1_MISS", 2e7},
+    {"MEM_INST_RETIRED.ALL_LOADS", 3e8},
+    {"BR_INST_RETIRED.ALL_BRANCHES", 1.5e8},
     /* Gracemont (alderlake, Unit cpu_atom) */
     {"CPU_CLK_UNHALTED.CORE", 1e9},
     {"TOPDOWN_FE_BOUND.ALL", 1.5e9},
@@ -494,6 +499,7 @@ struct eval_ctx {
 	const struct pmu_family *fam;
 	bool failed;
 	char missing[160];
+	const char *subst_from, *subst_to; /* count event subst_from as subst_to (named below) */
 };
 
 static int count_of(struct eval_ctx *c, const char *spec, double *out)
@@ -529,7 +535,12 @@ static int count_of(struct eval_ctx *c, const char *spec, double *out)
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		const struct jev *e = jfind_name(c->m, counts[i].name);
 		if (e && jmatch(e, &k, false)) {
-			*out = counts[i].v;
+			const char *name = counts[i].name;
+			if (c->subst_from && strcmp(name, c->subst_from) == 0)
+				name = c->subst_to;
+			for (size_t j = 0; j < sizeof(counts) / sizeof(counts[0]); j++)
+				if (strcmp(counts[j].name, name) == 0)
+					*out = counts[j].v;
 			return 0;
 		}
 	}
@@ -697,6 +708,89 @@ static void check_tma(const char *arch, const struct mode_registry *reg)
 	}
 }
 
+/* Rates pmutop's cpi, branch and dcache modes share with perf's metric files. A deliberate
+ * difference is named as the event perf's formula counts instead of pmutop's (@subst "perf's
+ * event=pmutop's event"): with it replaced the two formulas must agree. */
+static const struct {
+	const char *mode, *metric, *perf;
+	bool inverse_kilo; /* pmutop's value is 1000 / perf's (per kilo-instruction vs "Ip") */
+	const char *subst_from, *subst_to;
+	const char *why;
+} rates[] = {
+    {"cpi", "cpi", "CPI", false, NULL, NULL, NULL},
+    {"cpi", "ipc", "IPC", false, NULL, NULL, NULL},
+    {"branch", "brmiss_pki", "IpMispredict", true, NULL, NULL, NULL},
+    {"dcache", "dmiss_pki", "L1MPKI", false, "MEM_LOAD_RETIRED.L1_MISS", "L1D.REPLACEMENT",
+     "pmutop counts L1D line replacements (every fill: loads, stores, prefetches, as XScale's "
+     "D-cache miss count), perf's L1MPKI retired loads that missed"},
+};
+
+static const struct {
+	const char *tree, *dir;
+	bool l1mpki; /* perf's file defines L1MPKI */
+} rate_trees[] = {
+    {"x86-skylake", "skylake", true},	      {"x86-skylake-sp", "skylakex", true},
+    {"x86-icelake", "icelake", true},	      {"x86-icelake-sp", "icelakex", true},
+    {"x86-sapphire", "sapphirerapids", true}, {"x86-tremont", "elkhartlake", false},
+};
+
+static void check_rates(const char *arch, const struct mode_registry *reg)
+{
+	for (size_t t = 0; t < sizeof(rate_trees) / sizeof(rate_trees[0]); t++) {
+		char root[4096];
+		struct platform pf;
+		snprintf(root, sizeof(root), "%s/tests/sysfs/%s", harness_src(),
+			 rate_trees[t].tree);
+		CHECK(platform_detect(&pf, root, err, sizeof(err)) == 0, "%s: %s", root, err);
+		struct pmuev_machine mach;
+		pmuevents_machine(&pf, &mach);
+		struct pmuev_lib *lib = pmuevents_open(arch, &mach, err, sizeof(err));
+		CHECK(lib != NULL, "%s: %s", rate_trees[t].tree, err);
+		struct jmodel jm;
+		CHECK(load_model(arch, rate_trees[t].dir, &jm) == 0, "%s", rate_trees[t].dir);
+		if (!lib)
+			continue;
+		struct mode_registry preg;
+		mode_registry_init(&preg);
+		printf("rates on %s (%s) vs perf's %s metrics:\n", rate_trees[t].tree,
+		       pf.family->key, rate_trees[t].dir);
+		for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+			if (rates[i].subst_from && !rate_trees[t].l1mpki)
+				continue;
+			const struct mode *mo = mode_find(reg, rates[i].mode);
+			struct mode_resolution res;
+			CHECK(mo && mode_resolve(mo, pf.family, &res) == 0, "%s on %s",
+			      rates[i].mode, pf.family->key);
+			if (!mo || !res.events)
+				continue;
+			struct eval_ctx c = {.m = &jm, .fam = pf.family};
+			double ours = eval_metric(mo, res.events, rates[i].metric, &c);
+			CHECK(!isnan(ours), "%s %s: n/a (%s)", rates[i].mode, rates[i].metric,
+			      c.missing);
+			const struct mode *pm =
+			    pmuevents_mode(lib, &preg, rates[i].perf, err, sizeof(err));
+			CHECK(pm != NULL, "perf %s: %s", rates[i].perf, err);
+			if (!pm)
+				continue;
+			c.subst_from = rates[i].subst_from;
+			c.subst_to = rates[i].subst_to;
+			double theirs = eval_metric(pm, &pm->sets[0], rates[i].perf, &c);
+			CHECK(!isnan(theirs), "perf %s: n/a (%s)", rates[i].perf, c.missing);
+			double want = rates[i].inverse_kilo ? 1000 / theirs : theirs;
+			printf("  %-7s %-11s %10.4f   perf %-13s %10.4f%s%s\n", rates[i].mode,
+			       rates[i].metric, ours, rates[i].perf, theirs,
+			       rates[i].why ? "   deliberate: " : "",
+			       rates[i].why ? rates[i].why : "");
+			CHECK(fabs(ours - want) < 1e-9 * fmax(1, fabs(want)),
+			      "%s: %s %s = %.6f, perf's %s gives %.6f", rate_trees[t].tree,
+			      rates[i].mode, rates[i].metric, ours, rates[i].perf, want);
+		}
+		mode_registry_free(&preg);
+		pmuevents_free(lib);
+		free(jm.ev);
+	}
+}
+
 /* perf's metrics for one core type of a hybrid model (adl-metrics.json, Unit cpu_atom) read
  * here directly: pmutop's reader merges the core types (not done: per-core-type modes). */
 struct atom_ctx {
@@ -852,6 +946,7 @@ int main(void)
 	}
 	check_tma(arch, &reg);
 	check_gracemont(arch, &reg);
+	check_rates(arch, &reg);
 	mode_registry_free(&reg);
 	return harness_done();
 }
