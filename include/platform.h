@@ -62,6 +62,8 @@ struct platform {
 	unsigned long long arm_midr; /* midr_el1 of the first online CPU (or built from cpuinfo) */
 	unsigned arm_implementer, arm_part; /* first CPU, /proc/cpuinfo or midr_el1; 0 if not ARM */
 	bool hypervisor;  /* "hypervisor" flag in cpuinfo, or /sys/hypervisor/type */
+	int smt;	  /* 1 SMT on, 0 off, -1 unknown: devices/system/cpu/smt/active, else
+			   * topology/thread_siblings_list of the online CPUs */
 	int paranoid;	  /* /proc/sys/kernel/perf_event_paranoid, -99 unknown */
 	bool cap_perfmon; /* CAP_PERFMON or CAP_SYS_ADMIN effective (live only; false under a
 			     fixture root) */

@@ -29,12 +29,19 @@ explain topdown2 --sysfs-root "$S/x86-skylake"
 enc "skl CYCLES_0_UOPS_DELIV.CORE = 0x9C/0x01 cmask 4" fe_stall_cycles 0x400019c
 enc "skl BR_MISP_RETIRED.ALL_BRANCHES = 0xC5/0x00" br_misp 0xc5
 enc "skl MACHINE_CLEARS.COUNT = 0xC3/0x01 cmask 1 edge" machine_clears_n 0x10401c3
-enc "skl IDQ.MS_UOPS = 0x79/0x30" ms_uops 0x3079
+enc "skl UOPS_RETIRED.MACRO_FUSED = 0xC2/0x04 (TMA Heavy_Operations)" macro_fused 0x4c2
 enc "skl CYCLE_ACTIVITY.STALLS_MEM_ANY = 0xA3/0x14 cmask 20" stalls_mem 0x140014a3
 enc "skl CYCLE_ACTIVITY.STALLS_TOTAL = 0xA3/0x04 cmask 4" stalls_total 0x40004a3
 enc "skl EXE_ACTIVITY.BOUND_ON_STORES = 0xA6/0x40" bound_on_stores 0x40a6
 enc "skl EXE_ACTIVITY.1_PORTS_UTIL = 0xA6/0x02" ports_1 0x2a6
 enc "skl EXE_ACTIVITY.2_PORTS_UTIL = 0xA6/0x04" ports_2 0x4a6
+# SMT on (sysfs smt/active = 1): per-core clocks, as perf's skl-metrics.json CORE_CLKS
+for tree in x86-skylake-smt x86-skylake-sp; do
+	explain topdown --sysfs-root "$S/$tree"
+	enc "$tree CPU_CLK_UNHALTED.THREAD_ANY = 0x3C AnyThread" cycles_any 0x20003c
+	enc "$tree INT_MISC.RECOVERY_CYCLES_ANY = 0x0D/0x01 AnyThread" recovery_any 0x20010d
+	check "$tree: says SMT on and the per-core formula" grep -q "note: SMT on: slots = 4 x CPU_CLK_UNHALTED.THREAD_ANY / 2" "$T_TMP/out"
+done
 for fam in snb ivb hsw bdw; do
 	explain topdown --backend sim --sim-family $fam
 	enc "$fam IDQ_UOPS_NOT_DELIVERED.CORE" not_delivered 0x19c
@@ -52,7 +59,7 @@ enc "glm UOPS_RETIRED.ANY = 0xC2/0x00" uops_retired3 0xc2
 enc "glm ISSUE_SLOTS_NOT_CONSUMED.RECOVERY = 0xCA/0x02" recovery_slots3 0x2ca
 explain topdown --backend sim --sim-family tmt
 enc "tmt TOPDOWN_FE_BOUND.ALL = 0x71" td_fe 0x71
-enc "tmt TOPDOWN_BAD_SPECULATION.ALL = 0x73" td_bad_spec 0x73
+enc "tmt TOPDOWN_BAD_SPECULATION.ALL = 0x73/0x06" td_bad_spec 0x673
 enc "tmt TOPDOWN_BE_BOUND.ALL = 0x74" td_be 0x74
 enc "tmt TOPDOWN_RETIRING.ALL = 0xC2" td_retiring 0xc2
 check "tmt labelled as raw codes" grep -q "note: Tremont TOPDOWN_\* events by raw code" "$T_TMP/out"
@@ -219,13 +226,13 @@ print("%.6f %d" % (worst, n))' "$@"
 }
 L1="frontend bad_spec backend retiring"
 L2="fe_latency fe_bandwidth br_mispredict machine_clears memory_bound core_bound light_ops heavy_ops"
-for fam in snb skl skx icl icx spr slm glm tmt zen4 armv8; do
+for fam in snb skl skx skl_smt skx_smt icl icx spr slm glm tmt grt zen4 armv8; do
 	run_cmd -i 10 --backend sim --sim-family $fam --sim-cpus 3 -m topdown -b -n 6 -f json
 	read -r worst rows < <(sums "$T_TMP/out" $L1)
 	check "sim $fam: level 1 adds up to 100 % (off by $worst over $rows rows)" \
 		python3 -c "import sys; sys.exit(not ($rows >= 12 and $worst < 0.01))"
 done
-for fam in skl spr zen4; do
+for fam in skl skx_smt spr zen4; do
 	run_cmd -i 10 --backend sim --sim-family $fam --sim-cpus 3 -m topdown2 -b -n 8 -f json
 	read -r worst rows < <(sums "$T_TMP/out" $L2)
 	check "sim $fam: level 2 adds up to 100 % (off by $worst over $rows rows)" \

@@ -1060,7 +1060,7 @@ static void check_registry(void)
 	struct mode_registry reg;
 	mode_registry_init(&reg);
 	int n = mode_load_builtin(&reg);
-	CHECK_INT(n, 15); /* 12 + topdown, topdown2, stallcycles */
+	CHECK_INT(n, 16); /* 12 + topdown, topdown2, tma, stallcycles */
 	for (int i = 0; i < reg.nwarnings; i++)
 		CHECK(0, "built-in warning: %s", reg.warnings[i]);
 	const struct mode *cpi = mode_find(&reg, "cpi");
@@ -1090,7 +1090,7 @@ static void check_registry(void)
 		snprintf(expect, sizeof(expect), "%s/%s%s", dir, want[i].file, want[i].msg);
 		CHECK_STR(reg.warnings[i], expect);
 	}
-	CHECK_INT(reg.n, 16);
+	CHECK_INT(reg.n, 17);
 	cpi = mode_find(&reg, "cpi");
 	CHECK(cpi && strcmp(cpi->title, "User CPI") == 0, "user cpi replaces the built-in one");
 	CHECK(mode_find(&reg, "fixture_good") != NULL, "good fixture loaded");

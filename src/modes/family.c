@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* family.c: the table of PMU families and how sysfs and libpfm4 names map onto it. */
 #include "family.h"
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* Event numbers each core implements (its TRM; the kernel's perf_event_v6.c/v7.c maps agree),
  * ended by FAMILY_EVENTS_END. 0xff on ARMv6/ARMv7 is the kernel's code for the cycle counter. */
@@ -143,6 +145,56 @@ const struct pmu_family pmu_families[] = {
      .fixed = 3,
      .filters_priv = true,
      .counter_bits = 48},
+    /* SMT on: the same PMU; top-down divides by per-core clocks (perf's snb/ivb/hsw/bdw/skl/skx
+     * -metrics.json CORE_CLKS = CPU_CLK_UNHALTED.THREAD_ANY / 2 when #SMT_on) */
+    {.key = "snb_smt",
+     .parent = "snb",
+     .pfm_model = "snb",
+     .desc = "Intel Sandy Bridge (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "ivb_smt",
+     .parent = "ivb",
+     .pfm_model = "ivb",
+     .desc = "Intel Ivy Bridge (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "hsw_smt",
+     .parent = "hsw",
+     .pfm_model = "hsw",
+     .desc = "Intel Haswell (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "bdw_smt",
+     .parent = "bdw",
+     .pfm_model = "bdw",
+     .desc = "Intel Broadwell (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "skl_smt",
+     .parent = "skl",
+     .pfm_model = "skl",
+     .desc = "Intel Skylake (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "skx_smt",
+     .parent = "skx",
+     .pfm_model = "skx",
+     .desc = "Intel Skylake-X/Cascade Lake (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
     {.key = "icl",
      .parent = "intel",
      .pfm_model = "icl",
@@ -198,6 +250,16 @@ const struct pmu_family pmu_families[] = {
      .pfm_model = "glm",
      .desc = "Intel Atom Tremont",
      .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    /* Alder Lake-N / N100 (E-cores only): libpfm4 4.13 has no model of it; its own raw codes
+     * (Intel's alderlake list, Unit cpu_atom) where a mode has them, else architectural and
+     * perf generic events */
+    {.key = "grt",
+     .parent = "intel",
+     .desc = "Intel Atom Gracemont (Alder Lake-N)",
+     .counters = 6,
      .fixed = 3,
      .filters_priv = true,
      .counter_bits = 48},
@@ -412,31 +474,80 @@ const struct pmu_family pmu_families[] = {
     {0},
 };
 
-/* sysfs caps/pmu_name (set by the kernel's intel_pmu_init) -> family key. */
+/* sysfs caps/pmu_name (set by the kernel's intel_pmu_init; compared ignoring case: the kernel
+ * writes "Tremont") -> family key, for a core PMU whose CPU model is not in intel_models. */
 static const struct {
 	const char *caps;
 	const char *key;
 } caps_names[] = {
-    {"nehalem", "nhm"},
-    {"westmere", "wsm"},
-    {"sandybridge", "snb"},
-    {"ivybridge", "ivb"},
-    {"haswell", "hsw"},
-    {"broadwell", "bdw"},
-    {"skylake", "skl"},
-    {"icelake", "icl"},
-    {"icelake_server", "icx"},
-    {"sapphire_rapids", "spr"},
-    {"silvermont", "slm"},
-    {"goldmont", "glm"},
-    {"goldmont_plus", "glm"},
-    {"knights-landing", "intel"},
-    {"core2", "intel"},
-    {"meroml", "intel"},
-    {"bonnell", "atom"},
-    {"tremont", "tmt"},
+    {"nehalem", "nhm"},	   {"westmere", "wsm"},	 {"sandybridge", "snb"},
+    {"ivybridge", "ivb"},  {"haswell", "hsw"},	 {"broadwell", "bdw"},
+    {"skylake", "skl"},	   {"icelake", "icl"},	 {"sapphire_rapids", "spr"},
+    {"silvermont", "slm"}, {"goldmont", "glm"},	 {"goldmont_plus", "glm"},
+    {"tremont", "tmt"},	   {"gracemont", "grt"}, {"knights-landing", "intel"},
+    {"core2", "intel"},	   {"core", "intel"},	 {"bonnell", "atom"},
     {NULL, NULL},
 };
+
+/* Intel family 6 models (the kernel's asm/intel-family.h, perf's mapfile.csv) -> family key and
+ * the caps/pmu_name linux 6.1's intel_pmu_init writes for them. Server parts have their own
+ * families where their events differ (Skylake-SP/Cascade Lake 0x55, Ice Lake-SP 0x6a/0x6c). */
+static const struct {
+	unsigned char model;
+	const char *key;
+	const char *caps;
+} intel_models[] = {
+    {0x1a, "nhm", "nehalem"},	      {0x1e, "nhm", "nehalem"},
+    {0x1f, "nhm", "nehalem"},	      {0x2e, "nhm", "nehalem"},
+    {0x25, "wsm", "westmere"},	      {0x2c, "wsm", "westmere"},
+    {0x2f, "wsm", "westmere"},	      {0x2a, "snb", "sandybridge"},
+    {0x2d, "snb", "sandybridge"},     {0x3a, "ivb", "ivybridge"},
+    {0x3e, "ivb", "ivybridge"},	      {0x3c, "hsw", "haswell"},
+    {0x3f, "hsw", "haswell"},	      {0x45, "hsw", "haswell"},
+    {0x46, "hsw", "haswell"},	      {0x3d, "bdw", "broadwell"},
+    {0x47, "bdw", "broadwell"},	      {0x4f, "bdw", "broadwell"},
+    {0x56, "bdw", "broadwell"},	      {0x4e, "skl", "skylake"},
+    {0x5e, "skl", "skylake"},	      {0x8e, "skl", "skylake"},
+    {0x9e, "skl", "skylake"},	      {0xa5, "skl", "skylake"},
+    {0xa6, "skl", "skylake"},	      {0x55, "skx", "skylake"},
+    {0x7d, "icl", "icelake"},	      {0x7e, "icl", "icelake"},
+    {0x8c, "icl", "icelake"},	      {0x8d, "icl", "icelake"},
+    {0xa7, "icl", "icelake"},	      {0x6a, "icx", "icelake"},
+    {0x6c, "icx", "icelake"},	      {0x8f, "spr", "sapphire_rapids"},
+    {0xcf, "spr", "sapphire_rapids"}, {0x1c, "atom", "bonnell"},
+    {0x26, "atom", "bonnell"},	      {0x27, "atom", "bonnell"},
+    {0x35, "atom", "bonnell"},	      {0x36, "atom", "bonnell"},
+    {0x37, "slm", "silvermont"},      {0x4a, "slm", "silvermont"},
+    {0x4c, "slm", "silvermont"},      {0x4d, "slm", "silvermont"},
+    {0x5a, "slm", "silvermont"},      {0x5c, "glm", "goldmont"},
+    {0x5f, "glm", "goldmont"},	      {0x7a, "glm", "goldmont_plus"},
+    {0x86, "tmt", "Tremont"},	      {0x96, "tmt", "Tremont"},
+    {0x9c, "tmt", "Tremont"},	      {0xbe, "grt", "gracemont"},
+};
+
+const struct pmu_family *family_from_x86_model(const char *vendor, int cpu_family, int model,
+					       const char **caps)
+{
+	if (!vendor || strcmp(vendor, "GenuineIntel") != 0 || cpu_family != 6)
+		return NULL;
+	for (size_t i = 0; i < sizeof(intel_models) / sizeof(intel_models[0]); i++)
+		if (intel_models[i].model == model) {
+			if (caps)
+				*caps = intel_models[i].caps;
+			return family_find(intel_models[i].key);
+		}
+	return NULL;
+}
+
+const struct pmu_family *family_smt_variant(const struct pmu_family *fam)
+{
+	char key[32];
+
+	if (!fam || strlen(fam->key) + 5 > sizeof(key))
+		return NULL;
+	snprintf(key, sizeof(key), "%s_smt", fam->key);
+	return family_find(key);
+}
 
 const struct pmu_family *family_find(const char *key)
 {
@@ -451,7 +562,7 @@ const struct pmu_family *family_find(const char *key)
 const struct pmu_family *family_from_caps_name(const char *pmu_name)
 {
 	for (size_t i = 0; caps_names[i].caps; i++)
-		if (strcmp(caps_names[i].caps, pmu_name) == 0)
+		if (strcasecmp(caps_names[i].caps, pmu_name) == 0)
 			return family_find(caps_names[i].key);
 	if (strncmp(pmu_name, "generic_arch", 12) == 0)
 		return family_find("intel");

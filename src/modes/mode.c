@@ -906,6 +906,8 @@ static const struct {
     {"INSTRUCTION_RETIRED", true, 0},
     {"INSTRUCTIONS_RETIRED", true, 0},
     {"CPU_CLK_UNHALTED:THREAD", true, 1},
+    /* THREAD_ANY: the kernel's fixed-counter constraint ignores the AnyThread bit */
+    {"CPU_CLK_UNHALTED:THREAD_P:t=1", true, 1},
     {"CPU_CLK_UNHALTED:CORE", true, 1},
     {"UNHALTED_CORE_CYCLES", true, 1},
     {"CPU_CLK_UNHALTED:REF_TSC", true, 2},

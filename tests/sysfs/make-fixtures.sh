@@ -370,6 +370,51 @@ icl_like "$here/x86-icelake" icelake 126 "Intel(R) Core(TM) i7-1065G7 CPU @ 1.30
 # --- x86-sapphire: Sapphire Rapids; PERF_METRICS with the level-2 events ---
 icl_like "$here/x86-sapphire" sapphire_rapids 143 "Intel(R) Xeon(R) Gold 6430" spr-server 1
 
+# --- Intel trees named by CPU model: caps/pmu_name as linux 6.1's intel_pmu_init spells it ---
+intel_tree() { # intel_tree ROOT CAPS MODEL NAME HOST SMT(0/1): 4 CPUs; SMT 1 = 2 cores x 2 threads
+	local r=$1 c
+	rm -rf "$r"
+	cpus "$r" 0-3 0-3 0-3
+	for c in 0 1 2 3; do x86_caches "$r" $c 32K 32K 1024K 8192K; done
+	for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+	w "$r/sys/devices/system/cpu/smt/active" "$6"
+	for c in 0 1 2 3; do
+		w "$r/sys/devices/system/cpu/cpu$c/topology/physical_package_id" 0
+		if [ "$6" = 1 ]; then
+			w "$r/sys/devices/system/cpu/cpu$c/topology/core_id" $((c % 2))
+			w "$r/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list" "$((c % 2)),$((c % 2 + 2))"
+		else
+			w "$r/sys/devices/system/cpu/cpu$c/topology/core_id" $c
+			w "$r/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list" $c
+		fi
+	done
+	sw_pmus "$r"
+	x86_core_pmu "$r" cpu 4 "$2"
+	msr_pmu "$r" 10 aperfmperf
+	x86_cpuinfo "$r" 4 GenuineIntel 6 "$3" "$4" "$X86_FLAGS"
+	kernel "$r" 0 0 "$5" 6.1.0-27-amd64
+}
+# Elkhart Lake (Tremont, model 0x96): the kernel writes "Tremont" with a capital T
+intel_tree "$here/x86-tremont" Tremont 150 "Intel(R) Atom(TM) x6425E  @ 2.00GHz" ehl 0
+# Apollo Lake (Goldmont, model 0x5c)
+intel_tree "$here/x86-goldmont" goldmont 92 "Intel(R) Celeron(R) CPU J3455 @ 1.50GHz" apl 0
+# Alder Lake-N (Gracemont only, model 0xbe): "gracemont", one core PMU named cpu
+intel_tree "$here/x86-gracemont" gracemont 190 "Intel(R) N100" n100 0
+# Skylake-SP/Cascade Lake (model 0x55): the kernel says "skylake" as for the client parts; SMT on
+intel_tree "$here/x86-skylake-sp" skylake 85 "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz" clx 1
+# Skylake client with SMT on (Kaby Lake i7, model 0x9e)
+intel_tree "$here/x86-skylake-smt" skylake 158 "Intel(R) Core(TM) i7-7700 CPU @ 3.60GHz" kbl 1
+# Haswell-EP (model 0x3f) with SMT on
+intel_tree "$here/x86-haswell-ep" haswell 63 "Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz" hsx 1
+# Ice Lake-SP (model 0x6a): "icelake" as for the client parts
+intel_tree "$here/x86-icelake-sp" icelake 106 "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz" icx 0
+d=$here/x86-icelake-sp/sys/bus/event_source/devices/cpu/events
+w "$d/slots" "event=0x00,umask=0x4"
+w "$d/topdown-retiring" "event=0x00,umask=0x80"
+w "$d/topdown-bad-spec" "event=0x00,umask=0x81"
+w "$d/topdown-fe-bound" "event=0x00,umask=0x82"
+w "$d/topdown-be-bound" "event=0x00,umask=0x83"
+
 # --- x86-zen4: AMD Genoa (family 0x19 model 0x11); the AMD core PMU has no caps/pmu_name ---
 r=$here/x86-zen4
 rm -rf "$r"
