@@ -207,7 +207,8 @@ static int writer_fail(struct rec_writer *w, char *err, size_t errlen, const cha
 {
 	w->failed = true;
 	snprintf(w->failmsg, sizeof(w->failmsg),
-		 "recording stopped: %s%s (wrote %" PRIu64 " ticks)", what, strerror(e), w->ticks);
+		 "recording %s stopped: %s%s (wrote %" PRIu64 " ticks)", esc(w->path), what,
+		 strerror(e), w->ticks);
 	snprintf(err, errlen, "%s", w->failmsg);
 	return -1;
 }

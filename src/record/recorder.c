@@ -4,6 +4,7 @@
 #include "app.h"
 #include "recfile.h"
 #include "replay.h"
+#include "safefile.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
@@ -36,6 +37,7 @@ static void fail(struct app_ctx *app, const char *msg)
 		return;
 	r->failed = true;
 	app_log(app, MSG_ERROR, "%s", msg);
+	safe_output_failed(SAFE_OUT_RECORD, msg);
 	/* the agent exists to feed its stdout: when the reader is gone, so is its purpose */
 	if (strcmp(r->path, "-") == 0 && app->opt.batch)
 		app->quit = true;
@@ -242,6 +244,7 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 		app->record_path[0] = '\0';
 		return -1;
 	}
+	safe_output_ok(SAFE_OUT_RECORD);
 	app_add_hook(app, &(struct app_hook){.name = HOOK_NAME,
 					     .on_snapshot = on_snapshot,
 					     .on_mode = on_mode,
