@@ -121,7 +121,8 @@ static const struct option_def option_table[] = {
      "rotate the recording when it would pass SIZE (e.g. 64M)"},
     {"record-keep", OPT_RECORD_KEEP, "N", "rotated recordings kept: FILE.1 .. FILE.N (default 1)"},
     {"force", OPT_FORCE, NULL,
-     "write -r, :record and :export FILE even when it is a symbolic link (refused otherwise)"},
+     "write -r, -o, :record and :export FILE even when it is a symbolic link, FIFO or device "
+     "(refused otherwise)"},
     {"replay", OPT_REPLAY, "FILE",
      "replay a recording or perf stat CSV/JSON output; - (stdin) or a FIFO is followed live"},
     {"speed", OPT_SPEED, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)"},
