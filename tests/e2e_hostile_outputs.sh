@@ -2,7 +2,8 @@
 # e2e_hostile_outputs.sh: hostile input, second round: "define x note m=1" everywhere a command
 # runs (-c, rc file, the agent, the screen); outputs onto a FIFO or device never block and are
 # refused unless --force; rc files someone else could have written are skipped with the reason;
-# every refused output follows one rule (exit 2 before the run).
+# every refused output follows one rule (exit 2 before the run); JSON that would take far more
+# memory than its size is refused with the reason.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmuxlib.sh"
 T=$T_TMP
@@ -96,7 +97,61 @@ run_cmd "${SIM[@]}"
 check "rc file of the user, mode 0644: read (exit $RC: $(cat "$T/err"))" [ -s "$T/from-rc.jsonl" ]
 rm -f "$T/config/pmutop/pmutoprc"
 
-# 5. the screen: define x note is a message, the screen lives on; :record onto a FIFO does not
+# 5. JSON inside the size limits but not the memory: refused with the reason, memory bounded
+# (a 15 MB metrics.json of {} took 1.1 GB to parse; a tick line of zeros 20 times its size)
+ASAN=0
+ldd "$BIN" 2>/dev/null | grep -q libasan && ASAN=1
+# peak NAME ARGS...: runs pmutop; status in $RC, peak RSS (KiB) in $RSS, stderr in $T/err
+peak() {
+	python3 - "$BIN" "$@" >"$T/rss" 2>"$T/err" <<'EOF'
+import resource, subprocess, sys
+try:
+    rc = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                        timeout=120).returncode
+except subprocess.TimeoutExpired:
+    rc = 124
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+EOF
+	read -r RC RSS <"$T/rss"
+}
+cp -r "$T_SRC/tests/fixtures/pmu-events" "$T/lib"
+python3 -c 'import sys; sys.stdout.write("[" + ",".join(["{}"] * 5000000) + "]")' \
+	>"$T/lib/arch/x86/testlake/metrics.json"
+peak --sysfs-root "$T_SRC/tests/sysfs/x86-skylake" --perf-events "$T/lib" -b -n 1 --backend sim
+check "metrics.json of 5 million {}: exit 2 (got $RC)" [ "$RC" = 2 ]
+check "metrics.json of 5 million {}: the reason ($(head -c 300 "$T/err"))" \
+	grep -q 'testlake/metrics.json: needs more than 116 MiB of memory to parse (8 times its 15000001 bytes): refused' "$T/err"
+if [ "$ASAN" = 0 ]; then
+	check "metrics.json of 5 million {}: peak RSS $RSS KiB under 200 MB" [ "$RSS" -lt 204800 ]
+fi
+# a recording whose header allows long lines (4096 CPUs), then a 1.8 MB tick of zeros
+python3 - "$T_SRC/tests/fixtures/replay/clean-ticks.jsonl" >"$T/zeros.jsonl" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+h = json.loads(lines[0]); h["cpus"] = list(range(4096))
+print(json.dumps(h, separators=(",", ":")))
+print(lines[1])
+print('{"type":"tick","t":0.1,"interval_ms":100,"cpus":[{"cpu":0,"c":[' + ",".join(["0"] * 900000) + ']}]}')
+EOF
+peak -b -R "$T/zeros.jsonl"
+check "recording, a tick line of 900000 zeros: exit 2 (got $RC)" [ "$RC" = 2 ]
+check "recording, a tick line of 900000 zeros: the line and the reason ($(head -c 300 "$T/err"))" \
+	grep -qE 'zeros.jsonl:3: line of 1800[0-9]+ bytes needs more than [0-9]+ MiB of memory to parse \(16 times' "$T/err"
+# under an address-space limit, running out of memory is named as such, not "metrics.json:-1: "
+if [ "$ASAN" = 0 ]; then
+	python3 -c 'import sys; sys.stdout.write("[" + ",".join(["{\"a\":1}"] * 1500000) + "]")' \
+		>"$T/lib/arch/x86/testlake/metrics.json"
+	(ulimit -v 120000; "$BIN" --sysfs-root "$T_SRC/tests/sysfs/x86-skylake" --perf-events "$T/lib" \
+		-b -n 1 --backend sim >/dev/null 2>"$T/err" </dev/null)
+	RC=$?
+	check "metrics.json under ulimit -v: exit 2 (got $RC)" [ "$RC" = 2 ]
+	check "metrics.json under ulimit -v: names the reason ($(head -c 300 "$T/err"))" \
+		grep -qE 'metrics.json: (out of memory while parsing it|needs more than)' "$T/err"
+	check "metrics.json under ulimit -v: no empty reason" bash -c "! grep -q 'json:-1: *$' '$T/err'"
+fi
+rm -rf "$T/lib" "$T/zeros.jsonl"
+
+# 6. the screen: define x note is a message, the screen lives on; :record onto a FIFO does not
 # block and q still quits
 if ! command -v tmux >/dev/null; then
 	skip "tmux is not installed: screen checks"

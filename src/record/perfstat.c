@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cpuset.h"
+#include "jsonbound.h"
 #include "linereader.h"
 
 enum entry_kind { E_VALUE, E_NOT_COUNTED, E_NOT_SUPPORTED };
@@ -353,11 +354,12 @@ static const char *jtext(json_t *o, const char *key, char *buf, size_t len)
 static void parse_json_line(struct import *im, const char *line)
 {
 	json_error_t jerr;
-	json_t *o = json_loads(line, 0, &jerr);
+	char jwhy[160];
+	json_t *o =
+	    jsonb_loadb(line, strlen(line), 0, JSONB_LINE_FACTOR, &jerr, jwhy, sizeof(jwhy));
 	char b1[40], b2[40], b3[40], b4[40], b5[40], b6[40];
 	if (!o || !json_is_object(o)) {
-		warn(im, "not a perf stat JSON line (%s), skipped",
-		     o ? "not an object" : jerr.text);
+		warn(im, "not a perf stat JSON line (%s), skipped", o ? "not an object" : jwhy);
 		json_decref(o);
 		return;
 	}

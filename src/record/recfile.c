@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recfile.c: pmutop recordings: record memory, escaping, crash-safe writer, checking reader. */
 #include "recfile.h"
+#include "jsonbound.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1255,8 +1256,14 @@ enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char
 		if (strspn(buf, " \t\r\n") == n)
 			continue;
 		json_error_t jerr;
-		json_t *o = json_loadb(buf, n, JSON_REJECT_DUPLICATES, &jerr);
+		char jwhy[160];
+		json_t *o = jsonb_loadb(buf, n, JSON_REJECT_DUPLICATES, JSONB_LINE_FACTOR, &jerr,
+					jwhy, sizeof(jwhy));
 		struct pctx p = {.r = r};
+		if (!o && jerr.line <= 0) { /* out of memory or over the bound: no syntax error */
+			perr(&p, "line of %zu bytes %s", n, jwhy);
+			return reader_fail(r, err, errlen, p.msg);
+		}
 		if (!o) {
 			if (torn && r->have_header) {
 				reader_warn(r, "last line is incomplete (recording interrupted?), "

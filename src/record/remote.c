@@ -4,6 +4,7 @@
 #include "app.h"
 #include "command.h"
 #include "cpuset.h"
+#include "jsonbound.h"
 #include "mode.h"
 #include "recfile.h"
 #include "replay.h"
@@ -402,7 +403,7 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 	struct remote *rm = RM(app);
 	struct replay *r = app->replay;
 	json_error_t jerr;
-	json_t *o = json_loadb(line, len, 0, &jerr);
+	json_t *o = jsonb_loadb(line, len, 0, JSONB_LINE_FACTOR, &jerr, NULL, 0);
 	const char *type = o && json_is_string(json_object_get(o, "type"))
 			       ? json_string_value(json_object_get(o, "type"))
 			       : NULL;
