@@ -182,6 +182,9 @@ struct session_raw {
 	uint64_t prev_t, cur_t; /* ns, backend clock */
 };
 void session_raw(const struct session *s, struct session_raw *out);
+/* @s replaces @before (the CPU set changed): its time, seq and so the wall-clock timestamp go
+ * on from where @before's were, never back. Call before @s reads. */
+void session_continue(struct session *s, const struct session *before);
 void session_free(struct session *s);
 
 #endif

@@ -781,6 +781,7 @@ static int reopen_cpus(struct app_ctx *app, const int *cpus, int n, char *err, s
 	app->ncpus = n;
 	fill_core_types(app);
 	struct session *s = new_session(app, err, errlen);
+	session_continue(s, app->session); /* time and seq go on */
 	struct session_mode mode = app->mode;
 	if (!s || session_set_mode(s, &mode, err, errlen) < 0) {
 		session_free(s);
