@@ -224,7 +224,9 @@ size_t rec_line_max(int ncpus, int nevents);
 /* Whether @cur can follow @prev (the last good tick of the same mode): time advances; no
  * enabled or running time goes back; running grows no more than enabled; a count does not go
  * back (64-bit) or by more than half the range (narrower @counter_bits) or exceed its width.
- * -1 with "CPU N counter K: reason" in @why. */
+ * -1 with "CPU N counter K: reason" in @why. A counter whose count, enabled and running time all
+ * start again was reset (re-opened, the board rebooted): 1 with the reason in @why, the tick is
+ * good (its deltas are invalid, a gap, and the next ones count from it). */
 int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsigned counter_bits,
 		   char *why, size_t whylen);
 

@@ -1180,6 +1180,8 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 		return 0; /* another mode: nothing to compare */
 	unsigned bits = counter_bits && counter_bits < 64 ? counter_bits : 64;
 	uint64_t mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+	char reset[160] = ""; /* the first counter that started again */
+	int nreset = 0;
 	for (int i = 0; i < cur->ncpus; i++) {
 		const struct rec_cpu *c = &cur->cpus[i], *pc = NULL;
 		if (c->offline)
@@ -1199,6 +1201,15 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 			if (!bad && pc && !pc->offline && pc->c[e].present) {
 				const struct raw_count *pv = &pc->c[e].raw;
 				uint64_t dv = (v->value - pv->value) & mask;
+				if (v->enabled < pv->enabled && v->running <= pv->running &&
+				    (v->value < pv->value || dv > mask / 2)) {
+					/* count, enabled and running time all start again: the
+					 * counter was reset (re-opened, the board rebooted) */
+					if (!nreset++)
+						snprintf(reset, sizeof(reset), "CPU %d counter %d",
+							 c->cpu, e + 1);
+					continue;
+				}
 				if (v->enabled < pv->enabled)
 					bad = "enabled time goes back";
 				else if (v->running < pv->running)
@@ -1214,6 +1225,17 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 				return -1;
 			}
 		}
+	}
+	if (reset[0]) {
+		if (nreset > 1)
+			snprintf(why, whylen,
+				 "%s and %d more: counters reset (counts and times "
+				 "start again)",
+				 reset, nreset - 1);
+		else
+			snprintf(why, whylen, "%s: counter reset (count and times start again)",
+				 reset);
+		return 1;
 	}
 	return 0;
 }
@@ -1315,14 +1337,20 @@ enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char
 				json_decref(o);
 				continue;
 			}
-			if (r->have_last && r->last.mode == out->u.tick.mode &&
-			    rec_tick_check(&r->last, &out->u.tick, r->counter_bits, why,
-					   sizeof(why)) < 0) {
+			int chk = r->have_last && r->last.mode == out->u.tick.mode
+				      ? rec_tick_check(&r->last, &out->u.tick, r->counter_bits, why,
+						       sizeof(why))
+				      : 0;
+			if (chk < 0) {
 				reader_warn(r, "tick: %s; tick skipped", why);
 				rec_tick_free(&out->u.tick);
 				json_decref(o);
 				continue;
 			}
+			if (chk >
+			    0) /* a gap: this tick's deltas are invalid, the next ones right */
+				reader_warn(r, "tick: %s; a gap: no value (invalid) for this tick",
+					    why);
 			rec_tick_free(&r->last);
 			r->have_last = rec_tick_copy(&r->last, &out->u.tick) == 0;
 			out->kind = REC_TICK;
