@@ -38,6 +38,8 @@ int remote_app_input(struct app_ctx *app, int fd);
 int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t errlen);
 /* Client: on every timer tick: reconnects a lost link when its backoff is over. */
 void remote_app_poll(struct app_ctx *app);
+/* The link was lost and --reconnect's attempts are used up (the run ends with status 1). */
+bool remote_app_gave_up(const struct app_ctx *app);
 /* Client: "connected", "link lost, reconnecting in 4 s", ... for the header line. */
 const char *remote_app_state(const struct app_ctx *app);
 void remote_app_free(struct app_ctx *app);

@@ -277,6 +277,8 @@ int main(int argc, char **argv)
 #else
 		rc = ui_run(&app);
 #endif
+	if (rc == 0 && remote_app_gave_up(&app))
+		rc = 1; /* the reason is in the log */
 	app_free(&app); /* closes the recording: its last write counts */
 	char why[512];
 	if (rc == 0 && safe_output_unrecovered(why, sizeof(why))) {

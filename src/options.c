@@ -64,6 +64,7 @@ enum option_id {
 	OPT_DELAY = 'd',
 	OPT_OUTPUT = 'o',
 	OPT_FORCE,
+	OPT_RECONNECT,
 };
 
 struct option_def {
@@ -133,6 +134,9 @@ static const struct option_def option_table[] = {
      "monitor a remote board (USER@ optional; no leading '-') through its pmutop agent"},
     {"transport", OPT_TRANSPORT, "CMD",
      "reaches the host as CMD -- HOST WORDS... (default \"ssh -T\"; WORDS shell-quoted)"},
+    {"reconnect", OPT_RECONNECT, "N|forever",
+     "--remote: reconnect attempts after the link drops, then an error (default 5 in batch "
+     "mode, forever on the screen)"},
     {"agent", OPT_AGENT, "CMD",
      "the agent command on the remote host (default pmutop-agent, else pmutop)"},
     {"sample", OPT_SAMPLE, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)"},
@@ -157,8 +161,8 @@ static const struct option_def option_table[] = {
 #define NOPTIONS (sizeof(option_table) / sizeof(option_table[0]))
 
 /* Options of the screen and of the remote viewer: the board agent has neither. */
-static const int screen_only_options[] = {OPT_THEME, OPT_REMOTE, OPT_TRANSPORT, OPT_AGENT,
-					  OPT_LIST_THEMES};
+static const int screen_only_options[] = {OPT_THEME, OPT_REMOTE,      OPT_TRANSPORT,
+					  OPT_AGENT, OPT_LIST_THEMES, OPT_RECONNECT};
 
 static bool in_program(const struct option_def *d, enum options_program prog)
 {
@@ -492,6 +496,15 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	case OPT_TRANSPORT:
 		o->transport = arg;
 		return 0;
+	case OPT_RECONNECT:
+		if (strcmp(arg, "forever") == 0) {
+			o->reconnect = OPTIONS_RECONNECT_FOREVER;
+			return 0;
+		}
+		if (parse_long(arg, 0, 1000000, "--reconnect", &v, err, errlen) < 0)
+			return -1;
+		o->reconnect = (int)v;
+		return 0;
 	case OPT_SAMPLE:
 		if (duration_parse_ms(arg, 1, &o->sample_ms) < 0 || o->sample_ms < 1 ||
 		    o->sample_ms > 3600000) {
@@ -578,6 +591,7 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 	o->backend = "perf";
 	o->sysfs_root = "/";
 	o->transport = "ssh -T";
+	o->reconnect = OPTIONS_RECONNECT_DEFAULT;
 	o->pin_cpu = -1;
 	o->speed = 1;
 	o->agent = NULL; /* pmutop-agent where the board has it, else pmutop */

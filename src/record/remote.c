@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BACKOFF_MIN_MS 1000
@@ -45,6 +46,9 @@ struct remote {
 	unsigned backoff_ms;
 	uint64_t retry_at_ns; /* 0: connected or connecting */
 	int connections;
+	int failures;	   /* reconnect attempts since the last tick */
+	bool gave_up;	   /* --reconnect attempts used up */
+	time_t lost_since; /* wall clock of the link loss (0: connected) */
 	char state[200];
 };
 
@@ -52,6 +56,35 @@ struct remote {
 
 static void set_state(struct remote *rm, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+#define RECONNECT_BATCH 5 /* --reconnect default in batch mode */
+
+/* The reconnect attempts allowed (-1: forever). */
+static int reconnect_limit(const struct app_ctx *app)
+{
+	int n = app->opt.reconnect;
+	if (n == OPTIONS_RECONNECT_DEFAULT)
+		return app->opt.batch ? RECONNECT_BATCH : OPTIONS_RECONNECT_FOREVER;
+	return n;
+}
+
+/* One more failed attempt: false, with the run ended and the reason logged, when they are used
+ * up. */
+static bool may_retry(struct app_ctx *app, const char *why)
+{
+	struct remote *rm = RM(app);
+	int limit = reconnect_limit(app);
+	if (limit < 0 || rm->failures++ < limit)
+		return true;
+	rm->gave_up = true;
+	rm->retry_at_ns = 0;
+	app_log(app, MSG_ERROR, "%s: gave up after %d reconnect attempt%s (--reconnect %d): %s",
+		rm->host, limit, limit == 1 ? "" : "s", limit, why);
+	set_state(rm, "DISCONNECTED: gave up after %d attempts", limit);
+	app->quit = true;
+	return false;
+}
+
 static void set_state(struct remote *rm, const char *fmt, ...)
 {
 	va_list ap;
@@ -330,10 +363,20 @@ static void link_lost(struct app_ctx *app, const char *why)
 	struct remote *rm = RM(app);
 	char how[128];
 	disconnect(app, how, sizeof(how));
+	if (!rm->lost_since)
+		rm->lost_since = time(NULL);
+	char reason[300];
+	snprintf(reason, sizeof(reason), "link lost (%s, %s)", why, how);
+	if (!may_retry(app, reason))
+		return;
 	rm->retry_at_ns = loop_now_ns() + (uint64_t)rm->backoff_ms * 1000000ULL;
 	app_log(app, MSG_ERROR, "link to %s lost (%s, %s); history kept, reconnecting in %u s",
 		rm->host, why, how, rm->backoff_ms / 1000);
-	set_state(rm, "LINK LOST: reconnecting in %u s", rm->backoff_ms / 1000);
+	char since[32];
+	struct tm tm;
+	strftime(since, sizeof(since), "%H:%M:%S", localtime_r(&rm->lost_since, &tm));
+	set_state(rm, "DISCONNECTED since %s (values are stale): reconnecting in %u s", since,
+		  rm->backoff_ms / 1000);
 	rm->backoff_ms = rm->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : rm->backoff_ms * 2;
 }
 
@@ -491,6 +534,10 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		break;
 	}
 	rec_record_free(&rec);
+	if (rc) {
+		rm->failures = 0;
+		rm->lost_since = 0;
+	}
 	if (rc && rm->backoff_ms != BACKOFF_MIN_MS) {
 		if (rm->connections > 1)
 			app_log(app, MSG_INFO, "reconnected to %s", rm->host);
@@ -569,6 +616,8 @@ void remote_app_poll(struct app_ctx *app)
 		char err[512];
 		if (spawn(app, err, sizeof(err)) < 0) {
 			app_log(app, MSG_ERROR, "%s: %s", rm->host, err);
+			if (!may_retry(app, err))
+				return;
 			rm->retry_at_ns = loop_now_ns() + (uint64_t)rm->backoff_ms * 1000000ULL;
 		} else {
 			app_log(app, MSG_INFO, "reconnecting to %s", rm->host);
@@ -601,6 +650,8 @@ static int check_control(const char *line, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+bool remote_app_gave_up(const struct app_ctx *app) { return app->remote && RM(app)->gave_up; }
 
 int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t errlen)
 {
