@@ -91,7 +91,7 @@ struct metric_detail {
 
 /* One tick, immutable once published. */
 struct snapshot {
-	uint64_t seq;	   /* 1, 2, ... since the mode started */
+	uint64_t seq;	   /* 1, 2, ... for the whole run (modes and CPU sets change) */
 	double time_s;	   /* since the session started (monotonic) */
 	double interval_s; /* measured length of this tick */
 	bool first;	   /* the first full tick of a newly opened mode */

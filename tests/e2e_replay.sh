@@ -51,7 +51,7 @@ check_bad() { # file, wanted exit status, message
 }
 check_bad "$FX/rec/truncated.jsonl" 0 "truncated.jsonl:4: last line is incomplete"
 check_bad "$FX/rec/corrupt.jsonl" 0 "corrupt.jsonl:4: corrupt line .* skipped"
-check_bad "$FX/rec/future.jsonl" 2 "format version 2 is newer"
+check_bad "$FX/rec/future.jsonl" 2 "format version 3 is newer"
 check_bad "$FX/replay/wrongtype.jsonl" 2 'wrongtype.jsonl:3: tick: CPU 0: "c" must be a list'
 check_bad "$FX/replay/negative.jsonl" 2 "negative.jsonl:3: .*negative"
 check_bad "$FX/replay/toobig.jsonl" 2 "does not fit in 64 bits"

@@ -171,7 +171,7 @@ static void test_round_trip(void)
 	int rc = rec_load(path, &f, err, sizeof(err));
 	CHECK(rc == 0, "load: %s", err);
 	if (rc == 0) {
-		CHECK_INT(f.header.version, 1);
+		CHECK_INT(f.header.version, REC_FORMAT_VERSION);
 		CHECK_STR(f.header.host, h.host);
 		CHECK_STR(f.header.kernel, h.kernel);
 		CHECK_STR(f.header.family, "skl");
@@ -327,7 +327,7 @@ static void test_fixture_errors(void)
 		const char *msg;
 	} cases[] = {
 	    {__LINE__, "future.jsonl",
-	     "future.jsonl:1: format version 2 is newer than this pmutop understands (1)"},
+	     "future.jsonl:1: format version 3 is newer than this pmutop understands (2)"},
 	    {__LINE__, "missing.jsonl", "cannot open"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -617,6 +617,73 @@ static void test_kill9(void)
 	rec_file_free(&f);
 }
 
+/* A CPU set change: the cpus record lets later ticks hold a CPU the header lacks; the loaded
+ * header lists every CPU the file counts. Without the record such a tick is skipped. */
+static void test_cpus_record(void)
+{
+	const char *path = tmp_path("cpus.jsonl");
+	char err[256] = "";
+	struct rec_writer *w = rec_writer_open(path, NULL, err, sizeof(err));
+	CHECK(w != NULL, "open: %s", err);
+	if (!w)
+		return;
+	struct rec_header h;
+	make_header(&h, 1); /* CPU 0 */
+	struct rec_mode m = {.t = 0, .name = "cpi", .nevents = 2, .events = events2};
+	CHECK_INT(rec_writer_write_header(w, &h, err, sizeof(err)), 0);
+	CHECK_INT(rec_writer_write_mode(w, &m, err, sizeof(err)), 0);
+	struct rec_tick t1, t2;
+	make_tick(&t1, &h, 2, 1);
+	CHECK_INT(rec_writer_write_tick(w, &t1, err, sizeof(err)), 0);
+	struct rec_cpu_info two[2] = {{.cpu = 0}, {.cpu = 2, .core_type = "cpu_atom"}};
+	struct rec_cpus c = {.t = 2.0, .ncpus = 2, .cpus = two};
+	CHECK_INT(rec_writer_write_cpus(w, &c, err, sizeof(err)), 0);
+	struct rec_header h2 = h;
+	h2.ncpus = 2;
+	h2.cpus = two;
+	make_tick(&t2, &h2, 2, 2);
+	CHECK_INT(rec_writer_write_tick(w, &t2, err, sizeof(err)), 0);
+	CHECK_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	struct rec_file f;
+	int rc = rec_load(path, &f, err, sizeof(err));
+	CHECK(rc == 0, "load: %s", err);
+	if (rc == 0) {
+		CHECK_INT(f.header.version, 2);
+		CHECK_INT(f.nticks, 2);
+		CHECK_INT(f.nwarnings, 0);
+		CHECK_INT(f.header.ncpus, 2);
+		CHECK(f.header.ncpus == 2 && f.header.cpus[1].cpu == 2 &&
+			  strcmp(f.header.cpus[1].core_type, "cpu_atom") == 0,
+		      "CPU 2 not in the loaded header");
+		CHECK(f.nticks == 2 && f.ticks[1].ncpus == 2 && f.ticks[1].cpus[1].cpu == 2,
+		      "the tick of CPU 2");
+		rec_file_free(&f);
+	}
+	/* the same file without its cpus record: the tick of CPU 2 is skipped */
+	FILE *in = fopen(path, "r");
+	char text[8192] = "", line[4096];
+	while (in && fgets(line, sizeof(line), in))
+		if (!strstr(line, "\"type\":\"cpus\""))
+			strcat(text, line);
+	if (in)
+		fclose(in);
+	const char *p2 = tmp_path("nocpus.jsonl");
+	FILE *out = fopen(p2, "w");
+	if (out) {
+		fputs(text, out);
+		fclose(out);
+	}
+	rc = rec_load(p2, &f, err, sizeof(err));
+	CHECK(rc == 0 && f.nticks == 1 && f.nwarnings == 1 &&
+		  strstr(f.warnings[0], "not in the header's CPU list"),
+	      "without the cpus record: rc %d, %d ticks", rc, rc == 0 ? f.nticks : -1);
+	if (rc == 0)
+		rec_file_free(&f);
+	rec_tick_free(&t1);
+	rec_tick_free(&t2);
+	rec_header_free(&h);
+}
+
 static void test_enospc(void)
 {
 	char err[256] = "", err2[256] = "";
@@ -793,6 +860,7 @@ int main(void)
 	test_consistency();
 	test_kill9();
 	test_enospc();
+	test_cpus_record();
 	test_short_write();
 	test_epipe();
 	test_unwritable();

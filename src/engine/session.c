@@ -118,7 +118,9 @@ static void free_buffers(struct session *s)
 	s->prev_present = s->cur_present = s->offline = NULL;
 	s->carry_rate = s->carry_running = s->age = NULL;
 	s->carry_state = NULL;
+	uint64_t seq = s->snap.seq; /* seq goes on across modes: it never repeats in a run */
 	memset(&s->snap, 0, sizeof(s->snap));
+	s->snap.seq = seq;
 }
 
 int session_set_mode(struct session *s, const struct session_mode *mode, char *err, size_t errlen)

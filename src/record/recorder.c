@@ -2,6 +2,7 @@
 /* recorder.c: an app hook that writes every tick's raw cumulative triples to a recording. */
 #include "recorder.h"
 #include "app.h"
+#include "cpuset.h"
 #include "recfile.h"
 #include "replay.h"
 #include "safefile.h"
@@ -26,6 +27,7 @@ struct recorder {
 	double offset;	  /* s added after a session restart (CPU set change) */
 	uint64_t last_ns;
 	bool failed;
+	struct cpuset cpus; /* the CPUs the recording's header or last cpus record names */
 };
 
 #define REC(app) ((struct recorder *)(app)->recorder)
@@ -186,6 +188,27 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 		fail(app, err);
 }
 
+/* The CPU set changed (a CPU came online, :cpus): a cpus record before the mode that reopens. */
+static int write_cpus_if_changed(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct recorder *r = REC(app);
+	struct cpuset now;
+	cpuset_clear(&now);
+	for (int i = 0; i < app->ncpus; i++)
+		cpuset_add(&now, app->cpus[i]);
+	if (cpuset_equal(&now, &r->cpus))
+		return 0;
+	struct rec_cpu_info cpus[app->ncpus > 0 ? app->ncpus : 1];
+	for (int i = 0; i < app->ncpus; i++) {
+		cpus[i].cpu = app->cpus[i];
+		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
+			 app_core_type(app, app->cpus[i]));
+	}
+	struct rec_cpus c = {.t = r->have_base ? r->last_t : 0, .ncpus = app->ncpus, .cpus = cpus};
+	r->cpus = now;
+	return rec_writer_write_cpus(r->w, &c, err, errlen);
+}
+
 static void on_mode(struct app_ctx *app, void *arg)
 {
 	(void)arg;
@@ -193,7 +216,8 @@ static void on_mode(struct app_ctx *app, void *arg)
 	if (!r || r->failed)
 		return;
 	char err[512];
-	if (write_mode(app, err, sizeof(err)) < 0)
+	if (write_cpus_if_changed(app, err, sizeof(err)) < 0 ||
+	    write_mode(app, err, sizeof(err)) < 0)
 		fail(app, err);
 	r->need_prev = true;
 }
@@ -234,6 +258,9 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 	}
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->need_prev = true;
+	cpuset_clear(&r->cpus);
+	for (int i = 0; i < app->ncpus; i++)
+		cpuset_add(&r->cpus, app->cpus[i]);
 	app->recorder = r;
 	snprintf(app->record_path, sizeof(app->record_path), "%s", path);
 	if (write_header(app, err, errlen) < 0 || write_mode(app, err, errlen) < 0) {
