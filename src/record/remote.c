@@ -49,6 +49,9 @@ struct remote {
 	int failures;	   /* reconnect attempts since the last tick */
 	bool gave_up;	   /* --reconnect attempts used up */
 	time_t lost_since; /* wall clock of the link loss (0: connected) */
+	bool gap_pending;  /* the next tick after a reconnect gets a mark saying so */
+	double lost_t;	   /* s, the last tick before the link was lost */
+	uint64_t lost_ns;  /* loop clock when it was lost */
 	char state[200];
 };
 
@@ -363,8 +366,12 @@ static void link_lost(struct app_ctx *app, const char *why)
 	struct remote *rm = RM(app);
 	char how[128];
 	disconnect(app, how, sizeof(how));
-	if (!rm->lost_since)
+	if (!rm->lost_since) {
 		rm->lost_since = time(NULL);
+		rm->lost_t = rm->last_t;
+		rm->lost_ns = loop_now_ns();
+		rm->gap_pending = true;
+	}
 	char reason[300];
 	snprintf(reason, sizeof(reason), "link lost (%s, %s)", why, how);
 	if (!may_retry(app, reason))
@@ -474,9 +481,19 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 			r->f.header = rec.u.header;
 			memset(&rec.u.header, 0, sizeof(rec.u.header));
 		}
+		/* a new stream starts its times at 0: on the board's clock (its start_time, whole
+		 * seconds) the reconnect comes after the outage; never before what we have */
+		double after = r->f.nticks ? rm->last_t + (double)app->interval_ms / 1000.0 : 0;
+		double board =
+		    r->f.nticks ? (double)(rec.u.header.start_time - r->f.header.start_time) : 0;
+		rm->t_offset = board > after && board < after + 31536000.0 ? board : after;
+		/* the outage as this side measured it (the board's clock has whole seconds) */
+		double outage = rm->gap_pending && rm->lost_ns
+				    ? rm->lost_t + (double)(loop_now_ns() - rm->lost_ns) / 1e9
+				    : 0;
+		if (outage > rm->t_offset)
+			rm->t_offset = outage;
 		rec_record_free(&rec);
-		/* a new stream starts its times at 0: continue after what we have */
-		rm->t_offset = r->f.nticks ? rm->last_t + (double)app->interval_ms / 1000.0 : 0;
 		return 0;
 	}
 	if (!rm->have_header)
@@ -534,6 +551,17 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		break;
 	}
 	rec_record_free(&rec);
+	if (rc && rm->gap_pending) { /* a reconnect is a marked gap, in the history and marks */
+		struct rec_mark gap = {.t = rm->last_t};
+		struct tm tm;
+		char since[16];
+		strftime(since, sizeof(since), "%H:%M:%S", localtime_r(&rm->lost_since, &tm));
+		snprintf(gap.text, sizeof(gap.text),
+			 "gap: link to %.100s lost at %s (after t %.3f s), reconnected", rm->host,
+			 since, rm->lost_t);
+		replay_append_mark(r, &gap);
+		rm->gap_pending = false;
+	}
 	if (rc) {
 		rm->failures = 0;
 		rm->lost_since = 0;
