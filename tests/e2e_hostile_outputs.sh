@@ -40,6 +40,13 @@ for how in "-r|$T/fifo" "-o|$T/fifo" "-c|record $T/fifo" "-c|export spikes $T/fi
 	check "$how: says it is a FIFO ($(head -c 300 "$T/err"))" \
 		grep -q 'fifo: it is a FIFO, not a regular file: not written (--force writes to it)' "$T/err"
 done
+# --flight-out: a FIFO planted at the next name is skipped (names pmutop picks are created new)
+mkfifo "$T/fl-1.jsonl"
+run_cmd -b -n 12 --sample 10 --refresh 100 --backend sim --sim-cpus 4 -m cpi \
+	--sim-spike 1:50:6 --alert "cpi > 3 on 1" --flight 1.5 --flight-out "$T/fl"
+check "--flight-out past a FIFO: exit 0, no hang (got $RC)" [ "$RC" = 0 ]
+check "--flight-out past a FIFO: written to the next name" grep -q 'flight recording .*fl-2.jsonl' "$T/err"
+check "--flight-out past a FIFO: the FIFO stays" [ -p "$T/fl-1.jsonl" ]
 # --force: with no reader it still does not wait
 run_cmd "${SIM[@]}" -r "$T/fifo" --force
 check "-r FIFO --force, no reader: exit 2, no hang (got $RC)" [ "$RC" = 2 ]
