@@ -203,6 +203,9 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
  * set keeps counting). app_tick() calls it once every APP_ONLINE_READ_NS. */
 #define APP_ONLINE_READ_NS 1000000000ULL
 int app_follow_online(struct app_ctx *app, char *err, size_t errlen);
+/* A recorded source whose CPUs grew (a remote board's CPU came online): rows for the new ones
+ * too, time and seq going on. Returns 1 when rows were added, 0 when none, -1 on failure. */
+int app_follow_source_cpus(struct app_ctx *app, char *err, size_t errlen);
 /* One tick: read, compute, record. Returns 1 with a new snapshot, 0 priming, -1 error. */
 int app_tick(struct app_ctx *app, char *err, size_t errlen);
 /* The next tick from whatever the source is: a recorded source follows its recording (mode

@@ -90,4 +90,30 @@ for a, b in zip(live, rep):
 print("\n".join(bad[:5]) if bad else "ok")
 EOF
 check "replay = live, tick for tick: $(cat "$T/eq.out")" grep -qx ok "$T/eq.out"
+
+# the remote stream does the same: the board's CPU 1 comes online, the client gets its row and
+# goes on (before: it stuck at its last tick)
+AGENT=${PMUTOP_AGENT_BIN:-$(dirname "$BIN")/pmutop-agent}
+echo 0 >"$ONLINE"
+HP_TREE=$TREE PMUTOP_BIN=$BIN "$BIN" -b --remote board --transport "$T_SRC/tests/fixtures/replay/tree-transport.sh" \
+	--agent "$AGENT" -i 100 -n 30 -f json >"$T/out.json" 2>"$T/rerr" </dev/null &
+PID=$!
+T_CLEANUPS+=("kill $PID 2>/dev/null")
+wait_records 5
+echo 0-1 >"$ONLINE"
+wait "$PID"
+RC=$?
+check "remote: exit 0 ($(tail -2 "$T/rerr"))" [ "$RC" = 0 ]
+check "remote: all 30 records" [ "$(wc -l <"$T/out.json")" = 30 ]
+check "remote: CPU 1 gets its row" grep -q '"cpu":1,' "$T/out.json"
+python3 - "$T/out.json" "$T/out.json" >"$T/py.out" 2>&1 <<'EOF'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+for key in ("time", "seq", "timestamp"):
+    v = [r[key] for r in recs]
+    if not all(b > a for a, b in zip(v, v[1:])):
+        print("%s not monotonic" % key); sys.exit(1)
+print("ok")
+EOF
+check "remote: time, seq, timestamp monotonic ($(cat "$T/py.out"))" grep -qx ok "$T/py.out"
 t_done

@@ -846,6 +846,32 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	return 1;
 }
 
+int app_follow_source_cpus(struct app_ctx *app, char *err, size_t errlen)
+{
+	if (!app->session || !app->source.ops->cpus)
+		return 0;
+	struct cpuset want, have;
+	app->source.ops->cpus(app->source.inst, &want);
+	cpuset_clear(&have);
+	for (int r = 0; r < app->ncpus; r++)
+		cpuset_add(&have, app->cpus[r]);
+	struct cpuset fresh = want;
+	int c;
+	cpuset_for_each(c, &have) cpuset_del(&fresh, c);
+	if (cpuset_count(&fresh) == 0)
+		return 0;
+	int cpus[APP_MAX_ROWS], n = 0;
+	for (int r = 0; r < app->ncpus; r++)
+		cpus[n++] = app->cpus[r];
+	cpuset_for_each(c, &fresh) if (n < APP_MAX_ROWS) cpus[n++] = c;
+	char added[128];
+	cpuset_format(&fresh, added, sizeof(added));
+	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
+		return -1;
+	app_log(app, MSG_INFO, "CPU %s came online: counting it", added);
+	return 1;
+}
+
 /* --- the cadence: interval, sample, replay rate ------------------------------------------- */
 
 uint64_t app_period_ns(const struct app_ctx *app)

@@ -37,6 +37,7 @@ struct remote {
 	char ebuf[1024]; /* partial stderr line */
 	size_t elen;
 	char *header_line, *mode_line;
+	char *cpus_line; /* this stream's last CPU set change (read between header and mode) */
 	int memfd;
 	bool watched;
 	bool have_header; /* of this connection */
@@ -387,6 +388,15 @@ static void link_lost(struct app_ctx *app, const char *why)
 	rm->backoff_ms = rm->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : rm->backoff_ms * 2;
 }
 
+/* Rows for every CPU the stream has named (its header, cpus records): a CPU that came online
+ * on the board gets its row, as it does live. */
+static void follow_cpus(struct app_ctx *app)
+{
+	char err[512];
+	if (app_follow_source_cpus(app, err, sizeof(err)) < 0)
+		app_log(app, MSG_ERROR, "%s: %s", RM(app)->host, err);
+}
+
 /* Parses @line in the context of this stream's header and mode into @rec (a memfd holds the
  * three lines, so the recording reader checks it as it would a file). */
 static int parse(struct remote *rm, const char *line, size_t len, bool with_mode,
@@ -400,8 +410,8 @@ static int parse(struct remote *rm, const char *line, size_t len, bool with_mode
 		snprintf(err, errlen, "%s", strerror(errno));
 		return -1;
 	}
-	const char *parts[3] = {rm->header_line, with_mode ? rm->mode_line : NULL, NULL};
-	for (int i = 0; i < 2; i++)
+	const char *parts[3] = {rm->header_line, rm->cpus_line, with_mode ? rm->mode_line : NULL};
+	for (int i = 0; i < 3; i++)
 		if (parts[i] && (write(rm->memfd, parts[i], strlen(parts[i])) < 0 ||
 				 write(rm->memfd, "\n", 1) < 0)) {
 			snprintf(err, errlen, "%s", strerror(errno));
@@ -466,7 +476,8 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 	if (strcmp(kind, "header") == 0) {
 		free(rm->header_line);
 		free(rm->mode_line);
-		rm->mode_line = NULL;
+		free(rm->cpus_line);
+		rm->mode_line = rm->cpus_line = NULL;
 		rm->header_line = strndup(line, len);
 		rm->have_header = false;
 		if (!rm->header_line || parse(rm, "", 0, false, &rec, err, sizeof(err)) < 0 ||
@@ -480,6 +491,11 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		if (!r->f.header.ncpus) {
 			r->f.header = rec.u.header;
 			memset(&rec.u.header, 0, sizeof(rec.u.header));
+		} else { /* a reconnect: the board may count more CPUs now */
+			struct rec_cpus c = {.ncpus = rec.u.header.ncpus,
+					     .cpus = rec.u.header.cpus};
+			if (rec_header_add_cpus(&r->f.header, &c) == 0)
+				follow_cpus(app);
 		}
 		/* a new stream starts its times at 0: on the board's clock (its start_time, whole
 		 * seconds) the reconnect comes after the outage; never before what we have */
@@ -499,7 +515,8 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 	if (!rm->have_header)
 		return 0;
 	bool is_mode = strcmp(kind, "mode") == 0;
-	if (!is_mode && strcmp(kind, "tick") != 0 && strcmp(kind, "mark") != 0)
+	if (!is_mode && strcmp(kind, "tick") != 0 && strcmp(kind, "mark") != 0 &&
+	    strcmp(kind, "cpus") != 0)
 		return 0; /* a later record type: skipped */
 	if (!is_mode && !rm->mode_line)
 		return 0;
@@ -546,6 +563,12 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 	case REC_MARK:
 		rec.u.mark.t += rm->t_offset;
 		replay_append_mark(r, &rec.u.mark);
+		break;
+	case REC_CPUS: /* the board's CPU set changed: later ticks may hold the new CPUs */
+		free(rm->cpus_line);
+		rm->cpus_line = strndup(line, len);
+		if (rec_header_add_cpus(&r->f.header, &rec.u.cpus) == 0)
+			follow_cpus(app);
 		break;
 	default:
 		break;
@@ -794,6 +817,7 @@ void remote_app_free(struct app_ctx *app)
 	close_fd(&rm->memfd);
 	free(rm->buf);
 	free(rm->header_line);
+	free(rm->cpus_line);
 	free(rm->mode_line);
 	free(rm);
 	app->remote = NULL;
