@@ -127,7 +127,7 @@ static int finish_load(struct replay *r, bool imported, char *err, size_t errlen
 static int load_all(struct replay *r, struct linereader *lr, char *err, size_t errlen)
 {
 	enum perfstat_format fmt = perfstat_detect_lr(lr);
-	bool imported = fmt == PERFSTAT_CSV || fmt == PERFSTAT_JSON;
+	bool imported = fmt != PERFSTAT_UNKNOWN && fmt != PERFSTAT_RECORDING; /* or refused */
 	int rc = imported ? perfstat_load_lr(lr, fmt, &r->f, err, errlen)
 			  : rec_load_lr(lr, &r->f, err, errlen);
 	if (rc < 0)

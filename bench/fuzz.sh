@@ -3,7 +3,8 @@
 # fuzz.sh: builds the libFuzzer binaries (clang, ASan + UBSan) into build-fuzz and runs each target.
 # Usage: bench/fuzz.sh [SECONDS] [TARGET...]   (default 60 s each, every tests/fuzz/fuzz_*.c)
 # Env: CC (default clang), BUILD (default build-fuzz), JOBS (build jobs, default 2), PARALLEL
-# (targets fuzzing at once, default 1).
+# (targets fuzzing at once, default 1), FUZZ_TIME ("modefile=240 command=90": seconds for
+# those targets instead of SECONDS).
 # New inputs libFuzzer finds go to $BUILD/corpus/NAME (the committed seeds are only read);
 # crashes go to $BUILD/crashes/NAME-crash-*. Exit status 1 if any target crashed.
 set -u
@@ -38,11 +39,15 @@ run_target() {
 	local t=$1 name=fuzz_$1 work log rc execs secs last cov ft units rate result
 	work=$BUILD/corpus/$name
 	mkdir -p "$work"
+	local secs_t=$SECONDS_EACH kv
+	for kv in ${FUZZ_TIME:-}; do
+		[ "${kv%%=*}" = "$t" ] && secs_t=${kv#*=}
+	done
 	log=$BUILD/logs/$name.log
 	rm -f "$BUILD/logs/$name.result"
 	# From tests/: the encode target reads the sysfs fixture there.
 	(cd "$SRC/tests" && "$BUILD/${name}_libfuzzer" "$work" "$SRC/tests/fuzz/corpus/$name" \
-		-max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-max_total_time="$secs_t" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$BUILD/crashes/$name-" >"$log" 2>&1)
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

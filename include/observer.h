@@ -100,6 +100,9 @@ void app_quit(struct app_ctx *app);
  * this machine's sysfs for one that counts it, "" for the sim. */
 const char *app_core_type(const struct app_ctx *app, int cpu);
 
+/* A recorded source whose CPUs grew (a remote board's CPU came online): rows for the new ones
+ * too, time and seq going on. Returns 1 when rows were added, 0 when none, -1 on failure. */
+int app_follow_source_cpus(struct app_ctx *app, char *err, size_t errlen);
 /* Registers a copy of @o; returns it, or NULL when the table is full, out of memory or the name
  * is taken. */
 struct observer *app_observe(struct app_ctx *app, const struct observer *o);

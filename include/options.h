@@ -43,8 +43,11 @@ struct options {
 	bool no_rc;
 	const char *remote;
 	const char *transport;
-	long sample_ms;	 /* --sample, 0 = same as interval */
-	int pin_cpu;	 /* --pin, -1 none */
+	int reconnect; /* --reconnect: attempts after a lost link, or one of these: */
+#define OPTIONS_RECONNECT_FOREVER (-1)
+#define OPTIONS_RECONNECT_DEFAULT (-2) /* 5 in batch mode, forever on the screen */
+	long sample_ms;		       /* --sample, 0 = same as interval */
+	int pin_cpu;		       /* --pin, -1 none */
 	long refresh_ms; /* --refresh, 0 = not given (then -i is the refresh cadence) */
 	const char *alerts[OPTIONS_MAX_LIST]; /* --alert RULE */
 	int nalerts;

@@ -28,16 +28,22 @@
  *   no line for a CPU/event in an interval -> present = false for that tick.
  * Values with unit "msec" (cpu-clock, task-clock) are converted to ns, as the perf backend
  * reads them. interval_ns is the difference of consecutive timestamps (the first from 0).
- * Lines that cannot be used (no CPU column, no timestamp, bad numbers, time going back, a
- * repeated CPU/event in one interval, unknown JSON objects) are skipped, each with a
- * "path:line: ..." warning in rec_file.warnings.
+ * Values are kept exactly as printed, also when multiplexed: see synth_delta in perfstat.c.
+ * Without -I the one interval is the elapsed time (duration_time; per CPU the longest run
+ * time; else cpu-clock/task-clock over its "CPUs utilized"). -r N's variance column is dropped.
+ * A line that is not perf stat output (no CPU column, bad numbers, time going back, a repeated
+ * CPU/event in one interval, unknown JSON objects) fails the import with "path:line: why";
+ * perf's summary lines are skipped with a warning. --per-core/-socket/-die/-node/-cache/
+ * -cluster output, the human-readable output and --metric-only are refused with the remedy.
  */
 
 enum perfstat_format {
 	PERFSTAT_UNKNOWN = 0, /* for perfstat_load: detect */
 	PERFSTAT_CSV,
 	PERFSTAT_JSON,
-	PERFSTAT_RECORDING, /* a pmutop recording (load it with rec_load) */
+	PERFSTAT_RECORDING,   /* a pmutop recording (load it with rec_load) */
+	PERFSTAT_HUMAN,	      /* perf stat's human-readable output: refused with the remedy */
+	PERFSTAT_METRIC_ONLY, /* perf stat --metric-only: no counts, refused with the remedy */
 };
 
 /* Guesses the format from the first meaningful line; PERFSTAT_UNKNOWN if unreadable or none. */

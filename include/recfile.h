@@ -17,6 +17,9 @@
  *   {"type":"mode","t":0.0,"name":"cpi","events":[{"name":"cycles","spec":..,"encoding":..}]}
  *   {"type":"tick","t":1.0,"interval_ms":1000.2,"cpus":[{"cpu":0,"c":[[v,ena,run],null]}]}
  *   {"type":"mark","t":3.5,"text":"started the build"}
+ *   {"type":"cpus","t":4.0,"cpus":[0,1],"core_types":{...}}   (version 2: the CPUs counted from
+ *     here on, after one came online or a :cpus; later ticks may hold any of them and of the
+ *     header's; a reader of version 1 refuses the file by its header's version)
  *
  * Counter triples are the raw CUMULATIVE {value, enabled ns, running ns} of include/counts.h;
  * consumers compute deltas with count_delta(). Numbers up to INT64_MAX are JSON integers;
@@ -31,12 +34,12 @@
  */
 
 #define REC_FORMAT_NAME "pmutop-recording"
-#define REC_FORMAT_VERSION 1
-#define REC_NAME_MAX 64	   /* bytes incl. NUL: event/mode/pmu/family/backend/core-type names */
-#define REC_SPEC_MAX 256   /* bytes incl. NUL: event specs ("perf::CYCLES", "r01b7") */
-#define REC_TEXT_MAX 256   /* bytes incl. NUL: host, kernel, model, mark text */
-#define REC_MAX_CPU 4096   /* CPU numbers are 0 .. REC_MAX_CPU-1 (= CPUSET_MAX) */
-#define REC_MAX_EVENTS 256 /* events per mode */
+#define REC_FORMAT_VERSION 2 /* 2: "cpus" records (the CPU set changed); 1 is read too */
+#define REC_NAME_MAX 64	     /* bytes incl. NUL: event/mode/pmu/family/backend/core-type names */
+#define REC_SPEC_MAX 256     /* bytes incl. NUL: event specs ("perf::CYCLES", "r01b7") */
+#define REC_TEXT_MAX 256     /* bytes incl. NUL: host, kernel, model, mark text */
+#define REC_MAX_CPU 4096     /* CPU numbers are 0 .. REC_MAX_CPU-1 (= CPUSET_MAX) */
+#define REC_MAX_EVENTS 256   /* events per mode */
 #define REC_HEAD_LINE_MAX (1u << 20) /* bytes: a line before the header told the CPUs */
 #define REC_MAX_LINE (128u << 20)    /* bytes: no line of any recording is longer */
 #define REC_MAX_SLOTS 64	     /* header "slots": issue slots per cycle */
@@ -139,6 +142,14 @@ enum rec_kind {
 	REC_MODE,
 	REC_TICK,
 	REC_MARK,
+	REC_CPUS, /* version 2: the CPU set changed */
+};
+
+/* A "cpus" record: the CPUs counted from @t on (core types as in the header). */
+struct rec_cpus {
+	double t;
+	int ncpus;
+	struct rec_cpu_info *cpus;
 };
 
 /* One record as returned by rec_reader_next(); only the member named by kind is valid. */
@@ -150,6 +161,7 @@ struct rec_record {
 		struct rec_mode mode;
 		struct rec_tick tick;
 		struct rec_mark mark;
+		struct rec_cpus cpus;
 	} u;
 };
 
@@ -158,6 +170,8 @@ int rec_tick_alloc(struct rec_tick *tick, int ncpus, int nevents);
 void rec_tick_free(struct rec_tick *tick);
 void rec_header_free(struct rec_header *h);
 int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src);
+/* Adds the CPUs of @c that @h lacks to @h's list (after the others). -1 on ENOMEM. */
+int rec_header_add_cpus(struct rec_header *h, const struct rec_cpus *c);
 /* Frees what the record owns and sets kind to REC_EOF. */
 void rec_record_free(struct rec_record *r);
 
@@ -204,6 +218,8 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *err, size_t errlen);
 int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *err, size_t errlen);
 int rec_writer_write_mark(struct rec_writer *w, const struct rec_mark *m, char *err, size_t errlen);
+/* The CPU set changed: the CPUs counted from @c->t on (also starts rotated files). */
+int rec_writer_write_cpus(struct rec_writer *w, const struct rec_cpus *c, char *err, size_t errlen);
 bool rec_writer_failed(const struct rec_writer *w);
 uint64_t rec_writer_ticks(const struct rec_writer *w); /* ticks written since open */
 /* Closes the file; returns -1 (message in @err) if the writer had failed or close failed. */
@@ -223,7 +239,9 @@ struct rec_reader *rec_reader_from(struct linereader *lr, char *err, size_t errl
 /* Whether @cur can follow @prev (the last good tick of the same mode): time advances; no
  * enabled or running time goes back; running grows no more than enabled; a count does not go
  * back (64-bit) or by more than half the range (narrower @counter_bits) or exceed its width.
- * -1 with "CPU N counter K: reason" in @why. */
+ * -1 with "CPU N counter K: reason" in @why. A counter whose count, enabled and running time all
+ * start again was reset (re-opened, the board rebooted): 1 with the reason in @why, the tick is
+ * good (its deltas are invalid, a gap, and the next ones count from it). */
 int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsigned counter_bits,
 		   char *why, size_t whylen);
 

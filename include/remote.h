@@ -42,6 +42,8 @@ int remote_app_input(struct app_ctx *app, int fd);
 int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t errlen);
 /* Client: on every timer tick: reconnects a lost link when its backoff is over. */
 void remote_app_poll(struct app_ctx *app);
+/* The link was lost and --reconnect's attempts are used up (the run ends with status 1). */
+bool remote_app_gave_up(const struct app_ctx *app);
 
 /* Agent: true when this run is an agent reading control lines (-b -r - with a pipe on stdin). */
 bool remote_agent_wanted(const struct app_ctx *app);

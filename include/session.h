@@ -93,7 +93,7 @@ struct metric_detail {
 
 /* One tick, immutable once published. */
 struct snapshot {
-	uint64_t seq;	   /* 1, 2, ... since the mode started */
+	uint64_t seq;	   /* 1, 2, ... for the whole run (modes and CPU sets change) */
 	double time_s;	   /* since the session started (monotonic) */
 	double interval_s; /* measured length of this tick */
 	bool first;	   /* the first full tick of a newly opened mode */
@@ -187,6 +187,9 @@ struct session_raw {
 	uint64_t prev_t, cur_t; /* ns, backend clock */
 };
 void session_raw(const struct session *s, struct session_raw *out);
+/* @s replaces @before (the CPU set changed): its time, seq and so the wall-clock timestamp go
+ * on from where @before's were, never back. Call before @s reads. */
+void session_continue(struct session *s, const struct session *before);
 void session_free(struct session *s);
 
 #endif

@@ -55,7 +55,8 @@ static int batch_frame(void *ctx, const struct frame *f)
 	if (output_frame(bt->out, app->opt.format, f) < 0) {
 		if (errno == EPIPE)
 			return 1;
-		text_fprintf(stderr, "pmutop: writing output: %s\n", strerror(errno));
+		text_fprintf(stderr, "pmutop: -o %s: %s\n",
+			     app->opt.output ? app->opt.output : "(stdout)", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -242,9 +243,12 @@ int main(int argc, char **argv)
 		app_free(&app);
 		return 2;
 	}
-	/* a recording that cannot be written is reported; monitoring goes on */
-	if (app.opt.record && recorder_start(&app, app.opt.record, err, sizeof(err)) < 0)
-		app_log(&app, MSG_ERROR, "recording: %s", err);
+	/* an output named on the command line that cannot be created is a usage error, as -o */
+	if (app.opt.record && recorder_start(&app, app.opt.record, err, sizeof(err)) < 0) {
+		text_fprintf(stderr, "pmutop: -r: %s\n", err);
+		app_free(&app);
+		return 2;
+	}
 	if (app.opt.batch) {
 #ifndef PMUTOP_NO_UI
 		ui_add_commands(); /* -c can then say a command is the screen's */
@@ -266,6 +270,13 @@ int main(int argc, char **argv)
 #else
 		rc = ui_run(&app);
 #endif
-	app_free(&app);
+	if (rc == 0 && remote_app_gave_up(&app))
+		rc = 1; /* the reason is in the log */
+	app_free(&app); /* closes the recording: its last write counts */
+	char why[512];
+	if (rc == 0 && safe_output_unrecovered(why, sizeof(why))) {
+		text_fprintf(stderr, "pmutop: exit 1: an output was not written: %s\n", why);
+		rc = 1;
+	}
 	return rc;
 }

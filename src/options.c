@@ -290,6 +290,19 @@ HANDLER(apply_listen)
 	return 0;
 }
 
+HANDLER(apply_reconnect)
+{
+	long v;
+	if (strcmp(arg, "forever") == 0) {
+		o->reconnect = OPTIONS_RECONNECT_FOREVER;
+		return 0;
+	}
+	if (parse_long(arg, 0, 1000000, "--reconnect", &v, err, errlen) < 0)
+		return -1;
+	o->reconnect = (int)v;
+	return 0;
+}
+
 HANDLER(apply_rows)
 {
 	enum row_unit u;
@@ -409,7 +422,8 @@ static const struct option_def option_table[] = {
     {"record-keep", LONG_ONLY, "N", "rotated recordings kept: FILE.1 .. FILE.N (default 1)",
      OPTION_CLI, FN(apply_record_keep)},
     {"force", LONG_ONLY, NULL,
-     "write -r, :record and :export FILE even when it is a symbolic link (refused otherwise)",
+     "write -r, -o, :record and :export FILE even when it is a symbolic link, FIFO or device "
+     "(refused otherwise)",
      OPTION_CLI, FLAG(force)},
     {"replay", 'R', "FILE",
      "replay a recording or perf stat CSV/JSON output; - (stdin) or a FIFO is followed live",
@@ -428,6 +442,10 @@ static const struct option_def option_table[] = {
     {"transport", LONG_ONLY, "CMD",
      "reaches the host as CMD -- HOST WORDS... (default \"ssh -T\"; WORDS shell-quoted)",
      OPTION_CLI | OPTION_SCREEN, STR(transport)},
+    {"reconnect", LONG_ONLY, "N|forever",
+     "--remote: reconnect attempts after the link drops, then an error (default 5 in batch "
+     "mode, forever on the screen)",
+     OPTION_CLI | OPTION_SCREEN, FN(apply_reconnect), .complete = "forever"},
     {"agent", LONG_ONLY, "CMD",
      "the agent command on the remote host (default pmutop-agent, else pmutop)",
      OPTION_CLI | OPTION_SCREEN, STR(agent)},
@@ -781,6 +799,7 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 	o->agent = NULL; /* pmutop-agent where the board has it, else pmutop */
 	o->flight_s = 30;
 	o->flight_out = "pmutop-flight";
+	o->reconnect = OPTIONS_RECONNECT_DEFAULT;
 	sim_opts_default(&o->sim);
 
 	struct option longopts[NOPTIONS + 1];

@@ -52,6 +52,9 @@ def check(cond, msg):
     fail += not cond
     passed += bool(cond)
 check(rc == 0, "pmutop exit status 0 after SIGTERM (got %d)" % rc)
+for key in ("time", "seq", "timestamp"):
+    v = [r[key] for r in recs]
+    check(all(b > a for a, b in zip(v, v[1:])), "%s monotonic through the hotplug" % key)
 check(len(recs) >= 11, "at least 11 records (got %d)" % len(recs))
 states = []
 for r in recs:
@@ -98,6 +101,9 @@ def check(cond, msg):
     fail += not cond
     passed += bool(cond)
 check(rc == 0, "offline at start: pmutop exit status 0 (got %d)" % rc)
+for key in ("time", "seq", "timestamp"):
+    v = [r[key] for r in recs]
+    check(all(b > a for a, b in zip(v, v[1:])), "offline at start: %s monotonic" % key)
 check(len(recs) == 40, "offline at start: 40 records (got %d)" % len(recs))
 rows = [[c for c in r["cpus"] if c["cpu"] == cpu] for r in recs]
 check(bool(recs) and not rows[0], "offline at start: no row for CPU %d in the first record" % cpu)

@@ -87,12 +87,20 @@ check "aggregated, re-recorded: the replay prints the same metrics" \
 a = [json.loads(l) for l in open(sys.argv[1])]
 b = [json.loads(l) for l in open(sys.argv[2])]
 sys.exit(not a or [(x["cpus"], x["total"]["metrics"]) for x in a] != [(x["cpus"], x["total"]["metrics"]) for x in b])' "$T_TMP/agg-direct.json" "$T_TMP/out"
-# without -I (and without duration_time) the interval is unknown, so is the number of CPUs:
-# per-CPU averages are n/a (the first interval of the capture, without its time column)
+# without -I the elapsed time is cpu-clock over the "CPUs utilized" perf printed beside it
+# (1011.86 ms / 2.024 = 0.49993 s), and the number of CPUs follows (the first interval of the
+# capture, without its time column); without cpu-clock nothing gives it: refused
 grep -E '^ *0\.500585688,' "$FX/sw-aggregated.csv" | cut -d, -f2- >"$T_TMP/untimed.csv"
 run_cmd -b -m sw -f json -R "$T_TMP/untimed.csv"
-check "aggregated without run times: says so" grep -q "sums over an unknown number of CPUs" "$T_TMP/err"
-check "aggregated without run times: cs_per_s n/a" grep -q '"cs_per_s":null' "$T_TMP/out"
+check "aggregated without -I: the elapsed time from cpu-clock ($(cat "$T_TMP/err"))" \
+	grep -q "one interval of 0.500 s, from cpu-clock or task-clock over its CPUs utilized" "$T_TMP/err"
+check "aggregated without -I: sums over 2 CPUs" grep -q "sums over 2 CPUs" "$T_TMP/err"
+check "aggregated without -I: cs_per_s = 861 / 2 / (1011.86 ms / 2.024)" \
+	near "$(metric "$T_TMP/out" 0 all cs_per_s)" "$(python3 -c 'print(861 / 2 / (1.01186 / 2.024))')"
+grep -v cpu-clock "$T_TMP/untimed.csv" >"$T_TMP/untimed-noclock.csv"
+run_cmd -b -m sw -f json -R "$T_TMP/untimed-noclock.csv"
+check "aggregated without -I or cpu-clock: refused (exit $RC)" [ "$RC" = 2 ]
+check "aggregated without -I or cpu-clock: says what to add" grep -q "add -e duration_time" "$T_TMP/err"
 # counts in full, never 1e+09
 run_cmd -b -R "$FX/sw-percpu.csv"
 check "text: no exponent: $(grep -m1 e+ "$T_TMP/out")" eval '! grep -q "e+" "$T_TMP/out"'

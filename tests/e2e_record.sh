@@ -79,20 +79,44 @@ timeout 20 "$BIN" -b -R "$T/torn.jsonl" -f json >"$T/t.json" 2>"$T/t.err" || no 
 grep -q "incomplete" "$T/t.err" || no "torn last line: no warning"
 [ "$(wc -l <"$T/t.json")" -eq $((ticks - 2)) ] || no "torn file: $(wc -l <"$T/t.json") records"
 
-# 3. a full disk: reported, monitoring goes on, exit 0
+# 3. a disk that fills mid-run (a file size limit, SIGXFSZ ignored): reported with the path and
+# errno, monitoring goes on, exit 1 at the end (the recording never recovered)
+python3 - "$BIN" "$T/fsize.jsonl" >"$T/fsize.json" 2>"$T/fsize.err" <<'EOF'
+import resource, signal, subprocess, sys
+def lim():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (6000, 6000))
+# stdout through a pipe: the limit is for the recording
+p = subprocess.run([sys.argv[1], "-b", "-n", "40", "-i", "10", "--backend", "sim", "-f", "json",
+                    "-r", sys.argv[2]], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                   timeout=60, preexec_fn=lim)
+sys.stdout.buffer.write(p.stdout)
+sys.exit(p.returncode)
+EOF
+rc=$?
+[ $rc -eq 1 ] || no "disk full mid-run: exit $rc, expected 1"
+grep -q "recording .*fsize.jsonl stopped: File too large" "$T/fsize.err" ||
+	no "disk full mid-run not reported with the path: $(cat "$T/fsize.err")"
+grep -q "exit 1: an output was not written" "$T/fsize.err" || no "disk full: no final word"
+[ "$(wc -l <"$T/fsize.json")" -eq 40 ] || no "disk full stopped monitoring"
+# /dev/full: a device, refused without --force; with it, the header fails: exit 2 before the run
 if [ -w /dev/full ]; then
-	timeout 20 "$BIN" -b -n 4 -i 10 --backend sim -f json -r /dev/full >"$T/full.json" 2>"$T/full.err"
+	timeout 20 "$BIN" -b -n 1 -i 10 --backend sim -r /dev/full >/dev/null 2>"$T/full.err"
 	rc=$?
-	[ $rc -eq 0 ] || no "full disk: exit $rc"
-	grep -q "No space left" "$T/full.err" || no "full disk not reported: $(cat "$T/full.err")"
-	[ "$(wc -l <"$T/full.json")" -eq 4 ] || no "full disk stopped monitoring"
+	[ $rc -eq 2 ] || no "-r /dev/full: exit $rc, expected 2"
+	grep -q "/dev/full: it is a character device" "$T/full.err" || no "-r device: $(cat "$T/full.err")"
+	timeout 20 "$BIN" -b -n 1 -i 10 --backend sim -r /dev/full --force >/dev/null 2>"$T/full.err"
+	rc=$?
+	[ $rc -eq 2 ] || no "-r /dev/full --force: exit $rc, expected 2"
+	grep -q "recording /dev/full stopped: No space left" "$T/full.err" || no "full disk: $(cat "$T/full.err")"
 fi
-# an unwritable file: a clear message, monitoring goes on
+# an unwritable file: a clear message with the path and errno, exit 2 before the run (as -o)
 timeout 20 "$BIN" -b -n 2 -i 10 --backend sim -f json -r "$T/no/such/dir/x.jsonl" >"$T/unw.json" 2>"$T/unw.err"
 rc=$?
-[ $rc -eq 0 ] || no "unwritable file: exit $rc"
-grep -q "recording: cannot" "$T/unw.err" || no "unwritable file message: $(cat "$T/unw.err")"
-[ "$(wc -l <"$T/unw.json")" -eq 2 ] || no "unwritable file stopped monitoring"
+[ $rc -eq 2 ] || no "unwritable file: exit $rc, expected 2"
+grep -q "cannot create recording .*/no/such/dir/x.jsonl: No such file or directory" "$T/unw.err" ||
+	no "unwritable file message: $(cat "$T/unw.err")"
+[ ! -s "$T/unw.json" ] || no "unwritable file: monitoring ran anyway"
 
 # 4. size limit with rotation: FILE, FILE.1, FILE.2, each replayable
 timeout 20 "$BIN" -b -n 120 -i 10 --backend sim --sim-cpus 4 -r "$T/rot.jsonl" --record-max 8k --record-keep 2 \

@@ -42,6 +42,17 @@ grep -q '"backend":"remote","mode":"cpi","simulated":true' "$T/r.json" || no "sa
 # time goes on across the reconnection (history kept)
 awk -F'"time":' '{split($2, a, ","); if (a[1] + 0 <= last) bad = 1; last = a[1] + 0} END {exit bad}' "$T/r.json" ||
 	no "time went backwards across the reconnection"
+# the outage shows as a gap in time (the board's clock: the reconnect waits 1 s), not hidden
+# behind one interval; seq never repeats
+python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+t = [r["time"] for r in recs]
+seq = [r["seq"] for r in recs]
+sys.exit(0 if max(b - a for a, b in zip(t, t[1:])) >= 0.9 and len(set(seq)) == len(seq) else 1)' "$T/r.json" ||
+	no "the reconnection is not a gap in time, or seq repeats: $(grep -o '"time":[0-9.]*' "$T/r.json" | tr '\n' ' ')"
+grep -q 'mark at [0-9.]* s: gap: link to board lost at [0-9:]* (after t [0-9.]* s), reconnected' "$T/r.err" ||
+	no "the reconnection is not a marked gap: $(cat "$T/r.err")"
 all_gone "$T/pids" || no "agent $(cat "$T/pids") still running 10 s after the client ended"
 
 # 2. a transport that cannot reach the board: a clear error, exit 1

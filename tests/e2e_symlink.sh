@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_symlink.sh: pmutop never writes through a symbolic link someone planted: -r and :export
-# refuse one unless --force; flight recordings skip a name that exists, a link included.
+# refuse one unless --force (exit 2, the same rule for every output); flight recordings skip a name that exists, a link included.
 source "$(dirname "$0")/lib.sh"
 
 cd "$T_TMP" || exit 1
@@ -17,7 +17,7 @@ still_link() { [ -L "$1" ]; }
 # --- -r FILE that is a link ---------------------------------------------------------------------
 plant rec.jsonl target
 run_cmd "${SIM[@]}" -n 2 -r rec.jsonl
-check "-r link: the run goes on (exit $RC)" [ "$RC" = 0 ]
+check "-r link: refused as -o is, exit 2 ($RC)" [ "$RC" = 2 ]
 check "-r link: refused with a message naming --force" \
 	grep -q 'cannot create recording rec.jsonl: it is a symbolic link, not written through (--force' \
 	"$T_TMP/err"

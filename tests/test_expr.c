@@ -299,6 +299,30 @@ static void check_perf(void)
 	e = expr_parse(deep, err, sizeof(err));
 	CHECK(e == NULL && strstr(err, "nested too deeply"), "deep if: %s", err);
 	expr_free(e);
+	/* a long chain is as deep as it is long (evaluated and printed recursively): a 3,000-term
+	 * sum, as in a hostile pmu-events file, is refused with the reason; 500 terms still work */
+	size_t cap = 3000 * 16 + 16;
+	char *chain = malloc(cap), *printed = malloc(cap);
+	for (int terms = 3000; terms >= 500; terms -= 2500) {
+		at = 0;
+		for (int k = 0; k < terms; k++)
+			at += (size_t)snprintf(chain + at, cap - at, "%sinterval", k ? " + " : "");
+		e = expr_parse_flags(chain, EXPR_PERF, err, sizeof(err));
+		if (terms == 3000) {
+			CHECK(e == NULL && strstr(err, "nested too deeply (more than 512 levels"),
+			      "3000-term sum: %s", err);
+			expr_free(e);
+		}
+	}
+	CHECK(e != NULL, "500-term sum: %s", err);
+	double v = 0;
+	CHECK(e && expr_eval(e, lookup, NULL, &v) == 0 && v == 250, "500 x 0.5 = %g", v);
+	CHECK(e && expr_format(e, rename_v, NULL, printed, cap, err, sizeof(err)) > 0 &&
+		  strncmp(printed, "v_interval + v_interval", 23) == 0,
+	      "500-term sum printed: %s", err);
+	expr_free(e);
+	free(chain);
+	free(printed);
 }
 
 int main(void)

@@ -111,19 +111,26 @@ static void test_fixtures(void)
 		const char *file;
 		enum perfstat_format fmt;
 		const char *source;
-		const char *warn[2];
+		const char *garbage[2]; /* a line inserted as line 19, and the error it gives */
+		const char *mixed[2];	/* the same for an aggregated line in a per-CPU capture */
 	} cases[] = {
 	    {__LINE__,
 	     "stat.csv",
 	     PERFSTAT_CSV,
 	     "perf-stat-csv",
-	     {"stat.csv:19: not a perf stat", "stat.csv:25: "}},
+	     {"this line is not perf stat output\n", ":19: not a perf stat -x line"},
+	     {"     3.001500000,123456,,cycles,1000500000,100.00,,\n",
+	      ":19: an aggregated line in a per-CPU (-A) capture"}},
 	    {__LINE__,
 	     "stat.json",
 	     PERFSTAT_JSON,
 	     "perf-stat-json",
-	     {"stat.json:17: not a perf stat JSON line",
-	      "stat.json:23: an aggregated line in a per-CPU"}},
+	     {"this line is not perf stat output\n", ":19: not a perf stat JSON line"},
+	     {"{\"interval\" : 3.001500000, \"counter-value\" : \"123456.000000\", \"unit\" : "
+	      "\"\", "
+	      "\"event\" : \"cycles\", \"event-runtime\" : 1000500000, \"pcnt-running\" : "
+	      "100.00}\n",
+	      ":19: an aggregated line in a per-CPU (-A) capture"}},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char err[256] = "";
@@ -136,10 +143,29 @@ static void test_fixtures(void)
 			continue;
 		CHECK_STR(f.header.source, cases[i].source);
 		check_import(&f, cases[i].file);
-		CHECK(f.nwarnings == 2, "line %d: %d warnings", cases[i].line, f.nwarnings);
-		for (int k = 0; k < 2 && k < f.nwarnings; k++)
-			CHECK(strstr(f.warnings[k], cases[i].warn[k]), "line %d: warning \"%s\"",
-			      cases[i].line, f.warnings[k]);
+		CHECK(f.nwarnings == 0, "line %d: %d warnings (%s)", cases[i].line, f.nwarnings,
+		      f.nwarnings ? f.warnings[0] : "");
+		/* a line that is not perf stat output fails the import, with its number */
+		for (int g = 0; g < 2; g++) {
+			const char *const *bad = g ? cases[i].mixed : cases[i].garbage;
+			char text[16384] = "", one[1024];
+			FILE *in = fopen(fixture(cases[i].file), "r");
+			for (int ln = 1; in && fgets(one, sizeof(one), in); ln++) {
+				if (ln == 19)
+					strcat(text, bad[0]);
+				strcat(text, one);
+			}
+			if (in)
+				fclose(in);
+			struct rec_file g2;
+			char e2[256] = "";
+			int r2 = perfstat_load(tmp_file("garbage.txt", text), PERFSTAT_UNKNOWN, &g2,
+					       e2, sizeof(e2));
+			CHECK(r2 == -1 && strstr(e2, bad[1]), "line %d: garbage: rc %d \"%s\"",
+			      cases[i].line, r2, e2);
+			if (r2 == 0)
+				rec_file_free(&g2);
+		}
 
 		/* the import saved as a pmutop recording reads back identically */
 		char path[256];
@@ -294,11 +320,23 @@ static const struct {
      PERFSTAT_CSV, NULL, 2, 1, NULL},
     {__LINE__, "", PERFSTAT_CSV, "no perf stat counter lines", 0, 0, NULL},
     /* aggregated (no -A), no -I: one interval as long as the run */
-    {__LINE__, "10,,cycles,1000,100.00,,\n", PERFSTAT_CSV, NULL, 1, 1, "no interval timestamps"},
-    {__LINE__, "10,,cycles,0,0.00,,\n", PERFSTAT_CSV, "no run times", 0, 0, NULL},
+    {__LINE__, "10,,cycles,1000,100.00,,\n", PERFSTAT_CSV, "nothing that gives the elapsed time", 0,
+     0, NULL},
+    {__LINE__, "10,,cycles,0,0.00,,\n", PERFSTAT_CSV, "nothing that gives the elapsed time", 0, 0,
+     NULL},
+    /* ... the elapsed time from cpu-clock and its CPUs utilized (2000 ms / 2.000 CPUs = 1 s) */
+    {__LINE__,
+     "2000.00,msec,cpu-clock,2000000000,100.00,2.000,CPUs utilized\n10,,cycles,2000000000,100.00,,"
+     "\n",
+     PERFSTAT_CSV, NULL, 2, 1, "one interval of 1.000 s, from cpu-clock or task-clock"},
+    /* perf stat -r N: the variance column is not part of the event name */
+    {__LINE__,
+     "606.49,msec,task-clock,0.85%,606487749,100.00,1.982,CPUs utilized\n"
+     "510,,context-switches,19.64%,606486606,100.00,826.809,/sec\n",
+     PERFSTAT_CSV, NULL, 2, 1, "one interval of 0.306 s"},
     /* other separators, and a per-CPU line in an aggregated capture */
-    {__LINE__, "1.0;7;;cs;1000;100.00;;\n1.0;CPU1;7;;cs;1000;100.00;;\n", PERFSTAT_CSV, NULL, 1, 1,
-     "t.txt:2: a per-CPU line in an aggregated"},
+    {__LINE__, "1.0;7;;cs;1000;100.00;;\n1.0;CPU1;7;;cs;1000;100.00;;\n", PERFSTAT_CSV,
+     "t.txt:2: a per-CPU line in an aggregated", 0, 0, NULL},
     {__LINE__, "1.0|CPU0|7||cs|1000|100.00||\n", PERFSTAT_CSV, NULL, 1, 1, NULL},
     /* a line without a timestamp after the intervals is perf's summary */
     {__LINE__, "1.0,CPU0,7,,cs,1000,100.00,,\nCPU0,7,,cs,1000,100.00,,\n", PERFSTAT_CSV, NULL, 1, 1,
@@ -307,19 +345,19 @@ static const struct {
      PERFSTAT_UNKNOWN, "this is a pmutop recording", 0, 0, NULL},
     {__LINE__, "hello\n", PERFSTAT_UNKNOWN, "not perf stat -x, or -j output", 0, 0, NULL},
     {__LINE__, "2.0,CPU0,10,,cycles,1000,100.00,,\n1.0,CPU0,10,,cycles,1000,100.00,,\n",
-     PERFSTAT_CSV, NULL, 1, 1, "t.txt:2: timestamp 1 goes back in time"},
+     PERFSTAT_CSV, "t.txt:2: timestamp 1 goes back in time", 0, 0, NULL},
     {__LINE__, "1.0,CPU0,10,,cycles,1000,100.00,,\n1.0,CPU0,11,,cycles,1000,100.00,,\n",
-     PERFSTAT_CSV, NULL, 1, 1, "t.txt:2: CPU 0 event 'cycles' repeated"},
+     PERFSTAT_CSV, "t.txt:2: CPU 0 event 'cycles' repeated", 0, 0, NULL},
     {__LINE__, "1.0,CPU0,-5,,cycles,1000,100.00,,\n1.0,CPU0,5,,\x1b[2J,1000,100.00,,\n",
-     PERFSTAT_CSV, NULL, 1, 1, "t.txt:1: bad counter value '-5'"},
+     PERFSTAT_CSV, "t.txt:1: bad counter value '-5'", 0, 0, NULL},
     {__LINE__, "1.0,CPU99999,5,,cycles,1000,100.00,,\n1.0,CPU1,5,,cycles,1000,100.00,,\n",
-     PERFSTAT_CSV, NULL, 1, 1, "t.txt:1: CPU 99999 out of range"},
+     PERFSTAT_CSV, "t.txt:1: CPU 99999 out of range", 0, 0, NULL},
     {__LINE__, "1.0,CPU0,1.5,Joules,power/energy-pkg/,1000,100.00,,\n", PERFSTAT_CSV, NULL, 1, 1,
      "fractional values"},
     {__LINE__,
      "{\"interval\":1.0,\"cpu\":0,\"counter-value\":12,\"unit\":\"\",\"event\":\"cycles\","
      "\"pcnt-running\":\"100.00\"}\n{\"foo\":1}\n[1]\n",
-     PERFSTAT_JSON, NULL, 1, 1, "t.txt:2: not a perf stat counter line"},
+     PERFSTAT_JSON, "t.txt:2: not a perf stat counter line", 0, 0, NULL},
 };
 
 static void test_cases(void)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_safefile.c: files are never written through a planted symbolic link. */
+/* test_safefile.c: files are never written through a planted symbolic link, nor onto a FIFO or
+ * device unless forced; outputs that failed for good. */
 #include "harness.h"
 #include "safefile.h"
 #include <errno.h>
@@ -130,6 +131,68 @@ int main(void)
 	path_of(missing, sizeof(missing), "no-such-dir/file");
 	CHECK_INT(safe_replace(missing, write_new, "x"), -1);
 
+	/* a FIFO nobody reads: refused at once (the open never blocks), even with --force */
+	char fifo[128];
+	path_of(fifo, sizeof(fifo), "fifo");
+	CHECK_INT(mkfifo(fifo, 0600), 0);
+	errno = 0;
+	CHECK_INT(safe_create(fifo, SAFE_CREATE_NAMED), -1);
+	e = errno;
+	why = safe_create_reason(fifo, e);
+	CHECK(strstr(why, "a FIFO, not a regular file") && strstr(why, "--force"), "%s", why);
+	errno = 0;
+	CHECK_INT(safe_create(fifo, SAFE_CREATE_FORCE), -1);
+	e = errno;
+	CHECK_INT(e, ENXIO);
+	CHECK_STR(safe_create_reason(fifo, e), "a FIFO with no reader (not waited for)");
+	/* ... with a reader: refused unless --force, then written */
+	int rd = open(fifo, O_RDONLY | O_NONBLOCK);
+	CHECK(rd >= 0, "reader: %s", strerror(errno));
+	CHECK_INT(safe_create(fifo, SAFE_CREATE_NAMED), -1);
+	fd = safe_create(fifo, SAFE_CREATE_FORCE);
+	CHECK(fd >= 0 && write(fd, "x", 1) == 1, "forced FIFO: %s", strerror(errno));
+	CHECK(fd < 0 || !(fcntl(fd, F_GETFL) & O_NONBLOCK), "the descriptor blocks again");
+	if (fd >= 0)
+		close(fd);
+	if (rd >= 0)
+		close(rd);
+	/* devices: refused unless --force, /dev/null excepted; nothing is opened */
+	errno = 0;
+	if (access("/dev/full", W_OK) == 0) {
+		CHECK_INT(safe_create("/dev/full", SAFE_CREATE_NAMED), -1);
+		why = safe_create_reason("/dev/full", errno);
+		CHECK(strstr(why, "a character device"), "%s", why);
+	} else {
+		SKIP("/dev/full is not writable here");
+	}
+	fd = safe_create("/dev/null", SAFE_CREATE_NAMED);
+	CHECK(fd >= 0, "/dev/null: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	/* the names of open descriptors: written, whatever they are */
+	int pfd[2];
+	CHECK_INT(pipe(pfd), 0);
+	snprintf(fdname, sizeof(fdname), "/dev/fd/%d", pfd[1]);
+	fd = safe_create(fdname, SAFE_CREATE_NAMED);
+	CHECK(fd >= 0, "%s: %s", fdname, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	close(pfd[0]);
+	close(pfd[1]);
+
+	/* outputs that failed and never recovered */
+	char msg[128];
+	CHECK(!safe_output_unrecovered(msg, sizeof(msg)), "nothing failed yet");
+	safe_output_failed(SAFE_OUT_RECORD, "recording x stopped: boom");
+	CHECK(safe_output_unrecovered(msg, sizeof(msg)), "a failure");
+	CHECK_STR(msg, "recording x stopped: boom");
+	safe_output_ok(SAFE_OUT_FLIGHT);
+	CHECK(safe_output_unrecovered(msg, sizeof(msg)),
+	      "another output's success recovers nothing");
+	safe_output_ok(SAFE_OUT_RECORD);
+	CHECK(!safe_output_unrecovered(msg, sizeof(msg)), "recovered");
+
+	unlink(fifo);
 	unlink(target);
 	unlink(link);
 	unlink(dangling);

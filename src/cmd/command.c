@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_TABLES 4
@@ -568,6 +569,30 @@ int command_run_file(struct app_ctx *app, const char *path, struct command_error
 /* The rc files in the order they run: the system-wide one, then the user's. */
 #define RC_FILES 2
 
+/* An rc file runs commands (record FILE writes files): as ssh does with its configuration, it
+ * is read only when owned by this user or root and not writable by group or others (a device
+ * such as /dev/zero is data, not commands, and is only held to the owner rule). NULL when it
+ * may be read, else why not. */
+static const char *rc_untrusted(const char *path, char *why, size_t len)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return NULL; /* the reader says what is wrong */
+	uid_t me = geteuid();
+	if (st.st_uid != me && st.st_uid != 0) {
+		snprintf(why, len, "owned by uid %u, not by you (uid %u) or root",
+			 (unsigned)st.st_uid, (unsigned)me);
+		return why;
+	}
+	if ((S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) && (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(why, len, "writable by %s (mode %04o; chmod go-w to use it)",
+			 st.st_mode & S_IWOTH ? "others" : "its group",
+			 (unsigned)(st.st_mode & 07777));
+		return why;
+	}
+	return NULL;
+}
+
 int command_startup(struct app_ctx *app, struct command_errors *errs)
 {
 	bool screen = app_observer_state(app, "ui") != NULL;
@@ -583,6 +608,11 @@ int command_startup(struct app_ctx *app, struct command_errors *errs)
 		for (int i = 0; i < RC_FILES; i++) {
 			if (have[i] != 0 || access(paths[i], F_OK) != 0)
 				continue;
+			char why[160];
+			if (rc_untrusted(paths[i], why, sizeof(why))) {
+				app_log(app, MSG_WARN, "rc file %s skipped: %s", paths[i], why);
+				continue;
+			}
 			int r = read_script(paths[i], &texts[nrc], errs);
 			if (r != 0)
 				nerr++;

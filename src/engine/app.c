@@ -848,6 +848,7 @@ static int reopen_cpus(struct app_ctx *app, const int *cpus, int n, char *err, s
 	app->ncpus = n;
 	fill_core_types(app);
 	struct session *s = new_session(app, err, errlen);
+	session_continue(s, app->session); /* time and seq go on */
 	struct session_mode mode = app->mode;
 	if (!s || session_set_mode(s, &mode, err, errlen) < 0) {
 		session_free(s);
@@ -905,6 +906,32 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	struct cpuset fresh = want;
 	for (int r = 0; r < app->ncpus; r++)
 		cpuset_del(&fresh, app->cpus[r]);
+	cpuset_format(&fresh, added, sizeof(added));
+	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
+		return -1;
+	app_log(app, MSG_INFO, "CPU %s came online: counting it", added);
+	return 1;
+}
+
+int app_follow_source_cpus(struct app_ctx *app, char *err, size_t errlen)
+{
+	if (!app->session || !app->source.ops->cpus)
+		return 0;
+	struct cpuset want, have;
+	app->source.ops->cpus(app->source.inst, &want);
+	cpuset_clear(&have);
+	for (int r = 0; r < app->ncpus; r++)
+		cpuset_add(&have, app->cpus[r]);
+	struct cpuset fresh = want;
+	int c;
+	cpuset_for_each(c, &have) cpuset_del(&fresh, c);
+	if (cpuset_count(&fresh) == 0)
+		return 0;
+	int cpus[APP_MAX_ROWS], n = 0;
+	for (int r = 0; r < app->ncpus; r++)
+		cpus[n++] = app->cpus[r];
+	cpuset_for_each(c, &fresh) if (n < APP_MAX_ROWS) cpus[n++] = c;
+	char added[128];
 	cpuset_format(&fresh, added, sizeof(added));
 	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
 		return -1;

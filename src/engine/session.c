@@ -21,6 +21,13 @@ struct session {
 	bool *offline;
 	uint64_t prev_t, cur_t, start_t;
 	bool primed, start_set;
+	double time_offset; /* s: the session this one continues ended here (another clock) */
+	uint64_t ticks;	    /* full ticks since the mode opened (snap.first) */
+	struct {	    /* session_continue: the session this one replaces */
+		bool valid;
+		uint64_t start_t, cur_t, seq;
+		double time_s;
+	} before;
 	int set; /* rotation: set being counted */
 	/* carried values for rotation: last measured rate per second and its age */
 	double *carry_rate, *carry_running;
@@ -111,7 +118,9 @@ static void free_buffers(struct session *s)
 	s->prev_present = s->cur_present = s->offline = NULL;
 	s->carry_rate = s->carry_running = s->age = NULL;
 	s->carry_state = NULL;
+	uint64_t seq = s->snap.seq; /* seq goes on across modes: it never repeats in a run */
 	memset(&s->snap, 0, sizeof(s->snap));
+	s->snap.seq = seq;
 }
 
 int session_set_mode(struct session *s, const struct session_mode *mode, char *err, size_t errlen)
@@ -217,7 +226,10 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	return 0;
 }
 
-static double now_offset(struct session *s) { return (double)(s->cur_t - s->start_t) / 1e9; }
+static double now_offset(struct session *s)
+{
+	return s->time_offset + (double)(s->cur_t - s->start_t) / 1e9;
+}
 
 /* --- metrics: compiled once per mode, evaluated for every row and the total ---------------- */
 
@@ -686,6 +698,14 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 		 * recording's first tick is late in the run): its times stay the recorded ones */
 		s->start_t = source_has(s->cfg.source, SOURCE_CAP_RECORDED) ? 0 : s->cur_t;
 		s->start_set = true;
+		/* continuing a session (the CPU set changed): time goes on from its start on the
+		 * same clock, else from where it ended */
+		if (s->before.valid && s->start_t != 0) {
+			if (s->cur_t >= s->before.cur_t)
+				s->start_t = s->before.start_t;
+			else
+				s->time_offset = s->before.time_s;
+		}
 	}
 	int counted_set = s->set;
 	/* the priming read only sets the base: the first set keeps counting into the first tick,
@@ -695,12 +715,15 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 		s->backend.ops->select_set(&s->backend, s->set);
 	}
 	if (!s->primed) {
+		/* the priming read of a mode: no tick; seq goes on (never repeats in a run) */
 		s->primed = true;
-		s->snap.seq = 0;
+		s->ticks = 0;
+		if (s->before.valid && s->snap.seq < s->before.seq)
+			s->snap.seq = s->before.seq;
 		return 0;
 	}
 	s->snap.seq++;
-	s->snap.first = s->snap.seq == 1;
+	s->snap.first = ++s->ticks == 1;
 	s->snap.time_s = now_offset(s);
 	s->snap.interval_s = (double)(s->cur_t - s->prev_t) / 1e9;
 	s->snap.nrows = s->cfg.ncpus;
@@ -780,6 +803,17 @@ void session_raw(const struct session *s, struct session_raw *out)
 	    .prev_t = s->prev_t,
 	    .cur_t = s->cur_t,
 	};
+}
+
+void session_continue(struct session *s, const struct session *before)
+{
+	if (!s || !before || !before->start_set)
+		return;
+	s->before.valid = true;
+	s->before.start_t = before->start_t;
+	s->before.cur_t = before->cur_t;
+	s->before.seq = before->snap.seq;
+	s->before.time_s = now_offset((struct session *)before);
 }
 
 void session_free(struct session *s)

@@ -625,8 +625,12 @@ static void flight_dump(struct app_ctx *app)
 	free(ev);
 	if (n < 0) {
 		app_log(app, MSG_ERROR, "flight recording: %s", err);
+		char msg[600];
+		snprintf(msg, sizeof(msg), "flight recording: %s", err);
+		safe_output_failed(SAFE_OUT_FLIGHT, msg);
 		return;
 	}
+	safe_output_ok(SAFE_OUT_FLIGHT);
 	snprintf(j->flight_path, sizeof(j->flight_path), "%s", path);
 	app_log(app, MSG_INFO, "flight recording %s: %d samples around %.3f s (%s)", path, n, t,
 		j->flight_mark.text);
@@ -964,6 +968,7 @@ int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_
 	FILE *f = safe_fopen(path, app->opt.force ? SAFE_CREATE_FORCE : SAFE_CREATE_NAMED);
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, safe_create_reason(path, errno));
+		safe_output_failed(SAFE_OUT_EXPORT, err);
 		return -1;
 	}
 	int rc = jsonl ? spike_log_write_jsonl(&j->log, f, err, errlen)
@@ -972,6 +977,10 @@ int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		rc = -1;
 	}
+	if (rc < 0)
+		safe_output_failed(SAFE_OUT_EXPORT, err);
+	else
+		safe_output_ok(SAFE_OUT_EXPORT);
 	return rc;
 }
 

@@ -69,6 +69,7 @@ struct node {
 	int a, b, c; /* child node indices (-1 = none); N_IF: a then, b condition, c else */
 	double num;  /* N_NUM */
 	int var;     /* N_VAR: index into vars */
+	int height;  /* levels of nodes from here down (a leaf: 1) */
 };
 
 struct expr {
@@ -93,6 +94,10 @@ struct parser {
 };
 
 #define MAX_DEPTH 200 /* nesting of parentheses, unary operators and if/else */
+/* The tree as evaluated and printed (both recurse): a chain "a + b + c ..." is as deep as it is
+ * long, so its height is bounded as well as the text's nesting, and so is the node count. */
+#define MAX_HEIGHT 512
+#define MAX_NODES 16384
 
 static void fail(struct parser *p, size_t col, const char *fmt, ...)
 {
@@ -123,7 +128,24 @@ static int add_node(struct parser *p, enum node_kind kind, int a, int b)
 		e->nodes = n;
 		e->cap = cap;
 	}
-	e->nodes[e->nnodes] = (struct node){.kind = kind, .a = a, .b = b, .c = -1, .var = -1};
+	if (e->nnodes >= MAX_NODES) {
+		fail(p, p->pos, "formula too large (more than %d terms and operators)", MAX_NODES);
+		return -1;
+	}
+	int h = 0;
+	if (a >= 0)
+		h = e->nodes[a].height;
+	if (b >= 0 && e->nodes[b].height > h)
+		h = e->nodes[b].height;
+	if (++h > MAX_HEIGHT) {
+		fail(p, p->pos,
+		     "formula nested too deeply (more than %d levels of operators, e.g. a sum of "
+		     "%d terms)",
+		     MAX_HEIGHT, MAX_HEIGHT);
+		return -1;
+	}
+	e->nodes[e->nnodes] =
+	    (struct node){.kind = kind, .a = a, .b = b, .c = -1, .var = -1, .height = h};
 	return e->nnodes++;
 }
 
@@ -580,8 +602,17 @@ static int parse_expr(struct parser *p)
 	if (b < 0)
 		return -1;
 	int i = add_node(p, N_IF, a, cond);
-	if (i >= 0)
-		p->e->nodes[i].c = b;
+	if (i >= 0) {
+		struct node *n = &p->e->nodes[i];
+		n->c = b;
+		if (p->e->nodes[b].height >= n->height)
+			n->height = p->e->nodes[b].height + 1;
+		if (n->height > MAX_HEIGHT) {
+			fail(p, at, "formula nested too deeply (more than %d levels of operators)",
+			     MAX_HEIGHT);
+			return -1;
+		}
+	}
 	return i;
 }
 
@@ -792,6 +823,7 @@ struct printer {
 	char *err;
 	size_t errlen;
 	int failed;
+	char *name; /* EXPR_FORMAT_MAX bytes: a renamed variable (one per printer, not per level) */
 };
 
 static void put(struct printer *pr, const char *s)
@@ -855,16 +887,14 @@ static void print_node(struct printer *pr, int i, enum level need)
 			snprintf(tmp, sizeof(tmp), "%.17g", n->num);
 		put(pr, tmp);
 		break;
-	case N_VAR: {
-		char name[EXPR_FORMAT_MAX];
-		if (pr->rename(pr->ctx, pr->e->vars[n->var], name, sizeof(name), pr->err,
+	case N_VAR:
+		if (pr->rename(pr->ctx, pr->e->vars[n->var], pr->name, EXPR_FORMAT_MAX, pr->err,
 			       pr->errlen) < 0) {
 			pr->failed = 1;
 			break;
 		}
-		put(pr, name);
+		put(pr, pr->name);
 		break;
-	}
 	case N_NEG:
 	case N_NOT:
 		put(pr, n->kind == N_NEG ? "-" : "not ");
@@ -911,6 +941,11 @@ int expr_format(const struct expr *e, expr_rename_fn rename, void *ctx, char *bu
 	if (!len)
 		return -1;
 	buf[0] = '\0';
+	if (!(pr.name = malloc(EXPR_FORMAT_MAX))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	print_node(&pr, e->root, L_IF);
+	free(pr.name);
 	return pr.failed ? -1 : (int)pr.at;
 }

@@ -732,6 +732,14 @@ struct mode *mode_define(const char *name, const char *events, const char *metri
 		if (!it->name[0])
 			evlist_alias(it->spec, it->name, sizeof(it->name));
 		snprintf(alias, sizeof(alias), "%.47s%s", it->name, it->optional ? "?" : "");
+		/* "note" and "group" are a mode file's section keys, never an event here */
+		if (strcmp(it->name, "note") == 0 || strcmp(it->name, "group") == 0) {
+			rc = bfail(&b, 0,
+				   "define: event %d: \"%s\" is reserved (a mode file's section "
+				   "key); give the event another name, e.g. ev=%s",
+				   i + 1, it->name, it->spec);
+			break;
+		}
 		rc = add_event(&b, s, alias, it->spec, 0);
 		if (rc < 0) {
 			char buf[256];

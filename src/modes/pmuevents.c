@@ -3,6 +3,7 @@
 #include "pmuevents.h"
 #include "dirlist.h"
 #include "expr.h"
+#include "jsonbound.h"
 #include "linereader.h"
 #include "mode.h"
 #include "platform.h"
@@ -334,12 +335,17 @@ static json_t *load_json(const char *path, char *err, size_t errlen)
 	if (!buf)
 		return NULL;
 	json_error_t jerr;
-	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	char reason[200];
+	json_t *root = jsonb_loadb(buf, len, JSON_REJECT_DUPLICATES, JSONB_FILE_FACTOR, &jerr,
+				   reason, sizeof(reason));
 	free(buf);
 	if (!root) {
 		char why[200];
-		text_escape(jerr.text, strlen(jerr.text), why, sizeof(why));
-		snprintf(err, errlen, "%s:%d: %s", path, jerr.line, why);
+		text_escape(reason, strlen(reason), why, sizeof(why));
+		if (jerr.line > 0)
+			snprintf(err, errlen, "%s:%d: %s", path, jerr.line, why);
+		else /* no line: out of memory, or over the bound */
+			snprintf(err, errlen, "%s: %s", path, why);
 		return NULL;
 	}
 	if (!json_is_array(root)) {

@@ -2,15 +2,18 @@
 /* perfstat.c: parses perf stat interval CSV/JSON and synthesizes cumulative counter ticks. */
 #include "perfstat.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpuset.h"
+#include "jsonbound.h"
 #include "linereader.h"
 
 enum entry_kind { E_VALUE, E_NOT_COUNTED, E_NOT_SUPPORTED };
@@ -45,15 +48,17 @@ struct import {
 	bool untimed;	 /* no -I: one interval, its length from the run times */
 	int nsummary;	 /* perf's trailing "summary" lines skipped */
 	double duration; /* duration_time of an untimed capture, ns (0 = none) */
+	double elapsed;	 /* untimed: the wall-clock time from cpu-clock/task-clock and their
+			  * "CPUs utilized", ns (0 = none) */
+	char fatal[400]; /* the first line that is not perf stat output: "path:line: why" */
 };
 
 enum { LAYOUT_PER_CPU = 1, LAYOUT_AGGREGATED };
 
 static const char *const format_names[] = {
-    [PERFSTAT_UNKNOWN] = "unknown",
-    [PERFSTAT_CSV] = "csv",
-    [PERFSTAT_JSON] = "json",
-    [PERFSTAT_RECORDING] = "recording",
+    [PERFSTAT_UNKNOWN] = "unknown", [PERFSTAT_CSV] = "csv",
+    [PERFSTAT_JSON] = "json",	    [PERFSTAT_RECORDING] = "recording",
+    [PERFSTAT_HUMAN] = "human",	    [PERFSTAT_METRIC_ONLY] = "metric-only",
 };
 
 const char *perfstat_format_name(enum perfstat_format fmt)
@@ -72,6 +77,20 @@ static void warn(struct import *im, const char *fmt, ...)
 	va_end(ap);
 	if (im->out->nwarnings < 1000)
 		rec_file_warn(im->out, "%s:%d: %s", im->path, im->line, msg);
+}
+
+/* A line that is not what perf stat writes: the import fails with it (the first one). */
+static void bad(struct import *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bad(struct import *im, const char *fmt, ...)
+{
+	if (im->fatal[0])
+		return;
+	char msg[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(im->fatal, sizeof(im->fatal), "%s:%d: %s", im->path, im->line, msg);
 }
 
 static const char *skip_ws(const char *s)
@@ -106,7 +125,7 @@ static int event_index(struct import *im, const char *name)
 		if (strcmp(im->names[i], name) == 0)
 			return i;
 	if (im->nev >= REC_MAX_EVENTS) {
-		warn(im, "more than %d events, line skipped", REC_MAX_EVENTS);
+		bad(im, "more than %d events", REC_MAX_EVENTS);
 		return -1;
 	}
 	void *n = realloc(im->names, (size_t)(im->nev + 1) * sizeof(*im->names));
@@ -130,7 +149,7 @@ static int event_index(struct import *im, const char *name)
 static int aggregated_cpus(const struct import *im)
 {
 	double most = 0;
-	if (im->untimed && !(im->duration > 0))
+	if (im->untimed && !(im->duration > 0) && !(im->elapsed > 0))
 		return -1;
 	for (int i = 0; i < im->n; i++) {
 		const struct entry *en = &im->e[i];
@@ -148,7 +167,8 @@ static int aggregated_cpus(const struct import *im)
 /* Adds one parsed line; all fields as text from either format. @t is NAN for a capture without
  * -I; @cpustr is NULL for an aggregated capture (no -A). */
 static void add_entry(struct import *im, double t, const char *cpustr, const char *value,
-		      const char *unit, const char *event, double run, double pct)
+		      const char *unit, const char *event, double run, double pct,
+		      const char *metric, const char *metric_unit)
 {
 	char ebuf[160];
 	long cpu = AGGREGATED_CPU;
@@ -158,28 +178,27 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 		if (strncmp(cpustr, "CPU", 3) == 0)
 			cpustr += 3;
 		if (!is_digits(cpustr)) {
-			warn(im, "bad CPU column, line skipped");
+			bad(im, "bad CPU column");
 			return;
 		}
 		cpu = strtol(cpustr, NULL, 10);
 		if (cpu < 0 || cpu >= REC_MAX_CPU) {
-			warn(im, "CPU %ld out of range, line skipped", cpu);
+			bad(im, "CPU %ld out of range", cpu);
 			return;
 		}
 	}
 	if (im->layout && im->layout != layout) {
-		warn(im, "%s line in a%s capture, skipped", cpustr ? "a per-CPU" : "an aggregated",
-		     im->layout == LAYOUT_PER_CPU ? " per-CPU (-A)" : "n aggregated (no -A)");
+		bad(im, "%s line in a%s capture", cpustr ? "a per-CPU" : "an aggregated",
+		    im->layout == LAYOUT_PER_CPU ? " per-CPU (-A)" : "n aggregated (no -A)");
 		return;
 	}
 	if (!*event) {
-		warn(im, "no event name, line skipped");
+		bad(im, "no event name");
 		return;
 	}
 	if (strlen(event) >= REC_NAME_MAX) {
 		rec_escape(event, ebuf, sizeof(ebuf));
-		warn(im, "event name '%s' longer than %d bytes, line skipped", ebuf,
-		     REC_NAME_MAX - 1);
+		bad(im, "event name '%s' longer than %d bytes", ebuf, REC_NAME_MAX - 1);
 		return;
 	}
 	bool untimed = isnan(t);
@@ -189,12 +208,12 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 		return;
 	}
 	if ((im->nint > 0 && untimed != im->untimed) || (!untimed && (!isfinite(t) || t <= 0))) {
-		warn(im, untimed ? "no interval timestamp in an interval (-I) capture, line skipped"
-				 : "bad interval timestamp, line skipped");
+		bad(im, untimed ? "no interval timestamp in an interval (-I) capture"
+				: "bad interval timestamp, line skipped");
 		return;
 	}
 	if (!isfinite(pct) || pct < 0 || !isfinite(run) || run < 0) {
-		warn(im, "bad running time or percentage, line skipped");
+		bad(im, "bad running time or percentage");
 		return;
 	}
 	struct entry en = {.cpu = (int)cpu, .pct = pct > 100 ? 100 : pct, .run = run};
@@ -205,7 +224,7 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 		en.kind = E_NOT_SUPPORTED;
 	} else if (!parse_double(value, &en.value) || en.value < 0) {
 		rec_escape(value, ebuf, 64);
-		warn(im, "bad counter value '%s', line skipped", ebuf);
+		bad(im, "bad counter value '%s'", ebuf);
 		return;
 	}
 	if (untimed)
@@ -222,7 +241,7 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 		}
 		im->times[im->nint++] = t;
 	} else if (t < im->times[im->nint - 1]) {
-		warn(im, "timestamp %.9g goes back in time, line skipped", t);
+		bad(im, "timestamp %.9g goes back in time", t);
 		return;
 	}
 	im->untimed = untimed;
@@ -230,6 +249,13 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 	en.interval = im->nint - 1;
 	if (untimed && strcmp(event, "duration_time") == 0 && en.kind == E_VALUE)
 		im->duration = en.value; /* ns: the wall-clock length of the run */
+	double used;
+	if (untimed && en.kind == E_VALUE && metric && metric_unit &&
+	    strcmp(skip_ws(metric_unit), "CPUs utilized") == 0 && parse_double(metric, &used) &&
+	    used > 0 && strcmp(skip_ws(unit), "msec") == 0 &&
+	    (strcmp(event, "cpu-clock") == 0 || strcmp(event, "task-clock") == 0) &&
+	    en.value * 1e6 / used > im->elapsed)
+		im->elapsed = en.value * 1e6 / used; /* msec of CPU time / CPUs = ns elapsed */
 	int ev = event_index(im, event);
 	if (ev < 0)
 		return;
@@ -237,8 +263,7 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 	for (int i = im->n - 1; i >= 0 && im->e[i].interval == en.interval; i--)
 		if (im->e[i].cpu == en.cpu && im->e[i].ev == en.ev) {
 			rec_escape(event, ebuf, sizeof(ebuf));
-			warn(im, "CPU %d event '%s' repeated in one interval, line skipped", en.cpu,
-			     ebuf);
+			bad(im, "CPU %d event '%s' repeated in one interval", en.cpu, ebuf);
 			return;
 		}
 	if (en.kind == E_VALUE) {
@@ -265,6 +290,76 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 
 #define MAX_FIELDS 64
 
+/* perf stat's aggregation shapes other than per CPU (-A) and the total: the unit column it
+ * prints (S0-D0-C1, S0, N0, ...), with the option that makes it. */
+static const char *unit_option(const char *s, const char **noun)
+{
+	static const struct {
+		const char *pattern; /* S: "S<n>", D: "-D<n>", ... in this order */
+		const char *option, *noun;
+	} shapes[] = {
+	    {"S-D-C", "--per-core", "core"},	     {"S-D-L-ID", "--per-cache", "cache"},
+	    {"S-D-CLS", "--per-cluster", "cluster"}, {"S-D", "--per-die", "die"},
+	    {"S", "--per-socket", "socket"},	     {"N", "--per-node", "node"},
+	};
+	s = skip_ws(s);
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		const char *p = s, *q = shapes[i].pattern;
+		bool ok = true;
+		while (*q && ok) {
+			size_t n = strcspn(q, "-");
+			if (strncmp(p, q, n) != 0 || !isdigit((unsigned char)p[n])) {
+				ok = false;
+				break;
+			}
+			p += n;
+			while (isdigit((unsigned char)*p))
+				p++;
+			q += n;
+			if (*q == '-') {
+				if (*p != '-')
+					ok = false;
+				q++, p++;
+			}
+		}
+		if (ok && !*skip_ws(p)) {
+			*noun = shapes[i].noun;
+			return shapes[i].option;
+		}
+	}
+	return NULL;
+}
+
+/* Refuses a capture aggregated per core, socket, ... (@unit: the column perf printed). */
+static bool refuse_units(struct import *im, const char *unit)
+{
+	const char *noun, *opt = unit ? unit_option(unit, &noun) : NULL;
+	if (!opt)
+		return false;
+	char u[40];
+	rec_escape(skip_ws(unit), u, sizeof(u));
+	bad(im,
+	    "perf stat %s output (one row per %s, here %s): pmutop imports one row per CPU (-A) or "
+	    "the total; re-run perf stat with -A instead of %s",
+	    opt, noun, u, opt);
+	return true;
+}
+
+/* "0.85%": the variance column of perf stat -r N */
+static bool is_variance(const char *s)
+{
+	char buf[40];
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n < 2 || n >= sizeof(buf) || s[n - 1] != '%')
+		return false;
+	memcpy(buf, s, n - 1);
+	buf[n - 1] = '\0';
+	double v;
+	return parse_double(buf, &v) && v >= 0;
+}
+
 static bool is_count(const char *s)
 {
 	double v;
@@ -282,7 +377,7 @@ static void parse_csv_line(struct import *im, char *line)
 	size_t seplen = strlen(im->sep);
 	for (char *s = line;;) {
 		if (n == MAX_FIELDS) {
-			warn(im, "too many fields, line skipped");
+			bad(im, "too many fields");
 			return;
 		}
 		f[n++] = s;
@@ -297,6 +392,9 @@ static void parse_csv_line(struct import *im, char *line)
 		warn(im, "perf's summary line (perf stat --summary) skipped");
 		return;
 	}
+	/* per core, socket, ...: "[time,]S0-D0-C1,CPUS,value,..." */
+	if (refuse_units(im, f[0]) || (n >= 2 && refuse_units(im, f[1])))
+		return;
 	/* which leading columns there are: a timestamp (-I) and a CPU (-A) */
 	double t = NAN, pct;
 	int base;
@@ -304,7 +402,7 @@ static void parse_csv_line(struct import *im, char *line)
 	if (n >= 2 && strncmp(skip_ws(f[1]), "CPU", 3) == 0) {
 		base = 2, cpu = f[1];
 		if (!parse_double(f[0], &t)) {
-			warn(im, "bad interval timestamp, line skipped");
+			bad(im, "bad interval timestamp");
 			return;
 		}
 	} else if (strncmp(skip_ws(f[0]), "CPU", 3) == 0) {
@@ -315,7 +413,7 @@ static void parse_csv_line(struct import *im, char *line)
 		base = 0;
 	}
 	if (n < base + 5) {
-		warn(im, "not a perf stat -x line (%d fields), skipped", n);
+		bad(im, "not a perf stat -x line (%d fields)", n);
 		return;
 	}
 	/* The event ends where "run_ns SEP pct" is followed by the end of the line or by exactly
@@ -325,12 +423,17 @@ static void parse_csv_line(struct import *im, char *line)
 		if (!(n == k + 3 || n == k + 5) || !is_digits(f[k + 1]) ||
 		    !parse_double(f[k + 1], &run) || !parse_double(f[k + 2], &pct))
 			continue;
-		for (int j = base + 3; j <= k; j++)
+		/* perf stat -r N: the run-to-run variance "0.85%" follows the event */
+		int last = k;
+		if (k > base + 2 && is_variance(f[k]))
+			last = k - 1;
+		for (int j = base + 3; j <= last; j++)
 			memcpy(f[j] - seplen, im->sep, seplen); /* rejoin the event's fields */
-		add_entry(im, t, cpu, f[base], f[base + 1], f[base + 2], run, pct);
+		add_entry(im, t, cpu, f[base], f[base + 1], f[base + 2], run, pct,
+			  n == k + 5 ? f[k + 3] : NULL, n == k + 5 ? f[k + 4] : NULL);
 		return;
 	}
-	warn(im, "not a perf stat -x line (no run time and percentage), skipped");
+	bad(im, "not a perf stat -x line (no run time and percentage)");
 }
 
 /* A JSON member as text: strings as they are, numbers printed. */
@@ -353,11 +456,12 @@ static const char *jtext(json_t *o, const char *key, char *buf, size_t len)
 static void parse_json_line(struct import *im, const char *line)
 {
 	json_error_t jerr;
-	json_t *o = json_loads(line, 0, &jerr);
+	char jwhy[160];
+	json_t *o =
+	    jsonb_loadb(line, strlen(line), 0, JSONB_LINE_FACTOR, &jerr, jwhy, sizeof(jwhy));
 	char b1[40], b2[40], b3[40], b4[40], b5[40], b6[40];
 	if (!o || !json_is_object(o)) {
-		warn(im, "not a perf stat JSON line (%s), skipped",
-		     o ? "not an object" : jerr.text);
+		bad(im, "not a perf stat JSON line (%s)", o ? "not an object" : jwhy);
 		json_decref(o);
 		return;
 	}
@@ -369,19 +473,32 @@ static void parse_json_line(struct import *im, const char *line)
 	const char *runs = jtext(o, "event-runtime", b6, sizeof(b6));
 	json_t *ev = json_object_get(o, "event");
 	double t = NAN, pct = 100, run = 0;
+	static const char *const unit_keys[] = {"core", "socket", "die",
+						"node", "cache",  "cluster"};
+	for (size_t k = 0; k < sizeof(unit_keys) / sizeof(unit_keys[0]); k++) {
+		json_t *u = json_object_get(o, unit_keys[k]);
+		if (json_is_string(u) && refuse_units(im, json_string_value(u))) {
+			json_decref(o);
+			return;
+		}
+	}
+	char b7[40], b8[40];
+	const char *metric = jtext(o, "metric-value", b7, sizeof(b7));
+	const char *metric_unit = jtext(o, "metric-unit", b8, sizeof(b8));
 	if (interval && strcmp(interval, "summary") == 0) {
 		im->nsummary++;
 		warn(im, "perf's summary line (perf stat --summary) skipped");
 	} else if (!json_is_string(ev) || !value)
-		warn(im, "not a perf stat counter line (no event or counter-value), skipped");
+		bad(im, "not a perf stat counter line (no event or counter-value)");
 	else if (interval && !parse_double(interval, &t))
-		warn(im, "bad interval timestamp, line skipped");
+		bad(im, "bad interval timestamp");
 	else if (pcts && !parse_double(pcts, &pct))
-		warn(im, "bad running percentage, line skipped");
+		bad(im, "bad running percentage");
 	else if (runs && !parse_double(runs, &run))
-		warn(im, "bad event-runtime, line skipped");
+		bad(im, "bad event-runtime");
 	else
-		add_entry(im, t, cpu, value, unit ? unit : "", json_string_value(ev), run, pct);
+		add_entry(im, t, cpu, value, unit ? unit : "", json_string_value(ev), run, pct,
+			  metric, metric_unit);
 	json_decref(o);
 }
 
@@ -399,6 +516,25 @@ static const char *detect_sep(const char *line)
 	return NULL;
 }
 
+/* perf stat's human-readable output: its banner, the "#  time  counts unit events" header of
+ * -I, or a count followed by a "# metric" comment in space-aligned columns. */
+static bool looks_human(const char *s)
+{
+	if (strstr(s, "Performance counter stats for") || strstr(s, "seconds time elapsed"))
+		return true;
+	if (*s == '#')
+		return strstr(s, " time ") && strstr(s, " counts ") && strstr(s, " events");
+	const char *hash = strstr(s, "   # ");
+	return hash && !strchr(s, '{') && !detect_sep(s);
+}
+
+/* perf stat --metric-only -x: a header of metric names after "time" (with -I), then numbers */
+static bool looks_metric_only(const char *s)
+{
+	size_t n = strcspn(s, ",;\t|:");
+	return n == 4 && strncmp(s, "time", 4) == 0 && s[n];
+}
+
 enum perfstat_format perfstat_detect_lr(struct linereader *lr)
 {
 	const char *line;
@@ -413,9 +549,16 @@ enum perfstat_format perfstat_detect_lr(struct linereader *lr)
 			continue;
 		}
 		const char *s = line + strspn(line, " \t\r\n");
+		if (looks_human(s)) {
+			fmt = PERFSTAT_HUMAN;
+			lr_unread(lr);
+			break;
+		}
 		if (!*s || *s == '#')
 			continue;
-		if (*s == '{')
+		if (looks_metric_only(s))
+			fmt = PERFSTAT_METRIC_ONLY;
+		else if (*s == '{')
 			fmt =
 			    strstr(s, "\"pmutop-recording\"") ? PERFSTAT_RECORDING : PERFSTAT_JSON;
 		else if (detect_sep(s))
@@ -437,6 +580,33 @@ enum perfstat_format perfstat_detect(const char *path)
 	return fmt;
 }
 
+/* The raw deltas (value, enabled, running) of one printed count, such that count_delta()
+ * gives back exactly the count perf printed (its own scaled estimate) and, as near as an integer
+ * value allows, its running share: value * enabled / running = count, running / enabled = the
+ * share rounded to a multiple of 1/count. A share of 100 % is time: enabled = running = @dt_ns.
+ */
+static void synth_delta(const struct entry *en, uint64_t dt_ns, uint64_t d[3])
+{
+	uint64_t dt = dt_ns ? dt_ns : 1;
+	if (en->kind != E_VALUE) { /* <not counted>: enabled, never running */
+		d[0] = d[2] = 0, d[1] = dt;
+		return;
+	}
+	uint64_t count = (uint64_t)llround(en->value);
+	if (en->pct >= 100) {
+		d[0] = count, d[1] = d[2] = dt;
+	} else if (count == 0) {
+		d[0] = 0, d[1] = dt;
+		d[2] = (uint64_t)llround((double)dt * en->pct / 100);
+		if (d[2] == 0)
+			d[2] = 1;
+	} else {
+		uint64_t v = (uint64_t)llround((double)count * en->pct / 100);
+		v = v < 1 ? 1 : v > count ? count : v;
+		d[0] = v, d[1] = count, d[2] = v;
+	}
+}
+
 static int build(struct import *im, enum perfstat_format fmt, char *err, size_t errlen)
 {
 	struct rec_file *out = im->out;
@@ -452,12 +622,21 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 		for (int i = 0; i < im->n; i++)
 			if (im->e[i].pct > 0 && im->e[i].run * 100 / im->e[i].pct > longest)
 				longest = im->e[i].run * 100 / im->e[i].pct;
-		double ns = im->duration > 0 ? im->duration : longest;
+		/* the elapsed time: duration_time, else (per CPU) the longest run time, else
+		 * cpu-clock or task-clock over its "CPUs utilized"; an aggregated capture's run
+		 * times are sums over its CPUs, never the elapsed time */
+		bool percpu = im->layout == LAYOUT_PER_CPU && longest > 0;
+		double ns = im->duration > 0  ? im->duration
+			    : percpu	      ? longest
+			    : im->elapsed > 0 ? im->elapsed
+					      : 0;
 		if (!(ns > 0)) {
-			snprintf(err, errlen,
-				 "%s: no interval timestamps (-I) and no run times to take the "
-				 "length of the run from",
-				 im->path);
+			snprintf(
+			    err, errlen,
+			    "%s: no interval timestamps (-I) and nothing that gives the "
+			    "elapsed time (perf sums the run times over the CPUs): record with "
+			    "-I MS, or add -e duration_time",
+			    im->path);
 			return -1;
 		}
 		im->times[0] = ns / 1e9;
@@ -466,11 +645,8 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 			      "%.3f s, from %s",
 			      im->path, im->times[0],
 			      im->duration > 0 ? "duration_time"
-			      : im->layout == LAYOUT_PER_CPU
-				  ? "the longest run time"
-				  : "the longest run time, which perf "
-				    "sums over the CPUs of an aggregated "
-				    "capture (add -e duration_time)");
+			      : percpu	       ? "the longest run time of a CPU"
+					       : "cpu-clock or task-clock over its CPUs utilized");
 	}
 	if (im->layout == LAYOUT_AGGREGATED) {
 		h->aggregated_cpus = aggregated_cpus(im);
@@ -501,8 +677,8 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 	out->modes = calloc(1, sizeof(*out->modes));
 	out->ticks = calloc((size_t)im->nint, sizeof(*out->ticks));
 	int *slot = calloc(REC_MAX_CPU, sizeof(int));
-	/* cumulative accumulators per (cpu slot, event): value, enabled ns, running ns */
-	double *acc = calloc((size_t)ncpus * (size_t)im->nev * 3, sizeof(double));
+	/* cumulative accumulators per (cpu slot, event): value, enabled, running */
+	uint64_t *acc = calloc((size_t)ncpus * (size_t)im->nev * 3, sizeof(uint64_t));
 	int rc = -1;
 	if (!h->cpus || !out->modes || !out->ticks || !slot || !acc)
 		goto nomem;
@@ -540,27 +716,30 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 		for (; ei < im->n && im->e[ei].interval == iv; ei++) {
 			const struct entry *en = &im->e[ei];
 			int s = slot[en->cpu];
-			double *a = &acc[((size_t)s * (size_t)im->nev + (size_t)en->ev) * 3];
+			uint64_t *a = &acc[((size_t)s * (size_t)im->nev + (size_t)en->ev) * 3];
 			struct rec_counter *rc_ = &t->cpus[s].c[en->ev];
 			if (en->kind == E_NOT_SUPPORTED)
 				continue;
-			a[1] += dt;
-			if (en->kind == E_VALUE) {
-				a[0] += en->value * en->pct / 100;
-				a[2] += dt * en->pct / 100;
-			}
-			if (a[2] > a[1]) /* rounding of pct: never run longer than enabled */
-				a[2] = a[1];
-			if (!(a[0] >= 0 && a[0] < 1.8e19 && a[1] < 1.8e19)) {
+			uint64_t d[3];
+			if (!(en->value < 9e18 && dt >= 0 && dt < 9e18)) {
 				snprintf(err, errlen,
 					 "%s: counts or times too large to represent (interval %d)",
 					 im->path, iv + 1);
 				goto out;
 			}
+			synth_delta(en, (uint64_t)llround(dt), d);
+			if (a[0] > UINT64_MAX / 2 - d[0] || a[1] > UINT64_MAX / 2 - d[1]) {
+				snprintf(err, errlen,
+					 "%s: counts or times too large to represent (interval %d)",
+					 im->path, iv + 1);
+				goto out;
+			}
+			for (int k = 0; k < 3; k++)
+				a[k] += d[k];
 			rc_->present = true;
-			rc_->raw.value = (uint64_t)llround(a[0]);
-			rc_->raw.enabled = (uint64_t)llround(a[1]);
-			rc_->raw.running = (uint64_t)llround(a[2]);
+			rc_->raw.value = a[0];
+			rc_->raw.enabled = a[1];
+			rc_->raw.running = a[2];
 		}
 	}
 	rc = 0;
@@ -580,6 +759,21 @@ int perfstat_load_lr(struct linereader *lr, enum perfstat_format fmt, struct rec
 	memset(out, 0, sizeof(*out));
 	if (fmt == PERFSTAT_RECORDING) {
 		snprintf(err, errlen, "%s: this is a pmutop recording, not perf stat output",
+			 im.path);
+		return -1;
+	}
+	if (fmt == PERFSTAT_HUMAN) {
+		snprintf(err, errlen,
+			 "%s: perf stat's human output: re-run with -x, or -j (and -I MS -A -a "
+			 "for intervals per CPU)",
+			 im.path);
+		return -1;
+	}
+	if (fmt == PERFSTAT_METRIC_ONLY) {
+		snprintf(err, errlen,
+			 "%s: perf stat --metric-only output holds metrics without the counts "
+			 "they come from: re-run without --metric-only (pmutop computes the "
+			 "metrics of its modes)",
 			 im.path);
 		return -1;
 	}
@@ -622,6 +816,11 @@ int perfstat_load_lr(struct linereader *lr, enum perfstat_format fmt, struct rec
 			parse_csv_line(&im, line);
 		else
 			parse_json_line(&im, line);
+		if (im.fatal[0]) {
+			snprintf(err, errlen, "%s", im.fatal);
+			rc = -1;
+			break;
+		}
 	}
 	if (rc == 0 && lrc == LR_ERROR)
 		rc = -1;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recfile.c: pmutop recordings: record memory, escaping, crash-safe writer, checking reader. */
 #include "recfile.h"
+#include "jsonbound.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -91,6 +92,23 @@ int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src)
 	return 0;
 }
 
+int rec_header_add_cpus(struct rec_header *h, const struct rec_cpus *c)
+{
+	for (int i = 0; i < c->ncpus; i++) {
+		bool have = false;
+		for (int k = 0; k < h->ncpus && !have; k++)
+			have = h->cpus[k].cpu == c->cpus[i].cpu;
+		if (have)
+			continue;
+		struct rec_cpu_info *v = realloc(h->cpus, (size_t)(h->ncpus + 1) * sizeof(*v));
+		if (!v)
+			return -1;
+		h->cpus = v;
+		h->cpus[h->ncpus++] = c->cpus[i];
+	}
+	return 0;
+}
+
 void rec_record_free(struct rec_record *r)
 {
 	switch (r->kind) {
@@ -102,6 +120,10 @@ void rec_record_free(struct rec_record *r)
 		break;
 	case REC_TICK:
 		rec_tick_free(&r->u.tick);
+		break;
+	case REC_CPUS:
+		free(r->u.cpus.cpus);
+		r->u.cpus.cpus = NULL;
 		break;
 	default:
 		break;
@@ -139,6 +161,7 @@ struct rec_writer {
 	uint64_t ticks;		/* ticks written since open */
 	uint64_t ticks_in_file; /* ticks in the current file (rotation) */
 	char *header_line;	/* kept to start rotated files */
+	char *cpus_line;	/* the last CPU set change, after the header */
 	char *mode_line;
 	int mode_nevents; /* -1: no mode yet */
 	char failmsg[256];
@@ -191,7 +214,8 @@ static int writer_fail(struct rec_writer *w, char *err, size_t errlen, const cha
 {
 	w->failed = true;
 	snprintf(w->failmsg, sizeof(w->failmsg),
-		 "recording stopped: %s%s (wrote %" PRIu64 " ticks)", what, strerror(e), w->ticks);
+		 "recording %s stopped: %s%s (wrote %" PRIu64 " ticks)", esc(w->path), what,
+		 strerror(e), w->ticks);
 	snprintf(err, errlen, "%s", w->failmsg);
 	return -1;
 }
@@ -287,6 +311,8 @@ static int rotate(struct rec_writer *w, char *err, size_t errlen)
 	w->ticks_in_file = 0;
 	if (w->header_line && write_lines(w, w->header_line, strlen(w->header_line), err, errlen))
 		rc = -1;
+	else if (w->cpus_line && write_lines(w, w->cpus_line, strlen(w->cpus_line), err, errlen))
+		rc = -1;
 	else if (w->mode_line && write_lines(w, w->mode_line, strlen(w->mode_line), err, errlen))
 		rc = -1;
 out:
@@ -357,6 +383,27 @@ static char *dump_line(json_t *o)
 	return line;
 }
 
+/* "cpus":[N,...] and, when any CPU has one, "core_types":{"N":"type"} into @o (takes @cpus and
+ * @types). */
+static void put_cpus(json_t *o, json_t *cpus, json_t *types, bool any_type,
+		     const struct rec_cpu_info *c, int n)
+{
+	for (int i = 0; i < n; i++) {
+		json_array_append_new(cpus, json_integer(c[i].cpu));
+		if (c[i].core_type[0]) {
+			char key[16];
+			snprintf(key, sizeof(key), "%d", c[i].cpu);
+			json_object_set_new(types, key, jstr(c[i].core_type));
+			any_type = true;
+		}
+	}
+	json_object_set_new(o, "cpus", cpus);
+	if (any_type)
+		json_object_set_new(o, "core_types", types);
+	else
+		json_decref(types);
+}
+
 int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, char *err,
 			    size_t errlen)
 {
@@ -379,16 +426,7 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 	json_object_set_new(o, "pmu", jstr(h->pmu));
 	json_object_set_new(o, "family", jstr(h->family));
 	json_object_set_new(o, "model", jstr(h->model));
-	for (int i = 0; i < h->ncpus; i++) {
-		json_array_append_new(cpus, json_integer(h->cpus[i].cpu));
-		if (h->cpus[i].core_type[0]) {
-			char key[16];
-			snprintf(key, sizeof(key), "%d", h->cpus[i].cpu);
-			json_object_set_new(types, key, jstr(h->cpus[i].core_type));
-			any_type = true;
-		}
-	}
-	json_object_set_new(o, "cpus", cpus);
+	put_cpus(o, cpus, types, any_type, h->cpus, h->ncpus);
 	json_t *topo = json_object();
 	for (int i = 0; i < h->ncpus; i++) {
 		const struct rec_cpu_info *c = &h->cpus[i];
@@ -406,10 +444,6 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 		json_decref(topo);
 	if (h->rows[0])
 		json_object_set_new(o, "rows", jstr(h->rows));
-	if (any_type)
-		json_object_set_new(o, "core_types", types);
-	else
-		json_decref(types);
 	json_object_set_new(o, "interval_ms", json_integer(h->interval_ms));
 	if (h->counter_bits && h->counter_bits < 64)
 		json_object_set_new(o, "counter_bits", json_integer(h->counter_bits));
@@ -428,6 +462,34 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 		return -1;
 	}
 	w->header_line = line;
+	return write_record(w, line, strlen(line), err, errlen);
+}
+
+int rec_writer_write_cpus(struct rec_writer *w, const struct rec_cpus *c, char *err, size_t errlen)
+{
+	if (w->failed) {
+		snprintf(err, errlen, "%s", w->failmsg);
+		return -1;
+	}
+	if (!w->header_line) {
+		snprintf(err, errlen, "recording: cpus written before the header");
+		return -1;
+	}
+	if (c->ncpus < 1 || c->ncpus > REC_MAX_CPU) {
+		snprintf(err, errlen, "recording: %d CPUs", c->ncpus);
+		return -1;
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("cpus"));
+	json_object_set_new(o, "t", json_real(usec_round(c->t)));
+	put_cpus(o, json_array(), json_object(), false, c->cpus, c->ncpus);
+	char *line = dump_line(o);
+	if (!line) {
+		snprintf(err, errlen, "recording: out of memory");
+		return -1;
+	}
+	free(w->cpus_line);
+	w->cpus_line = line;
 	return write_record(w, line, strlen(line), err, errlen);
 }
 
@@ -624,6 +686,7 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
 		rc = -1;
 	}
 	free(w->header_line);
+	free(w->cpus_line);
 	free(w->mode_line);
 	free(w->buf);
 	free(w->path);
@@ -1201,6 +1264,51 @@ static int parse_mark(struct pctx *p, json_t *o, struct rec_mark *m)
 	return 0;
 }
 
+/* {"type":"cpus","t":T,"cpus":[N,...],"core_types":{...}}: the CPUs counted from T on; ticks
+ * after it may hold them as well as the header's. */
+static int parse_cpus(struct pctx *p, json_t *o, struct rec_cpus *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (get_num(p, o, "cpus", "t", true, &c->t) < 0)
+		return -1;
+	json_t *cpus = json_object_get(o, "cpus"), *types = json_object_get(o, "core_types"), *v;
+	if (!json_is_array(cpus) || json_array_size(cpus) == 0 ||
+	    json_array_size(cpus) > REC_MAX_CPU)
+		return perr(p, "cpus: \"cpus\" must be a list of 1 to %d CPU numbers", REC_MAX_CPU);
+	if (types && !json_is_null(types) && !json_is_object(types))
+		return perr(p, "cpus: \"core_types\" must be an object");
+	c->ncpus = (int)json_array_size(cpus);
+	if (!(c->cpus = calloc((size_t)c->ncpus, sizeof(*c->cpus))))
+		return perr(p, "out of memory");
+	struct cpuset seen;
+	cpuset_clear(&seen);
+	size_t i;
+	json_array_foreach(cpus, i, v)
+	{
+		int cpu = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) >= REC_MAX_CPU || cpuset_has(&seen, cpu)) {
+			free(c->cpus);
+			c->cpus = NULL;
+			return perr(p, "cpus: \"cpus\" must hold distinct CPU numbers 0..%d",
+				    REC_MAX_CPU - 1);
+		}
+		cpuset_add(&seen, cpu);
+		c->cpus[i].cpu = cpu;
+		char key[16];
+		snprintf(key, sizeof(key), "%d", cpu);
+		json_t *ty = types && json_is_object(types) ? json_object_get(types, key) : NULL;
+		if (json_is_string(ty) && json_string_length(ty) < REC_NAME_MAX)
+			strcpy(c->cpus[i].core_type, json_string_value(ty));
+	}
+	int cpu;
+	cpuset_for_each(cpu, &seen) cpuset_add(&p->r->cpus, cpu);
+	lr_set_limit(p->r->lr,
+		     rec_line_max(cpuset_count(&p->r->cpus),
+				  p->r->mode_nevents > 0 ? p->r->mode_nevents : REC_MAX_EVENTS));
+	return 0;
+}
+
 static enum rec_kind reader_fail(struct rec_reader *r, char *err, size_t errlen, const char *msg)
 {
 	r->failed = true;
@@ -1226,6 +1334,8 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 		return 0; /* another mode: nothing to compare */
 	unsigned bits = counter_bits && counter_bits < 64 ? counter_bits : 64;
 	uint64_t mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+	char reset[160] = ""; /* the first counter that started again */
+	int nreset = 0;
 	for (int i = 0; i < cur->ncpus; i++) {
 		const struct rec_cpu *c = &cur->cpus[i], *pc = NULL;
 		if (c->offline)
@@ -1244,6 +1354,16 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 				bad = "count is wider than the counter";
 			if (!bad && pc && !pc->offline && pc->c[e].present) {
 				const struct raw_count *pv = &pc->c[e].raw;
+				uint64_t dv = (v->value - pv->value) & mask;
+				if (v->enabled < pv->enabled && v->running <= pv->running &&
+				    (v->value < pv->value || dv > mask / 2)) {
+					/* count, enabled and running time all start again: the
+					 * counter was reset (re-opened, the board rebooted) */
+					if (!nreset++)
+						snprintf(reset, sizeof(reset), "CPU %d counter %d",
+							 c->cpu, e + 1);
+					continue;
+				}
 				if (v->enabled < pv->enabled)
 					bad = "enabled time goes back";
 				else if (v->running < pv->running)
@@ -1259,6 +1379,17 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 				return -1;
 			}
 		}
+	}
+	if (reset[0]) {
+		if (nreset > 1)
+			snprintf(why, whylen,
+				 "%s and %d more: counters reset (counts and times "
+				 "start again)",
+				 reset, nreset - 1);
+		else
+			snprintf(why, whylen, "%s: counter reset (count and times start again)",
+				 reset);
+		return 1;
 	}
 	return 0;
 }
@@ -1301,8 +1432,14 @@ enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char
 		if (strspn(buf, " \t\r\n") == n)
 			continue;
 		json_error_t jerr;
-		json_t *o = json_loadb(buf, n, JSON_REJECT_DUPLICATES, &jerr);
+		char jwhy[160];
+		json_t *o = jsonb_loadb(buf, n, JSON_REJECT_DUPLICATES, JSONB_LINE_FACTOR, &jerr,
+					jwhy, sizeof(jwhy));
 		struct pctx p = {.r = r};
+		if (!o && jerr.line <= 0) { /* out of memory or over the bound: no syntax error */
+			perr(&p, "line of %zu bytes %s", n, jwhy);
+			return reader_fail(r, err, errlen, p.msg);
+		}
 		if (!o) {
 			if (torn && r->have_header) {
 				reader_warn(r, "last line is incomplete (recording interrupted?), "
@@ -1354,17 +1491,30 @@ enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char
 				json_decref(o);
 				continue;
 			}
-			if (r->have_last && r->last.mode == out->u.tick.mode &&
-			    rec_tick_check(&r->last, &out->u.tick, r->counter_bits, why,
-					   sizeof(why)) < 0) {
+			int chk = r->have_last && r->last.mode == out->u.tick.mode
+				      ? rec_tick_check(&r->last, &out->u.tick, r->counter_bits, why,
+						       sizeof(why))
+				      : 0;
+			if (chk < 0) {
 				reader_warn(r, "tick: %s; tick skipped", why);
 				rec_tick_free(&out->u.tick);
 				json_decref(o);
 				continue;
 			}
+			if (chk >
+			    0) /* a gap: this tick's deltas are invalid, the next ones right */
+				reader_warn(r, "tick: %s; a gap: no value (invalid) for this tick",
+					    why);
 			rec_tick_free(&r->last);
 			r->have_last = rec_tick_copy(&r->last, &out->u.tick) == 0;
 			out->kind = REC_TICK;
+		} else if (strcmp(type, "cpus") == 0) {
+			if (parse_cpus(&p, o, &out->u.cpus) < 0) {
+				reader_warn(r, "%s; cpus record skipped", p.msg);
+				json_decref(o);
+				continue;
+			}
+			out->kind = REC_CPUS;
 		} else if (strcmp(type, "mark") == 0) {
 			if (parse_mark(&p, o, &out->u.mark) < 0) {
 				reader_warn(r, "%s; mark skipped", p.msg);
@@ -1486,6 +1636,10 @@ int rec_load_lr(struct linereader *lr, struct rec_file *out, char *err, size_t e
 			if (!(g = grow((void **)&out->marks, out->nmarks, &cmarks,
 				       sizeof(rec.u.mark))))
 				out->marks[out->nmarks++] = rec.u.mark;
+			break;
+		case REC_CPUS: /* the rows: every CPU the file counts, in order of appearance */
+			g = rec_header_add_cpus(&out->header, &rec.u.cpus);
+			rec_record_free(&rec);
 			break;
 		default:
 			break;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recorder.c: an app hook that writes every tick's raw cumulative triples to a recording. */
 #include "recorder.h"
+#include "cpuset.h"
 #include "frame.h"
 #include "observer.h"
 #include "options.h"
 #include "recfile.h"
 #include "replay.h"
 #include "rows.h"
+#include "safefile.h"
 #include "session.h"
 #include "textutil.h"
 #include <ctype.h>
@@ -29,6 +31,7 @@ struct recorder {
 	double offset;	  /* s added after a session restart (CPU set change) */
 	uint64_t last_ns;
 	bool failed;
+	struct cpuset cpus; /* the CPUs the recording's header or last cpus record names */
 };
 
 #define REC(app) ((struct recorder *)app_observer_state((app), HOOK_NAME))
@@ -48,6 +51,7 @@ static void fail(struct app_ctx *app, const char *msg)
 		return;
 	r->failed = true;
 	app_log(app, MSG_ERROR, "%s", msg);
+	safe_output_failed(SAFE_OUT_RECORD, msg);
 	/* the agent exists to feed its stdout: when the reader is gone, so is its purpose */
 	if (strcmp(r->path, "-") == 0 && facts(app).opt->batch)
 		app_quit(app);
@@ -212,6 +216,29 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 		fail(app, err);
 }
 
+/* The CPU set changed (a CPU came online, :cpus): a cpus record before the mode that reopens. */
+static int write_cpus_if_changed(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct recorder *r = REC(app);
+	const struct run_facts rf = facts(app);
+	struct cpuset now;
+	cpuset_clear(&now);
+	for (int i = 0; i < rf.ncpus; i++)
+		cpuset_add(&now, rf.cpus[i]);
+	if (cpuset_equal(&now, &r->cpus))
+		return 0;
+	struct rec_cpu_info cpus[rf.ncpus > 0 ? rf.ncpus : 1];
+	memset(cpus, 0, sizeof(cpus));
+	for (int i = 0; i < rf.ncpus; i++) {
+		cpus[i].cpu = rf.cpus[i];
+		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
+			 app_core_type(app, rf.cpus[i]));
+	}
+	struct rec_cpus c = {.t = r->have_base ? r->last_t : 0, .ncpus = rf.ncpus, .cpus = cpus};
+	r->cpus = now;
+	return rec_writer_write_cpus(r->w, &c, err, errlen);
+}
+
 static void on_mode(struct app_ctx *app, void *arg)
 {
 	(void)arg;
@@ -219,7 +246,8 @@ static void on_mode(struct app_ctx *app, void *arg)
 	if (!r || r->failed)
 		return;
 	char err[512];
-	if (write_mode(app, err, sizeof(err)) < 0)
+	if (write_cpus_if_changed(app, err, sizeof(err)) < 0 ||
+	    write_mode(app, err, sizeof(err)) < 0)
 		fail(app, err);
 	r->need_prev = true;
 }
@@ -275,6 +303,10 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 	}
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->need_prev = true;
+	cpuset_clear(&r->cpus);
+	const struct run_facts rf = facts(app);
+	for (int i = 0; i < rf.ncpus; i++)
+		cpuset_add(&r->cpus, rf.cpus[i]);
 	struct observer o = {.name = HOOK_NAME,
 			     .state = r,
 			     .on_tick = obs_tick,
@@ -295,6 +327,7 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 		free(r);
 		return -1;
 	}
+	safe_output_ok(SAFE_OUT_RECORD);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "command.h"
 #include "cpuset.h"
 #include "frame.h"
+#include "jsonbound.h"
 #include "loop.h"
 #include "mode.h"
 #include "observer.h"
@@ -22,6 +23,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BACKOFF_MIN_MS 1000
@@ -40,6 +42,7 @@ struct remote {
 	char ebuf[1024]; /* partial stderr line */
 	size_t elen;
 	char *header_line, *mode_line;
+	char *cpus_line; /* this stream's last CPU set change (read between header and mode) */
 	int memfd;
 	bool watched;
 	bool have_header; /* of this connection */
@@ -49,6 +52,12 @@ struct remote {
 	unsigned backoff_ms;
 	uint64_t retry_at_ns; /* 0: connected or connecting */
 	int connections;
+	int failures;	   /* reconnect attempts since the last tick */
+	bool gave_up;	   /* --reconnect attempts used up */
+	time_t lost_since; /* wall clock of the link loss (0: connected) */
+	bool gap_pending;  /* the next tick after a reconnect gets a mark saying so */
+	double lost_t;	   /* s, the last tick before the link was lost */
+	uint64_t lost_ns;  /* loop clock when it was lost */
 	char state[200];
 };
 
@@ -64,6 +73,36 @@ static struct run_facts facts(const struct app_ctx *app)
 
 static void set_state(struct remote *rm, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+#define RECONNECT_BATCH 5 /* --reconnect default in batch mode */
+
+/* The reconnect attempts allowed (-1: forever). */
+static int reconnect_limit(const struct app_ctx *app)
+{
+	const struct options *opt = facts(app).opt;
+	int n = opt->reconnect;
+	if (n == OPTIONS_RECONNECT_DEFAULT)
+		return opt->batch ? RECONNECT_BATCH : OPTIONS_RECONNECT_FOREVER;
+	return n;
+}
+
+/* One more failed attempt: false, with the run ended and the reason logged, when they are used
+ * up. */
+static bool may_retry(struct app_ctx *app, const char *why)
+{
+	struct remote *rm = RM(app);
+	int limit = reconnect_limit(app);
+	if (limit < 0 || rm->failures++ < limit)
+		return true;
+	rm->gave_up = true;
+	rm->retry_at_ns = 0;
+	app_log(app, MSG_ERROR, "%s: gave up after %d reconnect attempt%s (--reconnect %d): %s",
+		rm->host, limit, limit == 1 ? "" : "s", limit, why);
+	set_state(rm, "DISCONNECTED: gave up after %d attempts", limit);
+	app_quit(app);
+	return false;
+}
+
 static void set_state(struct remote *rm, const char *fmt, ...)
 {
 	va_list ap;
@@ -343,11 +382,34 @@ static void link_lost(struct app_ctx *app, const char *why)
 	struct remote *rm = RM(app);
 	char how[128];
 	disconnect(app, how, sizeof(how));
+	if (!rm->lost_since) {
+		rm->lost_since = time(NULL);
+		rm->lost_t = rm->last_t;
+		rm->lost_ns = loop_now_ns();
+		rm->gap_pending = true;
+	}
+	char reason[300];
+	snprintf(reason, sizeof(reason), "link lost (%s, %s)", why, how);
+	if (!may_retry(app, reason))
+		return;
 	rm->retry_at_ns = loop_now_ns() + (uint64_t)rm->backoff_ms * 1000000ULL;
 	app_log(app, MSG_ERROR, "link to %s lost (%s, %s); history kept, reconnecting in %u s",
 		rm->host, why, how, rm->backoff_ms / 1000);
-	set_state(rm, "LINK LOST: reconnecting in %u s", rm->backoff_ms / 1000);
+	char since[32];
+	struct tm tm;
+	strftime(since, sizeof(since), "%H:%M:%S", localtime_r(&rm->lost_since, &tm));
+	set_state(rm, "DISCONNECTED since %s (values are stale): reconnecting in %u s", since,
+		  rm->backoff_ms / 1000);
 	rm->backoff_ms = rm->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : rm->backoff_ms * 2;
+}
+
+/* Rows for every CPU the stream has named (its header, cpus records): a CPU that came online
+ * on the board gets its row, as it does live. */
+static void follow_cpus(struct app_ctx *app)
+{
+	char err[512];
+	if (app_follow_source_cpus(app, err, sizeof(err)) < 0)
+		app_log(app, MSG_ERROR, "%s: %s", RM(app)->host, err);
 }
 
 /* Parses @line in the context of this stream's header and mode into @rec (a memfd holds the
@@ -363,8 +425,8 @@ static int parse(struct remote *rm, const char *line, size_t len, bool with_mode
 		snprintf(err, errlen, "%s", strerror(errno));
 		return -1;
 	}
-	const char *parts[3] = {rm->header_line, with_mode ? rm->mode_line : NULL, NULL};
-	for (int i = 0; i < 2; i++)
+	const char *parts[3] = {rm->header_line, rm->cpus_line, with_mode ? rm->mode_line : NULL};
+	for (int i = 0; i < 3; i++)
 		if (parts[i] && (write(rm->memfd, parts[i], strlen(parts[i])) < 0 ||
 				 write(rm->memfd, "\n", 1) < 0)) {
 			snprintf(err, errlen, "%s", strerror(errno));
@@ -416,7 +478,7 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 	struct remote *rm = RM(app);
 	struct replay *r = rm->replay;
 	json_error_t jerr;
-	json_t *o = json_loadb(line, len, 0, &jerr);
+	json_t *o = jsonb_loadb(line, len, 0, JSONB_LINE_FACTOR, &jerr, NULL, 0);
 	const char *type = o && json_is_string(json_object_get(o, "type"))
 			       ? json_string_value(json_object_get(o, "type"))
 			       : NULL;
@@ -429,7 +491,8 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 	if (strcmp(kind, "header") == 0) {
 		free(rm->header_line);
 		free(rm->mode_line);
-		rm->mode_line = NULL;
+		free(rm->cpus_line);
+		rm->mode_line = rm->cpus_line = NULL;
 		rm->header_line = strndup(line, len);
 		rm->have_header = false;
 		if (!rm->header_line || parse(rm, "", 0, false, &rec, err, sizeof(err)) < 0 ||
@@ -443,17 +506,33 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		if (!r->f.header.ncpus) {
 			r->f.header = rec.u.header;
 			memset(&rec.u.header, 0, sizeof(rec.u.header));
+		} else { /* a reconnect: the board may count more CPUs now */
+			struct rec_cpus c = {.ncpus = rec.u.header.ncpus,
+					     .cpus = rec.u.header.cpus};
+			if (rec_header_add_cpus(&r->f.header, &c) == 0)
+				follow_cpus(app);
 		}
-		rec_record_free(&rec);
-		/* a new stream starts its times at 0: continue after what we have */
-		rm->t_offset =
+		/* a new stream starts its times at 0: on the board's clock (its start_time, whole
+		 * seconds) the reconnect comes after the outage; never before what we have */
+		double after =
 		    r->f.nticks ? rm->last_t + (double)facts(app).interval_ms / 1000.0 : 0;
+		double board =
+		    r->f.nticks ? (double)(rec.u.header.start_time - r->f.header.start_time) : 0;
+		rm->t_offset = board > after && board < after + 31536000.0 ? board : after;
+		/* the outage as this side measured it (the board's clock has whole seconds) */
+		double outage = rm->gap_pending && rm->lost_ns
+				    ? rm->lost_t + (double)(loop_now_ns() - rm->lost_ns) / 1e9
+				    : 0;
+		if (outage > rm->t_offset)
+			rm->t_offset = outage;
+		rec_record_free(&rec);
 		return 0;
 	}
 	if (!rm->have_header)
 		return 0;
 	bool is_mode = strcmp(kind, "mode") == 0;
-	if (!is_mode && strcmp(kind, "tick") != 0 && strcmp(kind, "mark") != 0)
+	if (!is_mode && strcmp(kind, "tick") != 0 && strcmp(kind, "mark") != 0 &&
+	    strcmp(kind, "cpus") != 0)
 		return 0; /* a later record type: skipped */
 	if (!is_mode && !rm->mode_line)
 		return 0;
@@ -501,10 +580,31 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		rec.u.mark.t += rm->t_offset;
 		replay_append_mark(r, &rec.u.mark);
 		break;
+	case REC_CPUS: /* the board's CPU set changed: later ticks may hold the new CPUs */
+		free(rm->cpus_line);
+		rm->cpus_line = strndup(line, len);
+		if (rec_header_add_cpus(&r->f.header, &rec.u.cpus) == 0)
+			follow_cpus(app);
+		break;
 	default:
 		break;
 	}
 	rec_record_free(&rec);
+	if (rc && rm->gap_pending) { /* a reconnect is a marked gap, in the history and marks */
+		struct rec_mark gap = {.t = rm->last_t};
+		struct tm tm;
+		char since[16];
+		strftime(since, sizeof(since), "%H:%M:%S", localtime_r(&rm->lost_since, &tm));
+		snprintf(gap.text, sizeof(gap.text),
+			 "gap: link to %.100s lost at %s (after t %.3f s), reconnected", rm->host,
+			 since, rm->lost_t);
+		replay_append_mark(r, &gap);
+		rm->gap_pending = false;
+	}
+	if (rc) {
+		rm->failures = 0;
+		rm->lost_since = 0;
+	}
 	if (rc && rm->backoff_ms != BACKOFF_MIN_MS) {
 		if (rm->connections > 1)
 			app_log(app, MSG_INFO, "reconnected to %s", rm->host);
@@ -586,6 +686,8 @@ void remote_app_poll(struct app_ctx *app)
 		char err[512];
 		if (spawn(app, err, sizeof(err)) < 0) {
 			app_log(app, MSG_ERROR, "%s: %s", rm->host, err);
+			if (!may_retry(app, err))
+				return;
 			rm->retry_at_ns = loop_now_ns() + (uint64_t)rm->backoff_ms * 1000000ULL;
 		} else {
 			app_log(app, MSG_INFO, "reconnecting to %s", rm->host);
@@ -618,6 +720,8 @@ static int check_control(const char *line, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+bool remote_app_gave_up(const struct app_ctx *app) { return RM(app) && RM(app)->gave_up; }
 
 int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t errlen)
 {
@@ -680,6 +784,7 @@ static void obs_close(struct observer *o, struct app_ctx *app)
 	close_fd(&rm->memfd);
 	free(rm->buf);
 	free(rm->header_line);
+	free(rm->cpus_line);
 	free(rm->mode_line);
 	free(rm);
 }
