@@ -103,6 +103,7 @@ struct view_input {
 	const int *stack;
 	const char *drill;	  /* the running mode's drill-down mode (enter), or NULL */
 	const char *drilled_from; /* the mode a drill-down came from (backspace), or NULL */
+	bool replay;		  /* a replay: the key bar shows the replay's keys */
 };
 
 /* One view: its name (:view NAME), a line of help, and how it draws the rows between the

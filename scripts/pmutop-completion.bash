@@ -48,7 +48,7 @@ _pmutop() {
 		mapfile -t COMPREPLY < <(compgen -W "$(_pmutop_words "$prog" events)" -- "$cur")
 		return ;;
 	-f | --format)
-		mapfile -t COMPREPLY < <(compgen -W "text csv json" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "text csv json openmetrics" -- "$cur")
 		return ;;
 	--backend)
 		mapfile -t COMPREPLY < <(compgen -W "perf sim" -- "$cur")

@@ -69,7 +69,7 @@ enum option_id {
 struct option_def {
 	const char *name;
 	int id;
-	const char *arg; /* NULL: no argument; "[X]": optional */
+	const char *arg; /* NULL: no argument; "[X]" (all in brackets): optional */
 	const char *help;
 };
 
@@ -128,7 +128,7 @@ static const struct option_def option_table[] = {
     {"theme", OPT_THEME, "NAME", "colour theme (default, mono, light, high-contrast)"},
     {"command", OPT_COMMAND, "CMD", "run a : command at start-up (repeatable)"},
     {"no-rc", OPT_NO_RC, NULL, "do not read /etc/pmutoprc or ~/.config/pmutop/pmutoprc"},
-    {"remote", OPT_REMOTE, "USER@HOST",
+    {"remote", OPT_REMOTE, "[USER@]HOST",
      "monitor a remote board (USER@ optional; no leading '-') through its pmutop agent"},
     {"transport", OPT_TRANSPORT, "CMD",
      "reaches the host as CMD -- HOST WORDS... (default \"ssh -T\"; WORDS shell-quoted)"},
@@ -593,9 +593,10 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 		const struct option_def *d = &option_table[i];
 		if (!in_program(d, prog))
 			continue;
-		int has = !d->arg	     ? no_argument
-			  : d->arg[0] == '[' ? optional_argument
-					     : required_argument;
+		int has = !d->arg ? no_argument
+			  : d->arg[0] == '[' && d->arg[strlen(d->arg) - 1] == ']'
+			      ? optional_argument
+			      : required_argument;
 		longopts[nlong++] = (struct option){d->name, has, NULL, d->id};
 		if (d->id < 256) {
 			shortopts[sp++] = (char)d->id;

@@ -681,13 +681,16 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 		static const char hints[] =
 		    "q quit  : command  space pause  m/M mode  </> sort  +/- interval  "
 		    "t theme  o offcore  ? help";
+		static const char replay_hints[] = "q quit  : command  space pause  ./, tick  "
+						   "[/] speed  g/G start/end  ' mark  ? help";
 		char line[256];
 		/* a drill-down (enter) or the way back from one (backspace) comes first */
 		snprintf(line, sizeof(line), "%s%s%s%s%s%s", in->drill ? "enter drill to " : "",
 			 in->drill ? in->drill : "", in->drill ? "  " : "",
 			 in->drilled_from ? "bksp back to " : "",
 			 in->drilled_from ? in->drilled_from : "", in->drilled_from ? "  " : "");
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", hints);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s",
+			 in->replay ? replay_hints : hints);
 		canvas_putx(c, 0, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, -1, CANVAS_ELLIPSIS, line);
 	}
 	return c->h - 1;
