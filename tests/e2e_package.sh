@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 BUILD=$(dirname "$BIN")
 for tool in cpack dpkg-deb dpkg-shlibdeps man; do
 	if ! command -v "$tool" >/dev/null; then
-		echo "SKIP: $tool is not installed (scripts/deps.sh installs it)"
+		echo "SKIP: $tool is not installed (scripts/deps.sh test installs it)"
 		exit 77
 	fi
 done
