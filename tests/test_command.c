@@ -184,7 +184,8 @@ static const struct {
     {__LINE__, "show ascii", COMMAND_SCREEN_ONLY, "",
      "show ascii: only on the screen, not in batch mode"},
     {__LINE__, "set nosuch 1", -1, "",
-     "unknown option \"nosuch\" (options: interval, mode, cpus, attrib, stat, self, theme, "
+     "unknown option \"nosuch\" (options: interval, mode, cpus, attrib, stat, flight-files, "
+     "flight-bytes, self, theme, "
      "running, group, ascii)"},
 };
 

@@ -4,7 +4,10 @@
 #include "command.h"
 #include "cpuset.h"
 #include "jitter.h"
+#include "recorder.h"
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* --- the core's settings --------------------------------------------------------------------- */
@@ -98,6 +101,48 @@ static int set_self(const struct command_ctx *ctx, const char *v, char *err, siz
 	return -1;
 }
 
+static int set_flight_files(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (end == v || *end || n < 1 || n > 10000) {
+		snprintf(err, errlen, "flight-files: \"%s\" is not a number of files 1..10000", v);
+		return -1;
+	}
+	if (jitter_set_flight_bounds(ctx->app, (int)n, 0) < 0) {
+		snprintf(err, errlen, "flight-files: the jitter tools are off here");
+		return -1;
+	}
+	return 0;
+}
+
+static void show_flight_files(const struct command_ctx *ctx, char *b, size_t l)
+{
+	const struct jitter *j = jitter_get(ctx->app);
+	snprintf(b, l, "%d", j ? j->max_files : JITTER_FLIGHT_FILES);
+}
+
+static int set_flight_bytes(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	uint64_t n;
+	if (recorder_parse_size(v, &n) < 0 || n < 65536) {
+		snprintf(err, errlen,
+			 "flight-bytes: \"%s\" is not a size of 64k or more (500k, 64M, 2G)", v);
+		return -1;
+	}
+	if (jitter_set_flight_bounds(ctx->app, 0, n) < 0) {
+		snprintf(err, errlen, "flight-bytes: the jitter tools are off here");
+		return -1;
+	}
+	return 0;
+}
+
+static void show_flight_bytes(const struct command_ctx *ctx, char *b, size_t l)
+{
+	const struct jitter *j = jitter_get(ctx->app);
+	snprintf(b, l, "%llu", j ? j->max_bytes : JITTER_FLIGHT_BYTES);
+}
+
 const struct command_setting command_core_settings[] = {
     {"interval", "sampling interval in ms (10..3600000)", 0, set_interval, show_interval},
     {"mode", "the event mode", 0, set_mode, show_mode},
@@ -105,6 +150,10 @@ const struct command_setting command_core_settings[] = {
     {"attrib", "on: attribution columns (switches, irqs, SMIs, MHz, task)", 0, set_attrib,
      show_attrib},
     {"stat", "window statistic in the table: value min median p99 max dev", 0, set_stat, show_stat},
+    {"flight-files", "flight recordings kept, 1..10000 (default 10; the oldest is removed)", 0,
+     set_flight_files, show_flight_files},
+    {"flight-bytes", "bytes of flight recordings kept, e.g. 64M (default 64M; oldest removed)", 0,
+     set_flight_bytes, show_flight_bytes},
     {"self", "pmutop's own cadence, lateness, CPU use and memory (read-only)", 0, set_self,
      show_self},
     {NULL, NULL, 0, NULL, NULL},
