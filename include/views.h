@@ -27,7 +27,8 @@ struct view_state {
 	int spark_metric; /* -1: none */
 	bool group_by_type;
 	bool show_running; /* show the running percentage of scaled values */
-	int scroll;	   /* first line of scrollable views */
+	int scroll;	   /* first line of scrollable views; the table's selected row */
+	int col_first;	   /* the table's first metric column shown (Left/Right scroll) */
 	/* the selection follows CPU pin_cpu (a drill-down keeps the CPU selected) until the new
 	 * mode's first full tick is drawn */
 	bool pin;

@@ -36,6 +36,7 @@ static const struct {
     {"pgup", "select pgup"}, {"pgdn", "select pgdn"},
     {"home", "select top"},  {"end", "select bottom"},
     {"enter", "drill"},	     {"backspace", "drill up"},
+    {"left", "select left"}, {"right", "select right"},
 };
 
 /* Keys a replay adds: , and . step a tick, [ and ] change the speed, g/G start/end, ' next mark. */

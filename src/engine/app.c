@@ -64,6 +64,25 @@ void app_remove_hook(struct app_ctx *app, const char *name)
 		}
 }
 
+/* The machine's capability line: the platform summary, and the running mode's optional inputs
+ * that do not open here (said once, there, not as a warning on every start). */
+static void machine_capability(struct app_ctx *app)
+{
+	if (app->source.ops->describe)
+		return; /* a recording's or a remote board's own line */
+	char *cap = app->machine.capability;
+	size_t len = sizeof(app->machine.capability);
+	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		snprintf(cap, len, "%s", app->pf.capability);
+	else /* the sim runs here but counts nothing of this machine's */
+		snprintf(cap, len, "simulated counters of a %s: no number is from hardware",
+			 app->family ? app->family->desc : "generic PMU");
+	size_t n = strlen(cap);
+	if (app->optional_missing[0] && n + 1 < len)
+		snprintf(cap + n, len - n, "%soptional %s not here", n ? "; " : "",
+			 app->optional_missing);
+}
+
 static void notify_mode(struct app_ctx *app)
 {
 	for (int i = 0; i < app->nhooks; i++)
@@ -388,6 +407,7 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 	const struct backend *b = session_backend(app->session);
 	char dropped[160] = "";
 	int ndropped = 0, nlisted = 0;
+	app->optional_missing[0] = '\0';
 	bool table_full = false; /* ENFILE: the system's file table, not this process's limit */
 	bool denied = false, tracepoint = false; /* EACCES/EPERM, on a tracepoint event */
 	for (int e = 0; e < sm.nevents; e++) {
@@ -410,15 +430,18 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 			ndropped++;
 			nlisted += list_dropped(dropped, sizeof(dropped), sm.events[e].name,
 						limited, b->nrows);
+		} else if (unsupported && sm.optional[e]) {
+			/* an optional event ("alias? = spec") is a choice the mode made: said once,
+			 * in the capability line (its metrics fall back or show n/a) */
+			size_t n = strlen(app->optional_missing);
+			snprintf(app->optional_missing + n, sizeof(app->optional_missing) - n,
+				 "%s%s", n ? ", " : "", sm.events[e].spec);
 		} else if (unsupported) {
-			/* an optional event ("alias? = spec") is a choice the mode made: a note, no
-			 * warning (its metrics fall back or show n/a) */
-			app_log(app, sm.optional[e] ? MSG_INFO : MSG_WARN,
-				"%s (%s) not supported on %d of %d CPUs%s: %s", sm.events[e].name,
-				sm.events[e].spec, unsupported, b->nrows,
-				sm.optional[e] ? " (optional)" : "", why);
+			app_log(app, MSG_WARN, "%s (%s) not supported on %d of %d CPUs: %s",
+				sm.events[e].name, sm.events[e].spec, unsupported, b->nrows, why);
 		}
 	}
+	machine_capability(app);
 	if (ndropped) {
 		long limit;
 		char more[32] = "";
@@ -821,8 +844,7 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	}
 	if (changed == 0)
 		return 0;
-	snprintf(app->machine.capability, sizeof(app->machine.capability), "%s",
-		 app->pf.capability);
+	machine_capability(app);
 	/* the rows so far (CPUs that went offline keep theirs) and every CPU now online */
 	struct cpuset want;
 	cpuset_clear(&want);
@@ -1064,8 +1086,7 @@ static void note_counter_wrap(struct app_ctx *app)
 	app->pf.interval_ms = app->interval_ms;
 	platform_describe(&app->pf);
 	if (!app->source.ops->describe)
-		snprintf(app->machine.capability, sizeof(app->machine.capability), "%s",
-			 app->pf.capability);
+		machine_capability(app);
 	for (int i = 0; i < app->pf.npmus; i++) {
 		char line[320];
 		if (app->pf.pmus[i].is_core &&
@@ -1087,10 +1108,7 @@ static void describe_machine(struct app_ctx *app)
 	snprintf(m->kernel, sizeof(m->kernel), "%s", app->pf.kernel);
 	snprintf(m->family, sizeof(m->family), "%s", app->family ? app->family->key : "");
 	if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
-		/* the sim runs here but counts nothing of this machine's */
-		snprintf(m->capability, sizeof(m->capability),
-			 "simulated counters of a %s: no number is from hardware",
-			 app->family ? app->family->desc : "generic PMU");
+		machine_capability(app);
 		m->counter_bits = app->opt.sim.counter_bits ? app->opt.sim.counter_bits : 64;
 		/* caps/slots only exists on ARMv8.4 PMUs */
 		m->slots = family_is_a(app->family, "armv8") ? app->opt.sim.slots : 0;
@@ -1104,7 +1122,7 @@ static void describe_machine(struct app_ctx *app)
 		snprintf(m->model, sizeof(m->model), "%s", app->pf.cpu_model_name);
 	else if (app->pf.cpu_model >= 0)
 		snprintf(m->model, sizeof(m->model), "%d", app->pf.cpu_model);
-	snprintf(m->capability, sizeof(m->capability), "%s", app->pf.capability);
+	machine_capability(app);
 	m->counter_bits = 64;
 	m->slots = monitored_slots(app);
 	m->ncpus = app->ncpus;
