@@ -215,4 +215,10 @@ import json
 for l in open('$T_TMP/sig.out'): json.loads(l)"
 done
 
+# -m naming a mode whose file does not parse: the parse error (file:line), not "unknown mode"
+mkdir -p "$T_TMP/badmodes"
+printf '[mode]\nname = broken\n[events *]\nc = @::CYCLES\n[metric x]\nexpr = c +\n' >"$T_TMP/badmodes/broken.mode"
+run_cmd -b -n 1 --backend sim --no-rc --mode-file "$T_TMP/badmodes/broken.mode" -m broken
+check "-m broken: exit 2 with the parse error ($(cat "$T_TMP/err"))" \
+	bash -c "[ $RC -eq 2 ] && grep -q 'mode \"broken\" did not load: .*broken.mode:6: .*operand expected' '$T_TMP/err'"
 t_done

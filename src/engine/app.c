@@ -504,6 +504,22 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 		return -1;
 	}
 	if (!m) {
+		/* a mode file of that name (or path) that failed to load: its parse error */
+		for (int i = 0; i < app->modes->nwarnings; i++) {
+			const char *w = app->modes->warnings[i], *colon = strchr(w, ':');
+			if (!colon)
+				continue;
+			size_t plen = (size_t)(colon - w), nlen = strlen(name);
+			const char *base = memrchr(w, '/', plen);
+			base = base ? base + 1 : w;
+			size_t blen = (size_t)(colon - base);
+			if ((plen == nlen && strncmp(w, name, nlen) == 0) ||
+			    (blen == nlen + 5 && strncmp(base, name, nlen) == 0 &&
+			     strncmp(base + nlen, ".mode", 5) == 0)) {
+				snprintf(err, errlen, "mode \"%s\" did not load: %s", name, w);
+				return -1;
+			}
+		}
 		int n = 0;
 		char list[512] = "";
 		for (int i = 0; i < app->modes->n; i++) {
