@@ -21,6 +21,10 @@
 /* Each share of a stacked bar has its own character, so the bar reads without colour. */
 static const char *const stack_glyphs[SESSION_MAX_STACK] = {"█", "▓", "▒", "░", "▞", "▚", "▖", "▗"};
 static const char stack_ascii[SESSION_MAX_STACK + 1] = "#=+-:o%@";
+/* The offcore bars: one character per request-type bit, distinct without colour too (mono
+ * theme, NO_COLOR); ASCII mode uses the bit's letter. The legend shows the same ones. */
+static const char *const bit_glyphs[16] = {"█", "▓", "▒", "░", "▞", "▚", "▙", "▟",
+					   "▛", "▜", "▌", "▐", "▖", "▗", "▘", "▝"};
 #define STACK_REST "." /* the part of 100 % the shares leave */
 
 int view_history_reset(struct view_history *h, int nrows, int nmetrics)
@@ -486,7 +490,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		if (y >= top + 1 + rows_room)
 			break;
 		canvas_printf(c, 0, y, ROLE_CELL, "%4d", snap->cpus[r]);
-		if (in->drill && k == sel) /* the row enter drills into */
+		if (k == sel) /* the selected row (the one enter drills into) */
 			canvas_paint(c, 0, y, CPU_COL - 1, 1, ROLE_SELECTED_ROW, 0);
 		const struct count *counts = &snap->counts[r * snap->nevents];
 		if (snap->offline[r]) {
@@ -590,7 +594,7 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 			double share = in->row_bit_share ? in->row_bit_share[r * in->nbits + b] : 0;
 			segs[n++] =
 			    (struct canvas_segment){ROLE_BAR_0 + (b % 16), isnan(share) ? 0 : share,
-						    (char)('A' + (b % 26)), NULL};
+						    (char)('A' + (b % 26)), bit_glyphs[b % 16]};
 		}
 		canvas_stacked_bar(c, CPU_COL, y, barw, segs, n);
 		y++;
@@ -610,7 +614,8 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 			snprintf(share, sizeof(share), "%5.1f%%", in->bit_share[b] * 100);
 		snprintf(line, sizeof(line), "%c %-15.15s %7s/s %s %s", 'A' + (b % 26),
 			 in->bit_names[b], rate, share, age);
-		canvas_put(c, x, y, ROLE_BAR_0 + (b % 16), "█");
+		char letter[2] = {(char)('A' + (b % 26)), '\0'};
+		canvas_put(c, x, y, ROLE_BAR_0 + (b % 16), c->ascii ? letter : bit_glyphs[b % 16]);
 		canvas_putx(c, x + 2, y, ROLE_LEGEND, 0, colw - 3, CANVAS_ELLIPSIS, line + 2);
 		x += colw;
 		if (x + colw > c->w) {
