@@ -212,9 +212,34 @@ static struct mode_event_support pmu_support(const struct platform_pmu *p)
 					   .counters = p->num_counters};
 }
 
+/* Without a core PMU here, a mode is available only when each of its events encodes here (a
+ * perf: metric group's cpu/topdown-... has no PMU to open on). Returns 0, or -1 with the reason. */
+static int encodes_here(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
+{
+	struct mode_resolution r;
+	if (mode_resolve(m, app->family, &r) < 0 || !r.events)
+		return 0;
+	struct encode_ctx ctx = app_encode_ctx(app);
+	for (int i = 0; i < r.events->nevents; i++) {
+		const struct mode_event *ev = &r.events->events[i];
+		struct event_encoding enc;
+		char err[200];
+		if (ev->optional || event_encode(ev->spec, &ctx, &enc, err, sizeof(err)) == 0)
+			continue;
+		a->available = false;
+		snprintf(a->reason, sizeof(a->reason), "%s (%s) cannot open here: %s", ev->alias,
+			 ev->spec, err);
+		return -1;
+	}
+	return 0;
+}
+
 int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
 {
 	int rc = mode_availability(m, app->family, a);
+	if (rc == 0 && source_has(&app->source, SOURCE_CAP_THIS_MACHINE) &&
+	    app->pf.core_pmu_count == 0)
+		return encodes_here(app, m, a);
 	if (rc < 0 || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
 	    app->pf.core_pmu_count == 0)
 		return rc;
