@@ -224,8 +224,14 @@ static int encodes_here(const struct app_ctx *app, const struct mode *m, struct 
 		const struct mode_event *ev = &r.events->events[i];
 		struct event_encoding enc;
 		char err[200];
-		if (ev->optional || event_encode(ev->spec, &ctx, &enc, err, sizeof(err)) == 0)
+		if (ev->optional)
 			continue;
+		if (event_encode(ev->spec, &ctx, &enc, err, sizeof(err)) == 0) {
+			if (!enc.hardware)
+				continue;
+			snprintf(err, sizeof(err),
+				 "a hardware event, and there is no hardware PMU");
+		}
 		a->available = false;
 		snprintf(a->reason, sizeof(a->reason), "%s (%s) cannot open here: %s", ev->alias,
 			 ev->spec, err);

@@ -1050,17 +1050,6 @@ int mode_availability_on(const struct mode *m, const struct pmu_family *fam,
 			a->other++;
 	}
 	a->multiplex = a->counters > 0 && a->needed > a->counters;
-	if (fam && strcmp(fam->key, "sw") == 0 && a->needed > 0) {
-		/* a mode whose events need programmable counters (a perf: metric group) cannot
-		 * open where there is no hardware PMU */
-		a->available = false;
-		snprintf(
-		    a->reason, sizeof(a->reason),
-		    "needs a hardware PMU (%d programmable counter%s); only software events are "
-		    "available",
-		    a->needed, a->needed == 1 ? "" : "s");
-		return -1;
-	}
 	return 0;
 }
 
