@@ -212,8 +212,9 @@ static struct mode_event_support pmu_support(const struct platform_pmu *p)
 					   .counters = p->num_counters};
 }
 
-/* Without a core PMU here, a mode is available only when each of its events encodes here (a
- * perf: metric group's cpu/topdown-... has no PMU to open on). Returns 0, or -1 with the reason. */
+/* Without a core PMU here, a library's mode is available only when each of its events is a
+ * software event that encodes here (a perf: group's cpu/topdown-... has no PMU to open on).
+ * Returns 0, or -1 with the reason. */
 static int encodes_here(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
 {
 	struct mode_resolution r;
@@ -243,8 +244,10 @@ static int encodes_here(const struct app_ctx *app, const struct mode *m, struct 
 int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
 {
 	int rc = mode_availability(m, app->family, a);
+	/* a library's metric group (perf:, likwid:) is listed by the dozen: only those that open */
 	if (rc == 0 && source_has(&app->source, SOURCE_CAP_THIS_MACHINE) &&
-	    app->pf.core_pmu_count == 0)
+	    app->pf.core_pmu_count == 0 &&
+	    (strncmp(m->name, "perf:", 5) == 0 || strncmp(m->name, "likwid:", 7) == 0))
 		return encodes_here(app, m, a);
 	if (rc < 0 || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
 	    app->pf.core_pmu_count == 0)
