@@ -126,7 +126,7 @@ check "--listen with a bad address is a usage error ($RC)" [ "$RC" -eq 2 ]
 if command -v promtool >/dev/null && command -v curl >/dev/null; then
 	for m in $("$BIN" "${SIM[@]}" --list-modes 2>/dev/null | awk '$2 == "available" { print $1 }' | grep -v :); do
 		PORT=$(free_port)
-		timeout 30 "$BIN" -b -n 40 -i 100 "${SIM[@]}" -m "$m" -f json --listen "127.0.0.1:$PORT" \
+		timeout -k 5 30 "$BIN" -b -n 40 -i 100 "${SIM[@]}" -m "$m" -f json --listen "127.0.0.1:$PORT" \
 			>/dev/null 2>"$T_TMP/m.err" &
 		MPID=$!
 		for _ in $(seq 50); do
