@@ -343,6 +343,8 @@ static struct sim_event profile(const struct backend_event *e)
 	    {"stall", 3e8, SIM_BUSY, 1, false},
 	    {"wb", 1e6, SIM_BUSY, 0, false},
 	    {"write", 1e6, SIM_BUSY, 0, false},
+	    /* before "inst": BR_INST_RETIRED, RETIRED_BRANCH_INSTRUCTIONS are branches */
+	    {"branch", 5e8, SIM_BUSY, 0, false},
 	    {"instr", 3e9, SIM_BUSY, -1,
 	     false}, /* a stall: fewer instructions in the same cycles */
 	    {"inst", 3e9, SIM_BUSY, -1, false},
@@ -351,7 +353,6 @@ static struct sim_event profile(const struct backend_event *e)
 	    {"access", 9e8, SIM_BUSY, 0, false},
 	    {"load", 9e8, SIM_BUSY, 0, false},
 	    {"ref", 3e7, SIM_BUSY, 0, false},
-	    {"branch", 5e8, SIM_BUSY, 0, false},
 	    {"offcore", 5e6, SIM_BUSY, 1, false},
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)

@@ -75,6 +75,8 @@ struct app_ctx {
 	struct app_message *messages; /* [APP_MAX_MESSAGES] ring, allocated by the first app_log */
 	int nmessages, message_head;
 	int warnings;		    /* warnings and errors logged */
+	char optional_missing[256]; /* the running mode's optional inputs that do not open here,
+				     * said in the capability line ("" = none) */
 	char status[256];	    /* the message line */
 	uint64_t mode_started_tick; /* tick at which the current mode was opened */
 	bool cpus_all;		    /* no CPU list given: rows follow the CPUs that come online */

@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ENDPOINT_MAX_CLIENTS 4		  /* connections at once; a new one replaces the oldest */
+#define ENDPOINT_MAX_CLIENTS 4 /* connections at once; a new one replaces the oldest */
+#define ENDPOINT_BACKLOG                                                                           \
+	64 /* connections the kernel completes before pmutop takes them: a few                     \
+	    * scrapers and a browser (6 at once) while a tick is computed */
 #define ENDPOINT_REQUEST_MAX 4096	  /* bytes of request head read; more is refused */
 #define ENDPOINT_TIMEOUT_NS 5000000000ull /* a connection is closed after 5 s, done or not */
 

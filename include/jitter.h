@@ -27,6 +27,8 @@ struct app_ctx;
 #define JITTER_DEFAULT_RATE_RULE "mad %s 8 window 64 floor %.6g"
 /* s of samples kept after a trigger (at most a third of --flight) */
 #define JITTER_FLIGHT_AFTER_S 2.0
+#define JITTER_FLIGHT_FILES 10		  /* flight recordings kept by default (oldest removed) */
+#define JITTER_FLIGHT_BYTES (64ull << 20) /* their bytes kept by default */
 
 /* Which statistic of the refresh window the table shows. */
 enum jitter_stat {
@@ -81,8 +83,18 @@ struct jitter {
 	struct rec_mark flight_mark;
 	char flight_path[1024]; /* last written */
 	int flight_files;
+	/* the recordings this run wrote, oldest first: removed beyond these bounds (settings
+	 * flight-files, flight-bytes) */
+	struct jitter_flight_file {
+		char *path;
+		unsigned long long bytes;
+	} * written;
+	int nwritten;
+	int max_files;		      /* 1 .. 10000 */
+	unsigned long long max_bytes; /* bytes, at least 64 KiB */
 	/* freeze: the view keeps the window of the trigger */
 	bool frozen, freeze_pending;
+	bool freeze_held_off; /* :freeze off: rules go on recording but leave the view following */
 	/* attribution */
 	bool attrib_on;
 	struct attrib attrib;
@@ -123,6 +135,9 @@ int jitter_unfreeze(struct app_ctx *app);
 void jitter_freeze_view(struct app_ctx *app);
 /* The statistic the table shows instead of the values (JITTER_VALUE: the values). */
 void jitter_set_stat(struct app_ctx *app, enum jitter_stat stat);
+/* Bounds the flight recordings this run keeps (@max_files 1.., @max_bytes; 0 keeps a bound as
+ * it is) and removes the oldest beyond them now. Returns -1 without the jitter tools. */
+int jitter_set_flight_bounds(struct app_ctx *app, int max_files, unsigned long long max_bytes);
 /* Writes the spike log to @path: CSV, or JSON Lines when the name ends in .jsonl or .json. */
 int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_t errlen);
 int jitter_set_attrib(struct app_ctx *app, bool on, char *err, size_t errlen);

@@ -55,4 +55,8 @@ int keys_bind(struct keymap *km, const char *keyname, const char *command, char 
 	      size_t errlen);
 /* The command bound to @key, or NULL. */
 const char *keys_lookup(const struct keymap *km, int key);
+/* Binds the keys of a replay (. , tick, [ ] rate, g G start/end, ' next mark) over @km. */
+void keys_bind_replay(struct keymap *km);
+/* The @i-th key a replay adds (its name and command), or -1 past the last. */
+int keys_replay_at(size_t i, const char **key, const char **command);
 #endif

@@ -85,7 +85,7 @@ enum option_apply { APPLY_FN, APPLY_FLAG, APPLY_STR, APPLY_LIST };
 struct option_def {
 	const char *name; /* --NAME, and :set NAME */
 	int id;		  /* the short letter; 0: long only */
-	const char *arg;  /* NULL: no argument; "[X]": optional */
+	const char *arg;  /* NULL: no argument; "[X]" (all in brackets): optional */
 	const char *help; /* --help and the man page (and :help unless set_help) */
 	unsigned flags;	  /* OPTION_* */
 	enum option_apply kind;
@@ -114,6 +114,12 @@ int setting_stat_set(const struct command_ctx *ctx, const char *v, char *err, si
 void setting_stat_show(const struct command_ctx *ctx, char *b, size_t l);
 int setting_self_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen);
 void setting_self_show(const struct command_ctx *ctx, char *b, size_t l);
+int setting_flight_files_set(const struct command_ctx *ctx, const char *v, char *err,
+			     size_t errlen);
+void setting_flight_files_show(const struct command_ctx *ctx, char *b, size_t l);
+int setting_flight_bytes_set(const struct command_ctx *ctx, const char *v, char *err,
+			     size_t errlen);
+void setting_flight_bytes_show(const struct command_ctx *ctx, char *b, size_t l);
 
 /* The @i-th row of the table; NULL past the end. */
 const struct option_def *options_at(size_t i);

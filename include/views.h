@@ -28,7 +28,8 @@ struct view_state {
 	int spark_metric; /* -1: none */
 	bool group_by_type;
 	bool show_running; /* show the running percentage of scaled values */
-	int scroll;	   /* first line of scrollable views */
+	int scroll;	   /* first line of scrollable views; the table's selected row */
+	int col_first;	   /* the table's first metric column shown (Left/Right scroll) */
 	/* the selection follows CPU pin_cpu (a drill-down keeps the CPU selected) until the new
 	 * mode's first full tick is drawn */
 	bool pin;
@@ -108,6 +109,7 @@ struct view_input {
 	const int *stack;
 	const char *drill;	  /* the running mode's drill-down mode (enter), or NULL */
 	const char *drilled_from; /* the mode a drill-down came from (backspace), or NULL */
+	bool replay;		  /* a replay: the key bar shows the replay's keys */
 };
 
 /* One view: its name (:view NAME), a line of help, and how it draws the rows between the

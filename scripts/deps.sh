@@ -1,17 +1,37 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# deps.sh: installs the Debian packages pmutop needs to build, run and test (only those missing);
-# clang and its runtime for the libFuzzer targets (bench/fuzz.sh), util-linux for unshare.
-# deps.sh test also installs what only the tests need (packaging tools, Prometheus, likwid's
-# performance groups for e2e_likwid_real).
+# deps.sh [run|test|dev] [--list]: installs the Debian packages (only those missing) that pmutop
+# needs to build and run (run, the default: scripts/run.sh, scripts/build.sh), to run the test
+# suite as well (test: scripts/test.sh), and to develop (dev: also the format check's
+# clang-format and the libFuzzer targets' clang; .ci/run). --list prints the set and installs
+# nothing.
 set -euo pipefail
-need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev tmux jq python3 clang-format
-      clang libclang-rt-14-dev util-linux)
-if [ "${1:-}" = test ]; then
-  # linux-source-6.1: the kernel tarball whose tools/perf/pmu-events/arch test_pmuevents loads;
-  # likwid: the performance groups e2e_likwid_real loads
-  need+=(dpkg-dev file man-db lintian curl prometheus python3-prometheus-client linux-source-6.1
-        likwid)
+set_name=run list=0
+for a in "$@"; do
+  case $a in
+  run | test | dev) set_name=$a ;;
+  --list) list=1 ;;
+  *) echo "deps: unknown argument \"$a\" (run, test, dev, --list)" >&2; exit 2 ;;
+  esac
+done
+# build and run: the compiler, cmake and the four libraries
+need=(cmake make gcc pkg-config libncurses-dev libpfm4-dev libedit-dev libjansson-dev)
+if [ "$set_name" != run ]; then
+  # tmux, jq, python3: the screen and output tests; util-linux: unshare; dpkg-dev, file,
+  # man-db, lintian: the package test; curl, prometheus (promtool), python3-prometheus-client:
+  # the OpenMetrics tests; linux-source-6.1: the kernel's pmu-events JSON test_pmuevents loads;
+  # likwid: the performance groups e2e_likwid_real loads; gcc-multilib: e2e_probe32 (-m32);
+  # iproute2: ss, the endpoint's listen backlog
+  need+=(tmux jq python3 util-linux dpkg-dev file man-db lintian curl prometheus
+        python3-prometheus-client linux-source-6.1 likwid gcc-multilib iproute2)
+fi
+if [ "$set_name" = dev ]; then
+  # clang-format: scripts/format.sh; clang and its runtime: the libFuzzer targets (bench/fuzz.sh)
+  need+=(clang-format clang libclang-rt-14-dev)
+fi
+if [ $list = 1 ]; then
+  printf '%s\n' "${need[@]}"
+  exit 0
 fi
 missing=()
 for p in "${need[@]}"; do

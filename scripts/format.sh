@@ -4,7 +4,7 @@
 # do not conform and fails (CI runs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v clang-format >/dev/null || bash scripts/deps.sh
+command -v clang-format >/dev/null || bash scripts/deps.sh dev
 mapfile -t files < <(git ls-files '*.c' '*.h' 2>/dev/null || find src ui backends include tests -name '*.[ch]')
 if [ "${1:-}" = --check ]; then
   bad=()

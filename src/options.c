@@ -436,7 +436,7 @@ static const struct option_def option_table[] = {
     {"command", 'c', "CMD", "run a : command at start-up (repeatable)", OPTION_CLI, LIST(commands)},
     {"no-rc", LONG_ONLY, NULL, "do not read /etc/pmutoprc or ~/.config/pmutop/pmutoprc", OPTION_CLI,
      FLAG(no_rc)},
-    {"remote", LONG_ONLY, "USER@HOST",
+    {"remote", LONG_ONLY, "[USER@]HOST",
      "monitor a remote board (USER@ optional; no leading '-') through its pmutop agent",
      OPTION_CLI | OPTION_SCREEN, STR(remote), .complete = "@hosts"},
     {"transport", LONG_ONLY, "CMD",
@@ -484,6 +484,12 @@ static const struct option_def option_table[] = {
     {"stat", LONG_ONLY, NULL, "window statistic in the table: value min median p99 max dev",
      OPTION_SET, .set = setting_stat_set, .show = setting_stat_show,
      .complete = "value min median p99 max dev"},
+    {"flight-files", LONG_ONLY, NULL,
+     "flight recordings kept, 1..10000 (default 10; the oldest is removed)", OPTION_SET,
+     .set = setting_flight_files_set, .show = setting_flight_files_show},
+    {"flight-bytes", LONG_ONLY, NULL,
+     "bytes of flight recordings kept, e.g. 64M (default 64M; oldest removed)", OPTION_SET,
+     .set = setting_flight_bytes_set, .show = setting_flight_bytes_show},
     {"self", LONG_ONLY, NULL, "pmutop's own cadence, lateness, CPU use and memory (read-only)",
      OPTION_SET, .set = setting_self_set, .show = setting_self_show},
     {"running", LONG_ONLY, NULL, "on: show the running % of scaled values",
@@ -811,9 +817,10 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 		const struct option_def *d = &option_table[i];
 		if (!(d->flags & OPTION_CLI) || !in_program(d, prog))
 			continue;
-		int has = !d->arg	     ? no_argument
-			  : d->arg[0] == '[' ? optional_argument
-					     : required_argument;
+		int has = !d->arg ? no_argument
+			  : d->arg[0] == '[' && d->arg[strlen(d->arg) - 1] == ']'
+			      ? optional_argument
+			      : required_argument;
 		/* getopt_long returns the short letter, or 256 + the row */
 		longopts[nlong++] =
 		    (struct option){d->name, has, NULL, d->id ? d->id : 256 + (int)i};
@@ -859,7 +866,8 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 		}
 		const char *arg = optarg;
 		/* an optional argument as a separate word too: "--list-events PATTERN" */
-		if (d->arg && d->arg[0] == '[' && !arg && optind < argc && argv[optind][0] != '-')
+		if (d->arg && d->arg[0] == '[' && d->arg[strlen(d->arg) - 1] == ']' && !arg &&
+		    optind < argc && argv[optind][0] != '-')
 			arg = argv[optind++];
 		if (apply(o, d, arg, err, errlen) < 0)
 			return -1;

@@ -334,4 +334,11 @@ live = [json.loads(l)["total"]["metrics"] for l in open(sys.argv[1])]
 rep = [json.loads(l)["total"]["metrics"] for l in open(sys.argv[2])]
 sys.exit(not live or live != rep)' "$T_TMP/long-live.json" "$T_TMP/out"
 
+# batch text never cuts a header: a perf stat import's columns are the JSON's metric names (with
+# their units) and event names, each once
+run_cmd -b -R "$T_SRC/tests/fixtures/perfstat/sw-percpu.csv" -f json
+want=$(head -1 "$T_TMP/out" | jq -r '(.cpus[0].metrics | keys_unsorted[]), (.cpus[0].events | keys_unsorted[])' | sort | tr '\n' ' ')
+run_cmd -b -R "$T_SRC/tests/fixtures/perfstat/sw-percpu.csv"
+got=$(sed -n 2p "$T_TMP/out" | tr ' ' '\n' | grep -v '^CPU$' | sed 's/\[[^]]*\]$//; /^$/d' | sort | tr '\n' ' ')
+check "text headers of a perf import are whole names ('$got', JSON '$want')" test -n "$want" -a "$got" = "$want"
 t_done

@@ -215,4 +215,14 @@ import json
 for l in open('$T_TMP/sig.out'): json.loads(l)"
 done
 
+# -m naming a mode whose file does not parse: the parse error (file:line), not "unknown mode"
+mkdir -p "$T_TMP/badmodes"
+printf '[mode]\nname = broken\n[events *]\nc = @::CYCLES\n[metric x]\nexpr = c +\n' >"$T_TMP/badmodes/broken.mode"
+run_cmd -b -n 1 --backend sim --no-rc --mode-file "$T_TMP/badmodes/broken.mode" -m broken
+check "-m broken: exit 2 with the parse error ($(cat "$T_TMP/err"))" \
+	bash -c "[ $RC -eq 2 ] && grep -q 'mode \"broken\" did not load: .*broken.mode:6: .*operand expected' '$T_TMP/err'"
+# define's METRICS as :help shows them (name=FORMULA;...): one mode with both metrics
+run_cmd -b -n 1 -i 100 --backend sim --no-rc -c 'define semi c=perf::CPU-CLOCK x=c/2;y=c/4' -f json
+check "define NAME EVENTS x=..;y=..: both metrics ($(tail -c 200 "$T_TMP/out") $(cat "$T_TMP/err"))" \
+	bash -c "[ $RC -eq 0 ] && tail -1 '$T_TMP/out' | jq -e '.mode == \"semi\" and (.total.metrics | has(\"x\") and has(\"y\"))' >/dev/null"
 t_done

@@ -42,6 +42,28 @@ check "flight recording written" "$([ -s "$tmp/fl-1.jsonl" ] && echo true || ech
 check "flight marker names the spike" "$(jq -s '[.[] | select(.type == "mark")] | length == 1 and (.[0].text | test("spike cpu 1 cpi"))' "$tmp/fl-1.jsonl")"
 check "record names the flight file" "$(jq -s 'any(.[]; .flight == "fl-1.jsonl")' "$tmp/fl.json")"
 
+# a rule that fires every 0.5 s: the recordings are bounded in count (flight-files) and bytes
+# (flight-bytes), the oldest removed and said
+(cd "$tmp" && mkdir rot && cd rot && "$BIN" -b -n 60 --sample 10 --refresh 100 --backend sim --sim-cpus 4 -m cpi \
+	--sim-spike 1:50:6 --alert "cpi > 3 on 1" --flight 1.5 --flight-out fl -c 'set flight-files 3' \
+	-f json >"$tmp/rot.json" 2>"$tmp/rot.err")
+n=$(ls "$tmp/rot" | wc -l)
+check "a periodic rule wrote more than 3 recordings, 3 kept ($n; $(grep -c 'flight recording fl-[0-9]*.jsonl:' "$tmp/rot.err") written)" \
+	"$([ "$n" -eq 3 ] && [ "$(grep -c 'flight recording fl-[0-9]*.jsonl:' "$tmp/rot.err")" -gt 3 ] && echo true || echo false)"
+check "the oldest were removed (fl-1 gone, the newest kept)" \
+	"$([ ! -e "$tmp/rot/fl-1.jsonl" ] && [ -e "$tmp/rot/$(grep -o 'fl-[0-9]*.jsonl:' "$tmp/rot.err" | tail -1 | tr -d :)" ] && echo true || echo false)"
+check "the removal is said with its setting" \
+	"$(grep -q 'flight recording fl-1.jsonl removed: at most 3 files .*:set flight-files' "$tmp/rot.err" && echo true || echo false)"
+(cd "$tmp" && mkdir rotb && cd rotb && "$BIN" -b -n 40 --sample 10 --refresh 100 --backend sim --sim-cpus 4 -m cpi \
+	--sim-spike 1:50:6 --alert "cpi > 3 on 1" --flight 1.5 --flight-out fl -c 'set flight-bytes 64k' \
+	-f json >/dev/null 2>"$tmp/rotb.err")
+bytes=$(cat "$tmp"/rotb/* 2>/dev/null | wc -c)
+nb=$(ls "$tmp/rotb" | wc -l)
+check "flight-bytes 64k: $bytes bytes in $nb files kept (one file may exceed it alone)" \
+	"$([ "$nb" -ge 1 ] && { [ "$bytes" -le 65536 ] || [ "$nb" -eq 1 ]; } && echo true || echo false)"
+"$BIN" -b -n 1 --backend sim -c 'set flight-files 0' >/dev/null 2>"$tmp/err"
+check "flight-files 0 is refused" "$(grep -q 'not a number of files 1..10000' "$tmp/err" && echo true || echo false)"
+
 # errors
 for args in "--sample 0" "--sample 200 -i 100" "--refresh 1" "--alert bogus" "--flight x"; do
 	"$BIN" -b -n 1 --backend sim $args >/dev/null 2>"$tmp/err"

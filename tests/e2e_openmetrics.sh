@@ -22,10 +22,10 @@ check "-f openmetrics parses strictly ($($CHECK parse "$T_TMP/out" 2>&1 | tail -
 	$CHECK parse "$T_TMP/out"
 check "-f openmetrics has HELP, TYPE and UNIT lines" \
 	bash -c "grep -q '^# HELP pmutop_event ' '$T_TMP/out' && grep -q '^# TYPE pmutop_event counter' '$T_TMP/out' && grep -q '^# UNIT pmutop_event_enabled_seconds seconds' '$T_TMP/out'"
-check "-f openmetrics labels cpu, core_type, mode and host" \
-	grep -qE '^pmutop_event_total\{host="[^"]*",mode="cpi",cpu="0",core_type="",event="cycles"\} [0-9]' "$T_TMP/out"
+check "-f openmetrics labels cpu, mode and host (no empty core_type)" \
+	grep -qE '^pmutop_event_total\{host="[^"]*",mode="cpi",cpu="0",event="cycles"\} [0-9]' "$T_TMP/out"
 # n/a is left out, never 0: the sim has no reference cycles, so util is n/a
-check "an n/a metric has no sample (util)" bash -c "! grep -q '^pmutop_metric_util_percent{' '$T_TMP/out'"
+check "an n/a metric has no sample (util)" bash -c "! grep -qE '^pmutop_(all_cpus_)?metric_util_percent\{' '$T_TMP/out'"
 # a hostile mode: its strings never reach the terminal raw
 cat >"$T_TMP/hostile.mode" <<'MODE'
 [mode]
@@ -121,6 +121,92 @@ check "--listen 99999 is a usage error ($RC: $(cat "$T_TMP/err"))" \
 	bash -c "[ $RC -eq 2 ] && grep -q 'port 0..65535' '$T_TMP/err'"
 run_cmd -b -n 1 "${SIM[@]}" --listen 'a b:9100'
 check "--listen with a bad address is a usage error ($RC)" [ "$RC" -eq 2 ]
+
+# --- Prometheus's naming conventions (promtool) on the page of every built-in mode --------------
+if command -v promtool >/dev/null && command -v curl >/dev/null; then
+	for m in $("$BIN" "${SIM[@]}" --list-modes 2>/dev/null | awk '$2 == "available" { print $1 }' | grep -v :); do
+		PORT=$(free_port)
+		timeout -k 5 30 "$BIN" -b -n 40 -i 100 "${SIM[@]}" -m "$m" -f json --listen "127.0.0.1:$PORT" \
+			>/dev/null 2>"$T_TMP/m.err" &
+		MPID=$!
+		for _ in $(seq 50); do
+			sleep 0.1
+			curl -s -m 5 -o "$T_TMP/m.prom" "http://127.0.0.1:$PORT/metrics" &&
+				grep -q '^pmutop_metric_' "$T_TMP/m.prom" && break
+		done
+		kill $MPID 2>/dev/null
+		wait $MPID 2>/dev/null
+		promtool check metrics <"$T_TMP/m.prom" >"$T_TMP/m.lint" 2>&1
+		rc=$?
+		check "promtool check metrics: mode $m exits $rc ($(head -3 "$T_TMP/m.lint" | tr '\n' ' '))" \
+			bash -c "[ $rc -eq 0 ] && grep -q '^pmutop_metric_' '$T_TMP/m.prom'"
+		# sum() over a family never counts twice: no cpu="all" beside the CPUs
+		check "mode $m: a cpu=\"all\" series" bash -c "! grep -q 'cpu=\"all\"' '$T_TMP/m.prom'"
+		check "mode $m: an empty label" bash -c "! grep -q '=\"\"' '$T_TMP/m.prom'"
+		nm=$((${nm:-0} + 1))
+	done
+	check "promtool: at least 3 modes linted (${nm:-0})" [ "${nm:-0}" -ge 3 ]
+	# the all-CPU total is a family of its own, equal to the JSON's total
+	grep -q '^pmutop_all_cpus_metric_cpi{host="[^"]*",mode="cpi"} [0-9]' "$T_TMP/scrape.prom"
+	check "the all-CPU cpi is pmutop_all_cpus_metric_cpi without a cpu label" [ $? -eq 0 ]
+else
+	skip "promtool or curl is not installed (scripts/deps.sh test installs prometheus and curl)"
+fi
+# names in base units: GHz as hertz (x 1e9), per second spelled out
+run_cmd -b -n 2 -i 100 "${SIM[@]}" -m sw -f json
+ghz=$(tail -1 "$T_TMP/out" | jq '.total.metrics.tsc_ghz')
+run_cmd -b -n 2 -i 100 "${SIM[@]}" -m sw -f openmetrics
+check "sw: cs_per_s is pmutop_metric_cs_per_second" grep -q '^pmutop_metric_cs_per_second{' "$T_TMP/out"
+if [ "$ghz" != null ]; then
+	hz=$(grep '^pmutop_all_cpus_metric_tsc_hertz{' "$T_TMP/out" | tail -1 | awk '{print $2}')
+	check "sw: tsc_ghz $ghz is pmutop_all_cpus_metric_tsc_hertz $hz" \
+		python3 -c 'import sys; a, b = float(sys.argv[1]) * 1e9, float(sys.argv[2]); sys.exit(abs(a - b) > 1e-6 * a)' "$ghz" "${hz:-0}"
+fi
+check "no family names a unit twice" bash -c "! grep -qE '^# TYPE [a-z_]*(ghz_gigahertz|_s_seconds|pct_percent)' '$T_TMP/out'"
+# an event that cannot open is left out, never 0 (the sim's event 1 never opens)
+run_cmd -b -n 2 -i 100 "${SIM[@]}" -m cpi --sim-fail-event 1 -f openmetrics
+check "an unsupported event has no series ($(grep -m1 'event="instructions"' "$T_TMP/out"))" \
+	bash -c "grep -q 'event=\"cycles\"' '$T_TMP/out' && ! grep -q 'event=\"instructions\"' '$T_TMP/out'"
+
+# --- connection churn: a burst of connects while pmutop is busy all complete (backlog) ---------
+PORT=$(free_port)
+timeout 60 "$BIN" -b -n 200 -i 100 "${SIM[@]}" -f json --listen "127.0.0.1:$PORT" >/dev/null 2>&1 &
+CPID=$!
+T_CLEANUPS+=("kill -CONT $CPID 2>/dev/null; kill $CPID 2>/dev/null")
+for _ in $(seq 50); do curl -s -m 2 -o /dev/null "http://127.0.0.1:$PORT/metrics" && break; sleep 0.1; done
+# the kernel's view of the listening socket: its accept queue (ss shows the backlog as Send-Q)
+if command -v ss >/dev/null; then
+	backlog=$(ss -Hltn "sport = :$PORT" | awk '{print $3}' | head -1)
+	check "the listen backlog (${backlog:-?}) holds a few scrapers and a browser (at least 32)" \
+		[ "${backlog:-0}" -ge 32 ]
+else
+	skip "ss (iproute2) is not installed: the listen backlog was not read"
+fi
+kill -STOP $CPID # a long tick: nothing is accepted meanwhile
+"$PY" - "$PORT" >"$T_TMP/churn.out" 2>&1 <<'PYEOF'
+import socket, sys
+port, ok, timedout, socks = int(sys.argv[1]), 0, 0, []
+for i in range(24):  # four scrapers, a browser's six and more, at once
+    s = socket.socket()
+    s.settimeout(1.5)
+    try:
+        s.connect(("127.0.0.1", port))
+        ok += 1
+        socks.append(s)
+    except OSError:
+        timedout += 1
+print("connected %d timed out %d" % (ok, timedout))
+PYEOF
+kill -CONT $CPID
+check "24 connects at once while pmutop is busy all complete ($(cat "$T_TMP/churn.out"))" \
+	grep -q 'connected 24 timed out 0' "$T_TMP/churn.out"
+# the burst's connections close as the server takes them; a scraper then gets its page
+for _ in 1 2 3 4 5; do
+	curl -s -m 5 -o "$T_TMP/after.prom" "http://127.0.0.1:$PORT/metrics" && grep -q '^pmutop_metric_cpi{' "$T_TMP/after.prom" && break
+	sleep 0.2
+done
+check "a scrape after the burst is served" grep -q '^pmutop_metric_cpi{' "$T_TMP/after.prom"
+kill $CPID 2>/dev/null
 
 # --- the agent serves and writes the same text (no ncurses) ------------------------------------
 AGENT=${PMUTOP_AGENT_BIN:-$(dirname "$BIN")/pmutop-agent}

@@ -68,14 +68,14 @@ run_cmd -b -m sw -f json -R "$FX/sw-aggregated.csv"
 check "aggregated: JSON has no CPU rows" eval '! grep -q "\"cpus\":\[{" "$T_TMP/out" && grep -q "\"aggregated_cpus\":2" "$T_TMP/out"'
 run_cmd -b -m sw -f csv -R "$FX/sw-aggregated.csv"
 check "aggregated: CSV has the all rows alone" eval '! grep -qE "^[0-9.]+,[0-9.]+,0," "$T_TMP/out" && grep -qE "^[0-9.]+,[0-9.]+,all," "$T_TMP/out"'
-# OpenMetrics: the sums are series of cpu="all", none of a CPU; the counter adds up what perf
-# printed for the run
+# OpenMetrics: the sums are families of all CPUs (no cpu label), none of a CPU; the counter adds
+# up what perf printed for the run
 run_cmd -b -m sw -f openmetrics -R "$FX/sw-aggregated.csv"
 want_cs=$(awk -F, '$4 == "context-switches" && $1 + 0 > 0 { s += $2 } END { print s }' "$FX/sw-aggregated.csv")
 check "aggregated, OpenMetrics: no CPU series" eval '! grep -q "cpu=\"[0-9]" "$T_TMP/out"'
-check "aggregated, OpenMetrics: a cs_per_s gauge of all" grep -q '^pmutop_metric_cs_per_s[a-z_]*{.*cpu="all"' "$T_TMP/out"
+check "aggregated, OpenMetrics: a cs_per_s gauge of all" eval 'grep -q "^pmutop_all_cpus_metric_cs_per_second{" "$T_TMP/out" && ! grep -q "cpu=" "$T_TMP/out"'
 check "aggregated, OpenMetrics: cs counter $want_cs" eval \
-	'[ "$(grep "^pmutop_event_total{.*cpu=\"all\".*event=\"cs\"}" "$T_TMP/out" | tail -1 | awk "{print \$2}")" = "$want_cs" ]'
+	'[ "$(grep "^pmutop_all_cpus_event_total{.*event=\"cs\"}" "$T_TMP/out" | tail -1 | awk "{print \$2}")" = "$want_cs" ]'
 # re-recorded, the capture stays aggregated: the replay of the recording prints the same
 run_cmd -b -m sw -f json -R "$FX/sw-aggregated.csv" -r "$T_TMP/agg.jsonl"
 run_cmd -b -m sw -f json -R "$FX/sw-aggregated.csv"

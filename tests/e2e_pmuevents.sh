@@ -32,6 +32,17 @@ check "--list-modes: built-in cpi" grep -qE '^cpi +available +0/4 .* built-in +C
 check "--list-modes: perf:Exotic fits the 4 counters, from its file" \
 	grep -qE '^perf:Exotic +available +4/4 +1 +0 no .*testlake/metrics.json \(perf-events model testlake\)' "$T_TMP/out"
 
+# the same CPU without a PMU driver (a VM): no perf: mode is "available", each says why
+cp -r "$SKL" "$T_TMP/nopmu"
+rm -rf "$T_TMP/nopmu/sys/bus/event_source/devices/cpu" "$T_TMP/nopmu/sys/devices/cpu"
+run_cmd --sysfs-root "$T_TMP/nopmu" --perf-events "$LIB" --list-modes
+check "no PMU: the family is sw" grep -q '^# family: sw ' "$T_TMP/out"
+check "no PMU: perf: modes are listed ($(grep -c '^perf:' "$T_TMP/out"))" grep -q '^perf:' "$T_TMP/out"
+check "no PMU: no perf: mode available ($(grep -E '^perf:[A-Za-z0-9_]+ +available' "$T_TMP/out" | cut -c1-40 | tr '\n' ' '))" \
+	bash -c "! grep -qE '^perf:[A-Za-z0-9_]+ +available' '$T_TMP/out'"
+check "no PMU: perf:TopdownL1 says why" grep -qE '^perf:TopdownL1 +n/a .*cannot open here: no PMU "cpu"' "$T_TMP/out"
+check "no PMU: the sw mode stays available" grep -qE '^sw +available' "$T_TMP/out"
+
 # --explain names what a group had to leave out
 run_cmd --sysfs-root "$SKL" --perf-events "$LIB" --explain perf:Exotic
 check "--explain: the uncore metric named" grep -q "not evaluated: Uncore_BW: event UNC_CHA_TOR_INSERTS.IA_MISS: uncore event (unit CHA)" "$T_TMP/out"

@@ -166,6 +166,17 @@ for agents in "pmutop pmutop-agent|pmutop-agent" "pmutop|pmutop"; do
 	[ "$(cat "$T/log.name" 2>/dev/null)" = "${agents#*|}" ] ||
 		no "default agent (board has ${agents%%|*}): started $(cat "$T/log.name" 2>/dev/null), want ${agents#*|}"
 done
+# an installed pmutop or pmutop-agent here (on the client's PATH) is not the board's
+mkdir -p "$T/installed"
+printf '#!/bin/sh\necho installed >"$FAKE_LOG.name"\nexit 3\n' >"$T/installed/pmutop-agent"
+cp "$T/installed/pmutop-agent" "$T/installed/pmutop"
+chmod +x "$T/installed/pmutop-agent" "$T/installed/pmutop"
+rm -f "$T/log".*
+PATH=$T/installed:$PATH FAKE_AGENTS=pmutop timeout 30 "$BIN" --no-rc -b -n 2 -i 50 -m sw --remote board \
+	--transport "$TR" -f json >"$T/q.json" 2>"$T/q.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$T/log.name" 2>/dev/null)" = pmutop ] ||
+	no "an installed pmutop-agent was started instead of the board's pmutop: exit $rc, $(cat "$T/log.name" 2>/dev/null)"
 FAKE_AGENTS="" timeout 30 "$BIN" --no-rc -b -n 2 -i 50 -m sw --remote board --transport "$TR" \
 	-f json >/dev/null 2>"$T/q.err"
 [ $? -ne 0 ] || no "a board with no agent: exit 0"

@@ -346,7 +346,7 @@ def cmd_offcore(args):
     rec = rec[0]
     legend = []
     for l in lines:
-        legend += re.findall(r"█ (\S+)\s+(\S+)/s\s+([\d.]+%|-)\s+(never|\d+t ago)", l)
+        legend += re.findall(r"(?:^|  )\S (\S+)\s+(\S+)/s\s+([\d.]+%|-)\s+(never|\d+t ago)", l)
     if not legend:
         print("no offcore legend on the screen:\n" + "\n".join(lines[:12]))
         return 1

@@ -10,8 +10,11 @@
                                             holds values of frames in JSONL
 Prints the first difference and exits 1 when a check fails.
 """
+import glob
 import json
 import math
+import os
+import re
 import sys
 
 from prometheus_client.openmetrics.parser import text_string_to_metric_families
@@ -33,6 +36,51 @@ def parse(text):
     return out
 
 
+def mode_units():
+    """{metric name: unit} from the mode files (modes/*.mode) beside this script."""
+    units = {}
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in glob.glob(os.path.join(here, "..", "modes", "*.mode")):
+        metric = None
+        for line in open(path):
+            m = re.match(r"\[metric (\S+)\]", line)
+            if m:
+                metric = m.group(1)
+            elif line.startswith("[") :
+                metric = None
+            m = re.match(r"unit\s*=\s*(\S+)", line)
+            if metric and m:
+                units[metric] = m.group(1)
+    return units
+
+
+# Prometheus's conventions (https://prometheus.io/docs/practices/naming/): base units, rates per
+# second, no abbreviated unit in a name: (unit, name ending that abbreviates it, family ending,
+# name when nothing is left, factor to the base unit)
+CONVENTIONS = [
+    ("%", "pct", "percent", "share", 1), ("%", "percent", "percent", "share", 1),
+    ("s", "s", "seconds", "time", 1), ("ms", "ms", "seconds", "time", 1e-3),
+    ("us", "us", "seconds", "time", 1e-6), ("ns", "ns", "seconds", "time", 1e-9),
+    ("GHz", "ghz", "hertz", "clock", 1e9), ("MHz", "mhz", "hertz", "clock", 1e6),
+    ("B", "b", "bytes", "size", 1), ("/s", "per_s", "per_second", "events", 1),
+    ("k/s", "per_s", "per_second", "kevents", 1), ("k/s", "ks", "per_second", "events", 1e3),
+    ("M/s", "per_s", "per_second", "mevents", 1), ("M/s", "ms", "per_second", "events", 1e6),
+]
+
+
+def family(metric, unit):
+    """(family without pmutop_metric_, factor) of a metric in a unit."""
+    rows = [r for r in CONVENTIONS if r[0] == unit]
+    for u, abbrev, suffix, bare, scale in rows:
+        if metric == abbrev:
+            return bare + "_" + suffix, scale
+        if metric.endswith("_" + abbrev):
+            return metric[: -len(abbrev) - 1] + "_" + suffix, scale
+    if rows:
+        return metric + "_" + rows[0][2], rows[0][4]
+    return metric, 1
+
+
 def close(a, b, rel=1e-5):
     return a == b or abs(a - b) <= rel * max(abs(a), abs(b))
 
@@ -51,11 +99,14 @@ def expected(records, k):
                 if c["state"] in ("ok", "scaled"):
                     counters[key] = counters.get(key, 0) + c["value"]
     rec = records[k]
+    units = mode_units()
     for row in rec["cpus"]:
         for m, v in row["metrics"].items():
-            gauges[(str(row["cpu"]), m)] = v
+            fam, scale = family(m, units.get(m, ""))
+            gauges[(str(row["cpu"]), fam)] = None if v is None else v * scale
     for m, v in rec["total"]["metrics"].items():
-        gauges[("all", m)] = v
+        fam, scale = family(m, units.get(m, ""))
+        gauges[("all", fam)] = None if v is None else v * scale
     return counters, gauges
 
 
@@ -66,12 +117,14 @@ def compare(samples, records, k):
         lab = dict(labels)
         if name == "pmutop_event_total":
             got_c[(lab["cpu"], lab["event"])] = v
+        elif name == "pmutop_all_cpus_event_total":
+            got_c[("all", lab["event"])] = v
         elif fam.startswith("pmutop_metric_"):
-            metric = fam[len("pmutop_metric_"):]
-            for unit in ("_percent", "_gigahertz", "_seconds"):
-                if metric.endswith(unit) and metric[: -len(unit)] in records[k]["total"]["metrics"]:
-                    metric = metric[: -len(unit)]
-            got_g[(lab["cpu"], metric)] = v
+            got_g[(lab["cpu"], fam[len("pmutop_metric_"):])] = v
+        elif fam.startswith("pmutop_all_cpus_metric_"):
+            if "cpu" in lab:
+                return "frame %d: %s has a cpu label" % (k + 1, fam)
+            got_g[("all", fam[len("pmutop_all_cpus_metric_"):])] = v
     for key, v in counters.items():
         if key not in got_c or not close(got_c[key], v, 1e-9):
             return "frame %d: counter %s = %s, want %s" % (k + 1, key, got_c.get(key), v)
@@ -112,7 +165,7 @@ def main():
             print("no pmutop_metric_cpi series in Prometheus")
             return 1
         for series in result:
-            cpu = series["metric"]["cpu"]
+            cpu = series["metric"].get("cpu", "all")  # pmutop_all_cpus_metric_cpi: no cpu
             v = float(series["value"][1])
             want = [
                 (r["total"]["metrics"]["cpi"] if cpu == "all" else

@@ -98,6 +98,12 @@ static const struct {
     {__LINE__, "mark a#b # comment", 1, "mark|a#b", NULL},
     {__LINE__, "pause; resume", 1, "pause|;|resume", NULL},
     {__LINE__, "mark 'a;b' a\\;b", 1, "mark|a;b|a;b", NULL},
+    /* define's METRICS as :help shows them: a ';' inside a word holding '=' is the word's */
+    {__LINE__, "define m c=cycles x=c/2;y=c/4", 1, "define|m|c=cycles|x=c/2;y=c/4", NULL},
+    {__LINE__, "define m c=cycles x=c/2;y=c/4; mode cpi", 1,
+     "define|m|c=cycles|x=c/2;y=c/4|;|mode|cpi", NULL},
+    {__LINE__, "pause;resume", 1, "pause|;|resume", NULL},
+    {__LINE__, "mark a=b; pause", 1, "mark|a=b|;|pause", NULL},
     {__LINE__, "mark ab\"cd ef\"gh", 1, "mark|abcd efgh", NULL},
     {__LINE__, "mark \"open", 0, NULL, "unterminated double quote"},
     {__LINE__, "mark 'open", 0, NULL, "unterminated single quote"},
@@ -185,7 +191,8 @@ static const struct {
     {__LINE__, "show ascii", COMMAND_SCREEN_ONLY, "",
      "show ascii: only on the screen, not in batch mode"},
     {__LINE__, "set nosuch 1", -1, "",
-     "unknown option \"nosuch\" (options: interval, mode, cpus, attrib, stat, self, theme, "
+     "unknown option \"nosuch\" (options: interval, mode, cpus, attrib, stat, flight-files, "
+     "flight-bytes, self, theme, "
      "running, group, ascii)"},
 };
 

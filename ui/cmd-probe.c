@@ -59,6 +59,11 @@ void ui_probe_advance(struct app_ctx *app)
 			rc < 0 ? "failed" : "finished");
 	}
 	probe_text(app);
+	if (u->probe_done) {
+		/* the view keeps the report's lines; the working sets (up to 64M) go now */
+		probe_free(u->probe);
+		u->probe = NULL;
+	}
 }
 
 static int exec_probe(const struct command_ctx *ctx, int argc, char **argv, char *err,
@@ -73,6 +78,13 @@ static int exec_probe(const struct command_ctx *ctx, int argc, char **argv, char
 	}
 	bool stop = strcmp(argv[1], "stop") == 0 || (argc > 2 && strcmp(argv[2], "stop") == 0);
 	if (stop) {
+		if (!u->probe && u->probe_done && u->vs.view == VIEW_PROBE) {
+			u->probe_done = false; /* a finished probe: its report closes */
+			ui_text_clear(u);
+			u->vs.view = VIEW_TABLE;
+			command_note(ctx, "cache probe report closed");
+			return 0;
+		}
 		if (!u->probe) {
 			snprintf(err, errlen, "no probe is running");
 			return -1;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmd-select.c: "select up|down|pgup|pgdn|top|bottom|CPU": the row selection and scrolling. */
+/* cmd-select.c: "select up|down|left|right|pgup|pgdn|top|bottom|CPU": the row selection and
+ * scrolling (left/right: the table's columns). */
 #include "app.h"
 #include "command.h"
 #include "uistate.h"
@@ -18,6 +19,13 @@ static int exec_select(const struct command_ctx *ctx, int argc, char **argv, cha
 	(void)argc;
 	if (page < 1)
 		page = 1;
+	if (!strcmp(v, "left") || !strcmp(v, "right")) {
+		/* the table's metric columns; the table clamps to those hidden */
+		u->vs.col_first += !strcmp(v, "left") ? -1 : 1;
+		if (u->vs.col_first < 0)
+			u->vs.col_first = 0;
+		return 0;
+	}
 	if (!strcmp(v, "up"))
 		u->vs.scroll--;
 	else if (!strcmp(v, "down"))
@@ -34,9 +42,10 @@ static int exec_select(const struct command_ctx *ctx, int argc, char **argv, cha
 		char *end;
 		long cpu = strtol(v, &end, 10);
 		if (*end || end == v) {
-			snprintf(
-			    err, errlen,
-			    "select: expected up, down, pgup, pgdn, top, bottom or a CPU number");
+			snprintf(err, errlen,
+				 "select: expected up, down, left, right, pgup, pgdn, top, bottom "
+				 "or a CPU "
+				 "number");
 			return -1;
 		}
 		for (int r = 0; r < app->ncpus; r++)
@@ -57,11 +66,11 @@ static int exec_select(const struct command_ctx *ctx, int argc, char **argv, cha
 
 const struct command ui_cmd_select_entry = {
     .name = "select",
-    .usage = "select up|down|pgup|pgdn|top|bottom|CPU",
+    .usage = "select up|down|left|right|pgup|pgdn|top|bottom|CPU",
     .min_args = 1,
     .max_args = 1,
     .args = {ARG_SELECT},
     .flags = COMMAND_SCREEN,
     .exec = exec_select,
-    .help = "move the row selection",
+    .help = "move the row selection; left/right scroll the columns",
 };

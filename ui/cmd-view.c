@@ -135,7 +135,7 @@ const struct command ui_cmd_view_entry = {
     .args = {ARG_VIEW},
     .flags = COMMAND_SCREEN,
     .exec = exec_view,
-    .help = "switch view (table, offcore, spikes, messages, help)",
+    .help = "switch view (table, offcore, help, messages, probe, spikes)",
 };
 
 const struct command ui_cmd_help_entry = {

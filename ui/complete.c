@@ -68,7 +68,8 @@ static void complete_path(const char *prefix, struct complete_list *out)
 	closedir(d);
 }
 
-static const char *const select_moves[] = {"up", "down", "pgup", "pgdn", "top", "bottom"};
+static const char *const select_moves[] = {"up",   "down", "left", "right",
+					   "pgup", "pgdn", "top",  "bottom"};
 static const char *const key_names[] = {"space", "tab",	 "enter",  "esc",    "up",
 					"down",	 "left", "right",  "home",   "end",
 					"pgup",	 "pgdn", "insert", "delete", "backspace"};

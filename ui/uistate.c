@@ -290,22 +290,10 @@ void ui_state_set_depth(struct app_ctx *app, int colors)
 		u->depth = THEME_256; /* curses pairs take palette indices */
 }
 
-/* Keys of a replay: , and . step a tick, [ and ] change the speed, g/G start/end, ' next mark. */
-static void bind_replay_keys(struct app_ctx *app)
-{
-	static const char *const keys[][2] = {
-	    {".", "tick"},	 {",", "tick -1"},  {"]", "rate +"},	{"[", "rate -"},
-	    {"g", "jump start"}, {"G", "jump end"}, {"'", "jump mark"},
-	};
-	char err[128];
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		keys_bind(&UI(app)->km, keys[i][0], keys[i][1], err, sizeof(err));
-}
-
 void ui_state_startup(struct app_ctx *app)
 {
 	if (app->replay && !source_has(&app->source, SOURCE_CAP_FORWARD)) /* not a remote one */
-		bind_replay_keys(app);
+		keys_bind_replay(&UI(app)->km);
 	struct command_errors errs = {0};
 	command_startup(app, &errs);
 	for (size_t i = 0; i < errs.n; i++)
@@ -490,6 +478,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .stack = have ? f->stack : NULL,
 	    .drill = f && f->drill[0] ? f->drill : NULL,
 	    .drilled_from = f && back && strcmp(back->to, f->mode) == 0 ? back->from : NULL,
+	    .replay = app->replay && !source_has(&app->source, SOURCE_CAP_FORWARD),
 	};
 	if (app->nmessages) {
 		int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;

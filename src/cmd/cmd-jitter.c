@@ -126,6 +126,7 @@ static int exec_freeze(const struct command_ctx *ctx, int argc, char **argv, cha
 		command_note(ctx, "view follows the samples again");
 		return 0;
 	}
+	j->freeze_held_off = false; /* the user freezes: rules may freeze the view again */
 	const struct snapshot *s = session_snapshot(app->session);
 	if (jitter_trigger(app, s ? s->time_s : 0, "freeze (key or :freeze)", err, errlen) < 0) {
 		if (j->flight)

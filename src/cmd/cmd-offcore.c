@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmd-offcore.c: "offcore [BIT...]", the offcore request breakdown by request-type bits. */
+/* cmd-offcore.c: "offcore [BIT...] [response=NAME]", the offcore request breakdown by request-type
+ * bits. */
 #include "app.h"
 #include "command.h"
 
@@ -15,10 +16,10 @@ static int exec_offcore(const struct command_ctx *ctx, int argc, char **argv, ch
 
 const struct command cmd_offcore_entry = {
     .name = "offcore",
-    .usage = "offcore [BIT...]",
+    .usage = "offcore [BIT...] [response=NAME]",
     .min_args = 0,
     .max_args = COMMAND_VARIADIC,
     .args = {ARG_OFFCORE_BIT},
     .exec = exec_offcore,
-    .help = "offcore request breakdown by request-type bits (0-15)",
+    .help = "offcore request breakdown by request-type bits (0-15), one response type",
 };

@@ -5,7 +5,10 @@
 #include "cpuset.h"
 #include "jitter.h"
 #include "options.h"
+#include "recorder.h"
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* --- the core's settings (their rows are in the option table, src/options.c) ------------------ */
@@ -97,6 +100,48 @@ int setting_self_set(const struct command_ctx *ctx, const char *v, char *err, si
 	(void)ctx, (void)v;
 	snprintf(err, errlen, "self is read-only");
 	return -1;
+}
+
+int setting_flight_files_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (end == v || *end || n < 1 || n > 10000) {
+		snprintf(err, errlen, "flight-files: \"%s\" is not a number of files 1..10000", v);
+		return -1;
+	}
+	if (jitter_set_flight_bounds(ctx->app, (int)n, 0) < 0) {
+		snprintf(err, errlen, "flight-files: the jitter tools are off here");
+		return -1;
+	}
+	return 0;
+}
+
+void setting_flight_files_show(const struct command_ctx *ctx, char *b, size_t l)
+{
+	const struct jitter *j = jitter_get(ctx->app);
+	snprintf(b, l, "%d", j ? j->max_files : JITTER_FLIGHT_FILES);
+}
+
+int setting_flight_bytes_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+{
+	uint64_t n;
+	if (recorder_parse_size(v, &n) < 0 || n < 65536) {
+		snprintf(err, errlen,
+			 "flight-bytes: \"%s\" is not a size of 64k or more (500k, 64M, 2G)", v);
+		return -1;
+	}
+	if (jitter_set_flight_bounds(ctx->app, 0, n) < 0) {
+		snprintf(err, errlen, "flight-bytes: the jitter tools are off here");
+		return -1;
+	}
+	return 0;
+}
+
+void setting_flight_bytes_show(const struct command_ctx *ctx, char *b, size_t l)
+{
+	const struct jitter *j = jitter_get(ctx->app);
+	snprintf(b, l, "%llu", j ? j->max_bytes : JITTER_FLIGHT_BYTES);
 }
 
 /* --- set and show ---------------------------------------------------------------------------- */

@@ -240,7 +240,7 @@ static int split(const char *line, struct words *w, char *err, size_t errlen)
 {
 	size_t len = strlen(line), o = 0;
 	char *cur = malloc(len + 1), quote = 0;
-	bool inword = false;
+	bool inword = false, assign = false; /* assign: the word holds an unquoted '=' */
 
 	memset(w, 0, sizeof(*w));
 	if (!cur || words_push(w, NULL, false) < 0)
@@ -263,6 +263,12 @@ static int split(const char *line, struct words *w, char *err, size_t errlen)
 			}
 			continue;
 		}
+		/* a ';' between two characters of a word holding '=' belongs to it: define's
+		 * METRICS "a=x;b=y"; elsewhere it separates commands */
+		if (ch == ';' && inword && assign && p[1] && !strchr(" \t\n\r;#", p[1])) {
+			cur[o++] = ch;
+			continue;
+		}
 		if (!ch || ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == ';' ||
 		    (ch == '#' && !inword)) {
 			if (inword) {
@@ -274,6 +280,7 @@ static int split(const char *line, struct words *w, char *err, size_t errlen)
 				}
 				o = 0;
 				inword = false;
+				assign = false;
 			}
 			if (ch == ';') {
 				char *s = strdup(";");
@@ -287,6 +294,7 @@ static int split(const char *line, struct words *w, char *err, size_t errlen)
 			continue;
 		}
 		inword = true;
+		assign |= ch == '=';
 		if (ch == '"' || ch == '\'') {
 			quote = ch;
 		} else if (ch == '\\') {

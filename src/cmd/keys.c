@@ -36,7 +36,32 @@ static const struct {
     {"pgup", "select pgup"}, {"pgdn", "select pgdn"},
     {"home", "select top"},  {"end", "select bottom"},
     {"enter", "drill"},	     {"backspace", "drill up"},
+    {"left", "select left"}, {"right", "select right"},
 };
+
+/* Keys a replay adds: , and . step a tick, [ and ] change the speed, g/G start/end, ' next mark. */
+static const struct {
+	const char *key, *command;
+} replay_bindings[] = {
+    {".", "tick"},	 {",", "tick -1"},  {"]", "rate +"},	{"[", "rate -"},
+    {"g", "jump start"}, {"G", "jump end"}, {"'", "jump mark"},
+};
+
+void keys_bind_replay(struct keymap *km)
+{
+	char err[128];
+	for (size_t i = 0; i < sizeof(replay_bindings) / sizeof(replay_bindings[0]); i++)
+		keys_bind(km, replay_bindings[i].key, replay_bindings[i].command, err, sizeof(err));
+}
+
+int keys_replay_at(size_t i, const char **key, const char **command)
+{
+	if (i >= sizeof(replay_bindings) / sizeof(replay_bindings[0]))
+		return -1;
+	*key = replay_bindings[i].key;
+	*command = replay_bindings[i].command;
+	return 0;
+}
 
 int keys_parse(const char *name, char *err, size_t errlen)
 {

@@ -95,6 +95,25 @@ void app_facts(const struct app_ctx *app, struct run_facts *f)
 
 void app_set_paused(struct app_ctx *app, bool paused) { app->display_paused = paused; }
 
+/* The machine's capability line: the platform summary, and the running mode's optional inputs
+ * that do not open here (said once, there, not as a warning on every start). */
+static void machine_capability(struct app_ctx *app)
+{
+	if (app->source.ops->describe)
+		return; /* a recording's or a remote board's own line */
+	char *cap = app->machine.capability;
+	size_t len = sizeof(app->machine.capability);
+	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		snprintf(cap, len, "%s", app->pf.capability);
+	else /* the sim runs here but counts nothing of this machine's */
+		snprintf(cap, len, "simulated counters of a %s: no number is from hardware",
+			 app->family ? app->family->desc : "generic PMU");
+	size_t n = strlen(cap);
+	if (app->optional_missing[0] && n + 1 < len)
+		snprintf(cap + n, len - n, "%soptional %s not here", n ? "; " : "",
+			 app->optional_missing);
+}
+
 static void notify_mode(struct app_ctx *app)
 {
 	for (int i = 0; i < app->nobservers; i++)
@@ -241,9 +260,43 @@ bool app_event_support(const struct app_ctx *app, struct mode_event_support *sup
 	return false;
 }
 
+/* Without a core PMU here, a library's mode is available only when each of its events is a
+ * software event that encodes here (a perf: group's cpu/topdown-... has no PMU to open on).
+ * Returns 0, or -1 with the reason. */
+static int encodes_here(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
+{
+	struct mode_resolution r;
+	if (mode_resolve(m, app->family, &r) < 0 || !r.events)
+		return 0;
+	struct encode_ctx ctx = app_encode_ctx(app);
+	for (int i = 0; i < r.events->nevents; i++) {
+		const struct mode_event *ev = &r.events->events[i];
+		struct event_encoding enc;
+		char err[200];
+		if (ev->optional)
+			continue;
+		if (event_encode(ev->spec, &ctx, &enc, err, sizeof(err)) == 0) {
+			if (!enc.hardware)
+				continue;
+			snprintf(err, sizeof(err),
+				 "a hardware event, and there is no hardware PMU");
+		}
+		a->available = false;
+		snprintf(a->reason, sizeof(a->reason), "%s (%s) cannot open here: %s", ev->alias,
+			 ev->spec, err);
+		return -1;
+	}
+	return 0;
+}
+
 int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
 {
 	int rc = mode_availability(m, app->family, a);
+	/* a library's metric group (perf:, likwid:) is listed by the dozen: only those that open */
+	if (rc == 0 && source_has(&app->source, SOURCE_CAP_THIS_MACHINE) &&
+	    app->pf.core_pmu_count == 0 &&
+	    (strncmp(m->name, "perf:", 5) == 0 || strncmp(m->name, "likwid:", 7) == 0))
+		return encodes_here(app, m, a);
 	if (rc < 0 || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
 	    app->pf.core_pmu_count == 0)
 		return rc;
@@ -455,6 +508,7 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 	const struct backend *b = session_backend(app->session);
 	char dropped[160] = "";
 	int ndropped = 0, nlisted = 0;
+	app->optional_missing[0] = '\0';
 	bool table_full = false; /* ENFILE: the system's file table, not this process's limit */
 	bool denied = false, tracepoint = false; /* EACCES/EPERM, on a tracepoint event */
 	for (int e = 0; e < sm.nevents; e++) {
@@ -477,15 +531,18 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 			ndropped++;
 			nlisted += list_dropped(dropped, sizeof(dropped), sm.events[e].name,
 						limited, b->nrows);
+		} else if (unsupported && sm.optional[e]) {
+			/* an optional event ("alias? = spec") is a choice the mode made: said once,
+			 * in the capability line (its metrics fall back or show n/a) */
+			size_t n = strlen(app->optional_missing);
+			snprintf(app->optional_missing + n, sizeof(app->optional_missing) - n,
+				 "%s%s", n ? ", " : "", sm.events[e].spec);
 		} else if (unsupported) {
-			/* an optional event ("alias? = spec") is a choice the mode made: a note, no
-			 * warning (its metrics fall back or show n/a) */
-			app_log(app, sm.optional[e] ? MSG_INFO : MSG_WARN,
-				"%s (%s) not supported on %d of %d CPUs%s: %s", sm.events[e].name,
-				sm.events[e].spec, unsupported, b->nrows,
-				sm.optional[e] ? " (optional)" : "", why);
+			app_log(app, MSG_WARN, "%s (%s) not supported on %d of %d CPUs: %s",
+				sm.events[e].name, sm.events[e].spec, unsupported, b->nrows, why);
 		}
 	}
+	machine_capability(app);
 	if (ndropped) {
 		long limit;
 		char more[32] = "";
@@ -548,6 +605,22 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 		return -1;
 	}
 	if (!m) {
+		/* a mode file of that name (or path) that failed to load: its parse error */
+		for (int i = 0; i < app->modes->nwarnings; i++) {
+			const char *w = app->modes->warnings[i], *colon = strchr(w, ':');
+			if (!colon)
+				continue;
+			size_t plen = (size_t)(colon - w), nlen = strlen(name);
+			const char *base = memrchr(w, '/', plen);
+			base = base ? base + 1 : w;
+			size_t blen = (size_t)(colon - base);
+			if ((plen == nlen && strncmp(w, name, nlen) == 0) ||
+			    (blen == nlen + 5 && strncmp(base, name, nlen) == 0 &&
+			     strncmp(base + nlen, ".mode", 5) == 0)) {
+				snprintf(err, errlen, "mode \"%s\" did not load: %s", name, w);
+				return -1;
+			}
+		}
 		int n = 0;
 		char list[512] = "";
 		for (int i = 0; i < app->modes->n; i++) {
@@ -889,8 +962,7 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	}
 	if (changed == 0)
 		return 0;
-	snprintf(app->machine.capability, sizeof(app->machine.capability), "%s",
-		 app->pf.capability);
+	machine_capability(app);
 	/* the rows so far (CPUs that went offline keep theirs) and every CPU now online */
 	struct cpuset want;
 	cpuset_clear(&want);
@@ -1158,8 +1230,7 @@ static void note_counter_wrap(struct app_ctx *app)
 	app->pf.interval_ms = app->interval_ms;
 	platform_describe(&app->pf);
 	if (!app->source.ops->describe)
-		snprintf(app->machine.capability, sizeof(app->machine.capability), "%s",
-			 app->pf.capability);
+		machine_capability(app);
 	for (int i = 0; i < app->pf.npmus; i++) {
 		char line[320];
 		if (app->pf.pmus[i].is_core &&
@@ -1181,10 +1252,7 @@ static void describe_machine(struct app_ctx *app)
 	snprintf(m->kernel, sizeof(m->kernel), "%s", app->pf.kernel);
 	snprintf(m->family, sizeof(m->family), "%s", app->family ? app->family->key : "");
 	if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
-		/* the sim runs here but counts nothing of this machine's */
-		snprintf(m->capability, sizeof(m->capability),
-			 "simulated counters of a %s: no number is from hardware",
-			 app->family ? app->family->desc : "generic PMU");
+		machine_capability(app);
 		m->counter_bits = app->opt.sim.counter_bits ? app->opt.sim.counter_bits : 64;
 		/* caps/slots only exists on ARMv8.4 PMUs */
 		m->slots = family_is_a(app->family, "armv8") ? app->opt.sim.slots : 0;
@@ -1198,7 +1266,7 @@ static void describe_machine(struct app_ctx *app)
 		snprintf(m->model, sizeof(m->model), "%s", app->pf.cpu_model_name);
 	else if (app->pf.cpu_model >= 0)
 		snprintf(m->model, sizeof(m->model), "%d", app->pf.cpu_model);
-	snprintf(m->capability, sizeof(m->capability), "%s", app->pf.capability);
+	machine_capability(app);
 	m->counter_bits = 64;
 	m->slots = monitored_slots(app);
 	m->ncpus = app->ncpus;

@@ -538,9 +538,14 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 		if (expr_eval(p->thr[m], lookup_input, &b, &t) == 0)
 			*cls = t != 0 ? METRIC_BAD : METRIC_GOOD;
 	}
+	/* the least running fraction of the inputs the value was computed from: an input of a
+	 * fallback branch not taken (an unsupported optional mperf) marks nothing */
 	double run = 1.0;
 	for (int k = 0; k < sm->ninputs; k++) {
-		const struct count *c = &in->counts[sm->inputs[k]];
+		int e = sm->inputs[k];
+		if (detail->used && e < 64 && !(detail->used >> e & 1))
+			continue;
+		const struct count *c = &in->counts[e];
 		double rk = (c->state == COUNT_OK || c->state == COUNT_SCALED) ? c->running : 0;
 		if (rk < run)
 			run = rk;

@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -577,6 +578,45 @@ static void rec_header_of(struct app_ctx *app, struct rec_header *h, struct rec_
 	h->interval_ms = (unsigned)app_tick_ms(app);
 }
 
+/* Removes the oldest recordings this run wrote while there are more than max_files of them or
+ * more than max_bytes (the newest always stays), and says so. */
+static void flight_rotate(struct app_ctx *app)
+{
+	struct jitter *j = J(app);
+	unsigned long long total = 0;
+	for (int i = 0; i < j->nwritten; i++)
+		total += j->written[i].bytes;
+	while (j->nwritten > 1 && (j->nwritten > j->max_files || total > j->max_bytes)) {
+		struct jitter_flight_file *w = &j->written[0];
+		if (unlink(w->path) < 0 && errno != ENOENT)
+			app_log(app, MSG_WARN, "flight recording: cannot remove %s: %s", w->path,
+				strerror(errno));
+		else
+			app_log(
+			    app, MSG_INFO,
+			    "flight recording %s removed: at most %d files and %llu bytes are kept "
+			    "(:set flight-files, :set flight-bytes)",
+			    w->path, j->max_files, j->max_bytes);
+		total -= w->bytes;
+		free(w->path);
+		memmove(w, w + 1, (size_t)(j->nwritten - 1) * sizeof(*w));
+		j->nwritten--;
+	}
+}
+
+int jitter_set_flight_bounds(struct app_ctx *app, int max_files, unsigned long long max_bytes)
+{
+	struct jitter *j = J(app);
+	if (!j)
+		return -1;
+	if (max_files > 0)
+		j->max_files = max_files;
+	if (max_bytes > 0)
+		j->max_bytes = max_bytes;
+	flight_rotate(app);
+	return 0;
+}
+
 static void flight_dump(struct app_ctx *app)
 {
 	struct jitter *j = J(app);
@@ -634,6 +674,21 @@ static void flight_dump(struct app_ctx *app)
 	snprintf(j->flight_path, sizeof(j->flight_path), "%s", path);
 	app_log(app, MSG_INFO, "flight recording %s: %d samples around %.3f s (%s)", path, n, t,
 		j->flight_mark.text);
+	struct stat st;
+	struct jitter_flight_file *w = realloc(j->written, (size_t)(j->nwritten + 1) * sizeof(*w));
+	char *copy = strdup(path);
+	if (!w || !copy) {
+		free(copy);
+		if (w)
+			j->written = w;
+		app_log(app, MSG_ERROR, "flight recording: out of memory (%s is not rotated)",
+			path);
+		return;
+	}
+	j->written = w;
+	w[j->nwritten++] = (struct jitter_flight_file){
+	    copy, stat(path, &st) == 0 ? (unsigned long long)st.st_size : 0};
+	flight_rotate(app);
 }
 
 int jitter_trigger(struct app_ctx *app, double t_s, const char *why, char *err, size_t errlen)
@@ -655,7 +710,7 @@ int jitter_trigger(struct app_ctx *app, double t_s, const char *why, char *err, 
 	j->flight_due_s = t_s + after;
 	j->flight_mark.t = t_s;
 	snprintf(j->flight_mark.text, sizeof(j->flight_mark.text), "%s", why);
-	if (!app->opt.batch)
+	if (!app->opt.batch && !j->freeze_held_off)
 		j->freeze_pending = true;
 	return 0;
 }
@@ -665,6 +720,7 @@ int jitter_unfreeze(struct app_ctx *app)
 	struct jitter *j = J(app);
 	bool was = j->frozen || j->freeze_pending;
 	j->frozen = j->freeze_pending = false;
+	j->freeze_held_off = true; /* until :freeze (on) again */
 	return was;
 }
 
@@ -767,6 +823,9 @@ static void on_close(struct app_ctx *app, void *arg)
 	layout_free(j);
 	alert_set_free(&j->rules);
 	spike_log_free(&j->log);
+	for (int i = 0; i < j->nwritten; i++)
+		free(j->written[i].path);
+	free(j->written);
 	free(j);
 }
 
@@ -870,6 +929,8 @@ int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(err, errlen, "too many observers");
 		return -1;
 	}
+	j->max_files = JITTER_FLIGHT_FILES;
+	j->max_bytes = JITTER_FLIGHT_BYTES;
 	/* the baseline of pmutop's own CPU use: the first window's figure runs from here */
 	cadence_init(&j->cad, 0, 0);
 	int64_t cpu_ns, wall_ns;
@@ -1042,9 +1103,10 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 	if (j->flight)
 		snprintf(flight, sizeof(flight), "flight %.0f s",
 			 (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0);
-	snprintf(buf, len, "sample %ld ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu%s%s",
-		 app_tick_ms(app), j->window_interval_ms, late, self, flight, mem, j->log.total,
-		 j->frozen ? " | FROZEN (:freeze)" : "", j->attrib_on && j->attrib_ready ? "" : "");
+	/* FROZEN first: the line is cut at the screen's width (80 columns) */
+	snprintf(buf, len, "%ssample %ld ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu",
+		 j->frozen ? "FROZEN (:freeze off) | " : "", app_tick_ms(app),
+		 j->window_interval_ms, late, self, flight, mem, j->log.total);
 }
 
 void jitter_spike_lines(const struct app_ctx *app,

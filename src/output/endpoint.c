@@ -88,7 +88,7 @@ struct endpoint *endpoint_open(const char *spec, char *err, size_t errlen)
 	}
 	int fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), one = 1;
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, res->ai_addr, res->ai_addrlen) < 0 || listen(fd, 8) < 0) {
+	    bind(fd, res->ai_addr, res->ai_addrlen) < 0 || listen(fd, ENDPOINT_BACKLOG) < 0) {
 		snprintf(err, errlen, "--listen %s: %s", spec, strerror(errno));
 		if (fd >= 0)
 			close(fd);

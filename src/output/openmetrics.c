@@ -20,6 +20,7 @@ struct om_series {
 	double total;	  /* scaled events */
 	double enabled_s; /* seconds the counter was open */
 	double running_s; /* seconds it really counted */
+	bool opened;	  /* the counter opened at least once (an unsupported event never shows) */
 };
 
 struct om_counters {
@@ -153,6 +154,7 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 				s->total += k->value;
 				/* fall through */
 			case COUNT_NOT_COUNTED:
+				s->opened = true;
 				s->enabled_s += snap->interval_s;
 				s->running_s += k->running * snap->interval_s;
 				break;
@@ -304,17 +306,6 @@ static void put_label(FILE *out, const char *name, const char *value, bool comma
 	fputc('"', out);
 }
 
-/* A metric-name part: [a-zA-Z0-9_], anything else becomes '_'. */
-static void put_name(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-			      (*s >= '0' && *s <= '9')
-			  ? *s
-			  : '_',
-		      out);
-}
-
 static void put_help(FILE *out, const char *s)
 {
 	char safe[256];
@@ -326,20 +317,70 @@ static void put_help(FILE *out, const char *s)
 	}
 }
 
-/* Units OpenMetrics can name (the family name then ends in _UNIT). */
+/* Prometheus's naming conventions: base units (seconds, hertz, bytes), rates per second, no
+ * abbreviated unit in a name. A metric whose unit is here gets the family NAME_UNIT with a name
+ * ending that abbreviates the unit dropped (tsc_ghz -> tsc_hertz, cs_per_s -> cs_per_second,
+ * llc_ref_ms in M/s -> llc_ref_per_second) and its value times scale; any other unit (cyc,
+ * miss/inst, /1k) leaves a unit-free name with the unit in HELP. The first matching row wins. */
 static const struct {
-	const char *unit, *name;
+	const char *unit;    /* the mode's unit */
+	const char *abbrev;  /* a name ending ("_" + abbrev) or whole name that stands for it */
+	const char *suffix;  /* what the family name ends in */
+	const char *om_unit; /* OpenMetrics UNIT, or NULL */
+	const char *bare;    /* the name when nothing else is left */
+	double scale;	     /* the mode's unit -> the family's */
 } om_units[] = {
-    {"%", "percent"},	   {"s", "seconds"},	 {"ms", "milliseconds"}, {"us", "microseconds"},
-    {"ns", "nanoseconds"}, {"GHz", "gigahertz"}, {"MHz", "megahertz"},	 {"B", "bytes"},
+    {"%", "pct", "percent", "percent", "share", 1},
+    {"%", "percent", "percent", "percent", "share", 1},
+    {"s", "s", "seconds", "seconds", "time", 1},
+    {"ms", "ms", "seconds", "seconds", "time", 1e-3},
+    {"us", "us", "seconds", "seconds", "time", 1e-6},
+    {"ns", "ns", "seconds", "seconds", "time", 1e-9},
+    {"GHz", "ghz", "hertz", "hertz", "clock", 1e9},
+    {"MHz", "mhz", "hertz", "hertz", "clock", 1e6},
+    {"B", "b", "bytes", "bytes", "size", 1},
+    {"/s", "per_s", "per_second", NULL, "events", 1},
+    {"k/s", "per_s", "per_second", NULL, "kevents", 1}, /* the name says k (kinst_per_s) */
+    {"k/s", "ks", "per_second", NULL, "events", 1e3},
+    {"M/s", "per_s", "per_second", NULL, "mevents", 1},
+    {"M/s", "ms", "per_second", NULL, "events", 1e6}, /* llc_ref_ms: millions per second */
 };
 
-static const char *unit_name(const char *unit)
+/* The family (without prefix) of a metric called @name in @unit, its scale and UNIT. */
+static void family_of(const char *name, const char *unit, char *out, size_t len, double *scale,
+		      const char **om_unit)
 {
-	for (size_t i = 0; i < sizeof(om_units) / sizeof(om_units[0]); i++)
+	char base[64];
+	size_t n = 0;
+	for (const char *s = name; *s && n + 1 < sizeof(base); s++) /* [a-zA-Z0-9_] only */
+		base[n++] = (char)((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+					   (*s >= '0' && *s <= '9')
+				       ? *s
+				       : '_');
+	base[n] = '\0';
+	*scale = 1;
+	*om_unit = NULL;
+	size_t nu = sizeof(om_units) / sizeof(om_units[0]), match = nu;
+	for (size_t i = 0; i < nu && match == nu; i++) {
+		if (strcmp(om_units[i].unit, unit) != 0)
+			continue;
+		size_t la = strlen(om_units[i].abbrev);
+		if (strcasecmp(base, om_units[i].abbrev) == 0)
+			match = i, base[0] = '\0';
+		else if (n > la && base[n - la - 1] == '_' &&
+			 strcasecmp(base + n - la, om_units[i].abbrev) == 0)
+			match = i, base[n - la - 1] = '\0';
+	}
+	for (size_t i = 0; i < nu && match == nu; i++) /* the unit, but no ending naming it */
 		if (strcmp(om_units[i].unit, unit) == 0)
-			return om_units[i].name;
-	return NULL;
+			match = i;
+	if (match == nu) {
+		snprintf(out, len, "%s", base);
+		return;
+	}
+	*scale = om_units[match].scale;
+	*om_unit = om_units[match].om_unit;
+	snprintf(out, len, "%s_%s", base[0] ? base : om_units[match].bare, om_units[match].suffix);
 }
 
 struct om_labels {
@@ -365,18 +406,28 @@ static void put_meta(FILE *out, const struct om_labels *l, const char *family, c
 	}
 }
 
-/* The labels of a row: @key is "cpu", or the unit rows are summed by ("core" = "S0-D0-C1"). */
-static void put_row_labels(FILE *out, const struct om_labels *l, const char *key, const char *cpu,
+/* The labels of a row: @key is "cpu", or the unit rows are summed by ("core" = "S0-D0-C1"); an
+ * empty one (no host name, no core type) is left out, and so is the row's for the families of
+ * all CPUs (@row NULL). Returns whether a label was written. */
+static bool put_row_labels(FILE *out, const struct om_labels *l, const char *key, const char *row,
 			   const char *core_type)
 {
+	const char *const names[] = {"host", "mode", key, "core_type"};
+	const char *const values[] = {l->host, l->mode, row, core_type};
+	bool any = false;
 	fputc('{', out);
-	put_label(out, "host", l->host, false);
-	put_label(out, "mode", l->mode, true);
-	put_label(out, key, cpu, true);
-	put_label(out, "core_type", core_type, true);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (values[i] && values[i][0]) {
+			put_label(out, names[i], values[i], any);
+			any = true;
+		}
+	return any;
 }
 
 static void put_value(FILE *out, double v) { fprintf(out, " %.10g\n", v); }
+
+/* The families of sums over all CPUs (no cpu label) start with this. */
+#define OM_ALL_PREFIX "pmutop_all_cpus_"
 
 static void write_counters(FILE *out, const struct om_counters *c, const struct om_labels *l)
 {
@@ -394,22 +445,35 @@ static void write_counters(FILE *out, const struct om_counters *c, const struct 
 	     "Seconds the event's counter really counted on the CPU (less when multiplexed)",
 	     offsetof(struct om_series, running_s)},
 	};
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-		put_meta(out, l, kinds[k].family, "counter", kinds[k].unit);
-		fprintf(out, "%s.\n", kinds[k].help);
-		for (size_t i = 0; c && i < c->n; i++) {
-			const struct om_series *s = &c->v[i];
-			char cpu[16];
-			if (s->cpu < 0)
-				snprintf(cpu, sizeof(cpu), "all");
-			else
+	/* per CPU, then (an aggregated capture's rows) the sums over all CPUs as families of their
+	 * own, so that sum() over a family never counts an event twice */
+	for (int all = 0; all < 2; all++) {
+		bool any = false;
+		for (size_t i = 0; c && i < c->n; i++)
+			any |= c->v[i].opened && (c->v[i].cpu < 0) == all;
+		if (all && !any)
+			break;
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			char family[96];
+			snprintf(family, sizeof(family), "%s%s", all ? OM_ALL_PREFIX : "pmutop_",
+				 kinds[k].family + strlen("pmutop_"));
+			put_meta(out, l, family, "counter", kinds[k].unit);
+			fprintf(out, "%s%s.\n", kinds[k].help, all ? " (all CPUs)" : "");
+			for (size_t i = 0; c && i < c->n; i++) {
+				const struct om_series *s = &c->v[i];
+				if (!s->opened || (s->cpu < 0) != all)
+					continue; /* never opened: left out, never 0 */
+				char cpu[16];
 				snprintf(cpu, sizeof(cpu), "%d", s->cpu);
-			struct om_labels sl = {l->host, s->mode, l->flavour};
-			fprintf(out, "%s_total", kinds[k].family);
-			put_row_labels(out, &sl, "cpu", cpu, s->core_type);
-			put_label(out, "event", s->event, true);
-			fputc('}', out);
-			put_value(out, *(const double *)((const char *)s + kinds[k].offset));
+				struct om_labels sl = {l->host, s->mode, l->flavour};
+				fprintf(out, "%s_total", family);
+				bool comma =
+				    put_row_labels(out, &sl, "cpu", all ? NULL : cpu, s->core_type);
+				put_label(out, "event", s->event, comma);
+				fputc('}', out);
+				put_value(out,
+					  *(const double *)((const char *)s + kinds[k].offset));
+			}
 		}
 	}
 }
@@ -419,46 +483,42 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 	const struct snapshot *snap = f->snap;
 	for (int m = 0; m < snap->nmetrics; m++) {
 		const struct session_metric *sm = &snap->metrics[m];
-		const char *unit = unit_name(sm->unit);
-		if (unit && strcasecmp(sm->name, sm->unit) == 0)
-			unit = NULL; /* "ghz" in GHz: the name says it already */
-		char family[96];
-		snprintf(family, sizeof(family), "pmutop_metric_");
-		FILE *mem = fmemopen(family + strlen(family), sizeof(family) - strlen(family), "w");
-		if (!mem)
-			continue;
-		put_name(mem, sm->name);
-		if (unit)
-			fprintf(mem, "_%s", unit);
-		fclose(mem);
-		put_meta(out, l, family, "gauge", unit);
-		put_help(out, sm->desc[0] ? sm->desc : sm->name);
-		if (sm->unit[0] && !unit) {
-			fputs(" [", out);
-			put_help(out, sm->unit);
-			fputc(']', out);
-		}
-		fputc('\n', out);
-		for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
-			double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
-						   : snap->total_values[m];
-			if (!isfinite(v))
-				continue; /* n/a: left out, never 0 */
-			char cpu[ROW_LABEL_MAX];
-			if (r < snap->nrows && f->row_keys)
-				snprintf(cpu, sizeof(cpu), "%s", f->row_keys[r].label);
-			else if (r < snap->nrows)
-				snprintf(cpu, sizeof(cpu), "%d", snap->cpus[r]);
-			else
-				snprintf(cpu, sizeof(cpu), "all");
-			fputs(family, out);
-			/* the all row keeps its cpu="all" label under any unit */
-			put_row_labels(out, l,
-				       f->row_keys && r < snap->nrows ? rows_unit_name(f->rows)
-								      : "cpu",
-				       cpu, r < snap->nrows && f->core_type ? f->core_type[r] : "");
-			fputc('}', out);
-			put_value(out, v);
+		char name[80], family[112];
+		double scale;
+		const char *unit;
+		family_of(sm->name, sm->unit, name, sizeof(name), &scale, &unit);
+		/* per CPU (where the rows are CPUs), then all CPUs as a family of its own */
+		for (int all = snapshot_cpu_rows(snap) ? 0 : 1; all < 2; all++) {
+			snprintf(family, sizeof(family), "%smetric_%s",
+				 all ? OM_ALL_PREFIX : "pmutop_", name);
+			put_meta(out, l, family, "gauge", unit);
+			put_help(out, sm->desc[0] ? sm->desc : sm->name);
+			if (all)
+				fputs(" (all CPUs)", out);
+			if (sm->unit[0] && !unit) {
+				fputs(" [", out);
+				put_help(out, sm->unit);
+				fputc(']', out);
+			}
+			fputc('\n', out);
+			for (int r = all ? snap->nrows : 0; r <= snap->nrows - !all; r++) {
+				double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
+							   : snap->total_values[m];
+				if (!isfinite(v))
+					continue; /* n/a: left out, never 0 */
+				char cpu[ROW_LABEL_MAX];
+				if (r < snap->nrows && f->row_keys)
+					snprintf(cpu, sizeof(cpu), "%s", f->row_keys[r].label);
+				else
+					snprintf(cpu, sizeof(cpu), "%d",
+						 r < snap->nrows ? snap->cpus[r] : -1);
+				fputs(family, out);
+				put_row_labels(
+				    out, l, f->row_keys ? rows_unit_name(f->rows) : "cpu",
+				    all ? NULL : cpu, !all && f->core_type ? f->core_type[r] : "");
+				fputc('}', out);
+				put_value(out, v * scale);
+			}
 		}
 	}
 }

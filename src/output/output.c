@@ -758,7 +758,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 
 /* --- text ------------------------------------------------------------------------------------ */
 
-static void text_cell_count(FILE *out, const struct count *c)
+static void text_cell_count(FILE *out, const struct count *c, int w)
 {
 	char buf[32];
 	if (c->state == COUNT_OK || c->state == COUNT_SCALED)
@@ -768,9 +768,9 @@ static void text_cell_count(FILE *out, const struct count *c)
 	if (c->state == COUNT_SCALED) {
 		char pct[40];
 		snprintf(pct, sizeof(pct), "%s(%.0f%%)", buf, c->running * 100);
-		text_fprintf(out, " %14s", pct);
+		text_fprintf(out, " %*s", w, pct);
 	} else {
-		text_fprintf(out, " %14s", buf);
+		text_fprintf(out, " %*s", w, buf);
 	}
 }
 
@@ -840,16 +840,23 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	}
 	for (int i = 0; meta->row_keys && meta->row_unit[i] && i < 15; i++)
 		unit[i] = (char)toupper((unsigned char)meta->row_unit[i]), unit[i + 1] = '\0';
+	/* a column is 14 characters, or its header's width: a header is never cut (two events
+	 * named context_switch... stay two names) */
+	int wm[snap->nmetrics > 0 ? snap->nmetrics : 1], we[snap->nevents > 0 ? snap->nevents : 1];
 	text_fprintf(out, "%*s", kw, unit);
 	for (int m = 0; m < snap->nmetrics; m++) {
 		char h[SESSION_METRIC_NAME_MAX + 24];
 		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->split[m] ? "*" : "",
 			 snap->metrics[m].name, snap->metrics[m].unit[0] ? "[" : "",
 			 snap->metrics[m].unit, snap->metrics[m].unit[0] ? "]" : "");
-		text_fprintf(out, " %14.14s", h);
+		wm[m] = (int)strlen(h) > 14 ? (int)strlen(h) : 14;
+		text_fprintf(out, " %*s", wm[m], h);
 	}
-	for (int e = 0; e < snap->nevents; e++)
-		text_fprintf(out, " %14.14s", snap->event_names[e]);
+	for (int e = 0; e < snap->nevents; e++) {
+		we[e] =
+		    (int)strlen(snap->event_names[e]) > 14 ? (int)strlen(snap->event_names[e]) : 14;
+		text_fprintf(out, " %*s", we[e], snap->event_names[e]);
+	}
 	if (f)
 		text_stack_header(out, f, snap);
 	fputc('\n', out);
@@ -875,12 +882,12 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 					     d ? d->resolution : 0, buf, sizeof(buf));
 			if (d && d->coarse)
 				strncat(buf, OUTPUT_COARSE_MARK, sizeof(buf) - strlen(buf) - 1);
-			text_fprintf(out, " %14s", buf);
+			text_fprintf(out, " %*s", wm[m], buf);
 		}
 		const struct count *counts =
 		    total ? snap->total_counts : &snap->counts[r * snap->nevents];
 		for (int e = 0; e < snap->nevents; e++)
-			text_cell_count(out, &counts[e]);
+			text_cell_count(out, &counts[e], we[e]);
 		if (f && (total || !snap->offline[r]))
 			text_stack_cell(out, f, snap, r);
 		fputc('\n', out);

@@ -462,18 +462,20 @@ int probe_write_json(const struct probe_result *r, FILE *out)
 
 static void usage(FILE *f)
 {
-	text_fprintf(
-	    f, "usage: pmutop probe cache [--quick] [--cpu N] [--max-size SIZE] [--json] "
-	       "[--dump FILE] [--sysfs-root DIR]\n"
-	       "  Measures cache sizes, line size, hit and memory latencies and TLB reach on "
-	       "one pinned CPU\n"
-	       "  with a random pointer chase, and compares them with sysfs.\n"
-	       "  --quick          L1d, line and L2 in a few seconds (sizes to 8M)\n"
-	       "  --cpu N          CPU to pin to (default: the current one)\n"
-	       "  --max-size SIZE  largest working set, e.g. 64M (default 8M quick, 64M full)\n"
-	       "  --json           one JSON object instead of tables\n"
-	       "  --dump FILE      also write the raw curve (every round) to FILE\n"
-	       "  --sysfs-root DIR read DIR/sys/devices/system/cpu/... instead of /sys\n");
+	text_fprintf(f,
+		     "usage: pmutop probe cache [--quick] [--cpu N] [--max-size SIZE] [--json] "
+		     "[--dump FILE] [--sysfs-root DIR]\n"
+		     "  Measures cache sizes, line size, hit and memory latencies and TLB reach on "
+		     "one pinned CPU\n"
+		     "  with a random pointer chase, and compares them with sysfs.\n"
+		     "  --quick          L1d, line and L2 in a few seconds (sizes to 8M)\n"
+		     "  --cpu N          CPU to pin to (default: the current one)\n"
+		     "  --max-size SIZE  largest working set, e.g. 64M (default 8M quick, 64M "
+		     "full; at most\n"
+		     "                   a quarter of memory and of the address space)\n"
+		     "  --json           one JSON object instead of tables\n"
+		     "  --dump FILE      also write the raw curve (every round) to FILE\n"
+		     "  --sysfs-root DIR read DIR/sys/devices/system/cpu/... instead of /sys\n");
 }
 
 /* Value of "--opt V" or "--opt=V"; advances *i. NULL when missing. */

@@ -43,6 +43,10 @@ static void put_key(struct canvas *c, int y, const struct view_input *in, int r)
 /* Each share of a stacked bar has its own character, so the bar reads without colour. */
 static const char *const stack_glyphs[SESSION_MAX_STACK] = {"█", "▓", "▒", "░", "▞", "▚", "▖", "▗"};
 static const char stack_ascii[SESSION_MAX_STACK + 1] = "#=+-:o%@";
+/* The offcore bars: one character per request-type bit, distinct without colour too (mono
+ * theme, NO_COLOR); ASCII mode uses the bit's letter. The legend shows the same ones. */
+static const char *const bit_glyphs[16] = {"█", "▓", "▒", "░", "▞", "▚", "▙", "▟",
+					   "▛", "▜", "▌", "▐", "▖", "▗", "▘", "▝"};
 #define STACK_REST "." /* the part of 100 % the shares leave */
 
 int view_history_reset(struct view_history *h, int nrows, int nmetrics)
@@ -407,19 +411,28 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		if (hw > wide)
 			wide = hw;
 	}
-	if (wide > 18)
-		wide = 18;
-	if (CPU_COL + nm * wide + attrib_w <= c->w)
-		colw = wide;
+	if (wide > 24)
+		wide = 24;
+	/* the room there is: columns widen towards the longest header while all still fit */
+	int room = nm > 0 ? (c->w - CPU_COL - attrib_w) / nm : 0;
+	if (room > colw)
+		colw = room < wide ? room : wide;
 	int fit = (c->w - CPU_COL - attrib_w) / colw;
 	int shown = nm < fit ? nm : fit;
 	if (shown < 0)
 		shown = 0;
+	/* Left/Right scroll the metric columns that do not fit */
+	if (vs->col_first > nm - shown)
+		vs->col_first = nm - shown;
+	if (vs->col_first < 0)
+		vs->col_first = 0;
+	int c0 = vs->col_first;
 	/* column header */
 	canvas_fill(c, 0, top, c->w, 1, ROLE_COLUMN_HEADER, NULL);
 	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0,
 		    CPU_COL - 1, 0, key_head);
-	for (int m = 0; m < shown; m++) {
+	for (int k = 0; k < shown; k++) {
+		int m = c0 + k;
 		char h[SESSION_METRIC_NAME_MAX + 24];
 		const struct session_metric *sm = &snap->metrics[m];
 		if (jit && jit->stat)
@@ -427,7 +440,11 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		else
 			snprintf(h, sizeof(h), "%s%s%s", sm->name, sm->unit[0] ? " " : "",
 				 sm->unit);
-		canvas_putx(c, CPU_COL + m * colw, top, ROLE_COLUMN_HEADER,
+		/* too wide: the unit goes first (the name alone is unambiguous), then the name
+		 * is cut */
+		if (canvas_str_width(h) > colw - 1)
+			snprintf(h, sizeof(h), "%s", sm->name);
+		canvas_putx(c, CPU_COL + k * colw, top, ROLE_COLUMN_HEADER,
 			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
 			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
 	}
@@ -453,10 +470,12 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	if (spark_w > VIEWS_SPARK_LEN)
 		spark_w = VIEWS_SPARK_LEN;
 	bool spark = vs->spark_metric >= 0 && vs->spark_metric < nm && spark_w >= 8;
-	if (shown < nm)
-		canvas_printf(c, c->w - 8 > spark_x ? c->w - 8 : spark_x, top, ROLE_COLUMN_HEADER,
-			      "+%d cols", nm - shown);
-	else if (spark)
+	if (shown < nm) { /* the columns hidden (< when some are left of those shown) */
+		char more[24];
+		int n = snprintf(more, sizeof(more), "%s+%d cols", c0 > 0 ? "<" : "", nm - shown);
+		canvas_printf(c, c->w - n > spark_x ? c->w - n : spark_x, top, ROLE_COLUMN_HEADER,
+			      "%s", more);
+	} else if (spark)
 		canvas_putx(c, spark_x, top, ROLE_COLUMN_HEADER, 0, spark_w, CANVAS_ELLIPSIS,
 			    snap->metrics[vs->spark_metric].name);
 	bool any_bar = false, any_top = false, past_100 = false;
@@ -472,11 +491,16 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	int rows_room = bottom - y - 1; /* keep one line for the total */
 	int group_lines = 0;
 	const char *last_type = NULL;
-	int first = vs->scroll;
-	if (first > snap->nrows - 1)
-		first = snap->nrows > 0 ? snap->nrows - 1 : 0;
-	if (first < 0)
-		first = 0;
+	/* the selected row (vs->scroll) is kept in view; rows scroll only when they do not all
+	 * fit */
+	int sel = vs->scroll;
+	if (sel > snap->nrows - 1)
+		sel = snap->nrows > 0 ? snap->nrows - 1 : 0;
+	if (sel < 0)
+		sel = 0;
+	int first = sel - rows_room + 1 > 0 ? sel - rows_room + 1 : 0;
+	if (vs->group_by_type && in->core_type)
+		first = sel; /* group titles take lines: the selection goes first */
 	int drawn = 0;
 	for (int k = first; k < snapshot_cpu_rows(snap); k++) {
 		int r = order[k];
@@ -492,7 +516,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		if (y >= top + 1 + rows_room)
 			break;
 		put_key(c, y, in, r);
-		if (in->drill && k == first) /* the row enter drills into */
+		if (k == sel) /* the selected row (the one enter drills into) */
 			canvas_paint(c, 0, y, CPU_COL - 1, 1, ROLE_SELECTED_ROW, 0);
 		const struct count *counts = &snap->counts[r * snap->nevents];
 		if (snap->offline[r]) {
@@ -502,12 +526,14 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			output_stack_row(snap, in->stack, in->nstack, &values[r * nm],
 					 &snap->running[r * nm],
 					 snap->detail ? &snap->detail[r * nm] : NULL, &sr);
-			for (int m = 0; m < shown; m++)
-				draw_cell(c, CPU_COL + m * colw, y, colw, snap, counts,
+			for (int k = 0; k < shown; k++) {
+				int m = c0 + k;
+				draw_cell(c, CPU_COL + k * colw, y, colw, snap, counts,
 					  values[r * nm + m], snap->classes[r * nm + m],
 					  snap->running[r * nm + m], m, vs->show_running, ROLE_CELL,
 					  snap->detail ? &snap->detail[r * nm + m] : NULL,
 					  sr.top >= 0 && in->stack[sr.top] == m);
+			}
 			if (bar_w)
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
 			note_stack(&sr, bar_w > 0, &any_bar, &any_top, &past_100, marks);
@@ -540,12 +566,14 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	struct output_stack total;
 	output_stack_row(snap, in->stack, in->nstack, snap->total_values, snap->total_running,
 			 snap->detail ? &snap->detail[snap->nrows * nm] : NULL, &total);
-	for (int m = 0; m < shown; m++)
-		draw_cell(c, CPU_COL + m * colw, y, colw, snap, snap->total_counts,
+	for (int k = 0; k < shown; k++) {
+		int m = c0 + k;
+		draw_cell(c, CPU_COL + k * colw, y, colw, snap, snap->total_counts,
 			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
 			  vs->show_running, ROLE_TOTAL_ROW,
 			  snap->detail ? &snap->detail[snap->nrows * nm + m] : NULL,
 			  total.top >= 0 && in->stack[total.top] == m);
+	}
 	if (bar_w)
 		draw_stack_bar(c, bar_x, y, bar_w, &total);
 	note_stack(&total, bar_w > 0, &any_bar, &any_top, &past_100, marks);
@@ -593,7 +621,7 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 			double share = in->row_bit_share ? in->row_bit_share[r * in->nbits + b] : 0;
 			segs[n++] =
 			    (struct canvas_segment){ROLE_BAR_0 + (b % 16), isnan(share) ? 0 : share,
-						    (char)('A' + (b % 26)), NULL};
+						    (char)('A' + (b % 26)), bit_glyphs[b % 16]};
 		}
 		canvas_stacked_bar(c, CPU_COL, y, barw, segs, n);
 		y++;
@@ -613,7 +641,8 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 			snprintf(share, sizeof(share), "%5.1f%%", in->bit_share[b] * 100);
 		snprintf(line, sizeof(line), "%c %-15.15s %7s/s %s %s", 'A' + (b % 26),
 			 in->bit_names[b], rate, share, age);
-		canvas_put(c, x, y, ROLE_BAR_0 + (b % 16), "█");
+		char letter[2] = {(char)('A' + (b % 26)), '\0'};
+		canvas_put(c, x, y, ROLE_BAR_0 + (b % 16), c->ascii ? letter : bit_glyphs[b % 16]);
 		canvas_putx(c, x + 2, y, ROLE_LEGEND, 0, colw - 3, CANVAS_ELLIPSIS, line + 2);
 		x += colw;
 		if (x + colw > c->w) {
@@ -700,13 +729,16 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 		static const char hints[] =
 		    "q quit  : command  space pause  m/M mode  </> sort  +/- interval  "
 		    "t theme  o offcore  ? help";
+		static const char replay_hints[] = "q quit  : command  space pause  ./, tick  "
+						   "[/] speed  g/G start/end  ' mark  ? help";
 		char line[256];
 		/* a drill-down (enter) or the way back from one (backspace) comes first */
 		snprintf(line, sizeof(line), "%s%s%s%s%s%s", in->drill ? "enter drill to " : "",
 			 in->drill ? in->drill : "", in->drill ? "  " : "",
 			 in->drilled_from ? "bksp back to " : "",
 			 in->drilled_from ? in->drilled_from : "", in->drilled_from ? "  " : "");
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s", hints);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s",
+			 in->replay ? replay_hints : hints);
 		canvas_putx(c, 0, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, -1, CANVAS_ELLIPSIS, line);
 	}
 	return c->h - 1;
