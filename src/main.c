@@ -80,7 +80,7 @@ static int run_batch(struct app_ctx *app)
 	}
 	if (app->opt.output && !(bt.out = open_output(app->opt.output, app->opt.force)))
 		return 2;
-	app->frame_wants_self = app->opt.format == OUTPUT_TEXT; /* text prints the self line */
+	app_want_self(app, app->opt.format == OUTPUT_TEXT); /* text prints the self line */
 	signal(SIGPIPE, SIG_IGN);
 	flush_messages(&bt);
 	if (source_has(&app->source, SOURCE_CAP_SIMULATED))

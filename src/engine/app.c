@@ -95,6 +95,8 @@ void app_facts(const struct app_ctx *app, struct run_facts *f)
 
 void app_set_paused(struct app_ctx *app, bool paused) { app->display_paused = paused; }
 
+void app_want_self(struct app_ctx *app, bool wanted) { app->frame_wants_self = wanted; }
+
 static void notify_mode(struct app_ctx *app)
 {
 	for (int i = 0; i < app->nobservers; i++)
@@ -378,14 +380,6 @@ int app_resolve_mode(struct app_ctx *app, const char *name, struct session_mode 
 	return resolve_mode(app, m, out, err, errlen);
 }
 
-int app_mode_names(const struct app_ctx *app, const char **names, int max)
-{
-	int n = 0;
-	for (int i = 0; i < app->modes->n && n < max; i++)
-		names[n++] = app->modes->modes[i]->name;
-	return n;
-}
-
 _Static_assert(SESSION_MAX_STACK == MODE_MAX_STACK && SESSION_MODE_NAME >= MODE_NAME_MAX + 1,
 	       "a mode's stacked bar and drill-down mode fit the session's mode");
 _Static_assert(PLATFORM_NOTE_MAX <= sizeof(((struct app_message *)0)->text),
@@ -548,14 +542,11 @@ const char *app_core_type(const struct app_ctx *app, int cpu)
 	return t ? t : "";
 }
 
-int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen)
-{
-	int pos;
-	return app_check_event_at(app, spec, &pos, err, errlen);
-}
-
-int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, char *err,
-		       size_t errlen)
+/* Checks that @spec encodes for this machine; -1 with the reason and the closest event names
+ * ("unknown event ... (did you mean perf::CYCLES)") and the 0-based offset in @spec of what is
+ * wrong in *@pos otherwise. */
+static int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, char *err,
+			      size_t errlen)
 {
 	struct encode_ctx ctx = app_encode_ctx(app);
 	struct event_encoding enc;
@@ -577,8 +568,10 @@ int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, ch
 
 void app_event_alias(const char *spec, char *alias, size_t len) { evlist_alias(spec, alias, len); }
 
-int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err,
-		   size_t errlen)
+/* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03", names optional). Returns 0, -2
+ * when an event name is unknown (bad input), or -1 when the events cannot be counted. */
+static int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err,
+			  size_t errlen)
 {
 	/* "a=perf::CYCLES,r03,{cycles,instructions}" -> every item gets an alias (from its spec
 	 * when unnamed) and is checked, errors pointing at its column */

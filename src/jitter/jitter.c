@@ -995,7 +995,8 @@ static void fmt_bytes(size_t b, char *buf, size_t len)
 		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
 }
 
-size_t jitter_bytes(const struct jitter *j)
+/* Heap bytes held (statistics, rules, spike log, flight ring, attribution). */
+static size_t jitter_bytes(const struct jitter *j)
 {
 	if (!j)
 		return 0;
