@@ -382,6 +382,8 @@ int app_resolve_mode(struct app_ctx *app, const char *name, struct session_mode 
 
 _Static_assert(SESSION_MAX_STACK == MODE_MAX_STACK && SESSION_MODE_NAME >= MODE_NAME_MAX + 1,
 	       "a mode's stacked bar and drill-down mode fit the session's mode");
+_Static_assert(SESSION_MAX_METRICS == MODE_RUN_MAX_METRICS && SESSION_MODE_NAME == MODE_RUN_NAME,
+	       "the modes' limits are the session's (mode.h, session.h)");
 _Static_assert(PLATFORM_NOTE_MAX <= sizeof(((struct app_message *)0)->text),
 	       "a permission hint fits in one message");
 
@@ -1025,7 +1027,7 @@ static int load_modes(struct app_ctx *app, char *err, size_t errlen)
 int app_load_perf_events(struct app_ctx *app, const char *dir, char *err, size_t errlen)
 {
 	struct pmuev_machine mach;
-	pmuevents_machine(&app->pf, &mach);
+	platform_pmuev_machine(&app->pf, &mach);
 	struct pmuev_lib *lib = pmuevents_open(dir, &mach, err, errlen);
 	if (!lib)
 		return -1;
