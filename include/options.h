@@ -15,7 +15,7 @@ struct options {
 	long interval_ms; /* -i */
 	const char *mode; /* -m, NULL = default for the machine */
 	const char *cpus; /* -C list, NULL = all online */
-	enum output_format format;
+	int format;	  /* -f: a row of the output format table (output_format_name), 0 = text */
 	const char *backend;	/* perf, sim */
 	const char *sim_family; /* family whose events the sim backend pretends to count */
 	struct sim_opts sim;
