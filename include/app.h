@@ -6,9 +6,9 @@
 #include "frame.h"
 #include "loop.h"
 #include "observer.h"
-#include "options.h"
 #include "platform.h"
 #include "rows.h"
+#include "run_options.h"
 #include "session.h"
 #include <stdarg.h>
 #include <stdbool.h>

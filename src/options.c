@@ -6,6 +6,7 @@
 #include "duration.h"
 #include "endpoint.h"
 #include "manpage.h"
+#include "output.h"
 #include "recorder.h"
 #include "rows.h"
 #include "textutil.h"

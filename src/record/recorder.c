@@ -3,10 +3,10 @@
 #include "recorder.h"
 #include "frame.h"
 #include "observer.h"
-#include "options.h"
 #include "recfile.h"
 #include "replay.h"
 #include "rows.h"
+#include "run_options.h"
 #include "session.h"
 #include "textutil.h"
 #include <ctype.h>

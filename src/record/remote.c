@@ -7,9 +7,9 @@
 #include "loop.h"
 #include "mode.h"
 #include "observer.h"
-#include "options.h"
 #include "recfile.h"
 #include "replay.h"
+#include "run_options.h"
 #include "textutil.h"
 #include <errno.h>
 #include <fcntl.h>
