@@ -23,7 +23,7 @@ typedef void (*option_show_fn)(const struct command_ctx *ctx, char *buf, size_t 
 /* How a command-line argument lands in struct options (the row's field). */
 enum option_apply { APPLY_FN, APPLY_FLAG, APPLY_STR, APPLY_LIST };
 
-/* One option: its row in the table (src/options.c) is all there is to it. */
+/* One option: its row in the table (src/cmd/options.c) is all there is to it. */
 struct option_def {
 	const char *name; /* --NAME, and :set NAME */
 	int id;		  /* the short letter; 0: long only */

@@ -36,7 +36,7 @@ for f in src/record/recorder.c src/record/remote.c; do
 done
 
 # --- 2. the folder graph ------------------------------------------------------------------------
-# folder of a .c file: src/X/... -> X, src/main.c and src/options.c -> main, backends, ui
+# folder of a .c file: src/X/... -> X, src/main.c -> main, backends, ui
 folder_of_c() {
 	case $1 in
 	src/*/*) local p=${1#src/}; echo "${p%%/*}" ;;
