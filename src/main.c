@@ -74,7 +74,7 @@ static FILE *open_output(const char *path, bool force)
 static int run_batch(struct app_ctx *app)
 {
 	struct batch bt = {.app = app, .out = stdout};
-	if (remote_agent_wanted(app) && remote_agent_add(app) < 0) {
+	if (remote_agent_wanted(app) && remote_agent_add(app, command_control) < 0) {
 		text_fprintf(stderr, "pmutop: the agent: out of memory\n");
 		return 1;
 	}

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* --- the core's settings (their rows are in the option table, src/cmd/options.c) ------------------ */
+/* --- the core's settings (their rows are in the option table, src/cmd/options.c)
+ * ------------------ */
 
 void setting_interval_show(const struct command_ctx *ctx, char *b, size_t l)
 {
