@@ -80,7 +80,7 @@ static int exec_probe(const struct command_ctx *ctx, int argc, char **argv, char
 		probe_free(u->probe);
 		u->probe = NULL;
 		ui_text_clear(u);
-		u->vs.view = VIEW_TABLE;
+		u->vs.view = VIEWS_TABLE;
 		command_note(ctx, "cache probe stopped");
 		return 0;
 	}
@@ -98,7 +98,7 @@ static int exec_probe(const struct command_ctx *ctx, int argc, char **argv, char
 		probe_free(u->probe);
 	u->probe = p;
 	u->probe_done = false;
-	u->vs.view = VIEW_PROBE;
+	u->vs.view = views_find("probe");
 	u->vs.scroll = 0;
 	probe_text(app);
 	command_note(ctx, "cache probe started (%s); it runs between ticks",
