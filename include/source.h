@@ -134,12 +134,6 @@ struct backend {
 	int nwarnings;
 };
 
-extern const struct source_ops source_perf_ops;
-extern const struct source_ops source_sim_ops;
-extern const struct source_ops source_replay_ops; /* replay.h: inst is a struct replay */
-extern const struct source_ops source_remote_ops; /* replay.h: inst is a live struct replay */
-extern const struct source_ops source_stream_ops; /* replay.h: -R - or a FIFO, followed live */
-
 /* Sim backend knobs (--sim-* options). */
 struct sim_opts {
 	uint64_t seed;
@@ -157,12 +151,12 @@ struct sim_opts {
 #define SIM_SLOTS 4 /* the simulated cores' caps/slots (ARMv8 top-down) */
 void sim_opts_default(struct sim_opts *o);
 
-/* The sources --backend can name (perf, sim); replay and remote come from -R and --remote. */
+/* The sources --backend can name (perf, sim: a backend file each and a row of the table in
+ * backends/source.c); replay and remote come from -R and --remote (replay.h). A source's
+ * ops.name ("perf", "sim", "replay", "remote") is stable: JSON and recordings carry it. */
 const struct source_ops *source_find(const char *name);
 /* The @i-th of them by name, in their table's order; NULL past the end. */
 const char *source_name_at(size_t i);
-/* "perf", "sim", "replay", "remote": stable names for JSON and recordings. */
-const char *source_kind_name(enum source_kind kind);
 void backend_free(struct backend *b);
 
 /* perf_event_open errno -> a sentence saying what to do. */

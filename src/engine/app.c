@@ -83,8 +83,7 @@ void app_facts(const struct app_ctx *app, struct run_facts *f)
 				.mode_name = app->mode_name,
 				.machine = &app->machine,
 				.family_key = app->family ? app->family->key : "",
-				.source_name =
-				    app->source.ops ? source_kind_name(app->source.ops->kind) : "",
+				.source_name = app->source.ops ? app->source.ops->name : "",
 				.caps = app->source.ops ? app->source.ops->caps : 0,
 				.interval_ms = app->interval_ms,
 				.ncpus = app->ncpus,
@@ -1149,11 +1148,16 @@ static int open_source(struct app_ctx *app, char *err, size_t errlen)
 		return playback_open(app, err, errlen);
 	const struct source_ops *ops = source_find(app->opt.backend);
 	if (!ops) {
-		snprintf(err, errlen, "unknown backend \"%s\" (perf, sim)", app->opt.backend);
+		int n = snprintf(err, errlen, "unknown backend \"%s\" (", app->opt.backend);
+		for (size_t i = 0; source_name_at(i) && n >= 0 && (size_t)n < errlen; i++)
+			n += snprintf(err + n, errlen - (size_t)n, "%s%s", i ? ", " : "",
+				      source_name_at(i));
+		if (n >= 0 && (size_t)n < errlen)
+			snprintf(err + n, errlen - (size_t)n, ")");
 		return 2;
 	}
 	app->source = (struct source){.ops = ops};
-	if (ops->kind == SOURCE_SIM) {
+	if (ops->caps & SOURCE_CAP_SIMULATED) { /* a simulated source takes the --sim-* options */
 		app->source.inst = &app->opt.sim;
 		if (app->opt.sim.offline_cpu >= app->opt.sim.ncpus) {
 			snprintf(err, errlen,

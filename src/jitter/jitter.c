@@ -185,7 +185,7 @@ static void start_attrib(struct jitter *j, const struct snapshot *snap)
 	char err[256];
 	if (!counts_this_machine(app)) {
 		app_log(app, MSG_WARN, "attribution reads the live machine: n/a with the %s source",
-			source_kind_name(app->source.ops->kind));
+			app->source.ops->name);
 		return;
 	}
 	unsigned slow = (unsigned)(app->interval_ms > 100 ? app->interval_ms : 100);
