@@ -14,13 +14,12 @@ struct cpuset;
 /*
  * A source produces raw cumulative triples per (CPU, event) when asked for the next tick; it
  * never drives the run and never sees the app or the screen. What differs between sources is
- * said by its kind and its capability flags, never by its name.
+ * said by its capability flags, never by its name.
  *
  * Its lifetime has two levels: the source itself (struct source: ops + the source's own state,
  * for example a loaded recording) lives for the run; for every mode the engine opens a counter
  * set on it (struct backend below), closed when the next mode opened.
  */
-enum source_kind { SOURCE_PERF, SOURCE_SIM, SOURCE_REPLAY, SOURCE_REMOTE, SOURCE_KIND_COUNT };
 
 enum source_cap {
 	SOURCE_CAP_SIMULATED = 1u << 0,	   /* no number is from hardware: outputs say SIMULATED */
@@ -92,8 +91,7 @@ struct backend;
 
 struct source_ops {
 	const char *name; /* "perf", "sim", "replay", "remote": for output, never for decisions */
-	enum source_kind kind;
-	unsigned caps; /* enum source_cap */
+	unsigned caps;	  /* enum source_cap */
 	/* Opens the events on every row. Fails (-1) only when nothing at all can be counted. */
 	int (*open)(struct backend *b, const struct backend_req *req, char *err, size_t errlen);
 	/* Reads every row: @out[row * nevents + e] cumulative triples, @present likewise (false =
