@@ -618,7 +618,6 @@ static void perf_select_set(struct backend *b, int set)
 
 const struct source_ops source_perf_ops = {
     .name = "perf",
-    .kind = SOURCE_PERF,
     .caps = SOURCE_CAP_THIS_MACHINE,
     .open = perf_open,
     .read = perf_read,

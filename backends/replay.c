@@ -472,7 +472,6 @@ static void replay_cpus(const void *inst, struct cpuset *out)
 
 const struct source_ops source_replay_ops = {
     .name = "replay",
-    .kind = SOURCE_REPLAY,
     .caps = SOURCE_CAP_RECORDED | SOURCE_CAP_SEEK,
     .open = replay_open,
     .read = replay_read,
@@ -485,7 +484,6 @@ const struct source_ops source_replay_ops = {
 /* A remote agent's stream: the same reads, from a recording that grows while it runs. */
 const struct source_ops source_remote_ops = {
     .name = "remote",
-    .kind = SOURCE_REMOTE,
     .caps = SOURCE_CAP_RECORDED | SOURCE_CAP_FORWARD | SOURCE_CAP_STREAM,
     .open = replay_open,
     .read = replay_read,
@@ -498,7 +496,6 @@ const struct source_ops source_remote_ops = {
 /* A recording followed through a pipe or FIFO: ticks are served as they arrive. */
 const struct source_ops source_stream_ops = {
     .name = "replay",
-    .kind = SOURCE_REPLAY,
     .caps = SOURCE_CAP_RECORDED | SOURCE_CAP_STREAM,
     .open = replay_open,
     .read = replay_read,

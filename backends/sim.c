@@ -534,7 +534,6 @@ static void sim_cpus(const void *inst, struct cpuset *out)
 
 const struct source_ops source_sim_ops = {
     .name = "sim",
-    .kind = SOURCE_SIM,
     .caps = SOURCE_CAP_SIMULATED | SOURCE_CAP_VIRTUAL_TIME,
     .cpus = sim_cpus,
     .open = sim_open,

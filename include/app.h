@@ -6,9 +6,9 @@
 #include "frame.h"
 #include "loop.h"
 #include "observer.h"
-#include "options.h"
 #include "platform.h"
 #include "rows.h"
+#include "run_options.h"
 #include "session.h"
 #include <stdarg.h>
 #include <stdbool.h>
@@ -95,9 +95,9 @@ struct app_ctx {
 	} offcore_choice;
 	/* a recorded source's instance: the recording (replay.h), read by playback.c */
 	struct replay *replay;
-	struct rows_choice rows; /* what a row stands for (rows.h): app_set_rows */
-	struct frame frame;	 /* the last frame built */
-	bool frame_wants_self;	 /* the front end reads frame.self (the screen, batch text) */
+	struct rows_choice rows;	 /* what a row stands for (rows.h): app_set_rows */
+	struct frame frame;		 /* the last frame built */
+	bool frame_wants_self;		 /* the front end reads frame.self: only app_want_self */
 	struct frame_store *frame_store; /* what the frame points to */
 	uint64_t frames;		 /* frames built */
 	uint64_t refresh_seen;		 /* windows (or ticks) already turned into a frame */
@@ -113,6 +113,8 @@ int app_load_likwid(struct app_ctx *app, const char *dir, char *err, size_t errl
 /* Pauses or resumes the display: frames go on being built for the other readers, the screen
  * holds the one it shows; a recording that can seek holds its place. */
 void app_set_paused(struct app_ctx *app, bool paused);
+/* The front end reads the frame's cadence line (frame.self): the screen's header, batch text. */
+void app_want_self(struct app_ctx *app, bool wanted);
 
 /* app_log, app_quit, app_core_type, app_facts and the observers: observer.h. */
 /* Sets up platform, modes, CPUs and the session from the options. Returns 0, or the exit
@@ -126,12 +128,6 @@ int app_init(struct app_ctx *app, char *err, size_t errlen);
  * library. Returns the number of modes, or -1 with the reason (nothing changed). */
 int app_load_perf_events(struct app_ctx *app, const char *dir, char *err, size_t errlen);
 int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen);
-/* Checks that @spec encodes for this machine; -1 with the reason and the closest event names
- * ("unknown event ... (did you mean perf::CYCLES)") otherwise. */
-int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen);
-/* The same, with the 0-based offset in @spec of what is wrong in *@pos. */
-int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, char *err,
-		       size_t errlen);
 /* How events encode for this run: the sysfs root, family and the first row's core PMU. */
 struct encode_ctx app_encode_ctx(const struct app_ctx *app);
 /* Whether mode @m runs here: on every core type of the selected CPUs (the family tables,
@@ -147,10 +143,6 @@ bool app_event_support(const struct app_ctx *app, struct mode_event_support *sup
 void app_event_alias(const char *spec, char *alias, size_t len);
 /* Adds metric ALIAS_ps of event @e of @m: its rate per second of each CPU (a column). */
 void app_add_rate_metric(struct session_mode *m, int e);
-/* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03", names optional). Returns 0, -2
- * when an event name is unknown (bad input), or -1 when the events cannot be counted. */
-int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err,
-		   size_t errlen);
 /* :add EVENT... / :remove EVENT...: the running mode plus or minus events ("alias=spec" or a
  * spec); an added event gets a rate column (ALIAS_ps, per second per CPU), a removed one takes
  * the metrics that read it. The old mode keeps running when the new one fails. */
@@ -199,8 +191,6 @@ void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store *
 /* Builds the frame of the tick a replay was moved to (:tick, :jump): marked stepped, so a paused
  * screen takes it. */
 const struct frame *app_frame_step(struct app_ctx *app);
-/* Names of the modes in order (for m/M, completion and :help). */
-int app_mode_names(const struct app_ctx *app, const char **names, int max);
 void app_free(struct app_ctx *app);
 
 #endif

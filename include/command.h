@@ -105,11 +105,7 @@ void command_note(const struct command_ctx *ctx, const char *fmt, ...)
  * 1000 ms"); the screen resets its sort, sparkline and history itself (an app hook). */
 void command_note_mode(const struct command_ctx *ctx);
 
-/* Splits @line into words: blanks separate, "double" and 'single' quotes group, a
- * backslash escapes the next character (outside single quotes), an unquoted '#' at the
- * start of a word starts a comment, an unquoted ';' ends a statement and is returned as
- * the word ";" (quote it to use it literally: ';' or \;). Returns 0 and a NULL-terminated
- * *argv (free with command_free_words), or -1 ("unterminated double quote"). */
+/* words_argv (words.h): the one splitter; *argv is freed with command_free_words. */
 int command_split(const char *line, int *argc, char ***argv, char *err, size_t errlen);
 void command_free_words(int argc, char **argv);
 /* Joins words with spaces, quoting those that need it; malloc'd. */
@@ -126,6 +122,9 @@ int command_execute(struct app_ctx *app, const char *line, char *err, size_t err
  * "unknown command \"record\" (mode, interval, cpus, mark, quit)"). */
 int command_execute_from(struct app_ctx *app, enum command_origin origin, const char *line,
 			 char *err, size_t errlen);
+/* Runs one control line as the agent receives it (a COMMAND_CONTROL command: mode, interval,
+ * cpus, mark, quit). Returns 0, or -1 with "control: message". */
+int command_control(struct app_ctx *app, const char *line, char *err, size_t errlen);
 
 /* Errors collected while running a script. */
 struct command_errors {

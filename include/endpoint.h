@@ -36,8 +36,6 @@ void endpoint_poll(struct endpoint *ep, uint64_t now_ns);
  * Returns 0, or -1 when out of memory (the previous pages stay). */
 int endpoint_publish(struct endpoint *ep, const char *openmetrics, size_t nopenmetrics,
 		     const char *prometheus, size_t nprometheus);
-/* Requests answered so far with the page (200). */
-unsigned long endpoint_served(const struct endpoint *ep);
 void endpoint_close(struct endpoint *ep);
 
 #endif

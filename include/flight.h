@@ -52,8 +52,6 @@ struct session_raw;
 /* Adds one sample. With @raw (the reads behind @snap) the ring keeps the kernel's own cumulative
  * triples, so a flight recording replays exactly; without it, triples rebuilt from the deltas. */
 void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw);
-/* Seconds of samples the ring holds now and at most. */
-double flight_span_s(const struct flight *f);
 size_t flight_bytes(const struct flight *f);
 
 /*

@@ -28,7 +28,6 @@ struct frame {
 	    stepped; /* built for a replay moved by hand (:tick, :jump): a paused screen shows it */
 	const struct snapshot *snap; /* the refresh's numbers (window sums with --sample) */
 	/* the source and the machine the numbers come from */
-	enum source_kind source;
 	const char *source_name; /* "perf", "sim", "replay", "remote" */
 	unsigned caps;		 /* enum source_cap */
 	bool simulated;

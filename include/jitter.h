@@ -143,8 +143,6 @@ int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_
 int jitter_set_attrib(struct app_ctx *app, bool on, char *err, size_t errlen);
 /* One status line: cadence, lateness, self CPU, flight memory, spikes. */
 void jitter_status_line(const struct app_ctx *app, char *buf, size_t len);
-/* Heap bytes held (statistics, rules, spike log, flight ring, attribution). */
-size_t jitter_bytes(const struct jitter *j);
 /* Lines of the spike view, newest last: @add is called once per line. */
 void jitter_spike_lines(const struct app_ctx *app,
 			void (*add)(void *ctx, bool title, const char *line), void *ctx);

@@ -10,6 +10,10 @@ struct pmu_family;
 
 #define MODE_MAX_EVENTS 32  /* events in one [events ...] section */
 #define MODE_MAX_METRICS 64 /* metrics in one mode */
+/* What one running mode holds (the session's SESSION_MAX_METRICS and SESSION_MODE_NAME): a
+ * library's group or metric beyond it is not made a mode */
+#define MODE_RUN_MAX_METRICS 24
+#define MODE_RUN_NAME 64 /* bytes of a running mode's name with its NUL */
 
 enum mode_kind {
 	MODE_KIND_COUNTERS, /* the events below are the whole mode */

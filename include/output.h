@@ -5,7 +5,12 @@
 #include "session.h"
 #include <stdio.h>
 
-enum output_format { OUTPUT_TEXT, OUTPUT_CSV, OUTPUT_JSON, OUTPUT_OPENMETRICS };
+/* What a format's records read beyond the snapshot (its row in the format table says): the
+ * run computes these only when something reads them. */
+#define OUTPUT_READS_STATS 0x1u	   /* window statistics members (quantiles, deviation) */
+#define OUTPUT_READS_SPIKES 0x2u   /* the spike log and the program's own CPU use */
+#define OUTPUT_READS_CADENCE 0x4u  /* the cadence line of every frame (frame.self) */
+#define OUTPUT_READS_COUNTERS 0x8u /* the OpenMetrics counters (openmetrics.h) */
 
 struct row_key;
 struct output_meta {
@@ -67,14 +72,17 @@ void output_json_string(struct output_json *w, const char *key, const char *s);
 /* True when @s is valid UTF-8 (what jansson accepts as a string). */
 bool output_json_text_ok(const char *s);
 
-/* The @i-th format's name (-f), in enum order; NULL past the end. */
+/* The @i-th format's name (-f), in table order (the first, text, is the default); NULL past
+ * the end. */
 const char *output_format_name(size_t i);
-/* "text", "csv", "json", "openmetrics" -> format; -1 when unknown. */
+/* "text", "csv", "json", "openmetrics" -> the format's row; -1 when unknown. */
 int output_format_parse(const char *name);
+/* What format @fmt reads (OUTPUT_READS_*); 0 for no such row. */
+unsigned output_format_reads(int fmt);
 struct frame;
 /* Writes one record for frame @f (its snapshot, source, mode and window statistics). Returns 0,
  * or -1 when the stream failed (EPIPE, ENOSPC). */
-int output_frame(FILE *out, enum output_format fmt, const struct frame *f);
+int output_frame(FILE *out, int fmt, const struct frame *f);
 /* Formats a metric value for tables: "n/a" for NAN; counts in full below 1e15 (1000000000,
  * never 1e+09), SI-prefixed above; 3 decimals for small values. */
 void output_format_value(double v, char *buf, size_t len);

@@ -137,4 +137,8 @@ int platform_probe_counters(const struct platform_pmu *p, int cpu, const struct 
  * changed (notes are rebuilt), 0 if not, -1 if unreadable (set kept). */
 int platform_read_online(struct platform *pf);
 
+struct pmuev_machine;
+/* Fills @m (pmuevents.h) from @pf: its root, vendor, family, model, stepping, MIDR, topology. */
+void platform_pmuev_machine(const struct platform *pf, struct pmuev_machine *m);
+
 #endif

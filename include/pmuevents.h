@@ -4,7 +4,6 @@
 #define PMUTOP_PMUEVENTS_H
 #include <stddef.h>
 
-struct platform;
 struct mode;
 struct mode_registry;
 struct pmuev_lib;
@@ -26,8 +25,7 @@ struct pmuev_machine {
 	double tsc_ghz;	  /* from the model name ("@ 3.20GHz"), 0 unknown */
 };
 
-/* Fills @m from @pf (its root, vendor, family, model, stepping, MIDR, topology). */
-void pmuevents_machine(const struct platform *pf, struct pmuev_machine *m);
+/* platform_pmuev_machine (platform.h) fills it from the platform. */
 
 /* Loads the model of @m from @dir (laid out as tools/perf/pmu-events/arch, or its arch/ or
  * arch/<arch>/ directory): picks the model through mapfile.csv (x86: the CPUID regex; arm64: the

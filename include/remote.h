@@ -47,11 +47,11 @@ bool remote_app_gave_up(const struct app_ctx *app);
 
 /* Agent: true when this run is an agent reading control lines (-b -r - with a pipe on stdin). */
 bool remote_agent_wanted(const struct app_ctx *app);
-/* Agent: registers the agent as an observer of the run: it reads and runs the control lines that
- * arrive on stdin and ends the run (app_quit) at end of file or "quit". -1: out of memory. */
-int remote_agent_add(struct app_ctx *app);
-/* Agent: runs one control line (a COMMAND_CONTROL command of the table, command.h). Returns
- * 0, or -1 with "control: message". */
-int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_t errlen);
+/* Runs one control line; 0, or -1 with a cause (command.h: command_control). */
+typedef int (*remote_control_fn)(struct app_ctx *app, const char *line, char *err, size_t errlen);
+/* Agent: registers the agent as an observer of the run: it reads the control lines that arrive
+ * on stdin, runs each with @control and ends the run (app_quit) at end of file or "quit". -1:
+ * out of memory. */
+int remote_agent_add(struct app_ctx *app, remote_control_fn control);
 
 #endif

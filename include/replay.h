@@ -7,6 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+extern const struct source_ops source_replay_ops; /* inst is a struct replay */
+extern const struct source_ops source_remote_ops; /* inst is a live struct replay */
+extern const struct source_ops source_stream_ops; /* -R - or a FIFO, followed live */
+
 /*
  * The replay source serves the ticks of a struct replay (its instance) through the source
  * ops: read() returns the next tick's cumulative triples for the requested events (matched by

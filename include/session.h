@@ -27,9 +27,6 @@ struct metric_inputs {
 			    * session_config.row_cpus); NAN when unknown */
 	double slots;	   /* issue slots per cycle of the cores (caps/slots), NAN unknown */
 };
-/* Returns 0 and the event's (scaled) delta or a builtin (interval [s], interval_ns, time [s],
- * ncpus, slots), or -1 when it was not counted or is not known (n/a). */
-int metric_inputs_get(const struct metric_inputs *in, const char *name, double *out);
 
 /* A metric as the session runs it: plain data (no pointer into a mode registry), so a running
  * session never depends on a mode that is redefined or freed; the session compiles the formula
@@ -174,7 +171,6 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
  * priming read of a new mode, -1 on error. */
 int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errlen);
 const struct snapshot *session_snapshot(const struct session *s);
-const struct session_mode *session_mode(const struct session *s);
 const struct backend *session_backend(const struct session *s);
 /* The raw reads behind the current snapshot, [row * nevents + e] (recorders). prev holds the
  * read before (the priming read for seq 1); offline is the last read's per-row flag. */

@@ -14,13 +14,12 @@ struct cpuset;
 /*
  * A source produces raw cumulative triples per (CPU, event) when asked for the next tick; it
  * never drives the run and never sees the app or the screen. What differs between sources is
- * said by its kind and its capability flags, never by its name.
+ * said by its capability flags, never by its name.
  *
  * Its lifetime has two levels: the source itself (struct source: ops + the source's own state,
  * for example a loaded recording) lives for the run; for every mode the engine opens a counter
  * set on it (struct backend below), closed when the next mode opened.
  */
-enum source_kind { SOURCE_PERF, SOURCE_SIM, SOURCE_REPLAY, SOURCE_REMOTE, SOURCE_KIND_COUNT };
 
 enum source_cap {
 	SOURCE_CAP_SIMULATED = 1u << 0,	   /* no number is from hardware: outputs say SIMULATED */
@@ -92,8 +91,7 @@ struct backend;
 
 struct source_ops {
 	const char *name; /* "perf", "sim", "replay", "remote": for output, never for decisions */
-	enum source_kind kind;
-	unsigned caps; /* enum source_cap */
+	unsigned caps;	  /* enum source_cap */
 	/* Opens the events on every row. Fails (-1) only when nothing at all can be counted. */
 	int (*open)(struct backend *b, const struct backend_req *req, char *err, size_t errlen);
 	/* Reads every row: @out[row * nevents + e] cumulative triples, @present likewise (false =
@@ -134,12 +132,6 @@ struct backend {
 	int nwarnings;
 };
 
-extern const struct source_ops source_perf_ops;
-extern const struct source_ops source_sim_ops;
-extern const struct source_ops source_replay_ops; /* replay.h: inst is a struct replay */
-extern const struct source_ops source_remote_ops; /* replay.h: inst is a live struct replay */
-extern const struct source_ops source_stream_ops; /* replay.h: -R - or a FIFO, followed live */
-
 /* Sim backend knobs (--sim-* options). */
 struct sim_opts {
 	uint64_t seed;
@@ -157,12 +149,12 @@ struct sim_opts {
 #define SIM_SLOTS 4 /* the simulated cores' caps/slots (ARMv8 top-down) */
 void sim_opts_default(struct sim_opts *o);
 
-/* The sources --backend can name (perf, sim); replay and remote come from -R and --remote. */
+/* The sources --backend can name (perf, sim: a backend file each and a row of the table in
+ * backends/source.c); replay and remote come from -R and --remote (replay.h). A source's
+ * ops.name ("perf", "sim", "replay", "remote") is stable: JSON and recordings carry it. */
 const struct source_ops *source_find(const char *name);
 /* The @i-th of them by name, in their table's order; NULL past the end. */
 const char *source_name_at(size_t i);
-/* "perf", "sim", "replay", "remote": stable names for JSON and recordings. */
-const char *source_kind_name(enum source_kind kind);
 void backend_free(struct backend *b);
 
 /* perf_event_open errno -> a sentence saying what to do. */

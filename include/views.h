@@ -10,19 +10,9 @@
 
 #define VIEWS_SPARK_LEN 120 /* samples of sparkline history per row */
 
-enum view_kind {
-	VIEW_TABLE,
-	VIEW_OFFCORE,
-	VIEW_HELP,
-	VIEW_MESSAGES,
-	VIEW_PROBE,
-	VIEW_SPIKES,
-	VIEW_COUNT
-};
-
 /* The user's choices about what to show. */
 struct view_state {
-	enum view_kind view;
+	int view;     /* a row of the view table (views_at), VIEWS_TABLE the main view */
 	int sort_col; /* -1: by CPU number; 0..nmetrics-1: by that metric */
 	bool sort_desc;
 	int spark_metric; /* -1: none */
@@ -90,7 +80,7 @@ struct view_input {
 	const char *row_unit;
 	const struct row_key *row_keys;
 	const struct view_history *history;
-	struct view_lines text; /* for VIEW_HELP / VIEW_MESSAGES / VIEW_PROBE / VIEW_SPIKES */
+	struct view_lines text; /* for the text views: help, messages, probe, spikes */
 	const char *message;	/* message line */
 	int message_role;
 	const char *prompt; /* visible prompt text or NULL */
@@ -113,14 +103,23 @@ struct view_input {
 };
 
 /* One view: its name (:view NAME), a line of help, and how it draws the rows between the
- * header and the message line. Adding a view is one enum value and one row of the table. */
-struct view_entry {
+ * header and the message line. Adding a view is its file (src/view/view-NAME.c, defining
+ * view_NAME_def) and one row of the table in src/view/views.c. */
+struct view_def {
 	const char *name;
 	const char *help;
 	void (*draw)(struct canvas *c, int top, int bottom, const struct view_input *in,
 		     struct view_state *vs);
 };
-const struct view_entry *views_entry(enum view_kind kind);
+#define VIEWS_TABLE 0 /* the table's first row: the per-CPU table, the main view */
+/* The @i-th view of the table; NULL past the end. */
+const struct view_def *views_at(int i);
+/* The row of the view named @name; -1 when there is none. */
+int views_find(const char *name);
+/* For the views' files: the key column's width (CPU numbers or summed rows' labels, the
+ * separating blank included) and row @r's key drawn at line @y. */
+int views_key_width(const struct view_input *in);
+void views_put_key(struct canvas *c, int y, const struct view_input *in, int r);
 
 /* Draws the whole screen. Returns the row of the prompt line (for the cursor). */
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs);

@@ -75,13 +75,13 @@ static FILE *open_output(const char *path, bool force)
 static int run_batch(struct app_ctx *app)
 {
 	struct batch bt = {.app = app, .out = stdout};
-	if (remote_agent_wanted(app) && remote_agent_add(app) < 0) {
+	if (remote_agent_wanted(app) && remote_agent_add(app, command_control) < 0) {
 		text_fprintf(stderr, "pmutop: the agent: out of memory\n");
 		return 1;
 	}
 	if (app->opt.output && !(bt.out = open_output(app->opt.output, app->opt.force)))
 		return 2;
-	app->frame_wants_self = app->opt.format == OUTPUT_TEXT; /* text prints the self line */
+	app_want_self(app, output_format_reads(app->opt.format) & OUTPUT_READS_CADENCE);
 	signal(SIGPIPE, SIG_IGN);
 	flush_messages(&bt);
 	if (source_has(&app->source, SOURCE_CAP_SIMULATED))
@@ -138,7 +138,7 @@ static int write_manpage(const char *template_path)
 /* -f openmetrics and --listen: the per-event counters, and the endpoint. */
 static int start_metrics(struct app_ctx *app, char *err, size_t errlen)
 {
-	if (app->opt.format != OUTPUT_OPENMETRICS && !app->opt.listen)
+	if (!(output_format_reads(app->opt.format) & OUTPUT_READS_COUNTERS) && !app->opt.listen)
 		return 0;
 	return om_start(app, app->opt.listen, err, errlen);
 }

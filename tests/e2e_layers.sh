@@ -5,9 +5,11 @@
 # ask the engine through observer.h); the recorder and the remote client (src/record/recorder.c,
 # remote.c) never write a field of the run nor read its message ring (they go through engine
 # functions: app_quit, app_observe); and the engine (src/engine) includes no header of its readers
-# (jitter, output, record, cmd, view, probe, ui): they are observers it does not name. Prints
-# the folders' import graph (a file in folder A includes a header whose .c lives in folder B:
-# A -> B) and the cycles across folders still in it; -v also prints which file makes each arrow.
+# (jitter, output, record, cmd, view, probe, ui): they are observers it does not name; and no
+# import cycle crosses folders (a file in folder A includes a header whose .c lives in folder B:
+# A -> B; a header without a .c of its name is an interface and makes no arrow). Prints the
+# folders' import graph; -v also prints which file makes each arrow. Without -v it then checks
+# itself: a copy of the tree with one planted back edge (util including the app's header) fails.
 set -u
 SRC=${PMUTOP_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
 VERBOSE=0
@@ -36,7 +38,7 @@ for f in src/record/recorder.c src/record/remote.c; do
 done
 
 # --- 2. the folder graph ------------------------------------------------------------------------
-# folder of a .c file: src/X/... -> X, src/main.c and src/options.c -> main, backends, ui
+# folder of a .c file: src/X/... -> X, src/main.c -> main, backends, ui
 folder_of_c() {
 	case $1 in
 	src/*/*) local p=${1#src/}; echo "${p%%/*}" ;;
@@ -101,15 +103,37 @@ for b in jitter output record cmd view probe ui; do
 		FAIL=1
 	fi
 done
-# the cycles across folders that remain (not a rule yet: printed so that they show)
+# --- 4. no import cycle crosses folders ---------------------------------------------------------
 for a in $FOLDERS; do
 	if [ -n "${R["$a $a"]:-}" ]; then
 		on=""
 		for b in $FOLDERS; do
-			[ "$a" != "$b" ] && [ -n "${R["$a $b"]:-}" ] && [ -n "${R["$b $a"]:-}" ] && on+=" $b"
+			if [ "$a" != "$b" ] && [ -n "${R["$a $b"]:-}" ] && [ -n "${R["$b $a"]:-}" ]; then
+				on+=" $b"
+				[ -n "${EDGE["$a $b"]:-}" ] && on+=" (by${WHY["$a $b"]})"
+			fi
 		done
-		echo "note: folder $a is on an import cycle with:$on"
+		echo "FAIL: folder $a is on an import cycle with:$on"
+		FAIL=1
 	fi
 done
-[ $FAIL = 0 ] && echo "ok: no source and not the recorder includes the app's header; the recorder and the remote client write no field of the run; the engine includes no header of its readers"
+[ $FAIL = 0 ] && echo "ok: no source and not the recorder includes the app's header; the recorder and the remote client write no field of the run; the engine includes no header of its readers; no import cycle crosses folders"
+
+# --- 5. the check fails on a planted cycle ------------------------------------------------------
+if [ $FAIL = 0 ] && [ $VERBOSE = 0 ] && [ -z "${PMUTOP_LAYERS_PLANTED:-}" ]; then
+	T=$(mktemp -d "${TMPDIR:-/tmp}/layers.XXXXXX")
+	cp -r include src backends ui "$T/"
+	printf '#include "app.h"\n' >>"$T/src/util/words.c" # util -> engine -> ... -> util
+	if out=$(PMUTOP_LAYERS_PLANTED=1 PMUTOP_SRC="$T" bash "$0" 2>&1); then
+		echo "FAIL: a planted cycle (util includes app.h) was not found"
+		FAIL=1
+	elif ! grep -q 'FAIL: folder util is on an import cycle with: .*engine (by src/util/words.c:app.h)' <<<"$out"; then
+		echo "FAIL: a planted cycle was reported otherwise:"
+		printf '%s\n' "$out" | grep FAIL
+		FAIL=1
+	else
+		echo "ok: a planted cycle (util -> engine) fails"
+	fi
+	rm -rf "$T"
+fi
 exit $FAIL

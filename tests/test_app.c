@@ -161,11 +161,11 @@ static void test_probe_command(void)
 		return;
 	struct ui_state *u = ui_state_of(&app);
 	CHECK_INT(ui_state_command(&app, "probe cache"), 0);
-	CHECK(u->probe != NULL && u->vs.view == VIEW_PROBE, "probe view open");
+	CHECK(u->probe != NULL && u->vs.view == views_find("probe"), "probe view open");
 	CHECK(u->ntext > 0 && strstr(u->text[0], "cache probe"), "progress line: %s",
 	      u->ntext ? u->text[0] : "");
 	CHECK_INT(ui_state_command(&app, "probe stop"), 0);
-	CHECK(u->probe == NULL && u->vs.view == VIEW_TABLE, "probe stopped, table back");
+	CHECK(u->probe == NULL && u->vs.view == VIEWS_TABLE, "probe stopped, table back");
 	CHECK(ui_state_command(&app, "probe stop") < 0, "stop without a probe");
 	CHECK(ui_state_command(&app, "probe disk") < 0, "unknown probe");
 	CHECK(ui_state_command(&app, "probe cache sometimes") < 0, "bad probe argument");
@@ -196,12 +196,12 @@ static void test_screen_follows(void)
 	CHECK_INT(ui_state_command(&app, "mode branch"), 0);
 	CHECK(u->vs.sort_col == -1 && u->vs.spark_metric == -1, "a new mode resets sort and spark");
 	CHECK(strstr(app.status, "mode branch opened") != NULL, "note: %s", app.status);
-	CHECK_INT(u->vs.view, VIEW_TABLE);
+	CHECK_INT(u->vs.view, VIEWS_TABLE);
 	CHECK_INT(ui_state_command(&app, "offcore DMND_DATA_RD WB"), 0);
-	CHECK_INT(u->vs.view, VIEW_OFFCORE);
+	CHECK_INT(u->vs.view, views_find("offcore"));
 	CHECK_INT(ui_state_command(&app, "view offcore"), 0); /* o: back to the table */
 	CHECK_INT(ui_state_command(&app, "mode cpi; mode offcore"), 0);
-	CHECK_INT(u->vs.view, VIEW_TABLE); /* the same selection: the view stays */
+	CHECK_INT(u->vs.view, VIEWS_TABLE); /* the same selection: the view stays */
 	/* the screen's own settings next to the core's */
 	CHECK_INT(ui_state_command(&app, "set ascii on; set interval 20"), 0);
 	CHECK(u->ascii && app.interval_ms == 20, "ascii %d, interval %ld", u->ascii,

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <unistd.h>
 
+extern const struct source_ops source_perf_ops; /* backends/perf.c */
+
 static int online_cpus(int *cpus, int max)
 {
 	FILE *f = fopen("/sys/devices/system/cpu/online", "r");

@@ -20,7 +20,7 @@ static void machine_of(const char *tree, struct pmuev_machine *m)
 	char root[4096], err[512];
 	snprintf(root, sizeof(root), "%s/tests/sysfs/%s", harness_src(), tree);
 	CHECK(platform_detect(&pf, root, err, sizeof(err)) == 0, "%s: %s", tree, err);
-	pmuevents_machine(&pf, m);
+	platform_pmuev_machine(&pf, m);
 }
 
 static const char *lib_dir(void)
@@ -430,7 +430,7 @@ static void real_arch(const char *root, const char *arch, const char *tmp, struc
 		make_tree(tree, arch, cpuid);
 		struct pmuev_machine m;
 		CHECK(platform_detect(&pf, tree, err, sizeof(err)) == 0, "tree: %s", err);
-		pmuevents_machine(&pf, &m);
+		platform_pmuev_machine(&pf, &m);
 		struct pmuev_lib *lib = pmuevents_open(root, &m, err, sizeof(err));
 		if (!lib) {
 			c->failed++;

@@ -2,6 +2,7 @@
 /* test_replay.c: the replay backend and driver: recorded deltas, mode switches, seeking, marks,
  * mode availability, perf stat imports, the recorder's round trip and the agent's controls. */
 #include "app.h"
+#include "command.h"
 #include "harness.h"
 #include "options.h"
 #include "playback.h"
@@ -339,7 +340,7 @@ static void test_agent_commands(void)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
-		int rc = remote_agent_command(&app, cases[i].cmd, err, sizeof(err));
+		int rc = command_control(&app, cases[i].cmd, err, sizeof(err));
 		CHECK(rc == cases[i].rc, "line %d: rc %d (%s)", cases[i].line, rc, err);
 		CHECK(strcmp(app.mode_name, cases[i].mode) == 0, "line %d: mode %s", cases[i].line,
 		      app.mode_name);
@@ -348,7 +349,7 @@ static void test_agent_commands(void)
 	CHECK_INT(app.interval_ms, 250);
 	CHECK_INT(app.ncpus, 2);
 	CHECK(!app.quit, "still running");
-	CHECK_INT(remote_agent_command(&app, "quit", err, sizeof(err)), 0);
+	CHECK_INT(command_control(&app, "quit", err, sizeof(err)), 0);
 	CHECK(app.quit, "quit");
 	app_free(&app);
 }

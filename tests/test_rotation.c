@@ -5,6 +5,8 @@
 #include "harness.h"
 #include "session.h"
 
+extern const struct source_ops source_sim_ops; /* backends/sim.c */
+
 static void test_carry(void)
 {
 	int cpus[] = {0, 1};

@@ -3,6 +3,7 @@
  * run: keys, sums with an offline sibling, switching units, refusals that change nothing. */
 #include "app.h"
 #include "harness.h"
+#include "options.h"
 #include "rows.h"
 #include "topology.h"
 #include <stdlib.h>

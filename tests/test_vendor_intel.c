@@ -657,7 +657,7 @@ static void check_tma(const char *arch, const struct mode_registry *reg)
 		CHECK(platform_detect(&pf, root, err, sizeof(err)) == 0, "%s: %s", root, err);
 		CHECK_STR(pf.family->key, tma_trees[t].family);
 		struct pmuev_machine mach;
-		pmuevents_machine(&pf, &mach);
+		platform_pmuev_machine(&pf, &mach);
 		CHECK(mach.smt_on == tma_trees[t].smt, "%s: perf's #SMT_on %d", tma_trees[t].tree,
 		      mach.smt_on);
 		struct pmuev_lib *lib = pmuevents_open(arch, &mach, err, sizeof(err));
@@ -743,7 +743,7 @@ static void check_rates(const char *arch, const struct mode_registry *reg)
 			 rate_trees[t].tree);
 		CHECK(platform_detect(&pf, root, err, sizeof(err)) == 0, "%s: %s", root, err);
 		struct pmuev_machine mach;
-		pmuevents_machine(&pf, &mach);
+		platform_pmuev_machine(&pf, &mach);
 		struct pmuev_lib *lib = pmuevents_open(arch, &mach, err, sizeof(err));
 		CHECK(lib != NULL, "%s: %s", rate_trees[t].tree, err);
 		struct jmodel jm;

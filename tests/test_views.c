@@ -208,7 +208,7 @@ static void both(const char *name, struct view_state *vs, const struct screen *s
 
 static struct view_state table_state(void)
 {
-	return (struct view_state){.view = VIEW_TABLE, .sort_col = -1, .spark_metric = -1};
+	return (struct view_state){.view = VIEWS_TABLE, .sort_col = -1, .spark_metric = -1};
 }
 
 /* Does the role layer have @role anywhere on the line of @text that holds @needle? */
@@ -524,7 +524,7 @@ int main(void)
 		ui_state_command(&app, "help");
 		struct ui_state *u = ui_state_of(&app);
 		struct view_state vs = u->vs;
-		CHECK_INT(vs.view, VIEW_HELP);
+		CHECK_INT(vs.view, views_find("help"));
 		struct screen sc = {.text = true};
 		both("help", &vs, &sc);
 		struct view_state ts = table_state();

@@ -46,7 +46,7 @@ static int exec_drill(const struct command_ctx *ctx, int argc, char **argv, char
 		snprintf(err, errlen, "drill: expected down or up, not \"%.40s\"", way);
 		return -1;
 	}
-	if (u->vs.view != VIEW_TABLE) {
+	if (u->vs.view != VIEWS_TABLE) {
 		snprintf(err, errlen, "drill: works on the table (Esc returns to it)");
 		return -1;
 	}

@@ -78,10 +78,10 @@ static int exec_probe(const struct command_ctx *ctx, int argc, char **argv, char
 	}
 	bool stop = strcmp(argv[1], "stop") == 0 || (argc > 2 && strcmp(argv[2], "stop") == 0);
 	if (stop) {
-		if (!u->probe && u->probe_done && u->vs.view == VIEW_PROBE) {
+		if (!u->probe && u->probe_done && u->vs.view == views_find("probe")) {
 			u->probe_done = false; /* a finished probe: its report closes */
 			ui_text_clear(u);
-			u->vs.view = VIEW_TABLE;
+			u->vs.view = VIEWS_TABLE;
 			command_note(ctx, "cache probe report closed");
 			return 0;
 		}
@@ -92,7 +92,7 @@ static int exec_probe(const struct command_ctx *ctx, int argc, char **argv, char
 		probe_free(u->probe);
 		u->probe = NULL;
 		ui_text_clear(u);
-		u->vs.view = VIEW_TABLE;
+		u->vs.view = VIEWS_TABLE;
 		command_note(ctx, "cache probe stopped");
 		return 0;
 	}
@@ -110,7 +110,7 @@ static int exec_probe(const struct command_ctx *ctx, int argc, char **argv, char
 		probe_free(u->probe);
 	u->probe = p;
 	u->probe_done = false;
-	u->vs.view = VIEW_PROBE;
+	u->vs.view = views_find("probe");
 	u->vs.scroll = 0;
 	probe_text(app);
 	command_note(ctx, "cache probe started (%s); it runs between ticks",

@@ -56,7 +56,7 @@ static int exec_select(const struct command_ctx *ctx, int argc, char **argv, cha
 		snprintf(err, errlen, "CPU %ld is not shown", cpu);
 		return -1;
 	}
-	int rows = u->vs.view == VIEW_TABLE ? app->ncpus : u->ntext;
+	int rows = u->vs.view == VIEWS_TABLE ? app->ncpus : u->ntext;
 	if (u->vs.scroll > rows - 1)
 		u->vs.scroll = rows - 1;
 	if (u->vs.scroll < 0)

@@ -59,7 +59,7 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		    "CPU (:drill), Backspace goes back (:drill up)");
 		ui_text_add(u, ROLE_HELP_TEXT, "Command-line options: see pmutop --help");
 	}
-	u->vs.view = VIEW_HELP;
+	u->vs.view = views_find("help");
 	u->vs.scroll = 0;
 	return 0;
 }
@@ -81,7 +81,7 @@ static void show_messages(struct app_ctx *app)
 	}
 	if (!app->nmessages)
 		ui_text_add(u, ROLE_HELP_TEXT, "no messages");
-	u->vs.view = VIEW_MESSAGES;
+	u->vs.view = views_find("messages");
 	u->vs.scroll = app->nmessages;
 }
 
@@ -90,28 +90,30 @@ static int exec_view(const struct command_ctx *ctx, int argc, char **argv, char 
 	struct ui_state *u = ui_state_of(ctx->app);
 
 	(void)argc;
-	for (int v = 0; v < VIEW_COUNT; v++) {
-		if (strcmp(views_entry((enum view_kind)v)->name, argv[1]) != 0)
-			continue;
-		if (v == VIEW_HELP)
-			return show_help(ctx->app, NULL, err, errlen);
-		if (v == VIEW_MESSAGES) {
-			show_messages(ctx->app);
-			return 0;
-		}
-		if (v == VIEW_SPIKES && u->vs.view != VIEW_SPIKES) {
-			u->vs.view = VIEW_SPIKES;
-			u->vs.scroll = 1 << 20; /* newest at the bottom */
-			return 0;
-		}
-		/* the same view again returns to the table (o toggles the offcore view) */
-		u->vs.view = u->vs.view == (enum view_kind)v ? VIEW_TABLE : (enum view_kind)v;
-		u->vs.scroll = 0;
+	int v = views_find(argv[1]);
+	if (v < 0) {
+		char names[256] = "";
+		for (int i = 0; views_at(i); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", views_at(i)->name);
+		snprintf(err, errlen, "unknown view \"%s\" (%s)", argv[1], names);
+		return -1;
+	}
+	if (v == views_find("help"))
+		return show_help(ctx->app, NULL, err, errlen);
+	if (v == views_find("messages")) {
+		show_messages(ctx->app);
 		return 0;
 	}
-	snprintf(err, errlen, "unknown view \"%s\" (table, offcore, help, messages, probe, spikes)",
-		 argv[1]);
-	return -1;
+	if (v == views_find("spikes") && u->vs.view != v) {
+		u->vs.view = v;
+		u->vs.scroll = 1 << 20; /* newest at the bottom */
+		return 0;
+	}
+	/* the same view again returns to the table (o toggles the offcore view) */
+	u->vs.view = u->vs.view == v ? VIEWS_TABLE : v;
+	u->vs.scroll = 0;
+	return 0;
 }
 
 static int exec_help(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)

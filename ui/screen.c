@@ -325,8 +325,8 @@ int ui_run(struct app_ctx *app)
 	ui_state_set_depth(app, colors);
 	build_styles(u);
 	u->rebuild_styles = build_styles;
-	ui_state_startup(app);	      /* rc file and -c commands, history */
-	app->frame_wants_self = true; /* the header's cadence line */
+	ui_state_startup(app);	  /* rc file and -c commands, history */
+	app_want_self(app, true); /* the header's cadence line */
 	struct run_frontend fe = {
 	    .ctx = app,
 	    .on_frame = screen_frame,

@@ -94,7 +94,7 @@ static void on_mode(struct app_ctx *app, void *arg)
 	offcore_of(app, now, sizeof(u->seen_offcore));
 	if (strcmp(now, u->seen_offcore) != 0) {
 		if (app->mode.offcore.nbits > 0 && app->offcore_choice.set)
-			u->vs.view = VIEW_OFFCORE;
+			u->vs.view = views_find("offcore");
 		snprintf(u->seen_offcore, sizeof(u->seen_offcore), "%s", now);
 	}
 }
@@ -135,8 +135,8 @@ static void complete_kind(void *user, enum command_arg kind, struct complete_lis
 			complete_list_add(out, command_setting_at(i)->name);
 		break;
 	case ARG_VIEW:
-		for (int v = 0; v < VIEW_COUNT; v++)
-			complete_list_add(out, views_entry((enum view_kind)v)->name);
+		for (int v = 0; views_at(v); v++)
+			complete_list_add(out, views_at(v)->name);
 		break;
 	case ARG_EVENT:
 		for (int e = 0; e < app->mode.nevents; e++)
@@ -378,8 +378,8 @@ void ui_state_key(struct app_ctx *app, int key)
 		return;
 	}
 	/* text views close with Esc or q */
-	if (u->vs.view != VIEW_TABLE && (key == KEYS_ESC || key == 'q')) {
-		u->vs.view = VIEW_TABLE;
+	if (u->vs.view != VIEWS_TABLE && (key == KEYS_ESC || key == 'q')) {
+		u->vs.view = VIEWS_TABLE;
 		u->vs.scroll = 0;
 		return;
 	}
@@ -417,7 +417,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		ui_state_frame(app, &app->frame); /* a replay moved by hand, paused or not */
 	const struct frame *f = u->shown.snap ? &u->shown : NULL; /* the frame it holds */
 	const struct snapshot *snap = f ? f->snap : NULL;
-	if (u->vs.view == VIEW_SPIKES && jitter_get(app)) {
+	if (u->vs.view == views_find("spikes") && jitter_get(app)) {
 		bool tail = u->vs.scroll >= u->ntext - (c->h - 8); /* follow the newest spikes */
 		ui_text_clear(u);
 		jitter_spike_lines(app, add_spike_line, u);

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- the core's settings (their rows are in the option table, src/options.c) ------------------ */
+/* --- the core's settings (their rows are in the option table, src/cmd/options.c)
+ * ------------------ */
 
 void setting_interval_show(const struct command_ctx *ctx, char *b, size_t l)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* command.c: the command tables, quoting-aware word splitter, lookup, scripts, start-up, help. */
+/* command.c: the command tables, lookup, scripts, start-up, help. */
 #include "command.h"
 #include "app.h"
 #include "duration.h"
@@ -7,6 +7,7 @@
 #include "linereader.h"
 #include "paths.h"
 #include "textutil.h"
+#include "words.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -200,143 +201,21 @@ void command_note(const struct command_ctx *ctx, const char *fmt, ...)
 	app_log(ctx->app, MSG_INFO, "%s", buf);
 }
 
-/* A growing list of words; sep[i] marks an unquoted ';'. */
-struct words {
-	char **v;
-	bool *sep;
-	int n, cap;
-};
-
-static int words_push(struct words *w, char *s, bool sep)
+int command_control(struct app_ctx *app, const char *line, char *err, size_t errlen)
 {
-	if (w->n + 2 > w->cap) {
-		int cap = w->cap ? w->cap * 2 : 8;
-		char **v = realloc(w->v, (size_t)cap * sizeof(*v));
-		if (!v)
-			return -1;
-		w->v = v;
-		bool *sp = realloc(w->sep, (size_t)cap * sizeof(*sp));
-		if (!sp)
-			return -1;
-		w->sep = sp;
-		w->cap = cap;
-	}
-	w->sep[w->n] = sep;
-	w->v[w->n++] = s;
-	w->v[w->n] = NULL;
-	return 0;
-}
-
-static void words_free(struct words *w)
-{
-	for (int i = 0; i < w->n; i++)
-		free(w->v[i]);
-	free(w->v);
-	free(w->sep);
-	memset(w, 0, sizeof(*w));
-}
-
-static int split(const char *line, struct words *w, char *err, size_t errlen)
-{
-	size_t len = strlen(line), o = 0;
-	char *cur = malloc(len + 1), quote = 0;
-	bool inword = false, assign = false; /* assign: the word holds an unquoted '=' */
-
-	memset(w, 0, sizeof(*w));
-	if (!cur || words_push(w, NULL, false) < 0)
-		goto oom;
-	w->n = 0;
-	for (const char *p = line;; p++) {
-		char ch = *p;
-		if (quote) {
-			if (!ch) {
-				snprintf(err, errlen, "unterminated %s quote",
-					 quote == '"' ? "double" : "single");
-				goto fail;
-			}
-			if (ch == quote) {
-				quote = 0;
-			} else if (ch == '\\' && quote == '"' && p[1]) {
-				cur[o++] = *++p;
-			} else {
-				cur[o++] = ch;
-			}
-			continue;
-		}
-		/* a ';' between two characters of a word holding '=' belongs to it: define's
-		 * METRICS "a=x;b=y"; elsewhere it separates commands */
-		if (ch == ';' && inword && assign && p[1] && !strchr(" \t\n\r;#", p[1])) {
-			cur[o++] = ch;
-			continue;
-		}
-		if (!ch || ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == ';' ||
-		    (ch == '#' && !inword)) {
-			if (inword) {
-				cur[o] = '\0';
-				char *s = strdup(cur);
-				if (!s || words_push(w, s, false) < 0) {
-					free(s);
-					goto oom;
-				}
-				o = 0;
-				inword = false;
-				assign = false;
-			}
-			if (ch == ';') {
-				char *s = strdup(";");
-				if (!s || words_push(w, s, true) < 0) {
-					free(s);
-					goto oom;
-				}
-			}
-			if (!ch || ch == '#')
-				break;
-			continue;
-		}
-		inword = true;
-		assign |= ch == '=';
-		if (ch == '"' || ch == '\'') {
-			quote = ch;
-		} else if (ch == '\\') {
-			if (!p[1]) {
-				snprintf(err, errlen, "backslash at the end of the line");
-				goto fail;
-			}
-			cur[o++] = *++p;
-		} else {
-			cur[o++] = ch;
-		}
-	}
-	free(cur);
-	return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-fail:
-	free(cur);
-	words_free(w);
+	char why[512] = "";
+	if (command_execute_from(app, COMMAND_CONTROL, line, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "control: %s", why[0] ? why : "command failed");
 	return -1;
 }
 
 int command_split(const char *line, int *argc, char ***argv, char *err, size_t errlen)
 {
-	struct words w;
-
-	if (split(line, &w, err, errlen) < 0)
-		return -1;
-	free(w.sep);
-	*argc = w.n;
-	*argv = w.v;
-	return 0;
+	return words_argv(line, argc, argv, err, errlen);
 }
 
-void command_free_words(int argc, char **argv)
-{
-	if (!argv)
-		return;
-	for (int i = 0; argc < 0 ? argv[i] != NULL : i < argc; i++)
-		free(argv[i]);
-	free(argv);
-}
+void command_free_words(int argc, char **argv) { words_argv_free(argc, argv); }
 
 char *command_join(int argc, char *const *argv)
 {
@@ -427,7 +306,7 @@ static int run_line(const struct run *r, const char *line, char *err, size_t err
 	struct words w;
 	int rc = 0, start = 0;
 
-	if (split(line, &w, err, errlen) < 0)
+	if (words_split(line, &w, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i <= w.n && rc == 0; i++) {
 		if (i < w.n && !w.sep[i])

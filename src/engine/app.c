@@ -83,8 +83,7 @@ void app_facts(const struct app_ctx *app, struct run_facts *f)
 				.mode_name = app->mode_name,
 				.machine = &app->machine,
 				.family_key = app->family ? app->family->key : "",
-				.source_name =
-				    app->source.ops ? source_kind_name(app->source.ops->kind) : "",
+				.source_name = app->source.ops ? app->source.ops->name : "",
 				.caps = app->source.ops ? app->source.ops->caps : 0,
 				.interval_ms = app->interval_ms,
 				.ncpus = app->ncpus,
@@ -113,6 +112,8 @@ static void machine_capability(struct app_ctx *app)
 		snprintf(cap + n, len - n, "%soptional %s not here", n ? "; " : "",
 			 app->optional_missing);
 }
+
+void app_want_self(struct app_ctx *app, bool wanted) { app->frame_wants_self = wanted; }
 
 static void notify_mode(struct app_ctx *app)
 {
@@ -467,16 +468,10 @@ int app_resolve_mode(struct app_ctx *app, const char *name, struct session_mode 
 	return resolve_mode(app, m, out, err, errlen);
 }
 
-int app_mode_names(const struct app_ctx *app, const char **names, int max)
-{
-	int n = 0;
-	for (int i = 0; i < app->modes->n && n < max; i++)
-		names[n++] = app->modes->modes[i]->name;
-	return n;
-}
-
 _Static_assert(SESSION_MAX_STACK == MODE_MAX_STACK && SESSION_MODE_NAME >= MODE_NAME_MAX + 1,
 	       "a mode's stacked bar and drill-down mode fit the session's mode");
+_Static_assert(SESSION_MAX_METRICS == MODE_RUN_MAX_METRICS && SESSION_MODE_NAME == MODE_RUN_NAME,
+	       "the modes' limits are the session's (mode.h, session.h)");
 _Static_assert(PLATFORM_NOTE_MAX <= sizeof(((struct app_message *)0)->text),
 	       "a permission hint fits in one message");
 
@@ -657,14 +652,11 @@ const char *app_core_type(const struct app_ctx *app, int cpu)
 	return t ? t : "";
 }
 
-int app_check_event(const struct app_ctx *app, const char *spec, char *err, size_t errlen)
-{
-	int pos;
-	return app_check_event_at(app, spec, &pos, err, errlen);
-}
-
-int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, char *err,
-		       size_t errlen)
+/* Checks that @spec encodes for this machine; -1 with the reason and the closest event names
+ * ("unknown event ... (did you mean perf::CYCLES)") and the 0-based offset in @spec of what is
+ * wrong in *@pos otherwise. */
+static int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, char *err,
+			      size_t errlen)
 {
 	struct encode_ctx ctx = app_encode_ctx(app);
 	struct event_encoding enc;
@@ -686,8 +678,10 @@ int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, ch
 
 void app_event_alias(const char *spec, char *alias, size_t len) { evlist_alias(spec, alias, len); }
 
-int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err,
-		   size_t errlen)
+/* Switches to an ad hoc event list ("cycles=perf::CYCLES,r03", names optional). Returns 0, -2
+ * when an event name is unknown (bad input), or -1 when the events cannot be counted. */
+static int app_set_events(struct app_ctx *app, const char *name, const char *list, char *err,
+			  size_t errlen)
 {
 	/* "a=perf::CYCLES,r03,{cycles,instructions}" -> every item gets an alias (from its spec
 	 * when unnamed) and is checked, errors pointing at its column */
@@ -1167,7 +1161,7 @@ static int load_modes(struct app_ctx *app, char *err, size_t errlen)
 int app_load_perf_events(struct app_ctx *app, const char *dir, char *err, size_t errlen)
 {
 	struct pmuev_machine mach;
-	pmuevents_machine(&app->pf, &mach);
+	platform_pmuev_machine(&app->pf, &mach);
 	struct pmuev_lib *lib = pmuevents_open(dir, &mach, err, errlen);
 	if (!lib)
 		return -1;
@@ -1285,11 +1279,16 @@ static int open_source(struct app_ctx *app, char *err, size_t errlen)
 		return playback_open(app, err, errlen);
 	const struct source_ops *ops = source_find(app->opt.backend);
 	if (!ops) {
-		snprintf(err, errlen, "unknown backend \"%s\" (perf, sim)", app->opt.backend);
+		int n = snprintf(err, errlen, "unknown backend \"%s\" (", app->opt.backend);
+		for (size_t i = 0; source_name_at(i) && n >= 0 && (size_t)n < errlen; i++)
+			n += snprintf(err + n, errlen - (size_t)n, "%s%s", i ? ", " : "",
+				      source_name_at(i));
+		if (n >= 0 && (size_t)n < errlen)
+			snprintf(err + n, errlen - (size_t)n, ")");
 		return 2;
 	}
 	app->source = (struct source){.ops = ops};
-	if (ops->kind == SOURCE_SIM) {
+	if (ops->caps & SOURCE_CAP_SIMULATED) { /* a simulated source takes the --sim-* options */
 		app->source.inst = &app->opt.sim;
 		if (app->opt.sim.offline_cpu >= app->opt.sim.ncpus) {
 			snprintf(err, errlen,

@@ -278,8 +278,7 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 static void fill_header(struct app_ctx *app, struct frame_store *fs, struct frame *f)
 {
 	const struct backend *b = session_backend(app->session);
-	f->source = app->source.ops->kind;
-	f->source_name = source_kind_name(f->source);
+	f->source_name = app->source.ops->name;
 	f->caps = app->source.ops->caps;
 	f->simulated = b->simulated;
 	fs->machine = app->machine;

@@ -38,7 +38,9 @@ struct session {
 	struct snapshot snap;
 };
 
-int metric_inputs_get(const struct metric_inputs *in, const char *name, double *out)
+/* Returns 0 and the event's (scaled) delta or a builtin (interval [s], interval_ns, time [s],
+ * ncpus, slots), or -1 when it was not counted or is not known (n/a). */
+static int metric_inputs_get(const struct metric_inputs *in, const char *name, double *out)
 {
 	for (int e = 0; e < in->nevents; e++)
 		if (strcmp(in->names[e], name) == 0) {
@@ -791,7 +793,6 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 }
 
 const struct snapshot *session_snapshot(const struct session *s) { return &s->snap; }
-const struct session_mode *session_mode(const struct session *s) { return &s->mode; }
 const struct backend *session_backend(const struct session *s) { return &s->backend; }
 
 void session_raw(const struct session *s, struct session_raw *out)

@@ -73,24 +73,25 @@ static void rules_changed(struct jitter *j)
 /*
  * Window statistics (per-row quantiles and the deviation from the peers) cost a selection per
  * (row, column) and window; they are computed when something reads them: windows of several
- * samples (--sample or --refresh shorter than the interval), JSON output (its "stats" members),
- * the screen showing a statistic other than the value, the attribution columns, a freeze.
+ * samples (--sample or --refresh shorter than the interval), a format that reads them (JSON's
+ * "stats" members: OUTPUT_READS_STATS), the screen showing a statistic other than the value, the
+ * attribution columns, a freeze.
  */
 static bool stats_wanted(const struct jitter *j)
 {
-	return j->k > 1 || j->app->opt.format == OUTPUT_JSON || j->stat != JITTER_VALUE ||
-	       j->attrib_ready || j->freeze_pending || j->frozen;
+	return j->k > 1 || (output_format_reads(j->app->opt.format) & OUTPUT_READS_STATS) ||
+	       j->stat != JITTER_VALUE || j->attrib_ready || j->freeze_pending || j->frozen;
 }
 
 /*
  * The default rules only log: the spike log is read by the screen (spike view, status line),
- * :export spikes, and JSON and text output. Batch CSV shows none of it (and takes no commands),
- * so there the default rules are not evaluated; user rules (--alert) always are, since they
- * trigger the flight recorder.
+ * :export spikes, and the formats that read them (OUTPUT_READS_SPIKES). Batch CSV shows none of
+ * it (and takes no commands), so there the default rules are not evaluated; user rules (--alert)
+ * always are, since they trigger the flight recorder.
  */
 static bool default_spikes_shown(const struct app_ctx *app)
 {
-	return !app->opt.batch || app->opt.format != OUTPUT_CSV;
+	return !app->opt.batch || (output_format_reads(app->opt.format) & OUTPUT_READS_SPIKES);
 }
 
 /* --- layout --------------------------------------------------------------------------------- */
@@ -185,7 +186,7 @@ static void start_attrib(struct jitter *j, const struct snapshot *snap)
 	char err[256];
 	if (!counts_this_machine(app)) {
 		app_log(app, MSG_WARN, "attribution reads the live machine: n/a with the %s source",
-			source_kind_name(app->source.ops->kind));
+			app->source.ops->name);
 		return;
 	}
 	unsigned slow = (unsigned)(app->interval_ms > 100 ? app->interval_ms : 100);
@@ -421,7 +422,8 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	 * process CPU clock is a system call, not a vDSO read */
 	int64_t cpu_ns, wall_ns;
 	int cpu;
-	if (!(j->app->opt.batch && j->app->opt.format == OUTPUT_CSV) &&
+	if ((!j->app->opt.batch ||
+	     (output_format_reads(j->app->opt.format) & OUTPUT_READS_SPIKES)) &&
 	    cadence_self_read(&cpu_ns, &wall_ns, &cpu) == 0)
 		cadence_self_sample(&j->cad, cpu_ns, wall_ns, cpu);
 	open_window(j);
@@ -1065,7 +1067,8 @@ static void fmt_bytes(size_t b, char *buf, size_t len)
 		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
 }
 
-size_t jitter_bytes(const struct jitter *j)
+/* Heap bytes held (statistics, rules, spike log, flight ring, attribution). */
+static size_t jitter_bytes(const struct jitter *j)
 {
 	if (!j)
 		return 0;

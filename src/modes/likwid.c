@@ -7,7 +7,6 @@
 #include "family.h"
 #include "linereader.h"
 #include "mode.h"
-#include "session.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -141,7 +140,7 @@ static const struct {
 #define LK_MAX_COUNTERS 48
 #define LK_MAX_METRICS 128 /* metric lines of one group (likwid's largest has 38) */
 #define LK_LINE_MAX 4096   /* a group line: longer is an error */
-#define LK_FORMULA_MAX 511 /* bytes of a translated formula (session_metric.formula) */
+#define LK_FORMULA_MAX 511 /* bytes of a translated formula (a metric formula) */
 
 struct lk_counter {
 	char name[64];	/* as written: "PMC3:EDGEDETECT" */
@@ -878,7 +877,7 @@ static char *mode_text(const struct lk_group *g, const char *name, const struct 
 	*nmetrics = 0;
 	for (int i = 0; i < g->nm && rc == 0; i++) {
 		const struct lk_metric *mt = &g->m[i];
-		if (mt->why[0] || *nmetrics >= SESSION_MAX_METRICS)
+		if (mt->why[0] || *nmetrics >= MODE_RUN_MAX_METRICS)
 			continue;
 		rc = buf_add(&b, &len, &cap, "[metric %s]\nexpr = %s\n", mt->ident, mt->expr);
 		if (rc == 0 && mt->unit[0])
@@ -908,9 +907,9 @@ static char *mode_help(const struct lk_group *g, const struct likwid_env *env, b
 		if (mt->why[0])
 			rc = buf_add(&b, &len, &cap, "%snot computed: %s: %s", len ? "\n" : "",
 				     mt->desc, mt->why);
-		else if (shown++ >= SESSION_MAX_METRICS)
+		else if (shown++ >= MODE_RUN_MAX_METRICS)
 			rc = buf_add(&b, &len, &cap, "%snot computed: %s: more than %d metrics",
-				     len ? "\n" : "", mt->desc, SESSION_MAX_METRICS);
+				     len ? "\n" : "", mt->desc, MODE_RUN_MAX_METRICS);
 	}
 	if (rc == 0 && uses_clock && env->nominal_hz > 0)
 		rc = buf_add(&b, &len, &cap, "%sinverseClock: 1 / %.6g GHz (%s)", len ? "\n" : "",
@@ -940,14 +939,12 @@ struct mode *likwid_group_parse(const char *label, const char *group, const char
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
 	snprintf(name, sizeof(name), LIKWID_PREFIX "%s", group);
-	if (strlen(name) >= sizeof(((struct session_mode *)0)->name) || !mode_name_valid(name) ||
-	    strchr(group, ':'))
+	if (strlen(name) >= (size_t)MODE_RUN_NAME || !mode_name_valid(name) || strchr(group, ':'))
 		return lk_fail(err, errlen, label, 0,
 			       "group name \"%s\" does not make a mode name (letters, digits, _ - "
 			       "+ .; at most %zu)",
 			       (text_escape(group, 40, e, sizeof(e)), e),
-			       sizeof(((struct session_mode *)0)->name) - 1 -
-				   strlen(LIKWID_PREFIX)),
+			       (size_t)MODE_RUN_NAME - 1 - strlen(LIKWID_PREFIX)),
 		       NULL;
 	struct lk_group *g = calloc(1, sizeof(*g));
 	if (!g)

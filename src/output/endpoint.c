@@ -30,7 +30,6 @@ struct endpoint {
 	struct client clients[ENDPOINT_MAX_CLIENTS];
 	char *page[2]; /* by enum om_flavour */
 	size_t npage[2];
-	unsigned long served;
 };
 
 int endpoint_parse(const char *spec, char *host, size_t hostlen, char *port, size_t portlen,
@@ -171,8 +170,6 @@ static void respond(struct endpoint *ep, struct client *c, int status, const cha
 	if (!head_only && nbody)
 		memcpy(c->resp + nh, body, nbody);
 	c->sent = 0;
-	if (status == 200)
-		ep->served++;
 	flush(ep, c);
 }
 
@@ -318,8 +315,6 @@ int endpoint_publish(struct endpoint *ep, const char *openmetrics, size_t nopenm
 	}
 	return 0;
 }
-
-unsigned long endpoint_served(const struct endpoint *ep) { return ep->served; }
 
 void endpoint_close(struct endpoint *ep)
 {

@@ -942,16 +942,23 @@ static int write_openmetrics(FILE *out, const struct output_meta *meta, const st
 			   : -1; /* it needs the frame's counters */
 }
 
-/* The formats: adding one is a writer and a row here. */
+/* The formats: adding one is a writer and a row here (the first row is the default). */
 static const struct {
 	const char *name;
 	int (*write)(FILE *out, const struct output_meta *meta, const struct snapshot *snap);
+	unsigned reads; /* OUTPUT_READS_* */
 } formats[] = {
-    [OUTPUT_TEXT] = {"text", write_text},
-    [OUTPUT_CSV] = {"csv", write_csv},
-    [OUTPUT_JSON] = {"json", output_json},
-    [OUTPUT_OPENMETRICS] = {"openmetrics", write_openmetrics},
+    {"text", write_text, OUTPUT_READS_SPIKES | OUTPUT_READS_CADENCE},
+    {"csv", write_csv, 0},
+    {"json", output_json, OUTPUT_READS_STATS | OUTPUT_READS_SPIKES},
+    {"openmetrics", write_openmetrics, OUTPUT_READS_SPIKES | OUTPUT_READS_COUNTERS},
 };
+
+unsigned output_format_reads(int fmt)
+{
+	return fmt >= 0 && (size_t)fmt < sizeof(formats) / sizeof(formats[0]) ? formats[fmt].reads
+									      : 0;
+}
 
 const char *output_format_name(size_t i)
 {
@@ -967,10 +974,10 @@ int output_format_parse(const char *name)
 }
 
 /* Writes one record for @snap. Returns 0, or -1 when the stream failed (EPIPE, ENOSPC). */
-static int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
+static int output_snapshot(FILE *out, int fmt, const struct output_meta *meta,
 			   const struct snapshot *snap)
 {
-	if ((size_t)fmt >= sizeof(formats) / sizeof(formats[0]))
+	if (fmt < 0 || (size_t)fmt >= sizeof(formats) / sizeof(formats[0]))
 		return -1;
 	int rc = formats[fmt].write(out, meta, snap);
 	if (fflush(out) != 0 || ferror(out))
@@ -978,7 +985,7 @@ static int output_snapshot(FILE *out, enum output_format fmt, const struct outpu
 	return rc;
 }
 
-int output_frame(FILE *out, enum output_format fmt, const struct frame *f)
+int output_frame(FILE *out, int fmt, const struct frame *f)
 {
 	struct output_meta meta = {.backend = f->source_name,
 				   .mode = f->mode,

@@ -173,15 +173,6 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 	end_slot(f);
 }
 
-double flight_span_s(const struct flight *f)
-{
-	if (f->len < 2)
-		return 0;
-	size_t newest = (f->head + f->cap - 1) % f->cap;
-	size_t oldest = (f->head + f->cap - f->len) % f->cap;
-	return f->t[newest] - f->t[oldest];
-}
-
 size_t flight_bytes(const struct flight *f) { return f ? f->bytes : 0; }
 
 /* Slot of the @i-th oldest sample held. */

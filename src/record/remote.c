@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote.c: the remote client (agent over a transport command, reconnects) and agent controls. */
 #include "remote.h"
-#include "command.h"
 #include "cpuset.h"
 #include "frame.h"
 #include "jsonbound.h"
 #include "loop.h"
 #include "mode.h"
 #include "observer.h"
-#include "options.h"
 #include "recfile.h"
 #include "replay.h"
+#include "run_options.h"
 #include "textutil.h"
+#include "words.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -208,22 +208,22 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 	const char *mode = facts(app).mode_name[0] ? facts(app).mode_name : facts(app).opt->mode;
 	if (check_start(app, mode, err, errlen) < 0)
 		return -1;
-	if (command_split(facts(app).opt->transport, &tc, &tv, err, errlen) < 0)
+	if (words_argv(facts(app).opt->transport, &tc, &tv, err, errlen) < 0)
 		return -1;
 	/* The default agent: pmutop-agent where the board has it, else pmutop. These words are
 	 * ours (no user text), so they go to the remote shell unquoted. */
 	static const char default_agent[] =
 	    "exec \"$(command -v pmutop-agent || command -v pmutop || echo pmutop-agent)\"";
 	bool given = facts(app).opt->agent != NULL;
-	if (given ? command_split(facts(app).opt->agent, &ac, &av, err, errlen) < 0
-		  : command_split("-", &ac, &av, err, errlen) < 0) { /* one word, replaced below */
-		command_free_words(tc, tv);
+	if (given ? words_argv(facts(app).opt->agent, &ac, &av, err, errlen) < 0
+		  : words_argv("-", &ac, &av, err, errlen) < 0) { /* one word, replaced below */
+		words_argv_free(tc, tv);
 		return -1;
 	}
 	if (tc == 0 || ac == 0) {
 		snprintf(err, errlen, "--transport and --agent must not be empty");
-		command_free_words(tc, tv);
-		command_free_words(ac, av);
+		words_argv_free(tc, tv);
+		words_argv_free(ac, av);
 		return -1;
 	}
 	char ms[32];
@@ -242,8 +242,8 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 	char **v = calloc((size_t)(tc + ac + nf + 3), sizeof(char *));
 	if (!v) {
 		snprintf(err, errlen, "out of memory");
-		command_free_words(tc, tv);
-		command_free_words(ac, av);
+		words_argv_free(tc, tv);
+		words_argv_free(ac, av);
 		return -1;
 	}
 	int n = 0;
@@ -291,7 +291,7 @@ static int spawn(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		for (int i = 0; i < 2; i++)
 			close_fd(&in[i]), close_fd(&out[i]), close_fd(&er[i]);
-		command_free_words(-1, argv);
+		words_argv_free(-1, argv);
 		return -1;
 	}
 	pid_t pid = fork();
@@ -309,7 +309,7 @@ static int spawn(struct app_ctx *app, char *err, size_t errlen)
 		_exit(127);
 	}
 	int e = errno;
-	command_free_words(-1, argv);
+	words_argv_free(-1, argv);
 	close(in[0]);
 	close(out[1]);
 	close(er[1]);
@@ -912,17 +912,12 @@ bool remote_agent_wanted(const struct app_ctx *app)
 	       (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
-int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_t errlen)
-{
-	/* the commands of the table marked COMMAND_CONTROL: mode, interval, cpus, mark, quit */
-	char why[512] = "";
-	if (command_execute_from(app, COMMAND_CONTROL, line, why, sizeof(why)) == 0)
-		return 0;
-	snprintf(err, errlen, "control: %s", why[0] ? why : "command failed");
-	return -1;
-}
+/* The agent's state: what runs its control lines (the front end's command table). */
+struct agent {
+	remote_control_fn control;
+};
 
-static void agent_input(struct app_ctx *app, int fd)
+static void agent_input(struct app_ctx *app, const struct agent *ag, int fd)
 {
 	static char buf[4096];
 	static size_t len;
@@ -940,7 +935,7 @@ static void agent_input(struct app_ctx *app, int fd)
 		if (nl > start && nl[-1] == '\r')
 			nl[-1] = '\0';
 		char err[512] = "";
-		if (remote_agent_command(app, start, err, sizeof(err)) < 0) {
+		if (ag->control(app, start, err, sizeof(err)) < 0) {
 			char e[1024];
 			rec_escape(err, e, sizeof(e));
 			text_fprintf(stderr, "pmutop: %s\n", e);
@@ -966,15 +961,17 @@ static int agent_attach(struct observer *o, struct app_ctx *app, struct loop *lo
 
 static int agent_on_input(struct observer *o, struct app_ctx *app, int fd)
 {
-	(void)o;
 	if (fd != STDIN_FILENO)
 		return 0;
-	agent_input(app, fd); /* the end of its input is the client going away */
+	agent_input(app, o->state, fd); /* the end of its input is the client going away */
 	return 1;
 }
 
-int remote_agent_add(struct app_ctx *app)
+int remote_agent_add(struct app_ctx *app, remote_control_fn control)
 {
-	struct observer o = {.name = "agent", .attach = agent_attach, .on_input = agent_on_input};
+	static struct agent ag; /* one agent per process: it reads stdin */
+	ag.control = control;
+	struct observer o = {
+	    .name = "agent", .state = &ag, .attach = agent_attach, .on_input = agent_on_input};
 	return app_observe(app, &o) ? 0 : -1;
 }

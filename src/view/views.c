@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* views.c: lays out the header, per-CPU table, offcore bars and text views on a canvas. */
+/* views.c: lays out the header, the per-CPU table and the prompt on a canvas; the table of views
+ * (the others: src/view/view-*.c). */
 #include "views.h"
 #include "output.h"
 #include "theme.h"
@@ -14,7 +15,7 @@
 #define CPU_COL key_col /* the key column's width, the separating blank included */
 
 /* The key column: 6 for CPU numbers, wider for labels of summed rows ("S0-D0-L3-ID0"). */
-static int key_col_width(const struct view_input *in)
+int views_key_width(const struct view_input *in)
 {
 	int w = 6;
 	for (int r = 0; in->row_keys && in->snap && r < in->snap->nrows; r++) {
@@ -25,10 +26,10 @@ static int key_col_width(const struct view_input *in)
 }
 
 /* Row @r's key: its CPU, or its label. */
-static void put_key(struct canvas *c, int y, const struct view_input *in, int r)
+void views_put_key(struct canvas *c, int y, const struct view_input *in, int r)
 {
 	if (in->row_keys)
-		canvas_printf(c, 0, y, ROLE_CELL, "%*s", key_col_width(in) - 1,
+		canvas_printf(c, 0, y, ROLE_CELL, "%*s", views_key_width(in) - 1,
 			      in->row_keys[r].label);
 	else
 		canvas_printf(c, 0, y, ROLE_CELL, "%4d", in->snap->cpus[r]);
@@ -43,10 +44,6 @@ static void put_key(struct canvas *c, int y, const struct view_input *in, int r)
 /* Each share of a stacked bar has its own character, so the bar reads without colour. */
 static const char *const stack_glyphs[SESSION_MAX_STACK] = {"█", "▓", "▒", "░", "▞", "▚", "▖", "▗"};
 static const char stack_ascii[SESSION_MAX_STACK + 1] = "#=+-:o%@";
-/* The offcore bars: one character per request-type bit, distinct without colour too (mono
- * theme, NO_COLOR); ASCII mode uses the bit's letter. The legend shows the same ones. */
-static const char *const bit_glyphs[16] = {"█", "▓", "▒", "░", "▞", "▚", "▙", "▟",
-					   "▛", "▜", "▌", "▐", "▖", "▗", "▘", "▝"};
 #define STACK_REST "." /* the part of 100 % the shares leave */
 
 int view_history_reset(struct view_history *h, int nrows, int nmetrics)
@@ -388,7 +385,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		canvas_put(c, 0, top, ROLE_MESSAGE_INFO, "waiting for the first tick...");
 		return top + 1;
 	}
-	int key_col = key_col_width(in);
+	int key_col = views_key_width(in);
 	char key_head[16] = "CPU"; /* or the unit: "CORE" */
 	for (int i = 0; in->row_unit && in->row_unit[i] && i < 15; i++)
 		key_head[i] = (char)toupper((unsigned char)in->row_unit[i]), key_head[i + 1] = '\0';
@@ -515,7 +512,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		}
 		if (y >= top + 1 + rows_room)
 			break;
-		put_key(c, y, in, r);
+		views_put_key(c, y, in, r);
 		if (k == sel) /* the selected row (the one enter drills into) */
 			canvas_paint(c, 0, y, CPU_COL - 1, 1, ROLE_SELECTED_ROW, 0);
 		const struct count *counts = &snap->counts[r * snap->nevents];
@@ -597,80 +594,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	return y + 1;
 }
 
-/* --- offcore view --------------------------------------------------------------------------- */
-
-static int draw_offcore(struct canvas *c, int top, int bottom, const struct view_input *in)
-{
-	if (in->nbits <= 0) {
-		canvas_putx(c, 0, top, ROLE_MESSAGE_INFO, 0, -1, CANVAS_ELLIPSIS,
-			    "no offcore breakdown in this mode (:mode offcore on Intel; o returns "
-			    "to the table)");
-		return top + 1;
-	}
-	int y = top;
-	canvas_putx(c, 0, y++, ROLE_TITLE, CANVAS_BOLD, -1, CANVAS_ELLIPSIS,
-		    "offcore requests by request-type bit (share of measured requests)");
-	const struct snapshot *snap = in->snap;
-	int key_col = key_col_width(in);
-	int barw = c->w - CPU_COL - 1;
-	for (int r = 0; snap && r < snapshot_cpu_rows(snap) && y < bottom - 2; r++) {
-		put_key(c, y, in, r);
-		struct canvas_segment segs[64];
-		int n = 0;
-		for (int b = 0; b < in->nbits && n < 64; b++) {
-			double share = in->row_bit_share ? in->row_bit_share[r * in->nbits + b] : 0;
-			segs[n++] =
-			    (struct canvas_segment){ROLE_BAR_0 + (b % 16), isnan(share) ? 0 : share,
-						    (char)('A' + (b % 26)), bit_glyphs[b % 16]};
-		}
-		canvas_stacked_bar(c, CPU_COL, y, barw, segs, n);
-		y++;
-	}
-	/* legend with rate and age */
-	int x = 0;
-	int colw = 44;
-	for (int b = 0; b < in->nbits && y < bottom; b++) {
-		char line[96], rate[32], age[16], share[16] = "     -";
-		output_format_si(in->bit_rate ? in->bit_rate[b] : NAN, rate, sizeof(rate));
-		if (!in->bit_age || in->bit_age[b] < 0)
-			snprintf(age, sizeof(age), "never");
-		else
-			snprintf(age, sizeof(age), "%dt ago", in->bit_age[b]);
-		/* no share: the ANY bit (it is the whole) or a bit not measured yet */
-		if (in->bit_share && !isnan(in->bit_share[b]))
-			snprintf(share, sizeof(share), "%5.1f%%", in->bit_share[b] * 100);
-		snprintf(line, sizeof(line), "%c %-15.15s %7s/s %s %s", 'A' + (b % 26),
-			 in->bit_names[b], rate, share, age);
-		char letter[2] = {(char)('A' + (b % 26)), '\0'};
-		canvas_put(c, x, y, ROLE_BAR_0 + (b % 16), c->ascii ? letter : bit_glyphs[b % 16]);
-		canvas_putx(c, x + 2, y, ROLE_LEGEND, 0, colw - 3, CANVAS_ELLIPSIS, line + 2);
-		x += colw;
-		if (x + colw > c->w) {
-			x = 0;
-			y++;
-		}
-	}
-	return y + 1;
-}
-
-/* --- text views ----------------------------------------------------------------------------- */
-
-static int draw_text(struct canvas *c, int top, int bottom, const struct view_lines *t,
-		     struct view_state *vs)
-{
-	int room = bottom - top;
-	if (vs->scroll > t->n - room)
-		vs->scroll = t->n - room;
-	if (vs->scroll < 0)
-		vs->scroll = 0;
-	int y = top;
-	for (int i = vs->scroll; i < t->n && y < bottom; i++, y++)
-		canvas_putx(c, 0, y, t->roles ? t->roles[i] : ROLE_HELP_TEXT, 0, -1,
-			    CANVAS_ELLIPSIS, t->lines[i]);
-	return y;
-}
-
-/* --- the views: one table row each ------------------------------------------------------- */
+/* --- the views: one row each, the first the main view ------------------------------------ */
 
 static void view_table(struct canvas *c, int top, int bottom, const struct view_input *in,
 		       struct view_state *vs)
@@ -678,32 +602,28 @@ static void view_table(struct canvas *c, int top, int bottom, const struct view_
 	draw_table(c, top, bottom, in, vs);
 }
 
-static void view_offcore(struct canvas *c, int top, int bottom, const struct view_input *in,
-			 struct view_state *vs)
-{
-	(void)vs;
-	draw_offcore(c, top, bottom, in);
-}
+static const struct view_def view_table_def = {"table", "per-CPU metrics (the main view)",
+					       view_table};
+/* the other views, each defined in its file (src/view/view-*.c) */
+extern const struct view_def view_offcore_def, view_help_def, view_messages_def, view_probe_def,
+    view_spikes_def;
 
-static void view_text(struct canvas *c, int top, int bottom, const struct view_input *in,
-		      struct view_state *vs)
-{
-	draw_text(c, top, bottom, &in->text, vs);
-}
-
-static const struct view_entry view_table_rows[VIEW_COUNT] = {
-    [VIEW_TABLE] = {"table", "per-CPU metrics (the main view)", view_table},
-    [VIEW_OFFCORE] = {"offcore", "offcore requests by request-type bit", view_offcore},
-    [VIEW_HELP] = {"help", "commands and keys", view_text},
-    [VIEW_MESSAGES] = {"messages", "the message log", view_text},
-    [VIEW_PROBE] = {"probe", "the cache probe's report", view_text},
-    [VIEW_SPIKES] = {"spikes", "the spike log", view_text},
+static const struct view_def *const view_defs[] = {
+    &view_table_def,	&view_offcore_def, &view_help_def,
+    &view_messages_def, &view_probe_def,   &view_spikes_def,
 };
 
-const struct view_entry *views_entry(enum view_kind kind)
+const struct view_def *views_at(int i)
 {
-	return kind >= 0 && kind < VIEW_COUNT ? &view_table_rows[kind]
-					      : &view_table_rows[VIEW_TABLE];
+	return i >= 0 && (size_t)i < sizeof(view_defs) / sizeof(view_defs[0]) ? view_defs[i] : NULL;
+}
+
+int views_find(const char *name)
+{
+	for (int i = 0; views_at(i); i++)
+		if (strcmp(views_at(i)->name, name) == 0)
+			return i;
+	return -1;
 }
 
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs)
@@ -720,7 +640,8 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 	}
 	int top = draw_header(c, in->header, c->h >= 14);
 	int bottom = c->h - 2; /* message line and prompt line */
-	views_entry(vs->view)->draw(c, top, bottom, in, vs);
+	const struct view_def *v = views_at(vs->view);
+	(v ? v : views_at(VIEWS_TABLE))->draw(c, top, bottom, in, vs);
 	if (in->message)
 		canvas_putx(c, 0, c->h - 2, in->message_role, 0, -1, CANVAS_ELLIPSIS, in->message);
 	if (in->prompt) {

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* source.c: the sources --backend can name, source kind names, rotated event sets, and freeing a
- * counter set. */
+/* source.c: the sources --backend can name, rotated event sets, and freeing a counter set. */
 #include "source.h"
 #include <stdlib.h>
 #include <string.h>
 
+/* Adding a source --backend names: its file (backends/NAME.c defining source_NAME_ops) and a row
+ * here. */
+extern const struct source_ops source_perf_ops, source_sim_ops;
 static const struct source_ops *const named_sources[] = {
     &source_perf_ops,
     &source_sim_ops,
@@ -23,17 +25,6 @@ const char *source_name_at(size_t i)
 {
 	return i < sizeof(named_sources) / sizeof(named_sources[0]) - 1 ? named_sources[i]->name
 									: NULL;
-}
-
-const char *source_kind_name(enum source_kind kind)
-{
-	static const char *const names[SOURCE_KIND_COUNT] = {
-	    [SOURCE_PERF] = "perf",
-	    [SOURCE_SIM] = "sim",
-	    [SOURCE_REPLAY] = "replay",
-	    [SOURCE_REMOTE] = "remote",
-	};
-	return kind < SOURCE_KIND_COUNT ? names[kind] : "?";
 }
 
 bool backend_event_in_set(const struct backend_event *ev, int set)

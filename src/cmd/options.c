@@ -6,6 +6,7 @@
 #include "duration.h"
 #include "endpoint.h"
 #include "manpage.h"
+#include "output.h"
 #include "recorder.h"
 #include "rows.h"
 #include "textutil.h"
@@ -106,7 +107,7 @@ HANDLER(apply_format)
 		snprintf(err, errlen, "-f: unknown format \"%s\" (%s)", arg, names);
 		return -1;
 	}
-	o->format = (enum output_format)f;
+	o->format = f;
 	return 0;
 }
 
@@ -796,7 +797,7 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 {
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = 1000;
-	o->format = OUTPUT_TEXT;
+	o->format = 0; /* the format table's first row: text */
 	o->backend = "perf";
 	o->sysfs_root = "/";
 	o->transport = "ssh -T";
