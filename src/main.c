@@ -8,6 +8,7 @@
 #include "manpage.h"
 #include "openmetrics.h"
 #include "output.h"
+#include "owners.h"
 #include "probe.h"
 #include "recorder.h"
 #include "remote.h"
@@ -182,6 +183,11 @@ int main(int argc, char **argv)
 		return write_manpage(app.opt.help_roff);
 	if (app.opt.list_themes)
 		return list_themes();
+#if defined(PMUTOP_BPF) && !defined(PMUTOP_NO_UI)
+	owners_set_bpf(owners_bpf_collect); /* the board agent has no BPF iterator */
+#endif
+	if (app.opt.list_owners)
+		return owners_report(&app.opt, stdout, stderr);
 	if (app.opt.output && !app.opt.batch) {
 		fprintf(stderr, "pmutop: -o FILE writes batch records: add -b\n");
 		return 2;

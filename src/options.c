@@ -60,6 +60,8 @@ enum option_id {
 	OPT_HELP_ROFF,
 	OPT_LISTEN,
 	OPT_PERF_EVENTS,
+	OPT_LIST_OWNERS,
+	OPT_OWNERS_FROM,
 	OPT_PERF_METRIC = 'M',
 	OPT_DELAY = 'd',
 	OPT_OUTPUT = 'o',
@@ -148,6 +150,11 @@ static const struct option_def option_table[] = {
     {"listen", OPT_LISTEN, "PORT|ADDR:PORT",
      "serve OpenMetrics at http://ADDR:PORT/metrics (address default 127.0.0.1)"},
     {"list-themes", OPT_LIST_THEMES, NULL, "list the colour themes (built-in and installed)"},
+    {"list-owners", OPT_LIST_OWNERS, NULL,
+     "list who holds or competes for the PMUs per CPU (other perf users, the NMI watchdog, KVM "
+     "guests), from a BPF iterator or /proc; -f json for JSON; opens no counter"},
+    {"owners-from", OPT_OWNERS_FROM, "FILE",
+     "read the ownership map from FILE (a --list-owners -f json dump) instead of this machine"},
     {"help-roff", OPT_HELP_ROFF, "TEMPLATE",
      "write the manual page: TEMPLATE with these option, command and key tables filled in"},
     {"help", OPT_HELP, NULL, "show this help"},
@@ -548,6 +555,12 @@ static int apply(struct options *o, int id, const char *arg, char *err, size_t e
 	}
 	case OPT_LIST_THEMES:
 		o->list_themes = true;
+		return 0;
+	case OPT_LIST_OWNERS:
+		o->list_owners = true;
+		return 0;
+	case OPT_OWNERS_FROM:
+		o->owners_from = arg;
 		return 0;
 	case OPT_HELP_ROFF:
 		o->help_roff = arg;
