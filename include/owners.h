@@ -32,17 +32,18 @@ struct owner_event {
 	enum owner_kind kind;
 	int pid; /* -1 for the kernel (watchdog) */
 	char comm[OWNER_COMM_MAX];
-	int cpu;      /* -1: follows a task on any CPU, or unknown */
-	int files;    /* not detailed: perf event files the process holds (vCPUs for KVM) */
+	int cpu;       /* -1: follows a task on any CPU, or unknown */
+	int files;     /* not detailed: perf event files the process holds (vCPUs for KVM) */
 	bool detailed; /* attr, state and times below are known */
 	uint32_t type; /* attr.type */
 	uint64_t config;
-	int pmu_type; /* the PMU the event is on (event->pmu->type), -1 unknown */
-	char name[OWNER_NAME_MAX]; /* as perf writes it: "cycles", "cpu-clock", "r01c2", "msr/config=0x0/" */
+	int pmu_type;		   /* the PMU the event is on (event->pmu->type), -1 unknown */
+	char name[OWNER_NAME_MAX]; /* as perf writes it: "cycles", "cpu-clock", "r01c2",
+				      "msr/config=0x0/" */
 	bool pinned, exclusive;
-	int state;    /* perf_event_state: 1 active, 0 inactive, -1 off, -2 error, -3 exit, -4 dead */
-	int counter;  /* hardware counter index while scheduled, -1 none/unknown */
-	int group;    /* the holder's group number (0, 1, ...; order of their leaders), -1 unknown */
+	int state; /* perf_event_state: 1 active, 0 inactive, -1 off, -2 error, -3 exit, -4 dead */
+	int counter; /* hardware counter index while scheduled, -1 none/unknown */
+	int group;   /* the holder's group number (0, 1, ...; order of their leaders), -1 unknown */
 	uint64_t enabled_ns, running_ns;
 };
 
@@ -71,7 +72,7 @@ void owners_write_text(FILE *out, const struct owners *o);
 void owners_write_json(FILE *out, const struct owners *o);
 void owners_free(struct owners *o);
 
-const char *owner_kind_name(enum owner_kind k); /* "watchdog", "self", "process", ... */
+const char *owner_kind_name(enum owner_kind k);	      /* "watchdog", "self", "process", ... */
 const char *owners_source_name(enum owners_source s); /* "bpf", "proc", "fixture", "none" */
 /* An event's name as perf writes it, from its attr type and config. */
 void owners_event_name(uint32_t type, uint64_t config, char *out, size_t len);
@@ -81,8 +82,10 @@ double owner_ran(const struct owner_event *e);
 /* The facts for the capability line and --explain, one per line into @out ("" none): the
  * watchdog's counter, other processes that hold events (pid, comm, events, CPUs, share),
  * KVM guests; each with its fix where there is one. @self_running is pmutop's own least
- * running fraction (NAN unknown): a shortfall is blamed on the holders. Returns the count. */
-int owners_summary(const struct owners *o, double self_running, char *out, size_t len);
+ * running fraction in mode @mode (NAN unknown): a shortfall is put beside each holder.
+ * Returns the count. */
+int owners_summary(const struct owners *o, const char *mode, double self_running, char *out,
+		   size_t len);
 
 /* The BPF iterator, when this program was built with it (main registers it; the board agent
  * never does). Returns 0 with the events appended to @o, or -1 with the reason in @err. */
@@ -94,8 +97,8 @@ struct owner_event *owners_add(struct owners *o);
 
 /* Reads the map the run's options ask for: --owners-from FILE (or PMUTOP_OWNERS_FIXTURE),
  * else this machine (or the tree under @root); PMUTOP_OWNERS_NO_BPF=1 forces /proc. */
-int owners_read(struct owners *o, const char *owners_from, const char *root, bool hw_pmu,
-		char *err, size_t errlen);
+int owners_read(struct owners *o, const char *owners_from, const char *root, bool hw_pmu, char *err,
+		size_t errlen);
 struct options;
 /* --list-owners: the map in text, or JSON with -f json, and the summary. Exit status. */
 int owners_report(const struct options *opt, FILE *out, FILE *errout);

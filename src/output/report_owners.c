@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-int owners_read(struct owners *o, const char *owners_from, const char *root, bool hw_pmu,
-		char *err, size_t errlen)
+int owners_read(struct owners *o, const char *owners_from, const char *root, bool hw_pmu, char *err,
+		size_t errlen)
 {
 	const char *fixture = owners_from;
 	if (!fixture) {
@@ -44,7 +44,7 @@ int owners_report(const struct options *opt, FILE *out, FILE *errout)
 	else {
 		char sum[2048];
 		owners_write_text(out, &o);
-		if (owners_summary(&o, NAN, sum, sizeof(sum)) > 0) {
+		if (owners_summary(&o, NULL, NAN, sum, sizeof(sum)) > 0) {
 			for (char *line = strtok(sum, "\n"); line; line = strtok(NULL, "\n"))
 				text_fprintf(out, "# %s\n", line);
 		}

@@ -27,8 +27,7 @@ const char *owner_kind_name(enum owner_kind k)
 
 const char *owners_source_name(enum owners_source s)
 {
-	return (unsigned)s < sizeof(source_names) / sizeof(source_names[0]) ? source_names[s]
-									     : "?";
+	return (unsigned)s < sizeof(source_names) / sizeof(source_names[0]) ? source_names[s] : "?";
 }
 
 struct owner_event *owners_add(struct owners *o)
@@ -65,18 +64,25 @@ static void reset(struct owners *o)
 }
 
 /* perf's names (tools/perf/util/parse-events.c event_symbols_hw/sw, evsel__hw_cache). */
-static const char *const hw_names[] = {
-    "cycles",	     "instructions",	"cache-references",	   "cache-misses",
-    "branches",	     "branch-misses",	"bus-cycles",		   "stalled-cycles-frontend",
-    "stalled-cycles-backend", "ref-cycles"};
+static const char *const hw_names[] = {"cycles",
+				       "instructions",
+				       "cache-references",
+				       "cache-misses",
+				       "branches",
+				       "branch-misses",
+				       "bus-cycles",
+				       "stalled-cycles-frontend",
+				       "stalled-cycles-backend",
+				       "ref-cycles"};
 static const char *const sw_names[] = {
-    "cpu-clock",       "task-clock",	   "page-faults",      "context-switches",
-    "cpu-migrations",  "minor-faults",	   "major-faults",     "alignment-faults",
-    "emulation-faults", "dummy",	   "bpf-output",       "cgroup-switches"};
-static const char *const cache_names[] = {"L1-dcache", "L1-icache", "LLC",   "dTLB",
+    "cpu-clock",	"task-clock",	"page-faults",	"context-switches",
+    "cpu-migrations",	"minor-faults", "major-faults", "alignment-faults",
+    "emulation-faults", "dummy",	"bpf-output",	"cgroup-switches"};
+static const char *const cache_names[] = {"L1-dcache", "L1-icache", "LLC", "dTLB",
 					  "iTLB",      "branch",    "node"};
-static const char *const cache_ops[] = {"loads", "stores", "prefetches"};
-static const char *const cache_results[] = {"", "-misses"};
+/* perf writes "L1-dcache-loads" for accesses and "L1-dcache-load-misses" for misses */
+static const char *const cache_ops[][2] = {
+    {"loads", "load"}, {"stores", "store"}, {"prefetches", "prefetch"}};
 
 void owners_event_name(uint32_t type, uint64_t config, char *out, size_t len)
 {
@@ -97,8 +103,8 @@ void owners_event_name(uint32_t type, uint64_t config, char *out, size_t len)
 	case PERF_TYPE_HW_CACHE: {
 		unsigned id = c & 0xff, op = (c >> 8) & 0xff, res = (c >> 16) & 0xff;
 		if (id < 7 && op < 3 && res < 2) {
-			snprintf(out, len, "%s-%s%s", cache_names[id], cache_ops[op],
-				 cache_results[res]);
+			snprintf(out, len, "%s-%s%s", cache_names[id], cache_ops[op][res],
+				 res ? "-misses" : "");
 			return;
 		}
 		break;
@@ -347,8 +353,8 @@ int owners_collect(struct owners *o, const char *root, int self_pid, bool hw_pmu
 	if (proc_scan(o, r, true, err, errlen) < 0)
 		return -1;
 	o->source = OWNERS_PROC;
-	snprintf(o->note, sizeof(o->note), "/proc: perf event files per process, events unknown (%s)",
-		 why);
+	snprintf(o->note, sizeof(o->note),
+		 "/proc: perf event files per process, events unknown (%s)", why);
 	add_watchdog(o);
 	qsort(o->ev, (size_t)o->n, sizeof(*o->ev), cmp_event);
 	return 0;
@@ -358,10 +364,7 @@ int owners_collect(struct owners *o, const char *root, int self_pid, bool hw_pmu
 
 static const char *const state_names[] = {"dead", "exit", "error", "off", "inactive", "active"};
 
-static const char *state_name(int s)
-{
-	return s >= -4 && s <= 1 ? state_names[s + 4] : "unknown";
-}
+static const char *state_name(int s) { return s >= -4 && s <= 1 ? state_names[s + 4] : "unknown"; }
 
 static json_t *event_json(const struct owner_event *e)
 {
@@ -518,7 +521,9 @@ void owners_write_text(FILE *out, const struct owners *o)
 {
 	text_fprintf(out, "# owners: source %s (%s); nmi_watchdog %s\n",
 		     owners_source_name(o->source), o->note,
-		     o->nmi_watchdog < 0 ? "unknown" : o->nmi_watchdog ? "1" : "0");
+		     o->nmi_watchdog < 0 ? "unknown"
+		     : o->nmi_watchdog	 ? "1"
+					 : "0");
 	text_fprintf(out, "%-4s %-8s %7s %-16s %-24s %-16s %5s %-8s %s\n", "CPU", "OWNER", "PID",
 		     "COMM", "EVENT", "FLAGS", "RAN", "STATE", "COUNTER");
 	for (int i = 0; i < o->n; i++) {
@@ -538,8 +543,8 @@ void owners_write_text(FILE *out, const struct owners *o)
 			snprintf(ev, sizeof(ev), "%d %s", e->files,
 				 e->kind == OWNER_KVM ? "vCPUs" : "perf event files");
 		text_fprintf(out, "%-4s %-8s %7s %-16s %-24s %-16s %5s %-8s %s\n", cpu,
-			     owner_kind_name(e->kind), pid, e->comm[0] ? e->comm : "-", ev, fl,
-			     ran, e->detailed ? state_name(e->state) : "-", ctr);
+			     owner_kind_name(e->kind), pid, e->comm[0] ? e->comm : "-", ev, fl, ran,
+			     e->detailed ? state_name(e->state) : "-", ctr);
 	}
 	if (o->n == 0)
 		text_fprintf(out, "(no perf event is held by any process)\n");
@@ -585,7 +590,8 @@ static void append(char *out, size_t len, size_t *u, int *count, const char *fmt
 	(*count)++;
 }
 
-int owners_summary(const struct owners *o, double self_running, char *out, size_t len)
+int owners_summary(const struct owners *o, const char *mode, double self_running, char *out,
+		   size_t len)
 {
 	size_t u = 0;
 	int count = 0;
@@ -599,10 +605,11 @@ int owners_summary(const struct owners *o, double self_running, char *out, size_
 		if (e->cpu >= 0)
 			snprintf(where, sizeof(where), " on CPU %d", e->cpu);
 		if (e->counter >= 0)
-			append(out, len, &u, &count,
-			       "counter %d%s held by the NMI watchdog (sysctl kernel.nmi_watchdog=0 "
-			       "frees it)",
-			       e->counter, where);
+			append(
+			    out, len, &u, &count,
+			    "counter %d%s held by the NMI watchdog (sysctl kernel.nmi_watchdog=0 "
+			    "frees it)",
+			    e->counter, where);
 		else
 			append(out, len, &u, &count,
 			       "a counter%s held by the NMI watchdog (sysctl kernel.nmi_watchdog=0 "
@@ -620,10 +627,11 @@ int owners_summary(const struct owners *o, double self_running, char *out, size_
 			continue;
 		if (e->kind == OWNER_KVM) {
 			seen[i] = 1;
-			append(out, len, &u, &count,
-			       "pid %d %s runs a KVM guest (%d vCPUs): its vPMU counts on the host's "
-			       "counters",
-			       e->pid, e->comm, e->files);
+			append(
+			    out, len, &u, &count,
+			    "pid %d %s runs a KVM guest (%d vCPUs): its vPMU counts on the host's "
+			    "counters",
+			    e->pid, e->comm, e->files);
 			continue;
 		}
 		char names[160] = "";
@@ -668,31 +676,36 @@ int owners_summary(const struct owners *o, double self_running, char *out, size_
 		qsort(cpus, (size_t)ncpu, sizeof(int), cmp_int);
 		char set[96];
 		cpus_text(cpus, ncpu, set, sizeof(set));
-		char share[48] = "";
+		char share[48] = "", mux[96] = "";
 		if (!isnan(least) && least < 0.995)
 			snprintf(share, sizeof(share), ", ran %.0f %% of its time", least * 100);
+		if (!isnan(self_running) && self_running < 0.995)
+			snprintf(mux, sizeof(mux), ": your %.40s mode multiplexes at %.0f %%",
+				 mode && mode[0] ? mode : "running", self_running * 100);
 		const char *what = kind == OWNER_CGROUP ? " (cgroup events)"
-				   : kind == OWNER_BPF	  ? " (a BPF program's events)"
-							  : "";
+				   : kind == OWNER_BPF	? " (a BPF program's events)"
+							: "";
 		if (!detailed)
-			append(out, len, &u, &count, "pid %d %s holds %d perf event files%s", e->pid,
-			       e->comm, files, what);
+			append(out, len, &u, &count, "pid %d %s holds %d perf event files%s%s",
+			       e->pid, e->comm, files, what, mux);
 		else
-			append(out, len, &u, &count, "pid %d %s holds %s%s%s%s%s%s%s", e->pid,
-			       e->comm, names[0] ? names : "events", what, ncpu ? " on CPUs " : "",
+			append(out, len, &u, &count, "pid %d %s holds %s%s%s%s%s%s%s%s", e->pid,
+			       e->comm, names[0] ? names : "events", what,
+			       ncpu > 1 ? " on CPUs "
+			       : ncpu	? " on CPU "
+					: "",
 			       set, any_cpu ? (ncpu ? " and per task" : " per task") : "",
-			       pinned ? " (pinned)" : "", share);
+			       pinned ? " (pinned)" : "", share, mux);
 	}
 	free(seen);
 	free(cpus);
-	if (!isnan(self_running) && self_running < 0.995) {
-		int others = 0;
-		for (int i = 0; i < o->n; i++)
-			others += o->ev[i].kind != OWNER_SELF;
+	int others = 0;
+	for (int i = 0; i < o->n; i++)
+		others += o->ev[i].kind != OWNER_SELF;
+	if (!isnan(self_running) && self_running < 0.995 && !others)
 		append(out, len, &u, &count,
-		       "pmutop's counters ran %.0f %% of the time: %s", self_running * 100,
-		       others ? "the holders above compete for the PMU"
-			      : "the kernel multiplexes them (more events than counters)");
-	}
+		       "your %.40s mode ran %.0f %% of the time with no other holder: more events "
+		       "than counters",
+		       mode && mode[0] ? mode : "running", self_running * 100);
 	return count;
 }

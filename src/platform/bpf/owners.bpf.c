@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* owners.bpf.c: iter/task_file program: one owners_rec per perf event file of every process. */
+#include "owners_rec.h"
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
-#include "owners_rec.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

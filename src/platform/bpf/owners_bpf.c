@@ -99,7 +99,8 @@ int owners_bpf_collect(struct owners *o, char *err, size_t errlen)
 			  : rec.flags & OWNERS_REC_CGROUP ? OWNER_CGROUP
 							  : OWNER_PROCESS;
 		e->pid = (int)rec.pid;
-		text_escape(rec.comm, strnlen(rec.comm, sizeof(rec.comm)), e->comm, sizeof(e->comm));
+		text_escape(rec.comm, strnlen(rec.comm, sizeof(rec.comm)), e->comm,
+			    sizeof(e->comm));
 		e->cpu = rec.cpu;
 		e->files = 1;
 		e->detailed = true;
@@ -112,7 +113,8 @@ int owners_bpf_collect(struct owners *o, char *err, size_t errlen)
 		rec.pmu_name[sizeof(rec.pmu_name) - 1] = 0;
 		if (attr.type > PERF_TYPE_BREAKPOINT && strcmp(rec.pmu_name, "cpu_clock") == 0)
 			snprintf(e->name, sizeof(e->name), "cpu-clock");
-		else if (attr.type > PERF_TYPE_BREAKPOINT && strcmp(rec.pmu_name, "task_clock") == 0)
+		else if (attr.type > PERF_TYPE_BREAKPOINT &&
+			 strcmp(rec.pmu_name, "task_clock") == 0)
 			snprintf(e->name, sizeof(e->name), "task-clock");
 		else if (attr.type > PERF_TYPE_BREAKPOINT && rec.pmu_name[0])
 			snprintf(e->name, sizeof(e->name), "%.24s/config=0x%llx/", rec.pmu_name,

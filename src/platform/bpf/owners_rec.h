@@ -10,16 +10,16 @@ struct owners_rec {
 	unsigned int pid; /* tgid */
 	unsigned int fd;
 	char comm[16];
-	int cpu;		 /* event->cpu, -1 per task */
-	int pmu_type;		 /* event->pmu->type */
-	int state;		 /* event->state */
-	int hw_idx;		 /* event->hw.idx (hardware PMUs only) */
-	unsigned int flags;	 /* OWNERS_REC_* */
+	int cpu;	    /* event->cpu, -1 per task */
+	int pmu_type;	    /* event->pmu->type */
+	int state;	    /* event->state */
+	int hw_idx;	    /* event->hw.idx (hardware PMUs only) */
+	unsigned int flags; /* OWNERS_REC_* */
 	unsigned int pad;
 	unsigned long long leader; /* the group leader's address: groups events, never printed */
 	unsigned long long self;   /* this event's address */
 	unsigned long long enabled, running; /* total_time_enabled/running, ns */
-	char pmu_name[24];	/* event->pmu->name */
+	char pmu_name[24];		     /* event->pmu->name */
 	unsigned char attr[48]; /* the UAPI prefix of perf_event_attr: type .. the flag bits */
 };
 
