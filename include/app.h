@@ -31,6 +31,7 @@ struct remote;
 struct ui_state;
 struct om_counters;
 struct endpoint;
+struct watch;
 
 /* Observers of the run (recorder, jitter statistics, remote agent): called in order. */
 struct app_hook {
@@ -122,6 +123,8 @@ struct app_ctx {
 	struct frame_store *frame_store; /* what the frame points to */
 	uint64_t frames;		 /* frames built */
 	uint64_t refresh_seen;		 /* windows (or ticks) already turned into a frame */
+	struct watch *watch; /* the validity guard and the ownership map (watch.h), or NULL */
+	bool watch_owners;   /* a reader wants the ownership map kept fresh (the counters view) */
 };
 
 /* ":offcore [BIT...] [response=NAME]": chooses the bits and switches to the offcore mode. */

@@ -11,6 +11,8 @@
 
 struct jitter;
 struct om_counters;
+struct guard;
+struct owners;
 
 /*
  * Built by the engine (app_frame_build) once per refresh, after the pipeline ran: tick ->
@@ -78,6 +80,11 @@ struct frame {
 	const struct jitter *jitter;
 	/* cumulative per-event counts for OpenMetrics (-f openmetrics, --listen), or NULL */
 	const struct om_counters *counters;
+	/* the validity guard (guard.h) and the ownership map (owners.h): "invalid: ..." and the
+	 * holders' lines ("" when nothing to say); live state, NULL without them */
+	const char *guard_line, *owners_lines;
+	const struct guard *guard;
+	const struct owners *owners;
 };
 
 struct frame_store;

@@ -17,6 +17,7 @@
 #include "safefile.h"
 #include "textutil.h"
 #include "theme.h"
+#include "watch.h"
 #ifndef PMUTOP_NO_UI
 #include "ui.h"
 #endif
@@ -245,7 +246,7 @@ int main(int argc, char **argv)
 		app_free(&app);
 		return rc;
 	}
-	if (jitter_attach(&app, err, sizeof(err)) < 0) {
+	if (jitter_attach(&app, err, sizeof(err)) < 0 || watch_attach(&app, err, sizeof(err)) < 0) {
 		text_fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;

@@ -8,6 +8,7 @@
 #include "recorder.h"
 #include "remote.h"
 #include "replay.h"
+#include "watch.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,5 +363,6 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	fill_offcore(app, fs, f, f->snap);
 	fill_stack(app, f, f->snap);
 	fill_window(app, fs, f, f->snap);
+	watch_frame(app, f, &fs->snap); /* the guard marks invalid counts in the frame's copy */
 	return f;
 }

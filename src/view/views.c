@@ -221,7 +221,8 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
 		for (int k = 0; k < sm->ninputs; k++)
 			if (counts[sm->inputs[k]].state == order[o])
-				return count_state_mark(order[o]);
+				return order[o] == COUNT_INVALID ? "invalid" /* guard.h */
+								 : count_state_mark(order[o]);
 	return "n/a";
 }
 

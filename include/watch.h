@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* watch.h: the observer running the validity guard and the ownership map during a run. */
+#ifndef PMUTOP_WATCH_H
+#define PMUTOP_WATCH_H
+#include "frame.h"
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+struct app_ctx;
+struct owners;
+
+/* The ownership map is read at most this often during a run (ns). */
+#define WATCH_OWNERS_NS 2000000000ULL
+
+/* Registers the observer (the guard checks every tick; the map is read when a view, JSON
+ * output or a running-time shortfall asks for it). Returns 0 or -1 + @err. */
+int watch_attach(struct app_ctx *app, char *err, size_t errlen);
+/* Adds the guard's marks to the frame's own snapshot copy and the lines to @f. */
+void watch_frame(struct app_ctx *app, struct frame *f, struct snapshot *copy);
+/* The last map read, or NULL. */
+const struct owners *watch_owners(const struct app_ctx *app);
+/* Reads the map now unless it was read less than WATCH_OWNERS_NS ago. */
+void watch_refresh_owners(struct app_ctx *app);
+struct output_json;
+/* Batch output: JSON members "invalid" (when a count is) and "owners" (when the map was read);
+ * text lines "invalid: ..." and "owner: ...". */
+void watch_json(struct output_json *w, const struct frame *f);
+void watch_text(FILE *out, const struct frame *f);
+/* Flags the guard raised since the start. */
+uint64_t watch_raised(const struct app_ctx *app);
+
+#endif

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* watch.c: the observer that runs the validity guard per tick and keeps the ownership map fresh,
+ * and what they add to each frame (marks, the capability line's facts). */
+#include "watch.h"
+#include "app.h"
+#include "guard.h"
+#include "owners.h"
+#include "textutil.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct watch {
+	struct guard *guard;
+	struct guard_procstat ps;
+	double *busy; /* [row] */
+	int nbusy;
+	struct owners owners;
+	bool owners_read;     /* the map was read at least once */
+	bool owners_fixture;  /* from --owners-from: read once */
+	uint64_t owners_ns;   /* when it was last read (monotonic) */
+	char owners_err[200]; /* why the map could not be read */
+	double self_running;  /* pmutop's least running fraction in the last tick, NAN unknown */
+	char guard_line[320];
+	char owners_lines[1024];
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static struct watch *W(const struct app_ctx *app) { return app ? app->watch : NULL; }
+
+/* The busy fraction of each row: the mode's proc/busy/ and proc/idle/ events when it has them
+ * (a recording carries them), else this machine's /proc/stat. */
+static void fill_busy(struct app_ctx *app, struct watch *w, const struct snapshot *s)
+{
+	if (w->nbusy < s->nrows) {
+		double *b = realloc(w->busy, sizeof(double) * (size_t)s->nrows);
+		if (!b)
+			return;
+		w->busy = b;
+		w->nbusy = s->nrows;
+	}
+	int eb = -1, ei = -1;
+	for (int e = 0; e < s->nevents; e++) {
+		if (strcmp(s->event_names[e], "busy") == 0)
+			eb = e;
+		else if (strcmp(s->event_names[e], "idle") == 0)
+			ei = e;
+	}
+	for (int r = 0; r < s->nrows; r++)
+		w->busy[r] = NAN;
+	if (eb >= 0 && ei >= 0) {
+		for (int r = 0; r < s->nrows; r++) {
+			const struct count *b = &s->counts[r * s->nevents + eb];
+			const struct count *i = &s->counts[r * s->nevents + ei];
+			if (b->state == COUNT_OK && i->state == COUNT_OK && b->value + i->value > 0)
+				w->busy[r] = b->value / (b->value + i->value);
+		}
+		return;
+	}
+	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && !s->row_cpus)
+		guard_procstat_read(&w->ps, app->pf.root, s->cpus, s->nrows, w->busy);
+}
+
+static double least_running(const struct snapshot *s)
+{
+	double least = NAN;
+	for (int i = 0; i < s->nrows * s->nevents; i++) {
+		const struct count *c = &s->counts[i];
+		if ((c->state == COUNT_OK || c->state == COUNT_SCALED) &&
+		    (isnan(least) || c->running < least))
+			least = c->running;
+	}
+	return least;
+}
+
+static void read_owners(struct app_ctx *app, struct watch *w)
+{
+	uint64_t t = now_ns();
+	if (w->owners_fixture || (w->owners_read && t - w->owners_ns < WATCH_OWNERS_NS))
+		return;
+	bool live = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
+	if (!live && !app->opt.owners_from && !getenv("PMUTOP_OWNERS_FIXTURE"))
+		return; /* a recording or the sim: the map is the recorded machine's, unknown */
+	char err[200];
+	w->owners_ns = t;
+	if (owners_read(&w->owners, app->opt.owners_from, app->pf.root, app->pf.core_pmu_count > 0,
+			err, sizeof(err)) < 0) {
+		if (strcmp(err, w->owners_err) != 0)
+			app_log(app, MSG_WARN, "ownership map: %s", err);
+		snprintf(w->owners_err, sizeof(w->owners_err), "%s", err);
+		return;
+	}
+	w->owners_err[0] = 0;
+	if (!w->owners_read)
+		app_log(app, MSG_INFO, "ownership map from %s (%s)",
+			owners_source_name(w->owners.source), w->owners.note);
+	w->owners_read = true;
+	w->owners_fixture = w->owners.source == OWNERS_FIXTURE;
+}
+
+static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
+{
+	struct watch *w = arg;
+	fill_busy(app, w, snap);
+	int raised = guard_check(w->guard, snap, w->busy);
+	if (raised) {
+		const struct guard_flag *f;
+		int n = guard_flags(w->guard, &f);
+		uint64_t tick = 0;
+		for (int i = 0; i < n; i++)
+			tick = f[i].since > tick ? f[i].since : tick;
+		for (int i = 0; i < n; i++)
+			if (f[i].since == tick)
+				app_log(app, MSG_WARN, "invalid %s: %s", f[i].name, f[i].text);
+	}
+	w->self_running = least_running(snap);
+	/* the map is read when something asks for it: a view, JSON output, a dump, or a
+	 * shortfall in pmutop's own running time that someone else may cause */
+	if (app->watch_owners || app->opt.owners_from || getenv("PMUTOP_OWNERS_FIXTURE") ||
+	    (app->opt.batch && app->opt.format == OUTPUT_JSON) ||
+	    (!isnan(w->self_running) && w->self_running < 0.995))
+		read_owners(app, w);
+}
+
+static void on_mode(struct app_ctx *app, void *arg)
+{
+	(void)app;
+	struct watch *w = arg;
+	guard_reset(w->guard);
+}
+
+static void on_close(struct app_ctx *app, void *arg)
+{
+	struct watch *w = arg;
+	guard_free(w->guard);
+	guard_procstat_free(&w->ps);
+	owners_free(&w->owners);
+	free(w->busy);
+	free(w);
+	app->watch = NULL;
+}
+
+/* The highest core clock of this machine (Hz): cpufreq's, else /proc/cpuinfo's; 0 unknown. */
+static double machine_max_hz(const struct app_ctx *app)
+{
+	double hz = 0;
+	for (int i = 0; i < app->pf.npmus; i++)
+		if (app->pf.pmus[i].is_core && app->pf.pmus[i].max_khz * 1e3 > hz)
+			hz = app->pf.pmus[i].max_khz * 1e3;
+	if (hz > 0)
+		return hz;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", app->pf.root);
+	FILE *f = fopen(path, "r");
+	char line[256];
+	double mhz;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu MHz : %lf", &mhz) == 1 && mhz * 1e6 > hz)
+			hz = mhz * 1e6;
+	if (f)
+		fclose(f);
+	return hz;
+}
+
+int watch_attach(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct watch *w = calloc(1, sizeof(*w));
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	struct guard_limits lim;
+	bool live = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
+	const char *family = app->machine.family[0] ? app->machine.family
+			     : app->family		? app->family->key
+							: "";
+	guard_limits_for(&lim, family, app->machine.pmu, live ? machine_max_hz(app) : 0);
+	w->guard = guard_new(&lim);
+	w->self_running = NAN;
+	struct app_hook hook = {.name = "watch",
+				.on_snapshot = on_snapshot,
+				.on_mode = on_mode,
+				.on_close = on_close,
+				.arg = w};
+	if (!w->guard || app_add_hook(app, &hook) < 0) {
+		snprintf(err, errlen, w->guard ? "too many observers" : "out of memory");
+		guard_free(w->guard);
+		free(w);
+		return -1;
+	}
+	app->watch = w;
+	return 0;
+}
+
+void watch_frame(struct app_ctx *app, struct frame *f, struct snapshot *copy)
+{
+	struct watch *w = W(app);
+	if (!w)
+		return;
+	guard_mark(w->guard, copy);
+	guard_line(w->guard, w->guard_line, sizeof(w->guard_line));
+	w->owners_lines[0] = 0;
+	if (w->owners_read)
+		owners_summary(&w->owners, app->mode_name, w->self_running, w->owners_lines,
+			       sizeof(w->owners_lines));
+	f->guard_line = w->guard_line;
+	f->owners_lines = w->owners_lines;
+	f->guard = w->guard;
+	f->owners = w->owners_read ? &w->owners : NULL;
+}
+
+const struct owners *watch_owners(const struct app_ctx *app)
+{
+	struct watch *w = W(app);
+	return w && w->owners_read ? &w->owners : NULL;
+}
+
+void watch_refresh_owners(struct app_ctx *app)
+{
+	struct watch *w = W(app);
+	if (w)
+		read_owners(app, w);
+}
+
+uint64_t watch_raised(const struct app_ctx *app)
+{
+	struct watch *w = W(app);
+	return w ? guard_raised(w->guard) : 0;
+}
