@@ -39,8 +39,8 @@ struct guard_limits {
 
 /* One count the guard holds invalid now. */
 struct guard_flag {
-	int cpu;     /* -1: the all-CPU total */
-	int event;   /* index in the snapshot's events */
+	int cpu;   /* -1: the all-CPU total */
+	int event; /* index in the snapshot's events */
 	char name[48];
 	enum guard_reason reason;
 	char text[200]; /* "the virtual PMU returns 0 for cycles on CPU 1 while /proc/stat shows it

@@ -4,8 +4,8 @@
 #define PMUTOP_WATCH_H
 #include "frame.h"
 #include <stddef.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct app_ctx;
 struct owners;

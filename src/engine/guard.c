@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* guard.c: the validity guard: impossible rates, zeros on busy CPUs, identical and frozen counts. */
+/* guard.c: the validity guard: impossible rates, zeros on busy CPUs, identical and frozen counts.
+ */
 #include "guard.h"
 #include "textutil.h"
 #include <ctype.h>
@@ -23,13 +24,13 @@ static const struct {
 	const char *key;
 	double width;
 } widths[] = {
-    {"xscale", 1},   {"xscale1", 1},	{"xscale2", 1},	    {"armv6", 1},	 {"arm11mpcore", 1},
-    {"cortex_a5", 1}, {"cortex_a7", 2},	{"cortex_a8", 2},   {"cortex_a9", 2},	 {"cortex_a53", 2},
-    {"cortex_a12", 2}, {"cortex_a15", 3}, {"cortex_a17", 2}, {"cortex_a57", 3},	 {"cortex_a72", 3},
-    {"armv7", 3},    {"armv8", 8},	{"atom", 2},	    {"slm", 2},		 {"glm", 3},
-    {"tmt", 4},	     {"nhm", 4},	{"wsm", 4},	    {"snb", 4},		 {"ivb", 4},
-    {"hsw", 4},	     {"bdw", 4},	{"skl", 4},	    {"skx", 4},		 {"icl", 8},
-    {"icx", 8},	     {"spr", 8},	{"intel", 8},	    {"amd", 8},		 {"zen", 8},
+    {"xscale", 1},     {"xscale1", 1},	  {"xscale2", 1},    {"armv6", 1},	{"arm11mpcore", 1},
+    {"cortex_a5", 1},  {"cortex_a7", 2},  {"cortex_a8", 2},  {"cortex_a9", 2},	{"cortex_a53", 2},
+    {"cortex_a12", 2}, {"cortex_a15", 3}, {"cortex_a17", 2}, {"cortex_a57", 3}, {"cortex_a72", 3},
+    {"armv7", 3},      {"armv8", 8},	  {"atom", 2},	     {"slm", 2},	{"glm", 3},
+    {"tmt", 4},	       {"nhm", 4},	  {"wsm", 4},	     {"snb", 4},	{"ivb", 4},
+    {"hsw", 4},	       {"bdw", 4},	  {"skl", 4},	     {"skx", 4},	{"icl", 8},
+    {"icx", 8},	       {"spr", 8},	  {"intel", 8},	     {"amd", 8},	{"zen", 8},
     {"zen4", 8},
 };
 
@@ -52,9 +53,9 @@ void guard_limits_for(struct guard_limits *l, const char *family_key, const char
 
 /* What the guard knows of one (row, event) across ticks. */
 struct cell {
-	int unchanged;	   /* ticks in a row with a zero delta */
+	int unchanged;	    /* ticks in a row with a zero delta */
 	double unchanged_s; /* their length */
-	int same;	   /* ticks in a row this event shared its delta with others */
+	int same;	    /* ticks in a row this event shared its delta with others */
 };
 
 struct guard {
@@ -114,9 +115,13 @@ static bool is_cycles(const char *name)
 
 static bool is_instructions(const char *name)
 {
-	static const char *const names[] = {
-	    "instructions", "inst_retired", "inst_retired_any", "inst_retired_any_p",
-	    "instructions_retired", "retired_instructions", NULL};
+	static const char *const names[] = {"instructions",
+					    "inst_retired",
+					    "inst_retired_any",
+					    "inst_retired_any_p",
+					    "instructions_retired",
+					    "retired_instructions",
+					    NULL};
 	return name_in(name, names);
 }
 
@@ -220,8 +225,8 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 		double lim = cores * g->lim.max_hz;
 		if (rate > lim * GUARD_RATE_MARGIN) {
 			snprintf(text, sizeof(text),
-				 "%.3g cycles/s on %s is above %.2f GHz x %.0f core%s", rate,
-				 at, g->lim.max_hz / 1e9, cores, cores == 1 ? "" : "s");
+				 "%.3g cycles/s on %s is above %.2f GHz x %.0f core%s", rate, at,
+				 g->lim.max_hz / 1e9, cores, cores == 1 ? "" : "s");
 			raised += keep(g, next, nnext, cpu, ecyc, s->event_names[ecyc],
 				       GUARD_CYCLE_RATE, text);
 		}
@@ -242,16 +247,16 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 			snprintf(text, sizeof(text),
 				 "%s returns 0 for cycles on %s while it counts %.3g instructions",
 				 pmu, at, c[einst].value);
-		raised += keep(g, next, nnext, cpu, ecyc, s->event_names[ecyc], GUARD_ZERO_BUSY,
-			       text);
+		raised +=
+		    keep(g, next, nnext, cpu, ecyc, s->event_names[ecyc], GUARD_ZERO_BUSY, text);
 	}
 	if (einst >= 0 && counted(&c[einst]) && c[einst].value == 0 && known_busy) {
 		snprintf(text, sizeof(text),
 			 "%s returns 0 for instructions on %s while /proc/stat shows it %.0f %% "
 			 "busy",
 			 pmu, at, busy * 100);
-		raised += keep(g, next, nnext, cpu, einst, s->event_names[einst], GUARD_ZERO_BUSY,
-			       text);
+		raised +=
+		    keep(g, next, nnext, cpu, einst, s->event_names[einst], GUARD_ZERO_BUSY, text);
 	}
 	return raised;
 }
@@ -318,13 +323,14 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 				continue;
 			/* cycles and instructions move on any CPU that is not idle; any event
 			 * does when every event of the row stopped together */
-			bool core = is_cycles(s->event_names[e]) || is_instructions(s->event_names[e]);
+			bool core =
+			    is_cycles(s->event_names[e]) || is_instructions(s->event_names[e]);
 			if ((core && !known_idle) || (ncounted >= 2 && nfrozen == ncounted)) {
-				snprintf(text, sizeof(text),
-					 "%s on %s has not changed for %d reads (%.1f s): the counter "
-					 "is frozen",
-					 s->event_names[e], at, cell[e].unchanged,
-					 cell[e].unchanged_s);
+				snprintf(
+				    text, sizeof(text),
+				    "%s on %s has not changed for %d reads (%.1f s): the counter "
+				    "is frozen",
+				    s->event_names[e], at, cell[e].unchanged, cell[e].unchanged_s);
 				raised += keep(g, next, &nnext, s->cpus[r], e, s->event_names[e],
 					       GUARD_FROZEN, text);
 			}
@@ -348,10 +354,11 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 			else
 				cell[e].same = 0;
 			if (cell[e].same >= GUARD_IDENTICAL_TICKS) {
-				snprintf(text, sizeof(text),
-					 "%d events on %s read the same delta %.0f for %d ticks: the "
-					 "PMU does not count them",
-					 same, at, c[e].value, cell[e].same);
+				snprintf(
+				    text, sizeof(text),
+				    "%d events on %s read the same delta %.0f for %d ticks: the "
+				    "PMU does not count them",
+				    same, at, c[e].value, cell[e].same);
 				raised += keep(g, next, &nnext, s->cpus[r], e, s->event_names[e],
 					       GUARD_IDENTICAL, text);
 			}

@@ -180,8 +180,8 @@ int watch_attach(struct app_ctx *app, char *err, size_t errlen)
 	struct guard_limits lim;
 	bool live = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
 	const char *family = app->machine.family[0] ? app->machine.family
-			     : app->family		? app->family->key
-							: "";
+			     : app->family	    ? app->family->key
+						    : "";
 	guard_limits_for(&lim, family, app->machine.pmu, live ? machine_max_hz(app) : 0);
 	w->guard = guard_new(&lim);
 	w->self_running = NAN;
