@@ -16,6 +16,7 @@ enum view_kind {
 	VIEW_MESSAGES,
 	VIEW_PROBE,
 	VIEW_SPIKES,
+	VIEW_COUNTERS, /* who holds the PMU (owners.h) and the counts the guard holds invalid */
 	VIEW_COUNT
 };
 
@@ -84,8 +85,9 @@ struct view_input {
 	const struct snapshot *snap;  /* NULL before the first tick */
 	const char *const *core_type; /* per row, "" if none (grouping) */
 	const struct view_history *history;
-	struct view_lines text; /* for VIEW_HELP / VIEW_MESSAGES / VIEW_PROBE / VIEW_SPIKES */
-	const char *message;	/* message line */
+	struct view_lines
+	    text; /* for VIEW_HELP / VIEW_MESSAGES / VIEW_PROBE / VIEW_SPIKES / VIEW_COUNTERS */
+	const char *message; /* message line */
 	int message_role;
 	const char *prompt; /* visible prompt text or NULL */
 	int prompt_cursor;  /* column of the cursor in the prompt */

@@ -3,6 +3,7 @@
 #ifndef PMUTOP_WATCH_H
 #define PMUTOP_WATCH_H
 #include "frame.h"
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,13 @@ struct output_json;
  * text lines "invalid: ..." and "owner: ...". */
 void watch_json(struct output_json *w, const struct frame *f);
 void watch_text(FILE *out, const struct frame *f);
+/* The counters view: the map (source, holders' lines, one line per event) and the counts held
+ * invalid, as lines handed to @add (title lines with @title set). */
+void watch_lines(const struct frame *f, void (*add)(void *ctx, bool title, const char *line),
+		 void *ctx);
+/* The capability line: @base, then the guard's line and the first holder ("" parts left
+ * out). Returns @buf. */
+const char *watch_capability(const struct frame *f, const char *base, char *buf, size_t len);
 /* Flags the guard raised since the start. */
 uint64_t watch_raised(const struct app_ctx *app);
 

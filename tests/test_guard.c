@@ -83,7 +83,8 @@ static void shape(const char *file, const struct want *want, int nwant, int ncle
 	for (int w = 0; w < nwant; w++) {
 		bool found = false;
 		for (int i = 0; i < n; i++)
-			if (flags[i].cpu == want[w].cpu && strcmp(flags[i].name, want[w].event) == 0) {
+			if (flags[i].cpu == want[w].cpu &&
+			    strcmp(flags[i].name, want[w].event) == 0) {
 				found = true;
 				CHECK(flags[i].reason == want[w].reason,
 				      "%s: %s on CPU %d: reason %s, want %s", file, want[w].event,
@@ -94,8 +95,8 @@ static void shape(const char *file, const struct want *want, int nwant, int ncle
 		/* the frame's copy shows it invalid */
 		int e = event_index(f->snap, want[w].event);
 		int r = want[w].cpu < 0 ? -1 : row_of(f->snap, want[w].cpu);
-		const struct count *c = r < 0 ? &f->snap->total_counts[e]
-					      : &f->snap->counts[r * f->snap->nevents + e];
+		const struct count *c =
+		    r < 0 ? &f->snap->total_counts[e] : &f->snap->counts[r * f->snap->nevents + e];
 		CHECK(e >= 0 && c->state == COUNT_INVALID, "%s: %s on CPU %d not marked invalid",
 		      file, want[w].event, want[w].cpu);
 	}
@@ -182,9 +183,8 @@ static void test_sim_no_false_flags(void)
 		false_flags += raised;
 		stop();
 	}
-	printf("sim: %llu ticks over %zu runs, %llu false flags\n",
-	       (unsigned long long)total_ticks, sizeof(runs) / sizeof(runs[0]),
-	       (unsigned long long)false_flags);
+	printf("sim: %llu ticks over %zu runs, %llu false flags\n", (unsigned long long)total_ticks,
+	       sizeof(runs) / sizeof(runs[0]), (unsigned long long)false_flags);
 }
 
 /* The limits: a family's width, and the rate check at its edge. */

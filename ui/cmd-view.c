@@ -4,6 +4,7 @@
 #include "command.h"
 #include "mode.h"
 #include "uistate.h"
+#include "watch.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -98,6 +99,8 @@ static int exec_view(const struct command_ctx *ctx, int argc, char **argv, char 
 			show_messages(ctx->app);
 			return 0;
 		}
+		if (v == VIEW_COUNTERS && u->vs.view != VIEW_COUNTERS)
+			watch_refresh_owners(ctx->app); /* the map at once, not at the next tick */
 		if (v == VIEW_SPIKES && u->vs.view != VIEW_SPIKES) {
 			u->vs.view = VIEW_SPIKES;
 			u->vs.scroll = 1 << 20; /* newest at the bottom */
@@ -108,7 +111,8 @@ static int exec_view(const struct command_ctx *ctx, int argc, char **argv, char 
 		u->vs.scroll = 0;
 		return 0;
 	}
-	snprintf(err, errlen, "unknown view \"%s\" (table, offcore, help, messages, probe, spikes)",
+	snprintf(err, errlen,
+		 "unknown view \"%s\" (table, offcore, help, messages, probe, spikes, counters)",
 		 argv[1]);
 	return -1;
 }

@@ -179,10 +179,42 @@ static bool core_pmu_type(const char *root, int type)
 	return false;
 }
 
+/* perf's alias from <pmu>/events/<alias> ("event=0x00" -> "msr/tsc/") when the event's config
+ * is a plain event code. */
+static void alias_name(const char *dir, const char *pmu, struct owner_event *e)
+{
+	char path[4600];
+	snprintf(path, sizeof(path), "%s/%s/events", dir, pmu);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+			continue; /* .scale, .unit */
+		char file[4900], text[128];
+		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+		FILE *f = fopen(file, "r");
+		if (!f)
+			continue;
+		unsigned long long code;
+		char rest[8];
+		int n =
+		    fgets(text, sizeof(text), f) ? sscanf(text, "event=%llx%7s", &code, rest) : 0;
+		fclose(f);
+		if (n == 1 && code == e->config) {
+			snprintf(e->name, sizeof(e->name), "%.24s/%.32s/", pmu, de->d_name);
+			break;
+		}
+	}
+	closedir(d);
+}
+
 /* Renames "typeN/config=.../" with the PMU's sysfs name where <root>/sys has type N. */
 static void name_dynamic(const char *root, struct owner_event *e)
 {
-	if (e->type <= PERF_TYPE_BREAKPOINT || strncmp(e->name, "type", 4) != 0)
+	if (e->type <= PERF_TYPE_BREAKPOINT ||
+	    (strncmp(e->name, "type", 4) != 0 && !strstr(e->name, "/config=0x")))
 		return;
 	char dir[4200];
 	snprintf(dir, sizeof(dir), "%s/sys/bus/event_source/devices", root);
@@ -203,6 +235,7 @@ static void name_dynamic(const char *root, struct owner_event *e)
 		if (ok && t == e->type) {
 			snprintf(e->name, sizeof(e->name), "%.40s/config=0x%llx/", de->d_name,
 				 (unsigned long long)e->config);
+			alias_name(dir, de->d_name, e);
 			break;
 		}
 	}
@@ -524,7 +557,7 @@ void owners_write_text(FILE *out, const struct owners *o)
 		     o->nmi_watchdog < 0 ? "unknown"
 		     : o->nmi_watchdog	 ? "1"
 					 : "0");
-	text_fprintf(out, "%-4s %-8s %7s %-16s %-24s %-16s %5s %-8s %s\n", "CPU", "OWNER", "PID",
+	text_fprintf(out, "%-4s %-8s %7s %-16s %-30s %-16s %5s %-8s %s\n", "CPU", "OWNER", "PID",
 		     "COMM", "EVENT", "FLAGS", "RAN", "STATE", "COUNTER");
 	for (int i = 0; i < o->n; i++) {
 		const struct owner_event *e = &o->ev[i];
@@ -542,7 +575,7 @@ void owners_write_text(FILE *out, const struct owners *o)
 		else
 			snprintf(ev, sizeof(ev), "%d %s", e->files,
 				 e->kind == OWNER_KVM ? "vCPUs" : "perf event files");
-		text_fprintf(out, "%-4s %-8s %7s %-16s %-24s %-16s %5s %-8s %s\n", cpu,
+		text_fprintf(out, "%-4s %-8s %7s %-16s %-30s %-16s %5s %-8s %s\n", cpu,
 			     owner_kind_name(e->kind), pid, e->comm[0] ? e->comm : "-", ev, fl, ran,
 			     e->detailed ? state_name(e->state) : "-", ctr);
 	}

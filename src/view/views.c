@@ -643,6 +643,8 @@ static const struct view_entry view_table_rows[VIEW_COUNT] = {
     [VIEW_MESSAGES] = {"messages", "the message log", view_text},
     [VIEW_PROBE] = {"probe", "the cache probe's report", view_text},
     [VIEW_SPIKES] = {"spikes", "the spike log", view_text},
+    [VIEW_COUNTERS] = {"counters", "who holds the PMU counters per CPU; counts held invalid",
+		       view_text},
 };
 
 const struct view_entry *views_entry(enum view_kind kind)
