@@ -102,5 +102,7 @@ int owners_read(struct owners *o, const char *owners_from, const char *root, boo
 struct options;
 /* --list-owners: the map in text, or JSON with -f json, and the summary. Exit status. */
 int owners_report(const struct options *opt, FILE *out, FILE *errout);
+/* --explain: "# owners: source ..." and one "# holder: ..." line per holder, with the fix. */
+void owners_explain(const struct options *opt, bool hw_pmu, const char *mode, FILE *out);
 
 #endif

@@ -52,3 +52,20 @@ int owners_report(const struct options *opt, FILE *out, FILE *errout)
 	owners_free(&o);
 	return 0;
 }
+
+void owners_explain(const struct options *opt, bool hw_pmu, const char *mode, FILE *out)
+{
+	struct owners o = {0};
+	char err[512], sum[2048];
+	if (owners_read(&o, opt->owners_from, opt->sysfs_root, hw_pmu, err, sizeof(err)) < 0) {
+		text_fprintf(out, "# owners: not known (%s)\n", err);
+		owners_free(&o);
+		return;
+	}
+	text_fprintf(out, "# owners: source %s (%s)\n", owners_source_name(o.source), o.note);
+	if (owners_summary(&o, mode, NAN, sum, sizeof(sum)) > 0)
+		for (char *save = NULL, *l = strtok_r(sum, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save))
+			text_fprintf(out, "# holder: %s\n", l);
+	owners_free(&o);
+}

@@ -670,7 +670,7 @@ int owners_summary(const struct owners *o, const char *mode, double self_running
 		char names[160] = "";
 		size_t nu = 0;
 		int ncpu = 0, files = 0;
-		bool any_cpu = false, detailed = false, pinned = false;
+		bool any_cpu = false, detailed = false, pinned = false, hw = false;
 		double least = NAN;
 		enum owner_kind kind = e->kind;
 		for (int k = i; k < o->n; k++) {
@@ -681,6 +681,10 @@ int owners_summary(const struct owners *o, const char *mode, double self_running
 			seen[k] = 1;
 			files += f->files;
 			detailed |= f->detailed;
+			/* competes for hardware counters (a file count alone: it may) */
+			hw |= !f->detailed || f->type == PERF_TYPE_HARDWARE ||
+			      f->type == PERF_TYPE_HW_CACHE || f->type == PERF_TYPE_RAW ||
+			      f->pmu_type == PERF_TYPE_RAW || f->counter >= 0;
 			pinned |= f->pinned;
 			if (f->kind != OWNER_PROCESS)
 				kind = f->kind;
@@ -712,7 +716,7 @@ int owners_summary(const struct owners *o, const char *mode, double self_running
 		char share[48] = "", mux[96] = "";
 		if (!isnan(least) && least < 0.995)
 			snprintf(share, sizeof(share), ", ran %.0f %% of its time", least * 100);
-		if (!isnan(self_running) && self_running < 0.995)
+		if (hw && !isnan(self_running) && self_running < 0.995)
 			snprintf(mux, sizeof(mux), ": your %.40s mode multiplexes at %.0f %%",
 				 mode && mode[0] ? mode : "running", self_running * 100);
 		const char *what = kind == OWNER_CGROUP ? " (cgroup events)"
