@@ -14,8 +14,8 @@ struct owners;
 /* The ownership map is read at most this often during a run (ns). */
 #define WATCH_OWNERS_NS 2000000000ULL
 
-/* Registers the observer (the guard checks every tick; the map is read when a view, JSON
- * output or a running-time shortfall asks for it). Returns 0 or -1 + @err. */
+/* Registers the observer (the guard checks every tick; the map is read when the counters view,
+ * a dump or a running-time shortfall asks for it). Returns 0 or -1 + @err. */
 int watch_attach(struct app_ctx *app, char *err, size_t errlen);
 /* Adds the guard's marks to the frame's own snapshot copy and the lines to @f. */
 void watch_frame(struct app_ctx *app, struct frame *f, struct snapshot *copy);

@@ -149,8 +149,14 @@ static void test_sim_no_false_flags(void)
 	    "--sim-family generic -m llc",
 	    "--sim-family generic -m sw",
 	    "--sim-cpus 16 --sim-family icl -m cpi --sim-mux 0.3",
+	    "--sim-family cortex_a53 -m stallcycles",
+	    "--sim-family skl -m topdown",
+	    "--sim-family zen4 -m topdown",
+	    "--sim-family spr -m topdown2",
+	    "--sim-family armv8 -m topdown",
+	    "--sim-family snb -m offcore",
 	};
-	int ticks = 20000;
+	int ticks = 20000; /* 200 s each at the 10 ms tick */
 	uint64_t total_ticks = 0, false_flags = 0;
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		char args[512], err[256];

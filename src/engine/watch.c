@@ -122,10 +122,10 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 				app_log(app, MSG_WARN, "invalid %s: %s", f[i].name, f[i].text);
 	}
 	w->self_running = least_running(snap);
-	/* the map is read when something asks for it: a view, JSON output, a dump, or a
-	 * shortfall in pmutop's own running time that someone else may cause */
+	/* the map is read when something asks for it: the counters view, a dump, or a
+	 * shortfall in pmutop's own running time that someone else may cause (never on every
+	 * tick: reading it takes milliseconds) */
 	if (app->watch_owners || app->opt.owners_from || getenv("PMUTOP_OWNERS_FIXTURE") ||
-	    (app->opt.batch && app->opt.format == OUTPUT_JSON) ||
 	    (!isnan(w->self_running) && w->self_running < 0.995))
 		read_owners(app, w);
 }

@@ -51,21 +51,31 @@ static int group_of(struct leader_seen **seen, int *n, int *cap, unsigned pid,
 
 int owners_bpf_collect(struct owners *o, char *err, size_t errlen)
 {
-	libbpf_set_print(quiet);
-	struct owners_bpf *skel = owners_bpf__open_and_load();
+	/* loaded and attached once (the kernel's BTF is parsed then); each read starts a new
+	 * iteration of the same link */
+	static struct owners_bpf *skel;
+	static int load_errno;
+	if (!skel && !load_errno) {
+		libbpf_set_print(quiet);
+		skel = owners_bpf__open_and_load();
+		if (!skel)
+			load_errno = errno ? errno : EINVAL;
+		else if (owners_bpf__attach(skel) < 0) {
+			load_errno = errno ? errno : EINVAL;
+			owners_bpf__destroy(skel);
+			skel = NULL;
+		}
+	}
 	if (!skel) {
-		text_errorf(err, errlen, "BPF iterator did not load: %s%s", strerror(errno),
-			    errno == EPERM || errno == EACCES ? " (needs CAP_BPF and CAP_PERFMON)"
-							      : "");
+		text_errorf(err, errlen, "BPF iterator did not load: %s%s", strerror(load_errno),
+			    load_errno == EPERM || load_errno == EACCES
+				? " (needs CAP_BPF and CAP_PERFMON)"
+				: "");
 		return -1;
 	}
 	int rc = -1, fd = -1;
 	struct leader_seen *seen = NULL;
 	int nseen = 0, capseen = 0;
-	if (owners_bpf__attach(skel) < 0) {
-		text_errorf(err, errlen, "BPF iterator did not attach: %s", strerror(errno));
-		goto out;
-	}
 	fd = bpf_iter_create(bpf_link__fd(skel->links.owners_dump));
 	if (fd < 0) {
 		text_errorf(err, errlen, "BPF iterator did not start: %s", strerror(errno));
@@ -132,6 +142,5 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(seen);
-	owners_bpf__destroy(skel);
 	return rc;
 }
