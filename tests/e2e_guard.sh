@@ -78,6 +78,19 @@ check "holders: JSON owners member" python3 -c 'import json,sys
 o=json.loads(open(sys.argv[1]).readline())["owners"]
 assert o["source"]=="fixture" and o["events"]==9, o
 assert any(h.startswith("pid 4242 perf holds cycles") for h in o["holders"]), o' "$T_TMP/out"
+# recordings and the agent's stream carry the holders (as marks), and their counts are checked
+# again where they are read
+AGENT=${PMUTOP_AGENT_BIN:-$T_SRC/build/pmutop-agent}
+timeout 30 "$AGENT" -b --no-rc --backend sim --sim-mux 0.5 -m cpi -i 100 -n 3 -r - \
+	--owners-from "$T_SRC/tests/fixtures/owners/zen4-busy.json" 2>/dev/null >"$T_TMP/agent.jsonl"
+run_cmd -b --no-rc -R "$T_TMP/agent.jsonl"
+check "agent stream: the holders arrive as marks" grep -qF \
+	'mark at 0.0 s: owner: pid 4242 perf holds cycles,instructions on CPUs 0-1, ran 50 % of its time' \
+	"$T_TMP/err"
+timeout 30 "$AGENT" -b --no-rc -R "$G/zeros.jsonl" -r - 2>/dev/null >"$T_TMP/zeros-agent.jsonl"
+run_cmd -b --no-rc -R "$T_TMP/zeros-agent.jsonl" -f json
+check "agent stream: zero cycles flagged where it is read" \
+	[ "$(reason_of "$T_TMP/out" 0 cycles)" = zero_busy ]
 # --explain names them with the fix
 run_cmd --explain cpi --owners-from "$T_SRC/tests/fixtures/owners/zen4-busy.json" \
 	--sysfs-root "$T_SRC/tests/sysfs/x86-zen4"

@@ -5,6 +5,7 @@
 #include "app.h"
 #include "guard.h"
 #include "owners.h"
+#include "recorder.h"
 #include "textutil.h"
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ struct watch {
 	double self_running;  /* pmutop's least running fraction in the last tick, NAN unknown */
 	char guard_line[320];
 	char owners_lines[1024];
+	char recorded[1024]; /* the holders last written into the recording as marks */
 };
 
 static uint64_t now_ns(void)
@@ -104,6 +106,21 @@ static void read_owners(struct app_ctx *app, struct watch *w)
 			owners_source_name(w->owners.source), w->owners.note);
 	w->owners_read = true;
 	w->owners_fixture = w->owners.source == OWNERS_FIXTURE;
+	/* a recording (and so the agent's stream) carries the holders as marks when they change:
+	 * the map of the recorded machine is not known anywhere else */
+	char lines[sizeof(w->recorded)];
+	owners_summary(&w->owners, NULL, NAN, lines, sizeof(lines));
+	if (recorder_active(app) && strcmp(lines, w->recorded) != 0) {
+		snprintf(w->recorded, sizeof(w->recorded), "%s", lines);
+		for (const char *l = lines; *l;) {
+			size_t n = strcspn(l, "\n");
+			char text[300];
+			snprintf(text, sizeof(text), "owner: %.*s", (int)(n < 280 ? n : 280), l);
+			if (recorder_mark(app, text, err, sizeof(err)) < 0)
+				break;
+			l += n + (l[n] == '\n');
+		}
+	}
 }
 
 static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
