@@ -155,6 +155,25 @@ NS2=$(perf_files "$S") NR2=$(perf_files "$R") NP2=$(perf_files "$P")
 check "live /proc: listed with their file counts" python3 "$T_TMP/check.py" \
 	"$T_TMP/out" "$S" "$R" "$P" "$NS2" "$NR2" "$NP2" "$ONLINE"
 check "live /proc: says which source" grep -q '"source":"proc"' "$T_TMP/out"
+# the screen: key W opens the counters view with the same holders, Esc leaves it
+if command -v tmux >/dev/null 2>&1; then
+	source "$T_SRC/tests/tmuxlib.sh"
+	tmux_open 132 60
+	start --no-rc -m sw -i 500
+	keys W
+	check "screen: the counters view names its source" \
+		wait_for "^Who holds the counters \(source $SOURCE" 10
+	check "screen: perf stat's holder line" wait_for "^  pid $S perf holds " 10
+	check "screen: the second pmutop's events" wait_for "^[0-9a-z]+ +process +$P +pmutop " 10
+	check "screen: pmutop itself, with its group" wait_for "^[0-9a-z]+ +self +[0-9]+ +pmutop " 10
+	check "screen: nothing held invalid" wait_for '^Counts held invalid: 0 ' 5
+	keys Escape
+	check "screen: Esc goes back to the table" wait_for '^ +all ' 5
+	keys q
+	quit_check "screen"
+else
+	skip "screen: tmux is not installed"
+fi
 # the text listing names them too
 run_cmd --list-owners
 check "live text: perf stat's line" grep -Eq "^[0-9a-z]+ +process +$S +perf " "$T_TMP/out"

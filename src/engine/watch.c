@@ -225,13 +225,16 @@ void watch_frame(struct app_ctx *app, struct frame *f, struct snapshot *copy)
 	guard_mark(w->guard, copy);
 	guard_line(w->guard, w->guard_line, sizeof(w->guard_line));
 	w->owners_lines[0] = 0;
-	if (w->owners_read)
+	/* a map nobody keeps fresh any more is not shown (its holders may be gone) */
+	bool fresh =
+	    w->owners_read && (w->owners_fixture || now_ns() - w->owners_ns < 3 * WATCH_OWNERS_NS);
+	if (fresh)
 		owners_summary(&w->owners, app->mode_name, w->self_running, w->owners_lines,
 			       sizeof(w->owners_lines));
 	f->guard_line = w->guard_line;
 	f->owners_lines = w->owners_lines;
 	f->guard = w->guard;
-	f->owners = w->owners_read ? &w->owners : NULL;
+	f->owners = fresh ? &w->owners : NULL;
 }
 
 const struct owners *watch_owners(const struct app_ctx *app)
