@@ -35,6 +35,7 @@ struct guard_limits {
 #define GUARD_IDENTICAL_EVENTS 3   /* events with one delta */
 #define GUARD_IDENTICAL_TICKS 2	   /* ticks in a row */
 #define GUARD_BUSY 0.5		   /* /proc/stat busy fraction that must show cycles */
+#define GUARD_BUSY_TICK_S 0.1	   /* the zero checks need ticks this long (s) */
 #define GUARD_MAX_FLAGS 256
 
 /* One count the guard holds invalid now. */
@@ -59,7 +60,8 @@ struct guard *guard_new(const struct guard_limits *l);
 void guard_free(struct guard *g);
 /* A new mode or CPU set: the per-counter history starts again. */
 void guard_reset(struct guard *g);
-/* Checks one tick. @busy: per row, the /proc/stat busy fraction 0..1 (NAN or NULL unknown).
+/* Checks one tick. @busy: per row, the /proc/stat busy fraction 0..1 of this tick, or for ticks
+ * shorter than GUARD_BUSY_TICK_S of the last window that long (NAN or NULL unknown).
  * Returns the number of flags raised by this tick (they are active from now on). */
 int guard_check(struct guard *g, const struct snapshot *s, const double *busy);
 /* The active flags. */

@@ -235,7 +235,9 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 		return raised;
 	/* zeros: a busy CPU runs cycles and retires instructions; cycles 0 with instructions
 	 * retired is never true */
-	bool known_busy = !isnan(busy) && busy >= GUARD_BUSY;
+	/* /proc/stat counts in 10 ms ticks: a busy figure says something about ticks of
+	 * GUARD_BUSY_TICK_S and longer only */
+	bool known_busy = !isnan(busy) && busy >= GUARD_BUSY && s->interval_s >= GUARD_BUSY_TICK_S;
 	if (ecyc >= 0 && counted(&c[ecyc]) && c[ecyc].value == 0 &&
 	    (known_busy || (einst >= 0 && counted(&c[einst]) && c[einst].value > 0))) {
 		if (known_busy)

@@ -18,6 +18,9 @@ struct watch {
 	struct guard_procstat ps;
 	double *busy; /* [row] */
 	int nbusy;
+	double *stat_busy; /* [row]: /proc/stat's figures of the last window */
+	int nstat;
+	uint64_t stat_ns; /* when /proc/stat was last read (monotonic) */
 	struct owners owners;
 	bool owners_read;     /* the map was read at least once */
 	bool owners_fixture;  /* from --owners-from: read once */
@@ -67,8 +70,25 @@ static void fill_busy(struct app_ctx *app, struct watch *w, const struct snapsho
 		}
 		return;
 	}
-	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && !s->row_cpus)
-		guard_procstat_read(&w->ps, app->pf.root, s->cpus, s->nrows, w->busy);
+	if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE) || s->row_cpus)
+		return;
+	/* /proc/stat at most every GUARD_BUSY_TICK_S (its "intr" line is long on big machines):
+	 * the figures of the last such window stand for the ticks inside the next one */
+	uint64_t t = now_ns();
+	if (w->nstat < s->nrows) {
+		double *b = realloc(w->stat_busy, sizeof(double) * (size_t)s->nrows);
+		if (!b)
+			return;
+		for (int r = w->nstat; r < s->nrows; r++)
+			b[r] = NAN;
+		w->stat_busy = b;
+		w->nstat = s->nrows;
+	}
+	if (t - w->stat_ns >= (uint64_t)(GUARD_BUSY_TICK_S * 1e9)) {
+		w->stat_ns = t;
+		guard_procstat_read(&w->ps, app->pf.root, s->cpus, s->nrows, w->stat_busy);
+	}
+	memcpy(w->busy, w->stat_busy, sizeof(double) * (size_t)s->nrows);
 }
 
 static double least_running(const struct snapshot *s)
@@ -161,6 +181,7 @@ static void on_close(struct app_ctx *app, void *arg)
 	guard_procstat_free(&w->ps);
 	owners_free(&w->owners);
 	free(w->busy);
+	free(w->stat_busy);
 	free(w);
 	app->watch = NULL;
 }

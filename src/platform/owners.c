@@ -387,7 +387,8 @@ int owners_collect(struct owners *o, const char *root, int self_pid, bool hw_pmu
 		return -1;
 	o->source = OWNERS_PROC;
 	snprintf(o->note, sizeof(o->note),
-		 "/proc: perf event files per process, events unknown (%s)", why);
+		 "/proc: perf event files per process, events unknown (%s)%s", why,
+		 !r[0] && geteuid() != 0 ? "; other users' processes need root" : "");
 	add_watchdog(o);
 	qsort(o->ev, (size_t)o->n, sizeof(*o->ev), cmp_event);
 	return 0;
