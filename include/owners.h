@@ -65,8 +65,12 @@ struct owners {
  * contents. Returns 0, or -1 with the reason in @err (/proc unreadable). */
 int owners_collect(struct owners *o, const char *root, int self_pid, bool hw_pmu, unsigned flags,
 		   char *err, size_t errlen);
-/* Reads a dump written by owners_write_json (the fixture format). Returns 0 or -1 + @err. */
+/* Reads a dump written by owners_write_json (the fixture format; at most OWNERS_DUMP_MAX bytes).
+ * Returns 0 or -1 + @err (@o unchanged). owners_parse reads it from memory (@path names it). */
+#define OWNERS_DUMP_MAX (16 << 20)
 int owners_load(struct owners *o, const char *path, char *err, size_t errlen);
+int owners_parse(struct owners *o, const char *text, size_t len, const char *path, char *err,
+		 size_t errlen);
 /* The listing: text (one line per event or process, grouped by CPU) or one JSON object. */
 void owners_write_text(FILE *out, const struct owners *o);
 void owners_write_json(FILE *out, const struct owners *o);

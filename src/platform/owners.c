@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdarg.h>
@@ -253,7 +254,7 @@ static void read_comm(const char *root, int pid, char *out, size_t len)
 	char raw[64];
 	if (fgets(raw, sizeof(raw), f)) {
 		raw[strcspn(raw, "\n")] = 0;
-		text_escape(raw, strlen(raw), out, len);
+		text_escape_flags(raw, strlen(raw), out, len, TEXT_ESC_KEEP_BACKSLASH);
 	}
 	fclose(f);
 }
@@ -347,7 +348,29 @@ static int cmp_event(const void *a, const void *b)
 		return x->pid < y->pid ? -1 : 1;
 	if (x->group != y->group)
 		return x->group < y->group ? -1 : 1;
-	return strcmp(x->name, y->name);
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	/* a total order, so a dump read back lists the same owners in the same order */
+	if (x->counter != y->counter)
+		return x->counter < y->counter ? -1 : 1;
+	if (x->files != y->files)
+		return x->files < y->files ? -1 : 1;
+	if (x->state != y->state)
+		return x->state < y->state ? -1 : 1;
+	if (x->config != y->config)
+		return x->config < y->config ? -1 : 1;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->enabled_ns != y->enabled_ns)
+		return x->enabled_ns < y->enabled_ns ? -1 : 1;
+	if (x->running_ns != y->running_ns)
+		return x->running_ns < y->running_ns ? -1 : 1;
+	if (x->pinned != y->pinned)
+		return x->pinned ? 1 : -1;
+	if (x->exclusive != y->exclusive)
+		return x->exclusive ? 1 : -1;
+	return strcmp(x->comm, y->comm);
 }
 
 int owners_collect(struct owners *o, const char *root, int self_pid, bool hw_pmu, unsigned flags,
@@ -471,10 +494,65 @@ static long long jint(json_t *o, const char *key, long long dflt)
 	return json_is_integer(v) ? json_integer_value(v) : dflt;
 }
 
+/* An int member in @lo..@hi (absent: @dflt); false when present and out of range or no
+ * integer, with the member named in @bad. */
+static bool jint_in(json_t *o, const char *key, long long lo, long long hi, int dflt, int *out,
+		    const char **bad)
+{
+	json_t *v = json_object_get(o, key);
+	*out = dflt;
+	if (!v)
+		return true;
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+		*bad = key;
+		return false;
+	}
+	*out = (int)json_integer_value(v);
+	return true;
+}
+
 int owners_load(struct owners *o, const char *path, char *err, size_t errlen)
 {
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		text_errorf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	char buf[8192];
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (len + n > OWNERS_DUMP_MAX) {
+			text_errorf(err, errlen, "%s: larger than %d bytes", path, OWNERS_DUMP_MAX);
+			free(text);
+			fclose(f);
+			return -1;
+		}
+		if (len + n > cap) {
+			cap = (len + n) * 2;
+			char *t = realloc(text, cap);
+			if (!t) {
+				free(text);
+				fclose(f);
+				text_errorf(err, errlen, "out of memory");
+				return -1;
+			}
+			text = t;
+		}
+		memcpy(text + len, buf, n);
+		len += n;
+	}
+	fclose(f);
+	int rc = owners_parse(o, text ? text : "", len, path, err, errlen);
+	free(text);
+	return rc;
+}
+
+int owners_parse(struct owners *o, const char *text, size_t len, const char *path, char *err,
+		 size_t errlen)
+{
 	json_error_t je;
-	json_t *j = json_load_file(path, JSON_DISABLE_EOF_CHECK, &je);
+	json_t *j = json_loadb(text, len, JSON_DISABLE_EOF_CHECK, &je);
 	if (!j) {
 		text_errorf(err, errlen, "%s:%d: %s", path, je.line, je.text);
 		return -1;
@@ -488,7 +566,8 @@ int owners_load(struct owners *o, const char *path, char *err, size_t errlen)
 	struct owners tmp = {0};
 	reset(&tmp);
 	tmp.self_pid = o->self_pid;
-	tmp.nmi_watchdog = (int)jint(j, "nmi_watchdog", -1);
+	long long wd = jint(j, "nmi_watchdog", -1);
+	tmp.nmi_watchdog = wd >= -1 && wd <= 1 ? (int)wd : -1;
 	tmp.hw_pmu = json_is_true(json_object_get(j, "hw_pmu"));
 	size_t i;
 	json_t *v;
@@ -507,28 +586,39 @@ int owners_load(struct owners *o, const char *path, char *err, size_t errlen)
 		if (!e)
 			break;
 		e->kind = (enum owner_kind)k;
-		e->pid = (int)jint(v, "pid", -1);
+		const char *bad = NULL;
+		int ty = 0;
+		if (!jint_in(v, "pid", -1, INT_MAX, -1, &e->pid, &bad) ||
+		    !jint_in(v, "cpu", -1, 65535, -1, &e->cpu, &bad) ||
+		    !jint_in(v, "files", 0, INT_MAX, 0, &e->files, &bad) ||
+		    !jint_in(v, "counter", -1, INT_MAX, -1, &e->counter, &bad) ||
+		    !jint_in(v, "pmu_type", -1, INT_MAX, -1, &e->pmu_type, &bad) ||
+		    !jint_in(v, "group", -1, INT_MAX, -1, &e->group, &bad) ||
+		    !jint_in(v, "type", 0, INT_MAX, 0, &ty, &bad)) {
+			text_errorf(err, errlen, "%s: owner %zu: \"%s\" is not an integer in range",
+				    path, i, bad);
+			json_decref(j);
+			owners_free(&tmp);
+			return -1;
+		}
 		const char *s = json_string_value(json_object_get(v, "comm"));
-		text_escape(s ? s : "", s ? strlen(s) : 0, e->comm, sizeof(e->comm));
-		e->cpu = (int)jint(v, "cpu", -1);
-		e->files = (int)jint(v, "files", 0);
-		e->counter = (int)jint(v, "counter", -1);
+		text_escape_flags(s ? s : "", s ? strlen(s) : 0, e->comm, sizeof(e->comm),
+				  TEXT_ESC_KEEP_BACKSLASH);
 		e->pinned = json_is_true(json_object_get(v, "pinned"));
 		s = json_string_value(json_object_get(v, "event"));
 		if (s)
-			text_escape(s, strlen(s), e->name, sizeof(e->name));
+			text_escape_flags(s, strlen(s), e->name, sizeof(e->name),
+					  TEXT_ESC_KEEP_BACKSLASH);
 		e->detailed = json_object_get(v, "type") != NULL;
 		if (!e->detailed)
 			continue;
-		e->type = (uint32_t)jint(v, "type", 0);
+		e->type = (uint32_t)ty;
 		e->config = (uint64_t)jint(v, "config", 0);
 		if (!s)
 			owners_event_name(e->type, e->config, e->name, sizeof(e->name));
-		e->pmu_type = (int)jint(v, "pmu_type", -1);
 		e->exclusive = json_is_true(json_object_get(v, "exclusive"));
 		int st = lookup(state_names, 6, json_string_value(json_object_get(v, "state")));
 		e->state = st < 0 ? -1 : st - 4;
-		e->group = (int)jint(v, "group", -1);
 		e->enabled_ns = (uint64_t)jint(v, "enabled_ns", 0);
 		e->running_ns = (uint64_t)jint(v, "running_ns", 0);
 	}
@@ -536,7 +626,9 @@ int owners_load(struct owners *o, const char *path, char *err, size_t errlen)
 	owners_free(o);
 	*o = tmp;
 	o->source = OWNERS_FIXTURE;
-	snprintf(o->note, sizeof(o->note), "read from %.150s", path);
+	char shown[160];
+	text_escape_flags(path, strlen(path), shown, sizeof(shown), TEXT_ESC_KEEP_BACKSLASH);
+	snprintf(o->note, sizeof(o->note), "read from %.150s", shown);
 	qsort(o->ev, (size_t)o->n, sizeof(*o->ev), cmp_event);
 	return 0;
 }

@@ -109,8 +109,8 @@ int owners_bpf_collect(struct owners *o, char *err, size_t errlen)
 			  : rec.flags & OWNERS_REC_CGROUP ? OWNER_CGROUP
 							  : OWNER_PROCESS;
 		e->pid = (int)rec.pid;
-		text_escape(rec.comm, strnlen(rec.comm, sizeof(rec.comm)), e->comm,
-			    sizeof(e->comm));
+		text_escape_flags(rec.comm, strnlen(rec.comm, sizeof(rec.comm)), e->comm,
+				  sizeof(e->comm), TEXT_ESC_KEEP_BACKSLASH);
 		e->cpu = rec.cpu;
 		e->files = 1;
 		e->detailed = true;
