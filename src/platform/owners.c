@@ -610,8 +610,11 @@ int owners_parse(struct owners *o, const char *text, size_t len, const char *pat
 			text_escape_flags(s, strlen(s), e->name, sizeof(e->name),
 					  TEXT_ESC_KEEP_BACKSLASH);
 		e->detailed = json_object_get(v, "type") != NULL;
-		if (!e->detailed)
+		if (!e->detailed) { /* what a dump of a file count holds, and no more */
+			e->group = e->pmu_type = -1;
 			continue;
+		}
+		e->files = 1; /* one event, one file */
 		e->type = (uint32_t)ty;
 		e->config = (uint64_t)jint(v, "config", 0);
 		if (!s)
