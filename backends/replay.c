@@ -141,7 +141,9 @@ static void name_source(struct replay *r, const char *path)
 	snprintf(r->origin, sizeof(r->origin), "%s", path);
 }
 
-int replay_load(struct replay *r, const char *path, char *err, size_t errlen)
+/* Loads @path: a pmutop recording, or perf stat CSV/JSON (detected). Imports get a zero tick
+ * first so their first interval shows. Returns 0, or -1 with "path:line: message". */
+static int replay_load(struct replay *r, const char *path, char *err, size_t errlen)
 {
 	base_init(r);
 	name_source(r, path);

@@ -5,16 +5,16 @@
 #include "encode.h"
 #include "frame.h"
 #include "loop.h"
+#include "observer.h"
 #include "options.h"
 #include "platform.h"
+#include "rows.h"
 #include "session.h"
 #include <stdarg.h>
 #include <stdbool.h>
 
 #define APP_MAX_MESSAGES 256
 #define APP_MAX_ROWS 4096
-
-enum message_level { MSG_INFO, MSG_WARN, MSG_ERROR };
 
 struct app_message {
 	double time_s;
@@ -24,27 +24,7 @@ struct app_message {
 
 struct mode_registry;
 struct app_ctx;
-struct jitter;
-struct recorder;
 struct replay;
-struct remote;
-struct ui_state;
-struct om_counters;
-struct endpoint;
-struct watch;
-
-/* Observers of the run (recorder, jitter statistics, remote agent): called in order. */
-struct app_hook {
-	const char *name;
-	/* after every snapshot (not for the priming read of a mode) */
-	void (*on_snapshot)(struct app_ctx *app, const struct snapshot *snap, void *arg);
-	/* after a mode (or CPU set) was opened; the session's backend has the new events */
-	void (*on_mode)(struct app_ctx *app, void *arg);
-	/* at the end of the run */
-	void (*on_close)(struct app_ctx *app, void *arg);
-	void *arg;
-};
-#define APP_MAX_HOOKS 8
 
 /*
  * One run. Who owns what (docs/architecture.md):
@@ -53,7 +33,10 @@ struct app_hook {
  * - the cadence (interval, sample, replay rate): only app_set_interval, app_set_sample and
  *   app_set_speed write it, and only they reprogram the loop's timer;
  * - the CPU set: app_set_cpus;
- * - the frame: app_frame_build, once per refresh; every output reads it.
+ * - the frame: app_frame_build, once per refresh; every output reads it;
+ * - the display pause: app_set_paused; the end of the run: app_quit.
+ * Plug-ins (recorder, jitter, OpenMetrics, endpoint, remote, agent, screen) are observers
+ * (observer.h) with their own state: the engine has no slot for any of them.
  */
 struct mode;
 struct mode_avail;
@@ -83,12 +66,11 @@ struct app_ctx {
 	 * NULL when the wait is over. */
 	bool (*stream_wait)(struct app_ctx *app, const char *what);
 	/* the cadence: written only through app_set_interval / app_set_sample / app_set_speed */
-	long interval_ms;      /* refresh cadence: output and redraw */
-	long sample_ms;	       /* loop cadence (--sample, :sample); 0 = the interval */
-	double speed;	       /* replay pace, 0.5 .. 16 */
-	struct jitter *jitter; /* window statistics, spikes, flight recorder (jitter.h), or NULL */
-	uint64_t ticks;	       /* snapshots produced */
-	uint64_t overruns;     /* missed deadlines */
+	long interval_ms;  /* refresh cadence: output and redraw */
+	long sample_ms;	   /* loop cadence (--sample, :sample); 0 = the interval */
+	double speed;	   /* replay pace, 0.5 .. 16 */
+	uint64_t ticks;	   /* snapshots produced */
+	uint64_t overruns; /* missed deadlines */
 	double last_lateness_ms;
 	struct app_message *messages; /* [APP_MAX_MESSAGES] ring, allocated by the first app_log */
 	int nmessages, message_head;
@@ -100,11 +82,8 @@ struct app_ctx {
 	uint64_t start_ns;	    /* monotonic time the run started */
 	double
 	    start_unix_s; /* wall-clock time of the numbers' time 0 (unix seconds); NAN unknown */
-	struct ui_state *ui;	   /* the screen's state, when there is one */
-	struct recorder *recorder; /* the recording writer, when recording */
-	char record_path[1024];
-	struct app_hook hooks[APP_MAX_HOOKS];
-	int nhooks;
+	struct observer *observers[APP_MAX_OBSERVERS]; /* in the order registered */
+	int nobservers;
 	/* offcore breakdown: the user's selection (bits, response) */
 	struct offcore_choice {
 		bool set; /* false: every bit */
@@ -112,19 +91,14 @@ struct app_ctx {
 		int nbits;
 		char response[32]; /* "" = the model's default */
 	} offcore_choice;
-	/* recorded sources: the recording (replay.h) and, for a remote one, the agent link */
+	/* a recorded source's instance: the recording (replay.h), read by playback.c */
 	struct replay *replay;
-	struct remote *remote;
-	/* OpenMetrics: the per-event counters (-f openmetrics, --listen) and the endpoint */
-	struct om_counters *om;
-	struct endpoint *endpoint;
-	struct frame frame;    /* the last frame built */
-	bool frame_wants_self; /* the front end reads frame.self (the screen, batch text) */
+	struct rows_choice rows; /* what a row stands for (rows.h): app_set_rows */
+	struct frame frame;	 /* the last frame built */
+	bool frame_wants_self;	 /* the front end reads frame.self (the screen, batch text) */
 	struct frame_store *frame_store; /* what the frame points to */
 	uint64_t frames;		 /* frames built */
 	uint64_t refresh_seen;		 /* windows (or ticks) already turned into a frame */
-	struct watch *watch; /* the validity guard and the ownership map (watch.h), or NULL */
-	bool watch_owners;   /* a reader wants the ownership map kept fresh (the counters view) */
 };
 
 /* ":offcore [BIT...] [response=NAME]": chooses the bits and switches to the offcore mode. */
@@ -134,14 +108,11 @@ int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_
  * the number loaded, or -1 + @err when DIR has no groups for this family (nothing changes). */
 int app_load_likwid(struct app_ctx *app, const char *dir, char *err, size_t errlen);
 
-/* Registers an observer; returns 0, or -1 when the table is full. */
-int app_add_hook(struct app_ctx *app, const struct app_hook *hook);
-/* Removes the observer named @name. */
-void app_remove_hook(struct app_ctx *app, const char *name);
+/* Pauses or resumes the display: frames go on being built for the other readers, the screen
+ * holds the one it shows; a recording that can seek holds its place. */
+void app_set_paused(struct app_ctx *app, bool paused);
 
-/* Logs a message (also shown on the message line). */
-void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* app_log, app_quit, app_core_type, app_facts and the observers: observer.h. */
 /* Sets up platform, modes, CPUs and the session from the options. Returns 0, or the exit
  * status (1 runtime, 2 usage) with a message in @err, or APP_INIT_QUIT when the user gave up
  * waiting for a streamed recording. */
@@ -161,14 +132,15 @@ int app_check_event_at(const struct app_ctx *app, const char *spec, int *pos, ch
 		       size_t errlen);
 /* How events encode for this run: the sysfs root, family and the first row's core PMU. */
 struct encode_ctx app_encode_ctx(const struct app_ctx *app);
-/* The core type of @cpu ("cpu_atom", "" if none): the recording's for a recorded source,
- * this machine's sysfs for one that counts it, "" for the sim. */
-const char *app_core_type(const struct app_ctx *app, int cpu);
 /* Whether mode @m runs here: on every core type of the selected CPUs (the family tables,
  * each core PMU's sysfs events/ and counters) when this machine is counted, else on the
  * source's family; all core types must use the same events. Returns 0 or -1 (reason in
  * @a->reason, naming the core type on big.LITTLE). */
 int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a);
+/* What the first monitored core PMU says it can count (its events/, counters), for
+ * mode_resolve_on; false when the counts do not come from this machine's PMU. */
+struct mode_event_support;
+bool app_event_support(const struct app_ctx *app, struct mode_event_support *sup);
 /* A formula-friendly alias for an event spec: "perf::L1-DCACHE-LOADS" -> "L1_DCACHE_LOADS". */
 void app_event_alias(const char *spec, char *alias, size_t len);
 /* Adds metric ALIAS_ps of event @e of @m: its rate per second of each CPU (a column). */
@@ -218,6 +190,13 @@ bool app_refresh_due(struct app_ctx *app);
 /* Builds app->frame from the last refresh: every output reads it. Returns it, or NULL before
  * the first full tick. */
 const struct frame *app_frame_build(struct app_ctx *app);
+/* Hands the newest frame (app->frame) to a reader that keeps it: @dst and its storage *@store
+ * become the reader's, the reader's old storage (or none) is where the next frame is built; no
+ * copy. The observers' live parts (extras, counters) are left out, as in frame_copy. */
+void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store **store);
+/* Builds the frame of the tick a replay was moved to (:tick, :jump): marked stepped, so a paused
+ * screen takes it. */
+const struct frame *app_frame_step(struct app_ctx *app);
 /* Names of the modes in order (for m/M, completion and :help). */
 int app_mode_names(const struct app_ctx *app, const char **names, int max);
 void app_free(struct app_ctx *app);

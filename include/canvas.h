@@ -88,8 +88,6 @@ void canvas_dump(const struct canvas *c, FILE *f);
 /* The role layer: one character per cell, role 0 as ' ', roles 1.. as 1-9a-zA-Z then '+'
  * (trailing spaces trimmed). */
 void canvas_dump_roles(const struct canvas *c, FILE *f);
-/* The character canvas_dump_roles() uses for @role. */
-char canvas_role_char(int role);
 
 /* UTF-8 helpers shared with the line editor. */
 /* Decodes one codepoint from @s (at most @n bytes); returns its length (>= 1) and sets *cp

@@ -2,6 +2,7 @@
 /* command.h: the command tables, word splitting, lookup, running lines, -c and the rc file. */
 #ifndef PMUTOP_COMMAND_H
 #define PMUTOP_COMMAND_H
+#include "options.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,7 +20,7 @@ enum command_origin {
 /* What a handler is told about the run it works on. */
 struct command_ctx {
 	struct app_ctx *app;
-	bool screen; /* a screen shows the run (app->ui): screen commands work */
+	bool screen; /* a screen shows the run (the observer "ui"): screen commands work */
 	enum command_origin origin;
 };
 
@@ -51,13 +52,14 @@ enum command_arg {
 	ARG_RULE,
 	ARG_SELECT,
 	ARG_DRILL,
+	ARG_ROWS,
 	ARG_KIND_COUNT
 };
 
 #define COMMAND_ARGS_MAX 4  /* completion kinds listed; the last repeats */
 #define COMMAND_VARIADIC -1 /* max_args: no limit */
 
-/* Flags of a command (and of a setting). */
+/* Flags of a command (a setting's are OPTION_*, options.h). */
 #define COMMAND_SCREEN 0x1u  /* only on the screen: refused in batch mode */
 #define COMMAND_CONTROL 0x2u /* accepted on the agent's control input */
 
@@ -73,27 +75,16 @@ struct command {
 	const char *help;
 };
 
-/* A runtime setting for :set and :show. */
-struct command_setting {
-	const char *name;
-	const char *help;
-	unsigned flags; /* COMMAND_SCREEN: the screen's own */
-	int (*set)(const struct command_ctx *ctx, const char *value, char *err, size_t errlen);
-	void (*show)(const struct command_ctx *ctx, char *buf, size_t len);
-};
-
-/* The core's tables (src/cmd/cmd-table.c, src/cmd/cmd-set.c): NULL-terminated, always there. */
+/* The core's table (src/cmd/cmd-table.c): NULL-terminated, always there. */
 extern const struct command *const command_core_table[];
-extern const struct command_setting command_core_settings[]; /* ends with name NULL */
 
-/* Adds a table of commands (NULL-terminated) and of settings (name NULL ends it; may be NULL),
- * as the screen does with its own. Adding the same table again does nothing. Returns 0, or -1
- * when a name is taken already or there is no room. */
-int command_add_table(const struct command *const *commands,
-		      const struct command_setting *settings);
-/* The @i-th command or setting of all tables (core first); NULL past the end. */
+/* Adds a table of commands (NULL-terminated), as the screen does with its own. Adding the same
+ * table again does nothing. Returns 0, or -1 when a name is taken already or there is no room. */
+int command_add_table(const struct command *const *commands);
+/* The @i-th command of all tables (core first), or the @i-th setting (the option table's
+ * OPTION_SET rows, options.h); NULL past the end. */
 const struct command *command_at(size_t i);
-const struct command_setting *command_setting_at(size_t i);
+const struct option_def *command_setting_at(size_t i);
 
 /* Finds a command by exact name or alias, else by unique prefix. NULL with a message:
  * "ambiguous command 'p': pause, probe", "unknown command 'mdoe' (did you mean 'mode'?)". */
@@ -101,7 +92,7 @@ const struct command *command_find(const char *word, char *err, size_t errlen);
 /* Levenshtein distance (bytes). */
 int command_distance(const char *a, const char *b);
 /* Finds a setting by name; NULL with "unknown option ... (options: ...)". */
-const struct command_setting *command_setting_find(const char *name, char *err, size_t errlen);
+const struct option_def *command_setting_find(const char *name, char *err, size_t errlen);
 /* "on", "yes", "1", "true" / "off", "no", "0", "false"; -1 with a cause otherwise. */
 int command_parse_bool(const char *value, bool *out, char *err, size_t errlen);
 /* A duration in milliseconds ("500", "500ms", "2.5s"; duration.h); -1 with a cause otherwise. */
@@ -127,9 +118,9 @@ char *command_join(int argc, char *const *argv);
 /* Checks that @line parses: known commands, argument counts. 0 or -1 with a cause. */
 int command_check(const char *line, char *err, size_t errlen);
 /* Runs every statement of @line as the user's (stops at the first error); a screen exists
- * when app->ui is set. An empty line does nothing. Returns 0, -1 with a cause (usage errors
- * are "usage: mode NAME|next|prev"), or COMMAND_SCREEN_ONLY without a screen ("sort: only on
- * the screen, not in batch mode"). */
+ * when a screen (the observer "ui") is registered. An empty line does nothing. Returns 0, -1 with a
+ * cause (usage errors are "usage: mode NAME|next|prev"), or COMMAND_SCREEN_ONLY without a screen
+ * ("sort: only on the screen, not in batch mode"). */
 int command_execute(struct app_ctx *app, const char *line, char *err, size_t errlen);
 /* The same from @origin: a control line runs only COMMAND_CONTROL commands (others are
  * "unknown command \"record\" (mode, interval, cpus, mark, quit)"). */
@@ -149,15 +140,12 @@ int command_run_text(struct app_ctx *app, const char *text, const char *name,
 /* Same for a file; -1 (message in @errs) when it cannot be read. */
 int command_run_file(struct app_ctx *app, const char *path, struct command_errors *errs);
 
-/* The rc file: $XDG_CONFIG_HOME/pmutop/pmutoprc, else ~/.config/pmutop/pmutoprc. -1 when
- * neither variable is set. */
-int command_rc_path(char *buf, size_t len);
 /* Start-up, before the first tick: the rc file (unless --no-rc; a missing one is fine), then
- * every -c in order. On the screen (app->ui set) every line runs and errors are collected.
- * In batch mode everything is checked first and nothing runs when a line is wrong; the rc
- * file's screen commands are skipped, a screen command in -c is an error, and the first
- * failing command ends the start-up. Errors are "FILE:LINE: message" and "-c:N: message"
- * (N: which -c, from 1). Returns the number of errors. */
+ * every -c in order. On the screen (the observer "ui" registered) every line runs and errors are
+ * collected. In batch mode everything is checked first and nothing runs when a line is wrong; the
+ * rc file's screen commands are skipped, a screen command in -c is an error, and the first failing
+ * command ends the start-up. Errors are "FILE:LINE: message" and "-c:N: message" (N: which -c, from
+ * 1). Returns the number of errors. */
 int command_startup(struct app_ctx *app, struct command_errors *errs);
 
 /* Help lines generated from the tables: commands, then the key bindings of @km (if given).

@@ -11,7 +11,6 @@ struct complete_list {
 };
 
 int complete_list_add(struct complete_list *l, const char *s);
-void complete_list_free(struct complete_list *l);
 
 /* Adds every candidate for word @word (0 = the command) of @argv; the completer filters
  * them by the prefix typed and removes duplicates. */

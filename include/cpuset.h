@@ -21,7 +21,6 @@ int cpuset_count(const struct cpuset *s);
 int cpuset_next(const struct cpuset *s, int from);
 #define cpuset_for_each(cpu, s)                                                                    \
 	for ((cpu) = cpuset_next((s), 0); (cpu) >= 0; (cpu) = cpuset_next((s), (cpu) + 1))
-void cpuset_and(struct cpuset *dst, const struct cpuset *a, const struct cpuset *b);
 bool cpuset_equal(const struct cpuset *a, const struct cpuset *b);
 
 /* Parses "0-3,8,10-11" (whitespace and a trailing newline allowed; "" is empty).

@@ -44,6 +44,10 @@ int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *ou
 int expr_eval_used(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out,
 		   unsigned long long *used);
 
+/* The branches of a top-level "a ?? b ?? c" in order (1 when @e has none), each as the
+ * variables it reads (bit v = expr_vars()[v], the first 64). Returns the number filled. */
+int expr_else_branches(const struct expr *e, unsigned long long *masks, int max);
+
 /* The distinct names @e refers to, in order of first use (owned by @e). Returns the count and
  * sets *@names (may be NULL when there are none). */
 int expr_vars(const struct expr *e, const char *const **names);

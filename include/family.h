@@ -26,13 +26,21 @@ struct pmu_family {
 extern const struct pmu_family pmu_families[];
 
 const struct pmu_family *family_find(const char *key);
-/* Family for a libpfm4 model name ("skl") or a sysfs caps/pmu_name ("skylake"); NULL if none. */
-const struct pmu_family *family_from_pfm_model(const char *model);
 const struct pmu_family *family_from_caps_name(const char *pmu_name);
+/* Family for an x86 CPU from /proc/cpuinfo (vendor_id, cpu family, model), as the kernel and
+ * perf's mapfile.csv pick it: GenuineIntel family 6 only; NULL when the model is not in the table.
+ * @caps (may be NULL) gets the caps/pmu_name the kernel writes for that model ("Tremont"). */
+const struct pmu_family *family_from_x86_model(const char *vendor, int cpu_family, int model,
+					       const char **caps);
+/* The SMT-on variant of @fam ("skl" -> "skl_smt": top-down in per-core clocks), or NULL. */
+const struct pmu_family *family_smt_variant(const struct pmu_family *fam);
 /* Family for a sysfs core PMU name: "armv8_cortex_a53" -> cortex_a53, "armv8_pmuv3" -> armv8,
  * "armv7_cortex_a9" -> cortex_a9, "armv6_1176" -> armv6, "armv6_11mpcore" -> arm11mpcore,
  * "armv5_xscale2" -> xscale2; NULL for "cpu" (x86 needs caps or cpuinfo). */
 const struct pmu_family *family_from_pmu_name(const char *pmu);
+/* Family of an Arm core from its MIDR_EL1 implementer (bits 31:24) and part number (15:4):
+ * 0x41/0xd40 -> neoverse_v1; NULL for a core without a table of its own. */
+const struct pmu_family *family_from_midr(unsigned implementer, unsigned part);
 /* Whether the core of @fam (or the nearest ancestor with a list) implements raw event @code:
  * 1 yes, 0 no, -1 no list to say. */
 int family_implements(const struct pmu_family *fam, unsigned code);

@@ -2,14 +2,15 @@
 /* frame.h: one immutable frame per refresh: the numbers and the facts every output reads. */
 #ifndef PMUTOP_FRAME_H
 #define PMUTOP_FRAME_H
+#include "rows.h"
 #include "session.h"
 #include "source.h"
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define FRAME_MAX_BITS 16 /* offcore request-type bits */
 
-struct jitter;
 struct om_counters;
 struct guard;
 struct owners;
@@ -17,19 +18,23 @@ struct owners;
 /*
  * Built by the engine (app_frame_build) once per refresh, after the pipeline ran: tick ->
  * counts -> metrics -> window statistics. The screen, batch output and the agent's stream read
- * it; none of them recomputes a total or a metric. Strings are escaped. Everything it points to
- * is a copy the frame owns (app-held storage), so it stays exactly as built until the next
- * frame is built - also while the display is paused and counting goes on.
+ * it; none of them recomputes a total or a metric. Strings are escaped. A value: the engine's
+ * facts (mode, title, machine, cadence) and each observer's contribution are copied in, and
+ * everything it points to is storage the frame owns, so it stays exactly as built until the next
+ * frame is built. A reader that keeps showing a frame while newer ones are built (the paused
+ * screen) holds its own copy (frame_copy).
  */
 struct frame {
-	uint64_t seq;		     /* frames since the start, 1, 2, ... */
+	uint64_t seq; /* frames since the start, 1, 2, ... */
+	bool
+	    stepped; /* built for a replay moved by hand (:tick, :jump): a paused screen shows it */
 	const struct snapshot *snap; /* the refresh's numbers (window sums with --sample) */
 	/* the source and the machine the numbers come from */
 	enum source_kind source;
 	const char *source_name; /* "perf", "sim", "replay", "remote" */
 	unsigned caps;		 /* enum source_cap */
 	bool simulated;
-	const struct source_machine *machine;
+	const struct source_machine *machine; /* a copy */
 	const char *origin; /* replayed file or remote host as given; NULL for a live source */
 	char pmu_line[160]; /* "Intel Skylake PMU", "software events only", "SIMULATED ..." */
 	/* the events the all-CPU utilisation (metric "util") is computed from, with the step of a
@@ -45,16 +50,21 @@ struct frame {
 	bool show_self;	  /* the screen's header shows it (sampling, freeze or attribution on) */
 	double timestamp; /* unix seconds at the end of the frame's tick; NAN when unknown */
 	/* the mode and the cadence */
-	const char *mode, *title;
+	char mode[SESSION_MODE_NAME];
+	char title[96];
 	long interval_ms, tick_ms; /* refresh and sample cadence */
 	double speed;		   /* replay pace */
 	uint64_t ticks, overruns;
 	bool first_tick_pending;      /* a mode switch waits for its first full tick */
 	const char *const *core_type; /* per row: core type name, "" if none */
+	/* what a row stands for: ROWS_CPU (row_keys NULL, a row per CPU) or the unit the rows
+	 * were summed by, with each row's key (label "S0-D0-C1", CPUs summed) */
+	enum row_unit rows;
+	const struct row_key *row_keys;
 	/* offcore breakdown per request-type bit (nbits 0 in other modes): the all-CPU figures
 	 * and, per row and for the total (row nrows), [row * nbits + bit] */
 	int nbits;
-	const char *bit_names[FRAME_MAX_BITS];
+	const char *bit_names[FRAME_MAX_BITS]; /* copies */
 	double bit_rate[FRAME_MAX_BITS];  /* requests/s over all CPUs, NAN = not measured yet */
 	double bit_share[FRAME_MAX_BITS]; /* 0..1 of the measured requests, NAN = none (the ANY
 					   * bit, which is the whole, or not measured yet) */
@@ -66,7 +76,7 @@ struct frame {
 	 * the bar's order, -1 for one the running mode no longer has; nstack 0: no bar */
 	int nstack;
 	int stack[SESSION_MAX_STACK];
-	const char *drill; /* the drill-down mode of the running mode, or NULL */
+	char drill[SESSION_MODE_NAME]; /* the drill-down mode of the running mode, "" none */
 	/* window statistics shown in the table: the chosen statistic instead of the values */
 	const char *stat;	   /* "p99", NULL: plain values */
 	const double *stat_values; /* [row * nmetrics + m] */
@@ -75,19 +85,39 @@ struct frame {
 	const char *const *attrib_names;
 	const double *attrib;	 /* [row * nattrib + a], NAN = n/a */
 	const char *const *task; /* [row] busiest task ("stress-ng 98%") or NULL */
-	/* window statistics, spikes, self figures for batch output (jitter.h); NULL without them.
-	 * Live engine state: read it only while writing this frame. */
-	const struct jitter *jitter;
-	/* cumulative per-event counts for OpenMetrics (-f openmetrics, --listen), or NULL */
+	/* An observer's lines for batch output (the window statistics, spikes and self figures),
+	 * written with the frame; NULL without them and in a held copy (frame_copy). @ctx is the
+	 * frame. Valid only while this frame is the newest one. */
+	void (*json_extra)(void *ctx, void *rec, void *row, int r);
+	void (*text_extra)(void *ctx, FILE *out);
+	const void *extra_state;
+	/* cumulative per-event counts for OpenMetrics (-f openmetrics, --listen), or NULL; valid
+	 * only while this frame is the newest one (NULL in a held copy) */
 	const struct om_counters *counters;
 	/* the validity guard (guard.h) and the ownership map (owners.h): "invalid: ..." and the
-	 * holders' lines ("" when nothing to say); live state, NULL without them */
-	const char *guard_line, *owners_lines;
+	 * holders' lines, "\n" between them ("" when nothing to say) */
+	char guard_line[320];
+	char owners_lines[1024];
+	/* their live state for batch output, or NULL; valid only while this frame is the newest
+	 * one (NULL in a held copy) */
 	const struct guard *guard;
 	const struct owners *owners;
 };
 
 struct frame_store;
 void frame_store_free(struct frame_store *fs);
+/* Where an observer copies its per-row columns (observer.h: fill_frame): [row * nmetrics + m]
+ * statistic values, [row * ATTRIB_NCOLS + a] attribution, a task name per row. */
+struct frame_cols {
+	double *stat_values;
+	double *attrib;
+	char (*tasks)[48];
+	const char **task_ptr;
+};
+void frame_store_cols(struct frame_store *fs, struct frame_cols *c);
+/* Copies @src into @dst with everything it points to in *@store (allocated or grown as needed):
+ * a frame a reader keeps while newer ones are built. The observers' live parts (extras,
+ * counters) are left out. Returns 0, or -1 when out of memory (@dst unchanged). */
+int frame_copy(struct frame *dst, struct frame_store **store, const struct frame *src);
 
 #endif

@@ -12,8 +12,6 @@ struct hist; /* names avoid libedit's own history_* symbols */
 struct hist *hist_open(const char *path, int size, char *err, size_t errlen);
 /* Saves (creating the directory) and frees; -1 with a cause if saving failed. */
 int hist_close(struct hist *h, char *err, size_t errlen);
-/* Writes the file now; 0 or -1 with a cause. */
-int hist_save(struct hist *h, char *err, size_t errlen);
 /* Adds an entered line (blank lines and repeats of the newest are skipped); ends a walk. */
 void hist_add(struct hist *h, const char *line);
 /* Up: the previous (older) entry; the first Up of a walk remembers @current, the line
@@ -24,6 +22,4 @@ const char *hist_next(struct hist *h);
 /* Ends a walk without changing anything. */
 void hist_reset(struct hist *h);
 int hist_count(struct hist *h);
-/* $XDG_STATE_HOME/pmutop/history or ~/.local/state/pmutop/history; -1 without HOME. */
-int hist_default_path(char *buf, size_t len);
 #endif

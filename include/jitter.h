@@ -119,6 +119,10 @@ void jitter_clear_rules(struct app_ctx *app);
 /* Freezes the view on the trigger's window and writes the flight recording around @t_s. */
 int jitter_trigger(struct app_ctx *app, double t_s, const char *why, char *err, size_t errlen);
 int jitter_unfreeze(struct app_ctx *app);
+/* Freezes the view at the current window without a flight recording (the screen only). */
+void jitter_freeze_view(struct app_ctx *app);
+/* The statistic the table shows instead of the values (JITTER_VALUE: the values). */
+void jitter_set_stat(struct app_ctx *app, enum jitter_stat stat);
 /* Writes the spike log to @path: CSV, or JSON Lines when the name ends in .jsonl or .json. */
 int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_t errlen);
 int jitter_set_attrib(struct app_ctx *app, bool on, char *err, size_t errlen);
@@ -129,9 +133,9 @@ size_t jitter_bytes(const struct jitter *j);
 /* Lines of the spike view, newest last: @add is called once per line. */
 void jitter_spike_lines(const struct app_ctx *app,
 			void (*add)(void *ctx, bool title, const char *line), void *ctx);
-/* Fills the JSON/text hooks of @meta (output.h) with frame @f's window statistics, spikes and
- * self figures (f->jitter). */
+/* Gives frame @f its batch-output lines: the window statistics, spikes and self figures of @j
+ * (written while @f is the newest frame). */
 struct frame;
-void jitter_output_meta(const struct frame *f, struct output_meta *meta);
+void jitter_frame_extras(const struct jitter *j, struct frame *f);
 
 #endif

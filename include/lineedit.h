@@ -32,17 +32,11 @@ int lineedit_insert(struct lineedit *le, uint32_t cp);
 /* Inserts UTF-8 text at the cursor (control characters dropped); 0 or -1. */
 int lineedit_insert_str(struct lineedit *le, const char *s);
 void lineedit_left(struct lineedit *le);
-void lineedit_right(struct lineedit *le);
 void lineedit_home(struct lineedit *le);
-void lineedit_end(struct lineedit *le);
 void lineedit_word_left(struct lineedit *le);
 void lineedit_word_right(struct lineedit *le);
-void lineedit_backspace(struct lineedit *le);
-void lineedit_delete(struct lineedit *le);
-void lineedit_kill_end(struct lineedit *le);   /* C-k */
-void lineedit_kill_start(struct lineedit *le); /* C-u */
-void lineedit_kill_word(struct lineedit *le);  /* C-w: blanks, then the word before */
-void lineedit_yank(struct lineedit *le);       /* C-y */
+void lineedit_kill_word(struct lineedit *le); /* C-w: blanks, then the word before */
+void lineedit_yank(struct lineedit *le);      /* C-y */
 
 enum lineedit_result {
 	LINEEDIT_UNHANDLED, /* not an editing key: Enter, Esc, Tab, Up, Down are the caller's */

@@ -47,9 +47,6 @@ struct linereader;
  * NULL with "cannot open PATH: reason" in @err. */
 struct linereader *lr_open(const char *path, size_t line_max, unsigned flags, char *err,
 			   size_t errlen);
-/* Reads @fd (not closed by lr_close) named @name in messages. */
-struct linereader *lr_fdopen(int fd, const char *name, size_t line_max, unsigned flags, char *err,
-			     size_t errlen);
 /* The next line into *line / *len (valid until the next call). Returns LR_LINE, LR_EOF,
  * LR_AGAIN (LR_NONBLOCK only) or LR_ERROR with "name:LINE: line longer than N bytes",
  * "name:LINE: NUL byte (not a text file)" or "name: read error" in @err. */
@@ -58,7 +55,6 @@ int lr_next(struct linereader *lr, const char **line, size_t *len, char *err, si
 void lr_unread(struct linereader *lr);
 /* Changes the line limit from the next line on (a format whose header tells the size). */
 void lr_set_limit(struct linereader *lr, size_t line_max);
-size_t lr_limit(const struct linereader *lr);
 long lr_lineno(const struct linereader *lr);	  /* number of the line last returned (1-based) */
 bool lr_torn(const struct linereader *lr);	  /* the last line returned had no final newline */
 const char *lr_name(const struct linereader *lr); /* escaped, safe on a terminal */

@@ -31,7 +31,9 @@ struct mode_events {
 	int nfamilies;
 	struct mode_event *events;
 	int nevents;
-	char *note; /* "note = ..." label: e.g. an implementation-defined stand-in, or NULL */
+	char *note;    /* "note = ..." label: e.g. an implementation-defined stand-in, or NULL */
+	bool fallback; /* "[else events F]": used for F when F's earlier section needs an event
+			* the core does not implement (its family table or its PMU's events/) */
 	int line;
 };
 
@@ -104,6 +106,11 @@ struct mode_resolution {
  * generic), else a "*" section; an [unavailable] entry met first makes it unavailable.
  * Returns 0, or -1 with @r->reason. */
 int mode_resolve(const struct mode *m, const struct pmu_family *fam, struct mode_resolution *r);
+struct mode_event_support;
+/* As mode_resolve, where @sup (NULL: the family's tables only) also says which events the
+ * core implements: a section needing one it lacks gives way to the family's [else events]. */
+int mode_resolve_on(const struct mode *m, const struct pmu_family *fam,
+		    const struct mode_event_support *sup, struct mode_resolution *r);
 
 /* Which counter an event needs on @fam. */
 enum event_slot {
@@ -119,11 +126,12 @@ struct mode_avail {
 	char reason[320];
 	const char *matched; /* section family, see mode_resolution */
 	const char *note;    /* the matched section's note (a stand-in event's label), or NULL */
-	int needed;	     /* programmable counters */
-	int fixed;	     /* events on fixed counters */
-	int other;	     /* software or other-PMU events */
-	int counters;	     /* the family's programmable counters (0 = unknown) */
-	bool multiplex;	     /* needed > counters */
+	const struct mode_events *events; /* the section used (NULL: unavailable) */
+	int needed;			  /* programmable counters */
+	int fixed;			  /* events on fixed counters */
+	int other;			  /* software or other-PMU events */
+	int counters;			  /* the family's programmable counters (0 = unknown) */
+	bool multiplex;			  /* needed > counters */
 };
 /* What one core PMU says it can count, beyond its family's tables. */
 struct mode_event_support {
@@ -163,6 +171,10 @@ struct mode_plan {
  * fits. Returns the number of sets, or -1 + @err. */
 int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_counters,
 		   struct mode_plan *plan, char *err, size_t errlen);
+/* As mode_plan_sets, for the section mode_resolve_on picks with @sup. */
+int mode_plan_sets_on(const struct mode *m, const struct pmu_family *fam,
+		      const struct mode_event_support *sup, int max_counters,
+		      struct mode_plan *plan, char *err, size_t errlen);
 
 /* One mode running the events and metrics of several (name "icache+dcache") on @fam: the same
  * alias must mean the same spec; clashing metric names get "mode." in front. NULL + @err if a
@@ -186,8 +198,6 @@ void mode_registry_init(struct mode_registry *r);
 void mode_registry_free(struct mode_registry *r);
 /* Takes @m; a mode with the same name is replaced (user files override built-in ones). */
 void mode_register(struct mode_registry *r, struct mode *m);
-/* Parses @text and registers it; on error adds a warning and returns -1. */
-int mode_load_text(struct mode_registry *r, const char *label, const char *text);
 int mode_load_file(struct mode_registry *r, const char *path);
 /* As mode_load_file, but a file that cannot be read (missing, a line longer than
  * LR_TEXT_LINE_MAX, larger than LR_TEXT_FILE_MAX, binary, a FIFO without data) is no warning:
@@ -198,8 +208,6 @@ int mode_read_file(struct mode_registry *r, const char *path, char *err, size_t 
 int mode_load_dir(struct mode_registry *r, const char *dir);
 /* The modes compiled in from the modes/ directory. Returns the number loaded. */
 int mode_load_builtin(struct mode_registry *r);
-/* $XDG_CONFIG_HOME/pmutop/modes, else $HOME/.config/pmutop/modes. -1 if neither is set. */
-int mode_user_dir(char *buf, size_t len);
 /* Exact name, else a unique prefix; NULL if none or ambiguous. */
 const struct mode *mode_find(const struct mode_registry *r, const char *name);
 

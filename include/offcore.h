@@ -44,6 +44,8 @@ struct offcore_model {
 	int nbits;
 	const struct offcore_response *responses; /* [0] = ANY_RESPONSE */
 	int nresponses;
+	uint16_t rsp0_only;	/* request bits valid on MSR_OFFCORE_RSP_0 only (Goldmont COREWB:
+				 * Intel's event list gives it MSRIndex 0x1a6 alone) */
 	int slots;		/* distinct offcore configs counting at once per logical CPU */
 	const char *slots_note; /* what shares the MSRs */
 };
@@ -58,6 +60,8 @@ const struct offcore_model *offcore_model_find(const char *key);
 
 /* Request bit by name or alias (case-insensitive); NULL when unknown or reserved. */
 const struct offcore_bit *offcore_bit_find(const struct offcore_model *m, const char *name);
+/* True when request bit @bit may only be programmed on MSR_OFFCORE_RSP_0. */
+bool offcore_rsp0_only(const struct offcore_model *m, int bit);
 /* Request bit by position; NULL when reserved on @m. */
 const struct offcore_bit *offcore_bit_at(const struct offcore_model *m, int bit);
 /* Response filter by name (case-insensitive); NULL = unknown. */

@@ -12,9 +12,10 @@ struct frame;
 #define OM_MAX_SERIES 65536
 struct om_counters;
 
-/* Creates the counters and registers the observer that feeds them; NULL when out of memory. */
-struct om_counters *om_counters_attach(struct app_ctx *app);
-void om_counters_free(struct om_counters *c);
+/* Registers the OpenMetrics observer: the counters fed from every snapshot and, with @listen
+ * ("[ADDR:]PORT", NULL: none), the endpoint that serves every frame (also while the screen is
+ * paused). Returns 0, or -1 with a message (a bad address, out of memory). */
+int om_start(struct app_ctx *app, const char *listen, char *err, size_t errlen);
 
 /* The two text formats scrapers read: OpenMetrics 1.0 (families, # UNIT, # EOF) and the older
  * Prometheus text format 0.0.4 (what a scraper gets when it does not ask for OpenMetrics). */

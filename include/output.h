@@ -7,6 +7,7 @@
 
 enum output_format { OUTPUT_TEXT, OUTPUT_CSV, OUTPUT_JSON, OUTPUT_OPENMETRICS };
 
+struct row_key;
 struct output_meta {
 	const char *backend; /* "perf", "sim", "replay" */
 	const char *mode;    /* mode name */
@@ -31,6 +32,9 @@ struct output_meta {
 	void (*text_extra)(void *ctx, FILE *out);
 	void *extra_ctx;
 	const struct frame *frame; /* the frame written (output_frame), or NULL */
+	/* rows summed by a unit (rows.h): its name ("core") and each row's key; NULL: per CPU */
+	const char *row_unit;
+	const struct row_key *row_keys;
 };
 
 /*
@@ -57,30 +61,23 @@ void output_json_array(struct output_json *w, const char *key);
 void output_json_end(struct output_json *w);
 /* @v rounded to 6 significant digits as a real ("2.5", "100.0", "1e-5"); null when not finite. */
 void output_json_real(struct output_json *w, const char *key, double v);
-/* @v with @decimals digits after the point ("1764632123.297"); null when not finite. */
-void output_json_fixed(struct output_json *w, const char *key, double v, int decimals);
 void output_json_int(struct output_json *w, const char *key, long long v);
-void output_json_bool(struct output_json *w, const char *key, bool v);
 void output_json_null(struct output_json *w, const char *key);
 void output_json_string(struct output_json *w, const char *key, const char *s);
 /* True when @s is valid UTF-8 (what jansson accepts as a string). */
 bool output_json_text_ok(const char *s);
 
+/* The @i-th format's name (-f), in enum order; NULL past the end. */
+const char *output_format_name(size_t i);
 /* "text", "csv", "json", "openmetrics" -> format; -1 when unknown. */
 int output_format_parse(const char *name);
 struct frame;
 /* Writes one record for frame @f (its snapshot, source, mode and window statistics). Returns 0,
  * or -1 when the stream failed (EPIPE, ENOSPC). */
 int output_frame(FILE *out, enum output_format fmt, const struct frame *f);
-/* Writes one record for @snap. Returns 0, or -1 when the stream failed (EPIPE, ENOSPC). */
-int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
-		    const struct snapshot *snap);
 /* Formats a metric value for tables: "n/a" for NAN; counts in full below 1e15 (1000000000,
  * never 1e+09), SI-prefixed above; 3 decimals for small values. */
 void output_format_value(double v, char *buf, size_t len);
-/* Decimals a value of step @resolution has: the decimal place nearest the step (0 for a step
- * of about 1 or more), at most 3; -1 for an exact value (resolution 0). */
-int output_decimals(double resolution);
 /* As output_format_value, with no more decimals than a value of step @resolution has. */
 void output_format_metric(double v, double resolution, char *buf, size_t len);
 /* The mark of a coarse metric value (session.h: metric_detail.coarse) and its legend. */

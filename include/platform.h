@@ -62,6 +62,8 @@ struct platform {
 	unsigned long long arm_midr; /* midr_el1 of the first online CPU (or built from cpuinfo) */
 	unsigned arm_implementer, arm_part; /* first CPU, /proc/cpuinfo or midr_el1; 0 if not ARM */
 	bool hypervisor;  /* "hypervisor" flag in cpuinfo, or /sys/hypervisor/type */
+	int smt;	  /* 1 SMT on, 0 off, -1 unknown: devices/system/cpu/smt/active, else
+			   * topology/thread_siblings_list of the online CPUs */
 	int paranoid;	  /* /proc/sys/kernel/perf_event_paranoid, -99 unknown */
 	bool cap_perfmon; /* CAP_PERFMON or CAP_SYS_ADMIN effective (live only; false under a
 			     fixture root) */
@@ -109,9 +111,6 @@ const struct platform_pmu *platform_find_pmu(const struct platform *pf, const ch
 /* Core type of @cpu: the core PMU's name ("cpu_core", "cpu_atom", "armv8_cortex_a53"), or ""
  * for the plain x86 "cpu" PMU and for CPUs without a core PMU. */
 const char *platform_core_type(const struct platform *pf, int cpu);
-/* Width (bits) of the programmable counters of @p as the hardware wraps them (32 on ARMv6,
- * ARMv7, ARMv8 without format/long, XScale). */
-unsigned platform_counter_bits(const struct platform_pmu *p);
 /* Seconds until a counter of @p wraps at its maximum clock (2^bits cycles), 0 if the clock is
  * unknown or the counters are 64-bit. */
 double platform_wrap_seconds(const struct platform_pmu *p);

@@ -61,7 +61,4 @@ struct pmuev_stats {
 };
 void pmuevents_stats(const struct pmuev_lib *lib, struct pmuev_stats *st);
 
-/* Why metric @name cannot be evaluated here, or NULL when it can (or is unknown). */
-const char *pmuevents_why(const struct pmuev_lib *lib, const char *name);
-
 #endif

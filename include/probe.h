@@ -62,25 +62,6 @@ double probe_sysfs_size(const struct probe_result *r, int level);
 int probe_detect_levels(const double *sizes, const double *latency_ns, int n, double noise,
 			struct probe_detect *out);
 
-/* The working-set sweep's detector: a penalised segmentation of log latency into constant
- * pieces (optimal partitioning), pieces of at least 3 points and a small spread are plateaus,
- * neighbouring plateaus less than max(1.5x, exp(6*noise)) apart merge (a slope or a bump inside
- * one level); a plateau between two others shorter than an octave is a shelf of a transition
- * (a cache shared with a busy neighbour), not a level, unless it lies 2.5x above the one before
- * and 2.5x below the next; each rise between plateaus is a step placed
- * where the curve crosses the midpoint of the two plateau latencies in log latency (their geometric
- * mean). Same output as probe_detect_levels, with below_from/above_to set; below_ns/above_ns are
- * the medians of the two plateaus' own points. Returns the number of steps, or -1 (bad input). */
-int probe_fit_levels(const double *sizes, const double *latency_ns, int n,
-		     struct probe_detect *out);
-
-/* Where @ns (NAN = not measured, skipped) crosses @mid_ns upwards between grid indices @from and
- * @to (inclusive): the split with the fewest points on the wrong side, interpolated in log size
- * between the points beside it; NAN when no split separates them. @wrong (may be NULL) gets how
- * many points lie on the wrong side of that split (noise in the transition). */
-double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns,
-		      int *wrong);
-
 /* Maps cache levels to the steps of @d: @bound_of[L - 1] is the step that ends level L, or -1
  * when the plateau below a step sits more than 1.5x above the plateau after the previous step
  * (the latency rose without a trusted step: that level was missed, so it is "not found" rather
@@ -132,6 +113,18 @@ struct probe_sysfs_cache {
  * level.
  * @root may be NULL or "" for "/". Returns the count (0 when absent). */
 int probe_sysfs_read(const char *root, int cpu, struct probe_sysfs_cache *out, int max);
+/* The clock the system reports for @cpu under @root: cpufreq's cpuinfo_max_freq and
+ * scaling_cur_freq, and /proc/cpuinfo's "cpu MHz" (MHz; 0 where absent). */
+struct probe_clock_ref {
+	double max_mhz, cur_mhz, cpuinfo_mhz;
+};
+void probe_clock_reference(const char *root, int cpu, struct probe_clock_ref *ref);
+/* Whether the timing chain's @chain_ghz can be trusted against @ref: returns the GHz to use, or
+ * 0 with the reason in @why (cycles are then not printed). Above the highest clock the system
+ * reports (+15 % for turbo steps cpufreq does not list) or below a fifth of it, the chain ran
+ * faster or slower than one step per cycle; with no reference at all only 0.02-7 GHz passes. */
+double probe_clock_check(double chain_ghz, const struct probe_clock_ref *ref, char *why,
+			 size_t len);
 /* Checks that @cpu is online (<root>/sys/devices/system/cpu/online, else the affinity mask).
  * Returns 0, or -1 with a message. */
 int probe_check_cpu(const char *root, int cpu, char *err, size_t errlen);
@@ -170,8 +163,6 @@ enum probe_agree {
 /* Classifies a measured size (0 = not found) against sysfs (0 = none) over a probe up to @max_size.
  */
 enum probe_agree probe_compare(double measured, double sysfs, double max_size);
-/* The same with "agrees" meaning within @tol (0.15 = 15%) instead of 25%. */
-enum probe_agree probe_compare_tol(double measured, double sysfs, double max_size, double tol);
 /* The tolerance a level's size must meet against sysfs: 15% for L1, 30% beyond. */
 double probe_level_tolerance(int level);
 
@@ -202,9 +193,9 @@ struct probe_level {
 
 struct probe_result {
 	int cpu;
-	double ghz; /* cycles per ns; 0 = unknown */
-	char ghz_source[48];
-	double max_size; /* bytes probed */
+	double ghz; /* cycles per ns; 0 = unknown or not trusted (no cycle figures printed) */
+	char ghz_source[200]; /* how it was found, or why it is not trusted */
+	double max_size;      /* bytes probed */
 	bool quick;
 	int rounds;
 
@@ -270,8 +261,6 @@ void probe_free(struct probe *p);
 /* ---- output ---- */
 
 typedef void (*probe_line_fn)(void *ctx, const char *line);
-/* A FILE * sink for the formatters: probe_format_table(r, probe_line_file, stdout). */
-void probe_line_file(void *ctx, const char *line);
 
 void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *ctx);
 void probe_format_table(const struct probe_result *r, probe_line_fn fn, void *ctx);
@@ -280,9 +269,6 @@ void probe_format_plot(const struct probe_result *r, int width, int height, prob
 		       void *ctx);
 void probe_format_seed(const struct probe_result *r, probe_line_fn fn, void *ctx);
 void probe_format_tlb(const struct probe_result *r, probe_line_fn fn, void *ctx);
-/* Writes the raw curve (sysfs, every round of the sweep and of the line test) in the text format
- * of docs/probe.md ("pmutop probe curve 1"); returns 0 or -1. */
-int probe_write_curve(const struct probe_result *r, FILE *out);
 /* Writes the result as one JSON object (jansson) and a newline; returns 0 or -1. */
 int probe_write_json(const struct probe_result *r, FILE *out);
 

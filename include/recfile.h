@@ -71,10 +71,16 @@ struct rec_header {
 	/* 0: a row per CPU; N > 0: the file's one row sums N CPUs (perf stat without -A); -1: an
 	 * unknown number. Header member "aggregated_cpus", written when not 0. */
 	int aggregated_cpus;
+	char rows[16]; /* header "rows": the unit rows were keyed by when recording began ("core"),
+			* "" per CPU */
 	struct rec_cpu_info {
 		int cpu;
 		char core_type[REC_NAME_MAX]; /* "cpu_core", "cpu_atom", "" when not hybrid */
-	} * cpus;			      /* monitored CPUs, in file order */
+		/* header "topology": {"CPU": [socket, die, cluster, core, cache level, cache id]}
+		 * (topology.h), for rows keyed by a core, socket, ... on replay */
+		bool has_topology;
+		int socket, die, cluster, core, cache_level, cache;
+	} * cpus; /* monitored CPUs, in file order */
 };
 
 /* One event of a mode. The encoding is what the perf backend opened (absent for replays of
@@ -151,9 +157,6 @@ struct rec_record {
 int rec_tick_alloc(struct rec_tick *tick, int ncpus, int nevents);
 void rec_tick_free(struct rec_tick *tick);
 void rec_header_free(struct rec_header *h);
-void rec_mode_free(struct rec_mode *m);
-/* Deep copies; return -1 on ENOMEM. dst must not own memory. */
-int rec_mode_copy(struct rec_mode *dst, const struct rec_mode *src);
 int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src);
 /* Frees what the record owns and sets kind to REC_EOF. */
 void rec_record_free(struct rec_record *r);
@@ -217,10 +220,6 @@ struct linereader;
  * lr_unread() put it back, is read first. With LR_NONBLOCK, rec_reader_next returns REC_AGAIN
  * while no whole line is there. */
 struct rec_reader *rec_reader_from(struct linereader *lr, char *err, size_t errlen);
-/* The longest line a recording may have: REC_HEAD_LINE_MAX before the header; after it, what
- * a tick of @ncpus CPUs x @nevents counters can take (at most REC_MAX_LINE). A longer line is
- * an error "file:line: line longer than N bytes", found before it is read whole. */
-size_t rec_line_max(int ncpus, int nevents);
 /* Whether @cur can follow @prev (the last good tick of the same mode): time advances; no
  * enabled or running time goes back; running grows no more than enabled; a count does not go
  * back (64-bit) or by more than half the range (narrower @counter_bits) or exceed its width.

@@ -26,9 +26,13 @@ struct app_ctx;
  * the client says so, keeps what it has and reconnects with backoff (1 s doubling to 30 s).
  */
 
-/* Client: starts the agent and waits (up to 20 s) for its header, mode and first tick.
- * Returns 0, or an exit status (1) with a message. */
-int remote_app_open(struct app_ctx *app, char *err, size_t errlen);
+/* Client: registers the client as an observer of the run (its state, the agent's pipes, the
+ * header's link state, the changes it forwards); app_init then opens it as the source: starts the
+ * agent and waits (up to 20 s) for its header, mode and first tick. Returns 0, or -1 with a
+ * message (out of memory). */
+int remote_client_add(struct app_ctx *app, char *err, size_t errlen);
+/* Client: true when this run is a remote client. */
+bool remote_app_active(const struct app_ctx *app);
 /* Client: watches the agent's pipes in app->loop (call once the loop exists). */
 void remote_app_attach(struct app_ctx *app);
 /* Client: @fd became readable. Returns the number of new ticks, or 0; -1 when @fd is not one
@@ -38,14 +42,12 @@ int remote_app_input(struct app_ctx *app, int fd);
 int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t errlen);
 /* Client: on every timer tick: reconnects a lost link when its backoff is over. */
 void remote_app_poll(struct app_ctx *app);
-/* Client: "connected", "link lost, reconnecting in 4 s", ... for the header line. */
-const char *remote_app_state(const struct app_ctx *app);
-void remote_app_free(struct app_ctx *app);
 
 /* Agent: true when this run is an agent reading control lines (-b -r - with a pipe on stdin). */
 bool remote_agent_wanted(const struct app_ctx *app);
-/* Agent: reads and runs what arrived on @fd; sets app->quit at end of file or "quit". */
-void remote_agent_input(struct app_ctx *app, int fd);
+/* Agent: registers the agent as an observer of the run: it reads and runs the control lines that
+ * arrive on stdin and ends the run (app_quit) at end of file or "quit". -1: out of memory. */
+int remote_agent_add(struct app_ctx *app);
 /* Agent: runs one control line (a COMMAND_CONTROL command of the table, command.h). Returns
  * 0, or -1 with "control: message". */
 int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_t errlen);

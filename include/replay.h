@@ -2,7 +2,6 @@
 /* replay.h: the replay and remote sources: a recording, a perf stat import or an agent's stream. */
 #ifndef PMUTOP_REPLAY_H
 #define PMUTOP_REPLAY_H
-#include "linereader.h"
 #include "recfile.h"
 #include "source.h"
 #include <stdbool.h>
@@ -32,9 +31,6 @@ struct replay {
 	struct rec_reader *rd;
 };
 
-/* Loads @path: a pmutop recording, or perf stat CSV/JSON (detected). Imports get a zero tick
- * first so their first interval shows. Returns 0, or -1 with "path:line: message". */
-int replay_load(struct replay *r, const char *path, char *err, size_t errlen);
 /* -R PATH: a file is loaded whole (returns 0, as replay_load); a pipe, FIFO or socket is
  * opened without waiting for a writer and followed as a live stream (returns 1): the caller
  * waits on replay_stream_fd() and calls replay_stream_read() until replay_stream_started()

@@ -87,6 +87,8 @@ struct metric_detail {
 			    * units); 0 = computed from exact counts */
 	bool coarse;	   /* the tick is shorter than SESSION_COARSE_STEPS quanta of an input */
 	unsigned long long used; /* the events the value was computed from (bit = event index) */
+	bool not_counted; /* n/c: an input of the formula's first ?? branch the row has was not
+			   * counted this tick (the row stays out of the metric's total) */
 };
 
 /* One tick, immutable once published. */
@@ -96,6 +98,9 @@ struct snapshot {
 	double interval_s; /* measured length of this tick */
 	bool first;	   /* the first full tick of a newly opened mode */
 	int row_cpus;	   /* session_config.row_cpus */
+	/* per row: CPUs summed into it (rows keyed by a core, socket, ...: rows.h), NULL: every
+	 * row is row_cpus' */
+	const int *row_ncpus;
 	int nrows;
 	const int *cpus; /* CPU number per row */
 	bool *offline;	 /* per row */

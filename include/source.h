@@ -159,6 +159,8 @@ void sim_opts_default(struct sim_opts *o);
 
 /* The sources --backend can name (perf, sim); replay and remote come from -R and --remote. */
 const struct source_ops *source_find(const char *name);
+/* The @i-th of them by name, in their table's order; NULL past the end. */
+const char *source_name_at(size_t i);
 /* "perf", "sim", "replay", "remote": stable names for JSON and recordings. */
 const char *source_kind_name(enum source_kind kind);
 void backend_free(struct backend *b);

@@ -33,8 +33,6 @@ struct stats {
 int stats_compute(const double *v, size_t n, double *scratch, struct stats *out);
 /* Percentile @p (0..1) of @n ascending finite values, by the interpolation above; NaN if n == 0. */
 double stats_percentile_sorted(const double *sorted, size_t n, double p);
-/* Sorts @n doubles ascending in place (finite values only). */
-void stats_sort(double *v, size_t n);
 /* Rearranges @n finite values so that v[k] is the one a sort would put there, with
  * v[0..k) <= v[k] <= v(k..n) (nth_element); expected O(n), O(n log n) at worst. */
 void stats_select(double *v, size_t n, size_t k);

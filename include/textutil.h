@@ -9,9 +9,9 @@
 
 #define TEXT_NUL_TERMINATED SIZE_MAX
 
-/* Length of the valid UTF-8 sequence at @s (at most @n bytes): 2..4, or 0 when it is not one
- * (overlong, surrogate, cut, C1 control, out of range). */
-size_t text_utf8_len(const unsigned char *s, size_t n);
+/* The one UTF-8 decoder: the code point at @s (at most @n bytes) in *cp and its length 1..4,
+ * or 0 when it is not one (overlong, surrogate, cut, out of range, or @n is 0). */
+size_t text_utf8_decode(const char *s, size_t n, uint32_t *cp);
 
 /* Flags of text_escape_flags(). */
 enum text_escape_flag {
@@ -46,7 +46,6 @@ int text_fputs(const char *s, FILE *f);
 /* fprintf through the escaping: every byte of the formatted text goes through
  * text_escape_flags(TEXT_ESC_OUTPUT). Returns 0, or -1. */
 int text_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int text_vfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* A CSV field (RFC 4180): @s as it is, or in double quotes with each '"' doubled when it holds
  * a comma, a quote or a line break. Writes the whole field or nothing into @out (@outlen

@@ -104,10 +104,6 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen);
  * theme_list_free). */
 size_t theme_list(char ***out);
 void theme_list_free(char **names, size_t n);
-/* The user theme directory ($XDG_CONFIG_HOME/pmutop/themes or ~/.config/pmutop/themes);
- * the installed one is <data directory>/themes (paths_datadir), -1 when there is none. */
-int theme_user_dir(char *buf, size_t len);
-int theme_data_dir(char *buf, size_t len);
 
 /* Colour depth from the terminal's colour count and COLORTERM; a non-empty @no_color
  * (the NO_COLOR variable) forces THEME_MONO. */
@@ -116,8 +112,6 @@ enum theme_depth theme_depth_for(int colors, const char *colorterm, const char *
 int theme_rgb_to_256(int r, int g, int b);
 /* Nearest of the first @n (8 or 16) colours of a 0..255 index. */
 int theme_256_to_basic(int index, int n);
-/* RGB of a palette index in the xterm default palette. */
-void theme_256_to_rgb(int index, int *r, int *g, int *b);
 /* The style of @role for a terminal of @depth: colours degraded, or the role's monochrome
  * attributes on THEME_MONO (or when the colours would make the text invisible). */
 struct theme_style theme_resolve(const struct theme *t, int role, enum theme_depth depth);

@@ -3,6 +3,7 @@
 #ifndef PMUTOP_UISTATE_H
 #define PMUTOP_UISTATE_H
 #include "canvas.h"
+#include "frame.h"
 #include "keys.h"
 #include "lineedit.h"
 #include "theme.h"
@@ -40,8 +41,12 @@ struct ui_state {
 	char prompt_buf[1024];
 	struct probe *probe; /* the cache probe running in steps, or NULL */
 	bool probe_done;
+	/* the frame the screen shows: its own copy, held while paused (newer frames go on being
+	 * built for the other readers); shown.snap NULL before the first */
+	struct frame shown;
+	struct frame_store *shown_store;
 	/* what the screen last saw of the run (its app hook reacts to changes) */
-	uint64_t seen_frames;	 /* frames pushed to the history */
+	int seen_rows;		 /* the row unit of the history (enum row_unit) */
 	char seen_metrics[1024]; /* metric names: sort and sparkline hold while they do */
 	char seen_offcore[160];	 /* the offcore selection: a new one shows the breakdown */
 	/* drill-downs taken (drill, enter), newest last: the way back (drill up, backspace) */
@@ -51,14 +56,16 @@ struct ui_state {
 	int ndrills;
 };
 
+/* The screen's state, registered as the run's observer "ui" (its own state). */
 struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen);
+/* The screen's state, or NULL without a screen. */
+struct ui_state *ui_state_of(const struct app_ctx *app);
 void ui_state_free(struct app_ctx *app);
 /* Colour depth from the terminal's colour count, COLORTERM and NO_COLOR. */
 void ui_state_set_depth(struct app_ctx *app, int colors);
 /* Runs the rc file and -c commands (command_startup); their errors go to the message log. */
 void ui_state_startup(struct app_ctx *app);
-/* A new frame: sparkline history follows it. */
-struct frame;
+/* A new frame: the screen copies it (the frame it shows) and its sparkline history follows. */
 void ui_state_frame(struct app_ctx *app, const struct frame *f);
 /* After every tick: stepwise work (the cache probe). */
 void ui_state_after_tick(struct app_ctx *app);
@@ -75,7 +82,5 @@ void ui_text_add(struct ui_state *u, int role, const char *fmt, ...)
 int ui_theme_set(struct app_ctx *app, const char *name, char *err, size_t errlen);
 /* Runs a slice of a running cache probe (after a tick). */
 void ui_probe_advance(struct app_ctx *app);
-/* Implemented by the terminal layer: draw now. */
-void ui_redraw(struct app_ctx *app);
 
 #endif

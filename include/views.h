@@ -4,6 +4,7 @@
 #ifndef PMUTOP_VIEWS_H
 #define PMUTOP_VIEWS_H
 #include "canvas.h"
+#include "rows.h"
 #include "session.h"
 #include <stdbool.h>
 
@@ -84,6 +85,10 @@ struct view_input {
 	const struct view_header *header;
 	const struct snapshot *snap;  /* NULL before the first tick */
 	const char *const *core_type; /* per row, "" if none (grouping) */
+	/* rows summed by a unit (frame.h): the column head ("CORE") and each row's key; NULL: a
+	 * row per CPU */
+	const char *row_unit;
+	const struct row_key *row_keys;
 	const struct view_history *history;
 	struct view_lines
 	    text; /* for VIEW_HELP / VIEW_MESSAGES / VIEW_PROBE / VIEW_SPIKES / VIEW_COUNTERS */
@@ -116,8 +121,6 @@ struct view_entry {
 		     struct view_state *vs);
 };
 const struct view_entry *views_entry(enum view_kind kind);
-/* The view called @name, or -1. */
-int views_find(const char *name);
 
 /* Draws the whole screen. Returns the row of the prompt line (for the cursor). */
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs);

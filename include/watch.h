@@ -17,10 +17,12 @@ struct owners;
 /* Registers the observer (the guard checks every tick; the map is read when the counters view,
  * a dump or a running-time shortfall asks for it). Returns 0 or -1 + @err. */
 int watch_attach(struct app_ctx *app, char *err, size_t errlen);
-/* Adds the guard's marks to the frame's own snapshot copy and the lines to @f. */
-void watch_frame(struct app_ctx *app, struct frame *f, struct snapshot *copy);
-/* The last map read, or NULL. */
+/* The last map read, or NULL; the guard, or NULL. */
 const struct owners *watch_owners(const struct app_ctx *app);
+struct guard;
+const struct guard *watch_guard(const struct app_ctx *app);
+/* A reader wants the map kept fresh (the counters view is shown) or no longer. */
+void watch_want_owners(struct app_ctx *app, bool want);
 /* Reads the map now unless it was read less than WATCH_OWNERS_NS ago. */
 void watch_refresh_owners(struct app_ctx *app);
 struct output_json;
@@ -29,9 +31,10 @@ struct output_json;
 void watch_json(struct output_json *w, const struct frame *f);
 void watch_text(FILE *out, const struct frame *f);
 /* The counters view: the map (source, holders' lines, one line per event) and the counts held
- * invalid, as lines handed to @add (title lines with @title set). */
-void watch_lines(const struct frame *f, void (*add)(void *ctx, bool title, const char *line),
-		 void *ctx);
+ * invalid, as lines handed to @add (title lines with @title set): the lines of @f, the listing
+ * and the flags as the run has them now. */
+void watch_lines(const struct app_ctx *app, const struct frame *f,
+		 void (*add)(void *ctx, bool title, const char *line), void *ctx);
 /* The capability line: @base, then the guard's line and the first holder ("" parts left
  * out). Returns @buf. */
 const char *watch_capability(const struct frame *f, const char *base, char *buf, size_t len);

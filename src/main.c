@@ -2,7 +2,6 @@
 /* main.c: pmutop entry point: options, one-shot reports, batch mode or the screen. */
 #include "app.h"
 #include "command.h"
-#include "endpoint.h"
 #include "frame.h"
 #include "jitter.h"
 #include "manpage.h"
@@ -33,7 +32,6 @@ struct batch {
 	struct app_ctx *app;
 	FILE *out; /* stdout, or -o FILE */
 	int head;  /* messages printed so far */
-	bool agent;
 };
 
 static void flush_messages(struct batch *bt)
@@ -65,15 +63,6 @@ static int batch_frame(void *ctx, const struct frame *f)
 	return 0;
 }
 
-/* The agent's control lines on stdin. */
-static void batch_stdin(void *ctx, bool hangup)
-{
-	(void)hangup; /* the agent reads the end of its input as the client going away */
-	struct batch *bt = ctx;
-	remote_agent_input(bt->app, STDIN_FILENO);
-	flush_messages(bt);
-}
-
 /* -o FILE: created or truncated; a symbolic link there is refused unless --force. NULL with a
  * message on stderr. */
 static FILE *open_output(const char *path, bool force)
@@ -86,7 +75,11 @@ static FILE *open_output(const char *path, bool force)
 
 static int run_batch(struct app_ctx *app)
 {
-	struct batch bt = {.app = app, .out = stdout, .agent = remote_agent_wanted(app)};
+	struct batch bt = {.app = app, .out = stdout};
+	if (remote_agent_wanted(app) && remote_agent_add(app) < 0) {
+		text_fprintf(stderr, "pmutop: the agent: out of memory\n");
+		return 1;
+	}
 	if (app->opt.output && !(bt.out = open_output(app->opt.output, app->opt.force)))
 		return 2;
 	app->frame_wants_self = app->opt.format == OUTPUT_TEXT; /* text prints the self line */
@@ -99,7 +92,6 @@ static int run_batch(struct app_ctx *app)
 	struct run_frontend fe = {
 	    .ctx = &bt,
 	    .on_frame = batch_frame,
-	    .on_stdin = bt.agent ? batch_stdin : NULL,
 	    .after_tick = batch_after_tick,
 	    .unpaced = true,
 	    .errors_end_run = true,
@@ -149,17 +141,7 @@ static int start_metrics(struct app_ctx *app, char *err, size_t errlen)
 {
 	if (app->opt.format != OUTPUT_OPENMETRICS && !app->opt.listen)
 		return 0;
-	if (!(app->om = om_counters_attach(app))) {
-		snprintf(err, errlen, "openmetrics: out of memory");
-		return -1;
-	}
-	if (!app->opt.listen)
-		return 0;
-	if (!(app->endpoint = endpoint_open(app->opt.listen, err, errlen)))
-		return -1;
-	app_log(app, MSG_INFO, "serving OpenMetrics on http://%s/metrics",
-		endpoint_address(app->endpoint));
-	return 0;
+	return om_start(app, app->opt.listen, err, errlen);
 }
 
 int main(int argc, char **argv)
@@ -178,6 +160,13 @@ int main(int argc, char **argv)
 	}
 	if (app.opt.version) {
 		options_version(stdout, program);
+		return 0;
+	}
+	if (app.opt.completion) {
+		if (options_completion(stdout, app.opt.completion, program, err, sizeof(err)) < 0) {
+			text_fprintf(stderr, "pmutop: %s\n", err);
+			return 2;
+		}
 		return 0;
 	}
 	if (app.opt.help_roff)
@@ -214,6 +203,10 @@ int main(int argc, char **argv)
 		}
 	}
 #endif
+	if (app.opt.remote && remote_client_add(&app, err, sizeof(err)) < 0) {
+		text_fprintf(stderr, "pmutop: %s\n", err);
+		return 1;
+	}
 	int rc = app_init(&app, err, sizeof(err));
 	if (rc == APP_INIT_QUIT) {
 		app_free(&app);

@@ -1,282 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* options.c: one table of command-line options; getopt_long and --help are generated from it. */
+/* options.c: the one option table: getopt_long, --help, the man page, :set/:show and bash
+ * completion are generated from its rows. */
 #include "options.h"
 #include "alert.h"
 #include "duration.h"
 #include "endpoint.h"
 #include "manpage.h"
 #include "recorder.h"
+#include "rows.h"
 #include "textutil.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum option_id {
-	OPT_BATCH = 'b',
-	OPT_ITER = 'n',
-	OPT_INTERVAL = 'i',
-	OPT_MODE = 'm',
-	OPT_CPUS = 'C',
-	OPT_FORMAT = 'f',
-	OPT_EVENTS = 'e',
-	OPT_RECORD = 'r',
-	OPT_REPLAY = 'R',
-	OPT_COMMAND = 'c',
-	OPT_HELP = 'h',
-	OPT_VERSION = 'V',
-	OPT_BACKEND = 256,
-	OPT_SIM_CPUS,
-	OPT_SEED,
-	OPT_SIM_WIDTH,
-	OPT_SIM_MUX,
-	OPT_SIM_FAIL,
-	OPT_SIM_OFFLINE,
-	OPT_SIM_SPIKE,
-	OPT_SIM_FAMILY,
-	OPT_SYSFS_ROOT,
-	OPT_LIST_EVENTS,
-	OPT_EXPLAIN,
-	OPT_LIST_MODES,
-	OPT_MODE_FILE,
-	OPT_LIKWID_GROUPS,
-	OPT_THEME,
-	OPT_NO_RC,
-	OPT_REMOTE,
-	OPT_TRANSPORT,
-	OPT_SAMPLE,
-	OPT_PIN,
-	OPT_RECORD_MAX,
-	OPT_RECORD_KEEP,
-	OPT_SPEED,
-	OPT_AGENT,
-	OPT_REFRESH,
-	OPT_ALERT,
-	OPT_FLIGHT,
-	OPT_FLIGHT_OUT,
-	OPT_ATTRIB,
-	OPT_LIST_THEMES,
-	OPT_HELP_ROFF,
-	OPT_LISTEN,
-	OPT_PERF_EVENTS,
-	OPT_LIST_OWNERS,
-	OPT_OWNERS_FROM,
-	OPT_PERF_METRIC = 'M',
-	OPT_DELAY = 'd',
-	OPT_OUTPUT = 'o',
-	OPT_FORCE,
-};
+/* Short options are their letter; the rest need no id (0). */
+#define LONG_ONLY 0
 
-struct option_def {
-	const char *name;
-	int id;
-	const char *arg; /* NULL: no argument; "[X]": optional */
-	const char *help;
-};
+/* --- how each option's argument lands in struct options --------------------------------------- */
 
-static const struct option_def option_table[] = {
-    {"batch", OPT_BATCH, NULL, "batch mode: print one record per tick, no screen"},
-    {"iterations", OPT_ITER, "N", "stop after N ticks (also ends the screen; for smoke tests)"},
-    {"interval", OPT_INTERVAL, "DURATION",
-     "refresh interval: 500 (ms), 500ms, 2.5s, 1m (10ms to 1h; default 1s)"},
-    {"delay", OPT_DELAY, "SECONDS", "refresh interval in seconds, as in top (0.5, 2)"},
-    {"mode", OPT_MODE, "MODE", "event mode (see --list-modes); default cpi, or sw without a PMU"},
-    {"cpus", OPT_CPUS, "LIST", "CPUs to monitor, e.g. 0-3,8 (default: all online)"},
-    {"output", OPT_OUTPUT, "FILE", "batch mode: write the records to FILE instead of stdout"},
-    {"format", OPT_FORMAT, "FMT",
-     "batch format: text, csv, json (one object per line) or openmetrics"},
-    {"events", OPT_EVENTS, "LIST",
-     "count an ad hoc event list in perf's syntax (cycles,cpu/event=0x3c/,{a,b}:u,n=r3c) instead "
-     "of a mode"},
-    {"backend", OPT_BACKEND, "NAME", "counter backend: perf (default) or sim"},
-    {"sim-cpus", OPT_SIM_CPUS, "N", "sim: number of simulated CPUs (default 4)"},
-    {"seed", OPT_SEED, "S", "sim: random seed (default 1)"},
-    {"sim-width", OPT_SIM_WIDTH, "BITS",
-     "sim: counter width, 32 wraps as on ARMv7/XScale (default 64)"},
-    {"sim-mux", OPT_SIM_MUX, "FRACTION",
-     "sim: force multiplexing, each event counts this fraction"},
-    {"sim-fail-event", OPT_SIM_FAIL, "INDEX", "sim: the event at INDEX never opens"},
-    {"sim-offline", OPT_SIM_OFFLINE, "CPU:FROM-TO", "sim: CPU goes offline for ticks FROM..TO"},
-    {"sim-spike", OPT_SIM_SPIKE, "CPU:EVERY[:FACTOR]", "sim: inject spikes on CPU every N ticks"},
-    {"sim-family", OPT_SIM_FAMILY, "FAMILY",
-     "sim: PMU family whose events are simulated (default generic)"},
-    {"sysfs-root", OPT_SYSFS_ROOT, "DIR",
-     "read sysfs/procfs under DIR (a tree standing for another machine)"},
-    {"list-events", OPT_LIST_EVENTS, "[PATTERN]", "list the events libpfm4 knows for this machine"},
-    {"explain", OPT_EXPLAIN, "MODE|EVENTS",
-     "show each event's encoding (per core type on big.LITTLE) and whether it opens, then exit"},
-    {"list-modes", OPT_LIST_MODES, NULL,
-     "list modes: available here (or the event the core lacks), counters needed/there, "
-     "multiplexing, counter width, where each mode came from"},
-    {"mode-file", OPT_MODE_FILE, "FILE", "load extra modes from FILE (repeatable)"},
-    {"perf-events", OPT_PERF_EVENTS, "DIR",
-     "perf's pmu-events JSON (tools/perf/pmu-events/arch): this CPU's metric groups become "
-     "modes perf:GROUP"},
-    {"metrics", OPT_PERF_METRIC, "GROUP",
-     "as perf stat -M: run the perf:GROUP mode (a metric group or one metric) of --perf-events"},
-    {"likwid-groups", OPT_LIKWID_GROUPS, "DIR",
-     "likwid performance groups as modes likwid:GROUP, from DIR/<arch>/*.txt (arch of this "
-     "machine, e.g. /usr/share/likwid/perfgroups) or DIR/*.txt"},
-    {"record", OPT_RECORD, "FILE", "write a recording (JSON Lines); - writes to stdout"},
-    {"record-max", OPT_RECORD_MAX, "SIZE",
-     "rotate the recording when it would pass SIZE (e.g. 64M)"},
-    {"record-keep", OPT_RECORD_KEEP, "N", "rotated recordings kept: FILE.1 .. FILE.N (default 1)"},
-    {"force", OPT_FORCE, NULL,
-     "write -r, :record and :export FILE even when it is a symbolic link (refused otherwise)"},
-    {"replay", OPT_REPLAY, "FILE",
-     "replay a recording or perf stat CSV/JSON output; - (stdin) or a FIFO is followed live"},
-    {"speed", OPT_SPEED, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)"},
-    {"theme", OPT_THEME, "NAME", "colour theme (default, mono, light, high-contrast)"},
-    {"command", OPT_COMMAND, "CMD", "run a : command at start-up (repeatable)"},
-    {"no-rc", OPT_NO_RC, NULL, "do not read /etc/pmutoprc or ~/.config/pmutop/pmutoprc"},
-    {"remote", OPT_REMOTE, "USER@HOST",
-     "monitor a remote board (USER@ optional; no leading '-') through its pmutop agent"},
-    {"transport", OPT_TRANSPORT, "CMD",
-     "reaches the host as CMD -- HOST WORDS... (default \"ssh -T\"; WORDS shell-quoted)"},
-    {"agent", OPT_AGENT, "CMD",
-     "the agent command on the remote host (default pmutop-agent, else pmutop)"},
-    {"sample", OPT_SAMPLE, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)"},
-    {"pin", OPT_PIN, "CPU", "pin pmutop itself to CPU"},
-    {"refresh", OPT_REFRESH, "DURATION", "redraw/output cadence (same as -i)"},
-    {"alert", OPT_ALERT, "RULE",
-     "spike rule, e.g. \"cpi > 2.5 on 2-3\" or \"mad ipc 6\" (repeatable)"},
-    {"flight", OPT_FLIGHT, "SECONDS",
-     "flight recorder: keep SECONDS of samples in RAM (default 30, 0 off)"},
-    {"flight-out", OPT_FLIGHT_OUT, "PREFIX",
-     "flight recordings go to PREFIX-N.jsonl (default pmutop-flight)"},
-    {"attrib", OPT_ATTRIB, NULL,
-     "attribution columns: switches, migrations, irqs, SMIs, MHz, busiest task"},
-    {"listen", OPT_LISTEN, "PORT|ADDR:PORT",
-     "serve OpenMetrics at http://ADDR:PORT/metrics (address default 127.0.0.1)"},
-    {"list-themes", OPT_LIST_THEMES, NULL, "list the colour themes (built-in and installed)"},
-    {"list-owners", OPT_LIST_OWNERS, NULL,
-     "list who holds or competes for the PMUs per CPU (other perf users, the NMI watchdog, KVM "
-     "guests), from a BPF iterator or /proc; -f json for JSON; opens no counter"},
-    {"owners-from", OPT_OWNERS_FROM, "FILE",
-     "read the ownership map from FILE (a --list-owners -f json dump) instead of this machine"},
-    {"help-roff", OPT_HELP_ROFF, "TEMPLATE",
-     "write the manual page: TEMPLATE with these option, command and key tables filled in"},
-    {"help", OPT_HELP, NULL, "show this help"},
-    {"version", OPT_VERSION, NULL, "show the version and the licence"},
-};
-#define NOPTIONS (sizeof(option_table) / sizeof(option_table[0]))
-
-/* Options of the screen and of the remote viewer: the board agent has neither. */
-static const int screen_only_options[] = {OPT_THEME, OPT_REMOTE, OPT_TRANSPORT, OPT_AGENT,
-					  OPT_LIST_THEMES};
-
-static bool in_program(const struct option_def *d, enum options_program prog)
-{
-	if (prog != OPTIONS_AGENT)
-		return true;
-	for (size_t i = 0; i < sizeof(screen_only_options) / sizeof(screen_only_options[0]); i++)
-		if (screen_only_options[i] == d->id)
-			return false;
-	return true;
-}
-
-/* Is the argument "--NAME[=...]" one of the screen's options? */
-static bool screen_only(const char *arg)
-{
-	if (strncmp(arg, "--", 2) != 0)
-		return false;
-	size_t len = strcspn(arg + 2, "=");
-	for (size_t i = 0; i < NOPTIONS; i++) {
-		const struct option_def *d = &option_table[i];
-		if (!in_program(d, OPTIONS_AGENT) && strlen(d->name) == len &&
-		    strncmp(d->name, arg + 2, len) == 0)
-			return true;
-	}
-	return false;
-}
-
-static void option_left(const struct option_def *d, char *buf, size_t len)
-{
-	if (d->id < 256)
-		snprintf(buf, len, "-%c, --%s%s%s", d->id, d->name, d->arg ? " " : "",
-			 d->arg ? d->arg : "");
-	else
-		snprintf(buf, len, "    --%s%s%s", d->name, d->arg ? " " : "",
-			 d->arg ? d->arg : "");
-}
-
-void options_usage(FILE *out, enum options_program prog)
-{
-	if (prog == OPTIONS_AGENT)
-		text_fprintf(
-		    out, "usage: pmutop-agent -b [options]      batch output, no screen\n"
-			 "       pmutop-agent -b -r - [options] the stream pmutop --remote reads\n"
-			 "       pmutop-agent probe cache [...] measure cache sizes, line size and "
-			 "TLB reach\n\n"
-			 "options:\n");
-	else
-		text_fprintf(
-		    out,
-		    "usage: pmutop [options]            live per-CPU counter monitor\n"
-		    "       pmutop -b -n N [options]    batch output\n"
-		    "       pmutop probe cache [...]    measure cache sizes, line size and TLB "
-		    "reach\n\n"
-		    "options:\n");
-	for (size_t i = 0; i < NOPTIONS; i++) {
-		const struct option_def *d = &option_table[i];
-		char left[64];
-		if (!in_program(d, prog))
-			continue;
-		option_left(d, left, sizeof(left));
-		text_fprintf(out, "  %-34s %s\n", left, d->help);
-	}
-	if (prog == OPTIONS_AGENT)
-		text_fprintf(
-		    out, "\nThe board agent is pmutop without the screen; see pmutop-agent(1).\n");
-	else
-		text_fprintf(out,
-			     "\nIn the screen, press ? or type :help for keys and commands.\n");
-	text_fprintf(
-	    out,
-	    "Under a low open-file limit (ulimit -n) the loop and two spare descriptors come "
-	    "first;\n"
-	    "events that do not fit are dropped with a message naming them and RLIMIT_NOFILE.\n"
-	    "Per-CPU counting needs kernel.perf_event_paranoid <= 0 (tracepoints -1), root or\n"
-	    "CAP_PERFMON (setcap cap_perfmon+ep pmutop); the header names the level there is.\n"
-	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage,\n"
-	    "3 the screen's terminal went away (the recording is finished and closed first).\n");
-}
-
-void options_version(FILE *out, enum options_program prog)
-{
-	fprintf(out,
-		"%s %s\n"
-		"Copyright (C) the pmutop authors.\n"
-		"License GPL-2.0-or-later: GNU GPL version 2 or later "
-		"<https://www.gnu.org/licenses/old-licenses/gpl-2.0.html>.\n"
-		"This is free software: you are free to change and redistribute it.\n"
-		"There is NO WARRANTY, to the extent permitted by law.\n",
-		prog == OPTIONS_AGENT ? "pmutop-agent" : "pmutop", PMUTOP_VERSION);
-}
-
-void options_roff(FILE *out, enum options_program prog)
-{
-	for (size_t i = 0; i < NOPTIONS; i++) {
-		const struct option_def *d = &option_table[i];
-		if (!in_program(d, prog))
-			continue;
-		/* .BR alternates bold and roman: "-b" ", " "--batch" " MODE" */
-		fputs(".TP\n.BR ", out);
-		if (d->id < 256)
-			text_fprintf(out, "\\-%c \", \" ", d->id);
-		fputs("\\-\\-", out);
-		manpage_text(out, d->name);
-		if (d->arg) {
-			fputs(" \" \\fI", out);
-			manpage_text(out, d->arg);
-			fputs("\\fR\"", out);
-		}
-		fputc('\n', out);
-		manpage_text(out, d->help);
-		fputc('\n', out);
-	}
-}
+#define FIELD(f) offsetof(struct options, f)
+#define FLAG(f) .kind = APPLY_FLAG, .off = FIELD(f)
+#define STR(f) .kind = APPLY_STR, .off = FIELD(f)
+#define LIST(f) .kind = APPLY_LIST, .off = FIELD(f), .count_off = FIELD(n##f)
+#define FN(h) .kind = APPLY_FN, .fn = h
 
 static int parse_long(const char *text, long lo, long hi, const char *what, long *out, char *err,
 		      size_t errlen)
@@ -323,7 +72,112 @@ static int parse_double(const char *text, double lo, double hi, const char *what
 	return 0;
 }
 
-static int parse_sim_offline(struct options *o, const char *arg, char *err, size_t errlen)
+/* The handlers of the options a plain field cannot take: (options, argument, err, errlen). */
+#define HANDLER(name) static int name(struct options *o, const char *arg, char *err, size_t errlen)
+
+HANDLER(apply_iterations)
+{
+	return parse_long(arg, 1, LONG_MAX, "-n", &o->iterations, err, errlen);
+}
+HANDLER(apply_interval) { return parse_duration(arg, 1, "-i", &o->interval_ms, err, errlen); }
+HANDLER(apply_delay) { return parse_duration(arg, 1000, "-d", &o->interval_ms, err, errlen); }
+
+/* The names of a table (output formats, sources) joined by @sep, the last by @last. */
+static void join_names(const char *(*name_at)(size_t), const char *sep, const char *last, char *buf,
+		       size_t len)
+{
+	const char *n;
+	size_t count = 0;
+	while (name_at(count))
+		count++;
+	buf[0] = '\0';
+	for (size_t i = 0; (n = name_at(i)); i++) {
+		size_t u = strlen(buf);
+		snprintf(buf + u, len - u, "%s%s", i == 0 ? "" : i + 1 == count ? last : sep, n);
+	}
+}
+
+HANDLER(apply_format)
+{
+	int f = output_format_parse(arg);
+	if (f < 0) {
+		char names[128];
+		join_names(output_format_name, ", ", ", ", names, sizeof(names));
+		snprintf(err, errlen, "-f: unknown format \"%s\" (%s)", arg, names);
+		return -1;
+	}
+	o->format = (enum output_format)f;
+	return 0;
+}
+
+HANDLER(apply_backend)
+{
+	if (!source_find(arg)) {
+		char names[128];
+		join_names(source_name_at, ", ", ", ", names, sizeof(names));
+		snprintf(err, errlen, "--backend: unknown backend \"%s\" (%s)", arg, names);
+		return -1;
+	}
+	o->backend = arg;
+	return 0;
+}
+
+/* A row's help with "@formats" and "@backends" spelled out ("text, csv, json or openmetrics"). */
+static void row_help(const struct option_def *d, char *buf, size_t len)
+{
+	static const struct {
+		const char *tag;
+		const char *(*name_at)(size_t);
+	} lists[] = {{"@formats", output_format_name}, {"@backends", source_name_at}};
+	snprintf(buf, len, "%s", d->help);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		char *at = strstr(buf, lists[i].tag), names[128], tail[512];
+		if (!at)
+			continue;
+		join_names(lists[i].name_at, ", ", " or ", names, sizeof(names));
+		snprintf(tail, sizeof(tail), "%s", at + strlen(lists[i].tag));
+		snprintf(at, len - (size_t)(at - buf), "%s%s", names, tail);
+	}
+}
+
+HANDLER(apply_sim_cpus)
+{
+	long v;
+	int rc = parse_long(arg, 1, 4096, "--sim-cpus", &v, err, errlen);
+	o->sim.ncpus = rc ? o->sim.ncpus : (int)v;
+	return rc;
+}
+
+HANDLER(apply_seed)
+{
+	long v;
+	int rc = parse_long(arg, 0, LONG_MAX, "--seed", &v, err, errlen);
+	o->sim.seed = rc ? o->sim.seed : (uint64_t)v;
+	return rc;
+}
+
+HANDLER(apply_sim_width)
+{
+	long v;
+	int rc = parse_long(arg, 16, 64, "--sim-width", &v, err, errlen);
+	o->sim.counter_bits = rc ? o->sim.counter_bits : (unsigned)v;
+	return rc;
+}
+
+HANDLER(apply_sim_mux)
+{
+	return parse_double(arg, 0.01, 1.0, "--sim-mux", &o->sim.mux_fraction, err, errlen);
+}
+
+HANDLER(apply_sim_fail)
+{
+	long v;
+	int rc = parse_long(arg, 0, 1000, "--sim-fail-event", &v, err, errlen);
+	o->sim.fail_event = rc ? o->sim.fail_event : (int)v;
+	return rc;
+}
+
+HANDLER(apply_sim_offline)
 {
 	int cpu, from, to, used = 0;
 	if (sscanf(arg, "%d:%d-%d%n", &cpu, &from, &to, &used) != 3 || arg[used] || cpu < 0 ||
@@ -338,7 +192,7 @@ static int parse_sim_offline(struct options *o, const char *arg, char *err, size
 	return 0;
 }
 
-static int parse_sim_spike(struct options *o, const char *arg, char *err, size_t errlen)
+HANDLER(apply_sim_spike)
 {
 	int cpu, every, used = 0;
 	double factor = 4.0;
@@ -354,226 +208,565 @@ static int parse_sim_spike(struct options *o, const char *arg, char *err, size_t
 	return 0;
 }
 
-static int apply(struct options *o, int id, const char *arg, char *err, size_t errlen)
+HANDLER(apply_list_events)
+{
+	(void)err, (void)errlen;
+	o->list_events = true;
+	o->list_pattern = arg;
+	return 0;
+}
+
+HANDLER(apply_record_max)
+{
+	if (recorder_parse_size(arg, &o->record_max) < 0 || o->record_max < 4096) {
+		snprintf(err, errlen, "--record-max: \"%s\" is not a size of 4k or more (e.g. 64M)",
+			 arg);
+		return -1;
+	}
+	return 0;
+}
+
+HANDLER(apply_record_keep)
 {
 	long v;
-	double d;
-	switch (id) {
-	case OPT_BATCH:
-		o->batch = true;
-		return 0;
-	case OPT_ITER:
-		return parse_long(arg, 1, LONG_MAX, "-n", &o->iterations, err, errlen);
-	case OPT_INTERVAL:
-		return parse_duration(arg, 1, "-i", &o->interval_ms, err, errlen);
-	case OPT_DELAY:
-		return parse_duration(arg, 1000, "-d", &o->interval_ms, err, errlen);
-	case OPT_MODE:
-		o->mode = arg;
-		return 0;
-	case OPT_CPUS:
-		o->cpus = arg;
-		return 0;
-	case OPT_FORMAT: {
-		int f = output_format_parse(arg);
-		if (f < 0) {
-			snprintf(err, errlen,
-				 "-f: unknown format \"%s\" (text, csv, json, openmetrics)", arg);
-			return -1;
-		}
-		o->format = (enum output_format)f;
-		return 0;
+	int rc = parse_long(arg, 1, 1000, "--record-keep", &v, err, errlen);
+	o->record_keep = rc ? o->record_keep : (unsigned)v;
+	return rc;
+}
+
+HANDLER(apply_speed) { return parse_double(arg, 0.5, 16, "--speed", &o->speed, err, errlen); }
+
+HANDLER(apply_sample)
+{
+	if (duration_parse_ms(arg, 1, &o->sample_ms) < 0 || o->sample_ms < 1 ||
+	    o->sample_ms > 3600000) {
+		snprintf(err, errlen,
+			 "--sample: \"%s\" is not a duration from 1ms to 1h (e.g. 5, 5ms, 0.5s)",
+			 arg);
+		return -1;
 	}
-	case OPT_EVENTS:
-		o->events = arg;
-		return 0;
-	case OPT_BACKEND:
-		if (strcmp(arg, "perf") != 0 && strcmp(arg, "sim") != 0) {
-			snprintf(err, errlen, "--backend: unknown backend \"%s\" (perf, sim)", arg);
-			return -1;
-		}
-		o->backend = arg;
-		return 0;
-	case OPT_SIM_CPUS:
-		if (parse_long(arg, 1, 4096, "--sim-cpus", &v, err, errlen) < 0)
-			return -1;
-		o->sim.ncpus = (int)v;
-		return 0;
-	case OPT_SEED:
-		if (parse_long(arg, 0, LONG_MAX, "--seed", &v, err, errlen) < 0)
-			return -1;
-		o->sim.seed = (uint64_t)v;
-		return 0;
-	case OPT_SIM_WIDTH:
-		if (parse_long(arg, 16, 64, "--sim-width", &v, err, errlen) < 0)
-			return -1;
-		o->sim.counter_bits = (unsigned)v;
-		return 0;
-	case OPT_SIM_MUX:
-		if (parse_double(arg, 0.01, 1.0, "--sim-mux", &d, err, errlen) < 0)
-			return -1;
-		o->sim.mux_fraction = d;
-		return 0;
-	case OPT_SIM_FAIL:
-		if (parse_long(arg, 0, 1000, "--sim-fail-event", &v, err, errlen) < 0)
-			return -1;
-		o->sim.fail_event = (int)v;
-		return 0;
-	case OPT_SIM_OFFLINE:
-		return parse_sim_offline(o, arg, err, errlen);
-	case OPT_SIM_SPIKE:
-		return parse_sim_spike(o, arg, err, errlen);
-	case OPT_SIM_FAMILY:
-		o->sim_family = arg;
-		return 0;
-	case OPT_SYSFS_ROOT:
-		o->sysfs_root = arg;
-		return 0;
-	case OPT_LIST_EVENTS:
-		o->list_events = true;
-		o->list_pattern = arg;
-		return 0;
-	case OPT_EXPLAIN:
-		o->explain = arg;
-		return 0;
-	case OPT_LIST_MODES:
-		o->list_modes = true;
-		return 0;
-	case OPT_PERF_EVENTS:
-		o->perf_events = arg;
-		return 0;
-	case OPT_PERF_METRIC:
-		o->perf_metric = arg;
-		return 0;
-	case OPT_MODE_FILE:
-		if (o->nmode_files >= OPTIONS_MAX_LIST) {
-			snprintf(err, errlen, "--mode-file: at most %d files", OPTIONS_MAX_LIST);
-			return -1;
-		}
-		o->mode_files[o->nmode_files++] = arg;
-		return 0;
-	case OPT_LIKWID_GROUPS:
-		o->likwid_groups = arg;
-		return 0;
-	case OPT_RECORD:
-		o->record = arg;
-		return 0;
-	case OPT_REPLAY:
-		o->replay = arg;
-		return 0;
-	case OPT_RECORD_MAX:
-		if (recorder_parse_size(arg, &o->record_max) < 0 || o->record_max < 4096) {
-			snprintf(err, errlen,
-				 "--record-max: \"%s\" is not a size of 4k or more (e.g. 64M)",
-				 arg);
-			return -1;
-		}
-		return 0;
-	case OPT_RECORD_KEEP:
-		if (parse_long(arg, 1, 1000, "--record-keep", &v, err, errlen) < 0)
-			return -1;
-		o->record_keep = (unsigned)v;
-		return 0;
-	case OPT_SPEED:
-		return parse_double(arg, 0.5, 16, "--speed", &o->speed, err, errlen);
-	case OPT_AGENT:
-		o->agent = arg;
-		return 0;
-	case OPT_THEME:
-		o->theme = arg;
-		return 0;
-	case OPT_COMMAND:
-		if (o->ncommands >= OPTIONS_MAX_LIST) {
-			snprintf(err, errlen, "-c: at most %d commands", OPTIONS_MAX_LIST);
-			return -1;
-		}
-		o->commands[o->ncommands++] = arg;
-		return 0;
-	case OPT_NO_RC:
-		o->no_rc = true;
-		return 0;
-	case OPT_REMOTE:
-		o->remote = arg;
-		return 0;
-	case OPT_TRANSPORT:
-		o->transport = arg;
-		return 0;
-	case OPT_SAMPLE:
-		if (duration_parse_ms(arg, 1, &o->sample_ms) < 0 || o->sample_ms < 1 ||
-		    o->sample_ms > 3600000) {
-			snprintf(err, errlen,
-				 "--sample: \"%s\" is not a duration from 1ms to 1h (e.g. 5, 5ms, "
-				 "0.5s)",
-				 arg);
-			return -1;
-		}
-		return 0;
-	case OPT_PIN:
-		if (parse_long(arg, 0, 4095, "--pin", &v, err, errlen) < 0)
-			return -1;
-		o->pin_cpu = (int)v;
-		return 0;
-	case OPT_REFRESH:
-		if (parse_duration(arg, 1, "--refresh", &o->refresh_ms, err, errlen) < 0)
-			return -1;
-		o->interval_ms = o->refresh_ms;
-		return 0;
-	case OPT_ALERT: {
-		struct alert_rule rule;
-		char why[160];
-		if (o->nalerts >= OPTIONS_MAX_LIST) {
-			snprintf(err, errlen, "--alert: at most %d rules", OPTIONS_MAX_LIST);
-			return -1;
-		}
-		if (alert_rule_parse(arg, &rule, why, sizeof(why)) < 0) {
-			snprintf(err, errlen, "--alert \"%s\": %s", arg, why);
-			return -1;
-		}
-		o->alerts[o->nalerts++] = arg;
-		return 0;
+	return 0;
+}
+
+HANDLER(apply_pin)
+{
+	long v;
+	int rc = parse_long(arg, 0, 4095, "--pin", &v, err, errlen);
+	o->pin_cpu = rc ? o->pin_cpu : (int)v;
+	return rc;
+}
+
+HANDLER(apply_refresh)
+{
+	if (parse_duration(arg, 1, "--refresh", &o->refresh_ms, err, errlen) < 0)
+		return -1;
+	o->interval_ms = o->refresh_ms;
+	return 0;
+}
+
+HANDLER(apply_alert)
+{
+	struct alert_rule rule;
+	char why[160];
+	(void)o;
+	if (alert_rule_parse(arg, &rule, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "--alert \"%s\": %s", arg, why);
+		return -1;
 	}
-	case OPT_FLIGHT:
-		return parse_double(arg, 0, 3600, "--flight (s)", &o->flight_s, err, errlen);
-	case OPT_FLIGHT_OUT:
-		o->flight_out = arg;
-		return 0;
-	case OPT_FORCE:
-		o->force = true;
-		return 0;
-	case OPT_ATTRIB:
-		o->attrib = true;
-		return 0;
-	case OPT_OUTPUT:
-		o->output = arg;
-		return 0;
-	case OPT_LISTEN: {
-		char host[64], port[8];
-		if (endpoint_parse(arg, host, sizeof(host), port, sizeof(port), err, errlen) < 0)
-			return -1;
-		o->listen = arg;
-		return 0;
+	return 1; /* valid: the row's list takes it */
+}
+
+HANDLER(apply_flight)
+{
+	return parse_double(arg, 0, 3600, "--flight (s)", &o->flight_s, err, errlen);
+}
+
+HANDLER(apply_listen)
+{
+	char host[64], port[8];
+	if (endpoint_parse(arg, host, sizeof(host), port, sizeof(port), err, errlen) < 0)
+		return -1;
+	o->listen = arg;
+	return 0;
+}
+
+HANDLER(apply_rows)
+{
+	enum row_unit u;
+	if (rows_unit_parse(arg, &u, err, errlen) < 0)
+		return -1;
+	o->rows = rows_unit_name(u);
+	return 0;
+}
+
+/* --per-core .. --per-type: the option takes no argument; the unit is the handler's. */
+#define PER_UNIT(name, unit)                                                                       \
+	HANDLER(name)                                                                              \
+	{                                                                                          \
+		(void)arg, (void)err, (void)errlen;                                                \
+		o->rows = rows_unit_name(unit);                                                    \
+		return 0;                                                                          \
 	}
-	case OPT_LIST_THEMES:
-		o->list_themes = true;
-		return 0;
-	case OPT_LIST_OWNERS:
-		o->list_owners = true;
-		return 0;
-	case OPT_OWNERS_FROM:
-		o->owners_from = arg;
-		return 0;
-	case OPT_HELP_ROFF:
-		o->help_roff = arg;
-		return 0;
-	case OPT_HELP:
-		o->help = true;
-		return 0;
-	case OPT_VERSION:
-		o->version = true;
-		return 0;
-	}
-	snprintf(err, errlen, "internal: unhandled option %d", id);
+PER_UNIT(apply_per_core, ROWS_CORE)
+PER_UNIT(apply_per_die, ROWS_DIE)
+PER_UNIT(apply_per_socket, ROWS_SOCKET)
+PER_UNIT(apply_per_cluster, ROWS_CLUSTER)
+PER_UNIT(apply_per_cache, ROWS_CACHE)
+PER_UNIT(apply_per_type, ROWS_TYPE)
+
+/* Shown in the agent's completion and help only where it has the option (no OPTION_SCREEN). The
+ * completion words (OPTION_COMPLETE_*) are listed in options.h. Order: as --help lists them. */
+static const struct option_def option_table[] = {
+    {"batch", 'b', NULL, "batch mode: print one record per tick, no screen", OPTION_CLI,
+     FLAG(batch)},
+    {"iterations", 'n', "N", "stop after N ticks (also ends the screen; for smoke tests)",
+     OPTION_CLI, FN(apply_iterations)},
+    {"interval", 'i', "DURATION",
+     "refresh interval: 500 (ms), 500ms, 2.5s, 1m (10ms to 1h; default 1s)",
+     OPTION_CLI | OPTION_SET, FN(apply_interval), .set = setting_interval_set,
+     .show = setting_interval_show, .set_help = "sampling interval in ms (10..3600000)"},
+    {"delay", 'd', "SECONDS", "refresh interval in seconds, as in top (0.5, 2)", OPTION_CLI,
+     FN(apply_delay)},
+    {"mode", 'm', "MODE", "event mode (see --list-modes); default cpi, or sw without a PMU",
+     OPTION_CLI | OPTION_SET, STR(mode), .complete = "@modes", .set = setting_mode_set,
+     .show = setting_mode_show, .set_help = "the event mode"},
+    {"cpus", 'C', "LIST", "CPUs to monitor, e.g. 0-3,8 (default: all online)",
+     OPTION_CLI | OPTION_SET, STR(cpus), .set = setting_cpus_set, .show = setting_cpus_show,
+     .set_help = "monitored CPUs (list or all)"},
+    {"rows", LONG_ONLY, "UNIT",
+     "what a row is: cpu (default), core (SMT siblings summed), die, socket, cluster, cache "
+     "(last-level cache domain) or type (core type); counts are summed, then the formulas "
+     "applied",
+     OPTION_CLI, FN(apply_rows), .complete = "cpu core die socket cluster cache type"},
+    {"per-core", LONG_ONLY, NULL, "a row per core, S0-D0-C1 (as perf stat --per-core)", OPTION_CLI,
+     FN(apply_per_core)},
+    {"per-die", LONG_ONLY, NULL, "a row per die, S0-D0 (as perf stat --per-die)", OPTION_CLI,
+     FN(apply_per_die)},
+    {"per-socket", LONG_ONLY, NULL, "a row per socket, S0 (as perf stat --per-socket)", OPTION_CLI,
+     FN(apply_per_socket)},
+    {"per-cluster", LONG_ONLY, NULL,
+     "a row per CPU cluster, S0-D0-CLS0 (as perf stat --per-cluster)", OPTION_CLI,
+     FN(apply_per_cluster)},
+    {"per-cache", LONG_ONLY, NULL,
+     "a row per last-level cache domain, S0-D0-L3-ID0 (as perf stat --per-cache)", OPTION_CLI,
+     FN(apply_per_cache)},
+    {"per-type", LONG_ONLY, NULL, "a row per core type (hybrid, big.LITTLE): cpu_core, ...",
+     OPTION_CLI, FN(apply_per_type)},
+    {"output", 'o', "FILE", "batch mode: write the records to FILE instead of stdout", OPTION_CLI,
+     STR(output), .complete = "@files"},
+    {"format", 'f', "FMT", "batch format: @formats (json: one object per line)", OPTION_CLI,
+     FN(apply_format), .complete = "@formats"},
+    {"events", 'e', "LIST",
+     "count an ad hoc event list in perf's syntax (cycles,cpu/event=0x3c/,{a,b}:u,n=r3c) instead "
+     "of a mode",
+     OPTION_CLI, STR(events), .complete = "@events"},
+    {"backend", LONG_ONLY, "NAME", "counter backend: @backends (default perf)", OPTION_CLI,
+     FN(apply_backend), .complete = "@backends"},
+    {"sim-cpus", LONG_ONLY, "N", "sim: number of simulated CPUs (default 4)", OPTION_CLI,
+     FN(apply_sim_cpus)},
+    {"seed", LONG_ONLY, "S", "sim: random seed (default 1)", OPTION_CLI, FN(apply_seed)},
+    {"sim-width", LONG_ONLY, "BITS", "sim: counter width, 32 wraps as on ARMv7/XScale (default 64)",
+     OPTION_CLI, FN(apply_sim_width)},
+    {"sim-mux", LONG_ONLY, "FRACTION", "sim: force multiplexing, each event counts this fraction",
+     OPTION_CLI, FN(apply_sim_mux)},
+    {"sim-fail-event", LONG_ONLY, "INDEX", "sim: the event at INDEX never opens", OPTION_CLI,
+     FN(apply_sim_fail)},
+    {"sim-offline", LONG_ONLY, "CPU:FROM-TO", "sim: CPU goes offline for ticks FROM..TO",
+     OPTION_CLI, FN(apply_sim_offline)},
+    {"sim-spike", LONG_ONLY, "CPU:EVERY[:FACTOR]", "sim: inject spikes on CPU every N ticks",
+     OPTION_CLI, FN(apply_sim_spike)},
+    {"sim-family", LONG_ONLY, "FAMILY",
+     "sim: PMU family whose events are simulated (default generic)", OPTION_CLI, STR(sim_family)},
+    {"sysfs-root", LONG_ONLY, "DIR",
+     "read sysfs/procfs under DIR (a tree standing for another machine)", OPTION_CLI,
+     STR(sysfs_root), .complete = "@dirs"},
+    {"list-events", LONG_ONLY, "[PATTERN]", "list the events libpfm4 knows for this machine",
+     OPTION_CLI, FN(apply_list_events), .complete = "@events"},
+    {"explain", LONG_ONLY, "MODE|EVENTS",
+     "show each event's encoding (per core type on big.LITTLE) and whether it opens, then exit",
+     OPTION_CLI, STR(explain), .complete = "@modes"},
+    {"list-modes", LONG_ONLY, NULL,
+     "list modes: available here (or the event the core lacks), counters needed/there, "
+     "multiplexing, counter width, where each mode came from",
+     OPTION_CLI, FLAG(list_modes)},
+    {"mode-file", LONG_ONLY, "FILE", "load extra modes from FILE (repeatable)", OPTION_CLI,
+     LIST(mode_files), .complete = "@files"},
+    {"perf-events", LONG_ONLY, "DIR",
+     "perf's pmu-events JSON (tools/perf/pmu-events/arch): this CPU's metric groups become "
+     "modes perf:GROUP",
+     OPTION_CLI, STR(perf_events), .complete = "@dirs"},
+    {"metrics", 'M', "GROUP",
+     "as perf stat -M: run the perf:GROUP mode (a metric group or one metric) of --perf-events",
+     OPTION_CLI, STR(perf_metric), .complete = "@groups"},
+    {"likwid-groups", LONG_ONLY, "DIR",
+     "likwid performance groups as modes likwid:GROUP, from DIR/<arch>/*.txt (arch of this "
+     "machine, e.g. /usr/share/likwid/perfgroups) or DIR/*.txt",
+     OPTION_CLI, STR(likwid_groups), .complete = "@dirs"},
+    {"record", 'r', "FILE", "write a recording (JSON Lines); - writes to stdout", OPTION_CLI,
+     STR(record), .complete = "@files"},
+    {"record-max", LONG_ONLY, "SIZE", "rotate the recording when it would pass SIZE (e.g. 64M)",
+     OPTION_CLI, FN(apply_record_max)},
+    {"record-keep", LONG_ONLY, "N", "rotated recordings kept: FILE.1 .. FILE.N (default 1)",
+     OPTION_CLI, FN(apply_record_keep)},
+    {"force", LONG_ONLY, NULL,
+     "write -r, :record and :export FILE even when it is a symbolic link (refused otherwise)",
+     OPTION_CLI, FLAG(force)},
+    {"replay", 'R', "FILE",
+     "replay a recording or perf stat CSV/JSON output; - (stdin) or a FIFO is followed live",
+     OPTION_CLI, STR(replay), .complete = "@files"},
+    {"speed", LONG_ONLY, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)",
+     OPTION_CLI, FN(apply_speed)},
+    {"theme", LONG_ONLY, "NAME", "colour theme (default, mono, light, high-contrast)",
+     OPTION_CLI | OPTION_SCREEN | OPTION_SET, STR(theme), .complete = "@themes",
+     .set_help = "colour theme"},
+    {"command", 'c', "CMD", "run a : command at start-up (repeatable)", OPTION_CLI, LIST(commands)},
+    {"no-rc", LONG_ONLY, NULL, "do not read /etc/pmutoprc or ~/.config/pmutop/pmutoprc", OPTION_CLI,
+     FLAG(no_rc)},
+    {"remote", LONG_ONLY, "USER@HOST",
+     "monitor a remote board (USER@ optional; no leading '-') through its pmutop agent",
+     OPTION_CLI | OPTION_SCREEN, STR(remote), .complete = "@hosts"},
+    {"transport", LONG_ONLY, "CMD",
+     "reaches the host as CMD -- HOST WORDS... (default \"ssh -T\"; WORDS shell-quoted)",
+     OPTION_CLI | OPTION_SCREEN, STR(transport)},
+    {"agent", LONG_ONLY, "CMD",
+     "the agent command on the remote host (default pmutop-agent, else pmutop)",
+     OPTION_CLI | OPTION_SCREEN, STR(agent)},
+    {"sample", LONG_ONLY, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)",
+     OPTION_CLI, FN(apply_sample)},
+    {"pin", LONG_ONLY, "CPU", "pin pmutop itself to CPU", OPTION_CLI, FN(apply_pin)},
+    {"refresh", LONG_ONLY, "DURATION", "redraw/output cadence (same as -i)", OPTION_CLI,
+     FN(apply_refresh)},
+    {"alert", LONG_ONLY, "RULE",
+     "spike rule, e.g. \"cpi > 2.5 on 2-3\" or \"mad ipc 6\" (repeatable)", OPTION_CLI,
+     LIST(alerts), .fn = apply_alert},
+    {"flight", LONG_ONLY, "SECONDS",
+     "flight recorder: keep SECONDS of samples in RAM (default 30, 0 off)", OPTION_CLI,
+     FN(apply_flight)},
+    {"flight-out", LONG_ONLY, "PREFIX",
+     "flight recordings go to PREFIX-N.jsonl (default pmutop-flight)", OPTION_CLI, STR(flight_out)},
+    {"attrib", LONG_ONLY, NULL,
+     "attribution columns: switches, migrations, irqs, SMIs, MHz, busiest task",
+     OPTION_CLI | OPTION_SET, FLAG(attrib), .complete = "on off", .set = setting_attrib_set,
+     .show = setting_attrib_show,
+     .set_help = "on: attribution columns (switches, irqs, SMIs, MHz, task)"},
+    {"listen", LONG_ONLY, "PORT|ADDR:PORT",
+     "serve OpenMetrics at http://ADDR:PORT/metrics (address default 127.0.0.1)", OPTION_CLI,
+     FN(apply_listen)},
+    {"list-themes", LONG_ONLY, NULL, "list the colour themes (built-in and installed)",
+     OPTION_CLI | OPTION_SCREEN, FLAG(list_themes)},
+    {"list-owners", LONG_ONLY, NULL,
+     "list who holds or competes for the PMUs per CPU (other perf users, the NMI watchdog, KVM "
+     "guests), from a BPF iterator or /proc; -f json for JSON; opens no counter",
+     OPTION_CLI, FLAG(list_owners)},
+    {"owners-from", LONG_ONLY, "FILE",
+     "read the ownership map from FILE (a --list-owners -f json dump) instead of this machine",
+     OPTION_CLI, STR(owners_from), .complete = "@files"},
+    {"help-roff", LONG_ONLY, "TEMPLATE",
+     "write the manual page: TEMPLATE with these option, command and key tables filled in",
+     OPTION_CLI, STR(help_roff), .complete = "@files"},
+    {"completion", LONG_ONLY, "SHELL",
+     "write the completion script for SHELL (bash), from this table", OPTION_CLI, STR(completion),
+     .complete = "bash"},
+    {"help", 'h', NULL, "show this help", OPTION_CLI, FLAG(help)},
+    {"version", 'V', NULL, "show the version and the licence", OPTION_CLI, FLAG(version)},
+    /* settings only (:set NAME VALUE, :show, the rc file) */
+    {"stat", LONG_ONLY, NULL, "window statistic in the table: value min median p99 max dev",
+     OPTION_SET, .set = setting_stat_set, .show = setting_stat_show,
+     .complete = "value min median p99 max dev"},
+    {"self", LONG_ONLY, NULL, "pmutop's own cadence, lateness, CPU use and memory (read-only)",
+     OPTION_SET, .set = setting_self_set, .show = setting_self_show},
+    {"running", LONG_ONLY, NULL, "on: show the running % of scaled values",
+     OPTION_SCREEN | OPTION_SET, .complete = "on off"},
+    {"group", LONG_ONLY, NULL, "on: group rows by core type (hybrid, big.LITTLE)",
+     OPTION_SCREEN | OPTION_SET, .complete = "on off"},
+    {"ascii", LONG_ONLY, NULL, "on: ASCII bars and sparklines (serial consoles)",
+     OPTION_SCREEN | OPTION_SET, .complete = "on off"},
+};
+#define NOPTIONS (sizeof(option_table) / sizeof(option_table[0]))
+
+/* The screen's settings get their handlers from the screen (options_bind_screen). */
+static struct {
+	option_set_fn set;
+	option_show_fn show;
+} bound[NOPTIONS];
+
+static bool in_program(const struct option_def *d, enum options_program prog)
+{
+	return prog != OPTIONS_AGENT || !(d->flags & OPTION_SCREEN);
+}
+
+const struct option_def *options_at(size_t i) { return i < NOPTIONS ? &option_table[i] : NULL; }
+
+option_set_fn options_setter(const struct option_def *d)
+{
+	return d->set ? d->set : bound[d - option_table].set;
+}
+
+option_show_fn options_shower(const struct option_def *d)
+{
+	return d->show ? d->show : bound[d - option_table].show;
+}
+
+int options_bind_screen(const char *name, option_set_fn set, option_show_fn show)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if ((option_table[i].flags & (OPTION_SET | OPTION_SCREEN)) ==
+			(OPTION_SET | OPTION_SCREEN) &&
+		    strcmp(option_table[i].name, name) == 0) {
+			bound[i].set = set;
+			bound[i].show = show;
+			return 0;
+		}
 	return -1;
+}
+
+/* Is the argument "--NAME[=...]" one of the screen's options? */
+static bool screen_only(const char *arg)
+{
+	if (strncmp(arg, "--", 2) != 0)
+		return false;
+	size_t len = strcspn(arg + 2, "=");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct option_def *d = &option_table[i];
+		if ((d->flags & OPTION_CLI) && !in_program(d, OPTIONS_AGENT) &&
+		    strlen(d->name) == len && strncmp(d->name, arg + 2, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void option_left(const struct option_def *d, char *buf, size_t len)
+{
+	if (d->id)
+		snprintf(buf, len, "-%c, --%s%s%s", d->id, d->name, d->arg ? " " : "",
+			 d->arg ? d->arg : "");
+	else
+		snprintf(buf, len, "    --%s%s%s", d->name, d->arg ? " " : "",
+			 d->arg ? d->arg : "");
+}
+
+void options_usage(FILE *out, enum options_program prog)
+{
+	if (prog == OPTIONS_AGENT)
+		text_fprintf(
+		    out, "usage: pmutop-agent -b [options]      batch output, no screen\n"
+			 "       pmutop-agent -b -r - [options] the stream pmutop --remote reads\n"
+			 "       pmutop-agent probe cache [...] measure cache sizes, line size and "
+			 "TLB reach\n\n"
+			 "options:\n");
+	else
+		text_fprintf(
+		    out,
+		    "usage: pmutop [options]            live per-CPU counter monitor\n"
+		    "       pmutop -b -n N [options]    batch output\n"
+		    "       pmutop probe cache [...]    measure cache sizes, line size and TLB "
+		    "reach\n\n"
+		    "options:\n");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct option_def *d = &option_table[i];
+		char left[64];
+		if (!(d->flags & OPTION_CLI) || !in_program(d, prog))
+			continue;
+		char help[512];
+		option_left(d, left, sizeof(left));
+		row_help(d, help, sizeof(help));
+		text_fprintf(out, "  %-34s %s\n", left, help);
+	}
+	if (prog == OPTIONS_AGENT)
+		text_fprintf(
+		    out, "\nThe board agent is pmutop without the screen; see pmutop-agent(1).\n");
+	else
+		text_fprintf(out,
+			     "\nIn the screen, press ? or type :help for keys and commands.\n");
+	text_fprintf(
+	    out,
+	    "Under a low open-file limit (ulimit -n) the loop and two spare descriptors come "
+	    "first;\n"
+	    "events that do not fit are dropped with a message naming them and RLIMIT_NOFILE.\n"
+	    "Per-CPU counting needs kernel.perf_event_paranoid <= 0 (tracepoints -1), root or\n"
+	    "CAP_PERFMON (setcap cap_perfmon+ep pmutop); the header names the level there is.\n"
+	    "Exit status: 0 ok, 1 nothing could be counted or a runtime failure, 2 bad usage,\n"
+	    "3 the screen's terminal went away (the recording is finished and closed first).\n");
+}
+
+void options_version(FILE *out, enum options_program prog)
+{
+	fprintf(out,
+		"%s %s\n"
+		"Copyright (C) the pmutop authors.\n"
+		"License GPL-2.0-or-later: GNU GPL version 2 or later "
+		"<https://www.gnu.org/licenses/old-licenses/gpl-2.0.html>.\n"
+		"This is free software: you are free to change and redistribute it.\n"
+		"There is NO WARRANTY, to the extent permitted by law.\n",
+		prog == OPTIONS_AGENT ? "pmutop-agent" : "pmutop", PMUTOP_VERSION);
+}
+
+void options_roff(FILE *out, enum options_program prog)
+{
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct option_def *d = &option_table[i];
+		if (!(d->flags & OPTION_CLI) || !in_program(d, prog))
+			continue;
+		/* .BR alternates bold and roman: "-b" ", " "--batch" " MODE" */
+		fputs(".TP\n.BR ", out);
+		if (d->id)
+			text_fprintf(out, "\\-%c \", \" ", d->id);
+		fputs("\\-\\-", out);
+		manpage_text(out, d->name);
+		if (d->arg) {
+			fputs(" \" \\fI", out);
+			manpage_text(out, d->arg);
+			fputs("\\fR\"", out);
+		}
+		fputc('\n', out);
+		char help[512];
+		row_help(d, help, sizeof(help));
+		manpage_text(out, help);
+		fputc('\n', out);
+	}
+}
+
+/* The bash words of one completion class; literal words are the row's own. */
+static void completion_words(FILE *out, const char *prog, const char *what)
+{
+	if (strcmp(what, "@formats") == 0 || strcmp(what, "@backends") == 0) {
+		char names[256];
+		join_names(what[1] == 'f' ? output_format_name : source_name_at, " ", " ", names,
+			   sizeof(names));
+		fprintf(out, "mapfile -t COMPREPLY < <(compgen -W \"%s\" -- \"$cur\")", names);
+	} else if (strcmp(what, "@files") == 0)
+		fputs("mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")", out);
+	else if (strcmp(what, "@dirs") == 0)
+		fputs("mapfile -t COMPREPLY < <(compgen -d -- \"$cur\")", out);
+	else if (strcmp(what, "@hosts") == 0)
+		fputs("mapfile -t COMPREPLY < <(compgen -A hostname -- \"$cur\")", out);
+	else if (what[0] == '@')
+		fprintf(out,
+			"mapfile -t COMPREPLY < <(compgen -W \"$(_%s_words \"$prog\" %s "
+			"\"${lib[@]}\")\" -- \"$cur\")",
+			prog, what + 1);
+	else
+		fprintf(out, "mapfile -t COMPREPLY < <(compgen -W \"%s\" -- \"$cur\")", what);
+}
+
+int options_completion(FILE *out, const char *shell, enum options_program prog, char *err,
+		       size_t errlen)
+{
+	const char *p = prog == OPTIONS_AGENT ? "pmutop_agent" : "pmutop";
+	if (strcmp(shell, "bash") != 0) {
+		snprintf(err, errlen, "--completion: no completion for \"%s\" (bash)", shell);
+		return -1;
+	}
+	fprintf(out,
+		"# bash completion for %s, written by %s --completion bash from its option table.\n"
+		"# SPDX-License-Identifier: GPL-2.0-or-later\n\n",
+		prog == OPTIONS_AGENT ? "pmutop-agent" : "pmutop",
+		prog == OPTIONS_AGENT ? "pmutop-agent" : "pmutop");
+	/* the lists that depend on the machine and on earlier options: asked of the program */
+	fprintf(out,
+		"_%s_words() {\n"
+		"\tlocal prog=$1 what=$2\n"
+		"\tshift 2\n"
+		"\tcase $what in\n"
+		"\tmodes) \"$prog\" \"$@\" --list-modes 2>/dev/null | awk '!/^#/ && NF && $1 != "
+		"\"MODE\" { print $1 }' ;;\n"
+		"\tgroups) \"$prog\" \"$@\" --list-modes 2>/dev/null | awk '$1 ~ /^perf:/ { print "
+		"substr($1, 6) }' ;;\n"
+		"\tthemes) \"$prog\" --list-themes 2>/dev/null ;;\n"
+		"\tevents) \"$prog\" --list-events 2>/dev/null | awk '$1 ~ /::/ { print $1 }' ;;\n"
+		"\tesac\n"
+		"}\n\n",
+		p);
+	/* --perf-events DIR and --sysfs-root DIR given earlier decide the perf: modes */
+	fprintf(out,
+		"_%s_lib_args() {\n"
+		"\tlocal i\n"
+		"\tfor ((i = 1; i + 1 < COMP_CWORD; i++)); do\n"
+		"\t\tcase ${COMP_WORDS[i]} in\n"
+		"\t\t--perf-events | --sysfs-root) printf '%%s\\n%%s\\n' \"${COMP_WORDS[i]}\" "
+		"\"${COMP_WORDS[i + 1]}\" ;;\n"
+		"\t\tesac\n"
+		"\tdone\n"
+		"}\n\n",
+		p);
+	fprintf(out,
+		"_%s() {\n"
+		"\tlocal cur prev prog=${COMP_WORDS[0]} lib\n"
+		"\tmapfile -t lib < <(_%s_lib_args)\n"
+		"\tcur=${COMP_WORDS[COMP_CWORD]}\n"
+		"\tprev=${COMP_WORDS[COMP_CWORD - 1]}\n"
+		"\tCOMPREPLY=()\n"
+		"\tcase $prev in\n",
+		p, p);
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct option_def *d = &option_table[i];
+		if (!(d->flags & OPTION_CLI) || !in_program(d, prog) || !d->arg)
+			continue;
+		fputc('\t', out);
+		if (d->id)
+			fprintf(out, "-%c | ", d->id);
+		fprintf(out, "--%s)\n\t\t", d->name);
+		if (d->complete)
+			completion_words(out, p, d->complete);
+		else /* a value to type: offer nothing */
+			fputs(":", out);
+		fputs("\n\t\treturn ;;\n", out);
+	}
+	fputs("\tesac\n"
+	      "\tif [[ $cur == -* ]]; then\n"
+	      "\t\tmapfile -t COMPREPLY < <(compgen -W \"",
+	      out);
+	bool first = true;
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct option_def *d = &option_table[i];
+		if (!(d->flags & OPTION_CLI) || !in_program(d, prog))
+			continue;
+		if (d->id)
+			fprintf(out, "%s-%c", first ? "" : " ", d->id);
+		fprintf(out, "%s--%s", first && !d->id ? "" : " ", d->name);
+		first = false;
+	}
+	fprintf(out,
+		"\" -- \"$cur\")\n"
+		"\telif [[ $COMP_CWORD -eq 1 ]]; then\n"
+		"\t\tmapfile -t COMPREPLY < <(compgen -W \"probe\" -- \"$cur\")\n"
+		"\tfi\n"
+		"}\n\n"
+		"complete -F _%s %s\n",
+		p, prog == OPTIONS_AGENT ? "pmutop-agent" : "pmutop");
+	return ferror(out) ? -1 : 0;
+}
+
+/* One option's argument into @o, as its row says. */
+static int apply(struct options *o, const struct option_def *d, const char *arg, char *err,
+		 size_t errlen)
+{
+	char *base = (char *)o;
+	int rc = d->fn ? d->fn(o, arg, err, errlen) : 0;
+	if (rc < 0)
+		return -1;
+	switch (d->kind) {
+	case APPLY_FLAG:
+		*(bool *)(base + d->off) = true;
+		break;
+	case APPLY_STR:
+		*(const char **)(base + d->off) = arg;
+		break;
+	case APPLY_LIST: {
+		const char **list = (const char **)(base + d->off);
+		int *n = (int *)(base + d->count_off);
+		if (*n >= OPTIONS_MAX_LIST) {
+			snprintf(err, errlen, "--%s: at most %d (repeatable up to %d times)",
+				 d->name, OPTIONS_MAX_LIST, OPTIONS_MAX_LIST);
+			return -1;
+		}
+		list[(*n)++] = arg;
+		break;
+	}
+	case APPLY_FN:
+		break;
+	}
+	return 0;
 }
 
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
@@ -604,13 +797,15 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 	size_t nlong = 0;
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct option_def *d = &option_table[i];
-		if (!in_program(d, prog))
+		if (!(d->flags & OPTION_CLI) || !in_program(d, prog))
 			continue;
 		int has = !d->arg	     ? no_argument
 			  : d->arg[0] == '[' ? optional_argument
 					     : required_argument;
-		longopts[nlong++] = (struct option){d->name, has, NULL, d->id};
-		if (d->id < 256) {
+		/* getopt_long returns the short letter, or 256 + the row */
+		longopts[nlong++] =
+		    (struct option){d->name, has, NULL, d->id ? d->id : 256 + (int)i};
+		if (d->id) {
 			shortopts[sp++] = (char)d->id;
 			if (has == required_argument)
 				shortopts[sp++] = ':';
@@ -642,11 +837,19 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 				 argv[optind - 1]);
 			return -1;
 		}
+		const struct option_def *d = NULL;
+		for (size_t i = 0; i < NOPTIONS && !d; i++)
+			if (c == (option_table[i].id ? option_table[i].id : 256 + (int)i))
+				d = &option_table[i];
+		if (!d) {
+			snprintf(err, errlen, "internal: unhandled option %d", c);
+			return -1;
+		}
 		const char *arg = optarg;
-		/* "--list-events PATTERN" as well as "--list-events=PATTERN" */
-		if (c == OPT_LIST_EVENTS && !arg && optind < argc && argv[optind][0] != '-')
+		/* an optional argument as a separate word too: "--list-events PATTERN" */
+		if (d->arg && d->arg[0] == '[' && !arg && optind < argc && argv[optind][0] != '-')
 			arg = argv[optind++];
-		if (apply(o, c, arg, err, errlen) < 0)
+		if (apply(o, d, arg, err, errlen) < 0)
 			return -1;
 	}
 	if (optind < argc) {

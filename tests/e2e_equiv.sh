@@ -313,6 +313,60 @@ if [ $HAVE_TMUX = 1 ]; then
 	else
 		fail "pause: the screen did not come up"
 	fi
+
+	# pause, then :mode: the paused screen holds its frame, header and table alike (the header
+	# once named the new mode over the frozen table)
+	scr pm 120 16 "$BIN" --no-rc -i 100 --backend sim -m cpi
+	if wait_for pm '^ +all ' 10; then
+		keys pm " "
+		wait_for pm '^mode .*PAUSED' 5
+		snap pm "$T/pm0.txt"
+		keys pm ":mode branch" Enter
+		sleep 0.6 # six ticks of the new mode: counting goes on behind the paused screen
+		snap pm "$T/pm1.txt"
+		held() {
+			grep -q '^mode cpi' "$T/pm1.txt" && [ "$(header_cols "$T/pm0.txt")" = "$(header_cols "$T/pm1.txt")" ] ||
+				{ echo "  paused header: $(grep -m1 '^mode' "$T/pm1.txt"); columns: $(header_cols "$T/pm1.txt" | tr -s ' ')"; return 1; }
+		}
+		check "pause + :mode: the header still names the frozen table's mode (cpi) and its columns" held
+		keys pm " "
+		check "resume after :mode: header and table are the new mode's" \
+			wait_for pm '^mode branch' 5
+		check "resume after :mode: the table has the new mode's columns" \
+			wait_for pm '^ *CPU .*brmiss' 5
+		keys pm q
+	else
+		fail "pause + :mode: the screen did not come up"
+	fi
+
+	# pause with --listen: the endpoint keeps serving fresh frames (a counter advances)
+	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	scr pl 120 16 "$BIN" --no-rc -i 100 --backend sim -m cpi --listen "127.0.0.1:$PORT"
+	# scrape: the sum of the counter samples the endpoint serves now
+	scrape() {
+		python3 - "$PORT" <<'PYEOF'
+import re, sys, urllib.request
+page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+vals = [float(l.rsplit(" ", 1)[1]) for l in page.splitlines() if re.match(r"^\w+_total\{", l)]
+print(sum(vals) if vals else "none")
+PYEOF
+	}
+	if wait_for pl '^ +all ' 10; then
+		keys pl " "
+		wait_for pl '^mode .*PAUSED' 5
+		c1=$(scrape 2>&1)
+		sleep 0.5
+		c2=$(scrape 2>&1)
+		counting() {
+			python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if b > a > 0 else 1)' "$c1" "$c2" 2>/dev/null ||
+				{ echo "  scrapes while paused: $c1 then $c2"; return 1; }
+		}
+		check "pause + --listen: the endpoint's counters advance while the screen is paused" counting
+		check "pause + --listen: the screen is still paused" wait_for pl '^mode .*PAUSED' 1
+		keys pl q
+	else
+		fail "pause + --listen: the screen did not come up"
+	fi
 else
 	skip ":add/:remove and pause on the screen: $NO_TMUX"
 fi

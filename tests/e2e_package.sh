@@ -159,12 +159,12 @@ check "pmutop-agent refuses a screen option with a reason (rc $rc: $(cat "$T_TMP
 	bash -c "[ $rc -eq 2 ] && grep -q 'no screen' '$T_TMP/err'"
 
 # --- bash completion, against the installed binaries ---------------------------------------------
-COMPL=$T_TMP/opt/pmutop/share/bash-completion/completions/pmutop
-complete_words() { # LINE...: prints the completions of the last word
+COMPL=$T_TMP/opt/pmutop/share/bash-completion/completions
+complete_words() { # PROGRAM WORD...: prints the completions of the last word
 	PATH=$T_TMP/opt/pmutop/bin:$PATH bash -c '
-		source "$1"; shift
+		source "$1/$2"; fn=_${2//-/_}; shift
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-		_pmutop; printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPL" "$@"
+		$fn; printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPL" "$@"
 }
 export -f complete_words
 export COMPL T_TMP
@@ -177,6 +177,10 @@ check "completion: -e perf::CONTEXT-S offers the event" \
 	bash -c "complete_words pmutop -e perf::CONTEXT-S | grep -qx perf::CONTEXT-SWITCHES"
 check "completion: the agent's options leave out --theme" \
 	bash -c "! complete_words pmutop-agent --the | grep -q ."
+check "completion: the agent completes its own options (--iterations)" \
+	bash -c "[ \"\$(complete_words pmutop-agent --iter)\" = --iterations ]"
+check "completion: -f o offers openmetrics" \
+	bash -c "[ \"\$(complete_words pmutop -f o)\" = openmetrics ]"
 
 # --- lintian, where it is installed ---------------------------------------------------------------
 if command -v lintian >/dev/null; then

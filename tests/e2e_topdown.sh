@@ -29,12 +29,19 @@ explain topdown2 --sysfs-root "$S/x86-skylake"
 enc "skl CYCLES_0_UOPS_DELIV.CORE = 0x9C/0x01 cmask 4" fe_stall_cycles 0x400019c
 enc "skl BR_MISP_RETIRED.ALL_BRANCHES = 0xC5/0x00" br_misp 0xc5
 enc "skl MACHINE_CLEARS.COUNT = 0xC3/0x01 cmask 1 edge" machine_clears_n 0x10401c3
-enc "skl IDQ.MS_UOPS = 0x79/0x30" ms_uops 0x3079
+enc "skl UOPS_RETIRED.MACRO_FUSED = 0xC2/0x04 (TMA Heavy_Operations)" macro_fused 0x4c2
 enc "skl CYCLE_ACTIVITY.STALLS_MEM_ANY = 0xA3/0x14 cmask 20" stalls_mem 0x140014a3
 enc "skl CYCLE_ACTIVITY.STALLS_TOTAL = 0xA3/0x04 cmask 4" stalls_total 0x40004a3
 enc "skl EXE_ACTIVITY.BOUND_ON_STORES = 0xA6/0x40" bound_on_stores 0x40a6
 enc "skl EXE_ACTIVITY.1_PORTS_UTIL = 0xA6/0x02" ports_1 0x2a6
 enc "skl EXE_ACTIVITY.2_PORTS_UTIL = 0xA6/0x04" ports_2 0x4a6
+# SMT on (sysfs smt/active = 1): per-core clocks, as perf's skl-metrics.json CORE_CLKS
+for tree in x86-skylake-smt x86-skylake-sp; do
+	explain topdown --sysfs-root "$S/$tree"
+	enc "$tree CPU_CLK_UNHALTED.THREAD_ANY = 0x3C AnyThread" cycles_any 0x20003c
+	enc "$tree INT_MISC.RECOVERY_CYCLES_ANY = 0x0D/0x01 AnyThread" recovery_any 0x20010d
+	check "$tree: says SMT on and the per-core formula" grep -q "note: SMT on: slots = 4 x CPU_CLK_UNHALTED.THREAD_ANY / 2" "$T_TMP/out"
+done
 for fam in snb ivb hsw bdw; do
 	explain topdown --backend sim --sim-family $fam
 	enc "$fam IDQ_UOPS_NOT_DELIVERED.CORE" not_delivered 0x19c
@@ -52,7 +59,7 @@ enc "glm UOPS_RETIRED.ANY = 0xC2/0x00" uops_retired3 0xc2
 enc "glm ISSUE_SLOTS_NOT_CONSUMED.RECOVERY = 0xCA/0x02" recovery_slots3 0x2ca
 explain topdown --backend sim --sim-family tmt
 enc "tmt TOPDOWN_FE_BOUND.ALL = 0x71" td_fe 0x71
-enc "tmt TOPDOWN_BAD_SPECULATION.ALL = 0x73" td_bad_spec 0x73
+enc "tmt TOPDOWN_BAD_SPECULATION.ALL = 0x73/0x06" td_bad_spec 0x673
 enc "tmt TOPDOWN_BE_BOUND.ALL = 0x74" td_be 0x74
 enc "tmt TOPDOWN_RETIRING.ALL = 0xC2" td_retiring 0xc2
 check "tmt labelled as raw codes" grep -q "note: Tremont TOPDOWN_\* events by raw code" "$T_TMP/out"
@@ -85,13 +92,16 @@ enc "zen4 EX_RET_UCODE_OPS = 0x1C2" ucode_ops 0x1000000c2
 explain topdown --sysfs-root "$S/x86-zen4"
 enc "zen4 LS_NOT_HALTED_CYC = 0x76" cycles 0x76
 # Arm: OP_RETIRED 0x3A, OP_SPEC 0x3B, STALL_SLOT_BACKEND 0x3D, _FRONTEND 0x3E, STALL_SLOT 0x3F
+# arm-neoverse is a Neoverse V1 (MIDR part 0xd40): its own formulas add BR_MIS_PRED 0x10
 explain topdown --sysfs-root "$S/arm-neoverse"
+check "arm-neoverse tree is family neoverse_v1 (MIDR)" grep -q "^# family: neoverse_v1" "$T_TMP/out"
 enc "arm CPU_CYCLES" cycles 0x11
-enc "arm STALL_SLOT" stall_slot 0x3f
-enc "arm STALL_SLOT_FRONTEND" stall_slot_fe 0x3e
-enc "arm STALL_SLOT_BACKEND" stall_slot_be 0x3d
+enc "arm STALL_SLOT" stall_slot_v1 0x3f
+enc "arm STALL_SLOT_FRONTEND" stall_slot_fe_v1 0x3e
+enc "arm STALL_SLOT_BACKEND" stall_slot_be_v1 0x3d
 enc "arm OP_RETIRED" op_retired 0x3a
 enc "arm OP_SPEC" op_spec 0x3b
+enc "arm BR_MIS_PRED" br_mis_pred_v1 0x10
 explain stallcycles --sysfs-root "$S/arm-neoverse"
 enc "arm STALL_FRONTEND" stall_frontend 0x23
 enc "arm STALL_BACKEND" stall_backend 0x24
@@ -120,7 +130,7 @@ lm x86-skylake
 st "skl topdown fits 4 counters" topdown "available +4/4 +1 +0 +no "
 st "skl topdown2 rotates" topdown2 "available +13/4 .*rotate sets"
 lm arm-neoverse
-st "neoverse topdown available" topdown "available +5/6 +1 "
+st "neoverse (V1) topdown available: 6 events with BR_MIS_PRED" topdown "available +6/6 +1 "
 st "neoverse stallcycles available" stallcycles "available +2/6 +1 "
 lm arm-a53
 st "a53 topdown: no STALL_SLOT" topdown "n/a .*no STALL_SLOT events"
@@ -216,13 +226,13 @@ print("%.6f %d" % (worst, n))' "$@"
 }
 L1="frontend bad_spec backend retiring"
 L2="fe_latency fe_bandwidth br_mispredict machine_clears memory_bound core_bound light_ops heavy_ops"
-for fam in snb skl skx icl icx spr slm glm tmt zen4 armv8; do
+for fam in snb skl skx skl_smt skx_smt icl icx spr slm glm tmt grt zen4 armv8; do
 	run_cmd -i 10 --backend sim --sim-family $fam --sim-cpus 3 -m topdown -b -n 6 -f json
 	read -r worst rows < <(sums "$T_TMP/out" $L1)
 	check "sim $fam: level 1 adds up to 100 % (off by $worst over $rows rows)" \
 		python3 -c "import sys; sys.exit(not ($rows >= 12 and $worst < 0.01))"
 done
-for fam in skl spr zen4; do
+for fam in skl skx_smt spr zen4; do
 	run_cmd -i 10 --backend sim --sim-family $fam --sim-cpus 3 -m topdown2 -b -n 8 -f json
 	read -r worst rows < <(sums "$T_TMP/out" $L2)
 	check "sim $fam: level 2 adds up to 100 % (off by $worst over $rows rows)" \

@@ -159,7 +159,7 @@ static void test_probe_command(void)
 {
 	if (start("--backend sim --sim-cpus 2 -i 100 -m cpi --no-rc", true) < 0)
 		return;
-	struct ui_state *u = app.ui;
+	struct ui_state *u = ui_state_of(&app);
 	CHECK_INT(ui_state_command(&app, "probe cache"), 0);
 	CHECK(u->probe != NULL && u->vs.view == VIEW_PROBE, "probe view open");
 	CHECK(u->ntext > 0 && strstr(u->text[0], "cache probe"), "progress line: %s",
@@ -179,7 +179,7 @@ static void test_screen_follows(void)
 {
 	if (start("--backend sim --sim-family snb --sim-cpus 2 -i 10 -m cpi --no-rc", true) < 0)
 		return;
-	struct ui_state *u = app.ui;
+	struct ui_state *u = ui_state_of(&app);
 	for (int i = 0; i < 3; i++) { /* what the run loop does: a tick, then its frame */
 		ticks(1);
 		const struct frame *f = app_refresh_due(&app) ? app_frame_build(&app) : NULL;
@@ -217,7 +217,7 @@ static void test_screen_startup(void)
 {
 	if (start("--backend sim --sim-cpus 2 -i 100 -m cpi --no-rc -c 1 -c bogus -c 3", true) < 0)
 		return;
-	struct ui_state *u = app.ui;
+	struct ui_state *u = ui_state_of(&app);
 	/* start() splits at blanks: the commands with blanks go in here */
 	app.opt.commands[0] = "sort ipc";
 	app.opt.commands[2] = "theme mono";

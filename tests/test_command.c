@@ -4,6 +4,7 @@
 #include "command.h"
 #include "harness.h"
 #include "keys.h"
+#include "paths.h"
 #include "ui.h"
 #include <locale.h>
 #include <sys/stat.h>
@@ -210,9 +211,9 @@ static void test_execute(void)
 	char err[256];
 	const struct command *c;
 
-	CHECK_INT(command_add_table(test_table, NULL), 0);
-	CHECK_INT(command_add_table(test_table, NULL), 0); /* again: nothing */
-	CHECK_INT(command_add_table(clash_table, NULL), -1);
+	CHECK_INT(command_add_table(test_table), 0);
+	CHECK_INT(command_add_table(test_table), 0); /* again: nothing */
+	CHECK_INT(command_add_table(clash_table), -1);
 	for (size_t i = 0; i < N(exec_cases); i++) {
 		calls[0] = '\0';
 		err[0] = '\0';
@@ -238,11 +239,11 @@ static void test_execute(void)
 			      control_cases[i].line, err);
 	}
 	/* with a screen the screen's commands run */
-	app.ui = (struct ui_state *)&app; /* only tscreen's handler runs: it does not look at it */
+	app_observe(&app, &(struct observer){.name = "ui", .state = &app}); /* tscreen ignores it */
 	calls[0] = '\0';
 	CHECK(command_execute(&app, "tscreen", err, sizeof(err)) == 0, "%s", err);
 	CHECK_STR(calls, "tscreen");
-	app.ui = NULL;
+	app_unobserve(&app, "ui");
 	/* a command check knows no screen: screen commands pass (key bindings) */
 	CHECK(command_check("sort cpu; tscreen", err, sizeof(err)) == 0, "%s", err);
 	/* every command: a usage that starts with its name, help, counts, a handler, one owner */
@@ -261,7 +262,7 @@ static void test_execute(void)
 static void test_screen_table(void)
 {
 	const struct command *c;
-	const struct command_setting *s;
+	const struct option_def *s;
 	size_t ncore = 0, nall = 0, screen = 0;
 
 	while (command_core_table[ncore])
@@ -270,11 +271,11 @@ static void test_screen_table(void)
 		screen += (c->flags & COMMAND_SCREEN) != 0;
 	CHECK_INT((int)nall, (int)ncore + 15 + 4); /* the screen's 15, the test's 4 */
 	CHECK_INT((int)screen, 15 + 1);
+	/* every setting has handlers: the core's in its row, the screen's bound by the screen */
 	for (size_t i = 0; (s = command_setting_at(i)); i++) {
-		bool core = false;
-		for (const struct command_setting *k = command_core_settings; k->name; k++)
-			core |= k == s;
-		CHECK(core == !(s->flags & COMMAND_SCREEN), "setting %s", s->name);
+		CHECK((s->set != NULL) == !(s->flags & OPTION_SCREEN), "setting %s", s->name);
+		CHECK(options_setter(s) && options_shower(s), "setting %s has no handlers",
+		      s->name);
 	}
 }
 
@@ -424,8 +425,9 @@ static void test_startup(void)
 	mkdir(rcdir, 0700);
 	snprintf(rcpath, sizeof(rcpath), "%s/pmutoprc", rcdir);
 	setenv("XDG_CONFIG_HOME", dir, 1);
-	CHECK(command_rc_path(buf, sizeof(buf)) == 0 && strcmp(buf, rcpath) == 0, "rc path %s",
-	      buf);
+	CHECK(paths_user(PATHS_CONFIG, "pmutoprc", buf, sizeof(buf)) == 0 &&
+		  strcmp(buf, rcpath) == 0,
+	      "rc path %s", buf);
 	for (size_t i = 0; i < N(startup_cases); i++) {
 		struct command_errors errs = {0};
 		unlink(rcpath);
@@ -437,10 +439,11 @@ static void test_startup(void)
 		memset(&app.opt, 0, sizeof(app.opt));
 		for (int k = 0; k < 3 && startup_cases[i].c[k]; k++)
 			app.opt.commands[app.opt.ncommands++] = startup_cases[i].c[k];
-		app.ui = startup_cases[i].screen ? (struct ui_state *)&app : NULL;
+		if (startup_cases[i].screen)
+			app_observe(&app, &(struct observer){.name = "ui", .state = &app});
 		calls[0] = '\0';
 		int n = command_startup(&app, &errs);
-		app.ui = NULL;
+		app_unobserve(&app, "ui");
 		CHECK(n == startup_cases[i].nerr && (int)errs.n == n, "line %d: %d errors",
 		      startup_cases[i].line, n);
 		CHECK(strcmp(calls, startup_cases[i].log) == 0, "line %d: log '%s'",

@@ -72,6 +72,10 @@ static const struct {
     {__LINE__, "bind x mo|", COMPLETE_UNIQUE, "bind x mode |", "", 2},
     {__LINE__, "bind x mode |", COMPLETE_NONE, "bind x mode |", "", 3},
     {__LINE__, "probe |", COMPLETE_UNIQUE, "probe cache |", "", 1},
+    {__LINE__, "ro|", COMPLETE_UNIQUE, "rows |", "", 0},
+    {__LINE__, "rows c|", COMPLETE_SEVERAL, "rows c|", "cache cluster core cpu", 1},
+    {__LINE__, "rows s|", COMPLETE_UNIQUE, "rows socket |", "", 1},
+    {__LINE__, "rows socket |", COMPLETE_NONE, "rows socket |", "", 2}, /* one unit */
     {__LINE__, "offcore 1|", COMPLETE_SEVERAL, "offcore 1|", "1 10 11 12 13 14 15", 1},
     {__LINE__, "|", COMPLETE_SEVERAL, "|", NULL, 0},
     {__LINE__, "|mode", COMPLETE_SEVERAL, "|mode", NULL, 0},
@@ -81,6 +85,20 @@ static const struct {
     {__LINE__, "frob |", COMPLETE_NONE, "frob |", "", 1},
     {__LINE__, "p|", COMPLETE_SEVERAL, "p|", "pause perf-events probe", 0},
     {__LINE__, "  q|", COMPLETE_UNIQUE, "  quit |", "", 0},
+    /* a ';' ends a statement, as the command line runs it (command_split): the word after it
+     * is a command again */
+    {__LINE__, "pause; mo|", COMPLETE_UNIQUE, "pause; mode |", "", 0},
+    {__LINE__, "pause;mo|", COMPLETE_UNIQUE, "pause;mode |", "", 0},
+    {__LINE__, "pause ; mode c|", COMPLETE_SEVERAL, "pause ; mode c|", "cache cpi", 1},
+    {__LINE__, "pause;|", COMPLETE_SEVERAL, "pause;|", NULL, 0},
+    {__LINE__, "mode cpi; set |", COMPLETE_SEVERAL, "mode cpi; set |", "interval scale units", 1},
+    {__LINE__, "mode 'c;|", COMPLETE_NONE, "mode 'c;|", "", 0}, /* quoted: no statement ends */
+    /* a setting's values come from its row in the option table */
+    {__LINE__, "set stat m|", COMPLETE_SEVERAL, "set stat m|", "max median min", 2},
+    {__LINE__, "set running o|", COMPLETE_SEVERAL, "set running o|", "off on", 2},
+    {__LINE__, "set theme mo|", COMPLETE_UNIQUE, "set theme mono |", "", 2},
+    {__LINE__, "set mode ca|", COMPLETE_UNIQUE, "set mode cache |", "", 2},
+    {__LINE__, "set cpus |", COMPLETE_NONE, "set cpus |", "", 2},
 };
 
 /* The tests for a common prefix: candidates sharing more than the typed text. */

@@ -2,7 +2,9 @@
 /* test_counts.c: delta, wrap, scaling and state rules, table-driven. */
 #include "counts.h"
 #include "cpuset.h"
+#include "family.h"
 #include "harness.h"
+#include "platform.h"
 
 static const struct {
 	int line;
@@ -18,7 +20,11 @@ static const struct {
     {__LINE__, {0xfffffff0u, 0, 0}, {0x10, 10, 10}, 32, 0x20, 1.0, COUNT_OK},
     {__LINE__, {0xfffffffffff0ull, 0, 0}, {0x10, 10, 10}, 48, 0x20, 1.0, COUNT_OK},
     {__LINE__, {500, 0, 0}, {400, 10, 10}, 64, 0, 0, COUNT_INVALID},
-    {__LINE__, {0x10, 0, 0}, {0xfffffff0u, 10, 10}, 32, 0, 0, COUNT_INVALID},
+    /* a 32-bit counter advancing 2^31..2^32-1 in one tick is a count (a 3 GHz core in 1 s
+     * counts 3e9 cycles), not a counter going back */
+    {__LINE__, {0x10, 0, 0}, {0xfffffff0u, 10, 10}, 32, 0xffffffe0u, 1.0, COUNT_OK},
+    {__LINE__, {0, 0, 0}, {3000000000u, 10, 10}, 32, 3e9, 1.0, COUNT_OK},
+    {__LINE__, {0x7fffffffu, 0, 0}, {0xffffffffu, 10, 10}, 32, 0x80000000u, 1.0, COUNT_OK},
     {__LINE__, {1, 10, 10}, {2, 5, 5}, 64, 0, 0, COUNT_INVALID},
     {__LINE__, {0, 0, 0}, {10, 100, 101}, 64, 10, 1.0, COUNT_OK},
 };
@@ -60,6 +66,23 @@ int main(void)
 		}
 		if (!cpulist_cases[i].ok)
 			CHECK(err[0] != '\0', "line %d: error message set", cpulist_cases[i].line);
+	}
+	/* the platform line's "interval ok" bound is what count_delta accepts: a 32-bit counter
+	 * at 2.6 GHz wraps after 1.65 s; every interval it calls ok gives a valid delta */
+	struct platform_pmu p = {.family = family_find("xscale1"), .max_khz = 2600000};
+	for (long ms = 100; ms <= 3000; ms += 100) {
+		char note[240];
+		platform_wrap_note(&p, ms, note, sizeof(note));
+		bool said_ok = strstr(note, "s ok") != NULL;
+		struct raw_count a = {0x1234, 0, 0}, b = {0, 1000, 1000};
+		double cycles = 2.6e9 * (double)ms / 1e3;
+		b.value = (a.value + (uint64_t)cycles) & 0xffffffffu;
+		struct count c;
+		count_delta(&a, &b, 32, &c);
+		bool valid = c.state == COUNT_OK && c.value == (double)(uint64_t)cycles;
+		CHECK(said_ok == (cycles < 4294967296.0), "%ld ms: %s", ms, note);
+		CHECK(!said_ok || valid, "%ld ms called ok, but %.0f cycles read as %s %.0f", ms,
+		      cycles, count_state_name(c.state), c.value);
 	}
 	CHECK_INT(count_state_parse("not_counted"), COUNT_NOT_COUNTED);
 	CHECK_INT(count_state_parse("bogus"), -1);

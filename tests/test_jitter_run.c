@@ -25,9 +25,9 @@ static struct capture {
 	double values[MAX_SAMPLES][MAX_ROWS * MAX_M];
 } cap;
 
-static void capture_hook(struct app_ctx *app, const struct snapshot *snap, void *arg)
+static void capture_hook(struct observer *o, struct app_ctx *app, const struct snapshot *snap)
 {
-	(void)app, (void)arg;
+	(void)app, (void)o;
 	if (cap.n >= MAX_SAMPLES || snap->nrows > MAX_ROWS || snap->nevents > MAX_EV ||
 	    snap->nmetrics > MAX_M)
 		return;
@@ -58,7 +58,7 @@ static int start(const char *args, char *err, size_t errlen)
 		return -1;
 	if (jitter_attach(&app, err, errlen) < 0)
 		return -1;
-	app_add_hook(&app, &(struct app_hook){.name = "capture", .on_snapshot = capture_hook});
+	app_observe(&app, &(struct observer){.name = "capture", .on_tick = capture_hook});
 	return app_tick(&app, err, errlen) < 0 ? -1 : 0; /* priming read */
 }
 
@@ -283,7 +283,7 @@ static void test_flight_replay(void)
 	CHECK_INT(ticks, 100);
 	/* a direct write of a window inside the ring */
 	struct rec_header h = {.version = 1, .ncpus = 4, .interval_ms = 10, .backend = "sim"};
-	struct rec_cpu_info cpus[4] = {{0, ""}, {1, ""}, {2, ""}, {3, ""}};
+	struct rec_cpu_info cpus[4] = {{.cpu = 0}, {.cpu = 1}, {.cpu = 2}, {.cpu = 3}};
 	h.cpus = cpus;
 	struct rec_event ev[2] = {{.name = "cycles", .spec = "perf::CYCLES"},
 				  {.name = "instructions", .spec = "perf::INSTRUCTIONS"}};

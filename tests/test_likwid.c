@@ -49,10 +49,24 @@ static void test_arch(void)
 	static const struct {
 		const char *family, *arch;
 	} t[] = {
-	    {"skl", "skylake"},	    {"skx", "skylakeX"},    {"icl", "ICL"},	 {"hsw", "haswell"},
-	    {"slm", "silvermont"},  {"glm", "goldmont"},    {"zen", "zen"},	 {"armv8", "arm8"},
-	    {"cortex_a53", "arm8"}, {"cortex_a72", "arm8"}, {"cortex_a9", NULL}, {"xscale2", NULL},
+	    {"skl", "skylake"},
+	    {"skx", "skylakeX"},
+	    {"icl", "ICL"},
+	    {"hsw", "haswell"},
+	    {"slm", "silvermont"},
+	    {"glm", "goldmont"},
+	    {"zen", "zen"},
+	    {"armv8", "arm8"},
+	    {"cortex_a53", "arm8"},
+	    {"cortex_a72", "arm8"},
+	    {"cortex_a9", NULL},
+	    {"xscale2", NULL},
 	    {"generic", NULL},
+	    /* SMT-on variants and server parts follow their family (likwid's own directories) */
+	    {"skx_smt", "skylakeX"},
+	    {"skl_smt", "skylake"},
+	    {"hsw_smt", "haswell"},
+	    {"icx", "ICX"},
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const char *a = likwid_arch_of(family_find(t[i].family));

@@ -4,6 +4,7 @@
 #include "history.h"
 #include "keys.h"
 #include "lineedit.h"
+#include "paths.h"
 #include <locale.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -169,7 +170,7 @@ static void test_history(void)
 		return;
 	}
 	setenv("XDG_STATE_HOME", dir, 1);
-	CHECK_INT(hist_default_path(path, sizeof(path)), 0);
+	CHECK_INT(paths_user(PATHS_STATE, "history", path, sizeof(path)), 0);
 	snprintf(want, sizeof(want), "%s/pmutop/history", dir);
 	CHECK_STR(path, want);
 	h = hist_open(NULL, 100, err, sizeof(err));

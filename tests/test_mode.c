@@ -5,6 +5,7 @@
 #include "family.h"
 #include "harness.h"
 #include "mode.h"
+#include "paths.h"
 
 /* ---- raw event tables the ARM and XScale modes are checked against ------------------------ */
 
@@ -389,7 +390,8 @@ static const struct {
     {__LINE__, "armv8_cortex_a57", "cortex_a57"},
     {__LINE__, "armv8_cortex_a72", "cortex_a72"},
     {__LINE__, "armv8_pmuv3_0", "armv8"},
-    {__LINE__, "armv8_neoverse_n1", "armv8"},
+    {__LINE__, "armv8_neoverse_n1", "neoverse_n1"},
+    {__LINE__, "armv8_neoverse_v2", "neoverse_v2"},
     {__LINE__, "armv5_xscale1", "xscale1"},
     {__LINE__, "armv5_xscale2", "xscale2"},
     {__LINE__, "cpu", NULL},
@@ -458,6 +460,55 @@ static void check_arm_cores(const struct mode_registry *reg)
 			      a.fixed);
 			int n = mode_plan_sets(m, f, f->counters, &plan, err, sizeof(err));
 			CHECK(n == 1, "%s on %s: %d sets (%s)", m->name, f->key, n, err);
+		}
+	}
+	/* XScale (CCNT + 2, CCNT + 4): each seed mode's PMN0/PMN1 pair counts in one set, and
+	 * every set counts an event some metric reads (the seed, section 3.7.4) */
+	static const struct {
+		const char *mode;
+		unsigned pmn0, pmn1;
+	} seed_pairs[] = {{"icache", 0x07, 0x00},   {"ifetch", 0x01, 0x00}, {"dcache", 0x0a, 0x0b},
+			  {"bufstall", 0x08, 0x09}, {"stall", 0x02, 0x0c},  {"itlb", 0x07, 0x03},
+			  {"dtlb", 0x0a, 0x04}};
+	const char *const xs[] = {"xscale1", "xscale2"};
+	for (size_t k = 0; k < 2; k++) {
+		const struct pmu_family *f = family_find(xs[k]);
+		for (size_t i = 0; f && i < sizeof(seed_pairs) / sizeof(seed_pairs[0]); i++) {
+			const struct mode *m = mode_find(reg, seed_pairs[i].mode);
+			static struct mode_plan plan;
+			char err[256], spec0[8], spec1[8];
+			struct mode_resolution r;
+			if (!m || mode_resolve(m, f, &r) < 0) {
+				CHECK(0, "%s on %s", seed_pairs[i].mode, xs[k]);
+				continue;
+			}
+			int n = mode_plan_sets(m, f, f->counters, &plan, err, sizeof(err));
+			CHECK(n >= 1, "%s on %s: %s", m->name, f->key, err);
+			snprintf(spec0, sizeof(spec0), "r%02x", seed_pairs[i].pmn0);
+			snprintf(spec1, sizeof(spec1), "r%02x", seed_pairs[i].pmn1);
+			bool together = false;
+			for (int s = 0; s < plan.nsets; s++) {
+				bool has0 = false, has1 = false, useful = false;
+				for (int j = 0; j < plan.set[s].n; j++) {
+					const struct mode_event *ev =
+					    &r.events->events[plan.set[s].ev[j]];
+					has0 |= !strcmp(ev->spec, spec0);
+					has1 |= !strcmp(ev->spec, spec1);
+					if (!strcmp(ev->spec, "rfe"))
+						continue; /* CCNT counts in every set */
+					for (int q = 0; q < m->nmetrics && !useful; q++) {
+						const char *const *names;
+						int nv = expr_vars(m->metrics[q].expr, &names);
+						for (int v = 0; v < nv; v++)
+							useful |= !strcmp(names[v], ev->alias);
+					}
+				}
+				together |= has0 && has1;
+				CHECK(useful, "%s on %s: set %d counts only events no metric reads",
+				      m->name, f->key, s);
+			}
+			CHECK(together, "%s on %s: the seed's pair %s, %s in one set", m->name,
+			      f->key, spec0, spec1);
 		}
 	}
 	/* ARMv6 and ARM11 MPCore differ from 0x06 on: instructions are 0x07 and 0x08 */
@@ -1009,7 +1060,7 @@ static void check_registry(void)
 	struct mode_registry reg;
 	mode_registry_init(&reg);
 	int n = mode_load_builtin(&reg);
-	CHECK_INT(n, 15); /* 12 + topdown, topdown2, stallcycles */
+	CHECK_INT(n, 16); /* 12 + topdown, topdown2, tma, stallcycles */
 	for (int i = 0; i < reg.nwarnings; i++)
 		CHECK(0, "built-in warning: %s", reg.warnings[i]);
 	const struct mode *cpi = mode_find(&reg, "cpi");
@@ -1039,7 +1090,7 @@ static void check_registry(void)
 		snprintf(expect, sizeof(expect), "%s/%s%s", dir, want[i].file, want[i].msg);
 		CHECK_STR(reg.warnings[i], expect);
 	}
-	CHECK_INT(reg.n, 16);
+	CHECK_INT(reg.n, 17);
 	cpi = mode_find(&reg, "cpi");
 	CHECK(cpi && strcmp(cpi->title, "User CPI") == 0, "user cpi replaces the built-in one");
 	CHECK(mode_find(&reg, "fixture_good") != NULL, "good fixture loaded");
@@ -1061,16 +1112,24 @@ static void check_registry(void)
 	/* User directory: XDG_CONFIG_HOME first, then HOME. */
 	char buf[512];
 	setenv("XDG_CONFIG_HOME", "/x/cfg", 1);
-	CHECK(mode_user_dir(buf, sizeof(buf)) == 0 && strcmp(buf, "/x/cfg/pmutop/modes") == 0,
+	CHECK(paths_user(PATHS_CONFIG, "modes", buf, sizeof(buf)) == 0 &&
+		  strcmp(buf, "/x/cfg/pmutop/modes") == 0,
 	      "xdg: %s", buf);
 	setenv("XDG_CONFIG_HOME", "relative", 1); /* the spec says: ignore relative paths */
 	setenv("HOME", "/home/u", 1);
-	CHECK(mode_user_dir(buf, sizeof(buf)) == 0 &&
+	CHECK(paths_user(PATHS_CONFIG, "modes", buf, sizeof(buf)) == 0 &&
 		  strcmp(buf, "/home/u/.config/pmutop/modes") == 0,
 	      "home: %s", buf);
+	/* state (the history) the same way: XDG_STATE_HOME, else ~/.local/state */
+	setenv("XDG_STATE_HOME", "rel", 1);
+	CHECK(paths_user(PATHS_STATE, "history", buf, sizeof(buf)) == 0 &&
+		  strcmp(buf, "/home/u/.local/state/pmutop/history") == 0,
+	      "state: %s", buf);
+	unsetenv("XDG_STATE_HOME");
+	CHECK_INT(paths_user(PATHS_CONFIG, "modes", buf, 10), -1); /* does not fit */
 	unsetenv("XDG_CONFIG_HOME");
 	unsetenv("HOME");
-	CHECK_INT(mode_user_dir(buf, sizeof(buf)), -1);
+	CHECK_INT(paths_user(PATHS_CONFIG, "modes", buf, sizeof(buf)), -1);
 }
 
 /* ---- metrics evaluate with the builtin variables ------------------------------------------ */

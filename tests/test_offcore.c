@@ -242,6 +242,16 @@ static void test_nhm_spr_glm(void)
 	CHECK(offcore_config1(m, 6, NULL, &c1, err, sizeof(err)) < 0 && strstr(err, "bit 6"), "%s",
 	      err);
 	CHECK(offcore_bit_find(m, "SW_PF") && offcore_bit_find(m, "SW_PF")->bit == 12, "glm SW_PF");
+	/* COREWB (bit 3) counts on MSR_OFFCORE_RSP_0 only (Intel's Goldmont list: MSRIndex 0x1a6):
+	 * the sweep gives it slot 0, and a spec for RSP_1 is refused */
+	CHECK(offcore_spec(m, 3, NULL, 1, spec, sizeof(spec), err, sizeof(err)) < 0 &&
+		  strstr(err, "MSR_OFFCORE_RSP_0 only"),
+	      "glm COREWB on RSP_1: %s", err);
+	struct offcore_selection sel = {.bits = {2, 3}, .nbits = 2, .response = &m->responses[0]};
+	struct offcore_plan plan;
+	CHECK_INT(offcore_plan_make(m, &sel, 0, &plan), 1);
+	CHECK(plan.slice_bits[0][0] == 3 && plan.slice_bits[0][1] == 2, "glm slice 0: %d %d",
+	      plan.slice_bits[0][0], plan.slice_bits[0][1]);
 }
 
 /* The kernel's valid masks: libpfm4's slm SNP_ANY holds reserved bit 35. */

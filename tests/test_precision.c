@@ -332,8 +332,46 @@ static void test_cpu_comes_online(void)
 	CHECK(system(cmd) == 0, "%s", cmd);
 }
 
+/* GHz against a reference clock: a CPU whose reference clock was not counted this tick is n/c
+ * (not cycles per wall second) and stays out of the all row, which would otherwise divide four
+ * CPUs' cycles by three CPUs' reference cycles (4 GHz from four 3 GHz cores). */
+static void test_reference_not_counted(void)
+{
+	static const char *const events[] = {"cycles", "ref", "tsc"};
+	static const char *const formulas[] = {
+	    "ghz=cycles * tsc / ref / ncpus / interval / 1e9 ?? cycles / ncpus / interval / 1e9"};
+	struct fixture f;
+	if (fixture_init(&f, 4, events, 3, formulas, 1, NULL, 1.0) < 0)
+		return;
+	for (int r = 0; r < 4; r++) {
+		set_count(&f, r, 0, 3e9, COUNT_OK);
+		set_count(&f, r, 1, 2e9, r == 3 ? COUNT_NOT_COUNTED : COUNT_OK);
+		set_count(&f, r, 2, 2e9, COUNT_OK);
+	}
+	snapshot_compute(&f.s);
+	for (int r = 0; r < 3; r++)
+		CHECK(fabs(f.values[r] - 3.0) < 1e-9, "cpu %d: %g GHz", r, f.values[r]);
+	CHECK(isnan(f.values[3]) && detail_of(&f, 3, 0)->not_counted,
+	      "cpu 3 (reference not counted): %g GHz, want n/c", f.values[3]);
+	CHECK(fabs(f.total_values[0] - 3.0) < 1e-9, "all: %g GHz, want 3 (cpu 3 left out)",
+	      f.total_values[0]);
+	metric_program_free(f.prog);
+
+	/* no reference clock in the mode at all (ARM): wall time, as documented */
+	static const char *const arm_events[] = {"cycles"};
+	if (fixture_init(&f, 2, arm_events, 1, formulas, 1, NULL, 1.0) < 0)
+		return;
+	set_count(&f, 0, 0, 2e9, COUNT_OK);
+	set_count(&f, 1, 0, 1e9, COUNT_OK);
+	snapshot_compute(&f.s);
+	CHECK(fabs(f.values[0] - 2.0) < 1e-9 && fabs(f.total_values[0] - 1.5) < 1e-9,
+	      "no reference: %g and all %g GHz", f.values[0], f.total_values[0]);
+	metric_program_free(f.prog);
+}
+
 int main(void)
 {
+	test_reference_not_counted();
 	test_proc_util();
 	test_exact_inputs();
 	test_fine_source_preferred();

@@ -471,8 +471,49 @@ static void test_assign_levels(void)
 	}
 }
 
+/* The timing chain's clock against the one the system reports (no dependence on this
+ * machine's clock: figures injected, references read from the sysfs trees). */
+static void test_clock_check(void)
+{
+	static const struct {
+		int line;
+		double chain, max_mhz, cur_mhz, cpuinfo_mhz, want;
+		const char *why;
+	} cases[] = {
+	    /* 19 GHz on a 2.6 GHz machine: the chain ran ~7 steps per cycle */
+	    {__LINE__, 19.0, 0, 0, 2600, 0, "not trusted"},
+	    {__LINE__, 2.55, 0, 0, 2600, 2.55, "cpu MHz"},
+	    {__LINE__, 2.9, 2600, 1200, 1200, 2.9, "cpuinfo_max_freq"}, /* turbo step */
+	    {__LINE__, 3.1, 2600, 0, 0, 0, "not trusted"},
+	    {__LINE__, 0.4, 2600, 0, 0, 0, "not trusted"}, /* under a fifth of the clock */
+	    {__LINE__, 1.0, 2600, 0, 0, 1.0, "cpufreq"},
+	    {__LINE__, 2.0, 0, 0, 0, 2.0, "no cpufreq"}, /* nothing to check against */
+	    {__LINE__, 19.0, 0, 0, 0, 0, "no core"},
+	    {__LINE__, 0, 2600, 0, 0, 0, "not measured"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct probe_clock_ref ref = {cases[i].max_mhz, cases[i].cur_mhz,
+					      cases[i].cpuinfo_mhz};
+		char why[200];
+		double got = probe_clock_check(cases[i].chain, &ref, why, sizeof(why));
+		CHECK(fabs(got - cases[i].want) < 1e-12 && strstr(why, cases[i].why),
+		      "line %d: %g GHz (%s)", cases[i].line, got, why);
+	}
+	char root[4400];
+	struct probe_clock_ref ref;
+	snprintf(root, sizeof(root), "%s/tests/sysfs/arm-neoverse", harness_src());
+	probe_clock_reference(root, 0, &ref);
+	CHECK(fabs(ref.max_mhz - 2600) < 1e-9 && ref.cpuinfo_mhz == 0,
+	      "arm-neoverse: cpufreq max %g MHz, cpu MHz %g", ref.max_mhz, ref.cpuinfo_mhz);
+	snprintf(root, sizeof(root), "%s/tests/sysfs/x86-zen3", harness_src());
+	probe_clock_reference(root, 2, &ref);
+	CHECK(ref.max_mhz == 0 && fabs(ref.cpuinfo_mhz - 2400) < 1e-9,
+	      "x86-zen3: cpufreq max %g MHz, cpu MHz %g", ref.max_mhz, ref.cpuinfo_mhz);
+}
+
 int main(void)
 {
+	test_clock_check();
 	test_assign_levels();
 	make_grid();
 	snprintf(fixture, sizeof(fixture), "%s/tests/fixtures/probe", harness_src());

@@ -4,8 +4,11 @@
 #include "harness.h"
 #include "output.h"
 #include "textutil.h"
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
 
 /* Every terminal escape a hostile file could carry. */
 #define OSC52 "\x1b]52;c;cHduZWQ=\x07"
@@ -160,8 +163,58 @@ static void check_json(void)
 	free(w.buf);
 }
 
+/* The one UTF-8 decoder against glibc's (mbrtowc in C.UTF-8): every lead byte with a spread of
+ * continuation bytes, cut sequences included. */
+static void check_utf8(void)
+{
+	static const unsigned char conts[] = {0x00, 0x41, 0x7f, 0x80, 0x8f,
+					      0x90, 0x9f, 0xa0, 0xbf, 0xc0};
+	const size_t nc = sizeof(conts);
+	int compared = 0, differ = 0;
+
+	if (!setlocale(LC_CTYPE, "C.UTF-8")) {
+		printf("SKIP utf8: no C.UTF-8 locale to compare with\n");
+		return;
+	}
+	for (unsigned lead = 0x01; lead <= 0xff; lead++)
+		for (size_t a = 0; a < nc; a++)
+			for (size_t b = 0; b < nc; b++)
+				for (size_t c = 0; c < nc; c++)
+					for (size_t n = 1; n <= 4; n++) {
+						unsigned char s[4] = {(unsigned char)lead, conts[a],
+								      conts[b], conts[c]};
+						mbstate_t st;
+						wchar_t wc = 0;
+						uint32_t cp = 0;
+						memset(&st, 0, sizeof(st));
+						size_t g = mbrtowc(&wc, (const char *)s, n, &st);
+						size_t m =
+						    text_utf8_decode((const char *)s, n, &cp);
+						/* glibc: >0 a character of g bytes, (size_t)-1/-2
+						 * none; it decodes past U+10FFFF, which RFC 3629
+						 * ends at */
+						bool gok = g != (size_t)-1 && g != (size_t)-2 &&
+							   g > 0 && (uint32_t)wc <= 0x10ffff;
+						compared++;
+						if (gok != (m > 0) ||
+						    (gok && (g != m || (uint32_t)wc != cp))) {
+							if (differ++ < 5)
+								CHECK(
+								    0,
+								    "%02x %02x %02x %02x (n %zu): "
+								    "glibc %zd U+%x, ours %zu U+%x",
+								    s[0], s[1], s[2], s[3], n,
+								    (ssize_t)g, (unsigned)wc, m,
+								    (unsigned)cp);
+						}
+					}
+	CHECK(differ == 0, "%d of %d sequences decode unlike glibc", differ, compared);
+	setlocale(LC_CTYPE, "C");
+}
+
 int main(void)
 {
+	check_utf8();
 	check_escape();
 	check_stream();
 	check_csv();

@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "mode.h"
 #include "options.h"
+#include "output.h"
 #include "playback.h"
 #include "replay.h"
 #include "theme.h"
@@ -93,6 +94,8 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	const struct snapshot *snap = session_snapshot(app.session);
 	/* a mode with a stacked bar: its metrics as the frame finds them */
 	const struct frame *f = app.mode.nstack ? app_frame_build(&app) : NULL;
+	if (f && ui_state_of(&app))
+		ui_state_frame(&app, f); /* as the run loop hands it to the screen */
 	char pmu[160], banner[160];
 	snprintf(pmu, sizeof(pmu), "%s%s", app.replay ? "" : "SIMULATED ", app.family->desc);
 	snprintf(banner, sizeof(banner), "%s", app.replay ? "REPLAY stat.csv" : "SIMULATED");
@@ -109,7 +112,7 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	    .paused = sc->paused,
 	    .capability = "capability line of the test (fixed text)",
 	};
-	struct ui_state *u = app.ui;
+	struct ui_state *u = ui_state_of(&app);
 	struct view_input in = {
 	    .header = &hd,
 	    .snap = snap->seq ? snap : NULL,
@@ -120,7 +123,7 @@ static struct canvas *draw(int w, int h, struct view_state *vs, const struct scr
 	    .prompt = sc->prompt,
 	    .nstack = f ? f->nstack : 0,
 	    .stack = f ? f->stack : NULL,
-	    .drill = f ? f->drill : NULL,
+	    .drill = f && f->drill[0] ? f->drill : NULL,
 	};
 	if (sc->text)
 		in.text =
@@ -331,6 +334,47 @@ int main(void)
 	setenv("XDG_CONFIG_HOME", tmp, 1);
 	struct screen plain = {0};
 
+	/* Rows summed per core: the key column names the unit and holds perf's labels, wide
+	 * enough for them, with the core's numbers (the frame's) beside each. */
+	char rows_args[512];
+	snprintf(rows_args, sizeof(rows_args),
+		 "--sim-cpus 8 -m cpi --per-core --sysfs-root %s/tests/sysfs/x86-2s-smt",
+		 harness_src());
+	if (fx_open(rows_args, 2) == 0) {
+		struct view_state vs = table_state();
+		const struct frame *f = app_frame_build(&app);
+		struct view_header hd = {.host = "testhost", .mode = app.mode_name};
+		struct view_input in = {.header = &hd,
+					.snap = f ? f->snap : NULL,
+					.row_unit = "core",
+					.row_keys = f ? f->row_keys : NULL,
+					.history = &hist};
+		struct canvas *c = canvas_new(100, 24);
+		views_draw(c, &in, &vs);
+		char *t = dump(c, false);
+		CHECK(f && f->row_keys && f->snap->nrows == 4, "4 core rows");
+		CHECK(strstr(t, "CORE ") != NULL, "no CORE column head:\n%s", t);
+		char want[64];
+		if (f && f->row_keys) {
+			int cpi = views_sort_column(f->snap, "cpi");
+			char num[32];
+			output_format_metric(f->snap->values[3 * f->snap->nmetrics + cpi], 0, num,
+					     sizeof(num));
+			snprintf(want, sizeof(want), "S1-D0-C1 ");
+			char *line = strstr(t, want);
+			CHECK(line != NULL, "no S1-D0-C1 row:\n%s", t);
+			if (line) {
+				char *end = strchr(line, '\n');
+				if (end)
+					*end = '\0';
+				CHECK(strstr(line, num) != NULL,
+				      "S1-D0-C1 row lacks its cpi %s: %s", num, line);
+			}
+		}
+		free(t);
+		canvas_free(c);
+	}
+
 	/* Table: dcache with a miss spike on CPU 1 (warn class) among good CPUs. */
 	if (fx_open("--sim-cpus 4 -m dcache --sim-spike 1:1:30", 3) == 0) {
 		struct view_state vs = table_state();
@@ -478,7 +522,7 @@ int main(void)
 	/* Help view, a prompt and a paused header. */
 	if (fx_open("--sim-cpus 2 -m cpi", 1) == 0) {
 		ui_state_command(&app, "help");
-		struct ui_state *u = app.ui;
+		struct ui_state *u = ui_state_of(&app);
 		struct view_state vs = u->vs;
 		CHECK_INT(vs.view, VIEW_HELP);
 		struct screen sc = {.text = true};
@@ -591,10 +635,11 @@ int main(void)
 		 * with CPU 3 kept selected, a second drill says there is none and changes nothing,
 		 * and drill up returns */
 		ui_state_command(&app, "sort be-");
-		CHECK_INT(app.ui->vs.scroll, 0);
+		CHECK_INT(ui_state_of(&app)->vs.scroll, 0);
 		ui_state_key(&app, KEYS_ENTER); /* the default binding: drill */
 		CHECK_STR(app.mode_name, "stackfx2");
-		CHECK(app.ui->vs.pin && app.ui->vs.pin_cpu == 3, "the drill did not keep CPU 3");
+		CHECK(ui_state_of(&app)->vs.pin && ui_state_of(&app)->vs.pin_cpu == 3,
+		      "the drill did not keep CPU 3");
 		CHECK(strstr(app.status, "drill-down: mode stackfx2 for CPU 3") != NULL,
 		      "status: %s", app.status);
 		ui_state_command(&app, "drill");

@@ -8,7 +8,7 @@
 
 static int exec_bind(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
-	struct ui_state *u = ctx->app->ui;
+	struct ui_state *u = ui_state_of(ctx->app);
 	char *command = command_join(argc - 2, argv + 2);
 
 	if (!command) {

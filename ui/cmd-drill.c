@@ -9,11 +9,12 @@
 /* The CPU of the selected row (the first row shown, in the order the table draws), or -1. */
 static int selected_cpu(const struct app_ctx *app, const struct ui_state *u)
 {
-	const struct snapshot *snap = app->frames ? app->frame.snap : NULL;
+	(void)app;
+	const struct snapshot *snap = u->shown.snap; /* the table the screen shows */
 	if (!snap || snap->nrows <= 0)
 		return -1;
 	int order[snap->nrows];
-	views_table_order(snap, app->frame.core_type, &u->vs, order);
+	views_table_order(snap, u->shown.core_type, &u->vs, order);
 	int k = u->vs.scroll;
 	k = k < 0 ? 0 : k >= snap->nrows ? snap->nrows - 1 : k;
 	return snap->cpus[order[k]];
@@ -24,7 +25,7 @@ static int selected_cpu(const struct app_ctx *app, const struct ui_state *u)
 static int switch_mode(const struct command_ctx *ctx, const char *name, int cpu, char *err,
 		       size_t errlen)
 {
-	struct ui_state *u = ctx->app->ui;
+	struct ui_state *u = ui_state_of(ctx->app);
 	if (app_set_mode(ctx->app, name, err, errlen) < 0)
 		return -1;
 	if (cpu >= 0) {
@@ -38,7 +39,7 @@ static int exec_drill(const struct command_ctx *ctx, int argc, char **argv, char
 		      size_t errlen)
 {
 	struct app_ctx *app = ctx->app;
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	const char *way = argc > 1 ? argv[1] : "down";
 	bool up = strcmp(way, "up") == 0;
 	if (!up && strcmp(way, "down") != 0) {

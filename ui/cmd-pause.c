@@ -11,9 +11,9 @@ static int exec_pause(const struct command_ctx *ctx, int argc, char **argv, char
 
 	(void)argc, (void)err, (void)errlen;
 	if (strcmp(argv[0], "toggle-pause") == 0)
-		app->display_paused = !app->display_paused;
+		app_set_paused(app, !app->display_paused);
 	else
-		app->display_paused = strcmp(argv[0], "pause") == 0;
+		app_set_paused(app, strcmp(argv[0], "pause") == 0);
 	command_note(ctx, "%s",
 		     app->display_paused ? "display paused, counting goes on (space resumes)"
 					 : "resumed");

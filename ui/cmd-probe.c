@@ -15,7 +15,7 @@ static void probe_line(void *ctx, const char *line)
 /* Rebuilds the probe view's lines from its progress or result. */
 static void probe_text(struct app_ctx *app)
 {
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 
 	if (!u->probe)
 		return;
@@ -44,7 +44,7 @@ static void probe_text(struct app_ctx *app)
 
 void ui_probe_advance(struct app_ctx *app)
 {
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 
 	if (!u->probe || u->probe_done)
 		return;
@@ -65,7 +65,7 @@ static int exec_probe(const struct command_ctx *ctx, int argc, char **argv, char
 		      size_t errlen)
 {
 	struct app_ctx *app = ctx->app;
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 
 	if (strcmp(argv[1], "cache") != 0 && strcmp(argv[1], "stop") != 0) {
 		snprintf(err, errlen, "unknown probe \"%s\" (cache)", argv[1]);

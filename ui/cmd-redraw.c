@@ -8,14 +8,14 @@ static int exec_redraw(const struct command_ctx *ctx, int argc, char **argv, cha
 		       size_t errlen)
 {
 	(void)argc, (void)argv, (void)err, (void)errlen;
-	((struct ui_state *)ctx->app->ui)->force_full = true;
+	ui_state_of(ctx->app)->force_full = true;
 	return 0;
 }
 
 static int exec_command_line(const struct command_ctx *ctx, int argc, char **argv, char *err,
 			     size_t errlen)
 {
-	struct ui_state *u = ctx->app->ui;
+	struct ui_state *u = ui_state_of(ctx->app);
 
 	(void)argc, (void)argv, (void)err, (void)errlen;
 	u->prompting = true;

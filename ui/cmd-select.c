@@ -11,7 +11,7 @@ static int exec_select(const struct command_ctx *ctx, int argc, char **argv, cha
 		       size_t errlen)
 {
 	struct app_ctx *app = ctx->app;
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	const char *v = argv[1];
 	int page = u->canvas ? u->canvas->h - 8 : 10;
 

@@ -9,7 +9,7 @@
 static int exec_sort(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
 	struct app_ctx *app = ctx->app;
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	int nm = app->mode.nmetrics;
 	const char *v = argv[1];
 
@@ -55,7 +55,7 @@ static int exec_spark(const struct command_ctx *ctx, int argc, char **argv, char
 		      size_t errlen)
 {
 	struct app_ctx *app = ctx->app;
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 
 	(void)argc;
 	if (strcmp(argv[1], "off") == 0) {

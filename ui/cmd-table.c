@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmd-table.c: the screen's command and settings tables, added to the core's (ui_add_commands). */
+/* cmd-table.c: the screen's command table and settings' handlers, added to the core's. */
 #include "app.h"
 #include "command.h"
 #include "ui.h"
@@ -25,7 +25,7 @@ static const struct command *const ui_command_table[] = {
 
 /* --- the screen's settings ------------------------------------------------------------------- */
 
-#define UI(ctx) ((struct ui_state *)(ctx)->app->ui)
+#define UI(ctx) ui_state_of((ctx)->app)
 
 static int set_flag(bool *flag, const char *v, char *err, size_t errlen)
 {
@@ -75,19 +75,13 @@ static void show_theme(const struct command_ctx *ctx, char *b, size_t l)
 	snprintf(b, l, "%s", UI(ctx)->theme.name);
 }
 
-static const struct command_setting ui_settings[] = {
-    {"theme", "colour theme", COMMAND_SCREEN, set_theme, show_theme},
-    {"running", "on: show the running % of scaled values", COMMAND_SCREEN, set_running,
-     show_running},
-    {"group", "on: group rows by core type (hybrid, big.LITTLE)", COMMAND_SCREEN, set_group,
-     show_group},
-    {"ascii", "on: ASCII bars and sparklines (serial consoles)", COMMAND_SCREEN, set_ascii,
-     show_ascii},
-    {NULL, NULL, 0, NULL, NULL},
-};
-
 void ui_add_commands(void)
 {
 	/* the names are fixed at build time: a clash is a bug that test_command catches */
-	(void)command_add_table(ui_command_table, ui_settings);
+	(void)command_add_table(ui_command_table);
+	/* the handlers of the screen's settings: their rows are in the option table */
+	(void)options_bind_screen("theme", set_theme, show_theme);
+	(void)options_bind_screen("running", set_running, show_running);
+	(void)options_bind_screen("group", set_group, show_group);
+	(void)options_bind_screen("ascii", set_ascii, show_ascii);
 }

@@ -8,7 +8,7 @@
 
 static int load_theme(struct app_ctx *app, const char *name, char *err, size_t errlen)
 {
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	struct theme t;
 
 	theme_init_default(&t);
@@ -28,7 +28,7 @@ static int load_theme(struct app_ctx *app, const char *name, char *err, size_t e
 
 int ui_theme_set(struct app_ctx *app, const char *v, char *err, size_t errlen)
 {
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 
 	if (strcmp(v, "next") != 0 && strcmp(v, "prev") != 0)
 		return load_theme(app, v, err, errlen);
@@ -53,7 +53,7 @@ static int exec_theme(const struct command_ctx *ctx, int argc, char **argv, char
 	(void)argc;
 	if (ui_theme_set(ctx->app, argv[1], err, errlen) < 0)
 		return -1;
-	command_note(ctx, "theme %s", ((struct ui_state *)ctx->app->ui)->theme.name);
+	command_note(ctx, "theme %s", ui_state_of(ctx->app)->theme.name);
 	return 0;
 }
 

@@ -11,9 +11,9 @@
 /* The help view: commands and keys (from the tables), settings, modes; or one command. */
 static int show_help(struct app_ctx *app, const char *topic, char *err, size_t errlen)
 {
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	char **lines = topic ? command_help_for(topic, err, errlen) : command_help_lines(&u->km);
-	const struct command_setting *s;
+	const struct option_def *s;
 
 	if (topic && !lines)
 		return -1;
@@ -27,7 +27,8 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		ui_text_add(u, ROLE_TITLE, "%s", "");
 		ui_text_add(u, ROLE_TITLE, "Settings (:set NAME VALUE, :show [NAME])");
 		for (size_t i = 0; (s = command_setting_at(i)); i++)
-			ui_text_add(u, ROLE_HELP_TEXT, "  %-10s %s", s->name, s->help);
+			ui_text_add(u, ROLE_HELP_TEXT, "  %-10s %s", s->name,
+				    s->set_help ? s->set_help : s->help);
 		ui_text_add(u, ROLE_TITLE, "%s", "");
 		ui_text_add(u, ROLE_TITLE, "Modes (:mode NAME, m/M)");
 		for (int i = 0; i < app->modes->n; i++) {
@@ -67,7 +68,7 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 /* The message log, newest last. */
 static void show_messages(struct app_ctx *app)
 {
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	int start = (app->message_head - app->nmessages + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
 
 	ui_text_clear(u);
@@ -87,7 +88,7 @@ static void show_messages(struct app_ctx *app)
 
 static int exec_view(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
-	struct ui_state *u = ctx->app->ui;
+	struct ui_state *u = ui_state_of(ctx->app);
 
 	(void)argc;
 	for (int v = 0; v < VIEW_COUNT; v++) {

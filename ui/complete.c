@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* complete.c: prompt completion: libedit's tok_line finds the word, sources give candidates. */
+/* complete.c: prompt completion: the command splitter finds the word, sources give candidates. */
 #include "complete.h"
-#include "keys.h"
+#include "command.h"
+#include "rows.h"
 #include "theme.h"
 #include <dirent.h>
-#include <histedit.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,7 @@ int complete_list_add(struct complete_list *l, const char *s)
 	return 0;
 }
 
-void complete_list_free(struct complete_list *l)
+static void complete_list_free(struct complete_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
@@ -73,6 +73,29 @@ static const char *const key_names[] = {"space", "tab",	 "enter",  "esc",    "up
 					"down",	 "left", "right",  "home",   "end",
 					"pgup",	 "pgdn", "insert", "delete", "backspace"};
 
+/* The values of "set NAME": the setting's row says (options.h): literal words are added here,
+ * "@themes" and "@modes" are completed as those arguments are. */
+static enum command_arg setting_values(int argc, const char *const *argv, struct complete_list *out)
+{
+	const struct option_def *s;
+	char err[256];
+
+	if (argc < 2 || !(s = command_setting_find(argv[1], err, sizeof(err))) || !s->complete)
+		return ARG_NONE;
+	if (strcmp(s->complete, "@themes") == 0)
+		return ARG_THEME;
+	if (strcmp(s->complete, "@modes") == 0)
+		return ARG_MODE;
+	for (const char *w = s->complete; *w && *w != '@';) {
+		size_t n = strcspn(w, " ");
+		char word[64];
+		snprintf(word, sizeof(word), "%.*s", (int)n, w);
+		complete_list_add(out, word);
+		w += n + (w[n] == ' ');
+	}
+	return ARG_NONE;
+}
+
 void complete_commands(void *user, int word, int argc, const char *const *argv,
 		       struct complete_list *out)
 {
@@ -98,6 +121,8 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 	kind = c->args[word - 1 < last ? word - 1 : last];
 	if (word - 1 > last && c->args[last] == ARG_COMMAND)
 		kind = ARG_NONE; /* the bound command's own arguments: not completed */
+	if (kind == ARG_VALUE)
+		kind = setting_values(argc, argv, out);
 	switch (kind) {
 	case ARG_NONE:
 		return;
@@ -131,6 +156,10 @@ void complete_commands(void *user, int word, int argc, const char *const *argv,
 		break;
 	case ARG_PROBE:
 		complete_list_add(out, "cache");
+		return;
+	case ARG_ROWS:
+		for (int u = 0; u < ROWS_NUNITS; u++)
+			complete_list_add(out, rows_unit_name((enum row_unit)u));
 		return;
 	case ARG_DRILL:
 		complete_list_add(out, "down");
@@ -177,7 +206,7 @@ static size_t raw_word_start(const char *line, size_t cursor)
 			quote = ch;
 		} else if (ch == '\\') {
 			i++;
-		} else if (ch == ' ' || ch == '\t') {
+		} else if (ch == ' ' || ch == '\t' || ch == ';') {
 			start = i + 1;
 		}
 	}
@@ -231,34 +260,40 @@ int complete_line(const char *line, size_t cursor, complete_fn fn, void *user,
 		  struct complete_result *res)
 {
 	size_t len = strlen(line);
-	LineInfo li;
-	Tokenizer *tok;
+	char **words = NULL, *head, err[128];
 	const char **argv;
-	int argc, cw, co, rc = 0;
+	int argc, cw, rc = 0;
 	struct complete_list all = {0};
 	char *prefix = NULL;
 
 	memset(res, 0, sizeof(*res));
 	if (cursor > len)
 		cursor = len;
-	if (!(tok = tok_init(NULL)))
+	/* the words up to the cursor, split as the command line runs them (command_split) */
+	if (!(head = strndup(line, cursor)))
 		return -1;
-	li.buffer = line;
-	li.cursor = line + cursor;
-	li.lastchar = line + len;
-	if (tok_line(tok, &li, &argc, &argv, &cw, &co) != 0) {
+	if (command_split(head, &argc, &words, err, sizeof(err)) != 0) {
 		/* unterminated quote: nothing sensible to complete */
+		free(head);
 		res->line = strdup(line);
 		res->cursor = cursor;
-		tok_end(tok);
 		return res->line ? 0 : -1;
 	}
-	/* after a blank (or at the start) the cursor begins a new, empty word */
-	bool fresh = cursor == 0 || line[cursor - 1] == ' ' || line[cursor - 1] == '\t';
-	if (fresh || cw >= argc)
-		prefix = strdup("");
-	else
-		prefix = strndup(argv[cw], (size_t)co);
+	free(head);
+	/* after a blank, a ';' (or at the start) the cursor begins a new, empty word */
+	char before = cursor ? line[cursor - 1] : ' ';
+	bool sep = before == ';' && argc && strcmp(words[argc - 1], ";") == 0 &&
+		   !(cursor > 1 && line[cursor - 2] == '\\');
+	bool fresh = before == ' ' || before == '\t' || sep || argc == 0;
+	/* complete within the statement the cursor is in: the words after the last ';' */
+	int stmt = 0;
+	for (int i = 0; i < argc; i++)
+		if (strcmp(words[i], ";") == 0 && (i + 1 < argc || fresh))
+			stmt = i + 1;
+	argv = (const char **)(words + stmt);
+	argc -= stmt;
+	cw = fresh ? argc : argc - 1;
+	prefix = strdup(fresh ? "" : argv[cw]);
 	res->word = cw;
 	if (!prefix)
 		goto oom;
@@ -306,12 +341,12 @@ int complete_line(const char *line, size_t cursor, complete_fn fn, void *user,
 			goto oom;
 	}
 	free(prefix);
-	tok_end(tok);
+	command_free_words(-1, words);
 	return 0;
 oom:
 	complete_list_free(&all);
 	free(prefix);
-	tok_end(tok);
+	command_free_words(-1, words);
 	complete_result_free(res);
 	return -1;
 }

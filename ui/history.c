@@ -2,6 +2,7 @@
 /* history.c: command history on libedit's history(3), saved under the XDG state directory. */
 #include "history.h"
 #include "linereader.h"
+#include "paths.h"
 #include "safefile.h"
 #include <errno.h>
 #include <histedit.h>
@@ -18,19 +19,6 @@ struct hist {
 	bool walking;
 	char *draft; /* the line being typed when the walk started */
 };
-
-int hist_default_path(char *buf, size_t len)
-{
-	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-
-	if (x && *x)
-		snprintf(buf, len, "%s/pmutop/history", x);
-	else if (home && *home)
-		snprintf(buf, len, "%s/.local/state/pmutop/history", home);
-	else
-		return -1;
-	return 0;
-}
 
 /* libedit reads the history with unbounded lines: first make sure it is a small text file
  * (regular, lines and size bounded as for the rc file). -1 with the reason in @err. */
@@ -66,7 +54,7 @@ struct hist *hist_open(const char *path, int size, char *err, size_t errlen)
 	history(h->h, &ev, H_SETUNIQUE, 1);
 	if (path)
 		snprintf(h->path, sizeof(h->path), "%s", path);
-	else if (hist_default_path(h->path, sizeof(h->path)) < 0)
+	else if (paths_user(PATHS_STATE, "history", h->path, sizeof(h->path)) < 0)
 		h->path[0] = '\0';
 	if (h->path[0] && access(h->path, F_OK) == 0 && checked(h->path, err, errlen) == 0 &&
 	    history(h->h, &ev, H_LOAD, h->path) < 0)
@@ -99,7 +87,7 @@ static int save_to(FILE *f, void *arg)
 
 /* Written beside the file and renamed over it: a symbolic link planted there is replaced,
  * never written through. */
-int hist_save(struct hist *h, char *err, size_t errlen)
+static int hist_save(struct hist *h, char *err, size_t errlen)
 {
 	if (!h->path[0]) {
 		snprintf(err, errlen, "no history file (HOME is not set)");

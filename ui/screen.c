@@ -5,10 +5,7 @@
 #include "command.h"
 #include "complete.h"
 #include "frame.h"
-#include "history.h"
-#include "jitter.h"
 #include "keys.h"
-#include "lineedit.h"
 #include "run.h"
 #include "textutil.h"
 #include "theme.h"
@@ -130,9 +127,10 @@ static void blit(struct ui_state *u)
 	u->force_full = false;
 }
 
-void ui_redraw(struct app_ctx *app)
+/* Draws now. */
+static void ui_redraw(struct app_ctx *app)
 {
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	int h, w;
 	if (terminal_lost)
 		return;
@@ -208,7 +206,7 @@ static void resize(struct app_ctx *app)
 	struct winsize ws;
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
 		resizeterm(ws.ws_row, ws.ws_col);
-	struct ui_state *u = app->ui;
+	struct ui_state *u = ui_state_of(app);
 	u->force_full = true;
 	ui_redraw(app);
 }
@@ -221,7 +219,7 @@ static void read_keys(struct app_ctx *app)
 		int key = map_key(status, ch);
 		if (key == KEYS_RESIZE) {
 			/* queued by resizeterm() itself: the size is already applied */
-			((struct ui_state *)app->ui)->force_full = true;
+			ui_state_of(app)->force_full = true;
 			continue;
 		}
 		if (key < 0)

@@ -12,8 +12,6 @@
 #include "mode.h"
 #include "output.h"
 #include "probe.h"
-#include "recorder.h"
-#include "remote.h"
 #include "replay.h"
 #include "textutil.h"
 #include "ui.h"
@@ -25,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UI(app) ((struct ui_state *)(app)->ui)
+#define UI(app) ui_state_of(app)
 
 /* --- text views ----------------------------------------------------------------------------- */
 
@@ -104,14 +102,13 @@ static void on_mode(struct app_ctx *app, void *arg)
 
 /* The sparkline history follows the frames, however they were made (the run's refreshes, or
  * :tick and :jump in a replay), and holds while the display is paused. */
-static void follow_frame(struct app_ctx *app, struct ui_state *u)
+static void follow_frame(struct ui_state *u)
 {
-	if (!app->frames || app->frames == u->seen_frames)
-		return;
-	u->seen_frames = app->frames;
-	const struct snapshot *snap = app->frame.snap;
-	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics)
+	const struct snapshot *snap = u->shown.snap;
+	if (!u->hist.v || u->hist.nrows != snap->nrows || u->hist.nmetrics != snap->nmetrics ||
+	    u->seen_rows != (int)u->shown.rows) /* :rows: the rows are other things now */
 		view_history_reset(&u->hist, snap->nrows, snap->nmetrics);
+	u->seen_rows = (int)u->shown.rows;
 	view_history_push(&u->hist, snap);
 }
 
@@ -207,6 +204,8 @@ static void prompt_complete(struct app_ctx *app)
 	complete_result_free(&res);
 }
 
+static void obs_mode(struct observer *o, struct app_ctx *app) { on_mode(app, o->state); }
+
 /* --- state ---------------------------------------------------------------------------------- */
 
 int ui_state_command(struct app_ctx *app, const char *line)
@@ -226,7 +225,12 @@ struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	app->ui = u;
+	struct observer o = {.name = "ui", .state = u, .on_mode = obs_mode};
+	if (!app_observe(app, &o)) {
+		free(u);
+		snprintf(err, errlen, "too many observers of the run");
+		return NULL;
+	}
 	u->vs.sort_col = -1;
 	u->vs.spark_metric = -1;
 	theme_init_default(&u->theme);
@@ -251,12 +255,6 @@ struct ui_state *ui_state_new(struct app_ctx *app, char *err, size_t errlen)
 		app_log(app, MSG_WARN, "history: %s", why);
 	metrics_of(app, u->seen_metrics, sizeof(u->seen_metrics));
 	offcore_of(app, u->seen_offcore, sizeof(u->seen_offcore));
-	struct app_hook hook = {.name = "ui", .on_mode = on_mode, .arg = u};
-	if (app_add_hook(app, &hook) < 0) {
-		snprintf(err, errlen, "too many observers of the run");
-		ui_state_free(app);
-		return NULL;
-	}
 	return u;
 }
 
@@ -265,7 +263,6 @@ void ui_state_free(struct app_ctx *app)
 	struct ui_state *u = UI(app);
 	if (!u)
 		return;
-	app_remove_hook(app, "ui");
 	char err[256];
 	if (u->history && hist_close(u->history, err, sizeof(err)) < 0)
 		text_fprintf(stderr, "pmutop: saving history: %s\n", err);
@@ -275,12 +272,15 @@ void ui_state_free(struct app_ctx *app)
 	keys_map_free(&u->km);
 	lineedit_free(&u->le);
 	view_history_free(&u->hist);
+	frame_store_free(u->shown_store);
 	ui_text_clear(u);
 	if (u->probe)
 		probe_free(u->probe);
 	free(u);
-	app->ui = NULL;
+	app_unobserve(app, "ui");
 }
+
+struct ui_state *ui_state_of(const struct app_ctx *app) { return app_observer_state(app, "ui"); }
 
 void ui_state_set_depth(struct app_ctx *app, int colors)
 {
@@ -305,7 +305,7 @@ static void bind_replay_keys(struct app_ctx *app)
 
 void ui_state_startup(struct app_ctx *app)
 {
-	if (app->replay && !app->remote)
+	if (app->replay && !source_has(&app->source, SOURCE_CAP_FORWARD)) /* not a remote one */
 		bind_replay_keys(app);
 	struct command_errors errs = {0};
 	command_startup(app, &errs);
@@ -318,8 +318,14 @@ void ui_state_after_tick(struct app_ctx *app) { ui_probe_advance(app); }
 
 void ui_state_frame(struct app_ctx *app, const struct frame *f)
 {
-	(void)f;
-	follow_frame(app, UI(app));
+	struct ui_state *u = UI(app);
+	if (f == &app->frame && app->frame_store)
+		app_frame_take(app, &u->shown, &u->shown_store); /* the newest: no copy */
+	else if (frame_copy(&u->shown, &u->shown_store, f) < 0) {
+		app_log(app, MSG_WARN, "out of memory: the screen keeps its last frame");
+		return;
+	}
+	follow_frame(u);
 }
 
 static void prompt_key(struct app_ctx *app, int key)
@@ -425,15 +431,16 @@ static const struct view_jitter *view_jitter_of(const struct frame *f, struct vi
 int ui_state_draw(struct app_ctx *app, struct canvas *c)
 {
 	struct ui_state *u = UI(app);
-	const struct frame *f = app->frames ? &app->frame : NULL;
+	if (app->frame.stepped && app->frame.seq > u->shown.seq)
+		ui_state_frame(app, &app->frame); /* a replay moved by hand, paused or not */
+	const struct frame *f = u->shown.snap ? &u->shown : NULL; /* the frame it holds */
 	const struct snapshot *snap = f ? f->snap : NULL;
-	follow_frame(app, u);
-	app->watch_owners = u->vs.view == VIEW_COUNTERS; /* the map kept fresh while shown */
+	watch_want_owners(app, u->vs.view == VIEW_COUNTERS); /* the map kept fresh while shown */
 	if (u->vs.view == VIEW_COUNTERS) {
 		ui_text_clear(u);
-		watch_lines(f, add_counter_line, u);
+		watch_lines(app, f, add_counter_line, u);
 	}
-	if (u->vs.view == VIEW_SPIKES && app->jitter) {
+	if (u->vs.view == VIEW_SPIKES && jitter_get(app)) {
 		bool tail = u->vs.scroll >= u->ntext - (c->h - 8); /* follow the newest spikes */
 		ui_text_clear(u);
 		jitter_spike_lines(app, add_spike_line, u);
@@ -445,10 +452,10 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	if (f && (f->position[0] || f->recorder[0]))
 		snprintf(extra, sizeof(extra), "%s%s%s", f->position,
 			 f->position[0] && f->recorder[0] ? "  " : "", f->recorder);
-	else if (app->overruns)
+	else if (f && f->overruns)
 		snprintf(extra, sizeof(extra),
 			 "missed ticks: %llu (machine busy or interval too short)",
-			 (unsigned long long)app->overruns);
+			 (unsigned long long)f->overruns);
 	if (f && f->show_self) {
 		size_t used = strlen(extra);
 		snprintf(extra + used, sizeof(extra) - used, "%s%s", used ? "; " : "", f->self);
@@ -459,16 +466,16 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		snprintf(pmu_line, sizeof(pmu_line), "%s%s%s", f->pmu_line,
 			 f->util_source[0] ? " | util from " : "", f->util_source);
 	/* the header describes the machine the numbers come from (the recorded one in a replay) */
-	const struct source_machine *mach = &app->machine;
-	char capability[sizeof(mach->capability) + 640]; /* + the guard's and the owners' facts */
+	const struct source_machine *mach = f ? f->machine : &app->machine;
+	char capability[sizeof(mach->capability) + 1400]; /* + the guard's and the owners' facts */
 	struct view_header h = {
 	    .host = mach->host[0] ? mach->host : "?",
 	    .kernel = mach->kernel[0] ? mach->kernel : "?",
 	    .pmu = f ? pmu_line : "",
 	    .banner = f && f->banner[0] ? f->banner : NULL,
-	    .mode = app->mode_name,
-	    .title = app->mode.title,
-	    .interval_ms = app->interval_ms,
+	    .mode = f ? f->mode : app->mode_name,
+	    .title = f ? f->title : app->mode.title,
+	    .interval_ms = f ? f->interval_ms : app->interval_ms,
 	    .measured_ms = have ? snap->interval_s * 1000 : 0,
 	    .samples =
 		f ? f->ticks : 0, /* the tick the frame shows (counting goes on when paused) */
@@ -484,6 +491,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .header = &h,
 	    .snap = have ? snap : NULL,
 	    .core_type = f ? f->core_type : NULL,
+	    .row_unit = f && f->row_keys ? rows_unit_name(f->rows) : NULL,
+	    .row_keys = f ? f->row_keys : NULL,
 	    .history = &u->hist,
 	    .text = {(const char *const *)u->text, u->text_roles, u->ntext},
 	    .message = app->status[0] ? app->status : NULL,
@@ -491,8 +500,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .jitter = have ? view_jitter_of(f, &vj) : NULL,
 	    .nstack = have ? f->nstack : 0,
 	    .stack = have ? f->stack : NULL,
-	    .drill = app->mode.drill[0] ? app->mode.drill : NULL,
-	    .drilled_from = back && strcmp(back->to, app->mode_name) == 0 ? back->from : NULL,
+	    .drill = f && f->drill[0] ? f->drill : NULL,
+	    .drilled_from = f && back && strcmp(back->to, f->mode) == 0 ? back->from : NULL,
 	};
 	if (app->nmessages) {
 		int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;

@@ -130,7 +130,7 @@ static int exec_freeze(const struct command_ctx *ctx, int argc, char **argv, cha
 	if (jitter_trigger(app, s ? s->time_s : 0, "freeze (key or :freeze)", err, errlen) < 0) {
 		if (j->flight)
 			return -1;
-		j->freeze_pending = !app->opt.batch; /* freeze without a recording */
+		jitter_freeze_view(app); /* freeze without a recording */
 	}
 	command_note(ctx, "frozen at %.3f s%s (:freeze again to follow)", s ? s->time_s : 0,
 		     j->flight ? "; writing the flight recording" : "");

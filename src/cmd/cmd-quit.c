@@ -6,7 +6,7 @@
 static int exec_quit(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
 	(void)argc, (void)argv, (void)err, (void)errlen;
-	ctx->app->quit = true;
+	app_quit(ctx->app);
 	return 0;
 }
 

@@ -4,7 +4,6 @@
 #include "command.h"
 #include "recorder.h"
 #include "remote.h"
-#include "replay.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -43,12 +42,12 @@ static int exec_mark(const struct command_ctx *ctx, int argc, char **argv, char 
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (app->remote) {
+	if (remote_app_active(app)) {
 		/* into the agent's stream, and into the local recording if there is one */
 		char line[600];
 		snprintf(line, sizeof(line), "mark %s", text);
 		rc = remote_app_send(app, line, err, errlen);
-		if (rc == 0 && app->recorder)
+		if (rc == 0 && recorder_active(app))
 			rc = recorder_mark(app, text, err, errlen);
 	} else {
 		rc = recorder_mark(app, text, err, errlen);

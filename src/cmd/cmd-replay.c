@@ -18,7 +18,7 @@ static int need_replay(const struct app_ctx *app, const char *cmd, char *err, si
 static int show(struct app_ctx *app, int rc)
 {
 	if (rc == 0)
-		app_frame_build(app);
+		app_frame_step(app);
 	return rc;
 }
 
@@ -30,7 +30,7 @@ static int exec_tick(const struct command_ctx *ctx, int argc, char **argv, char 
 	if (need_replay(app, argv[0], err, errlen) < 0)
 		return -1;
 	int n = argc > 1 ? atoi(argv[1]) : 1;
-	app->display_paused = true;
+	app_set_paused(app, true);
 	return show(app, playback_step(app, n, err, errlen));
 }
 

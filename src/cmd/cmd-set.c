@@ -4,17 +4,18 @@
 #include "command.h"
 #include "cpuset.h"
 #include "jitter.h"
+#include "options.h"
 #include <stdio.h>
 #include <string.h>
 
-/* --- the core's settings --------------------------------------------------------------------- */
+/* --- the core's settings (their rows are in the option table, src/options.c) ------------------ */
 
-static void show_interval(const struct command_ctx *ctx, char *b, size_t l)
+void setting_interval_show(const struct command_ctx *ctx, char *b, size_t l)
 {
 	snprintf(b, l, "%ld", ctx->app->interval_ms);
 }
 
-static int set_interval(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+int setting_interval_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
 {
 	long ms;
 
@@ -25,17 +26,17 @@ static int set_interval(const struct command_ctx *ctx, const char *v, char *err,
 	return app_set_interval(ctx->app, ms, err, errlen);
 }
 
-static void show_mode(const struct command_ctx *ctx, char *b, size_t l)
+void setting_mode_show(const struct command_ctx *ctx, char *b, size_t l)
 {
 	snprintf(b, l, "%s", ctx->app->mode_name);
 }
 
-static int set_mode(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+int setting_mode_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
 {
 	return app_set_mode(ctx->app, v, err, errlen);
 }
 
-static void show_cpus(const struct command_ctx *ctx, char *b, size_t l)
+void setting_cpus_show(const struct command_ctx *ctx, char *b, size_t l)
 {
 	struct cpuset s;
 
@@ -45,12 +46,12 @@ static void show_cpus(const struct command_ctx *ctx, char *b, size_t l)
 	cpuset_format(&s, b, l);
 }
 
-static int set_cpus(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+int setting_cpus_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
 {
 	return app_set_cpus(ctx->app, strcmp(v, "all") == 0 ? NULL : v, err, errlen);
 }
 
-static int set_attrib(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+int setting_attrib_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
 {
 	bool on;
 
@@ -59,14 +60,14 @@ static int set_attrib(const struct command_ctx *ctx, const char *v, char *err, s
 	return jitter_get(ctx->app) ? jitter_set_attrib(ctx->app, on, err, errlen) : 0;
 }
 
-static void show_attrib(const struct command_ctx *ctx, char *b, size_t l)
+void setting_attrib_show(const struct command_ctx *ctx, char *b, size_t l)
 {
 	const struct jitter *j = jitter_get(ctx->app);
 
 	snprintf(b, l, "%s", j && j->attrib_on ? "on" : "off");
 }
 
-static int set_stat(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+int setting_stat_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
 {
 	struct jitter *j = jitter_get(ctx->app);
 	int st = jitter_stat_parse(v);
@@ -75,51 +76,39 @@ static int set_stat(const struct command_ctx *ctx, const char *v, char *err, siz
 		snprintf(err, errlen, "stat: \"%s\" is not value, min, median, p99, max or dev", v);
 		return -1;
 	}
-	j->stat = (enum jitter_stat)st;
+	jitter_set_stat(ctx->app, (enum jitter_stat)st);
 	return 0;
 }
 
-static void show_stat(const struct command_ctx *ctx, char *b, size_t l)
+void setting_stat_show(const struct command_ctx *ctx, char *b, size_t l)
 {
 	const struct jitter *j = jitter_get(ctx->app);
 
 	snprintf(b, l, "%s", jitter_stat_name(j ? j->stat : JITTER_VALUE));
 }
 
-static void show_self(const struct command_ctx *ctx, char *b, size_t l)
+void setting_self_show(const struct command_ctx *ctx, char *b, size_t l)
 {
 	jitter_status_line(ctx->app, b, l);
 }
 
-static int set_self(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
+int setting_self_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
 {
 	(void)ctx, (void)v;
 	snprintf(err, errlen, "self is read-only");
 	return -1;
 }
 
-const struct command_setting command_core_settings[] = {
-    {"interval", "sampling interval in ms (10..3600000)", 0, set_interval, show_interval},
-    {"mode", "the event mode", 0, set_mode, show_mode},
-    {"cpus", "monitored CPUs (list or all)", 0, set_cpus, show_cpus},
-    {"attrib", "on: attribution columns (switches, irqs, SMIs, MHz, task)", 0, set_attrib,
-     show_attrib},
-    {"stat", "window statistic in the table: value min median p99 max dev", 0, set_stat, show_stat},
-    {"self", "pmutop's own cadence, lateness, CPU use and memory (read-only)", 0, set_self,
-     show_self},
-    {NULL, NULL, 0, NULL, NULL},
-};
-
 /* --- set and show ---------------------------------------------------------------------------- */
 
 /* The setting @name, if this run has what it needs. */
-static const struct command_setting *usable(const struct command_ctx *ctx, const char *cmd,
-					    const char *name, int *rc, char *err, size_t errlen)
+static const struct option_def *usable(const struct command_ctx *ctx, const char *cmd,
+				       const char *name, int *rc, char *err, size_t errlen)
 {
-	const struct command_setting *s = command_setting_find(name, err, errlen);
+	const struct option_def *s = command_setting_find(name, err, errlen);
 
 	*rc = -1;
-	if (s && (s->flags & COMMAND_SCREEN) && !ctx->screen) {
+	if (s && (((s->flags & OPTION_SCREEN) && !ctx->screen) || !options_setter(s))) {
 		snprintf(err, errlen, "%s %s: only on the screen, not in batch mode", cmd, s->name);
 		*rc = COMMAND_SCREEN_ONLY;
 		return NULL;
@@ -130,29 +119,29 @@ static const struct command_setting *usable(const struct command_ctx *ctx, const
 static int exec_set(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
 	int rc;
-	const struct command_setting *s = usable(ctx, argv[0], argv[1], &rc, err, errlen);
+	const struct option_def *s = usable(ctx, argv[0], argv[1], &rc, err, errlen);
 
 	(void)argc;
-	return s ? s->set(ctx, argv[2], err, errlen) : rc;
+	return s ? options_setter(s)(ctx, argv[2], err, errlen) : rc;
 }
 
 static int exec_show(const struct command_ctx *ctx, int argc, char **argv, char *err, size_t errlen)
 {
-	const struct command_setting *s;
+	const struct option_def *s;
 	char line[1024] = "", val[256];
 	int rc;
 
 	if (argc > 1) {
 		if (!(s = usable(ctx, argv[0], argv[1], &rc, err, errlen)))
 			return rc;
-		s->show(ctx, val, sizeof(val));
+		options_shower(s)(ctx, val, sizeof(val));
 		app_log(ctx->app, MSG_INFO, "%s = %s", s->name, val);
 		return 0;
 	}
 	for (size_t i = 0; (s = command_setting_at(i)); i++) {
-		if ((s->flags & COMMAND_SCREEN) && !ctx->screen)
+		if (((s->flags & OPTION_SCREEN) && !ctx->screen) || !options_shower(s))
 			continue;
-		s->show(ctx, val, sizeof(val));
+		options_shower(s)(ctx, val, sizeof(val));
 		size_t u = strlen(line);
 		snprintf(line + u, sizeof(line) - u, "%s%s=%s", u ? "  " : "", s->name, val);
 	}

@@ -20,7 +20,6 @@
 
 /* The core's table first, then those added (the screen's). */
 static const struct command *const *tables[MAX_TABLES] = {command_core_table};
-static const struct command_setting *setting_tables[MAX_TABLES] = {command_core_settings};
 static size_t ntables = 1;
 
 const struct command *command_at(size_t i)
@@ -36,16 +35,16 @@ const struct command *command_at(size_t i)
 	return NULL;
 }
 
-const struct command_setting *command_setting_at(size_t i)
+const struct option_def *command_setting_at(size_t i)
 {
-	for (size_t t = 0; t < ntables; t++) {
-		size_t n = 0;
-		while (setting_tables[t] && setting_tables[t][n].name)
-			n++;
-		if (i < n)
-			return &setting_tables[t][i];
-		i -= n;
-	}
+	const struct option_def *d;
+
+	/* the core's first, then the screen's */
+	for (unsigned screen = 0; screen <= OPTION_SCREEN; screen += OPTION_SCREEN)
+		for (size_t r = 0; (d = options_at(r)); r++)
+			if ((d->flags & OPTION_SET) && (d->flags & OPTION_SCREEN) == screen &&
+			    i-- == 0)
+				return d;
 	return NULL;
 }
 
@@ -59,17 +58,7 @@ static bool name_taken(const char *name)
 	return false;
 }
 
-static bool setting_taken(const char *name)
-{
-	const struct command_setting *s;
-
-	for (size_t i = 0; (s = command_setting_at(i)); i++)
-		if (strcmp(s->name, name) == 0)
-			return true;
-	return false;
-}
-
-int command_add_table(const struct command *const *commands, const struct command_setting *settings)
+int command_add_table(const struct command *const *commands)
 {
 	size_t n = 0;
 
@@ -81,15 +70,11 @@ int command_add_table(const struct command *const *commands, const struct comman
 	for (const struct command *const *c = commands; *c; c++, n++)
 		if (name_taken((*c)->name) || ((*c)->alias && name_taken((*c)->alias)))
 			return -1;
-	for (const struct command_setting *s = settings; s && s->name; s++)
-		if (setting_taken(s->name))
-			return -1;
 	for (size_t i = 0; command_at(i); i++)
 		n++;
 	if (n > MAX_COMMANDS)
 		return -1;
 	tables[ntables] = commands;
-	setting_tables[ntables] = settings;
 	ntables++;
 	return 0;
 }
@@ -162,9 +147,9 @@ const struct command *command_find(const char *word, char *err, size_t errlen)
 	return find(word, 0, err, errlen);
 }
 
-const struct command_setting *command_setting_find(const char *name, char *err, size_t errlen)
+const struct option_def *command_setting_find(const char *name, char *err, size_t errlen)
 {
-	const struct command_setting *s;
+	const struct option_def *s;
 	char list[256] = "";
 
 	for (size_t i = 0; (s = command_setting_at(i)); i++)
@@ -463,7 +448,7 @@ int command_check(const char *line, char *err, size_t errlen)
 int command_execute_from(struct app_ctx *app, enum command_origin origin, const char *line,
 			 char *err, size_t errlen)
 {
-	bool screen = app && app->ui;
+	bool screen = app && app_observer_state(app, "ui");
 	struct run r = {.ctx = {.app = app, .screen = screen, .origin = origin},
 			.exec = true,
 			.screen = screen,
@@ -538,7 +523,7 @@ static int run_script(const char *text, const struct script *s, struct command_e
 
 static struct script text_script(struct app_ctx *app, const char *name)
 {
-	bool screen = app && app->ui;
+	bool screen = app && app_observer_state(app, "ui");
 
 	return (struct script){.name = name,
 			       .run = {.ctx = {.app = app, .screen = screen, .origin = COMMAND_RC},
@@ -580,33 +565,21 @@ int command_run_file(struct app_ctx *app, const char *path, struct command_error
 	return rc;
 }
 
-int command_rc_path(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-
-	if (xdg && *xdg)
-		snprintf(buf, len, "%s/pmutop/pmutoprc", xdg);
-	else if (home && *home)
-		snprintf(buf, len, "%s/.config/pmutop/pmutoprc", home);
-	else
-		return -1;
-	return 0;
-}
-
 /* The rc files in the order they run: the system-wide one, then the user's. */
 #define RC_FILES 2
 
 int command_startup(struct app_ctx *app, struct command_errors *errs)
 {
-	bool screen = app->ui != NULL;
+	bool screen = app_observer_state(app, "ui") != NULL;
 	char paths[RC_FILES][4096];
 	char *texts[RC_FILES] = {NULL};
 	struct script rcs[RC_FILES];
 	int nrc = 0, nerr = 0;
 
 	if (!app->opt.no_rc) {
-		int have[RC_FILES] = {paths_system_rc(paths[0], sizeof(paths[0])),
-				      command_rc_path(paths[1], sizeof(paths[1]))};
+		int have[RC_FILES] = {
+		    paths_system_rc(paths[0], sizeof(paths[0])),
+		    paths_user(PATHS_CONFIG, "pmutoprc", paths[1], sizeof(paths[1]))};
 		for (int i = 0; i < RC_FILES; i++) {
 			if (have[i] != 0 || access(paths[i], F_OK) != 0)
 				continue;
@@ -726,7 +699,7 @@ static const char *const kind_names[ARG_KIND_COUNT] = {
     [ARG_EVENT] = "event",   [ARG_OPTION] = "option",	[ARG_VALUE] = "value",
     [ARG_KEY] = "key",	     [ARG_FILE] = "file",	[ARG_TEXT] = "text",
     [ARG_VIEW] = "view",     [ARG_PROBE] = "probe",	[ARG_RULE] = "rule",
-    [ARG_SELECT] = "row",    [ARG_DRILL] = "direction",
+    [ARG_SELECT] = "row",    [ARG_DRILL] = "direction", [ARG_ROWS] = "unit",
 };
 
 char **command_help_for(const char *name, char *err, size_t errlen)

@@ -128,9 +128,9 @@ static void cut(struct lineedit *le, size_t from, size_t to, bool kill)
 }
 
 void lineedit_left(struct lineedit *le) { le->cursor = prev_cp(le, le->cursor); }
-void lineedit_right(struct lineedit *le) { le->cursor = next_cp(le, le->cursor); }
+static void lineedit_right(struct lineedit *le) { le->cursor = next_cp(le, le->cursor); }
 void lineedit_home(struct lineedit *le) { le->cursor = 0; }
-void lineedit_end(struct lineedit *le) { le->cursor = le->len; }
+static void lineedit_end(struct lineedit *le) { le->cursor = le->len; }
 
 static bool blank_at(const struct lineedit *le, size_t pos)
 {
@@ -158,25 +158,25 @@ void lineedit_word_right(struct lineedit *le)
 		le->cursor = next_cp(le, le->cursor);
 }
 
-void lineedit_backspace(struct lineedit *le)
+static void lineedit_backspace(struct lineedit *le)
 {
 	if (le->len)
 		cut(le, prev_cp(le, le->cursor), le->cursor, false);
 }
 
-void lineedit_delete(struct lineedit *le)
+static void lineedit_delete(struct lineedit *le)
 {
 	if (le->len)
 		cut(le, le->cursor, next_cp(le, le->cursor), false);
 }
 
-void lineedit_kill_end(struct lineedit *le)
+static void lineedit_kill_end(struct lineedit *le)
 {
 	if (le->len)
 		cut(le, le->cursor, le->len, true);
 }
 
-void lineedit_kill_start(struct lineedit *le)
+static void lineedit_kill_start(struct lineedit *le)
 {
 	if (le->len)
 		cut(le, 0, le->cursor, true);

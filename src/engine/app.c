@@ -3,19 +3,15 @@
  */
 #include "app.h"
 #include "encode.h"
-#include "endpoint.h"
 #include "evlist.h"
 #include "expr.h"
 #include "family.h"
-#include "jitter.h"
 #include "likwid.h"
 #include "mode.h"
 #include "offcore.h"
-#include "openmetrics.h"
 #include "paths.h"
 #include "playback.h"
 #include "pmuevents.h"
-#include "remote.h"
 #include "replay.h"
 #include "textutil.h"
 #include <errno.h>
@@ -45,30 +41,65 @@ void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...
 	snprintf(app->status, sizeof(app->status), "%s", m->text);
 }
 
-int app_add_hook(struct app_ctx *app, const struct app_hook *hook)
+struct observer *app_observe(struct app_ctx *app, const struct observer *o)
 {
-	if (app->nhooks >= APP_MAX_HOOKS)
-		return -1;
-	app->hooks[app->nhooks++] = *hook;
-	return 0;
+	if (app->nobservers >= APP_MAX_OBSERVERS || app_observer_state(app, o->name))
+		return NULL;
+	struct observer *copy = malloc(sizeof(*copy));
+	if (!copy)
+		return NULL;
+	*copy = *o;
+	app->observers[app->nobservers++] = copy;
+	return copy;
 }
 
-void app_remove_hook(struct app_ctx *app, const char *name)
+void app_unobserve(struct app_ctx *app, const char *name)
 {
-	for (int i = 0; i < app->nhooks; i++)
-		if (strcmp(app->hooks[i].name, name) == 0) {
-			memmove(&app->hooks[i], &app->hooks[i + 1],
-				(size_t)(app->nhooks - i - 1) * sizeof(app->hooks[0]));
-			app->nhooks--;
+	for (int i = 0; i < app->nobservers; i++)
+		if (strcmp(app->observers[i]->name, name) == 0) {
+			free(app->observers[i]);
+			memmove(&app->observers[i], &app->observers[i + 1],
+				(size_t)(app->nobservers - i - 1) * sizeof(app->observers[0]));
+			app->nobservers--;
 			return;
 		}
 }
 
+void *app_observer_state(const struct app_ctx *app, const char *name)
+{
+	for (int i = 0; i < app->nobservers; i++)
+		if (strcmp(app->observers[i]->name, name) == 0)
+			return app->observers[i]->state;
+	return NULL;
+}
+
+void app_quit(struct app_ctx *app) { app->quit = true; }
+
+void app_facts(const struct app_ctx *app, struct run_facts *f)
+{
+	*f = (struct run_facts){.opt = &app->opt,
+				.session = app->session,
+				.mode = &app->mode,
+				.mode_name = app->mode_name,
+				.machine = &app->machine,
+				.family_key = app->family ? app->family->key : "",
+				.source_name =
+				    app->source.ops ? source_kind_name(app->source.ops->kind) : "",
+				.caps = app->source.ops ? app->source.ops->caps : 0,
+				.interval_ms = app->interval_ms,
+				.ncpus = app->ncpus,
+				.cpus = app->cpus,
+				.rows_unit = app->rows.unit,
+				.loop = app->loop_ready ? (struct loop *)&app->loop : NULL};
+}
+
+void app_set_paused(struct app_ctx *app, bool paused) { app->display_paused = paused; }
+
 static void notify_mode(struct app_ctx *app)
 {
-	for (int i = 0; i < app->nhooks; i++)
-		if (app->hooks[i].on_mode)
-			app->hooks[i].on_mode(app, app->hooks[i].arg);
+	for (int i = 0; i < app->nobservers; i++)
+		if (app->observers[i]->on_mode)
+			app->observers[i]->on_mode(app->observers[i], app);
 }
 
 static void note_counter_wrap(struct app_ctx *app);
@@ -193,6 +224,23 @@ static struct mode_event_support pmu_support(const struct platform_pmu *p)
 					   .counters = p->num_counters};
 }
 
+bool app_event_support(const struct app_ctx *app, struct mode_event_support *sup)
+{
+	if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		return false;
+	for (int i = 0; i < app->pf.npmus; i++) {
+		const struct platform_pmu *p = &app->pf.pmus[i];
+		bool used = false;
+		for (int r = 0; r < app->ncpus && !used; r++)
+			used = cpuset_has(&p->cpus, app->cpus[r]);
+		if (p->is_core && p->family && used) {
+			*sup = pmu_support(p);
+			return true;
+		}
+	}
+	return false;
+}
+
 int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
 {
 	int rc = mode_availability(m, app->family, a);
@@ -200,6 +248,7 @@ int app_mode_availability(const struct app_ctx *app, const struct mode *m, struc
 	    app->pf.core_pmu_count == 0)
 		return rc;
 	const char *matched = a->matched;
+	const struct mode_events *section = NULL;
 	int counters = a->counters;
 	for (int i = 0; i < app->pf.npmus; i++) {
 		const struct platform_pmu *p = &app->pf.pmus[i];
@@ -227,6 +276,19 @@ int app_mode_availability(const struct app_ctx *app, const struct mode *m, struc
 			    pa.matched ? pa.matched : "?", p->name);
 			return -1;
 		}
+		if (!section) { /* the section this PMU's events pick ([else events]) */
+			section = pa.events;
+			a->note = pa.note;
+			a->events = pa.events;
+			a->needed = pa.needed, a->fixed = pa.fixed, a->other = pa.other;
+		} else if (pa.events != section) {
+			a->available = false;
+			snprintf(a->reason, sizeof(a->reason),
+				 "core types need different events (%s: %s); a mode runs one event "
+				 "list on every CPU",
+				 p->name, pa.note ? pa.note : "another [events] section");
+			return -1;
+		}
 		if (pa.counters > 0 && (counters <= 0 || pa.counters < counters))
 			counters = pa.counters;
 	}
@@ -246,10 +308,14 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 		return -1;
 	}
 	struct mode_resolution res;
-	if (mode_resolve(m, app->family, &res) < 0) {
+	struct mode_event_support sup;
+	bool on_pmu = app_event_support(app, &sup);
+	if (mode_resolve_on(m, app->family, on_pmu ? &sup : NULL, &res) < 0) {
 		snprintf(err, errlen, "mode %s: %s", m->name, res.reason);
 		return -1;
 	}
+	if (avail.events)
+		res.events = avail.events;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->name, sizeof(out->name), "%s", m->name);
 	if (avail.note)
@@ -306,7 +372,8 @@ static int resolve_mode(struct app_ctx *app, const struct mode *m, struct sessio
 	 * the seed's "multiple runs"), let the kernel multiplex elsewhere. */
 	if (avail.multiplex && avail.counters > 0) {
 		static struct mode_plan plan;
-		if (mode_plan_sets(m, app->family, avail.counters, &plan, err, errlen) > 1) {
+		if (mode_plan_sets_on(m, app->family, on_pmu ? &sup : NULL, avail.counters, &plan,
+				      err, errlen) > 1) {
 			out->nsets = plan.nsets;
 			for (int i = 0; i < m->nmetrics; i++)
 				out->metrics[i].split = plan.split[i];
@@ -971,7 +1038,7 @@ static int load_modes(struct app_ctx *app, char *err, size_t errlen)
 	char dir[4096], why[512];
 	if (paths_data_subdir("modes", dir, sizeof(dir)) == 0)
 		mode_load_dir(app->modes, dir);
-	if (mode_user_dir(dir, sizeof(dir)) == 0)
+	if (paths_user(PATHS_CONFIG, "modes", dir, sizeof(dir)) == 0)
 		mode_load_dir(app->modes, dir);
 	for (int i = 0; i < app->opt.nmode_files; i++)
 		if (mode_read_file(app->modes, app->opt.mode_files[i], why, sizeof(why)) == -2) {
@@ -1114,8 +1181,11 @@ static void describe_machine(struct app_ctx *app)
 static int open_source(struct app_ctx *app, char *err, size_t errlen)
 {
 	int rc;
-	if (app->opt.remote && (rc = remote_app_open(app, err, errlen)) != 0)
-		return rc;
+	for (int i = 0; i < app->nobservers; i++) /* a plug-in that is the source */
+		if (app->observers[i]->open_source &&
+		    (rc = app->observers[i]->open_source(app->observers[i], app, &app->replay, err,
+							 errlen)) != 0)
+			return rc;
 	if (app->opt.replay || app->opt.remote)
 		return playback_open(app, err, errlen);
 	const struct source_ops *ops = source_find(app->opt.backend);
@@ -1228,6 +1298,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	probe_counters(app);
 	describe_machine(app);
 	note_counter_wrap(app);
+	if ((rc = app_rows_init(app, err, errlen)) != 0)
+		return rc;
 	app->session = new_session(app, err, errlen);
 	if (!app->session)
 		return 1;
@@ -1275,9 +1347,9 @@ int app_tick(struct app_ctx *app, char *err, size_t errlen)
 	if (rc > 0) {
 		app->ticks++;
 		const struct snapshot *snap = session_snapshot(app->session);
-		for (int i = 0; i < app->nhooks; i++)
-			if (app->hooks[i].on_snapshot)
-				app->hooks[i].on_snapshot(app, snap, app->hooks[i].arg);
+		for (int i = 0; i < app->nobservers; i++)
+			if (app->observers[i]->on_tick)
+				app->observers[i]->on_tick(app->observers[i], app, snap);
 	}
 	return rc;
 }
@@ -1296,7 +1368,12 @@ int app_pending(const struct app_ctx *app)
 
 bool app_refresh_due(struct app_ctx *app)
 {
-	uint64_t w = app->jitter ? jitter_windows(app) : app->ticks;
+	uint64_t w = app->ticks;
+	for (int i = 0; i < app->nobservers; i++)
+		if (app->observers[i]->window) {
+			app->observers[i]->window(app->observers[i], &w);
+			break;
+		}
 	if (w == app->refresh_seen)
 		return false;
 	app->refresh_seen = w;
@@ -1305,20 +1382,18 @@ bool app_refresh_due(struct app_ctx *app)
 
 void app_free(struct app_ctx *app)
 {
-	for (int i = 0; i < app->nhooks; i++)
-		if (app->hooks[i].on_close)
-			app->hooks[i].on_close(app, app->hooks[i].arg);
-	app->nhooks = 0;
+	for (int i = 0; i < app->nobservers; i++) /* in the order registered */
+		if (app->observers[i]->close)
+			app->observers[i]->close(app->observers[i], app);
+	for (int i = 0; i < app->nobservers; i++)
+		free(app->observers[i]);
+	app->nobservers = 0;
 	session_free(app->session);
 	app->session = NULL;
-	remote_app_free(app);
 	playback_free(app);
-	om_counters_free(app->om);
-	endpoint_close(app->endpoint);
-	app->om = NULL;
-	app->endpoint = NULL;
 	frame_store_free(app->frame_store);
 	app->frame_store = NULL;
+	app_rows_free(app);
 	pmuevents_free(app->perfev);
 	app->perfev = NULL;
 	if (app->modes) {

@@ -31,9 +31,11 @@ static uint64_t wrap_delta(uint64_t prev, uint64_t cur, unsigned width_bits, int
 {
 	uint64_t mask = width_bits >= 64 ? ~0ULL : (1ULL << width_bits) - 1;
 	uint64_t d = (cur - prev) & mask;
-	/* A 64-bit kernel count never goes backwards; a narrow counter wraps at most once per
-	 * read, so a delta above half its range means it went backwards or was reprogrammed. */
-	if (width_bits >= 64 ? cur < prev : d > mask / 2)
+	/* A 64-bit kernel count never goes backwards. A narrow counter wraps at most once per
+	 * read (the interval is shorter than its wrap, platform_wrap_note), so any delta of its
+	 * width is a count: 2^31..2^32-1 on a 32-bit counter is a fast core's second, not a
+	 * counter going back (which a wrapping counter cannot show). */
+	if (width_bits >= 64 && cur < prev)
 		*invalid = 1;
 	return d;
 }

@@ -3,12 +3,8 @@
 #include "app.h"
 #include "attrib.h"
 #include "family.h"
-#include "jitter.h"
 #include "playback.h"
-#include "recorder.h"
-#include "remote.h"
 #include "replay.h"
-#include "watch.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +27,9 @@ struct frame_store {
 	char (*tasks)[48];
 	const char **task_ptr;
 	const char **core_type;
+	struct row_key *row_keys;
+	struct source_machine machine;
+	char bit_names[FRAME_MAX_BITS][32];
 	char util_source[128]; /* the last one known (a tick where util is n/a has none) ... */
 	char util_mode[SESSION_MODE_NAME]; /* ... in this mode */
 };
@@ -61,6 +60,7 @@ void frame_store_free(struct frame_store *fs)
 	free(fs->tasks);
 	free(fs->task_ptr);
 	free(fs->core_type);
+	free(fs->row_keys);
 	free(fs);
 }
 
@@ -97,11 +97,12 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	fs->tasks = calloc(r, sizeof(*fs->tasks));
 	fs->task_ptr = calloc(r, sizeof(*fs->task_ptr));
 	fs->core_type = calloc(r, sizeof(*fs->core_type));
+	fs->row_keys = calloc(r, sizeof(*fs->row_keys));
 	if (!fs->cpus || !fs->offline || !fs->names || !fs->defs || !fs->counts ||
 	    !fs->total_counts || !fs->age || !fs->values || !fs->total_values || !fs->running ||
 	    !fs->total_running || !fs->classes || !fs->total_classes || !fs->detail ||
 	    !fs->stat_values || !fs->attrib || !fs->row_bit_rate || !fs->row_bit_share ||
-	    !fs->row_bit_age || !fs->tasks || !fs->task_ptr || !fs->core_type) {
+	    !fs->row_bit_age || !fs->tasks || !fs->task_ptr || !fs->core_type || !fs->row_keys) {
 		frame_store_free(fs);
 		return NULL;
 	}
@@ -116,7 +117,8 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	int r = s->nrows, e = s->nevents, m = s->nmetrics;
 	struct snapshot *d = &fs->snap;
 	*d = *s;
-	d->program = NULL; /* the copy is for reading: it is never recomputed */
+	d->program = NULL;   /* the copy is for reading: it is never recomputed */
+	d->row_ncpus = NULL; /* the frame's row_keys say it */
 	COPY(fs->cpus, s->cpus, r);
 	COPY(fs->offline, s->offline, r);
 	COPY(fs->names, s->event_names, e);
@@ -158,7 +160,7 @@ static void fill_stack(const struct app_ctx *app, struct frame *f, const struct 
 			if (strcmp(snap->metrics[m].name, app->mode.stack[i]) == 0)
 				f->stack[i] = m;
 	}
-	f->drill = app->mode.drill[0] ? app->mode.drill : NULL;
+	snprintf(f->drill, sizeof(f->drill), "%s", app->mode.drill);
 }
 
 /* Core type per row (app_core_type). */
@@ -189,7 +191,8 @@ static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct fra
 		for (int k = 0; k < snap->nmetrics; k++)
 			if (strcmp(snap->metrics[k].name, map->names[b]) == 0)
 				m = k;
-		f->bit_names[b] = map->names[b];
+		snprintf(fs->bit_names[b], sizeof(fs->bit_names[b]), "%s", map->names[b]);
+		f->bit_names[b] = fs->bit_names[b];
 		int total_age = -1;
 		for (int r = 0; r <= snap->nrows; r++) {
 			bool total = r == snap->nrows;
@@ -223,36 +226,12 @@ static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct fra
 	f->row_bit_age = fs->row_bit_age;
 }
 
-/* The table's window columns: the chosen statistic and attribution, copied. */
-static void fill_window(struct app_ctx *app, struct frame_store *fs, struct frame *f,
-			const struct snapshot *snap)
+void frame_store_cols(struct frame_store *fs, struct frame_cols *c)
 {
-	const struct jitter *j = app->jitter;
-	if (!j || !j->have_agg || j->nrows != snap->nrows || j->nmetrics != snap->nmetrics)
-		return;
-	f->jitter = j;
-	if (j->stat != JITTER_VALUE) {
-		f->stat = jitter_stat_name(j->stat);
-		COPY(fs->stat_values, j->shown, snap->nrows * snap->nmetrics);
-		f->stat_values = fs->stat_values;
-	}
-	if (!j->attrib_on || !j->attrib_ready)
-		return;
-	f->nattrib = ATTRIB_NCOLS;
-	f->attrib_names = attrib_col_names;
-	f->attrib = fs->attrib;
-	f->task = fs->task_ptr;
-	for (int r = 0; r < j->nrows; r++) {
-		for (int a = 0; a < ATTRIB_NCOLS; a++) {
-			double v = jitter_cell_stat(jitter_cell(j, r, j->nmetrics + a), j->stat);
-			fs->attrib[r * ATTRIB_NCOLS + a] = v;
-		}
-		const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
-		if (t)
-			snprintf(fs->tasks[r], sizeof(fs->tasks[r]), "%.30s %.0f%%", t->comm,
-				 t->cpu_pct);
-		fs->task_ptr[r] = t ? fs->tasks[r] : NULL;
-	}
+	*c = (struct frame_cols){.stat_values = fs->stat_values,
+				 .attrib = fs->attrib,
+				 .tasks = fs->tasks,
+				 .task_ptr = fs->task_ptr};
 }
 
 /* Which events the all-CPU value of the metric "util" was computed from (a mode may offer a
@@ -296,15 +275,15 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 }
 
 /* The header's facts: source, machine, position, recorder, cadence. */
-static void fill_header(struct app_ctx *app, struct frame *f)
+static void fill_header(struct app_ctx *app, struct frame_store *fs, struct frame *f)
 {
 	const struct backend *b = session_backend(app->session);
 	f->source = app->source.ops->kind;
 	f->source_name = source_kind_name(f->source);
 	f->caps = app->source.ops->caps;
 	f->simulated = b->simulated;
-	f->machine = &app->machine;
-	f->counters = app->om;
+	fs->machine = app->machine;
+	f->machine = &fs->machine;
 	f->origin = app->opt.replay ? app->opt.replay : app->opt.remote;
 	if (f->simulated)
 		snprintf(f->pmu_line, sizeof(f->pmu_line), "SIMULATED %s", app->family->desc);
@@ -319,18 +298,10 @@ static void fill_header(struct app_ctx *app, struct frame *f)
 		snprintf(f->banner, sizeof(f->banner), "SIMULATED");
 	if (app->replay)
 		playback_banner(app, f->banner, sizeof(f->banner));
-	if (app->remote)
-		snprintf(f->position, sizeof(f->position), "%s", remote_app_state(app));
-	else if (app->replay)
+	if (app->replay) /* a remote source's observer gives its link state instead */
 		playback_status(app, f->position, sizeof(f->position));
-	recorder_status(app, f->recorder, sizeof(f->recorder));
-	const struct jitter *j = app->jitter;
-	if (j && app->frame_wants_self) { /* a cadence report per frame: only for a reader */
-		jitter_status_line(app, f->self, sizeof(f->self));
-		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
-	}
-	f->mode = app->mode_name;
-	f->title = app->mode.title;
+	snprintf(f->mode, sizeof(f->mode), "%s", app->mode_name);
+	snprintf(f->title, sizeof(f->title), "%s", app->mode.title);
 	f->interval_ms = app->interval_ms;
 	f->tick_ms = app_tick_ms(app);
 	f->speed = app->speed;
@@ -342,10 +313,16 @@ static void fill_header(struct app_ctx *app, struct frame *f)
 const struct frame *app_frame_build(struct app_ctx *app)
 {
 	const struct snapshot *live = app->session ? session_snapshot(app->session) : NULL;
-	if (app->jitter)
-		live = jitter_snapshot(app);
+	for (int i = 0; i < app->nobservers; i++) /* a windowing observer: its window's sums */
+		if (app->observers[i]->window) {
+			uint64_t closed;
+			live = app->observers[i]->window(app->observers[i], &closed);
+			break;
+		}
 	if (!live || live->seq == 0)
 		return NULL;
+	const struct row_key *keys = NULL;
+	live = app_rows_snapshot(app, live, &keys);
 	struct frame_store *fs =
 	    store_for(app->frame_store, live->nrows, live->nevents, live->nmetrics);
 	app->frame_store = fs;
@@ -356,13 +333,98 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	f->seq = ++app->frames;
 	f->snap = copy_snapshot(fs, live);
 	f->timestamp = f->snap ? app->start_unix_s + f->snap->time_s : NAN;
-	fill_header(app, f);
+	if (keys) {
+		COPY(fs->row_keys, keys, live->nrows);
+		f->rows = app->rows.unit;
+		f->row_keys = fs->row_keys;
+	}
+	fill_header(app, fs, f);
 	fill_util_source(app, fs, f, f->snap);
 	fill_core_types(app, fs, f->snap);
 	f->core_type = fs->core_type;
 	fill_offcore(app, fs, f, f->snap);
 	fill_stack(app, f, f->snap);
-	fill_window(app, fs, f, f->snap);
-	watch_frame(app, f, &fs->snap); /* the guard marks invalid counts in the frame's copy */
+	for (int i = 0; i < app->nobservers; i++) /* each observer's contribution */
+		if (app->observers[i]->fill_frame)
+			app->observers[i]->fill_frame(app->observers[i], app, f, fs);
 	return f;
+}
+
+int frame_copy(struct frame *dst, struct frame_store **store, const struct frame *src)
+{
+	const struct snapshot *s = src->snap;
+	struct frame_store *fs = store_for(*store, s->nrows, s->nevents, s->nmetrics);
+	*store = fs;
+	if (!fs)
+		return -1;
+	int r = s->nrows, m = s->nmetrics, nb = src->nbits;
+	*dst = *src;
+	dst->snap = copy_snapshot(fs, s);
+	fs->machine = *src->machine;
+	dst->machine = &fs->machine;
+	COPY(fs->core_type, src->core_type, r); /* names that live as long as the run */
+	dst->core_type = fs->core_type;
+	if (src->row_keys) {
+		COPY(fs->row_keys, src->row_keys, r);
+		dst->row_keys = fs->row_keys;
+	}
+	for (int b = 0; b < nb; b++) {
+		snprintf(fs->bit_names[b], sizeof(fs->bit_names[b]), "%s", src->bit_names[b]);
+		dst->bit_names[b] = fs->bit_names[b];
+	}
+	if (nb > 0) {
+		COPY(fs->row_bit_rate, src->row_bit_rate, (r + 1) * nb);
+		COPY(fs->row_bit_share, src->row_bit_share, (r + 1) * nb);
+		COPY(fs->row_bit_age, src->row_bit_age, (r + 1) * nb);
+		dst->row_bit_rate = fs->row_bit_rate;
+		dst->row_bit_share = fs->row_bit_share;
+		dst->row_bit_age = fs->row_bit_age;
+	}
+	if (src->stat_values) {
+		COPY(fs->stat_values, src->stat_values, r * m);
+		dst->stat_values = fs->stat_values;
+	}
+	if (src->nattrib > 0) {
+		COPY(fs->attrib, src->attrib, r * src->nattrib);
+		dst->attrib = fs->attrib;
+		for (int i = 0; i < r; i++) {
+			if (src->task && src->task[i])
+				snprintf(fs->tasks[i], sizeof(fs->tasks[i]), "%s", src->task[i]);
+			fs->task_ptr[i] = src->task && src->task[i] ? fs->tasks[i] : NULL;
+		}
+		dst->task = fs->task_ptr;
+	}
+	dst->json_extra = NULL;
+	dst->text_extra = NULL;
+	dst->extra_state = NULL;
+	dst->counters = NULL;
+	dst->guard = NULL; /* live: the lines are the frame's own */
+	dst->owners = NULL;
+	return 0;
+}
+
+const struct frame *app_frame_step(struct app_ctx *app)
+{
+	const struct frame *f = app_frame_build(app);
+	if (f)
+		app->frame.stepped = true;
+	return f;
+}
+
+void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store **store)
+{
+	struct frame_store *mine = *store, *built = app->frame_store;
+	*dst = app->frame; /* it points into the store that changes hands */
+	dst->json_extra = NULL;
+	dst->text_extra = NULL;
+	dst->extra_state = NULL;
+	dst->counters = NULL;
+	dst->guard = NULL; /* live: the lines are the frame's own */
+	dst->owners = NULL;
+	if (mine) { /* what the next frame remembers of this one */
+		memcpy(mine->util_source, built->util_source, sizeof(mine->util_source));
+		memcpy(mine->util_mode, built->util_mode, sizeof(mine->util_mode));
+	}
+	*store = built;
+	app->frame_store = mine; /* the next frame is built there (grown when too small) */
 }

@@ -6,7 +6,6 @@
 #include "family.h"
 #include "linereader.h"
 #include "mode.h"
-#include "remote.h"
 #include "replay.h"
 #include <math.h>
 #include <poll.h>
@@ -82,6 +81,17 @@ static int check_mode(struct app_ctx *app, const struct mode *m, char *err, size
 	return 0;
 }
 
+/* Sends @line to where a forwarding source's numbers come from (its observer). */
+static int forward(struct app_ctx *app, const char *line, char *err, size_t errlen)
+{
+	for (int i = 0; i < app->nobservers; i++)
+		if (app->observers[i]->forward)
+			return app->observers[i]->forward(app->observers[i], app, line, err,
+							  errlen);
+	snprintf(err, errlen, "nothing forwards \"%s\"", line);
+	return -1;
+}
+
 int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err,
 		    size_t errlen)
 {
@@ -89,7 +99,7 @@ int playback_filter(struct app_ctx *app, const char *what, const char *arg, char
 	if (source_has(&app->source, SOURCE_CAP_FORWARD) && !r->following && app->mode.nevents) {
 		char line[512];
 		snprintf(line, sizeof(line), "%s %s", what, arg);
-		if (remote_app_send(app, line, err, errlen) < 0)
+		if (forward(app, line, err, errlen) < 0)
 			return -1;
 		if (strcmp(what, "mode") == 0) {
 			app_log(app, MSG_INFO, "asked the agent for mode %s", arg);
@@ -115,9 +125,9 @@ int playback_filter(struct app_ctx *app, const char *what, const char *arg, char
 }
 
 /* A mode switch by the user re-reads the tick shown, so no recorded tick is lost to priming. */
-static void on_mode(struct app_ctx *app, void *arg)
+static void on_mode(struct observer *o, struct app_ctx *app)
 {
-	(void)arg;
+	(void)o;
 	struct replay *r = R(app);
 	if (r->following || r->served < 0 || r->pos >= r->f.nticks)
 		return;
@@ -191,21 +201,24 @@ int playback_open(struct app_ctx *app, char *err, size_t errlen)
 	app->family = family_find(h->family);
 	if (!app->family)
 		app->family = family_find("generic");
-	app->source = (struct source){.ops = app->remote ? &source_remote_ops
-					     : r->lr	 ? &source_stream_ops
-							 : &source_replay_ops,
+	app->source = (struct source){.ops = app->opt.remote ? &source_remote_ops
+					     : r->lr	     ? &source_stream_ops
+							     : &source_replay_ops,
 				      .inst = r};
 	/* a recording's times count from its start; a perf stat import has no wall clock */
 	app->start_unix_s = h->start_time > 0 ? (double)h->start_time : NAN;
 	if (h->interval_ms >= 10 && h->interval_ms <= 3600000)
 		app->interval_ms = h->interval_ms; /* the recorded cadence */
-	app_add_hook(app, &(struct app_hook){.name = "replay", .on_mode = on_mode});
+	if (!app_observe(app, &(struct observer){.name = "replay", .on_mode = on_mode})) {
+		snprintf(err, errlen, "out of memory");
+		return 1;
+	}
 	return 0;
 }
 
 int playback_stream_fd(const struct app_ctx *app)
 {
-	return app->replay && !app->remote ? replay_stream_fd(app->replay) : -1;
+	return app->replay && !app->opt.remote ? replay_stream_fd(app->replay) : -1;
 }
 
 int playback_input(struct app_ctx *app)
@@ -251,9 +264,9 @@ static void follow(struct app_ctx *app)
 	if (app_set_mode(app, r->f.modes[k].name, err, sizeof(err)) < 0 &&
 	    run_recorded(app, k, err, sizeof(err)) < 0)
 		app_log(app, MSG_ERROR, "recorded mode %s: %s", name, err);
-	else if (!app->remote || r->f.nmodes > 1)
+	else if (!app->opt.remote || r->f.nmodes > 1)
 		app_log(app, MSG_INFO, "%s switched to mode %s",
-			app->remote ? "the agent" : "the recording", name);
+			app->opt.remote ? "the agent" : "the recording", name);
 	r->following = false;
 	r->applied_mode = k;
 }
@@ -402,7 +415,7 @@ int playback_seek_arg(struct app_ctx *app, int argc, char **argv, char *err, siz
 
 void playback_banner(const struct app_ctx *app, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %s", app->remote ? "REMOTE" : "REPLAY", R(app)->source);
+	snprintf(buf, len, "%s %s", app->opt.remote ? "REMOTE" : "REPLAY", R(app)->source);
 }
 
 void playback_status(const struct app_ctx *app, char *buf, size_t len)

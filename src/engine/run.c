@@ -2,11 +2,7 @@
 /* run.c: the one loop of a run (screen, batch, replay batch): ticks -> pipeline -> frames. */
 #include "run.h"
 #include "app.h"
-#include "endpoint.h"
-#include "jitter.h"
-#include "openmetrics.h"
 #include "playback.h"
-#include "remote.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,30 +16,13 @@ struct run {
 	bool done;
 };
 
-/* The endpoint serves the newest frame, in both text formats. */
-static void publish_metrics(struct app_ctx *app, const struct frame *f)
+/* Whether an observer serves readers outside the run at its pace (observer.h: paced). */
+static bool paced(const struct app_ctx *app)
 {
-	char *text[2] = {NULL, NULL};
-	size_t len[2] = {0, 0};
-	int rc = 0;
-	if (!app->endpoint)
-		return;
-	for (int fl = 0; fl < 2; fl++) {
-		FILE *mem = open_memstream(&text[fl], &len[fl]);
-		if (!mem) {
-			rc = -1;
-			break;
-		}
-		rc |= om_write(mem, f, (enum om_flavour)fl);
-		rc |= fclose(mem);
-	}
-	if (rc == 0 && endpoint_publish(app->endpoint, text[OM_OPENMETRICS], len[OM_OPENMETRICS],
-					text[OM_PROMETHEUS], len[OM_PROMETHEUS]) < 0)
-		rc = -1;
-	if (rc != 0)
-		app_log(app, MSG_WARN, "--listen: out of memory; the endpoint keeps the last page");
-	free(text[0]);
-	free(text[1]);
+	for (int i = 0; i < app->nobservers; i++)
+		if (app->observers[i]->paced)
+			return true;
+	return false;
 }
 
 /* One tick through the pipeline; a closed refresh window becomes a frame for the front end. */
@@ -62,12 +41,16 @@ static void one_tick(struct run *r)
 		}
 		return;
 	}
-	if (rc == 0 || !app_refresh_due(app) || app->display_paused)
-		return; /* paused: the screen keeps its frame; counting and recording went on */
+	if (rc == 0 || !app_refresh_due(app))
+		return;
 	const struct frame *f = app_frame_build(app);
 	if (!f)
 		return;
-	publish_metrics(app, f);
+	for (int i = 0; i < app->nobservers; i++) /* e.g. the endpoint: paused screen or not */
+		if (app->observers[i]->on_frame)
+			app->observers[i]->on_frame(app->observers[i], app, f);
+	if (app->display_paused)
+		return; /* the screen holds the frame it shows; counting and recording go on */
 	int out = r->fe->on_frame(r->fe->ctx, f);
 	if (out != 0) {
 		r->status = out < 0 ? 1 : 0;
@@ -120,7 +103,7 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 	struct run r = {.app = app, .fe = fe};
 	char err[512];
 	/* a batch replay runs flat out, unless an endpoint serves it to scrapers at its pace */
-	if (fe->unpaced && !app->endpoint && app_pending(app) >= 0 &&
+	if (fe->unpaced && !paced(app) && app_pending(app) >= 0 &&
 	    !source_has(&app->source, SOURCE_CAP_STREAM))
 		return run_unpaced(&r);
 	if (loop_init(&app->loop, app_period_ns(app), err, sizeof(err)) < 0) {
@@ -130,11 +113,10 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 	app->loop_ready = true;
 	if (fe->on_stdin)
 		loop_watch(&app->loop, STDIN_FILENO);
-	if (app->endpoint && endpoint_attach(app->endpoint, &app->loop) < 0) {
-		app_log(app, MSG_ERROR, "--listen: too many inputs to watch");
-		return 1;
-	}
-	remote_app_attach(app);
+	for (int i = 0; i < app->nobservers; i++)
+		if (app->observers[i]->attach &&
+		    app->observers[i]->attach(app->observers[i], app, &app->loop) < 0)
+			return 1;
 	int stream_fd = playback_stream_fd(app); /* -R - or a FIFO */
 	if (stream_fd >= 0)
 		loop_watch(&app->loop, stream_fd);
@@ -155,31 +137,34 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 				    true; /* SIGINT, SIGTERM, SIGHUP, SIGPIPE end the run cleanly */
 			}
 			break;
-		case LOOP_INPUT:
-			if (app->endpoint && endpoint_input(app->endpoint, ev.fd, loop_now_ns()))
-				break; /* a scraper: nothing changes on the screen */
-			if (ev.fd == STDIN_FILENO && fe->on_stdin)
+		case LOOP_INPUT: {
+			int taken = 0; /* an observer's descriptor: a scraper, the agent's pipes */
+			for (int i = 0; i < app->nobservers && !taken; i++)
+				if (app->observers[i]->on_input)
+					taken = app->observers[i]->on_input(app->observers[i], app,
+									    ev.fd);
+			if (taken == 1)
+				break; /* nothing changes on the screen */
+			if (taken == 2)
+				drain(&r); /* ticks of a streamed source arrived */
+			else if (ev.fd == STDIN_FILENO && fe->on_stdin)
 				fe->on_stdin(fe->ctx, ev.hangup);
-			else if (app->remote && remote_app_input(app, ev.fd) > 0)
-				drain(&r);
 			else if (ev.fd == stream_fd && stream_fd >= 0)
 				stream_input(&r, &stream_fd);
 			if (fe->on_change)
 				fe->on_change(fe->ctx);
 			break;
+		}
 		case LOOP_TICK:
 			app->overruns += ev.overruns;
 			app->last_lateness_ms = (double)ev.lateness_ns / 1e6;
-			jitter_loop_tick(app, &ev);
-			if (app->endpoint)
-				endpoint_poll(app->endpoint, loop_now_ns());
+			for (int i = 0; i < app->nobservers; i++)
+				if (app->observers[i]->on_timer)
+					app->observers[i]->on_timer(app->observers[i], app, &ev);
 			if (app->display_paused && source_has(&app->source, SOURCE_CAP_SEEK))
 				break; /* a paused replay holds its place: nothing is being counted
 					*/
-			if (app->remote) {
-				remote_app_poll(app);
-				drain(&r);
-			} else if (stream_fd >= 0) {
+			if (stream_fd >= 0) {
 				stream_input(&r, &stream_fd); /* ticks come as the stream is read */
 			} else if (source_has(&app->source, SOURCE_CAP_STREAM)) {
 				drain(&r);

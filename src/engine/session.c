@@ -459,6 +459,7 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 {
 	const struct session_metric *sm = &p->metrics[m];
 	double v = NAN;
+	bool nc_row = false;
 	*detail = (struct metric_detail){0};
 	if (!skip && p->expr[m]) {
 		struct bound_inputs b = {.in = in, .slot = p->slot[m]};
@@ -466,6 +467,30 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 		unsigned long long used = 0;
 		if (expr_eval_used(p->expr[m], lookup_input, &b, &v, &used) < 0)
 			v = NAN;
+		/* "a ?? b": b stands in where a's events are not in the mode or not supported
+		 * (n/s), not where the row has them and did not count them this tick: that value
+		 * is n/c (GHz never silently turns into cycles per wall second) */
+		unsigned long long br[16];
+		int nb = expr_else_branches(p->expr[m], br, 16);
+		for (int i = 0; nb > 1 && i < nb; i++) {
+			bool bound = true, nc = false;
+			for (int k = 0; k < b.nvars && k < 64; k++) {
+				if (!(br[i] >> k & 1))
+					continue;
+				int e = b.slot[k];
+				bound &= e != VAR_NONE;
+				nc |= e >= 0 && (in->counts[e].state == COUNT_NOT_COUNTED ||
+						 in->counts[e].state == COUNT_INVALID);
+			}
+			if (!bound)
+				continue;
+			if (nc) {
+				v = NAN;
+				used = 0;
+				nc_row = true;
+			}
+			break;
+		}
 		for (int k = 0; k < b.nvars && k < 64; k++) {
 			int e = b.slot[k];
 			if (!(used >> k & 1) || e < 0)
@@ -477,6 +502,7 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 		if (isfinite(v))
 			detail->resolution = resolution_of(p, &b, m, used, v);
 	}
+	detail->not_counted = nc_row;
 	if (!isfinite(v)) {
 		/* n/a: no resolution and no inputs; still coarse when a quantised input was
 		 * counted in a tick too short for it (a 10 ms read where no /proc/stat tick
@@ -489,7 +515,7 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 			coarse |= (c->state == COUNT_OK || c->state == COUNT_SCALED) &&
 				  too_coarse(p, e, in);
 		}
-		*detail = (struct metric_detail){.coarse = coarse};
+		*detail = (struct metric_detail){.coarse = coarse, .not_counted = nc_row};
 	}
 	*cls = classify(sm, v);
 	if (p->thr[m] && isfinite(v)) {
@@ -544,7 +570,7 @@ void snapshot_compute(struct snapshot *s)
 	 * ncpus where a per-CPU average is meant (utilisation, GHz), so a row that adds no counts
 	 * must not add to ncpus either. */
 	bool skip[s->nrows + 1];
-	int counted_rows = 0;
+	int counted_rows = 0, counted_cpus = 0;
 	for (int r = 0; r < s->nrows; r++) {
 		skip[r] = true;
 		for (int e = 0; e < n && skip[r] && !s->offline[r]; e++) {
@@ -552,6 +578,7 @@ void snapshot_compute(struct snapshot *s)
 			skip[r] = st != COUNT_OK && st != COUNT_SCALED;
 		}
 		counted_rows += !skip[r];
+		counted_cpus += skip[r] ? 0 : s->row_ncpus ? s->row_ncpus[r] : 1;
 	}
 	for (int e = 0; e < n; e++)
 		count_total(s->counts, s->nrows, n, e, skip, &s->total_counts[e]);
@@ -560,17 +587,39 @@ void snapshot_compute(struct snapshot *s)
 				   .interval_s = s->interval_s,
 				   .time_s = s->time_s,
 				   .slots = s->slots};
+	struct count mtotal[n > 0 ? n : 1];
 	for (int r = 0; r <= s->nrows; r++) {
 		bool total = r == s->nrows;
 		in.counts = total ? s->total_counts : &s->counts[r * n];
 		double per_row = s->row_cpus < 0 ? NAN : s->row_cpus > 1 ? s->row_cpus : 1;
-		in.ncpus = total ? counted_rows * per_row : per_row;
+		in.ncpus = s->row_ncpus ? (total ? counted_cpus : s->row_ncpus[r])
+			   : total	? counted_rows * per_row
+					: per_row;
 		for (int m = 0; m < nm; m++) {
 			double *v = total ? &s->total_values[m] : &s->values[r * nm + m];
 			double *run = total ? &s->total_running[m] : &s->running[r * nm + m];
 			enum metric_class *cls =
 			    total ? &s->total_classes[m] : &s->classes[r * nm + m];
-			metric_eval(s->program, m, &in, !total && s->offline[r], v, cls, run,
+			struct metric_inputs min = in;
+			if (total) {
+				/* a row that did not count one of this metric's inputs (its n/c
+				 * cell) stays out of the metric's total and of its ncpus */
+				bool mskip[s->nrows + 1], apart = false;
+				int rows = 0;
+				for (int q = 0; q < s->nrows; q++) {
+					mskip[q] = skip[q] || s->detail[q * nm + m].not_counted;
+					apart |= mskip[q] != skip[q];
+					rows += !mskip[q];
+				}
+				if (apart) {
+					for (int e = 0; e < n; e++)
+						count_total(s->counts, s->nrows, n, e, mskip,
+							    &mtotal[e]);
+					min.counts = mtotal;
+					min.ncpus = rows * per_row;
+				}
+			}
+			metric_eval(s->program, m, &min, !total && s->offline[r], v, cls, run,
 				    &s->detail[r * nm + m]);
 		}
 	}

@@ -19,6 +19,12 @@ const struct source_ops *source_find(const char *name)
 	return NULL;
 }
 
+const char *source_name_at(size_t i)
+{
+	return i < sizeof(named_sources) / sizeof(named_sources[0]) - 1 ? named_sources[i]->name
+									: NULL;
+}
+
 const char *source_kind_name(enum source_kind kind)
 {
 	static const char *const names[SOURCE_KIND_COUNT] = {

@@ -27,9 +27,8 @@ struct watch {
 	uint64_t owners_ns;   /* when it was last read (monotonic) */
 	char owners_err[200]; /* why the map could not be read */
 	double self_running;  /* pmutop's least running fraction in the last tick, NAN unknown */
-	char guard_line[320];
-	char owners_lines[1024];
-	char recorded[1024]; /* the holders last written into the recording as marks */
+	bool want_owners;     /* a reader keeps the map fresh (the counters view) */
+	char recorded[1024];  /* the holders last written into the recording as marks */
 };
 
 static uint64_t now_ns(void)
@@ -39,7 +38,10 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static struct watch *W(const struct app_ctx *app) { return app ? app->watch : NULL; }
+static struct watch *W(const struct app_ctx *app)
+{
+	return app ? app_observer_state(app, "watch") : NULL;
+}
 
 /* The busy fraction of each row: the mode's proc/busy/ and proc/idle/ events when it has them
  * (a recording carries them), else this machine's /proc/stat. */
@@ -143,9 +145,9 @@ static void read_owners(struct app_ctx *app, struct watch *w)
 	}
 }
 
-static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
+static void on_tick(struct observer *o, struct app_ctx *app, const struct snapshot *snap)
 {
-	struct watch *w = arg;
+	struct watch *w = o->state;
 	fill_busy(app, w, snap);
 	int raised = guard_check(w->guard, snap, w->busy);
 	if (raised) {
@@ -162,28 +164,50 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	/* the map is read when something asks for it: the counters view, a dump, or a
 	 * shortfall in pmutop's own running time that someone else may cause (never on every
 	 * tick: reading it takes milliseconds) */
-	if (app->watch_owners || app->opt.owners_from || getenv("PMUTOP_OWNERS_FIXTURE") ||
+	if (w->want_owners || app->opt.owners_from || getenv("PMUTOP_OWNERS_FIXTURE") ||
 	    (!isnan(w->self_running) && w->self_running < 0.995))
 		read_owners(app, w);
 }
 
-static void on_mode(struct app_ctx *app, void *arg)
+static void on_mode(struct observer *o, struct app_ctx *app)
 {
 	(void)app;
-	struct watch *w = arg;
+	struct watch *w = o->state;
 	guard_reset(w->guard);
 }
 
-static void on_close(struct app_ctx *app, void *arg)
+static void on_close(struct observer *o, struct app_ctx *app)
 {
-	struct watch *w = arg;
+	(void)app;
+	struct watch *w = o->state;
 	guard_free(w->guard);
 	guard_procstat_free(&w->ps);
 	owners_free(&w->owners);
 	free(w->busy);
 	free(w->stat_busy);
 	free(w);
-	app->watch = NULL;
+	o->state = NULL;
+}
+
+/* The frame being built: the guard marks the invalid counts in the frame's own snapshot copy,
+ * and the lines become the frame's. */
+static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
+		       struct frame_store *fs)
+{
+	(void)fs;
+	struct watch *w = o->state;
+	if (f->snap)
+		guard_mark(w->guard, (struct snapshot *)f->snap); /* the frame's own copy */
+	guard_line(w->guard, f->guard_line, sizeof(f->guard_line));
+	f->owners_lines[0] = 0;
+	/* a map nobody keeps fresh any more is not shown (its holders may be gone) */
+	bool fresh =
+	    w->owners_read && (w->owners_fixture || now_ns() - w->owners_ns < 3 * WATCH_OWNERS_NS);
+	if (fresh)
+		owners_summary(&w->owners, app->mode_name, w->self_running, f->owners_lines,
+			       sizeof(f->owners_lines));
+	f->guard = w->guard;
+	f->owners = fresh ? &w->owners : NULL;
 }
 
 /* The highest core clock of this machine (Hz): cpufreq's, else /proc/cpuinfo's; 0 unknown. */
@@ -223,39 +247,19 @@ int watch_attach(struct app_ctx *app, char *err, size_t errlen)
 	guard_limits_for(&lim, family, app->machine.pmu, live ? machine_max_hz(app) : 0);
 	w->guard = guard_new(&lim);
 	w->self_running = NAN;
-	struct app_hook hook = {.name = "watch",
-				.on_snapshot = on_snapshot,
-				.on_mode = on_mode,
-				.on_close = on_close,
-				.arg = w};
-	if (!w->guard || app_add_hook(app, &hook) < 0) {
+	struct observer obs = {.name = "watch",
+			       .state = w,
+			       .on_tick = on_tick,
+			       .on_mode = on_mode,
+			       .fill_frame = fill_frame,
+			       .close = on_close};
+	if (!w->guard || !app_observe(app, &obs)) {
 		snprintf(err, errlen, w->guard ? "too many observers" : "out of memory");
 		guard_free(w->guard);
 		free(w);
 		return -1;
 	}
-	app->watch = w;
 	return 0;
-}
-
-void watch_frame(struct app_ctx *app, struct frame *f, struct snapshot *copy)
-{
-	struct watch *w = W(app);
-	if (!w)
-		return;
-	guard_mark(w->guard, copy);
-	guard_line(w->guard, w->guard_line, sizeof(w->guard_line));
-	w->owners_lines[0] = 0;
-	/* a map nobody keeps fresh any more is not shown (its holders may be gone) */
-	bool fresh =
-	    w->owners_read && (w->owners_fixture || now_ns() - w->owners_ns < 3 * WATCH_OWNERS_NS);
-	if (fresh)
-		owners_summary(&w->owners, app->mode_name, w->self_running, w->owners_lines,
-			       sizeof(w->owners_lines));
-	f->guard_line = w->guard_line;
-	f->owners_lines = w->owners_lines;
-	f->guard = w->guard;
-	f->owners = fresh ? &w->owners : NULL;
 }
 
 const struct owners *watch_owners(const struct app_ctx *app)
@@ -269,6 +273,19 @@ void watch_refresh_owners(struct app_ctx *app)
 	struct watch *w = W(app);
 	if (w)
 		read_owners(app, w);
+}
+
+const struct guard *watch_guard(const struct app_ctx *app)
+{
+	struct watch *w = W(app);
+	return w ? w->guard : NULL;
+}
+
+void watch_want_owners(struct app_ctx *app, bool want)
+{
+	struct watch *w = W(app);
+	if (w)
+		w->want_owners = want;
 }
 
 uint64_t watch_raised(const struct app_ctx *app)

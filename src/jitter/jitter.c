@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define J(app) ((struct jitter *)(app)->jitter)
+#define J(app) ((struct jitter *)app_observer_state((app), "jitter"))
 #define JITTER_FLIGHT_NAME_TRIES 1000 /* flight names tried past the ones that exist */
 
 static const char *const stat_names[JITTER_NSTATS] = {
@@ -764,7 +764,6 @@ static void on_close(struct app_ctx *app, void *arg)
 	alert_set_free(&j->rules);
 	spike_log_free(&j->log);
 	free(j);
-	app->jitter = NULL;
 }
 
 /* --- rules --------------------------------------------------------------------------------- */
@@ -777,6 +776,73 @@ void jitter_clear_rules(struct app_ctx *app)
 
 /* --- set-up --------------------------------------------------------------------------------- */
 
+/* --- the observer -------------------------------------------------------------------------- */
+
+static void obs_tick(struct observer *o, struct app_ctx *app, const struct snapshot *snap)
+{
+	on_snapshot(app, snap, o->state);
+}
+
+static void obs_mode(struct observer *o, struct app_ctx *app) { on_mode(app, o->state); }
+
+static void obs_close(struct observer *o, struct app_ctx *app) { on_close(app, o->state); }
+
+static void obs_timer(struct observer *o, struct app_ctx *app, const struct loop_event *ev)
+{
+	(void)o;
+	jitter_loop_tick(app, ev);
+}
+
+/* The frame follows the windows: their sums (the session's snapshot for a window of one). */
+static const struct snapshot *obs_window(struct observer *o, uint64_t *closed)
+{
+	const struct jitter *j = o->state;
+	*closed = j->windows;
+	return jitter_snapshot(j->app);
+}
+
+/* The frame's window columns (the chosen statistic, attribution), its cadence line and its
+ * batch lines, copied into the frame. */
+static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
+			   struct frame_store *fs)
+{
+	const struct jitter *j = o->state;
+	const struct snapshot *snap = f->snap;
+	if (app->frame_wants_self) { /* a cadence report per frame: only for a reader */
+		jitter_status_line(app, f->self, sizeof(f->self));
+		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
+	}
+	if (!j->have_agg || j->nrows != snap->nrows || j->nmetrics != snap->nmetrics ||
+	    f->row_keys) /* the window's per-CPU columns do not fit summed rows */
+		return;
+	jitter_frame_extras(j, f);
+	struct frame_cols c;
+	frame_store_cols(fs, &c);
+	if (j->stat != JITTER_VALUE) {
+		f->stat = jitter_stat_name(j->stat);
+		memcpy(c.stat_values, j->shown,
+		       (size_t)snap->nrows * snap->nmetrics * sizeof(double));
+		f->stat_values = c.stat_values;
+	}
+	if (!j->attrib_on || !j->attrib_ready)
+		return;
+	f->nattrib = ATTRIB_NCOLS;
+	f->attrib_names = attrib_col_names;
+	f->attrib = c.attrib;
+	f->task = c.task_ptr;
+	for (int r = 0; r < j->nrows; r++) {
+		for (int a = 0; a < ATTRIB_NCOLS; a++) {
+			double v = jitter_cell_stat(jitter_cell(j, r, j->nmetrics + a), j->stat);
+			c.attrib[r * ATTRIB_NCOLS + a] = v;
+		}
+		const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
+		if (t)
+			snprintf(c.tasks[r], sizeof(c.tasks[r]), "%.30s %.0f%%", t->comm,
+				 t->cpu_pct);
+		c.task_ptr[r] = t ? c.tasks[r] : NULL;
+	}
+}
+
 int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
 {
 	struct jitter *j = calloc(1, sizeof(*j));
@@ -786,7 +852,20 @@ int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
 		return -1;
 	}
 	j->app = app;
-	app->jitter = j;
+	struct observer o = {.name = "jitter",
+			     .state = j,
+			     .on_tick = obs_tick,
+			     .on_mode = obs_mode,
+			     .window = obs_window,
+			     .fill_frame = obs_fill_frame,
+			     .on_timer = obs_timer,
+			     .close = obs_close};
+	if (!app_observe(app, &o)) {
+		spike_log_free(&j->log);
+		free(j);
+		snprintf(err, errlen, "too many observers");
+		return -1;
+	}
 	/* the baseline of pmutop's own CPU use: the first window's figure runs from here */
 	cadence_init(&j->cad, 0, 0);
 	int64_t cpu_ns, wall_ns;
@@ -800,6 +879,7 @@ int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
 			char why[256];
 			snprintf(why, sizeof(why), "%s", err);
 			snprintf(err, errlen, "--alert \"%s\": %s", app->opt.alerts[i], why);
+			app_unobserve(app, "jitter");
 			on_close(app, j);
 			return -1;
 		}
@@ -813,20 +893,24 @@ int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
 		else
 			app_log(app, MSG_INFO, "pmutop pinned to CPU %d", app->opt.pin_cpu);
 	}
-	struct app_hook hook = {.name = "jitter",
-				.on_snapshot = on_snapshot,
-				.on_mode = on_mode,
-				.on_close = on_close,
-				.arg = j};
-	if (app_add_hook(app, &hook) < 0) {
-		snprintf(err, errlen, "too many observers");
-		on_close(app, j);
-		return -1;
-	}
 	return 0;
 }
 
 struct jitter *jitter_get(const struct app_ctx *app) { return app ? J(app) : NULL; }
+
+void jitter_freeze_view(struct app_ctx *app)
+{
+	struct jitter *j = J(app);
+	if (j)
+		j->freeze_pending = !app->opt.batch;
+}
+
+void jitter_set_stat(struct app_ctx *app, enum jitter_stat stat)
+{
+	struct jitter *j = J(app);
+	if (j)
+		j->stat = stat;
+}
 
 void jitter_loop_tick(struct app_ctx *app, const struct loop_event *ev)
 {
@@ -1010,7 +1094,7 @@ static void cell_json(struct output_json *w, const char *key, const struct jitte
 static void json_extra(void *ctx, void *recp, void *rowp, int r)
 {
 	const struct frame *f = ctx;
-	const struct jitter *j = f->jitter;
+	const struct jitter *j = f->extra_state;
 	if (!j || !j->have_agg)
 		return;
 	bool ready = j->acc && j->acc->stats_ready;
@@ -1083,7 +1167,7 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 static void text_extra(void *ctx, FILE *out)
 {
 	const struct frame *f = ctx;
-	const struct jitter *j = f->jitter;
+	const struct jitter *j = f->extra_state;
 	if (!j || !j->have_agg)
 		return;
 	text_fprintf(out, "%s\n", f->self);
@@ -1097,9 +1181,9 @@ static void text_extra(void *ctx, FILE *out)
 	}
 }
 
-void jitter_output_meta(const struct frame *f, struct output_meta *meta)
+void jitter_frame_extras(const struct jitter *j, struct frame *f)
 {
-	meta->json_extra = json_extra;
-	meta->text_extra = text_extra;
-	meta->extra_ctx = (void *)f;
+	f->json_extra = json_extra;
+	f->text_extra = text_extra;
+	f->extra_state = j;
 }

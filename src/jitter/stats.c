@@ -17,7 +17,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void stats_sort(double *v, size_t n)
+/* Sorts @n doubles ascending in place (finite values only). */
+static void stats_sort(double *v, size_t n)
 {
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_double);

@@ -747,6 +747,32 @@ int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *ou
 	return expr_eval_used(e, lookup, ctx, out, NULL);
 }
 
+static unsigned long long node_vars(const struct expr *e, int n, int depth)
+{
+	if (n < 0 || depth > MAX_DEPTH * 4)
+		return 0;
+	const struct node *x = &e->nodes[n];
+	unsigned long long m = x->kind == N_VAR && x->var >= 0 && x->var < 64 ? 1ULL << x->var : 0;
+	return m | node_vars(e, x->a, depth + 1) | node_vars(e, x->b, depth + 1) |
+	       node_vars(e, x->c, depth + 1);
+}
+
+int expr_else_branches(const struct expr *e, unsigned long long *masks, int max)
+{
+	int spine[64], n = 0, cur = e ? e->root : -1, k = 0;
+	if (cur < 0)
+		return 0;
+	while (e->nodes[cur].kind == N_ELSE && n < 64) {
+		spine[n++] = e->nodes[cur].b;
+		cur = e->nodes[cur].a;
+	}
+	if (k < max)
+		masks[k++] = node_vars(e, cur, 0);
+	for (int i = n - 1; i >= 0 && k < max; i--)
+		masks[k++] = node_vars(e, spine[i], 0);
+	return k;
+}
+
 int expr_vars(const struct expr *e, const char *const **names)
 {
 	*names = e->vars;

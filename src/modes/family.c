@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* family.c: the table of PMU families and how sysfs and libpfm4 names map onto it. */
 #include "family.h"
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* Event numbers each core implements (its TRM; the kernel's perf_event_v6.c/v7.c maps agree),
  * ended by FAMILY_EVENTS_END. 0xff on ARMv6/ARMv7 is the kernel's code for the cycle counter. */
@@ -143,6 +145,56 @@ const struct pmu_family pmu_families[] = {
      .fixed = 3,
      .filters_priv = true,
      .counter_bits = 48},
+    /* SMT on: the same PMU; top-down divides by per-core clocks (perf's snb/ivb/hsw/bdw/skl/skx
+     * -metrics.json CORE_CLKS = CPU_CLK_UNHALTED.THREAD_ANY / 2 when #SMT_on) */
+    {.key = "snb_smt",
+     .parent = "snb",
+     .pfm_model = "snb",
+     .desc = "Intel Sandy Bridge (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "ivb_smt",
+     .parent = "ivb",
+     .pfm_model = "ivb",
+     .desc = "Intel Ivy Bridge (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "hsw_smt",
+     .parent = "hsw",
+     .pfm_model = "hsw",
+     .desc = "Intel Haswell (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "bdw_smt",
+     .parent = "bdw",
+     .pfm_model = "bdw",
+     .desc = "Intel Broadwell (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "skl_smt",
+     .parent = "skl",
+     .pfm_model = "skl",
+     .desc = "Intel Skylake (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "skx_smt",
+     .parent = "skx",
+     .pfm_model = "skx",
+     .desc = "Intel Skylake-X/Cascade Lake (SMT on)",
+     .counters = 4,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
     {.key = "icl",
      .parent = "intel",
      .pfm_model = "icl",
@@ -201,16 +253,36 @@ const struct pmu_family pmu_families[] = {
      .fixed = 3,
      .filters_priv = true,
      .counter_bits = 48},
+    /* Alder Lake-N / N100 (E-cores only): libpfm4 4.13 has no model of it; its own raw codes
+     * (Intel's alderlake list, Unit cpu_atom) where a mode has them, else architectural and
+     * perf generic events */
+    {.key = "grt",
+     .parent = "intel",
+     .desc = "Intel Atom Gracemont (Alder Lake-N)",
+     .counters = 6,
+     .fixed = 3,
+     .filters_priv = true,
+     .counter_bits = 48},
     {.key = "amd",
      .parent = "generic",
      .desc = "AMD",
      .counters = 4,
      .filters_priv = true,
      .counter_bits = 48},
+    /* Zen 1 and Zen 2 (Family 17h) share one table, in libpfm4's Zen 1 names (its Zen 2
+     * model lacks some of them); Zen 3 and Zen 4 have tables of their own and fall back to
+     * the AMD (generic) ones */
     {.key = "zen",
      .parent = "amd",
      .pfm_model = "amd64_fam17h_zen1",
-     .desc = "AMD Zen",
+     .desc = "AMD Zen 1/2 (Family 17h)",
+     .counters = 6,
+     .filters_priv = true,
+     .counter_bits = 48},
+    {.key = "zen3",
+     .parent = "amd",
+     .pfm_model = "amd64_fam19h_zen3",
+     .desc = "AMD Zen 3",
      .counters = 6,
      .filters_priv = true,
      .counter_bits = 48},
@@ -252,6 +324,40 @@ const struct pmu_family pmu_families[] = {
      .desc = "ARM Cortex-A72 (PMUv3)",
      .manual = "Cortex-A72 TRM",
      .implemented = cortex_a57_events,
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    /* Neoverse cores: found by MIDR part number where the kernel names the PMU armv8_pmuv3
+     * (ACPI machines); their common events come from the PMU's events/ (PMCEID). */
+    {.key = "neoverse_n1",
+     .parent = "armv8",
+     .desc = "Arm Neoverse N1 (PMUv3p1)",
+     .manual = "Neoverse N1 TRM",
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "neoverse_v1",
+     .parent = "armv8",
+     .desc = "Arm Neoverse V1 (PMUv3p4, 8 slots)",
+     .manual = "Neoverse V1 TRM",
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "neoverse_n2",
+     .parent = "armv8",
+     .desc = "Arm Neoverse N2 (PMUv3p5, 5 slots)",
+     .manual = "Neoverse N2 TRM",
+     .counters = 6,
+     .fixed = 1,
+     .filters_priv = true,
+     .counter_bits = 32},
+    {.key = "neoverse_v2",
+     .parent = "armv8",
+     .desc = "Arm Neoverse V2 (PMUv3p5, 8 slots)",
+     .manual = "Neoverse V2 TRM",
      .counters = 6,
      .fixed = 1,
      .filters_priv = true,
@@ -368,31 +474,80 @@ const struct pmu_family pmu_families[] = {
     {0},
 };
 
-/* sysfs caps/pmu_name (set by the kernel's intel_pmu_init) -> family key. */
+/* sysfs caps/pmu_name (set by the kernel's intel_pmu_init; compared ignoring case: the kernel
+ * writes "Tremont") -> family key, for a core PMU whose CPU model is not in intel_models. */
 static const struct {
 	const char *caps;
 	const char *key;
 } caps_names[] = {
-    {"nehalem", "nhm"},
-    {"westmere", "wsm"},
-    {"sandybridge", "snb"},
-    {"ivybridge", "ivb"},
-    {"haswell", "hsw"},
-    {"broadwell", "bdw"},
-    {"skylake", "skl"},
-    {"icelake", "icl"},
-    {"icelake_server", "icx"},
-    {"sapphire_rapids", "spr"},
-    {"silvermont", "slm"},
-    {"goldmont", "glm"},
-    {"goldmont_plus", "glm"},
-    {"knights-landing", "intel"},
-    {"core2", "intel"},
-    {"meroml", "intel"},
-    {"bonnell", "atom"},
-    {"tremont", "tmt"},
+    {"nehalem", "nhm"},	   {"westmere", "wsm"},	 {"sandybridge", "snb"},
+    {"ivybridge", "ivb"},  {"haswell", "hsw"},	 {"broadwell", "bdw"},
+    {"skylake", "skl"},	   {"icelake", "icl"},	 {"sapphire_rapids", "spr"},
+    {"silvermont", "slm"}, {"goldmont", "glm"},	 {"goldmont_plus", "glm"},
+    {"tremont", "tmt"},	   {"gracemont", "grt"}, {"knights-landing", "intel"},
+    {"core2", "intel"},	   {"core", "intel"},	 {"bonnell", "atom"},
     {NULL, NULL},
 };
+
+/* Intel family 6 models (the kernel's asm/intel-family.h, perf's mapfile.csv) -> family key and
+ * the caps/pmu_name linux 6.1's intel_pmu_init writes for them. Server parts have their own
+ * families where their events differ (Skylake-SP/Cascade Lake 0x55, Ice Lake-SP 0x6a/0x6c). */
+static const struct {
+	unsigned char model;
+	const char *key;
+	const char *caps;
+} intel_models[] = {
+    {0x1a, "nhm", "nehalem"},	      {0x1e, "nhm", "nehalem"},
+    {0x1f, "nhm", "nehalem"},	      {0x2e, "nhm", "nehalem"},
+    {0x25, "wsm", "westmere"},	      {0x2c, "wsm", "westmere"},
+    {0x2f, "wsm", "westmere"},	      {0x2a, "snb", "sandybridge"},
+    {0x2d, "snb", "sandybridge"},     {0x3a, "ivb", "ivybridge"},
+    {0x3e, "ivb", "ivybridge"},	      {0x3c, "hsw", "haswell"},
+    {0x3f, "hsw", "haswell"},	      {0x45, "hsw", "haswell"},
+    {0x46, "hsw", "haswell"},	      {0x3d, "bdw", "broadwell"},
+    {0x47, "bdw", "broadwell"},	      {0x4f, "bdw", "broadwell"},
+    {0x56, "bdw", "broadwell"},	      {0x4e, "skl", "skylake"},
+    {0x5e, "skl", "skylake"},	      {0x8e, "skl", "skylake"},
+    {0x9e, "skl", "skylake"},	      {0xa5, "skl", "skylake"},
+    {0xa6, "skl", "skylake"},	      {0x55, "skx", "skylake"},
+    {0x7d, "icl", "icelake"},	      {0x7e, "icl", "icelake"},
+    {0x8c, "icl", "icelake"},	      {0x8d, "icl", "icelake"},
+    {0xa7, "icl", "icelake"},	      {0x6a, "icx", "icelake"},
+    {0x6c, "icx", "icelake"},	      {0x8f, "spr", "sapphire_rapids"},
+    {0xcf, "spr", "sapphire_rapids"}, {0x1c, "atom", "bonnell"},
+    {0x26, "atom", "bonnell"},	      {0x27, "atom", "bonnell"},
+    {0x35, "atom", "bonnell"},	      {0x36, "atom", "bonnell"},
+    {0x37, "slm", "silvermont"},      {0x4a, "slm", "silvermont"},
+    {0x4c, "slm", "silvermont"},      {0x4d, "slm", "silvermont"},
+    {0x5a, "slm", "silvermont"},      {0x5c, "glm", "goldmont"},
+    {0x5f, "glm", "goldmont"},	      {0x7a, "glm", "goldmont_plus"},
+    {0x86, "tmt", "Tremont"},	      {0x96, "tmt", "Tremont"},
+    {0x9c, "tmt", "Tremont"},	      {0xbe, "grt", "gracemont"},
+};
+
+const struct pmu_family *family_from_x86_model(const char *vendor, int cpu_family, int model,
+					       const char **caps)
+{
+	if (!vendor || strcmp(vendor, "GenuineIntel") != 0 || cpu_family != 6)
+		return NULL;
+	for (size_t i = 0; i < sizeof(intel_models) / sizeof(intel_models[0]); i++)
+		if (intel_models[i].model == model) {
+			if (caps)
+				*caps = intel_models[i].caps;
+			return family_find(intel_models[i].key);
+		}
+	return NULL;
+}
+
+const struct pmu_family *family_smt_variant(const struct pmu_family *fam)
+{
+	char key[32];
+
+	if (!fam || strlen(fam->key) + 5 > sizeof(key))
+		return NULL;
+	snprintf(key, sizeof(key), "%s_smt", fam->key);
+	return family_find(key);
+}
 
 const struct pmu_family *family_find(const char *key)
 {
@@ -404,20 +559,10 @@ const struct pmu_family *family_find(const char *key)
 	return NULL;
 }
 
-const struct pmu_family *family_from_pfm_model(const char *model)
-{
-	for (const struct pmu_family *f = pmu_families; f->key; f++)
-		if (f->pfm_model && strcmp(f->pfm_model, model) == 0)
-			return f;
-	if (strncmp(model, "amd64_fam1", 10) == 0)
-		return family_find("zen");
-	return NULL;
-}
-
 const struct pmu_family *family_from_caps_name(const char *pmu_name)
 {
 	for (size_t i = 0; caps_names[i].caps; i++)
-		if (strcmp(caps_names[i].caps, pmu_name) == 0)
+		if (strcasecmp(caps_names[i].caps, pmu_name) == 0)
 			return family_find(caps_names[i].key);
 	if (strncmp(pmu_name, "generic_arch", 12) == 0)
 		return family_find("intel");
@@ -446,6 +591,10 @@ static const struct {
     {"armv8_cortex_a53", "cortex_a53"},
     {"armv8_cortex_a57", "cortex_a57"},
     {"armv8_cortex_a72", "cortex_a72"},
+    {"armv8_neoverse_n1", "neoverse_n1"},
+    {"armv8_neoverse_v1", "neoverse_v1"},
+    {"armv8_neoverse_n2", "neoverse_n2"},
+    {"armv8_neoverse_v2", "neoverse_v2"},
     {"armv8_*", "armv8"},
     {"armv9_*", "armv8"},
     {NULL, NULL},
@@ -460,6 +609,26 @@ const struct pmu_family *family_from_pmu_name(const char *pmu)
 		if (match)
 			return family_find(pmu_names[i].key);
 	}
+	return NULL;
+}
+
+/* MIDR_EL1 implementer and part number -> family key (Arm's TRMs, MIDR_EL1; the kernel's
+ * arch/arm64/include/asm/cputype.h and perf's arm64 mapfile.csv agree). */
+static const struct {
+	unsigned implementer, part;
+	const char *key;
+} midr_parts[] = {
+    {0x41, 0xd03, "cortex_a53"},  {0x41, 0xd07, "cortex_a57"},
+    {0x41, 0xd08, "cortex_a72"},  {0x41, 0xd0c, "neoverse_n1"},
+    {0x41, 0xd40, "neoverse_v1"}, {0x41, 0xd49, "neoverse_n2"},
+    {0x41, 0xd4f, "neoverse_v2"}, {0, 0, NULL},
+};
+
+const struct pmu_family *family_from_midr(unsigned implementer, unsigned part)
+{
+	for (size_t i = 0; midr_parts[i].key; i++)
+		if (midr_parts[i].implementer == implementer && midr_parts[i].part == part)
+			return family_find(midr_parts[i].key);
 	return NULL;
 }
 

@@ -40,6 +40,7 @@ static const struct {
     {"slm", {"silvermont"}},
     {"glm", {"goldmont"}},
     {"zen", {"zen", "zen2", "zen3"}},
+    {"zen3", {"zen3"}},
     {"armv8", {"arm8"}},
 };
 
@@ -283,7 +284,7 @@ static int pick_arch(const char *dir, const struct pmu_family *fam, int cpu_fami
 		return 0;
 	}
 	for (size_t i = 0; fam && i < sizeof(model_table) / sizeof(model_table[0]); i++) {
-		if (strcmp(model_table[i].family, fam->key) != 0 ||
+		if (!family_is_a(fam, model_table[i].family) ||
 		    model_table[i].cpu_family != cpu_family ||
 		    (model_table[i].model >= 0 ? model_table[i].model != cpu_model
 					       : cpu_model < model_table[i].min_model))

@@ -383,10 +383,21 @@ static int parse_family_list(struct builder *b, struct mode_events *s, char *lis
 	for (char *t = strtok_r(list, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
 		if (strcmp(t, "*") != 0 && !family_find(t))
 			return bfail(b, line, "unknown family \"%s\"", clean(t, c, sizeof(c)));
+		int before = 0;
 		for (int i = 0; i < b->m->nsets; i++)
-			if (section_has(&b->m->sets[i], t))
-				return bfail(b, line, "family %s has two events sections (line %d)",
-					     t, b->m->sets[i].line);
+			if (&b->m->sets[i] != s && section_has(&b->m->sets[i], t)) {
+				if (!s->fallback)
+					return bfail(b, line,
+						     "family %s has two events sections (line %d)",
+						     t, b->m->sets[i].line);
+				before++;
+			}
+		if (s->fallback && !before)
+			return bfail(
+			    b, line,
+			    "[else events %s]: no earlier [events] section for %s to stand in "
+			    "for",
+			    clean(t, c, sizeof(c)), c);
 		char **v = grow(s->families, s->nfamilies, sizeof(*v));
 		if (!v)
 			return bfail(b, line, "out of memory");
@@ -415,11 +426,19 @@ static int parse_header(struct builder *b, char *h, int line, enum section *sec,
 		*sec = S_UNAVAIL;
 		return 0;
 	}
+	bool fallback = strncmp(h, "else", 4) == 0 && isspace((unsigned char)h[4]);
+	if (fallback) {
+		h = trim(h + 5);
+		if (strncmp(h, "events", 6) != 0)
+			return bfail(b, line,
+				     "[else ...] must be followed by events ([else events F])");
+	}
 	if (strncmp(h, "events", 6) == 0 &&
 	    (!h[6] || h[6] == '.' || isspace((unsigned char)h[6]))) {
 		struct mode_events *s = add_section(b, line);
 		if (!s)
 			return -1;
+		s->fallback = fallback;
 		*sec = S_EVENTS;
 		*cur_ev = s;
 		return parse_family_list(b, s, h + 6 + (h[6] != '\0'), line);
@@ -795,7 +814,31 @@ int mode_event_index(const struct mode_events *ev, const char *alias)
 	return -1;
 }
 
+static long raw_code(const char *spec);
+static bool event_missing(const struct pmu_family *fam, const struct mode_event_support *sup,
+			  unsigned code, char *why, size_t len);
+
+/* Whether every required raw event of @s counts on @fam / @sup. */
+static bool section_counts(const struct mode_events *s, const struct pmu_family *fam,
+			   const struct mode_event_support *sup)
+{
+	char why[8];
+	for (int i = 0; fam && i < s->nevents; i++) {
+		long code = raw_code(s->events[i].spec);
+		if (code >= 0 && !s->events[i].optional &&
+		    event_missing(fam, sup, (unsigned)code, why, sizeof(why)))
+			return false;
+	}
+	return true;
+}
+
 int mode_resolve(const struct mode *m, const struct pmu_family *fam, struct mode_resolution *r)
+{
+	return mode_resolve_on(m, fam, NULL, r);
+}
+
+int mode_resolve_on(const struct mode *m, const struct pmu_family *fam,
+		    const struct mode_event_support *sup, struct mode_resolution *r)
 {
 	memset(r, 0, sizeof(*r));
 	char chain[128] = "";
@@ -808,6 +851,11 @@ int mode_resolve(const struct mode *m, const struct pmu_family *fam, struct mode
 			}
 		for (int i = 0; i < m->nsets; i++)
 			if (section_has(&m->sets[i], f->key)) {
+				/* an [else events] section stands in while this one cannot count */
+				for (int j = i + 1;
+				     j < m->nsets && !section_counts(&m->sets[i], fam, sup); j++)
+					if (m->sets[j].fallback && section_has(&m->sets[j], f->key))
+						i = j;
 				r->events = &m->sets[i];
 				r->matched = f->key;
 				return 0;
@@ -858,6 +906,8 @@ static const struct {
     {"INSTRUCTION_RETIRED", true, 0},
     {"INSTRUCTIONS_RETIRED", true, 0},
     {"CPU_CLK_UNHALTED:THREAD", true, 1},
+    /* THREAD_ANY: the kernel's fixed-counter constraint ignores the AnyThread bit */
+    {"CPU_CLK_UNHALTED:THREAD_P:t=1", true, 1},
     {"CPU_CLK_UNHALTED:CORE", true, 1},
     {"UNHALTED_CORE_CYCLES", true, 1},
     {"CPU_CLK_UNHALTED:REF_TSC", true, 2},
@@ -1025,13 +1075,14 @@ int mode_availability_on(const struct mode *m, const struct pmu_family *fam,
 	memset(a, 0, sizeof(*a));
 	struct mode_resolution r;
 	a->counters = sup && sup->counters > 0 ? sup->counters : fam ? fam->counters : 0;
-	if (mode_resolve(m, fam, &r) < 0) {
+	if (mode_resolve_on(m, fam, sup, &r) < 0) {
 		snprintf(a->reason, sizeof(a->reason), "%s", r.reason);
 		a->matched = r.matched;
 		return -1;
 	}
 	a->matched = r.matched;
 	a->note = r.events->note;
+	a->events = r.events;
 	for (int i = 0; fam && i < r.events->nevents; i++) {
 		long code = raw_code(r.events->events[i].spec);
 		if (code >= 0 && !r.events->events[i].optional &&
@@ -1106,9 +1157,16 @@ static void put_event(struct plan_sets *ps, int set, int e)
 int mode_plan_sets(const struct mode *m, const struct pmu_family *fam, int max_counters,
 		   struct mode_plan *plan, char *err, size_t errlen)
 {
+	return mode_plan_sets_on(m, fam, NULL, max_counters, plan, err, errlen);
+}
+
+int mode_plan_sets_on(const struct mode *m, const struct pmu_family *fam,
+		      const struct mode_event_support *sup, int max_counters,
+		      struct mode_plan *plan, char *err, size_t errlen)
+{
 	memset(plan, 0, sizeof(*plan));
 	struct mode_resolution r;
-	if (mode_resolve(m, fam, &r) < 0) {
+	if (mode_resolve_on(m, fam, sup, &r) < 0) {
 		snprintf(err, errlen, "mode %s: %s", m->name, r.reason);
 		return -1;
 	}
@@ -1371,7 +1429,8 @@ void mode_register(struct mode_registry *r, struct mode *m)
 	v[r->n++] = m;
 }
 
-int mode_load_text(struct mode_registry *r, const char *label, const char *text)
+/* Parses @text and registers it; on error adds a warning and returns -1. */
+static int mode_load_text(struct mode_registry *r, const char *label, const char *text)
 {
 	char err[512];
 	struct mode *m = mode_parse(label, text, err, sizeof(err));
@@ -1443,19 +1502,6 @@ int mode_load_builtin(struct mode_registry *r)
 		loaded += mode_load_text(r, f->path, f->text) == 0;
 	}
 	return loaded;
-}
-
-int mode_user_dir(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	int n;
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/pmutop/modes", xdg);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.config/pmutop/modes", home);
-	else
-		return -1;
-	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
 const struct mode *mode_find(const struct mode_registry *r, const char *name)

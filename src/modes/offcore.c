@@ -268,7 +268,7 @@ static const struct offcore_bit glm_bits[] = {
      "DMND_CODE_RD",
      false,
      "demand code reads"},
-    {3, "WB", {0}, "WB", false, "writebacks"},
+    {3, "COREWB", {"WB"}, "WB", false, "writebacks (MSR_OFFCORE_RSP_0 only)"},
     {4, "PF_DATA_RD", {"PF_L2_DATA_RD"}, "PF_DATA_RD", false, "L2 prefetcher data reads"},
     {5, "PF_RFO", {"PF_L2_RFO"}, "PF_RFO", false, "L2 prefetcher RFOs"},
     {7, "PARTIAL_READ", {"PARTIAL_READS"}, "PARTIAL_READS", false, "partial-line reads"},
@@ -280,6 +280,40 @@ static const struct offcore_bit glm_bits[] = {
     {13, "PF_L1_DATA_RD", {0}, "PF_L1_DATA_RD", false, "L1 hardware prefetcher data reads"},
     {14, "PARTIAL_STRM_ST", {0}, "PARTIAL_STRM_ST", false, "partial streaming stores"},
     {15, "ANY", {"ANY_REQUEST", "OTHER"}, "ANY_REQUEST", true, "any request"},
+};
+
+/* Tremont (Intel's snowridgex/elkhartlake event lists, OCR.<request>.<response>): its own
+ * request bits; bit 15 OTHER is one request type, not an ANY superset; no libpfm4 4.13 names. */
+static const struct offcore_bit tmt_bits[] = {
+    {0,
+     "DEMAND_DATA_RD",
+     {"DMND_DATA_RD", "DEMAND_DATA_AND_L1PF_RD"},
+     NULL,
+     false,
+     "demand data reads (with L1 prefetches)"},
+    {1, "DEMAND_RFO", {"DMND_RFO"}, NULL, false, "demand RFOs"},
+    {2, "DEMAND_CODE_RD", {"DMND_CODE_RD", "DMND_IFETCH"}, NULL, false, "demand code reads"},
+    {4,
+     "HWPF_L2_DATA_RD",
+     {"PF_L2_DATA_RD", "PF_DATA_RD"},
+     NULL,
+     false,
+     "L2 prefetcher data reads"},
+    {5, "HWPF_L2_RFO", {"PF_L2_RFO", "PF_RFO"}, NULL, false, "L2 prefetcher RFOs"},
+    {6,
+     "HWPF_L2_CODE_RD",
+     {"PF_L2_CODE_RD", "PF_CODE_RD"},
+     NULL,
+     false,
+     "L2 prefetcher code reads"},
+    {10,
+     "HWPF_L1D_AND_SWPF",
+     {"PF_L1D_AND_SW"},
+     NULL,
+     false,
+     "L1D hardware and software prefetches"},
+    {11, "STREAMING_WR", {"STRM_ST"}, NULL, false, "streaming stores"},
+    {15, "OTHER", {0}, NULL, false, "other requests"},
 };
 
 /* ---- response filters --------------------------------------------------------------------- */
@@ -355,6 +389,14 @@ static const struct offcore_response glm_resp[] = {
     {"ANY_RESPONSE", BIT(16), "ANY_RESPONSE", "any response (bit 16)"},
     {"L2_HIT", BIT(18), NULL, "L2 hit (supplier bit 18)"},
     {"L2_MISS", 0x3600000000ULL, NULL, "L2 miss: snoop bits 33, 34, 36, 37"},
+};
+
+/* Tremont: L3 supplier and snoop bits (OCR.*.L3_HIT, .L3_MISS, .DRAM). */
+static const struct offcore_response tmt_resp[] = {
+    {"ANY_RESPONSE", BIT(16), NULL, "any response (bit 16)"},
+    {"L3_HIT", 0x1f803c0000ULL, NULL, "L3 hit, any snoop"},
+    {"L3_MISS", 0x2184000000ULL, NULL, "L3 miss"},
+    {"DRAM", 0x184000000ULL, NULL, "served by DRAM"},
 };
 
 /* ---- models ------------------------------------------------------------------------------- */
@@ -520,6 +562,19 @@ const struct offcore_model offcore_models[] = {
      .request_field = 0xffff,
      BITS(glm_bits),
      RESP(glm_resp),
+     .rsp0_only = 1u << 3,
+     .slots = 2,
+     .slots_note = "two MSRs"},
+    {.key = "tmt",
+     .desc = "Tremont",
+     .pfm_model = "glm",
+     .pfm_event = "OFFCORE_RESPONSE_0",
+     .event = {0x01b7, 0x02b7},
+     .valid = {0x800ff0ffffff9fffULL, 0xff0ffffff9fffULL},
+     .kernel_table = "intel_tnt_extra_regs",
+     .request_field = 0xffff,
+     BITS(tmt_bits),
+     RESP(tmt_resp),
      .slots = 2,
      .slots_note = "two MSRs"},
     {0},
@@ -543,6 +598,11 @@ const struct offcore_model *offcore_model_for(const struct pmu_family *family)
 			return m;
 	}
 	return NULL;
+}
+
+bool offcore_rsp0_only(const struct offcore_model *m, int bit)
+{
+	return bit >= 0 && bit < OFFCORE_MAX_BITS && (m->rsp0_only >> bit) & 1;
 }
 
 const struct offcore_bit *offcore_bit_at(const struct offcore_model *m, int bit)
@@ -667,6 +727,11 @@ int offcore_spec(const struct offcore_model *m, int bit, const struct offcore_re
 		return -1;
 	if (rsp != 0 && offcore_check_mask(m, rsp, c1, err, errlen) < 0)
 		return -1;
+	if (rsp != 0 && offcore_rsp0_only(m, bit)) {
+		snprintf(err, errlen, "%s (bit %d) counts on MSR_OFFCORE_RSP_0 only on %s",
+			 offcore_bit_at(m, bit)->name, bit, m->desc);
+		return -1;
+	}
 	snprintf(buf, len, "r%llx:config1=%#llx", (unsigned long long)m->event[rsp],
 		 (unsigned long long)c1);
 	return 0;
@@ -809,9 +874,25 @@ int offcore_plan_make(const struct offcore_model *m, const struct offcore_select
 	plan->slots = slots;
 	if (sel->nbits <= 0)
 		return -1;
+	/* slot j of a slice is MSR_OFFCORE_RSP_j: an RSP_0-only bit takes slot 0 of its slice,
+	 * moving a bit there to the end, or opens a slice of its own when slot 0 is taken by one */
+	int k = 0;
 	for (int i = 0; i < sel->nbits && i < OFFCORE_MAX_BITS; i++) {
-		int k = i / slots;
-		plan->slice_bits[k][plan->slice_n[k]++] = sel->bits[i];
+		bool only0 = offcore_rsp0_only(m, sel->bits[i]);
+		if (plan->slice_n[k] == slots) /* full */
+			k++;
+		int *sb = plan->slice_bits[k];
+		if (only0 && plan->slice_n[k] > 0) {
+			if (offcore_rsp0_only(m, sb[0])) {
+				sb = plan->slice_bits[++k];
+			} else {
+				sb[plan->slice_n[k]++] = sb[0];
+				sb[0] = sel->bits[i];
+				plan->nslices = k + 1;
+				continue;
+			}
+		}
+		sb[plan->slice_n[k]++] = sel->bits[i];
 		plan->nslices = k + 1;
 	}
 	return plan->nslices;

@@ -1111,6 +1111,13 @@ int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *sum
 	return modes;
 }
 
+/* Why metric @name cannot be evaluated here, or NULL when it can (or is unknown). */
+static const char *pmuevents_why(const struct pmuev_lib *lib, const char *name)
+{
+	const struct pmuev_metric *m = find_metric(lib, name);
+	return m ? m->why : NULL;
+}
+
 const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r, const char *name,
 				  char *err, size_t errlen)
 {
@@ -1279,10 +1286,4 @@ void pmuevents_stats(const struct pmuev_lib *lib, struct pmuev_stats *st)
 	st->evaluable = lib->evaluable;
 	st->groups = lib->ngroups;
 	st->files = lib->files;
-}
-
-const char *pmuevents_why(const struct pmuev_lib *lib, const char *name)
-{
-	const struct pmuev_metric *m = find_metric(lib, name);
-	return m ? m->why : NULL;
 }

@@ -49,10 +49,10 @@ static void write_commands(FILE *out, bool screen)
 
 static void write_settings(FILE *out, enum options_program prog)
 {
-	const struct command_setting *s;
+	const struct option_def *s;
 	for (size_t i = 0; (s = command_setting_at(i)); i++)
-		if (prog != OPTIONS_AGENT || !(s->flags & COMMAND_SCREEN))
-			paragraph(out, s->name, s->help, NULL);
+		if (prog != OPTIONS_AGENT || !(s->flags & OPTION_SCREEN))
+			paragraph(out, s->name, s->set_help ? s->set_help : s->help, NULL);
 }
 
 static int write_keys(FILE *out)

@@ -2,6 +2,7 @@
 /* openmetrics.c: the OpenMetrics exposition of a frame and the cumulative counters behind it. */
 #include "openmetrics.h"
 #include "app.h"
+#include "endpoint.h"
 #include "frame.h"
 #include "textutil.h"
 #include <math.h>
@@ -33,6 +34,7 @@ struct om_counters {
 	const char (*map_names)[48];
 	char map_mode[SESSION_MODE_NAME];
 	struct app_ctx *app;
+	struct endpoint *ep; /* --listen: serves the newest frame, or NULL */
 };
 
 static uint64_t hash_series(const char *mode, const char *event, int cpu)
@@ -166,31 +168,124 @@ static void on_mode(struct app_ctx *app, void *arg)
 	((struct om_counters *)arg)->map_rows = -1; /* the layout changes */
 }
 
-struct om_counters *om_counters_attach(struct app_ctx *app)
-{
-	struct om_counters *c = calloc(1, sizeof(*c));
-	if (!c)
-		return NULL;
-	c->app = app;
-	c->map_rows = -1;
-	if (app_add_hook(app, &(struct app_hook){.name = "openmetrics",
-						 .on_snapshot = on_snapshot,
-						 .on_mode = on_mode,
-						 .arg = c}) < 0) {
-		free(c);
-		return NULL;
-	}
-	return c;
-}
-
-void om_counters_free(struct om_counters *c)
+static void om_counters_free(struct om_counters *c)
 {
 	if (!c)
 		return;
+	endpoint_close(c->ep);
 	free(c->v);
 	free(c->slot);
 	free(c->map);
 	free(c);
+}
+
+/* --- the observer: counters fed every tick, the endpoint served every frame ------------------ */
+
+static void obs_tick(struct observer *o, struct app_ctx *app, const struct snapshot *snap)
+{
+	on_snapshot(app, snap, o->state);
+}
+
+static void obs_mode(struct observer *o, struct app_ctx *app) { on_mode(app, o->state); }
+
+static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
+			   struct frame_store *fs)
+{
+	(void)app, (void)fs;
+	f->counters = o->state;
+}
+
+/* The endpoint serves the newest frame, in both text formats. */
+static void obs_frame(struct observer *o, struct app_ctx *app, const struct frame *f)
+{
+	struct om_counters *c = o->state;
+	char *text[2] = {NULL, NULL};
+	size_t len[2] = {0, 0};
+	int rc = 0;
+	if (!c->ep)
+		return;
+	for (int fl = 0; fl < 2; fl++) {
+		FILE *mem = open_memstream(&text[fl], &len[fl]);
+		if (!mem) {
+			rc = -1;
+			break;
+		}
+		rc |= om_write(mem, f, (enum om_flavour)fl);
+		rc |= fclose(mem);
+	}
+	if (rc == 0 && endpoint_publish(c->ep, text[OM_OPENMETRICS], len[OM_OPENMETRICS],
+					text[OM_PROMETHEUS], len[OM_PROMETHEUS]) < 0)
+		rc = -1;
+	if (rc != 0)
+		app_log(app, MSG_WARN, "--listen: out of memory; the endpoint keeps the last page");
+	free(text[0]);
+	free(text[1]);
+}
+
+static int obs_attach(struct observer *o, struct app_ctx *app, struct loop *loop)
+{
+	struct om_counters *c = o->state;
+	if (c->ep && endpoint_attach(c->ep, loop) < 0) {
+		app_log(app, MSG_ERROR, "--listen: too many inputs to watch");
+		return -1;
+	}
+	return 0;
+}
+
+static int obs_input(struct observer *o, struct app_ctx *app, int fd)
+{
+	(void)app;
+	struct om_counters *c = o->state;
+	return c->ep && endpoint_input(c->ep, fd, loop_now_ns()) ? 1 : 0;
+}
+
+static void obs_timer(struct observer *o, struct app_ctx *app, const struct loop_event *ev)
+{
+	(void)app, (void)ev;
+	struct om_counters *c = o->state;
+	if (c->ep)
+		endpoint_poll(c->ep, loop_now_ns());
+}
+
+static void obs_close(struct observer *o, struct app_ctx *app)
+{
+	(void)app;
+	om_counters_free(o->state);
+}
+
+int om_start(struct app_ctx *app, const char *listen, char *err, size_t errlen)
+{
+	struct om_counters *c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(err, errlen, "openmetrics: out of memory");
+		return -1;
+	}
+	c->app = app;
+	c->map_rows = -1;
+	if (listen && !(c->ep = endpoint_open(listen, err, errlen))) {
+		free(c);
+		return -1;
+	}
+	struct observer o = {.name = "openmetrics",
+			     .state = c,
+			     .paced = c->ep != NULL,
+			     .on_tick = obs_tick,
+			     .on_mode = obs_mode,
+			     .fill_frame = obs_fill_frame,
+			     .on_frame = obs_frame,
+			     .attach = obs_attach,
+			     .on_input = obs_input,
+			     .on_timer = obs_timer,
+			     .close = obs_close};
+	if (!app_observe(app, &o)) {
+		om_counters_free(c);
+		snprintf(err, errlen, "openmetrics: too many observers");
+		return -1;
+	}
+	if (c->ep)
+		app_log(app, MSG_INFO, "serving OpenMetrics on http://%s/metrics",
+			endpoint_address(c->ep));
+	return 0;
 }
 
 /* --- the exposition ------------------------------------------------------------------------ */
@@ -270,13 +365,14 @@ static void put_meta(FILE *out, const struct om_labels *l, const char *family, c
 	}
 }
 
-static void put_row_labels(FILE *out, const struct om_labels *l, const char *cpu,
+/* The labels of a row: @key is "cpu", or the unit rows are summed by ("core" = "S0-D0-C1"). */
+static void put_row_labels(FILE *out, const struct om_labels *l, const char *key, const char *cpu,
 			   const char *core_type)
 {
 	fputc('{', out);
 	put_label(out, "host", l->host, false);
 	put_label(out, "mode", l->mode, true);
-	put_label(out, "cpu", cpu, true);
+	put_label(out, key, cpu, true);
 	put_label(out, "core_type", core_type, true);
 }
 
@@ -310,7 +406,7 @@ static void write_counters(FILE *out, const struct om_counters *c, const struct 
 				snprintf(cpu, sizeof(cpu), "%d", s->cpu);
 			struct om_labels sl = {l->host, s->mode, l->flavour};
 			fprintf(out, "%s_total", kinds[k].family);
-			put_row_labels(out, &sl, cpu, s->core_type);
+			put_row_labels(out, &sl, "cpu", cpu, s->core_type);
 			put_label(out, "event", s->event, true);
 			fputc('}', out);
 			put_value(out, *(const double *)((const char *)s + kinds[k].offset));
@@ -348,14 +444,19 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 						   : snap->total_values[m];
 			if (!isfinite(v))
 				continue; /* n/a: left out, never 0 */
-			char cpu[16];
-			if (r < snap->nrows)
+			char cpu[ROW_LABEL_MAX];
+			if (r < snap->nrows && f->row_keys)
+				snprintf(cpu, sizeof(cpu), "%s", f->row_keys[r].label);
+			else if (r < snap->nrows)
 				snprintf(cpu, sizeof(cpu), "%d", snap->cpus[r]);
 			else
 				snprintf(cpu, sizeof(cpu), "all");
 			fputs(family, out);
-			put_row_labels(out, l, cpu,
-				       r < snap->nrows && f->core_type ? f->core_type[r] : "");
+			/* the all row keeps its cpu="all" label under any unit */
+			put_row_labels(out, l,
+				       f->row_keys && r < snap->nrows ? rows_unit_name(f->rows)
+								      : "cpu",
+				       cpu, r < snap->nrows && f->core_type ? f->core_type[r] : "");
 			fputc('}', out);
 			put_value(out, v);
 		}
@@ -365,7 +466,7 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 int om_write(FILE *out, const struct frame *f, enum om_flavour flavour)
 {
 	struct om_labels l = {.host = f->machine && f->machine->host[0] ? f->machine->host : "",
-			      .mode = f->mode ? f->mode : "",
+			      .mode = f->mode,
 			      .flavour = flavour};
 	write_counters(out, f->counters, &l);
 	write_gauges(out, f, &l);

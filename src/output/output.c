@@ -2,11 +2,11 @@
 /* output.c: one record per tick in text, CSV or JSON Lines (a stable interface for scripts). */
 #include "output.h"
 #include "frame.h"
-#include "jitter.h"
 #include "numfmt.h"
 #include "openmetrics.h"
 #include "textutil.h"
 #include "watch.h"
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,7 +28,9 @@ void output_format_value(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v);
 }
 
-int output_decimals(double resolution)
+/* Decimals a value of step @resolution has: the decimal place nearest the step (0 for a step
+ * of about 1 or more), at most 3; -1 for an exact value (resolution 0). */
+static int output_decimals(double resolution)
 {
 	if (!(resolution > 0))
 		return -1;
@@ -194,38 +196,12 @@ static void put_s(struct output_json *w, const char *s) { put(w, s, strlen(s)); 
 
 /* --- JSON ------------------------------------------------------------------------------------ */
 
-/* Length of the UTF-8 sequence at @s (1-4), or 0 when it is not valid UTF-8 (overlong forms,
- * surrogates and code points past U+10FFFF included), as jansson's utf8_check_string(). */
-static size_t utf8_len(const unsigned char *s)
+/* Length of the UTF-8 sequence at NUL-terminated @s (1-4), or 0 when it is not valid UTF-8
+ * (overlong forms, surrogates and code points past U+10FFFF included), as jansson's
+ * utf8_check_string(); the code point in *cp. */
+static size_t utf8_len(const unsigned char *s, uint32_t *cp)
 {
-	unsigned c = s[0];
-	size_t n;
-	uint32_t cp;
-	if (c < 0x80)
-		return 1;
-	if (c < 0xC2)
-		return 0;
-	if (c < 0xE0) {
-		n = 2;
-		cp = c & 0x1F;
-	} else if (c < 0xF0) {
-		n = 3;
-		cp = c & 0x0F;
-	} else if (c <= 0xF4) {
-		n = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	return n;
+	return text_utf8_decode((const char *)s, 4, cp);
 }
 
 bool output_json_text_ok(const char *s)
@@ -234,7 +210,8 @@ bool output_json_text_ok(const char *s)
 	while (*p && *p < 0x80) /* names and keys are ASCII */
 		p++;
 	while (*p) {
-		size_t n = utf8_len(p);
+		uint32_t cp;
+		size_t n = utf8_len(p, &cp);
 		if (!n)
 			return false;
 		p += n;
@@ -289,8 +266,9 @@ static void put_string(struct output_json *w, const char *s)
 	while (*s) {
 		unsigned char c = (unsigned char)*s;
 		size_t seq = 1; /* bytes of this character */
+		uint32_t cp = c;
 		if (c >= 0x80) {
-			seq = utf8_len((const unsigned char *)s);
+			seq = utf8_len((const unsigned char *)s, &cp);
 			if (seq && text_is_safe(s, seq, 0)) {
 				s += seq;
 				continue;
@@ -303,9 +281,6 @@ static void put_string(struct output_json *w, const char *s)
 		char esc[8] = {'\\', 0};
 		size_t n = 2;
 		if (c >= 0x80 && seq) { /* a C1 or a bidirectional control */
-			uint32_t cp = c & (seq == 2 ? 0x1f : seq == 3 ? 0x0f : 0x07);
-			for (size_t i = 1; i < seq; i++)
-				cp = (cp << 6) | ((unsigned char)s[i] & 0x3f);
 			n = json_u_escape(cp, esc);
 		} else if (c >= 0x80) { /* not UTF-8: "\xNN", the backslash escaped for JSON */
 			n = (size_t)snprintf(esc, sizeof(esc), "\\\\x%02x", c);
@@ -419,7 +394,8 @@ void output_json_real(struct output_json *w, const char *key, double v)
 		w->len += numfmt_json_real(w->buf + w->len, v, 6);
 }
 
-void output_json_fixed(struct output_json *w, const char *key, double v, int decimals)
+/* @v with @decimals digits after the point ("1764632123.297"); null when not finite. */
+static void output_json_fixed(struct output_json *w, const char *key, double v, int decimals)
 {
 	if (!member(w, key))
 		return;
@@ -437,7 +413,7 @@ void output_json_int(struct output_json *w, const char *key, long long v)
 		w->len += numfmt_i64(w->buf + w->len, v);
 }
 
-void output_json_bool(struct output_json *w, const char *key, bool v)
+static void output_json_bool(struct output_json *w, const char *key, bool v)
 {
 	if (member(w, key)) {
 		memcpy(w->buf + w->len, v ? "true" : "false", v ? 4 : 5);
@@ -589,17 +565,24 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		output_json_end(w);
 	if (snap->row_cpus) /* the rows are sums over several CPUs: "total" alone */
 		output_json_int(w, "aggregated_cpus", snap->row_cpus);
+	if (meta->row_keys) /* rows summed by a unit: each row names its key */
+		output_json_string(w, "rows", meta->row_unit);
 	output_json_array(w, "cpus");
 	for (int r = 0; r < snapshot_cpu_rows(snap); r++) {
 		output_json_object(w, NULL);
-		output_json_int(w, "cpu", snap->cpus[r]);
+		if (meta->row_keys) {
+			output_json_string(w, meta->row_unit, meta->row_keys[r].label);
+			output_json_int(w, "ncpus", meta->row_keys[r].ncpus);
+		} else {
+			output_json_int(w, "cpu", snap->cpus[r]);
+		}
 		if (snap->offline[r])
 			output_json_bool(w, "offline", true);
 		events_json(w, snap, &snap->counts[r * snap->nevents]);
 		metrics_json(w, snap, &snap->values[r * snap->nmetrics],
 			     snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
 		offcore_json(w, meta, r);
-		if (meta->json_extra)
+		if (meta->json_extra && !meta->row_keys) /* per-CPU window columns */
 			meta->json_extra(meta->extra_ctx, NULL, w, r);
 		output_json_end(w);
 	}
@@ -738,12 +721,15 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	struct output_json *b = &rec;
 	b->len = 0;
 	b->oom = false;
-	if (snap->seq == 1)
-		put_s(b, "time_s,interval_ms,cpu,kind,name,value,running,state,host,timestamp\n");
+	if (snap->seq == 1) { /* the third column is the row's key: cpu, or the unit ("core") */
+		put_s(b, "time_s,interval_ms,");
+		put_s(b, meta->row_keys ? meta->row_unit : "cpu");
+		put_s(b, ",kind,name,value,running,state,host,timestamp\n");
+	}
 	char suffix[1024]; /* the host (at most 2 * 128 + 3 bytes as a field) and the time */
 	size_t slen = csv_suffix(suffix, sizeof(suffix), meta);
 	/* "time_s,interval_ms,cpu," is the same on every line of a row */
-	char prefix[2 * NUMFMT_MAX + 32];
+	char prefix[2 * NUMFMT_MAX + 32 + 2 * ROW_LABEL_MAX + 3];
 	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
 	prefix[n++] = ',';
 	n += numfmt_fixed(prefix + n, snap->interval_s * 1000, 3);
@@ -754,6 +740,9 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 		if (total) {
 			memcpy(prefix + plen, "all", 3);
 			plen += 3;
+		} else if (meta->row_keys) { /* a core type's name may need quoting */
+			plen += text_csv_field(meta->row_keys[r].label, prefix + plen,
+					       2 * ROW_LABEL_MAX + 3);
 		} else {
 			plen += numfmt_i64(prefix + plen, snap->cpus[r]);
 		}
@@ -845,7 +834,16 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 				     : "",
 		     meta->util_source && meta->util_source[0] ? "  util from " : "",
 		     meta->util_source ? meta->util_source : "");
-	text_fprintf(out, "%5s", "CPU");
+	/* the key column: CPU numbers, or the unit's labels ("S0-D0-C1") */
+	char unit[16] = "CPU";
+	int kw = 5;
+	for (int r = 0; meta->row_keys && r < snap->nrows; r++) {
+		int l = (int)strnlen(meta->row_keys[r].label, ROW_LABEL_MAX);
+		kw = l > kw ? l : kw;
+	}
+	for (int i = 0; meta->row_keys && meta->row_unit[i] && i < 15; i++)
+		unit[i] = (char)toupper((unsigned char)meta->row_unit[i]), unit[i + 1] = '\0';
+	text_fprintf(out, "%*s", kw, unit);
 	for (int m = 0; m < snap->nmetrics; m++) {
 		char h[SESSION_METRIC_NAME_MAX + 24];
 		snprintf(h, sizeof(h), "%s%s%s%s%s", snap->split[m] ? "*" : "",
@@ -866,9 +864,11 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
 		bool total = r == snap->nrows;
 		if (total)
-			text_fprintf(out, "%5s", "all");
+			text_fprintf(out, "%*s", kw, "all");
+		else if (meta->row_keys)
+			text_fprintf(out, "%*s", kw, meta->row_keys[r].label);
 		else
-			text_fprintf(out, "%5d", snap->cpus[r]);
+			text_fprintf(out, "%*d", kw, snap->cpus[r]);
 		for (int m = 0; m < snap->nmetrics; m++) {
 			char buf[32];
 			const struct metric_detail *d =
@@ -958,6 +958,11 @@ static const struct {
     [OUTPUT_OPENMETRICS] = {"openmetrics", write_openmetrics},
 };
 
+const char *output_format_name(size_t i)
+{
+	return i < sizeof(formats) / sizeof(formats[0]) ? formats[i].name : NULL;
+}
+
 int output_format_parse(const char *name)
 {
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
@@ -966,8 +971,9 @@ int output_format_parse(const char *name)
 	return -1;
 }
 
-int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
-		    const struct snapshot *snap)
+/* Writes one record for @snap. Returns 0, or -1 when the stream failed (EPIPE, ENOSPC). */
+static int output_snapshot(FILE *out, enum output_format fmt, const struct output_meta *meta,
+			   const struct snapshot *snap)
 {
 	if ((size_t)fmt >= sizeof(formats) / sizeof(formats[0]))
 		return -1;
@@ -996,6 +1002,12 @@ int output_frame(FILE *out, enum output_format fmt, const struct frame *f)
 		meta.offcore_share = f->row_bit_share;
 		meta.offcore_age = f->row_bit_age;
 	}
-	jitter_output_meta(f, &meta);
+	if (f->row_keys) {
+		meta.row_unit = rows_unit_name(f->rows);
+		meta.row_keys = f->row_keys;
+	}
+	meta.json_extra = f->json_extra; /* an observer's lines (window statistics, spikes) */
+	meta.text_extra = f->text_extra;
+	meta.extra_ctx = (void *)f;
 	return output_snapshot(out, fmt, &meta, f->snap);
 }

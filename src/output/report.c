@@ -3,7 +3,6 @@
 #include "report.h"
 #include "encode.h"
 #include "evlist.h"
-#include "family.h"
 #include "mode.h"
 #include "owners.h"
 #include "platform.h"
@@ -145,12 +144,16 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 		/* as the run does it: event sets the planner rotates, else the kernel multiplexes
 		 */
 		static struct mode_plan plan;
+		struct mode_event_support sup;
 		char perr[256];
-		const char *mux = !a.multiplex ? "no"
-				  : a.counters > 0 && mode_plan_sets(m, app->family, a.counters,
-								     &plan, perr, sizeof(perr)) > 1
-				      ? "rotate sets"
-				      : "kernel";
+		const char *mux =
+		    !a.multiplex ? "no"
+		    : a.counters > 0 &&
+			    mode_plan_sets_on(m, app->family,
+					      app_event_support(app, &sup) ? &sup : NULL,
+					      a.counters, &plan, perr, sizeof(perr)) > 1
+			? "rotate sets"
+			: "kernel";
 		char muxbuf[32];
 		int needed = a.needed;
 		if (m->kind == MODE_KIND_OFFCORE) {
@@ -280,7 +283,9 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 				text_fprintf(out, "  %.*s\n", (int)n, h);
 			h += n + (h[n] == '\n');
 		}
-		if (mode_resolve(m, app->family, &res) < 0) {
+		struct mode_event_support sup;
+		if (mode_resolve_on(m, app->family, app_event_support(app, &sup) ? &sup : NULL,
+				    &res) < 0) {
 			text_fprintf(out, "  not available on %s: %s\n", app->family->key,
 				     res.reason);
 			return 1;

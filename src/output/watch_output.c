@@ -57,20 +57,22 @@ void watch_text(FILE *out, const struct frame *f)
 {
 	if (!f)
 		return;
-	if (f->guard_line && f->guard_line[0])
+	if (f->guard_line[0])
 		text_fprintf(out, "%s\n", f->guard_line);
-	for (const char *l = f->owners_lines; l && *l;) {
+	for (const char *l = f->owners_lines; *l;) {
 		size_t n = strcspn(l, "\n");
 		text_fprintf(out, "owner: %.*s\n", (int)n, l);
 		l += n + (l[n] == '\n');
 	}
 }
 
-void watch_lines(const struct frame *f, void (*add)(void *ctx, bool title, const char *line),
-		 void *ctx)
+void watch_lines(const struct app_ctx *app, const struct frame *f,
+		 void (*add)(void *ctx, bool title, const char *line), void *ctx)
 {
 	char line[512];
-	const struct owners *o = f ? f->owners : NULL;
+	/* the listing and the flags as the run has them now (a held frame keeps its lines) */
+	const struct owners *o = watch_owners(app);
+	const struct guard *g = watch_guard(app);
 	if (!o) {
 		add(ctx, true, "Who holds the counters");
 		add(ctx, false,
@@ -82,13 +84,13 @@ void watch_lines(const struct frame *f, void (*add)(void *ctx, bool title, const
 		snprintf(line, sizeof(line), "Who holds the counters (source %s: %s)",
 			 owners_source_name(o->source), o->note);
 		add(ctx, true, line);
-		for (const char *l = f->owners_lines; l && *l;) {
+		for (const char *l = f->owners_lines; *l;) {
 			size_t n = strcspn(l, "\n");
 			snprintf(line, sizeof(line), "  %.*s", (int)(n < 500 ? n : 500), l);
 			add(ctx, false, line);
 			l += n + (l[n] == '\n');
 		}
-		if (!f->owners_lines || !f->owners_lines[0])
+		if (!f->owners_lines[0])
 			add(ctx, false, "  no other holder: pmutop has the counters to itself");
 		char *text = NULL;
 		size_t len = 0;
@@ -110,9 +112,9 @@ void watch_lines(const struct frame *f, void (*add)(void *ctx, bool title, const
 	}
 	add(ctx, false, "");
 	const struct guard_flag *flags;
-	int n = f && f->guard ? guard_flags(f->guard, &flags) : 0;
+	int n = g ? guard_flags(g, &flags) : 0;
 	snprintf(line, sizeof(line), "Counts held invalid: %d (%llu raised since the start)", n,
-		 f && f->guard ? (unsigned long long)guard_raised(f->guard) : 0ULL);
+		 g ? (unsigned long long)guard_raised(g) : 0ULL);
 	add(ctx, true, line);
 	for (int i = 0; i < n; i++) {
 		char cpu[16];
@@ -128,9 +130,9 @@ const char *watch_capability(const struct frame *f, const char *base, char *buf,
 	/* what the guard and the map found first: they explain the numbers below */
 	size_t u = 0;
 	buf[0] = 0;
-	if (f && f->guard_line && f->guard_line[0])
+	if (f && f->guard_line[0])
 		u += (size_t)snprintf(buf + u, len - u, "%s", f->guard_line);
-	if (f && f->owners_lines && f->owners_lines[0] && u < len) {
+	if (f && f->owners_lines[0] && u < len) {
 		size_t n = strcspn(f->owners_lines, "\n");
 		u += (size_t)snprintf(buf + u, len - u, "%s%.*s%s", u ? "; " : "", (int)n,
 				      f->owners_lines, f->owners_lines[n] ? " (more: W)" : "");

@@ -48,12 +48,6 @@ int cpuset_next(const struct cpuset *s, int from)
 	return -1;
 }
 
-void cpuset_and(struct cpuset *dst, const struct cpuset *a, const struct cpuset *b)
-{
-	for (size_t i = 0; i < CPUSET_MAX / 64; i++)
-		dst->bits[i] = a->bits[i] & b->bits[i];
-}
-
 bool cpuset_equal(const struct cpuset *a, const struct cpuset *b)
 {
 	return memcmp(a->bits, b->bits, sizeof(a->bits)) == 0;

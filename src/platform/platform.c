@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -40,11 +41,14 @@ static const struct {
 	const char *key;
 } x86_vendor_families[] = {
 	/* Zen 4 (family 0x19: Genoa 0x10-0x1f, Raphael/Phoenix 0x60-0x7f, Bergamo/Siena 0xa0-0xaf);
-	 * the other family 0x19 models are Zen 3 */
+	 * the other family 0x19 models are Zen 3 (perf's x86/mapfile.csv: amdzen3). Family 0x17
+	 * (Zen, Zen+, Zen 2; perf's amdzen1 and amdzen2) shares one table. Family 0x1a (Zen 5)
+	 * has no table here: perf's generic events. */
 	{"AuthenticAMD", 0x19, 0x19, 0x10, 0x1f, "zen4"},
 	{"AuthenticAMD", 0x19, 0x19, 0x60, 0x7f, "zen4"},
 	{"AuthenticAMD", 0x19, 0x19, 0xa0, 0xaf, "zen4"},
-	{"AuthenticAMD", 0x17, 0x1a, -1, 0xff, "zen"},
+	{"AuthenticAMD", 0x19, 0x19, -1, 0xff, "zen3"},
+	{"AuthenticAMD", 0x17, 0x17, -1, 0xff, "zen"},
 	{"HygonGenuine", 0x18, 0x18, -1, 0xff, "zen"},
 	{"AuthenticAMD", 0, 0xff, -1, 0xff, "amd"},
 	{"GenuineIntel", 0, 0xff, -1, 0xff, "intel"},
@@ -308,6 +312,24 @@ static const struct pmu_family *x86_vendor_family(const struct platform *pf)
 	return family_find("generic");
 }
 
+/* The Arm core family of the first CPU of @cpus: its midr_el1, else the MIDR cpuinfo gave
+ * when every CPU is the same core (one core PMU); NULL if the part has no table. */
+static const struct pmu_family *arm_core_family(const struct platform *pf,
+						const struct cpuset *cpus)
+{
+	char path[4400], buf[64];
+	int cpu = cpuset_next(cpus, 0);
+
+	if (cpu >= 0 && read_text(pf_path(pf, path, sizeof(path),
+					  CPU_DIR "/cpu%d/regs/identification/midr_el1", cpu),
+				  buf, sizeof(buf)) == 0) {
+		unsigned long long midr = strtoull(buf, NULL, 0);
+		return family_from_midr((unsigned)(midr >> 24) & 0xff,
+					(unsigned)(midr >> 4) & 0xfff);
+	}
+	return pf->core_pmu_count <= 1 ? family_from_midr(pf->arm_implementer, pf->arm_part) : NULL;
+}
+
 static const struct pmu_family *core_pmu_family(const struct platform *pf,
 						const struct platform_pmu *p)
 {
@@ -316,7 +338,13 @@ static const struct pmu_family *core_pmu_family(const struct platform *pf,
 	if (strcmp(p->name, "cpu_core") == 0 || strcmp(p->name, "cpu_atom") == 0)
 		return family_find("generic"); /* libpfm4 4.13 has no hybrid models */
 	if (strcmp(p->name, "cpu") == 0) {
-		if (p->caps_pmu_name[0])
+		/* the kernel drives only the architectural events of a model it does not know */
+		if (strncmp(p->caps_pmu_name, "generic_arch", 12) == 0)
+			return family_find("intel");
+		/* the CPU model first, as the kernel and perf's mapfile.csv; caps/pmu_name confirms
+		 */
+		fam = family_from_x86_model(pf->cpu_vendor, pf->cpu_family, pf->cpu_model, NULL);
+		if (!fam && p->caps_pmu_name[0])
 			fam = family_from_caps_name(p->caps_pmu_name);
 		return fam ? fam : x86_vendor_family(pf);
 	}
@@ -455,6 +483,14 @@ static void read_pmus(struct platform *pf)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	/* armv8_pmuv3 names no core: its CPUs' MIDR does (per-core tables win over generic) */
+	for (int i = 0; i < pf->npmus; i++) {
+		struct platform_pmu *p = &pf->pmus[i];
+		const struct pmu_family *core;
+		if (p->is_core && p->family && strcmp(p->family->key, "armv8") == 0 &&
+		    (core = arm_core_family(pf, &p->cpus)))
+			p->family = core;
+	}
 	/* Core PMUs in CPU order: cpu_core (0-3) before cpu_atom (4-7), LITTLE before big. */
 	for (int i = 1; i < pf->core_pmu_count; i++)
 		for (int j = i; j > 0 && cpuset_next(&pf->pmus[j].cpus, 0) <
@@ -590,6 +626,13 @@ static void note_counters(char *buf, size_t len, const struct platform_pmu *p, i
 		snprintf(buf, len, " (%d counters%s)", p->num_counters, how);
 }
 
+/* Width (bits) of the programmable counters of @p as the hardware wraps them (32 on ARMv6,
+ * ARMv7, ARMv8 without format/long, XScale). */
+static unsigned platform_counter_bits(const struct platform_pmu *p)
+{
+	return p->family && p->family->counter_bits ? p->family->counter_bits : 64;
+}
+
 static void note_pmu(struct platform *pf)
 {
 	const struct platform_pmu *core = NULL;
@@ -645,11 +688,38 @@ static void note_pmu(struct platform *pf)
 	}
 	note_counters(cnt, sizeof(cnt), core, fam->fixed);
 	if (strcmp(core->name, "cpu") == 0) {
-		if (core->caps_pmu_name[0] && !family_from_caps_name(core->caps_pmu_name))
+		const char *want = NULL;
+		bool by_model = family_from_x86_model(pf->cpu_vendor, pf->cpu_family, pf->cpu_model,
+						      &want) != NULL;
+		if (by_model && core->caps_pmu_name[0] &&
+		    strncmp(core->caps_pmu_name, "generic_arch", 12) == 0)
+			note(pf,
+			     "%s PMU%s (caps/pmu_name `%s`: the kernel does not know CPU model "
+			     "%#x, only architectural events)",
+			     fam->desc, cnt, core->caps_pmu_name, (unsigned)pf->cpu_model);
+		else if (by_model && core->caps_pmu_name[0] &&
+			 strcasecmp(core->caps_pmu_name, want) != 0)
+			note(pf,
+			     "%s PMU%s (CPU model %#x; caps/pmu_name `%s` where the kernel writes "
+			     "`%s` for it)",
+			     fam->desc, cnt, (unsigned)pf->cpu_model, core->caps_pmu_name, want);
+		else if (by_model)
+			note(pf, "%s PMU%s (CPU model %#x%s%s%s)", fam->desc, cnt,
+			     (unsigned)pf->cpu_model,
+			     core->caps_pmu_name[0] ? ", caps/pmu_name `" : "", core->caps_pmu_name,
+			     core->caps_pmu_name[0] ? "` agrees" : "");
+		else if (core->caps_pmu_name[0] && !family_from_caps_name(core->caps_pmu_name))
 			note(pf, "%s PMU%s (caps/pmu_name `%s` not in the family table)", fam->desc,
 			     cnt, core->caps_pmu_name);
 		else
 			note(pf, "%s PMU%s", fam->desc, cnt);
+		if (family_smt_variant(fam))
+			note(pf, "SMT %s: top-down in per-thread clocks",
+			     pf->smt == 0 ? "off" : "state unknown");
+		else if (family_smt_variant(family_find(fam->parent)))
+			note(pf,
+			     "SMT on: top-down in per-core clocks (CPU_CLK_UNHALTED.THREAD_ANY / "
+			     "2, perf's CORE_CLKS)");
 	} else if (!pf->hybrid) { /* big.LITTLE: the core types note says it */
 		note(pf, "%s PMU: %s%s", core->name, fam->desc, cnt);
 	}
@@ -691,6 +761,29 @@ void platform_describe(struct platform *pf)
 	for (int i = 0; i < pf->nnotes && len < sizeof(pf->capability); i++)
 		len += (size_t)snprintf(pf->capability + len, sizeof(pf->capability) - len, "%s%s",
 					i ? "; " : "", pf->notes[i]);
+}
+
+/* SMT from devices/system/cpu/smt/active, else the online CPUs' thread_siblings_list. */
+static int read_smt(const struct platform *pf)
+{
+	char path[4400];
+	struct cpuset sib;
+	long v;
+	int seen = 0;
+
+	if (read_long(pf_path(pf, path, sizeof(path), CPU_DIR "/smt/active"), &v) == 0)
+		return v != 0;
+	for (int cpu = cpuset_next(&pf->online, 0); cpu >= 0;
+	     cpu = cpuset_next(&pf->online, cpu + 1)) {
+		if (read_cpuset(pf_path(pf, path, sizeof(path),
+					CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu),
+				&sib) < 0)
+			continue;
+		if (cpuset_count(&sib) > 1)
+			return 1;
+		seen = 1;
+	}
+	return seen ? 0 : -1;
 }
 
 /* ---- public ---- */
@@ -756,6 +849,14 @@ int platform_detect(struct platform *pf, const char *root, char *err, size_t err
 		if (pf->hybrid && !pf->arm_implementer)
 			pf->family = family_find("generic");
 	}
+	pf->smt = read_smt(pf);
+	const struct pmu_family *smt_fam = family_smt_variant(pf->family);
+	if (smt_fam && pf->smt == 1) { /* top-down in per-core clocks (the core PMU's family too) */
+		for (int i = 0; i < pf->npmus; i++)
+			if (pf->pmus[i].is_core && pf->pmus[i].family == pf->family)
+				pf->pmus[i].family = smt_fam;
+		pf->family = smt_fam;
+	}
 
 	pf_path(pf, path, sizeof(path), "/proc/sys/kernel/perf_event_paranoid");
 	pf->paranoid = read_int_or(path, -99);
@@ -794,11 +895,6 @@ const char *platform_core_type(const struct platform *pf, int cpu)
 	if (!p || strcmp(p->name, "cpu") == 0)
 		return "";
 	return p->name;
-}
-
-unsigned platform_counter_bits(const struct platform_pmu *p)
-{
-	return p->family && p->family->counter_bits ? p->family->counter_bits : 64;
 }
 
 double platform_wrap_seconds(const struct platform_pmu *p)

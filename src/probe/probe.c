@@ -152,16 +152,23 @@ static volatile uintptr_t sink;
 
 /* ---- cycle rate ---- */
 
-/* ns for @n iterations of 16 dependent adds (one cycle each on current cores). */
+static const char *root_of(const char *root);
+
+static volatile unsigned long chain_step = 0x9e3779b9ul; /* unknown to the compiler */
+
+/* ns for @n iterations of 16 dependent register-register adds (x += y: one cycle each). Not
+ * "add $1": recent cores fold chains of immediate adds at rename (several per cycle), which
+ * made the clock read ~7x too high; x += y with y in a register is a real ALU op, and the
+ * next one needs its result. */
 static double add_chain_ns(uint64_t n)
 {
-	unsigned long x = 0; /* one register on every target */
+	unsigned long x = 0, y = chain_step; /* registers on every target */
 	double t0 = now_ms();
 	for (uint64_t i = 0; i < n; i++) {
 #if defined(__x86_64__) || defined(__i386__)
-		__asm__ volatile(".rept 16\n\tadd $1, %0\n\t.endr" : "+r"(x));
+		__asm__ volatile(".rept 16\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(y));
 #elif defined(__aarch64__)
-		__asm__ volatile(".rept 16\n\tadd %0, %0, #1\n\t.endr" : "+r"(x));
+		__asm__ volatile(".rept 16\n\tadd %0, %0, %1\n\t.endr" : "+r"(x) : "r"(y));
 #else
 		(void)x;
 		return 0;
@@ -171,7 +178,46 @@ static double add_chain_ns(uint64_t n)
 	return (now_ms() - t0) * 1e6;
 }
 
-static void measure_ghz(struct probe_result *r)
+void probe_clock_reference(const char *root, int cpu, struct probe_clock_ref *ref)
+{
+	char path[700], line[256];
+	memset(ref, 0, sizeof(*ref));
+	static const char *const files[] = {"cpuinfo_max_freq", "scaling_cur_freq"};
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cpufreq/%s",
+			 root_of(root), cpu, files[i]);
+		FILE *f = fopen(path, "r");
+		double khz = 0;
+		if (f && fscanf(f, "%lf", &khz) == 1 && khz > 0 && khz < 1e8)
+			*(i ? &ref->cur_mhz : &ref->max_mhz) = khz / 1e3;
+		if (f)
+			fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root_of(root));
+	FILE *f = fopen(path, "r");
+	int proc = -1;
+	double first = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		double mhz;
+		if (sscanf(line, "processor : %d", &proc) == 1 ||
+		    sscanf(line, "processor\t: %d", &proc) == 1)
+			continue;
+		if (strncmp(line, "cpu MHz", 7) == 0 &&
+		    sscanf(strchr(line, ':') ? strchr(line, ':') + 1 : line, "%lf", &mhz) == 1 &&
+		    mhz > 0 && mhz < 1e5) {
+			if (first == 0)
+				first = mhz;
+			if (proc == cpu)
+				ref->cpuinfo_mhz = mhz;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (ref->cpuinfo_mhz == 0)
+		ref->cpuinfo_mhz = first;
+}
+
+static void measure_ghz(struct probe *p, struct probe_result *r)
 {
 	double best = INFINITY;
 	uint64_t n = 1 << 16;
@@ -189,10 +235,10 @@ static void measure_ghz(struct probe_result *r)
 		}
 		best = fmin(best, ns / (16.0 * n));
 	}
-	if (isfinite(best) && best > 0) {
-		r->ghz = 1 / best;
-		snprintf(r->ghz_source, sizeof(r->ghz_source), "dependent-add chain");
-	}
+	struct probe_clock_ref ref;
+	probe_clock_reference(p->root, p->o.cpu, &ref);
+	r->ghz = probe_clock_check(isfinite(best) && best > 0 ? 1 / best : 0, &ref, r->ghz_source,
+				   sizeof(r->ghz_source));
 }
 
 /* ---- L1D miss counter ---- */
@@ -971,7 +1017,7 @@ static int unit(struct probe *p)
 
 	switch (p->phase) {
 	case PH_INIT:
-		measure_ghz(r);
+		measure_ghz(p, r);
 		open_counter(p);
 		return enter(p, next_phase(p, PH_INIT));
 	case PH_SIZES: {

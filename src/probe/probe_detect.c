@@ -357,8 +357,12 @@ int probe_assign_levels(const struct probe_detect *d, int *bound_of, int max)
 #define FIT_LEVEL_RATIO 2.5  /* ... unless this far above the one before and below the next */
 #define FIT_MIN_OCTAVES 1.0  /* span of a plateau between two others (log2 of end/start size) */
 
-double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns,
-		      int *wrong)
+/* Where @ns (NAN = not measured, skipped) crosses @mid_ns upwards between grid indices @from and
+ * @to (inclusive): the split with the fewest points on the wrong side, interpolated in log size
+ * between the points beside it; NAN when no split separates them. @wrong (may be NULL) gets how
+ * many points lie on the wrong side of that split (noise in the transition). */
+static double probe_crossing(const double *sizes, const double *ns, int from, int to, double mid_ns,
+			     int *wrong)
 {
 	int idx[256], m = 0;
 
@@ -415,7 +419,17 @@ struct piece {
 	double level;	/* median log latency of its plateau points */
 };
 
-int probe_fit_levels(const double *sizes, const double *latency_ns, int n, struct probe_detect *out)
+/* The working-set sweep's detector: a penalised segmentation of log latency into constant
+ * pieces (optimal partitioning), pieces of at least 3 points and a small spread are plateaus,
+ * neighbouring plateaus less than max(1.5x, exp(6*noise)) apart merge (a slope or a bump inside
+ * one level); a plateau between two others shorter than an octave is a shelf of a transition
+ * (a cache shared with a busy neighbour), not a level, unless it lies 2.5x above the one before
+ * and 2.5x below the next; each rise between plateaus is a step placed
+ * where the curve crosses the midpoint of the two plateau latencies in log latency (their geometric
+ * mean). Same output as probe_detect_levels, with below_from/above_to set; below_ns/above_ns are
+ * the medians of the two plateaus' own points. Returns the number of steps, or -1 (bad input). */
+static int probe_fit_levels(const double *sizes, const double *latency_ns, int n,
+			    struct probe_detect *out)
 {
 	double y[256], s1[257], s2[257], best[257], d[256];
 	int from[257];
@@ -688,7 +702,9 @@ size_t probe_max_working_set_here(void)
 
 double probe_level_tolerance(int level) { return level <= 1 ? 0.15 : 0.30; }
 
-enum probe_agree probe_compare_tol(double measured, double sysfs, double max_size, double tol)
+/* The same with "agrees" meaning within @tol (0.15 = 15%) instead of 25%. */
+static enum probe_agree probe_compare_tol(double measured, double sysfs, double max_size,
+					  double tol)
 {
 	if (!(sysfs > 0))
 		return PROBE_AGREE_NONE;
@@ -914,4 +930,38 @@ int probe_decide_sizes(struct probe_result *r, const double *samp, int rounds, i
 					      : "-");
 	}
 	return nunstable;
+}
+
+/* ---- cycle rate cross-check ---- */
+
+double probe_clock_check(double chain_ghz, const struct probe_clock_ref *ref, char *why, size_t len)
+{
+	double hi = 0; /* the highest clock the system reports, GHz */
+	const char *src = "";
+	if (ref && ref->max_mhz > 0)
+		hi = ref->max_mhz / 1e3, src = "cpufreq cpuinfo_max_freq";
+	if (ref && ref->cur_mhz / 1e3 > hi)
+		hi = ref->cur_mhz / 1e3, src = "cpufreq scaling_cur_freq";
+	if (ref && ref->cpuinfo_mhz / 1e3 > hi)
+		hi = ref->cpuinfo_mhz / 1e3, src = "/proc/cpuinfo cpu MHz";
+	if (!(chain_ghz > 0) || !isfinite(chain_ghz)) {
+		snprintf(why, len, "not measured");
+		return 0;
+	}
+	if (hi <= 0) {
+		if (chain_ghz < 0.02 || chain_ghz > 7) {
+			snprintf(why, len, "timing chain gave %.2f GHz, no core runs at that",
+				 chain_ghz);
+			return 0;
+		}
+		snprintf(why, len, "dependent-add chain, no cpufreq or cpu MHz to check it");
+		return chain_ghz;
+	}
+	if (chain_ghz > hi * 1.15 || chain_ghz < hi / 5) {
+		snprintf(why, len, "timing chain gave %.2f GHz, %s says %.2f GHz: not trusted",
+			 chain_ghz, src, hi);
+		return 0;
+	}
+	snprintf(why, len, "dependent-add chain, within %s %.2f GHz", src, hi);
+	return chain_ghz;
 }

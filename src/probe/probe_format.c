@@ -24,7 +24,8 @@ static const char *const agree_keys[] = {
     [PROBE_AGREE_NOTFOUND] = "not_found", [PROBE_AGREE_BEYOND] = "beyond_range",
 };
 
-void probe_line_file(void *ctx, const char *line)
+/* A FILE * sink for the formatters: probe_format_table(r, probe_line_file, stdout). */
+static void probe_line_file(void *ctx, const char *line)
 {
 	text_fputs(line, (FILE *)ctx);
 	fputc('\n', (FILE *)ctx);
@@ -67,7 +68,8 @@ void probe_format_summary(const struct probe_result *r, probe_line_fn fn, void *
 	if (r->ghz > 0)
 		emit(fn, ctx, "Cycle rate: %.2f GHz (%s)", r->ghz, r->ghz_source);
 	else
-		emit(fn, ctx, "Cycle rate: unknown (latencies in ns only)");
+		emit(fn, ctx, "Cycle rate: unknown (%s; latencies in ns only)",
+		     r->ghz_source[0] ? r->ghz_source : "not measured");
 	if (r->warning[0])
 		emit(fn, ctx, "WARNING: %s", r->warning);
 	emit(fn, ctx, "%-7s %-10s %-5s %8s %7s  %-8s %-5s %s", "level", "measured", "conf",
@@ -338,7 +340,9 @@ void probe_format_tlb(const struct probe_result *r, probe_line_fn fn, void *ctx)
 
 static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-int probe_write_curve(const struct probe_result *r, FILE *out)
+/* Writes the raw curve (sysfs, every round of the sweep and of the line test) in the text format
+ * of docs/probe.md ("pmutop probe curve 1"); returns 0 or -1. */
+static int probe_write_curve(const struct probe_result *r, FILE *out)
 {
 	char t[40];
 

@@ -68,24 +68,11 @@ void rec_header_free(struct rec_header *h)
 	h->ncpus = 0;
 }
 
-void rec_mode_free(struct rec_mode *m)
+static void rec_mode_free(struct rec_mode *m)
 {
 	free(m->events);
 	m->events = NULL;
 	m->nevents = 0;
-}
-
-int rec_mode_copy(struct rec_mode *dst, const struct rec_mode *src)
-{
-	*dst = *src;
-	dst->events = NULL;
-	if (src->nevents > 0) {
-		dst->events = malloc((size_t)src->nevents * sizeof(*dst->events));
-		if (!dst->events)
-			return -1;
-		memcpy(dst->events, src->events, (size_t)src->nevents * sizeof(*dst->events));
-	}
-	return 0;
 }
 
 int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src)
@@ -123,9 +110,6 @@ void rec_record_free(struct rec_record *r)
 }
 
 /* ---- escaping ---- */
-
-/* Length of the valid, printable UTF-8 sequence at @s, or 0. C1 controls (U+0080..U+009F,
- * which terminals obey like ESC sequences), overlongs and surrogates are not valid here. */
 
 void rec_escape(const char *in, char *out, size_t len)
 {
@@ -405,6 +389,23 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 		}
 	}
 	json_object_set_new(o, "cpus", cpus);
+	json_t *topo = json_object();
+	for (int i = 0; i < h->ncpus; i++) {
+		const struct rec_cpu_info *c = &h->cpus[i];
+		if (!c->has_topology)
+			continue;
+		char key[16];
+		snprintf(key, sizeof(key), "%d", c->cpu);
+		json_object_set_new(topo, key,
+				    json_pack("[iiiiii]", c->socket, c->die, c->cluster, c->core,
+					      c->cache_level, c->cache));
+	}
+	if (json_object_size(topo))
+		json_object_set_new(o, "topology", topo);
+	else
+		json_decref(topo);
+	if (h->rows[0])
+		json_object_set_new(o, "rows", jstr(h->rows));
 	if (any_type)
 		json_object_set_new(o, "core_types", types);
 	else
@@ -652,7 +653,10 @@ struct rec_reader {
 	int suppressed;
 };
 
-size_t rec_line_max(int ncpus, int nevents)
+/* The longest line a recording may have: REC_HEAD_LINE_MAX before the header; after it, what
+ * a tick of @ncpus CPUs x @nevents counters can take (at most REC_MAX_LINE). A longer line is
+ * an error "file:line: line longer than N bytes", found before it is read whole. */
+static size_t rec_line_max(int ncpus, int nevents)
 {
 	if (ncpus <= 0 || nevents <= 0)
 		return REC_HEAD_LINE_MAX;
@@ -957,6 +961,43 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 					strcpy(h->cpus[k].core_type, json_string_value(val));
 		}
 	}
+	json_t *topo = json_object_get(o, "topology");
+	if (topo && !json_is_null(topo)) {
+		if (!json_is_object(topo))
+			goto bad_topo;
+		const char *key;
+		json_t *val;
+		json_object_foreach(topo, key, val)
+		{
+			char *end;
+			long cpu = strtol(key, &end, 10);
+			if (!*key || *end || cpu < 0 || cpu >= REC_MAX_CPU ||
+			    !cpuset_has(&seen, (int)cpu) || !json_is_array(val) ||
+			    json_array_size(val) != 6)
+				goto bad_topo;
+			int v[6];
+			for (int k = 0; k < 6; k++) {
+				json_t *n = json_array_get(val, (size_t)k);
+				if (!json_is_integer(n) || json_integer_value(n) < 0 ||
+				    json_integer_value(n) > 1000000)
+					goto bad_topo;
+				v[k] = (int)json_integer_value(n);
+			}
+			for (int k = 0; k < h->ncpus; k++)
+				if (h->cpus[k].cpu == cpu) {
+					struct rec_cpu_info *ci = &h->cpus[k];
+					ci->has_topology = true;
+					ci->socket = v[0], ci->die = v[1], ci->cluster = v[2];
+					ci->core = v[3], ci->cache_level = v[4], ci->cache = v[5];
+				}
+		}
+	}
+	json_t *rows = json_object_get(o, "rows");
+	if (rows && !json_is_null(rows)) {
+		if (!json_is_string(rows) || json_string_length(rows) >= sizeof(h->rows))
+			goto bad_rows;
+		snprintf(h->rows, sizeof(h->rows), "%s", json_string_value(rows));
+	}
 	p->r->cpus = seen;
 	p->r->counter_bits = h->counter_bits;
 	lr_set_limit(p->r->lr, rec_line_max(h->ncpus, REC_MAX_EVENTS));
@@ -967,6 +1008,13 @@ bad_cpu:
 bad_types:
 	rec_header_free(h);
 	return perr(p, "header: \"core_types\" must map listed CPU numbers to short names");
+bad_topo:
+	rec_header_free(h);
+	return perr(p, "header: \"topology\" must map listed CPU numbers to [socket, die, "
+		       "cluster, core, cache level, cache id] (integers 0..1000000)");
+bad_rows:
+	rec_header_free(h);
+	return perr(p, "header: \"rows\" must be a unit name (cpu, core, socket, ...)");
 }
 
 static int parse_encoding(struct pctx *p, json_t *enc, struct rec_event *e, const char *what)
@@ -1196,7 +1244,6 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 				bad = "count is wider than the counter";
 			if (!bad && pc && !pc->offline && pc->c[e].present) {
 				const struct raw_count *pv = &pc->c[e].raw;
-				uint64_t dv = (v->value - pv->value) & mask;
 				if (v->enabled < pv->enabled)
 					bad = "enabled time goes back";
 				else if (v->running < pv->running)
@@ -1204,8 +1251,8 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 				else if (v->running - pv->running >
 					 v->enabled - pv->enabled + RUN_SLACK_NS)
 					bad = "ran longer than it was enabled";
-				else if (bits >= 64 ? v->value < pv->value : dv > mask / 2)
-					bad = "count goes back";
+				else if (bits >= 64 && v->value < pv->value)
+					bad = "count goes back"; /* narrow ones wrap: any advance */
 			}
 			if (bad) {
 				snprintf(why, whylen, "CPU %d counter %d: %s", c->cpu, e + 1, bad);

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recorder.c: an app hook that writes every tick's raw cumulative triples to a recording. */
 #include "recorder.h"
-#include "app.h"
+#include "frame.h"
+#include "observer.h"
+#include "options.h"
 #include "recfile.h"
 #include "replay.h"
+#include "rows.h"
+#include "session.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <errno.h>
@@ -27,7 +31,15 @@ struct recorder {
 	bool failed;
 };
 
-#define REC(app) ((struct recorder *)(app)->recorder)
+#define REC(app) ((struct recorder *)app_observer_state((app), HOOK_NAME))
+
+/* The run as the engine has it now (observer.h). */
+static struct run_facts facts(const struct app_ctx *app)
+{
+	struct run_facts f;
+	app_facts(app, &f);
+	return f;
+}
 
 static void fail(struct app_ctx *app, const char *msg)
 {
@@ -37,35 +49,50 @@ static void fail(struct app_ctx *app, const char *msg)
 	r->failed = true;
 	app_log(app, MSG_ERROR, "%s", msg);
 	/* the agent exists to feed its stdout: when the reader is gone, so is its purpose */
-	if (strcmp(r->path, "-") == 0 && app->opt.batch)
-		app->quit = true;
+	if (strcmp(r->path, "-") == 0 && facts(app).opt->batch)
+		app_quit(app);
+}
+
+/* A CPU's place as the header keeps it (none when @c is NULL or not known). */
+static void rec_cpu_topology(struct rec_cpu_info *ci, const struct topo_cpu *c)
+{
+	ci->has_topology = c && c->known;
+	if (!ci->has_topology)
+		return;
+	ci->socket = c->socket, ci->die = c->die, ci->cluster = c->cluster;
+	ci->core = c->core, ci->cache_level = c->cache_level, ci->cache = c->cache;
 }
 
 void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec_cpu_info *cpus)
 {
-	const struct backend *b = session_backend(app->session);
+	const struct run_facts rf = facts(app);
+	const struct backend *b = session_backend(rf.session);
 	struct rec_header h = {.version = REC_FORMAT_VERSION};
 	snprintf(h.pmutop, sizeof(h.pmutop), "%s", PMUTOP_VERSION);
 	/* the machine the numbers come from: this one, or the recorded one when re-recording */
-	const struct source_machine *m = &app->machine;
+	const struct source_machine *m = rf.machine;
 	snprintf(h.host, sizeof(h.host), "%s", m->host);
 	snprintf(h.kernel, sizeof(h.kernel), "%s", m->kernel);
 	snprintf(h.pmu, sizeof(h.pmu), "%s", m->pmu);
-	snprintf(h.family, sizeof(h.family), "%s", app->family ? app->family->key : m->family);
+	snprintf(h.family, sizeof(h.family), "%s", rf.family_key[0] ? rf.family_key : m->family);
 	snprintf(h.model, sizeof(h.model), "%s", m->model);
-	snprintf(h.backend, sizeof(h.backend), "%s", source_kind_name(app->source.ops->kind));
+	snprintf(h.backend, sizeof(h.backend), "%s", rf.source_name);
 	h.simulated = b->simulated;
-	h.interval_ms = (unsigned)app->interval_ms;
+	h.interval_ms = (unsigned)rf.interval_ms;
 	h.counter_bits = b->counter_bits;
 	h.slots = m->slots;
 	h.start_time = (int64_t)time(NULL);
-	h.ncpus = app->ncpus;
+	h.ncpus = rf.ncpus;
 	h.aggregated_cpus = m->aggregated_cpus;
-	for (int i = 0; i < app->ncpus; i++) {
-		cpus[i].cpu = app->cpus[i];
+	const struct topology *topo = app_rows_topology(app);
+	for (int i = 0; i < rf.ncpus; i++) {
+		cpus[i].cpu = rf.cpus[i];
 		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
-			 app_core_type(app, app->cpus[i]));
+			 app_core_type(app, rf.cpus[i]));
+		rec_cpu_topology(&cpus[i], topology_cpu(topo, rf.cpus[i]));
 	}
+	if (rf.rows_unit != ROWS_CPU)
+		snprintf(h.rows, sizeof(h.rows), "%s", rows_unit_name((enum row_unit)rf.rows_unit));
 	h.cpus = cpus;
 	*hp = h;
 }
@@ -74,7 +101,8 @@ static int write_header(struct app_ctx *app, char *err, size_t errlen)
 {
 	struct recorder *r = REC(app);
 	struct rec_header h;
-	struct rec_cpu_info cpus[app->ncpus > 0 ? app->ncpus : 1];
+	int ncpus = facts(app).ncpus;
+	struct rec_cpu_info cpus[ncpus > 0 ? ncpus : 1];
 	recorder_fill_header(app, &h, cpus);
 	return rec_writer_write_header(r->w, &h, err, errlen);
 }
@@ -84,17 +112,17 @@ static int write_header(struct app_ctx *app, char *err, size_t errlen)
 static int write_mode(struct app_ctx *app, char *err, size_t errlen)
 {
 	struct recorder *r = REC(app);
-	const struct session_mode *sm = &app->mode;
+	const struct run_facts rf = facts(app);
+	const struct session_mode *sm = rf.mode;
 	struct rec_event ev[SESSION_MAX_EVENTS];
 	memset(ev, 0, sizeof(ev));
 	for (int e = 0; e < sm->nevents; e++) {
 		snprintf(ev[e].name, sizeof(ev[e].name), "%s", sm->events[e].name);
 		snprintf(ev[e].spec, sizeof(ev[e].spec), "%s", sm->events[e].spec);
-		const struct backend *b = session_backend(app->session);
+		const struct backend *b = session_backend(rf.session);
 		if (b->status && b->nevents == sm->nevents)
 			ev[e].quantum_ns = b->status[e].quantum_ns;
-		if (b->status && b->nevents == sm->nevents &&
-		    source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
+		if (b->status && b->nevents == sm->nevents && (rf.caps & SOURCE_CAP_THIS_MACHINE)) {
 			/* "type=4 config=0x1b7 config1=0x10001 exclude=guest" (encode_format) */
 			const char *enc = b->status[e].encoding;
 			unsigned long long type, c0, c1;
@@ -171,11 +199,11 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	if (!r || r->failed)
 		return;
 	struct session_raw raw;
-	session_raw(app->session, &raw);
+	session_raw(facts(app).session, &raw);
 	char err[512];
 	int rc = 0;
 	if (r->need_prev) {
-		rc = write_tick(app, &raw, true, (double)app->interval_ms, err, sizeof(err));
+		rc = write_tick(app, &raw, true, (double)facts(app).interval_ms, err, sizeof(err));
 		r->need_prev = false;
 	}
 	if (rc == 0)
@@ -196,11 +224,26 @@ static void on_mode(struct app_ctx *app, void *arg)
 	r->need_prev = true;
 }
 
-static void on_close(struct app_ctx *app, void *arg)
+static void obs_tick(struct observer *o, struct app_ctx *app, const struct snapshot *snap)
 {
-	(void)arg;
+	on_snapshot(app, snap, o->state);
+}
+
+static void obs_mode(struct observer *o, struct app_ctx *app) { on_mode(app, o->state); }
+
+/* The header's recorder state. */
+static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
+			   struct frame_store *fs)
+{
+	(void)o, (void)fs;
+	recorder_status(app, f->recorder, sizeof(f->recorder));
+}
+
+static void obs_close(struct observer *o, struct app_ctx *app)
+{
+	(void)o;
 	char err[512];
-	if (REC(app) && recorder_stop(app, err, sizeof(err)) < 0 && !app->opt.batch)
+	if (REC(app) && recorder_stop(app, err, sizeof(err)) < 0 && !facts(app).opt->batch)
 		text_fprintf(stderr, "pmutop: %s\n", err);
 }
 
@@ -212,7 +255,7 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 		snprintf(err, errlen, "already recording to %s (:stop first)", ep);
 		return -1;
 	}
-	if (!app->session || !app->mode.nevents) {
+	if (!facts(app).session || !facts(app).mode->nevents) {
 		snprintf(err, errlen, "nothing to record yet");
 		return -1;
 	}
@@ -221,10 +264,10 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	struct rec_writer_opts wo = {.max_bytes = app->opt.record_max,
-				     .keep = app->opt.record_keep,
-				     .create =
-					 app->opt.force ? SAFE_CREATE_FORCE : SAFE_CREATE_NAMED};
+	struct rec_writer_opts wo = {.max_bytes = facts(app).opt->record_max,
+				     .keep = facts(app).opt->record_keep,
+				     .create = facts(app).opt->force ? SAFE_CREATE_FORCE
+								     : SAFE_CREATE_NAMED};
 	r->w = rec_writer_open(path, &wo, err, errlen);
 	if (!r->w) {
 		free(r);
@@ -232,20 +275,26 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 	}
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->need_prev = true;
-	app->recorder = r;
-	snprintf(app->record_path, sizeof(app->record_path), "%s", path);
-	if (write_header(app, err, errlen) < 0 || write_mode(app, err, errlen) < 0) {
+	struct observer o = {.name = HOOK_NAME,
+			     .state = r,
+			     .on_tick = obs_tick,
+			     .on_mode = obs_mode,
+			     .fill_frame = obs_fill_frame,
+			     .close = obs_close};
+	if (!app_observe(app, &o)) {
 		char e2[64];
 		rec_writer_close(r->w, e2, sizeof(e2));
 		free(r);
-		app->recorder = NULL;
-		app->record_path[0] = '\0';
+		snprintf(err, errlen, "too many observers");
 		return -1;
 	}
-	app_add_hook(app, &(struct app_hook){.name = HOOK_NAME,
-					     .on_snapshot = on_snapshot,
-					     .on_mode = on_mode,
-					     .on_close = on_close});
+	if (write_header(app, err, errlen) < 0 || write_mode(app, err, errlen) < 0) {
+		char e2[64];
+		app_unobserve(app, HOOK_NAME);
+		rec_writer_close(r->w, e2, sizeof(e2));
+		free(r);
+		return -1;
+	}
 	return 0;
 }
 
@@ -256,12 +305,10 @@ int recorder_stop(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(err, errlen, "not recording");
 		return -1;
 	}
-	app_remove_hook(app, HOOK_NAME);
+	app_unobserve(app, HOOK_NAME);
 	bool failed = r->failed;
 	int rc = rec_writer_close(r->w, err, errlen);
 	free(r);
-	app->recorder = NULL;
-	app->record_path[0] = '\0';
 	return failed ? 0 : rc; /* a failed recording was reported when it failed */
 }
 
@@ -285,11 +332,11 @@ int recorder_mark(struct app_ctx *app, const char *text, char *err, size_t errle
 	return 0;
 }
 
-bool recorder_active(const struct app_ctx *app) { return app->recorder && !REC(app)->failed; }
+bool recorder_active(const struct app_ctx *app) { return REC(app) && !REC(app)->failed; }
 
 void recorder_status(const struct app_ctx *app, char *buf, size_t len)
 {
-	const struct recorder *r = app->recorder;
+	const struct recorder *r = REC(app);
 	if (!r) {
 		snprintf(buf, len, "%s", "");
 		return;

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote.c: the remote client (agent over a transport command, reconnects) and agent controls. */
 #include "remote.h"
-#include "app.h"
 #include "command.h"
 #include "cpuset.h"
+#include "frame.h"
+#include "loop.h"
 #include "mode.h"
+#include "observer.h"
+#include "options.h"
 #include "recfile.h"
 #include "replay.h"
 #include "textutil.h"
@@ -28,6 +31,8 @@
 
 struct remote {
 	char host[256];
+	struct replay *replay; /* the recording the stream feeds (the source's instance) */
+	char last_error[512];  /* the agent's last stderr line */
 	pid_t pid;
 	int to_fd, out_fd, err_fd; /* agent stdin, stdout, stderr; -1 when closed */
 	char *buf;		   /* partial stdout line */
@@ -47,7 +52,15 @@ struct remote {
 	char state[200];
 };
 
-#define RM(app) ((struct remote *)(app)->remote)
+#define RM(app) ((struct remote *)app_observer_state((app), "remote"))
+
+/* The run as the engine has it now (observer.h). */
+static struct run_facts facts(const struct app_ctx *app)
+{
+	struct run_facts f;
+	app_facts(app, &f);
+	return f;
+}
 
 static void set_state(struct remote *rm, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -142,7 +155,7 @@ static int check_start(const struct app_ctx *app, const char *mode, char *err, s
 {
 	if (check_host(RM(app)->host, err, errlen) < 0 ||
 	    (mode && check_mode_name(mode, err, errlen) < 0) ||
-	    (app->opt.cpus && check_cpu_list(app->opt.cpus, false, err, errlen) < 0))
+	    (facts(app).opt->cpus && check_cpu_list(facts(app).opt->cpus, false, err, errlen) < 0))
 		return -1;
 	return 0;
 }
@@ -153,17 +166,17 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 {
 	int tc, ac;
 	char **tv, **av;
-	const char *mode = app->mode_name[0] ? app->mode_name : app->opt.mode;
+	const char *mode = facts(app).mode_name[0] ? facts(app).mode_name : facts(app).opt->mode;
 	if (check_start(app, mode, err, errlen) < 0)
 		return -1;
-	if (command_split(app->opt.transport, &tc, &tv, err, errlen) < 0)
+	if (command_split(facts(app).opt->transport, &tc, &tv, err, errlen) < 0)
 		return -1;
 	/* The default agent: pmutop-agent where the board has it, else pmutop. These words are
 	 * ours (no user text), so they go to the remote shell unquoted. */
 	static const char default_agent[] =
 	    "exec \"$(command -v pmutop-agent || command -v pmutop || echo pmutop-agent)\"";
-	bool given = app->opt.agent != NULL;
-	if (given ? command_split(app->opt.agent, &ac, &av, err, errlen) < 0
+	bool given = facts(app).opt->agent != NULL;
+	if (given ? command_split(facts(app).opt->agent, &ac, &av, err, errlen) < 0
 		  : command_split("-", &ac, &av, err, errlen) < 0) { /* one word, replaced below */
 		command_free_words(tc, tv);
 		return -1;
@@ -175,7 +188,7 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 		return -1;
 	}
 	char ms[32];
-	snprintf(ms, sizeof(ms), "%ld", app->interval_ms);
+	snprintf(ms, sizeof(ms), "%ld", facts(app).interval_ms);
 	/* the agent is run by these arguments and its control lines, not by an rc file there */
 	const char *fixed[] = {"-b", "-r", "-", "--no-rc", "-i", ms, NULL, NULL, NULL, NULL};
 	int nf = 6;
@@ -183,9 +196,9 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 		fixed[nf++] = "-m";
 		fixed[nf++] = mode;
 	}
-	if (app->opt.cpus) {
+	if (facts(app).opt->cpus) {
 		fixed[nf++] = "-C";
-		fixed[nf++] = app->opt.cpus;
+		fixed[nf++] = facts(app).opt->cpus;
 	}
 	char **v = calloc((size_t)(tc + ac + nf + 3), sizeof(char *));
 	if (!v) {
@@ -312,11 +325,12 @@ static void reap(struct remote *rm, char *how, size_t len)
 static void disconnect(struct app_ctx *app, char *how, size_t len)
 {
 	struct remote *rm = RM(app);
-	if (app->loop_ready) {
+	struct loop *loop = facts(app).loop;
+	if (loop) {
 		if (rm->out_fd >= 0)
-			loop_unwatch(&app->loop, rm->out_fd);
+			loop_unwatch(loop, rm->out_fd);
 		if (rm->err_fd >= 0)
-			loop_unwatch(&app->loop, rm->err_fd);
+			loop_unwatch(loop, rm->err_fd);
 	}
 	close_fd(&rm->to_fd);
 	close_fd(&rm->out_fd);
@@ -400,7 +414,7 @@ static int parse(struct remote *rm, const char *line, size_t len, bool with_mode
 static int stream_line(struct app_ctx *app, const char *line, size_t len)
 {
 	struct remote *rm = RM(app);
-	struct replay *r = app->replay;
+	struct replay *r = rm->replay;
 	json_error_t jerr;
 	json_t *o = json_loadb(line, len, 0, &jerr);
 	const char *type = o && json_is_string(json_object_get(o, "type"))
@@ -432,7 +446,8 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		}
 		rec_record_free(&rec);
 		/* a new stream starts its times at 0: continue after what we have */
-		rm->t_offset = r->f.nticks ? rm->last_t + (double)app->interval_ms / 1000.0 : 0;
+		rm->t_offset =
+		    r->f.nticks ? rm->last_t + (double)facts(app).interval_ms / 1000.0 : 0;
 		return 0;
 	}
 	if (!rm->have_header)
@@ -552,8 +567,11 @@ static void read_errors(struct app_ctx *app)
 			*nl = '\0';
 			char e[1024];
 			rec_escape(rm->ebuf, e, sizeof(e));
-			if (e[0])
+			if (e[0]) {
 				app_log(app, MSG_WARN, "%s: %s", rm->host, e);
+				snprintf(rm->last_error, sizeof(rm->last_error), "%.*s",
+					 (int)sizeof(rm->last_error) - 1, e);
+			}
 			size_t used = (size_t)(nl - rm->ebuf) + 1;
 			memmove(rm->ebuf, nl + 1, rm->elen - used + 1);
 			rm->elen -= used;
@@ -619,26 +637,82 @@ int remote_app_send(struct app_ctx *app, const char *line, char *err, size_t err
 	return 0;
 }
 
-int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
+/* --- the client as an observer of the run ---------------------------------------------------- */
+
+static int obs_attach(struct observer *o, struct app_ctx *app, struct loop *loop)
 {
-	struct remote *rm = calloc(1, sizeof(*rm));
+	(void)o, (void)loop;
+	remote_app_attach(app);
+	return 0;
+}
+
+static int obs_input(struct observer *o, struct app_ctx *app, int fd)
+{
+	struct remote *rm = o->state;
+	if (fd < 0 || (fd != rm->out_fd && fd != rm->err_fd))
+		return 0;
+	remote_app_input(app, fd);
+	return 2; /* ticks may be waiting */
+}
+
+static void obs_timer(struct observer *o, struct app_ctx *app, const struct loop_event *ev)
+{
+	(void)o, (void)ev;
+	remote_app_poll(app);
+}
+
+/* The header's position: the link's state. */
+static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
+			   struct frame_store *fs)
+{
+	(void)app, (void)fs;
+	snprintf(f->position, sizeof(f->position), "%.*s", (int)sizeof(f->position) - 1,
+		 ((struct remote *)o->state)->state);
+}
+
+static void obs_close(struct observer *o, struct app_ctx *app)
+{
+	struct remote *rm = o->state;
+	if (rm->to_fd >= 0)
+		remote_app_send(app, "quit", (char[64]){0}, 64);
+	char how[128];
+	disconnect(app, how, sizeof(how));
+	close_fd(&rm->memfd);
+	free(rm->buf);
+	free(rm->header_line);
+	free(rm->mode_line);
+	free(rm);
+}
+
+static int obs_forward(struct observer *o, struct app_ctx *app, const char *line, char *err,
+		       size_t errlen)
+{
+	(void)o;
+	return remote_app_send(app, line, err, errlen);
+}
+
+/* Starts the agent and waits (up to 20 s) for its header, mode and first tick. */
+static int obs_open_source(struct observer *o, struct app_ctx *app, struct replay **replay,
+			   char *err, size_t errlen)
+{
+	struct remote *rm = o->state;
 	struct replay *r = calloc(1, sizeof(*r));
-	if (!rm || !r) {
-		free(rm), free(r);
+	*replay = NULL;
+	if (!r) {
 		snprintf(err, errlen, "out of memory");
 		return 1;
 	}
-	snprintf(rm->host, sizeof(rm->host), "%s", app->opt.remote);
+	snprintf(rm->host, sizeof(rm->host), "%s", facts(app).opt->remote);
 	rm->to_fd = rm->out_fd = rm->err_fd = rm->memfd = -1;
 	rm->pid = -1;
 	rm->mode_index = -1;
 	rm->backoff_ms = BACKOFF_MIN_MS;
-	app->remote = rm;
 	char name[300];
-	snprintf(name, sizeof(name), "%s", app->opt.remote);
+	snprintf(name, sizeof(name), "%s", facts(app).opt->remote);
 	replay_init_live(r, name);
-	app->replay = r;
-	if (check_start(app, app->opt.mode, err, errlen) < 0)
+	rm->replay = r;
+	*replay = r; /* the engine's source from now on, also when the rest fails */
+	if (check_start(app, facts(app).opt->mode, err, errlen) < 0)
 		return 2; /* bad usage: nothing is run */
 	if (spawn(app, err, errlen) < 0)
 		return 1;
@@ -648,7 +722,7 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 		uint64_t now = loop_now_ns();
 		if (now >= deadline) {
 			snprintf(err, errlen, "%s: no data from the agent within %d s (%s)",
-				 rm->host, OPEN_TIMEOUT_MS / 1000, app->opt.transport);
+				 rm->host, OPEN_TIMEOUT_MS / 1000, facts(app).opt->transport);
 			return 1;
 		}
 		struct pollfd p[2] = {{rm->out_fd, POLLIN, 0}, {rm->err_fd, POLLIN, 0}};
@@ -659,10 +733,8 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 			char how[128];
 			read_errors(app);
 			disconnect(app, how, sizeof(how));
-			int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;
 			snprintf(err, errlen, "%s: the agent ended before sending data (%s)%s%s",
-				 rm->host, how, app->nmessages ? ": " : "",
-				 app->nmessages ? app->messages[last].text : "");
+				 rm->host, how, rm->last_error[0] ? ": " : "", rm->last_error);
 			return 1;
 		}
 	}
@@ -670,13 +742,38 @@ int remote_app_open(struct app_ctx *app, char *err, size_t errlen)
 	return 0;
 }
 
+int remote_client_add(struct app_ctx *app, char *err, size_t errlen)
+{
+	struct remote *rm = calloc(1, sizeof(*rm));
+	struct observer o = {.name = "remote",
+			     .state = rm,
+			     .open_source = obs_open_source,
+			     .forward = obs_forward,
+			     .attach = obs_attach,
+			     .on_input = obs_input,
+			     .on_timer = obs_timer,
+			     .fill_frame = obs_fill_frame,
+			     .close = obs_close};
+	if (!rm || !app_observe(app, &o)) {
+		free(rm);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rm->to_fd = rm->out_fd = rm->err_fd = rm->memfd = -1;
+	rm->pid = -1;
+	return 0;
+}
+
+bool remote_app_active(const struct app_ctx *app) { return RM(app) != NULL; }
+
 void remote_app_attach(struct app_ctx *app)
 {
 	struct remote *rm = RM(app);
-	if (!rm || rm->watched || !app->loop_ready || rm->out_fd < 0)
+	struct loop *loop = facts(app).loop;
+	if (!rm || rm->watched || !loop || rm->out_fd < 0)
 		return;
-	loop_watch(&app->loop, rm->out_fd);
-	loop_watch(&app->loop, rm->err_fd);
+	loop_watch(loop, rm->out_fd);
+	loop_watch(loop, rm->err_fd);
 	rm->watched = true;
 }
 
@@ -700,32 +797,14 @@ int remote_app_input(struct app_ctx *app, int fd)
 	return n;
 }
 
-const char *remote_app_state(const struct app_ctx *app) { return RM(app) ? RM(app)->state : ""; }
-
-void remote_app_free(struct app_ctx *app)
-{
-	struct remote *rm = RM(app);
-	if (!rm)
-		return;
-	if (rm->to_fd >= 0)
-		remote_app_send(app, "quit", (char[64]){0}, 64);
-	char how[128];
-	disconnect(app, how, sizeof(how));
-	close_fd(&rm->memfd);
-	free(rm->buf);
-	free(rm->header_line);
-	free(rm->mode_line);
-	free(rm);
-	app->remote = NULL;
-}
-
 /* ---- the agent ---- */
 
 bool remote_agent_wanted(const struct app_ctx *app)
 {
 	struct stat st;
-	return app->opt.batch && app->opt.record && strcmp(app->opt.record, "-") == 0 &&
-	       fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+	return facts(app).opt->batch && facts(app).opt->record &&
+	       strcmp(facts(app).opt->record, "-") == 0 && fstat(STDIN_FILENO, &st) == 0 &&
+	       (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
 int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_t errlen)
@@ -738,14 +817,14 @@ int remote_agent_command(struct app_ctx *app, const char *line, char *err, size_
 	return -1;
 }
 
-void remote_agent_input(struct app_ctx *app, int fd)
+static void agent_input(struct app_ctx *app, int fd)
 {
 	static char buf[4096];
 	static size_t len;
 	ssize_t n = read(fd, buf + len, sizeof(buf) - 1 - len);
 	if (n <= 0) {
 		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			app->quit = true; /* the client is gone */
+			app_quit(app); /* the client is gone */
 		return;
 	}
 	len += (size_t)n;
@@ -767,4 +846,30 @@ void remote_agent_input(struct app_ctx *app, int fd)
 	memmove(buf, start, len + 1);
 	if (len >= sizeof(buf) - 1)
 		len = 0; /* an endless line: drop it */
+}
+
+/* The agent as an observer of the run: its control lines on stdin. */
+static int agent_attach(struct observer *o, struct app_ctx *app, struct loop *loop)
+{
+	(void)o;
+	if (loop_watch(loop, STDIN_FILENO) < 0) {
+		app_log(app, MSG_ERROR, "the agent: too many inputs to watch");
+		return -1;
+	}
+	return 0;
+}
+
+static int agent_on_input(struct observer *o, struct app_ctx *app, int fd)
+{
+	(void)o;
+	if (fd != STDIN_FILENO)
+		return 0;
+	agent_input(app, fd); /* the end of its input is the client going away */
+	return 1;
+}
+
+int remote_agent_add(struct app_ctx *app)
+{
+	struct observer o = {.name = "agent", .attach = agent_attach, .on_input = agent_on_input};
+	return app_observe(app, &o) ? 0 : -1;
 }

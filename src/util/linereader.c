@@ -64,12 +64,6 @@ static struct linereader *make(int fd, bool own, const char *name, size_t line_m
 	return lr;
 }
 
-struct linereader *lr_fdopen(int fd, const char *name, size_t line_max, unsigned flags, char *err,
-			     size_t errlen)
-{
-	return make(fd, false, name, line_max, flags, err, errlen);
-}
-
 struct linereader *lr_open(const char *path, size_t line_max, unsigned flags, char *err,
 			   size_t errlen)
 {
@@ -237,7 +231,6 @@ void lr_unread(struct linereader *lr)
 }
 
 void lr_set_limit(struct linereader *lr, size_t line_max) { lr->max = line_max ? line_max : 1; }
-size_t lr_limit(const struct linereader *lr) { return lr->max; }
 long lr_lineno(const struct linereader *lr) { return lr->lineno; }
 bool lr_torn(const struct linereader *lr) { return lr->torn; }
 const char *lr_name(const struct linereader *lr) { return lr->name; }

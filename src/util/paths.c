@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* paths.c: the installed data directory (relative to the binary) and the system rc file. */
+/* paths.c: the installed data directory (relative to the binary), the system rc file and the
+ * user's XDG directories. */
 #include "paths.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,10 @@ static int is_dir(const char *path)
 
 static int fits(int n, size_t len) { return n >= 0 && (size_t)n < len ? 0 : -1; }
 
-int paths_datadir(char *buf, size_t len)
+/* The installed data directory: $PMUTOP_DATADIR, else ../share/pmutop beside the running
+ * binary (so a relocated or DESTDIR tree works). -1 when neither exists: the compiled-in
+ * modes and themes are then the only ones. */
+static int paths_datadir(char *buf, size_t len)
 {
 	const char *env = getenv("PMUTOP_DATADIR");
 	if (env && *env)
@@ -41,6 +45,19 @@ int paths_data_subdir(const char *sub, char *buf, size_t len)
 	if (paths_datadir(dir, sizeof(dir)) < 0)
 		return -1;
 	return fits(snprintf(buf, len, "%s/%s", dir, sub), len);
+}
+
+int paths_user(enum paths_user_kind kind, const char *name, char *buf, size_t len)
+{
+	const char *xdg = getenv(kind == PATHS_STATE ? "XDG_STATE_HOME" : "XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	if (xdg && xdg[0] == '/')
+		return fits(snprintf(buf, len, "%s/pmutop/%s", xdg, name), len);
+	if (home && *home)
+		return fits(snprintf(buf, len, "%s/%s/pmutop/%s", home,
+				     kind == PATHS_STATE ? ".local/state" : ".config", name),
+			    len);
+	return -1;
 }
 
 int paths_system_rc(char *buf, size_t len)

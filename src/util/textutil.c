@@ -9,33 +9,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t text_utf8_len(const unsigned char *s, size_t n)
+size_t text_utf8_decode(const char *in, size_t n, uint32_t *cp)
 {
-	unsigned c = s[0], cp;
+	const unsigned char *s = (const unsigned char *)in;
+	unsigned c = n ? s[0] : 0;
+	uint32_t v;
 	size_t len;
+	if (!n)
+		return 0;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
 	if (c >= 0xc2 && c <= 0xdf) {
 		len = 2;
-		cp = c & 0x1f;
+		v = c & 0x1f;
 	} else if (c >= 0xe0 && c <= 0xef) {
 		len = 3;
-		cp = c & 0x0f;
+		v = c & 0x0f;
 	} else if (c >= 0xf0 && c <= 0xf4) {
 		len = 4;
-		cp = c & 0x07;
+		v = c & 0x07;
 	} else {
 		return 0;
 	}
 	if (len > n)
 		return 0;
-	for (size_t i = 1; i < len; i++) {
+	for (size_t i = 1; i < len; i++) { /* stops at a NUL: it is no continuation byte */
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
+		v = (v << 6) | (s[i] & 0x3f);
 	}
-	/* C1 controls (U+0080..U+009F) act as escape sequences on some terminals */
-	if (cp < 0xa0 || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
+	if ((len == 3 && v < 0x800) || (len == 4 && v < 0x10000) || v > 0x10ffff ||
+	    (v >= 0xd800 && v <= 0xdfff))
 		return 0;
+	*cp = v;
 	return len;
 }
 
@@ -56,14 +64,6 @@ static bool is_bidi_control(uint32_t cp)
 	return false;
 }
 
-static uint32_t utf8_value(const unsigned char *s, size_t len)
-{
-	uint32_t cp = s[0] & (len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07);
-	for (size_t i = 1; i < len; i++)
-		cp = (cp << 6) | (s[i] & 0x3f);
-	return cp;
-}
-
 /*
  * One unit of @s (at @i, @n bytes in all): sets *used to the bytes it takes and returns the
  * length of its replacement in @tmp, or 0 when the unit is written as it is.
@@ -74,10 +74,12 @@ static size_t escape_unit(const unsigned char *s, size_t i, size_t n, unsigned f
 	unsigned char c = s[i];
 	*used = 1;
 	if (c >= 0x80) {
-		size_t u = text_utf8_len(s + i, n == TEXT_NUL_TERMINATED ? 4 : n - i);
-		if (u) {
+		uint32_t cp;
+		size_t u = text_utf8_decode((const char *)s + i,
+					    n == TEXT_NUL_TERMINATED ? 4 : n - i, &cp);
+		/* C1 controls (U+0080..U+009F) act as escape sequences on some terminals */
+		if (u && cp >= 0xa0) {
 			*used = u;
-			uint32_t cp = utf8_value(s + i, u);
 			return is_bidi_control(cp)
 				   ? (size_t)snprintf(tmp, 8, "\\u%04x", (unsigned)cp)
 				   : 0;
@@ -171,7 +173,7 @@ int text_fwrite(const char *s, size_t n, FILE *f)
 
 int text_fputs(const char *s, FILE *f) { return text_fwrite(s, strlen(s), f); }
 
-int text_vfprintf(FILE *f, const char *fmt, va_list ap)
+static int text_vfprintf(FILE *f, const char *fmt, va_list ap)
 {
 	char buf[1024], *p = buf;
 	va_list aq;

@@ -108,41 +108,15 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 	}
 }
 
-/* Decodes one codepoint; *valid is false for a malformed sequence (1 byte consumed). */
+/* Decodes one codepoint (text_utf8_decode); *valid is false for a malformed sequence (1 byte
+ * consumed, U+FFFD). */
 static size_t utf8_decode(const char *s, size_t n, uint32_t *cp, bool *valid)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len;
-	uint32_t v, min;
+	size_t len = text_utf8_decode(s, n, cp);
 
-	*valid = true;
-	if (n == 0)
-		return 0;
-	if (u[0] < 0x80) {
-		*cp = u[0];
-		return 1;
-	} else if ((u[0] & 0xe0) == 0xc0) {
-		len = 2, v = u[0] & 0x1f, min = 0x80;
-	} else if ((u[0] & 0xf0) == 0xe0) {
-		len = 3, v = u[0] & 0x0f, min = 0x800;
-	} else if ((u[0] & 0xf8) == 0xf0) {
-		len = 4, v = u[0] & 0x07, min = 0x10000;
-	} else {
-		goto bad;
-	}
-	if (len > n)
-		goto bad;
-	for (size_t i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			goto bad;
-		v = v << 6 | (u[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		goto bad;
-	*cp = v;
-	return len;
-bad:
-	*valid = false;
+	*valid = len > 0;
+	if (len || !n)
+		return len;
 	*cp = 0xfffd;
 	return 1;
 }
@@ -538,7 +512,8 @@ void canvas_dump(const struct canvas *c, FILE *f)
 	free(line);
 }
 
-char canvas_role_char(int role)
+/* The character canvas_dump_roles() uses for @role. */
+static char canvas_role_char(int role)
 {
 	static const char digits[] =
 	    "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";

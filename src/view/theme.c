@@ -372,20 +372,9 @@ int theme_parse(struct theme *t, const char *text, const char *filename)
 	return rc;
 }
 
-int theme_user_dir(char *buf, size_t len)
-{
-	const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-
-	if (x && *x)
-		snprintf(buf, len, "%s/pmutop/themes", x);
-	else if (home && *home)
-		snprintf(buf, len, "%s/.config/pmutop/themes", home);
-	else
-		return -1;
-	return 0;
-}
-
-int theme_data_dir(char *buf, size_t len) { return paths_data_subdir("themes", buf, len); }
+/* The installed theme directory, <data directory>/themes; -1 when there is none (the user's is
+ * paths_user(PATHS_CONFIG, "themes")). */
+static int theme_data_dir(char *buf, size_t len) { return paths_data_subdir("themes", buf, len); }
 
 static bool valid_name(const char *name)
 {
@@ -467,7 +456,7 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errlen)
 	if (pr == 1)
 		name = full;
 	if (valid_name(name)) {
-		if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
+		if (paths_user(PATHS_CONFIG, "themes", dirs[ndirs], sizeof(dirs[0])) == 0)
 			ndirs++;
 		if (theme_data_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 			ndirs++;
@@ -531,7 +520,7 @@ size_t theme_list(char ***out)
 	size_t n = 0;
 	int ndirs = 0;
 
-	if (theme_user_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
+	if (paths_user(PATHS_CONFIG, "themes", dirs[ndirs], sizeof(dirs[0])) == 0)
 		ndirs++;
 	if (theme_data_dir(dirs[ndirs], sizeof(dirs[0])) == 0)
 		ndirs++;
@@ -577,7 +566,8 @@ enum theme_depth theme_depth_for(int colors, const char *colorterm, const char *
 	return THEME_MONO;
 }
 
-void theme_256_to_rgb(int index, int *r, int *g, int *b)
+/* RGB of a palette index in the xterm default palette. */
+static void theme_256_to_rgb(int index, int *r, int *g, int *b)
 {
 	if (index < 0 || index > 255)
 		index = 0;

@@ -3,6 +3,7 @@
 #include "views.h"
 #include "output.h"
 #include "theme.h"
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,28 @@
 
 #define MIN_W 40
 #define MIN_H 10
-#define CPU_COL 6
+#define CPU_COL key_col /* the key column's width, the separating blank included */
+
+/* The key column: 6 for CPU numbers, wider for labels of summed rows ("S0-D0-L3-ID0"). */
+static int key_col_width(const struct view_input *in)
+{
+	int w = 6;
+	for (int r = 0; in->row_keys && in->snap && r < in->snap->nrows; r++) {
+		int l = (int)strnlen(in->row_keys[r].label, ROW_LABEL_MAX) + 1;
+		w = l > w ? l : w;
+	}
+	return w;
+}
+
+/* Row @r's key: its CPU, or its label. */
+static void put_key(struct canvas *c, int y, const struct view_input *in, int r)
+{
+	if (in->row_keys)
+		canvas_printf(c, 0, y, ROLE_CELL, "%*s", key_col_width(in) - 1,
+			      in->row_keys[r].label);
+	else
+		canvas_printf(c, 0, y, ROLE_CELL, "%4d", in->snap->cpus[r]);
+}
 #define ATTRIB_COLW 10	   /* attribution column */
 #define TASK_COLW 18	   /* busiest task column */
 #define STACK_BAR_MIN 8	   /* columns: a narrower stacked bar is not drawn */
@@ -363,6 +385,10 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		canvas_put(c, 0, top, ROLE_MESSAGE_INFO, "waiting for the first tick...");
 		return top + 1;
 	}
+	int key_col = key_col_width(in);
+	char key_head[16] = "CPU"; /* or the unit: "CORE" */
+	for (int i = 0; in->row_unit && in->row_unit[i] && i < 15; i++)
+		key_head[i] = (char)toupper((unsigned char)in->row_unit[i]), key_head[i + 1] = '\0';
 	int colw = vs->show_running ? 13 : 11;
 	int nm = snap->nmetrics;
 	const struct view_jitter *jit = in->jitter;
@@ -393,7 +419,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	/* column header */
 	canvas_fill(c, 0, top, c->w, 1, ROLE_COLUMN_HEADER, NULL);
 	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0,
-		    CPU_COL - 1, 0, "CPU");
+		    CPU_COL - 1, 0, key_head);
 	for (int m = 0; m < shown; m++) {
 		char h[SESSION_METRIC_NAME_MAX + 24];
 		const struct session_metric *sm = &snap->metrics[m];
@@ -466,7 +492,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		}
 		if (y >= top + 1 + rows_room)
 			break;
-		canvas_printf(c, 0, y, ROLE_CELL, "%4d", snap->cpus[r]);
+		put_key(c, y, in, r);
 		if (in->drill && k == first) /* the row enter drills into */
 			canvas_paint(c, 0, y, CPU_COL - 1, 1, ROLE_SELECTED_ROW, 0);
 		const struct count *counts = &snap->counts[r * snap->nevents];
@@ -558,9 +584,10 @@ static int draw_offcore(struct canvas *c, int top, int bottom, const struct view
 	canvas_putx(c, 0, y++, ROLE_TITLE, CANVAS_BOLD, -1, CANVAS_ELLIPSIS,
 		    "offcore requests by request-type bit (share of measured requests)");
 	const struct snapshot *snap = in->snap;
+	int key_col = key_col_width(in);
 	int barw = c->w - CPU_COL - 1;
 	for (int r = 0; snap && r < snapshot_cpu_rows(snap) && y < bottom - 2; r++) {
-		canvas_printf(c, 0, y, ROLE_CELL, "%4d", snap->cpus[r]);
+		put_key(c, y, in, r);
 		struct canvas_segment segs[64];
 		int n = 0;
 		for (int b = 0; b < in->nbits && n < 64; b++) {
@@ -651,14 +678,6 @@ const struct view_entry *views_entry(enum view_kind kind)
 {
 	return kind >= 0 && kind < VIEW_COUNT ? &view_table_rows[kind]
 					      : &view_table_rows[VIEW_TABLE];
-}
-
-int views_find(const char *name)
-{
-	for (int v = 0; v < VIEW_COUNT; v++)
-		if (strcmp(view_table_rows[v].name, name) == 0)
-			return v;
-	return -1;
 }
 
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs)

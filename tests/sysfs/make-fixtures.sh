@@ -370,6 +370,51 @@ icl_like "$here/x86-icelake" icelake 126 "Intel(R) Core(TM) i7-1065G7 CPU @ 1.30
 # --- x86-sapphire: Sapphire Rapids; PERF_METRICS with the level-2 events ---
 icl_like "$here/x86-sapphire" sapphire_rapids 143 "Intel(R) Xeon(R) Gold 6430" spr-server 1
 
+# --- Intel trees named by CPU model: caps/pmu_name as linux 6.1's intel_pmu_init spells it ---
+intel_tree() { # intel_tree ROOT CAPS MODEL NAME HOST SMT(0/1): 4 CPUs; SMT 1 = 2 cores x 2 threads
+	local r=$1 c
+	rm -rf "$r"
+	cpus "$r" 0-3 0-3 0-3
+	for c in 0 1 2 3; do x86_caches "$r" $c 32K 32K 1024K 8192K; done
+	for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+	w "$r/sys/devices/system/cpu/smt/active" "$6"
+	for c in 0 1 2 3; do
+		w "$r/sys/devices/system/cpu/cpu$c/topology/physical_package_id" 0
+		if [ "$6" = 1 ]; then
+			w "$r/sys/devices/system/cpu/cpu$c/topology/core_id" $((c % 2))
+			w "$r/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list" "$((c % 2)),$((c % 2 + 2))"
+		else
+			w "$r/sys/devices/system/cpu/cpu$c/topology/core_id" $c
+			w "$r/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list" $c
+		fi
+	done
+	sw_pmus "$r"
+	x86_core_pmu "$r" cpu 4 "$2"
+	msr_pmu "$r" 10 aperfmperf
+	x86_cpuinfo "$r" 4 GenuineIntel 6 "$3" "$4" "$X86_FLAGS"
+	kernel "$r" 0 0 "$5" 6.1.0-27-amd64
+}
+# Elkhart Lake (Tremont, model 0x96): the kernel writes "Tremont" with a capital T
+intel_tree "$here/x86-tremont" Tremont 150 "Intel(R) Atom(TM) x6425E  @ 2.00GHz" ehl 0
+# Apollo Lake (Goldmont, model 0x5c)
+intel_tree "$here/x86-goldmont" goldmont 92 "Intel(R) Celeron(R) CPU J3455 @ 1.50GHz" apl 0
+# Alder Lake-N (Gracemont only, model 0xbe): "gracemont", one core PMU named cpu
+intel_tree "$here/x86-gracemont" gracemont 190 "Intel(R) N100" n100 0
+# Skylake-SP/Cascade Lake (model 0x55): the kernel says "skylake" as for the client parts; SMT on
+intel_tree "$here/x86-skylake-sp" skylake 85 "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz" clx 1
+# Skylake client with SMT on (Kaby Lake i7, model 0x9e)
+intel_tree "$here/x86-skylake-smt" skylake 158 "Intel(R) Core(TM) i7-7700 CPU @ 3.60GHz" kbl 1
+# Haswell-EP (model 0x3f) with SMT on
+intel_tree "$here/x86-haswell-ep" haswell 63 "Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz" hsx 1
+# Ice Lake-SP (model 0x6a): "icelake" as for the client parts
+intel_tree "$here/x86-icelake-sp" icelake 106 "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz" icx 0
+d=$here/x86-icelake-sp/sys/bus/event_source/devices/cpu/events
+w "$d/slots" "event=0x00,umask=0x4"
+w "$d/topdown-retiring" "event=0x00,umask=0x80"
+w "$d/topdown-bad-spec" "event=0x00,umask=0x81"
+w "$d/topdown-fe-bound" "event=0x00,umask=0x82"
+w "$d/topdown-be-bound" "event=0x00,umask=0x83"
+
 # --- x86-zen4: AMD Genoa (family 0x19 model 0x11); the AMD core PMU has no caps/pmu_name ---
 r=$here/x86-zen4
 rm -rf "$r"
@@ -391,6 +436,32 @@ w "$d/events/branch-misses" "event=0xc3"
 msr_pmu "$r" 9 aperfmperf
 x86_cpuinfo "$r" 4 AuthenticAMD 25 17 "AMD EPYC 9124 16-Core Processor" "$X86_FLAGS"
 kernel "$r" 0 0 genoa 6.8.0-45-generic
+
+# --- x86-zen1/zen2/zen3: AMD EPYC Naples (family 0x17 model 0x01), Rome (0x17/0x31), Milan
+# (0x19/0x01); the same core PMU as Zen 4, told apart by family and model ---
+zen_tree() { # zen_tree NAME MODEL-NAME FAMILY MODEL
+	local r=$here/$1 d
+	rm -rf "$r"
+	cpus "$r" 0-3 0-3 0-3
+	for c in 0 1 2 3; do x86_caches "$r" $c 32K 64K 512K 8192K; done
+	for c in 1 2 3; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
+	sw_pmus "$r"
+	pmu "$r" cpu 4
+	d=$r/sys/bus/event_source/devices/cpu
+	w "$d/format/event" "config:0-7,32-35"
+	w "$d/format/umask" "config:8-15"
+	w "$d/format/edge" "config:18"
+	w "$d/format/inv" "config:23"
+	w "$d/format/cmask" "config:24-31"
+	w "$d/events/cpu-cycles" "event=0x76"
+	w "$d/events/instructions" "event=0xc0"
+	msr_pmu "$r" 9 aperfmperf
+	x86_cpuinfo "$r" 4 AuthenticAMD "$3" "$4" "$2" "$X86_FLAGS"
+	kernel "$r" 0 0 "${1#x86-}" 6.1.0-25-amd64
+}
+zen_tree x86-zen1 "AMD EPYC 7301 16-Core Processor" 23 1
+zen_tree x86-zen2 "AMD EPYC 7302 16-Core Processor" 23 49
+zen_tree x86-zen3 "AMD EPYC 7763 64-Core Processor" 25 1
 
 # --- arm-neoverse: Neoverse V1 server (ACPI: one armv8_pmuv3_0 PMU), PMUv3p4 with caps/slots ---
 r=$here/arm-neoverse
@@ -424,3 +495,55 @@ for c in 0 1 2 3; do
 	arm64_cpuinfo "$r" $c 2100.00 "fp asimd cpuid" 0x1 $part 1
 done
 kernel "$r" 0 0 mixed 6.8.0
+
+topo() { # topo ROOT CPU SOCKET DIE CLUSTER CORE SIBLINGS [CLUSTER_CPUS]: topology/ (DIE or
+	# CLUSTER "-": the file is absent, as on kernels and architectures without it)
+	local d=$1/sys/devices/system/cpu/cpu$2/topology
+	w "$d/physical_package_id" "$3"
+	[ "$4" = - ] || w "$d/die_id" "$4"
+	[ "$5" = - ] || w "$d/cluster_id" "$5"
+	w "$d/core_id" "$6"
+	w "$d/core_cpus_list" "$7"
+	w "$d/thread_siblings_list" "$7"
+	[ -z "${8:-}" ] || w "$d/cluster_cpus_list" "$8"
+}
+
+cache_share() { # cache_share ROOT CPU INDEX ID SHARED_CPU_LIST: the cache's id and sharers
+	local d=$1/sys/devices/system/cpu/cpu$2/cache/index$3
+	w "$d/id" "$4"
+	w "$d/shared_cpu_list" "$5"
+}
+
+# --- x86-2s-smt: two sockets x 2 cores x 2 threads (Xeon-like numbering: the second threads
+# are CPUs 4-7), core ids 0 and 1 in each socket, an L2 per core (cluster_id) and an L3 per
+# socket ---
+r=$here/x86-2s-smt
+rm -rf "$r"
+cpus "$r" 0-7 0-7 0-7
+for c in 0 1 2 3 4 5 6 7; do
+	x86_caches "$r" $c 32K 32K 1024K 16384K
+	[ $c -eq 0 ] || w "$r/sys/devices/system/cpu/cpu$c/online" 1
+	socket=$(((c / 2) % 2)) core=$((c % 2)) first=$((c % 4))
+	sib="$first,$((first + 4))"
+	topo "$r" $c $socket 0 $((socket * 8 + core * 2)) $core "$sib" "$sib"
+	cache_share "$r" $c 0 $((socket * 2 + core)) "$sib"
+	cache_share "$r" $c 1 $((socket * 2 + core)) "$sib"
+	cache_share "$r" $c 2 $((socket * 2 + core)) "$sib"
+	cache_share "$r" $c 3 $socket "$((socket * 2)),$((socket * 2 + 1)),$((socket * 2 + 4)),$((socket * 2 + 5))"
+done
+sw_pmus "$r"
+x86_core_pmu "$r" cpu 4 skylake
+msr_pmu "$r" 10 aperfmperf
+x86_cpuinfo "$r" 8 GenuineIntel 6 85 "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz" "$X86_FLAGS"
+kernel "$r" 0 0 twosocket 6.1.0-17-amd64
+
+# --- arm-biglittle-topo: the RK3399-like board with its topology: one package, no die_id, a
+# cluster per core type (A53s cluster 0, A72s cluster 1), each cluster its own L2 ---
+r=$here/arm-biglittle-topo
+rm -rf "$r"
+cp -r "$here/arm-biglittle" "$r"
+for c in 0 1 2 3 4 5; do
+	if [ $c -lt 4 ]; then cl=0 mates=0-3; else cl=1 mates=4-5; fi
+	topo "$r" $c 0 - $cl $c $c "$mates"
+	cache_share "$r" $c 2 $cl "$mates"
+done
