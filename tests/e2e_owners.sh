@@ -158,7 +158,7 @@ check "live /proc: says which source" grep -q '"source":"proc"' "$T_TMP/out"
 # the screen: key W opens the counters view with the same holders, Esc leaves it
 if command -v tmux >/dev/null 2>&1; then
 	source "$T_SRC/tests/tmuxlib.sh"
-	tmux_open 132 60
+	tmux_open 132 120 # other perf users may be listed too
 	start --no-rc -m sw -i 500
 	keys W
 	check "screen: the counters view names its source" \

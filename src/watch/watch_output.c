@@ -73,6 +73,20 @@ void watch_lines(const struct app_ctx *app, const struct frame *f,
 	/* the listing and the flags as the run has them now (a held frame keeps its lines) */
 	const struct owners *o = watch_owners(app);
 	const struct guard *g = watch_guard(app);
+	/* the counts held invalid first: few lines, and they say which numbers to distrust */
+	const struct guard_flag *flags;
+	int n = g ? guard_flags(g, &flags) : 0;
+	snprintf(line, sizeof(line), "Counts held invalid: %d (%llu raised since the start)", n,
+		 g ? (unsigned long long)guard_raised(g) : 0ULL);
+	add(ctx, true, line);
+	for (int i = 0; i < n; i++) {
+		char cpu[16];
+		snprintf(cpu, sizeof(cpu), flags[i].cpu < 0 ? "all" : "%d", flags[i].cpu);
+		snprintf(line, sizeof(line), "  CPU %-4s %-16s %-10s %s", cpu, flags[i].name,
+			 guard_reason_name(flags[i].reason), flags[i].text);
+		add(ctx, false, line);
+	}
+	add(ctx, false, "");
 	if (!o) {
 		add(ctx, true, "Who holds the counters");
 		add(ctx, false,
@@ -109,19 +123,6 @@ void watch_lines(const struct app_ctx *app, const struct frame *f,
 			add(ctx, false, l);
 		}
 		free(text);
-	}
-	add(ctx, false, "");
-	const struct guard_flag *flags;
-	int n = g ? guard_flags(g, &flags) : 0;
-	snprintf(line, sizeof(line), "Counts held invalid: %d (%llu raised since the start)", n,
-		 g ? (unsigned long long)guard_raised(g) : 0ULL);
-	add(ctx, true, line);
-	for (int i = 0; i < n; i++) {
-		char cpu[16];
-		snprintf(cpu, sizeof(cpu), flags[i].cpu < 0 ? "all" : "%d", flags[i].cpu);
-		snprintf(line, sizeof(line), "  CPU %-4s %-16s %-10s %s", cpu, flags[i].name,
-			 guard_reason_name(flags[i].reason), flags[i].text);
-		add(ctx, false, line);
 	}
 }
 
