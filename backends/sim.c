@@ -216,6 +216,21 @@ static struct td_split td_split_of(uint64_t seed, int cpu, uint64_t tick, double
 	return t;
 }
 
+/* Cortex-A53's IQ-empty (0xE0-0xE3) and interlock/Wr-stall (0xE4-0xE8) counts split their stall
+ * cycles unevenly, as a core's causes do (equal sub-counts tick after tick are what a PMU that
+ * does not count them reads): the weight of event @spec's part, the parts adding up to 1. */
+static double td_share(enum td_role role, const char *spec)
+{
+	static const double fe[4] = {1.6, 1.2, 0.8, 0.4}, be[5] = {1.5, 1.25, 1.0, 0.75, 0.5};
+	size_t n = strlen(spec);
+	int d = n ? spec[n - 1] - '0' : -1;
+	if (role == TD_FE_QUARTER && d >= 0 && d < 4)
+		return fe[d];
+	if (role == TD_BE_FIFTH && d >= 4 && d < 9)
+		return be[d - 4];
+	return 1;
+}
+
 /* The count of @role in a tick of @t (at full running time). */
 static double td_value(const struct td_split *t, enum td_role role)
 {
@@ -488,10 +503,12 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 				rate *= o->spike_factor;
 			else if (spike && p->ev[e].spiky < 0)
 				rate /= o->spike_factor;
-			double inc =
-			    p->role[e] != TD_NONE
-				? td_value(&td, p->role[e]) * (double)run / (double)dt + p->frac[i]
-				: rate * (double)run / 1e9 + p->frac[i];
+			double inc = p->role[e] != TD_NONE
+					 ? td_value(&td, p->role[e]) *
+						   td_share(p->role[e], p->set_of[e].spec) *
+						   (double)run / (double)dt +
+					       p->frac[i]
+					 : rate * (double)run / 1e9 + p->frac[i];
 			uint64_t whole = (uint64_t)inc;
 			p->frac[i] = inc - (double)whole;
 			a->value += whole;

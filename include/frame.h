@@ -12,6 +12,8 @@
 #define FRAME_MAX_BITS 16 /* offcore request-type bits */
 
 struct om_counters;
+struct guard;
+struct owners;
 
 /*
  * Built by the engine (app_frame_build) once per refresh, after the pipeline ran: tick ->
@@ -91,6 +93,14 @@ struct frame {
 	/* cumulative per-event counts for OpenMetrics (-f openmetrics, --listen), or NULL; valid
 	 * only while this frame is the newest one (NULL in a held copy) */
 	const struct om_counters *counters;
+	/* the validity guard (guard.h) and the ownership map (owners.h): "invalid: ..." and the
+	 * holders' lines, "\n" between them ("" when nothing to say) */
+	char guard_line[320];
+	char owners_lines[1024];
+	/* their live state for batch output, or NULL; valid only while this frame is the newest
+	 * one (NULL in a held copy) */
+	const struct guard *guard;
+	const struct owners *owners;
 };
 
 struct frame_store;

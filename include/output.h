@@ -77,6 +77,12 @@ bool output_json_text_ok(const char *s);
 const char *output_format_name(size_t i);
 /* "text", "csv", "json", "openmetrics" -> the format's row; -1 when unknown. */
 int output_format_parse(const char *name);
+/* Batch output of the frame's guard and ownership map: JSON members "invalid" (when a count
+ * is) and "owners" (when the map was read); text lines "invalid: ..." and "owner: ..."
+ * (output_watch.c). */
+struct frame;
+void output_watch_json(struct output_json *w, const struct frame *f);
+void output_watch_text(FILE *out, const struct frame *f);
 /* What format @fmt reads (OUTPUT_READS_*); 0 for no such row. */
 unsigned output_format_reads(int fmt);
 struct frame;

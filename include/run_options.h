@@ -51,16 +51,18 @@ struct options {
 	long refresh_ms; /* --refresh, 0 = not given (then -i is the refresh cadence) */
 	const char *alerts[OPTIONS_MAX_LIST]; /* --alert RULE */
 	int nalerts;
-	double flight_s;	/* --flight SECONDS of samples kept in RAM, 0 = off */
-	const char *flight_out; /* --flight-out PREFIX of flight recordings */
-	bool attrib;		/* --attrib: attribution columns */
-	bool list_themes;	/* --list-themes */
-	const char *listen;	/* --listen [ADDR:]PORT: the OpenMetrics endpoint */
-	const char *output;	/* -o FILE: batch records go there instead of stdout */
-	const char *rows;	/* --rows UNIT, --per-core, ...: a unit name (rows.h), NULL */
-	const char *help_roff;	/* --help-roff TEMPLATE: write the manual page */
-	bool force;		/* --force: -r, :record and :export FILE may be symbolic links */
-	const char *completion; /* --completion SHELL: write the completion script */
+	double flight_s;	 /* --flight SECONDS of samples kept in RAM, 0 = off */
+	const char *flight_out;	 /* --flight-out PREFIX of flight recordings */
+	bool attrib;		 /* --attrib: attribution columns */
+	bool list_themes;	 /* --list-themes */
+	bool list_owners;	 /* --list-owners: the PMU ownership map, then exit */
+	const char *owners_from; /* --owners-from FILE: the map from a dump (fixture) */
+	const char *listen;	 /* --listen [ADDR:]PORT: the OpenMetrics endpoint */
+	const char *output;	 /* -o FILE: batch records go there instead of stdout */
+	const char *rows;	 /* --rows UNIT, --per-core, ...: a unit name (rows.h), NULL */
+	const char *help_roff;	 /* --help-roff TEMPLATE: write the manual page */
+	bool force;		 /* --force: -r, :record and :export FILE may be symbolic links */
+	const char *completion;	 /* --completion SHELL: write the completion script */
 	bool help, version;
 };
 

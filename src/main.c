@@ -7,6 +7,7 @@
 #include "manpage.h"
 #include "openmetrics.h"
 #include "output.h"
+#include "owners.h"
 #include "probe.h"
 #include "recorder.h"
 #include "remote.h"
@@ -15,6 +16,7 @@
 #include "safefile.h"
 #include "textutil.h"
 #include "theme.h"
+#include "watch.h"
 #ifndef PMUTOP_NO_UI
 #include "ui.h"
 #endif
@@ -172,6 +174,11 @@ int main(int argc, char **argv)
 		return write_manpage(app.opt.help_roff);
 	if (app.opt.list_themes)
 		return list_themes();
+#if defined(PMUTOP_BPF) && !defined(PMUTOP_NO_UI)
+	owners_set_bpf(owners_bpf_collect); /* the board agent has no BPF iterator */
+#endif
+	if (app.opt.list_owners)
+		return owners_report(&app.opt, stdout, stderr);
 	if (app.opt.output && !app.opt.batch) {
 		fprintf(stderr, "pmutop: -o FILE writes batch records: add -b\n");
 		return 2;
@@ -233,7 +240,7 @@ int main(int argc, char **argv)
 		app_free(&app);
 		return rc;
 	}
-	if (jitter_attach(&app, err, sizeof(err)) < 0) {
+	if (jitter_attach(&app, err, sizeof(err)) < 0 || watch_attach(&app, err, sizeof(err)) < 0) {
 		text_fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;

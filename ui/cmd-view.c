@@ -4,6 +4,7 @@
 #include "command.h"
 #include "mode.h"
 #include "uistate.h"
+#include "watch.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -105,6 +106,8 @@ static int exec_view(const struct command_ctx *ctx, int argc, char **argv, char 
 		show_messages(ctx->app);
 		return 0;
 	}
+	if (v == views_find("counters") && u->vs.view != v)
+		watch_refresh_owners(ctx->app); /* the map at once, not at the next tick */
 	if (v == views_find("spikes") && u->vs.view != v) {
 		u->vs.view = v;
 		u->vs.scroll = 1 << 20; /* newest at the bottom */

@@ -15,6 +15,7 @@
 #include "replay.h"
 #include "textutil.h"
 #include "ui.h"
+#include "watch.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -393,6 +394,11 @@ void ui_state_key(struct app_ctx *app, int key)
 	ui_state_command(app, command);
 }
 
+static void add_counter_line(void *ctx, bool title, const char *line)
+{
+	ui_text_add(ctx, title ? ROLE_TITLE : ROLE_HELP_TEXT, "%s", line);
+}
+
 static void add_spike_line(void *ctx, bool title, const char *line)
 {
 	ui_text_add(ctx, title ? ROLE_TITLE : ROLE_HELP_TEXT, "%s", line);
@@ -417,6 +423,11 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		ui_state_frame(app, &app->frame); /* a replay moved by hand, paused or not */
 	const struct frame *f = u->shown.snap ? &u->shown : NULL; /* the frame it holds */
 	const struct snapshot *snap = f ? f->snap : NULL;
+	watch_want_owners(app, u->vs.view == views_find("counters")); /* kept fresh while shown */
+	if (u->vs.view == views_find("counters")) {
+		ui_text_clear(u);
+		watch_lines(app, f, add_counter_line, u);
+	}
 	if (u->vs.view == views_find("spikes") && jitter_get(app)) {
 		bool tail = u->vs.scroll >= u->ntext - (c->h - 8); /* follow the newest spikes */
 		ui_text_clear(u);
@@ -444,6 +455,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 			 f->util_source[0] ? " | util from " : "", f->util_source);
 	/* the header describes the machine the numbers come from (the recorded one in a replay) */
 	const struct source_machine *mach = f ? f->machine : &app->machine;
+	char capability[sizeof(mach->capability) + 1400]; /* + the guard's and the owners' facts */
 	struct view_header h = {
 	    .host = mach->host[0] ? mach->host : "?",
 	    .kernel = mach->kernel[0] ? mach->kernel : "?",
@@ -457,7 +469,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		f ? f->ticks : 0, /* the tick the frame shows (counting goes on when paused) */
 	    .paused = app->display_paused,
 	    .first_tick_pending = f ? f->first_tick_pending : true,
-	    .capability = mach->capability,
+	    .capability = watch_capability(f, mach->capability, capability, sizeof(capability)),
 	    .warnings = app->warnings,
 	    .extra = extra,
 	};

@@ -473,6 +473,13 @@ static const struct option_def option_table[] = {
      FN(apply_listen)},
     {"list-themes", LONG_ONLY, NULL, "list the colour themes (built-in and installed)",
      OPTION_CLI | OPTION_SCREEN, FLAG(list_themes)},
+    {"list-owners", LONG_ONLY, NULL,
+     "list who holds or competes for the PMUs per CPU (other perf users, the NMI watchdog, KVM "
+     "guests), from a BPF iterator or /proc; -f json for JSON; opens no counter",
+     OPTION_CLI, FLAG(list_owners)},
+    {"owners-from", LONG_ONLY, "FILE",
+     "read the ownership map from FILE (a --list-owners -f json dump) instead of this machine",
+     OPTION_CLI, STR(owners_from), .complete = "@files"},
     {"help-roff", LONG_ONLY, "TEMPLATE",
      "write the manual page: TEMPLATE with these option, command and key tables filled in",
      OPTION_CLI, STR(help_roff), .complete = "@files"},

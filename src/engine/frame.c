@@ -397,6 +397,8 @@ int frame_copy(struct frame *dst, struct frame_store **store, const struct frame
 	dst->text_extra = NULL;
 	dst->extra_state = NULL;
 	dst->counters = NULL;
+	dst->guard = NULL; /* live: the lines are the frame's own */
+	dst->owners = NULL;
 	return 0;
 }
 
@@ -416,6 +418,8 @@ void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store *
 	dst->text_extra = NULL;
 	dst->extra_state = NULL;
 	dst->counters = NULL;
+	dst->guard = NULL; /* live: the lines are the frame's own */
+	dst->owners = NULL;
 	if (mine) { /* what the next frame remembers of this one */
 		memcpy(mine->util_source, built->util_source, sizeof(mine->util_source));
 		memcpy(mine->util_mode, built->util_mode, sizeof(mine->util_mode));

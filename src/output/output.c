@@ -594,6 +594,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	output_json_end(w);
 	if (meta->json_extra)
 		meta->json_extra(meta->extra_ctx, w, NULL, -1);
+	output_watch_json(w, meta->frame); /* invalid counts, the ownership map */
 	output_json_end(w);
 	put_c(w, '\n');
 	if (w->oom || w->depth != 0)
@@ -763,8 +764,9 @@ static void text_cell_count(FILE *out, const struct count *c, int w)
 	char buf[32];
 	if (c->state == COUNT_OK || c->state == COUNT_SCALED)
 		output_format_value(c->value, buf, sizeof(buf));
-	else
-		snprintf(buf, sizeof(buf), "%s", count_state_mark(c->state));
+	else /* a count that cannot be true (the guard, or a counter going back) says so */
+		snprintf(buf, sizeof(buf), "%s",
+			 c->state == COUNT_INVALID ? "invalid" : count_state_mark(c->state));
 	if (c->state == COUNT_SCALED) {
 		char pct[40];
 		snprintf(pct, sizeof(pct), "%s(%.0f%%)", buf, c->running * 100);
@@ -882,6 +884,14 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 					     d ? d->resolution : 0, buf, sizeof(buf));
 			if (d && d->coarse)
 				strncat(buf, OUTPUT_COARSE_MARK, sizeof(buf) - strlen(buf) - 1);
+			for (int k = 0; k < snap->metrics[m].ninputs && strcmp(buf, "n/a") == 0;
+			     k++)
+				if ((total
+					 ? snap->total_counts
+					 : &snap->counts[r *
+							 snap->nevents])[snap->metrics[m].inputs[k]]
+					.state == COUNT_INVALID)
+					snprintf(buf, sizeof(buf), "invalid");
 			text_fprintf(out, " %*s", wm[m], buf);
 		}
 		const struct count *counts =
@@ -921,6 +931,7 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 		fprintf(out, "%s\n", legend);
 	if (meta->text_extra)
 		meta->text_extra(meta->extra_ctx, out);
+	output_watch_text(out, meta->frame);
 	fputc('\n', out);
 }
 

@@ -4,6 +4,7 @@
 #include "encode.h"
 #include "evlist.h"
 #include "mode.h"
+#include "owners.h"
 #include "platform.h"
 #include "source.h"
 #include "textutil.h"
@@ -270,6 +271,8 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 	const struct mode *m = mode_find(app->modes, what);
 	text_fprintf(out, "# platform: %s\n# family: %s (%s)\n", app->pf.capability,
 		     app->family->key, app->family->desc);
+	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) || app->opt.owners_from)
+		owners_explain(&app->opt, app->pf.core_pmu_count > 0, what, out); /* who else */
 	if (m) {
 		struct mode_resolution res;
 		text_fprintf(out, "mode %s: %s\n", m->name, m->title ? m->title : "");

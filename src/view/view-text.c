@@ -29,3 +29,5 @@ const struct view_def view_help_def = {"help", "commands and keys", view_text};
 const struct view_def view_messages_def = {"messages", "the message log", view_text};
 const struct view_def view_probe_def = {"probe", "the cache probe's report", view_text};
 const struct view_def view_spikes_def = {"spikes", "the spike log", view_text};
+const struct view_def view_counters_def = {
+    "counters", "who holds the PMU counters per CPU; counts held invalid", view_text};

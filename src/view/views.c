@@ -244,7 +244,8 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
 		for (int k = 0; k < sm->ninputs; k++)
 			if (counts[sm->inputs[k]].state == order[o])
-				return count_state_mark(order[o]);
+				return order[o] == COUNT_INVALID ? "invalid" /* guard.h */
+								 : count_state_mark(order[o]);
 	return "n/a";
 }
 
@@ -606,11 +607,11 @@ static const struct view_def view_table_def = {"table", "per-CPU metrics (the ma
 					       view_table};
 /* the other views, each defined in its file (src/view/view-*.c) */
 extern const struct view_def view_offcore_def, view_help_def, view_messages_def, view_probe_def,
-    view_spikes_def;
+    view_spikes_def, view_counters_def;
 
 static const struct view_def *const view_defs[] = {
-    &view_table_def,	&view_offcore_def, &view_help_def,
-    &view_messages_def, &view_probe_def,   &view_spikes_def,
+    &view_table_def, &view_offcore_def, &view_help_def,	    &view_messages_def,
+    &view_probe_def, &view_spikes_def,	&view_counters_def,
 };
 
 const struct view_def *views_at(int i)

@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* guard.c: the validity guard: impossible rates, zeros on busy CPUs, identical and frozen counts.
+ */
+#include "guard.h"
+#include "textutil.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const reason_names[GUARD_NREASONS] = {"inst_rate", "cycle_rate", "zero_busy",
+							 "identical", "frozen"};
+
+const char *guard_reason_name(enum guard_reason r)
+{
+	return (unsigned)r < GUARD_NREASONS ? reason_names[r] : "?";
+}
+
+/* Instructions a core retires per cycle at most, from the vendors' optimisation manuals and
+ * core descriptions (retire or issue width); the generous end where sources differ. */
+static const struct {
+	const char *key;
+	double width;
+} widths[] = {
+    {"xscale", 1},     {"xscale1", 1},	  {"xscale2", 1},    {"armv6", 1},	{"arm11mpcore", 1},
+    {"cortex_a5", 1},  {"cortex_a7", 2},  {"cortex_a8", 2},  {"cortex_a9", 2},	{"cortex_a53", 2},
+    {"cortex_a12", 2}, {"cortex_a15", 3}, {"cortex_a17", 2}, {"cortex_a57", 3}, {"cortex_a72", 3},
+    {"armv7", 3},      {"armv8", 8},	  {"atom", 2},	     {"slm", 2},	{"glm", 3},
+    {"tmt", 4},	       {"nhm", 4},	  {"wsm", 4},	     {"snb", 4},	{"ivb", 4},
+    {"hsw", 4},	       {"bdw", 4},	  {"skl", 4},	     {"skx", 4},	{"icl", 8},
+    {"icx", 8},	       {"spr", 8},	  {"intel", 8},	     {"amd", 8},	{"zen", 8},
+    {"zen4", 8},
+};
+
+double guard_retire_width(const char *family_key)
+{
+	for (size_t i = 0; family_key && i < sizeof(widths) / sizeof(widths[0]); i++)
+		if (strcmp(widths[i].key, family_key) == 0)
+			return widths[i].width;
+	return 8; /* unknown: the widest cores shipping */
+}
+
+void guard_limits_for(struct guard_limits *l, const char *family_key, const char *pmu,
+		      double max_hz)
+{
+	l->max_hz = max_hz > 0 ? max_hz : GUARD_DEFAULT_HZ;
+	l->width = guard_retire_width(family_key);
+	l->family = family_key ? family_key : "";
+	l->pmu = pmu ? pmu : "";
+}
+
+/* What the guard knows of one (row, event) across ticks. */
+struct cell {
+	int unchanged;	    /* ticks in a row with a zero delta */
+	double unchanged_s; /* their length */
+	int same;	    /* ticks in a row this event shared its delta with others */
+};
+
+struct guard {
+	struct guard_limits lim;
+	int nrows, nevents;
+	struct cell *cells; /* [row * nevents + e] */
+	struct guard_flag flags[GUARD_MAX_FLAGS];
+	int nflags;
+	uint64_t ticks, raised;
+};
+
+struct guard *guard_new(const struct guard_limits *l)
+{
+	struct guard *g = calloc(1, sizeof(*g));
+	if (g)
+		g->lim = *l;
+	return g;
+}
+
+void guard_free(struct guard *g)
+{
+	if (!g)
+		return;
+	free(g->cells);
+	free(g);
+}
+
+void guard_reset(struct guard *g)
+{
+	free(g->cells);
+	g->cells = NULL;
+	g->nrows = g->nevents = 0;
+	g->nflags = 0;
+}
+
+static bool name_in(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcasecmp(name, *list) == 0)
+			return true;
+	return false;
+}
+
+static bool is_cycles(const char *name)
+{
+	static const char *const names[] = {"cycles",
+					    "cpu_cycles",
+					    "cpu-cycles",
+					    "cpu_clk_unhalted",
+					    "cpu_clk_unhalted_thread",
+					    "cpu_clk_unhalted_thread_p",
+					    "cpu_clk_unhalted_core",
+					    "cycles_not_in_halt",
+					    NULL};
+	return name_in(name, names);
+}
+
+static bool is_instructions(const char *name)
+{
+	static const char *const names[] = {"instructions",
+					    "inst_retired",
+					    "inst_retired_any",
+					    "inst_retired_any_p",
+					    "instructions_retired",
+					    "retired_instructions",
+					    NULL};
+	return name_in(name, names);
+}
+
+/* Events read from /proc (quantised ticks) take no part in the identical and frozen checks. */
+static bool from_proc(const char *name)
+{
+	return strcmp(name, "busy") == 0 || strcmp(name, "idle") == 0;
+}
+
+static bool counted(const struct count *c)
+{
+	return c->state == COUNT_OK || c->state == COUNT_SCALED;
+}
+
+static struct guard_flag *find_flag(struct guard *g, int cpu, int e)
+{
+	for (int i = 0; i < g->nflags; i++)
+		if (g->flags[i].cpu == cpu && g->flags[i].event == e)
+			return &g->flags[i];
+	return NULL;
+}
+
+/* Keeps (or raises) the flag of (@cpu, @e) in the new list @next. Returns 1 when raised now. */
+static int keep(struct guard *g, struct guard_flag *next, int *nnext, int cpu, int e,
+		const char *name, enum guard_reason reason, const char *text)
+{
+	for (int i = 0; i < *nnext; i++)
+		if (next[i].cpu == cpu && next[i].event == e)
+			return 0; /* one reason per count: the first found */
+	if (*nnext >= GUARD_MAX_FLAGS)
+		return 0;
+	struct guard_flag *old = find_flag(g, cpu, e);
+	struct guard_flag *f = &next[(*nnext)++];
+	memset(f, 0, sizeof(*f));
+	f->cpu = cpu;
+	f->event = e;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->reason = reason;
+	snprintf(f->text, sizeof(f->text), "%s", text);
+	f->since = old && old->reason == reason ? old->since : g->ticks;
+	return !(old && old->reason == reason);
+}
+
+static void where(int cpu, char *out, size_t len)
+{
+	if (cpu < 0)
+		snprintf(out, len, "all CPUs");
+	else
+		snprintf(out, len, "CPU %d", cpu);
+}
+
+/* The rate checks and the zero checks of one row (@row == nrows: the total). */
+static int check_row(struct guard *g, const struct snapshot *s, int row, double busy,
+		     struct guard_flag *next, int *nnext)
+{
+	bool total = row == s->nrows;
+	const struct count *c = total ? s->total_counts : &s->counts[row * s->nevents];
+	int cpu = total ? -1 : s->cpus[row];
+	/* cores in the row: 1 per CPU row, the row's CPUs in an aggregated capture, all the
+	 * online rows for the total */
+	double cores = 1;
+	if (total) {
+		cores = 0;
+		for (int r = 0; r < s->nrows; r++)
+			cores += !s->offline[r];
+		if (s->row_cpus > 1)
+			cores = s->row_cpus;
+	} else if (s->row_cpus > 1)
+		cores = s->row_cpus;
+	if (cores <= 0 || s->interval_s <= 0)
+		return 0;
+	int raised = 0, ecyc = -1, einst = -1;
+	char at[24], text[200];
+	where(cpu, at, sizeof(at));
+	char pmu[80];
+	if (g->lim.pmu[0])
+		snprintf(pmu, sizeof(pmu), "the %s PMU", g->lim.pmu);
+	else
+		snprintf(pmu, sizeof(pmu), "the PMU");
+	for (int e = 0; e < s->nevents; e++) {
+		if (is_cycles(s->event_names[e]) && ecyc < 0)
+			ecyc = e;
+		else if (is_instructions(s->event_names[e]) && einst < 0)
+			einst = e;
+	}
+	if (einst >= 0 && counted(&c[einst])) {
+		double rate = c[einst].value / s->interval_s;
+		double lim = cores * g->lim.width * g->lim.max_hz;
+		if (rate > lim * GUARD_RATE_MARGIN) {
+			snprintf(text, sizeof(text),
+				 "%.3g instructions/s on %s is above %.0f core%s x %.0f/cycle x "
+				 "%.2f GHz",
+				 rate, at, cores, cores == 1 ? "" : "s", g->lim.width,
+				 g->lim.max_hz / 1e9);
+			raised += keep(g, next, nnext, cpu, einst, s->event_names[einst],
+				       GUARD_INST_RATE, text);
+		}
+	}
+	if (ecyc >= 0 && counted(&c[ecyc])) {
+		double rate = c[ecyc].value / s->interval_s;
+		double lim = cores * g->lim.max_hz;
+		if (rate > lim * GUARD_RATE_MARGIN) {
+			snprintf(text, sizeof(text),
+				 "%.3g cycles/s on %s is above %.2f GHz x %.0f core%s", rate, at,
+				 g->lim.max_hz / 1e9, cores, cores == 1 ? "" : "s");
+			raised += keep(g, next, nnext, cpu, ecyc, s->event_names[ecyc],
+				       GUARD_CYCLE_RATE, text);
+		}
+	}
+	if (total)
+		return raised;
+	/* zeros: a busy CPU runs cycles and retires instructions; cycles 0 with instructions
+	 * retired is never true */
+	/* /proc/stat counts in 10 ms ticks: a busy figure says something about ticks of
+	 * GUARD_BUSY_TICK_S and longer only */
+	bool known_busy = !isnan(busy) && busy >= GUARD_BUSY && s->interval_s >= GUARD_BUSY_TICK_S;
+	if (ecyc >= 0 && counted(&c[ecyc]) && c[ecyc].value == 0 &&
+	    (known_busy || (einst >= 0 && counted(&c[einst]) && c[einst].value > 0))) {
+		if (known_busy)
+			snprintf(text, sizeof(text),
+				 "%s returns 0 for cycles on %s while /proc/stat shows it %.0f %% "
+				 "busy",
+				 pmu, at, busy * 100);
+		else
+			snprintf(text, sizeof(text),
+				 "%s returns 0 for cycles on %s while it counts %.3g instructions",
+				 pmu, at, c[einst].value);
+		raised +=
+		    keep(g, next, nnext, cpu, ecyc, s->event_names[ecyc], GUARD_ZERO_BUSY, text);
+	}
+	if (einst >= 0 && counted(&c[einst]) && c[einst].value == 0 && known_busy) {
+		snprintf(text, sizeof(text),
+			 "%s returns 0 for instructions on %s while /proc/stat shows it %.0f %% "
+			 "busy",
+			 pmu, at, busy * 100);
+		raised +=
+		    keep(g, next, nnext, cpu, einst, s->event_names[einst], GUARD_ZERO_BUSY, text);
+	}
+	return raised;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
+{
+	if (!s || s->nrows <= 0)
+		return 0;
+	if (s->nrows != g->nrows || s->nevents != g->nevents || !g->cells) {
+		free(g->cells);
+		g->cells = calloc((size_t)s->nrows * (size_t)(s->nevents ? s->nevents : 1),
+				  sizeof(*g->cells));
+		g->nrows = s->nrows;
+		g->nevents = s->nevents;
+		g->nflags = 0;
+		if (!g->cells)
+			return 0;
+	}
+	g->ticks++;
+	struct guard_flag *next = malloc(sizeof(g->flags));
+	if (!next)
+		return 0;
+	int nnext = 0, raised = 0;
+	char text[200], at[24];
+	double *vals = malloc(sizeof(double) * (size_t)(s->nevents + 1));
+	for (int r = 0; r < s->nrows; r++) {
+		if (s->offline[r])
+			continue;
+		double b = busy ? busy[r] : NAN;
+		raised += check_row(g, s, r, b, next, &nnext);
+		const struct count *c = &s->counts[r * s->nevents];
+		struct cell *cell = &g->cells[r * s->nevents];
+		where(s->cpus[r], at, sizeof(at));
+		/* frozen: a counter that reads the same value tick after tick */
+		int ncounted = 0, nfrozen = 0;
+		for (int e = 0; e < s->nevents; e++) {
+			if (!counted(&c[e]) || from_proc(s->event_names[e])) {
+				cell[e].unchanged = 0;
+				cell[e].unchanged_s = 0;
+				continue;
+			}
+			ncounted++;
+			if (c[e].value == 0) {
+				cell[e].unchanged++;
+				cell[e].unchanged_s += s->interval_s;
+			} else {
+				cell[e].unchanged = 0;
+				cell[e].unchanged_s = 0;
+			}
+			nfrozen += cell[e].unchanged >= GUARD_FROZEN_TICKS &&
+				   cell[e].unchanged_s >= GUARD_FROZEN_S;
+		}
+		bool known_idle = !isnan(b) && b < 0.02;
+		for (int e = 0; e < s->nevents; e++) {
+			bool frozen = cell[e].unchanged >= GUARD_FROZEN_TICKS &&
+				      cell[e].unchanged_s >= GUARD_FROZEN_S;
+			if (!frozen)
+				continue;
+			/* cycles and instructions move on any CPU that is not idle; any event
+			 * does when every event of the row stopped together */
+			bool core =
+			    is_cycles(s->event_names[e]) || is_instructions(s->event_names[e]);
+			if ((core && !known_idle) || (ncounted >= 2 && nfrozen == ncounted)) {
+				snprintf(
+				    text, sizeof(text),
+				    "%s on %s has not changed for %d reads (%.1f s): the counter "
+				    "is frozen",
+				    s->event_names[e], at, cell[e].unchanged, cell[e].unchanged_s);
+				raised += keep(g, next, &nnext, s->cpus[r], e, s->event_names[e],
+					       GUARD_FROZEN, text);
+			}
+		}
+		/* identical: several unrelated events with one delta, tick after tick */
+		int nv = 0;
+		for (int e = 0; vals && e < s->nevents; e++)
+			if (counted(&c[e]) && !from_proc(s->event_names[e]) &&
+			    c[e].value >= GUARD_IDENTICAL_MIN)
+				vals[nv++] = c[e].value;
+		if (vals)
+			qsort(vals, (size_t)nv, sizeof(double), cmp_double);
+		for (int e = 0; e < s->nevents; e++) {
+			int same = 0;
+			if (counted(&c[e]) && !from_proc(s->event_names[e]) &&
+			    c[e].value >= GUARD_IDENTICAL_MIN)
+				for (int k = 0; k < nv; k++)
+					same += vals[k] == c[e].value;
+			if (same >= GUARD_IDENTICAL_EVENTS)
+				cell[e].same++;
+			else
+				cell[e].same = 0;
+			if (cell[e].same >= GUARD_IDENTICAL_TICKS) {
+				snprintf(
+				    text, sizeof(text),
+				    "%d events on %s read the same delta %.0f for %d ticks: the "
+				    "PMU does not count them",
+				    same, at, c[e].value, cell[e].same);
+				raised += keep(g, next, &nnext, s->cpus[r], e, s->event_names[e],
+					       GUARD_IDENTICAL, text);
+			}
+		}
+	}
+	raised += check_row(g, s, s->nrows, NAN, next, &nnext);
+	free(vals);
+	memcpy(g->flags, next, sizeof(*next) * (size_t)nnext);
+	g->nflags = nnext;
+	free(next);
+	g->raised += (uint64_t)raised;
+	return raised;
+}
+
+int guard_flags(const struct guard *g, const struct guard_flag **out)
+{
+	*out = g->flags;
+	return g->nflags;
+}
+
+uint64_t guard_raised(const struct guard *g) { return g->raised; }
+
+static int event_index(const struct snapshot *s, const char *name)
+{
+	for (int e = 0; e < s->nevents; e++)
+		if (strcmp(s->event_names[e], name) == 0)
+			return e;
+	return -1;
+}
+
+static void mark_metrics(struct snapshot *s, int row, int e)
+{
+	bool total = row == s->nrows;
+	for (int m = 0; m < s->nmetrics; m++) {
+		const struct session_metric *sm = &s->metrics[m];
+		bool reads = false;
+		for (int k = 0; k < sm->ninputs; k++)
+			reads |= sm->inputs[k] == e;
+		if (!reads)
+			continue;
+		if (total) {
+			s->total_values[m] = NAN;
+			s->total_classes[m] = METRIC_NA;
+		} else {
+			s->values[row * s->nmetrics + m] = NAN;
+			s->classes[row * s->nmetrics + m] = METRIC_NA;
+		}
+	}
+}
+
+void guard_mark(const struct guard *g, struct snapshot *s)
+{
+	for (int i = 0; g && s && i < g->nflags; i++) {
+		const struct guard_flag *f = &g->flags[i];
+		int e = event_index(s, f->name);
+		if (e < 0)
+			continue;
+		for (int r = 0; r < s->nrows; r++) {
+			if (f->cpu >= 0 && s->cpus[r] != f->cpu)
+				continue;
+			if (f->cpu >= 0 || s->row_cpus > 1) {
+				s->counts[r * s->nevents + e].state = COUNT_INVALID;
+				mark_metrics(s, r, e);
+			}
+		}
+		/* a total that sums an invalid count is invalid too */
+		s->total_counts[e].state = COUNT_INVALID;
+		mark_metrics(s, s->nrows, e);
+	}
+}
+
+void guard_line(const struct guard *g, char *out, size_t len)
+{
+	out[0] = 0;
+	if (!g || g->nflags == 0)
+		return;
+	/* the first flag's reason, and how many more */
+	const struct guard_flag *f = &g->flags[0];
+	if (g->nflags == 1)
+		snprintf(out, len, "invalid: %s", f->text);
+	else
+		snprintf(out, len, "invalid: %s (and %d more counts)", f->text, g->nflags - 1);
+}
+
+/* ---- /proc/stat ---- */
+
+int guard_procstat_read(struct guard_procstat *p, const char *root, const int *cpus, int ncpus,
+			double *frac)
+{
+	for (int i = 0; i < ncpus; i++)
+		frac[i] = NAN;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/proc/stat", root ? root : "");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[1024];
+	while (fgets(line, sizeof(line), f)) {
+		int cpu;
+		unsigned long long v[10] = {0};
+		if (strncmp(line, "cpu", 3) != 0 || !isdigit((unsigned char)line[3]))
+			continue;
+		int n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+			       &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		if (n < 5 || cpu < 0 || cpu > 65535)
+			continue;
+		if (cpu >= p->n) {
+			int nn = cpu + 1;
+			uint64_t *b = realloc(p->busy, sizeof(uint64_t) * (size_t)nn);
+			if (!b)
+				break;
+			p->busy = b;
+			uint64_t *t = realloc(p->total, sizeof(uint64_t) * (size_t)nn);
+			if (!t)
+				break;
+			p->total = t;
+			for (int k = p->n; k < nn; k++)
+				p->busy[k] = p->total[k] = 0;
+			p->n = nn;
+		}
+		/* user nice system idle iowait irq softirq steal: busy is all but idle and
+		 * iowait (steal is time the host ran something else: not busy here) */
+		uint64_t total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+		uint64_t busy = v[0] + v[1] + v[2] + v[5] + v[6];
+		for (int i = 0; i < ncpus; i++) {
+			if (cpus[i] != cpu || !p->total[cpu] || total <= p->total[cpu] ||
+			    busy < p->busy[cpu])
+				continue;
+			frac[i] = (double)(busy - p->busy[cpu]) / (double)(total - p->total[cpu]);
+		}
+		p->busy[cpu] = busy;
+		p->total[cpu] = total;
+	}
+	fclose(f);
+	return 0;
+}
+
+void guard_procstat_free(struct guard_procstat *p)
+{
+	free(p->busy);
+	free(p->total);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_guard.c: the validity guard: each failure shape of tests/fixtures/guard flagged with its
+ * reason and marked invalid in the frame; long sim runs of valid data raise no flag. */
+#include "app.h"
+#include "frame.h"
+#include "guard.h"
+#include "harness.h"
+#include "options.h"
+#include "watch.h"
+#include <math.h>
+#include <stdio.h>
+
+static struct app_ctx app; /* large: static */
+
+static int start(const char *args)
+{
+	static char buf[1024];
+	char *argv[HARNESS_MAX_ARGS], err[512];
+	int argc = harness_argv(args, buf, sizeof(buf), argv);
+	memset(&app, 0, sizeof(app));
+	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 ||
+	    app_init(&app, err, sizeof(err)) != 0 || watch_attach(&app, err, sizeof(err)) < 0) {
+		CHECK(0, "start \"%s\": %s", args, err);
+		return -1;
+	}
+	return 0;
+}
+
+static void stop(void)
+{
+	app_free(&app);
+	memset(&app, 0, sizeof(app));
+}
+
+static int event_index(const struct snapshot *s, const char *name)
+{
+	for (int e = 0; e < s->nevents; e++)
+		if (strcmp(s->event_names[e], name) == 0)
+			return e;
+	return -1;
+}
+
+static int row_of(const struct snapshot *s, int cpu)
+{
+	for (int r = 0; r < s->nrows; r++)
+		if (s->cpus[r] == cpu)
+			return r;
+	return -1;
+}
+
+/* Replays @file to its end; returns the guard's flags at the last frame in @seen (reason per
+ * "cpu:event", -1 none) and checks the last frame marks each flagged count invalid. */
+struct want {
+	int cpu; /* -1 the total */
+	const char *event;
+	enum guard_reason reason;
+};
+
+static void shape(const char *file, const struct want *want, int nwant, int nclean_cpu)
+{
+	char args[512], err[256];
+	snprintf(args, sizeof(args), "-b --no-rc -R %s/tests/fixtures/guard/%s", harness_src(),
+		 file);
+	if (start(args) < 0)
+		return;
+	const struct frame *f = NULL;
+	int rc = 0;
+	for (int i = 0; i < 1000; i++) { /* the recording's ticks, then its end */
+		rc = app_next(&app, err, sizeof(err));
+		if (rc > 0)
+			f = app_frame_build(&app);
+		if (rc < 0 || (rc == 0 && app_pending(&app) == 0))
+			break;
+	}
+	CHECK(rc == 0, "%s: %s", file, err);
+	CHECK(f != NULL, "%s: no frame", file);
+	if (!f) {
+		stop();
+		return;
+	}
+	const struct guard_flag *flags;
+	int n = guard_flags(f->guard, &flags);
+	for (int w = 0; w < nwant; w++) {
+		bool found = false;
+		for (int i = 0; i < n; i++)
+			if (flags[i].cpu == want[w].cpu &&
+			    strcmp(flags[i].name, want[w].event) == 0) {
+				found = true;
+				CHECK(flags[i].reason == want[w].reason,
+				      "%s: %s on CPU %d: reason %s, want %s", file, want[w].event,
+				      want[w].cpu, guard_reason_name(flags[i].reason),
+				      guard_reason_name(want[w].reason));
+			}
+		CHECK(found, "%s: %s on CPU %d not flagged", file, want[w].event, want[w].cpu);
+		/* the frame's copy shows it invalid */
+		int e = event_index(f->snap, want[w].event);
+		int r = want[w].cpu < 0 ? -1 : row_of(f->snap, want[w].cpu);
+		const struct count *c =
+		    r < 0 ? &f->snap->total_counts[e] : &f->snap->counts[r * f->snap->nevents + e];
+		CHECK(e >= 0 && c->state == COUNT_INVALID, "%s: %s on CPU %d not marked invalid",
+		      file, want[w].event, want[w].cpu);
+	}
+	/* the clean CPU's counts stay valid */
+	int r = row_of(f->snap, nclean_cpu);
+	for (int e = 0; r >= 0 && e < f->snap->nevents; e++)
+		CHECK(f->snap->counts[r * f->snap->nevents + e].state != COUNT_INVALID,
+		      "%s: CPU %d's %s marked invalid", file, nclean_cpu, f->snap->event_names[e]);
+	CHECK(f->guard_line && strncmp(f->guard_line, "invalid: ", 9) == 0,
+	      "%s: capability line: \"%s\"", file, f->guard_line ? f->guard_line : "(null)");
+	CHECK(watch_raised(&app) >= (uint64_t)nwant, "%s: raised %llu", file,
+	      (unsigned long long)watch_raised(&app));
+	stop();
+}
+
+static void test_shapes(void)
+{
+	static const struct want zeros[] = {{0, "cycles", GUARD_ZERO_BUSY},
+					    {1, "instructions", GUARD_ZERO_BUSY}};
+	shape("zeros.jsonl", zeros, 2, -99);
+	static const struct want rates[] = {{1, "cycles", GUARD_CYCLE_RATE},
+					    {1, "instructions", GUARD_INST_RATE},
+					    {-1, "instructions", GUARD_INST_RATE}};
+	shape("rates.jsonl", rates, 3, 0);
+	static const struct want frozen[] = {{0, "cycles", GUARD_FROZEN},
+					     {0, "instructions", GUARD_FROZEN},
+					     {0, "branches", GUARD_FROZEN},
+					     {0, "branch_misses", GUARD_FROZEN}};
+	shape("frozen.jsonl", frozen, 4, 1);
+	static const struct want identical[] = {{1, "cycles", GUARD_IDENTICAL},
+						{1, "instructions", GUARD_IDENTICAL},
+						{1, "branches", GUARD_IDENTICAL}};
+	shape("identical.jsonl", identical, 3, 0);
+}
+
+/* Valid data: sim runs of every family and many modes, with multiplexing, 32-bit wrap, spikes
+ * and a CPU going offline: not one flag. */
+static void test_sim_no_false_flags(void)
+{
+	static const char *const runs[] = {
+	    "--sim-family skl -m cpi",
+	    "--sim-family skl -m branch --sim-mux 0.5",
+	    "--sim-family skl -m dcache --sim-width 32",
+	    "--sim-family zen4 -m cpi --sim-spike 1:7:8",
+	    "--sim-family armv8 -m cpi --sim-offline 2:100-200",
+	    "--sim-family cortex_a53 -m cpi",
+	    "--sim-family cortex_a9 -m cpi --sim-width 32",
+	    "--sim-family xscale2 -m cpi --sim-width 32",
+	    "--sim-family atom -m cpi",
+	    "--sim-family generic -m llc",
+	    "--sim-family generic -m sw",
+	    "--sim-cpus 16 --sim-family icl -m cpi --sim-mux 0.3",
+	    "--sim-family cortex_a53 -m stallcycles",
+	    "--sim-family skl -m topdown",
+	    "--sim-family zen4 -m topdown",
+	    "--sim-family spr -m topdown2",
+	    "--sim-family armv8 -m topdown",
+	    "--sim-family snb -m offcore",
+	};
+	int ticks = 20000; /* 200 s each at the 10 ms tick */
+	uint64_t total_ticks = 0, false_flags = 0;
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		char args[512], err[256];
+		snprintf(args, sizeof(args), "-b --no-rc --backend sim -i 10 --seed %zu %s", i + 1,
+			 runs[i]);
+		if (start(args) < 0)
+			continue;
+		int done = 0;
+		for (int t = 0; t < ticks; t++) {
+			int rc = app_tick(&app, err, sizeof(err));
+			if (rc < 0) {
+				CHECK(0, "%s: tick %d: %s", args, t, err);
+				break;
+			}
+			if (rc > 0 && (t % 50) == 0)
+				app_frame_build(&app);
+			done += rc > 0;
+		}
+		uint64_t raised = watch_raised(&app);
+		CHECK(raised == 0, "%s: %llu false flags over %d ticks", args,
+		      (unsigned long long)raised, done);
+		if (raised) {
+			const struct frame *f = app_frame_build(&app);
+			const struct guard_flag *flags;
+			int n = f ? guard_flags(f->guard, &flags) : 0;
+			for (int k = 0; k < n && k < 3; k++)
+				fprintf(stderr, "  flag: %s\n", flags[k].text);
+		}
+		total_ticks += (uint64_t)done;
+		false_flags += raised;
+		stop();
+	}
+	printf("sim: %llu ticks over %zu runs, %llu false flags\n", (unsigned long long)total_ticks,
+	       sizeof(runs) / sizeof(runs[0]), (unsigned long long)false_flags);
+}
+
+/* The limits: a family's width, and the rate check at its edge. */
+static void test_limits(void)
+{
+	CHECK_NEAR(guard_retire_width("skl"), 4, 0);
+	CHECK_NEAR(guard_retire_width("xscale2"), 1, 0);
+	CHECK_NEAR(guard_retire_width("no-such-family"), 8, 0);
+	struct guard_limits l;
+	guard_limits_for(&l, "skl", "cpu", 0);
+	CHECK_NEAR(l.max_hz, GUARD_DEFAULT_HZ, 0);
+	guard_limits_for(&l, "skl", "cpu", 3.0e9);
+	CHECK_NEAR(l.max_hz, 3.0e9, 0);
+}
+
+int main(void)
+{
+	test_limits();
+	test_shapes();
+	test_sim_no_false_flags();
+	return harness_done();
+}
