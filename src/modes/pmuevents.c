@@ -419,10 +419,14 @@ static const struct pmuev_event *find_in(const struct pmuev_event *v, int n, con
 static const struct pmuev_event *find_event(const struct pmuev_lib *lib, const char *name,
 					    const char *unit)
 {
+	const struct pmuev_event *any = NULL;
 	for (int i = 0; i < lib->nev; i++)
-		if (strcasecmp(lib->ev[i].name, name) == 0 && unit_fits(lib->ev[i].pmu, unit))
-			return &lib->ev[i];
-	return NULL;
+		if (strcasecmp(lib->ev[i].name, name) == 0 && unit_fits(lib->ev[i].pmu, unit)) {
+			if (lib->ev[i].pmu || !unit || !*unit)
+				return &lib->ev[i];
+			any = any ? any : &lib->ev[i];
+		}
+	return any;
 }
 
 static int add_event(struct pmuev_lib *lib, struct pmuev_event **v, int *n, json_t *o, bool is_std)
