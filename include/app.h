@@ -54,8 +54,10 @@ struct app_ctx {
 	struct session_mode mode; /* the mode running now */
 	char mode_name[SESSION_MODE_NAME];
 	int ncpus;
-	int *cpus;	/* [APP_MAX_ROWS]: CPU number per row */
-	int *core_type; /* [APP_MAX_ROWS]: core PMU type per row, 0 = none */
+	int *cpus;		   /* [APP_MAX_ROWS]: CPU number per row */
+	int *core_type;		   /* [APP_MAX_ROWS]: core PMU type per row, 0 = none */
+	struct cpuset cpus_chosen; /* the CPUs asked for; a mode of one core type (mode.pmu)
+				    * counts on those of its PMU (app->cpus) */
 	struct loop loop;
 	bool loop_ready;
 	bool display_paused; /* the screen shows the last frame; counting goes on */
@@ -103,6 +105,11 @@ struct app_ctx {
 	uint64_t refresh_seen;		 /* windows (or ticks) already turned into a frame */
 };
 
+/* The rows mode @m (NULL: any) counts on, into @cpus[APP_MAX_ROWS]: the CPUs asked for, or of
+ * those only the ones of its core PMU for a mode of one core type (mode.pmu). Returns their
+ * number, or -1 with the reason in @err. */
+int app_mode_rows(const struct app_ctx *app, const struct mode *m, int *cpus, char *err,
+		  size_t errlen);
 /* ":offcore [BIT...] [response=NAME]": chooses the bits and switches to the offcore mode. */
 int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_t errlen);
 /* --likwid-groups DIR, :likwid-groups DIR: registers likwid's performance groups for the

@@ -75,6 +75,9 @@ struct mode {
 	char **stack;
 	int nstack;
 	char *drill; /* "drill = MODE": the mode the drill-down key opens for a row, or NULL */
+	/* the core PMU whose CPUs alone count this mode ("cpu_atom": a perf: mode of one core type
+	 * of a hybrid part), or NULL: every monitored CPU */
+	char *pmu;
 };
 #define MODE_MAX_STACK 8 /* metrics in one stacked bar */
 

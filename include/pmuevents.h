@@ -2,6 +2,7 @@
 /* pmuevents.h: perf's pmu-events JSON (tools/perf/pmu-events/arch) as a library of modes. */
 #ifndef PMUTOP_PMUEVENTS_H
 #define PMUTOP_PMUEVENTS_H
+#include <stdbool.h>
 #include <stddef.h>
 
 struct mode;
@@ -18,11 +19,14 @@ struct pmuev_machine {
 	int num_cpus;	/* present CPUs */
 	int num_online; /* online CPUs */
 	int num_cores;	/* distinct (package, core); -1 unknown */
-	int num_packages; /* -1 unknown */
-	int num_dies;	  /* -1 unknown */
-	int smt_on;	  /* 1, 0, -1 unknown */
-	int slots;	  /* core PMU caps/slots (x86 top-down slots per cycle), -1 unknown */
-	double tsc_ghz;	  /* from the model name ("@ 3.20GHz"), 0 unknown */
+	int num_packages;      /* -1 unknown */
+	int num_dies;	       /* -1 unknown */
+	int smt_on;	       /* 1, 0, -1 unknown */
+	int slots;	       /* core PMU caps/slots (x86 top-down slots per cycle), -1 unknown */
+	double tsc_ghz;	       /* from the model name ("@ 3.20GHz"), 0 unknown */
+	char core_pmus[4][16]; /* the core PMUs ("cpu"; a hybrid part: "cpu_core", "cpu_atom") */
+	int ncore_pmus;
+	bool atom; /* one core PMU, an Atom core: a hybrid model's Unit cpu_atom metrics apply */
 };
 
 /* platform_pmuev_machine (platform.h) fills it from the platform. */
@@ -36,13 +40,17 @@ struct pmuev_lib *pmuevents_open(const char *dir, const struct pmuev_machine *m,
 void pmuevents_free(struct pmuev_lib *lib);
 
 /* Registers one mode "perf:GROUP" per metric group (source = the metric file), dropping the
- * perf: modes of an earlier library first. Returns the
+ * perf: modes of an earlier library first. A model with metrics per core type (JSON "Unit"
+ * cpu_core, cpu_atom) on a machine with those core PMUs gets one mode per group and core type,
+ * "perf:cpu_core.GROUP", whose struct mode.pmu names the PMU whose CPUs alone count it; on a
+ * machine with one core PMU the core type of its core is used (cpu_atom for an Atom). Returns the
  * number of modes; @summary gets "model skylake (GenuineIntel-6-5E-3): 14 modes, 96 metrics,
  * 90 evaluable" (may be NULL). */
 int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *summary, size_t len);
 
-/* A mode "perf:NAME" for the metric group or metric @name ("TopdownL1", "perf:IPC"): a metric
- * gets a mode with it and the metrics it refers to. Registered in @r (replacing one of that
+/* A mode "perf:NAME" for the metric group or metric @name ("TopdownL1", "perf:IPC",
+ * "perf:cpu_atom.TopdownL1" per core type): a metric gets a mode with it and the metrics it
+ * refers to. Registered in @r (replacing one of that
  * name) and returned, or NULL with the reason in @err. */
 const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r, const char *name,
 				  char *err, size_t errlen);

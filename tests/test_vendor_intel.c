@@ -792,7 +792,8 @@ static void check_rates(const char *arch, const struct mode_registry *reg)
 }
 
 /* perf's metrics for one core type of a hybrid model (adl-metrics.json, Unit cpu_atom) read
- * here directly: pmutop's reader merges the core types (not done: per-core-type modes). */
+ * here directly, keyed by (Unit, MetricName) as perf keys them (tests/e2e_hybrid.sh checks
+ * pmutop's own per-core-type perf: modes). */
 struct atom_ctx {
 	json_t *metrics;
 	const struct jmodel *m;

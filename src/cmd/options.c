@@ -407,7 +407,8 @@ static const struct option_def option_table[] = {
      LIST(mode_files), .complete = "@files"},
     {"perf-events", LONG_ONLY, "DIR",
      "perf's pmu-events JSON (tools/perf/pmu-events/arch): this CPU's metric groups become "
-     "modes perf:GROUP",
+     "modes perf:GROUP (hybrid: perf:cpu_core.GROUP, perf:cpu_atom.GROUP, each on its core "
+     "type's CPUs)",
      OPTION_CLI, STR(perf_events), .complete = "@dirs"},
     {"metrics", 'M', "GROUP",
      "as perf stat -M: run the perf:GROUP mode (a metric group or one metric) of --perf-events",

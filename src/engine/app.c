@@ -235,6 +235,35 @@ int app_set_offcore(struct app_ctx *app, int argc, char **argv, char *err, size_
 	return 0;
 }
 
+int app_mode_rows(const struct app_ctx *app, const struct mode *m, int *cpus, char *err,
+		  size_t errlen)
+{
+	const struct platform_pmu *pmu = NULL;
+	for (int i = 0; m && m->pmu && i < app->pf.npmus && !pmu; i++)
+		if (strcmp(app->pf.pmus[i].name, m->pmu) == 0)
+			pmu = &app->pf.pmus[i];
+	if (m && m->pmu && !pmu) {
+		snprintf(err, errlen,
+			 "its events are for the %s core PMU, which this machine lacks", m->pmu);
+		return -1;
+	}
+	int n = 0;
+	for (int c = cpuset_next(&app->cpus_chosen, 0); c >= 0 && n < APP_MAX_ROWS;
+	     c = cpuset_next(&app->cpus_chosen, c + 1))
+		if (!pmu || cpuset_has(&pmu->cpus, c))
+			cpus[n++] = c;
+	if (n == 0 && pmu) {
+		char on[96], asked[96];
+		snprintf(err, errlen,
+			 "its events count on the %s CPUs (%s) only, and none of them is monitored "
+			 "(CPUs %s)",
+			 m->pmu, cpuset_format(&pmu->cpus, on, sizeof(on)),
+			 cpuset_format(&app->cpus_chosen, asked, sizeof(asked)));
+		return -1;
+	}
+	return n;
+}
+
 /* What core PMU @p says it can count, for mode_availability_on. */
 static struct mode_event_support pmu_support(const struct platform_pmu *p)
 {
@@ -293,6 +322,13 @@ static int encodes_here(const struct app_ctx *app, const struct mode *m, struct 
 int app_mode_availability(const struct app_ctx *app, const struct mode *m, struct mode_avail *a)
 {
 	int rc = mode_availability(m, app->family, a);
+	if (rc == 0 && m->pmu) {
+		int cpus[APP_MAX_ROWS];
+		if (app_mode_rows(app, m, cpus, a->reason, sizeof(a->reason)) < 0) {
+			a->available = false;
+			return -1;
+		}
+	}
 	/* a library's metric group (perf:, likwid:) is listed by the dozen: only those that open */
 	if (rc == 0 && source_has(&app->source, SOURCE_CAP_THIS_MACHINE) &&
 	    app->pf.core_pmu_count == 0 &&
@@ -307,8 +343,11 @@ int app_mode_availability(const struct app_ctx *app, const struct mode *m, struc
 	for (int i = 0; i < app->pf.npmus; i++) {
 		const struct platform_pmu *p = &app->pf.pmus[i];
 		bool used = false;
-		for (int r = 0; r < app->ncpus && !used; r++)
-			used = cpuset_has(&p->cpus, app->cpus[r]);
+		for (int c = cpuset_next(&app->cpus_chosen, 0); c >= 0 && !used;
+		     c = cpuset_next(&app->cpus_chosen, c + 1))
+			used = cpuset_has(&p->cpus, c);
+		if (m->pmu) /* a mode of one core type: that PMU's CPUs alone count it */
+			used = strcmp(p->name, m->pmu) == 0;
 		if (!p->is_core || !p->family || !used)
 			continue;
 		struct mode_event_support sup = pmu_support(p);
@@ -560,12 +599,49 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 	return 0;
 }
 
+static void fill_core_types(struct app_ctx *app);
+static unsigned monitored_slots(const struct app_ctx *app);
+static struct session *new_session(struct app_ctx *app, char *err, size_t errlen);
+
 static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_t errlen)
 {
 	struct session_mode sm;
-	if (resolve_mode(app, m, &sm, err, errlen) < 0)
+	int cpus[APP_MAX_ROWS], n = app_mode_rows(app, m, cpus, err, errlen);
+	if (n < 0) {
+		char why[320];
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "mode %s: %s", m->name, why);
 		return -1;
-	return app_run_mode(app, &sm, err, errlen);
+	}
+	if (n == app->ncpus && memcmp(cpus, app->cpus, (size_t)n * sizeof(int)) == 0) {
+		if (resolve_mode(app, m, &sm, err, errlen) < 0)
+			return -1;
+		return app_run_mode(app, &sm, err, errlen);
+	}
+	/* a mode of one core type, or back from one: the rows change, as with :cpus (the old
+	 * session counts until the new one opened) */
+	int old_n = app->ncpus, old_cpus[APP_MAX_ROWS];
+	memcpy(old_cpus, app->cpus, (size_t)old_n * sizeof(int));
+	memcpy(app->cpus, cpus, (size_t)n * sizeof(int));
+	app->ncpus = n;
+	fill_core_types(app);
+	struct session *old = app->session, *s = new_session(app, err, errlen);
+	if (s) {
+		app->session = s;
+		if (resolve_mode(app, m, &sm, err, errlen) == 0 &&
+		    app_run_mode(app, &sm, err, errlen) == 0) {
+			session_free(old);
+			return 0;
+		}
+		session_free(s);
+	}
+	app->session = old;
+	app->ncpus = old_n;
+	memcpy(app->cpus, old_cpus, (size_t)old_n * sizeof(int));
+	fill_core_types(app);
+	if (old && source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+		app->machine.slots = monitored_slots(app);
+	return -1;
 }
 
 /* Recorded sources decide mode, interval and CPU changes themselves (playback.h): a replay
@@ -906,9 +982,23 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	return session_new(&cfg, err, errlen);
 }
 
-/* Reopens the counters on the rows @cpus; on failure the old set keeps counting. */
-static int reopen_cpus(struct app_ctx *app, const int *cpus, int n, char *err, size_t errlen)
+/* Reopens the counters on the CPUs @asked (of them, those of the running mode's core PMU for a
+ * mode of one core type); on failure the old set keeps counting. */
+static int reopen_cpus(struct app_ctx *app, const int *asked, int nasked, char *err, size_t errlen)
 {
+	struct cpuset old_chosen = app->cpus_chosen;
+	cpuset_clear(&app->cpus_chosen);
+	for (int r = 0; r < nasked; r++)
+		cpuset_add(&app->cpus_chosen, asked[r]);
+	const struct mode *m = mode_find(app->modes, app->mode_name);
+	int cpus[APP_MAX_ROWS], n = app_mode_rows(app, m, cpus, err, errlen);
+	if (n < 0) {
+		char why[320];
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "mode %s: %s", m->name, why);
+		app->cpus_chosen = old_chosen;
+		return -1;
+	}
 	int old_n = app->ncpus, old_cpus[APP_MAX_ROWS];
 	memcpy(old_cpus, app->cpus, (size_t)old_n * sizeof(int));
 	memcpy(app->cpus, cpus, (size_t)n * sizeof(int));
@@ -922,6 +1012,7 @@ static int reopen_cpus(struct app_ctx *app, const int *cpus, int n, char *err, s
 		app->ncpus = old_n;
 		memcpy(app->cpus, old_cpus, (size_t)old_n * sizeof(int));
 		fill_core_types(app);
+		app->cpus_chosen = old_chosen;
 		return -1;
 	}
 	session_free(app->session);
@@ -957,11 +1048,8 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	if (changed == 0)
 		return 0;
 	machine_capability(app);
-	/* the rows so far (CPUs that went offline keep theirs) and every CPU now online */
-	struct cpuset want;
-	cpuset_clear(&want);
-	for (int r = 0; r < app->ncpus; r++)
-		cpuset_add(&want, app->cpus[r]);
+	/* the CPUs so far (CPUs that went offline keep their rows) and every CPU now online */
+	struct cpuset want = app->cpus_chosen;
 	int before = cpuset_count(&want), c;
 	cpuset_for_each(c, &app->pf.online) cpuset_add(&want, c);
 	if (cpuset_count(&want) == before)
@@ -970,8 +1058,7 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	cpuset_for_each(c, &want) if (n < APP_MAX_ROWS) cpus[n++] = c;
 	char added[128];
 	struct cpuset fresh = want;
-	for (int r = 0; r < app->ncpus; r++)
-		cpuset_del(&fresh, app->cpus[r]);
+	cpuset_for_each(c, &app->cpus_chosen) cpuset_del(&fresh, c);
 	cpuset_format(&fresh, added, sizeof(added));
 	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
 		return -1;
@@ -1387,6 +1474,9 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	if (choose_cpus(app, app->opt.cpus, app->cpus, &app->ncpus, err, errlen) < 0)
 		return 2;
 	app->cpus_all = !app->opt.cpus || strcmp(app->opt.cpus, "all") == 0;
+	cpuset_clear(&app->cpus_chosen);
+	for (int r = 0; r < app->ncpus; r++)
+		cpuset_add(&app->cpus_chosen, app->cpus[r]);
 	app->online_read_ns = loop_now_ns();
 	fill_core_types(app);
 	probe_counters(app);

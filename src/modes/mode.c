@@ -124,6 +124,7 @@ void mode_free(struct mode *m)
 		free(m->stack[i]);
 	free(m->stack);
 	free(m->drill);
+	free(m->pmu);
 	free(m);
 }
 
@@ -1305,6 +1306,14 @@ struct mode *mode_merge(const struct mode *const *modes, int n, const struct pmu
 			snprintf(err, errlen, "mode %s: %s", x->name, r.reason);
 			goto fail;
 		}
+		const char *p0 = modes[0]->pmu ? modes[0]->pmu : "";
+		if (strcmp(x->pmu ? x->pmu : "", p0) != 0) {
+			snprintf(err, errlen, "mode %s counts on %s CPUs, %s on %s CPUs", x->name,
+				 x->pmu ? x->pmu : "all", modes[0]->name, *p0 ? p0 : "all");
+			goto fail;
+		}
+		if (i == 0 && x->pmu && !(m->pmu = xstrdup(x->pmu)))
+			goto oom;
 		size_t u = strlen(name);
 		snprintf(name + u, sizeof(name) - u, "%s%s", u ? "+" : "", x->name);
 		u = strlen(help);

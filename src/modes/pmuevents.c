@@ -30,6 +30,7 @@ struct pmuev_event {
 	char *name;   /* EventName */
 	char *spec;   /* encoder spec, or NULL when unsupported */
 	char *reason; /* why unsupported (uncore unit, no EventCode), or NULL */
+	char *pmu;    /* the core type it belongs to (Unit cpu_core, cpu_atom), or NULL */
 	/* x86 fields, for terms applied in a metric ("cpu@EV\,cmask\=1@") */
 	unsigned long long code, umask, cmask, edge, inv, any, msr;
 	bool x86;
@@ -41,6 +42,7 @@ struct pmuev_metric {
 	struct expr *expr;
 	struct expr *threshold;
 	char *why; /* not evaluable here: the reason, or NULL */
+	char *pmu; /* the core type it is for (Unit cpu_core, cpu_atom), or NULL: any */
 };
 
 struct pmuev_lib {
@@ -57,6 +59,11 @@ struct pmuev_lib {
 	int ngroups;
 	int files;
 	int evaluable;
+	/* a hybrid model: the core types its metrics are for (Unit), distinct, in file order */
+	char units[4][16];
+	int nunits;
+	bool per_type; /* the machine has those core PMUs: a mode per group and core type */
+	char only[16]; /* one core PMU: the core type whose metrics apply, "" = every metric */
 };
 
 /* ---- small helpers ---------------------------------------------------------------------- */
@@ -238,6 +245,19 @@ static bool core_unit(const char *unit)
 	       strcmp(unit, "cpu_atom") == 0 || strcasecmp(unit, "core") == 0;
 }
 
+/* A hybrid part's core type named by a JSON "Unit" or a metric's "PMU@", else NULL. */
+static const char *hybrid_unit(const char *unit)
+{
+	return unit && (strcmp(unit, "cpu_core") == 0 || strcmp(unit, "cpu_atom") == 0) ? unit
+											: NULL;
+}
+
+/* True when an entry of core type @pmu (NULL: any) serves core type @unit ("": any). */
+static bool unit_fits(const char *pmu, const char *unit)
+{
+	return !pmu || !unit || !*unit || strcmp(pmu, unit) == 0;
+}
+
 /* The x86 PERFEVTSEL layout: event 0-7 (AMD: 32-35 for bits 8-11), umask 8-15, edge 18, any 21,
  * inv 23, cmask 24-31; offcore response in config1. */
 static void x86_spec(struct pmuev_event *e)
@@ -267,6 +287,20 @@ static const struct pmuev_event *find_in(const struct pmuev_event *v, int n, con
 		if (strcasecmp(v[i].name, name) == 0)
 			return &v[i];
 	return NULL;
+}
+
+/* The event @name of core type @unit ("": any): its own entry, else one of no core type. */
+static const struct pmuev_event *find_event(const struct pmuev_lib *lib, const char *name,
+					    const char *unit)
+{
+	const struct pmuev_event *any = NULL;
+	for (int i = 0; i < lib->nev; i++)
+		if (strcasecmp(lib->ev[i].name, name) == 0 && unit_fits(lib->ev[i].pmu, unit)) {
+			if (lib->ev[i].pmu || !unit || !*unit)
+				return &lib->ev[i];
+			any = any ? any : &lib->ev[i];
+		}
+	return any;
 }
 
 static int add_event(struct pmuev_lib *lib, struct pmuev_event **v, int *n, json_t *o, bool is_std)
@@ -305,6 +339,7 @@ static int add_event(struct pmuev_lib *lib, struct pmuev_event **v, int *n, json
 	bool has_msr = false;
 	e.msr = jnum(o, "MSRValue", &has_msr);
 	const char *unit = jstr(o, "Unit");
+	e.pmu = xstrdup(hybrid_unit(unit));
 	if (!core_unit(unit)) {
 		char u[48], why[128];
 		text_escape(unit, strlen(unit), u, sizeof(u));
@@ -324,7 +359,7 @@ static int add_event(struct pmuev_lib *lib, struct pmuev_event **v, int *n, json
 	}
 	struct pmuev_event *nv = grow(*v, *n, sizeof(*nv));
 	if (!nv || !e.name) {
-		free(e.name), free(e.spec), free(e.reason);
+		free(e.name), free(e.spec), free(e.reason), free(e.pmu);
 		return -1;
 	}
 	*v = nv;
@@ -342,6 +377,7 @@ static int add_metric(struct pmuev_lib *lib, json_t *o, const char *file)
 				 .groups = clean_dup(jstr(o, "MetricGroup")),
 				 .file = xstrdup(file),
 				 .threshold_text = xstrdup(jstr(o, "MetricThreshold")),
+				 .pmu = xstrdup(hybrid_unit(jstr(o, "Unit"))),
 				 .scale = 1};
 	const char *su = jstr(o, "ScaleUnit");
 	if (su && *su) {
@@ -373,7 +409,7 @@ static int add_metric(struct pmuev_lib *lib, json_t *o, const char *file)
 	struct pmuev_metric *nv = grow(lib->mt, lib->nmt, sizeof(*nv));
 	if (!nv || !m.name) {
 		free(m.name), free(m.desc), free(m.groups), free(m.file), free(m.unit);
-		free(m.threshold_text), free(m.why);
+		free(m.threshold_text), free(m.why), free(m.pmu);
 		expr_free(m.expr), expr_free(m.threshold);
 		return -1;
 	}
@@ -421,13 +457,15 @@ void pmuevents_free(struct pmuev_lib *lib)
 	if (!lib)
 		return;
 	for (int i = 0; i < lib->nev; i++)
-		free(lib->ev[i].name), free(lib->ev[i].spec), free(lib->ev[i].reason);
+		free(lib->ev[i].name), free(lib->ev[i].spec), free(lib->ev[i].reason),
+		    free(lib->ev[i].pmu);
 	for (int i = 0; i < lib->nstd; i++)
-		free(lib->std[i].name), free(lib->std[i].spec), free(lib->std[i].reason);
+		free(lib->std[i].name), free(lib->std[i].spec), free(lib->std[i].reason),
+		    free(lib->std[i].pmu);
 	for (int i = 0; i < lib->nmt; i++) {
 		struct pmuev_metric *m = &lib->mt[i];
 		free(m->name), free(m->desc), free(m->groups), free(m->file), free(m->unit);
-		free(m->threshold_text), free(m->why);
+		free(m->threshold_text), free(m->why), free(m->pmu);
 		expr_free(m->expr), expr_free(m->threshold);
 	}
 	for (int i = 0; i < lib->ngroups; i++)
@@ -437,12 +475,19 @@ void pmuevents_free(struct pmuev_lib *lib)
 	free(lib);
 }
 
-static const struct pmuev_metric *find_metric(const struct pmuev_lib *lib, const char *name)
+/* The metric @name for core type @unit ("": any): of that core type, else of none. perf keys a
+ * hybrid model's metrics by (Unit, MetricName): cpu_core and cpu_atom both define SLOTS. */
+static const struct pmuev_metric *find_metric(const struct pmuev_lib *lib, const char *name,
+					      const char *unit)
 {
+	const struct pmuev_metric *any = NULL;
 	for (int i = 0; i < lib->nmt; i++)
-		if (strcasecmp(lib->mt[i].name, name) == 0)
-			return &lib->mt[i];
-	return NULL;
+		if (strcasecmp(lib->mt[i].name, name) == 0 && unit_fits(lib->mt[i].pmu, unit)) {
+			if (lib->mt[i].pmu || !unit || !*unit)
+				return &lib->mt[i];
+			any = any ? any : &lib->mt[i];
+		}
+	return any;
 }
 
 static bool in_groups(const char *groups, const char *g)
@@ -499,6 +544,8 @@ struct tr_events {
 
 struct translator {
 	const struct pmuev_lib *lib;
+	const char *unit; /* the core type translated for ("": any) */
+	const char *pmu;  /* the sysfs core PMU its kernel events are of ("cpu", "cpu_atom") */
 	struct tr_events *ev;
 	const char *stack[MAX_REF_DEPTH];
 	int depth;
@@ -597,9 +644,10 @@ static int apply_terms(struct pmuev_event *e, char *terms, char *why, size_t wl)
 
 /* The encoder spec for a perf event reference ("INST_RETIRED.ANY", "cpu@EV,cmask=1@",
  * "msr@tsc@", "topdown-fe-bound", "cycles:k"), or -1 with the reason. */
-static int event_spec(const struct pmuev_lib *lib, const char *ref, char *spec, size_t sl,
+static int event_spec(const struct translator *tr, const char *ref, char *spec, size_t sl,
 		      char *why, size_t wl)
 {
+	const struct pmuev_lib *lib = tr->lib;
 	char buf[512], pmu[64] = "", *name = buf, *terms = NULL, *mods = NULL;
 	snprintf(buf, sizeof(buf), "%s", ref);
 	char *at = strchr(buf, '@');
@@ -638,11 +686,15 @@ static int event_spec(const struct pmuev_lib *lib, const char *ref, char *spec, 
 		snprintf(why, wl, "event %s: PMU %s is not a core PMU", c, p);
 		return -1;
 	}
+	if (hybrid_unit(pmu) && *tr->unit && strcmp(pmu, tr->unit) != 0) {
+		snprintf(why, wl, "event %s is of core type %s, not %s", c, pmu, tr->unit);
+		return -1;
+	}
 	if (mods && *mods && strspn(mods, "ukhGHIp") != strlen(mods)) {
 		snprintf(why, wl, "event %s: unknown modifier", c);
 		return -1;
 	}
-	const struct pmuev_event *e = find_in(lib->ev, lib->nev, name);
+	const struct pmuev_event *e = find_event(lib, name, tr->unit);
 	if (e) {
 		if (!e->spec) {
 			snprintf(why, wl, "event %s: %s", c, e->reason ? e->reason : "unsupported");
@@ -672,7 +724,7 @@ static int event_spec(const struct pmuev_lib *lib, const char *ref, char *spec, 
 		}
 	if (strchr(name, '-') && !terms && strcmp(lib->mach.arch, "x86") == 0) {
 		/* a kernel sysfs event of the core PMU: topdown-fe-bound, slots, ... */
-		snprintf(spec, sl, "cpu/%.100s/%.8s", name, mods ? mods : "");
+		snprintf(spec, sl, "%s/%.100s/%.8s", tr->pmu, name, mods ? mods : "");
 		return 0;
 	}
 	snprintf(why, wl, "event %s is not in the model's event files", c);
@@ -737,7 +789,7 @@ static int rename_var(void *ctx, const char *name, char *out, size_t len, char *
 		char inner[256], spec[160], w[200];
 		const char *open = strchr(name, '(');
 		snprintf(inner, sizeof(inner), "%.*s", (int)(strlen(open + 1) - 1), open + 1);
-		int ok = event_spec(lib, inner, spec, sizeof(spec), w, sizeof(w)) == 0;
+		int ok = event_spec(tr, inner, spec, sizeof(spec), w, sizeof(w)) == 0;
 		if (name[0] == 's' && !ok) {
 			snprintf(why, wl, "%s: %s", c, w);
 			return -1;
@@ -754,7 +806,7 @@ static int rename_var(void *ctx, const char *name, char *out, size_t len, char *
 		snprintf(out, len, "%d", match);
 		return 0;
 	}
-	const struct pmuev_metric *ref = find_metric(lib, name);
+	const struct pmuev_metric *ref = find_metric(lib, name, tr->unit);
 	if (ref) {
 		for (int i = 0; i < tr->depth; i++)
 			if (strcasecmp(tr->stack[i], ref->name) == 0) {
@@ -782,7 +834,7 @@ static int rename_var(void *ctx, const char *name, char *out, size_t len, char *
 		return rc;
 	}
 	char spec[160];
-	if (event_spec(lib, name, spec, sizeof(spec), why, wl) < 0)
+	if (event_spec(tr, name, spec, sizeof(spec), why, wl) < 0)
 		return -1;
 	struct tr_events *ev = tr->ev;
 	for (int i = 0; i < ev->n; i++)
@@ -852,9 +904,18 @@ static int mode_add_metric(struct mode *md, const struct pmuev_metric *m, const 
 	return 0;
 }
 
-/* A mode over the metrics @want[] (indices into lib->mt), named @name. */
+/* The sysfs core PMU whose kernel events (topdown-fe-bound, slots) core type @unit uses. */
+static const char *kernel_pmu(const struct pmuev_lib *lib, const char *unit)
+{
+	if (lib->per_type && *unit)
+		return unit;
+	return lib->mach.ncore_pmus > 0 ? lib->mach.core_pmus[0] : "cpu";
+}
+
+/* A mode over the metrics @want[] (indices into lib->mt) of core type @unit ("": any), named
+ * @name. A metric named twice (a reference also in the group) is shown once. */
 static struct mode *build_mode(struct pmuev_lib *lib, const char *name, const char *what,
-			       const int *want, int nwant)
+			       const int *want, int nwant, const char *unit)
 {
 	struct mode *md = calloc(1, sizeof(*md));
 	struct tr_events *ev = calloc(1, sizeof(*ev));
@@ -871,8 +932,14 @@ static struct mode *build_mode(struct pmuev_lib *lib, const char *name, const ch
 	size_t hl = 0;
 	for (int k = 0; k < nwant; k++) {
 		const struct pmuev_metric *m = &lib->mt[want[k]];
+		bool seen = false;
+		for (int i = 0; i < md->nmetrics && !seen; i++)
+			seen = strcasecmp(md->metrics[i].name, m->name) == 0;
+		if (seen)
+			continue; /* the batch outputs key values by name: each once */
 		struct tr_events save = *ev;
-		struct translator tr = {.lib = lib, .ev = ev};
+		struct translator tr = {
+		    .lib = lib, .unit = unit, .pmu = kernel_pmu(lib, unit), .ev = ev};
 		char why[512] = "";
 		int rc = translate(&tr, m, formula, PMUEV_FORMULA_MAX, why, sizeof(why));
 		if (rc == 0 && md->nmetrics >= MODE_RUN_MAX_METRICS)
@@ -931,14 +998,18 @@ static struct mode *build_mode(struct pmuev_lib *lib, const char *name, const ch
 		s->events[i].spec = xstrdup(ev->spec[i]);
 		s->nevents++;
 	}
-	char title[256];
-	snprintf(title, sizeof(title), "perf %s (%s): %d metric%s%s", what, lib->model,
+	char title[256], typ[40] = "";
+	if (*unit)
+		snprintf(typ, sizeof(typ), ", Unit %s", unit);
+	snprintf(title, sizeof(title), "perf %s (%s%s): %d metric%s%s", what, lib->model, typ,
 		 md->nmetrics, md->nmetrics == 1 ? "" : "s", skipped ? ", some not evaluable" : "");
 	md->title = xstrdup(title);
 	md->help = help;
+	if (lib->per_type && *unit)
+		md->pmu = xstrdup(unit); /* counted on that core type's CPUs alone */
 	char src[4400];
-	snprintf(src, sizeof(src), "%s (perf-events model %s)", file ? file : lib->archdir,
-		 lib->model);
+	snprintf(src, sizeof(src), "%s (perf-events model %s%s)", file ? file : lib->archdir,
+		 lib->model, typ);
 	md->source = xstrdup(src);
 	free(formula), free(thr), free(ev);
 	return md;
@@ -946,9 +1017,11 @@ static struct mode *build_mode(struct pmuev_lib *lib, const char *name, const ch
 
 static bool group_name_ok(const char *g)
 {
-	char name[80];
-	snprintf(name, sizeof(name), "perf:%s", g);
-	return strlen(g) + 5 <= MODE_NAME_MAX && mode_name_valid(name);
+	char name[MODE_NAME_MAX + 1];
+	if (strlen(g) + 5 > MODE_NAME_MAX)
+		return false;
+	snprintf(name, sizeof(name), "perf:%.*s", MODE_NAME_MAX - 5, g);
+	return mode_name_valid(name);
 }
 
 /* Drops the perf: modes of an earlier library (a running session owns its own copy). */
@@ -964,6 +1037,20 @@ static void unregister_old(struct mode_registry *r)
 	r->n = k;
 }
 
+/* The metrics of group @g for core type @unit ("": any) into @want; none when the group has
+ * no metric of that very core type (its metrics of no core type go with each one that has). */
+static int group_metrics(const struct pmuev_lib *lib, const char *g, const char *unit, int *want)
+{
+	int n = 0;
+	bool own = !*unit;
+	for (int i = 0; i < lib->nmt; i++)
+		if (in_groups(lib->mt[i].groups, g) && unit_fits(lib->mt[i].pmu, unit)) {
+			want[n++] = i;
+			own |= lib->mt[i].pmu != NULL;
+		}
+	return own ? n : 0;
+}
+
 int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *summary, size_t len)
 {
 	int modes = 0;
@@ -971,21 +1058,22 @@ int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *sum
 	int *want = calloc((size_t)lib->nmt + 1, sizeof(int));
 	if (!want)
 		return 0;
-	for (int g = 0; g < lib->ngroups; g++) {
-		if (!group_name_ok(lib->groups[g]))
-			continue;
-		int n = 0;
-		for (int i = 0; i < lib->nmt; i++)
-			if (in_groups(lib->mt[i].groups, lib->groups[g]))
-				want[n++] = i;
-		char name[80];
-		snprintf(name, sizeof(name), "perf:%s", lib->groups[g]);
-		struct mode *md = build_mode(lib, name, lib->groups[g], want, n);
-		if (md) {
-			mode_register(r, md);
-			modes++;
+	for (int g = 0; g < lib->ngroups; g++)
+		for (int u = 0; u < (lib->per_type ? lib->nunits : 1); u++) {
+			const char *unit = lib->per_type ? lib->units[u] : lib->only;
+			char what[80], name[96];
+			snprintf(what, sizeof(what), "%s%s%s", lib->per_type ? unit : "",
+				 lib->per_type ? "." : "", lib->groups[g]);
+			if (!group_name_ok(what))
+				continue;
+			int n = group_metrics(lib, lib->groups[g], unit, want);
+			snprintf(name, sizeof(name), "perf:%s", what);
+			struct mode *md = n ? build_mode(lib, name, what, want, n, unit) : NULL;
+			if (md) {
+				mode_register(r, md);
+				modes++;
+			}
 		}
-	}
 	free(want);
 	if (summary)
 		snprintf(summary, len, "model %s (%s): %d modes, %d metrics, %d evaluable",
@@ -994,9 +1082,9 @@ int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *sum
 }
 
 /* Why metric @name cannot be evaluated here, or NULL when it can (or is unknown). */
-static const char *pmuevents_why(const struct pmuev_lib *lib, const char *name)
+static const char *pmuevents_why(const struct pmuev_lib *lib, const char *name, const char *unit)
 {
-	const struct pmuev_metric *m = find_metric(lib, name);
+	const struct pmuev_metric *m = find_metric(lib, name, unit);
 	return m ? m->why : NULL;
 }
 
@@ -1012,6 +1100,20 @@ const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r
 		snprintf(err, errlen, "perf:%s is not a mode name (%s)", c, MODE_NAME_RULE);
 		return NULL;
 	}
+	/* a model with metrics per core type: "cpu_atom.TopdownL1" */
+	const char *unit = lib->only;
+	for (int u = 0; lib->per_type && u < lib->nunits && unit == lib->only; u++) {
+		size_t k = strlen(lib->units[u]);
+		if (strncmp(name, lib->units[u], k) == 0 && name[k] == '.')
+			unit = lib->units[u], name += k + 1;
+	}
+	if (lib->per_type && unit == lib->only) {
+		snprintf(err, errlen,
+			 "perf:%s: perf-events model %s has metrics per core type: perf:%s.%s or "
+			 "perf:%s.%s (each counts on its core type's CPUs)",
+			 c, lib->model, lib->units[0], c, lib->units[1], c);
+		return NULL;
+	}
 	int *want = calloc((size_t)lib->nmt + 1, sizeof(int)), n = 0;
 	if (!want) {
 		snprintf(err, errlen, "out of memory");
@@ -1020,34 +1122,32 @@ const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r
 	bool group = false;
 	for (int g = 0; g < lib->ngroups && !group; g++)
 		group = strcmp(lib->groups[g], name) == 0;
-	if (group) {
-		for (int i = 0; i < lib->nmt; i++)
-			if (in_groups(lib->mt[i].groups, name))
-				want[n++] = i;
-	} else {
-		const struct pmuev_metric *m = find_metric(lib, name);
-		if (!m) {
-			free(want);
-			snprintf(err, errlen,
-				 "no metric group or metric \"%s\" in perf-events model %s", c,
-				 lib->model);
-			return NULL;
-		}
+	if (group)
+		n = group_metrics(lib, name, unit, want);
+	const struct pmuev_metric *m = group ? NULL : find_metric(lib, name, unit);
+	if (!group && m) {
 		want[n++] = (int)(m - lib->mt);
 		/* and the metrics it refers to, each shown too */
 		const char *const *vars;
 		int nv = m->expr ? expr_vars(m->expr, &vars) : 0;
 		for (int k = 0; k < nv; k++) {
-			const struct pmuev_metric *ref = find_metric(lib, vars[k]);
+			const struct pmuev_metric *ref = find_metric(lib, vars[k], unit);
 			if (ref && ref != m)
 				want[n++] = (int)(ref - lib->mt);
 		}
 	}
-	struct mode *md = build_mode(lib, full, name, want, n);
+	if (!n) {
+		free(want);
+		snprintf(err, errlen,
+			 "no metric group or metric \"%s\" in perf-events model %s%s%s", c,
+			 lib->model, *unit ? " for " : "", unit);
+		return NULL;
+	}
+	struct mode *md = build_mode(lib, full, full + 5, want, n, unit);
 	free(want);
 	if (!md) {
-		const char *why = pmuevents_why(lib, name);
-		snprintf(err, errlen, "perf:%s: no metric can be evaluated here%s%s", c,
+		const char *why = pmuevents_why(lib, name, unit);
+		snprintf(err, errlen, "%s: no metric can be evaluated here%s%s", full,
 			 why ? ": " : "", why ? why : "");
 		return NULL;
 	}
@@ -1056,6 +1156,30 @@ const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r
 }
 
 /* ---- opening ---------------------------------------------------------------------------- */
+
+/* A hybrid model (metrics of Unit cpu_core and cpu_atom): a mode per core type where the
+ * machine has both core PMUs, else the metrics of its one core's type. */
+static void choose_units(struct pmuev_lib *lib)
+{
+	for (int i = 0; i < lib->nmt; i++) {
+		const char *u = lib->mt[i].pmu;
+		bool seen = !u;
+		for (int k = 0; k < lib->nunits && !seen; k++)
+			seen = strcmp(lib->units[k], u) == 0;
+		if (!seen && lib->nunits < 4)
+			snprintf(lib->units[lib->nunits++], sizeof(lib->units[0]), "%s", u);
+	}
+	if (lib->nunits < 2)
+		return;
+	int have = 0;
+	for (int k = 0; k < lib->nunits; k++)
+		for (int p = 0; p < lib->mach.ncore_pmus; p++)
+			have += strcmp(lib->units[k], lib->mach.core_pmus[p]) == 0;
+	lib->per_type = have == lib->nunits;
+	if (!lib->per_type)
+		snprintf(lib->only, sizeof(lib->only), "%s",
+			 lib->mach.atom ? "cpu_atom" : "cpu_core");
+}
 
 /* Every *.json of @dir, sorted. */
 static int list_json(const char *dir, char ***out, char *err, size_t errlen)
@@ -1138,6 +1262,7 @@ struct pmuev_lib *pmuevents_open(const char *dir, const struct pmuev_machine *m,
 		return NULL;
 	}
 	collect_groups(lib);
+	choose_units(lib);
 	/* which metrics translate (alone) into a formula over core events */
 	for (int i = 0; i < lib->nmt; i++) {
 		struct pmuev_metric *mt = &lib->mt[i];
@@ -1145,7 +1270,9 @@ struct pmuev_lib *pmuevents_open(const char *dir, const struct pmuev_machine *m,
 			continue;
 		struct tr_events *ev = calloc(1, sizeof(*ev));
 		char *formula = malloc(PMUEV_FORMULA_MAX), why[512] = "";
-		struct translator tr = {.lib = lib, .ev = ev};
+		const char *unit = mt->pmu ? mt->pmu : lib->only;
+		struct translator tr = {
+		    .lib = lib, .unit = unit, .pmu = kernel_pmu(lib, unit), .ev = ev};
 		if (ev && formula &&
 		    translate(&tr, mt, formula, PMUEV_FORMULA_MAX, why, sizeof(why)) == 0)
 			lib->evaluable++;

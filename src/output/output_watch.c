@@ -66,4 +66,3 @@ void output_watch_text(FILE *out, const struct frame *f)
 		l += n + (l[n] == '\n');
 	}
 }
-

@@ -83,27 +83,34 @@ int report_list_events(struct app_ctx *app, const char *pattern, FILE *out)
 	return 0;
 }
 
-/* Core PMUs of this machine that hold a selected CPU (none for a recorded or simulated run). */
-static bool pmu_in_use(const struct app_ctx *app, const struct platform_pmu *p)
+/* The CPUs a report speaks of: a mode's rows (app_mode_rows), or the run's. */
+struct report_rows {
+	int cpus[APP_MAX_ROWS];
+	int n;
+};
+
+/* Core PMUs of this machine that hold a CPU of @rows (none for a recorded or simulated run). */
+static bool pmu_in_use(const struct app_ctx *app, const struct platform_pmu *p,
+		       const struct report_rows *rows)
 {
 	if (!p->is_core || !p->family || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
 		return false;
-	for (int r = 0; r < app->ncpus; r++)
-		if (cpuset_has(&p->cpus, app->cpus[r]))
+	for (int r = 0; r < rows->n; r++)
+		if (cpuset_has(&p->cpus, rows->cpus[r]))
 			return true;
 	return false;
 }
 
 /* "# core type armv8_cortex_a53 (CPUs 0-3): cortex_a53, perf type 8, 6 counters (probed)" and
  * the counter width against the interval, per core PMU in use. */
-static void print_core_types(const struct app_ctx *app, FILE *out)
+static void print_core_types(const struct app_ctx *app, const struct report_rows *rows, FILE *out)
 {
 	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->pf.core_pmu_count == 0)
 		text_fprintf(out, "# counters: no core PMU here, so none counted or probed\n");
 	for (int i = 0; i < app->pf.npmus; i++) {
 		const struct platform_pmu *p = &app->pf.pmus[i];
 		char set[256], wrap[320];
-		if (!pmu_in_use(app, p))
+		if (!pmu_in_use(app, p, rows))
 			continue;
 		platform_wrap_note(p, app->interval_ms, wrap, sizeof(wrap));
 		text_fprintf(out,
@@ -122,7 +129,10 @@ int report_list_modes(struct app_ctx *app, FILE *out)
 {
 	text_fprintf(out, "# family: %s (%s), %d programmable counters\n", app->family->key,
 		     app->family->desc, app->family->counters);
-	print_core_types(app, out);
+	static struct report_rows rows;
+	char why[256];
+	rows.n = app_mode_rows(app, NULL, rows.cpus, why, sizeof(why));
+	print_core_types(app, &rows, out);
 	int w = 10; /* the name column: as wide as the longest name (perf:..., likwid:...) */
 	for (int i = 0; i < app->modes->n; i++)
 		if ((int)strlen(app->modes->modes[i]->name) > w)
@@ -194,11 +204,16 @@ static int try_open(struct perf_event_attr attr, int cpu)
 }
 
 /* Returns 0, or -1 when @spec does not encode. */
-static int explain_event(struct app_ctx *app, const char *alias, const char *spec, FILE *out)
+static int explain_event(struct app_ctx *app, const struct report_rows *rows, const char *alias,
+			 const char *spec, FILE *out)
 {
 	char err[256];
 	struct event_encoding enc;
 	struct encode_ctx ctx = app_encode_ctx(app);
+	const struct platform_pmu *first =
+	    rows->n ? platform_core_pmu_for_cpu(&app->pf, rows->cpus[0]) : NULL;
+	if (first && first->type > 0) /* the core type the rows are of (a mode of one core type) */
+		ctx.core_pmu_type = first->type;
 	if (event_encode(spec, &ctx, &enc, err, sizeof(err)) < 0) {
 		char sugg[5][96];
 		int n = encode_suggest(spec, &ctx, sugg, 5);
@@ -216,7 +231,7 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 		const struct platform_pmu *p = &app->pf.pmus[i];
 		struct event_encoding pe;
 		char set[128], line[320];
-		if (!pmu_in_use(app, p))
+		if (!pmu_in_use(app, p, rows))
 			continue;
 		ctx.core_pmu_type = p->type;
 		if (event_encode(spec, &ctx, &pe, err, sizeof(err)) < 0)
@@ -241,16 +256,18 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 	}
 	int ok = 0;
 	bool denied = false;
-	for (int r = 0; r < app->ncpus; r++) {
+	for (int r = 0; r < rows->n; r++) {
 		/* hybrid: the raw type follows the CPU's core PMU */
 		struct perf_event_attr attr = enc.attr;
-		if (enc.hardware && attr.type == PERF_TYPE_RAW && app->core_type[r] > 0)
-			attr.type = (uint32_t)app->core_type[r];
-		int e = try_open(attr, app->cpus[r]);
+		const struct platform_pmu *core =
+		    platform_core_pmu_for_cpu(&app->pf, rows->cpus[r]);
+		if (enc.hardware && attr.type == PERF_TYPE_RAW && core && core->type > 0)
+			attr.type = (uint32_t)core->type;
+		int e = try_open(attr, rows->cpus[r]);
 		if (e == 0)
 			ok++;
 		else
-			text_fprintf(out, "  %-22s %-36s CPU %d: %s: %s\n", "", "", app->cpus[r],
+			text_fprintf(out, "  %-22s %-36s CPU %d: %s: %s\n", "", "", rows->cpus[r],
 				     strerror(e), perf_errno_hint(e));
 		denied |= e == EACCES || e == EPERM;
 	}
@@ -262,7 +279,7 @@ static int explain_event(struct app_ctx *app, const char *alias, const char *spe
 		    true, hint, sizeof(hint));
 		text_fprintf(out, "  %-22s %-36s %s\n", "", "", hint);
 	}
-	text_fprintf(out, "  %-22s %-36s opens on %d of %d CPUs\n", "", "", ok, app->ncpus);
+	text_fprintf(out, "  %-22s %-36s opens on %d of %d CPUs\n", "", "", ok, rows->n);
 	return 0;
 }
 
@@ -273,6 +290,18 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 		     app->family->key, app->family->desc);
 	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) || app->opt.owners_from)
 		owners_explain(&app->opt, app->pf.core_pmu_count > 0, what, out); /* who else */
+	static struct report_rows rows;
+	char why[320];
+	rows.n = app_mode_rows(app, m, rows.cpus, why, sizeof(why));
+	if (m && rows.n < 0) {
+		text_fprintf(out, "mode %s: %s\n  not available: %s\n", m->name,
+			     m->title ? m->title : "", why);
+		return 1;
+	}
+	if (!m) { /* an event list: the run's rows */
+		rows.n = app->ncpus;
+		memcpy(rows.cpus, app->cpus, (size_t)app->ncpus * sizeof(int));
+	}
 	if (m) {
 		struct mode_resolution res;
 		text_fprintf(out, "mode %s: %s\n", m->name, m->title ? m->title : "");
@@ -296,7 +325,16 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 			text_fprintf(out, "  %s\n", err);
 			return 1;
 		}
-		print_core_types(app, out);
+		print_core_types(app, &rows, out);
+		if (m->pmu) {
+			char set[128];
+			struct cpuset on;
+			cpuset_clear(&on);
+			for (int r = 0; r < rows.n; r++)
+				cpuset_add(&on, rows.cpus[r]);
+			text_fprintf(out, "  counts on the %s CPUs only: %s\n", m->pmu,
+				     cpuset_format(&on, set, sizeof(set)));
+		}
 		text_fprintf(out, "  events for family %s (section %s)%s:\n", app->family->key,
 			     res.matched, sm.nsets > 1 ? ", rotated in sets" : "");
 		if (res.events->note)
@@ -319,7 +357,7 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 					snprintf(alias + u, sizeof(alias) - (size_t)u, "]");
 			} else
 				snprintf(alias, sizeof(alias), "%s", sm.events[e].name);
-			explain_event(app, alias, sm.events[e].spec, out);
+			explain_event(app, &rows, alias, sm.events[e].spec, out);
 		}
 		text_fprintf(out, "  metrics:\n");
 		for (int i = 0; i < sm.nmetrics; i++)
@@ -350,7 +388,7 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 				 items_[i].group);
 		else
 			snprintf(alias, sizeof(alias), "%.47s", items_[i].name);
-		bad += explain_event(app, alias, items_[i].spec, out) < 0;
+		bad += explain_event(app, &rows, alias, items_[i].spec, out) < 0;
 	}
 	if (bad == items) { /* nothing named a mode or an event that encodes */
 		text_fprintf(

@@ -2,6 +2,7 @@
 /* pmumachine.c: the machine facts perf's pmu-events library is chosen by (CPUID or MIDR,
  * topology, slots), read from the platform and its sysfs root. */
 #include "cpuset.h"
+#include "family.h"
 #include "linereader.h"
 #include "platform.h"
 #include "pmuevents.h"
@@ -119,6 +120,13 @@ void platform_pmuev_machine(const struct platform *pf, struct pmuev_machine *m)
 	long smt = read_num(root, "/sys/devices/system/cpu/smt/active");
 	m->smt_on = smt >= 0 ? smt != 0 : (known && n ? ncore < n : -1);
 	m->slots = -1;
+	for (int i = 0; i < pf->npmus && m->ncore_pmus < 4; i++)
+		if (pf->pmus[i].is_core)
+			snprintf(m->core_pmus[m->ncore_pmus++], sizeof(m->core_pmus[0]), "%s",
+				 pf->pmus[i].name);
+	static const char *const atoms[] = {"atom", "slm", "glm", "grt"};
+	for (size_t i = 0; m->ncore_pmus == 1 && i < sizeof(atoms) / sizeof(atoms[0]); i++)
+		m->atom |= family_is_a(pf->family, atoms[i]);
 	for (int i = 0; i < pf->npmus; i++)
 		if (pf->pmus[i].is_core) {
 			char rel[160];

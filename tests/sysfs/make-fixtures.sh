@@ -213,6 +213,17 @@ for c in 1 2 3 4 5 6 7; do w "$r/sys/devices/system/cpu/cpu$c/online" 1; done
 sw_pmus "$r"
 x86_core_pmu "$r" cpu_core 4 alderlake_hybrid 0-3
 x86_core_pmu "$r" cpu_atom 10 alderlake_hybrid 4-7
+# the P-cores' PERF_METRICS events, as the kernel lists them under cpu_core/events (adl_hybrid_events_attrs)
+d=$r/sys/bus/event_source/devices/cpu_core/events
+w "$d/slots" "event=0x00,umask=0x4"
+w "$d/topdown-retiring" "event=0x00,umask=0x80"
+w "$d/topdown-bad-spec" "event=0x00,umask=0x81"
+w "$d/topdown-fe-bound" "event=0x00,umask=0x82"
+w "$d/topdown-be-bound" "event=0x00,umask=0x83"
+w "$d/topdown-heavy-ops" "event=0x00,umask=0x84"
+w "$d/topdown-br-mispredict" "event=0x00,umask=0x85"
+w "$d/topdown-fetch-lat" "event=0x00,umask=0x86"
+w "$d/topdown-mem-bound" "event=0x00,umask=0x87"
 msr_pmu "$r" 11 aperfmperf
 x86_cpuinfo "$r" 8 GenuineIntel 6 154 "12th Gen Intel(R) Core(TM) i3-1215U" "$X86_FLAGS"
 kernel "$r" -1 0 alder 6.5.0-14-generic
