@@ -78,6 +78,11 @@ struct frame {
 	/* window statistics shown in the table: the chosen statistic instead of the values */
 	const char *stat;	   /* "p99", NULL: plain values */
 	const double *stat_values; /* [row * nmetrics + m] */
+	/* error bars (uncertainty.h): the 95 % half-width of each metric [row * nmetrics + m] and
+	 * count [row * nevents + e], the total row at row nrows; NULL when off, NAN not known yet,
+	 * 0 exact. truth, truth_counts: the simulated true figures (--sim-truth), same layout. */
+	const double *err, *err_counts;
+	const double *truth, *truth_counts;
 	/* attribution columns (nattrib 0: none) */
 	int nattrib;
 	const char *const *attrib_names;
@@ -100,6 +105,7 @@ void frame_store_free(struct frame_store *fs);
  * statistic values, [row * ATTRIB_NCOLS + a] attribution, a task name per row. */
 struct frame_cols {
 	double *stat_values;
+	double *err, *err_counts, *truth, *truth_counts; /* (rows + 1) x metrics or events */
 	double *attrib;
 	char (*tasks)[48];
 	const char **task_ptr;

@@ -51,6 +51,7 @@ struct options {
 	double flight_s;	/* --flight SECONDS of samples kept in RAM, 0 = off */
 	const char *flight_out; /* --flight-out PREFIX of flight recordings */
 	bool attrib;		/* --attrib: attribution columns */
+	bool error;		/* --error: error bars (each value's 95 % interval) */
 	bool list_themes;	/* --list-themes */
 	const char *listen;	/* --listen [ADDR:]PORT: the OpenMetrics endpoint */
 	const char *output;	/* -o FILE: batch records go there instead of stdout */
@@ -107,6 +108,8 @@ int setting_cpus_set(const struct command_ctx *ctx, const char *v, char *err, si
 void setting_cpus_show(const struct command_ctx *ctx, char *b, size_t l);
 int setting_attrib_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen);
 void setting_attrib_show(const struct command_ctx *ctx, char *b, size_t l);
+int setting_error_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen);
+void setting_error_show(const struct command_ctx *ctx, char *b, size_t l);
 int setting_stat_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen);
 void setting_stat_show(const struct command_ctx *ctx, char *b, size_t l);
 int setting_self_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen);

@@ -106,6 +106,9 @@ struct view_input {
 	 * share in the bar's order, -1 for a metric gone; nstack 0: no bar */
 	int nstack;
 	const int *stack;
+	/* error bars (frame.h err: 95 % half-widths, [row * nmetrics + m], the total row last), or
+	 * NULL: cells show "1.32±0.04" */
+	const double *err;
 	const char *drill;	  /* the running mode's drill-down mode (enter), or NULL */
 	const char *drilled_from; /* the mode a drill-down came from (backspace), or NULL */
 };

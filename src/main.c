@@ -18,6 +18,7 @@
 #ifndef PMUTOP_NO_UI
 #include "ui.h"
 #endif
+#include "uncertainty.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -233,6 +234,11 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (jitter_attach(&app, err, sizeof(err)) < 0) {
+		text_fprintf(stderr, "pmutop: %s\n", err);
+		app_free(&app);
+		return 2;
+	}
+	if (uncertainty_attach(&app, app.opt.error, err, sizeof(err)) < 0) {
 		text_fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;

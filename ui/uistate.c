@@ -488,6 +488,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .jitter = have ? view_jitter_of(f, &vj) : NULL,
 	    .nstack = have ? f->nstack : 0,
 	    .stack = have ? f->stack : NULL,
+	    .err = have && f->stat == NULL ? f->err : NULL,
 	    .drill = f && f->drill[0] ? f->drill : NULL,
 	    .drilled_from = f && back && strcmp(back->to, f->mode) == 0 ? back->from : NULL,
 	};

@@ -48,6 +48,31 @@ void output_format_metric(double v, double resolution, char *buf, size_t len)
 		snprintf(buf, len, "%.*f", d, v);
 }
 
+void output_append_err(char *buf, size_t len, double err)
+{
+	size_t n = strlen(buf);
+	if (n + 1 >= len)
+		return;
+	if (isnan(err))
+		snprintf(buf + n, len - n,
+			 "\xc2\xb1"
+			 "?");
+	else if (err == 0)
+		snprintf(buf + n, len - n,
+			 "\xc2\xb1"
+			 "0");
+	else if (err >= 1000)
+		snprintf(buf + n, len - n,
+			 "\xc2\xb1"
+			 "%.0f",
+			 err);
+	else
+		snprintf(buf + n, len - n,
+			 "\xc2\xb1"
+			 "%.2g",
+			 err);
+}
+
 /* Whether metric @m is coarse on any row or in the total, and its largest step. */
 static bool metric_coarse(const struct snapshot *snap, int m, double *step)
 {
@@ -447,8 +472,18 @@ static void json_count(struct output_json *w, const char *key, double v)
 		w->len += numfmt_json_real(w->buf + w->len, v, 10);
 }
 
+/* An error bar (frame.h: err), or null when not known yet. */
+static void json_err(struct output_json *w, const char *key, double v)
+{
+	if (isfinite(v))
+		output_json_real(w, key, v);
+	else
+		output_json_null(w, key);
+}
+
+/* @err, @truth: the row's error bars and true figures (frame.h), or NULL. */
 static void events_json(struct output_json *w, const struct snapshot *snap,
-			const struct count *counts)
+			const struct count *counts, const double *err, const double *truth)
 {
 	output_json_object(w, "events");
 	for (int e = 0; e < snap->nevents; e++) {
@@ -461,6 +496,10 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 			output_json_null(w, "value");
 		output_json_real(w, "running", c->running);
 		output_json_string(w, "state", count_state_name(c->state));
+		if (err && has)
+			json_err(w, "err", err[e]);
+		if (truth && has && isfinite(truth[e]))
+			json_count(w, "truth", truth[e]);
 		output_json_end(w);
 	}
 	output_json_end(w);
@@ -469,12 +508,23 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 /* "metrics", and "resolution" for the values computed from quantised inputs (the step one
  * source tick makes, in the metric's unit). */
 static void metrics_json(struct output_json *w, const struct snapshot *snap, const double *values,
-			 const struct metric_detail *detail)
+			 const struct metric_detail *detail, const double *err, const double *truth)
 {
 	output_json_object(w, "metrics");
 	for (int m = 0; m < snap->nmetrics; m++)
 		output_json_real(w, snap->metrics[m].name, values[m]);
 	output_json_end(w);
+	/* "metrics_err": each value's 95 % half-width (null: n/a or not known yet) */
+	const double *extra[] = {err, truth};
+	const char *key[] = {"metrics_err", "metrics_truth"};
+	for (int k = 0; k < 2; k++) {
+		if (!extra[k])
+			continue;
+		output_json_object(w, key[k]);
+		for (int m = 0; m < snap->nmetrics; m++)
+			json_err(w, snap->metrics[m].name, isnan(values[m]) ? NAN : extra[k][m]);
+		output_json_end(w);
+	}
 	bool any = false;
 	for (int m = 0; detail && m < snap->nmetrics; m++)
 		if (detail[m].resolution > 0) {
@@ -566,6 +616,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		output_json_int(w, "aggregated_cpus", snap->row_cpus);
 	if (meta->row_keys) /* rows summed by a unit: each row names its key */
 		output_json_string(w, "rows", meta->row_unit);
+	const struct frame *f = meta->frame; /* error bars, true figures */
 	output_json_array(w, "cpus");
 	for (int r = 0; r < snapshot_cpu_rows(snap); r++) {
 		output_json_object(w, NULL);
@@ -577,9 +628,13 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		}
 		if (snap->offline[r])
 			output_json_bool(w, "offline", true);
-		events_json(w, snap, &snap->counts[r * snap->nevents]);
+		events_json(w, snap, &snap->counts[r * snap->nevents],
+			    f && f->err_counts ? &f->err_counts[r * snap->nevents] : NULL,
+			    f && f->truth_counts ? &f->truth_counts[r * snap->nevents] : NULL);
 		metrics_json(w, snap, &snap->values[r * snap->nmetrics],
-			     snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
+			     snap->detail ? &snap->detail[r * snap->nmetrics] : NULL,
+			     f && f->err ? &f->err[r * snap->nmetrics] : NULL,
+			     f && f->truth ? &f->truth[r * snap->nmetrics] : NULL);
 		offcore_json(w, meta, r);
 		if (meta->json_extra && !meta->row_keys) /* per-CPU window columns */
 			meta->json_extra(meta->extra_ctx, NULL, w, r);
@@ -587,9 +642,13 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	}
 	output_json_end(w);
 	output_json_object(w, "total");
-	events_json(w, snap, snap->total_counts);
+	events_json(w, snap, snap->total_counts,
+		    f && f->err_counts ? &f->err_counts[snap->nrows * snap->nevents] : NULL,
+		    f && f->truth_counts ? &f->truth_counts[snap->nrows * snap->nevents] : NULL);
 	metrics_json(w, snap, snap->total_values,
-		     snap->detail ? &snap->detail[snap->nrows * snap->nmetrics] : NULL);
+		     snap->detail ? &snap->detail[snap->nrows * snap->nmetrics] : NULL,
+		     f && f->err ? &f->err[snap->nrows * snap->nmetrics] : NULL,
+		     f && f->truth ? &f->truth[snap->nrows * snap->nmetrics] : NULL);
 	offcore_json(w, meta, snap->nrows);
 	output_json_end(w);
 	if (meta->json_extra)
@@ -714,6 +773,47 @@ static void csv_offcore(struct output_json *b, const struct output_meta *meta, c
 	}
 }
 
+/* With error bars: a line per value of kind event_err and metric_err whose value is its 95 %
+ * half-width (empty with state n/a when not known). */
+static void csv_err(struct output_json *b, const struct output_meta *meta,
+		    const struct snapshot *snap, const char *prefix, size_t plen,
+		    const char *suffix, size_t slen, int r)
+{
+	const struct frame *f = meta->frame;
+	if (!f || !f->err || !f->err_counts)
+		return;
+	const struct count *counts =
+	    r == snap->nrows ? snap->total_counts : &snap->counts[r * snap->nevents];
+	const double *values =
+	    r == snap->nrows ? snap->total_values : &snap->values[r * snap->nmetrics];
+	for (int k = 0; k < snap->nevents + snap->nmetrics; k++) {
+		bool ev = k < snap->nevents;
+		int i = ev ? k : k - snap->nevents;
+		if (ev ? counts[i].state != COUNT_OK && counts[i].state != COUNT_SCALED
+		       : isnan(values[i]))
+			continue;
+		const char *name = ev ? snap->event_names[i] : snap->metrics[i].name;
+		double v =
+		    ev ? f->err_counts[r * snap->nevents + i] : f->err[r * snap->nmetrics + i];
+		size_t nlen = 2 * strlen(name) + 3;
+		char *p = room(b, plen + nlen + slen + NUMFMT_MAX + 32);
+		if (!p)
+			return;
+		p = put_mem(p, prefix, plen);
+		p = put_mem(p, ev ? "event_err," : "metric_err,", ev ? 10 : 11);
+		p += text_csv_field(name, p, nlen);
+		*p++ = ',';
+		if (isfinite(v)) {
+			p += numfmt_g(p, v, 6);
+			p = put_mem(p, ",,ok", 4);
+		} else {
+			p = put_mem(p, ",,n/a", 5);
+		}
+		p = put_mem(p, suffix, slen);
+		b->len = (size_t)(p - b->buf);
+	}
+}
+
 static int output_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *b = &rec;
@@ -750,6 +850,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 			total ? snap->total_values : &snap->values[r * snap->nmetrics],
 			snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
 		csv_offcore(b, meta, prefix, plen, suffix, slen, r);
+		csv_err(b, meta, snap, prefix, plen, suffix, slen, r);
 	}
 	if (b->oom)
 		return -1;
@@ -873,6 +974,9 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			output_format_metric(total ? snap->total_values[m]
 						   : snap->values[r * snap->nmetrics + m],
 					     d ? d->resolution : 0, buf, sizeof(buf));
+			if (meta->frame && meta->frame->err && strcmp(buf, "n/a") != 0)
+				output_append_err(buf, sizeof(buf),
+						  meta->frame->err[r * snap->nmetrics + m]);
 			if (d && d->coarse)
 				strncat(buf, OUTPUT_COARSE_MARK, sizeof(buf) - strlen(buf) - 1);
 			text_fprintf(out, " %14s", buf);

@@ -251,7 +251,7 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
 		      int m, bool show_running, int base_role, const struct metric_detail *d,
-		      bool top)
+		      bool top, const double *err)
 {
 	char buf[48];
 	if (isnan(v)) {
@@ -260,6 +260,8 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 		return;
 	}
 	output_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
+	if (err)
+		output_append_err(buf, sizeof(buf), *err);
 	int role = top ? ROLE_STACK_TOP : cls == METRIC_NONE ? base_role : class_role(cls);
 	unsigned attr = top ? CANVAS_BOLD : 0;
 	int lead = top ? 1 : 0; /* the column of the top mark */
@@ -507,7 +509,9 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					  values[r * nm + m], snap->classes[r * nm + m],
 					  snap->running[r * nm + m], m, vs->show_running, ROLE_CELL,
 					  snap->detail ? &snap->detail[r * nm + m] : NULL,
-					  sr.top >= 0 && in->stack[sr.top] == m);
+					  sr.top >= 0 && in->stack[sr.top] == m,
+					  in->err && values == snap->values ? &in->err[r * nm + m]
+									    : NULL);
 			if (bar_w)
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
 			note_stack(&sr, bar_w > 0, &any_bar, &any_top, &past_100, marks);
@@ -545,7 +549,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
 			  vs->show_running, ROLE_TOTAL_ROW,
 			  snap->detail ? &snap->detail[snap->nrows * nm + m] : NULL,
-			  total.top >= 0 && in->stack[total.top] == m);
+			  total.top >= 0 && in->stack[total.top] == m,
+			  in->err ? &in->err[snap->nrows * nm + m] : NULL);
 	if (bar_w)
 		draw_stack_bar(c, bar_x, y, bar_w, &total);
 	note_stack(&total, bar_w > 0, &any_bar, &any_top, &past_100, marks);
