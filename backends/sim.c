@@ -33,6 +33,8 @@ void sim_opts_default(struct sim_opts *o)
 	    .spike_cpu = -1,
 	    .spike_every = 0,
 	    .spike_factor = 4.0,
+	    .shift_cpu = -1,
+	    .shift_factor = 1.0,
 	    .ncpus = 4,
 	    .slots = SIM_SLOTS,
 	};
@@ -472,6 +474,9 @@ static double sim_count(const struct sim_priv *p, const struct sim_state *st, ui
 		rate *= o->spike_factor;
 	else if (spike && p->ev[e].spiky < 0)
 		rate /= o->spike_factor;
+	/* read 1 primes the deltas, so output tick k is read k + 1 */
+	if (cpu == o->shift_cpu && p->ev[e].spiky < 0 && (int64_t)p->tick - 1 >= o->shift_tick)
+		rate *= o->shift_factor;
 	return rate * (double)run / 1e9;
 }
 

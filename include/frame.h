@@ -83,6 +83,10 @@ struct frame {
 	 * 0 exact. truth, truth_counts: the simulated true figures (--sim-truth), same layout. */
 	const double *err, *err_counts;
 	const double *truth, *truth_counts;
+	/* against a baseline (baseline.h; NULL none), [row * nmetrics + m], the total row last:
+	 * the change of the last windows' mean from the reference's [%], the 95 % half-width of
+	 * that change [%], and Welch's two-sided p-value (NAN n/a) */
+	const double *base_change, *base_err, *base_p;
 	/* attribution columns (nattrib 0: none) */
 	int nattrib;
 	const char *const *attrib_names;
@@ -106,6 +110,7 @@ void frame_store_free(struct frame_store *fs);
 struct frame_cols {
 	double *stat_values;
 	double *err, *err_counts, *truth, *truth_counts; /* (rows + 1) x metrics or events */
+	double *base_change, *base_err, *base_p;	 /* (rows + 1) x metrics */
 	double *attrib;
 	char (*tasks)[48];
 	const char **task_ptr;

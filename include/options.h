@@ -52,6 +52,7 @@ struct options {
 	const char *flight_out; /* --flight-out PREFIX of flight recordings */
 	bool attrib;		/* --attrib: attribution columns */
 	bool error;		/* --error: error bars (each value's 95 % interval) */
+	const char *baseline;	/* --baseline FILE: the recording each cell is compared with */
 	bool list_themes;	/* --list-themes */
 	const char *listen;	/* --listen [ADDR:]PORT: the OpenMetrics endpoint */
 	const char *output;	/* -o FILE: batch records go there instead of stdout */

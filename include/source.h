@@ -156,6 +156,11 @@ struct sim_opts {
 	/* --sim-truth: the rates also wander within a tick (a multiplexed count misses what it did
 	 * not see) and the true counts are kept (sim_truth) */
 	bool truth;
+	/* --sim-shift CPU:FACTOR@TICK: from output tick TICK on, CPU retires FACTOR times the
+	 * instructions (an IPC shift); shift_cpu -1 none */
+	int shift_cpu;
+	double shift_factor;
+	long shift_tick;
 };
 #define SIM_SLOTS 4 /* the simulated cores' caps/slots (ARMv8 top-down) */
 void sim_opts_default(struct sim_opts *o);

@@ -18,6 +18,7 @@
 #ifndef PMUTOP_NO_UI
 #include "ui.h"
 #endif
+#include "baseline.h"
 #include "uncertainty.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -238,7 +239,8 @@ int main(int argc, char **argv)
 		app_free(&app);
 		return 2;
 	}
-	if (uncertainty_attach(&app, app.opt.error, err, sizeof(err)) < 0) {
+	if (uncertainty_attach(&app, app.opt.error, err, sizeof(err)) < 0 ||
+	    baseline_attach(&app, app.opt.baseline, err, sizeof(err)) < 0) {
 		text_fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;

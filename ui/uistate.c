@@ -489,6 +489,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .nstack = have ? f->nstack : 0,
 	    .stack = have ? f->stack : NULL,
 	    .err = have && f->stat == NULL ? f->err : NULL,
+	    .base_change = have && f->stat == NULL ? f->base_change : NULL,
+	    .base_p = have && f->stat == NULL ? f->base_p : NULL,
 	    .drill = f && f->drill[0] ? f->drill : NULL,
 	    .drilled_from = f && back && strcmp(back->to, f->mode) == 0 ? back->from : NULL,
 	};

@@ -27,8 +27,8 @@
  * formula's numerical derivative (central differences) at the window's counts: first order.
  */
 
-#define UNC_MIN_N 8	 /* measured ticks before a rate's variance is trusted */
-#define UNC_MEMORY 32.0	 /* ticks: the weight of the variance estimate's window */
+#define UNC_MIN_N 8	  /* measured ticks before a rate's variance is trusted */
+#define UNC_MEMORY 32.0	  /* ticks: the weight of the variance estimate's window */
 #define UNC_POSITIONS 257 /* slot 0 (a source before the window) + 256 ticks, then folded */
 
 struct unc {
@@ -170,8 +170,10 @@ static void flush_a(struct unc *u)
 			u->dot_a[r * ne + e] += d;
 		}
 		for (int p = 0; p < u->npairs; p++) {
-			const double *ca = &u->coef_a[((size_t)r * ne + u->pairs[p][0]) * UNC_POSITIONS];
-			const double *cb = &u->coef_a[((size_t)r * ne + u->pairs[p][1]) * UNC_POSITIONS];
+			const double *ca =
+			    &u->coef_a[((size_t)r * ne + u->pairs[p][0]) * UNC_POSITIONS];
+			const double *cb =
+			    &u->coef_a[((size_t)r * ne + u->pairs[p][1]) * UNC_POSITIONS];
 			double d = 0;
 			for (int k = 0; k <= u->pos; k++)
 				d += ca[k] * cb[k];
@@ -260,7 +262,8 @@ static void on_tick(struct observer *o, struct app_ctx *app, const struct snapsh
 				u->src[i] = pos;
 			} else {
 				if (u->src[i] < 0)
-					u->src[i] = 0; /* carried from before these statistics began */
+					u->src[i] =
+					    0; /* carried from before these statistics began */
 				ca[u->src[i]] += dt;
 				ca[pos] -= fr * dt;
 				bc[e] = -(1 - fr) * dt;
@@ -276,7 +279,8 @@ static void on_tick(struct observer *o, struct app_ctx *app, const struct snapsh
 				u->split[pi] = true;
 			if (meas[a] && meas[b]) {
 				double w = weight(u->npn[pi]);
-				double da = rate[a] - u->mu[r * ne + a], db = rate[b] - u->mu[r * ne + b];
+				double da = rate[a] - u->mu[r * ne + a],
+				       db = rate[b] - u->mu[r * ne + b];
 				u->cov[pi] = (1 - w) * (u->cov[pi] + w * da * db);
 				u->npn[pi]++;
 			}
@@ -299,8 +303,8 @@ static void on_tick(struct observer *o, struct app_ctx *app, const struct snapsh
 }
 
 /* d value / d count of event @e of row @r at the window's counts (central differences). */
-static double derivative(const struct snapshot *s, const struct metric_program *prog, int r,
-			 int m, int e, double x)
+static double derivative(const struct snapshot *s, const struct metric_program *prog, int r, int m,
+			 int e, double x)
 {
 	double h = fmax(fabs(x) * 1e-6, 1e-3);
 	double hi = snapshot_metric_with(s, prog, r, m, e, h);
@@ -406,8 +410,8 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 		const bool *split = r == nr ? tsplit : &u->split[(size_t)r * np];
 		const double *values = r == nr ? s->total_values : &s->values[r * nm];
 		for (int m = 0; m < nm; m++) {
-			double v = isfinite(values[m]) ? metric_variance(u, s, prog, r, m, split)
-						       : NAN;
+			double v =
+			    isfinite(values[m]) ? metric_variance(u, s, prog, r, m, split) : NAN;
 			cols.err[(size_t)r * nm + m] = UNCERTAINTY_Z * sqrt(v);
 		}
 	}
@@ -426,7 +430,8 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 				size_t i = (size_t)r * ne + e;
 				tcounts[i] = s->counts[i];
 				tcounts[i].value = u->truth[i];
-				cols.truth_counts[i] = counted(s->counts[i].state) ? u->truth[i] : NAN;
+				cols.truth_counts[i] =
+				    counted(s->counts[i].state) ? u->truth[i] : NAN;
 				if (!s->offline[r] && counted(s->counts[i].state))
 					ttotal[e].value += u->truth[i];
 			}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* output.c: one record per tick in text, CSV or JSON Lines (a stable interface for scripts). */
 #include "output.h"
+#include "baseline.h"
 #include "frame.h"
 #include "numfmt.h"
 #include "openmetrics.h"
@@ -537,6 +538,26 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 		output_json_end(w);
 }
 
+/* Against a baseline (frame.h base_*): per metric its change [%] from the reference's mean, the
+ * 95 % half-width of that change [%], Welch's p-value and whether it is significant. */
+static void baseline_json(struct output_json *w, const struct snapshot *snap, const struct frame *f,
+			  int r)
+{
+	if (!f || !f->base_change)
+		return;
+	output_json_object(w, "baseline");
+	for (int m = 0; m < snap->nmetrics; m++) {
+		int i = r * snap->nmetrics + m;
+		output_json_object(w, snap->metrics[m].name);
+		json_err(w, "change", f->base_change[i]);
+		json_err(w, "err", f->base_err[i]);
+		json_err(w, "p", f->base_p[i]);
+		output_json_bool(w, "significant", f->base_p[i] < BASELINE_ALPHA);
+		output_json_end(w);
+	}
+	output_json_end(w);
+}
+
 /* Row @r's offcore breakdown: per bit {rate [req/s], share [%], age [ticks]}, null = none. */
 static void offcore_json(struct output_json *w, const struct output_meta *meta, int r)
 {
@@ -635,6 +656,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 			     snap->detail ? &snap->detail[r * snap->nmetrics] : NULL,
 			     f && f->err ? &f->err[r * snap->nmetrics] : NULL,
 			     f && f->truth ? &f->truth[r * snap->nmetrics] : NULL);
+		baseline_json(w, snap, f, r);
 		offcore_json(w, meta, r);
 		if (meta->json_extra && !meta->row_keys) /* per-CPU window columns */
 			meta->json_extra(meta->extra_ctx, NULL, w, r);
@@ -649,6 +671,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		     snap->detail ? &snap->detail[snap->nrows * snap->nmetrics] : NULL,
 		     f && f->err ? &f->err[snap->nrows * snap->nmetrics] : NULL,
 		     f && f->truth ? &f->truth[snap->nrows * snap->nmetrics] : NULL);
+	baseline_json(w, snap, f, snap->nrows);
 	offcore_json(w, meta, snap->nrows);
 	output_json_end(w);
 	if (meta->json_extra)
@@ -1011,6 +1034,24 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			text_fprintf(
 			    out, "* combines events measured in different ticks (rotated sets)\n");
 			break;
+		}
+	/* against a baseline: the significant changes (Welch's test, baseline.h) */
+	const struct frame *bf = meta->frame && meta->frame->base_change ? meta->frame : NULL;
+	for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; bf && r <= snap->nrows; r++)
+		for (int m = 0; m < snap->nmetrics; m++) {
+			int i = r * snap->nmetrics + m;
+			if (!(bf->base_p[i] < BASELINE_ALPHA))
+				continue;
+			char row[ROW_LABEL_MAX + 8];
+			if (r == snap->nrows)
+				snprintf(row, sizeof(row), "all");
+			else if (meta->row_keys)
+				snprintf(row, sizeof(row), "%s", meta->row_keys[r].label);
+			else
+				snprintf(row, sizeof(row), "cpu %d", snap->cpus[r]);
+			text_fprintf(out, "baseline: %s %s %+.1f %% (\xc2\xb1%.1f %%, p %.2g)\n",
+				     row, snap->metrics[m].name, bf->base_change[i],
+				     bf->base_err[i], bf->base_p[i]);
 		}
 	char legend[512];
 	output_coarse_legend(snap, legend, sizeof(legend));

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* views.c: lays out the header, per-CPU table, offcore bars and text views on a canvas. */
 #include "views.h"
+#include "baseline.h"
 #include "output.h"
 #include "theme.h"
 #include <ctype.h>
@@ -251,7 +252,7 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
 		      int m, bool show_running, int base_role, const struct metric_detail *d,
-		      bool top, const double *err)
+		      bool top, const double *err, const double *change, const double *p)
 {
 	char buf[48];
 	if (isnan(v)) {
@@ -263,6 +264,13 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 	if (err)
 		output_append_err(buf, sizeof(buf), *err);
 	int role = top ? ROLE_STACK_TOP : cls == METRIC_NONE ? base_role : class_role(cls);
+	if (change) { /* against a baseline: the change, coloured only when significant */
+		if (isnan(*change))
+			snprintf(buf, sizeof(buf), "n/a");
+		else
+			snprintf(buf, sizeof(buf), "%+.*f%%", fabs(*change) < 10 ? 1 : 0, *change);
+		role = *p < BASELINE_ALPHA ? class_role(METRIC_WARN) : base_role;
+	}
 	unsigned attr = top ? CANVAS_BOLD : 0;
 	int lead = top ? 1 : 0; /* the column of the top mark */
 	if (top)
@@ -511,7 +519,11 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					  snap->detail ? &snap->detail[r * nm + m] : NULL,
 					  sr.top >= 0 && in->stack[sr.top] == m,
 					  in->err && values == snap->values ? &in->err[r * nm + m]
-									    : NULL);
+									    : NULL,
+					  in->base_change && values == snap->values
+					      ? &in->base_change[r * nm + m]
+					      : NULL,
+					  in->base_p ? &in->base_p[r * nm + m] : NULL);
 			if (bar_w)
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
 			note_stack(&sr, bar_w > 0, &any_bar, &any_top, &past_100, marks);
@@ -550,7 +562,9 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			  vs->show_running, ROLE_TOTAL_ROW,
 			  snap->detail ? &snap->detail[snap->nrows * nm + m] : NULL,
 			  total.top >= 0 && in->stack[total.top] == m,
-			  in->err ? &in->err[snap->nrows * nm + m] : NULL);
+			  in->err ? &in->err[snap->nrows * nm + m] : NULL,
+			  in->base_change ? &in->base_change[snap->nrows * nm + m] : NULL,
+			  in->base_p ? &in->base_p[snap->nrows * nm + m] : NULL);
 	if (bar_w)
 		draw_stack_bar(c, bar_x, y, bar_w, &total);
 	note_stack(&total, bar_w > 0, &any_bar, &any_top, &past_100, marks);
