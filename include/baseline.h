@@ -8,9 +8,11 @@
 
 struct app_ctx;
 
-#define BASELINE_RECENT 30   /* windows of this run compared with the reference */
-#define BASELINE_ALPHA 0.05  /* a change is significant below this two-sided p-value */
-#define BASELINE_HISTORY 600 /* windows kept for ":baseline last DURATION" (fewer on big machines) */
+#define BASELINE_RECENT 30     /* windows of this run compared with the reference */
+#define BASELINE_MIN_RECENT 10 /* windows of this run before a cell is tested */
+#define BASELINE_ALPHA 0.05    /* a change is significant below this two-sided p-value */
+#define BASELINE_HISTORY                                                                           \
+	600 /* windows kept for ":baseline last DURATION" (fewer on big machines: 8 MB at most) */
 
 /* Registers the "baseline" observer; @path: a recording that becomes the reference once the
  * first mode runs (--baseline FILE), or NULL. Returns 0, or -1 with @err. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # baseline_check.py: what a run against a baseline flagged. Reads pmutop -f json lines (with
 # "baseline" members) on stdin and prints, per CPU, the share of frames where METRIC's change
 # was significant and the first frame (seq) from which it stayed significant; and the share of

@@ -43,6 +43,17 @@ narrow=$(width 0.9) wide=$(width 0.3)
 check "less running time, wider interval ($narrow < $wide)" \
 	python3 -c "import sys; sys.exit(0 if 0 < $narrow < $wide else 1)"
 
+# a replay gives the same intervals as the live run it recorded
+timeout 60 "$BIN" --backend sim --sim-cpus 2 -b -n 40 -i 10 -m cpi --sim-mux 0.5 --error -f json \
+	-r "$T/mux.jsonl" >"$T/live.json" 2>"$T/err"
+timeout 60 "$BIN" -R "$T/mux.jsonl" --error -b -f json >"$T/replayed.json" 2>"$T/err"
+check "replay: the live run's intervals" python3 -c '
+import json, sys
+a = [json.loads(l)["total"]["metrics_err"] for l in open(sys.argv[1])]
+b = [json.loads(l)["total"]["metrics_err"] for l in open(sys.argv[2])]
+sys.exit(0 if len(a) == len(b) == 40 and a == b and a[-1]["ipc"] > 0 else 1)' \
+	"$T/live.json" "$T/replayed.json"
+
 # off (the default): no error fields; :set error on turns them on in batch
 run_cmd --backend sim --sim-cpus 2 -b -n 3 -i 10 -m cpi --sim-mux 0.5 -f json
 check "off by default" bash -c "! grep -q metrics_err '$T/out'"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # errbar_check.py: how often each value's 95 % interval (JSON err) covers the simulated truth.
 # Reads pmutop -f json lines of a --sim-truth run on stdin; prints the coverage of metrics and
 # counts, and with --expect LO:HI exits 1 when the metrics' coverage is outside [LO, HI] or

@@ -11,7 +11,7 @@ int main(void)
 	static const struct {
 		double t, df, p;
 	} table[] = {
-	    {12.706, 1, 0.05}, {4.303, 2, 0.05}, {2.571, 5, 0.05}, {2.228, 10, 0.05},
+	    {12.706, 1, 0.05}, {4.303, 2, 0.05},  {2.571, 5, 0.05},   {2.228, 10, 0.05},
 	    {2.086, 20, 0.05}, {2.042, 30, 0.05}, {1.960, 1e9, 0.05}, {63.657, 1, 0.01},
 	    {3.169, 10, 0.01}, {2.750, 30, 0.01}, {2.576, 1e9, 0.01}, {0, 7, 1.0},
 	};
@@ -25,7 +25,7 @@ int main(void)
 	double p, hw;
 	baseline_welch(10, 20, 4, 20, 18, 9, &p, &hw);
 	CHECK_NEAR(p, baseline_t_p(2.16930, 25.408), 1e-4);
-	CHECK(p > 0.03 && p < 0.05, "p %g", p); /* t 2.17 with 25 df: between 0.05 and 0.025 */
+	CHECK(p > 0.03 && p < 0.05, "p %g", p);	   /* t 2.17 with 25 df: between 0.05 and 0.025 */
 	CHECK_NEAR(hw, 2.0574 * sqrt(0.85), 0.01); /* t(0.975, 25.4) = 2.057 */
 	/* too few values: n/a; two constant samples: equal or not */
 	baseline_welch(1, 20, 0, 20, 18, 9, &p, &hw);

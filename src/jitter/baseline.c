@@ -119,10 +119,10 @@ static void stat_add(struct stat1 *s, double v)
 static double stat_var(const struct stat1 *s) { return s->n > 1 ? s->m2 / (s->n - 1) : 0; }
 
 struct base {
-	char path[1024];  /* --baseline FILE or :baseline FILE: (re)loaded per mode */
-	char name[1100];  /* "old.jsonl", "last 30 s" */
-	bool active;	  /* a reference is loaded */
-	bool pending;	  /* load the file when the mode runs */
+	char path[1024];     /* --baseline FILE or :baseline FILE: (re)loaded per mode */
+	char name[1100];     /* "old.jsonl", "last 30 s" */
+	bool active;	     /* a reference is loaded */
+	bool pending;	     /* load the file when the mode runs */
 	int nrows, nmetrics; /* the layout: cells = (nrows + 1) * nmetrics */
 	struct stat1 *ref;   /* [cell] */
 	double *recent;	     /* [cell * BASELINE_RECENT + k] */
@@ -151,8 +151,8 @@ static int base_layout(struct base *b, int nrows, int nmetrics)
 	size_t cells = ((size_t)nrows + 1) * (size_t)nmetrics;
 	b->nrows = nrows, b->nmetrics = nmetrics;
 	b->hist = BASELINE_HISTORY;
-	while (b->hist > BASELINE_RECENT && cells * (size_t)b->hist > (size_t)8 << 20)
-		b->hist /= 2; /* at most 64 MB of history */
+	while (b->hist > BASELINE_RECENT && cells * (size_t)b->hist > (size_t)1 << 20)
+		b->hist /= 2; /* at most 8 MB of history */
 	b->ref = calloc(cells + 1, sizeof(*b->ref));
 	b->recent = calloc((cells + 1) * BASELINE_RECENT, sizeof(double));
 	b->history = calloc((cells + 1) * (size_t)b->hist, sizeof(double));
@@ -229,8 +229,8 @@ static int load_file(struct base *b, struct app_ctx *app, const char *path, char
 	replay_free(rp);
 	free(rp);
 	if (n < 2) {
-		snprintf(err, errlen, "baseline %s: fewer than 2 ticks of mode %s on these CPUs", path,
-			 f.mode_name);
+		snprintf(err, errlen, "baseline %s: fewer than 2 ticks of mode %s on these CPUs",
+			 path, f.mode_name);
 		return -1;
 	}
 	return 0;
@@ -311,8 +311,10 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 			stat_add(&now, b->recent[(size_t)c * BASELINE_RECENT + k]);
 		const struct stat1 *ref = &b->ref[c];
 		double p, hw;
-		baseline_welch(now.n, now.mean, stat_var(&now), ref->n, ref->mean, stat_var(ref), &p,
-			       &hw);
+		baseline_welch(now.n, now.mean, stat_var(&now), ref->n, ref->mean, stat_var(ref),
+			       &p, &hw);
+		if (now.n < BASELINE_MIN_RECENT)
+			p = hw = NAN; /* a t-test of a handful of skewed values is too eager */
 		bool scale = ref->n > 0 && ref->mean != 0 && now.n > 0;
 		cols.base_change[c] = scale ? (now.mean - ref->mean) / fabs(ref->mean) * 100 : NAN;
 		cols.base_err[c] = scale ? hw / fabs(ref->mean) * 100 : NAN;
@@ -381,7 +383,8 @@ int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t err
 		while (*d == ' ')
 			d++;
 		if (duration_parse_ms(d, 1000, &ms) < 0 || ms <= 0) {
-			snprintf(err, errlen, "baseline last: \"%s\" is not a duration (30s, 2m)", d);
+			snprintf(err, errlen, "baseline last: \"%s\" is not a duration (30s, 2m)",
+				 d);
 			return -1;
 		}
 		long n = f.interval_ms > 0 ? (ms + f.interval_ms / 2) / f.interval_ms : 0;
