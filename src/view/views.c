@@ -398,7 +398,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	char key_head[16] = "CPU"; /* or the unit: "CORE" */
 	for (int i = 0; in->row_unit && in->row_unit[i] && i < 15; i++)
 		key_head[i] = (char)toupper((unsigned char)in->row_unit[i]), key_head[i + 1] = '\0';
-	int colw = vs->show_running ? 13 : 11;
+	int colw = (vs->show_running ? 13 : 11) + (in->err ? 7 : 0); /* "±0.045" */
 	int nm = snap->nmetrics;
 	const struct view_jitter *jit = in->jitter;
 	const double *values = jit && jit->values ? jit->values : snap->values;
