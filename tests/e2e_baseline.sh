@@ -43,6 +43,11 @@ check "no baseline, no baseline members" bash -c "! grep -q '\"baseline\"' '$T/p
 timeout 60 "$BIN" -R "$T/new.jsonl" --baseline "$T/base.jsonl" -b -f text >"$T/shift.text" 2>"$T/err"
 check "text: the significant change on CPU 2" grep -q '^baseline: cpu 2 ipc +[0-9.]* % (±' "$T/shift.text"
 
+# CSV: a baseline_change line per metric, significant on CPU 2
+timeout 60 "$BIN" -R "$T/new.jsonl" --baseline "$T/base.jsonl" -b -f csv >"$T/shift.csv" 2>"$T/err"
+check "CSV: baseline_change lines" grep -q '^[0-9.]*,10.000,2,baseline_change,ipc,[0-9.]*,,significant' "$T/shift.csv"
+check "CSV: baseline_err lines" grep -q ',0,baseline_err,ipc,[0-9.]*,,ok' "$T/shift.csv"
+
 # the last seconds of this run: the first 30 windows of a live run become the reference
 # (:baseline last 0.3s at 10 ms, asked before they are there); CPU 1 shifts from tick 40
 timeout 60 "$BIN" "${SIM[@]}" --seed 8 -n 100 --sim-shift 1:1.05@40 -c "baseline last 0.3s" \

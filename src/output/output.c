@@ -837,6 +837,41 @@ static void csv_err(struct output_json *b, const struct output_meta *meta,
 	}
 }
 
+/* Against a baseline: per metric a line of kind baseline_change (the change [%], state
+ * "significant" or "ok") and one of kind baseline_err (its 95 % half-width [%]); n/a without one.
+ */
+static void csv_baseline(struct output_json *b, const struct output_meta *meta,
+			 const struct snapshot *snap, const char *prefix, size_t plen,
+			 const char *suffix, size_t slen, int r)
+{
+	const struct frame *f = meta->frame;
+	if (!f || !f->base_change)
+		return;
+	for (int m = 0; m < snap->nmetrics; m++) {
+		int i = r * snap->nmetrics + m;
+		const char *name = snap->metrics[m].name;
+		for (int k = 0; k < 2; k++) {
+			double v = k ? f->base_err[i] : f->base_change[i];
+			const char *kind = k ? "baseline_err," : "baseline_change,";
+			const char *state = !isfinite(v)			  ? ",,n/a"
+					    : !k && f->base_p[i] < BASELINE_ALPHA ? ",,significant"
+										  : ",,ok";
+			char *p = room(b, plen + strlen(name) + slen + NUMFMT_MAX + 48);
+			if (!p)
+				return;
+			p = put_mem(p, prefix, plen);
+			p = put_mem(p, kind, strlen(kind));
+			p = put_mem(p, name, strlen(name));
+			*p++ = ',';
+			if (isfinite(v))
+				p += numfmt_g(p, v, 6);
+			p = put_mem(p, state, strlen(state));
+			p = put_mem(p, suffix, slen);
+			b->len = (size_t)(p - b->buf);
+		}
+	}
+}
+
 static int output_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *b = &rec;
@@ -874,6 +909,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 			snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
 		csv_offcore(b, meta, prefix, plen, suffix, slen, r);
 		csv_err(b, meta, snap, prefix, plen, suffix, slen, r);
+		csv_baseline(b, meta, snap, prefix, plen, suffix, slen, r);
 	}
 	if (b->oom)
 		return -1;
