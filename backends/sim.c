@@ -33,6 +33,8 @@ void sim_opts_default(struct sim_opts *o)
 	    .spike_cpu = -1,
 	    .spike_every = 0,
 	    .spike_factor = 4.0,
+	    .shift_cpu = -1,
+	    .shift_factor = 1.0,
 	    .ncpus = 4,
 	    .slots = SIM_SLOTS,
 	};
@@ -319,6 +321,7 @@ struct sim_priv {
 	enum td_role *role;	      /* per event; all TD_NONE unless the mode is top-down */
 	double td_width;	      /* issue slots per cycle */
 	bool td_smt;		      /* the family has an SMT-contention share (Zen 4) */
+	double *truth; /* --sim-truth: each counter's true count over the last read's tick */
 };
 
 static bool name_has(const char *name, const char *word)
@@ -398,8 +401,10 @@ static int sim_open(struct backend *b, const struct backend_req *req, char *err,
 	p->acc = calloc(cells, sizeof(*p->acc));
 	p->frac = calloc(cells, sizeof(double));
 	p->role = calloc((size_t)req->nevents + 1, sizeof(*p->role));
+	p->truth = calloc(cells, sizeof(double));
 	b->status = calloc(cells, sizeof(*b->status));
-	if (!p->cpus || !p->ev || !p->acc || !p->frac || !b->status || !p->set_of || !p->role) {
+	if (!p->cpus || !p->ev || !p->acc || !p->frac || !b->status || !p->set_of || !p->role ||
+	    !p->truth) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -446,6 +451,63 @@ static int sim_open(struct backend *b, const struct backend_req *req, char *err,
 	return 0;
 }
 
+/* One CPU's state over (part of) a tick: its utilisation and top-down split. */
+struct sim_state {
+	double util;
+	struct td_split td;
+};
+
+static struct sim_state sim_state_of(const struct sim_priv *p, uint64_t seed, int cpu, uint64_t dt)
+{
+	/* Utilisation drifts slowly per CPU: a base level (the run's seed) plus a small
+	 * deterministic jitter per tick. */
+	struct sim_state st;
+	st.util = 0.25 + 0.6 * unit(p->opts.seed, (uint64_t)cpu, 0, 0) +
+		  0.1 * (unit(seed, (uint64_t)cpu, p->tick, 1) - 0.5);
+	if (st.util > 1)
+		st.util = 1;
+	/* top-down counts: one split per CPU and tick, of the cycles at this utilisation */
+	st.td = td_split_of(seed, cpu, p->tick, 2.4e9 * st.util * (double)dt / 1e9, p->td_width,
+			    p->td_smt);
+	return st;
+}
+
+/* Event @e's count over @run ns of a tick of @dt ns in state @st. */
+static double sim_count(const struct sim_priv *p, const struct sim_state *st, uint64_t seed,
+			int cpu, int e, bool spike, uint64_t dt, uint64_t run)
+{
+	const struct sim_opts *o = &p->opts;
+	if (p->role[e] != TD_NONE)
+		return td_value(&st->td, p->role[e]) * td_share(p->role[e], p->set_of[e].spec) *
+		       (double)run / (double)dt;
+	/* clocks tick steadily; event counts wander by +-10% */
+	double jitter =
+	    p->ev[e].steady ? 1.0 : 0.9 + 0.2 * unit(seed, (uint64_t)cpu, p->tick, (uint64_t)e + 2);
+	double share = p->ev[e].follows == SIM_BUSY   ? st->util
+		       : p->ev[e].follows == SIM_IDLE ? 1.0 - st->util
+						      : 1.0;
+	double rate = p->ev[e].rate * share * jitter;
+	if (spike && p->ev[e].spiky > 0)
+		rate *= o->spike_factor;
+	else if (spike && p->ev[e].spiky < 0)
+		rate /= o->spike_factor;
+	/* read 1 primes the deltas, so output tick k is read k + 1 */
+	if (cpu == o->shift_cpu && p->ev[e].spiky < 0 && (int64_t)p->tick - 1 >= o->shift_tick)
+		rate *= o->shift_factor;
+	return rate * (double)run / 1e9;
+}
+
+extern const struct source_ops source_sim_ops; /* its row, at the end */
+
+int sim_truth(const struct backend *b, const double **truth)
+{
+	const struct sim_priv *p = b && b->ops == &source_sim_ops ? b->priv : NULL;
+	if (!p || !p->opts.truth)
+		return -1;
+	*truth = p->truth;
+	return 0;
+}
+
 static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *out, bool *present,
 		    bool *offline, uint64_t *t_ns, char *err, size_t errlen)
 {
@@ -466,20 +528,16 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 		bool off = cpu == o->offline_cpu && out_tick >= o->offline_from &&
 			   out_tick <= o->offline_to;
 		offline[r] = off;
-		/* Utilisation drifts slowly per CPU: a base level plus a small deterministic
-		 * jitter. */
-		double util = 0.25 + 0.6 * unit(o->seed, (uint64_t)cpu, 0, 0) +
-			      0.1 * (unit(o->seed, (uint64_t)cpu, p->tick, 1) - 0.5);
-		if (util > 1)
-			util = 1;
 		bool spike = o->spike_every > 0 && cpu == o->spike_cpu &&
 			     p->tick % (uint64_t)o->spike_every == 0;
-		/* top-down counts: one split per CPU and tick, of the cycles at this utilisation */
-		struct td_split td = td_split_of(
-		    o->seed, cpu, p->tick, 2.4e9 * util * (double)dt / 1e9, p->td_width, p->td_smt);
+		/* the part of the tick the counters ran (a), and with --sim-truth the rest (b),
+		 * whose rates are drawn afresh: what a multiplexed count did not see */
+		struct sim_state sa = sim_state_of(p, o->seed, cpu, dt);
+		struct sim_state sb = o->truth ? sim_state_of(p, mix(o->seed ^ 0xb), cpu, dt) : sa;
 		for (int e = 0; e < p->nevents; e++) {
 			size_t i = (size_t)r * p->nevents + e;
 			present[i] = !off && b->status[i].supported;
+			p->truth[i] = 0;
 			if (!present[i]) {
 				out[i] = (struct raw_count){0};
 				continue;
@@ -490,25 +548,14 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 			bool active =
 			    p->nsets <= 1 || backend_event_in_set(&p->set_of[e], p->cur_set);
 			uint64_t run = active ? (uint64_t)((double)dt * frac) : 0;
-			/* clocks tick steadily; event counts wander by +-10% */
-			double jitter = p->ev[e].steady
-					    ? 1.0
-					    : 0.9 + 0.2 * unit(o->seed, (uint64_t)cpu, p->tick,
-							       (uint64_t)e + 2);
-			double share = p->ev[e].follows == SIM_BUSY   ? util
-				       : p->ev[e].follows == SIM_IDLE ? 1.0 - util
-								      : 1.0;
-			double rate = p->ev[e].rate * share * jitter;
-			if (spike && p->ev[e].spiky > 0)
-				rate *= o->spike_factor;
-			else if (spike && p->ev[e].spiky < 0)
-				rate /= o->spike_factor;
-			double inc = p->role[e] != TD_NONE
-					 ? td_value(&td, p->role[e]) *
-						   td_share(p->role[e], p->set_of[e].spec) *
-						   (double)run / (double)dt +
-					       p->frac[i]
-					 : rate * (double)run / 1e9 + p->frac[i];
+			double inc =
+			    sim_count(p, &sa, o->seed, cpu, e, spike, dt, run) + p->frac[i];
+			/* the true count: the first part's rate while the counters ran (whether
+			 * this one ran or not), the other part's for the rest of the tick */
+			uint64_t part = (uint64_t)((double)dt * frac);
+			p->truth[i] =
+			    sim_count(p, &sa, o->seed, cpu, e, spike, dt, part) +
+			    sim_count(p, &sb, mix(o->seed ^ 0xb), cpu, e, spike, dt, dt - part);
 			uint64_t whole = (uint64_t)inc;
 			p->frac[i] = inc - (double)whole;
 			a->value += whole;
@@ -537,6 +584,7 @@ static void sim_close(struct backend *b)
 	free(p->role);
 	free(p->acc);
 	free(p->frac);
+	free(p->truth);
 	free(p);
 	b->priv = NULL;
 }

@@ -24,6 +24,8 @@ struct owners;
  * frame is built. A reader that keeps showing a frame while newer ones are built (the paused
  * screen) holds its own copy (frame_copy).
  */
+#define BASELINE_ALPHA 0.05 /* a change against a baseline is significant below this p-value */
+
 struct frame {
 	uint64_t seq; /* frames since the start, 1, 2, ... */
 	bool
@@ -79,6 +81,15 @@ struct frame {
 	/* window statistics shown in the table: the chosen statistic instead of the values */
 	const char *stat;	   /* "p99", NULL: plain values */
 	const double *stat_values; /* [row * nmetrics + m] */
+	/* error bars (uncertainty.h): the 95 % half-width of each metric [row * nmetrics + m] and
+	 * count [row * nevents + e], the total row at row nrows; NULL when off, NAN not known yet,
+	 * 0 exact. truth, truth_counts: the simulated true figures (--sim-truth), same layout. */
+	const double *err, *err_counts;
+	const double *truth, *truth_counts;
+	/* against a baseline (baseline.h; NULL none), [row * nmetrics + m], the total row last:
+	 * the change of the last windows' mean from the reference's [%], the 95 % half-width of
+	 * that change [%], and Welch's two-sided p-value (NAN n/a) */
+	const double *base_change, *base_err, *base_p;
 	/* attribution columns (nattrib 0: none) */
 	int nattrib;
 	const char *const *attrib_names;
@@ -109,6 +120,8 @@ void frame_store_free(struct frame_store *fs);
  * statistic values, [row * ATTRIB_NCOLS + a] attribution, a task name per row. */
 struct frame_cols {
 	double *stat_values;
+	double *err, *err_counts, *truth, *truth_counts; /* (rows + 1) x metrics or events */
+	double *base_change, *base_err, *base_p;	 /* (rows + 1) x metrics */
 	double *attrib;
 	char (*tasks)[48];
 	const char **task_ptr;

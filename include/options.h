@@ -52,6 +52,8 @@ int setting_cpus_set(const struct command_ctx *ctx, const char *v, char *err, si
 void setting_cpus_show(const struct command_ctx *ctx, char *b, size_t l);
 int setting_attrib_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen);
 void setting_attrib_show(const struct command_ctx *ctx, char *b, size_t l);
+int setting_error_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen);
+void setting_error_show(const struct command_ctx *ctx, char *b, size_t l);
 int setting_stat_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen);
 void setting_stat_show(const struct command_ctx *ctx, char *b, size_t l);
 int setting_self_set(const struct command_ctx *ctx, const char *v, char *err, size_t errlen);

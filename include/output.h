@@ -94,6 +94,9 @@ int output_frame(FILE *out, int fmt, const struct frame *f);
 void output_format_value(double v, char *buf, size_t len);
 /* As output_format_value, with no more decimals than a value of step @resolution has. */
 void output_format_metric(double v, double resolution, char *buf, size_t len);
+/* Appends an error bar (frame.h: err, the 95 % half-width) to a formatted value: "1.32" becomes
+ * "1.32±0.04"; "±?" when not known yet, "±0" for an exact value. */
+void output_append_err(char *buf, size_t len, double err);
 /* The mark of a coarse metric value (session.h: metric_detail.coarse) and its legend. */
 #define OUTPUT_COARSE_MARK "^"
 /* Writes the legend line for the coarse metrics of @snap into @buf ("" when none is coarse). */

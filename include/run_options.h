@@ -59,6 +59,8 @@ struct options {
 	const char *owners_from; /* --owners-from FILE: the map from a dump (fixture) */
 	const char *listen;	 /* --listen [ADDR:]PORT: the OpenMetrics endpoint */
 	const char *output;	 /* -o FILE: batch records go there instead of stdout */
+	bool error;		 /* --error: error bars (each value's 95 % interval) */
+	const char *baseline;	 /* --baseline FILE: the recording each cell is compared with */
 	const char *rows;	 /* --rows UNIT, --per-core, ...: a unit name (rows.h), NULL */
 	const char *help_roff;	 /* --help-roff TEMPLATE: write the manual page */
 	bool force;		 /* --force: -r, :record and :export FILE may be symbolic links */

@@ -161,6 +161,12 @@ void metric_program_set_quanta(struct metric_program *p, const uint64_t *quantum
  * names and program set. */
 void snapshot_compute(struct snapshot *s);
 
+/* Metric @m of row @row (@s->nrows: the total row) evaluated by @p over @s's counts with @delta
+ * added to event @e's value (e < 0: as counted): the formula's numerical derivative for error
+ * propagation (uncertainty.h). NAN when n/a. */
+double snapshot_metric_with(const struct snapshot *s, const struct metric_program *p, int row,
+			    int m, int e, double delta);
+
 struct session;
 
 struct session *session_new(const struct session_config *cfg, char *err, size_t errlen);

@@ -145,9 +145,20 @@ struct sim_opts {
 	int spike_every;	      /* every N ticks (0 = none) */
 	double spike_factor;	      /* multiply the spiking CPU's cycles/misses by this */
 	unsigned slots;		      /* issue slots per cycle its machine says (caps/slots) */
+	/* --sim-truth: the rates also wander within a tick (a multiplexed count misses what it did
+	 * not see) and the true counts are kept (sim_truth) */
+	bool truth;
+	/* --sim-shift CPU:FACTOR@TICK: from output tick TICK on, CPU retires FACTOR times the
+	 * instructions (an IPC shift); shift_cpu -1 none */
+	int shift_cpu;
+	double shift_factor;
+	long shift_tick;
 };
 #define SIM_SLOTS 4 /* the simulated cores' caps/slots (ARMv8 top-down) */
 void sim_opts_default(struct sim_opts *o);
+/* The true count of each counter, [row * nevents + e], over the tick of the last read of the sim
+ * backend @b opened with --sim-truth; -1 for any other backend. */
+int sim_truth(const struct backend *b, const double **truth);
 
 /* The sources --backend can name (perf, sim: a backend file each and a row of the table in
  * backends/source.c); replay and remote come from -R and --remote (replay.h). A source's

@@ -97,6 +97,12 @@ struct view_input {
 	 * share in the bar's order, -1 for a metric gone; nstack 0: no bar */
 	int nstack;
 	const int *stack;
+	/* error bars (frame.h err: 95 % half-widths, [row * nmetrics + m], the total row last), or
+	 * NULL: cells show "1.32±0.04" */
+	const double *err;
+	/* against a baseline (frame.h base_change, base_p), or NULL: cells show the change
+	 * ("+12%"), coloured only when significant */
+	const double *base_change, *base_p;
 	const char *drill;	  /* the running mode's drill-down mode (enter), or NULL */
 	const char *drilled_from; /* the mode a drill-down came from (backspace), or NULL */
 	bool replay;		  /* a replay: the key bar shows the replay's keys */

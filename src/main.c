@@ -20,6 +20,8 @@
 #ifndef PMUTOP_NO_UI
 #include "ui.h"
 #endif
+#include "baseline.h"
+#include "uncertainty.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -241,6 +243,12 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (jitter_attach(&app, err, sizeof(err)) < 0 || watch_attach(&app, err, sizeof(err)) < 0) {
+		text_fprintf(stderr, "pmutop: %s\n", err);
+		app_free(&app);
+		return 2;
+	}
+	if (uncertainty_attach(&app, app.opt.error, err, sizeof(err)) < 0 ||
+	    baseline_attach(&app, app.opt.baseline, err, sizeof(err)) < 0) {
 		text_fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;

@@ -191,9 +191,8 @@ static const struct {
     {__LINE__, "show ascii", COMMAND_SCREEN_ONLY, "",
      "show ascii: only on the screen, not in batch mode"},
     {__LINE__, "set nosuch 1", -1, "",
-     "unknown option \"nosuch\" (options: interval, mode, cpus, attrib, stat, flight-files, "
-     "flight-bytes, self, theme, "
-     "running, group, ascii)"},
+     "unknown option \"nosuch\" (options: interval, mode, cpus, attrib, error, stat, "
+     "flight-files, flight-bytes, self, theme, running, group, ascii)"},
 };
 
 /* Control lines (the agent's stdin) reach only the commands marked for them. */

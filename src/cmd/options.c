@@ -209,6 +209,23 @@ HANDLER(apply_sim_spike)
 	return 0;
 }
 
+HANDLER(apply_sim_shift)
+{
+	int cpu, used = 0;
+	double factor;
+	long tick;
+	if (sscanf(arg, "%d:%lf@%ld%n", &cpu, &factor, &tick, &used) != 3 || arg[used] || cpu < 0 ||
+	    !(factor > 0 && factor < 1e6) || tick < 0) {
+		snprintf(err, errlen,
+			 "--sim-shift: expected CPU:FACTOR@TICK, e.g. 2:1.05@60, got \"%s\"", arg);
+		return -1;
+	}
+	o->sim.shift_cpu = cpu;
+	o->sim.shift_factor = factor;
+	o->sim.shift_tick = tick;
+	return 0;
+}
+
 HANDLER(apply_list_events)
 {
 	(void)err, (void)errlen;
@@ -383,6 +400,12 @@ static const struct option_def option_table[] = {
      OPTION_CLI, FN(apply_sim_width)},
     {"sim-mux", LONG_ONLY, "FRACTION", "sim: force multiplexing, each event counts this fraction",
      OPTION_CLI, FN(apply_sim_mux)},
+    {"sim-shift", LONG_ONLY, "CPU:FACTOR@TICK",
+     "sim: from tick TICK on, CPU retires FACTOR times the instructions (an IPC shift)", OPTION_CLI,
+     FN(apply_sim_shift)},
+    {"sim-truth", LONG_ONLY, NULL,
+     "sim: rates also wander within a tick and JSON gives each value's true figure (\"truth\")",
+     OPTION_CLI, FLAG(sim.truth)},
     {"sim-fail-event", LONG_ONLY, "INDEX", "sim: the event at INDEX never opens", OPTION_CLI,
      FN(apply_sim_fail)},
     {"sim-offline", LONG_ONLY, "CPU:FROM-TO", "sim: CPU goes offline for ticks FROM..TO",
@@ -469,6 +492,14 @@ static const struct option_def option_table[] = {
      OPTION_CLI | OPTION_SET, FLAG(attrib), .complete = "on off", .set = setting_attrib_set,
      .show = setting_attrib_show,
      .set_help = "on: attribution columns (switches, irqs, SMIs, MHz, task)"},
+    {"error", LONG_ONLY, NULL,
+     "error bars: each scaled or rotated value's 95 % interval (1.32+-0.04), 0 when counted whole",
+     OPTION_CLI | OPTION_SET, FLAG(error), .complete = "on off", .set = setting_error_set,
+     .show = setting_error_show,
+     .set_help = "on: each value's 95 % interval from its multiplexing (value+-half-width)"},
+    {"baseline", LONG_ONLY, "FILE",
+     "compare every cell with the recording FILE: change and Welch's t-test over the windows",
+     OPTION_CLI, STR(baseline), .complete = "@files"},
     {"listen", LONG_ONLY, "PORT|ADDR:PORT",
      "serve OpenMetrics at http://ADDR:PORT/metrics (address default 127.0.0.1)", OPTION_CLI,
      FN(apply_listen)},

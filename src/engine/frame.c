@@ -23,6 +23,8 @@ struct frame_store {
 	enum metric_class *classes, *total_classes;
 	struct metric_detail *detail;
 	double *stat_values, *attrib, *row_bit_rate, *row_bit_share;
+	double *err, *err_counts, *truth, *truth_counts;
+	double *base_change, *base_err, *base_p;
 	int *row_bit_age;
 	char (*tasks)[48];
 	const char **task_ptr;
@@ -53,6 +55,13 @@ void frame_store_free(struct frame_store *fs)
 	free(fs->total_classes);
 	free(fs->detail);
 	free(fs->stat_values);
+	free(fs->err);
+	free(fs->err_counts);
+	free(fs->truth);
+	free(fs->truth_counts);
+	free(fs->base_change);
+	free(fs->base_err);
+	free(fs->base_p);
 	free(fs->attrib);
 	free(fs->row_bit_rate);
 	free(fs->row_bit_share);
@@ -90,6 +99,13 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	fs->total_classes = calloc(m, sizeof(enum metric_class));
 	fs->detail = calloc(r * m, sizeof(*fs->detail));
 	fs->stat_values = calloc(r * m, sizeof(double));
+	fs->err = calloc(r * m, sizeof(double));
+	fs->err_counts = calloc(r * e, sizeof(double));
+	fs->truth = calloc(r * m, sizeof(double));
+	fs->truth_counts = calloc(r * e, sizeof(double));
+	fs->base_change = calloc(r * m, sizeof(double));
+	fs->base_err = calloc(r * m, sizeof(double));
+	fs->base_p = calloc(r * m, sizeof(double));
 	fs->attrib = calloc(r * ATTRIB_NCOLS, sizeof(double));
 	fs->row_bit_rate = calloc(r * FRAME_MAX_BITS, sizeof(double));
 	fs->row_bit_share = calloc(r * FRAME_MAX_BITS, sizeof(double));
@@ -101,8 +117,10 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	if (!fs->cpus || !fs->offline || !fs->names || !fs->defs || !fs->counts ||
 	    !fs->total_counts || !fs->age || !fs->values || !fs->total_values || !fs->running ||
 	    !fs->total_running || !fs->classes || !fs->total_classes || !fs->detail ||
-	    !fs->stat_values || !fs->attrib || !fs->row_bit_rate || !fs->row_bit_share ||
-	    !fs->row_bit_age || !fs->tasks || !fs->task_ptr || !fs->core_type || !fs->row_keys) {
+	    !fs->stat_values || !fs->err || !fs->err_counts || !fs->truth || !fs->truth_counts ||
+	    !fs->base_change || !fs->base_err || !fs->base_p || !fs->attrib || !fs->row_bit_rate ||
+	    !fs->row_bit_share || !fs->row_bit_age || !fs->tasks || !fs->task_ptr ||
+	    !fs->core_type || !fs->row_keys) {
 		frame_store_free(fs);
 		return NULL;
 	}
@@ -229,6 +247,13 @@ static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct fra
 void frame_store_cols(struct frame_store *fs, struct frame_cols *c)
 {
 	*c = (struct frame_cols){.stat_values = fs->stat_values,
+				 .err = fs->err,
+				 .err_counts = fs->err_counts,
+				 .truth = fs->truth,
+				 .truth_counts = fs->truth_counts,
+				 .base_change = fs->base_change,
+				 .base_err = fs->base_err,
+				 .base_p = fs->base_p,
 				 .attrib = fs->attrib,
 				 .tasks = fs->tasks,
 				 .task_ptr = fs->task_ptr};
@@ -383,6 +408,19 @@ int frame_copy(struct frame *dst, struct frame_store **store, const struct frame
 		COPY(fs->stat_values, src->stat_values, r * m);
 		dst->stat_values = fs->stat_values;
 	}
+	/* error bars and true figures: the total row too */
+	const double *from[] = {src->err,	  src->err_counts, src->truth, src->truth_counts,
+				src->base_change, src->base_err,   src->base_p};
+	double *to[] = {fs->err,	 fs->err_counts, fs->truth, fs->truth_counts,
+			fs->base_change, fs->base_err,	 fs->base_p};
+	const double **out[] = {&dst->err,	    &dst->err_counts,  &dst->truth,
+				&dst->truth_counts, &dst->base_change, &dst->base_err,
+				&dst->base_p};
+	for (int k = 0; k < 7; k++)
+		if (from[k]) {
+			COPY(to[k], from[k], (r + 1) * (k == 1 || k == 3 ? s->nevents : m));
+			*out[k] = to[k];
+		}
 	if (src->nattrib > 0) {
 		COPY(fs->attrib, src->attrib, r * src->nattrib);
 		dst->attrib = fs->attrib;

@@ -581,6 +581,52 @@ static bool inputs_of_different_ticks(const struct snapshot *s, int m)
 	return false;
 }
 
+double snapshot_metric_with(const struct snapshot *s, const struct metric_program *p, int row,
+			    int m, int e, double delta)
+{
+	int n = s->nevents;
+	if (!p || m < 0 || m >= p->n || !p->expr[m] || row < 0 || row > s->nrows)
+		return NAN;
+	bool total = row == s->nrows;
+	struct count counts[SESSION_MAX_EVENTS];
+	if (n > SESSION_MAX_EVENTS)
+		return NAN;
+	memcpy(counts, total ? s->total_counts : &s->counts[(size_t)row * n],
+	       (size_t)n * sizeof(*counts));
+	if (e >= 0 && e < n)
+		counts[e].value += delta;
+	/* ncpus as snapshot_compute gives it: the rows counted this tick for the total row */
+	double per_row = s->row_cpus < 0 ? NAN : s->row_cpus > 1 ? s->row_cpus : 1;
+	double ncpus = per_row;
+	if (total) {
+		int rows = 0;
+		for (int r = 0; r < s->nrows; r++) {
+			bool counted = false;
+			for (int k = 0; k < n && !counted && !s->offline[r]; k++) {
+				enum count_state st = s->counts[r * n + k].state;
+				counted = st == COUNT_OK || st == COUNT_SCALED;
+			}
+			rows += counted ? (s->row_ncpus ? s->row_ncpus[r] : 1) : 0;
+		}
+		ncpus = s->row_ncpus ? rows : rows * per_row;
+	} else if (s->row_ncpus) {
+		ncpus = s->row_ncpus[row];
+	}
+	struct metric_inputs in = {.names = s->event_names,
+				   .counts = counts,
+				   .nevents = n,
+				   .interval_s = s->interval_s,
+				   .time_s = s->time_s,
+				   .ncpus = ncpus,
+				   .slots = s->slots};
+	struct bound_inputs b = {.in = &in, .slot = p->slot[m]};
+	b.nvars = expr_vars(p->expr[m], &b.vars);
+	double v;
+	if (expr_eval(p->expr[m], lookup_input, &b, &v) < 0 || !isfinite(v))
+		return NAN;
+	return v;
+}
+
 void snapshot_compute(struct snapshot *s)
 {
 	int n = s->nevents, nm = s->nmetrics;

@@ -523,6 +523,42 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 	}
 }
 
+/* With error bars (frame.h err): one sibling gauge of every metric's 95 % half-width, the metric
+ * named by a label. */
+static void write_errors(FILE *out, const struct frame *f, const struct om_labels *l)
+{
+	const struct snapshot *snap = f->snap;
+	if (!f->err)
+		return;
+	put_meta(out, l, "pmutop_metric_err", "gauge", NULL);
+	fputs("Half-width of the 95 % interval of the metric's value (value +- this) from "
+	      "multiplexing and rotation; 0 when its events counted the whole interval\n",
+	      out);
+	for (int m = 0; m < snap->nmetrics; m++)
+		for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
+			double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
+						   : snap->total_values[m];
+			double e = f->err[r * snap->nmetrics + m];
+			if (!isfinite(v) || !isfinite(e))
+				continue;
+			char cpu[ROW_LABEL_MAX];
+			if (r < snap->nrows && f->row_keys)
+				snprintf(cpu, sizeof(cpu), "%s", f->row_keys[r].label);
+			else if (r < snap->nrows)
+				snprintf(cpu, sizeof(cpu), "%d", snap->cpus[r]);
+			else
+				snprintf(cpu, sizeof(cpu), "all");
+			fputs("pmutop_metric_err", out);
+			put_row_labels(out, l,
+				       f->row_keys && r < snap->nrows ? rows_unit_name(f->rows)
+								      : "cpu",
+				       cpu, r < snap->nrows && f->core_type ? f->core_type[r] : "");
+			put_label(out, "metric", snap->metrics[m].name, true);
+			fputc('}', out);
+			put_value(out, e);
+		}
+}
+
 int om_write(FILE *out, const struct frame *f, enum om_flavour flavour)
 {
 	struct om_labels l = {.host = f->machine && f->machine->host[0] ? f->machine->host : "",
@@ -530,6 +566,7 @@ int om_write(FILE *out, const struct frame *f, enum om_flavour flavour)
 			      .flavour = flavour};
 	write_counters(out, f->counters, &l);
 	write_gauges(out, f, &l);
+	write_errors(out, f, &l);
 	if (flavour == OM_OPENMETRICS)
 		fputs("# EOF\n", out);
 	return fflush(out) != 0 || ferror(out) ? -1 : 0;

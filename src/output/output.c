@@ -48,6 +48,31 @@ void output_format_metric(double v, double resolution, char *buf, size_t len)
 		snprintf(buf, len, "%.*f", d, v);
 }
 
+void output_append_err(char *buf, size_t len, double err)
+{
+	size_t n = strlen(buf);
+	if (n + 1 >= len)
+		return;
+	if (isnan(err))
+		snprintf(buf + n, len - n,
+			 "\xc2\xb1"
+			 "?");
+	else if (err == 0)
+		snprintf(buf + n, len - n,
+			 "\xc2\xb1"
+			 "0");
+	else if (err >= 1000)
+		snprintf(buf + n, len - n,
+			 "\xc2\xb1"
+			 "%.0f",
+			 err);
+	else
+		snprintf(buf + n, len - n,
+			 "\xc2\xb1"
+			 "%.2g",
+			 err);
+}
+
 /* Whether metric @m is coarse on any row or in the total, and its largest step. */
 static bool metric_coarse(const struct snapshot *snap, int m, double *step)
 {
@@ -447,8 +472,18 @@ static void json_count(struct output_json *w, const char *key, double v)
 		w->len += numfmt_json_real(w->buf + w->len, v, 10);
 }
 
+/* An error bar (frame.h: err), or null when not known yet. */
+static void json_err(struct output_json *w, const char *key, double v)
+{
+	if (isfinite(v))
+		output_json_real(w, key, v);
+	else
+		output_json_null(w, key);
+}
+
+/* @err, @truth: the row's error bars and true figures (frame.h), or NULL. */
 static void events_json(struct output_json *w, const struct snapshot *snap,
-			const struct count *counts)
+			const struct count *counts, const double *err, const double *truth)
 {
 	output_json_object(w, "events");
 	for (int e = 0; e < snap->nevents; e++) {
@@ -461,6 +496,10 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 			output_json_null(w, "value");
 		output_json_real(w, "running", c->running);
 		output_json_string(w, "state", count_state_name(c->state));
+		if (err && has)
+			json_err(w, "err", err[e]);
+		if (truth && has && isfinite(truth[e]))
+			json_count(w, "truth", truth[e]);
 		output_json_end(w);
 	}
 	output_json_end(w);
@@ -469,12 +508,23 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 /* "metrics", and "resolution" for the values computed from quantised inputs (the step one
  * source tick makes, in the metric's unit). */
 static void metrics_json(struct output_json *w, const struct snapshot *snap, const double *values,
-			 const struct metric_detail *detail)
+			 const struct metric_detail *detail, const double *err, const double *truth)
 {
 	output_json_object(w, "metrics");
 	for (int m = 0; m < snap->nmetrics; m++)
 		output_json_real(w, snap->metrics[m].name, values[m]);
 	output_json_end(w);
+	/* "metrics_err": each value's 95 % half-width (null: n/a or not known yet) */
+	const double *extra[] = {err, truth};
+	const char *key[] = {"metrics_err", "metrics_truth"};
+	for (int k = 0; k < 2; k++) {
+		if (!extra[k])
+			continue;
+		output_json_object(w, key[k]);
+		for (int m = 0; m < snap->nmetrics; m++)
+			json_err(w, snap->metrics[m].name, isnan(values[m]) ? NAN : extra[k][m]);
+		output_json_end(w);
+	}
 	bool any = false;
 	for (int m = 0; detail && m < snap->nmetrics; m++)
 		if (detail[m].resolution > 0) {
@@ -485,6 +535,26 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 		}
 	if (any)
 		output_json_end(w);
+}
+
+/* Against a baseline (frame.h base_*): per metric its change [%] from the reference's mean, the
+ * 95 % half-width of that change [%], Welch's p-value and whether it is significant. */
+static void baseline_json(struct output_json *w, const struct snapshot *snap, const struct frame *f,
+			  int r)
+{
+	if (!f || !f->base_change)
+		return;
+	output_json_object(w, "baseline");
+	for (int m = 0; m < snap->nmetrics; m++) {
+		int i = r * snap->nmetrics + m;
+		output_json_object(w, snap->metrics[m].name);
+		json_err(w, "change", f->base_change[i]);
+		json_err(w, "err", f->base_err[i]);
+		json_err(w, "p", f->base_p[i]);
+		output_json_bool(w, "significant", f->base_p[i] < BASELINE_ALPHA);
+		output_json_end(w);
+	}
+	output_json_end(w);
 }
 
 /* Row @r's offcore breakdown: per bit {rate [req/s], share [%], age [ticks]}, null = none. */
@@ -566,6 +636,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		output_json_int(w, "aggregated_cpus", snap->row_cpus);
 	if (meta->row_keys) /* rows summed by a unit: each row names its key */
 		output_json_string(w, "rows", meta->row_unit);
+	const struct frame *f = meta->frame; /* error bars, true figures */
 	output_json_array(w, "cpus");
 	for (int r = 0; r < snapshot_cpu_rows(snap); r++) {
 		output_json_object(w, NULL);
@@ -577,9 +648,14 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		}
 		if (snap->offline[r])
 			output_json_bool(w, "offline", true);
-		events_json(w, snap, &snap->counts[r * snap->nevents]);
+		events_json(w, snap, &snap->counts[r * snap->nevents],
+			    f && f->err_counts ? &f->err_counts[r * snap->nevents] : NULL,
+			    f && f->truth_counts ? &f->truth_counts[r * snap->nevents] : NULL);
 		metrics_json(w, snap, &snap->values[r * snap->nmetrics],
-			     snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
+			     snap->detail ? &snap->detail[r * snap->nmetrics] : NULL,
+			     f && f->err ? &f->err[r * snap->nmetrics] : NULL,
+			     f && f->truth ? &f->truth[r * snap->nmetrics] : NULL);
+		baseline_json(w, snap, f, r);
 		offcore_json(w, meta, r);
 		if (meta->json_extra && !meta->row_keys) /* per-CPU window columns */
 			meta->json_extra(meta->extra_ctx, NULL, w, r);
@@ -587,9 +663,14 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	}
 	output_json_end(w);
 	output_json_object(w, "total");
-	events_json(w, snap, snap->total_counts);
+	events_json(w, snap, snap->total_counts,
+		    f && f->err_counts ? &f->err_counts[snap->nrows * snap->nevents] : NULL,
+		    f && f->truth_counts ? &f->truth_counts[snap->nrows * snap->nevents] : NULL);
 	metrics_json(w, snap, snap->total_values,
-		     snap->detail ? &snap->detail[snap->nrows * snap->nmetrics] : NULL);
+		     snap->detail ? &snap->detail[snap->nrows * snap->nmetrics] : NULL,
+		     f && f->err ? &f->err[snap->nrows * snap->nmetrics] : NULL,
+		     f && f->truth ? &f->truth[snap->nrows * snap->nmetrics] : NULL);
+	baseline_json(w, snap, f, snap->nrows);
 	offcore_json(w, meta, snap->nrows);
 	output_json_end(w);
 	if (meta->json_extra)
@@ -715,6 +796,82 @@ static void csv_offcore(struct output_json *b, const struct output_meta *meta, c
 	}
 }
 
+/* With error bars: a line per value of kind event_err and metric_err whose value is its 95 %
+ * half-width (empty with state n/a when not known). */
+static void csv_err(struct output_json *b, const struct output_meta *meta,
+		    const struct snapshot *snap, const char *prefix, size_t plen,
+		    const char *suffix, size_t slen, int r)
+{
+	const struct frame *f = meta->frame;
+	if (!f || !f->err || !f->err_counts)
+		return;
+	const struct count *counts =
+	    r == snap->nrows ? snap->total_counts : &snap->counts[r * snap->nevents];
+	const double *values =
+	    r == snap->nrows ? snap->total_values : &snap->values[r * snap->nmetrics];
+	for (int k = 0; k < snap->nevents + snap->nmetrics; k++) {
+		bool ev = k < snap->nevents;
+		int i = ev ? k : k - snap->nevents;
+		if (ev ? counts[i].state != COUNT_OK && counts[i].state != COUNT_SCALED
+		       : isnan(values[i]))
+			continue;
+		const char *name = ev ? snap->event_names[i] : snap->metrics[i].name;
+		double v =
+		    ev ? f->err_counts[r * snap->nevents + i] : f->err[r * snap->nmetrics + i];
+		size_t nlen = 2 * strlen(name) + 3;
+		char *p = room(b, plen + nlen + slen + NUMFMT_MAX + 32);
+		if (!p)
+			return;
+		p = put_mem(p, prefix, plen);
+		p = put_mem(p, ev ? "event_err," : "metric_err,", ev ? 10 : 11);
+		p += text_csv_field(name, p, nlen);
+		*p++ = ',';
+		if (isfinite(v)) {
+			p += numfmt_g(p, v, 6);
+			p = put_mem(p, ",,ok", 4);
+		} else {
+			p = put_mem(p, ",,n/a", 5);
+		}
+		p = put_mem(p, suffix, slen);
+		b->len = (size_t)(p - b->buf);
+	}
+}
+
+/* Against a baseline: per metric a line of kind baseline_change (the change [%], state
+ * "significant" or "ok") and one of kind baseline_err (its 95 % half-width [%]); n/a without one.
+ */
+static void csv_baseline(struct output_json *b, const struct output_meta *meta,
+			 const struct snapshot *snap, const char *prefix, size_t plen,
+			 const char *suffix, size_t slen, int r)
+{
+	const struct frame *f = meta->frame;
+	if (!f || !f->base_change)
+		return;
+	for (int m = 0; m < snap->nmetrics; m++) {
+		int i = r * snap->nmetrics + m;
+		const char *name = snap->metrics[m].name;
+		for (int k = 0; k < 2; k++) {
+			double v = k ? f->base_err[i] : f->base_change[i];
+			const char *kind = k ? "baseline_err," : "baseline_change,";
+			const char *state = !isfinite(v)			  ? ",,n/a"
+					    : !k && f->base_p[i] < BASELINE_ALPHA ? ",,significant"
+										  : ",,ok";
+			char *p = room(b, plen + strlen(name) + slen + NUMFMT_MAX + 48);
+			if (!p)
+				return;
+			p = put_mem(p, prefix, plen);
+			p = put_mem(p, kind, strlen(kind));
+			p = put_mem(p, name, strlen(name));
+			*p++ = ',';
+			if (isfinite(v))
+				p += numfmt_g(p, v, 6);
+			p = put_mem(p, state, strlen(state));
+			p = put_mem(p, suffix, slen);
+			b->len = (size_t)(p - b->buf);
+		}
+	}
+}
+
 static int output_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *b = &rec;
@@ -751,6 +908,8 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 			total ? snap->total_values : &snap->values[r * snap->nmetrics],
 			snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
 		csv_offcore(b, meta, prefix, plen, suffix, slen, r);
+		csv_err(b, meta, snap, prefix, plen, suffix, slen, r);
+		csv_baseline(b, meta, snap, prefix, plen, suffix, slen, r);
 	}
 	if (b->oom)
 		return -1;
@@ -882,6 +1041,9 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			output_format_metric(total ? snap->total_values[m]
 						   : snap->values[r * snap->nmetrics + m],
 					     d ? d->resolution : 0, buf, sizeof(buf));
+			if (meta->frame && meta->frame->err && strcmp(buf, "n/a") != 0)
+				output_append_err(buf, sizeof(buf),
+						  meta->frame->err[r * snap->nmetrics + m]);
 			if (d && d->coarse)
 				strncat(buf, OUTPUT_COARSE_MARK, sizeof(buf) - strlen(buf) - 1);
 			for (int k = 0; k < snap->metrics[m].ninputs && strcmp(buf, "n/a") == 0;
@@ -924,6 +1086,24 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			text_fprintf(
 			    out, "* combines events measured in different ticks (rotated sets)\n");
 			break;
+		}
+	/* against a baseline: the significant changes (Welch's test, baseline.h) */
+	const struct frame *bf = meta->frame && meta->frame->base_change ? meta->frame : NULL;
+	for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; bf && r <= snap->nrows; r++)
+		for (int m = 0; m < snap->nmetrics; m++) {
+			int i = r * snap->nmetrics + m;
+			if (!(bf->base_p[i] < BASELINE_ALPHA))
+				continue;
+			char row[ROW_LABEL_MAX + 8];
+			if (r == snap->nrows)
+				snprintf(row, sizeof(row), "all");
+			else if (meta->row_keys)
+				snprintf(row, sizeof(row), "%s", meta->row_keys[r].label);
+			else
+				snprintf(row, sizeof(row), "cpu %d", snap->cpus[r]);
+			text_fprintf(out, "baseline: %s %s %+.1f %% (\xc2\xb1%.1f %%, p %.2g)\n",
+				     row, snap->metrics[m].name, bf->base_change[i],
+				     bf->base_err[i], bf->base_p[i]);
 		}
 	char legend[512];
 	output_coarse_legend(snap, legend, sizeof(legend));

@@ -2,6 +2,7 @@
 /* views.c: lays out the header, the per-CPU table and the prompt on a canvas; the table of views
  * (the others: src/view/view-*.c). */
 #include "views.h"
+#include "frame.h"
 #include "output.h"
 #include "theme.h"
 #include <ctype.h>
@@ -253,7 +254,7 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
 		      int m, bool show_running, int base_role, const struct metric_detail *d,
-		      bool top)
+		      bool top, const double *err, const double *change, const double *p)
 {
 	char buf[48];
 	if (isnan(v)) {
@@ -262,7 +263,16 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 		return;
 	}
 	output_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
+	if (err)
+		output_append_err(buf, sizeof(buf), *err);
 	int role = top ? ROLE_STACK_TOP : cls == METRIC_NONE ? base_role : class_role(cls);
+	if (change) { /* against a baseline: the change, coloured only when significant */
+		if (isnan(*change))
+			snprintf(buf, sizeof(buf), "n/a");
+		else
+			snprintf(buf, sizeof(buf), "%+.*f%%", fabs(*change) < 10 ? 1 : 0, *change);
+		role = *p < BASELINE_ALPHA ? class_role(METRIC_WARN) : base_role;
+	}
 	unsigned attr = top ? CANVAS_BOLD : 0;
 	int lead = top ? 1 : 0; /* the column of the top mark */
 	if (top)
@@ -390,7 +400,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	char key_head[16] = "CPU"; /* or the unit: "CORE" */
 	for (int i = 0; in->row_unit && in->row_unit[i] && i < 15; i++)
 		key_head[i] = (char)toupper((unsigned char)in->row_unit[i]), key_head[i + 1] = '\0';
-	int colw = vs->show_running ? 13 : 11;
+	int colw = (vs->show_running ? 13 : 11) + (in->err ? 7 : 0); /* "±0.045" */
 	int nm = snap->nmetrics;
 	const struct view_jitter *jit = in->jitter;
 	const double *values = jit && jit->values ? jit->values : snap->values;
@@ -530,7 +540,13 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					  values[r * nm + m], snap->classes[r * nm + m],
 					  snap->running[r * nm + m], m, vs->show_running, ROLE_CELL,
 					  snap->detail ? &snap->detail[r * nm + m] : NULL,
-					  sr.top >= 0 && in->stack[sr.top] == m);
+					  sr.top >= 0 && in->stack[sr.top] == m,
+					  in->err && values == snap->values ? &in->err[r * nm + m]
+									    : NULL,
+					  in->base_change && values == snap->values
+					      ? &in->base_change[r * nm + m]
+					      : NULL,
+					  in->base_p ? &in->base_p[r * nm + m] : NULL);
 			}
 			if (bar_w)
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
@@ -570,7 +586,10 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
 			  vs->show_running, ROLE_TOTAL_ROW,
 			  snap->detail ? &snap->detail[snap->nrows * nm + m] : NULL,
-			  total.top >= 0 && in->stack[total.top] == m);
+			  total.top >= 0 && in->stack[total.top] == m,
+			  in->err ? &in->err[snap->nrows * nm + m] : NULL,
+			  in->base_change ? &in->base_change[snap->nrows * nm + m] : NULL,
+			  in->base_p ? &in->base_p[snap->nrows * nm + m] : NULL);
 	}
 	if (bar_w)
 		draw_stack_bar(c, bar_x, y, bar_w, &total);

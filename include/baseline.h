@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* baseline.h: a reference for every cell (a recording, or the last seconds of this run), and each
+ * cell's change against it with Welch's t-test over the windows. */
+#ifndef PMUTOP_BASELINE_H
+#define PMUTOP_BASELINE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct app_ctx;
+
+#define BASELINE_RECENT 30     /* windows of this run compared with the reference */
+#define BASELINE_MIN_RECENT 10 /* windows of this run before a cell is tested */
+/* BASELINE_ALPHA, the significance level: frame.h (the frame carries the p-values) */
+#define BASELINE_HISTORY                                                                           \
+	600 /* windows kept for ":baseline last DURATION" (fewer on big machines: 8 MB at most) */
+
+/* Registers the "baseline" observer; @path: a recording that becomes the reference once the
+ * first mode runs (--baseline FILE), or NULL. Returns 0, or -1 with @err. */
+int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t errlen);
+/* :baseline FILE | last DURATION | off. Returns 0, or -1 with @err (the baseline unchanged). */
+int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t errlen);
+/* What the reference is ("old.jsonl", "last 30 s", "" none). */
+const char *baseline_name(const struct app_ctx *app);
+
+/* Welch's test of two samples given as (n, mean, variance): the two-sided p-value and the
+ * 95 % half-width of the difference of the means; p NAN when either has fewer than 2 values. */
+void baseline_welch(double n1, double m1, double v1, double n2, double m2, double v2, double *p,
+		    double *half_width);
+/* The two-sided p-value of Student's t with @df degrees of freedom. */
+double baseline_t_p(double t, double df);
+
+#endif

@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* baseline.c: a reference distribution per (row, metric) from a recording or the last seconds of
+ * this run, and each cell's change against it with Welch's t-test over the windows. */
+#include "baseline.h"
+#include "duration.h"
+#include "family.h"
+#include "frame.h"
+#include "observer.h"
+#include "replay.h"
+#include "session.h"
+#include "source.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- Student's t ------------------------------------------------------------------------------ */
+
+/* The continued fraction of the incomplete beta function (modified Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap;
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	double h = d;
+	for (int m = 1; m <= 300; m++) {
+		int m2 = 2 * m;
+		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		double del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-14)
+			break;
+	}
+	return h;
+}
+
+/* The regularised incomplete beta function I_x(a, b). */
+static double beta_inc(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x));
+	if (x < (a + 1) / (a + b + 2))
+		return bt * beta_cf(a, b, x) / a;
+	return 1 - bt * beta_cf(b, a, 1 - x) / b;
+}
+
+double baseline_t_p(double t, double df)
+{
+	if (!isfinite(t))
+		return isnan(t) ? NAN : 0;
+	if (!(df > 0))
+		return NAN;
+	return beta_inc(df / 2, 0.5, df / (df + t * t));
+}
+
+/* The t with two-sided p-value @p (bisection). */
+static double t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1000;
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+		if (baseline_t_p(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+void baseline_welch(double n1, double m1, double v1, double n2, double m2, double v2, double *p,
+		    double *half_width)
+{
+	*p = *half_width = NAN;
+	if (n1 < 2 || n2 < 2)
+		return;
+	double a = v1 / n1, b = v2 / n2, se2 = a + b, diff = m1 - m2;
+	if (!(se2 > 0)) { /* both constant */
+		*p = diff == 0 ? 1 : 0;
+		*half_width = 0;
+		return;
+	}
+	/* Welch-Satterthwaite degrees of freedom */
+	double df = se2 * se2 / (a * a / (n1 - 1) + b * b / (n2 - 1));
+	*p = baseline_t_p(diff / sqrt(se2), df);
+	*half_width = t_quantile(0.05, df) * sqrt(se2);
+}
+
+/* --- the observer ---------------------------------------------------------------------------- */
+
+struct stat1 {
+	double n, mean, m2; /* Welford */
+};
+
+static void stat_add(struct stat1 *s, double v)
+{
+	if (!isfinite(v))
+		return;
+	s->n++;
+	double d = v - s->mean;
+	s->mean += d / s->n;
+	s->m2 += d * (v - s->mean);
+}
+
+static double stat_var(const struct stat1 *s) { return s->n > 1 ? s->m2 / (s->n - 1) : 0; }
+
+struct base {
+	char path[1024];     /* --baseline FILE or :baseline FILE: (re)loaded per mode */
+	char name[1100];     /* "old.jsonl", "last 30 s" */
+	bool active;	     /* a reference is loaded */
+	bool pending;	     /* load the file when the mode runs */
+	int nrows, nmetrics; /* the layout: cells = (nrows + 1) * nmetrics */
+	struct stat1 *ref;   /* [cell] */
+	double *recent;	     /* [cell * BASELINE_RECENT + k] */
+	int nrecent, recent_pos;
+	double *history; /* [cell * hist + k] */
+	int hist, nhist, hist_pos;
+	long last; /* :baseline last DURATION asked before so many windows were kept: their count */
+};
+
+static void base_layout_free(struct base *b)
+{
+	free(b->ref);
+	free(b->recent);
+	free(b->history);
+	b->ref = NULL;
+	b->recent = b->history = NULL;
+	b->nrows = b->nmetrics = 0;
+	b->nrecent = b->recent_pos = b->nhist = b->hist_pos = b->hist = 0;
+	b->active = false;
+	b->last = 0;
+}
+
+static int base_layout(struct base *b, int nrows, int nmetrics)
+{
+	base_layout_free(b);
+	size_t cells = ((size_t)nrows + 1) * (size_t)nmetrics;
+	b->nrows = nrows, b->nmetrics = nmetrics;
+	b->hist = BASELINE_HISTORY;
+	while (b->hist > BASELINE_RECENT && cells * (size_t)b->hist > (size_t)1 << 20)
+		b->hist /= 2; /* at most 8 MB of history */
+	b->ref = calloc(cells + 1, sizeof(*b->ref));
+	b->recent = calloc((cells + 1) * BASELINE_RECENT, sizeof(double));
+	b->history = calloc((cells + 1) * (size_t)b->hist, sizeof(double));
+	if (!b->ref || !b->recent || !b->history) {
+		base_layout_free(b);
+		return -1;
+	}
+	return 0;
+}
+
+/* The reference of every cell from the recording @path: its ticks of the running mode, on this
+ * run's rows (by CPU number), computed as the run computes its own. */
+static int load_file(struct base *b, struct app_ctx *app, const char *path, char *err,
+		     size_t errlen)
+{
+	struct run_facts f;
+	app_facts(app, &f);
+	if (!f.mode || !f.session) {
+		snprintf(err, errlen, "baseline: no mode runs yet");
+		return -1;
+	}
+	struct replay *rp = calloc(1, sizeof(*rp));
+	if (!rp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	char why[512];
+	int rc = replay_open_input(rp, path, why, sizeof(why));
+	if (rc != 0) {
+		if (rc > 0)
+			snprintf(err, errlen, "baseline %s: a stream cannot be a baseline", path);
+		else
+			snprintf(err, errlen, "baseline: %s", why);
+		replay_free(rp);
+		free(rp);
+		return -1;
+	}
+	struct source src = {.ops = &source_replay_ops, .inst = rp};
+	struct session_config cfg = {
+	    .source = &src,
+	    .sysfs_root = "/",
+	    .family = family_find(f.family_key),
+	    .ncpus = f.ncpus,
+	    .cpus = f.cpus,
+	    .row_cpus = f.machine ? f.machine->aggregated_cpus : 0,
+	    .slots = f.machine ? f.machine->slots : 0,
+	};
+	struct session *s = session_new(&cfg, why, sizeof(why));
+	if (!s || session_set_mode(s, f.mode, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "baseline %s: %s", path, why);
+		session_free(s);
+		replay_free(rp);
+		free(rp);
+		return -1;
+	}
+	const struct snapshot *snap = session_snapshot(s);
+	int n = 0;
+	for (;;) {
+		int r = session_tick(s, 0, why, sizeof(why));
+		if (r < 0)
+			break; /* the end of the recording */
+		if (r == 0)
+			continue;
+		if (snap->nrows != b->nrows || snap->nmetrics != b->nmetrics)
+			break;
+		for (int row = 0; row <= b->nrows; row++)
+			for (int m = 0; m < b->nmetrics; m++)
+				stat_add(&b->ref[row * b->nmetrics + m],
+					 row < b->nrows ? snap->values[row * b->nmetrics + m]
+							: snap->total_values[m]);
+		n++;
+	}
+	session_free(s);
+	replay_free(rp);
+	free(rp);
+	if (n < 2) {
+		snprintf(err, errlen, "baseline %s: fewer than 2 ticks of mode %s on these CPUs",
+			 path, f.mode_name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The reference of every cell from the last @n windows of this run. */
+static void take_last(struct base *b, long n)
+{
+	int cells = (b->nrows + 1) * b->nmetrics;
+	for (int c = 0; c < cells; c++) {
+		struct stat1 s = {0};
+		for (long k = 1; k <= n; k++)
+			stat_add(&s, b->history[(size_t)c * b->hist +
+						(size_t)((b->hist_pos - k + b->hist) % b->hist)]);
+		b->ref[c] = s;
+	}
+	b->active = true;
+	b->last = 0;
+}
+
+static void on_mode(struct observer *o, struct app_ctx *app)
+{
+	(void)app;
+	struct base *b = o->state;
+	bool had = b->active || b->pending;
+	base_layout_free(b);
+	/* a recording is read again for the new mode; the last seconds of the old one are gone */
+	b->pending = had && b->path[0];
+	if (!b->pending)
+		b->name[0] = '\0';
+}
+
+static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
+		       struct frame_store *fs)
+{
+	struct base *b = o->state;
+	const struct snapshot *s = f->snap;
+	if (!s || f->row_keys)
+		return;
+	if (!b->ref || s->nrows != b->nrows || s->nmetrics != b->nmetrics) {
+		bool was = b->active || b->pending;
+		long last = b->last;
+		if (base_layout(b, s->nrows, s->nmetrics) < 0)
+			return;
+		b->pending = was && b->path[0];
+		b->last = last;
+	}
+	if (b->pending) {
+		char err[1300];
+		b->pending = false;
+		if (load_file(b, app, b->path, err, sizeof(err)) < 0) {
+			app_log(app, MSG_ERROR, "%s", err);
+			b->path[0] = b->name[0] = '\0';
+		} else {
+			b->active = true;
+		}
+	}
+	int nm = b->nmetrics, cells = (b->nrows + 1) * nm;
+	for (int c = 0; c < cells; c++) { /* this window into the recent and history rings */
+		int r = c / nm, m = c % nm;
+		double v = r < b->nrows ? s->values[r * nm + m] : s->total_values[m];
+		b->recent[(size_t)c * BASELINE_RECENT + b->recent_pos] = v;
+		b->history[(size_t)c * b->hist + b->hist_pos] = v;
+	}
+	b->recent_pos = (b->recent_pos + 1) % BASELINE_RECENT;
+	b->nrecent += b->nrecent < BASELINE_RECENT;
+	b->hist_pos = (b->hist_pos + 1) % b->hist;
+	b->nhist += b->nhist < b->hist;
+	if (b->last > 0 && b->nhist >= b->last)
+		take_last(b, b->last); /* the windows asked for are there now */
+	if (!b->active)
+		return;
+	struct frame_cols cols;
+	frame_store_cols(fs, &cols);
+	for (int c = 0; c < cells; c++) {
+		struct stat1 now = {0};
+		for (int k = 0; k < b->nrecent; k++)
+			stat_add(&now, b->recent[(size_t)c * BASELINE_RECENT + k]);
+		const struct stat1 *ref = &b->ref[c];
+		double p, hw;
+		baseline_welch(now.n, now.mean, stat_var(&now), ref->n, ref->mean, stat_var(ref),
+			       &p, &hw);
+		if (now.n < BASELINE_MIN_RECENT)
+			p = hw = NAN; /* a t-test of a handful of skewed values is too eager */
+		bool scale = ref->n > 0 && ref->mean != 0 && now.n > 0;
+		cols.base_change[c] = scale ? (now.mean - ref->mean) / fabs(ref->mean) * 100 : NAN;
+		cols.base_err[c] = scale ? hw / fabs(ref->mean) * 100 : NAN;
+		cols.base_p[c] = p;
+	}
+	f->base_change = cols.base_change;
+	f->base_err = cols.base_err;
+	f->base_p = cols.base_p;
+}
+
+static void on_close(struct observer *o, struct app_ctx *app)
+{
+	(void)app;
+	base_layout_free(o->state);
+	free(o->state);
+	o->state = NULL;
+}
+
+int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t errlen)
+{
+	struct base *b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (path) {
+		snprintf(b->path, sizeof(b->path), "%s", path);
+		snprintf(b->name, sizeof(b->name), "%s", path);
+		b->pending = true;
+	}
+	struct observer o = {.name = "baseline",
+			     .state = b,
+			     .on_mode = on_mode,
+			     .fill_frame = fill_frame,
+			     .close = on_close};
+	if (!app_observe(app, &o)) {
+		free(b);
+		snprintf(err, errlen, "baseline: cannot register the observer");
+		return -1;
+	}
+	return 0;
+}
+
+int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t errlen)
+{
+	struct base *b = app_observer_state(app, "baseline");
+	if (!b) {
+		snprintf(err, errlen, "baseline: not available in this run");
+		return -1;
+	}
+	if (!arg || !*arg) {
+		snprintf(err, errlen, "baseline: expected FILE, last DURATION or off");
+		return -1;
+	}
+	if (strcmp(arg, "off") == 0) {
+		b->active = b->pending = false;
+		b->last = 0;
+		b->path[0] = b->name[0] = '\0';
+		return 0;
+	}
+	if (strncmp(arg, "last ", 5) == 0 || strcmp(arg, "last") == 0) {
+		long ms;
+		struct run_facts f;
+		app_facts(app, &f);
+		const char *d = arg + 4;
+		while (*d == ' ')
+			d++;
+		if (duration_parse_ms(d, 1000, &ms) < 0 || ms <= 0) {
+			snprintf(err, errlen, "baseline last: \"%s\" is not a duration (30s, 2m)",
+				 d);
+			return -1;
+		}
+		long n = f.interval_ms > 0 ? (ms + f.interval_ms / 2) / f.interval_ms : 0;
+		int most = b->ref ? b->hist : BASELINE_HISTORY;
+		if (n < 2 || n > most) {
+			snprintf(err, errlen,
+				 "baseline last %s: %ld windows asked, from 2 to %d are kept", d, n,
+				 most);
+			return -1;
+		}
+		b->pending = false;
+		b->path[0] = '\0';
+		snprintf(b->name, sizeof(b->name), "last %s", d);
+		if (b->ref && n <= b->nhist) {
+			take_last(b, n);
+		} else { /* not that many windows yet: the reference once they are there */
+			b->active = false;
+			b->last = n;
+		}
+		return 0;
+	}
+	/* a recording: read now when a mode runs, else when it does */
+	struct base keep = *b;
+	snprintf(b->path, sizeof(b->path), "%s", arg);
+	if (!b->ref) {
+		snprintf(b->name, sizeof(b->name), "%s", arg);
+		b->pending = true;
+		return 0;
+	}
+	struct stat1 *old = malloc(((size_t)(b->nrows + 1) * b->nmetrics + 1) * sizeof(*old));
+	if (!old) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(old, b->ref, (size_t)(b->nrows + 1) * b->nmetrics * sizeof(*old));
+	memset(b->ref, 0, (size_t)(b->nrows + 1) * b->nmetrics * sizeof(*old));
+	if (load_file(b, app, arg, err, errlen) < 0) { /* the old baseline stays */
+		memcpy(b->ref, old, (size_t)(b->nrows + 1) * b->nmetrics * sizeof(*old));
+		free(old);
+		memcpy(b->path, keep.path, sizeof(b->path));
+		return -1;
+	}
+	free(old);
+	snprintf(b->name, sizeof(b->name), "%s", arg);
+	b->active = true;
+	b->pending = false;
+	return 0;
+}
+
+const char *baseline_name(const struct app_ctx *app)
+{
+	const struct base *b = app_observer_state(app, "baseline");
+	return b && (b->active || b->pending) ? b->name : "";
+}
