@@ -10,6 +10,7 @@
 #include "platform.h"
 #include "rows.h"
 #include "session.h"
+#include "target.h"
 #include <stdarg.h>
 #include <stdbool.h>
 
@@ -94,6 +95,8 @@ struct app_ctx {
 	/* a recorded source's instance: the recording (replay.h), read by playback.c */
 	struct replay *replay;
 	struct rows_choice rows; /* what a row stands for (rows.h): app_set_rows */
+	struct target target;	 /* tasks or cgroups counted (target.h); TARGET_CPUS: the CPUs */
+	bool exec_pending;	 /* -- CMD waits for its exec until its counters are open */
 	struct frame frame;	 /* the last frame built */
 	bool frame_wants_self;	 /* the front end reads frame.self (the screen, batch text) */
 	struct frame_store *frame_store; /* what the frame points to */

@@ -17,7 +17,11 @@ enum row_unit {
 	ROWS_CLUSTER, /* S0-D0-CLS0 (perf --per-cluster) */
 	ROWS_CACHE,   /* the last-level cache domain, S0-D0-L3-ID0 (perf --per-cache) */
 	ROWS_TYPE,    /* core type of a hybrid / big.LITTLE machine, cpu_core */
-	ROWS_NUNITS
+	ROWS_NUNITS,  /* the units :rows and --rows choose; the kinds below come from what is
+		       * counted (target.h: -p, -t, -u, -- CMD, -G) */
+	ROWS_TASK = ROWS_NUNITS, /* a process or thread, "comm[pid]" */
+	ROWS_CGROUP,		 /* a cgroup v2 group, its path under /sys/fs/cgroup */
+	ROWS_NKINDS
 };
 
 /* One row's key: its kind, an id unique within the kind, and the label outputs print. */
@@ -53,6 +57,14 @@ struct rows_agg;
 const struct snapshot *rows_aggregate(struct rows_agg **agg, const struct snapshot *s,
 				      enum row_unit unit, const struct topology *t,
 				      const struct row_key **keys);
+/*
+ * The rows of @s summed by @row_keys[r] (each counter row's key, ids 0..@nkeys-1 in row order):
+ * a process's threads, a cgroup's CPUs. As rows_aggregate otherwise; the keys returned are
+ * @row_keys' with the CPUs counted. NULL when out of memory.
+ */
+const struct snapshot *rows_aggregate_keys(struct rows_agg **agg, const struct snapshot *s,
+					   const struct row_key *keys, int nkeys,
+					   const int *row_key, const struct row_key **out);
 /* The key of CPU @cpu's row under @unit (label "S0-D0-C1"); an unknown CPU keeps its own
  * ("CPU5"). */
 void rows_key_of(const struct topology *t, enum row_unit unit, int cpu, struct row_key *out);

@@ -266,6 +266,11 @@ int main(int argc, char **argv)
 #else
 		rc = ui_run(&app);
 #endif
+	if (app.target.child) { /* -- CMD: perf stat's summary, and the command's status */
+		app_target_summary(&app, stderr);
+		app_free(&app);
+		return rc ? rc : target_exit_status(&app.target);
+	}
 	app_free(&app);
 	return rc;
 }

@@ -800,6 +800,12 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .row_cpus = app->machine.aggregated_cpus,
 	    .slots = app->machine.slots,
 	};
+	if (app->target.kind != TARGET_CPUS) { /* a row per thread, or per (cgroup, CPU) */
+		cfg.pids = app->target.row_pid;
+		cfg.cgroup_fds = app->target.row_cgroup;
+		cfg.inherit = app->target.inherit;
+		cfg.exec_pending = &app->exec_pending;
+	}
 	return session_new(&cfg, err, errlen);
 }
 
@@ -832,6 +838,11 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	int cpus[APP_MAX_ROWS], n, rc;
 	if (intercepted(app, "cpus", list ? list : "all", err, errlen, &rc))
 		return rc;
+	if (app->target.kind != TARGET_CPUS) {
+		snprintf(err, errlen, "cpus: this run counts %s, not CPUs",
+			 app->target.kind == TARGET_TASKS ? "tasks" : "cgroups");
+		return -1;
+	}
 	if (choose_cpus(app, list, cpus, &n, err, errlen) < 0)
 		return -1;
 	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
@@ -1257,6 +1268,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	if (choose_cpus(app, app->opt.cpus, app->cpus, &app->ncpus, err, errlen) < 0)
 		return 2;
 	app->cpus_all = !app->opt.cpus || strcmp(app->opt.cpus, "all") == 0;
+	if ((rc = app_target_init(app, err, errlen)) != 0)
+		return rc;
 	app->online_read_ns = loop_now_ns();
 	fill_core_types(app);
 	probe_counters(app);
@@ -1308,6 +1321,8 @@ int app_tick(struct app_ctx *app, char *err, size_t errlen)
 			app_log(app, MSG_WARN, "following CPU hotplug: %s", why);
 	}
 	int rc = session_tick(app->session, (uint64_t)app_tick_ms(app) * 1000000ULL, err, errlen);
+	if (rc == 0)
+		app_target_release(app); /* primed at zero: -- CMD may exec now */
 	if (rc > 0) {
 		app->ticks++;
 		const struct snapshot *snap = session_snapshot(app->session);
@@ -1358,6 +1373,7 @@ void app_free(struct app_ctx *app)
 	frame_store_free(app->frame_store);
 	app->frame_store = NULL;
 	app_rows_free(app);
+	target_free(&app->target); /* after the counters on its cgroups closed */
 	pmuevents_free(app->perfev);
 	app->perfev = NULL;
 	if (app->modes) {

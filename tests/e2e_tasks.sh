@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# e2e_tasks.sh: counting tasks and cgroups, and perf's habits. The options (-p is a process, not
+# --force; -a, -A, -I, -x, -j as perf stat means them; a command after --) on the sim; where
+# perf_event_open counts software events here: `pmutop -b -f json -- CMD` against
+# `perf stat -x, -e task-clock,page-faults,context-switches CMD` (medians of 5 runs: page faults
+# within 1 %, task-clock within 5 %, the exit status CMD's), -p on a busy loop and -G on a cgroup
+# the test makes with the loop moved into it against the scheduler's own count of the loop's CPU
+# time (/proc/PID/schedstat), a task that exits mid-run and a command that forks children.
+source "$(dirname "$0")/lib.sh"
+
+SIM=(-b --backend sim --no-rc -n 1 -i 100)
+EV=task-clock,page-faults,context-switches
+
+# --- perf's habits ------------------------------------------------------------------------------
+run_cmd "${SIM[@]}" -p $$ -f json
+check "-p PID counts a process, not --force (rc $RC: $(head -c 160 "$T_TMP/err"))" \
+	grep -q "\"task\":\"[^\"]*\\[$$\\]\"" "$T_TMP/out"
+run_cmd "${SIM[@]}" -p 999999999
+check "-p of no process is a usage error naming it (rc $RC)" \
+	bash -c "[ $RC -eq 2 ] && grep -q 'no such process' '$T_TMP/err'"
+run_cmd "${SIM[@]}" -p 12x
+check "-p 12x is a usage error (rc $RC)" bash -c "[ $RC -eq 2 ] && grep -q 'not a list of ids' '$T_TMP/err'"
+run_cmd "${SIM[@]}" -a -A -f json
+check "-a and -A are accepted: every CPU, a row each (rc $RC)" \
+	bash -c "[ $RC -eq 0 ] && grep -q '\"cpu\":' '$T_TMP/out'"
+run_cmd "${SIM[@]}" -I 250 -f json
+check "-I 250 is perf's interval in ms" grep -q '"interval_ms":250.0' "$T_TMP/out"
+run_cmd "${SIM[@]}" -x,
+check "-x, writes CSV" grep -q '^time_s,' "$T_TMP/out"
+run_cmd "${SIM[@]}" -x ';'
+check "-x ';' names pmutop's option (rc $RC)" bash -c "[ $RC -eq 2 ] && grep -q -- '-f csv' '$T_TMP/err'"
+run_cmd "${SIM[@]}" -j
+check "-j writes JSON" python3 -c 'import json,sys; json.loads(open(sys.argv[1]).readline())' "$T_TMP/out"
+run_cmd "${SIM[@]}" true
+check "a bare command names -- (rc $RC)" bash -c "[ $RC -eq 2 ] && grep -q 'after --' '$T_TMP/err'"
+run_cmd "${SIM[@]}" -p 1 -- true
+check "-p and -- CMD together are refused (rc $RC)" [ "$RC" -eq 2 ]
+run_cmd "${SIM[@]}" -p 1 -G x
+check "tasks and cgroups together are refused (rc $RC)" [ "$RC" -eq 2 ]
+run_cmd "${SIM[@]}" -u no-such-user-here
+check "-u of no user is refused (rc $RC)" bash -c "[ $RC -eq 2 ] && grep -q 'no user' '$T_TMP/err'"
+
+# --- against perf stat, where software events count here ----------------------------------------
+if ! command -v perf >/dev/null 2>&1 || ! perf stat -x, -e task-clock true >/dev/null 2>&1; then
+	skip "perf stat does not run here: the comparisons with it need it"
+	t_done
+fi
+if ! timeout 20 "$BIN" -b -n 1 -i 100 --no-rc -e task-clock -p $$ >/dev/null 2>&1; then
+	skip "perf_event_open cannot count a task here (perf_event_paranoid, no CAP_PERFMON)"
+	t_done
+fi
+
+# A command whose page faults do not vary (dd's buffer) with some CPU time (the loop).
+CMD=(sh -c 'dd if=/dev/zero of=/dev/null bs=4M count=25 2>/dev/null; i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; exit 7')
+# sum_json FILE: each event's sum over the ticks of the task rows, "name value" lines
+sum_json() {
+	python3 -c 'import json,sys
+s={}
+for l in open(sys.argv[1]):
+    o=json.loads(l)
+    for row in o["cpus"]:
+        for k,v in row["events"].items():
+            if v["value"] is not None: s[k]=s.get(k,0)+v["value"]
+for k,v in sorted(s.items()): print(k,v)' "$1"
+}
+: >"$T_TMP/p.sums"
+: >"$T_TMP/f.sums"
+st_ok=1
+for i in 1 2 3 4 5; do
+	timeout 60 "$BIN" -b --no-rc -i 100ms -f json -e $EV -- "${CMD[@]}" >"$T_TMP/p.json" 2>"$T_TMP/p.err"
+	rc=$?
+	[ "$rc" -eq 7 ] || st_ok=0
+	sum_json "$T_TMP/p.json" | tr '\n' ' ' >>"$T_TMP/p.sums"
+	echo >>"$T_TMP/p.sums"
+	perf stat -x, -e $EV "${CMD[@]}" 2>"$T_TMP/f.csv"
+	awk -F, '{ print $3, $1 }' "$T_TMP/f.csv" | tr '\n' ' ' >>"$T_TMP/f.sums"
+	echo >>"$T_TMP/f.sums"
+done
+check "-- CMD exits with CMD's status 7 in 5 runs ($(tail -3 "$T_TMP/p.err" | tr '\n' ' '))" [ "$st_ok" = 1 ]
+check "-- CMD prints perf stat's summary" grep -q "Performance counter stats for 'sh -c" "$T_TMP/p.err"
+# median NAME FILE: the median of NAME's values over the runs' lines
+median() {
+	python3 -c 'import statistics,sys
+v=[]
+for l in open(sys.argv[2]):
+    w=l.split()
+    d=dict(zip(w[0::2],w[1::2]))
+    if sys.argv[1] in d: v.append(float(d[sys.argv[1]]))
+print(statistics.median(v) if len(v)==5 else "nan")' "$1" "$2"
+}
+within() { # A B FRACTION: |A - B| <= FRACTION * B
+	python3 -c 'import sys; a,b,f=map(float,sys.argv[1:]); sys.exit(not (b > 0 and abs(a-b) <= f*b))' "$@"
+}
+pf_p=$(median page_faults "$T_TMP/p.sums") pf_f=$(median page-faults "$T_TMP/f.sums")
+tc_p=$(median task_clock "$T_TMP/p.sums") tc_f=$(median task-clock "$T_TMP/f.sums")
+cs_p=$(median context_switches "$T_TMP/p.sums") cs_f=$(median context-switches "$T_TMP/f.sums")
+# perf stat -x, prints task-clock in msec
+tc_f_ns=$(python3 -c "print(float('$tc_f') * 1e6)")
+echo "-- CMD, medians of 5: page faults pmutop $pf_p perf $pf_f; task-clock ns pmutop $tc_p perf $tc_f_ns; context switches pmutop $cs_p perf $cs_f"
+check "-- CMD: page faults within 1 % of perf stat's (pmutop $pf_p, perf $pf_f)" within "$pf_p" "$pf_f" 0.01
+check "-- CMD: task-clock within 5 % of perf stat's (pmutop $tc_p ns, perf $tc_f_ns ns)" \
+	within "$tc_p" "$tc_f_ns" 0.05
+check "-- CMD: context switches counted (pmutop $cs_p, perf $cs_f)" \
+	python3 -c "import sys; sys.exit(not float('$cs_p') > 0)"
+
+# A command that forks children, one exiting early: all counted (inherit), the status its own.
+FORK=(sh -c 'dd if=/dev/zero of=/dev/null bs=4M count=10 2>/dev/null & (i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done) & wait; exit 3')
+timeout 60 "$BIN" -b --no-rc -i 100ms -f json -e $EV -- "${FORK[@]}" >"$T_TMP/fork.json" 2>"$T_TMP/fork.err"
+rc=$?
+check "-- CMD with children: its status 3 (rc $rc)" [ "$rc" -eq 3 ]
+perf stat -x, -e page-faults "${FORK[@]}" 2>"$T_TMP/fork.csv"
+pf_child=$(sum_json "$T_TMP/fork.json" | awk '$1 == "page_faults" { print $2 }')
+pf_perf=$(awk -F, '{ print $1; exit }' "$T_TMP/fork.csv")
+check "-- CMD with children: their page faults counted, as perf stat's within 2 % (pmutop $pf_child, perf $pf_perf)" \
+	within "${pf_child:-0}" "$pf_perf" 0.02
+
+# --- -p and -G on a busy loop, against the scheduler's count (/proc/PID/schedstat) ------------
+sh -c 'while :; do :; done' &
+LOOP=$!
+T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null")
+sched_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
+# share PROGRAM-JSON EVENT: the event's sum over the rows / the sum of the intervals (ns)
+share() {
+	python3 -c 'import json,sys
+t=v=0
+for l in open(sys.argv[1]):
+    o=json.loads(l); t+=o["interval_ms"]*1e6
+    for row in o["cpus"]:
+        x=row["events"][sys.argv[2]]["value"]
+        v+=x or 0
+print(v/t if t else 0, v)' "$1" "$2"
+}
+a=$(sched_ns $LOOP) ta=$(date +%s%N)
+timeout 30 "$BIN" -b --no-rc -n 6 -i 500ms -f json -e task-clock -p $LOOP >"$T_TMP/pid.json" 2>"$T_TMP/pid.err"
+b=$(sched_ns $LOOP) tb=$(date +%s%N)
+read -r sh_p ns_p < <(share "$T_TMP/pid.json" task_clock)
+sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
+echo "-p: cpu share pmutop $sh_p, /proc/$LOOP/schedstat $sh_s"
+check "-p PID: the loop's CPU share within 5 % of /proc's (pmutop $sh_p, /proc $sh_s)" within "$sh_p" "$sh_s" 0.05
+
+# cgroups: the hierarchy perf counts cgroups of (a v1 perf_event one, else the v2 mount)
+CGROOT=$(awk '$3 == "cgroup" && $4 ~ /perf_event/ { print $2; exit }' /proc/self/mounts)
+[ -n "$CGROOT" ] || CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+CG=pmutop-e2e-$$
+if [ -z "$CGROOT" ] || ! mkdir "$CGROOT/$CG" 2>/dev/null; then
+	skip "no cgroup hierarchy to make a group in here (not root, or no cgroup mount)"
+else
+	T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null; rmdir '$CGROOT/$CG' 2>/dev/null")
+	echo $LOOP >"$CGROOT/$CG/cgroup.procs"
+	a=$(sched_ns $LOOP) ta=$(date +%s%N)
+	timeout 30 "$BIN" -b --no-rc -n 6 -i 500ms -f json -e cpu-clock -G "$CG" >"$T_TMP/cg.json" 2>"$T_TMP/cg.err"
+	b=$(sched_ns $LOOP) tb=$(date +%s%N)
+	read -r sh_c ns_c < <(share "$T_TMP/cg.json" cpu_clock)
+	sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
+	echo "-G: cpu share pmutop $sh_c, /proc/$LOOP/schedstat $sh_s"
+	check "-G: the row is the cgroup's path" grep -q "\"cgroup\":\"$CG\"" "$T_TMP/cg.json"
+	check "-G CGROUP: its CPU share within 5 % of /proc's (pmutop $sh_c, /proc $sh_s)" within "$sh_c" "$sh_s" 0.05
+	run_cmd -b --no-rc -n 1 -i 200ms -f csv -e cpu-clock --for-each-cgroup "^$CG\$"
+	check "--for-each-cgroup PATTERN finds the group (rc $RC)" grep -q ",$CG,event,cpu_clock," "$T_TMP/out"
+	run_cmd -b --no-rc -n 1 -G no-such-group-$$
+	check "-G of no group is refused, naming it (rc $RC)" \
+		bash -c "[ $RC -eq 2 ] && grep -q 'no-such-group' '$T_TMP/err'"
+fi
+
+# A task that exits mid-run: its row keeps its counts, the run goes on.
+sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' &
+SHORT=$!
+run_cmd -b --no-rc -n 6 -i 200ms -f json -e task-clock,page-faults -p $SHORT
+wait $SHORT 2>/dev/null
+check "-p of a task that exits mid-run: no crash, every tick out (rc $RC, $(wc -l <"$T_TMP/out") lines)" \
+	bash -c "[ $RC -eq 0 ] && [ \$(wc -l <'$T_TMP/out') -eq 6 ]"
+tot=$(sum_json "$T_TMP/out" | awk '$1 == "task_clock" { print $2 }')
+check "-p of a task that exits mid-run: its CPU time counted ($tot ns)" \
+	python3 -c "import sys; sys.exit(not float('${tot:-0}') > 1e6)"
+t_done
