@@ -34,11 +34,11 @@ struct target {
 	struct row_key *keys; /* [nkeys]: kind ROWS_TASK (label comm[pid]) or ROWS_CGROUP (path) */
 	bool inherit;	      /* -- CMD: children are counted too, from the exec on */
 	/* -- CMD */
-	pid_t child;	  /* the command, 0 none */
-	int go_fd;	  /* the pipe the child waits on before its exec, -1 once released */
-	int pidfd;	  /* readable when the command ends, -1 none */
-	bool child_ended; /* reaped: status below */
-	int child_status; /* as waitpid gives it */
+	pid_t child;	   /* the command, 0 none */
+	int go_fd;	   /* the pipe the child waits on before its exec, -1 once released */
+	int pidfd;	   /* readable when the command ends, -1 none */
+	bool child_ended;  /* reaped: status below */
+	int child_status;  /* as waitpid gives it */
 	char command[128]; /* the command line, for the summary */
 	char skipped[256]; /* what was left out (threads gone, over the row limit) */
 };
@@ -48,8 +48,8 @@ struct target {
  * given). The command is forked and waits before its exec until target_release. @cpus are the
  * CPUs a cgroup is counted on. Returns 0, or -1 with @err (nothing is left running).
  */
-int target_init(struct target *t, const struct options *o, const char *sysfs_root,
-		const int *cpus, int ncpus, char *err, size_t errlen);
+int target_init(struct target *t, const struct options *o, const char *sysfs_root, const int *cpus,
+		int ncpus, char *err, size_t errlen);
 /* The directory cgroup paths are under: perf's choice (a cgroup v1 perf_event hierarchy, else the
  * cgroup v2 mount, /sys/fs/cgroup or /sys/fs/cgroup/unified). */
 const char *target_cgroup_root(void);

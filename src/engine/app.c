@@ -1291,7 +1291,13 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		}
 	} else {
 		char perf_name[80];
-		if (app->opt.perf_metric)
+		if (app->opt.perf_metric && app->perfev) { /* whole names, a metric first, lists */
+			const struct mode *pm = pmuevents_metrics(
+			    app->perfev, app->modes, app->opt.perf_metric, err, errlen);
+			if (!pm)
+				return 2;
+			snprintf(perf_name, sizeof(perf_name), "%s", pm->name);
+		} else if (app->opt.perf_metric)
 			snprintf(perf_name, sizeof(perf_name), "perf:%s", app->opt.perf_metric);
 		const char *name = app->opt.perf_metric ? perf_name
 				   : app->opt.mode	? app->opt.mode

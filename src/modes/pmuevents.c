@@ -1173,6 +1173,87 @@ const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r
 	return mode_find(r, full);
 }
 
+/* Adds metric index @i to @want once. */
+static void want_add(int *want, int *n, int i)
+{
+	for (int k = 0; k < *n; k++)
+		if (want[k] == i)
+			return;
+	want[(*n)++] = i;
+}
+
+const struct mode *pmuevents_metrics(struct pmuev_lib *lib, struct mode_registry *r,
+				     const char *list, char *err, size_t errlen)
+{
+	int *want = calloc((size_t)lib->nmt + 1, sizeof(int)), n = 0;
+	char *copy = strdup(list), *save = NULL, joined[256] = "";
+	if (!want || !copy) {
+		free(want), free(copy);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	int items = 0;
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char c[80];
+		text_escape(item, strlen(item), c, sizeof(c));
+		/* a metric first: tma_frontend_bound is the metric, not tma_frontend_bound_group */
+		const struct pmuev_metric *m = find_metric(lib, item);
+		const char *group = NULL;
+		for (int g = 0; !m && !group && g < lib->ngroups; g++)
+			if (strcasecmp(lib->groups[g], item) == 0)
+				group = lib->groups[g];
+		if (m) {
+			want_add(want, &n, (int)(m - lib->mt));
+			const char *const *vars;
+			int nv = m->expr ? expr_vars(m->expr, &vars) : 0;
+			for (int k = 0; k < nv; k++) { /* the metrics it refers to, shown too */
+				const struct pmuev_metric *ref = find_metric(lib, vars[k]);
+				if (ref && ref != m)
+					want_add(want, &n, (int)(ref - lib->mt));
+			}
+		} else if (group) {
+			for (int i = 0; i < lib->nmt; i++)
+				if (in_groups(lib->mt[i].groups, group))
+					want_add(want, &n, i);
+		} else {
+			snprintf(
+			    err, errlen,
+			    "-M %s: no metric or metric group of that name in perf-events model "
+			    "%s (whole names, any case; --list-modes lists the groups)",
+			    c, lib->model);
+			free(want), free(copy);
+			return NULL;
+		}
+		size_t u = strlen(joined);
+		snprintf(joined + u, sizeof(joined) - u, "%s%s", items++ ? "+" : "",
+			 m ? m->name : group);
+	}
+	free(copy);
+	if (!items) {
+		free(want);
+		snprintf(err, errlen, "-M: empty list");
+		return NULL;
+	}
+	/* the mode's name: perf:NAME[+NAME...], cut to fit (a long metric name is still chosen) */
+	char full[MODE_NAME_MAX + 1];
+	snprintf(full, sizeof(full), "perf:%s", joined);
+	if (strlen(joined) + 5 > MODE_NAME_MAX)
+		snprintf(full, sizeof(full), "perf:%.*s..", MODE_NAME_MAX - 7, joined);
+	for (char *q = full + 5; *q; q++)
+		if (!isalnum((unsigned char)*q) && !strchr("_-+.", *q))
+			*q = '_';
+	struct mode *md = build_mode(lib, full, joined, want, n);
+	free(want);
+	if (!md) {
+		const char *why = items == 1 ? pmuevents_why(lib, joined) : NULL;
+		snprintf(err, errlen, "-M %s: no metric can be evaluated here%s%s", list,
+			 why ? ": " : "", why ? why : "");
+		return NULL;
+	}
+	mode_register(r, md);
+	return mode_find(r, full);
+}
+
 /* ---- opening ---------------------------------------------------------------------------- */
 
 /* Every *.json of @dir, sorted. */

@@ -102,8 +102,7 @@ static void task_label(int pid, char *out, size_t len)
 }
 
 /* Parses "1,2,3" into positive ids; -1 with @err naming the bad item. */
-static int parse_ids(const char *list, const char *opt, int **out, int *n, char *err,
-		     size_t errlen)
+static int parse_ids(const char *list, const char *opt, int **out, int *n, char *err, size_t errlen)
 {
 	*out = NULL;
 	*n = 0;
@@ -113,8 +112,8 @@ static int parse_ids(const char *list, const char *opt, int **out, int *n, char 
 		errno = 0;
 		long v = strtol(p, &end, 10);
 		if (errno || end == p || v <= 0 || v > INT_MAX || (*end && *end != ',')) {
-			snprintf(err, errlen, "%s: \"%s\" is not a list of ids (e.g. 1234,1240)", opt,
-				 list);
+			snprintf(err, errlen, "%s: \"%s\" is not a list of ids (e.g. 1234,1240)",
+				 opt, list);
 			free(*out);
 			return -1;
 		}
@@ -321,8 +320,8 @@ static int alloc_rows(struct target *t)
 	return t->row_pid && t->row_cgroup && t->row_cpu && t->row_key ? 0 : -1;
 }
 
-int target_init(struct target *t, const struct options *o, const char *sysfs_root,
-		const int *cpus, int ncpus, char *err, size_t errlen)
+int target_init(struct target *t, const struct options *o, const char *sysfs_root, const int *cpus,
+		int ncpus, char *err, size_t errlen)
 {
 	(void)sysfs_root;
 	memset(t, 0, sizeof(*t));
@@ -450,10 +449,7 @@ int target_exit_status(const struct target *t)
 	return 1;
 }
 
-long target_fds_needed(const struct target *t, int nevents)
-{
-	return (long)t->nrows * nevents;
-}
+long target_fds_needed(const struct target *t, int nevents) { return (long)t->nrows * nevents; }
 
 void target_free(struct target *t)
 {
