@@ -139,6 +139,18 @@ sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "-p: cpu share pmutop $sh_p, /proc/$LOOP/schedstat $sh_s"
 check "-p PID: the loop's CPU share within 5 % of /proc's (pmutop $sh_p, /proc $sh_s)" within "$sh_p" "$sh_s" 0.05
 
+# the same rows in CSV and OpenMetrics: a task column / label, one series per task
+run_cmd -b --no-rc -n 2 -i 200ms -f csv -e task-clock -p $LOOP
+check "-p in CSV: a task column, the row comm[pid]" \
+	bash -c "head -1 '$T_TMP/out' | grep -q '^time_s,interval_ms,task,' && grep -q ',sh\[$LOOP\],event,task_clock,' '$T_TMP/out'"
+run_cmd -b --no-rc -n 2 -i 200ms -f openmetrics -e task-clock -p $LOOP
+check "-p in OpenMetrics: task=\"sh[$LOOP]\" labels, no per-thread cpu series" \
+	bash -c "grep -q 'pmutop_event_total{[^}]*task=\"sh\[$LOOP\]\"' '$T_TMP/out' && ! grep -q 'pmutop_event_total{[^}]*cpu=' '$T_TMP/out'"
+if python3 -c 'import prometheus_client' 2>/dev/null; then
+	check "-p in OpenMetrics parses ($(python3 "$T_SRC/tests/openmetrics_check.py" parse "$T_TMP/out" 2>&1 | tail -1))" \
+		python3 "$T_SRC/tests/openmetrics_check.py" parse "$T_TMP/out"
+fi
+
 # cgroups: the hierarchy perf counts cgroups of (a v1 perf_event one, else the v2 mount)
 CGROOT=$(awk '$3 == "cgroup" && $4 ~ /perf_event/ { print $2; exit }' /proc/self/mounts)
 [ -n "$CGROOT" ] || CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
