@@ -84,8 +84,11 @@ struct run_facts {
 	unsigned caps;			      /* enum source_cap */
 	long interval_ms;
 	int ncpus;
-	const int *cpus;   /* CPU number per row */
-	int rows_unit;	   /* what a row stands for: enum row_unit (rows.h) */
+	const int *cpus; /* CPU number per row */
+	int rows_unit;	 /* what a row stands for: enum row_unit (rows.h) */
+	/* a task or cgroup run (target.h): the key each row sums into, its label; NULL else */
+	const int *row_key;
+	const struct row_key *keys;
 	struct loop *loop; /* the run loop, NULL until it runs */
 };
 void app_facts(const struct app_ctx *app, struct run_facts *f);

@@ -69,6 +69,9 @@ struct app_ctx;
 /* Reads the run's target (after its CPUs are chosen): rows become threads or (cgroup, CPU)
  * pairs; -- CMD is forked and watched. Returns 0, or an exit status with @err. */
 int app_target_init(struct app_ctx *app, char *err, size_t errlen);
+/* A recording of a task or cgroup run (header "row_keys"): its rows sum into its tasks or
+ * cgroups again. 0, or -1 when out of memory. */
+int app_target_from_recording(struct app_ctx *app);
 /* The counters are open: the command may exec. */
 void app_target_release(struct app_ctx *app);
 /* perf stat's summary of -- CMD: each event's total over the run and the command's status. */

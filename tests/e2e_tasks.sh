@@ -51,6 +51,20 @@ if ! timeout 20 "$BIN" -b -n 1 -i 100 --no-rc -e task-clock -p $$ >/dev/null 2>&
 	t_done
 fi
 
+# same_run LIVE REPLAY: the same JSON Lines records but for where they came from (the source, the
+# recorded machine and file), the host, the
+# wall-clock time and pmutop's own figures
+same_run() {
+	python3 -c 'import json,sys
+r=lambda p:[{k:v for k,v in json.loads(l).items() if k not in ("timestamp","self","host","backend","machine","replay")} for l in open(p)]
+a,b=r(sys.argv[1]),r(sys.argv[2])
+if len(a)!=len(b): print("records:",len(a),"live,",len(b),"replayed")
+for n,(x,y) in enumerate(zip(a,b)):
+    for k in x:
+        if x[k]!=y.get(k): print("record",n+1,k,str(x[k])[:150],"|",str(y.get(k))[:150]); break
+sys.exit(not (a and a==b))' "$1" "$2"
+}
+
 # A command whose page faults do not vary (dd's buffer) with some CPU time (the loop).
 CMD=(sh -c 'dd if=/dev/zero of=/dev/null bs=4M count=25 2>/dev/null; i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; exit 7')
 # sum_json FILE: each event's sum over the ticks of the task rows, "name value" lines
@@ -106,8 +120,12 @@ check "-- CMD: context switches counted (pmutop $cs_p, perf $cs_f)" \
 
 # A command that forks children, one exiting early: all counted (inherit), the status its own.
 FORK=(sh -c 'dd if=/dev/zero of=/dev/null bs=4M count=10 2>/dev/null & (i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done) & wait; exit 3')
-timeout 60 "$BIN" -b --no-rc -i 100ms -f json -e $EV -- "${FORK[@]}" >"$T_TMP/fork.json" 2>"$T_TMP/fork.err"
+timeout 60 "$BIN" -b --no-rc -i 100ms -f json -e $EV -r "$T_TMP/fork.rec" -- "${FORK[@]}" >"$T_TMP/fork.json" 2>"$T_TMP/fork.err"
 rc=$?
+run_cmd -b --no-rc -f json -R "$T_TMP/fork.rec"
+cp "$T_TMP/out" "$T_TMP/fork.replay.json"
+check "-- CMD with children: the replay of its recording equals the live run (rc $RC: $(head -c 160 "$T_TMP/err"))" \
+	same_run "$T_TMP/fork.json" "$T_TMP/fork.replay.json"
 check "-- CMD with children: its status 3 (rc $rc)" [ "$rc" -eq 3 ]
 perf stat -x, -e page-faults "${FORK[@]}" 2>"$T_TMP/fork.csv"
 pf_child=$(sum_json "$T_TMP/fork.json" | awk '$1 == "page_faults" { print $2 }')
@@ -176,10 +194,16 @@ else
 fi
 
 # A task that exits mid-run: its row keeps its counts, the run goes on.
-sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' &
+sh -c 'i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done' &
 SHORT=$!
-run_cmd -b --no-rc -n 6 -i 200ms -f json -e task-clock,page-faults -p $SHORT
+run_cmd -b --no-rc -n 6 -i 200ms -f json -e task-clock,page-faults -r "$T_TMP/short.rec" -p $SHORT
 wait $SHORT 2>/dev/null
+live_rc=$RC
+cp "$T_TMP/out" "$T_TMP/short.json"
+run_cmd -b --no-rc -f json -R "$T_TMP/short.rec"
+check "-p of a task that exits mid-run: the replay equals the live run (rc $RC)" same_run "$T_TMP/short.json" "$T_TMP/out"
+cp "$T_TMP/short.json" "$T_TMP/out"
+RC=$live_rc
 check "-p of a task that exits mid-run: no crash, every tick out (rc $RC, $(wc -l <"$T_TMP/out") lines)" \
 	bash -c "[ $RC -eq 0 ] && [ \$(wc -l <'$T_TMP/out') -eq 6 ]"
 tot=$(sum_json "$T_TMP/out" | awk '$1 == "task_clock" { print $2 }')

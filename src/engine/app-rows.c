@@ -126,6 +126,10 @@ void app_rows_free(struct app_ctx *app)
 int app_rows_init(struct app_ctx *app, char *err, size_t errlen)
 {
 	enum row_unit u;
+	if (app_target_from_recording(app) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return 1;
+	}
 	if (app->target.kind != TARGET_CPUS) {
 		if (app->opt.rows && strcmp(app->opt.rows, "cpu") != 0) {
 			snprintf(err, errlen,

@@ -3,8 +3,10 @@
  * once its counters are open, its end ending the run) and the summary perf stat prints. */
 #include "app.h"
 #include "loop.h"
+#include "replay.h"
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The command's end: the pidfd (or, without one, the timer) ends the run after one last tick. */
@@ -70,6 +72,44 @@ int app_target_init(struct app_ctx *app, char *err, size_t errlen)
 			return 1;
 		}
 	}
+	return 0;
+}
+
+int app_target_from_recording(struct app_ctx *app)
+{
+	const struct replay *rp =
+	    source_has(&app->source, SOURCE_CAP_RECORDED) ? app->replay : NULL;
+	if (!rp || !rp->f.header.ncpus || !rp->f.header.cpus[0].key[0])
+		return 0;
+	const struct rec_header *h = &rp->f.header;
+	struct target *t = &app->target;
+	enum row_unit kind = strcmp(h->rows, "cgroup") == 0 ? ROWS_CGROUP : ROWS_TASK;
+	memset(t, 0, sizeof(*t));
+	t->go_fd = t->pidfd = -1;
+	t->kind = kind == ROWS_CGROUP ? TARGET_CGROUPS : TARGET_TASKS;
+	t->row_key = calloc((size_t)h->ncpus, sizeof(int));
+	t->keys = calloc((size_t)h->ncpus, sizeof(*t->keys));
+	if (!t->row_key || !t->keys)
+		return -1;
+	/* the rows in the order the source gives them (app->cpus: the header's row numbers) */
+	for (int r = 0; r < app->ncpus; r++) {
+		const char *label = "";
+		for (int k = 0; k < h->ncpus; k++)
+			if (h->cpus[k].cpu == app->cpus[r])
+				label = h->cpus[k].key;
+		int key = 0;
+		while (key < t->nkeys && strcmp(t->keys[key].label, label) != 0)
+			key++;
+		if (key == t->nkeys) {
+			struct row_key *rk = &t->keys[t->nkeys++];
+			rk->kind = kind;
+			rk->id = key;
+			rk->tuple[0] = key;
+			snprintf(rk->label, sizeof(rk->label), "%s", label);
+		}
+		t->row_key[r] = key;
+	}
+	t->nrows = app->ncpus;
 	return 0;
 }
 

@@ -77,20 +77,22 @@ void app_quit(struct app_ctx *app) { app->quit = true; }
 
 void app_facts(const struct app_ctx *app, struct run_facts *f)
 {
-	*f = (struct run_facts){.opt = &app->opt,
-				.session = app->session,
-				.mode = &app->mode,
-				.mode_name = app->mode_name,
-				.machine = &app->machine,
-				.family_key = app->family ? app->family->key : "",
-				.source_name =
-				    app->source.ops ? source_kind_name(app->source.ops->kind) : "",
-				.caps = app->source.ops ? app->source.ops->caps : 0,
-				.interval_ms = app->interval_ms,
-				.ncpus = app->ncpus,
-				.cpus = app->cpus,
-				.rows_unit = app->rows.unit,
-				.loop = app->loop_ready ? (struct loop *)&app->loop : NULL};
+	*f = (struct run_facts){
+	    .opt = &app->opt,
+	    .session = app->session,
+	    .mode = &app->mode,
+	    .mode_name = app->mode_name,
+	    .machine = &app->machine,
+	    .family_key = app->family ? app->family->key : "",
+	    .source_name = app->source.ops ? source_kind_name(app->source.ops->kind) : "",
+	    .caps = app->source.ops ? app->source.ops->caps : 0,
+	    .interval_ms = app->interval_ms,
+	    .ncpus = app->ncpus,
+	    .cpus = app->cpus,
+	    .rows_unit = app->rows.unit,
+	    .row_key = app->target.kind != TARGET_CPUS ? app->target.row_key : NULL,
+	    .keys = app->target.keys,
+	    .loop = app->loop_ready ? (struct loop *)&app->loop : NULL};
 }
 
 void app_set_paused(struct app_ctx *app, bool paused) { app->display_paused = paused; }
