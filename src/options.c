@@ -398,11 +398,12 @@ static const struct option_def option_table[] = {
     {"uid", 'u', "USER", "count the processes of USER (name or uid), a row each", OPTION_CLI,
      STR(user)},
     {"cgroup", 'G', "CGROUP[,...]",
-     "count these cgroup v2 groups (paths under /sys/fs/cgroup), a row each, one counter group "
-     "per CPU (as perf stat -G)",
+     "count these cgroups (paths under perf's cgroup mount: a v1 perf_event hierarchy, else v2), "
+     "a row each, one counter group per CPU (as perf stat -G)",
      OPTION_CLI, STR(cgroups)},
     {"for-each-cgroup", LONG_ONLY, "PATTERN",
-     "count every cgroup v2 group whose path matches the regular expression PATTERN, a row "
+     "count every cgroup whose path (under the cgroup mount -G uses) matches the regular "
+     "expression PATTERN, a row "
      "each (as perf stat --for-each-cgroup)",
      OPTION_CLI, STR(each_cgroup)},
     {"all-cpus", 'a', NULL,
@@ -459,8 +460,9 @@ static const struct option_def option_table[] = {
      "perf's pmu-events JSON (tools/perf/pmu-events/arch): this CPU's metric groups become "
      "modes perf:GROUP",
      OPTION_CLI, STR(perf_events), .complete = "@dirs"},
-    {"metrics", 'M', "GROUP",
-     "as perf stat -M: run the perf:GROUP mode (a metric group or one metric) of --perf-events",
+    {"metrics", 'M', "NAME[,NAME...]",
+     "as perf stat -M: whole metric or metric group names of --perf-events in any case, a "
+     "metric before a group of a longer name; runs the mode perf:NAME[+NAME...]",
      OPTION_CLI, STR(perf_metric), .complete = "@groups"},
     {"likwid-groups", LONG_ONLY, "DIR",
      "likwid performance groups as modes likwid:GROUP, from DIR/<arch>/*.txt (arch of this "
@@ -615,6 +617,8 @@ void options_usage(FILE *out, enum options_program prog)
 		text_fprintf(
 		    out,
 		    "usage: pmutop [options]            live per-CPU counter monitor\n"
+		    "       pmutop [options] -- CMD ... count CMD and its children from its exec "
+		    "(as perf stat)\n"
 		    "       pmutop -b -n N [options]    batch output\n"
 		    "       pmutop probe cache [...]    measure cache sizes, line size and TLB "
 		    "reach\n\n"
