@@ -32,7 +32,8 @@ struct target {
 	int *row_key;	 /* [nrows]: the key (keys[]) it sums into */
 	int nkeys;
 	struct row_key *keys; /* [nkeys]: kind ROWS_TASK (label comm[pid]) or ROWS_CGROUP (path) */
-	bool inherit;	      /* -- CMD: children are counted too, from the exec on */
+	bool inherit;	      /* -- CMD, -p, -u: threads and children started later count into the
+			       * task that started them */
 	/* -- CMD */
 	pid_t child;	   /* the command, 0 none */
 	int go_fd;	   /* the pipe the child waits on before its exec, -1 once released */

@@ -193,6 +193,18 @@ else
 		bash -c "[ $RC -eq 2 ] && grep -q 'no-such-group' '$T_TMP/err'"
 fi
 
+# A child that appears after counting started counts into its process (-p follows what it
+# starts, as -- CMD does): dd's page faults (perf stat's count of the same dd) are in the row.
+sh -c 'sleep 0.8; dd if=/dev/zero of=/dev/null bs=4M count=25 2>/dev/null; sleep 0.5' &
+LATE=$!
+run_cmd -b --no-rc -n 8 -i 250ms -f json -e page-faults -p $LATE
+wait $LATE 2>/dev/null
+late=$(sum_json "$T_TMP/out" | awk '$1 == "page_faults" { print $2 }')
+perf stat -x, -o "$T_TMP/dd.csv" -e page-faults dd if=/dev/zero of=/dev/null bs=4M count=25 2>/dev/null
+dd_pf=$(awk -F, '/page-faults/ { print $1; exit }' "$T_TMP/dd.csv")
+check "-p: a child started after counting began is counted (row $late faults, dd alone $dd_pf)" \
+	python3 -c "import sys; sys.exit(not float('${late:-0}') >= 0.98 * float('$dd_pf'))"
+
 # A task that exits mid-run: its row keeps its counts, the run goes on.
 sh -c 'i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done' &
 SHORT=$!

@@ -340,6 +340,10 @@ int target_init(struct target *t, const struct options *o, const char *sysfs_roo
 	int rc = 0;
 	if (o->command)
 		rc = start_command(t, o->command, o->ncommand, err, errlen);
+	/* a process's threads and children that appear later count into it (inherit), as they
+	 * do for -- CMD: nothing it starts is lost */
+	if (o->pids || o->user)
+		t->inherit = true;
 	if (rc == 0 && o->pids) {
 		int *ids, n;
 		rc = parse_ids(o->pids, "-p", &ids, &n, err, errlen);
