@@ -587,6 +587,27 @@ static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_coun
 	return 0;
 }
 
+/* A task's (or a cgroup's) counter runs only while the task (a task of the cgroup) runs, so its
+ * enabled time stops while it sleeps and a tick it slept through would read "not counted". What
+ * it stands for is a count of the whole tick: enabled is the time since the counters opened,
+ * running that times the share the kernel really counted (less than 1 when multiplexed). */
+static void task_times(const struct perf_priv *p, struct raw_count *out, const bool *present,
+		       uint64_t now)
+{
+	uint64_t wall = now > p->proc.t0 ? now - p->proc.t0 : 0;
+	for (int e = 0; e < p->req.nevents; e++) {
+		struct raw_count *c = &out[e];
+		if (!present[e])
+			continue;
+		uint64_t run =
+		    c->enabled && c->running < c->enabled
+			? (uint64_t)((double)wall * (double)c->running / (double)c->enabled)
+			: wall;
+		c->enabled = wall;
+		c->running = run;
+	}
+}
+
 /* A task counted with its children (-- CMD): each event's own read {value, enabled, running}
  * sums the task and its children, live or exited. */
 static void read_inherited(struct perf_priv *p, struct perf_row *row, struct raw_count *out,
@@ -641,6 +662,9 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 			}
 		}
 	}
+	for (int r = 0; r < p->req.ncpus; r++)
+		if (p->rows[r].pid >= 0 || p->rows[r].cgroup_fd >= 0)
+			task_times(p, out + (size_t)r * n, present + (size_t)r * n, *t_ns);
 	if (p->proc.used)
 		read_proc(b, p, out, present, offline, *t_ns);
 	return 0;

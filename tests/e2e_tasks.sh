@@ -205,6 +205,15 @@ dd_pf=$(awk -F, '/page-faults/ { print $1; exit }' "$T_TMP/dd.csv")
 check "-p: a child started after counting began is counted (row $late faults, dd alone $dd_pf)" \
 	python3 -c "import sys; sys.exit(not float('${late:-0}') >= 0.98 * float('$dd_pf'))"
 
+# A task that sleeps through a tick counted nothing in it: 0, not "not counted".
+sleep 30 &
+SLEEPER=$!
+T_CLEANUPS+=("kill $SLEEPER 2>/dev/null")
+run_cmd -b --no-rc -n 2 -i 200ms -f csv -e task-clock,context-switches -p $SLEEPER
+check "-p of a sleeping task: its counts are 0, state ok (rc $RC: $(grep ",event,task_clock," "$T_TMP/out" | tail -1))" \
+	grep -q ",sleep\[$SLEEPER\],event,task_clock,0,1.0000,ok," "$T_TMP/out"
+kill $SLEEPER 2>/dev/null
+
 # A task that exits mid-run: its row keeps its counts, the run goes on.
 sh -c 'i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done' &
 SHORT=$!
