@@ -156,6 +156,11 @@ read -r sh_p ns_p < <(share "$T_TMP/pid.json" task_clock)
 sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "-p: cpu share pmutop $sh_p, /proc/$LOOP/schedstat $sh_s"
 check "-p PID: the loop's CPU share within 5 % of /proc's (pmutop $sh_p, /proc $sh_s)" within "$sh_p" "$sh_s" 0.05
+check "-p PID: one task's all row is that task's row (a task counts once, not once per thread)" \
+	python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    o=json.loads(l); r=o["cpus"][0]
+    if len(o["cpus"])!=1 or r["metrics"]!=o["total"]["metrics"]: sys.exit(1)' "$T_TMP/pid.json"
 
 # the same rows in CSV and OpenMetrics: a task column / label, one series per task
 run_cmd -b --no-rc -n 2 -i 200ms -f csv -e task-clock -p $LOOP

@@ -366,6 +366,12 @@ static const struct snapshot *aggregate(struct rows_agg **agg, const struct snap
 	d->total_running = a->total_running;
 	d->total_classes = a->total_classes;
 	snapshot_compute(d);
+	/* tasks and cgroups: the all row is computed over them (a task counts once, not once
+	 * per thread) */
+	if (given) {
+		*keys = a->keys;
+		return d;
+	}
 	/* the all row is the per-CPU snapshot's, exactly */
 	memcpy(a->total_counts, s->total_counts, (size_t)n * sizeof(struct count));
 	memcpy(a->total_values, s->total_values, (size_t)nm * sizeof(double));
