@@ -66,7 +66,7 @@ sys.exit(not (a and a==b))' "$1" "$2"
 }
 
 # A command whose page faults do not vary (dd's buffer) with some CPU time (the loop).
-CMD=(sh -c 'dd if=/dev/zero of=/dev/null bs=4M count=25 2>/dev/null; i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; exit 7')
+CMD=(sh -c 'dd if=/dev/zero of=/dev/null bs=4M count=25 2>/dev/null; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; exit 7')
 # sum_json FILE: each event's sum over the ticks of the task rows, "name value" lines
 sum_json() {
 	python3 -c 'import json,sys
