@@ -28,6 +28,8 @@ struct perf_group {
 
 struct perf_row {
 	int cpu;
+	int pid;       /* the thread counted (cpu -1), -1: the CPU */
+	int cgroup_fd; /* the cgroup counted on the CPU (PERF_FLAG_PID_CGROUP), -1: none */
 	bool offline;
 	int ngroups;
 	struct perf_group *groups;
@@ -51,6 +53,7 @@ struct proc_source {
 static uint64_t monotonic_ns(void);
 
 struct perf_priv {
+	bool exec_pending; /* the command waits for its exec: its leaders enable on exec */
 	struct proc_source proc;
 	struct backend_req req;
 	struct backend_event *events;
@@ -141,9 +144,18 @@ long backend_nofile_free(long *limit)
 	return cur > used ? cur - used : 0;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
+/* A row's events: on its CPU, on its thread wherever it runs, or on its cgroup on its CPU. */
+static int sys_perf_event_open(struct perf_event_attr *attr, const struct perf_row *row,
+			       int group_fd)
 {
-	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	if (row->pid >= 0)
+		return (int)syscall(SYS_perf_event_open, attr, row->pid, -1, group_fd,
+				    PERF_FLAG_FD_CLOEXEC);
+	if (row->cgroup_fd >= 0)
+		return (int)syscall(SYS_perf_event_open, attr, row->cgroup_fd, row->cpu, group_fd,
+				    PERF_FLAG_FD_CLOEXEC | PERF_FLAG_PID_CGROUP);
+	return (int)syscall(SYS_perf_event_open, attr, -1, row->cpu, group_fd,
+			    PERF_FLAG_FD_CLOEXEC);
 }
 
 static void close_row(struct perf_priv *p, struct perf_row *row)
@@ -219,7 +231,12 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		struct event_encoding *enc = &p->enc[r * p->req.nevents + e];
 		if (!b->status[r * b->nevents + e].encoding[0] ||
 		    p->dropped[r * p->req.nevents + e])
-			continue;  /* did not encode, or no descriptor left for it */
+			continue; /* did not encode, or no descriptor left for it */
+		if (enc->procfs && (row->pid >= 0 || row->cgroup_fd >= 0)) {
+			set_status(b, r, e, EOPNOTSUPP,
+				   "/proc/stat counts CPUs, not a task or a cgroup");
+			continue;
+		}
 		if (enc->procfs) { /* read from /proc/stat, no perf event */
 			p->proc.used = true;
 			set_status(b, r, e, 0, NULL);
@@ -233,14 +250,25 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		struct perf_event_attr attr = enc->attr;
 		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				   PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+		/* an inherited group's read loses what exited children counted in its members:
+		 * each event is read on its own (read_inherited) */
+		bool alone = p->req.inherit && row->pid >= 0;
 		attr.disabled = g->leader_fd < 0;
-		attr.inherit = 0;
+		attr.inherit = alone;
+		if (alone) { /* its own leader: an inherited event cannot join a group */
+			attr.read_format &= ~(uint64_t)PERF_FORMAT_GROUP;
+			attr.disabled = 1;
+			/* a command waiting for its exec: counted from the exec on, as perf
+			 * stat -- CMD */
+			attr.enable_on_exec = p->exec_pending;
+		}
 		attr.sample_period = 0;
 		attr.freq = 0;
-		int fd = sys_perf_event_open(&attr, row->cpu, g->leader_fd);
+		int fd = sys_perf_event_open(&attr, row, alone ? -1 : g->leader_fd);
 		if (fd < 0) {
 			int err = errno;
-			if (err == ENODEV) {
+			/* a CPU gone offline, a thread that exited: the row is offline */
+			if (err == ENODEV || (err == ESRCH && row->pid >= 0)) {
 				close_row(p, row);
 				row->offline = true;
 				return 0;
@@ -254,6 +282,8 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 			close(fd);
 			continue;
 		}
+		if (alone && !p->exec_pending)
+			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 		if (g->leader_fd < 0)
 			g->leader_fd = fd;
 		g->event_index[g->nmembers] = e;
@@ -270,7 +300,7 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 			continue;
 		bool on = group_on(p, g, gi);
 		ioctl(g->leader_fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-		if (on)
+		if (on && !(p->req.inherit && p->exec_pending && row->pid >= 0))
 			ioctl(g->leader_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	}
 	return opened;
@@ -367,6 +397,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	}
 	b->priv = p;
 	p->req = *req;
+	p->exec_pending = req->exec_pending && *req->exec_pending;
 	int n = req->nevents, nc = req->ncpus;
 	p->events = calloc((size_t)n ? (size_t)n : 1, sizeof(*p->events));
 	p->cpus = calloc((size_t)nc ? (size_t)nc : 1, sizeof(int));
@@ -403,6 +434,8 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	for (int r = 0; r < nc; r++) {
 		struct perf_row *row = &p->rows[r];
 		row->cpu = req->cpus[r];
+		row->pid = req->pids ? req->pids[r] : -1;
+		row->cgroup_fd = req->cgroup_fds ? req->cgroup_fds[r] : -1;
 		row->ngroups = ngroups;
 		row->groups = calloc((size_t)ngroups, sizeof(*row->groups));
 		row->fds = malloc((size_t)(n ? n : 1) * sizeof(int));
@@ -554,6 +587,42 @@ static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_coun
 	return 0;
 }
 
+/* A task's (or a cgroup's) counter runs only while the task (a task of the cgroup) runs, so its
+ * enabled time stops while it sleeps and a tick it slept through would read "not counted". What
+ * it stands for is a count of the whole tick: enabled is the time since the counters opened,
+ * running that times the share the kernel really counted (less than 1 when multiplexed). */
+static void task_times(const struct perf_priv *p, struct raw_count *out, const bool *present,
+		       uint64_t now)
+{
+	uint64_t wall = now > p->proc.t0 ? now - p->proc.t0 : 0;
+	for (int e = 0; e < p->req.nevents; e++) {
+		struct raw_count *c = &out[e];
+		if (!present[e])
+			continue;
+		uint64_t run =
+		    c->enabled && c->running < c->enabled
+			? (uint64_t)((double)wall * (double)c->running / (double)c->enabled)
+			: wall;
+		c->enabled = wall;
+		c->running = run;
+	}
+}
+
+/* A task counted with its children (-- CMD): each event's own read {value, enabled, running}
+ * sums the task and its children, live or exited. */
+static void read_inherited(struct perf_priv *p, struct perf_row *row, struct raw_count *out,
+			   bool *present)
+{
+	for (int e = 0; e < p->req.nevents; e++) {
+		uint64_t v[4]; /* value, enabled, running, id */
+		if (row->fds[e] < 0 ||
+		    read(row->fds[e], v, sizeof(v)) < (ssize_t)(3 * sizeof(v[0])))
+			continue;
+		out[e] = (struct raw_count){v[0], v[1], v[2]};
+		present[e] = true;
+	}
+}
+
 static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *out, bool *present,
 		     bool *offline, uint64_t *t_ns, char *err, size_t errlen)
 {
@@ -576,6 +645,10 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 			}
 		}
 		offline[r] = false;
+		if (p->req.inherit && row->pid >= 0) {
+			read_inherited(p, row, o, pr);
+			continue;
+		}
 		for (int gi = 0; gi < row->ngroups; gi++) {
 			struct perf_group *g = &row->groups[gi];
 			if (g->leader_fd < 0)
@@ -589,6 +662,9 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 			}
 		}
 	}
+	for (int r = 0; r < p->req.ncpus; r++)
+		if (p->rows[r].pid >= 0 || p->rows[r].cgroup_fd >= 0)
+			task_times(p, out + (size_t)r * n, present + (size_t)r * n, *t_ns);
 	if (p->proc.used)
 		read_proc(b, p, out, present, offline, *t_ns);
 	return 0;

@@ -444,6 +444,12 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 		json_decref(topo);
 	if (h->rows[0])
 		json_object_set_new(o, "rows", jstr(h->rows));
+	if (h->ncpus && h->cpus[0].key[0]) { /* a task or cgroup run: each row's key */
+		json_t *keys = json_array();
+		for (int i = 0; i < h->ncpus; i++)
+			json_array_append_new(keys, jstr(h->cpus[i].key));
+		json_object_set_new(o, "row_keys", keys);
+	}
 	json_object_set_new(o, "interval_ms", json_integer(h->interval_ms));
 	if (h->counter_bits && h->counter_bits < 64)
 		json_object_set_new(o, "counter_bits", json_integer(h->counter_bits));
@@ -1060,6 +1066,21 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 		if (!json_is_string(rows) || json_string_length(rows) >= sizeof(h->rows))
 			goto bad_rows;
 		snprintf(h->rows, sizeof(h->rows), "%s", json_string_value(rows));
+	}
+	json_t *keys = json_object_get(o, "row_keys");
+	if (keys && !json_is_null(keys)) {
+		if (!json_is_array(keys) || json_array_size(keys) != (size_t)h->ncpus)
+			return perr(p, "header: \"row_keys\" must name a task or cgroup per row");
+		json_array_foreach(keys, i, c)
+		{
+			if (!json_is_string(c) || json_string_length(c) == 0 ||
+			    json_string_length(c) >= sizeof(h->cpus[i].key))
+				return perr(p,
+					    "header: \"row_keys\" must name a task or cgroup per "
+					    "row");
+			snprintf(h->cpus[i].key, sizeof(h->cpus[i].key), "%s",
+				 json_string_value(c));
+		}
 	}
 	p->r->cpus = seen;
 	p->r->counter_bits = h->counter_bits;

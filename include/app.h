@@ -10,6 +10,7 @@
 #include "rows.h"
 #include "run_options.h"
 #include "session.h"
+#include "target.h"
 #include <stdarg.h>
 #include <stdbool.h>
 
@@ -97,9 +98,11 @@ struct app_ctx {
 	} offcore_choice;
 	/* a recorded source's instance: the recording (replay.h), read by playback.c */
 	struct replay *replay;
-	struct rows_choice rows;	 /* what a row stands for (rows.h): app_set_rows */
-	struct frame frame;		 /* the last frame built */
-	bool frame_wants_self;		 /* the front end reads frame.self: only app_want_self */
+	struct rows_choice rows; /* what a row stands for (rows.h): app_set_rows */
+	struct target target;	 /* tasks or cgroups counted (target.h); TARGET_CPUS: the CPUs */
+	bool exec_pending;	 /* -- CMD waits for its exec until its counters are open */
+	struct frame frame;	 /* the last frame built */
+	bool frame_wants_self;	 /* the front end reads frame.self: only app_want_self */
 	struct frame_store *frame_store; /* what the frame points to */
 	uint64_t frames;		 /* frames built */
 	uint64_t refresh_seen;		 /* windows (or ticks) already turned into a frame */

@@ -53,7 +53,8 @@ struct observer {
 	 * -1 with a message logged (the run ends with status 1). */
 	int (*attach)(struct observer *o, struct app_ctx *app, struct loop *loop);
 	/* @fd is readable: 0 when it is not the observer's, 1 when it was read, 2 when it was and
-	 * ticks of a streamed source are waiting. */
+	 * ticks of a streamed source are waiting, 3 when what is counted ended (-- CMD): one last
+	 * tick, then the run ends. */
 	int (*on_input)(struct observer *o, struct app_ctx *app, int fd);
 	/* The loop's timer fired (@ev: its lateness and overruns), before the tick is read. */
 	void (*on_timer)(struct observer *o, struct app_ctx *app, const struct loop_event *ev);
@@ -83,8 +84,11 @@ struct run_facts {
 	unsigned caps;			      /* enum source_cap */
 	long interval_ms;
 	int ncpus;
-	const int *cpus;   /* CPU number per row */
-	int rows_unit;	   /* what a row stands for: enum row_unit (rows.h) */
+	const int *cpus; /* CPU number per row */
+	int rows_unit;	 /* what a row stands for: enum row_unit (rows.h) */
+	/* a task or cgroup run (target.h): the key each row sums into, its label; NULL else */
+	const int *row_key;
+	const struct row_key *keys;
 	struct loop *loop; /* the run loop, NULL until it runs */
 };
 void app_facts(const struct app_ctx *app, struct run_facts *f);

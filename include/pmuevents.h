@@ -55,6 +55,13 @@ int pmuevents_register(struct pmuev_lib *lib, struct mode_registry *r, char *sum
 const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r, const char *name,
 				  char *err, size_t errlen);
 
+/* -M LIST as perf stat -M: each comma-separated item a whole metric or metric group name, any
+ * case; a metric is preferred over a group (tma_frontend_bound is the metric, not
+ * tma_frontend_bound_group); an unknown name or a prefix is refused. The mode perf:A[+B...] is
+ * registered and returned, or NULL with the reason in @err. */
+const struct mode *pmuevents_metrics(struct pmuev_lib *lib, struct mode_registry *r,
+				     const char *list, char *err, size_t errlen);
+
 /* Counts for reports and tests. */
 struct pmuev_stats {
 	char model[64]; /* mapfile.csv's directory ("skylake", "arm/cortex-a53") */

@@ -83,6 +83,9 @@ struct rec_header {
 		 * (topology.h), for rows keyed by a core, socket, ... on replay */
 		bool has_topology;
 		int socket, die, cluster, core, cache_level, cache;
+		/* header "row_keys" (a task or cgroup run, then "cpus" are row numbers): the task
+		 * ("sh[12]") or cgroup path the row sums into; "" none */
+		char key[48];
 	} * cpus; /* monitored CPUs, in file order */
 };
 

@@ -7,29 +7,7 @@
 #include "topology.h"
 #include <stdbool.h>
 
-/* The unit a row is keyed by. The topology units group CPUs; later kinds (a task, a cgroup)
- * key rows by other ids with the same struct row_key. */
-enum row_unit {
-	ROWS_CPU,     /* one row per CPU, "0" (the default) */
-	ROWS_CORE,    /* SMT siblings summed, S0-D0-C1 (perf --per-core) */
-	ROWS_DIE,     /* S0-D0 (perf --per-die) */
-	ROWS_SOCKET,  /* S0 (perf --per-socket) */
-	ROWS_CLUSTER, /* S0-D0-CLS0 (perf --per-cluster) */
-	ROWS_CACHE,   /* the last-level cache domain, S0-D0-L3-ID0 (perf --per-cache) */
-	ROWS_TYPE,    /* core type of a hybrid / big.LITTLE machine, cpu_core */
-	ROWS_NUNITS
-};
-
-/* One row's key: its kind, an id unique within the kind, and the label outputs print. */
-#define ROW_LABEL_MAX 40
-struct row_key {
-	enum row_unit kind;
-	long id;      /* the CPU, or the group's index in row order */
-	int tuple[4]; /* the numeric key rows sort by: (socket, die, core) for a core, ... */
-	char label[ROW_LABEL_MAX]; /* "3", "S0-D0-C1", "S1", "cpu_atom" */
-	int ncpus;     /* CPUs summed into the row (counted this tick, or all when none) */
-	int first_cpu; /* its lowest CPU */
-};
+/* enum row_unit and struct row_key: topology.h */
 
 /* "cpu", "core", "die", "socket", "cluster", "cache", "type". */
 const char *rows_unit_name(enum row_unit u);
@@ -53,6 +31,14 @@ struct rows_agg;
 const struct snapshot *rows_aggregate(struct rows_agg **agg, const struct snapshot *s,
 				      enum row_unit unit, const struct topology *t,
 				      const struct row_key **keys);
+/*
+ * The rows of @s summed by @row_keys[r] (each counter row's key, ids 0..@nkeys-1 in row order):
+ * a process's threads, a cgroup's CPUs. As rows_aggregate otherwise; the keys returned are
+ * @row_keys' with the CPUs counted. NULL when out of memory.
+ */
+const struct snapshot *rows_aggregate_keys(struct rows_agg **agg, const struct snapshot *s,
+					   const struct row_key *keys, int nkeys,
+					   const int *row_key, const struct row_key **out);
 /* The key of CPU @cpu's row under @unit (label "S0-D0-C1"); an unknown CPU keeps its own
  * ("CPU5"). */
 void rows_key_of(const struct topology *t, enum row_unit unit, int cpu, struct row_key *out);

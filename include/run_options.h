@@ -65,6 +65,13 @@ struct options {
 	const char *help_roff;	 /* --help-roff TEMPLATE: write the manual page */
 	bool force;		 /* --force: -r, :record and :export FILE may be symbolic links */
 	const char *completion;	 /* --completion SHELL: write the completion script */
+	const char *pids;	 /* -p PID[,PID...]: processes (all their threads) */
+	const char *tids;	 /* -t TID[,TID...]: threads */
+	const char *user;	 /* -u USER: the processes of a user (name or uid) */
+	const char *cgroups;	 /* -G CGROUP[,...]: cgroup v2 paths under /sys/fs/cgroup */
+	const char *each_cgroup; /* --for-each-cgroup PATTERN (a regular expression) */
+	char **command;		 /* after --: the command counted from its exec, NULL none */
+	int ncommand;
 	bool help, version;
 };
 

@@ -140,6 +140,12 @@ struct session_config {
 	 * ncpus is n/a) */
 	int row_cpus;
 	unsigned slots; /* issue slots per cycle (caps/slots) for the "slots" builtin, 0 unknown */
+	/* per row: the thread, the cgroup descriptor (backend_req); NULL: the CPU. The caller
+	 * keeps them for the session's life. */
+	const int *pids;
+	const int *cgroup_fds;
+	bool inherit;
+	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
 };
 
 /* The compiled formulas of a mode's metrics. */

@@ -74,6 +74,13 @@ struct backend_req {
 	const struct backend_event *events;
 	int nsets;	 /* >1: only one set counts per tick, rotated by backend_select_set */
 	bool singletons; /* open each event as its own group so the kernel multiplexes them */
+	/* What a row counts (target.h), NULL for every row counting its CPU: the thread
+	 * (pid = TID, cpu = -1; -1 = the CPU), and the cgroup directory's descriptor counted on
+	 * the row's CPU (PERF_FLAG_PID_CGROUP; -1 = none). */
+	const int *pids;
+	const int *cgroup_fds;
+	bool inherit;		  /* a task's children count too, from its exec on (-- CMD) */
+	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
 };
 
 /* Per (row, event): did it open, and if not why. */

@@ -44,4 +44,32 @@ int topology_set(struct topology *t, int cpu, const struct topo_cpu *place);
 const struct topo_cpu *topology_cpu(const struct topology *t, int cpu);
 void topology_free(struct topology *t);
 
+/* The unit a row is keyed by. The topology units group CPUs; later kinds (a task, a cgroup)
+ * key rows by other ids with the same struct row_key. */
+enum row_unit {
+	ROWS_CPU,     /* one row per CPU, "0" (the default) */
+	ROWS_CORE,    /* SMT siblings summed, S0-D0-C1 (perf --per-core) */
+	ROWS_DIE,     /* S0-D0 (perf --per-die) */
+	ROWS_SOCKET,  /* S0 (perf --per-socket) */
+	ROWS_CLUSTER, /* S0-D0-CLS0 (perf --per-cluster) */
+	ROWS_CACHE,   /* the last-level cache domain, S0-D0-L3-ID0 (perf --per-cache) */
+	ROWS_TYPE,    /* core type of a hybrid / big.LITTLE machine, cpu_core */
+	ROWS_NUNITS,  /* the units :rows and --rows choose; the kinds below come from what is
+		       * counted (target.h: -p, -t, -u, -- CMD, -G) */
+	ROWS_TASK = ROWS_NUNITS, /* a process or thread, "comm[pid]" */
+	ROWS_CGROUP,		 /* a cgroup v2 group, its path under /sys/fs/cgroup */
+	ROWS_NKINDS
+};
+
+/* One row's key: its kind, an id unique within the kind, and the label outputs print. */
+#define ROW_LABEL_MAX 40
+struct row_key {
+	enum row_unit kind;
+	long id;      /* the CPU, or the group's index in row order */
+	int tuple[4]; /* the numeric key rows sort by: (socket, die, core) for a core, ... */
+	char label[ROW_LABEL_MAX]; /* "3", "S0-D0-C1", "S1", "cpu_atom" */
+	int ncpus;     /* CPUs summed into the row (counted this tick, or all when none) */
+	int first_cpu; /* its lowest CPU */
+};
+
 #endif

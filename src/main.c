@@ -286,7 +286,12 @@ int main(int argc, char **argv)
 		rc = ui_run(&app);
 #endif
 	if (rc == 0 && remote_app_gave_up(&app))
-		rc = 1; /* the reason is in the log */
+		rc = 1;		/* the reason is in the log */
+	if (app.target.child) { /* -- CMD: perf stat's summary, and the command's status */
+		app_target_summary(&app, stderr);
+		app_free(&app);
+		return rc ? rc : target_exit_status(&app.target);
+	}
 	app_free(&app); /* closes the recording: its last write counts */
 	char why[512];
 	if (rc == 0 && safe_output_unrecovered(why, sizeof(why))) {

@@ -330,6 +330,42 @@ HANDLER(apply_rows)
 	return 0;
 }
 
+/* perf stat's -x SEP: CSV (pmutop's separator is the comma). */
+HANDLER(apply_field_sep)
+{
+	if (strcmp(arg, ",") != 0) {
+		snprintf(err, errlen,
+			 "-x \"%s\": pmutop writes CSV with commas only: use -x, or -f csv", arg);
+		return -1;
+	}
+	o->format = output_format_parse("csv");
+	return 0;
+}
+
+/* perf stat's -j: JSON output. */
+HANDLER(apply_json)
+{
+	(void)arg, (void)err, (void)errlen;
+	o->format = output_format_parse("json");
+	return 0;
+}
+
+/* perf stat's -a and -A: every CPU, a row each: what pmutop counts when no task is named. */
+HANDLER(apply_all_cpus)
+{
+	(void)arg;
+	if (o->pids || o->tids || o->user || o->cgroups || o->each_cgroup) {
+		snprintf(err, errlen,
+			 "-a counts every CPU: it cannot be combined with -p, -t, -u "
+			 "or -G");
+		return -1;
+	}
+	return 0;
+}
+
+/* -I MS: perf stat's interval in ms (pmutop's -i). */
+HANDLER(apply_interval_print) { return parse_duration(arg, 1, "-I", &o->interval_ms, err, errlen); }
+
 /* --per-core .. --per-type: the option takes no argument; the unit is the handler's. */
 #define PER_UNIT(name, unit)                                                                       \
 	HANDLER(name)                                                                              \
@@ -344,6 +380,7 @@ PER_UNIT(apply_per_socket, ROWS_SOCKET)
 PER_UNIT(apply_per_cluster, ROWS_CLUSTER)
 PER_UNIT(apply_per_cache, ROWS_CACHE)
 PER_UNIT(apply_per_type, ROWS_TYPE)
+PER_UNIT(apply_no_aggr, ROWS_CPU)
 
 /* Shown in the agent's completion and help only where it has the option (no OPTION_SCREEN). The
  * completion words (OPTION_COMPLETE_*) are listed in options.h. Order: as --help lists them. */
@@ -383,6 +420,34 @@ static const struct option_def option_table[] = {
      FN(apply_per_cache)},
     {"per-type", LONG_ONLY, NULL, "a row per core type (hybrid, big.LITTLE): cpu_core, ...",
      OPTION_CLI, FN(apply_per_type)},
+    {"pid", 'p', "PID[,PID...]",
+     "count these processes (all their threads), a row each, on whichever CPU they run (as "
+     "perf stat -p)",
+     OPTION_CLI, STR(pids)},
+    {"tid", 't', "TID[,TID...]", "count these threads, a row each (as perf stat -t)", OPTION_CLI,
+     STR(tids)},
+    {"uid", 'u', "USER", "count the processes of USER (name or uid), a row each", OPTION_CLI,
+     STR(user)},
+    {"cgroup", 'G', "CGROUP[,...]",
+     "count these cgroups (paths under perf's cgroup mount: a v1 perf_event hierarchy, else v2), "
+     "a row each, one counter group per CPU (as perf stat -G)",
+     OPTION_CLI, STR(cgroups)},
+    {"for-each-cgroup", LONG_ONLY, "PATTERN",
+     "count every cgroup whose path (under the cgroup mount -G uses) matches the regular "
+     "expression PATTERN, a row "
+     "each (as perf stat --for-each-cgroup)",
+     OPTION_CLI, STR(each_cgroup)},
+    {"all-cpus", 'a', NULL,
+     "every CPU (as perf stat -a): what pmutop counts when no task or cgroup is named", OPTION_CLI,
+     FN(apply_all_cpus)},
+    {"no-aggr", 'A', NULL, "a row per CPU (as perf stat -A): pmutop's default rows (--rows cpu)",
+     OPTION_CLI, FN(apply_no_aggr)},
+    {"interval-print", 'I', "MS", "as perf stat -I MS: the interval in milliseconds (same as -i)",
+     OPTION_CLI, FN(apply_interval_print)},
+    {"field-separator", 'x', "SEP", "as perf stat -x,: CSV output (same as -f csv; commas only)",
+     OPTION_CLI, FN(apply_field_sep)},
+    {"json", 'j', NULL, "as perf stat -j: JSON output (same as -f json)", OPTION_CLI,
+     FN(apply_json)},
     {"output", 'o', "FILE", "batch mode: write the records to FILE instead of stdout", OPTION_CLI,
      STR(output), .complete = "@files"},
     {"format", 'f', "FMT", "batch format: @formats (json: one object per line)", OPTION_CLI,
@@ -433,8 +498,9 @@ static const struct option_def option_table[] = {
      "modes perf:GROUP (hybrid: perf:cpu_core.GROUP, perf:cpu_atom.GROUP, each on its core "
      "type's CPUs)",
      OPTION_CLI, STR(perf_events), .complete = "@dirs"},
-    {"metrics", 'M', "GROUP",
-     "as perf stat -M: run the perf:GROUP mode (a metric group or one metric) of --perf-events",
+    {"metrics", 'M', "NAME[,NAME...]",
+     "as perf stat -M: whole metric or metric group names of --perf-events in any case, a "
+     "metric before a group of a longer name; runs the mode perf:NAME[+NAME...]",
      OPTION_CLI, STR(perf_metric), .complete = "@groups"},
     {"likwid-groups", LONG_ONLY, "DIR",
      "likwid performance groups as modes likwid:GROUP, from DIR/<arch>/*.txt (arch of this "
@@ -615,6 +681,8 @@ void options_usage(FILE *out, enum options_program prog)
 		text_fprintf(
 		    out,
 		    "usage: pmutop [options]            live per-CPU counter monitor\n"
+		    "       pmutop [options] -- CMD ... count CMD and its children from its exec "
+		    "(as perf stat)\n"
 		    "       pmutop -b -n N [options]    batch output\n"
 		    "       pmutop probe cache [...]    measure cache sizes, line size and TLB "
 		    "reach\n\n"
@@ -912,8 +980,27 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 		if (apply(o, d, arg, err, errlen) < 0)
 			return -1;
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument \"%s\" (see --help)", argv[optind]);
+	if (optind < argc && optind > 0 && strcmp(argv[optind - 1], "--") == 0) {
+		/* pmutop [OPTIONS] -- CMD [ARGS]: counted from its exec, as perf stat -- CMD */
+		o->command = argv + optind;
+		o->ncommand = argc - optind;
+	} else if (optind < argc) {
+		snprintf(err, errlen,
+			 "unexpected argument \"%s\" (see --help; a command to count goes after "
+			 "--: pmutop -- CMD ARGS)",
+			 argv[optind]);
+		return -1;
+	}
+	if (o->command && (o->pids || o->tids || o->user || o->cgroups || o->each_cgroup)) {
+		snprintf(err, errlen,
+			 "-- CMD counts the command: it cannot be combined with -p, -t, "
+			 "-u or -G");
+		return -1;
+	}
+	if ((o->pids || o->tids || o->user) && (o->cgroups || o->each_cgroup)) {
+		snprintf(err, errlen,
+			 "tasks (-p, -t, -u) and cgroups (-G, --for-each-cgroup) are "
+			 "counted in separate runs");
 		return -1;
 	}
 	if (o->replay && o->record && strcmp(o->replay, o->record) == 0) {

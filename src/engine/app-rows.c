@@ -69,6 +69,11 @@ const struct topology *app_rows_topology(struct app_ctx *app)
 
 int app_set_rows(struct app_ctx *app, enum row_unit unit, char *err, size_t errlen)
 {
+	if (app->target.kind != TARGET_CPUS) {
+		snprintf(err, errlen, "rows: this run's rows are the %s it counts",
+			 app->target.kind == TARGET_TASKS ? "tasks" : "cgroups");
+		return -1;
+	}
 	if (unit < 0 || unit >= ROWS_NUNITS) {
 		snprintf(err, errlen, "rows: unknown unit (units: %s)", rows_unit_list());
 		return -1;
@@ -96,6 +101,12 @@ const struct snapshot *app_rows_snapshot(struct app_ctx *app, const struct snaps
 					 const struct row_key **keys)
 {
 	*keys = NULL;
+	if (app->target.kind != TARGET_CPUS) { /* threads into processes, CPUs into cgroups */
+		const struct target *t = &app->target;
+		const struct snapshot *s =
+		    rows_aggregate_keys(&app->rows.agg, live, t->keys, t->nkeys, t->row_key, keys);
+		return s ? s : live;
+	}
 	if (app->rows.unit == ROWS_CPU || !app->rows.have_topology)
 		return live;
 	const struct snapshot *s =
@@ -115,6 +126,21 @@ void app_rows_free(struct app_ctx *app)
 int app_rows_init(struct app_ctx *app, char *err, size_t errlen)
 {
 	enum row_unit u;
+	if (app_target_from_recording(app) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return 1;
+	}
+	if (app->target.kind != TARGET_CPUS) {
+		if (app->opt.rows && strcmp(app->opt.rows, "cpu") != 0) {
+			snprintf(err, errlen,
+				 "--rows %s: this run's rows are the tasks or cgroups "
+				 "it counts",
+				 app->opt.rows);
+			return 2;
+		}
+		app->rows.unit = app->target.kind == TARGET_TASKS ? ROWS_TASK : ROWS_CGROUP;
+		return 0;
+	}
 	if (app->opt.rows) { /* --rows UNIT, --per-core, ... */
 		char why[256];
 		if (rows_unit_parse(app->opt.rows, &u, err, errlen) < 0)

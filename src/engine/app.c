@@ -89,6 +89,9 @@ void app_facts(const struct app_ctx *app, struct run_facts *f)
 				.ncpus = app->ncpus,
 				.cpus = app->cpus,
 				.rows_unit = app->rows.unit,
+				.row_key =
+				    app->target.kind != TARGET_CPUS ? app->target.row_key : NULL,
+				.keys = app->target.keys,
 				.loop = app->loop_ready ? (struct loop *)&app->loop : NULL};
 }
 
@@ -613,7 +616,9 @@ static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_
 		snprintf(err, errlen, "mode %s: %s", m->name, why);
 		return -1;
 	}
-	if (n == app->ncpus && memcmp(cpus, app->cpus, (size_t)n * sizeof(int)) == 0) {
+	/* tasks or cgroups keep their rows (a mode of one core type chooses among CPUs only) */
+	if (app->target.kind != TARGET_CPUS ||
+	    (n == app->ncpus && memcmp(cpus, app->cpus, (size_t)n * sizeof(int)) == 0)) {
 		if (resolve_mode(app, m, &sm, err, errlen) < 0)
 			return -1;
 		return app_run_mode(app, &sm, err, errlen);
@@ -979,6 +984,12 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .row_cpus = app->machine.aggregated_cpus,
 	    .slots = app->machine.slots,
 	};
+	if (app->target.kind != TARGET_CPUS) { /* a row per thread, or per (cgroup, CPU) */
+		cfg.pids = app->target.row_pid;
+		cfg.cgroup_fds = app->target.row_cgroup;
+		cfg.inherit = app->target.inherit;
+		cfg.exec_pending = &app->exec_pending;
+	}
 	return session_new(&cfg, err, errlen);
 }
 
@@ -1027,6 +1038,11 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	int cpus[APP_MAX_ROWS], n, rc;
 	if (intercepted(app, "cpus", list ? list : "all", err, errlen, &rc))
 		return rc;
+	if (app->target.kind != TARGET_CPUS) {
+		snprintf(err, errlen, "cpus: this run counts %s, not CPUs",
+			 app->target.kind == TARGET_TASKS ? "tasks" : "cgroups");
+		return -1;
+	}
 	if (choose_cpus(app, list, cpus, &n, err, errlen) < 0)
 		return -1;
 	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
@@ -1477,6 +1493,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	cpuset_clear(&app->cpus_chosen);
 	for (int r = 0; r < app->ncpus; r++)
 		cpuset_add(&app->cpus_chosen, app->cpus[r]);
+	if ((rc = app_target_init(app, err, errlen)) != 0)
+		return rc;
 	app->online_read_ns = loop_now_ns();
 	fill_core_types(app);
 	probe_counters(app);
@@ -1498,7 +1516,13 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		}
 	} else {
 		char perf_name[80];
-		if (app->opt.perf_metric)
+		if (app->opt.perf_metric && app->perfev) { /* whole names, a metric first, lists */
+			const struct mode *pm = pmuevents_metrics(
+			    app->perfev, app->modes, app->opt.perf_metric, err, errlen);
+			if (!pm)
+				return 2;
+			snprintf(perf_name, sizeof(perf_name), "%s", pm->name);
+		} else if (app->opt.perf_metric)
 			snprintf(perf_name, sizeof(perf_name), "perf:%s", app->opt.perf_metric);
 		const char *name = app->opt.perf_metric ? perf_name
 				   : app->opt.mode	? app->opt.mode
@@ -1528,6 +1552,8 @@ int app_tick(struct app_ctx *app, char *err, size_t errlen)
 			app_log(app, MSG_WARN, "following CPU hotplug: %s", why);
 	}
 	int rc = session_tick(app->session, (uint64_t)app_tick_ms(app) * 1000000ULL, err, errlen);
+	if (rc == 0)
+		app_target_release(app); /* primed at zero: -- CMD may exec now */
 	if (rc > 0) {
 		app->ticks++;
 		const struct snapshot *snap = session_snapshot(app->session);
@@ -1578,6 +1604,7 @@ void app_free(struct app_ctx *app)
 	frame_store_free(app->frame_store);
 	app->frame_store = NULL;
 	app_rows_free(app);
+	target_free(&app->target); /* after the counters on its cgroups closed */
 	pmuevents_free(app->perfev);
 	app->perfev = NULL;
 	if (app->modes) {

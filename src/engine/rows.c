@@ -10,7 +10,7 @@
 static const struct {
 	const char *name;
 	const char *help;
-} unit_table[ROWS_NUNITS] = {
+} unit_table[ROWS_NKINDS] = {
     [ROWS_CPU] = {"cpu", "one row per CPU (the default)"},
     [ROWS_CORE] = {"core", "one row per core, SMT siblings summed: S0-D0-C1 (perf --per-core)"},
     [ROWS_DIE] = {"die", "one row per die: S0-D0 (perf --per-die)"},
@@ -19,16 +19,18 @@ static const struct {
     [ROWS_CACHE] = {"cache",
 		    "one row per last-level cache domain: S0-D0-L3-ID0 (perf --per-cache)"},
     [ROWS_TYPE] = {"type", "one row per core type (hybrid, big.LITTLE): cpu_core, cpu_atom"},
+    [ROWS_TASK] = {"task", "one row per process or thread counted (-p, -t, -u, -- CMD)"},
+    [ROWS_CGROUP] = {"cgroup", "one row per cgroup counted (-G, --for-each-cgroup)"},
 };
 
 const char *rows_unit_name(enum row_unit u)
 {
-	return u >= 0 && u < ROWS_NUNITS ? unit_table[u].name : "?";
+	return u >= 0 && u < ROWS_NKINDS ? unit_table[u].name : "?";
 }
 
 const char *rows_unit_help(enum row_unit u)
 {
-	return u >= 0 && u < ROWS_NUNITS ? unit_table[u].help : "";
+	return u >= 0 && u < ROWS_NKINDS ? unit_table[u].help : "";
 }
 
 const char *rows_unit_list(void) { return "cpu|core|die|socket|cluster|cache|type"; }
@@ -241,19 +243,42 @@ static int group_rows(struct rows_agg *a, const struct snapshot *s, enum row_uni
 	return ng;
 }
 
-const struct snapshot *rows_aggregate(struct rows_agg **agg, const struct snapshot *s,
-				      enum row_unit unit, const struct topology *t,
-				      const struct row_key **keys)
+/* Groups the rows by given keys: a->keys[k] = @keys[k], a->group_of[r] = @row_key[r]. */
+static int group_by_keys(struct rows_agg *a, const struct snapshot *s, const struct row_key *keys,
+			 int nkeys, const int *row_key)
+{
+	for (int k = 0; k < nkeys; k++) {
+		a->keys[k] = keys[k];
+		a->keys[k].ncpus = 0;
+		a->keys[k].first_cpu = INT_MAX;
+	}
+	for (int r = 0; r < s->nrows; r++) {
+		struct row_key *g = &a->keys[row_key[r]];
+		if (s->cpus[r] < g->first_cpu)
+			g->first_cpu = s->cpus[r];
+		g->ncpus++;
+		a->group_of[r] = row_key[r];
+	}
+	for (int k = 0; k < nkeys; k++)
+		if (a->keys[k].first_cpu == INT_MAX)
+			a->keys[k].first_cpu = 0;
+	return nkeys;
+}
+
+static const struct snapshot *aggregate(struct rows_agg **agg, const struct snapshot *s,
+					enum row_unit unit, const struct topology *t,
+					const struct row_key *given, int nkeys, const int *row_key,
+					const struct row_key **keys)
 {
 	*keys = NULL;
-	if (unit == ROWS_CPU || s->row_cpus || !s->program || s->nrows <= 0)
+	if ((unit == ROWS_CPU && !given) || s->row_cpus || !s->program || s->nrows <= 0)
 		return NULL;
 	int n = s->nevents, nm = s->nmetrics;
-	struct rows_agg *a = agg_for(*agg, s->nrows, n, nm);
+	struct rows_agg *a = agg_for(*agg, s->nrows > nkeys ? s->nrows : nkeys, n, nm);
 	*agg = a;
 	if (!a)
 		return NULL;
-	int ng = group_rows(a, s, unit, t);
+	int ng = given ? group_by_keys(a, s, given, nkeys, row_key) : group_rows(a, s, unit, t);
 	/* the rows the all row is made of (snapshot_compute): online, something counted */
 	for (int r = 0; r < s->nrows; r++) {
 		a->skip[r] = true;
@@ -320,7 +345,9 @@ const struct snapshot *rows_aggregate(struct rows_agg **agg, const struct snapsh
 	}
 	for (int g = 0; g < ng; g++) {
 		a->keys[g].ncpus = a->row_ncpus[g] ? a->row_ncpus[g] : a->keys[g].ncpus;
-		a->row_ncpus[g] = a->keys[g].ncpus;
+		/* a process is one unit however many threads it has: per-task rates, not per
+		 * thread averages */
+		a->row_ncpus[g] = unit == ROWS_TASK ? 1 : a->keys[g].ncpus;
 	}
 	struct snapshot *d = &a->snap;
 	*d = *s;
@@ -339,6 +366,12 @@ const struct snapshot *rows_aggregate(struct rows_agg **agg, const struct snapsh
 	d->total_running = a->total_running;
 	d->total_classes = a->total_classes;
 	snapshot_compute(d);
+	/* tasks and cgroups: the all row is computed over them (a task counts once, not once
+	 * per thread) */
+	if (given) {
+		*keys = a->keys;
+		return d;
+	}
 	/* the all row is the per-CPU snapshot's, exactly */
 	memcpy(a->total_counts, s->total_counts, (size_t)n * sizeof(struct count));
 	memcpy(a->total_values, s->total_values, (size_t)nm * sizeof(double));
@@ -349,4 +382,19 @@ const struct snapshot *rows_aggregate(struct rows_agg **agg, const struct snapsh
 	memcpy(d->split, s->split, sizeof(d->split));
 	*keys = a->keys;
 	return d;
+}
+
+const struct snapshot *rows_aggregate(struct rows_agg **agg, const struct snapshot *s,
+				      enum row_unit unit, const struct topology *t,
+				      const struct row_key **keys)
+{
+	return aggregate(agg, s, unit, t, NULL, 0, NULL, keys);
+}
+
+const struct snapshot *rows_aggregate_keys(struct rows_agg **agg, const struct snapshot *s,
+					   const struct row_key *keys, int nkeys,
+					   const int *row_key, const struct row_key **out)
+{
+	return aggregate(agg, s, keys && nkeys ? keys[0].kind : ROWS_TASK, NULL, keys, nkeys,
+			 row_key, out);
 }

@@ -144,7 +144,12 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 					taken = app->observers[i]->on_input(app->observers[i], app,
 									    ev.fd);
 			if (taken == 1)
-				break; /* nothing changes on the screen */
+				break;	  /* nothing changes on the screen */
+			if (taken == 3) { /* what is counted ended: its last counts, the end */
+				one_tick(&r);
+				r.done = true;
+				break;
+			}
 			if (taken == 2)
 				drain(&r); /* ticks of a streamed source arrived */
 			else if (ev.fd == STDIN_FILENO && fe->on_stdin)

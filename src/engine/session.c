@@ -159,6 +159,10 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	    .events = mode->events,
 	    .nsets = mode->nsets,
 	    .singletons = mode->singletons,
+	    .pids = s->cfg.pids,
+	    .cgroup_fds = s->cfg.cgroup_fds,
+	    .inherit = s->cfg.inherit,
+	    .exec_pending = s->cfg.exec_pending,
 	};
 	if (ops->open(&nb, &req, err, errlen) < 0) {
 		backend_free(&nb);

@@ -1155,6 +1155,110 @@ const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r
 	return mode_find(r, full);
 }
 
+/* Adds metric index @i to @want once. */
+static void want_add(int *want, int *n, int i)
+{
+	for (int k = 0; k < *n; k++)
+		if (want[k] == i)
+			return;
+	want[(*n)++] = i;
+}
+
+const struct mode *pmuevents_metrics(struct pmuev_lib *lib, struct mode_registry *r,
+				     const char *list, char *err, size_t errlen)
+{
+	/* a model with metrics per core type: "cpu_atom.TopdownL1[,...]" */
+	const char *unit = lib->only, *names = list;
+	for (int u = 0; lib->per_type && u < lib->nunits && unit == lib->only; u++) {
+		size_t k = strlen(lib->units[u]);
+		if (strncmp(list, lib->units[u], k) == 0 && list[k] == '.')
+			unit = lib->units[u], names = list + k + 1;
+	}
+	if (lib->per_type && unit == lib->only) {
+		char c[80];
+		text_escape(list, strlen(list), c, sizeof(c));
+		snprintf(err, errlen,
+			 "-M %s: perf-events model %s has metrics per core type: perf:%s.%s or "
+			 "perf:%s.%s (-M TYPE.NAME; each counts on its core type's CPUs)",
+			 c, lib->model, lib->units[0], c, lib->units[1], c);
+		return NULL;
+	}
+	int *want = calloc((size_t)lib->nmt + 1, sizeof(int)), n = 0;
+	char *copy = strdup(names), *save = NULL, joined[256] = "";
+	if (!want || !copy) {
+		free(want), free(copy);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	int items = 0;
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char c[80];
+		if (unit && *unit && strncmp(item, unit, strlen(unit)) == 0 &&
+		    item[strlen(unit)] == '.')
+			item += strlen(unit) + 1; /* the list's core type named again */
+		text_escape(item, strlen(item), c, sizeof(c));
+		/* a metric first: tma_frontend_bound is the metric, not tma_frontend_bound_group */
+		const struct pmuev_metric *m = find_metric(lib, item, unit);
+		const char *group = NULL;
+		for (int g = 0; !m && !group && g < lib->ngroups; g++)
+			if (strcasecmp(lib->groups[g], item) == 0)
+				group = lib->groups[g];
+		if (m) {
+			want_add(want, &n, (int)(m - lib->mt));
+			const char *const *vars;
+			int nv = m->expr ? expr_vars(m->expr, &vars) : 0;
+			for (int k = 0; k < nv; k++) { /* the metrics it refers to, shown too */
+				const struct pmuev_metric *ref = find_metric(lib, vars[k], unit);
+				if (ref && ref != m)
+					want_add(want, &n, (int)(ref - lib->mt));
+			}
+		} else if (group) {
+			for (int i = 0; i < lib->nmt; i++)
+				if (in_groups(lib->mt[i].groups, group) &&
+				    unit_fits(lib->mt[i].pmu, unit))
+					want_add(want, &n, i);
+		} else {
+			snprintf(
+			    err, errlen,
+			    "-M %s: no metric or metric group of that name in perf-events model "
+			    "%s (whole names, any case; --list-modes lists the groups)",
+			    c, lib->model);
+			free(want), free(copy);
+			return NULL;
+		}
+		size_t u = strlen(joined);
+		snprintf(joined + u, sizeof(joined) - u, "%s%s", items++ ? "+" : "",
+			 m ? m->name : group);
+	}
+	free(copy);
+	if (!items) {
+		free(want);
+		snprintf(err, errlen, "-M: empty list");
+		return NULL;
+	}
+	/* the mode's name: perf:NAME[+NAME...], cut to fit (a long metric name is still chosen) */
+	char full[MODE_NAME_MAX + 1];
+	const char *dot = lib->per_type ? "." : "", *type = lib->per_type ? unit : "";
+	size_t pre = 5 + strlen(type) + strlen(dot);
+	snprintf(full, sizeof(full), "perf:%s%s%s", type, dot, joined);
+	if (strlen(joined) + pre > MODE_NAME_MAX)
+		snprintf(full, sizeof(full), "perf:%s%s%.*s..", type, dot,
+			 (int)(MODE_NAME_MAX - pre - 2), joined);
+	for (char *q = full + pre; *q; q++)
+		if (!isalnum((unsigned char)*q) && !strchr("_-+.", *q))
+			*q = '_';
+	struct mode *md = build_mode(lib, full, joined, want, n, unit);
+	free(want);
+	if (!md) {
+		const char *why = items == 1 ? pmuevents_why(lib, joined, unit) : NULL;
+		snprintf(err, errlen, "-M %s: no metric can be evaluated here%s%s", list,
+			 why ? ": " : "", why ? why : "");
+		return NULL;
+	}
+	mode_register(r, md);
+	return mode_find(r, full);
+}
+
 /* ---- opening ---------------------------------------------------------------------------- */
 
 /* A hybrid model (metrics of Unit cpu_core and cpu_atom): a mode per core type where the

@@ -15,12 +15,14 @@
 struct om_series {
 	char mode[SESSION_MODE_NAME];
 	char event[48];
-	int cpu;
+	int cpu; /* the CPU, -1 all; in a task or cgroup run the task's or cgroup's index */
 	char core_type[32];
-	double total;	  /* scaled events */
-	double enabled_s; /* seconds the counter was open */
-	double running_s; /* seconds it really counted */
-	bool opened;	  /* the counter opened at least once (an unsupported event never shows) */
+	enum row_unit unit;	 /* ROWS_CPU, or ROWS_TASK / ROWS_CGROUP: label below */
+	char key[ROW_LABEL_MAX]; /* "comm[pid]", a cgroup's path */
+	double total;		 /* scaled events */
+	double enabled_s;	 /* seconds the counter was open */
+	double running_s;	 /* seconds it really counted */
+	bool opened; /* the counter opened at least once (an unsupported event never shows) */
 };
 
 struct om_counters {
@@ -115,8 +117,19 @@ static int remap(struct om_counters *c, const struct snapshot *snap, const char 
 	for (int r = 0; r < snap->nrows; r++)
 		for (int e = 0; e < snap->nevents; e++) {
 			/* cpu -1: the rows are sums over several CPUs (labelled "all") */
+			/* a task's threads, a cgroup's CPUs: one series per task or cgroup */
+			const struct target *t = &c->app->target;
+			bool keyed = t->kind != TARGET_CPUS && r < t->nrows;
 			int32_t i = series_find(c, mode, snap->event_names[e],
-						snap->row_cpus ? -1 : snap->cpus[r]);
+						keyed		 ? t->row_key[r]
+						: snap->row_cpus ? -1
+								 : snap->cpus[r]);
+			if (i >= 0 && keyed) {
+				const struct row_key *k = &t->keys[t->row_key[r]];
+				c->v[i].unit = k->kind;
+				c->v[i].core_type[0] = '\0';
+				snprintf(c->v[i].key, sizeof(c->v[i].key), "%s", k->label);
+			}
 			map[(size_t)r * (size_t)snap->nevents + (size_t)e] = i;
 			if (i < 0 && !c->full_reported) {
 				app_log(c->app, MSG_WARN,
@@ -467,8 +480,11 @@ static void write_counters(FILE *out, const struct om_counters *c, const struct 
 				snprintf(cpu, sizeof(cpu), "%d", s->cpu);
 				struct om_labels sl = {l->host, s->mode, l->flavour};
 				fprintf(out, "%s_total", family);
-				bool comma =
-				    put_row_labels(out, &sl, "cpu", all ? NULL : cpu, s->core_type);
+				bool comma = s->unit != ROWS_CPU
+						 ? put_row_labels(out, &sl, rows_unit_name(s->unit),
+								  s->key, "")
+						 : put_row_labels(out, &sl, "cpu", all ? NULL : cpu,
+								  s->core_type);
 				put_label(out, "event", s->event, comma);
 				fputc('}', out);
 				put_value(out,

@@ -283,6 +283,30 @@ static int explain_event(struct app_ctx *app, const struct report_rows *rows, co
 	return 0;
 }
 
+/* How many descriptors counting @nevents events on the run's rows needs, against the limit. */
+static void explain_fds(const struct app_ctx *app, int nevents, FILE *out)
+{
+	const struct target *t = &app->target;
+	long need = (long)app->ncpus * nevents, limit;
+	backend_raise_nofile();
+	long room = backend_nofile_free(&limit) - BACKEND_FD_SPARE;
+	const char *rows = t->kind == TARGET_TASKS     ? "threads"
+			   : t->kind == TARGET_CGROUPS ? "(cgroup, CPU) pairs"
+						       : "CPUs";
+	text_fprintf(out, "  descriptors: %d %s x %d events = %ld perf_event descriptors",
+		     app->ncpus, rows, nevents, need);
+	if (t->kind != TARGET_CPUS)
+		text_fprintf(out, " for %d %s", t->nkeys,
+			     t->kind == TARGET_TASKS ? "tasks" : "cgroups");
+	if (limit < 0)
+		text_fprintf(out, "; no RLIMIT_NOFILE\n");
+	else
+		text_fprintf(out, "; RLIMIT_NOFILE %ld leaves room for %ld: %s\n", limit, room,
+			     need <= room ? "fits"
+					  : "does not fit (events that do not fit are left out, "
+					    "each named)");
+}
+
 int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errout)
 {
 	const struct mode *m = mode_find(app->modes, what);
@@ -359,6 +383,7 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 				snprintf(alias, sizeof(alias), "%s", sm.events[e].name);
 			explain_event(app, &rows, alias, sm.events[e].spec, out);
 		}
+		explain_fds(app, sm.nevents, out);
 		text_fprintf(out, "  metrics:\n");
 		for (int i = 0; i < sm.nmetrics; i++)
 			text_fprintf(out, "  %-22s %s%s%s%s = %s\n", sm.metrics[i].name,
@@ -390,6 +415,7 @@ int report_explain(struct app_ctx *app, const char *what, FILE *out, FILE *errou
 			snprintf(alias, sizeof(alias), "%.47s", items_[i].name);
 		bad += explain_event(app, &rows, alias, items_[i].spec, out) < 0;
 	}
+	explain_fds(app, items, out);
 	if (bad == items) { /* nothing named a mode or an event that encodes */
 		text_fprintf(
 		    errout,

@@ -90,6 +90,13 @@ void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec
 	h.aggregated_cpus = m->aggregated_cpus;
 	const struct topology *topo = app_rows_topology(app);
 	for (int i = 0; i < rf.ncpus; i++) {
+		memset(&cpus[i], 0, sizeof(cpus[i]));
+		if (rf.row_key) { /* a task or cgroup run: rows by number, each with its key */
+			cpus[i].cpu = i;
+			snprintf(cpus[i].key, sizeof(cpus[i].key), "%s",
+				 rf.keys[rf.row_key[i]].label);
+			continue;
+		}
 		cpus[i].cpu = rf.cpus[i];
 		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
 			 app_core_type(app, rf.cpus[i]));
@@ -181,9 +188,10 @@ static int write_tick(struct app_ctx *app, const struct session_raw *raw, bool p
 	t.interval_ms = interval_ms;
 	const struct raw_count *v = prev ? raw->prev : raw->cur;
 	const bool *present = prev ? raw->prev_present : raw->cur_present;
+	bool keyed = facts(app).row_key != NULL; /* rows by number, as the header has them */
 	for (int row = 0; row < raw->nrows; row++) {
 		struct rec_cpu *c = &t.cpus[row];
-		c->cpu = raw->cpus[row];
+		c->cpu = keyed ? row : raw->cpus[row];
 		c->offline = !prev && raw->offline[row];
 		for (int e = 0; e < raw->nevents; e++) {
 			size_t i = (size_t)row * (size_t)raw->nevents + (size_t)e;
