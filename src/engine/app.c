@@ -845,7 +845,7 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	if (!app->cpus_all || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
 	    source_has(&app->source, SOURCE_CAP_RECORDED) || app->source.ops->cpus)
 		return 0;
-	int changed = platform_read_online(&app->pf);
+	int changed = platform_read_online_fd(&app->pf, &app->online_fd);
 	if (changed < 0) {
 		snprintf(err, errlen, "cannot read the online CPUs");
 		return -1;
@@ -1258,6 +1258,7 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 		return 2;
 	app->cpus_all = !app->opt.cpus || strcmp(app->opt.cpus, "all") == 0;
 	app->online_read_ns = loop_now_ns();
+	app->online_fd = -1;
 	fill_core_types(app);
 	probe_counters(app);
 	describe_machine(app);
@@ -1354,6 +1355,9 @@ void app_free(struct app_ctx *app)
 	app->nobservers = 0;
 	session_free(app->session);
 	app->session = NULL;
+	if (app->online_fd > 0)
+		close(app->online_fd);
+	app->online_fd = -1;
 	playback_free(app);
 	frame_store_free(app->frame_store);
 	app->frame_store = NULL;
