@@ -227,11 +227,14 @@ static void check_safe_words(void)
 				buf[at] = (char)b;
 				unsigned flags[] = {0, TEXT_ESC_OUTPUT};
 				for (int f = 0; f < 2; f++) {
-					size_t k = text_escape_flags(buf, n, out, sizeof(out), flags[f]);
+					size_t k =
+					    text_escape_flags(buf, n, out, sizeof(out), flags[f]);
 					int want = k == n && memcmp(out, buf, n) == 0;
 					if (text_is_safe(buf, n, flags[f]) != want) {
-						CHECK(0, "byte 0x%02x at %zu of %zu, flags %u: safe %d", b,
-						      at, n, flags[f], !want);
+						CHECK(
+						    0,
+						    "byte 0x%02x at %zu of %zu, flags %u: safe %d",
+						    b, at, n, flags[f], !want);
 						bad = 1;
 					}
 				}
