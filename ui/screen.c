@@ -98,7 +98,12 @@ static void blit(struct ui_state *u)
 {
 	struct canvas *c = u->canvas, *prev = u->prev;
 	bool full = !prev || prev->w != c->w || prev->h != c->h || u->force_full;
-	for (int y = 0; y < c->h; y++)
+	for (int y = 0; y < c->h; y++) {
+		/* a row that did not change (most rows between two frames) is one memcmp */
+		if (!full && c->w > 0 &&
+		    memcmp(canvas_cell(prev, 0, y), canvas_cell(c, 0, y),
+			   (size_t)c->w * sizeof(*c->cells)) == 0)
+			continue;
 		for (int x = 0; x < c->w; x++) {
 			const struct canvas_cell *cell = canvas_cell(c, x, y);
 			if (!full) {
@@ -117,6 +122,7 @@ static void blit(struct ui_state *u)
 				continue;
 			mvaddstr(y, x, cell->ch[0] ? cell->ch : " ");
 		}
+	}
 	attrset(A_NORMAL);
 	if (!u->prev || u->prev->w != c->w || u->prev->h != c->h) {
 		canvas_free(u->prev);
