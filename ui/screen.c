@@ -124,12 +124,16 @@ static void blit(struct ui_state *u)
 		}
 	}
 	attrset(A_NORMAL);
-	if (!u->prev || u->prev->w != c->w || u->prev->h != c->h) {
-		canvas_free(u->prev);
-		u->prev = canvas_new(c->w, c->h);
+	/* The canvas just drawn is the one the next frame is compared with; the next frame is
+	 * drawn (views_draw clears it first) into the other one: no copy. */
+	struct canvas *spare = prev && prev->w == c->w && prev->h == c->h ? prev : NULL;
+	if (!spare) {
+		canvas_free(prev);
+		spare = canvas_new(c->w, c->h);
 	}
-	if (u->prev)
-		memcpy(u->prev->cells, c->cells, (size_t)c->w * (size_t)c->h * sizeof(*c->cells));
+	u->prev = spare ? c : NULL; /* out of memory: the next frame is drawn in full */
+	if (spare)
+		u->canvas = spare;
 	u->force_full = false;
 }
 
