@@ -409,11 +409,19 @@ static int list_dropped(char *list, size_t len, const char *name, int on, int of
 
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
-	struct session_mode sm = *mode;
-	if (session_set_mode(app->session, &sm, err, errlen) < 0)
+	/* a copy off the stack (142 KiB; session_set_mode may adjust it) */
+	struct session_mode *sm = malloc(sizeof(*sm));
+	if (!sm) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
-	app->mode = sm;
-	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm.name);
+	}
+	*sm = *mode;
+	if (session_set_mode(app->session, sm, err, errlen) < 0) {
+		free(sm);
+		return -1;
+	}
+	app->mode = *sm;
+	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm->name);
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);
 	const struct backend *b = session_backend(app->session);
@@ -421,7 +429,7 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 	int ndropped = 0, nlisted = 0;
 	bool table_full = false; /* ENFILE: the system's file table, not this process's limit */
 	bool denied = false, tracepoint = false; /* EACCES/EPERM, on a tracepoint event */
-	for (int e = 0; e < sm.nevents; e++) {
+	for (int e = 0; e < sm->nevents; e++) {
 		int unsupported = 0, limited = 0;
 		const char *why = NULL;
 		for (int r = 0; r < b->nrows; r++) {
@@ -439,15 +447,15 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 		}
 		if (unsupported && limited == unsupported) {
 			ndropped++;
-			nlisted += list_dropped(dropped, sizeof(dropped), sm.events[e].name,
+			nlisted += list_dropped(dropped, sizeof(dropped), sm->events[e].name,
 						limited, b->nrows);
 		} else if (unsupported) {
 			/* an optional event ("alias? = spec") is a choice the mode made: a note, no
 			 * warning (its metrics fall back or show n/a) */
-			app_log(app, sm.optional[e] ? MSG_INFO : MSG_WARN,
-				"%s (%s) not supported on %d of %d CPUs%s: %s", sm.events[e].name,
-				sm.events[e].spec, unsupported, b->nrows,
-				sm.optional[e] ? " (optional)" : "", why);
+			app_log(app, sm->optional[e] ? MSG_INFO : MSG_WARN,
+				"%s (%s) not supported on %d of %d CPUs%s: %s", sm->events[e].name,
+				sm->events[e].spec, unsupported, b->nrows,
+				sm->optional[e] ? " (optional)" : "", why);
 		}
 	}
 	if (ndropped) {
@@ -469,15 +477,21 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 					 hint, sizeof(hint));
 		app_log(app, MSG_WARN, "%s", hint);
 	}
+	free(sm);
 	return 0;
 }
 
 static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_t errlen)
 {
-	struct session_mode sm;
-	if (resolve_mode(app, m, &sm, err, errlen) < 0)
+	struct session_mode *sm = malloc(sizeof(*sm)); /* 142 KiB: off the stack */
+	if (!sm) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
-	return app_run_mode(app, &sm, err, errlen);
+	}
+	int rc =
+	    resolve_mode(app, m, sm, err, errlen) < 0 ? -1 : app_run_mode(app, sm, err, errlen);
+	free(sm);
+	return rc;
 }
 
 /* Recorded sources decide mode, interval and CPU changes themselves (playback.h): a replay
