@@ -3,7 +3,8 @@
 # footprint.sh: pmutop at scale and at rest: CPU (% of one core) with 1024 simulated CPUs at
 # 1 Hz (batch CSV, batch JSON and the screen), and the screen's resident memory at 1 Hz on this
 # machine's CPUs (VmRSS and VmHWM from /proc/PID/status, in KiB, after the warm-up).
-# usage: bench/footprint.sh [SECONDS_PER_ROUND [SIM_CPUS]]   (defaults: 30 s, 1024)
+# usage: bench/footprint.sh [SECONDS_PER_ROUND [SIM_CPUS [INTERVAL_MS]]]
+#        defaults: 30 s, 1024, 1000 (the interval of the simulated runs)
 # The screen runs in a detached tmux server (200x60) started with `exec`, so the pane's PID is
 # pmutop's. CPU time is the on-CPU ns of every thread (/proc/PID/task/*/schedstat) between 1 s
 # after the start and 1 s before the end. See bench/README.md for recorded figures.
@@ -11,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-30}
 ncpu=${2:-1024}
+ms=${3:-1000}
 bin=$(realpath "${PMUTOP_BIN:-./build/pmutop}")
 [ -x "$bin" ] || bash scripts/build.sh >/dev/null
 [ "$secs" -ge 4 ] || { echo "rounds need at least 4 s"; exit 2; }
@@ -38,9 +40,9 @@ measure() { # LABEL PID: % of a core over secs - 2 seconds
 }
 
 batch() { # FORMAT
-  "$bin" -b --backend sim --sim-cpus "$ncpu" -i 1000 -n $((secs + 1)) -f "$1" >/dev/null 2>&1 &
+  "$bin" -b --backend sim --sim-cpus "$ncpu" -i "$ms" -n $(((secs + 1) * 1000 / ms)) -f "$1" >/dev/null 2>&1 &
   local p=$!
-  measure "sim $ncpu CPUs, 1 Hz, batch $1" $p
+  measure "sim $ncpu CPUs, $ms ms, batch $1" $p
   kill $p 2>/dev/null || true
   wait $p 2>/dev/null || true
 }
@@ -59,8 +61,8 @@ screen() { # LABEL ARGS...: the screen in tmux
   tmux_up=0
 }
 
-echo "pmutop $("$bin" --version | cut -d' ' -f2); $(nproc) CPUs; ${secs}s per round"
+echo "pmutop $("$bin" --version | head -1 | cut -d' ' -f2); $(nproc) CPUs; ${secs}s per round"
 batch csv
 batch json
-screen "sim $ncpu CPUs, 1 Hz, screen" --backend sim --sim-cpus "$ncpu" -i 1000
+screen "sim $ncpu CPUs, $ms ms, screen" --backend sim --sim-cpus "$ncpu" -i "$ms"
 screen "screen, 1 Hz, $(nproc) CPUs (live)" -i 1000

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # overhead.sh: pmutop's own CPU time per tick against perf stat counting the same events,
 # both running side by side (same noise), per interval and batch format. Prints the ratio.
-# usage: bench/overhead.sh [SECONDS_PER_ROUND [INTERVALS_MS [FORMATS]]]
-#        defaults: 30 s, "1000 100 10", "csv json"
+# usage: bench/overhead.sh [SECONDS_PER_ROUND [INTERVALS_MS [FORMATS [ROUNDS]]]]
+#        defaults: 30 s, "1000 100 10", "csv json", 3 rounds (min/median/max of the ratios)
 #   PMUTOP_BIN=path           the binary (default ./build/pmutop)
 #   PMUTOP_BINS="a=path b=.." several binaries in the same rounds (before/after comparisons)
-# The reference is always `perf stat -a -A -x, -I MS` (CSV) on the sw mode's events: the same
-# work of the kernel, so the ratio shows what pmutop adds on top of reading the counters.
+# The reference is `perf stat -a -A -I MS` on the sw mode's events writing the same format:
+# `-x,` for CSV, `-j` for JSON (CSV for any other format): the same work of the kernel, so the
+# ratio shows what pmutop adds on top of reading the counters.
 # CPU time is the on-CPU ns of every thread (/proc/PID/task/*/schedstat), sampled after a
 # 0.5 s warm-up and 1.5 s before the end. See bench/README.md for recorded figures.
 set -euo pipefail
@@ -15,6 +16,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-30}
 intervals=${2:-"1000 100 10"}
 formats=${3:-"csv json"}
+rounds=${4:-3}
 bins=${PMUTOP_BINS:-"pmutop=${PMUTOP_BIN:-./build/pmutop}"}
 first_bin=${bins%% *}
 first_bin=${first_bin#*=}
@@ -28,16 +30,17 @@ if perf stat -a -e msr/tsc/ true >/dev/null 2>&1; then perf_events="$events,msr/
 
 source bench/lib.sh # (the working directory is the repository)
 
-round() { # INTERVAL_MS FORMAT
-  local ms=$1 fmt=$2
+round() { # INTERVAL_MS FORMAT: one line per binary into $tmp/ratios
+  local ms=$1 fmt=$2 pfmt=(-x,)
+  [ "$fmt" = json ] && pfmt=(-j)
   local ticks=$((secs * 1000 / ms))
   local labels=() pids=() a1=() a2=()
   for lb in $bins; do
-    "${lb#*=}" -b -m sw -i "$ms" -n "$ticks" -f "$fmt" >/dev/null &
+    "${lb#*=}" -b -m sw -i "$ms" -n "$ticks" -f "$fmt" >/dev/null 2>&1 &
     pids+=($!)
     labels+=("${lb%%=*}")
   done
-  perf stat -a -A -x, -I "$ms" -e "$perf_events" -o /dev/null -- sleep "$secs" &
+  perf stat -a -A "${pfmt[@]}" -I "$ms" -e "$perf_events" -o /dev/null -- sleep "$secs" &
   local pp=$!
   sleep 0.5
   local b1 b2
@@ -49,16 +52,33 @@ round() { # INTERVAL_MS FORMAT
   wait "${pids[@]}" $pp 2>/dev/null || true
   local span_ticks=$(( (secs - 2) * 1000 / ms ))
   for i in "${!pids[@]}"; do
-    awk -v a=$((a2[i] - a1[i])) -v b=$((b2 - b1)) -v t=$span_ticks -v ms="$ms" -v s=$((secs - 2)) \
-      -v f="$fmt" -v l="${labels[i]}" 'BEGIN {
-      printf "%5d ms %-4s %-8s: pmutop %7.1f us/tick (%.3f%% of a core)  perf stat %7.1f us/tick (%.3f%%)  ratio pmutop/perf = %.2f\n",
-        ms, f, l, a / t / 1000, a / (s * 1e9) * 100, b / t / 1000, b / (s * 1e9) * 100, (b > 0 ? a / b : 0) }'
+    echo "$ms $fmt ${labels[i]} $((a2[i] - a1[i])) $((b2 - b1)) $span_ticks" >>"$tmp/ratios"
   done
 }
 
-echo "pmutop $("$first_bin" --version | cut -d' ' -f2) vs $(perf --version); events: $perf_events; $(nproc) CPUs; ${secs}s per round; load $(cut -d' ' -f1-3 /proc/loadavg)"
-for ms in $intervals; do
-  for fmt in $formats; do
-    round "$ms" "$fmt"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "pmutop $("$first_bin" --version | head -1 | cut -d' ' -f2) vs $(perf --version | head -1);" \
+  "events: $perf_events; $(nproc) CPUs; ${secs}s per round, $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
+for rd in $(seq "$rounds"); do
+  for ms in $intervals; do
+    for fmt in $formats; do
+      round "$ms" "$fmt"
+    done
   done
 done
+# per interval, format and binary: us per tick (medians) and the ratio's min/median/max
+sort -k1,1nr -k2,2 -k3,3 "$tmp/ratios" | awk '
+  function isort(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
+  function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+  function flush() {
+    if (!key) return
+    isort(r, n); isort(p, n); isort(q, n)
+    printf "%5d ms %-4s %-8s: pmutop %7.1f us/tick  perf stat %7.1f us/tick  pmutop/perf = %.2f (min %.2f, max %.2f)\n",
+      ms, fmt, bin, med(p, n) / 1000, med(q, n) / 1000, med(r, n), r[1], r[n]
+    delete r; delete p; delete q; n = 0
+  }
+  { k = $1 " " $2 " " $3
+    if (k != key) { flush(); key = k; ms = $1; fmt = $2; bin = $3 }
+    n++; p[n] = $4 / $6; q[n] = $5 / $6; r[n] = ($5 > 0 ? $4 / $5 : 0) }
+  END { flush() }'

@@ -84,6 +84,7 @@ struct app_ctx {
 	uint64_t mode_started_tick; /* tick at which the current mode was opened */
 	bool cpus_all;		    /* no CPU list given: rows follow the CPUs that come online */
 	uint64_t online_read_ns;    /* when the online CPUs were last read (monotonic ns) */
+	int online_fd;		    /* <root>/sys/devices/system/cpu/online kept open, -1 */
 	uint64_t start_ns;	    /* monotonic time the run started */
 	double
 	    start_unix_s; /* wall-clock time of the numbers' time 0 (unix seconds); NAN unknown */

@@ -136,6 +136,9 @@ int platform_probe_counters(const struct platform_pmu *p, int cpu, const struct 
 /* Re-reads <root>/sys/devices/system/cpu/online (cheap, every tick). Returns 1 if the set
  * changed (notes are rebuilt), 0 if not, -1 if unreadable (set kept). */
 int platform_read_online(struct platform *pf);
+/* The same through a descriptor kept open in @fd (-1: opened on the first call; closed and set
+ * to -1 when a read fails): one pread per call instead of open, read and close. */
+int platform_read_online_fd(struct platform *pf, int *fd);
 
 struct pmuev_machine;
 /* Fills @m (pmuevents.h) from @pf: its root, vendor, family, model, stepping, MIDR, topology. */

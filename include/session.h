@@ -155,7 +155,13 @@ struct metric_program;
 struct metric_program *metric_program_new(const struct session_metric *metrics, int n,
 					  const char (*names)[48], int nevents, char *err,
 					  size_t errlen);
-void metric_program_free(struct metric_program *p);
+/* Drops one reference (the creator's, or metric_program_hold's); the last one frees it. */
+void metric_program_free(const struct metric_program *p);
+/* One more reference: a frame shares the compiled metrics' immutable definitions while the
+ * mode runs instead of copying them per refresh. */
+void metric_program_hold(const struct metric_program *p);
+/* The definitions @p was compiled from (its own copy, [n]; immutable). */
+const struct session_metric *metric_program_metrics(const struct metric_program *p);
 /* The step of each event's value (backend_status.quantum_ns, 0 = exact), [nevents]. */
 void metric_program_set_quanta(struct metric_program *p, const uint64_t *quantum_ns, int nevents);
 /* The one place counts become metrics: from @s->counts (per row) it computes the totals over

@@ -40,6 +40,16 @@ void stats_select(double *v, size_t n, size_t k);
  * both -0.0 and 0.0 are present, a zero result may carry either sign. NaN if n == 0. */
 double stats_percentile_select(double *v, size_t n, double p);
 
+/* A window kept sorted as it slides (spike rules: median and MAD per sample in O(n), no
+ * selection): @sorted holds @len finite values ascending, equal ones oldest first (the order a
+ * stable sort of the window gives). Removes @old (when @evict: the value leaving the window)
+ * and inserts @v after the values <= it. Returns the new length. */
+size_t stats_sorted_slide(double *sorted, size_t len, bool evict, double old, double v);
+/* Median and MAD (as stats_compute()) of @n ascending finite values; @scratch: n doubles.
+ * Bit for bit stats_compute()'s. NaN when n == 0. */
+void stats_sorted_median_mad(const double *sorted, size_t n, double *scratch, double *median,
+			     double *mad);
+
 /* A fixed-capacity ring of one series; push is O(1), the oldest value is overwritten. */
 struct series_ring {
 	double *buf;

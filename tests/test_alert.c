@@ -261,7 +261,8 @@ static void check_mad_eval(void)
 
 	alert_set_init(&s, 4);
 	CHECK(alert_set_add(&s, "mad ipc 5", err, sizeof(err)) == 0, "%s", err);
-	CHECK_INT(alert_set_bytes(&s), 4 * (64 * 8 + sizeof(struct series_ring)) + 3 * 64 * 8);
+	/* per CPU the ring and the same window sorted (64 doubles each), then the scratch */
+	CHECK_INT(alert_set_bytes(&s), 4 * (2 * 64 * 8 + sizeof(struct series_ring)) + 3 * 64 * 8);
 	CHECK_INT(run_series(&s, &log, 300, 4, gen_spike), 1);
 	const struct spike_event *e = spike_log_get(&log, 0);
 	CHECK(e && e->cpu == 2, "spike on cpu 2");

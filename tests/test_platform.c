@@ -710,6 +710,25 @@ static void test_read_online(void)
 	write_online(root, "zero\n");
 	CHECK_INT(platform_read_online(&pf), -1);
 	CHECK_STR(setstr(&pf.online), "0");
+	/* through a descriptor kept open: the file rewritten in place is read again, once opened */
+	int fd = -1;
+	write_online(root, "0\n");
+	CHECK_INT(platform_read_online_fd(&pf, &fd), 0);
+	CHECK(fd >= 0, "the descriptor is kept: %d", fd);
+	int kept = fd;
+	write_online(root, "0-2\n");
+	CHECK_INT(platform_read_online_fd(&pf, &fd), 1);
+	CHECK_STR(setstr(&pf.online), "0-2");
+	CHECK_INT(fd, kept);
+	CHECK_INT(platform_read_online_fd(&pf, &fd), 0);
+	write_online(root, "zero\n");
+	CHECK_INT(platform_read_online_fd(&pf, &fd), -1);
+	CHECK_STR(setstr(&pf.online), "0-2");
+	write_online(root, "0\n");
+	CHECK_INT(platform_read_online_fd(&pf, &fd), 1);
+	CHECK_STR(setstr(&pf.online), "0");
+	if (fd >= 0)
+		close(fd);
 	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
 	unlink(path);
 	CHECK_INT(platform_read_online(&pf), -1);

@@ -74,6 +74,84 @@ static void check_hundred(void)
 	CHECK(isnan(stats_percentile_sorted(sorted, 0, 0.5)), "empty percentile is NaN");
 }
 
+/* Stable insertion sort: the reference order (equal values, -0.0 and 0.0 too, oldest first). */
+static void stable_sort(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t j = i;
+		while (j > 0 && v[j - 1] > x) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/* The window sorted as it slides (spike rules) against a stable sort of the window and the
+ * median and MAD computed from sorted copies by the documented formula, bit for bit: windows of
+ * 1..70 over values with many ties, signed zeros and large spikes. */
+static void check_sorted_slide(void)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	int bad = 0;
+	for (size_t w = 1; w <= 70 && !bad; w += (w < 8 ? 1 : 7)) {
+		double ring[70], sorted[70], ref[70], dev[70], scratch[70];
+		size_t len = 0, head = 0;
+		for (int step = 0; step < 600 && !bad; step++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			unsigned r = (unsigned)(seed >> 33);
+			double v = r % 5 == 0	? ((r >> 8) & 1 ? -0.0 : 0.0)
+				   : r % 7 == 0 ? 1e6 * (double)(r % 13)
+						: (double)(r % 9) * 0.25 - 1.0;
+			bool full = len == w;
+			double old = full ? ring[head] : 0;
+			size_t n = stats_sorted_slide(sorted, len, full, old, v);
+			ring[head] = v;
+			head = (head + 1) % w;
+			len = full ? len : len + 1;
+			CHECK_INT(n, len);
+			/* the window oldest first, stably sorted */
+			for (size_t i = 0; i < len; i++)
+				ref[i] = ring[(head + w - len + i) % w];
+			stable_sort(ref, len);
+			if (memcmp(ref, sorted, len * sizeof(double)) != 0) {
+				CHECK(0, "window %zu step %d: sorted window differs", w, step);
+				bad = 1;
+				break;
+			}
+			double med = stats_percentile_sorted(ref, len, 0.5);
+			for (size_t i = 0; i < len; i++)
+				dev[i] = fabs(ref[i] - med);
+			stable_sort(dev, len);
+			double mad = stats_percentile_sorted(dev, len, 0.5), m2, d2;
+			stats_sorted_median_mad(sorted, len, scratch, &m2, &d2);
+			if (memcmp(&med, &m2, sizeof(med)) != 0 ||
+			    memcmp(&mad, &d2, sizeof(mad)) != 0) {
+				CHECK(0, "window %zu step %d: median %g/%g mad %g/%g", w, step, med,
+				      m2, mad, d2);
+				bad = 1;
+			}
+			struct stats st; /* and what stats_compute() says of the same window */
+			double win[70], sc[140];
+			for (size_t i = 0; i < len; i++)
+				win[i] = ring[(head + w - len + i) % w];
+			stats_compute(win, len, sc, &st);
+			if (memcmp(&st.median, &m2, sizeof(m2)) != 0 ||
+			    memcmp(&st.mad, &d2, sizeof(d2))) {
+				CHECK(0,
+				      "window %zu step %d: stats_compute median %g mad %g, slide "
+				      "%g %g",
+				      w, step, st.median, st.mad, m2, d2);
+				bad = 1;
+			}
+		}
+	}
+	double e1, e2;
+	stats_sorted_median_mad(NULL, 0, NULL, &e1, &e2);
+	CHECK(isnan(e1) && isnan(e2), "empty window: NaN");
+}
+
 static void check_ring(void)
 {
 	double store[4], scratch[12], out[4];
@@ -394,6 +472,7 @@ int main(void)
 	check_table();
 	check_hundred();
 	check_ring();
+	check_sorted_slide();
 	check_set();
 	check_peers();
 	return harness_done();

@@ -212,8 +212,38 @@ static void check_utf8(void)
 	setlocale(LC_CTYPE, "C");
 }
 
+/* text_is_safe() reads 8 bytes at a time: every byte value at every position of buffers of 1 to
+ * 24 bytes (the rest 'a') against what text_escape_flags() makes of them (an escape changes the
+ * text or its length). */
+static void check_safe_words(void)
+{
+	int bad = 0;
+	for (size_t n = 1; n <= 24 && !bad; n++)
+		for (size_t at = 0; at < n && !bad; at++)
+			for (int b = 1; b < 256 && !bad; b++) {
+				char buf[32], out[256];
+				memset(buf, 'a', n);
+				buf[n] = 0;
+				buf[at] = (char)b;
+				unsigned flags[] = {0, TEXT_ESC_OUTPUT};
+				for (int f = 0; f < 2; f++) {
+					size_t k =
+					    text_escape_flags(buf, n, out, sizeof(out), flags[f]);
+					int want = k == n && memcmp(out, buf, n) == 0;
+					if (text_is_safe(buf, n, flags[f]) != want) {
+						CHECK(
+						    0,
+						    "byte 0x%02x at %zu of %zu, flags %u: safe %d",
+						    b, at, n, flags[f], !want);
+						bad = 1;
+					}
+				}
+			}
+}
+
 int main(void)
 {
+	check_safe_words();
 	check_utf8();
 	check_escape();
 	check_stream();

@@ -98,7 +98,12 @@ static void blit(struct ui_state *u)
 {
 	struct canvas *c = u->canvas, *prev = u->prev;
 	bool full = !prev || prev->w != c->w || prev->h != c->h || u->force_full;
-	for (int y = 0; y < c->h; y++)
+	for (int y = 0; y < c->h; y++) {
+		/* a row that did not change (most rows between two frames) is one memcmp */
+		if (!full && c->w > 0 &&
+		    memcmp(canvas_cell(prev, 0, y), canvas_cell(c, 0, y),
+			   (size_t)c->w * sizeof(*c->cells)) == 0)
+			continue;
 		for (int x = 0; x < c->w; x++) {
 			const struct canvas_cell *cell = canvas_cell(c, x, y);
 			if (!full) {
@@ -117,13 +122,18 @@ static void blit(struct ui_state *u)
 				continue;
 			mvaddstr(y, x, cell->ch[0] ? cell->ch : " ");
 		}
-	attrset(A_NORMAL);
-	if (!u->prev || u->prev->w != c->w || u->prev->h != c->h) {
-		canvas_free(u->prev);
-		u->prev = canvas_new(c->w, c->h);
 	}
-	if (u->prev)
-		memcpy(u->prev->cells, c->cells, (size_t)c->w * (size_t)c->h * sizeof(*c->cells));
+	attrset(A_NORMAL);
+	/* The canvas just drawn is the one the next frame is compared with; the next frame is
+	 * drawn (views_draw clears it first) into the other one: no copy. */
+	struct canvas *spare = prev && prev->w == c->w && prev->h == c->h ? prev : NULL;
+	if (!spare) {
+		canvas_free(prev);
+		spare = canvas_new(c->w, c->h);
+	}
+	u->prev = spare ? c : NULL; /* out of memory: the next frame is drawn in full */
+	if (spare)
+		u->canvas = spare;
 	u->force_full = false;
 }
 

@@ -535,11 +535,19 @@ static int list_dropped(char *list, size_t len, const char *name, int on, int of
 
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
-	struct session_mode sm = *mode;
-	if (session_set_mode(app->session, &sm, err, errlen) < 0)
+	/* a copy off the stack (142 KiB; session_set_mode may adjust it) */
+	struct session_mode *sm = malloc(sizeof(*sm));
+	if (!sm) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
-	app->mode = sm;
-	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm.name);
+	}
+	*sm = *mode;
+	if (session_set_mode(app->session, sm, err, errlen) < 0) {
+		free(sm);
+		return -1;
+	}
+	app->mode = *sm;
+	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm->name);
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);
 	const struct backend *b = session_backend(app->session);
@@ -548,7 +556,7 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 	app->optional_missing[0] = '\0';
 	bool table_full = false; /* ENFILE: the system's file table, not this process's limit */
 	bool denied = false, tracepoint = false; /* EACCES/EPERM, on a tracepoint event */
-	for (int e = 0; e < sm.nevents; e++) {
+	for (int e = 0; e < sm->nevents; e++) {
 		int unsupported = 0, limited = 0;
 		const char *why = NULL;
 		for (int r = 0; r < b->nrows; r++) {
@@ -566,17 +574,17 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 		}
 		if (unsupported && limited == unsupported) {
 			ndropped++;
-			nlisted += list_dropped(dropped, sizeof(dropped), sm.events[e].name,
+			nlisted += list_dropped(dropped, sizeof(dropped), sm->events[e].name,
 						limited, b->nrows);
-		} else if (unsupported && sm.optional[e]) {
+		} else if (unsupported && sm->optional[e]) {
 			/* an optional event ("alias? = spec") is a choice the mode made: said once,
 			 * in the capability line (its metrics fall back or show n/a) */
 			size_t n = strlen(app->optional_missing);
 			snprintf(app->optional_missing + n, sizeof(app->optional_missing) - n,
-				 "%s%s", n ? ", " : "", sm.events[e].spec);
+				 "%s%s", n ? ", " : "", sm->events[e].spec);
 		} else if (unsupported) {
 			app_log(app, MSG_WARN, "%s (%s) not supported on %d of %d CPUs: %s",
-				sm.events[e].name, sm.events[e].spec, unsupported, b->nrows, why);
+				sm->events[e].name, sm->events[e].spec, unsupported, b->nrows, why);
 		}
 	}
 	machine_capability(app);
@@ -599,6 +607,7 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 					 hint, sizeof(hint));
 		app_log(app, MSG_WARN, "%s", hint);
 	}
+	free(sm);
 	return 0;
 }
 
@@ -606,9 +615,10 @@ static void fill_core_types(struct app_ctx *app);
 static unsigned monitored_slots(const struct app_ctx *app);
 static struct session *new_session(struct app_ctx *app, char *err, size_t errlen);
 
-static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_t errlen)
+/* open_mode with @sm, the resolved mode's storage. */
+static int open_mode_in(struct app_ctx *app, const struct mode *m, struct session_mode *sm,
+			char *err, size_t errlen)
 {
-	struct session_mode sm;
 	int cpus[APP_MAX_ROWS], n = app_mode_rows(app, m, cpus, err, errlen);
 	if (n < 0) {
 		char why[320];
@@ -619,9 +629,9 @@ static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_
 	/* tasks or cgroups keep their rows (a mode of one core type chooses among CPUs only) */
 	if (app->target.kind != TARGET_CPUS ||
 	    (n == app->ncpus && memcmp(cpus, app->cpus, (size_t)n * sizeof(int)) == 0)) {
-		if (resolve_mode(app, m, &sm, err, errlen) < 0)
+		if (resolve_mode(app, m, sm, err, errlen) < 0)
 			return -1;
-		return app_run_mode(app, &sm, err, errlen);
+		return app_run_mode(app, sm, err, errlen);
 	}
 	/* a mode of one core type, or back from one: the rows change, as with :cpus (the old
 	 * session counts until the new one opened) */
@@ -633,8 +643,8 @@ static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_
 	struct session *old = app->session, *s = new_session(app, err, errlen);
 	if (s) {
 		app->session = s;
-		if (resolve_mode(app, m, &sm, err, errlen) == 0 &&
-		    app_run_mode(app, &sm, err, errlen) == 0) {
+		if (resolve_mode(app, m, sm, err, errlen) == 0 &&
+		    app_run_mode(app, sm, err, errlen) == 0) {
 			session_free(old);
 			return 0;
 		}
@@ -647,6 +657,18 @@ static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_
 	if (old && source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
 		app->machine.slots = monitored_slots(app);
 	return -1;
+}
+
+static int open_mode(struct app_ctx *app, const struct mode *m, char *err, size_t errlen)
+{
+	struct session_mode *sm = malloc(sizeof(*sm)); /* 142 KiB: off the stack */
+	if (!sm) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int rc = open_mode_in(app, m, sm, err, errlen);
+	free(sm);
+	return rc;
 }
 
 /* Recorded sources decide mode, interval and CPU changes themselves (playback.h): a replay
@@ -1056,7 +1078,7 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	if (!app->cpus_all || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
 	    source_has(&app->source, SOURCE_CAP_RECORDED) || app->source.ops->cpus)
 		return 0;
-	int changed = platform_read_online(&app->pf);
+	int changed = platform_read_online_fd(&app->pf, &app->online_fd);
 	if (changed < 0) {
 		snprintf(err, errlen, "cannot read the online CPUs");
 		return -1;
@@ -1496,6 +1518,7 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	if ((rc = app_target_init(app, err, errlen)) != 0)
 		return rc;
 	app->online_read_ns = loop_now_ns();
+	app->online_fd = -1;
 	fill_core_types(app);
 	probe_counters(app);
 	describe_machine(app);
@@ -1600,6 +1623,9 @@ void app_free(struct app_ctx *app)
 	app->nobservers = 0;
 	session_free(app->session);
 	app->session = NULL;
+	if (app->online_fd > 0)
+		close(app->online_fd);
+	app->online_fd = -1;
 	playback_free(app);
 	frame_store_free(app->frame_store);
 	app->frame_store = NULL;

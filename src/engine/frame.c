@@ -17,7 +17,8 @@ struct frame_store {
 	int *cpus;
 	bool *offline;
 	char (*names)[48];
-	struct session_metric *defs;
+	struct session_metric *defs;	   /* a copy, when no program shares them */
+	const struct metric_program *prog; /* a reference: its definitions are the frame's */
 	struct count *counts, *total_counts;
 	double *age, *values, *total_values, *running, *total_running;
 	enum metric_class *classes, *total_classes;
@@ -44,6 +45,7 @@ void frame_store_free(struct frame_store *fs)
 	free(fs->offline);
 	free(fs->names);
 	free(fs->defs);
+	metric_program_free(fs->prog);
 	free(fs->counts);
 	free(fs->total_counts);
 	free(fs->age);
@@ -135,12 +137,23 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	int r = s->nrows, e = s->nevents, m = s->nmetrics;
 	struct snapshot *d = &fs->snap;
 	*d = *s;
-	d->program = NULL;   /* the copy is for reading: it is never recomputed */
 	d->row_ncpus = NULL; /* the frame's row_keys say it */
+	/* The metrics' definitions (m x 5 KiB): shared with the compiled program they came from,
+	 * which is immutable and lives while a frame store holds it; copied only without one. */
+	if (s->program && s->metrics == metric_program_metrics(s->program)) {
+		if (fs->prog != s->program) {
+			metric_program_hold(s->program);
+			metric_program_free(fs->prog);
+			fs->prog = s->program;
+		}
+	} else {
+		d->program = NULL;
+		COPY(fs->defs, s->metrics, m);
+		d->metrics = fs->defs;
+	}
 	COPY(fs->cpus, s->cpus, r);
 	COPY(fs->offline, s->offline, r);
 	COPY(fs->names, s->event_names, e);
-	COPY(fs->defs, s->metrics, m);
 	COPY(fs->counts, s->counts, r * e);
 	COPY(fs->total_counts, s->total_counts, e);
 	COPY(fs->age, s->event_age, r * e);
@@ -154,7 +167,6 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	d->cpus = fs->cpus;
 	d->offline = fs->offline;
 	d->event_names = (const char(*)[48])fs->names;
-	d->metrics = fs->defs;
 	d->counts = fs->counts;
 	d->total_counts = fs->total_counts;
 	d->event_age = fs->age;

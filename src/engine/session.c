@@ -250,6 +250,7 @@ enum {
 };
 
 struct metric_program {
+	int refs; /* the session's and each frame store's that shares its metrics */
 	int n;
 	struct session_metric *metrics; /* copies */
 	struct expr **expr;
@@ -303,6 +304,7 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	p->refs = 1;
 	p->n = n;
 	p->nevents = nevents;
 	if (!(p->quantum = calloc((size_t)nevents + 1, sizeof(double)))) {
@@ -339,9 +341,20 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	return p;
 }
 
-void metric_program_free(struct metric_program *p)
+void metric_program_hold(const struct metric_program *p)
 {
-	if (!p)
+	((struct metric_program *)p)->refs++; /* the count only: what it holds stays immutable */
+}
+
+const struct session_metric *metric_program_metrics(const struct metric_program *p)
+{
+	return p->metrics;
+}
+
+void metric_program_free(const struct metric_program *cp)
+{
+	struct metric_program *p = (struct metric_program *)cp;
+	if (!p || --p->refs > 0)
 		return;
 	for (int m = 0; p->expr && m < p->n; m++)
 		expr_free(p->expr[m]);

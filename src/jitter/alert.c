@@ -512,11 +512,12 @@ int alert_set_add(struct alert_set *s, const char *text, char *err, size_t errle
 	struct series_ring *rings = NULL;
 	if (r.kind == ALERT_MAD && s->ncpu > 0) {
 		size_t w = r.window;
-		if ((size_t)s->ncpu > SIZE_MAX / sizeof(double) / w) {
+		if ((size_t)s->ncpu > SIZE_MAX / sizeof(double) / 2 / w) {
 			text_errorf(err, errlen, "rule history too large");
 			return -1;
 		}
-		hist = malloc((size_t)s->ncpu * w * sizeof(double));
+		/* per CPU: the ring's w values, then the same window sorted (w) */
+		hist = malloc((size_t)s->ncpu * 2 * w * sizeof(double));
 		rings = calloc((size_t)s->ncpu, sizeof(*rings));
 		if (3 * w > s->scratch_cap)
 			scratch = malloc(3 * w * sizeof(double));
@@ -528,7 +529,7 @@ int alert_set_add(struct alert_set *s, const char *text, char *err, size_t errle
 			return -1;
 		}
 		for (int c = 0; c < s->ncpu; c++)
-			series_ring_init(&rings[c], hist + (size_t)c * w, w);
+			series_ring_init(&rings[c], hist + (size_t)c * 2 * w, w);
 		if (scratch) {
 			free(s->scratch);
 			s->scratch = scratch;
@@ -573,7 +574,7 @@ size_t alert_set_bytes(const struct alert_set *s)
 	for (size_t i = 0; i < s->n; i++)
 		if (s->hist[i])
 			b += (size_t)s->ncpu *
-			     (s->rules[i].window * sizeof(double) + sizeof(struct series_ring));
+			     (2 * s->rules[i].window * sizeof(double) + sizeof(struct series_ring));
 	return b;
 }
 
@@ -630,19 +631,23 @@ int alert_set_eval(struct alert_set *s, double time_s, int cpu, alert_lookup_fn 
 		if (!s->rings[i] || cpu >= s->ncpu)
 			continue;
 		struct series_ring *ring = &s->rings[i][cpu];
-		if (ring->len * 2 >= r->window) {
-			struct stats st;
-			series_ring_stats(ring, 0, s->scratch, &st);
-			double fl = r->floor_rel * fabs(st.median);
+		double *sorted = ring->buf + ring->cap; /* the window sorted as it slides */
+		if (ring->len > 0 && ring->len * 2 >= r->window) {
+			double median, mad;
+			stats_sorted_median_mad(sorted, ring->len, s->scratch, &median, &mad);
+			double fl = r->floor_rel * fabs(median);
 			if (fl < r->floor_abs)
 				fl = r->floor_abs;
-			double scale = st.mad > fl ? st.mad : fl;
-			double dev = v - st.median;
-			if (st.available && fabs(dev) > r->k * scale) {
-				emit(log, r, time_s, cpu, v, st.median, dev / scale);
+			double scale = mad > fl ? mad : fl;
+			double dev = v - median;
+			if (fabs(dev) > r->k * scale) {
+				emit(log, r, time_s, cpu, v, median, dev / scale);
 				spikes++;
 			}
 		}
+		bool full = ring->len == ring->cap;
+		double old = full ? series_ring_get(ring, ring->cap - 1) : 0;
+		stats_sorted_slide(sorted, ring->len, full, old, v);
 		series_ring_push(ring, v);
 	}
 	return spikes;

@@ -40,6 +40,53 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
+size_t stats_sorted_slide(double *sorted, size_t len, bool evict, double old, double v)
+{
+	if (evict) { /* the first equal one is the oldest of its equals */
+		size_t i = 0;
+		while (i < len && sorted[i] != old)
+			i++;
+		if (i < len) {
+			memmove(sorted + i, sorted + i + 1, (len - i - 1) * sizeof(double));
+			len--;
+		}
+	}
+	size_t at = len; /* after every value <= v: found from the end, where v most often goes */
+	while (at > 0 && sorted[at - 1] > v)
+		at--;
+	memmove(sorted + at + 1, sorted + at, (len - at) * sizeof(double));
+	sorted[at] = v;
+	return len + 1;
+}
+
+void stats_sorted_median_mad(const double *sorted, size_t n, double *scratch, double *median,
+			     double *mad)
+{
+	if (n == 0) {
+		*median = *mad = NAN;
+		return;
+	}
+	double med = stats_percentile_sorted(sorted, n, 0.5);
+	/* |x - median| ascends from the split to both ends: merge the two runs */
+	size_t s = 0;
+	while (s < n && sorted[s] < med)
+		s++;
+	size_t l = s, r = s, k = 0; /* l: the next left one is l - 1 */
+	while (k < n) {
+		double dl = l > 0 ? fabs(sorted[l - 1] - med) : INFINITY;
+		double dr = r < n ? fabs(sorted[r] - med) : INFINITY;
+		if (r >= n || (l > 0 && dl <= dr)) {
+			scratch[k++] = dl;
+			l--;
+		} else {
+			scratch[k++] = dr;
+			r++;
+		}
+	}
+	*median = med;
+	*mad = stats_percentile_sorted(scratch, n, 0.5);
+}
+
 static void swap_d(double *a, double *b)
 {
 	double t = *a;

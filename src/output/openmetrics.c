@@ -4,6 +4,7 @@
 #include "app.h"
 #include "endpoint.h"
 #include "frame.h"
+#include "numfmt.h"
 #include "textutil.h"
 #include <math.h>
 #include <stddef.h>
@@ -308,26 +309,45 @@ int om_start(struct app_ctx *app, const char *listen, char *err, size_t errlen)
 /* A label value: safe on a terminal first (text_escape), then OpenMetrics' escapes. */
 static void put_label(FILE *out, const char *name, const char *value, bool comma)
 {
-	char safe[256];
-	text_escape(value ? value : "", TEXT_NUL_TERMINATED, safe, sizeof(safe));
-	fprintf(out, "%s%s=\"", comma ? "," : "", name);
+	char safe[256], line[2 * sizeof(safe) + 72];
+	const char *v = value ? value : "";
+	size_t vl = strlen(v), nl = strlen(name), n = 0;
+	if (vl < sizeof(safe) && text_is_safe(v, vl, 0)) /* most are: no escape pass */
+		memcpy(safe, v, vl + 1);
+	else
+		text_escape(v, TEXT_NUL_TERMINATED, safe, sizeof(safe));
+	if (comma)
+		line[n++] = ',';
+	if (nl <= 64) { /* built in one buffer, written once (no printf per label) */
+		memcpy(line + n, name, nl);
+		n += nl;
+	} else {
+		fwrite(line, 1, n, out);
+		fputs(name, out);
+		n = 0;
+	}
+	line[n++] = '=';
+	line[n++] = '"';
 	for (const char *p = safe; *p; p++) {
 		if (*p == '\\' || *p == '"')
-			fputc('\\', out);
-		fputc(*p, out);
+			line[n++] = '\\';
+		line[n++] = *p;
 	}
-	fputc('"', out);
+	line[n++] = '"';
+	fwrite(line, 1, n, out);
 }
 
 static void put_help(FILE *out, const char *s)
 {
-	char safe[256];
+	char safe[256], line[2 * sizeof(safe)];
 	text_escape(s, TEXT_NUL_TERMINATED, safe, sizeof(safe));
+	size_t n = 0;
 	for (const char *p = safe; *p; p++) {
 		if (*p == '\\')
-			fputc('\\', out);
-		fputc(*p, out);
+			line[n++] = '\\';
+		line[n++] = *p;
 	}
+	fwrite(line, 1, n, out);
 }
 
 /* Prometheus's naming conventions: base units (seconds, hertz, bytes), rates per second, no
@@ -437,7 +457,14 @@ static bool put_row_labels(FILE *out, const struct om_labels *l, const char *key
 	return any;
 }
 
-static void put_value(FILE *out, double v) { fprintf(out, " %.10g\n", v); }
+static void put_value(FILE *out, double v) /* " %.10g\n" */
+{
+	char num[NUMFMT_MAX + 2];
+	num[0] = ' ';
+	size_t n = 1 + numfmt_g(num + 1, v, 10);
+	num[n++] = '\n';
+	fwrite(num, 1, n, out);
+}
 
 /* The families of sums over all CPUs (no cpu label) start with this. */
 #define OM_ALL_PREFIX "pmutop_all_cpus_"

@@ -680,7 +680,9 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	put_c(w, '\n');
 	if (w->oom || w->depth != 0)
 		return -1;
-	return text_fwrite(w->buf, w->len, out);
+	/* every string went through put_string() (plain keys as they are): the record holds
+	 * printable ASCII, escapes and safe UTF-8 only, what text_fwrite() would write unchanged */
+	return fwrite(w->buf, 1, w->len, out) == w->len ? 0 : -1;
 }
 
 /* --- CSV ------------------------------------------------------------------------------------- */
@@ -872,6 +874,9 @@ static void csv_baseline(struct output_json *b, const struct output_meta *meta,
 	}
 }
 
+/* Whether text_fputs() would write @s unchanged. */
+static bool text_fputs_safe(const char *s) { return text_is_safe(s, strlen(s), TEXT_ESC_OUTPUT); }
+
 static int output_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *b = &rec;
@@ -913,6 +918,20 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	}
 	if (b->oom)
 		return -1;
+	/* The record is numbers, fixed words and these texts: when each of them is safe to
+	 * print, so is the record, and it is written without a second pass over every byte. */
+	bool clean = text_is_safe(suffix, slen, TEXT_ESC_OUTPUT) &&
+		     (snap->seq != 1 || !meta->row_keys || text_fputs_safe(meta->row_unit));
+	for (int e = 0; clean && e < snap->nevents; e++)
+		clean = text_fputs_safe(snap->event_names[e]);
+	for (int m = 0; clean && m < snap->nmetrics; m++)
+		clean = text_fputs_safe(snap->metrics[m].name);
+	for (int bit = 0; clean && bit < meta->offcore_nbits; bit++)
+		clean = text_fputs_safe(meta->offcore_names[bit]);
+	for (int r = 0; clean && meta->row_keys && r < snap->nrows; r++)
+		clean = text_fputs_safe(meta->row_keys[r].label);
+	if (clean)
+		return fwrite(b->buf, 1, b->len, out) == b->len ? 0 : -1;
 	return text_fwrite(b->buf, b->len, out);
 }
 

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1003,6 +1004,35 @@ int platform_read_online(struct platform *pf)
 	struct cpuset now;
 
 	if (read_cpuset(pf_path(pf, path, sizeof(path), CPU_DIR "/online"), &now) < 0)
+		return -1;
+	if (cpuset_equal(&now, &pf->online))
+		return 0;
+	pf->online = now;
+	platform_describe(pf);
+	return 1;
+}
+
+int platform_read_online_fd(struct platform *pf, int *fd)
+{
+	char buf[8192], e[128];
+	struct cpuset now;
+
+	if (*fd < 0) {
+		char path[4400];
+		*fd = open(pf_path(pf, path, sizeof(path), CPU_DIR "/online"),
+			   O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (*fd < 0)
+			return -1;
+	}
+	ssize_t n = pread(*fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0) {
+		close(*fd);
+		*fd = -1;
+		return -1;
+	}
+	buf[n] = 0;
+	trim(buf);
+	if (cpuset_parse(&now, buf, e, sizeof(e)) < 0)
 		return -1;
 	if (cpuset_equal(&now, &pf->online))
 		return 0;

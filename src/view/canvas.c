@@ -68,8 +68,15 @@ static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
 
 void canvas_clear(struct canvas *c)
 {
-	for (size_t i = 0; i < (size_t)c->w * c->h; i++)
-		cell_blank(&c->cells[i], 0, 0);
+	size_t n = (size_t)c->w * (size_t)c->h, done = 1;
+	if (n == 0)
+		return;
+	cell_blank(&c->cells[0], 0, 0); /* then copies of it, doubling: memcpy, not a loop */
+	while (done < n) {
+		size_t k = done < n - done ? done : n - done;
+		memcpy(&c->cells[done], c->cells, k * sizeof(*c->cells));
+		done += k;
+	}
 }
 
 const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y)

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* floor.c: the least a counter monitor can cost: the groups pmutop's perf source opens for the
+ * sw mode (per CPU a cpu-clock leader with context-switches, cpu-migrations, page-faults and
+ * msr/tsc/ where it opens; PERF_FORMAT_GROUP with enabled and running time and ids), read
+ * each tick on a timerfd with one pread of /proc/stat, and nothing else: no arithmetic, no
+ * output. bench/floor.sh divides pmutop's CPU time by this program's.
+ * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr]    defaults: 1000 ms, 10 ticks */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#define MAX_CPUS 4096
+#define GROUP_EVENTS 5
+
+static int open_event(struct perf_event_attr *a, int cpu, int group)
+{
+	return (int)syscall(SYS_perf_event_open, a, -1, cpu, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The msr PMU's type and tsc's config, as sysfs says; -1 when there is none. */
+static int msr_tsc(uint64_t *config)
+{
+	char buf[64];
+	int fd = open("/sys/bus/event_source/devices/msr/type", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	int type = atoi(buf);
+	fd = open("/sys/bus/event_source/devices/msr/events/tsc", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	const char *eq = strchr(buf, '=');
+	*config = eq ? strtoull(eq + 1, NULL, 0) : 0;
+	return type;
+}
+
+int main(int argc, char **argv)
+{
+	long interval_ms = 1000, ticks = 10;
+	int use_msr = 1;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
+			interval_ms = atol(argv[++i]);
+		else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+			ticks = atol(argv[++i]);
+		else if (strcmp(argv[i], "--no-msr") == 0)
+			use_msr = 0;
+		else {
+			fprintf(stderr, "usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr]\n");
+			return 2;
+		}
+	}
+	if (interval_ms <= 0 || ticks <= 0) {
+		fprintf(stderr, "floor: the interval and the ticks must be positive\n");
+		return 2;
+	}
+	static const uint64_t sw[] = {PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
+				      PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS};
+	uint64_t tsc_config = 0;
+	int tsc_type = use_msr ? msr_tsc(&tsc_config) : -1;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu > MAX_CPUS)
+		ncpu = MAX_CPUS;
+	static int leader[MAX_CPUS];
+	int nleaders = 0, nevents = 0;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		int lead = -1;
+		for (int e = 0; e < GROUP_EVENTS; e++) {
+			struct perf_event_attr a;
+			memset(&a, 0, sizeof(a));
+			a.size = sizeof(a);
+			if (e < 4) {
+				a.type = PERF_TYPE_SOFTWARE;
+				a.config = sw[e];
+				a.exclude_hv = 1;
+				a.exclude_guest = 1;
+			} else if (tsc_type >= 0) {
+				a.type = (uint32_t)tsc_type;
+				a.config = tsc_config;
+			} else {
+				continue;
+			}
+			a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+					PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID |
+					PERF_FORMAT_GROUP;
+			a.disabled = lead < 0;
+			int fd = open_event(&a, cpu, lead);
+			if (fd < 0) {
+				if (e == 0)
+					break; /* an offline CPU */
+				continue;
+			}
+			if (lead < 0)
+				lead = fd;
+			nevents++;
+		}
+		if (lead >= 0)
+			leader[nleaders++] = lead;
+	}
+	if (nleaders == 0) {
+		fprintf(stderr, "floor: no counter opens: %s\n", strerror(errno));
+		return 1;
+	}
+	for (int i = 0; i < nleaders; i++)
+		ioctl(leader[i], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	int stat = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	static char statbuf[65536];
+	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	struct itimerspec its = {
+	    .it_interval = {interval_ms / 1000, (interval_ms % 1000) * 1000000L},
+	    .it_value = {interval_ms / 1000, (interval_ms % 1000) * 1000000L},
+	};
+	if (tfd < 0 || timerfd_settime(tfd, 0, &its, NULL) < 0) {
+		fprintf(stderr, "floor: timerfd: %s\n", strerror(errno));
+		return 1;
+	}
+	uint64_t buf[3 + 2 * GROUP_EVENTS], expired;
+	for (long t = 0; t < ticks; t++) {
+		if (read(tfd, &expired, sizeof(expired)) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < nleaders; i++)
+			if (read(leader[i], buf, sizeof(buf)) < 0)
+				return 1;
+		if (stat >= 0 && pread(stat, statbuf, sizeof(statbuf) - 1, 0) < 0)
+			return 1;
+	}
+	fprintf(stderr, "floor: %d CPUs, %d events, %ld ticks of %ld ms\n", nleaders, nevents,
+		ticks, interval_ms);
+	return 0;
+}

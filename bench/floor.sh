@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# floor.sh: pmutop's CPU time per tick against the floor (bench/floor.c: the same per-CPU
+# groups of the sw mode and the same /proc/stat read, no output), per interval and front end:
+# batch CSV, JSON and OpenMetrics and the screen (tmux 200x60), all running at the same time as
+# the floor (same noise). Three rounds (ROUNDS); prints each ratio's min/median/max.
+# usage: bench/floor.sh [SECONDS_PER_ROUND [INTERVALS_MS [ROUNDS]]]   defaults: 20, "1000 100 10", 3
+#   PMUTOP_BINS="before=PATH after=PATH"   several binaries in the same rounds
+# CPU time is the on-CPU ns of every thread (/proc/PID/task/*/schedstat), sampled 1 s after
+# the start and 1 s before the end. See bench/README.md for recorded figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-20}
+intervals=${2:-"1000 100 10"}
+rounds=${3:-3}
+bins=${PMUTOP_BINS:-"pmutop=./build/pmutop"}
+[ "$secs" -ge 4 ] || { echo "rounds need at least 4 s"; exit 2; }
+first_bin=${bins%% *}
+first_bin=${first_bin#*=}
+[ -x "$first_bin" ] || bash scripts/build.sh >/dev/null
+cmake --build build --target bench_floor >/dev/null
+floor=./build/bench_floor
+fronts="csv json openmetrics"
+command -v tmux >/dev/null && fronts="$fronts screen"
+sock=pmutop-floor-$$
+tmp=$(mktemp -d)
+cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+source bench/lib.sh # (the working directory is the repository)
+
+round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratios
+  local ms=$1 rd=$2 ticks=$(((secs + 2) * 1000 / ms)) names=() pids=()
+  "$floor" -i "$ms" -n "$ticks" 2>/dev/null &
+  local fp=$!
+  for lb in $bins; do
+    local bin
+    bin=$(realpath "${lb#*=}")
+    for fr in $fronts; do
+      if [ "$fr" = screen ]; then
+        TERM=xterm-256color tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 60 \
+          "exec $bin --no-rc -m sw -i $ms"
+        pids+=("$(tmux -L "$sock" list-panes -a -F '#{pane_pid}' | tail -1)")
+      else
+        "$bin" --no-rc -b -m sw -i "$ms" -n "$ticks" -f "$fr" >/dev/null 2>&1 &
+        pids+=($!)
+      fi
+      names+=("${lb%%=*} $fr")
+    done
+  done
+  sleep 1
+  local f1 f2 a1=() a2=()
+  f1=$(cpu_ns $fp)
+  for p in "${pids[@]}"; do a1+=("$(cpu_ns "$p")"); done
+  sleep $((secs - 2))
+  f2=$(cpu_ns $fp)
+  for p in "${pids[@]}"; do a2+=("$(cpu_ns "$p")"); done
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  wait 2>/dev/null || true
+  local t=$(((secs - 2) * 1000 / ms))
+  for i in "${!pids[@]}"; do
+    echo "$ms ${names[i]} $((a2[i] - a1[i])) $((f2 - f1)) $t" >>"$tmp/ratios"
+  done
+}
+
+echo "pmutop $("$first_bin" --version | head -1 | cut -d' ' -f2) vs the floor (bench/floor.c); $(nproc) CPUs;" \
+  "${secs}s per round, $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
+for rd in $(seq "$rounds"); do
+  for ms in $intervals; do round "$ms" "$rd"; done
+done
+# per interval, binary and front end: us per tick (median) and the ratio's min/median/max
+sort -k1,1n -k2,2 -k3,3 "$tmp/ratios" | awk '
+  function isort(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
+  function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+  function flush() {
+    if (!key) return
+    isort(r, n); isort(p, n); isort(f, n)
+    printf "%5d ms %-8s %-11s: pmutop %8.1f us/tick  floor %6.1f us/tick  pmutop/floor = %5.2f (min %.2f, max %.2f)\n",
+      ms, bin, fr, med(p, n) / 1000, med(f, n) / 1000, med(r, n), r[1], r[n]
+    delete r; delete p; delete f; n = 0
+  }
+  { k = $1 " " $2 " " $3
+    if (k != key) { flush(); key = k; ms = $1; bin = $2; fr = $3 }
+    n++; p[n] = $4 / $6; f[n] = $5 / $6; r[n] = ($5 > 0 ? $4 / $5 : 0) }
+  END { flush() }'
