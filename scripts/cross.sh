@@ -3,7 +3,8 @@
 # cross.sh ARCH [--test]: cross-builds pmutop for a Debian board architecture (armhf, arm64) into
 # build-ARCH/, installing the cross toolchain, the target's -dev packages and qemu-user first.
 # --test then runs the unit tests and a sim batch run under qemu-user.
-# Extra arguments after ARCH go to cmake (e.g. -DPMUTOP_STATIC_AGENT=ON).
+# Extra arguments after ARCH go to cmake (e.g. -DPMUTOP_STATIC_AGENT=ON). Exits 3 when the
+# cross toolchain or the target's libraries cannot be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=${1:-}
@@ -32,8 +33,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "cross: installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   dpkg --print-foreign-architectures | grep -qx "$arch" || $SUDO dpkg --add-architecture "$arch"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # a mirror caught mid-sync fails one index: the other lists still serve the install
+  $SUDO apt-get update -qq || echo "${0##*/}: apt-get update reported errors; installing from the lists there are" >&2
+  if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}"; then
+    # exit 3: the toolchain could not be installed (no cross build was tried)
+    echo "cross: could not install the $arch toolchain and libraries (the package lists may be" \
+      "mid-sync: the $arch and amd64 versions must agree)" >&2
+    exit 3
+  fi
 fi
 
 build=build-$arch

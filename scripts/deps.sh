@@ -42,6 +42,7 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  $SUDO apt-get update -qq
+  # a mirror caught mid-sync fails one index: the other lists still serve the install
+  $SUDO apt-get update -qq || echo "${0##*/}: apt-get update reported errors; installing from the lists there are" >&2
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi

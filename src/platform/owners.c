@@ -402,7 +402,8 @@ int owners_collect(struct owners *o, const char *root, int self_pid, bool hw_pmu
 		}
 		proc_scan(o, r, false, err, errlen); /* KVM guests: their vCPU files */
 		add_watchdog(o);
-		qsort(o->ev, (size_t)o->n, sizeof(*o->ev), cmp_event);
+		if (o->n > 1)
+			qsort(o->ev, (size_t)o->n, sizeof(*o->ev), cmp_event);
 		return 0;
 	} else
 		o->n = 0; /* what a failed iterator left */
@@ -413,7 +414,8 @@ int owners_collect(struct owners *o, const char *root, int self_pid, bool hw_pmu
 		 "/proc: perf event files per process, events unknown (%s)%s", why,
 		 !r[0] && geteuid() != 0 ? "; other users' processes need root" : "");
 	add_watchdog(o);
-	qsort(o->ev, (size_t)o->n, sizeof(*o->ev), cmp_event);
+	if (o->n > 1)
+		qsort(o->ev, (size_t)o->n, sizeof(*o->ev), cmp_event);
 	return 0;
 }
 
@@ -632,7 +634,8 @@ int owners_parse(struct owners *o, const char *text, size_t len, const char *pat
 	char shown[160];
 	text_escape_flags(path, strlen(path), shown, sizeof(shown), TEXT_ESC_KEEP_BACKSLASH);
 	snprintf(o->note, sizeof(o->note), "read from %.150s", shown);
-	qsort(o->ev, (size_t)o->n, sizeof(*o->ev), cmp_event);
+	if (o->n > 1)
+		qsort(o->ev, (size_t)o->n, sizeof(*o->ev), cmp_event);
 	return 0;
 }
 
