@@ -612,6 +612,10 @@ int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_en
 			enc->attr.type == PERF_TYPE_HW_CACHE ||
 			(ctx->core_pmu_type > 0 && enc->attr.type == (uint32_t)ctx->core_pmu_type);
 	bool sysfs_nonfilter = strchr(base, '/') && !enc->hardware;
+	/* the base encoding's own exclude bits (libpfm4 sets exclude_hv) go first, also when a
+	 * modifier follows: one that filters is refused below, a precise 'p' keeps them clear */
+	if (sysfs_nonfilter || (core_raw && !ctx->filters_priv))
+		clear_excludes(&enc->attr);
 	if (mods[0]) {
 		if ((sysfs_nonfilter || (core_raw && !ctx->filters_priv)) &&
 		    strpbrk(mods, "ukhGHI")) {
@@ -630,8 +634,6 @@ int event_encode(const char *spec, const struct encode_ctx *ctx, struct event_en
 			 mods);
 		return 0;
 	}
-	if (sysfs_nonfilter || (core_raw && !ctx->filters_priv))
-		clear_excludes(&enc->attr);
 	return 0;
 }
 

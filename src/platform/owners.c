@@ -778,7 +778,8 @@ int owners_summary(const struct owners *o, const char *mode, double self_running
 			    f->kind == OWNER_WATCHDOG)
 				continue;
 			seen[k] = 1;
-			files += f->files;
+			files =
+			    f->files > INT_MAX - files ? INT_MAX : files + f->files; /* saturate */
 			detailed |= f->detailed;
 			/* competes for hardware counters (a file count alone: it may) */
 			hw |= !f->detailed || f->type == PERF_TYPE_HARDWARE ||
