@@ -68,17 +68,4 @@ for rd in $(seq "$rounds"); do
   for ms in $intervals; do round "$ms" "$rd"; done
 done
 # per interval, binary and front end: us per tick (median) and the ratio's min/median/max
-sort -k1,1n -k2,2 -k3,3 "$tmp/ratios" | awk '
-  function isort(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
-  function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-  function flush() {
-    if (!key) return
-    isort(r, n); isort(p, n); isort(f, n)
-    printf "%5d ms %-8s %-11s: pmutop %8.1f us/tick  floor %6.1f us/tick  pmutop/floor = %5.2f (min %.2f, max %.2f)\n",
-      ms, bin, fr, med(p, n) / 1000, med(f, n) / 1000, med(r, n), r[1], r[n]
-    delete r; delete p; delete f; n = 0
-  }
-  { k = $1 " " $2 " " $3
-    if (k != key) { flush(); key = k; ms = $1; bin = $2; fr = $3 }
-    n++; p[n] = $4 / $6; f[n] = $5 / $6; r[n] = ($5 > 0 ? $4 / $5 : 0) }
-  END { flush() }'
+sort -k1,1n -k2,2 -k3,3 "$tmp/ratios" | ratio_table floor

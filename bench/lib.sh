@@ -8,3 +8,23 @@ cpu_ns() { # on-CPU time of a process and its threads, ns (schedstat)
   done
   echo "$total"
 }
+
+# ratio_table OTHER: reads lines "MS KEY1 KEY2 PMUTOP_NS OTHER_NS TICKS" (one per round, sorted
+# so that a key's rounds are together) and prints per key pmutop's and OTHER's us per tick
+# (medians) and the ratio's median, min and max.
+ratio_table() {
+  awk -v other="$1" '
+  function isort(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
+  function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+  function flush() {
+    if (!key) return
+    isort(r, n); isort(p, n); isort(q, n)
+    printf "%5d ms %-8s %-11s: pmutop %8.1f us/tick  %s %7.1f us/tick  pmutop/%s = %5.2f (min %.2f, max %.2f)\n",
+      ms, k1, k2, med(p, n) / 1000, other, med(q, n) / 1000, other, med(r, n), r[1], r[n]
+    delete r; delete p; delete q; n = 0
+  }
+  { k = $1 " " $2 " " $3
+    if (k != key) { flush(); key = k; ms = $1; k1 = $2; k2 = $3 }
+    n++; p[n] = $4 / $6; q[n] = $5 / $6; r[n] = ($5 > 0 ? $4 / $5 : 0) }
+  END { flush() }'
+}

@@ -68,17 +68,4 @@ for rd in $(seq "$rounds"); do
   done
 done
 # per interval, format and binary: us per tick (medians) and the ratio's min/median/max
-sort -k1,1nr -k2,2 -k3,3 "$tmp/ratios" | awk '
-  function isort(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
-  function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-  function flush() {
-    if (!key) return
-    isort(r, n); isort(p, n); isort(q, n)
-    printf "%5d ms %-4s %-8s: pmutop %7.1f us/tick  perf stat %7.1f us/tick  pmutop/perf = %.2f (min %.2f, max %.2f)\n",
-      ms, fmt, bin, med(p, n) / 1000, med(q, n) / 1000, med(r, n), r[1], r[n]
-    delete r; delete p; delete q; n = 0
-  }
-  { k = $1 " " $2 " " $3
-    if (k != key) { flush(); key = k; ms = $1; fmt = $2; bin = $3 }
-    n++; p[n] = $4 / $6; q[n] = $5 / $6; r[n] = ($5 > 0 ? $4 / $5 : 0) }
-  END { flush() }'
+sort -k1,1nr -k2,2 -k3,3 "$tmp/ratios" | ratio_table perf
