@@ -12,16 +12,7 @@ S=$T_SRC/tests/sysfs
 HY=$S/x86-hybrid
 DEV=$HY/sys/bus/event_source/devices
 
-ARCH=$(dirname "$BIN")/pmu-events-6.1/linux-source-6.1/tools/perf/pmu-events/arch
-TAR=/usr/src/linux-source-6.1.tar.xz
-if [ ! -d "$ARCH" ] && [ -f "$TAR" ]; then
-	mkdir -p "$(dirname "$BIN")/pmu-events-6.1"
-	tar -xJf "$TAR" -C "$(dirname "$BIN")/pmu-events-6.1" --wildcards '*/tools/perf/pmu-events/arch/*'
-fi
-if [ ! -d "$ARCH" ]; then
-	skip "perf's Alder Lake metrics: $TAR absent (Debian package linux-source-6.1; scripts/deps.sh test installs it)"
-	t_done
-fi
+kernel_pmu_events "perf's Alder Lake metrics"
 ADL=$ARCH/x86/alderlake
 SIM=(-b --backend sim --seed 3 -n 3 -i 100 --sim-cpus 8 --no-rc --sysfs-root "$HY" --perf-events "$ARCH")
 

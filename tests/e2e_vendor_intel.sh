@@ -8,16 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 S=$T_SRC/tests/sysfs
 
-ARCH=$(dirname "$BIN")/pmu-events-6.1/linux-source-6.1/tools/perf/pmu-events/arch
-TAR=/usr/src/linux-source-6.1.tar.xz
-if [ ! -d "$ARCH" ] && [ -f "$TAR" ]; then
-	mkdir -p "$(dirname "$BIN")/pmu-events-6.1"
-	tar -xJf "$TAR" -C "$(dirname "$BIN")/pmu-events-6.1" --wildcards '*/tools/perf/pmu-events/arch/*'
-fi
-if [ ! -d "$ARCH" ]; then
-	skip "Intel's event lists: $TAR absent (Debian package linux-source-6.1; scripts/deps.sh test installs it)"
-	t_done
-fi
+kernel_pmu_events "Intel's event lists"
 
 # tree and the family pmutop must pick there (from the CPU model)
 TREES="x86-skylake:skl x86-skylake-smt:skl_smt x86-skylake-sp:skx_smt x86-haswell-ep:hsw_smt

@@ -76,6 +76,22 @@ golden_cmp() {
 		return 1
 	fi
 }
+# kernel_pmu_events WHAT: sets ARCH to the kernel's tools/perf/pmu-events/arch (Debian's
+# linux-source-6.1, extracted once into the build tree), or skips the test for WHAT with the
+# reason and ends it.
+kernel_pmu_events() {
+	local tar=/usr/src/linux-source-6.1.tar.xz dest
+	dest=$(dirname "$BIN")/pmu-events-6.1
+	ARCH=$dest/linux-source-6.1/tools/perf/pmu-events/arch
+	if [ ! -d "$ARCH" ] && [ -f "$tar" ]; then
+		mkdir -p "$dest"
+		tar -xJf "$tar" -C "$dest" --wildcards '*/tools/perf/pmu-events/arch/*'
+	fi
+	if [ ! -d "$ARCH" ]; then
+		skip "$1: $tar absent (Debian package linux-source-6.1; scripts/deps.sh test installs it)"
+		t_done
+	fi
+}
 t_done() {
 	echo "$(basename "$0"): $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ "$T_FAIL" -eq 0 ] || exit 1
