@@ -110,8 +110,8 @@ struct app_ctx {
 };
 
 /* The rows mode @m (NULL: any) counts on, into @cpus[APP_MAX_ROWS]: the CPUs asked for, or of
- * those only the ones of its core PMU for a mode of one core type (mode.pmu). Returns their
- * number, or -1 with the reason in @err. */
+ * those only the ones of its core PMU for a mode of one core type (mode.pmu); the run's own
+ * rows when it counts tasks or cgroups. Returns their number, or -1 with the reason in @err. */
 int app_mode_rows(const struct app_ctx *app, const struct mode *m, int *cpus, char *err,
 		  size_t errlen);
 /* ":offcore [BIT...] [response=NAME]": chooses the bits and switches to the offcore mode. */

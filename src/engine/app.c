@@ -250,6 +250,10 @@ int app_mode_rows(const struct app_ctx *app, const struct mode *m, int *cpus, ch
 			 "its events are for the %s core PMU, which this machine lacks", m->pmu);
 		return -1;
 	}
+	if (app->target.kind != TARGET_CPUS) { /* tasks or cgroups keep their rows */
+		memcpy(cpus, app->cpus, (size_t)app->ncpus * sizeof(int));
+		return app->ncpus;
+	}
 	int n = 0;
 	for (int c = cpuset_next(&app->cpus_chosen, 0); c >= 0 && n < APP_MAX_ROWS;
 	     c = cpuset_next(&app->cpus_chosen, c + 1))
@@ -626,9 +630,7 @@ static int open_mode_in(struct app_ctx *app, const struct mode *m, struct sessio
 		snprintf(err, errlen, "mode %s: %s", m->name, why);
 		return -1;
 	}
-	/* tasks or cgroups keep their rows (a mode of one core type chooses among CPUs only) */
-	if (app->target.kind != TARGET_CPUS ||
-	    (n == app->ncpus && memcmp(cpus, app->cpus, (size_t)n * sizeof(int)) == 0)) {
+	if (n == app->ncpus && memcmp(cpus, app->cpus, (size_t)n * sizeof(int)) == 0) {
 		if (resolve_mode(app, m, sm, err, errlen) < 0)
 			return -1;
 		return app_run_mode(app, sm, err, errlen);
