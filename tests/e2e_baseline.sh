@@ -64,7 +64,10 @@ sys.exit(0 if "baseline" not in recs[28]["cpus"][0] and "baseline" in recs[31]["
 
 # bad input: a missing file, a bad duration, nothing kept yet
 run_cmd -R "$T/base.jsonl" --baseline "$T/missing.jsonl" -b -f json
-check "missing baseline: an error" grep -q "missing.jsonl" "$T/err"
+check "missing baseline: an error, exit 2 (rc $RC)" bash -c "[ $RC -eq 2 ] && grep -q 'missing.jsonl' '$T/err'"
+mkfifo "$T/fifo.jsonl"
+run_cmd -R "$T/base.jsonl" --baseline "$T/fifo.jsonl" -b -f json
+check "a FIFO as baseline: refused at once, exit 2 (rc $RC)" bash -c "[ $RC -eq 2 ] && grep -q 'not a regular file' '$T/err'"
 run_cmd "${SIM[@]}" -n 3 -c "baseline last soon"
 check "bad duration refused" grep -q 'not a duration' "$T/err"
 run_cmd "${SIM[@]}" -n 3 -c "baseline last 10m"

@@ -9,10 +9,14 @@
 #include "replay.h"
 #include "session.h"
 #include "source.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* --- Student's t ------------------------------------------------------------------------------ */
 
@@ -340,7 +344,21 @@ int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t err
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (path) {
+	if (path) { /* named on the command line: a file that cannot be read is bad usage now */
+		int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		struct stat st;
+		const char *why = fd < 0		 ? strerror(errno)
+				  : fstat(fd, &st) < 0	 ? strerror(errno)
+				  : !S_ISREG(st.st_mode) ? "not a regular file (a recording)"
+				  : st.st_size == 0	 ? "empty"
+							 : NULL;
+		if (fd >= 0)
+			close(fd);
+		if (why) {
+			free(b);
+			snprintf(err, errlen, "--baseline %s: %s", path, why);
+			return -1;
+		}
 		snprintf(b->path, sizeof(b->path), "%s", path);
 		snprintf(b->name, sizeof(b->name), "%s", path);
 		b->pending = true;
