@@ -197,6 +197,8 @@ static void test_sim_no_false_flags(void)
 static void test_limits(void)
 {
 	CHECK_NEAR(guard_retire_width("skl"), 4, 0);
+	CHECK_NEAR(guard_retire_width("skl_smt"), 4, 0); /* the SMT variant: the same core */
+	CHECK_NEAR(guard_retire_width("hsw_smt"), 4, 0);
 	CHECK_NEAR(guard_retire_width("xscale2"), 1, 0);
 	CHECK_NEAR(guard_retire_width("no-such-family"), 8, 0);
 	struct guard_limits l;

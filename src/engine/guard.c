@@ -36,8 +36,12 @@ static const struct {
 
 double guard_retire_width(const char *family_key)
 {
+	/* an SMT variant ("skl_smt": top-down in per-core clocks) is the same core */
+	size_t n = family_key ? strlen(family_key) : 0;
+	if (n > 4 && strcmp(family_key + n - 4, "_smt") == 0)
+		n -= 4;
 	for (size_t i = 0; family_key && i < sizeof(widths) / sizeof(widths[0]); i++)
-		if (strcmp(widths[i].key, family_key) == 0)
+		if (strlen(widths[i].key) == n && strncmp(widths[i].key, family_key, n) == 0)
 			return widths[i].width;
 	return 8; /* unknown: the widest cores shipping */
 }
