@@ -35,8 +35,23 @@ if [ ${#missing[@]} -gt 0 ]; then
   dpkg --print-foreign-architectures | grep -qx "$arch" || $SUDO dpkg --add-architecture "$arch"
   # a mirror caught mid-sync fails one index: the other lists still serve the install
   $SUDO apt-get update -qq || echo "${0##*/}: apt-get update reported errors; installing from the lists there are" >&2
-  if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+  # A Multi-Arch: same package must have one version on both architectures. When the
+  # security suite's $arch index is out of step with amd64's (a mirror mid-sync), the second
+  # try leaves that suite out and lets apt align the host's copies (linux-libc-dev, libssl3)
+  # with the version the main suite has for both: a downgrade of headers, said here.
+  nosec=$(mktemp)
+  trap 'rm -f "$nosec"' EXIT
+  printf 'Package: *\nPin: release n=%s-security\nPin-Priority: -1\n' \
+    "$(. /etc/os-release && echo "$VERSION_CODENAME")" >"$nosec"
+  if DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     "${missing[@]}"; then
+    :
+  elif echo "cross: retrying without the security suite, aligning host packages with it" >&2 &&
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+      --allow-downgrades -o Dir::Etc::Preferences="$nosec" "${missing[@]}" \
+      "linux-libc-dev:$(dpkg --print-architecture)/$(. /etc/os-release && echo "$VERSION_CODENAME")"; then
+    :
+  else
     # exit 3: the toolchain could not be installed (no cross build was tried)
     echo "cross: could not install the $arch toolchain and libraries (the package lists may be" \
       "mid-sync: the $arch and amd64 versions must agree)" >&2
