@@ -5,6 +5,7 @@
 #include "encode.h"
 #include "expr.h"
 #include "family.h"
+#include "guard.h"
 #include "harness.h"
 #include "mode.h"
 #include "offcore.h"
@@ -901,6 +902,65 @@ static const char *arch_dir(void)
 	return system(cmd) == 0 ? arch : NULL;
 }
 
+/* The guard's retire widths (src/engine/guard.c) against the pipeline width Intel's TMA uses:
+ * perf's <model>-metrics.json defines SLOTS as "N * CORE_CLKS" (or "N * CLKS" for an E-core),
+ * N issue slots per cycle. A guard width under N would flag instruction rates the core can
+ * reach. Models whose SLOTS is the TOPDOWN.SLOTS event state no number and are said so. */
+static void check_guard_widths(const char *arch)
+{
+	int compared = 0;
+	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+		for (int d = 0; d < 2 && families[f].dirs[d]; d++) {
+			char path[4400];
+			DIR *dir;
+			snprintf(path, sizeof(path), "%s/x86/%s", arch, families[f].dirs[d]);
+			if (!(dir = opendir(path)))
+				continue;
+			for (struct dirent *de; (de = readdir(dir));) {
+				if (!strstr(de->d_name, "metrics.json"))
+					continue;
+				char file[4700];
+				snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+				json_error_t je;
+				json_t *root = json_load_file(file, 0, &je), *o;
+				size_t i;
+				json_array_foreach(root, i, o)
+				{
+					const char *name =
+					    json_string_value(json_object_get(o, "MetricName"));
+					const char *expr =
+					    json_string_value(json_object_get(o, "MetricExpr"));
+					const char *unit =
+					    json_string_value(json_object_get(o, "Unit"));
+					bool atom = strcmp(families[f].family, "grt") == 0;
+					if (!name || !expr || strcmp(name, "SLOTS") != 0 ||
+					    (atom != (unit && strcmp(unit, "cpu_atom") == 0)))
+						continue;
+					char *end;
+					double n = strtod(expr, &end);
+					if (end == expr || strncmp(end, " * ", 3) != 0) {
+						printf("  guard %s: SLOTS = %s in %s (no width "
+						       "stated)\n",
+						       families[f].family, expr,
+						       families[f].dirs[d]);
+						continue;
+					}
+					double w = guard_retire_width(families[f].family);
+					printf("  guard %s: width %.0f, perf's %s SLOTS = %s\n",
+					       families[f].family, w, families[f].dirs[d], expr);
+					CHECK(w >= n, "guard width %.0f for %s under %s's SLOTS %s",
+					      w, families[f].family, families[f].dirs[d], expr);
+					compared++;
+				}
+				json_decref(root);
+			}
+			closedir(dir);
+		}
+	}
+	/* snb..skx and Gracemont state a number in perf 6.1 */
+	CHECK(compared >= 12, "guard widths compared with %d SLOTS definitions", compared);
+}
+
 int main(void)
 {
 	const char *arch = arch_dir();
@@ -948,6 +1008,7 @@ int main(void)
 	check_tma(arch, &reg);
 	check_gracemont(arch, &reg);
 	check_rates(arch, &reg);
+	check_guard_widths(arch);
 	mode_registry_free(&reg);
 	return harness_done();
 }

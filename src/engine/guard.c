@@ -31,7 +31,7 @@ static const struct {
     {"tmt", 4},	       {"nhm", 4},	  {"wsm", 4},	     {"snb", 4},	{"ivb", 4},
     {"hsw", 4},	       {"bdw", 4},	  {"skl", 4},	     {"skx", 4},	{"icl", 8},
     {"icx", 8},	       {"spr", 8},	  {"intel", 8},	     {"amd", 8},	{"zen", 8},
-    {"zen4", 8},
+    {"zen4", 8},       {"grt", 5},
 };
 
 double guard_retire_width(const char *family_key)
