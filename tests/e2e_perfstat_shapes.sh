@@ -70,6 +70,12 @@ replay "$FX/hw-per-socket-mux.json"
 check "a multiplexed unit: scaled at perf's 50 %" grep -q '^1.001002,1001.002,S0,event,instructions,5123456789,0.5000,scaled' "$T/out"
 check "a <not counted> unit: n/c" grep -q '^2.002004,1001.002,S1,event,branch_misses,,0.0000,not_counted' "$T/out"
 check "a <not supported> unit: n/s" grep -q '^2.002004,1001.002,S1,event,ref_cycles,,0.0000,not_supported' "$T/out"
+# formulas over a unit's sums: ipc is perf's own "insn per cycle" of the unit (1.276923,
+# 0.704918), GHz a per-CPU average over perf's 4 CPUs (4012345678 / 4 / 1.001002003 s)
+replay "$FX/hw-per-socket-mux.json" -m cpi
+check "per socket: ipc as perf printed it (S0)" grep -q '^1.001002,1001.002,S0,metric,ipc,1.27692,' "$T/out"
+check "per socket: ipc as perf printed it (S1)" grep -q '^1.001002,1001.002,S1,metric,ipc,0.704918,' "$T/out"
+check "per socket: GHz per CPU of the socket's 4" grep -q '^1.001002,1001.002,S0,metric,ghz,1.00208,' "$T/out"
 # the elapsed time without -I: a CPU's longest enabled time (S0-D0-C1's context-switches ran
 # 201168598 ns on its 1 CPU at 100 %)
 replay "$FX/sw-per-core-repeat.csv"
@@ -80,6 +86,8 @@ check "--rows core on a --per-core capture: exit 0" [ "$RC" = 0 ]
 replay "$FX/sw-per-core.csv" --per-socket
 check "--per-socket on a --per-core capture: exit 2 (got $RC)" [ "$RC" = 2 ]
 check "--per-socket on a --per-core capture: the reason" grep -q "perf stat's sums per core" "$T/err"
+replay "$FX/sw-per-core.csv" -c "rows socket"
+check ":rows socket on a --per-core capture: the reason" grep -q "rows: the capture's rows are perf stat's sums per core" "$T/err"
 # shapes that cannot be one capture: refused with the line
 printf '     0.5,S0-D0-C0,1,10,,cycles,500000000,100.00,,\n     0.5,S0,2,10,,cycles,500000000,100.00,,\n' >"$T/mixed.csv"
 replay "$T/mixed.csv"

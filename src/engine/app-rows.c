@@ -70,8 +70,16 @@ const struct topology *app_rows_topology(struct app_ctx *app)
 int app_set_rows(struct app_ctx *app, enum row_unit unit, char *err, size_t errlen)
 {
 	if (app->target.kind != TARGET_CPUS) {
-		snprintf(err, errlen, "rows: this run's rows are the %s it counts",
-			 app->target.kind == TARGET_TASKS ? "tasks" : "cgroups");
+		enum row_unit have = app->target.nkeys ? app->target.keys[0].kind : ROWS_TASK;
+		if (have == unit)
+			return 0; /* already so */
+		if (have != ROWS_TASK && have != ROWS_CGROUP)
+			snprintf(err, errlen,
+				 "rows: the capture's rows are perf stat's sums per %s",
+				 rows_unit_name(have));
+		else
+			snprintf(err, errlen, "rows: this run's rows are the %s it counts",
+				 app->target.kind == TARGET_TASKS ? "tasks" : "cgroups");
 		return -1;
 	}
 	if (unit < 0 || unit >= ROWS_NUNITS) {
