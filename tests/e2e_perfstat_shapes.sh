@@ -164,7 +164,8 @@ check "small multiplexed counts: 50 in every interval" \
 check "small multiplexed counts: marked scaled" grep -q ',0,event,cache_misses,50,0.0200,scaled' "$T/out"
 
 # 5. garbage in every shape: exit 2 with the line number, never 0
-for f in sw-percpu.csv sw-aggregated.csv sw-percpu.json sw-aggregated.json sw-percpu-once.ssv sw-repeat.csv; do
+for f in sw-percpu.csv sw-aggregated.csv sw-percpu.json sw-aggregated.json sw-percpu-once.ssv sw-repeat.csv \
+	sw-per-core.csv sw-per-core.json sw-per-socket-repeat.json hw-per-cache.csv; do
 	sed '4a this line is not what perf stat writes' "$FX/$f" >"$T/g-$f"
 	replay "$T/g-$f"
 	check "garbage in $f: exit 2 (got $RC)" [ "$RC" = 2 ]
