@@ -18,10 +18,10 @@
 
 enum entry_kind { E_VALUE, E_NOT_COUNTED, E_NOT_SUPPORTED };
 
-/* One usable line: one counter of one CPU in one interval. */
+/* One usable line: one counter of one CPU (or one unit: a core, a socket, ...) in one interval. */
 struct entry {
 	int interval;
-	int cpu;
+	int cpu; /* the CPU; in a per-unit capture the unit's index in first-seen order */
 	int ev;
 	enum entry_kind kind;
 	double value; /* as printed (scaled), in ns for msec */
@@ -51,9 +51,34 @@ struct import {
 	double elapsed;	 /* untimed: the wall-clock time from cpu-clock/task-clock and their
 			  * "CPUs utilized", ns (0 = none) */
 	char fatal[400]; /* the first line that is not perf stat output: "path:line: why" */
+	/* a per-unit capture (--per-core, --per-socket, ...): its shape and units */
+	const struct unit_shape *shape;
+	struct unit_row {
+		char label[48]; /* as perf printed it: "S0-D0-C1" */
+		int cpus;	/* perf's "cpus" column (JSON "aggregate-number"), the largest */
+	} * units;
+	int nunits;
 };
 
-enum { LAYOUT_PER_CPU = 1, LAYOUT_AGGREGATED };
+enum { LAYOUT_PER_CPU = 1, LAYOUT_AGGREGATED, LAYOUT_PER_UNIT };
+
+/* perf stat's aggregation shapes other than per CPU (-A) and the total: the unit column it
+ * prints (S0-D0-C1, S0, N0, ...), the option that makes it, and the rows it becomes (the
+ * row unit names of rows.h). perf 6.1 writes core, die, socket and node; later perf adds cache
+ * and cluster in the same layout. */
+struct unit_shape {
+	const char *pattern; /* S: "S<n>", D: "-D<n>", ... in this order */
+	const char *option, *noun;
+	const char *json_key; /* the JSON member holding the unit */
+};
+static const struct unit_shape unit_shapes[] = {
+    {"S-D-C", "--per-core", "core", "core"},
+    {"S-D-L-ID", "--per-cache", "cache", "cache"},
+    {"S-D-CLS", "--per-cluster", "cluster", "cluster"},
+    {"S-D", "--per-die", "die", "die"},
+    {"S", "--per-socket", "socket", "socket"},
+    {"N", "--per-node", "node", "node"},
+};
 
 static const char *const format_names[] = {
     [PERFSTAT_UNKNOWN] = "unknown", [PERFSTAT_CSV] = "csv",
@@ -165,15 +190,18 @@ static int aggregated_cpus(const struct import *im)
 }
 
 /* Adds one parsed line; all fields as text from either format. @t is NAN for a capture without
- * -I; @cpustr is NULL for an aggregated capture (no -A). */
-static void add_entry(struct import *im, double t, const char *cpustr, const char *value,
-		      const char *unit, const char *event, double run, double pct,
-		      const char *metric, const char *metric_unit)
+ * -I; @cpustr is NULL for an aggregated capture (no -A); @unit_row is the unit's index
+ * (unit_index) in a per-unit capture, else -1. */
+static void add_entry(struct import *im, double t, const char *cpustr, int unit_row,
+		      const char *value, const char *unit, const char *event, double run,
+		      double pct, const char *metric, const char *metric_unit)
 {
 	char ebuf[160];
 	long cpu = AGGREGATED_CPU;
-	int layout = cpustr ? LAYOUT_PER_CPU : LAYOUT_AGGREGATED;
-	if (cpustr) {
+	int layout = unit_row >= 0 ? LAYOUT_PER_UNIT : cpustr ? LAYOUT_PER_CPU : LAYOUT_AGGREGATED;
+	if (unit_row >= 0) {
+		cpu = unit_row;
+	} else if (cpustr) {
 		cpustr = skip_ws(cpustr);
 		if (strncmp(cpustr, "CPU", 3) == 0)
 			cpustr += 3;
@@ -189,7 +217,9 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 	}
 	if (im->layout && im->layout != layout) {
 		bad(im, "%s line in a%s capture", cpustr ? "a per-CPU" : "an aggregated",
-		    im->layout == LAYOUT_PER_CPU ? " per-CPU (-A)" : "n aggregated (no -A)");
+		    im->layout == LAYOUT_PER_CPU    ? " per-CPU (-A)"
+		    : im->layout == LAYOUT_PER_UNIT ? " per-unit (--per-core, ...)"
+						    : "n aggregated (no -A)");
 		return;
 	}
 	if (!*event) {
@@ -262,8 +292,13 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 	en.ev = ev;
 	for (int i = im->n - 1; i >= 0 && im->e[i].interval == en.interval; i--)
 		if (im->e[i].cpu == en.cpu && im->e[i].ev == en.ev) {
+			char who[64];
 			rec_escape(event, ebuf, sizeof(ebuf));
-			bad(im, "CPU %d event '%s' repeated in one interval", en.cpu, ebuf);
+			if (layout == LAYOUT_PER_UNIT)
+				rec_escape(im->units[en.cpu].label, who, sizeof(who));
+			else
+				snprintf(who, sizeof(who), "CPU %d", en.cpu);
+			bad(im, "%s event '%s' repeated in one interval", who, ebuf);
 			return;
 		}
 	if (en.kind == E_VALUE) {
@@ -290,21 +325,12 @@ static void add_entry(struct import *im, double t, const char *cpustr, const cha
 
 #define MAX_FIELDS 64
 
-/* perf stat's aggregation shapes other than per CPU (-A) and the total: the unit column it
- * prints (S0-D0-C1, S0, N0, ...), with the option that makes it. */
-static const char *unit_option(const char *s, const char **noun)
+/* The shape whose unit column @s is ("S0-D0-C1": --per-core), or NULL. */
+static const struct unit_shape *unit_shape_of(const char *s)
 {
-	static const struct {
-		const char *pattern; /* S: "S<n>", D: "-D<n>", ... in this order */
-		const char *option, *noun;
-	} shapes[] = {
-	    {"S-D-C", "--per-core", "core"},	     {"S-D-L-ID", "--per-cache", "cache"},
-	    {"S-D-CLS", "--per-cluster", "cluster"}, {"S-D", "--per-die", "die"},
-	    {"S", "--per-socket", "socket"},	     {"N", "--per-node", "node"},
-	};
 	s = skip_ws(s);
-	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
-		const char *p = s, *q = shapes[i].pattern;
+	for (size_t i = 0; i < sizeof(unit_shapes) / sizeof(unit_shapes[0]); i++) {
+		const char *p = s, *q = unit_shapes[i].pattern;
 		bool ok = true;
 		while (*q && ok) {
 			size_t n = strcspn(q, "-");
@@ -322,27 +348,61 @@ static const char *unit_option(const char *s, const char **noun)
 				q++, p++;
 			}
 		}
-		if (ok && !*skip_ws(p)) {
-			*noun = shapes[i].noun;
-			return shapes[i].option;
-		}
+		if (ok && !*skip_ws(p))
+			return &unit_shapes[i];
 	}
 	return NULL;
 }
 
-/* Refuses a capture aggregated per core, socket, ... (@unit: the column perf printed). */
-static bool refuse_units(struct import *im, const char *unit)
+/* The row of unit @label (perf's "cpus" @nr) of shape @sh: its index, or -1 (bad() said why). */
+static int unit_index(struct import *im, const struct unit_shape *sh, const char *label,
+		      const char *nr)
 {
-	const char *noun, *opt = unit ? unit_option(unit, &noun) : NULL;
-	if (!opt)
-		return false;
-	char u[40];
-	rec_escape(skip_ws(unit), u, sizeof(u));
-	bad(im,
-	    "perf stat %s output (one row per %s, here %s): pmutop imports one row per CPU (-A) or "
-	    "the total; re-run perf stat with -A instead of %s",
-	    opt, noun, u, opt);
-	return true;
+	char u[48];
+	rec_escape(skip_ws(label), u, sizeof(u));
+	if (im->shape && im->shape != sh) {
+		bad(im, "a perf stat %s line (%s) in a %s capture", sh->option, u,
+		    im->shape->option);
+		return -1;
+	}
+	if (im->layout && im->layout != LAYOUT_PER_UNIT) {
+		bad(im, "a perf stat %s line (%s) in a%s capture", sh->option, u,
+		    im->layout == LAYOUT_PER_CPU ? " per-CPU (-A)" : "n aggregated");
+		return -1;
+	}
+	double cpus;
+	if (!nr || !is_digits(nr) || !parse_double(nr, &cpus) || cpus < 1 || cpus >= REC_MAX_CPU) {
+		bad(im, "%s %s: bad CPU count '%.20s' after the unit", sh->noun, u, nr ? nr : "");
+		return -1;
+	}
+	label = skip_ws(label);
+	size_t len = strlen(label);
+	while (len && (label[len - 1] == ' ' || label[len - 1] == '\t'))
+		len--;
+	int i = 0;
+	while (i < im->nunits &&
+	       !(strlen(im->units[i].label) == len && strncmp(im->units[i].label, label, len) == 0))
+		i++;
+	if (i == im->nunits) {
+		if (len >= sizeof(im->units[0].label) || im->nunits >= REC_MAX_CPU) {
+			bad(im, "%s %s: too long or too many units", sh->noun, u);
+			return -1;
+		}
+		struct unit_row *n = realloc(im->units, (size_t)(im->nunits + 1) * sizeof(*n));
+		if (!n) {
+			bad(im, "out of memory");
+			return -1;
+		}
+		im->units = n;
+		memcpy(n[i].label, label, len);
+		n[i].label[len] = '\0';
+		n[i].cpus = 0;
+		im->nunits++;
+	}
+	if ((int)cpus > im->units[i].cpus)
+		im->units[i].cpus = (int)cpus;
+	im->shape = sh;
+	return i;
 }
 
 /* "0.85%": the variance column of perf stat -r N */
@@ -392,14 +452,25 @@ static void parse_csv_line(struct import *im, char *line)
 		warn(im, "perf's summary line (perf stat --summary) skipped");
 		return;
 	}
-	/* per core, socket, ...: "[time,]S0-D0-C1,CPUS,value,..." */
-	if (refuse_units(im, f[0]) || (n >= 2 && refuse_units(im, f[1])))
-		return;
-	/* which leading columns there are: a timestamp (-I) and a CPU (-A) */
+	/* which leading columns there are: a timestamp (-I) and a CPU (-A) or a unit and its CPU
+	 * count (per core, socket, ...: "[time,]S0-D0-C1,CPUS,value,...") */
 	double t = NAN, pct;
-	int base;
+	int base, unit_row = -1;
 	const char *cpu = NULL;
-	if (n >= 2 && strncmp(skip_ws(f[1]), "CPU", 3) == 0) {
+	const struct unit_shape *sh;
+	if ((sh = unit_shape_of(f[0])) != NULL) {
+		base = 2;
+		if ((unit_row = unit_index(im, sh, f[0], n >= 2 ? f[1] : NULL)) < 0)
+			return;
+	} else if (n >= 2 && (sh = unit_shape_of(f[1])) != NULL) {
+		base = 3;
+		if (!parse_double(f[0], &t)) {
+			bad(im, "bad interval timestamp");
+			return;
+		}
+		if ((unit_row = unit_index(im, sh, f[1], n >= 3 ? f[2] : NULL)) < 0)
+			return;
+	} else if (n >= 2 && strncmp(skip_ws(f[1]), "CPU", 3) == 0) {
 		base = 2, cpu = f[1];
 		if (!parse_double(f[0], &t)) {
 			bad(im, "bad interval timestamp");
@@ -429,7 +500,7 @@ static void parse_csv_line(struct import *im, char *line)
 			last = k - 1;
 		for (int j = base + 3; j <= last; j++)
 			memcpy(f[j] - seplen, im->sep, seplen); /* rejoin the event's fields */
-		add_entry(im, t, cpu, f[base], f[base + 1], f[base + 2], run, pct,
+		add_entry(im, t, cpu, unit_row, f[base], f[base + 1], f[base + 2], run, pct,
 			  n == k + 5 ? f[k + 3] : NULL, n == k + 5 ? f[k + 4] : NULL);
 		return;
 	}
@@ -473,11 +544,27 @@ static void parse_json_line(struct import *im, const char *line)
 	const char *runs = jtext(o, "event-runtime", b6, sizeof(b6));
 	json_t *ev = json_object_get(o, "event");
 	double t = NAN, pct = 100, run = 0;
-	static const char *const unit_keys[] = {"core", "socket", "die",
-						"node", "cache",  "cluster"};
-	for (size_t k = 0; k < sizeof(unit_keys) / sizeof(unit_keys[0]); k++) {
-		json_t *u = json_object_get(o, unit_keys[k]);
-		if (json_is_string(u) && refuse_units(im, json_string_value(u))) {
+	/* per core, socket, ...: "core" : "S0-D0-C1", "aggregate-number" : CPUS (perf 6.1; later
+	 * perf names the count "counters") */
+	int unit_row = -1;
+	for (size_t k = 0; k < sizeof(unit_shapes) / sizeof(unit_shapes[0]) && unit_row < 0; k++) {
+		const struct unit_shape *sh = &unit_shapes[k];
+		json_t *u = json_object_get(o, sh->json_key);
+		if (!u)
+			continue;
+		char b9[40], ub[48];
+		const char *nr = jtext(o, "aggregate-number", b9, sizeof(b9));
+		if (!nr)
+			nr = jtext(o, "counters", b9, sizeof(b9));
+		const char *label = json_is_string(u) ? json_string_value(u) : "";
+		if (unit_shape_of(label) != sh) {
+			rec_escape(label, ub, sizeof(ub));
+			bad(im, "bad \"%s\" unit '%s' (perf prints %s)", sh->json_key, ub,
+			    sh->pattern);
+		} else {
+			unit_row = unit_index(im, sh, label, nr);
+		}
+		if (unit_row < 0) {
 			json_decref(o);
 			return;
 		}
@@ -497,8 +584,8 @@ static void parse_json_line(struct import *im, const char *line)
 	else if (runs && !parse_double(runs, &run))
 		bad(im, "bad event-runtime");
 	else
-		add_entry(im, t, cpu, value, unit ? unit : "", json_string_value(ev), run, pct,
-			  metric, metric_unit);
+		add_entry(im, t, unit_row >= 0 ? NULL : cpu, unit_row, value, unit ? unit : "",
+			  json_string_value(ev), run, pct, metric, metric_unit);
 	json_decref(o);
 }
 
@@ -619,13 +706,18 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 		 fmt == PERFSTAT_CSV ? "perf-stat-csv" : "perf-stat-json");
 	if (im->untimed) { /* no -I: one interval, as long as the run */
 		double longest = 0;
-		for (int i = 0; i < im->n; i++)
-			if (im->e[i].pct > 0 && im->e[i].run * 100 / im->e[i].pct > longest)
-				longest = im->e[i].run * 100 / im->e[i].pct;
-		/* the elapsed time: duration_time, else (per CPU) the longest run time, else
-		 * cpu-clock or task-clock over its "CPUs utilized"; an aggregated capture's run
-		 * times are sums over its CPUs, never the elapsed time */
-		bool percpu = im->layout == LAYOUT_PER_CPU && longest > 0;
+		for (int i = 0; i < im->n; i++) {
+			const struct entry *en = &im->e[i];
+			/* a unit's run time is the sum over its CPUs (perf's "cpus" of them) */
+			double per = im->layout == LAYOUT_PER_UNIT ? im->units[en->cpu].cpus : 1;
+			if (en->pct > 0 && en->run * 100 / en->pct / per > longest)
+				longest = en->run * 100 / en->pct / per;
+		}
+		/* the elapsed time: duration_time, else (per CPU or per unit) the longest enabled
+		 * time of a CPU, else cpu-clock or task-clock over its "CPUs utilized"; an
+		 * aggregated capture's run times are sums over an unknown number of CPUs */
+		bool percpu =
+		    (im->layout == LAYOUT_PER_CPU || im->layout == LAYOUT_PER_UNIT) && longest > 0;
 		double ns = im->duration > 0  ? im->duration
 			    : percpu	      ? longest
 			    : im->elapsed > 0 ? im->elapsed
@@ -689,6 +781,19 @@ static int build(struct import *im, enum perfstat_format fmt, char *err, size_t 
 		h->cpus[k++].cpu = cpu;
 	}
 	h->ncpus = ncpus;
+	if (im->layout == LAYOUT_PER_UNIT) { /* row numbers keyed by the units perf printed */
+		snprintf(h->rows, sizeof(h->rows), "%s", im->shape->noun);
+		for (int r = 0; r < ncpus; r++) {
+			int u = h->cpus[r].cpu;
+			snprintf(h->cpus[r].key, sizeof(h->cpus[r].key), "%s", im->units[u].label);
+			h->cpus[r].key_cpus = im->units[u].cpus;
+		}
+		rec_file_warn(out,
+			      "%s: perf stat %s capture: %d %s row%s as perf summed them (no "
+			      "per-CPU rows)",
+			      im->path, im->shape->option, ncpus, im->shape->noun,
+			      ncpus == 1 ? "" : "s");
+	}
 
 	struct rec_mode *m = &out->modes[0];
 	snprintf(m->name, sizeof(m->name), "perf-stat");
@@ -837,6 +942,7 @@ int perfstat_load_lr(struct linereader *lr, enum perfstat_format fmt, struct rec
 	free(im.names);
 	free(im.frac_warned);
 	free(im.times);
+	free(im.units);
 	if (rc < 0)
 		rec_file_free(out);
 	return rc;

@@ -449,6 +449,17 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 		for (int i = 0; i < h->ncpus; i++)
 			json_array_append_new(keys, jstr(h->cpus[i].key));
 		json_object_set_new(o, "row_keys", keys);
+		json_t *kc =
+		    json_array(); /* the CPUs each key sums (a perf stat --per-core import) */
+		bool any = false;
+		for (int i = 0; i < h->ncpus; i++) {
+			json_array_append_new(kc, json_integer(h->cpus[i].key_cpus));
+			any |= h->cpus[i].key_cpus > 0;
+		}
+		if (any)
+			json_object_set_new(o, "row_key_cpus", kc);
+		else
+			json_decref(kc);
 	}
 	json_object_set_new(o, "interval_ms", json_integer(h->interval_ms));
 	if (h->counter_bits && h->counter_bits < 64)
@@ -1080,6 +1091,22 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 					    "row");
 			snprintf(h->cpus[i].key, sizeof(h->cpus[i].key), "%s",
 				 json_string_value(c));
+		}
+	}
+	json_t *kc = json_object_get(o, "row_key_cpus");
+	if (kc && !json_is_null(kc)) {
+		if (!keys || !json_is_array(kc) || json_array_size(kc) != (size_t)h->ncpus)
+			return perr(p,
+				    "header: \"row_key_cpus\" must give a CPU count per row key");
+		json_array_foreach(kc, i, c)
+		{
+			if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+			    json_integer_value(c) > REC_MAX_CPU)
+				return perr(p,
+					    "header: \"row_key_cpus\" must give a CPU count "
+					    "0..%d per row key",
+					    REC_MAX_CPU);
+			h->cpus[i].key_cpus = (int)json_integer_value(c);
 		}
 	}
 	p->r->cpus = seen;

@@ -31,10 +31,16 @@
  * Values are kept exactly as printed, also when multiplexed: see synth_delta in perfstat.c.
  * Without -I the one interval is the elapsed time (duration_time; per CPU the longest run
  * time; else cpu-clock/task-clock over its "CPUs utilized"). -r N's variance column is dropped.
+ * --per-core/-socket/-die/-node (perf 6.1) and -cache/-cluster (later perf) output,
+ *     [time SEP]UNIT SEP CPUS SEP value SEP ... (JSON "core": "S0-D0-C1", "aggregate-number" or
+ *     "counters": CPUS): each unit is a row (the header's cpus are row numbers 0.., each with
+ *     key = the unit as printed, key_cpus = CPUS, and rows = "core", "socket", ...), holding
+ *     perf's sums over the unit's CPUs as printed; untimed, the interval is the longest enabled
+ *     time of one CPU (a unit's run time / its CPUs) unless duration_time was counted.
  * A line that is not perf stat output (no CPU column, bad numbers, time going back, a repeated
- * CPU/event in one interval, unknown JSON objects) fails the import with "path:line: why";
- * perf's summary lines are skipped with a warning. --per-core/-socket/-die/-node/-cache/
- * -cluster output, the human-readable output and --metric-only are refused with the remedy.
+ * CPU/event in one interval, units of two shapes, unknown JSON objects) fails the import with
+ * "path:line: why"; perf's summary lines are skipped with a warning. The human-readable output
+ * and --metric-only are refused with the remedy.
  */
 
 enum perfstat_format {

@@ -86,7 +86,9 @@ struct rec_header {
 		/* header "row_keys" (a task or cgroup run, then "cpus" are row numbers): the task
 		 * ("sh[12]") or cgroup path the row sums into; "" none */
 		char key[48];
-	} * cpus; /* monitored CPUs, in file order */
+		int key_cpus; /* the CPUs the key's row sums when known (a perf stat --per-core,
+			       * ... import: perf's "cpus" column), 0 = the rows it holds */
+	} * cpus;	      /* monitored CPUs, in file order */
 };
 
 /* One event of a mode. The encoding is what the perf backend opened (absent for replays of

@@ -145,6 +145,9 @@ struct session_config {
 	const int *pids;
 	const int *cgroup_fds;
 	bool inherit;
+	/* per row: the CPUs its counts already sum (an imported perf stat --per-core, ...
+	 * capture), NULL: row_cpus. The caller keeps it for the session's life. */
+	const int *row_ncpus;
 	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
 };
 

@@ -30,6 +30,8 @@ struct target {
 	int *row_cgroup; /* [nrows]: the cgroup directory's descriptor, -1 for a task row */
 	int *row_cpu;	 /* [nrows]: the CPU of a cgroup row; for a task row its index */
 	int *row_key;	 /* [nrows]: the key (keys[]) it sums into */
+	int *row_ncpus;	 /* [nrows]: the CPUs a row already sums (an imported perf stat
+			  * --per-core, ... capture's units), NULL: one each */
 	int nkeys;
 	struct row_key *keys; /* [nkeys]: kind ROWS_TASK (label comm[pid]) or ROWS_CGROUP (path) */
 	bool inherit;	      /* -- CMD, -p, -u: threads and children started later count into the

@@ -58,6 +58,7 @@ enum row_unit {
 		       * counted (target.h: -p, -t, -u, -- CMD, -G) */
 	ROWS_TASK = ROWS_NUNITS, /* a process or thread, "comm[pid]" */
 	ROWS_CGROUP,		 /* a cgroup v2 group, its path under /sys/fs/cgroup */
+	ROWS_NODE,		 /* a NUMA node, N0 (an imported perf stat --per-node capture) */
 	ROWS_NKINDS
 };
 

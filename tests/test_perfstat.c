@@ -358,7 +358,51 @@ static const struct {
      "{\"interval\":1.0,\"cpu\":0,\"counter-value\":12,\"unit\":\"\",\"event\":\"cycles\","
      "\"pcnt-running\":\"100.00\"}\n{\"foo\":1}\n[1]\n",
      PERFSTAT_JSON, "t.txt:2: not a perf stat counter line", 0, 0, NULL},
+    /* per unit (--per-core, --per-socket, ...): a unit needs its CPU count, once per event */
+    {__LINE__, "1.0,S0,2,10,,cycles,1000,100.00,,\n1.0,S0,2,11,,cycles,1000,100.00,,\n",
+     PERFSTAT_CSV, "t.txt:2: S0 event 'cycles' repeated", 0, 0, NULL},
+    {__LINE__, "1.0,S0,0,10,,cycles,1000,100.00,,\n", PERFSTAT_CSV,
+     "t.txt:1: socket S0: bad CPU count '0'", 0, 0, NULL},
+    {__LINE__, "1.0,N0,1,10,,cycles,1000,100.00,,\n1.0,S0-D0,1,10,,cycles,1000,100.00,,\n",
+     PERFSTAT_CSV, "t.txt:2: a perf stat --per-die line (S0-D0) in a --per-node capture", 0, 0,
+     NULL},
+    {__LINE__,
+     "{\"interval\":1.0,\"core\":5,\"aggregate-number\":1,\"counter-value\":\"12\",\"unit\":\"\","
+     "\"event\":\"cycles\",\"event-runtime\":1000,\"pcnt-running\":100.00}\n",
+     PERFSTAT_JSON, "t.txt:1: bad \"core\" unit ''", 0, 0, NULL},
+    {__LINE__,
+     "{\"interval\":1.0,\"die\":\"S0-D0\",\"counter-value\":\"12\",\"unit\":\"\","
+     "\"event\":\"cycles\",\"event-runtime\":1000,\"pcnt-running\":100.00}\n",
+     PERFSTAT_JSON, "t.txt:1: die S0-D0: bad CPU count ''", 0, 0, NULL},
+    {__LINE__,
+     "{\"interval\":1.0,\"cluster\":\"S0-D0-CLS1\",\"counters\":2,\"counter-value\":\"12\","
+     "\"unit\":\"\",\"event\":\"cycles\",\"event-runtime\":1000,\"pcnt-running\":100.00}\n",
+     PERFSTAT_JSON, NULL, 1, 1, "perf stat --per-cluster capture: 1 cluster row"},
 };
+
+/* A per-unit capture: rows numbered 0.., each keyed by the unit perf printed, with its CPUs. */
+static void test_units(void)
+{
+	struct rec_file f;
+	char err[256] = "";
+	int rc = perfstat_load(fixture("hw-per-cache.csv"), PERFSTAT_UNKNOWN, &f, err, sizeof(err));
+	CHECK(rc == 0, "%s", err);
+	if (rc)
+		return;
+	CHECK_STR(f.header.rows, "cache");
+	CHECK_INT(f.header.ncpus, 2);
+	CHECK_INT(f.nticks, 2);
+	if (f.header.ncpus == 2) {
+		CHECK_INT(f.header.cpus[0].cpu, 0);
+		CHECK_STR(f.header.cpus[0].key, "S0-D0-L3-ID0");
+		CHECK_INT(f.header.cpus[0].key_cpus, 8);
+		CHECK_INT(f.header.cpus[1].cpu, 1);
+		CHECK_STR(f.header.cpus[1].key, "S0-D0-L3-ID8");
+		CHECK_INT(f.header.cpus[1].key_cpus, 8);
+	}
+	CHECK_INT(f.header.aggregated_cpus, 0);
+	rec_file_free(&f);
+}
 
 static void test_cases(void)
 {
@@ -426,6 +470,7 @@ int main(void)
 	test_fixtures();
 	test_sw_fixtures();
 	test_cases();
+	test_units();
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)

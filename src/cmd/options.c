@@ -517,7 +517,8 @@ static const struct option_def option_table[] = {
      "(refused otherwise)",
      OPTION_CLI, FLAG(force)},
     {"replay", 'R', "FILE",
-     "replay a recording or perf stat CSV/JSON output; - (stdin) or a FIFO is followed live",
+     "replay a recording or perf stat CSV/JSON output (per CPU, total, or per core, socket, "
+     "die, node, cache, cluster); - (stdin) or a FIFO is followed live",
      OPTION_CLI, STR(replay), .complete = "@files"},
     {"speed", LONG_ONLY, "X", "replay speed 0.5 to 16 (default 1; batch replays run flat out)",
      OPTION_CLI, FN(apply_speed)},

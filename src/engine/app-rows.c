@@ -70,8 +70,16 @@ const struct topology *app_rows_topology(struct app_ctx *app)
 int app_set_rows(struct app_ctx *app, enum row_unit unit, char *err, size_t errlen)
 {
 	if (app->target.kind != TARGET_CPUS) {
-		snprintf(err, errlen, "rows: this run's rows are the %s it counts",
-			 app->target.kind == TARGET_TASKS ? "tasks" : "cgroups");
+		enum row_unit have = app->target.nkeys ? app->target.keys[0].kind : ROWS_TASK;
+		if (have == unit)
+			return 0; /* already so */
+		if (have != ROWS_TASK && have != ROWS_CGROUP)
+			snprintf(err, errlen,
+				 "rows: the capture's rows are perf stat's sums per %s",
+				 rows_unit_name(have));
+		else
+			snprintf(err, errlen, "rows: this run's rows are the %s it counts",
+				 app->target.kind == TARGET_TASKS ? "tasks" : "cgroups");
 		return -1;
 	}
 	if (unit < 0 || unit >= ROWS_NUNITS) {
@@ -131,14 +139,24 @@ int app_rows_init(struct app_ctx *app, char *err, size_t errlen)
 		return 1;
 	}
 	if (app->target.kind != TARGET_CPUS) {
-		if (app->opt.rows && strcmp(app->opt.rows, "cpu") != 0) {
-			snprintf(err, errlen,
-				 "--rows %s: this run's rows are the tasks or cgroups "
-				 "it counts",
-				 app->opt.rows);
+		enum row_unit have = app->target.nkeys ? app->target.keys[0].kind : ROWS_TASK;
+		if (app->opt.rows && strcmp(app->opt.rows, "cpu") != 0 &&
+		    strcmp(app->opt.rows, rows_unit_name(have)) != 0) {
+			if (have != ROWS_TASK && have != ROWS_CGROUP)
+				snprintf(err, errlen,
+					 "--rows %s: the capture's rows are perf stat's sums per "
+					 "%s, not its CPUs",
+					 app->opt.rows, rows_unit_name(have));
+			else
+				snprintf(err, errlen,
+					 "--rows %s: this run's rows are the tasks or cgroups "
+					 "it counts",
+					 app->opt.rows);
 			return 2;
 		}
-		app->rows.unit = app->target.kind == TARGET_TASKS ? ROWS_TASK : ROWS_CGROUP;
+		app->rows.unit = app->target.nkeys		    ? app->target.keys[0].kind
+				 : app->target.kind == TARGET_TASKS ? ROWS_TASK
+								    : ROWS_CGROUP;
 		return 0;
 	}
 	if (app->opt.rows) { /* --rows UNIT, --per-core, ... */

@@ -83,20 +83,30 @@ int app_target_from_recording(struct app_ctx *app)
 		return 0;
 	const struct rec_header *h = &rp->f.header;
 	struct target *t = &app->target;
-	enum row_unit kind = strcmp(h->rows, "cgroup") == 0 ? ROWS_CGROUP : ROWS_TASK;
+	/* tasks, cgroups, or the units of an imported perf stat --per-core, ... capture: groups of
+	 * CPUs, as cgroups are */
+	enum row_unit kind = ROWS_TASK;
+	for (int u = ROWS_CORE; u < ROWS_NKINDS; u++)
+		if (u != ROWS_TYPE && strcmp(h->rows, rows_unit_name((enum row_unit)u)) == 0)
+			kind = (enum row_unit)u;
 	memset(t, 0, sizeof(*t));
 	t->go_fd = t->pidfd = -1;
-	t->kind = kind == ROWS_CGROUP ? TARGET_CGROUPS : TARGET_TASKS;
+	t->kind = kind == ROWS_TASK ? TARGET_TASKS : TARGET_CGROUPS;
 	t->row_key = calloc((size_t)h->ncpus, sizeof(int));
 	t->keys = calloc((size_t)h->ncpus, sizeof(*t->keys));
-	if (!t->row_key || !t->keys)
+	t->row_ncpus =
+	    kind == ROWS_TASK || kind == ROWS_CGROUP
+		? NULL
+		: calloc((size_t)(app->ncpus > h->ncpus ? app->ncpus : h->ncpus), sizeof(int));
+	if (!t->row_key || !t->keys || (kind != ROWS_TASK && kind != ROWS_CGROUP && !t->row_ncpus))
 		return -1;
 	/* the rows in the order the source gives them (app->cpus: the header's row numbers) */
 	for (int r = 0; r < app->ncpus; r++) {
 		const char *label = "";
+		int key_cpus = 0;
 		for (int k = 0; k < h->ncpus; k++)
 			if (h->cpus[k].cpu == app->cpus[r])
-				label = h->cpus[k].key;
+				label = h->cpus[k].key, key_cpus = h->cpus[k].key_cpus;
 		int key = 0;
 		while (key < t->nkeys && strcmp(t->keys[key].label, label) != 0)
 			key++;
@@ -105,9 +115,12 @@ int app_target_from_recording(struct app_ctx *app)
 			rk->kind = kind;
 			rk->id = key;
 			rk->tuple[0] = key;
+			rk->ncpus = key_cpus;
 			snprintf(rk->label, sizeof(rk->label), "%s", label);
 		}
 		t->row_key[r] = key;
+		if (t->row_ncpus)
+			t->row_ncpus[r] = key_cpus > 0 ? key_cpus : 1;
 	}
 	t->nrows = app->ncpus;
 	return 0;

@@ -1012,6 +1012,7 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 		cfg.pids = app->target.row_pid;
 		cfg.cgroup_fds = app->target.row_cgroup;
 		cfg.inherit = app->target.inherit;
+		cfg.row_ncpus = app->target.row_ncpus;
 		cfg.exec_pending = &app->exec_pending;
 	}
 	return session_new(&cfg, err, errlen);

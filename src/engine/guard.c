@@ -190,11 +190,14 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 	if (total) {
 		cores = 0;
 		for (int r = 0; r < s->nrows; r++)
-			cores += !s->offline[r];
+			cores += s->offline[r] ? 0 : s->row_ncpus ? s->row_ncpus[r] : 1;
 		if (s->row_cpus > 1)
 			cores = s->row_cpus;
-	} else if (s->row_cpus > 1)
+	} else if (s->row_cpus > 1) {
 		cores = s->row_cpus;
+	} else if (s->row_ncpus && s->row_ncpus[row] > 1) { /* a unit perf summed */
+		cores = s->row_ncpus[row];
+	}
 	if (cores <= 0 || s->interval_s <= 0)
 		return 0;
 	int raised = 0, ecyc = -1, einst = -1;

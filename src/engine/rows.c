@@ -21,6 +21,7 @@ static const struct {
     [ROWS_TYPE] = {"type", "one row per core type (hybrid, big.LITTLE): cpu_core, cpu_atom"},
     [ROWS_TASK] = {"task", "one row per process or thread counted (-p, -t, -u, -- CMD)"},
     [ROWS_CGROUP] = {"cgroup", "one row per cgroup counted (-G, --for-each-cgroup)"},
+    [ROWS_NODE] = {"node", "one row per NUMA node: N0 (an imported perf stat --per-node)"},
 };
 
 const char *rows_unit_name(enum row_unit u)
@@ -344,7 +345,9 @@ static const struct snapshot *aggregate(struct rows_agg **agg, const struct snap
 			a->age[i] = 0;
 	}
 	for (int g = 0; g < ng; g++) {
-		a->keys[g].ncpus = a->row_ncpus[g] ? a->row_ncpus[g] : a->keys[g].ncpus;
+		a->keys[g].ncpus = given && given[g].ncpus > 0 ? given[g].ncpus /* as imported */
+				   : a->row_ncpus[g]	       ? a->row_ncpus[g]
+							       : a->keys[g].ncpus;
 		/* a process is one unit however many threads it has: per-task rates, not per
 		 * thread averages */
 		a->row_ncpus[g] = unit == ROWS_TASK ? 1 : a->keys[g].ncpus;

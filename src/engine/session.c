@@ -798,6 +798,7 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	s->snap.interval_s = (double)(s->cur_t - s->prev_t) / 1e9;
 	s->snap.nrows = s->cfg.ncpus;
 	s->snap.row_cpus = s->cfg.row_cpus;
+	s->snap.row_ncpus = s->cfg.row_ncpus;
 	s->snap.cpus = s->cpus;
 	s->snap.offline = s->offline;
 	s->snap.nevents = n;

@@ -481,6 +481,7 @@ void target_free(struct target *t)
 			close(last);
 		}
 	free(t->row_pid), free(t->row_cgroup), free(t->row_cpu), free(t->row_key);
+	free(t->row_ncpus);
 	free(t->keys);
 	t->row_pid = t->row_cgroup = t->row_cpu = t->row_key = NULL;
 	t->keys = NULL;

@@ -95,6 +95,7 @@ void recorder_fill_header(struct app_ctx *app, struct rec_header *hp, struct rec
 			cpus[i].cpu = i;
 			snprintf(cpus[i].key, sizeof(cpus[i].key), "%s",
 				 rf.keys[rf.row_key[i]].label);
+			cpus[i].key_cpus = rf.keys[rf.row_key[i]].ncpus;
 			continue;
 		}
 		cpus[i].cpu = rf.cpus[i];
