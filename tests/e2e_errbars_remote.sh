@@ -55,6 +55,25 @@ check "--per-core (the board's topology): the same intervals" \
 	same_json "$T/core.local" "$T/core.remote"
 check "--per-core: rows are cores" grep -q '"rows":"core"' "$T/core.remote"
 
+# sampled (--sample): the agent ticks at the sample cadence and this side sums its ticks into the
+# interval's windows, as a local run sums its samples; :sample on the way asks the agent too
+same sample "${SIM[*]} --sim-mux 0.5" -i 50 --sample 10ms -n 20 -m cpi -f json
+check "--sample: the same windows and intervals" same_json "$T/sample.local" "$T/sample.remote"
+same resample "${SIM[*]} --sim-mux 0.5" -i 50 -n 20 -m cpi -f json -c "sample 10ms"
+# (the first window holds the agent's last tick at the interval: from the next one on, the same
+# windows; the board's counts round differently after that tick, by a count or two)
+check ":sample: the same windows and intervals" python3 -c '
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])][2:]
+b = [json.loads(l) for l in open(sys.argv[2])][2:]
+near = lambda x, y: (x is None) == (y is None) and (x is None or abs(x - y) <= 1e-4 * abs(x))
+ok = len(a) == len(b) == 18 and all(y["samples"] == 5 and y["interval_ms"] == 50 for y in b)
+for x, y in zip(a, b):
+    for rx, ry in zip(x["cpus"] + [x["total"]], y["cpus"] + [y["total"]]):
+        ok &= all(near(rx["metrics_err"][k], ry["metrics_err"][k]) for k in rx["metrics_err"])
+        ok &= all(near(e["err"], ry["events"][k]["err"]) for k, e in rx["events"].items())
+sys.exit(0 if ok else 1)' "$T/resample.local" "$T/resample.remote"
+
 # CSV: the event_err and metric_err lines (without the host and wall-clock columns)
 same csv "${SIM[*]} --sim-mux 0.5" -i 10 -n 30 -m cpi -f csv
 for w in local remote; do grep -E ',(event|metric)_err,' "$T/csv.$w" | cut -d, -f3-8 >"$T/csv.$w.err"; done
