@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_errbars.sh: error bars against the truth the sim knows (--sim-truth): with multiplexing
 # (--sim-mux) or rotated event sets, each mode's 95 % intervals cover the true value in 93-97 %
-# of the values of a long run; counted whole, every interval is 0; --error and :set error put
-# them in JSON, CSV, text and OpenMetrics, and nothing changes when they are off.
+# of the values of a long run, on CPU rows and on rows summed by core and socket (the CPUs'
+# variances add); counted whole, every interval is 0; --error and :set error put them in JSON,
+# CSV, text and OpenMetrics, and nothing changes when they are off.
 source "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to check JSON"; exit 77; }
 T=$T_TMP
