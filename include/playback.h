@@ -13,6 +13,9 @@ struct app_ctx;
 int playback_open(struct app_ctx *app, char *err, size_t errlen);
 /* A mode, interval or CPU change on a recorded source: returns 1 to go on as on a live one, else
  * 0 (done: the recorded mode runs, or the agent was asked) or -1 with @err. */
+/* A new sample cadence on a source that forwards commands (--remote): the agent ticks at it (the
+ * interval when 0). 0 (also for other sources), or -1 with @err. */
+int playback_sample(struct app_ctx *app, long sample_ms, char *err, size_t errlen);
 int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err,
 		    size_t errlen);
 /* A streamed recording (-R - or a FIFO): the descriptor the run loop watches, -1 if none. */

@@ -43,6 +43,9 @@ const struct snapshot *rows_aggregate_keys(struct rows_agg **agg, const struct s
  * ("CPU5"). */
 void rows_key_of(const struct topology *t, enum row_unit unit, int cpu, struct row_key *out);
 void rows_agg_free(struct rows_agg *agg);
+/* The row of the last summed snapshot each row of its input went into ([input row]), valid
+ * until the next call; NULL before the first. */
+const int *rows_group_of(const struct rows_agg *agg);
 
 /* The run's choice of rows (the engine's): the unit, the topology it groups by (read when a
  * unit first needs it) and the sums' storage. */
@@ -61,6 +64,9 @@ int app_set_rows(struct app_ctx *app, enum row_unit unit, char *err, size_t errl
 /* The rows of the frame: @live keyed by the chosen unit, or @live itself (keys NULL). */
 const struct snapshot *app_rows_snapshot(struct app_ctx *app, const struct snapshot *live,
 					 const struct row_key **keys);
+/* The row of app_rows_snapshot's last summed snapshot each of its input's rows went into
+ * ([input row]), or NULL when it returned the input itself. */
+const int *app_rows_group_of(const struct app_ctx *app);
 /* The topology rows group by (loaded when first asked), or NULL when there is none (a recording
  * without one): what a recording's header keeps. */
 const struct topology *app_rows_topology(struct app_ctx *app);

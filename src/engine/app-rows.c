@@ -122,6 +122,14 @@ const struct snapshot *app_rows_snapshot(struct app_ctx *app, const struct snaps
 	return s ? s : live;
 }
 
+const int *app_rows_group_of(const struct app_ctx *app)
+{
+	if (app->target.kind == TARGET_CPUS &&
+	    (app->rows.unit == ROWS_CPU || !app->rows.have_topology))
+		return NULL;
+	return rows_group_of(app->rows.agg);
+}
+
 void app_rows_free(struct app_ctx *app)
 {
 	rows_agg_free(app->rows.agg);

@@ -1186,6 +1186,8 @@ int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 			 app->interval_ms);
 		return -1;
 	}
+	if (playback_sample(app, ms, err, errlen) < 0) /* a remote agent: its ticks are samples */
+		return -1;
 	app->sample_ms = ms;
 	apply_cadence(app);
 	return 0;

@@ -92,6 +92,18 @@ static int forward(struct app_ctx *app, const char *line, char *err, size_t errl
 	return -1;
 }
 
+int playback_sample(struct app_ctx *app, long sample_ms, char *err, size_t errlen)
+{
+	struct replay *r = R(app);
+	if (!app->replay || !source_has(&app->source, SOURCE_CAP_FORWARD) || r->following ||
+	    !app->mode.nevents)
+		return 0;
+	char line[64];
+	snprintf(line, sizeof(line), "interval %ld",
+		 sample_ms > 0 && sample_ms < app->interval_ms ? sample_ms : app->interval_ms);
+	return forward(app, line, err, errlen);
+}
+
 int playback_filter(struct app_ctx *app, const char *what, const char *arg, char *err,
 		    size_t errlen)
 {
@@ -99,6 +111,9 @@ int playback_filter(struct app_ctx *app, const char *what, const char *arg, char
 	if (source_has(&app->source, SOURCE_CAP_FORWARD) && !r->following && app->mode.nevents) {
 		char line[512];
 		snprintf(line, sizeof(line), "%s %s", what, arg);
+		long iv = strcmp(what, "interval") == 0 ? strtol(arg, NULL, 10) : 0;
+		if (iv > 0 && app->sample_ms > 0 && app->sample_ms < iv) /* the agent samples */
+			snprintf(line, sizeof(line), "interval %ld", app->sample_ms);
 		if (forward(app, line, err, errlen) < 0)
 			return -1;
 		if (strcmp(what, "mode") == 0) {
@@ -207,8 +222,12 @@ int playback_open(struct app_ctx *app, char *err, size_t errlen)
 				      .inst = r};
 	/* a recording's times count from its start; a perf stat import has no wall clock */
 	app->start_unix_s = h->start_time > 0 ? (double)h->start_time : NAN;
-	if (h->interval_ms >= 10 && h->interval_ms <= 3600000)
-		app->interval_ms = h->interval_ms; /* the recorded cadence */
+	/* the recorded cadence; a remote run that samples asked the agent for its samples */
+	bool sampled = app->opt.remote && app->opt.sample_ms > 0 &&
+		       app->opt.sample_ms < app->interval_ms &&
+		       h->interval_ms == app->opt.sample_ms;
+	if (h->interval_ms >= 10 && h->interval_ms <= 3600000 && !sampled)
+		app->interval_ms = h->interval_ms;
 	if (!app_observe(app, &(struct observer){.name = "replay", .on_mode = on_mode})) {
 		snprintf(err, errlen, "out of memory");
 		return 1;

@@ -387,6 +387,8 @@ static const struct snapshot *aggregate(struct rows_agg **agg, const struct snap
 	return d;
 }
 
+const int *rows_group_of(const struct rows_agg *agg) { return agg ? agg->group_of : NULL; }
+
 const struct snapshot *rows_aggregate(struct rows_agg **agg, const struct snapshot *s,
 				      enum row_unit unit, const struct topology *t,
 				      const struct row_key **keys)

@@ -4,6 +4,7 @@
 #include "uncertainty.h"
 #include "frame.h"
 #include "observer.h"
+#include "rows.h"
 #include "run_options.h"
 #include "session.h"
 #include "source.h"
@@ -38,6 +39,8 @@ struct unc {
 	int (*pairs)[2]; /* [p]: its events, a < b */
 	/* rate statistics per (row, event) and (row, pair) */
 	double *mu, *var, *cov;
+	double *pvar; /* [(row * npairs + p) * 2 + k]: pair p's k-th event's variance over the
+		       * ticks both were measured in (its covariance's own ticks) */
 	int *n, *npn;
 	/* the open window */
 	int pos;
@@ -45,10 +48,19 @@ struct unc {
 	double *dot_a, *dot_b, *dot_ap, *dot_bp;
 	bool *split; /* [row * npairs + p] */
 	int *src;    /* [row * nevents + e]: position of the tick its carried rate is from, -1 */
+	long long ticks;     /* ticks seen */
+	long long *src_tick; /* [row * nevents + e]: the tick its carried rate is from, -1 */
+	long long *tick0;    /* ... and the tick of its slot 0 (a rate carried into the window):
+			      * two events' slot 0 are the same rate only if they are equal */
 	double *truth;
 	bool have_truth;
 	/* scratch for a frame: [(row) * n...], the total row last */
 	double *var_e, *cov_p, *tc;
+	bool *seen;	 /* [row * nevents + e]: counted in a tick of the window (an online row) */
+	double *ov, *oc; /* the frame's rows (summed by core...), the all row last: variances [e],
+			  * covariances [p] */
+	bool *os;	 /* ... pairs that ran for different times [p] */
+	int *oncpus;	 /* [row]: the CPUs of each of the frame's rows */
 	struct count *tcounts;
 };
 
@@ -59,6 +71,7 @@ static void unc_free_layout(struct unc *u)
 	free(u->mu);
 	free(u->var);
 	free(u->cov);
+	free(u->pvar);
 	free(u->n);
 	free(u->npn);
 	free(u->coef_a);
@@ -68,13 +81,32 @@ static void unc_free_layout(struct unc *u)
 	free(u->dot_bp);
 	free(u->split);
 	free(u->src);
+	free(u->src_tick);
+	free(u->tick0);
 	free(u->truth);
 	free(u->var_e);
 	free(u->cov_p);
 	free(u->tc);
+	free(u->seen);
+	free(u->ov);
+	free(u->oc);
+	free(u->os);
+	free(u->oncpus);
 	free(u->tcounts);
 	bool on = u->on, truth = u->truth_on;
 	*u = (struct unc){.on = on, .truth_on = truth};
+}
+
+/* A rate carried into a new window (or past a fold) is from before it: slot 0, which keeps the
+ * tick it is from. */
+static void carry_in(struct unc *u)
+{
+	for (size_t i = 0; i < (size_t)u->nrows * u->nevents; i++)
+		if (u->src[i] >= 0) {
+			u->src[i] = 0;
+			u->tick0[i] = u->src_tick[i];
+		}
+	u->pos = 0;
 }
 
 static void window_reset(struct unc *u)
@@ -87,12 +119,9 @@ static void window_reset(struct unc *u)
 	memset(u->dot_bp, 0, pc * sizeof(double));
 	memset(u->split, 0, pc * sizeof(bool));
 	memset(u->truth, 0, cells * sizeof(double));
+	memset(u->seen, 0, cells * sizeof(bool));
 	u->have_truth = false;
-	/* a rate carried into the new window is from before it: slot 0 */
-	for (size_t i = 0; i < cells; i++)
-		if (u->src[i] >= 0)
-			u->src[i] = 0;
-	u->pos = 0;
+	carry_in(u);
 }
 
 static int unc_layout(struct unc *u, const struct snapshot *s)
@@ -132,6 +161,7 @@ static int unc_layout(struct unc *u, const struct snapshot *s)
 	u->n = calloc(cells, sizeof(int));
 	u->cov = calloc(pc, sizeof(double));
 	u->npn = calloc(pc, sizeof(int));
+	u->pvar = calloc(pc * 2, sizeof(double));
 	u->coef_a = calloc(cells * UNC_POSITIONS, sizeof(double));
 	u->dot_a = calloc(cells, sizeof(double));
 	u->dot_b = calloc(cells, sizeof(double));
@@ -139,19 +169,29 @@ static int unc_layout(struct unc *u, const struct snapshot *s)
 	u->dot_bp = calloc(pc, sizeof(double));
 	u->split = calloc(pc, sizeof(bool));
 	u->src = malloc(cells * sizeof(int));
+	u->src_tick = malloc(cells * sizeof(long long));
+	u->tick0 = malloc(cells * sizeof(long long));
 	u->truth = calloc(cells, sizeof(double));
 	u->var_e = calloc(tcells, sizeof(double));
 	u->cov_p = calloc(tpc, sizeof(double));
 	u->tc = calloc(tcells, sizeof(double));
+	u->seen = calloc(tcells, sizeof(bool));
+	u->ov = calloc(tcells, sizeof(double));
+	u->oc = calloc(tpc, sizeof(double));
+	u->os = calloc(tpc, sizeof(bool));
+	u->oncpus = calloc((size_t)nr + 1, sizeof(int));
 	u->tcounts = calloc(tcells, sizeof(struct count));
 	if (!u->mu || !u->var || !u->n || !u->cov || !u->npn || !u->coef_a || !u->dot_a ||
 	    !u->dot_b || !u->dot_ap || !u->dot_bp || !u->split || !u->src || !u->truth ||
-	    !u->var_e || !u->cov_p || !u->tc || !u->tcounts) {
+	    !u->var_e || !u->cov_p || !u->tc || !u->tcounts || !u->pvar || !u->seen || !u->ov ||
+	    !u->oc || !u->os || !u->oncpus || !u->src_tick || !u->tick0) {
 		unc_free_layout(u);
 		return -1;
 	}
-	for (size_t i = 0; i < cells; i++)
+	for (size_t i = 0; i < cells; i++) {
 		u->src[i] = -1;
+		u->src_tick[i] = u->tick0[i] = -1;
+	}
 	return 0;
 }
 
@@ -174,17 +214,17 @@ static void flush_a(struct unc *u)
 			    &u->coef_a[((size_t)r * ne + u->pairs[p][0]) * UNC_POSITIONS];
 			const double *cb =
 			    &u->coef_a[((size_t)r * ne + u->pairs[p][1]) * UNC_POSITIONS];
+			/* slot 0: the same rate only if both were carried in from the same tick */
+			long long ta = u->tick0[(size_t)r * ne + u->pairs[p][0]],
+				  tb = u->tick0[(size_t)r * ne + u->pairs[p][1]];
 			double d = 0;
-			for (int k = 0; k <= u->pos; k++)
+			for (int k = ta >= 0 && ta == tb ? 0 : 1; k <= u->pos; k++)
 				d += ca[k] * cb[k];
 			u->dot_ap[r * u->npairs + p] += d;
 		}
 	}
 	memset(u->coef_a, 0, (size_t)u->nrows * ne * UNC_POSITIONS * sizeof(double));
-	for (size_t i = 0; i < (size_t)u->nrows * ne; i++)
-		if (u->src[i] >= 0)
-			u->src[i] = 0;
-	u->pos = 0;
+	carry_in(u);
 }
 
 static double weight(int n) { return n < UNC_MEMORY ? 1.0 / (n + 1) : 1.0 / UNC_MEMORY; }
@@ -218,6 +258,7 @@ static void on_tick(struct observer *o, struct app_ctx *app, const struct snapsh
 	if (u->pos + 1 >= UNC_POSITIONS)
 		flush_a(u);
 	int pos = ++u->pos, ne = u->nevents;
+	long long now = u->ticks++;
 	double dt = snap->interval_s;
 	double fe[ne > 0 ? ne : 1], bc[ne > 0 ? ne : 1], rate[ne > 0 ? ne : 1];
 	uint64_t run[ne > 0 ? ne : 1];
@@ -231,6 +272,7 @@ static void on_tick(struct observer *o, struct app_ctx *app, const struct snapsh
 			size_t i = (size_t)r * ne + e;
 			const struct count *c = &snap->counts[i];
 			ok[e] = counted(c->state);
+			u->seen[i] |= ok[e];
 			double age = snap->event_age ? snap->event_age[i] : 0;
 			uint64_t den = raw.cur[i].enabled >= raw.prev[i].enabled
 					   ? raw.cur[i].enabled - raw.prev[i].enabled
@@ -260,6 +302,7 @@ static void on_tick(struct observer *o, struct app_ctx *app, const struct snapsh
 				ca[pos] += (1 - fe[e]) * dt;
 				bc[e] = -(1 - fe[e]) * dt;
 				u->src[i] = pos;
+				u->src_tick[i] = now;
 			} else {
 				if (u->src[i] < 0)
 					u->src[i] =
@@ -282,6 +325,8 @@ static void on_tick(struct observer *o, struct app_ctx *app, const struct snapsh
 				double da = rate[a] - u->mu[r * ne + a],
 				       db = rate[b] - u->mu[r * ne + b];
 				u->cov[pi] = (1 - w) * (u->cov[pi] + w * da * db);
+				u->pvar[pi * 2] = (1 - w) * (u->pvar[pi * 2] + w * da * da);
+				u->pvar[pi * 2 + 1] = (1 - w) * (u->pvar[pi * 2 + 1] + w * db * db);
 				u->npn[pi]++;
 			}
 		}
@@ -320,8 +365,11 @@ static double derivative(const struct snapshot *s, const struct metric_program *
 }
 
 /* The variance of metric @m of row @r from its inputs' (co)variances. */
+/* @var: the row's counts' variances [e], @cov: its pairs' covariances [p], @split: pairs that ran
+ * for different times [p]. */
 static double metric_variance(struct unc *u, const struct snapshot *s,
-			      const struct metric_program *prog, int r, int m, const bool *split)
+			      const struct metric_program *prog, int r, int m,
+			      const double *var_row, const double *cov, const bool *split)
 {
 	const struct session_metric *sm = &s->metrics[m];
 	const struct count *counts = r == s->nrows ? s->total_counts : &s->counts[r * s->nevents];
@@ -332,7 +380,7 @@ static double metric_variance(struct unc *u, const struct snapshot *s,
 		int e = sm->inputs[j];
 		if (e < 0 || e >= ne || !counted(counts[e].state))
 			continue;
-		double var = u->var_e[(size_t)r * ne + e];
+		double var = var_row[e];
 		if (var == 0)
 			continue; /* exact: no term */
 		double d = derivative(s, prog, r, m, e, counts[e].value);
@@ -353,7 +401,7 @@ static double metric_variance(struct unc *u, const struct snapshot *s,
 			if (split[p])
 				total += 2 * fabs(g[a] * g[b]) * sqrt(v[a] * v[b]);
 			else
-				total += 2 * g[a] * g[b] * u->cov_p[(size_t)r * u->npairs + p];
+				total += 2 * g[a] * g[b] * cov[p];
 		}
 	}
 	return total > 0 ? total : 0;
@@ -365,53 +413,101 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 	struct unc *u = o->state;
 	if ((!u->on && !u->truth_on) || !u->mu)
 		return;
-	const struct snapshot *s = f->snap;
 	struct run_facts facts;
 	app_facts(app, &facts);
-	if (!s || !facts.session || f->row_keys || s->nrows != u->nrows ||
-	    s->nevents != u->nevents || s->nmetrics != u->nmetrics) {
-		window_reset(u); /* rows summed by core, socket...: not covered */
+	if (!f->snap || f->snap->nrows > u->nrows) {
+		window_reset(u);
 		return;
 	}
+	/* the frame's snapshot with its rows' CPUs (the frame keeps them in row_keys): what a
+	 * metric per CPU (ghz) divides by */
+	struct snapshot sv = *f->snap;
+	const struct snapshot *s = &sv;
+	if (f->row_keys) {
+		for (int r = 0; r < sv.nrows; r++)
+			u->oncpus[r] = f->row_keys[r].kind == ROWS_TASK ? 1 : f->row_keys[r].ncpus;
+		sv.row_ncpus = u->oncpus;
+	}
+	/* rows summed by core, socket, task, cgroup: the per-CPU rows each went into */
+	const int *group = f->row_keys ? app_rows_group_of(app) : NULL;
+	int nr = u->nrows, ne = u->nevents, nm = u->nmetrics, np = u->npairs;
+	int ng = s ? s->nrows : 0; /* the frame's rows, its all row at ng */
+	if (!s || !facts.session || (f->row_keys && !group) || (!group && ng != nr) || ng > nr ||
+	    s->nevents != ne || s->nmetrics != nm) {
+		window_reset(u); /* not the rows these statistics are kept for */
+		return;
+	}
+	for (int r = 0; group && r < nr; r++)
+		if (group[r] < 0 || group[r] >= ng) {
+			window_reset(u);
+			return;
+		}
 	const struct metric_program *prog = session_snapshot(facts.session)->program;
 	flush_a(u);
-	int nr = u->nrows, ne = u->nevents, nm = u->nmetrics, np = u->npairs;
-	bool tsplit[np > 0 ? np : 1];
-	memset(tsplit, 0, sizeof(tsplit));
-	double *tv = &u->var_e[(size_t)nr * ne], *tcov = &u->cov_p[(size_t)nr * np];
-	memset(tv, 0, (size_t)ne * sizeof(double));
-	memset(tcov, 0, (size_t)(np > 0 ? np : 0) * sizeof(double));
 	for (int r = 0; r < nr; r++) {
 		for (int e = 0; e < ne; e++) {
 			size_t i = (size_t)r * ne + e;
 			double dot = u->dot_a[i] + u->dot_b[i];
-			double var = dot == 0 ? 0 : u->n[i] >= UNC_MIN_N ? u->var[i] * dot : NAN;
-			u->var_e[i] = var;
-			if (!s->offline[r] && counted(s->counts[i].state))
-				tv[e] += var; /* the rows' errors are independent */
+			u->var_e[i] = dot == 0 ? 0 : u->n[i] >= UNC_MIN_N ? u->var[i] * dot : NAN;
 		}
 		for (int p = 0; p < np; p++) {
 			size_t pi = (size_t)r * np + p;
-			double sab = u->npn[pi] >= UNC_MIN_N ? u->cov[pi] : 0;
-			u->cov_p[pi] = sab * (u->dot_ap[pi] + u->dot_bp[pi]);
-			tcov[p] += s->offline[r] ? 0 : u->cov_p[pi];
-			tsplit[p] |= u->split[pi];
+			int a = u->pairs[p][0], b = u->pairs[p][1];
+			double dot = u->dot_ap[pi] + u->dot_bp[pi];
+			/* each event's own variance: from all the ticks it was measured in */
+			double sa = sqrt(u->var[(size_t)r * ne + a]),
+			       sb = sqrt(u->var[(size_t)r * ne + b]);
+			double pa = u->pvar[pi * 2], pb = u->pvar[pi * 2 + 1];
+			u->cov_p[pi] = 0;
+			/* the correlation from the ticks both were measured in, scaled to the
+			 * events' own variances: C stays positive semi-definite however few ticks
+			 * the pair shares. Never measured together: independent. */
+			if (u->npn[pi] >= UNC_MIN_N && pa > 0 && pb > 0)
+				u->cov_p[pi] = u->cov[pi] / sqrt(pa * pb) * sa * sb * dot;
+		}
+	}
+	/* the frame's rows (and the all row) add their CPUs' counts: the CPUs' errors are
+	 * independent, so their variances and covariances add */
+	double *ov = u->ov, *oc = u->oc;
+	bool *os = u->os;
+	memset(ov, 0, (size_t)(ng + 1) * ne * sizeof(double));
+	memset(oc, 0, (size_t)(ng + 1) * np * sizeof(double));
+	memset(os, 0, (size_t)(ng + 1) * np * sizeof(bool));
+	for (int r = 0; r < nr; r++) {
+		int g = group ? group[r] : r;
+		for (int e = 0; e < ne; e++) {
+			size_t i = (size_t)r * ne + e;
+			if (!u->seen[i])
+				continue;
+			ov[(size_t)g * ne + e] += u->var_e[i];
+			ov[(size_t)ng * ne + e] += u->var_e[i];
+		}
+		for (int p = 0; p < np; p++) {
+			size_t pi = (size_t)r * np + p;
+			if (!u->seen[(size_t)r * ne + u->pairs[p][0]] ||
+			    !u->seen[(size_t)r * ne + u->pairs[p][1]])
+				continue;
+			oc[(size_t)g * np + p] += u->cov_p[pi];
+			oc[(size_t)ng * np + p] += u->cov_p[pi];
+			os[(size_t)g * np + p] |= u->split[pi];
+			os[(size_t)ng * np + p] |= u->split[pi];
 		}
 	}
 	struct frame_cols cols;
 	frame_store_cols(fs, &cols);
-	for (int r = 0; r <= nr; r++) {
-		const struct count *counts = r == nr ? s->total_counts : &s->counts[r * ne];
+	for (int r = 0; r <= ng; r++) {
+		const struct count *counts = r == ng ? s->total_counts : &s->counts[r * ne];
 		for (int e = 0; e < ne; e++) {
-			double var = u->var_e[(size_t)r * ne + e];
+			double var = ov[(size_t)r * ne + e];
 			cols.err_counts[(size_t)r * ne + e] =
 			    counted(counts[e].state) ? UNCERTAINTY_Z * sqrt(var) : NAN;
 		}
-		const bool *split = r == nr ? tsplit : &u->split[(size_t)r * np];
-		const double *values = r == nr ? s->total_values : &s->values[r * nm];
+		const double *values = r == ng ? s->total_values : &s->values[r * nm];
 		for (int m = 0; m < nm; m++) {
-			double v =
-			    isfinite(values[m]) ? metric_variance(u, s, prog, r, m, split) : NAN;
+			double v = isfinite(values[m])
+				       ? metric_variance(u, s, prog, r, m, &ov[(size_t)r * ne],
+							 &oc[(size_t)r * np], &os[(size_t)r * np])
+				       : NAN;
 			cols.err[(size_t)r * nm + m] = UNCERTAINTY_Z * sqrt(v);
 		}
 	}
@@ -420,29 +516,31 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 		f->err_counts = cols.err_counts;
 	}
 	if (u->truth_on && u->have_truth) {
-		/* the true counts summed as the window's, and the metrics over them */
+		/* the true counts summed as the window's and the rows', and the metrics over them
+		 */
 		struct snapshot t = *s;
-		struct count *tcounts = u->tcounts, *ttotal = &u->tcounts[(size_t)nr * ne];
-		for (int e = 0; e < ne; e++)
-			ttotal[e] = (struct count){.value = 0, .running = 1, .state = COUNT_OK};
+		struct count *tcounts = u->tcounts, *ttotal = &u->tcounts[(size_t)ng * ne];
+		for (int i = 0; i < (ng + 1) * ne; i++) {
+			bool total = i >= ng * ne;
+			const struct count *c =
+			    total ? &s->total_counts[i - ng * ne] : &s->counts[i];
+			tcounts[i] = *c;
+			tcounts[i].value = 0;
+		}
 		for (int r = 0; r < nr; r++)
 			for (int e = 0; e < ne; e++) {
 				size_t i = (size_t)r * ne + e;
-				tcounts[i] = s->counts[i];
-				tcounts[i].value = u->truth[i];
-				cols.truth_counts[i] =
-				    counted(s->counts[i].state) ? u->truth[i] : NAN;
-				if (!s->offline[r] && counted(s->counts[i].state))
-					ttotal[e].value += u->truth[i];
+				if (!u->seen[i])
+					continue;
+				tcounts[(size_t)(group ? group[r] : r) * ne + e].value +=
+				    u->truth[i];
+				ttotal[e].value += u->truth[i];
 			}
-		for (int e = 0; e < ne; e++) {
-			ttotal[e].state = s->total_counts[e].state;
-			cols.truth_counts[(size_t)nr * ne + e] =
-			    counted(ttotal[e].state) ? ttotal[e].value : NAN;
-		}
+		for (int i = 0; i < (ng + 1) * ne; i++)
+			cols.truth_counts[i] = counted(tcounts[i].state) ? tcounts[i].value : NAN;
 		t.counts = tcounts;
 		t.total_counts = ttotal;
-		for (int r = 0; r <= nr; r++)
+		for (int r = 0; r <= ng; r++)
 			for (int m = 0; m < nm; m++)
 				cols.truth[(size_t)r * nm + m] =
 				    snapshot_metric_with(&t, prog, r, m, -1, 0);

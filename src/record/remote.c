@@ -226,8 +226,11 @@ static int build_argv(struct app_ctx *app, char ***out, char *err, size_t errlen
 		words_argv_free(ac, av);
 		return -1;
 	}
+	/* the agent ticks at the sample cadence (--sample): this side sums its ticks into the
+	 * interval's windows, as it sums its own samples */
+	long tick = facts(app).interval_ms, sample = facts(app).opt->sample_ms;
 	char ms[32];
-	snprintf(ms, sizeof(ms), "%ld", facts(app).interval_ms);
+	snprintf(ms, sizeof(ms), "%ld", sample > 0 && sample < tick ? sample : tick);
 	/* the agent is run by these arguments and its control lines, not by an rc file there */
 	const char *fixed[] = {"-b", "-r", "-", "--no-rc", "-i", ms, NULL, NULL, NULL, NULL};
 	int nf = 6;
