@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* baseline.c: a reference distribution per (row, metric) from a recording or the last seconds of
- * this run, and each cell's change against it with Welch's t-test over the windows. */
+ * this run, and each cell's change against it with Welch's t-test over the windows, with
+ * effective sample sizes from their lag-1 autocorrelation. */
 #include "baseline.h"
 #include "duration.h"
 #include "family.h"
@@ -108,19 +109,59 @@ void baseline_welch(double n1, double m1, double v1, double n2, double m2, doubl
 
 struct stat1 {
 	double n, mean, m2; /* Welford */
+	/* lag-1 products of neighbouring finite values, shifted by the first value y = x - x0
+	 * against cancellation: sum y_t y_(t-1), sum y_t, sum y_(t-1), pairs */
+	double x0, prev, s11, sa, sb, np;
+	bool have_prev;
 };
 
+/* @v, the next value in time order; a non-finite one is skipped and breaks the pairs. */
 static void stat_add(struct stat1 *s, double v)
 {
-	if (!isfinite(v))
+	if (!isfinite(v)) {
+		s->have_prev = false;
 		return;
+	}
+	if (s->n == 0)
+		s->x0 = v;
 	s->n++;
 	double d = v - s->mean;
 	s->mean += d / s->n;
 	s->m2 += d * (v - s->mean);
+	double y = v - s->x0;
+	if (s->have_prev) {
+		s->s11 += y * s->prev;
+		s->sa += y;
+		s->sb += s->prev;
+		s->np++;
+	}
+	s->prev = y;
+	s->have_prev = true;
 }
 
 static double stat_var(const struct stat1 *s) { return s->n > 1 ? s->m2 / (s->n - 1) : 0; }
+
+double baseline_n_eff(double n, double r1)
+{
+	if (!(r1 > 0))
+		r1 = 0; /* no credit for alternating windows: never more than n */
+	if (r1 > 0.9)
+		r1 = 0.9;
+	double e = n * (1 - r1) / (1 + r1);
+	return n >= 2 && e < 2 ? 2 : e;
+}
+
+/* The lag-1 autocovariance sum of the sample about its mean (@num) and its sum of squares
+ * (@ss): r1 = num / ss; both 0 with fewer than 3 pairs. */
+static void stat_ac_parts(const struct stat1 *s, double *num, double *ss)
+{
+	double m = s->mean - s->x0;
+	*num = *ss = 0;
+	if (s->np < 3)
+		return;
+	*num = s->s11 - m * (s->sa + s->sb) + s->np * m * m;
+	*ss = s->m2;
+}
 
 struct base {
 	char path[1024];     /* --baseline FILE or :baseline FILE: (re)loaded per mode */
@@ -311,12 +352,20 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 	frame_store_cols(fs, &cols);
 	for (int c = 0; c < cells; c++) {
 		struct stat1 now = {0};
-		for (int k = 0; k < b->nrecent; k++)
-			stat_add(&now, b->recent[(size_t)c * BASELINE_RECENT + k]);
+		int first = b->nrecent < BASELINE_RECENT ? 0 : b->recent_pos;
+		for (int k = 0; k < b->nrecent; k++) /* oldest first */
+			stat_add(&now, b->recent[(size_t)c * BASELINE_RECENT +
+						 (size_t)((first + k) % BASELINE_RECENT)]);
 		const struct stat1 *ref = &b->ref[c];
 		double p, hw;
-		baseline_welch(now.n, now.mean, stat_var(&now), ref->n, ref->mean, stat_var(ref),
-			       &p, &hw);
+		/* one lag-1 autocorrelation for the cell, pooled over both samples (each about
+		 * its own mean): 30 windows alone would give a noisy one */
+		double n1, s1, n2, s2;
+		stat_ac_parts(&now, &n1, &s1);
+		stat_ac_parts(ref, &n2, &s2);
+		double r1 = s1 + s2 > 0 ? (n1 + n2) / (s1 + s2) : 0;
+		baseline_welch(baseline_n_eff(now.n, r1), now.mean, stat_var(&now),
+			       baseline_n_eff(ref->n, r1), ref->mean, stat_var(ref), &p, &hw);
 		if (now.n < BASELINE_MIN_RECENT)
 			p = hw = NAN; /* a t-test of a handful of skewed values is too eager */
 		bool scale = ref->n > 0 && ref->mean != 0 && now.n > 0;
