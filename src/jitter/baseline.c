@@ -8,6 +8,7 @@
 #include "frame.h"
 #include "observer.h"
 #include "replay.h"
+#include "rows.h"
 #include "session.h"
 #include "source.h"
 #include <errno.h>
@@ -175,6 +176,9 @@ struct base {
 	double *history; /* [cell * hist + k] */
 	int hist, nhist, hist_pos;
 	long last; /* :baseline last DURATION asked before so many windows were kept: their count */
+	/* summed rows (a core, a socket, a task, a cgroup): each row's label, which a recording's
+	 * rows are matched by; NULL for a row per CPU (matched by CPU number) */
+	char (*labels)[ROW_LABEL_MAX];
 };
 
 static void base_layout_free(struct base *b)
@@ -182,6 +186,8 @@ static void base_layout_free(struct base *b)
 	free(b->ref);
 	free(b->recent);
 	free(b->history);
+	free(b->labels);
+	b->labels = NULL;
 	b->ref = NULL;
 	b->recent = b->history = NULL;
 	b->nrows = b->nmetrics = 0;
@@ -190,9 +196,16 @@ static void base_layout_free(struct base *b)
 	b->last = 0;
 }
 
-static int base_layout(struct base *b, int nrows, int nmetrics)
+static int base_layout(struct base *b, int nrows, int nmetrics, const struct row_key *keys)
 {
 	base_layout_free(b);
+	if (keys) {
+		b->labels = calloc((size_t)nrows + 1, sizeof(*b->labels));
+		if (!b->labels)
+			return -1;
+		for (int r = 0; r < nrows; r++)
+			snprintf(b->labels[r], sizeof(b->labels[r]), "%s", keys[r].label);
+	}
 	size_t cells = ((size_t)nrows + 1) * (size_t)nmetrics;
 	b->nrows = nrows, b->nmetrics = nmetrics;
 	b->hist = BASELINE_HISTORY;
@@ -206,6 +219,44 @@ static int base_layout(struct base *b, int nrows, int nmetrics)
 		return -1;
 	}
 	return 0;
+}
+
+/* Whether the frame's rows are the layout's: a row per CPU for both, or the same labels. */
+static bool same_rows(const struct base *b, const struct row_key *keys)
+{
+	if (!keys || !b->labels)
+		return !keys && !b->labels;
+	for (int r = 0; r < b->nrows; r++)
+		if (strcmp(keys[r].label, b->labels[r]) != 0)
+			return false;
+	return true;
+}
+
+/* The length of a task label's name ("sh" of "sh[123]"), or 0 when it is not one. */
+static size_t task_name_len(const char *label)
+{
+	const char *br = strrchr(label, '[');
+	size_t n = strlen(label);
+	return br && br > label && n > 0 && label[n - 1] == ']' ? (size_t)(br - label) : 0;
+}
+
+/* This run's row for a recording's row labelled @label: the same label (a core, a socket, a
+ * cgroup path, the same task), else the one task of the same name ("sh[12]" for "sh[34]": the
+ * same program in another run); -1 none. */
+static int live_row_of(const struct base *b, const char *label)
+{
+	for (int r = 0; r < b->nrows; r++)
+		if (strcmp(b->labels[r], label) == 0)
+			return r;
+	size_t n = task_name_len(label);
+	int found = -1;
+	for (int r = 0; n && r < b->nrows; r++)
+		if (task_name_len(b->labels[r]) == n && strncmp(b->labels[r], label, n) == 0) {
+			if (found >= 0)
+				return -1; /* two of that name: which one is not known */
+			found = r;
+		}
+	return found;
 }
 
 /* The reference of every cell from the recording @path: its ticks of the running mode, on this
@@ -235,25 +286,71 @@ static int load_file(struct base *b, struct app_ctx *app, const char *path, char
 		free(rp);
 		return -1;
 	}
+	/* a task or cgroup run: the recording's own rows (its "row_keys"), summed by key */
+	const struct rec_header *h = &rp->f.header;
+	bool keyed = f.keys != NULL;
+	int ncpus = f.ncpus, nkeys = 0;
+	const int *cpus = f.cpus;
+	int *rcpus = NULL, *row_key = NULL;
+	struct row_key *keys = NULL;
+	if (keyed && (h->ncpus <= 0 || !h->cpus[0].key[0])) {
+		snprintf(err, errlen, "baseline %s: not a recording of tasks or cgroups", path);
+		replay_free(rp);
+		free(rp);
+		return -1;
+	}
+	if (keyed) {
+		rcpus = calloc((size_t)h->ncpus, sizeof(int));
+		row_key = calloc((size_t)h->ncpus, sizeof(int));
+		keys = calloc((size_t)h->ncpus, sizeof(*keys));
+		for (int k = 0; rcpus && row_key && keys && k < h->ncpus; k++) {
+			int key = 0;
+			while (key < nkeys && strcmp(keys[key].label, h->cpus[k].key) != 0)
+				key++;
+			if (key == nkeys) {
+				keys[key].kind = f.keys[0].kind;
+				keys[key].id = key;
+				keys[key].tuple[0] = key;
+				snprintf(keys[key].label, sizeof(keys[key].label), "%.*s",
+					 (int)sizeof(keys[key].label) - 1, h->cpus[k].key);
+				nkeys++;
+			}
+			rcpus[k] = h->cpus[k].cpu;
+			row_key[k] = key;
+		}
+		ncpus = h->ncpus;
+		cpus = rcpus;
+	}
 	struct source src = {.ops = &source_replay_ops, .inst = rp};
 	struct session_config cfg = {
 	    .source = &src,
 	    .sysfs_root = "/",
 	    .family = family_find(f.family_key),
-	    .ncpus = f.ncpus,
-	    .cpus = f.cpus,
+	    .ncpus = ncpus,
+	    .cpus = cpus,
 	    .row_cpus = f.machine ? f.machine->aggregated_cpus : 0,
 	    .slots = f.machine ? f.machine->slots : 0,
 	};
-	struct session *s = session_new(&cfg, why, sizeof(why));
+	struct session *s = NULL;
+	if (keyed && (!rcpus || !row_key || !keys))
+		snprintf(why, sizeof(why), "out of memory");
+	else
+		s = session_new(&cfg, why, sizeof(why));
 	if (!s || session_set_mode(s, f.mode, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "baseline %s: %s", path, why);
 		session_free(s);
 		replay_free(rp);
 		free(rp);
+		free(rcpus);
+		free(row_key);
+		free(keys);
 		return -1;
 	}
 	const struct snapshot *snap = session_snapshot(s);
+	const struct topology *topo =
+	    !keyed && f.rows_unit != ROWS_CPU ? app_rows_topology(app) : NULL;
+	struct rows_agg *agg = NULL;
+	int *map = NULL, nmap = -1; /* the recording's row -> this run's, -1 none */
 	int n = 0;
 	for (;;) {
 		int r = session_tick(s, 0, why, sizeof(why));
@@ -261,21 +358,45 @@ static int load_file(struct base *b, struct app_ctx *app, const char *path, char
 			break; /* the end of the recording */
 		if (r == 0)
 			continue;
-		if (snap->nrows != b->nrows || snap->nmetrics != b->nmetrics)
+		/* the rows this run shows: summed as the run sums its own */
+		const struct row_key *okeys = NULL;
+		const struct snapshot *rs = snap;
+		if (keyed)
+			rs = rows_aggregate_keys(&agg, snap, keys, nkeys, row_key, &okeys);
+		else if (topo)
+			rs = rows_aggregate(&agg, snap, (enum row_unit)f.rows_unit, topo, &okeys);
+		if (!rs || rs->nmetrics != b->nmetrics || (!b->labels && rs->nrows != b->nrows) ||
+		    (b->labels && !okeys))
 			break;
-		for (int row = 0; row <= b->nrows; row++)
-			for (int m = 0; m < b->nmetrics; m++)
+		if (rs->nrows != nmap) { /* the first tick, or rows that came or went */
+			free(map);
+			nmap = rs->nrows;
+			map = malloc(((size_t)nmap + 1) * sizeof(int));
+			if (!map)
+				break;
+			for (int k = 0; k < nmap; k++)
+				map[k] = b->labels ? live_row_of(b, okeys[k].label) : k;
+		}
+		for (int k = 0; k <= nmap; k++) {
+			int row = k < nmap ? map[k] : b->nrows; /* the all row last */
+			for (int m = 0; row >= 0 && m < b->nmetrics; m++)
 				stat_add(&b->ref[row * b->nmetrics + m],
-					 row < b->nrows ? snap->values[row * b->nmetrics + m]
-							: snap->total_values[m]);
+					 k < nmap ? rs->values[k * b->nmetrics + m]
+						  : rs->total_values[m]);
+		}
 		n++;
 	}
+	free(map);
+	rows_agg_free(agg);
 	session_free(s);
 	replay_free(rp);
 	free(rp);
+	free(rcpus);
+	free(row_key);
+	free(keys);
 	if (n < 2) {
-		snprintf(err, errlen, "baseline %s: fewer than 2 ticks of mode %s on these CPUs",
-			 path, f.mode_name);
+		snprintf(err, errlen, "baseline %s: fewer than 2 ticks of mode %s on these %s",
+			 path, f.mode_name, keyed ? "rows" : "CPUs");
 		return -1;
 	}
 	return 0;
@@ -313,12 +434,13 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 {
 	struct base *b = o->state;
 	const struct snapshot *s = f->snap;
-	if (!s || f->row_keys)
+	if (!s)
 		return;
-	if (!b->ref || s->nrows != b->nrows || s->nmetrics != b->nmetrics) {
+	if (!b->ref || s->nrows != b->nrows || s->nmetrics != b->nmetrics ||
+	    !same_rows(b, f->row_keys)) {
 		bool was = b->active || b->pending;
 		long last = b->last;
-		if (base_layout(b, s->nrows, s->nmetrics) < 0)
+		if (base_layout(b, s->nrows, s->nmetrics, f->row_keys) < 0)
 			return;
 		b->pending = was && b->path[0];
 		b->last = last;
