@@ -63,11 +63,23 @@ timeout 60 "$BIN" "${SIM[@]}" -p $P2 --seed 4 -n 40 --baseline "$T/task_a.jsonl"
 check "a live task run against a task recording: the task's row compared" \
 	grep -q '"task":"sleep\[[0-9]*\]".*"baseline":{"cpi":{"change":[-0-9.e]*,"err":[0-9.e]*,"p":[0-9.e]' \
 	"$T/tasklive.json"
+# two tasks of that name in the recording: which one is meant is not known, none is compared
+sleep 120 &
+P3=$!
+timeout 60 "$BIN" "${SIM[@]}" -p $P1,$P3 --seed 3 -n 40 -r "$T/task_two.jsonl" >/dev/null 2>"$T/err"
+timeout 60 "$BIN" "${SIM[@]}" -p $P2 --seed 4 -n 20 --baseline "$T/task_two.jsonl" \
+	>"$T/tasktwo.json" 2>"$T/err"
+check "two tasks of the name in the recording: the row is not compared" python3 -c '
+import json, sys
+rec = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+b = rec["cpus"][0].get("baseline")
+sys.exit(0 if len(rec["cpus"]) == 1 and (b is None or b["ipc"]["p"] is None) else 1)' \
+	"$T/tasktwo.json"
 # a recording of CPUs cannot be the baseline of task rows
 run_cmd "${SIM[@]}" -p $P2 -n 3 --baseline "$T/base.jsonl"
 check "a CPU recording as a task run's baseline: refused, naming why" \
 	grep -q 'not a recording of tasks or cgroups' "$T/err"
-kill $P1 $P2 2>/dev/null
+kill $P1 $P2 $P3 2>/dev/null
 
 # cgroups: the root cgroup's row (a cgroup run on the sim counts its CPUs)
 if timeout 20 "$BIN" "${SIM[@]}" -G / --seed 4 -n 40 -r "$T/cg_a.jsonl" >/dev/null 2>"$T/err"; then

@@ -242,7 +242,7 @@ static size_t task_name_len(const char *label)
 
 /* This run's row for a recording's row labelled @label: the same label (a core, a socket, a
  * cgroup path, the same task), else the one task of the same name ("sh[12]" for "sh[34]": the
- * same program in another run); -1 none. */
+ * same program in another run, when the recording too has one of that name); -1 none. */
 static int live_row_of(const struct base *b, const char *label)
 {
 	for (int r = 0; r < b->nrows; r++)
@@ -376,6 +376,13 @@ static int load_file(struct base *b, struct app_ctx *app, const char *path, char
 				break;
 			for (int k = 0; k < nmap; k++)
 				map[k] = b->labels ? live_row_of(b, okeys[k].label) : k;
+			int *claims = b->labels ? calloc((size_t)b->nrows + 1, sizeof(int)) : NULL;
+			for (int k = 0; claims && k < nmap; k++)
+				claims[map[k] >= 0 ? map[k] : b->nrows]++;
+			for (int k = 0; claims && k < nmap; k++) /* tasks of one name: none */
+				if (map[k] >= 0 && claims[map[k]] > 1)
+					map[k] = -1;
+			free(claims);
 		}
 		for (int k = 0; k <= nmap; k++) {
 			int row = k < nmap ? map[k] : b->nrows; /* the all row last */
