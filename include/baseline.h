@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* baseline.h: a reference for every cell (a recording, or the last seconds of this run), and each
- * cell's change against it with Welch's t-test over the windows. */
+ * cell's change against it with Welch's t-test over the windows (effective sample sizes from
+ * the windows' lag-1 autocorrelation). */
 #ifndef PMUTOP_BASELINE_H
 #define PMUTOP_BASELINE_H
 #include <stdbool.h>
@@ -28,5 +29,8 @@ void baseline_welch(double n1, double m1, double v1, double n2, double m2, doubl
 		    double *half_width);
 /* The two-sided p-value of Student's t with @df degrees of freedom. */
 double baseline_t_p(double t, double df);
+/* The effective size of @n windows with lag-1 autocorrelation @r1 for the variance of their
+ * mean, n (1 - r1) / (1 + r1) (AR(1)); r1 is taken in [0, 0.9] and the result is at least 2. */
+double baseline_n_eff(double n, double r1);
 
 #endif

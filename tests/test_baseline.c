@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_baseline.c: Student's t p-values and Welch's test against published tables and a worked
- * example. */
+ * example; the effective size of autocorrelated windows. */
 #include "baseline.h"
 #include "harness.h"
 #include <math.h>
@@ -34,5 +34,13 @@ int main(void)
 	CHECK_NEAR(p, 1, 0);
 	baseline_welch(5, 3, 0, 5, 4, 0, &p, &hw);
 	CHECK_NEAR(p, 0, 0);
+
+	/* the effective size of AR(1) windows for the variance of their mean (e.g. Wilks,
+	 * Statistical Methods in the Atmospheric Sciences, eq. 5.12): n (1 - r) / (1 + r) */
+	CHECK_NEAR(baseline_n_eff(30, 0), 30, 1e-12);
+	CHECK_NEAR(baseline_n_eff(30, 0.5), 10, 1e-12);
+	CHECK_NEAR(baseline_n_eff(300, 0.2), 200, 1e-9);
+	CHECK_NEAR(baseline_n_eff(30, -0.4), 30, 1e-12); /* never more than n */
+	CHECK_NEAR(baseline_n_eff(10, 0.95), 2, 1e-12);	 /* at least 2 */
 	return harness_done();
 }

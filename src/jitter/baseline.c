@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* baseline.c: a reference distribution per (row, metric) from a recording or the last seconds of
- * this run, and each cell's change against it with Welch's t-test over the windows. */
+ * this run, and each cell's change against it with Welch's t-test over the windows, with
+ * effective sample sizes from their lag-1 autocorrelation. */
 #include "baseline.h"
 #include "duration.h"
 #include "family.h"
 #include "frame.h"
 #include "observer.h"
 #include "replay.h"
+#include "rows.h"
 #include "session.h"
 #include "source.h"
 #include <errno.h>
@@ -108,19 +110,59 @@ void baseline_welch(double n1, double m1, double v1, double n2, double m2, doubl
 
 struct stat1 {
 	double n, mean, m2; /* Welford */
+	/* lag-1 products of neighbouring finite values, shifted by the first value y = x - x0
+	 * against cancellation: sum y_t y_(t-1), sum y_t, sum y_(t-1), pairs */
+	double x0, prev, s11, sa, sb, np;
+	bool have_prev;
 };
 
+/* @v, the next value in time order; a non-finite one is skipped and breaks the pairs. */
 static void stat_add(struct stat1 *s, double v)
 {
-	if (!isfinite(v))
+	if (!isfinite(v)) {
+		s->have_prev = false;
 		return;
+	}
+	if (s->n == 0)
+		s->x0 = v;
 	s->n++;
 	double d = v - s->mean;
 	s->mean += d / s->n;
 	s->m2 += d * (v - s->mean);
+	double y = v - s->x0;
+	if (s->have_prev) {
+		s->s11 += y * s->prev;
+		s->sa += y;
+		s->sb += s->prev;
+		s->np++;
+	}
+	s->prev = y;
+	s->have_prev = true;
 }
 
 static double stat_var(const struct stat1 *s) { return s->n > 1 ? s->m2 / (s->n - 1) : 0; }
+
+double baseline_n_eff(double n, double r1)
+{
+	if (!(r1 > 0))
+		r1 = 0; /* no credit for alternating windows: never more than n */
+	if (r1 > 0.9)
+		r1 = 0.9;
+	double e = n * (1 - r1) / (1 + r1);
+	return n >= 2 && e < 2 ? 2 : e;
+}
+
+/* The lag-1 autocovariance sum of the sample about its mean (@num) and its sum of squares
+ * (@ss): r1 = num / ss; both 0 with fewer than 3 pairs. */
+static void stat_ac_parts(const struct stat1 *s, double *num, double *ss)
+{
+	double m = s->mean - s->x0;
+	*num = *ss = 0;
+	if (s->np < 3)
+		return;
+	*num = s->s11 - m * (s->sa + s->sb) + s->np * m * m;
+	*ss = s->m2;
+}
 
 struct base {
 	char path[1024];     /* --baseline FILE or :baseline FILE: (re)loaded per mode */
@@ -134,6 +176,9 @@ struct base {
 	double *history; /* [cell * hist + k] */
 	int hist, nhist, hist_pos;
 	long last; /* :baseline last DURATION asked before so many windows were kept: their count */
+	/* summed rows (a core, a socket, a task, a cgroup): each row's label, which a recording's
+	 * rows are matched by; NULL for a row per CPU (matched by CPU number) */
+	char (*labels)[ROW_LABEL_MAX];
 };
 
 static void base_layout_free(struct base *b)
@@ -141,6 +186,8 @@ static void base_layout_free(struct base *b)
 	free(b->ref);
 	free(b->recent);
 	free(b->history);
+	free(b->labels);
+	b->labels = NULL;
 	b->ref = NULL;
 	b->recent = b->history = NULL;
 	b->nrows = b->nmetrics = 0;
@@ -149,9 +196,16 @@ static void base_layout_free(struct base *b)
 	b->last = 0;
 }
 
-static int base_layout(struct base *b, int nrows, int nmetrics)
+static int base_layout(struct base *b, int nrows, int nmetrics, const struct row_key *keys)
 {
 	base_layout_free(b);
+	if (keys) {
+		b->labels = calloc((size_t)nrows + 1, sizeof(*b->labels));
+		if (!b->labels)
+			return -1;
+		for (int r = 0; r < nrows; r++)
+			snprintf(b->labels[r], sizeof(b->labels[r]), "%s", keys[r].label);
+	}
 	size_t cells = ((size_t)nrows + 1) * (size_t)nmetrics;
 	b->nrows = nrows, b->nmetrics = nmetrics;
 	b->hist = BASELINE_HISTORY;
@@ -165,6 +219,44 @@ static int base_layout(struct base *b, int nrows, int nmetrics)
 		return -1;
 	}
 	return 0;
+}
+
+/* Whether the frame's rows are the layout's: a row per CPU for both, or the same labels. */
+static bool same_rows(const struct base *b, const struct row_key *keys)
+{
+	if (!keys || !b->labels)
+		return !keys && !b->labels;
+	for (int r = 0; r < b->nrows; r++)
+		if (strcmp(keys[r].label, b->labels[r]) != 0)
+			return false;
+	return true;
+}
+
+/* The length of a task label's name ("sh" of "sh[123]"), or 0 when it is not one. */
+static size_t task_name_len(const char *label)
+{
+	const char *br = strrchr(label, '[');
+	size_t n = strlen(label);
+	return br && br > label && n > 0 && label[n - 1] == ']' ? (size_t)(br - label) : 0;
+}
+
+/* This run's row for a recording's row labelled @label: the same label (a core, a socket, a
+ * cgroup path, the same task), else the one task of the same name ("sh[12]" for "sh[34]": the
+ * same program in another run, when the recording too has one of that name); -1 none. */
+static int live_row_of(const struct base *b, const char *label)
+{
+	for (int r = 0; r < b->nrows; r++)
+		if (strcmp(b->labels[r], label) == 0)
+			return r;
+	size_t n = task_name_len(label);
+	int found = -1;
+	for (int r = 0; n && r < b->nrows; r++)
+		if (task_name_len(b->labels[r]) == n && strncmp(b->labels[r], label, n) == 0) {
+			if (found >= 0)
+				return -1; /* two of that name: which one is not known */
+			found = r;
+		}
+	return found;
 }
 
 /* The reference of every cell from the recording @path: its ticks of the running mode, on this
@@ -194,25 +286,71 @@ static int load_file(struct base *b, struct app_ctx *app, const char *path, char
 		free(rp);
 		return -1;
 	}
+	/* a task or cgroup run: the recording's own rows (its "row_keys"), summed by key */
+	const struct rec_header *h = &rp->f.header;
+	bool keyed = f.keys != NULL;
+	int ncpus = f.ncpus, nkeys = 0;
+	const int *cpus = f.cpus;
+	int *rcpus = NULL, *row_key = NULL;
+	struct row_key *keys = NULL;
+	if (keyed && (h->ncpus <= 0 || !h->cpus[0].key[0])) {
+		snprintf(err, errlen, "baseline %s: not a recording of tasks or cgroups", path);
+		replay_free(rp);
+		free(rp);
+		return -1;
+	}
+	if (keyed) {
+		rcpus = calloc((size_t)h->ncpus, sizeof(int));
+		row_key = calloc((size_t)h->ncpus, sizeof(int));
+		keys = calloc((size_t)h->ncpus, sizeof(*keys));
+		for (int k = 0; rcpus && row_key && keys && k < h->ncpus; k++) {
+			int key = 0;
+			while (key < nkeys && strcmp(keys[key].label, h->cpus[k].key) != 0)
+				key++;
+			if (key == nkeys) {
+				keys[key].kind = f.keys[0].kind;
+				keys[key].id = key;
+				keys[key].tuple[0] = key;
+				snprintf(keys[key].label, sizeof(keys[key].label), "%.*s",
+					 (int)sizeof(keys[key].label) - 1, h->cpus[k].key);
+				nkeys++;
+			}
+			rcpus[k] = h->cpus[k].cpu;
+			row_key[k] = key;
+		}
+		ncpus = h->ncpus;
+		cpus = rcpus;
+	}
 	struct source src = {.ops = &source_replay_ops, .inst = rp};
 	struct session_config cfg = {
 	    .source = &src,
 	    .sysfs_root = "/",
 	    .family = family_find(f.family_key),
-	    .ncpus = f.ncpus,
-	    .cpus = f.cpus,
+	    .ncpus = ncpus,
+	    .cpus = cpus,
 	    .row_cpus = f.machine ? f.machine->aggregated_cpus : 0,
 	    .slots = f.machine ? f.machine->slots : 0,
 	};
-	struct session *s = session_new(&cfg, why, sizeof(why));
+	struct session *s = NULL;
+	if (keyed && (!rcpus || !row_key || !keys))
+		snprintf(why, sizeof(why), "out of memory");
+	else
+		s = session_new(&cfg, why, sizeof(why));
 	if (!s || session_set_mode(s, f.mode, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "baseline %s: %s", path, why);
 		session_free(s);
 		replay_free(rp);
 		free(rp);
+		free(rcpus);
+		free(row_key);
+		free(keys);
 		return -1;
 	}
 	const struct snapshot *snap = session_snapshot(s);
+	const struct topology *topo =
+	    !keyed && f.rows_unit != ROWS_CPU ? app_rows_topology(app) : NULL;
+	struct rows_agg *agg = NULL;
+	int *map = NULL, nmap = -1; /* the recording's row -> this run's, -1 none */
 	int n = 0;
 	for (;;) {
 		int r = session_tick(s, 0, why, sizeof(why));
@@ -220,21 +358,52 @@ static int load_file(struct base *b, struct app_ctx *app, const char *path, char
 			break; /* the end of the recording */
 		if (r == 0)
 			continue;
-		if (snap->nrows != b->nrows || snap->nmetrics != b->nmetrics)
+		/* the rows this run shows: summed as the run sums its own */
+		const struct row_key *okeys = NULL;
+		const struct snapshot *rs = snap;
+		if (keyed)
+			rs = rows_aggregate_keys(&agg, snap, keys, nkeys, row_key, &okeys);
+		else if (topo)
+			rs = rows_aggregate(&agg, snap, (enum row_unit)f.rows_unit, topo, &okeys);
+		if (!rs || rs->nmetrics != b->nmetrics || (!b->labels && rs->nrows != b->nrows) ||
+		    (b->labels && !okeys))
 			break;
-		for (int row = 0; row <= b->nrows; row++)
-			for (int m = 0; m < b->nmetrics; m++)
+		if (rs->nrows != nmap) { /* the first tick, or rows that came or went */
+			free(map);
+			nmap = rs->nrows;
+			map = malloc(((size_t)nmap + 1) * sizeof(int));
+			if (!map)
+				break;
+			for (int k = 0; k < nmap; k++)
+				map[k] = b->labels ? live_row_of(b, okeys[k].label) : k;
+			int *claims = b->labels ? calloc((size_t)b->nrows + 1, sizeof(int)) : NULL;
+			for (int k = 0; claims && k < nmap; k++)
+				claims[map[k] >= 0 ? map[k] : b->nrows]++;
+			for (int k = 0; claims && k < nmap; k++) /* tasks of one name: none */
+				if (map[k] >= 0 && claims[map[k]] > 1)
+					map[k] = -1;
+			free(claims);
+		}
+		for (int k = 0; k <= nmap; k++) {
+			int row = k < nmap ? map[k] : b->nrows; /* the all row last */
+			for (int m = 0; row >= 0 && m < b->nmetrics; m++)
 				stat_add(&b->ref[row * b->nmetrics + m],
-					 row < b->nrows ? snap->values[row * b->nmetrics + m]
-							: snap->total_values[m]);
+					 k < nmap ? rs->values[k * b->nmetrics + m]
+						  : rs->total_values[m]);
+		}
 		n++;
 	}
+	free(map);
+	rows_agg_free(agg);
 	session_free(s);
 	replay_free(rp);
 	free(rp);
+	free(rcpus);
+	free(row_key);
+	free(keys);
 	if (n < 2) {
-		snprintf(err, errlen, "baseline %s: fewer than 2 ticks of mode %s on these CPUs",
-			 path, f.mode_name);
+		snprintf(err, errlen, "baseline %s: fewer than 2 ticks of mode %s on these %s",
+			 path, f.mode_name, keyed ? "rows" : "CPUs");
 		return -1;
 	}
 	return 0;
@@ -272,12 +441,13 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 {
 	struct base *b = o->state;
 	const struct snapshot *s = f->snap;
-	if (!s || f->row_keys)
+	if (!s)
 		return;
-	if (!b->ref || s->nrows != b->nrows || s->nmetrics != b->nmetrics) {
+	if (!b->ref || s->nrows != b->nrows || s->nmetrics != b->nmetrics ||
+	    !same_rows(b, f->row_keys)) {
 		bool was = b->active || b->pending;
 		long last = b->last;
-		if (base_layout(b, s->nrows, s->nmetrics) < 0)
+		if (base_layout(b, s->nrows, s->nmetrics, f->row_keys) < 0)
 			return;
 		b->pending = was && b->path[0];
 		b->last = last;
@@ -311,12 +481,20 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 	frame_store_cols(fs, &cols);
 	for (int c = 0; c < cells; c++) {
 		struct stat1 now = {0};
-		for (int k = 0; k < b->nrecent; k++)
-			stat_add(&now, b->recent[(size_t)c * BASELINE_RECENT + k]);
+		int first = b->nrecent < BASELINE_RECENT ? 0 : b->recent_pos;
+		for (int k = 0; k < b->nrecent; k++) /* oldest first */
+			stat_add(&now, b->recent[(size_t)c * BASELINE_RECENT +
+						 (size_t)((first + k) % BASELINE_RECENT)]);
 		const struct stat1 *ref = &b->ref[c];
 		double p, hw;
-		baseline_welch(now.n, now.mean, stat_var(&now), ref->n, ref->mean, stat_var(ref),
-			       &p, &hw);
+		/* one lag-1 autocorrelation for the cell, pooled over both samples (each about
+		 * its own mean): 30 windows alone would give a noisy one */
+		double n1, s1, n2, s2;
+		stat_ac_parts(&now, &n1, &s1);
+		stat_ac_parts(ref, &n2, &s2);
+		double r1 = s1 + s2 > 0 ? (n1 + n2) / (s1 + s2) : 0;
+		baseline_welch(baseline_n_eff(now.n, r1), now.mean, stat_var(&now),
+			       baseline_n_eff(ref->n, r1), ref->mean, stat_var(ref), &p, &hw);
 		if (now.n < BASELINE_MIN_RECENT)
 			p = hw = NAN; /* a t-test of a handful of skewed values is too eager */
 		bool scale = ref->n > 0 && ref->mean != 0 && now.n > 0;
