@@ -90,6 +90,7 @@ struct frame {
 	 * the change of the last windows' mean from the reference's [%], the 95 % half-width of
 	 * that change [%], and Welch's two-sided p-value (NAN n/a) */
 	const double *base_change, *base_err, *base_p;
+	char baseline[160]; /* the baseline's name (a recording's path, "last 60s"), "" none */
 	/* attribution columns (nattrib 0: none) */
 	int nattrib;
 	const char *const *attrib_names;

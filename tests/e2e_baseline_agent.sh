@@ -82,6 +82,8 @@ if command -v tmux >/dev/null; then
 	done
 	check "the remote screen shows the changes after :baseline FILE" [ $ok -eq 1 ]
 	[ $ok -eq 1 ] || cat "$T/screen.txt"
+	check "the remote screen names the baseline it compares with" \
+		grep -q "against baseline .*ref.jsonl" "$T/screen.txt"
 	tmux -L "$TS" send-keys q
 	tmux -L "$TS" kill-server 2>/dev/null
 else

@@ -444,6 +444,11 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		snprintf(extra, sizeof(extra),
 			 "missed ticks: %llu (machine busy or interval too short)",
 			 (unsigned long long)f->overruns);
+	if (f && f->baseline[0]) { /* which reference the +/- % cells compare with */
+		size_t used = strlen(extra);
+		snprintf(extra + used, sizeof(extra) - used, "%sagainst baseline %s",
+			 used ? "; " : "", f->baseline);
+	}
 	if (f && f->show_self) {
 		size_t used = strlen(extra);
 		snprintf(extra + used, sizeof(extra) - used, "%s%s", used ? "; " : "", f->self);

@@ -505,6 +505,7 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 	f->base_change = cols.base_change;
 	f->base_err = cols.base_err;
 	f->base_p = cols.base_p;
+	snprintf(f->baseline, sizeof(f->baseline), "%.*s", (int)sizeof(f->baseline) - 1, b->name);
 }
 
 static void on_close(struct observer *o, struct app_ctx *app)
