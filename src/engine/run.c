@@ -2,6 +2,7 @@
 /* run.c: the one loop of a run (screen, batch, replay batch): ticks -> pipeline -> frames. */
 #include "run.h"
 #include "app.h"
+#include "encode.h"
 #include "playback.h"
 #include <signal.h>
 #include <stdio.h>
@@ -125,6 +126,7 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 		fe->on_change(fe->ctx);
 	while (!app->quit && !r.done) {
 		struct loop_event ev;
+		encode_release(); /* libpfm4 again only when a command or mode encodes with it */
 		if (loop_wait(&app->loop, &ev) < 0)
 			break;
 		switch (ev.kind) {
