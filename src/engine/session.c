@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 struct session {
@@ -71,6 +72,21 @@ static int metric_inputs_get(const struct metric_inputs *in, const char *name, d
 		return 0;
 	}
 	return -1;
+}
+
+void session_mode_copy(struct session_mode *dst, const struct session_mode *src)
+{
+	if (dst == src)
+		return;
+	int had = dst->nmetrics, n = src->nmetrics;
+	if (n < 0 || n > SESSION_MAX_METRICS)
+		n = SESSION_MAX_METRICS;
+	memcpy(dst, src, offsetof(struct session_mode, metrics));
+	memcpy(dst->metrics, src->metrics, (size_t)n * sizeof(src->metrics[0]));
+	if (had > n && had <= SESSION_MAX_METRICS) /* what an earlier mode left there */
+		memset(dst->metrics + n, 0, (size_t)(had - n) * sizeof(dst->metrics[0]));
+	size_t tail = offsetof(struct session_mode, nsets);
+	memcpy((char *)dst + tail, (const char *)src + tail, sizeof(*dst) - tail);
 }
 
 struct session *session_new(const struct session_config *cfg, char *err, size_t errlen)
@@ -177,7 +193,7 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	free_buffers(s);
 	s->backend = nb;
 	s->open = true;
-	s->mode = *mode;
+	session_mode_copy(&s->mode, mode);
 	/* the step of each event's value, the largest over the rows (a quantised source) */
 	uint64_t quantum[SESSION_MAX_EVENTS] = {0};
 	for (int r = 0; nb.status && r < nb.nrows; r++)
