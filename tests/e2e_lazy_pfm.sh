@@ -11,8 +11,8 @@ elif ! grep -aq 'libpfm\.so' "$BIN"; then
 	exit 77
 fi
 
-run_bg() { # ARGS: pmutop -b ARGS in the background, 100 ms ticks; PID in $PID
-	timeout 30 "$BIN" -b "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null &
+run_bg() { # ARGS: pmutop -b ARGS in the background (itself, so that $PID is its PID)
+	"$BIN" -b "$@" >"$T_TMP/out" 2>"$T_TMP/err" </dev/null &
 	PID=$!
 	T_CLEANUPS+=("kill $PID 2>/dev/null")
 }

@@ -107,6 +107,13 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 	if (fe->unpaced && !paced(app) && app_pending(app) >= 0 &&
 	    !source_has(&app->source, SOURCE_CAP_STREAM))
 		return run_unpaced(&r);
+	if (app->opt.realtime) {
+		if (loop_realtime(err, sizeof(err)) < 0) {
+			app_log(app, MSG_ERROR, "%s", err);
+			return 2;
+		}
+		app_log(app, MSG_INFO, "pmutop runs at SCHED_FIFO priority 1 (--realtime)");
+	}
 	if (loop_init(&app->loop, app_period_ns(app), err, sizeof(err)) < 0) {
 		app_log(app, MSG_ERROR, "%s", err);
 		return 1;
