@@ -21,8 +21,7 @@ static bool pfm_mapped(void)
 	return found;
 }
 
-static void count_one(void *arg, const char *pmu, const char *event, const char *desc,
-		      bool present)
+static void count_one(void *arg, const char *pmu, const char *event, const char *desc, bool present)
 {
 	(void)pmu, (void)event, (void)desc, (void)present;
 	++*(int *)arg;
@@ -51,7 +50,8 @@ int main(void)
 	 * encoded through libpfm4 first; the values are the kernel's (linux/perf_event.h) */
 	struct perf_event_attr a = encode_one("perf::CONTEXT-SWITCHES");
 	CHECK(a.type == PERF_TYPE_SOFTWARE && a.config == PERF_COUNT_SW_CONTEXT_SWITCHES,
-	      "perf::CONTEXT-SWITCHES -> type %u config %llu", a.type, (unsigned long long)a.config);
+	      "perf::CONTEXT-SWITCHES -> type %u config %llu", a.type,
+	      (unsigned long long)a.config);
 	CHECK(encode_loaded(), "libpfm4 is loaded after a libpfm4 encoding");
 	if (dynamic) {
 		CHECK(pfm_mapped(), "the kernel maps libpfm4 while it is loaded");

@@ -4,9 +4,9 @@
 #include "expr.h"
 #include "mode.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stddef.h>
 #include <string.h>
 
 struct session {
@@ -275,6 +275,9 @@ struct metric_program {
 	int **thr_slot;
 	int nevents;
 	double *quantum; /* [event]: the step of its value (ns of a clock tick), 0 = exact */
+	/* [m]: the variables of each "a ?? b ?? ..." branch (expr_else_branches, once a mode) */
+	unsigned long long (*br)[16];
+	int *nbr;
 };
 
 /* Binds every variable of @e to an event of @names or a builtin, once per mode. */
@@ -315,7 +318,9 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	    !(p->expr = calloc((size_t)n + 1, sizeof(*p->expr))) ||
 	    !(p->slot = calloc((size_t)n + 1, sizeof(*p->slot))) ||
 	    !(p->thr = calloc((size_t)n + 1, sizeof(*p->thr))) ||
-	    !(p->thr_slot = calloc((size_t)n + 1, sizeof(*p->thr_slot)))) {
+	    !(p->thr_slot = calloc((size_t)n + 1, sizeof(*p->thr_slot))) ||
+	    !(p->br = calloc((size_t)n + 1, sizeof(*p->br))) ||
+	    !(p->nbr = calloc((size_t)n + 1, sizeof(*p->nbr)))) {
 		metric_program_free(p);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -344,6 +349,7 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 			metric_program_free(p);
 			return NULL;
 		}
+		p->nbr[m] = expr_else_branches(p->expr[m], p->br[m], 16);
 		if (!metrics[m].threshold[0])
 			continue;
 		p->thr[m] = expr_parse(metrics[m].threshold, why, sizeof(why));
@@ -386,6 +392,8 @@ void metric_program_free(const struct metric_program *cp)
 	free(p->expr);
 	free(p->metrics);
 	free(p->quantum);
+	free(p->br);
+	free(p->nbr);
 	free(p);
 }
 
@@ -517,8 +525,8 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 		/* "a ?? b": b stands in where a's events are not in the mode or not supported
 		 * (n/s), not where the row has them and did not count them this tick: that value
 		 * is n/c (GHz never silently turns into cycles per wall second) */
-		unsigned long long br[16];
-		int nb = expr_else_branches(p->expr[m], br, 16);
+		const unsigned long long *br = p->br[m];
+		int nb = p->nbr[m];
 		for (int i = 0; nb > 1 && i < nb; i++) {
 			bool bound = true, nc = false;
 			for (int k = 0; k < b.nvars && k < 64; k++) {
