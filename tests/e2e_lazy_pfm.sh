@@ -18,9 +18,9 @@ run_bg() { # ARGS: pmutop -b ARGS in the background (itself, so that $PID is its
 }
 
 run_bg --backend sim --sim-cpus 4 -i 100 -n 40 -f csv -e cs=perf::CONTEXT-SWITCHES
-for _ in 1 2 3 4 5 6 7 8 9 10; do # two ticks at least, however busy the machine is
+for _ in $(seq 100); do # two ticks at least, however busy the machine is
 	[ "$(wc -l <"$T_TMP/out")" -ge 3 ] && break
-	sleep 0.3
+	sleep 0.1
 done
 if [ -r /proc/$PID/maps ]; then
 	check "libpfm4 not mapped after the first ticks ($(grep -c pfm /proc/$PID/maps) lines)" \

@@ -14,7 +14,7 @@ bg() {
 		>"$T_TMP/out" 2>"$T_TMP/err" </dev/null &
 	PID=$!
 	T_CLEANUPS+=("kill $PID 2>/dev/null")
-	for _ in $(seq 20); do
+	for _ in $(seq 100); do # however busy the machine is
 		[ "$(wc -l <"$T_TMP/out")" -ge 2 ] && break
 		sleep 0.2
 	done
