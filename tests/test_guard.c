@@ -243,6 +243,12 @@ static void test_names_change(void)
 	CHECK(n >= 1 && f[0].event == 1 && f[0].reason == GUARD_ZERO_BUSY,
 	      "after the rename the flag is on event 1 (%d flags, first on %d)", n,
 	      n ? f[0].event : -1);
+	/* the flag's text names the CPU (a many-digit number too) */
+	cpus[0] = 4093;
+	guard_check(g, &s, NULL);
+	n = guard_flags(g, &f);
+	CHECK(n >= 1 && strstr(f[0].text, "cycles on CPU 4093 while") != NULL, "text: %s",
+	      n ? f[0].text : "(none)");
 	/* names with neither: nothing to check */
 	snprintf(names[0], sizeof(names[0]), "cs");
 	snprintf(names[1], sizeof(names[1]), "migrations");

@@ -187,10 +187,31 @@ static int keep(struct guard *g, struct guard_flag *next, int *nnext, int cpu, i
 
 static void where(int cpu, char *out, size_t len)
 {
-	if (cpu < 0)
-		snprintf(out, len, "all CPUs");
+	/* every row, every tick: digits by hand, not snprintf ("CPU 12", "all CPUs") */
+	if (cpu < 0 || len < 16) {
+		snprintf(out, len, cpu < 0 ? "all CPUs" : "CPU %d", cpu);
+		return;
+	}
+	char digits[12];
+	int n = 0;
+	unsigned v = (unsigned)cpu;
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < (int)sizeof(digits));
+	memcpy(out, "CPU ", 4);
+	for (int i = 0; i < n; i++)
+		out[4 + i] = digits[n - 1 - i];
+	out[4 + n] = '\0';
+}
+
+/* "the msr PMU", "the PMU": in the texts of the zero checks' flags, made when one is raised */
+static const char *pmu_text(const struct guard *g, char *out, size_t len)
+{
+	if (g->lim.pmu[0])
+		snprintf(out, len, "the %s PMU", g->lim.pmu);
 	else
-		snprintf(out, len, "CPU %d", cpu);
+		snprintf(out, len, "the PMU");
+	return out;
 }
 
 /* The rate checks and the zero checks of one row (@row == nrows: the total). */
@@ -217,10 +238,6 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 	char at[24], text[200];
 	where(cpu, at, sizeof(at));
 	char pmu[80];
-	if (g->lim.pmu[0])
-		snprintf(pmu, sizeof(pmu), "the %s PMU", g->lim.pmu);
-	else
-		snprintf(pmu, sizeof(pmu), "the PMU");
 	if (einst >= 0 && counted(&c[einst])) {
 		double rate = c[einst].value / s->interval_s;
 		double lim = cores * g->lim.width * g->lim.max_hz;
@@ -258,11 +275,11 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 			snprintf(text, sizeof(text),
 				 "%s returns 0 for cycles on %s while /proc/stat shows it %.0f %% "
 				 "busy",
-				 pmu, at, busy * 100);
+				 pmu_text(g, pmu, sizeof(pmu)), at, busy * 100);
 		else
 			snprintf(text, sizeof(text),
 				 "%s returns 0 for cycles on %s while it counts %.3g instructions",
-				 pmu, at, c[einst].value);
+				 pmu_text(g, pmu, sizeof(pmu)), at, c[einst].value);
 		raised +=
 		    keep(g, next, nnext, cpu, ecyc, s->event_names[ecyc], GUARD_ZERO_BUSY, text);
 	}
@@ -270,7 +287,7 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 		snprintf(text, sizeof(text),
 			 "%s returns 0 for instructions on %s while /proc/stat shows it %.0f %% "
 			 "busy",
-			 pmu, at, busy * 100);
+			 pmu_text(g, pmu, sizeof(pmu)), at, busy * 100);
 		raised +=
 		    keep(g, next, nnext, cpu, einst, s->event_names[einst], GUARD_ZERO_BUSY, text);
 	}
