@@ -35,6 +35,13 @@ enum encode_proc_field {
 
 /* Initialises libpfm4 once (allowing models this machine lacks). Returns 0 or -1 + @err. */
 int encode_init(char *err, size_t errlen);
+/* Unloads libpfm4 where it was loaded on demand (its relocated tables are ~2.7 MB resident);
+ * the next encoding loads it again. Call between ticks, never while a list is being walked. */
+void encode_release(void);
+/* Whether libpfm4 is loaded now, and how many times it was loaded (always loaded, once, when
+ * linked statically). */
+bool encode_loaded(void);
+unsigned encode_loads(void);
 /* True when @spec names a libpfm4 model ("skl::X", or "@::X" with @family's model) that this
  * libpfm4 build lacks (libpfm4 on ARM has no x86 tables); the model goes to @model. */
 bool encode_model_missing(const char *spec, const struct pmu_family *family, char *model,

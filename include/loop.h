@@ -48,6 +48,9 @@ void loop_unwatch(struct loop *l, int fd);
 /* Waits for the next event. A keypress never moves the next deadline. */
 int loop_wait(struct loop *l, struct loop_event *ev);
 void loop_close(struct loop *l);
+/* --realtime: this process (not its children) under SCHED_FIFO priority 1, so a tick preempts
+ * ordinary tasks on a loaded CPU. Returns 0, or -1 + @err when the kernel refuses. */
+int loop_realtime(char *err, size_t errlen);
 uint64_t loop_now_ns(void);
 
 #endif

@@ -73,6 +73,7 @@ struct options {
 	char **command;		 /* after --: the command counted from its exec, NULL none */
 	int ncommand;
 	bool help, version;
+	bool realtime; /* --realtime: SCHED_FIFO priority 1 (loop_realtime) */
 };
 
 #endif

@@ -187,6 +187,9 @@ struct session;
 struct session *session_new(const struct session_config *cfg, char *err, size_t errlen);
 /* Closes the current counters and opens @mode's. On failure the previous mode keeps running. */
 int session_set_mode(struct session *s, const struct session_mode *mode, char *err, size_t errlen);
+/* *@dst = *@src, touching only the metrics @src has: the unused tail of metrics[] (most of the
+ * 142 KiB) stays untouched, so it is not resident in a fresh (zero) @dst. */
+void session_mode_copy(struct session_mode *dst, const struct session_mode *src);
 /* Reads the counters and computes the next snapshot. @nominal_ns is the tick the engine runs at
  * (virtual-time sources advance by it). Returns 1 when a snapshot was produced, 0 for the
  * priming read of a new mode, -1 on error. */

@@ -208,9 +208,59 @@ static void test_limits(void)
 	CHECK_NEAR(l.max_hz, 3.0e9, 0);
 }
 
+/* The guard finds cycles and instructions by name; it looks the names up again when they change,
+ * also when they change in place with the same number of events (no guard_reset between). */
+static void test_names_change(void)
+{
+	struct guard_limits l;
+	guard_limits_for(&l, "skl", "cpu", 0);
+	struct guard *g = guard_new(&l);
+	char names[2][48] = {"cycles", "instructions"};
+	int cpus[1] = {0};
+	bool offline[1] = {false};
+	struct count counts[2] = {{0, 1, COUNT_OK}, {1e6, 1, COUNT_OK}}, total[2];
+	memcpy(total, counts, sizeof(total));
+	struct snapshot s = {.interval_s = 1,
+			     .nrows = 1,
+			     .cpus = cpus,
+			     .offline = offline,
+			     .nevents = 2,
+			     .event_names = (const char(*)[48])names,
+			     .counts = counts,
+			     .total_counts = total};
+	const struct guard_flag *f;
+	guard_check(g, &s, NULL);
+	int n = guard_flags(g, &f);
+	CHECK(n >= 1 && f[0].event == 0 && f[0].reason == GUARD_ZERO_BUSY,
+	      "cycles 0 while instructions count: flagged on event 0 (%d flags)", n);
+	/* the same buffer, renamed: instructions first now, and cycles (event 1) still 0 */
+	snprintf(names[0], sizeof(names[0]), "instructions");
+	snprintf(names[1], sizeof(names[1]), "cycles");
+	counts[0] = total[0] = (struct count){1e6, 1, COUNT_OK};
+	counts[1] = total[1] = (struct count){0, 1, COUNT_OK};
+	guard_check(g, &s, NULL);
+	n = guard_flags(g, &f);
+	CHECK(n >= 1 && f[0].event == 1 && f[0].reason == GUARD_ZERO_BUSY,
+	      "after the rename the flag is on event 1 (%d flags, first on %d)", n,
+	      n ? f[0].event : -1);
+	/* the flag's text names the CPU (a many-digit number too) */
+	cpus[0] = 4093;
+	guard_check(g, &s, NULL);
+	n = guard_flags(g, &f);
+	CHECK(n >= 1 && strstr(f[0].text, "cycles on CPU 4093 while") != NULL, "text: %s",
+	      n ? f[0].text : "(none)");
+	/* names with neither: nothing to check */
+	snprintf(names[0], sizeof(names[0]), "cs");
+	snprintf(names[1], sizeof(names[1]), "migrations");
+	guard_check(g, &s, NULL);
+	CHECK_INT(guard_flags(g, &f), 0);
+	guard_free(g);
+}
+
 int main(void)
 {
 	test_limits();
+	test_names_change();
 	test_shapes();
 	test_sim_no_false_flags();
 	return harness_done();

@@ -544,6 +544,10 @@ static const struct option_def option_table[] = {
     {"sample", LONG_ONLY, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)",
      OPTION_CLI, FN(apply_sample)},
     {"pin", LONG_ONLY, "CPU", "pin pmutop itself to CPU", OPTION_CLI, FN(apply_pin)},
+    {"realtime", LONG_ONLY, NULL,
+     "run pmutop (not a counted command) at SCHED_FIFO priority 1 so ticks come on time on "
+     "loaded CPUs; exit 2 if the kernel refuses (needs root or CAP_SYS_NICE)",
+     OPTION_CLI, FLAG(realtime)},
     {"refresh", LONG_ONLY, "DURATION", "redraw/output cadence (same as -i)", OPTION_CLI,
      FN(apply_refresh)},
     {"alert", LONG_ONLY, "RULE",

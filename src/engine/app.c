@@ -540,17 +540,17 @@ static int list_dropped(char *list, size_t len, const char *name, int on, int of
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
 	/* a copy off the stack (142 KiB; session_set_mode may adjust it) */
-	struct session_mode *sm = malloc(sizeof(*sm));
+	struct session_mode *sm = calloc(1, sizeof(*sm));
 	if (!sm) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	*sm = *mode;
+	session_mode_copy(sm, mode);
 	if (session_set_mode(app->session, sm, err, errlen) < 0) {
 		free(sm);
 		return -1;
 	}
-	app->mode = *sm;
+	session_mode_copy(&app->mode, sm);
 	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm->name);
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);

@@ -35,7 +35,21 @@ struct frame_store {
 	char bit_names[FRAME_MAX_BITS][32];
 	char util_source[128]; /* the last one known (a tick where util is n/a has none) ... */
 	char util_mode[SESSION_MODE_NAME]; /* ... in this mode */
+	/* the text fill_util_source() built last, and what it was built from */
+	char util_built[128];
+	unsigned long long util_built_used;
+	uint64_t util_built_quantum;
+	bool util_built_ok;
 };
+
+/* @src into @dst (@size bytes, cut to fit, always terminated): snprintf's "%s" without the
+ * format parsing, for the texts a frame copies each tick. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+	memmove(dst, src, n);
+	dst[n] = '\0';
+}
 
 void frame_store_free(struct frame_store *fs)
 {
@@ -190,7 +204,7 @@ static void fill_stack(const struct app_ctx *app, struct frame *f, const struct 
 			if (strcmp(snap->metrics[m].name, app->mode.stack[i]) == 0)
 				f->stack[i] = m;
 	}
-	snprintf(f->drill, sizeof(f->drill), "%s", app->mode.drill);
+	copy_text(f->drill, sizeof(f->drill), app->mode.drill);
 }
 
 /* Core type per row (app_core_type). */
@@ -271,6 +285,24 @@ void frame_store_cols(struct frame_store *fs, struct frame_cols *c)
 				 .task_ptr = fs->task_ptr};
 }
 
+/* Whether @text starts with the specs of @mode's events in @used, as fill_util_source() joins
+ * them (the mode may have changed since @text was built: a compare, no formatting). */
+static bool built_from(const char *text, const struct session_mode *mode, unsigned long long used)
+{
+	const char *t = text;
+	for (int e = 0; e < mode->nevents && e < 64; e++) {
+		if (!(used >> e & 1))
+			continue;
+		if (t != text && *t++ != ' ')
+			return false;
+		size_t l = strlen(mode->events[e].spec);
+		if (strncmp(t, mode->events[e].spec, l) != 0)
+			return false;
+		t += l;
+	}
+	return !*t || strncmp(t, " (/proc/stat, ", 14) == 0;
+}
+
 /* Which events the all-CPU value of the metric "util" was computed from (a mode may offer a
  * fine source with a fallback: mperf over the TSC, else /proc/stat ticks). */
 static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct frame *f,
@@ -282,6 +314,19 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 		if (strcmp(s->metrics[m].name, "util") != 0)
 			continue;
 		unsigned long long used = s->detail[s->nrows * s->nmetrics + m].used;
+		/* the text changes with the events used and their step only: built again then */
+		uint64_t key_quantum = 0;
+		for (int e = 0; e < app->mode.nevents && e < 64; e++)
+			for (int r = 0;
+			     (used >> e & 1) && b->status && e < b->nevents && r < b->nrows; r++)
+				if (b->status[r * b->nevents + e].quantum_ns > key_quantum)
+					key_quantum = b->status[r * b->nevents + e].quantum_ns;
+		if (fs->util_built_ok && fs->util_built_used == used &&
+		    fs->util_built_quantum == key_quantum &&
+		    built_from(fs->util_built, &app->mode, used)) {
+			memcpy(f->util_source, fs->util_built, sizeof(f->util_source));
+			break;
+		}
 		size_t len = 0;
 		uint64_t quantum = 0;
 		for (int e = 0; e < app->mode.nevents && e < 64 && len + 1 < sizeof(f->util_source);
@@ -298,17 +343,21 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 		if (quantum && len + 1 < sizeof(f->util_source))
 			snprintf(f->util_source + len, sizeof(f->util_source) - len,
 				 " (/proc/stat, %.3g ms ticks)", (double)quantum / 1e6);
+		memcpy(fs->util_built, f->util_source, sizeof(fs->util_built));
+		fs->util_built_used = used;
+		fs->util_built_quantum = key_quantum;
+		fs->util_built_ok = true;
 		break;
 	}
 	/* a tick where util is n/a (no /proc/stat tick landed in it) keeps the source last seen */
 	if (strcmp(fs->util_mode, app->mode_name) != 0) {
-		snprintf(fs->util_mode, sizeof(fs->util_mode), "%s", app->mode_name);
+		copy_text(fs->util_mode, sizeof(fs->util_mode), app->mode_name);
 		fs->util_source[0] = '\0';
 	}
 	if (f->util_source[0])
-		snprintf(fs->util_source, sizeof(fs->util_source), "%s", f->util_source);
+		copy_text(fs->util_source, sizeof(fs->util_source), f->util_source);
 	else
-		snprintf(f->util_source, sizeof(f->util_source), "%s", fs->util_source);
+		copy_text(f->util_source, sizeof(f->util_source), fs->util_source);
 }
 
 /* The header's facts: source, machine, position, recorder, cadence. */
@@ -336,8 +385,8 @@ static void fill_header(struct app_ctx *app, struct frame_store *fs, struct fram
 		playback_banner(app, f->banner, sizeof(f->banner));
 	if (app->replay) /* a remote source's observer gives its link state instead */
 		playback_status(app, f->position, sizeof(f->position));
-	snprintf(f->mode, sizeof(f->mode), "%s", app->mode_name);
-	snprintf(f->title, sizeof(f->title), "%s", app->mode.title);
+	copy_text(f->mode, sizeof(f->mode), app->mode_name);
+	copy_text(f->title, sizeof(f->title), app->mode.title);
 	f->interval_ms = app->interval_ms;
 	f->tick_ms = app_tick_ms(app);
 	f->speed = app->speed;

@@ -69,13 +69,25 @@ struct guard {
 	struct guard_flag flags[GUARD_MAX_FLAGS];
 	int nflags;
 	uint64_t ticks, raised;
+	/* per tick scratch, allocated once: the next list of flags, one row's values */
+	struct guard_flag *next;
+	double *vals;
+	int nvals;
+	/* what each event is (EV_* bits), worked out again only when the names change */
+	unsigned char *kind;
+	int nkind;
+	uint64_t names_sig;
 };
+
+enum { EV_CYCLES = 1, EV_INSTRUCTIONS = 2, EV_PROC = 4 };
 
 struct guard *guard_new(const struct guard_limits *l)
 {
 	struct guard *g = calloc(1, sizeof(*g));
-	if (g)
+	if (g) {
 		g->lim = *l;
+		g->nkind = -1;
+	}
 	return g;
 }
 
@@ -84,6 +96,9 @@ void guard_free(struct guard *g)
 	if (!g)
 		return;
 	free(g->cells);
+	free(g->next);
+	free(g->vals);
+	free(g->kind);
 	free(g);
 }
 
@@ -93,6 +108,7 @@ void guard_reset(struct guard *g)
 	g->cells = NULL;
 	g->nrows = g->nevents = 0;
 	g->nflags = 0;
+	g->nkind = -1; /* the names are looked at again */
 }
 
 static bool name_in(const char *name, const char *const *list)
@@ -171,15 +187,36 @@ static int keep(struct guard *g, struct guard_flag *next, int *nnext, int cpu, i
 
 static void where(int cpu, char *out, size_t len)
 {
-	if (cpu < 0)
-		snprintf(out, len, "all CPUs");
+	/* every row, every tick: digits by hand, not snprintf ("CPU 12", "all CPUs") */
+	if (cpu < 0 || len < 16) {
+		snprintf(out, len, cpu < 0 ? "all CPUs" : "CPU %d", cpu);
+		return;
+	}
+	char digits[12];
+	int n = 0;
+	unsigned v = (unsigned)cpu;
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < (int)sizeof(digits));
+	memcpy(out, "CPU ", 4);
+	for (int i = 0; i < n; i++)
+		out[4 + i] = digits[n - 1 - i];
+	out[4 + n] = '\0';
+}
+
+/* "the msr PMU", "the PMU": in the texts of the zero checks' flags, made when one is raised */
+static const char *pmu_text(const struct guard *g, char *out, size_t len)
+{
+	if (g->lim.pmu[0])
+		snprintf(out, len, "the %s PMU", g->lim.pmu);
 	else
-		snprintf(out, len, "CPU %d", cpu);
+		snprintf(out, len, "the PMU");
+	return out;
 }
 
 /* The rate checks and the zero checks of one row (@row == nrows: the total). */
 static int check_row(struct guard *g, const struct snapshot *s, int row, double busy,
-		     struct guard_flag *next, int *nnext)
+		     struct guard_flag *next, int *nnext, int ecyc, int einst)
 {
 	bool total = row == s->nrows;
 	const struct count *c = total ? s->total_counts : &s->counts[row * s->nevents];
@@ -200,20 +237,10 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 	}
 	if (cores <= 0 || s->interval_s <= 0)
 		return 0;
-	int raised = 0, ecyc = -1, einst = -1;
+	int raised = 0;
 	char at[24], text[200];
 	where(cpu, at, sizeof(at));
 	char pmu[80];
-	if (g->lim.pmu[0])
-		snprintf(pmu, sizeof(pmu), "the %s PMU", g->lim.pmu);
-	else
-		snprintf(pmu, sizeof(pmu), "the PMU");
-	for (int e = 0; e < s->nevents; e++) {
-		if (is_cycles(s->event_names[e]) && ecyc < 0)
-			ecyc = e;
-		else if (is_instructions(s->event_names[e]) && einst < 0)
-			einst = e;
-	}
 	if (einst >= 0 && counted(&c[einst])) {
 		double rate = c[einst].value / s->interval_s;
 		double lim = cores * g->lim.width * g->lim.max_hz;
@@ -251,11 +278,11 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 			snprintf(text, sizeof(text),
 				 "%s returns 0 for cycles on %s while /proc/stat shows it %.0f %% "
 				 "busy",
-				 pmu, at, busy * 100);
+				 pmu_text(g, pmu, sizeof(pmu)), at, busy * 100);
 		else
 			snprintf(text, sizeof(text),
 				 "%s returns 0 for cycles on %s while it counts %.3g instructions",
-				 pmu, at, c[einst].value);
+				 pmu_text(g, pmu, sizeof(pmu)), at, c[einst].value);
 		raised +=
 		    keep(g, next, nnext, cpu, ecyc, s->event_names[ecyc], GUARD_ZERO_BUSY, text);
 	}
@@ -263,7 +290,7 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 		snprintf(text, sizeof(text),
 			 "%s returns 0 for instructions on %s while /proc/stat shows it %.0f %% "
 			 "busy",
-			 pmu, at, busy * 100);
+			 pmu_text(g, pmu, sizeof(pmu)), at, busy * 100);
 		raised +=
 		    keep(g, next, nnext, cpu, einst, s->event_names[einst], GUARD_ZERO_BUSY, text);
 	}
@@ -274,6 +301,34 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+/* The EV_* bits of every event in g->kind, looked up by name only when the names changed (a
+ * hash of them is compared each tick). Returns -1 when out of memory. */
+static int classify(struct guard *g, const struct snapshot *s)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)s->nevents;
+	for (int e = 0; e < s->nevents; e++)
+		for (const unsigned char *p = (const unsigned char *)s->event_names[e];; p++) {
+			h = (h ^ *p) * 1099511628211ULL; /* FNV-1a, the NUL included */
+			if (!*p)
+				break;
+		}
+	if (g->nkind == s->nevents && g->names_sig == h && g->kind)
+		return 0;
+	unsigned char *k = realloc(g->kind, (size_t)s->nevents + 1);
+	if (!k)
+		return -1;
+	g->kind = k;
+	for (int e = 0; e < s->nevents; e++) {
+		const char *n = s->event_names[e];
+		k[e] = (unsigned char)((is_cycles(n) ? EV_CYCLES : 0) |
+				       (is_instructions(n) ? EV_INSTRUCTIONS : 0) |
+				       (from_proc(n) ? EV_PROC : 0));
+	}
+	g->nkind = s->nevents;
+	g->names_sig = h;
+	return 0;
 }
 
 int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
@@ -291,24 +346,41 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 			return 0;
 	}
 	g->ticks++;
-	struct guard_flag *next = malloc(sizeof(g->flags));
-	if (!next)
+	if (!g->next && !(g->next = malloc(sizeof(g->flags))))
 		return 0;
+	if (g->nvals < s->nevents + 1) {
+		double *v = realloc(g->vals, sizeof(double) * (size_t)(s->nevents + 1));
+		if (!v)
+			return 0;
+		g->vals = v;
+		g->nvals = s->nevents + 1;
+	}
+	if (classify(g, s) < 0)
+		return 0;
+	struct guard_flag *next = g->next;
+	double *vals = g->vals;
+	const unsigned char *kind = g->kind;
+	int ecyc = -1, einst = -1;
+	for (int e = 0; e < s->nevents; e++) {
+		if ((kind[e] & EV_CYCLES) && ecyc < 0)
+			ecyc = e;
+		else if ((kind[e] & EV_INSTRUCTIONS) && einst < 0)
+			einst = e;
+	}
 	int nnext = 0, raised = 0;
 	char text[200], at[24];
-	double *vals = malloc(sizeof(double) * (size_t)(s->nevents + 1));
 	for (int r = 0; r < s->nrows; r++) {
 		if (s->offline[r])
 			continue;
 		double b = busy ? busy[r] : NAN;
-		raised += check_row(g, s, r, b, next, &nnext);
+		raised += check_row(g, s, r, b, next, &nnext, ecyc, einst);
 		const struct count *c = &s->counts[r * s->nevents];
 		struct cell *cell = &g->cells[r * s->nevents];
 		where(s->cpus[r], at, sizeof(at));
 		/* frozen: a counter that reads the same value tick after tick */
 		int ncounted = 0, nfrozen = 0;
 		for (int e = 0; e < s->nevents; e++) {
-			if (!counted(&c[e]) || from_proc(s->event_names[e])) {
+			if (!counted(&c[e]) || (kind[e] & EV_PROC)) {
 				cell[e].unchanged = 0;
 				cell[e].unchanged_s = 0;
 				continue;
@@ -332,8 +404,7 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 				continue;
 			/* cycles and instructions move on any CPU that is not idle; any event
 			 * does when every event of the row stopped together */
-			bool core =
-			    is_cycles(s->event_names[e]) || is_instructions(s->event_names[e]);
+			bool core = kind[e] & (EV_CYCLES | EV_INSTRUCTIONS);
 			if ((core && !known_idle) || (ncounted >= 2 && nfrozen == ncounted)) {
 				snprintf(
 				    text, sizeof(text),
@@ -346,15 +417,15 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 		}
 		/* identical: several unrelated events with one delta, tick after tick */
 		int nv = 0;
-		for (int e = 0; vals && e < s->nevents; e++)
-			if (counted(&c[e]) && !from_proc(s->event_names[e]) &&
+		for (int e = 0; e < s->nevents; e++)
+			if (counted(&c[e]) && !(kind[e] & EV_PROC) &&
 			    c[e].value >= GUARD_IDENTICAL_MIN)
 				vals[nv++] = c[e].value;
-		if (vals)
+		if (nv > 1)
 			qsort(vals, (size_t)nv, sizeof(double), cmp_double);
 		for (int e = 0; e < s->nevents; e++) {
 			int same = 0;
-			if (counted(&c[e]) && !from_proc(s->event_names[e]) &&
+			if (counted(&c[e]) && !(kind[e] & EV_PROC) &&
 			    c[e].value >= GUARD_IDENTICAL_MIN)
 				for (int k = 0; k < nv; k++)
 					same += vals[k] == c[e].value;
@@ -373,11 +444,9 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 			}
 		}
 	}
-	raised += check_row(g, s, s->nrows, NAN, next, &nnext);
-	free(vals);
+	raised += check_row(g, s, s->nrows, NAN, next, &nnext, ecyc, einst);
 	memcpy(g->flags, next, sizeof(*next) * (size_t)nnext);
 	g->nflags = nnext;
-	free(next);
 	g->raised += (uint64_t)raised;
 	return raised;
 }

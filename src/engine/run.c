@@ -2,6 +2,7 @@
 /* run.c: the one loop of a run (screen, batch, replay batch): ticks -> pipeline -> frames. */
 #include "run.h"
 #include "app.h"
+#include "encode.h"
 #include "playback.h"
 #include <signal.h>
 #include <stdio.h>
@@ -106,6 +107,13 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 	if (fe->unpaced && !paced(app) && app_pending(app) >= 0 &&
 	    !source_has(&app->source, SOURCE_CAP_STREAM))
 		return run_unpaced(&r);
+	if (app->opt.realtime) {
+		if (loop_realtime(err, sizeof(err)) < 0) {
+			app_log(app, MSG_ERROR, "%s", err);
+			return 2;
+		}
+		app_log(app, MSG_INFO, "pmutop runs at SCHED_FIFO priority 1 (--realtime)");
+	}
 	if (loop_init(&app->loop, app_period_ns(app), err, sizeof(err)) < 0) {
 		app_log(app, MSG_ERROR, "%s", err);
 		return 1;
@@ -125,6 +133,7 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 		fe->on_change(fe->ctx);
 	while (!app->quit && !r.done) {
 		struct loop_event ev;
+		encode_release(); /* libpfm4 again only when a command or mode encodes with it */
 		if (loop_wait(&app->loop, &ev) < 0)
 			break;
 		switch (ev.kind) {

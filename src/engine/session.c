@@ -4,6 +4,7 @@
 #include "expr.h"
 #include "mode.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,21 @@ static int metric_inputs_get(const struct metric_inputs *in, const char *name, d
 		return 0;
 	}
 	return -1;
+}
+
+void session_mode_copy(struct session_mode *dst, const struct session_mode *src)
+{
+	if (dst == src)
+		return;
+	int had = dst->nmetrics, n = src->nmetrics;
+	if (n < 0 || n > SESSION_MAX_METRICS)
+		n = SESSION_MAX_METRICS;
+	memcpy(dst, src, offsetof(struct session_mode, metrics));
+	memcpy(dst->metrics, src->metrics, (size_t)n * sizeof(src->metrics[0]));
+	if (had > n && had <= SESSION_MAX_METRICS) /* what an earlier mode left there */
+		memset(dst->metrics + n, 0, (size_t)(had - n) * sizeof(dst->metrics[0]));
+	size_t tail = offsetof(struct session_mode, nsets);
+	memcpy((char *)dst + tail, (const char *)src + tail, sizeof(*dst) - tail);
 }
 
 struct session *session_new(const struct session_config *cfg, char *err, size_t errlen)
@@ -177,7 +193,7 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	free_buffers(s);
 	s->backend = nb;
 	s->open = true;
-	s->mode = *mode;
+	session_mode_copy(&s->mode, mode);
 	/* the step of each event's value, the largest over the rows (a quantised source) */
 	uint64_t quantum[SESSION_MAX_EVENTS] = {0};
 	for (int r = 0; nb.status && r < nb.nrows; r++)
@@ -259,6 +275,9 @@ struct metric_program {
 	int **thr_slot;
 	int nevents;
 	double *quantum; /* [event]: the step of its value (ns of a clock tick), 0 = exact */
+	/* [m]: the variables of each "a ?? b ?? ..." branch (expr_else_branches, once a mode) */
+	unsigned long long (*br)[16];
+	int *nbr;
 };
 
 /* Binds every variable of @e to an event of @names or a builtin, once per mode. */
@@ -299,7 +318,9 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	    !(p->expr = calloc((size_t)n + 1, sizeof(*p->expr))) ||
 	    !(p->slot = calloc((size_t)n + 1, sizeof(*p->slot))) ||
 	    !(p->thr = calloc((size_t)n + 1, sizeof(*p->thr))) ||
-	    !(p->thr_slot = calloc((size_t)n + 1, sizeof(*p->thr_slot)))) {
+	    !(p->thr_slot = calloc((size_t)n + 1, sizeof(*p->thr_slot))) ||
+	    !(p->br = calloc((size_t)n + 1, sizeof(*p->br))) ||
+	    !(p->nbr = calloc((size_t)n + 1, sizeof(*p->nbr)))) {
 		metric_program_free(p);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -328,6 +349,7 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 			metric_program_free(p);
 			return NULL;
 		}
+		p->nbr[m] = expr_else_branches(p->expr[m], p->br[m], 16);
 		if (!metrics[m].threshold[0])
 			continue;
 		p->thr[m] = expr_parse(metrics[m].threshold, why, sizeof(why));
@@ -370,6 +392,8 @@ void metric_program_free(const struct metric_program *cp)
 	free(p->expr);
 	free(p->metrics);
 	free(p->quantum);
+	free(p->br);
+	free(p->nbr);
 	free(p);
 }
 
@@ -501,8 +525,8 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 		/* "a ?? b": b stands in where a's events are not in the mode or not supported
 		 * (n/s), not where the row has them and did not count them this tick: that value
 		 * is n/c (GHz never silently turns into cycles per wall second) */
-		unsigned long long br[16];
-		int nb = expr_else_branches(p->expr[m], br, 16);
+		const unsigned long long *br = p->br[m];
+		int nb = p->nbr[m];
 		for (int i = 0; nb > 1 && i < nb; i++) {
 			bool bound = true, nc = false;
 			for (int k = 0; k < b.nvars && k < 64; k++) {

@@ -9,11 +9,80 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* libpfm4's entry points. Its tables are relocated when it is loaded (about 2.7 MB resident on
+ * x86-64), so a dynamic build loads it on first use and encode_release() unloads it again; a
+ * static build calls it directly. */
+struct pfm_api {
+	pfm_err_t (*initialize)(void);
+	void (*terminate)(void);
+	const char *(*strerror)(int code);
+	pfm_err_t (*get_os_event_encoding)(const char *str, int dfl_plm, pfm_os_t os, void *args);
+	pfm_err_t (*get_pmu_info)(pfm_pmu_t pmu, pfm_pmu_info_t *output);
+	int (*get_event_next)(int idx);
+	pfm_err_t (*get_event_info)(int idx, pfm_os_t os, pfm_event_info_t *output);
+};
+
+#ifdef PMUTOP_PFM_DLOPEN
+#include <dlfcn.h>
+static struct pfm_api pfm;
+static void *pfm_lib;
+static unsigned pfm_loads; /* times libpfm4 was loaded (encode_loads()) */
+
+static int pfm_load(char *err, size_t errlen)
+{
+	if (pfm_lib)
+		return 0;
+	void *h = dlopen(PMUTOP_PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(err, errlen, "libpfm4 could not be loaded: %s", dlerror());
+		return -1;
+	}
+	/* POSIX's way to store a function pointer from dlsym (the C standard has none) */
+	static const struct {
+		const char *name;
+		size_t off;
+	} syms[] = {
+	    {"pfm_initialize", offsetof(struct pfm_api, initialize)},
+	    {"pfm_terminate", offsetof(struct pfm_api, terminate)},
+	    {"pfm_strerror", offsetof(struct pfm_api, strerror)},
+	    {"pfm_get_os_event_encoding", offsetof(struct pfm_api, get_os_event_encoding)},
+	    {"pfm_get_pmu_info", offsetof(struct pfm_api, get_pmu_info)},
+	    {"pfm_get_event_next", offsetof(struct pfm_api, get_event_next)},
+	    {"pfm_get_event_info", offsetof(struct pfm_api, get_event_info)},
+	};
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		void *f = dlsym(h, syms[i].name);
+		if (!f) {
+			snprintf(err, errlen, "libpfm4 (%s) lacks %s", PMUTOP_PFM_SONAME,
+				 syms[i].name);
+			dlclose(h);
+			return -1;
+		}
+		memcpy((char *)&pfm + syms[i].off, &f, sizeof(f));
+	}
+	pfm_lib = h;
+	pfm_loads++;
+	return 0;
+}
+#else
+static const struct pfm_api pfm = {
+    pfm_initialize,   pfm_terminate,	  pfm_strerror,	     pfm_get_os_event_encoding,
+    pfm_get_pmu_info, pfm_get_event_next, pfm_get_event_info};
+static unsigned pfm_loads;
+static int pfm_load(char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	pfm_loads += pfm_loads == 0;
+	return 0;
+}
+#endif
 
 static int pfm_ready;
 
@@ -21,16 +90,43 @@ int encode_init(char *err, size_t errlen)
 {
 	if (pfm_ready)
 		return 0;
+	if (pfm_load(err, errlen) < 0)
+		return -1;
 	/* Any value enables encoding of compiled-in models the CPU does not have (4.13). */
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
-	int ret = pfm_initialize();
+	int ret = pfm.initialize();
 	if (ret != PFM_SUCCESS) {
-		snprintf(err, errlen, "libpfm4 initialisation failed: %s", pfm_strerror(ret));
+		snprintf(err, errlen, "libpfm4 initialisation failed: %s", pfm.strerror(ret));
 		return -1;
 	}
 	pfm_ready = 1;
 	return 0;
 }
+
+void encode_release(void)
+{
+#ifdef PMUTOP_PFM_DLOPEN
+	if (!pfm_lib)
+		return;
+	if (pfm_ready)
+		pfm.terminate();
+	pfm_ready = 0;
+	dlclose(pfm_lib);
+	pfm_lib = NULL;
+	memset(&pfm, 0, sizeof(pfm));
+#endif
+}
+
+bool encode_loaded(void)
+{
+#ifdef PMUTOP_PFM_DLOPEN
+	return pfm_lib != NULL;
+#else
+	return true;
+#endif
+}
+
+unsigned encode_loads(void) { return pfm_loads; }
 
 static void clear_excludes(struct perf_event_attr *attr)
 {
@@ -439,7 +535,7 @@ static bool has_model(const char *model)
 	pfm_for_all_pmus(p)
 	{
 		pfm_pmu_info_t pi = {.size = sizeof(pi)};
-		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && strcmp(pi.name, model) == 0)
+		if (pfm.get_pmu_info(p, &pi) == PFM_SUCCESS && strcmp(pi.name, model) == 0)
 			return true;
 	}
 	return false;
@@ -481,7 +577,7 @@ static int encode_pfm(const char *spec, const struct encode_ctx *ctx, struct eve
 	char *fstr = NULL;
 	pfm_perf_encode_arg_t arg = {.size = sizeof(arg), .attr = &enc->attr, .fstr = &fstr};
 	enc->attr.size = sizeof(enc->attr);
-	int ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	int ret = pfm.get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	char model[32];
 	if (ret != PFM_SUCCESS && encode_model_missing(name, NULL, model, sizeof(model))) {
 		snprintf(err, errlen,
@@ -492,7 +588,7 @@ static int encode_pfm(const char *spec, const struct encode_ctx *ctx, struct eve
 		return -1;
 	}
 	if (ret != PFM_SUCCESS) {
-		snprintf(err, errlen, "unknown event \"%s\": %s", name, pfm_strerror(ret));
+		snprintf(err, errlen, "unknown event \"%s\": %s", name, pfm.strerror(ret));
 		free(fstr);
 		return -1;
 	}
@@ -745,15 +841,15 @@ void encode_list(const char *pattern, bool all, encode_list_fn fn, void *arg)
 	pfm_for_all_pmus(p)
 	{
 		pfm_pmu_info_t pi = {.size = sizeof(pi)};
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS)
+		if (pfm.get_pmu_info(p, &pi) != PFM_SUCCESS)
 			continue;
 		if (!all && !pi.is_present)
 			continue;
 		if (pi.type != PFM_PMU_TYPE_CORE && pi.type != PFM_PMU_TYPE_OS_GENERIC)
 			continue;
-		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
+		for (int i = pi.first_event; i != -1; i = pfm.get_event_next(i)) {
 			pfm_event_info_t ei = {.size = sizeof(ei)};
-			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
+			if (pfm.get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
 				continue;
 			if (pattern && !list_match(pattern, pi.name, ei.name))
 				continue;

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rss.sh: the screen's resident memory beside its peers: pmutop, htop and top, each in its own
+# detached tmux server at 200x60, all started together and read together after SECONDS
+# (VmRSS, RssAnon and RssFile from /proc/PID/status, KiB); ROUNDS rounds, the median printed,
+# then pmutop's largest mappings (/proc/PID/smaps) from the last round.
+# usage: bench/rss.sh [SECONDS [ROUNDS [PMUTOP_ARGS...]]]   defaults: 5 s, 3, "-i 1000"
+# A peer that is not installed is left out (htop: apt-get install htop).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-5}
+rounds=${2:-3}
+shift $(($# > 2 ? 2 : $#))
+args=("$@")
+[ ${#args[@]} -gt 0 ] || args=(-i 1000)
+bin=$(realpath "${PMUTOP_BIN:-./build/pmutop}")
+[ -x "$bin" ] || bash scripts/build.sh >/dev/null
+sock=pmutop-rss-$$
+names=()
+cleanup() { for n in "${names[@]}"; do tmux -L "$sock-$n" kill-server 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+declare -A cmd=([pmutop]="$bin --no-rc ${args[*]}")
+command -v htop >/dev/null && cmd[htop]="$(command -v htop) -d 10"
+command -v top >/dev/null && cmd[top]="$(command -v top) -d 1"
+
+status_kib() { awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status; }
+
+out=$(mktemp)
+for ((r = 1; r <= rounds; r++)); do
+  names=()
+  declare -A pid=()
+  for n in pmutop htop top; do
+    [ -n "${cmd[$n]:-}" ] || continue
+    names+=("$n")
+    HOME=$(mktemp -d) TERM=xterm-256color tmux -L "$sock-$n" -f /dev/null new-session -d -x 200 -y 60 \
+      "exec ${cmd[$n]}"
+    pid[$n]=$(tmux -L "$sock-$n" display-message -p '#{pane_pid}')
+  done
+  sleep "$secs"
+  for n in "${names[@]}"; do
+    echo "$n $(status_kib "${pid[$n]}" VmRSS) $(status_kib "${pid[$n]}" RssAnon) $(status_kib "${pid[$n]}" RssFile)" >>"$out"
+  done
+  if [ "$r" = "$rounds" ]; then
+    maps=$(awk '/^[0-9a-f]+-/ { name = $6 ? $6 : "[anon]" } /^Rss:/ { rss[name] += $2 }
+      END { for (n in rss) if (rss[n] >= 64) printf "  %6d KiB  %s\n", rss[n], n }' \
+      /proc/"${pid[pmutop]}"/smaps | sort -rn)
+  fi
+  cleanup
+done
+echo "pmutop $("$bin" --version | head -1 | cut -d' ' -f2); $(nproc) CPUs; 200x60; ${secs} s; $rounds rounds; pmutop ${args[*]}"
+sort -k1,1 -k2,2n "$out" | awk '
+  function flush() { if (!name) return
+    m = int((n + 1) / 2)
+    printf "%-7s VmRSS %6d KiB (%5.2f MiB; min %d, max %d)  anon %6d  file %6d\n",
+      name, v[m], v[m] / 1024, v[1], v[n], a[m], f[m]; n = 0 }
+  $1 != name { flush(); name = $1 }
+  { n++; v[n] = $2; a[n] = $3; f[n] = $4 }
+  END { flush() }'
+echo "pmutop's mappings of 64 KiB or more (last round):"
+echo "$maps"
+rm -f "$out"
