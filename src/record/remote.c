@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote.c: the remote client (agent over a transport command, reconnects) and agent controls. */
 #include "remote.h"
+#include "app.h"
 #include "cpuset.h"
 #include "frame.h"
 #include "jsonbound.h"
@@ -330,7 +331,13 @@ static int spawn(struct app_ctx *app, char *err, size_t errlen)
 	rm->watched = false;
 	rm->retry_at_ns = 0;
 	rm->connections++;
-	set_state(rm, "connecting to %s", rm->host);
+	if (rm->lost_since) { /* the values stay stale until the first tick */
+		char since[32];
+		struct tm tm;
+		strftime(since, sizeof(since), "%H:%M:%S", localtime_r(&rm->lost_since, &tm));
+		set_state(rm, "DISCONNECTED since %s (values are stale): reconnecting", since);
+	} else
+		set_state(rm, "connecting to %s", rm->host);
 	remote_app_attach(app);
 	return 0;
 }
@@ -401,6 +408,9 @@ static void link_lost(struct app_ctx *app, const char *why)
 	set_state(rm, "DISCONNECTED since %s (values are stale): reconnecting in %u s", since,
 		  rm->backoff_ms / 1000);
 	rm->backoff_ms = rm->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : rm->backoff_ms * 2;
+	/* no tick comes while the link is down: the screen gets the last tick's numbers again,
+	 * marked stale, with the link's state (batch output prints only new ticks) */
+	app_frame_step(app);
 }
 
 /* Rows for every CPU the stream has named (its header, cpus records): a CPU that came online
@@ -770,8 +780,9 @@ static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame
 			   struct frame_store *fs)
 {
 	(void)app, (void)fs;
-	snprintf(f->position, sizeof(f->position), "%.*s", (int)sizeof(f->position) - 1,
-		 ((struct remote *)o->state)->state);
+	const struct remote *rm = o->state;
+	snprintf(f->position, sizeof(f->position), "%.*s", (int)sizeof(f->position) - 1, rm->state);
+	f->stale = rm->lost_since != 0 || rm->gave_up;
 }
 
 static void obs_close(struct observer *o, struct app_ctx *app)
