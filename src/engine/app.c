@@ -1053,6 +1053,7 @@ static int reopen_cpus(struct app_ctx *app, const int *asked, int nasked, char *
 	session_free(app->session);
 	app->session = s;
 	app->mode_started_tick = app->ticks;
+	app_rows_cpus_changed(app); /* a CPU that came online has its place in the rows */
 	notify_mode(app);
 	return 0;
 }

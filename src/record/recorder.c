@@ -237,10 +237,13 @@ static int write_cpus_if_changed(struct app_ctx *app, char *err, size_t errlen)
 		return 0;
 	struct rec_cpu_info cpus[rf.ncpus > 0 ? rf.ncpus : 1];
 	memset(cpus, 0, sizeof(cpus));
+	const struct topology *topo = app_rows_topology(app);
 	for (int i = 0; i < rf.ncpus; i++) {
 		cpus[i].cpu = rf.cpus[i];
 		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
 			 app_core_type(app, rf.cpus[i]));
+		/* its place, as the header gives the others': rows by core, socket, ... */
+		rec_cpu_topology(&cpus[i], topology_cpu(topo, rf.cpus[i]));
 	}
 	struct rec_cpus c = {.t = r->have_base ? r->last_t : 0, .ncpus = rf.ncpus, .cpus = cpus};
 	r->cpus = now;
