@@ -1601,8 +1601,48 @@ int rec_file_warn(struct rec_file *f, const char *fmt, ...)
 	return 0;
 }
 
+int rec_file_add_cpus(struct rec_file *f, const struct rec_cpus *c)
+{
+	int before = f->header.ncpus;
+	if (rec_header_add_cpus(&f->header, c) < 0)
+		return -1;
+	if (f->header.ncpus == before)
+		return 0;
+	if (f->nsteps == f->cap_steps) {
+		int nc = f->cap_steps ? 2 * f->cap_steps : 4;
+		struct rec_cpu_step *s = realloc(f->steps, (size_t)nc * sizeof(*s));
+		if (!s)
+			return -1;
+		f->steps = s;
+		f->cap_steps = nc;
+	}
+	if (f->nsteps == 0)
+		f->ncpus_first = before;
+	f->steps[f->nsteps++] = (struct rec_cpu_step){.tick = f->nticks, .ncpus = f->header.ncpus};
+	return 0;
+}
+
+int rec_file_ncpus_at(const struct rec_file *f, int tick)
+{
+	if (f->nsteps == 0)
+		return f->header.ncpus;
+	int n = f->ncpus_first;
+	for (int i = 0; i < f->nsteps && f->steps[i].tick <= tick; i++)
+		n = f->steps[i].ncpus;
+	return n;
+}
+
+void rec_file_drop_ticks(struct rec_file *f, int n)
+{
+	for (int i = 0; i < f->nsteps; i++)
+		f->steps[i].tick = f->steps[i].tick > n ? f->steps[i].tick - n : 0;
+}
+
 void rec_file_free(struct rec_file *f)
 {
+	free(f->steps);
+	f->steps = NULL;
+	f->nsteps = f->cap_steps = 0;
 	rec_header_free(&f->header);
 	for (int i = 0; i < f->nmodes; i++)
 		rec_mode_free(&f->modes[i]);
@@ -1683,7 +1723,7 @@ int rec_load_lr(struct linereader *lr, struct rec_file *out, char *err, size_t e
 				out->marks[out->nmarks++] = rec.u.mark;
 			break;
 		case REC_CPUS: /* the rows: every CPU the file counts, in order of appearance */
-			g = rec_header_add_cpus(&out->header, &rec.u.cpus);
+			g = rec_file_add_cpus(out, &rec.u.cpus);
 			rec_record_free(&rec);
 			break;
 		default:

@@ -1076,6 +1076,19 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	return 0;
 }
 
+/* A CPU the online list no longer has is offline (its row stays); one back is counted again
+ * (@say: with a message). */
+static void hold_gone(struct app_ctx *app, bool say)
+{
+	for (int r = 0; r < app->ncpus; r++) {
+		bool gone = !cpuset_has(&app->pf.online, app->cpus[r]);
+		if (session_hold_offline(app->session, r, gone) && say)
+			app_log(app, MSG_INFO,
+				gone ? "CPU %d went offline" : "CPU %d is online again",
+				app->cpus[r]);
+	}
+}
+
 int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 {
 	if (!app->cpus_all || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
@@ -1089,6 +1102,7 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	if (changed == 0)
 		return 0;
 	machine_capability(app);
+	hold_gone(app, true);
 	/* the CPUs so far (CPUs that went offline keep their rows) and every CPU now online */
 	struct cpuset want = app->cpus_chosen;
 	int before = cpuset_count(&want), c;
@@ -1103,6 +1117,7 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	cpuset_format(&fresh, added, sizeof(added));
 	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
 		return -1;
+	hold_gone(app, false); /* the new counters: the CPUs still gone stay offline */
 	app_log(app, MSG_INFO, "CPU %s came online: counting it", added);
 	return 1;
 }

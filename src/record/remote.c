@@ -413,15 +413,6 @@ static void link_lost(struct app_ctx *app, const char *why)
 	app_frame_step(app);
 }
 
-/* Rows for every CPU the stream has named (its header, cpus records): a CPU that came online
- * on the board gets its row, as it does live. */
-static void follow_cpus(struct app_ctx *app)
-{
-	char err[512];
-	if (app_follow_source_cpus(app, err, sizeof(err)) < 0)
-		app_log(app, MSG_ERROR, "%s: %s", RM(app)->host, err);
-}
-
 /* Parses @line in the context of this stream's header and mode into @rec (a memfd holds the
  * three lines, so the recording reader checks it as it would a file). */
 static int parse(struct remote *rm, const char *line, size_t len, bool with_mode,
@@ -519,8 +510,8 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		} else { /* a reconnect: the board may count more CPUs now */
 			struct rec_cpus c = {.ncpus = rec.u.header.ncpus,
 					     .cpus = rec.u.header.cpus};
-			if (rec_header_add_cpus(&r->f.header, &c) == 0)
-				follow_cpus(app);
+			if (rec_file_add_cpus(&r->f, &c) < 0)
+				app_log(app, MSG_ERROR, "%s: out of memory", rm->host);
 		}
 		/* a new stream starts its times at 0: on the board's clock (its start_time, whole
 		 * seconds) the reconnect comes after the outage; never before what we have */
@@ -590,11 +581,12 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		rec.u.mark.t += rm->t_offset;
 		replay_append_mark(r, &rec.u.mark);
 		break;
-	case REC_CPUS: /* the board's CPU set changed: later ticks may hold the new CPUs */
+	case REC_CPUS: /* the board's CPU set changed: the ticks after it may hold the new CPUs,
+			* which get their rows there (playback follows the stream's mode) */
 		free(rm->cpus_line);
 		rm->cpus_line = strndup(line, len);
-		if (rec_header_add_cpus(&r->f.header, &rec.u.cpus) == 0)
-			follow_cpus(app);
+		if (rec_file_add_cpus(&r->f, &rec.u.cpus) < 0)
+			app_log(app, MSG_ERROR, "%s: out of memory", rm->host);
 		break;
 	default:
 		break;
