@@ -49,6 +49,10 @@ struct observer {
 			   struct frame_store *fs);
 	/* A frame was built (every refresh, also while the screen is paused). */
 	void (*on_frame)(struct observer *o, struct app_ctx *app, const struct frame *f);
+	/* A recorded source passed a mark (a gap of a remote link, a replayed :mark): @text at
+	 * the source's time @t_s (s, on its clock), for the readers that keep marks (the
+	 * recorder). */
+	void (*on_mark)(struct observer *o, struct app_ctx *app, double t_s, const char *text);
 	/* The run loop starts: put the observer's descriptors under @loop's watch. Returns 0, or
 	 * -1 with a message logged (the run ends with status 1). */
 	int (*attach)(struct observer *o, struct app_ctx *app, struct loop *loop);

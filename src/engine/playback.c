@@ -282,6 +282,11 @@ static void log_marks(struct app_ctx *app, double from, double to)
 			char t[REC_TEXT_MAX * 4];
 			rec_escape(r->f.marks[i].text, t, sizeof(t));
 			app_log(app, MSG_INFO, "mark at %.1f s: %s", r->f.marks[i].t, t);
+			for (int k = 0; k < app->nobservers; k++) /* a recording keeps it */
+				if (app->observers[k]->on_mark)
+					app->observers[k]->on_mark(app->observers[k], app,
+								   r->f.marks[i].t,
+								   r->f.marks[i].text);
 		}
 }
 
