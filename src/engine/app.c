@@ -1076,10 +1076,13 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	return 0;
 }
 
-/* A CPU the online list no longer has is offline (its row stays); one back is counted again
- * (@say: with a message). */
+/* A CPU a --sysfs-root tree's online list no longer has is offline (its row stays); one back is
+ * counted again (@say: with a message). On the machine's own sysfs the kernel says it first:
+ * the counters of an offline CPU are detached and reopened when it is back. */
 static void hold_gone(struct app_ctx *app, bool say)
 {
+	if (!app->pf.root[0] || strcmp(app->pf.root, "/") == 0)
+		return;
 	for (int r = 0; r < app->ncpus; r++) {
 		bool gone = !cpuset_has(&app->pf.online, app->cpus[r]);
 		if (session_hold_offline(app->session, r, gone) && say)
