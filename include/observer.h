@@ -111,6 +111,9 @@ const char *app_core_type(const struct app_ctx *app, int cpu);
 /* A recorded source whose CPUs grew (a remote board's CPU came online): rows for the new ones
  * too, time and seq going on. Returns 1 when rows were added, 0 when none, -1 on failure. */
 int app_follow_source_cpus(struct app_ctx *app, char *err, size_t errlen);
+/* A fact the frame shows changed without a tick (a remote link went down): the newest tick's
+ * frame is built again for the screen (not while it is paused; batch output prints only ticks). */
+void app_frame_again(struct app_ctx *app);
 /* Registers a copy of @o; returns it, or NULL when the table is full, out of memory or the name
  * is taken. */
 struct observer *app_observe(struct app_ctx *app, const struct observer *o);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote.c: the remote client (agent over a transport command, reconnects) and agent controls. */
 #include "remote.h"
-#include "app.h"
 #include "cpuset.h"
 #include "frame.h"
 #include "jsonbound.h"
@@ -410,7 +409,7 @@ static void link_lost(struct app_ctx *app, const char *why)
 	rm->backoff_ms = rm->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : rm->backoff_ms * 2;
 	/* no tick comes while the link is down: the screen gets the last tick's numbers again,
 	 * marked stale, with the link's state (batch output prints only new ticks) */
-	app_frame_step(app);
+	app_frame_again(app);
 }
 
 /* Parses @line in the context of this stream's header and mode into @rec (a memfd holds the
