@@ -116,4 +116,20 @@ check ":help explains the stale mark" wait_for '^! stale: ' 5
 keys q
 keys q
 quit_check "quit"
+
+# the mark is a glyph, not a colour: the same in ASCII mode with the mono theme and NO_COLOR
+keys "export NO_COLOR=1" Enter
+rm -f "$T/agent.pid"
+start "--no-rc -i 200 -m sw -c 'set ascii on' --theme mono --remote board --transport '$T/transport.sh'" \
+	"--agent '$AGENT --backend sim --sim-cpus 2'"
+check "ascii, mono: connected" wait_for 'connected to board' 10
+touch "$T/down"
+kill -KILL -- "-$(cat "$T/agent.pid")"
+check "ascii, mono: DISCONNECTED" wait_for '^DISCONNECTED since ' 10
+wait_for '^ +all .*!' 5 >/dev/null
+pane >"$T/mono.txt"
+check "ascii, mono: every value cell is marked stale ($(rows "$T/mono.txt" marked))" rows "$T/mono.txt" marked
+rm -f "$T/down"
+keys q
+quit_check "ascii, mono: quit"
 t_done
