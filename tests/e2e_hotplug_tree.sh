@@ -135,6 +135,22 @@ print("\n".join(bad[:5]) if bad else "ok")
 EOF2
 check "--per-core: replay = live, rows and counts, CPU 1 in core 0's row: $(cat "$T/eq.out")" grep -qx ok "$T/eq.out"
 
+# and through --remote: the board's cpus record brings CPU 1's place, the client's core row
+# takes it in
+echo 0 >"$CT/sys/devices/system/cpu/online"
+HP_TREE=$CT PMUTOP_BIN=$BIN "$BIN" -b --remote board --transport "$T_SRC/tests/fixtures/replay/tree-transport.sh" \
+	--agent "${PMUTOP_AGENT_BIN:-$(dirname "$BIN")/pmutop-agent}" -i 100 -n 40 --per-core -f json \
+	>"$T/out.json" 2>"$T/rerr" </dev/null &
+PID=$!
+T_CLEANUPS+=("kill $PID 2>/dev/null")
+wait_records 5
+echo 0-1 >"$CT/sys/devices/system/cpu/online"
+wait "$PID"
+check "--per-core --remote: exit 0 ($(tail -2 "$T/rerr"))" [ $? = 0 ]
+check "--per-core --remote: CPU 1 joins core 0's row ($(tail -1 "$T/out.json" | head -c 120))" \
+	grep -q '"cpus":\[{"core":"S0-D0-C0","ncpus":2,' "$T/out.json"
+check "--per-core --remote: no row of its own for CPU 1" bash -c "! grep -q '\"core\":\"CPU1\"' '$T/out.json'"
+
 # the remote stream does the same: the board's CPU 1 comes online, the client gets its row and
 # goes on (before: it stuck at its last tick)
 AGENT=${PMUTOP_AGENT_BIN:-$(dirname "$BIN")/pmutop-agent}
