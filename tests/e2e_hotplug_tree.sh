@@ -91,6 +91,12 @@ print("\n".join(bad[:5]) if bad else "ok")
 EOF
 check "replay = live, tick for tick: $(cat "$T/eq.out")" grep -qx ok "$T/eq.out"
 
+# -C may name the CPU that came online later in the recording (its rows start without counts)
+timeout 30 "$BIN" -b -R "$T/rec.jsonl" -C 0,1 -f json >"$T/replayc.json" 2>"$T/replayc.err" </dev/null
+check "replay -C 0,1: exit 0 ($(head -c 200 "$T/replayc.err"))" [ $? = 0 ]
+check "replay -C 0,1: CPU 1 counted once it came online" \
+	grep -q '"cpu":1,"events":{"clock":{"value":[0-9]' "$T/replayc.json"
+
 # rows by core: the CPU that comes online has its place in them on replay too (the cpus record
 # carries its topology, as the header does the others'). In this tree CPU 1 is CPU 0's SMT
 # sibling (core 0), so it joins core 0's row; a replay that did not know its place would give it

@@ -940,6 +940,9 @@ static int choose_cpus(struct app_ctx *app, const char *list, int *cpus, int *nc
 	else
 		avail = app->pf.online;
 	struct cpuset want = avail;
+	if (list && app->replay) /* a CPU that came online later in the recording may be asked */
+		for (int i = 0; i < app->replay->f.header.ncpus; i++)
+			cpuset_add(&avail, app->replay->f.header.cpus[i].cpu);
 	if (list) {
 		char why[128];
 		if (cpuset_parse(&want, list, why, sizeof(why)) < 0) {
