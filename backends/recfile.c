@@ -404,6 +404,26 @@ static void put_cpus(json_t *o, json_t *cpus, json_t *types, bool any_type,
 		json_decref(types);
 }
 
+/* "topology":{"N":[socket, die, cluster, core, cache level, cache id]} into @o for the CPUs of
+ * @c that have one (none: no member). */
+static void put_topology(json_t *o, const struct rec_cpu_info *c, int n)
+{
+	json_t *topo = json_object();
+	for (int i = 0; i < n; i++) {
+		if (!c[i].has_topology)
+			continue;
+		char key[16];
+		snprintf(key, sizeof(key), "%d", c[i].cpu);
+		json_object_set_new(topo, key,
+				    json_pack("[iiiiii]", c[i].socket, c[i].die, c[i].cluster,
+					      c[i].core, c[i].cache_level, c[i].cache));
+	}
+	if (json_object_size(topo))
+		json_object_set_new(o, "topology", topo);
+	else
+		json_decref(topo);
+}
+
 int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, char *err,
 			    size_t errlen)
 {
@@ -427,21 +447,7 @@ int rec_writer_write_header(struct rec_writer *w, const struct rec_header *h, ch
 	json_object_set_new(o, "family", jstr(h->family));
 	json_object_set_new(o, "model", jstr(h->model));
 	put_cpus(o, cpus, types, any_type, h->cpus, h->ncpus);
-	json_t *topo = json_object();
-	for (int i = 0; i < h->ncpus; i++) {
-		const struct rec_cpu_info *c = &h->cpus[i];
-		if (!c->has_topology)
-			continue;
-		char key[16];
-		snprintf(key, sizeof(key), "%d", c->cpu);
-		json_object_set_new(topo, key,
-				    json_pack("[iiiiii]", c->socket, c->die, c->cluster, c->core,
-					      c->cache_level, c->cache));
-	}
-	if (json_object_size(topo))
-		json_object_set_new(o, "topology", topo);
-	else
-		json_decref(topo);
+	put_topology(o, h->cpus, h->ncpus);
 	if (h->rows[0])
 		json_object_set_new(o, "rows", jstr(h->rows));
 	if (h->ncpus && h->cpus[0].key[0]) { /* a task or cgroup run: each row's key */
@@ -500,6 +506,7 @@ int rec_writer_write_cpus(struct rec_writer *w, const struct rec_cpus *c, char *
 	json_object_set_new(o, "type", json_string("cpus"));
 	json_object_set_new(o, "t", json_real(usec_round(c->t)));
 	put_cpus(o, json_array(), json_object(), false, c->cpus, c->ncpus);
+	put_topology(o, c->cpus, c->ncpus); /* a CPU that came online has its place in rows */
 	char *line = dump_line(o);
 	if (!line) {
 		snprintf(err, errlen, "recording: out of memory");
@@ -935,6 +942,47 @@ static int parse_u64(struct pctx *p, json_t *v, const char *what, bool hex, uint
 	return perr(p, "%s must be an unsigned integer", what);
 }
 
+#define TOPOLOGY_SHAPE                                                                             \
+	"\"topology\" must map listed CPU numbers to [socket, die, cluster, core, cache level, "   \
+	"cache id] (integers 0..1000000)"
+
+/* "topology" of a header or cpus record (absent or null: none) into @cpus, the @n CPUs @seen
+ * lists; -1 when it is not of TOPOLOGY_SHAPE. */
+static int get_topology(json_t *o, struct rec_cpu_info *cpus, int n, const struct cpuset *seen)
+{
+	json_t *topo = json_object_get(o, "topology");
+	if (!topo || json_is_null(topo))
+		return 0;
+	if (!json_is_object(topo))
+		return -1;
+	const char *key;
+	json_t *val;
+	json_object_foreach(topo, key, val)
+	{
+		char *end;
+		long cpu = strtol(key, &end, 10);
+		if (!*key || *end || cpu < 0 || cpu >= REC_MAX_CPU || !cpuset_has(seen, (int)cpu) ||
+		    !json_is_array(val) || json_array_size(val) != 6)
+			return -1;
+		int v[6];
+		for (int k = 0; k < 6; k++) {
+			json_t *num = json_array_get(val, (size_t)k);
+			if (!json_is_integer(num) || json_integer_value(num) < 0 ||
+			    json_integer_value(num) > 1000000)
+				return -1;
+			v[k] = (int)json_integer_value(num);
+		}
+		for (int k = 0; k < n; k++)
+			if (cpus[k].cpu == cpu) {
+				struct rec_cpu_info *ci = &cpus[k];
+				ci->has_topology = true;
+				ci->socket = v[0], ci->die = v[1], ci->cluster = v[2];
+				ci->core = v[3], ci->cache_level = v[4], ci->cache = v[5];
+			}
+	}
+	return 0;
+}
+
 static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 {
 	char format[REC_NAME_MAX];
@@ -1041,37 +1089,8 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 					strcpy(h->cpus[k].core_type, json_string_value(val));
 		}
 	}
-	json_t *topo = json_object_get(o, "topology");
-	if (topo && !json_is_null(topo)) {
-		if (!json_is_object(topo))
-			goto bad_topo;
-		const char *key;
-		json_t *val;
-		json_object_foreach(topo, key, val)
-		{
-			char *end;
-			long cpu = strtol(key, &end, 10);
-			if (!*key || *end || cpu < 0 || cpu >= REC_MAX_CPU ||
-			    !cpuset_has(&seen, (int)cpu) || !json_is_array(val) ||
-			    json_array_size(val) != 6)
-				goto bad_topo;
-			int v[6];
-			for (int k = 0; k < 6; k++) {
-				json_t *n = json_array_get(val, (size_t)k);
-				if (!json_is_integer(n) || json_integer_value(n) < 0 ||
-				    json_integer_value(n) > 1000000)
-					goto bad_topo;
-				v[k] = (int)json_integer_value(n);
-			}
-			for (int k = 0; k < h->ncpus; k++)
-				if (h->cpus[k].cpu == cpu) {
-					struct rec_cpu_info *ci = &h->cpus[k];
-					ci->has_topology = true;
-					ci->socket = v[0], ci->die = v[1], ci->cluster = v[2];
-					ci->core = v[3], ci->cache_level = v[4], ci->cache = v[5];
-				}
-		}
-	}
+	if (get_topology(o, h->cpus, h->ncpus, &seen) < 0)
+		goto bad_topo;
 	json_t *rows = json_object_get(o, "rows");
 	if (rows && !json_is_null(rows)) {
 		if (!json_is_string(rows) || json_string_length(rows) >= sizeof(h->rows))
@@ -1121,8 +1140,7 @@ bad_types:
 	return perr(p, "header: \"core_types\" must map listed CPU numbers to short names");
 bad_topo:
 	rec_header_free(h);
-	return perr(p, "header: \"topology\" must map listed CPU numbers to [socket, die, "
-		       "cluster, core, cache level, cache id] (integers 0..1000000)");
+	return perr(p, "header: " TOPOLOGY_SHAPE);
 bad_rows:
 	rec_header_free(h);
 	return perr(p, "header: \"rows\" must be a unit name (cpu, core, socket, ...)");
@@ -1312,8 +1330,9 @@ static int parse_mark(struct pctx *p, json_t *o, struct rec_mark *m)
 	return 0;
 }
 
-/* {"type":"cpus","t":T,"cpus":[N,...],"core_types":{...}}: the CPUs counted from T on; ticks
- * after it may hold them as well as the header's. */
+/* {"type":"cpus","t":T,"cpus":[N,...],"core_types":{...},"topology":{...}}: the CPUs counted
+ * from T on (their places as in the header); ticks after it may hold them as well as the
+ * header's. */
 static int parse_cpus(struct pctx *p, json_t *o, struct rec_cpus *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -1348,6 +1367,11 @@ static int parse_cpus(struct pctx *p, json_t *o, struct rec_cpus *c)
 		json_t *ty = types && json_is_object(types) ? json_object_get(types, key) : NULL;
 		if (json_is_string(ty) && json_string_length(ty) < REC_NAME_MAX)
 			strcpy(c->cpus[i].core_type, json_string_value(ty));
+	}
+	if (get_topology(o, c->cpus, c->ncpus, &seen) < 0) {
+		free(c->cpus);
+		c->cpus = NULL;
+		return perr(p, "cpus: " TOPOLOGY_SHAPE);
 	}
 	int cpu;
 	cpuset_for_each(cpu, &seen) cpuset_add(&p->r->cpus, cpu);
@@ -1604,8 +1628,48 @@ int rec_file_warn(struct rec_file *f, const char *fmt, ...)
 	return 0;
 }
 
+int rec_file_add_cpus(struct rec_file *f, const struct rec_cpus *c)
+{
+	int before = f->header.ncpus;
+	if (rec_header_add_cpus(&f->header, c) < 0)
+		return -1;
+	if (f->header.ncpus == before)
+		return 0;
+	if (f->nsteps == f->cap_steps) {
+		int nc = f->cap_steps ? 2 * f->cap_steps : 4;
+		struct rec_cpu_step *s = realloc(f->steps, (size_t)nc * sizeof(*s));
+		if (!s)
+			return -1;
+		f->steps = s;
+		f->cap_steps = nc;
+	}
+	if (f->nsteps == 0)
+		f->ncpus_first = before;
+	f->steps[f->nsteps++] = (struct rec_cpu_step){.tick = f->nticks, .ncpus = f->header.ncpus};
+	return 0;
+}
+
+int rec_file_ncpus_at(const struct rec_file *f, int tick)
+{
+	if (f->nsteps == 0)
+		return f->header.ncpus;
+	int n = f->ncpus_first;
+	for (int i = 0; i < f->nsteps && f->steps[i].tick <= tick; i++)
+		n = f->steps[i].ncpus;
+	return n;
+}
+
+void rec_file_drop_ticks(struct rec_file *f, int n)
+{
+	for (int i = 0; i < f->nsteps; i++)
+		f->steps[i].tick = f->steps[i].tick > n ? f->steps[i].tick - n : 0;
+}
+
 void rec_file_free(struct rec_file *f)
 {
+	free(f->steps);
+	f->steps = NULL;
+	f->nsteps = f->cap_steps = 0;
 	rec_header_free(&f->header);
 	for (int i = 0; i < f->nmodes; i++)
 		rec_mode_free(&f->modes[i]);
@@ -1686,7 +1750,7 @@ int rec_load_lr(struct linereader *lr, struct rec_file *out, char *err, size_t e
 				out->marks[out->nmarks++] = rec.u.mark;
 			break;
 		case REC_CPUS: /* the rows: every CPU the file counts, in order of appearance */
-			g = rec_header_add_cpus(&out->header, &rec.u.cpus);
+			g = rec_file_add_cpus(out, &rec.u.cpus);
 			rec_record_free(&rec);
 			break;
 		default:

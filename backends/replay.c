@@ -44,6 +44,7 @@ int replay_append_tick(struct replay *r, struct rec_tick *t)
 			rec_tick_free(&r->f.ticks[i]);
 		memmove(r->f.ticks, r->f.ticks + drop, (size_t)(r->f.nticks - drop) * sizeof(*t));
 		r->f.nticks -= drop;
+		rec_file_drop_ticks(&r->f, drop);
 		r->pos -= drop;
 		r->served -= drop;
 		r->dropped += drop;
@@ -265,6 +266,9 @@ int replay_stream_read(struct replay *r, char *err, size_t errlen)
 		case REC_MARK:
 			rc = replay_append_mark(r, &rec.u.mark);
 			break;
+		case REC_CPUS: /* the CPU set grows from the next tick on */
+			rc = rec_file_add_cpus(&r->f, &rec.u.cpus);
+			break;
 		default:
 			break;
 		}
@@ -462,11 +466,14 @@ static void replay_describe(const void *inst, struct source_machine *out)
 	out->aggregated_cpus = h->aggregated_cpus;
 }
 
+/* The CPUs counted at the next tick: the header's, and those of the cpus records before it (a
+ * CPU that came online has its row from there on, as it had live). */
 static void replay_cpus(const void *inst, struct cpuset *out)
 {
 	const struct replay *r = inst;
 	cpuset_clear(out);
-	for (int i = 0; i < r->f.header.ncpus; i++)
+	int n = rec_file_ncpus_at(&r->f, r->pos);
+	for (int i = 0; i < n && i < r->f.header.ncpus; i++)
 		cpuset_add(out, r->f.header.cpus[i].cpu);
 }
 

@@ -44,6 +44,9 @@ struct frame {
 	char util_source[128];
 	char banner[160];   /* "SIMULATED", "REPLAY file", "REMOTE host", "" */
 	char position[192]; /* replay position or remote link state, "" */
+	/* the numbers are the last good tick's, not live: the remote link is down (the screen
+	 * marks every value cell stale) */
+	bool stale;
 	char recorder[192]; /* "REC file 12 ticks", "" */
 	/* cadence, lateness, own CPU, spikes; "" without window statistics or when the front end
 	 * does not read it (app->frame_wants_self) */

@@ -49,6 +49,10 @@ struct observer {
 			   struct frame_store *fs);
 	/* A frame was built (every refresh, also while the screen is paused). */
 	void (*on_frame)(struct observer *o, struct app_ctx *app, const struct frame *f);
+	/* A recorded source passed a mark (a gap of a remote link, a replayed :mark): @text at
+	 * the source's time @t_s (s, on its clock), for the readers that keep marks (the
+	 * recorder). */
+	void (*on_mark)(struct observer *o, struct app_ctx *app, double t_s, const char *text);
 	/* The run loop starts: put the observer's descriptors under @loop's watch. Returns 0, or
 	 * -1 with a message logged (the run ends with status 1). */
 	int (*attach)(struct observer *o, struct app_ctx *app, struct loop *loop);
@@ -107,6 +111,9 @@ const char *app_core_type(const struct app_ctx *app, int cpu);
 /* A recorded source whose CPUs grew (a remote board's CPU came online): rows for the new ones
  * too, time and seq going on. Returns 1 when rows were added, 0 when none, -1 on failure. */
 int app_follow_source_cpus(struct app_ctx *app, char *err, size_t errlen);
+/* A fact the frame shows changed without a tick (a remote link went down): the newest tick's
+ * frame is built again for the screen (not while it is paused; batch output prints only ticks). */
+void app_frame_again(struct app_ctx *app);
 /* Registers a copy of @o; returns it, or NULL when the table is full, out of memory or the name
  * is taken. */
 struct observer *app_observe(struct app_ctx *app, const struct observer *o);

@@ -272,8 +272,19 @@ const char *rec_reader_warning(const struct rec_reader *r, int i);
 void rec_reader_close(struct rec_reader *r);
 
 /* A whole recording in memory (rec_load) or an imported perf stat file (perfstat.h). */
+/* A CPU set change of a loaded recording (its cpus record): from tick @tick on, the first @ncpus
+ * CPUs of the loaded header's list are counted. */
+struct rec_cpu_step {
+	int tick;
+	int ncpus;
+};
+
 struct rec_file {
 	struct rec_header header;
+	/* the CPU set changes, in file order (the header then lists every CPU the file counts, in
+	 * order of appearance); ncpus_first: the header's own CPUs, before any change */
+	int nsteps, cap_steps, ncpus_first;
+	struct rec_cpu_step *steps;
 	int nmodes;
 	struct rec_mode *modes;
 	int nticks;
@@ -289,6 +300,13 @@ int rec_load(const char *path, struct rec_file *out, char *err, size_t errlen);
 /* The same from an open reader (closed by the caller). */
 int rec_load_lr(struct linereader *lr, struct rec_file *out, char *err, size_t errlen);
 void rec_file_free(struct rec_file *f);
+/* A cpus record read after @f's ticks so far: its new CPUs join the header's list and count from
+ * the next tick on. 0, or -1 when out of memory. */
+int rec_file_add_cpus(struct rec_file *f, const struct rec_cpus *c);
+/* How many of the header's CPUs (the first ones) are counted at tick @tick. */
+int rec_file_ncpus_at(const struct rec_file *f, int tick);
+/* The first @n ticks were dropped (a long live stream): the changes' tick numbers follow. */
+void rec_file_drop_ticks(struct rec_file *f, int n);
 /* Appends a formatted warning to @f (used by importers); -1 on ENOMEM. */
 int rec_file_warn(struct rec_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -70,6 +70,9 @@ const int *app_rows_group_of(const struct app_ctx *app);
 /* The topology rows group by (loaded when first asked), or NULL when there is none (a recording
  * without one): what a recording's header keeps. */
 const struct topology *app_rows_topology(struct app_ctx *app);
+/* The CPU set changed (a CPU came online, a stream named more CPUs): a topology already loaded
+ * is read again, so the new CPUs have their places in the rows. */
+void app_rows_cpus_changed(struct app_ctx *app);
 /* The rows the run starts with: --rows / --per-* (exit status 2 with @err when they cannot be
  * had), else a recording's "rows". Returns 0. */
 int app_rows_init(struct app_ctx *app, char *err, size_t errlen);

@@ -210,6 +210,10 @@ void session_raw(const struct session *s, struct session_raw *out);
 /* @s replaces @before (the CPU set changed): its time, seq and so the wall-clock timestamp go
  * on from where @before's were, never back. Call before @s reads. */
 void session_continue(struct session *s, const struct session *before);
+/* Row @row is shown offline (@held) whatever the source reads: its CPU left the online list
+ * (which a --sysfs-root tree can say while the CPU counts on); back to what the source says
+ * when not held, its deltas restarting as after a real hotplug. Returns whether it changed. */
+bool session_hold_offline(struct session *s, int row, bool held);
 void session_free(struct session *s);
 
 #endif

@@ -47,6 +47,7 @@ struct view_history {
 	int nrows, nmetrics;
 	int len, head; /* ring */
 	double *v;     /* [slot][row][metric] */
+	uint64_t seq;  /* the snapshot pushed last (a frame built again for it adds nothing) */
 };
 
 int view_history_reset(struct view_history *h, int nrows, int nmetrics);
@@ -106,7 +107,11 @@ struct view_input {
 	const char *drill;	  /* the running mode's drill-down mode (enter), or NULL */
 	const char *drilled_from; /* the mode a drill-down came from (backspace), or NULL */
 	bool replay;		  /* a replay: the key bar shows the replay's keys */
+	bool stale; /* the numbers are the last good tick's (frame.h): each cell gets VIEWS_STALE */
 };
+/* The mark of a stale cell (a value from the last good tick while the link is down): plain
+ * ASCII, so it reads without colour, in mono and in ASCII mode. */
+#define VIEWS_STALE "!"
 
 /* One view: its name (:view NAME), a line of help, and how it draws the rows between the
  * header and the message line. Adding a view is its file (src/view/view-NAME.c, defining

@@ -3,9 +3,10 @@
 # e2e_equiv.sh: what the engine guarantees, seen from the command line: one sim run (kernel
 # multiplexing, offcore request bits rotated over the two MSRs, a CPU offline and back, offcore
 # shares) gives the same frames live, recorded and replayed, in a flight recording, through
-# --remote and on the screen; a live sw run replays to the same numbers; and the seams between
-# commands, screen, batch output and recorder. Half of these checks failed before the engine
-# was rebuilt around sources, one loop and one frame per refresh.
+# --remote and on the screen; a live sw run replays to the same numbers; the seams between
+# commands, screen, batch output and recorder; CPUs that come and go (a --sysfs-root tree whose
+# online file changes) and a dropped remote link, through every path. Half of these checks
+# failed before the engine was rebuilt around sources, one loop and one frame per refresh.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmuxlib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed to compare JSON"; exit 77; }
@@ -484,5 +485,193 @@ if [ $HAVE_TMUX = 1 ]; then
 else
 	skip "define twice on the screen: $NO_TMUX"
 fi
+
+
+# ==== 4. CPUs coming and going: a --sysfs-root tree whose online file changes =================
+# The perf backend counts software events on CPUs 0 and 1 of this machine while the tree says
+# which are online: CPU 1 comes online (a row from then on), then CPU 0 goes offline (its row
+# stays, shown offline) and comes back (counted again after one tick). Live, recorded and
+# replayed, the flight recordings, the remote stream and the screen agree tick for tick.
+HT=$T/hptree
+cp -r "$T_SRC/tests/sysfs/x86-skylake" "$HT"
+HON=$HT/sys/devices/system/cpu/online
+# wait_recs FILE N PID: until FILE has N lines (1 when PID ended first or after 60 s)
+wait_recs() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		[ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+# wait_grep FILE REGEX PID: until a line of FILE matches (pmutop reads the online list once a
+# second)
+wait_grep() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		grep -qE -- "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+# hotplug OUT PID: drives the tree through the steps, following OUT (batch JSON)
+hotplug() {
+	local out=$1 pid=$2
+	wait_recs "$out" 5 "$pid"
+	echo 0-1 >"$HON"
+	wait_grep "$out" '"cpu":1,' "$pid"
+	wait_recs "$out" $(($(wc -l <"$out") + 5)) "$pid"
+	echo 1 >"$HON"
+	wait_grep "$out" '"cpu":0,"offline":true' "$pid"
+	wait_recs "$out" $(($(wc -l <"$out") + 5)) "$pid"
+	echo 0-1 >"$HON"
+}
+if ! timeout 20 "$BIN" --no-rc -b -m sw -n 1 -i 50 -C 0,1 >/dev/null 2>&1 </dev/null; then
+	skip "hotplug: software events cannot be counted on CPUs 0 and 1 here (perf_event_paranoid, or one CPU)"
+else
+	echo 0 >"$HON"
+	(cd "$T" && timeout 60 "$BIN" --no-rc -b -m sw -i 100 -n 70 --sysfs-root "$HT" -f json \
+		-r "$T/hp.jsonl" --flight 30 --flight-out "$T/hpfl" --alert "counted > 1" \
+		>"$T/hp.json" 2>"$T/hp.json.err" </dev/null) &
+	PID=$!
+	hotplug "$T/hp.json" $PID
+	wait $PID
+	RC=$?
+	check "hotplug: the live run exits 0" ok_run hp.json
+	check "hotplug: CPU 1 comes online, CPU 0 goes offline and comes back: $(eq hotplug "$T/hp.json")" \
+		eq hotplug "$T/hp.json"
+	check "hotplug: the messages say so" bash -c "grep -q 'CPU 1 came online' '$T/hp.json.err' &&
+		grep -q 'CPU 0 went offline' '$T/hp.json.err' && grep -q 'CPU 0 is online again' '$T/hp.json.err'"
+	run hprep.json -b -R "$T/hp.jsonl" -f json
+	check "hotplug (b): replay of the recording exits 0" ok_run hprep.json
+	check "hotplug (b): replay = live, record for record (CPU 1's row from where it came online)" \
+		eq same "$T/hp.json" "$T/hprep.json" live replay
+	nfl=0
+	for fl in "$T"/hpfl-*.jsonl; do
+		[ -s "$fl" ] || continue
+		nfl=$((nfl + 1))
+		run hpfl.json -b -R "$fl" -f json
+		check "hotplug (c): replay of ${fl##*/} exits 0" ok_run hpfl.json
+		check "hotplug (c): ${fl##*/} replayed = live at the same times" \
+			eq same "$T/hp.json" "$T/hpfl.json" live flight --window 3 --no-stats
+	done
+	check "hotplug (c): the rule wrote flight recordings ($nfl)" [ "$nfl" -ge 1 ]
+
+	# (d) the same on a board: the agent follows the tree; the transport keeps what the board
+	# sent (its stream is its recording), so the client's numbers can be held against the board's
+	printf '#!/bin/sh\nshift 2\nsh -c "$* -m sw --sysfs-root %s" | tee %s\n' "'$HT'" "'$T/hpboard.jsonl'" >"$T/hptr.sh"
+	chmod +x "$T/hptr.sh"
+	echo 0 >"$HON"
+	(cd "$T" && timeout 60 "$BIN" --no-rc -b -i 100 -n 70 -m sw --remote board --transport "$T/hptr.sh" \
+		--agent "$AGENT" -f json -r "$T/hprem.jsonl" >"$T/hprem.json" 2>"$T/hprem.json.err" </dev/null) &
+	PID=$!
+	hotplug "$T/hprem.json" $PID
+	wait $PID
+	RC=$?
+	check "hotplug (d): the --remote run exits 0" ok_run hprem.json
+	check "hotplug (d): the board's CPUs come and go in the client: $(eq hotplug "$T/hprem.json")" \
+		eq hotplug "$T/hprem.json"
+	run hpboard.json -b -R "$T/hpboard.jsonl" -f json
+	check "hotplug (d): the board's stream replays" ok_run hpboard.json
+	check "hotplug (d): --remote = the board's own stream, record for record" \
+		eq same "$T/hpboard.json" "$T/hprem.json" board remote --window 60
+	run hpremrep.json -b -R "$T/hprem.jsonl" -f json
+	check "hotplug (d): the client's recording replayed = the client" \
+		eq same "$T/hprem.json" "$T/hpremrep.json" remote replay
+
+	# (e) the screen through the same steps: paused with CPU 0 offline and CPU 1 online, then
+	# with CPU 0 back, every cell is the batch JSON of the screen's own run (recorded, replayed)
+	if [ $HAVE_TMUX = 1 ]; then
+		echo 0 >"$HON"
+		scr hp 200 16 "$BIN" --no-rc -m sw -i 100 --sysfs-root "$HT" -r "$T/hpscr.jsonl"
+		if wait_for hp '^ +all ' 10; then
+			wait_tick hp 5
+			echo 0-1 >"$HON"
+			wait_for hp '^ +1 ' 10 >/dev/null
+			wait_tick hp $(($(tick_of hp) + 3))
+			echo 1 >"$HON"
+			wait_for hp '^ +0 +offline' 10 >/dev/null
+			pause_at hp $(($(tick_of hp) + 1)) "$T/hpscr1.txt"
+			keys hp " "
+			wait_gone hp 'PAUSED'
+			echo 0-1 >"$HON"
+			wait_for hp '^ +0 +[0-9]' 10 >/dev/null
+			pause_at hp $(($(tick_of hp) + 2)) "$T/hpscr2.txt"
+			keys hp q
+			wait_for hp '^EXIT=' 10
+			run hpscr.json -b -R "$T/hpscr.jsonl" -f json
+			check "hotplug (e): the screen's run, recorded and replayed: exits 0" ok_run hpscr.json
+			check "hotplug (e): screen with CPU 0 offline: every cell = batch JSON" \
+				eq table "$T/hpscr1.txt" "$T/hpscr.json"
+			check "hotplug (e): CPU 0 was offline on that screen" grep -qE '^ +0 +offline' "$T/hpscr1.txt"
+			check "hotplug (e): screen with CPU 0 back: every cell = batch JSON" \
+				eq table "$T/hpscr2.txt" "$T/hpscr.json"
+		else
+			fail "hotplug (e): the screen did not come up"
+		fi
+	else
+		skip "hotplug (e): the real screen: $NO_TMUX"
+	fi
+fi
+
+# ==== 5. a dropped remote link ===================================================================
+# The board dies mid-run (the transport's process group is killed) and the client reconnects: the
+# client's records are the board's, stream by stream, with its times shifted past the outage;
+# seq never repeats; the gap is a mark, at the same place live, in the client's recording and in
+# its replay; the client's recording and flight recordings replay to the client's records.
+{
+	echo '#!/bin/sh'
+	echo '# a stand-in for "ssh -T -- HOST": each connection'"'"'s stream kept in board-N.jsonl, its'
+	echo '# process group in board.pid (the client makes the transport a group leader)'
+	echo 'shift 2'
+	echo "n=\$(ls '$T'/board-*.jsonl 2>/dev/null | wc -l)"
+	echo "echo \$\$ >'$T/board.pid'"
+	echo "sh -c \"\$* ${SIM[*]}\" | tee \"$T/board-\$n.jsonl\""
+} >"$T/droptr.sh"
+chmod +x "$T/droptr.sh"
+(cd "$T" && timeout 60 "$BIN" --no-rc -b -n 40 -i 100 -m sw --remote board --transport "$T/droptr.sh" \
+	--agent "$AGENT" -f json -r "$T/drop.jsonl" --flight 30 --flight-out "$T/dropfl" --alert "counted > 1" \
+	>"$T/drop.json" 2>"$T/drop.json.err" </dev/null) &
+PID=$!
+wait_recs "$T/drop.json" 12 $PID
+kill -KILL -- "-$(cat "$T/board.pid")"
+wait $PID
+RC=$?
+check "dropped link: the --remote run exits 0 after reconnecting" ok_run drop.json
+check "dropped link: the client reconnected" grep -q 'reconnected to board' "$T/drop.json.err"
+check "dropped link: 40 records" [ "$(wc -l <"$T/drop.json")" = 40 ]
+boards=()
+for b in "$T"/board-*.jsonl; do
+	run "${b##*/}.json" -b -R "$b" -f json
+	boards+=("$T/${b##*/}.json")
+done
+check "dropped link: two board streams (${#boards[@]})" [ "${#boards[@]}" = 2 ]
+check "dropped link: the client = the board's streams tick for tick, times past the outage, seq never repeated: $(eq pieces "$T/drop.json" "${boards[@]}")" \
+	eq pieces "$T/drop.json" "${boards[@]}"
+GAPRE='mark at [0-9.]+ s: gap: link to board lost at [0-9:]+ \(after t [0-9.]+ s\), reconnected'
+check "dropped link: the gap is marked live" grep -qE "$GAPRE" "$T/drop.json.err"
+check "dropped link: the gap is a mark in the client's recording" \
+	grep -q '^{"type":"mark",.*"text":"gap: link to board lost' "$T/drop.jsonl"
+run droprep.json -b -R "$T/drop.jsonl" -f json
+check "dropped link: the client's recording replays" ok_run droprep.json
+check "dropped link: replay = the client, record for record" eq same "$T/drop.json" "$T/droprep.json" remote replay
+same_gap() {
+	local a b
+	a=$(grep -oE "$GAPRE" "$T/drop.json.err")
+	b=$(grep -oE "$GAPRE" "$T/droprep.json.err")
+	[ -n "$a" ] && [ "$a" = "$b" ] || { echo "  live: $a; replay: $b"; return 1; }
+}
+check "dropped link: the replay marks the gap where the run did" same_gap
+nfl=0
+for fl in "$T"/dropfl-*.jsonl; do
+	[ -s "$fl" ] || continue
+	nfl=$((nfl + 1))
+	run dropfl.json -b -R "$fl" -f json
+	check "dropped link: ${fl##*/} replayed = the client at the same times" \
+		eq same "$T/drop.json" "$T/dropfl.json" remote flight --window 3 --no-stats
+done
+check "dropped link: the rule wrote flight recordings ($nfl)" [ "$nfl" -ge 1 ]
 
 t_done

@@ -91,6 +91,72 @@ print("\n".join(bad[:5]) if bad else "ok")
 EOF
 check "replay = live, tick for tick: $(cat "$T/eq.out")" grep -qx ok "$T/eq.out"
 
+# -C may name the CPU that came online later in the recording (its rows start without counts)
+timeout 30 "$BIN" -b -R "$T/rec.jsonl" -C 0,1 -f json >"$T/replayc.json" 2>"$T/replayc.err" </dev/null
+check "replay -C 0,1: exit 0 ($(head -c 200 "$T/replayc.err"))" [ $? = 0 ]
+check "replay -C 0,1: CPU 1 counted once it came online" \
+	grep -q '"cpu":1,"events":{"clock":{"value":[0-9]' "$T/replayc.json"
+
+# rows by core: the CPU that comes online has its place in them on replay too (the cpus record
+# carries its topology, as the header does the others'). In this tree CPU 1 is CPU 0's SMT
+# sibling (core 0), so it joins core 0's row; a replay that did not know its place would give it
+# a row of its own.
+CT=$T/coretree
+cp -r "$T_SRC/tests/sysfs/x86-skylake-smt" "$CT"
+echo 0 >"$CT/sys/devices/system/cpu/cpu1/topology/core_id"
+echo 0,1 >"$CT/sys/devices/system/cpu/cpu0/topology/thread_siblings_list"
+echo 0,1 >"$CT/sys/devices/system/cpu/cpu1/topology/thread_siblings_list"
+echo 0 >"$CT/sys/devices/system/cpu/online"
+"$BIN" -b -m sw -i 100 -n 40 --sysfs-root "$CT" --per-core -f json -r "$T/core.jsonl" >"$T/out.json" 2>"$T/err" </dev/null &
+PID=$!
+T_CLEANUPS+=("kill $PID 2>/dev/null")
+wait_records 5
+echo 0-1 >"$CT/sys/devices/system/cpu/online"
+wait "$PID"
+check "--per-core live: exit 0 ($(tail -2 "$T/err"))" [ $? = 0 ]
+check "--per-core: the cpus record carries CPU 1's place (core 0)" \
+	grep -q '^{"type":"cpus",.*"topology":{"0":\[0,0,0,0,[0-9]*,[0-9]*\],"1":\[0,0,0,0,' "$T/core.jsonl"
+timeout 30 "$BIN" -b -R "$T/core.jsonl" --per-core -f json >"$T/replay.json" 2>"$T/replay.err" </dev/null
+check "--per-core replay: exit 0 ($(head -c 300 "$T/replay.err"))" [ $? = 0 ]
+python3 - "$T/out.json" "$T/replay.json" >"$T/eq.out" 2>&1 <<'EOF2'
+import json, sys
+live = [json.loads(l) for l in open(sys.argv[1])]
+rep = [json.loads(l) for l in open(sys.argv[2])]
+bad = []
+if len(live) != len(rep):
+    bad.append("%d live records, %d replayed" % (len(live), len(rep)))
+rows = lambda r: [(c["core"], c["ncpus"]) for c in r["cpus"]]
+for a, b in zip(live, rep):
+    for key in ("time", "seq", "rows"):
+        if a[key] != b[key]:
+            bad.append("%s %s live, %s replayed" % (key, a[key], b[key]))
+    if rows(a) != rows(b):
+        bad.append("t %s: rows %s live, %s replayed" % (a["time"], rows(a), rows(b)))
+    for x, y in zip(a["cpus"], b["cpus"]):
+        if x["events"] != y["events"] or x["metrics"] != y["metrics"]:
+            bad.append("t %s %s: %s live, %s replayed" % (a["time"], x["core"], x["events"], y["events"]))
+if not any(("S0-D0-C0", 2) in rows(r) for r in live):
+    bad.append("CPU 1 never joined core 0 live: %s" % rows(live[-1]))
+print("\n".join(bad[:5]) if bad else "ok")
+EOF2
+check "--per-core: replay = live, rows and counts, CPU 1 in core 0's row: $(cat "$T/eq.out")" grep -qx ok "$T/eq.out"
+
+# and through --remote: the board's cpus record brings CPU 1's place, the client's core row
+# takes it in
+echo 0 >"$CT/sys/devices/system/cpu/online"
+HP_TREE=$CT PMUTOP_BIN=$BIN "$BIN" -b --remote board --transport "$T_SRC/tests/fixtures/replay/tree-transport.sh" \
+	--agent "${PMUTOP_AGENT_BIN:-$(dirname "$BIN")/pmutop-agent}" -i 100 -n 40 --per-core -f json \
+	>"$T/out.json" 2>"$T/rerr" </dev/null &
+PID=$!
+T_CLEANUPS+=("kill $PID 2>/dev/null")
+wait_records 5
+echo 0-1 >"$CT/sys/devices/system/cpu/online"
+wait "$PID"
+check "--per-core --remote: exit 0 ($(tail -2 "$T/rerr"))" [ $? = 0 ]
+check "--per-core --remote: CPU 1 joins core 0's row ($(tail -1 "$T/out.json" | head -c 120))" \
+	grep -q '"cpus":\[{"core":"S0-D0-C0","ncpus":2,' "$T/out.json"
+check "--per-core --remote: no row of its own for CPU 1" bash -c "! grep -q '\"core\":\"CPU1\"' '$T/out.json'"
+
 # the remote stream does the same: the board's CPU 1 comes online, the client gets its row and
 # goes on (before: it stuck at its last tick)
 AGENT=${PMUTOP_AGENT_BIN:-$(dirname "$BIN")/pmutop-agent}

@@ -642,10 +642,100 @@ def cmd_modes(args):
     return 0
 
 
+def monotonic(recs, keys=("time", "seq", "timestamp")):
+    """The first of @keys that does not grow strictly from record to record, as text, or None."""
+    for k in keys:
+        v = [r.get(k) for r in recs]
+        for i, (a, b) in enumerate(zip(v, v[1:])):
+            if a is None or b is None or not b > a:
+                return "%s goes from %s to %s at record %d" % (k, fmt(a), fmt(b), i + 2)
+    return None
+
+
+def cmd_hotplug(args):
+    """hotplug JSON: the run the hotplug steps drive: CPU 1 has no row at first and one later;
+    CPU 0 is offline for some records, then not counted for one (deltas restart), then counted;
+    time, seq and timestamp grow strictly."""
+    recs = load(args[0])
+    if not recs:
+        print("no records")
+        return 1
+    why = []
+    m = monotonic(recs)
+    if m:
+        why.append(m)
+    has1 = [any(c["cpu"] == 1 for c in r["cpus"]) for r in recs]
+    if has1[0] or not any(has1):
+        why.append("CPU 1's row: %s" % "".join("1" if h else "-" for h in has1))
+    st = []
+    for r in recs:
+        c = rows_by_cpu(r).get(0)
+        st.append("-" if c is None else "o" if c.get("offline") else
+                  {"ok": "k", "scaled": "k", "not_counted": "n"}.get(c["events"]["clock"]["state"], "?"))
+    s = "".join(st)
+    if not re.search(r"k+o+n?k", s):
+        why.append("CPU 0 (k counted, o offline, n not counted): %s" % s)
+    if why:
+        print("; ".join(why))
+        return 1
+    print("CPU 1 from record %d; CPU 0: %s" % (has1.index(True) + 1, s))
+    return 0
+
+
+def cmd_pieces(args):
+    """pieces CLIENT BOARD...: the client's records are the boards' (the replays of each
+    connection's stream), in order: each connection's records in turn, everything the same but
+    seq (which goes on, never repeating) and time (shifted by one offset per connection, later
+    connections past the outage); the last connection may have sent more than the client
+    took."""
+    client = load(args[0])
+    boards = [load(p) for p in args[1:]]
+    m = monotonic(client)
+    if m:
+        print(m)
+        return 1
+    seqs = [r["seq"] for r in client]
+    if seqs != list(range(seqs[0], seqs[0] + len(seqs))):
+        print("seq %s" % seqs)
+        return 1
+    i = 0
+    last_off = None
+    for k, b in enumerate(boards):
+        take = b if k < len(boards) - 1 else b[: len(client) - i]
+        if not take or i + len(take) > len(client):
+            print("connection %d: %d records, the client has %d left" % (k + 1, len(b), len(client) - i))
+            return 1
+        off = client[i]["time"] - take[0]["time"]
+        if last_off is not None and not off > last_off:
+            print("connection %d: time offset %.3f s, not past the one before (%.3f s)" % (k + 1, off, last_off))
+            return 1
+        for j, rb in enumerate(take):
+            rc = client[i + j]
+            t = rb["time"] + off  # both printed to 6 digits: the shift is as near as that
+            if abs(rc["time"] - t) > 2e-5 * max(1.0, abs(t)):
+                print("connection %d record %d: time %s, board time %s + %.6f" % (k + 1, j + 1, fmt(rc["time"]), fmt(rb["time"]), off))
+                return 1
+            rb = dict(rb, time=rc["time"])
+            d = record_diffs(rb, rc, True, False)
+            if d:
+                p, x, y = d[0]
+                print("connection %d record %d (client seq %s): %s: board %s, client %s" %
+                      (k + 1, j + 1, rc["seq"], p, fmt(x), fmt(y)))
+                return 1
+        i += len(take)
+        last_off = off
+    if i != len(client):
+        print("%d client records, %d from the boards" % (len(client), i))
+        return 1
+    print("%d records from %d connections" % (i, len(boards)))
+    return 0
+
+
 COMMANDS = {"same": cmd_same, "table": cmd_table, "offcore": cmd_offcore, "offcore-text": cmd_offcore_text,
             "offcore-json": cmd_offcore_json, "offcore-csv": cmd_offcore_csv, "has-strings": cmd_has_strings,
             "mig": cmd_mig, "no-event": cmd_no_event, "util-bound": cmd_util_bound,
-            "interval": cmd_interval, "modes": cmd_modes}
+            "interval": cmd_interval, "modes": cmd_modes, "hotplug": cmd_hotplug,
+            "pieces": cmd_pieces}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

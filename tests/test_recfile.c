@@ -356,6 +356,7 @@ static void test_fixture_errors(void)
 }
 
 #define HDR "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":1,\"cpus\":[0,1]}\n"
+#define HDR2 "{\"type\":\"header\",\"format\":\"pmutop-recording\",\"version\":2,\"cpus\":[0,1]}\n"
 #define MODE                                                                                       \
 	"{\"type\":\"mode\",\"t\":0,\"name\":\"cpi\",\"events\":[{\"name\":\"a\"},{\"name\":"      \
 	"\"b\"}]}\n"
@@ -441,6 +442,11 @@ static const struct {
      HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"\\u001b[2Jx\",\"events\":[{\"name\":\"a\"}]}\n"
 	 "{\"type\":\"tick\",\"t\":1,\"interval_ms\":1,\"cpus\":[{\"cpu\":0,\"c\":[null,null]}]}\n",
      "warn:mode '\\x1b[2Jx' has 1 events"},
+    {__LINE__, HDR "{\"type\":\"cpus\",\"t\":1,\"cpus\":[0,2],\"topology\":{\"2\":[0,0,0,1,3]}}\n",
+     "warn:cpus: \"topology\" must map listed CPU numbers to [socket"},
+    {__LINE__,
+     HDR2 "{\"type\":\"cpus\",\"t\":1,\"cpus\":[0,2],\"topology\":{\"3\":[0,0,0,1,3,0]}}\n",
+     "warn:cpus: \"topology\" must map listed CPU numbers"},
     {__LINE__, HDR "{\"type\":\"mark\",\"t\":1}\n", "warn:mark has no \"text\""},
     {__LINE__, HDR "[1,2]\n", "warn:record has no \"type\""},
     {__LINE__, HDR "{\"type\":\"mark\",\"t\":1,\"text\":\"a\",\"text\":\"b\"}\n",
@@ -635,7 +641,16 @@ static void test_cpus_record(void)
 	struct rec_tick t1, t2;
 	make_tick(&t1, &h, 2, 1);
 	CHECK_INT(rec_writer_write_tick(w, &t1, err, sizeof(err)), 0);
-	struct rec_cpu_info two[2] = {{.cpu = 0}, {.cpu = 2, .core_type = "cpu_atom"}};
+	struct rec_cpu_info two[2] = {{.cpu = 0},
+				      {.cpu = 2,
+				       .core_type = "cpu_atom",
+				       .has_topology = true,
+				       .socket = 1,
+				       .die = 2,
+				       .cluster = 3,
+				       .core = 4,
+				       .cache_level = 3,
+				       .cache = 5}};
 	struct rec_cpus c = {.t = 2.0, .ncpus = 2, .cpus = two};
 	CHECK_INT(rec_writer_write_cpus(w, &c, err, sizeof(err)), 0);
 	struct rec_header h2 = h;
@@ -657,6 +672,13 @@ static void test_cpus_record(void)
 		      "CPU 2 not in the loaded header");
 		CHECK(f.nticks == 2 && f.ticks[1].ncpus == 2 && f.ticks[1].cpus[1].cpu == 2,
 		      "the tick of CPU 2");
+		/* its place came with it (rows by core, socket, ... on replay) */
+		const struct rec_cpu_info *ci = f.header.ncpus == 2 ? &f.header.cpus[1] : NULL;
+		CHECK(ci && ci->has_topology && ci->socket == 1 && ci->die == 2 &&
+			  ci->cluster == 3 && ci->core == 4 && ci->cache_level == 3 &&
+			  ci->cache == 5,
+		      "CPU 2's topology not carried by the cpus record");
+		CHECK(!f.header.cpus[0].has_topology, "CPU 0 got a topology it never had");
 		rec_file_free(&f);
 	}
 	/* the same file without its cpus record: the tick of CPU 2 is skipped */

@@ -50,6 +50,9 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		    u, ROLE_HELP_TEXT, "%s",
 		    "^ coarse (moves in steps of its source's tick; the legend gives the step)");
 		ui_text_add(u, ROLE_HELP_TEXT, "%s",
+			    VIEWS_STALE " stale: the last good tick's value while a --remote link "
+					"is down (the status line says DISCONNECTED since ...)");
+		ui_text_add(u, ROLE_HELP_TEXT, "%s",
 			    "Stacked bar (a mode with stack =): each share its own character and "
 			    "colour, the bar 100 % wide (a dotted rest: they add to less; + past "
 			    "100 %); > the largest share; ~ * ^ after a bar: its values carry that "

@@ -499,6 +499,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .drill = f && f->drill[0] ? f->drill : NULL,
 	    .drilled_from = f && back && strcmp(back->to, f->mode) == 0 ? back->from : NULL,
 	    .replay = app->replay && !source_has(&app->source, SOURCE_CAP_FORWARD),
+	    .stale = have && f->stale,
 	};
 	if (app->nmessages) {
 		int last = (app->message_head - 1 + APP_MAX_MESSAGES) % APP_MAX_MESSAGES;

@@ -43,12 +43,11 @@ static int exec_mark(const struct command_ctx *ctx, int argc, char **argv, char 
 		return -1;
 	}
 	if (remote_app_active(app)) {
-		/* into the agent's stream, and into the local recording if there is one */
+		/* into the agent's stream; the local recording, if there is one, gets it when the
+		 * stream brings it back (at the board's tick, as every mark the stream carries) */
 		char line[600];
 		snprintf(line, sizeof(line), "mark %s", text);
 		rc = remote_app_send(app, line, err, errlen);
-		if (rc == 0 && recorder_active(app))
-			rc = recorder_mark(app, text, err, errlen);
 	} else {
 		rc = recorder_mark(app, text, err, errlen);
 	}

@@ -61,6 +61,16 @@ static int load_topology(struct app_ctx *app, char *err, size_t errlen)
 	return 0;
 }
 
+void app_rows_cpus_changed(struct app_ctx *app)
+{
+	if (!app->rows.have_topology)
+		return; /* read when first needed */
+	topology_free(&app->rows.topology);
+	app->rows.have_topology = false;
+	char err[256];
+	load_topology(app, err, sizeof(err)); /* none: rows stay per CPU, as at the start */
+}
+
 const struct topology *app_rows_topology(struct app_ctx *app)
 {
 	char err[256];

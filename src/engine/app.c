@@ -940,6 +940,9 @@ static int choose_cpus(struct app_ctx *app, const char *list, int *cpus, int *nc
 	else
 		avail = app->pf.online;
 	struct cpuset want = avail;
+	if (list && app->replay) /* a CPU that came online later in the recording may be asked */
+		for (int i = 0; i < app->replay->f.header.ncpus; i++)
+			cpuset_add(&avail, app->replay->f.header.cpus[i].cpu);
 	if (list) {
 		char why[128];
 		if (cpuset_parse(&want, list, why, sizeof(why)) < 0) {
@@ -1054,6 +1057,7 @@ static int reopen_cpus(struct app_ctx *app, const int *asked, int nasked, char *
 	session_free(app->session);
 	app->session = s;
 	app->mode_started_tick = app->ticks;
+	app_rows_cpus_changed(app); /* a CPU that came online has its place in the rows */
 	notify_mode(app);
 	return 0;
 }
@@ -1076,6 +1080,22 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	return 0;
 }
 
+/* A CPU a --sysfs-root tree's online list no longer has is offline (its row stays); one back is
+ * counted again (@say: with a message). On the machine's own sysfs the kernel says it first:
+ * the counters of an offline CPU are detached and reopened when it is back. */
+static void hold_gone(struct app_ctx *app, bool say)
+{
+	if (!app->pf.root[0] || strcmp(app->pf.root, "/") == 0)
+		return;
+	for (int r = 0; r < app->ncpus; r++) {
+		bool gone = !cpuset_has(&app->pf.online, app->cpus[r]);
+		if (session_hold_offline(app->session, r, gone) && say)
+			app_log(app, MSG_INFO,
+				gone ? "CPU %d went offline" : "CPU %d is online again",
+				app->cpus[r]);
+	}
+}
+
 int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 {
 	if (!app->cpus_all || !source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
@@ -1089,6 +1109,7 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	if (changed == 0)
 		return 0;
 	machine_capability(app);
+	hold_gone(app, true);
 	/* the CPUs so far (CPUs that went offline keep their rows) and every CPU now online */
 	struct cpuset want = app->cpus_chosen;
 	int before = cpuset_count(&want), c;
@@ -1103,6 +1124,7 @@ int app_follow_online(struct app_ctx *app, char *err, size_t errlen)
 	cpuset_format(&fresh, added, sizeof(added));
 	if (reopen_cpus(app, cpus, n, err, errlen) < 0)
 		return -1;
+	hold_gone(app, false); /* the new counters: the CPUs still gone stay offline */
 	app_log(app, MSG_INFO, "CPU %s came online: counting it", added);
 	return 1;
 }

@@ -509,6 +509,12 @@ const struct frame *app_frame_step(struct app_ctx *app)
 	return f;
 }
 
+void app_frame_again(struct app_ctx *app)
+{
+	if (!app->display_paused)
+		app_frame_step(app);
+}
+
 void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store **store)
 {
 	struct frame_store *mine = *store, *built = app->frame_store;

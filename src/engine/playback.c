@@ -280,6 +280,9 @@ static void follow(struct app_ctx *app)
 	char err[512], name[REC_NAME_MAX * 4];
 	rec_escape(r->f.modes[k].name, name, sizeof(name));
 	r->following = true;
+	/* a CPU set change comes before the mode that reopens: rows for the new CPUs from here */
+	if (app_follow_source_cpus(app, err, sizeof(err)) < 0)
+		app_log(app, MSG_ERROR, "%s", err);
 	if (app_set_mode(app, r->f.modes[k].name, err, sizeof(err)) < 0 &&
 	    run_recorded(app, k, err, sizeof(err)) < 0)
 		app_log(app, MSG_ERROR, "recorded mode %s: %s", name, err);
@@ -298,6 +301,11 @@ static void log_marks(struct app_ctx *app, double from, double to)
 			char t[REC_TEXT_MAX * 4];
 			rec_escape(r->f.marks[i].text, t, sizeof(t));
 			app_log(app, MSG_INFO, "mark at %.1f s: %s", r->f.marks[i].t, t);
+			for (int k = 0; k < app->nobservers; k++) /* a recording keeps it */
+				if (app->observers[k]->on_mark)
+					app->observers[k]->on_mark(app->observers[k], app,
+								   r->f.marks[i].t,
+								   r->f.marks[i].text);
 		}
 }
 

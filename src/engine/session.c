@@ -12,6 +12,7 @@
 struct session {
 	struct session_config cfg;
 	int *cpus, *core_type;
+	bool *held; /* per row: shown offline whatever the source reads (session_hold_offline) */
 	struct session_mode mode;
 	struct metric_program *program; /* the running mode's compiled metrics */
 	struct backend backend;
@@ -99,7 +100,8 @@ struct session *session_new(const struct session_config *cfg, char *err, size_t 
 	s->cfg = *cfg;
 	s->cpus = calloc((size_t)cfg->ncpus + 1, sizeof(int));
 	s->core_type = calloc((size_t)cfg->ncpus + 1, sizeof(int));
-	if (!s->cpus || !s->core_type) {
+	s->held = calloc((size_t)cfg->ncpus + 1, sizeof(bool));
+	if (!s->cpus || !s->core_type || !s->held) {
 		snprintf(err, errlen, "out of memory");
 		session_free(s);
 		return NULL;
@@ -787,6 +789,9 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	if (s->backend.ops->read(&s->backend, nominal_ns, s->cur, s->cur_present, s->offline,
 				 &s->cur_t, err, errlen) < 0)
 		return -1;
+	for (int r = 0; r < s->cfg.ncpus; r++) /* gone from the online list: offline, as a real
+						* hotplug makes it */
+		s->offline[r] |= s->held[r];
 	if (!s->start_set) {
 		/* a recorded source's clock already counts from the recording's start (a flight
 		 * recording's first tick is late in the run): its times stay the recorded ones */
@@ -899,6 +904,14 @@ void session_raw(const struct session *s, struct session_raw *out)
 	};
 }
 
+bool session_hold_offline(struct session *s, int row, bool held)
+{
+	if (!s || row < 0 || row >= s->cfg.ncpus || s->held[row] == held)
+		return false;
+	s->held[row] = held;
+	return true;
+}
+
 void session_continue(struct session *s, const struct session *before)
 {
 	if (!s || !before || !before->start_set)
@@ -919,6 +932,7 @@ void session_free(struct session *s)
 	metric_program_free(s->program);
 	free_buffers(s);
 	free(s->cpus);
+	free(s->held);
 	free(s->core_type);
 	free(s);
 }

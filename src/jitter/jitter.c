@@ -636,6 +636,19 @@ static void flight_dump(struct app_ctx *app)
 		return;
 	}
 	rec_header_of(app, &h, cpus);
+	/* the ring's rows: the CPUs counted when its samples were taken (the run's set may have
+	 * changed since, a CPU that came online opens a new ring only at its first tick) */
+	struct rec_cpu_info *ring = calloc((size_t)j->flight->nrows + 1, sizeof(*ring));
+	if (ring && !(h.ncpus && h.cpus[0].key[0])) {
+		for (int i = 0; i < j->flight->nrows; i++) {
+			ring[i].cpu = j->flight->cpus[i];
+			for (int k = 0; k < h.ncpus; k++)
+				if (h.cpus[k].cpu == ring[i].cpu)
+					ring[i] = h.cpus[k];
+		}
+		h.ncpus = j->flight->nrows;
+		h.cpus = ring;
+	}
 	struct rec_mode mode = {.t = 0, .nevents = app->mode.nevents, .events = ev};
 	snprintf(mode.name, sizeof(mode.name), "%s", app->mode_name);
 	const struct backend *b = session_backend(app->session);
@@ -664,6 +677,7 @@ static void flight_dump(struct app_ctx *app)
 		}
 	}
 	free(cpus);
+	free(ring);
 	free(ev);
 	if (n < 0) {
 		app_log(app, MSG_ERROR, "flight recording: %s", err);

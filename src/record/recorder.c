@@ -238,10 +238,13 @@ static int write_cpus_if_changed(struct app_ctx *app, char *err, size_t errlen)
 		return 0;
 	struct rec_cpu_info cpus[rf.ncpus > 0 ? rf.ncpus : 1];
 	memset(cpus, 0, sizeof(cpus));
+	const struct topology *topo = app_rows_topology(app);
 	for (int i = 0; i < rf.ncpus; i++) {
 		cpus[i].cpu = rf.cpus[i];
 		snprintf(cpus[i].core_type, sizeof(cpus[i].core_type), "%s",
 			 app_core_type(app, rf.cpus[i]));
+		/* its place, as the header gives the others': rows by core, socket, ... */
+		rec_cpu_topology(&cpus[i], topology_cpu(topo, rf.cpus[i]));
 	}
 	struct rec_cpus c = {.t = r->have_base ? r->last_t : 0, .ncpus = rf.ncpus, .cpus = cpus};
 	r->cpus = now;
@@ -267,6 +270,24 @@ static void obs_tick(struct observer *o, struct app_ctx *app, const struct snaps
 }
 
 static void obs_mode(struct observer *o, struct app_ctx *app) { on_mode(app, o->state); }
+
+/* A mark the source passed (a remote link's gap, a replayed :mark): into the recording at its
+ * own time (a recorded source's clock is the ticks' clock), so a replay shows it where the run
+ * did. */
+static void obs_mark(struct observer *o, struct app_ctx *app, double t_s, const char *text)
+{
+	struct recorder *r = o->state;
+	if (r->failed)
+		return;
+	struct rec_mark m = {.t = r->last_t};
+	double ns = t_s * 1e9;
+	if (r->have_base && isfinite(ns) && ns >= (double)r->base_ns)
+		m.t = r->offset + (ns - (double)r->base_ns) / 1e9;
+	snprintf(m.text, sizeof(m.text), "%s", text);
+	char err[512];
+	if (rec_writer_write_mark(r->w, &m, err, sizeof(err)) < 0)
+		fail(app, err);
+}
 
 /* The header's recorder state. */
 static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
@@ -320,6 +341,7 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 			     .state = r,
 			     .on_tick = obs_tick,
 			     .on_mode = obs_mode,
+			     .on_mark = obs_mark,
 			     .fill_frame = obs_fill_frame,
 			     .close = obs_close};
 	if (!app_observe(app, &o)) {

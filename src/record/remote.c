@@ -333,7 +333,13 @@ static int spawn(struct app_ctx *app, char *err, size_t errlen)
 	rm->watched = false;
 	rm->retry_at_ns = 0;
 	rm->connections++;
-	set_state(rm, "connecting to %s", rm->host);
+	if (rm->lost_since) { /* the values stay stale until the first tick */
+		char since[32];
+		struct tm tm;
+		strftime(since, sizeof(since), "%H:%M:%S", localtime_r(&rm->lost_since, &tm));
+		set_state(rm, "DISCONNECTED since %s (values are stale): reconnecting", since);
+	} else
+		set_state(rm, "connecting to %s", rm->host);
 	remote_app_attach(app);
 	return 0;
 }
@@ -404,15 +410,9 @@ static void link_lost(struct app_ctx *app, const char *why)
 	set_state(rm, "DISCONNECTED since %s (values are stale): reconnecting in %u s", since,
 		  rm->backoff_ms / 1000);
 	rm->backoff_ms = rm->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : rm->backoff_ms * 2;
-}
-
-/* Rows for every CPU the stream has named (its header, cpus records): a CPU that came online
- * on the board gets its row, as it does live. */
-static void follow_cpus(struct app_ctx *app)
-{
-	char err[512];
-	if (app_follow_source_cpus(app, err, sizeof(err)) < 0)
-		app_log(app, MSG_ERROR, "%s: %s", RM(app)->host, err);
+	/* no tick comes while the link is down: the screen gets the last tick's numbers again,
+	 * marked stale, with the link's state (batch output prints only new ticks) */
+	app_frame_again(app);
 }
 
 /* Parses @line in the context of this stream's header and mode into @rec (a memfd holds the
@@ -512,8 +512,8 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		} else { /* a reconnect: the board may count more CPUs now */
 			struct rec_cpus c = {.ncpus = rec.u.header.ncpus,
 					     .cpus = rec.u.header.cpus};
-			if (rec_header_add_cpus(&r->f.header, &c) == 0)
-				follow_cpus(app);
+			if (rec_file_add_cpus(&r->f, &c) < 0)
+				app_log(app, MSG_ERROR, "%s: out of memory", rm->host);
 		}
 		/* a new stream starts its times at 0: on the board's clock (its start_time, whole
 		 * seconds) the reconnect comes after the outage; never before what we have */
@@ -583,11 +583,12 @@ static int stream_line(struct app_ctx *app, const char *line, size_t len)
 		rec.u.mark.t += rm->t_offset;
 		replay_append_mark(r, &rec.u.mark);
 		break;
-	case REC_CPUS: /* the board's CPU set changed: later ticks may hold the new CPUs */
+	case REC_CPUS: /* the board's CPU set changed: the ticks after it may hold the new CPUs,
+			* which get their rows there (playback follows the stream's mode) */
 		free(rm->cpus_line);
 		rm->cpus_line = strndup(line, len);
-		if (rec_header_add_cpus(&r->f.header, &rec.u.cpus) == 0)
-			follow_cpus(app);
+		if (rec_file_add_cpus(&r->f, &rec.u.cpus) < 0)
+			app_log(app, MSG_ERROR, "%s: out of memory", rm->host);
 		break;
 	default:
 		break;
@@ -773,8 +774,9 @@ static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame
 			   struct frame_store *fs)
 {
 	(void)app, (void)fs;
-	snprintf(f->position, sizeof(f->position), "%.*s", (int)sizeof(f->position) - 1,
-		 ((struct remote *)o->state)->state);
+	const struct remote *rm = o->state;
+	snprintf(f->position, sizeof(f->position), "%.*s", (int)sizeof(f->position) - 1, rm->state);
+	f->stale = rm->lost_since != 0 || rm->gave_up;
 }
 
 static void obs_close(struct observer *o, struct app_ctx *app)

@@ -64,8 +64,10 @@ int view_history_reset(struct view_history *h, int nrows, int nmetrics)
 
 void view_history_push(struct view_history *h, const struct snapshot *snap)
 {
-	if (!h->v || snap->nrows != h->nrows || snap->nmetrics != h->nmetrics)
+	if (!h->v || snap->nrows != h->nrows || snap->nmetrics != h->nmetrics ||
+	    (h->len && snap->seq == h->seq))
 		return;
+	h->seq = snap->seq;
 	size_t slot = (size_t)h->head * (size_t)h->nrows * (size_t)h->nmetrics;
 	memcpy(&h->v[slot], snap->values, (size_t)h->nrows * (size_t)h->nmetrics * sizeof(double));
 	h->head = (h->head + 1) % VIEWS_SPARK_LEN;
@@ -254,9 +256,14 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
 		      int m, bool show_running, int base_role, const struct metric_detail *d,
-		      bool top, const double *err, const double *change, const double *p)
+		      bool top, const double *err, const double *change, const double *p,
+		      bool stale)
 {
 	char buf[48];
+	if (stale) { /* the mark goes where the value's last column was, the value one left */
+		canvas_putx(c, x + w - 2, y, ROLE_MESSAGE_WARN, CANVAS_BOLD, 1, 0, VIEWS_STALE);
+		w--;
+	}
 	if (isnan(v)) {
 		canvas_putx(c, x, y, ROLE_CELL_NA, 0, w - 1, CANVAS_ALIGN_RIGHT,
 			    na_reason(snap, counts, m));
@@ -273,7 +280,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 			snprintf(buf, sizeof(buf), "%+.*f%%", fabs(*change) < 10 ? 1 : 0, *change);
 		role = *p < BASELINE_ALPHA ? class_role(METRIC_WARN) : base_role;
 	}
-	unsigned attr = top ? CANVAS_BOLD : 0;
+	unsigned attr = top ? CANVAS_BOLD : stale ? CANVAS_DIM : 0;
 	int lead = top ? 1 : 0; /* the column of the top mark */
 	if (top)
 		canvas_putx(c, x, y, ROLE_STACK_TOP, CANVAS_BOLD, 1, 0, STACK_TOP_MARK);
@@ -546,7 +553,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					  in->base_change && values == snap->values
 					      ? &in->base_change[r * nm + m]
 					      : NULL,
-					  in->base_p ? &in->base_p[r * nm + m] : NULL);
+					  in->base_p ? &in->base_p[r * nm + m] : NULL, in->stale);
 			}
 			if (bar_w)
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
@@ -589,7 +596,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			  total.top >= 0 && in->stack[total.top] == m,
 			  in->err ? &in->err[snap->nrows * nm + m] : NULL,
 			  in->base_change ? &in->base_change[snap->nrows * nm + m] : NULL,
-			  in->base_p ? &in->base_p[snap->nrows * nm + m] : NULL);
+			  in->base_p ? &in->base_p[snap->nrows * nm + m] : NULL, in->stale);
 	}
 	if (bar_w)
 		draw_stack_bar(c, bar_x, y, bar_w, &total);
@@ -601,6 +608,12 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		canvas_putx(c, spark_x, y, ROLE_LEGEND, 0, -1, CANVAS_ELLIPSIS, more);
 	}
 	char legend[512];
+	if (in->stale && shown > 0 && y + 1 < bottom) {
+		canvas_putx(c, 0, y + 1, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS,
+			    VIEWS_STALE " stale: the link is down, the values are the last good "
+					"tick's");
+		y++;
+	}
 	output_coarse_legend(snap, legend, sizeof(legend));
 	if (legend[0] && y + 1 < bottom) {
 		canvas_putx(c, 0, y + 1, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, legend);
