@@ -3,6 +3,7 @@
  * (-- CMD) or cgroup v2 groups under /sys/fs/cgroup (-G, --for-each-cgroup). */
 #include "target.h"
 #include "run_options.h"
+#include "source.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -418,6 +419,33 @@ int target_init(struct target *t, const struct options *o, const char *sysfs_roo
 	if (rc < 0)
 		target_free(t);
 	return rc;
+}
+
+int target_sim(struct target *t, int ntasks, char *err, size_t errlen)
+{
+	/* names a busy machine's tasks have */
+	static const char *const comm[] = {"postgres", "nginx", "java", "cc1",	  "python3",
+					   "redis",    "ld",	"node", "ffmpeg", "sshd"};
+	memset(t, 0, sizeof(*t));
+	t->go_fd = t->pidfd = -1;
+	if (alloc_rows(t) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t->kind = TARGET_TASKS;
+	for (int k = 0; k < ntasks; k++) {
+		char label[ROW_LABEL_MAX];
+		int pid = SIM_TASK_PID0 + k;
+		snprintf(label, sizeof(label), "%s[%d]",
+			 comm[k % (int)(sizeof(comm) / sizeof(*comm))], pid);
+		int key = add_key(t, ROWS_TASK, pid, label);
+		if (key < 0 || add_row(t, pid, -1, t->nrows, key) < 0) {
+			snprintf(err, errlen, "--sim-tasks: at most %d tasks", TARGET_MAX_ROWS);
+			target_free(t);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 void target_release(struct target *t)
