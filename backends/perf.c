@@ -31,6 +31,9 @@ struct perf_row {
 	int pid;       /* the thread counted (cpu -1), -1: the CPU */
 	int cgroup_fd; /* the cgroup counted on the CPU (PERF_FLAG_PID_CGROUP), -1: none */
 	bool offline;
+	bool gone; /* its thread ended: offline for good, never reopened (its id may be reused) */
+	uint64_t last; /* a task row's first count at the last read: a row that stood still is
+			* checked for its end */
 	int ngroups;
 	struct perf_group *groups;
 	int *fds; /* per event, -1 if not open */
@@ -169,6 +172,43 @@ static void close_row(struct perf_priv *p, struct perf_row *row)
 		row->groups[g].leader_fd = -1;
 		row->groups[g].nmembers = 0;
 	}
+}
+
+/* Whether thread @tid has ended: gone from /proc, or a zombie waiting to be reaped (perf stat
+ * checks its -p targets in /proc too). */
+static bool task_gone(int tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	const char *rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
+}
+
+/* After a task row's read: a row whose counts stood still and whose thread has ended goes
+ * offline from the next read on, as a CPU that went offline (this read keeps its last counts);
+ * its descriptors are closed. */
+static void check_task_end(struct perf_priv *p, struct perf_row *row, const struct raw_count *o,
+			   const bool *pr)
+{
+	uint64_t v = 0;
+	for (int e = 0; e < p->req.nevents; e++)
+		if (pr[e]) {
+			v = o[e].value + o[e].running;
+			break;
+		}
+	if (v == row->last && task_gone(row->pid)) {
+		close_row(p, row);
+		row->gone = true;
+	}
+	row->last = v;
 }
 
 /* The group an event belongs to on its row. */
@@ -637,6 +677,10 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 		struct raw_count *o = out + (size_t)r * n;
 		bool *pr = present + (size_t)r * n;
 		memset(pr, 0, (size_t)n * sizeof(bool));
+		if (row->gone) {
+			offline[r] = true;
+			continue;
+		}
 		if (row->offline) {
 			/* A CPU that comes back is reopened; its old groups never resume. */
 			if (open_row(b, p, r) == 0 && row->offline) {
@@ -647,6 +691,7 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 		offline[r] = false;
 		if (p->req.inherit && row->pid >= 0) {
 			read_inherited(p, row, o, pr);
+			check_task_end(p, row, o, pr);
 			continue;
 		}
 		for (int gi = 0; gi < row->ngroups; gi++) {
@@ -661,6 +706,8 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 				break;
 			}
 		}
+		if (row->pid >= 0 && !offline[r])
+			check_task_end(p, row, o, pr);
 	}
 	for (int r = 0; r < p->req.ncpus; r++)
 		if (p->rows[r].pid >= 0 || p->rows[r].cgroup_fd >= 0)

@@ -69,7 +69,14 @@ struct guard {
 	struct guard_flag flags[GUARD_MAX_FLAGS];
 	int nflags;
 	uint64_t ticks, raised;
+	bool tasks; /* rows count tasks or cgroups */
 };
+
+void guard_rows_are_tasks(struct guard *g, bool tasks)
+{
+	if (g)
+		g->tasks = tasks;
+}
 
 struct guard *guard_new(const struct guard_limits *l)
 {
@@ -297,7 +304,7 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 	for (int r = 0; r < s->nrows; r++) {
 		if (s->offline[r])
 			continue;
-		double b = busy ? busy[r] : NAN;
+		double b = busy && !g->tasks ? busy[r] : NAN;
 		raised += check_row(g, s, r, b, next, &nnext);
 		const struct count *c = &s->counts[r * s->nevents];
 		struct cell *cell = &g->cells[r * s->nevents];
@@ -305,7 +312,7 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 		/* frozen: a counter that reads the same value tick after tick */
 		int ncounted = 0, nfrozen = 0;
 		for (int e = 0; e < s->nevents; e++) {
-			if (!counted(&c[e]) || from_proc(s->event_names[e])) {
+			if (g->tasks || !counted(&c[e]) || from_proc(s->event_names[e])) {
 				cell[e].unchanged = 0;
 				cell[e].unchanged_s = 0;
 				continue;
