@@ -57,6 +57,10 @@ const char *target_cgroup_root(void);
 /* --sim-tasks N: N simulated tasks, ids SIM_TASK_PID0 + k, a row and a key each ("cc1[1003]").
  * Returns 0, or -1 with @err. */
 int target_sim(struct target *t, int ntasks, char *err, size_t errlen);
+/* A cgroup run's rows on the CPUs @cpus instead (:cpus, a CPU that came online): each cgroup's
+ * directory on each of them, a cgroup's rows together. Returns the rows, or -1 with @err (too
+ * many: nothing changed). */
+int target_cgroup_cpus(struct target *t, const int *cpus, int ncpus, char *err, size_t errlen);
 /* Lets the command exec (its counters are open and enabled on exec). */
 void target_release(struct target *t);
 /* Reaps the command when it has ended (no wait). True once it has. */

@@ -81,7 +81,8 @@ int app_target_init(struct app_ctx *app, char *err, size_t errlen)
 	for (int r = 0; r < t->nrows; r++) /* a task row encodes for the first CPU's core PMU */
 		app->cpus[r] = t->kind == TARGET_TASKS ? cpu0 : t->row_cpu[r];
 	app->ncpus = t->nrows;
-	app->cpus_all = false;
+	if (t->kind == TARGET_TASKS) /* cgroups follow CPUs that come online (app_follow_online) */
+		app->cpus_all = false;
 	if (t->skipped[0])
 		app_log(app, MSG_WARN, "%s", t->skipped);
 	if (t->child) {

@@ -421,6 +421,33 @@ int target_init(struct target *t, const struct options *o, const char *sysfs_roo
 	return rc;
 }
 
+int target_cgroup_cpus(struct target *t, const int *cpus, int ncpus, char *err, size_t errlen)
+{
+	if (t->kind != TARGET_CGROUPS || ncpus < 1) {
+		snprintf(err, errlen, "cpus: no CPU to count the cgroups on");
+		return -1;
+	}
+	if ((long)t->nkeys * ncpus > TARGET_MAX_ROWS) {
+		snprintf(err, errlen,
+			 "cpus: %d cgroups on %d CPUs need more than %d counter groups", t->nkeys,
+			 ncpus, TARGET_MAX_ROWS);
+		return -1;
+	}
+	int *fd = calloc((size_t)t->nkeys + 1, sizeof(int)); /* each cgroup's directory */
+	if (!fd) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int r = 0; r < t->nrows; r++)
+		fd[t->row_key[r]] = t->row_cgroup[r];
+	t->nrows = 0;
+	for (int k = 0; k < t->nkeys; k++) /* a cgroup's rows together (target_free closes once) */
+		for (int c = 0; c < ncpus; c++)
+			add_row(t, -1, fd[k], cpus[c], k);
+	free(fd);
+	return t->nrows;
+}
+
 int target_sim(struct target *t, int ntasks, char *err, size_t errlen)
 {
 	/* names a busy machine's tasks have */
