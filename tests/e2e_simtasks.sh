@@ -8,7 +8,7 @@
 # recording replays equal to the live run tick for tick.
 source "$(dirname "$0")/lib.sh"
 T=$T_TMP
-SIM=(-b --backend sim --no-rc -i 100 --seed 7)
+SIM=(-b --backend sim --no-rc -i 20 --seed 7)
 
 # --- bad input: a clear message, exit 2 -----------------------------------------------------------
 run_cmd -b --no-rc -n 1 --sim-tasks 3
@@ -80,11 +80,11 @@ done
 # --- deterministic from the seed -------------------------------------------------------------------
 "$BIN" "${SIM[@]}" -m cpi -n 5 -f csv --sim-tasks 5 2>/dev/null </dev/null | cut -d, -f1-8 >"$T/a.csv"
 "$BIN" "${SIM[@]}" -m cpi -n 5 -f csv --sim-tasks 5 2>/dev/null </dev/null | cut -d, -f1-8 >"$T/b.csv"
-"$BIN" -b --backend sim --no-rc -i 100 --seed 8 -m cpi -n 5 -f csv --sim-tasks 5 2>/dev/null \
+"$BIN" -b --backend sim --no-rc -i 20 --seed 8 -m cpi -n 5 -f csv --sim-tasks 5 2>/dev/null \
 	</dev/null | cut -d, -f1-8 >"$T/c.csv"
 check "the same seed gives the same CSV" cmp -s "$T/a.csv" "$T/b.csv"
 check "CSV has a task column and the tasks' names" \
-	bash -c "head -1 '$T/a.csv' | grep -q ',task,' && grep -q '^[0-9.]*,100.000,cc1\[1003\],event,cycles,[0-9]' '$T/a.csv'"
+	bash -c "head -1 '$T/a.csv' | grep -q ',task,' && grep -q '^[0-9.]*,20.000,cc1\[1003\],event,cycles,[0-9]' '$T/a.csv'"
 check "another seed gives other numbers" bash -c "! cmp -s '$T/a.csv' '$T/c.csv'"
 
 # --- churn: tasks that end and start mid-run, recorded and replayed ---------------------------------
