@@ -104,7 +104,7 @@ echo 0 >"$ONLINE"
 	-r "$T/rec.jsonl" >"$T/live.json" 2>"$T/live.err" </dev/null &
 PM=$!
 for ((i = 0; i < 200; i++)); do
-	[ "$(wc -l <"$T/live.json")" -ge 4 ] && break
+	[ -f "$T/live.json" ] && [ "$(wc -l <"$T/live.json")" -ge 4 ] && break
 	sleep 0.05
 done
 echo 0-1 >"$ONLINE"
