@@ -67,6 +67,12 @@ struct perf_priv {
 	int cur_set;
 	uint64_t *readbuf;
 	size_t readbuf_len;
+	/* task and cgroup rows (task_times), [row * nevents + e]: the kernel's enabled and running
+	 * at the last read, and the running time reported so far (ns) */
+	struct task_time {
+		uint64_t enabled, running, reported;
+	} * tt;
+	uint64_t tt_wall; /* ns since open at the last read */
 };
 
 static const struct {
@@ -412,6 +418,7 @@ static void perf_close(struct backend *b)
 		free(p->rows[r].fds);
 	}
 	free(p->rows);
+	free(p->tt);
 	free(p->enc);
 	free(p->dropped);
 	free(p->events);
@@ -469,6 +476,11 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	int total_opened = 0;
 	p->proc.t0 = monotonic_ns();
 	p->proc.fd = -1;
+	if ((req->pids || req->cgroup_fds) &&
+	    !(p->tt = calloc((size_t)nc * (size_t)n + 1, sizeof(*p->tt)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	p->proc.hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
 	char first_reason[400] = ""; /* event name: reason */
 	for (int r = 0; r < nc; r++) {
@@ -629,22 +641,29 @@ static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_coun
 
 /* A task's (or a cgroup's) counter runs only while the task (a task of the cgroup) runs, so its
  * enabled time stops while it sleeps and a tick it slept through would read "not counted". What
- * it stands for is a count of the whole tick: enabled is the time since the counters opened,
- * running that times the share the kernel really counted (less than 1 when multiplexed). */
-static void task_times(const struct perf_priv *p, struct raw_count *out, const bool *present,
-		       uint64_t now)
+ * it stands for is a count of the whole tick: enabled is the time since the counters opened, and
+ * running grows each tick by the tick's wall time times the share of it the kernel really
+ * counted (running / enabled over the tick: less than 1 when multiplexed), so it never grows
+ * more than enabled does. */
+static void task_times(struct perf_priv *p, int r, struct raw_count *out, const bool *present,
+		       uint64_t wall)
 {
-	uint64_t wall = now > p->proc.t0 ? now - p->proc.t0 : 0;
+	uint64_t dwall = wall > p->tt_wall ? wall - p->tt_wall : 0;
 	for (int e = 0; e < p->req.nevents; e++) {
 		struct raw_count *c = &out[e];
+		struct task_time *t = &p->tt[(size_t)r * (size_t)p->req.nevents + (size_t)e];
 		if (!present[e])
 			continue;
-		uint64_t run =
-		    c->enabled && c->running < c->enabled
-			? (uint64_t)((double)wall * (double)c->running / (double)c->enabled)
-			: wall;
+		uint64_t den = c->enabled > t->enabled ? c->enabled - t->enabled : 0;
+		uint64_t drun = c->running > t->running ? c->running - t->running : 0;
+		double share = den && drun < den ? (double)drun / (double)den : 1.0;
+		t->enabled = c->enabled;
+		t->running = c->running;
+		t->reported += (uint64_t)((double)dwall * share);
+		if (t->reported > wall)
+			t->reported = wall;
 		c->enabled = wall;
-		c->running = run;
+		c->running = t->reported;
 	}
 }
 
@@ -709,9 +728,11 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 		if (row->pid >= 0 && !offline[r])
 			check_task_end(p, row, o, pr);
 	}
+	uint64_t wall = *t_ns > p->proc.t0 ? *t_ns - p->proc.t0 : 0;
 	for (int r = 0; r < p->req.ncpus; r++)
 		if (p->rows[r].pid >= 0 || p->rows[r].cgroup_fd >= 0)
-			task_times(p, out + (size_t)r * n, present + (size_t)r * n, *t_ns);
+			task_times(p, r, out + (size_t)r * n, present + (size_t)r * n, wall);
+	p->tt_wall = wall;
 	if (p->proc.used)
 		read_proc(b, p, out, present, offline, *t_ns);
 	return 0;

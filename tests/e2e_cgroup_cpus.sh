@@ -91,6 +91,8 @@ t1 = one[-1]["time"] - one[0]["time"] + one[0]["interval_ms"] / 1e3
 # the loop ran s1 of the t1 s counted, within the ran s around them (start and exit included)
 if not (0.2 * ran < s1 <= ran * 1.10):  # a cgroup's task-clock runs a few % over schedstat
     bad.append("cpus 1: the cgroup ran %.3f s, its loop %.3f s around the run" % (s1, ran))
+if any(r["cpus"][0]["events"]["task_clock"]["state"] != "ok" for r in zero + one):
+    bad.append("a tick not counted: %s" % [r["cpus"][0]["events"]["task_clock"]["state"] for r in zero + one])
 if s0 > 0.05 * s1:
     bad.append("cpus 0: the cgroup ran %.3f s on CPU 0, the loop is pinned to CPU 1" % s0)
 print("\n".join(bad) if bad else "ok")

@@ -12,13 +12,15 @@ if ! timeout 20 "$BIN" -b -n 1 -i 100 --no-rc -e task-clock -p $$ >/dev/null 2>&
 	skip "perf_event_open cannot count a task here (perf_event_paranoid, no CAP_PERFMON)"
 	t_done
 fi
-# busy PROGRAM: sleeps SLEEP s, then spins BUSY s, writing its run time over the spin (ns, from
-# /proc/self/schedstat) to OUT; it ends at once (no interpreter teardown to count)
+# busy SLEEP BUSY OUT: writes OUT.ready and sleeps SLEEP s, then spins BUSY s, writing its run
+# time over the spin (ns, from /proc/self/schedstat) to OUT; it ends at once (no interpreter
+# teardown to count). pmutop starts once both are ready: it counts their spins, not their start.
 busy() {
 	exec python3 -c '
 import os, sys, time
 sleep, spin, out = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 run = lambda: int(open("/proc/self/schedstat").read().split()[0])
+open(out + ".ready", "w").close()
 time.sleep(sleep)
 r0 = run(); t = time.time()
 while time.time() - t < spin: pass
@@ -26,12 +28,15 @@ r1 = run()
 open(out, "w").write("%d\n" % (r1 - r0))
 os._exit(0)' "$@"
 }
-busy 0.5 4.5 "$T/long.ns" &
+busy 1.5 4.5 "$T/long.ns" &
 LONG=$!
-busy 1.0 1.2 "$T/short.ns" &
+busy 2.0 1.2 "$T/short.ns" &
 SHORT=$!
 T_CLEANUPS+=("kill $LONG $SHORT 2>/dev/null")
-sleep 0.3
+for ((i = 0; i < 200; i++)); do
+	[ -e "$T/long.ns.ready" ] && [ -e "$T/short.ns.ready" ] && break
+	sleep 0.05
+done
 "$BIN" -b --no-rc -i 200 -n 25 -e task-clock,context-switches,page-faults -p "$LONG,$SHORT" \
 	-f json -r "$T/rec.jsonl" >"$T/live.json" 2>"$T/live.err" </dev/null &
 PM=$!
