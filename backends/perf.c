@@ -71,6 +71,7 @@ struct perf_priv {
 	 * at the last read, and the running time reported so far (ns) */
 	struct task_time {
 		uint64_t enabled, running, reported;
+		double share; /* the last tick's share that ran (0: none yet) */
 	} * tt;
 	uint64_t tt_wall; /* ns since open at the last read */
 };
@@ -656,7 +657,14 @@ static void task_times(struct perf_priv *p, int r, struct raw_count *out, const 
 			continue;
 		uint64_t den = c->enabled > t->enabled ? c->enabled - t->enabled : 0;
 		uint64_t drun = c->running > t->running ? c->running - t->running : 0;
-		double share = den && drun < den ? (double)drun / (double)den : 1.0;
+		/* a tick the counter did not run at all (a cgroup's event is enabled while another
+		 * cgroup runs on the CPU) keeps the last share: its count of 0 stands for the tick
+		 */
+		double share = !den || drun >= den ? 1.0
+			       : drun		   ? (double)drun / (double)den
+			       : t->share > 0	   ? t->share
+						   : 1.0;
+		t->share = share;
 		t->enabled = c->enabled;
 		t->running = c->running;
 		t->reported += (uint64_t)((double)dwall * share);
