@@ -59,7 +59,7 @@ int app_target_init(struct app_ctx *app, char *err, size_t errlen)
 				 o->sim.task_churn, o->sim.tasks);
 			return 2;
 		}
-		if (target_sim(&app->target, o->sim.tasks, err, errlen) < 0)
+		if (target_sim(&app->target, o->sim.tasks, SIM_TASK_PID0, err, errlen) < 0)
 			return 2;
 	} else if (!wanted)
 		return 0;

@@ -3,7 +3,6 @@
  * (-- CMD) or cgroup v2 groups under /sys/fs/cgroup (-G, --for-each-cgroup). */
 #include "target.h"
 #include "run_options.h"
-#include "source.h"
 #include "textutil.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -448,7 +447,7 @@ int target_cgroup_cpus(struct target *t, const int *cpus, int ncpus, char *err, 
 	return t->nrows;
 }
 
-int target_sim(struct target *t, int ntasks, char *err, size_t errlen)
+int target_sim(struct target *t, int ntasks, int pid0, char *err, size_t errlen)
 {
 	/* names a busy machine's tasks have */
 	static const char *const comm[] = {"postgres", "nginx", "java", "cc1",	  "python3",
@@ -462,7 +461,7 @@ int target_sim(struct target *t, int ntasks, char *err, size_t errlen)
 	t->kind = TARGET_TASKS;
 	for (int k = 0; k < ntasks; k++) {
 		char label[ROW_LABEL_MAX];
-		int pid = SIM_TASK_PID0 + k;
+		int pid = pid0 + k;
 		snprintf(label, sizeof(label), "%s[%d]",
 			 comm[k % (int)(sizeof(comm) / sizeof(*comm))], pid);
 		int key = add_key(t, ROWS_TASK, pid, label);
