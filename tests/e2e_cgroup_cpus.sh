@@ -64,7 +64,7 @@ if [ "$(nproc)" -lt 2 ]; then
 fi
 spin 1 10 "$T/spin.ns" &
 LOOP=$!
-T_CLEANUPS+=("kill $LOOP 2>/dev/null")
+T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null; rmdir $CGROOT/$CG 2>/dev/null")
 echo $LOOP >"$CGROOT/$CG/cgroup.procs"
 # :cpus 1 and :cpus 0 (given at start-up; the rows reopen on the new set): the loop runs on 1 only
 r0=$(runtime $LOOP)
