@@ -31,6 +31,9 @@ struct perf_row {
 	int pid;       /* the thread counted (cpu -1), -1: the CPU */
 	int cgroup_fd; /* the cgroup counted on the CPU (PERF_FLAG_PID_CGROUP), -1: none */
 	bool offline;
+	bool gone; /* its thread ended: offline for good, never reopened (its id may be reused) */
+	uint64_t last; /* a task row's first count at the last read: a row that stood still is
+			* checked for its end */
 	int ngroups;
 	struct perf_group *groups;
 	int *fds; /* per event, -1 if not open */
@@ -64,6 +67,13 @@ struct perf_priv {
 	int cur_set;
 	uint64_t *readbuf;
 	size_t readbuf_len;
+	/* task and cgroup rows (task_times), [row * nevents + e]: the kernel's enabled and running
+	 * at the last read, and the running time reported so far (ns) */
+	struct task_time {
+		uint64_t enabled, running, reported;
+		double share; /* the last tick's share that ran (0: none yet) */
+	} * tt;
+	uint64_t tt_wall; /* ns since open at the last read */
 };
 
 static const struct {
@@ -169,6 +179,43 @@ static void close_row(struct perf_priv *p, struct perf_row *row)
 		row->groups[g].leader_fd = -1;
 		row->groups[g].nmembers = 0;
 	}
+}
+
+/* Whether thread @tid has ended: gone from /proc, or a zombie waiting to be reaped (perf stat
+ * checks its -p targets in /proc too). */
+static bool task_gone(int tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	const char *rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
+}
+
+/* After a task row's read: a row whose counts stood still and whose thread has ended goes
+ * offline from the next read on, as a CPU that went offline (this read keeps its last counts);
+ * its descriptors are closed. */
+static void check_task_end(struct perf_priv *p, struct perf_row *row, const struct raw_count *o,
+			   const bool *pr)
+{
+	uint64_t v = 0;
+	for (int e = 0; e < p->req.nevents; e++)
+		if (pr[e]) {
+			v = o[e].value + o[e].running;
+			break;
+		}
+	if (v == row->last && task_gone(row->pid)) {
+		close_row(p, row);
+		row->gone = true;
+	}
+	row->last = v;
 }
 
 /* The group an event belongs to on its row. */
@@ -372,6 +419,7 @@ static void perf_close(struct backend *b)
 		free(p->rows[r].fds);
 	}
 	free(p->rows);
+	free(p->tt);
 	free(p->enc);
 	free(p->dropped);
 	free(p->events);
@@ -429,6 +477,11 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	int total_opened = 0;
 	p->proc.t0 = monotonic_ns();
 	p->proc.fd = -1;
+	if ((req->pids || req->cgroup_fds) &&
+	    !(p->tt = calloc((size_t)nc * (size_t)n + 1, sizeof(*p->tt)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	p->proc.hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
 	char first_reason[400] = ""; /* event name: reason */
 	for (int r = 0; r < nc; r++) {
@@ -589,22 +642,36 @@ static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_coun
 
 /* A task's (or a cgroup's) counter runs only while the task (a task of the cgroup) runs, so its
  * enabled time stops while it sleeps and a tick it slept through would read "not counted". What
- * it stands for is a count of the whole tick: enabled is the time since the counters opened,
- * running that times the share the kernel really counted (less than 1 when multiplexed). */
-static void task_times(const struct perf_priv *p, struct raw_count *out, const bool *present,
-		       uint64_t now)
+ * it stands for is a count of the whole tick: enabled is the time since the counters opened, and
+ * running grows each tick by the tick's wall time times the share of it the kernel really
+ * counted (running / enabled over the tick: less than 1 when multiplexed), so it never grows
+ * more than enabled does. */
+static void task_times(struct perf_priv *p, int r, struct raw_count *out, const bool *present,
+		       uint64_t wall)
 {
-	uint64_t wall = now > p->proc.t0 ? now - p->proc.t0 : 0;
+	uint64_t dwall = wall > p->tt_wall ? wall - p->tt_wall : 0;
 	for (int e = 0; e < p->req.nevents; e++) {
 		struct raw_count *c = &out[e];
+		struct task_time *t = &p->tt[(size_t)r * (size_t)p->req.nevents + (size_t)e];
 		if (!present[e])
 			continue;
-		uint64_t run =
-		    c->enabled && c->running < c->enabled
-			? (uint64_t)((double)wall * (double)c->running / (double)c->enabled)
-			: wall;
+		uint64_t den = c->enabled > t->enabled ? c->enabled - t->enabled : 0;
+		uint64_t drun = c->running > t->running ? c->running - t->running : 0;
+		/* a tick the counter did not run at all (a cgroup's event is enabled while another
+		 * cgroup runs on the CPU) keeps the last share: its count of 0 stands for the tick
+		 */
+		double share = !den || drun >= den ? 1.0
+			       : drun		   ? (double)drun / (double)den
+			       : t->share > 0	   ? t->share
+						   : 1.0;
+		t->share = share;
+		t->enabled = c->enabled;
+		t->running = c->running;
+		t->reported += (uint64_t)((double)dwall * share);
+		if (t->reported > wall)
+			t->reported = wall;
 		c->enabled = wall;
-		c->running = run;
+		c->running = t->reported;
 	}
 }
 
@@ -637,6 +704,10 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 		struct raw_count *o = out + (size_t)r * n;
 		bool *pr = present + (size_t)r * n;
 		memset(pr, 0, (size_t)n * sizeof(bool));
+		if (row->gone) {
+			offline[r] = true;
+			continue;
+		}
 		if (row->offline) {
 			/* A CPU that comes back is reopened; its old groups never resume. */
 			if (open_row(b, p, r) == 0 && row->offline) {
@@ -647,6 +718,7 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 		offline[r] = false;
 		if (p->req.inherit && row->pid >= 0) {
 			read_inherited(p, row, o, pr);
+			check_task_end(p, row, o, pr);
 			continue;
 		}
 		for (int gi = 0; gi < row->ngroups; gi++) {
@@ -661,10 +733,14 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 				break;
 			}
 		}
+		if (row->pid >= 0 && !offline[r])
+			check_task_end(p, row, o, pr);
 	}
+	uint64_t wall = *t_ns > p->proc.t0 ? *t_ns - p->proc.t0 : 0;
 	for (int r = 0; r < p->req.ncpus; r++)
 		if (p->rows[r].pid >= 0 || p->rows[r].cgroup_fd >= 0)
-			task_times(p, out + (size_t)r * n, present + (size_t)r * n, *t_ns);
+			task_times(p, r, out + (size_t)r * n, present + (size_t)r * n, wall);
+	p->tt_wall = wall;
 	if (p->proc.used)
 		read_proc(b, p, out, present, offline, *t_ns);
 	return 0;

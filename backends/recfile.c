@@ -507,6 +507,12 @@ int rec_writer_write_cpus(struct rec_writer *w, const struct rec_cpus *c, char *
 	json_object_set_new(o, "t", json_real(usec_round(c->t)));
 	put_cpus(o, json_array(), json_object(), false, c->cpus, c->ncpus);
 	put_topology(o, c->cpus, c->ncpus); /* a CPU that came online has its place in rows */
+	if (c->cpus[0].key[0]) { /* a task or cgroup run: the rows by number, each row's key */
+		json_t *keys = json_array();
+		for (int i = 0; i < c->ncpus; i++)
+			json_array_append_new(keys, jstr(c->cpus[i].key));
+		json_object_set_new(o, "row_keys", keys);
+	}
 	char *line = dump_line(o);
 	if (!line) {
 		snprintf(err, errlen, "recording: out of memory");
@@ -1372,6 +1378,23 @@ static int parse_cpus(struct pctx *p, json_t *o, struct rec_cpus *c)
 		free(c->cpus);
 		c->cpus = NULL;
 		return perr(p, "cpus: " TOPOLOGY_SHAPE);
+	}
+	json_t *keys = json_object_get(o, "row_keys"); /* a task or cgroup run's rows */
+	if (keys && !json_is_null(keys)) {
+		bool ok = json_is_array(keys) && json_array_size(keys) == (size_t)c->ncpus;
+		json_array_foreach(keys, i, v)
+		{
+			ok = ok && json_is_string(v) && json_string_length(v) > 0 &&
+			     json_string_length(v) < sizeof(c->cpus[i].key);
+			if (ok)
+				snprintf(c->cpus[i].key, sizeof(c->cpus[i].key), "%s",
+					 json_string_value(v));
+		}
+		if (!ok) {
+			free(c->cpus);
+			c->cpus = NULL;
+			return perr(p, "cpus: \"row_keys\" must name a task or cgroup per row");
+		}
 	}
 	int cpu;
 	cpuset_for_each(cpu, &seen) cpuset_add(&p->r->cpus, cpu);

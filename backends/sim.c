@@ -321,7 +321,11 @@ struct sim_priv {
 	enum td_role *role;	      /* per event; all TD_NONE unless the mode is top-down */
 	double td_width;	      /* issue slots per cycle */
 	bool td_smt;		      /* the family has an SMT-contention share (Zen 4) */
-	double *truth; /* --sim-truth: each counter's true count over the last read's tick */
+	double *truth;	/* --sim-truth: each counter's true count over the last read's tick */
+	int *pids;	/* [nrows]: the task a row counts (-1: the row's CPU), NULL: all CPUs */
+	int *task_cpu;	/* [nrows]: where the row's task runs this tick */
+	double *share;	/* [nrows]: its share of that CPU's busy time this tick */
+	double *demand; /* [opts.ncpus]: the demands of the tasks on each CPU this tick */
 };
 
 static bool name_has(const char *name, const char *word)
@@ -402,6 +406,17 @@ static int sim_open(struct backend *b, const struct backend_req *req, char *err,
 	p->frac = calloc(cells, sizeof(double));
 	p->role = calloc((size_t)req->nevents + 1, sizeof(*p->role));
 	p->truth = calloc(cells, sizeof(double));
+	if (req->pids) {
+		p->pids = calloc((size_t)req->ncpus + 1, sizeof(int));
+		p->task_cpu = calloc((size_t)req->ncpus + 1, sizeof(int));
+		p->share = calloc((size_t)req->ncpus + 1, sizeof(double));
+		p->demand = calloc((size_t)(p->opts.ncpus > 0 ? p->opts.ncpus : 1), sizeof(double));
+		if (!p->pids || !p->task_cpu || !p->share || !p->demand) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		memcpy(p->pids, req->pids, (size_t)req->ncpus * sizeof(int));
+	}
 	b->status = calloc(cells, sizeof(*b->status));
 	if (!p->cpus || !p->ev || !p->acc || !p->frac || !b->status || !p->set_of || !p->role ||
 	    !p->truth) {
@@ -474,7 +489,7 @@ static struct sim_state sim_state_of(const struct sim_priv *p, uint64_t seed, in
 
 /* Event @e's count over @run ns of a tick of @dt ns in state @st. */
 static double sim_count(const struct sim_priv *p, const struct sim_state *st, uint64_t seed,
-			int cpu, int e, bool spike, uint64_t dt, uint64_t run)
+			int cpu, int e, bool spike, uint64_t dt, uint64_t run, bool task)
 {
 	const struct sim_opts *o = &p->opts;
 	if (p->role[e] != TD_NONE)
@@ -486,6 +501,8 @@ static double sim_count(const struct sim_priv *p, const struct sim_state *st, ui
 	double share = p->ev[e].follows == SIM_BUSY   ? st->util
 		       : p->ev[e].follows == SIM_IDLE ? 1.0 - st->util
 						      : 1.0;
+	if (task) /* a task's clocks tick while it runs, it has no idle time */
+		share = p->ev[e].follows == SIM_IDLE ? 0 : st->util;
 	double rate = p->ev[e].rate * share * jitter;
 	if (spike && p->ev[e].spiky > 0)
 		rate *= o->spike_factor;
@@ -495,6 +512,60 @@ static double sim_count(const struct sim_priv *p, const struct sim_state *st, ui
 	if (cpu == o->shift_cpu && p->ev[e].spiky < 0 && (int64_t)p->tick - 1 >= o->shift_tick)
 		rate *= o->shift_factor;
 	return rate * (double)run / 1e9;
+}
+
+/* --- simulated tasks: a row with a task id counts that task, which runs on one CPU at a time and
+ * takes a share of its busy time; the shares of the tasks on a CPU add up to 1 at most, so the
+ * tasks' counts never exceed their CPUs'. Any id works (-p against the sim too). */
+
+static uint64_t task_hash_id(int pid) { return (uint64_t)(unsigned)pid | (1ULL << 40); }
+
+/* Whether task @pid exists at output tick @t: the last task_churn of --sim-tasks come and go. */
+static bool task_alive(const struct sim_opts *o, int pid, int64_t t)
+{
+	int k = pid - SIM_TASK_PID0, n = o->tasks, c = o->task_churn < n ? o->task_churn : n;
+	if (k < n - c || k >= n)
+		return true;
+	int j = k - (n - c);
+	int64_t at = 3 + 2 * (int64_t)j + (int64_t)(4 * unit(o->seed, task_hash_id(pid), 0, 21));
+	return j % 2 == 0 ? t < at : t >= at; /* one in two ends at tick @at, the others start */
+}
+
+/* The CPU task @pid runs on in read @tick: it migrates every 8 ticks, off an offline CPU. */
+static int task_cpu_at(const struct sim_opts *o, int pid, uint64_t tick, int64_t out_tick)
+{
+	int n = o->ncpus > 0 ? o->ncpus : 1;
+	uint64_t epoch = (tick + (uint64_t)(unsigned)pid % 8) / 8;
+	int cpu = (int)(unit(o->seed, task_hash_id(pid), epoch, 22) * n) % n;
+	if (cpu == o->offline_cpu && out_tick >= o->offline_from && out_tick <= o->offline_to)
+		cpu = (cpu + 1) % n;
+	return cpu;
+}
+
+/* What share of its CPU's busy time task @pid asks for in read @tick (0.08 .. 1). */
+static double task_demand(const struct sim_opts *o, int pid, uint64_t tick)
+{
+	double base = 0.1 + 0.9 * unit(o->seed, task_hash_id(pid), 0, 23);
+	return base * (0.8 + 0.2 * unit(o->seed, task_hash_id(pid), tick, 24));
+}
+
+/* Places this read's live tasks and gives each its share: demand / max(1, the CPU's demand). */
+static void place_tasks(struct sim_priv *p, int64_t out_tick, bool *offline)
+{
+	const struct sim_opts *o = &p->opts;
+	int ncpu = o->ncpus > 0 ? o->ncpus : 1;
+	memset(p->demand, 0, (size_t)ncpu * sizeof(double));
+	for (int r = 0; r < p->nrows; r++) {
+		if (p->pids[r] < 0)
+			continue;
+		offline[r] = !task_alive(o, p->pids[r], out_tick);
+		p->task_cpu[r] = task_cpu_at(o, p->pids[r], p->tick, out_tick);
+		p->share[r] = offline[r] ? 0 : task_demand(o, p->pids[r], p->tick);
+		p->demand[p->task_cpu[r]] += p->share[r];
+	}
+	for (int r = 0; r < p->nrows; r++)
+		if (p->pids[r] >= 0 && p->demand[p->task_cpu[r]] > 1)
+			p->share[r] /= p->demand[p->task_cpu[r]];
 }
 
 extern const struct source_ops source_sim_ops; /* its row, at the end */
@@ -521,12 +592,17 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 	p->t_ns += dt;
 	*t_ns = p->t_ns;
 	uint64_t mask = b->counter_bits >= 64 ? ~0ULL : (1ULL << b->counter_bits) - 1;
+	/* read 1 primes the deltas, so output tick k is read k + 1 */
+	int64_t out_tick = (int64_t)p->tick - 1;
+	if (p->pids)
+		place_tasks(p, out_tick, offline);
 	for (int r = 0; r < p->nrows; r++) {
-		int cpu = p->cpus[r];
-		/* read 1 primes the deltas, so output tick k is read k + 1 */
-		int64_t out_tick = (int64_t)p->tick - 1;
-		bool off = cpu == o->offline_cpu && out_tick >= o->offline_from &&
-			   out_tick <= o->offline_to;
+		bool task = p->pids && p->pids[r] >= 0;
+		int cpu = task ? p->task_cpu[r] : p->cpus[r];
+		double w = task ? p->share[r] : 1.0; /* the row's share of its CPU's counts */
+		bool off = task ? offline[r]
+				: cpu == o->offline_cpu && out_tick >= o->offline_from &&
+				      out_tick <= o->offline_to;
 		offline[r] = off;
 		bool spike = o->spike_every > 0 && cpu == o->spike_cpu &&
 			     p->tick % (uint64_t)o->spike_every == 0;
@@ -548,14 +624,15 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 			bool active =
 			    p->nsets <= 1 || backend_event_in_set(&p->set_of[e], p->cur_set);
 			uint64_t run = active ? (uint64_t)((double)dt * frac) : 0;
-			double inc =
-			    sim_count(p, &sa, o->seed, cpu, e, spike, dt, run) + p->frac[i];
+			double inc = w * sim_count(p, &sa, o->seed, cpu, e, spike, dt, run, task) +
+				     p->frac[i];
 			/* the true count: the first part's rate while the counters ran (whether
 			 * this one ran or not), the other part's for the rest of the tick */
 			uint64_t part = (uint64_t)((double)dt * frac);
 			p->truth[i] =
-			    sim_count(p, &sa, o->seed, cpu, e, spike, dt, part) +
-			    sim_count(p, &sb, mix(o->seed ^ 0xb), cpu, e, spike, dt, dt - part);
+			    w * (sim_count(p, &sa, o->seed, cpu, e, spike, dt, part, task) +
+				 sim_count(p, &sb, mix(o->seed ^ 0xb), cpu, e, spike, dt, dt - part,
+					   task));
 			uint64_t whole = (uint64_t)inc;
 			p->frac[i] = inc - (double)whole;
 			a->value += whole;
@@ -585,6 +662,10 @@ static void sim_close(struct backend *b)
 	free(p->acc);
 	free(p->frac);
 	free(p->truth);
+	free(p->pids);
+	free(p->task_cpu);
+	free(p->share);
+	free(p->demand);
 	free(p);
 	b->priv = NULL;
 }

@@ -57,6 +57,9 @@ void guard_limits_for(struct guard_limits *l, const char *family_key, const char
 /* Instructions per cycle one core of @family_key retires at most (vendor manuals). */
 double guard_retire_width(const char *family_key);
 struct guard *guard_new(const struct guard_limits *l);
+/* Whether the rows count tasks or cgroups: a task that sleeps counts nothing however long, and
+ * its CPU's busy share says nothing of it, so the frozen and zero-while-busy checks skip them. */
+void guard_rows_are_tasks(struct guard *g, bool tasks);
 void guard_free(struct guard *g);
 /* A new mode or CPU set: the per-counter history starts again. */
 void guard_reset(struct guard *g);

@@ -160,8 +160,15 @@ struct sim_opts {
 	int shift_cpu;
 	double shift_factor;
 	long shift_tick;
+	/* --sim-tasks N: the run counts N simulated tasks (ids SIM_TASK_PID0 + k), a row each,
+	 * instead of CPUs; 0 none */
+	int tasks;
+	/* --sim-task-churn K: the last K of them come and go: one in two ends early, the others
+	 * start late (within the first 3 + 2K + 4 ticks) */
+	int task_churn;
 };
-#define SIM_SLOTS 4 /* the simulated cores' caps/slots (ARMv8 top-down) */
+#define SIM_TASK_PID0 1000 /* the first simulated task's id */
+#define SIM_SLOTS 4	   /* the simulated cores' caps/slots (ARMv8 top-down) */
 void sim_opts_default(struct sim_opts *o);
 /* The true count of each counter, [row * nevents + e], over the tick of the last read of the sim
  * backend @b opened with --sim-truth; -1 for any other backend. */

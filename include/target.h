@@ -56,6 +56,13 @@ int target_init(struct target *t, const struct options *o, const char *sysfs_roo
 /* The directory cgroup paths are under: perf's choice (a cgroup v1 perf_event hierarchy, else the
  * cgroup v2 mount, /sys/fs/cgroup or /sys/fs/cgroup/unified). */
 const char *target_cgroup_root(void);
+/* --sim-tasks N: N simulated tasks, ids @pid0 + k (the sim's SIM_TASK_PID0), a row and a key
+ * each ("cc1[1003]"). Returns 0, or -1 with @err. */
+int target_sim(struct target *t, int ntasks, int pid0, char *err, size_t errlen);
+/* A cgroup run's rows on the CPUs @cpus instead (:cpus, a CPU that came online): each cgroup's
+ * directory on each of them, a cgroup's rows together. Returns the rows, or -1 with @err (too
+ * many: nothing changed). */
+int target_cgroup_cpus(struct target *t, const int *cpus, int ncpus, char *err, size_t errlen);
 /* Lets the command exec (its counters are open and enabled on exec). */
 void target_release(struct target *t);
 /* Reaps the command when it has ended (no wait). True once it has. */

@@ -226,6 +226,22 @@ HANDLER(apply_sim_shift)
 	return 0;
 }
 
+HANDLER(apply_sim_tasks)
+{
+	long v;
+	int rc = parse_long(arg, 1, 4096, "--sim-tasks", &v, err, errlen);
+	o->sim.tasks = rc ? o->sim.tasks : (int)v;
+	return rc;
+}
+
+HANDLER(apply_sim_task_churn)
+{
+	long v;
+	int rc = parse_long(arg, 0, 4096, "--sim-task-churn", &v, err, errlen);
+	o->sim.task_churn = rc ? o->sim.task_churn : (int)v;
+	return rc;
+}
+
 HANDLER(apply_list_events)
 {
 	(void)err, (void)errlen;
@@ -477,6 +493,13 @@ static const struct option_def option_table[] = {
      OPTION_CLI, FN(apply_sim_offline)},
     {"sim-spike", LONG_ONLY, "CPU:EVERY[:FACTOR]", "sim: inject spikes on CPU every N ticks",
      OPTION_CLI, FN(apply_sim_spike)},
+    {"sim-tasks", LONG_ONLY, "N",
+     "sim: count N simulated tasks, a row each (each a share of the CPU it runs on; hardware "
+     "modes per task)",
+     OPTION_CLI, FN(apply_sim_tasks)},
+    {"sim-task-churn", LONG_ONLY, "K",
+     "sim: the last K of --sim-tasks come and go (one in two ends early, the others start late)",
+     OPTION_CLI, FN(apply_sim_task_churn)},
     {"sim-family", LONG_ONLY, "FAMILY",
      "sim: PMU family whose events are simulated (default generic)", OPTION_CLI, STR(sim_family)},
     {"sysfs-root", LONG_ONLY, "DIR",

@@ -39,7 +39,29 @@ int app_target_init(struct app_ctx *app, char *err, size_t errlen)
 {
 	const struct options *o = &app->opt;
 	bool wanted = o->pids || o->tids || o->user || o->command || o->cgroups || o->each_cgroup;
-	if (!wanted)
+	if (o->sim.tasks || o->sim.task_churn) { /* --sim-tasks: the sim's own tasks */
+		if (!source_has(&app->source, SOURCE_CAP_VIRTUAL_TIME) ||
+		    source_has(&app->source, SOURCE_CAP_RECORDED)) {
+			snprintf(err, errlen,
+				 "--sim-tasks and --sim-task-churn: with --backend sim");
+			return 2;
+		}
+		if (wanted || o->cpus) {
+			snprintf(
+			    err, errlen,
+			    "--sim-tasks: the sim's tasks are the rows; not with -p, -t, -u, -G, "
+			    "-C or -- CMD");
+			return 2;
+		}
+		if (!o->sim.tasks || o->sim.task_churn > o->sim.tasks) {
+			snprintf(err, errlen,
+				 "--sim-task-churn %d: of at most --sim-tasks (%d) tasks",
+				 o->sim.task_churn, o->sim.tasks);
+			return 2;
+		}
+		if (target_sim(&app->target, o->sim.tasks, SIM_TASK_PID0, err, errlen) < 0)
+			return 2;
+	} else if (!wanted)
 		return 0;
 	if (source_has(&app->source, SOURCE_CAP_RECORDED)) {
 		snprintf(err, errlen,
@@ -51,14 +73,16 @@ int app_target_init(struct app_ctx *app, char *err, size_t errlen)
 		snprintf(err, errlen, "-C picks CPUs: tasks are counted wherever they run");
 		return 2;
 	}
-	if (target_init(&app->target, o, app->pf.root, app->cpus, app->ncpus, err, errlen) < 0)
+	if (!o->sim.tasks &&
+	    target_init(&app->target, o, app->pf.root, app->cpus, app->ncpus, err, errlen) < 0)
 		return 2;
 	struct target *t = &app->target;
 	int cpu0 = app->ncpus ? app->cpus[0] : 0;
 	for (int r = 0; r < t->nrows; r++) /* a task row encodes for the first CPU's core PMU */
 		app->cpus[r] = t->kind == TARGET_TASKS ? cpu0 : t->row_cpu[r];
 	app->ncpus = t->nrows;
-	app->cpus_all = false;
+	if (t->kind == TARGET_TASKS) /* cgroups follow CPUs that come online (app_follow_online) */
+		app->cpus_all = false;
 	if (t->skipped[0])
 		app_log(app, MSG_WARN, "%s", t->skipped);
 	if (t->child) {

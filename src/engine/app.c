@@ -1030,8 +1030,19 @@ static int reopen_cpus(struct app_ctx *app, const int *asked, int nasked, char *
 	for (int r = 0; r < nasked; r++)
 		cpuset_add(&app->cpus_chosen, asked[r]);
 	const struct mode *m = mode_find(app->modes, app->mode_name);
-	int cpus[APP_MAX_ROWS], n = app_mode_rows(app, m, cpus, err, errlen);
-	if (n < 0) {
+	int cpus[APP_MAX_ROWS], n;
+	/* a cgroup run: each cgroup on each CPU asked (a task's rows follow it anywhere) */
+	bool cgroups = app->target.kind == TARGET_CGROUPS;
+	int old_set[APP_MAX_ROWS], nold = 0, c;
+	cpuset_for_each(c, &old_chosen) if (nold < APP_MAX_ROWS) old_set[nold++] = c;
+	if (cgroups) {
+		n = target_cgroup_cpus(&app->target, asked, nasked, err, errlen);
+		if (n < 0) {
+			app->cpus_chosen = old_chosen;
+			return -1;
+		}
+		memcpy(cpus, app->target.row_cpu, (size_t)n * sizeof(int));
+	} else if ((n = app_mode_rows(app, m, cpus, err, errlen)) < 0) {
 		char why[320];
 		snprintf(why, sizeof(why), "%s", err);
 		snprintf(err, errlen, "mode %s: %s", m->name, why);
@@ -1048,6 +1059,10 @@ static int reopen_cpus(struct app_ctx *app, const int *asked, int nasked, char *
 	struct session_mode mode = app->mode;
 	if (!s || session_set_mode(s, &mode, err, errlen) < 0) {
 		session_free(s);
+		if (cgroups) {
+			char why[64];
+			target_cgroup_cpus(&app->target, old_set, nold, why, sizeof(why));
+		}
 		app->ncpus = old_n;
 		memcpy(app->cpus, old_cpus, (size_t)old_n * sizeof(int));
 		fill_core_types(app);
@@ -1067,9 +1082,9 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
 	int cpus[APP_MAX_ROWS], n, rc;
 	if (intercepted(app, "cpus", list ? list : "all", err, errlen, &rc))
 		return rc;
-	if (app->target.kind != TARGET_CPUS) {
-		snprintf(err, errlen, "cpus: this run counts %s, not CPUs",
-			 app->target.kind == TARGET_TASKS ? "tasks" : "cgroups");
+	if (app->target.kind == TARGET_TASKS) { /* cgroups: each counted on the CPUs asked */
+		snprintf(err, errlen,
+			 "cpus: this run counts tasks, wherever they run; its rows stay the tasks");
 		return -1;
 	}
 	if (choose_cpus(app, list, cpus, &n, err, errlen) < 0)

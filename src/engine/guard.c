@@ -77,9 +77,16 @@ struct guard {
 	unsigned char *kind;
 	int nkind;
 	uint64_t names_sig;
+	bool tasks; /* rows count tasks or cgroups */
 };
 
 enum { EV_CYCLES = 1, EV_INSTRUCTIONS = 2, EV_PROC = 4 };
+
+void guard_rows_are_tasks(struct guard *g, bool tasks)
+{
+	if (g)
+		g->tasks = tasks;
+}
 
 struct guard *guard_new(const struct guard_limits *l)
 {
@@ -372,7 +379,7 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 	for (int r = 0; r < s->nrows; r++) {
 		if (s->offline[r])
 			continue;
-		double b = busy ? busy[r] : NAN;
+		double b = busy && !g->tasks ? busy[r] : NAN;
 		raised += check_row(g, s, r, b, next, &nnext, ecyc, einst);
 		const struct count *c = &s->counts[r * s->nevents];
 		struct cell *cell = &g->cells[r * s->nevents];
@@ -380,7 +387,7 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 		/* frozen: a counter that reads the same value tick after tick */
 		int ncounted = 0, nfrozen = 0;
 		for (int e = 0; e < s->nevents; e++) {
-			if (!counted(&c[e]) || (kind[e] & EV_PROC)) {
+			if (g->tasks || !counted(&c[e]) || (kind[e] & EV_PROC)) {
 				cell[e].unchanged = 0;
 				cell[e].unchanged_s = 0;
 				continue;

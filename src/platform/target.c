@@ -420,6 +420,60 @@ int target_init(struct target *t, const struct options *o, const char *sysfs_roo
 	return rc;
 }
 
+int target_cgroup_cpus(struct target *t, const int *cpus, int ncpus, char *err, size_t errlen)
+{
+	if (t->kind != TARGET_CGROUPS || ncpus < 1) {
+		snprintf(err, errlen, "cpus: no CPU to count the cgroups on");
+		return -1;
+	}
+	if ((long)t->nkeys * ncpus > TARGET_MAX_ROWS) {
+		snprintf(err, errlen,
+			 "cpus: %d cgroups on %d CPUs need more than %d counter groups", t->nkeys,
+			 ncpus, TARGET_MAX_ROWS);
+		return -1;
+	}
+	int *fd = calloc((size_t)t->nkeys + 1, sizeof(int)); /* each cgroup's directory */
+	if (!fd) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int r = 0; r < t->nrows; r++)
+		fd[t->row_key[r]] = t->row_cgroup[r];
+	t->nrows = 0;
+	for (int k = 0; k < t->nkeys; k++) /* a cgroup's rows together (target_free closes once) */
+		for (int c = 0; c < ncpus; c++)
+			add_row(t, -1, fd[k], cpus[c], k);
+	free(fd);
+	return t->nrows;
+}
+
+int target_sim(struct target *t, int ntasks, int pid0, char *err, size_t errlen)
+{
+	/* names a busy machine's tasks have */
+	static const char *const comm[] = {"postgres", "nginx", "java", "cc1",	  "python3",
+					   "redis",    "ld",	"node", "ffmpeg", "sshd"};
+	memset(t, 0, sizeof(*t));
+	t->go_fd = t->pidfd = -1;
+	if (alloc_rows(t) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t->kind = TARGET_TASKS;
+	for (int k = 0; k < ntasks; k++) {
+		char label[ROW_LABEL_MAX];
+		int pid = pid0 + k;
+		snprintf(label, sizeof(label), "%s[%d]",
+			 comm[k % (int)(sizeof(comm) / sizeof(*comm))], pid);
+		int key = add_key(t, ROWS_TASK, pid, label);
+		if (key < 0 || add_row(t, pid, -1, t->nrows, key) < 0) {
+			snprintf(err, errlen, "--sim-tasks: at most %d tasks", TARGET_MAX_ROWS);
+			target_free(t);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void target_release(struct target *t)
 {
 	if (t->go_fd < 0)

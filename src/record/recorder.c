@@ -32,7 +32,63 @@ struct recorder {
 	uint64_t last_ns;
 	bool failed;
 	struct cpuset cpus; /* the CPUs the recording's header or last cpus record names */
+	/* a task or cgroup run: the row numbers given out, each a (key, CPU) (a cgroup counted on
+	 * more or fewer CPUs keeps its rows' numbers), and the live rows' numbers */
+	struct row_id {
+		char key[48];
+		int cpu;
+	} * ids;
+	int nids;
+	int *row_id; /* [nrow_id] */
+	int nrow_id;
 };
+
+static void recorder_free(struct recorder *r)
+{
+	free(r->ids);
+	free(r->row_id);
+	free(r);
+}
+
+/* Numbers the live rows of a task or cgroup run: a (key, CPU) seen before (the nth of its kind)
+ * keeps its number, a new one gets the next; the first numbering is the rows' order, as the
+ * header has them. Returns 1 when the rows' numbers changed, 0 not, -1 out of memory. */
+static int number_rows(struct recorder *r, const struct run_facts *rf)
+{
+	int n = rf->ncpus, *ids = malloc(sizeof(int) * (size_t)(n + 1));
+	struct row_id *grown = realloc(r->ids, sizeof(*grown) * (size_t)(r->nids + n + 1));
+	if (!ids || !grown) {
+		free(ids);
+		return -1;
+	}
+	r->ids = grown;
+	bool first = r->nids == 0;
+	for (int i = 0; i < n; i++) {
+		const char *key = rf->keys[rf->row_key[i]].label;
+		int id = -1;
+		if (!first) {
+			int nth = 0, seen = 0;
+			for (int j = 0; j < i; j++)
+				nth +=
+				    rf->row_key[j] == rf->row_key[i] && rf->cpus[j] == rf->cpus[i];
+			for (int k = 0; k < r->nids && id < 0; k++)
+				if (r->ids[k].cpu == rf->cpus[i] &&
+				    strcmp(r->ids[k].key, key) == 0 && seen++ == nth)
+					id = k;
+		}
+		if (id < 0) {
+			id = r->nids++;
+			snprintf(r->ids[id].key, sizeof(r->ids[id].key), "%s", key);
+			r->ids[id].cpu = rf->cpus[i];
+		}
+		ids[i] = id;
+	}
+	bool changed = n != r->nrow_id || (n && memcmp(ids, r->row_id, sizeof(int) * (size_t)n));
+	free(r->row_id);
+	r->row_id = ids;
+	r->nrow_id = n;
+	return changed;
+}
 
 #define REC(app) ((struct recorder *)app_observer_state((app), HOOK_NAME))
 
@@ -192,7 +248,7 @@ static int write_tick(struct app_ctx *app, const struct session_raw *raw, bool p
 	bool keyed = facts(app).row_key != NULL; /* rows by number, as the header has them */
 	for (int row = 0; row < raw->nrows; row++) {
 		struct rec_cpu *c = &t.cpus[row];
-		c->cpu = keyed ? row : raw->cpus[row];
+		c->cpu = !keyed ? raw->cpus[row] : row < r->nrow_id ? r->row_id[row] : row;
 		c->offline = !prev && raw->offline[row];
 		for (int e = 0; e < raw->nevents; e++) {
 			size_t i = (size_t)row * (size_t)raw->nevents + (size_t)e;
@@ -230,6 +286,24 @@ static int write_cpus_if_changed(struct app_ctx *app, char *err, size_t errlen)
 {
 	struct recorder *r = REC(app);
 	const struct run_facts rf = facts(app);
+	if (rf.row_key) { /* a task or cgroup run: its rows by number, each with its key */
+		int changed = number_rows(r, &rf);
+		if (changed <= 0) {
+			if (changed < 0)
+				snprintf(err, errlen, "recording: out of memory");
+			return changed;
+		}
+		struct rec_cpu_info rows[rf.ncpus > 0 ? rf.ncpus : 1];
+		memset(rows, 0, sizeof(rows));
+		for (int i = 0; i < rf.ncpus; i++) {
+			rows[i].cpu = r->row_id[i];
+			snprintf(rows[i].key, sizeof(rows[i].key), "%s",
+				 rf.keys[rf.row_key[i]].label);
+		}
+		struct rec_cpus c = {
+		    .t = r->have_base ? r->last_t : 0, .ncpus = rf.ncpus, .cpus = rows};
+		return rec_writer_write_cpus(r->w, &c, err, errlen);
+	}
 	struct cpuset now;
 	cpuset_clear(&now);
 	for (int i = 0; i < rf.ncpus; i++)
@@ -351,11 +425,14 @@ int recorder_start(struct app_ctx *app, const char *path, char *err, size_t errl
 		snprintf(err, errlen, "too many observers");
 		return -1;
 	}
-	if (write_header(app, err, errlen) < 0 || write_mode(app, err, errlen) < 0) {
+	bool numbered = !rf.row_key || number_rows(r, &rf) >= 0;
+	if (!numbered)
+		snprintf(err, errlen, "out of memory");
+	if (!numbered || write_header(app, err, errlen) < 0 || write_mode(app, err, errlen) < 0) {
 		char e2[64];
 		app_unobserve(app, HOOK_NAME);
 		rec_writer_close(r->w, e2, sizeof(e2));
-		free(r);
+		recorder_free(r);
 		return -1;
 	}
 	safe_output_ok(SAFE_OUT_RECORD);
@@ -372,7 +449,7 @@ int recorder_stop(struct app_ctx *app, char *err, size_t errlen)
 	app_unobserve(app, HOOK_NAME);
 	bool failed = r->failed;
 	int rc = rec_writer_close(r->w, err, errlen);
-	free(r);
+	recorder_free(r);
 	return failed ? 0 : rc; /* a failed recording was reported when it failed */
 }
 

@@ -149,6 +149,7 @@ static void on_tick(struct observer *o, struct app_ctx *app, const struct snapsh
 {
 	struct watch *w = o->state;
 	fill_busy(app, w, snap);
+	guard_rows_are_tasks(w->guard, app->target.kind != TARGET_CPUS);
 	int raised = guard_check(w->guard, snap, w->busy);
 	if (raised) {
 		const struct guard_flag *f;
