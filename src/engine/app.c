@@ -1032,10 +1032,17 @@ static int reopen_cpus(struct app_ctx *app, const int *asked, int nasked, char *
 	const struct mode *m = mode_find(app->modes, app->mode_name);
 	int cpus[APP_MAX_ROWS], n;
 	/* a cgroup run: each cgroup on each CPU asked (a task's rows follow it anywhere) */
-	bool cgroups = app->target.kind == TARGET_CGROUPS;
+	/* a replay of a task or cgroup run: the recording's row numbers, named by its header and
+	 * cpus records (app_target_from_recording), not cgroups to open */
+	bool recorded = app->target.kind != TARGET_CPUS && !app->target.row_cgroup &&
+			source_has(&app->source, SOURCE_CAP_RECORDED);
+	bool cgroups = app->target.kind == TARGET_CGROUPS && !recorded;
 	int old_set[APP_MAX_ROWS], nold = 0, c;
 	cpuset_for_each(c, &old_chosen) if (nold < APP_MAX_ROWS) old_set[nold++] = c;
-	if (cgroups) {
+	if (recorded) {
+		n = nasked < APP_MAX_ROWS ? nasked : APP_MAX_ROWS;
+		memcpy(cpus, asked, (size_t)n * sizeof(int));
+	} else if (cgroups) {
 		n = target_cgroup_cpus(&app->target, asked, nasked, err, errlen);
 		if (n < 0) {
 			app->cpus_chosen = old_chosen;
@@ -1054,6 +1061,13 @@ static int reopen_cpus(struct app_ctx *app, const int *asked, int nasked, char *
 	memcpy(app->cpus, cpus, (size_t)n * sizeof(int));
 	app->ncpus = n;
 	fill_core_types(app);
+	if (recorded) { /* the new rows' names: the recording's */
+		target_free(&app->target);
+		if (app_target_from_recording(app) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
 	struct session *s = new_session(app, err, errlen);
 	session_continue(s, app->session); /* time and seq go on */
 	struct session_mode mode = app->mode;
@@ -1066,6 +1080,10 @@ static int reopen_cpus(struct app_ctx *app, const int *asked, int nasked, char *
 		app->ncpus = old_n;
 		memcpy(app->cpus, old_cpus, (size_t)old_n * sizeof(int));
 		fill_core_types(app);
+		if (recorded) { /* the old rows' names again */
+			target_free(&app->target);
+			app_target_from_recording(app);
+		}
 		app->cpus_chosen = old_chosen;
 		return -1;
 	}
