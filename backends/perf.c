@@ -28,8 +28,9 @@ struct perf_group {
 
 struct perf_row {
 	int cpu;
-	int pid;       /* the thread counted (cpu -1), -1: the CPU */
-	int cgroup_fd; /* the cgroup counted on the CPU (PERF_FLAG_PID_CGROUP), -1: none */
+	int pid;	 /* the thread counted (cpu -1), -1: the CPU */
+	bool pid_on_cpu; /* the thread counted on cpu only (pid = TID, cpu = N) */
+	int cgroup_fd;	 /* the cgroup counted on the CPU (PERF_FLAG_PID_CGROUP), -1: none */
 	bool offline;
 	int ngroups;
 	struct perf_group *groups;
@@ -149,7 +150,8 @@ static int sys_perf_event_open(struct perf_event_attr *attr, const struct perf_r
 			       int group_fd)
 {
 	if (row->pid >= 0)
-		return (int)syscall(SYS_perf_event_open, attr, row->pid, -1, group_fd,
+		return (int)syscall(SYS_perf_event_open, attr, row->pid,
+				    row->pid_on_cpu ? row->cpu : -1, group_fd,
 				    PERF_FLAG_FD_CLOEXEC);
 	if (row->cgroup_fd >= 0)
 		return (int)syscall(SYS_perf_event_open, attr, row->cgroup_fd, row->cpu, group_fd,
@@ -435,6 +437,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 		struct perf_row *row = &p->rows[r];
 		row->cpu = req->cpus[r];
 		row->pid = req->pids ? req->pids[r] : -1;
+		row->pid_on_cpu = req->pid_on_cpu;
 		row->cgroup_fd = req->cgroup_fds ? req->cgroup_fds[r] : -1;
 		row->ngroups = ngroups;
 		row->groups = calloc((size_t)ngroups, sizeof(*row->groups));
@@ -599,8 +602,10 @@ static void task_times(const struct perf_priv *p, struct raw_count *out, const b
 		struct raw_count *c = &out[e];
 		if (!present[e])
 			continue;
+		/* a thread counted on one CPU runs there only part of its time: its count is
+		 * what it did there, never scaled up (its running share is not multiplexing) */
 		uint64_t run =
-		    c->enabled && c->running < c->enabled
+		    c->enabled && c->running < c->enabled && !p->req.pid_on_cpu
 			? (uint64_t)((double)wall * (double)c->running / (double)c->enabled)
 			: wall;
 		c->enabled = wall;

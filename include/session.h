@@ -146,6 +146,7 @@ struct session_config {
 	const int *cgroup_fds;
 	bool inherit;
 	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
+	bool pid_on_cpu; /* a thread's row counts it on the row's CPU only (pid = TID, cpu = N) */
 };
 
 /* The compiled formulas of a mode's metrics. */

@@ -3,6 +3,7 @@
 #include "app.h"
 #include "command.h"
 #include "mode.h"
+#include "taskview.h"
 #include "uistate.h"
 #include "watch.h"
 #include <stdio.h>
@@ -102,6 +103,9 @@ static int exec_view(const struct command_ctx *ctx, int argc, char **argv, char 
 	}
 	if (v == views_find("help"))
 		return show_help(ctx->app, NULL, err, errlen);
+	if (v == views_find("tasks") || v == views_find("cgroups") || v == views_find("cpus") ||
+	    v == VIEWS_TABLE)
+		return ui_taskview_show(ctx->app, v, err, errlen);
 	if (v == views_find("messages")) {
 		show_messages(ctx->app);
 		return 0;
@@ -140,7 +144,7 @@ const struct command ui_cmd_view_entry = {
     .args = {ARG_VIEW},
     .flags = COMMAND_SCREEN,
     .exec = exec_view,
-    .help = "switch view (table, offcore, help, messages, probe, spikes)",
+    .help = "switch view (table, offcore, help, messages, probe, spikes, tasks, cgroups, cpus)",
 };
 
 const struct command ui_cmd_help_entry = {
