@@ -85,8 +85,11 @@ static int set_tasks(const struct command_ctx *ctx, const char *v, char *err, si
 		snprintf(err, errlen, "tasks: \"%.40s\" is not a number (0..%d)", v, TASKVIEW_MAX);
 		return -1;
 	}
-	return app_taskview_set_count(ctx->app, (int)(n < -1 ? -1 : n > 99999 ? 99999 : n), err,
-				      errlen);
+	return app_taskview_set_count(ctx->app,
+				      (int)(n < -1	? -1
+					    : n > 99999 ? 99999
+							: n),
+				      err, errlen);
 }
 
 static void show_tasks(const struct command_ctx *ctx, char *b, size_t l)

@@ -27,25 +27,25 @@ struct cg_usage {
 
 struct taskview {
 	enum taskview_kind kind;
-	bool filtered;	    /* one task or cgroup per CPU */
-	long filter_id;	    /* its key id */
+	bool filtered;	/* one task or cgroup per CPU */
+	long filter_id; /* its key id */
 	char filter_label[ROW_LABEL_MAX];
-	int want;	    /* :set tasks N, 0: fit */
-	int fit;	    /* rows the screen has for the list */
-	struct tasktop tt;  /* the /proc scanner (tasks) */
+	int want;	   /* :set tasks N, 0: fit */
+	int fit;	   /* rows the screen has for the list */
+	struct tasktop tt; /* the /proc scanner (tasks) */
 	bool tt_ready;
 	/* what is counted, busiest first: tids or cgroup paths */
 	int n;
 	int tid[TASKVIEW_MAX];
 	char cg[TASKVIEW_MAX][256];
-	size_t seen;	    /* tasks or cgroups in the last scan */
-	int limit;	    /* the list's length after the descriptor budget */
-	char note[200];	    /* the budget's cut, "" none */
+	size_t seen;	/* tasks or cgroups in the last scan */
+	int limit;	/* the list's length after the descriptor budget */
+	char note[200]; /* the budget's cut, "" none */
 	struct cg_usage *cgs, *cgs_prev;
 	size_t ncgs, ncgs_prev, cgs_cap;
 	unsigned scans;
-	int saved_unit;	    /* the row unit before the view */
-	bool saved_all;	    /* cpus_all before the view */
+	int saved_unit; /* the row unit before the view */
+	bool saved_all; /* cpus_all before the view */
 };
 
 static void tv_close(struct observer *o, struct app_ctx *app)
@@ -154,8 +154,8 @@ static void cg_walk(struct taskview *tv, const char *root, const char *rel, int 
 		if (de->d_type != DT_DIR || de->d_name[0] == '.')
 			continue;
 		char sub[256];
-		if ((size_t)snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", de->d_name) >=
-		    sizeof(sub))
+		if ((size_t)snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "",
+				     de->d_name) >= sizeof(sub))
 			continue; /* a path too long to show */
 		char stat[PATH_MAX], line[128];
 		snprintf(stat, sizeof(stat), "%.2000s/%.300s/cpu.stat", root, sub);
@@ -393,7 +393,7 @@ static int follow(struct app_ctx *app, struct taskview *tv, bool force, char *er
 		}
 		if (n == 0 && force)
 			snprintf(err, errlen, "no task used CPU time since the last scan");
-		int rc = n == 0 ? (force ? -1 : 0)
+		int rc = n == 0		  ? (force ? -1 : 0)
 			 : same && !force ? 0
 					  : count_tasks(app, tv, b, n, err, errlen);
 		free(b);
@@ -450,7 +450,8 @@ int app_taskview_open(struct app_ctx *app, enum taskview_kind kind, char *err, s
 		return -1;
 	}
 	if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE) ||
-	    source_has(&app->source, SOURCE_CAP_RECORDED) || strcmp(app->source.ops->name, "perf")) {
+	    source_has(&app->source, SOURCE_CAP_RECORDED) ||
+	    strcmp(app->source.ops->name, "perf")) {
 		snprintf(err, errlen,
 			 "view %s: counts this machine's %s with perf_event_open (not with the "
 			 "sim, a recording or a remote board)",
@@ -609,13 +610,15 @@ void app_taskview_status(const struct app_ctx *app, char *buf, size_t len)
 			 "%s %s counted on each CPU (%s): a row is what it did on that CPU, not "
 			 "scaled  Esc: back to the %s",
 			 task ? "task" : "cgroup", tv->filter_label,
-			 task ? "pid=TID, cpu=N" : "PERF_FLAG_PID_CGROUP", task ? "tasks" : "cgroups");
+			 task ? "pid=TID, cpu=N" : "PERF_FLAG_PID_CGROUP",
+			 task ? "tasks" : "cgroups");
 	else
-		snprintf(buf, len,
-			 "%s: the busiest %d of %zu (%s since the last refresh), counted with %s%s%s  "
-			 "Enter: per CPU  Esc: CPUs  </>: sort",
-			 task ? "tasks" : "cgroups", tv->n, tv->seen,
-			 task ? "CPU time in /proc" : "usage_usec in cpu.stat",
-			 task ? "pid=TID, cpu=-1" : "PERF_FLAG_PID_CGROUP per CPU",
-			 tv->note[0] ? "; " : "", tv->note);
+		snprintf(
+		    buf, len,
+		    "%s: the busiest %d of %zu (%s since the last refresh), counted with %s%s%s  "
+		    "Enter: per CPU  Esc: CPUs  </>: sort",
+		    task ? "tasks" : "cgroups", tv->n, tv->seen,
+		    task ? "CPU time in /proc" : "usage_usec in cpu.stat",
+		    task ? "pid=TID, cpu=-1" : "PERF_FLAG_PID_CGROUP per CPU",
+		    tv->note[0] ? "; " : "", tv->note);
 }
