@@ -13,6 +13,7 @@ enum taskview_kind { TASKVIEW_OFF, TASKVIEW_TASKS, TASKVIEW_CGROUPS };
 #define TASKVIEW_MAX 256     /* tasks or cgroups shown at most */
 #define TASKVIEW_DEFAULT 20  /* shown when neither the screen nor :set tasks says */
 #define TASKVIEW_FD_SPARE 64 /* descriptors left for everything else */
+#define TASKVIEW_FOLLOW 5    /* frames between two scans of the list (a new set is reopened) */
 
 /*
  * Opens the list of @kind (or returns to it from one task or cgroup per CPU): scans /proc or

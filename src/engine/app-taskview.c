@@ -44,8 +44,10 @@ struct taskview {
 	struct cg_usage *cgs, *cgs_prev;
 	size_t ncgs, ncgs_prev, cgs_cap;
 	unsigned scans;
-	int saved_unit; /* the row unit before the view */
-	bool saved_all; /* cpus_all before the view */
+	unsigned since_scan; /* frames since the list was last scanned */
+	long budget;	     /* descriptors a set may use, read at each scan */
+	int saved_unit;	     /* the row unit before the view */
+	bool saved_all;	     /* cpus_all before the view */
 };
 
 static void tv_close(struct observer *o, struct app_ctx *app)
@@ -109,7 +111,7 @@ static int list_limit(struct app_ctx *app, struct taskview *tv)
 	long per = (long)(app->mode.nevents ? app->mode.nevents : 1) *
 		   (tv->kind == TASKVIEW_CGROUPS ? (cpus ? cpus : 1) : 1);
 	long rows_per = tv->kind == TASKVIEW_CGROUPS ? (cpus ? cpus : 1) : 1;
-	long budget = fd_budget(app), fit = budget / per;
+	long budget = tv->budget, fit = budget / per;
 	if (fit > TARGET_MAX_ROWS / rows_per)
 		fit = TARGET_MAX_ROWS / rows_per;
 	tv->note[0] = '\0';
@@ -363,6 +365,12 @@ static int count_cgroups(struct app_ctx *app, struct taskview *tv, char (*rel)[2
 /* Scans and, when the busiest set is not the one counted (or @force), counts the new one. */
 static int follow(struct app_ctx *app, struct taskview *tv, bool force, char *err, size_t errlen)
 {
+	/* a set is reopened whole: the list is scanned (and the set follows it) every
+	 * TASKVIEW_FOLLOW frames */
+	if (!force && ++tv->since_scan < TASKVIEW_FOLLOW)
+		return 0;
+	tv->since_scan = 0;
+	tv->budget = fd_budget(app);
 	int limit = list_limit(app, tv);
 	if (tv->kind == TASKVIEW_TASKS) {
 		if (!tv->tt_ready) {
@@ -613,12 +621,12 @@ void app_taskview_status(const struct app_ctx *app, char *buf, size_t len)
 			 task ? "pid=TID, cpu=N" : "PERF_FLAG_PID_CGROUP",
 			 task ? "tasks" : "cgroups");
 	else
-		snprintf(
-		    buf, len,
-		    "%s: the busiest %d of %zu (%s since the last refresh), counted with %s%s%s  "
-		    "Enter: per CPU  Esc: CPUs  </>: sort",
-		    task ? "tasks" : "cgroups", tv->n, tv->seen,
-		    task ? "CPU time in /proc" : "usage_usec in cpu.stat",
-		    task ? "pid=TID, cpu=-1" : "PERF_FLAG_PID_CGROUP per CPU",
-		    tv->note[0] ? "; " : "", tv->note);
+		snprintf(buf, len,
+			 "%s: the busiest %d of %zu (%s, scanned every %d refreshes), counted with "
+			 "%s%s%s  "
+			 "Enter: per CPU  Esc: CPUs  </>: sort",
+			 task ? "tasks" : "cgroups", tv->n, tv->seen,
+			 task ? "CPU time in /proc" : "usage_usec in cpu.stat", TASKVIEW_FOLLOW,
+			 task ? "pid=TID, cpu=-1" : "PERF_FLAG_PID_CGROUP per CPU",
+			 tv->note[0] ? "; " : "", tv->note);
 }
