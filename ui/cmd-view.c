@@ -150,7 +150,7 @@ const struct command ui_cmd_view_entry = {
     .args = {ARG_VIEW},
     .flags = COMMAND_SCREEN,
     .exec = exec_view,
-    .help = "switch view (table, offcore, help, messages, probe, spikes, tasks, cgroups, cpus)",
+    .help = "switch view (table, offcore, help, messages, probe, spikes, tasks, cgroups)",
 };
 
 const struct command ui_cmd_help_entry = {
