@@ -34,6 +34,8 @@ enum taskview_kind app_taskview_kind(const struct app_ctx *app, bool *filtered);
 int app_taskview_set_count(struct app_ctx *app, int n, char *err, size_t errlen);
 int app_taskview_count(const struct app_ctx *app);
 void app_taskview_fit(struct app_ctx *app, int rows);
+/* While @held the counted set stays as it is (a recording's rows are those of its header). */
+void app_taskview_hold(struct app_ctx *app, bool held);
 /* One line on what the view shows and how it is counted (the view's title). */
 void app_taskview_status(const struct app_ctx *app, char *buf, size_t len);
 

@@ -131,6 +131,13 @@ check "Esc from the task list: the CPU table" wait_for '^CPU ' 6
 check "Esc from the task list: the task title is gone" wait_gone '^tasks: the busiest' 4
 keys ":view tasks" Enter
 check ":view tasks opens the list" wait_for '^tasks: the busiest' 6
+# a recording's rows are those of its header: the list holds still while it runs
+keys ":record $T_TMP/tv.jsonl" Enter
+sleep 0.5
+keys Escape
+check "Esc while recording: refused, saying why" wait_for 'recording counts stay while it runs' 4
+check "Esc while recording: the task rows stay" pane_has '^tasks: the busiest'
+keys ":stop" Enter
 keys ":view cpus" Enter
 check ":view cpus returns to the CPU table" wait_for '^CPU ' 6
 

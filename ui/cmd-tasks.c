@@ -4,11 +4,21 @@
 #include "app.h"
 #include "command.h"
 #include "options.h"
+#include "recorder.h"
 #include "taskview.h"
 #include "uistate.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A recording's rows are those of its header: they stay while it runs. */
+static bool recording(struct app_ctx *app, char *err, size_t errlen)
+{
+	if (!recorder_active(app))
+		return false;
+	snprintf(err, errlen, "the rows a recording counts stay while it runs (:stop it first)");
+	return true;
+}
 
 int ui_taskview_show(struct app_ctx *app, int view, char *err, size_t errlen)
 {
@@ -21,6 +31,8 @@ int ui_taskview_show(struct app_ctx *app, int view, char *err, size_t errlen)
 	/* the same list again (T twice) returns to the CPUs */
 	if (want != TASKVIEW_OFF && want == now && !filtered && u->vs.view == view)
 		want = TASKVIEW_OFF;
+	if ((want != TASKVIEW_OFF || now != TASKVIEW_OFF) && recording(app, err, errlen))
+		return -1;
 	if (want == TASKVIEW_OFF) {
 		if (app_taskview_close(app, err, errlen) < 0)
 			return -1;
@@ -44,8 +56,9 @@ bool ui_taskview_back(struct app_ctx *app)
 	if (now == TASKVIEW_OFF || u->prompting)
 		return false;
 	char err[320];
-	int rc = filtered ? app_taskview_open(app, now, err, sizeof(err))
-			  : app_taskview_close(app, err, sizeof(err));
+	int rc = recording(app, err, sizeof(err)) ? -1
+		 : filtered			  ? app_taskview_open(app, now, err, sizeof(err))
+						  : app_taskview_close(app, err, sizeof(err));
 	if (rc < 0)
 		snprintf(app->status, sizeof(app->status), "%.250s", err);
 	else if (!filtered)
@@ -61,6 +74,10 @@ bool ui_taskview_enter(struct app_ctx *app, char *err, size_t errlen, int *rc)
 	if (app_taskview_kind(app, &filtered) == TASKVIEW_OFF || filtered ||
 	    (u->vs.view != views_find("tasks") && u->vs.view != views_find("cgroups")))
 		return false;
+	if (recording(app, err, errlen)) {
+		*rc = -1;
+		return true;
+	}
 	const struct snapshot *snap = u->shown.snap;
 	if (!snap || snap->nrows <= 0 || !u->shown.row_keys) {
 		snprintf(err, errlen, "no row to open yet");

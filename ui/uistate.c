@@ -12,6 +12,7 @@
 #include "mode.h"
 #include "output.h"
 #include "probe.h"
+#include "recorder.h"
 #include "replay.h"
 #include "taskview.h"
 #include "textutil.h"
@@ -430,6 +431,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	if (u->vs.view == views_find("tasks") || u->vs.view == views_find("cgroups")) {
 		char line[512];
 		app_taskview_fit(app, c->h - 12); /* header, title, table head, total, legend */
+		app_taskview_hold(app, recorder_active(app));
 		app_taskview_status(app, line, sizeof(line));
 		ui_text_clear(u);
 		ui_text_add(u, ROLE_LEGEND, "%s", line);

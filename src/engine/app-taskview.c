@@ -44,6 +44,7 @@ struct taskview {
 	struct cg_usage *cgs, *cgs_prev;
 	size_t ncgs, ncgs_prev, cgs_cap;
 	unsigned scans;
+	bool held;	     /* the set stays (a recording runs) */
 	unsigned since_scan; /* frames since the list was last scanned */
 	long budget;	     /* descriptors a set may use, read at each scan */
 	int saved_unit;	     /* the row unit before the view */
@@ -436,8 +437,8 @@ static void tv_frame(struct observer *o, struct app_ctx *app, const struct frame
 {
 	(void)f;
 	struct taskview *tv = o->state;
-	if (!tv || tv->kind == TASKVIEW_OFF || tv->filtered)
-		return;
+	if (!tv || tv->kind == TASKVIEW_OFF || tv->filtered || tv->held)
+		return; /* a recording keeps the rows it started with */
 	char err[320];
 	char before[sizeof(tv->note)];
 	snprintf(before, sizeof(before), "%s", tv->note);
@@ -597,6 +598,13 @@ int app_taskview_count(const struct app_ctx *app)
 {
 	const struct taskview *tv = app_observer_state(app, "taskview");
 	return tv ? tv->want : 0;
+}
+
+void app_taskview_hold(struct app_ctx *app, bool held)
+{
+	struct taskview *tv = app_observer_state(app, "taskview");
+	if (tv)
+		tv->held = held;
 }
 
 void app_taskview_fit(struct app_ctx *app, int rows)
