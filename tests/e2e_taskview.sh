@@ -88,6 +88,10 @@ check ":cpus with task rows: refused with a reason" wait_for 'cpus: this run cou
 next_frame
 check ":cpus with task rows: the rows stay tasks (no CPU row mixed in)" no_cpu_rows
 check ":cpus with task rows: still running (ticks advance)" next_frame
+keys "?"
+wait_for 'pmutop help' 4 >/dev/null
+keys Escape
+check "Esc from help opened in the task view: back to the task view" wait_for '^tasks: the busiest' 4
 
 # --- Enter: the selected task on each CPU ------------------------------------------------------
 keys ":sort cpu" Enter

@@ -380,11 +380,18 @@ void ui_state_key(struct app_ctx *app, int key)
 		prompt_key(app, key);
 		return;
 	}
-	if (key == KEYS_ESC && ui_taskview_back(app))
+	/* the task view: Esc (or q, as in a text view) goes back a step */
+	if ((key == KEYS_ESC || key == 'q') &&
+	    (u->vs.view == views_find("tasks") || u->vs.view == views_find("cgroups")) &&
+	    ui_taskview_back(app))
 		return;
 	/* text views close with Esc or q */
 	if (u->vs.view != VIEWS_TABLE && (key == KEYS_ESC || key == 'q')) {
-		u->vs.view = VIEWS_TABLE;
+		enum taskview_kind tk = app_taskview_kind(app, NULL);
+		/* back to the task view when its rows are counted */
+		u->vs.view = tk == TASKVIEW_TASKS     ? views_find("tasks")
+			     : tk == TASKVIEW_CGROUPS ? views_find("cgroups")
+						      : VIEWS_TABLE;
 		u->vs.scroll = 0;
 		return;
 	}
