@@ -166,4 +166,15 @@ fi
 
 keys q
 quit_check "task view"
+
+# --- the descriptor budget: a list longer than RLIMIT_NOFILE allows is cut, saying so ------------
+keys "clear; (ulimit -n 100; '$BIN' -m sw -i 1s --no-rc -c 'set tasks 50'); echo \"EXIT=\$?\"" Enter
+wait_for '^ +all ' 10 >/dev/null
+keys T
+check "ulimit -n 100, :set tasks 50: the list is cut, the title says why" \
+	wait_for 'of 50 tasks counted: [0-9]+ descriptors each, [0-9]+ left under RLIMIT_NOFILE' 8
+check "ulimit -n 100: the cut list still counts (task rows shown)" wait_for '^TASK ' 4
+keys q
+keys q
+quit_check "task view under ulimit -n 100"
 t_done
