@@ -18,8 +18,9 @@ sh -c 'while :; do :; done' &
 LOOP=$!
 T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null")
 sched_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
-# within A B TOL: |A - B| <= TOL * B
-within() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(not abs(a - b) <= t * b)" "$@"; }
+# within A B TOL: |A - B| <= TOL * B, or 1 % of a core: the window's edges are found by polling
+# the screen (50 ms steps through tmux), so on a loaded machine the two windows differ a little
+within() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(not abs(a - b) <= max(t * b, 0.01))" "$@"; }
 # task_rows: the table's rows between its head and the all row
 task_rows() { pane | awk '/^TASK /{ t = 1; next } t && /^ +all /{ exit } t && NF > 3'; }
 # counted_col: the counted % of each row, drawn order (5th metric from the right: a command
@@ -64,7 +65,7 @@ b=$(sched_ns $LOOP) tb=$(date +%s%N)
 sh_p=$(python3 -c "print($sum / $n / 100 if $n else 0)")
 sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "task view: sh[$LOOP] share pmutop $sh_p ($n frames), /proc/$LOOP/schedstat $sh_s"
-check "the loop's CPU share in the task view within 5 % of /proc's (pmutop $sh_p, /proc $sh_s)" \
+check "the loop's CPU share in the task view within 5 % (or 1 % of a core) of /proc's (pmutop $sh_p, /proc $sh_s)" \
 	within "$sh_p" "$sh_s" 0.05
 
 # --- sort by a column: the rows in descending order of it ----------------------------------------
@@ -126,7 +127,7 @@ b=$(sched_ns $LOOP) tb=$(date +%s%N)
 sh_c=$(python3 -c "print($sum / $n / 100 if $n else 0)")
 sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "per CPU: sh[$LOOP] shares summed over CPUs $sh_c, /proc $sh_s"
-check "per CPU: the loop's shares on its CPUs add up to /proc's within 5 % (pmutop $sh_c, /proc $sh_s)" \
+check "per CPU: the loop's shares on its CPUs add up to /proc's within 5 % or 1 % of a core (pmutop $sh_c, /proc $sh_s)" \
 	within "$sh_c" "$sh_s" 0.05
 keys Escape
 check "Esc from the per-CPU rows: back to the task list" wait_for '^tasks: the busiest' 6
