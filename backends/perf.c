@@ -28,8 +28,9 @@ struct perf_group {
 
 struct perf_row {
 	int cpu;
-	int pid;       /* the thread counted (cpu -1), -1: the CPU */
-	int cgroup_fd; /* the cgroup counted on the CPU (PERF_FLAG_PID_CGROUP), -1: none */
+	int pid;	 /* the thread counted (cpu -1), -1: the CPU */
+	bool pid_on_cpu; /* the thread counted on cpu only (pid = TID, cpu = N) */
+	int cgroup_fd;	 /* the cgroup counted on the CPU (PERF_FLAG_PID_CGROUP), -1: none */
 	bool offline;
 	bool gone; /* its thread ended: offline for good, never reopened (its id may be reused) */
 	uint64_t last; /* a task row's first count at the last read: a row that stood still is
@@ -159,7 +160,8 @@ static int sys_perf_event_open(struct perf_event_attr *attr, const struct perf_r
 			       int group_fd)
 {
 	if (row->pid >= 0)
-		return (int)syscall(SYS_perf_event_open, attr, row->pid, -1, group_fd,
+		return (int)syscall(SYS_perf_event_open, attr, row->pid,
+				    row->pid_on_cpu ? row->cpu : -1, group_fd,
 				    PERF_FLAG_FD_CLOEXEC);
 	if (row->cgroup_fd >= 0)
 		return (int)syscall(SYS_perf_event_open, attr, row->cgroup_fd, row->cpu, group_fd,
@@ -488,6 +490,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 		struct perf_row *row = &p->rows[r];
 		row->cpu = req->cpus[r];
 		row->pid = req->pids ? req->pids[r] : -1;
+		row->pid_on_cpu = req->pid_on_cpu;
 		row->cgroup_fd = req->cgroup_fds ? req->cgroup_fds[r] : -1;
 		row->ngroups = ngroups;
 		row->groups = calloc((size_t)ngroups, sizeof(*row->groups));
@@ -660,10 +663,12 @@ static void task_times(struct perf_priv *p, int r, struct raw_count *out, const 
 		/* a tick the counter did not run at all (a cgroup's event is enabled while another
 		 * cgroup runs on the CPU) keeps the last share: its count of 0 stands for the tick
 		 */
-		double share = !den || drun >= den ? 1.0
-			       : drun		   ? (double)drun / (double)den
-			       : t->share > 0	   ? t->share
-						   : 1.0;
+		/* a thread counted on one CPU runs there only part of its time: its count is what
+		 * it did there, never scaled up (its running share is not multiplexing) */
+		double share = p->req.pid_on_cpu || !den || drun >= den ? 1.0
+			       : drun					? (double)drun / (double)den
+			       : t->share > 0				? t->share
+									: 1.0;
 		t->share = share;
 		t->enabled = c->enabled;
 		t->running = c->running;

@@ -149,6 +149,7 @@ struct session_config {
 	 * capture), NULL: row_cpus. The caller keeps it for the session's life. */
 	const int *row_ncpus;
 	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
+	bool pid_on_cpu; /* a thread's row counts it on the row's CPU only (pid = TID, cpu = N) */
 };
 
 /* The compiled formulas of a mode's metrics. */

@@ -81,6 +81,7 @@ struct backend_req {
 	const int *cgroup_fds;
 	bool inherit;		  /* a task's children count too, from its exec on (-- CMD) */
 	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
+	bool pid_on_cpu;	  /* a thread's row counts it on the row's CPU (cpu = N, not -1) */
 };
 
 /* Per (row, event): did it open, and if not why. */

@@ -36,6 +36,7 @@ struct target {
 	struct row_key *keys; /* [nkeys]: kind ROWS_TASK (label comm[pid]) or ROWS_CGROUP (path) */
 	bool inherit;	      /* -- CMD, -p, -u: threads and children started later count into the
 			       * task that started them */
+	bool pid_on_cpu; /* a task row counts its thread on row_cpu only (pid = TID, cpu = N) */
 	/* -- CMD */
 	pid_t child;	   /* the command, 0 none */
 	int go_fd;	   /* the pipe the child waits on before its exec, -1 once released */
@@ -86,5 +87,9 @@ int app_target_from_recording(struct app_ctx *app);
 void app_target_release(struct app_ctx *app);
 /* perf stat's summary of -- CMD: each event's total over the run and the command's status. */
 void app_target_summary(struct app_ctx *app, FILE *out);
+/* Counts @t instead of what is counted now (the task view's tasks or cgroups, or TARGET_CPUS:
+ * the CPUs chosen again): the counters are reopened on its rows, time and seq go on. @t becomes
+ * the run's (the old target is freed); on failure nothing changes and @t stays the caller's. */
+int app_swap_target(struct app_ctx *app, struct target *t, char *err, size_t errlen);
 
 #endif

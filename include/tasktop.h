@@ -78,4 +78,16 @@ int tasktop_scan(struct tasktop *t, uint64_t now_ns, char *err, size_t errlen);
 const struct tasktop_cpu *tasktop_cpu(const struct tasktop *t, int cpu);
 size_t tasktop_bytes(const struct tasktop *t);
 
+/* One task of the last scan with its CPU time since the scan before. */
+struct tasktop_busy {
+	int pid, tid;
+	uint64_t ticks;			 /* utime + stime delta, clock ticks */
+	char comm[TASKTOP_RAW_COMM_MAX]; /* raw (escape before printing) */
+};
+/* The busiest tasks of the last scan, at most @max into @out, most ticks first: those that ran
+ * since the scan before, and of the rest those in @keep (tids; the same count first). Ties keep
+ * @keep's tasks first, then the lower tid. Returns how many; *@seen gets the tasks scanned. */
+size_t tasktop_busiest(const struct tasktop *t, const int *keep, size_t nkeep,
+		       struct tasktop_busy *out, size_t max, size_t *seen);
+
 #endif

@@ -80,6 +80,16 @@ void ui_text_add(struct ui_state *u, int role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Loads theme @name (or the next/prev one). */
 int ui_theme_set(struct app_ctx *app, const char *name, char *err, size_t errlen);
+/* :view tasks, cgroups, cpus (or table): the task or cgroup list (again: back to the CPUs), or
+ * the CPUs counted again (ui/cmd-tasks.c). */
+int ui_taskview_show(struct app_ctx *app, int view, char *err, size_t errlen);
+/* Esc in the task or cgroup view: from one per CPU back to the list, from the list to the CPUs.
+ * True when it was the task view's. */
+bool ui_taskview_back(struct app_ctx *app);
+/* Enter in the task or cgroup list: the selected row per CPU. True when it was the list's. */
+bool ui_taskview_enter(struct app_ctx *app, char *err, size_t errlen, int *rc);
+/* Binds :set tasks to the screen. */
+void ui_taskview_bind(void);
 /* Runs a slice of a running cache probe (after a tick). */
 void ui_probe_advance(struct app_ctx *app);
 

@@ -138,6 +138,9 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
  * indices. */
 void views_table_order(const struct snapshot *snap, const char *const *core_type,
 		       const struct view_state *vs, int *order);
+/* The table (the main view's rows) between @top and @bottom: for views that add a line to it. */
+int views_draw_table(struct canvas *c, int top, int bottom, const struct view_input *in,
+		     struct view_state *vs);
 /* Column names of the table for :sort and < > (metrics, then "cpu"). */
 int views_sort_column(const struct snapshot *snap, const char *name);
 

@@ -192,7 +192,7 @@ static const struct {
      "show ascii: only on the screen, not in batch mode"},
     {__LINE__, "set nosuch 1", -1, "",
      "unknown option \"nosuch\" (options: interval, mode, cpus, attrib, error, stat, "
-     "flight-files, flight-bytes, self, theme, running, group, ascii)"},
+     "flight-files, flight-bytes, self, theme, running, group, ascii, tasks)"},
 };
 
 /* Control lines (the agent's stdin) reach only the commands marked for them. */

@@ -209,6 +209,49 @@ static void check_live(void)
 	tasktop_free(&t);
 }
 
+/* The task view's list: utime + stime deltas between the fixtures tasks-a and tasks-b, read off
+ * their stat files (fields 14 + 15): 101 +60, 300 +50, 100 +40, 301 +40, 600 +30 (new), 500 +7
+ * (new), 251 +4 (a tid reused: start time 655 -> 990), 700 +3 (new), 1 +2; 250 and 77 ran 0. */
+static void check_busiest(void)
+{
+	struct tasktop t;
+	char err[256] = "";
+	if (point_to("tasks-a") < 0) {
+		SKIP("cannot make a symbolic link under /tmp");
+		return;
+	}
+	CHECK(tasktop_init(&t, tmp_root, 4, 0, 0, err, sizeof(err)) == 0, "%s", err);
+	struct tasktop_busy b[16];
+	size_t seen = 0;
+	CHECK_INT(tasktop_scan(&t, 1000000000ull, err, sizeof(err)), 1);
+	CHECK_INT(tasktop_busiest(&t, NULL, 0, b, 16, &seen), 0); /* one scan: no deltas yet */
+	point_to("tasks-b");
+	CHECK_INT(tasktop_scan(&t, 2000000000ull, err, sizeof(err)), 1);
+	static const struct {
+		int tid;
+		unsigned long long ticks;
+	} all[] = {{101, 60}, {300, 50}, {100, 40}, {301, 40}, {600, 30},
+		   {500, 7},  {251, 4},	 {700, 3},  {1, 2}};
+	size_t n = tasktop_busiest(&t, NULL, 0, b, 16, &seen);
+	CHECK_INT(n, sizeof(all) / sizeof(all[0])); /* the tasks that ran, no idle one */
+	CHECK_INT(seen, t.ncur);
+	for (size_t i = 0; i < n && i < sizeof(all) / sizeof(all[0]); i++)
+		CHECK(b[i].tid == all[i].tid && b[i].ticks == all[i].ticks,
+		      "rank %zu: tid %d ticks %llu", i, b[i].tid, (unsigned long long)b[i].ticks);
+	CHECK_STR(b[0].comm, "a) b) (c");
+	CHECK_INT(b[0].pid, 100);
+	/* the top 3; a kept task wins a tie (301 before 100), an idle kept one comes last */
+	int keep[] = {301, 77};
+	n = tasktop_busiest(&t, keep, 2, b, 3, &seen);
+	CHECK_INT(n, 3);
+	CHECK(n == 3 && b[0].tid == 101 && b[1].tid == 300 && b[2].tid == 301,
+	      "top 3 with 301 kept");
+	n = tasktop_busiest(&t, keep, 2, b, 16, &seen);
+	CHECK_INT(n, 10);
+	CHECK(n == 10 && b[9].tid == 77 && b[9].ticks == 0, "the idle kept task last");
+	tasktop_free(&t);
+}
+
 int main(void)
 {
 	char err[64];
@@ -220,6 +263,7 @@ int main(void)
 	} else {
 		check_fixtures(300, excluded, sizeof(excluded) / sizeof(excluded[0]));
 		check_fixtures(0, included, sizeof(included) / sizeof(included[0]));
+		check_busiest();
 		char link[256];
 		snprintf(link, sizeof(link), "%s/proc", tmp_root);
 		unlink(link);

@@ -46,6 +46,9 @@ static int exec_drill(const struct command_ctx *ctx, int argc, char **argv, char
 		snprintf(err, errlen, "drill: expected down or up, not \"%.40s\"", way);
 		return -1;
 	}
+	int rc;
+	if (!up && ui_taskview_enter(app, err, errlen, &rc))
+		return rc;
 	if (u->vs.view != VIEWS_TABLE) {
 		snprintf(err, errlen, "drill: works on the table (Esc returns to it)");
 		return -1;

@@ -56,7 +56,11 @@ static int exec_select(const struct command_ctx *ctx, int argc, char **argv, cha
 		snprintf(err, errlen, "CPU %ld is not shown", cpu);
 		return -1;
 	}
-	int rows = u->vs.view == VIEWS_TABLE ? app->ncpus : u->ntext;
+	bool table = u->vs.view == VIEWS_TABLE || u->vs.view == views_find("tasks") ||
+		     u->vs.view == views_find("cgroups"); /* the task views draw the table */
+	int rows = !table	   ? u->ntext
+		   : u->shown.snap ? u->shown.snap->nrows /* rows summed by task or cgroup */
+				   : app->ncpus;
 	if (u->vs.scroll > rows - 1)
 		u->vs.scroll = rows - 1;
 	if (u->vs.scroll < 0)

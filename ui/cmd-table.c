@@ -84,4 +84,5 @@ void ui_add_commands(void)
 	(void)options_bind_screen("running", set_running, show_running);
 	(void)options_bind_screen("group", set_group, show_group);
 	(void)options_bind_screen("ascii", set_ascii, show_ascii);
+	ui_taskview_bind();
 }

@@ -3,6 +3,7 @@
 #include "app.h"
 #include "command.h"
 #include "mode.h"
+#include "taskview.h"
 #include "uistate.h"
 #include "watch.h"
 #include <stdio.h>
@@ -61,6 +62,12 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		    u, ROLE_HELP_TEXT, "%s",
 		    "Drill-down (a mode with drill =): Enter opens that mode on the selected "
 		    "CPU (:drill), Backspace goes back (:drill up)");
+		ui_text_add(
+		    u, ROLE_HELP_TEXT, "%s",
+		    "Task view (T, :view tasks; :view cgroups): the busiest tasks (or cgroup "
+		    "v2 groups), each counted; sort with < > or :sort COLUMN (COLUMN+ "
+		    "ascending, cpu: busiest first); Enter: the selected one on each CPU; Esc: "
+		    "back; :set tasks N (0: as many as fit)");
 		ui_text_add(u, ROLE_HELP_TEXT, "Command-line options: see pmutop --help");
 	}
 	u->vs.view = views_find("help");
@@ -105,6 +112,9 @@ static int exec_view(const struct command_ctx *ctx, int argc, char **argv, char 
 	}
 	if (v == views_find("help"))
 		return show_help(ctx->app, NULL, err, errlen);
+	if (v == views_find("tasks") || v == views_find("cgroups") || v == views_find("cpus") ||
+	    v == VIEWS_TABLE)
+		return ui_taskview_show(ctx->app, v, err, errlen);
 	if (v == views_find("messages")) {
 		show_messages(ctx->app);
 		return 0;
@@ -143,7 +153,7 @@ const struct command ui_cmd_view_entry = {
     .args = {ARG_VIEW},
     .flags = COMMAND_SCREEN,
     .exec = exec_view,
-    .help = "switch view (table, offcore, help, messages, probe, spikes)",
+    .help = "switch view (table, offcore, help, messages, probe, spikes, tasks, cgroups)",
 };
 
 const struct command ui_cmd_help_entry = {

@@ -12,7 +12,9 @@
 #include "mode.h"
 #include "output.h"
 #include "probe.h"
+#include "recorder.h"
 #include "replay.h"
+#include "taskview.h"
 #include "textutil.h"
 #include "ui.h"
 #include "watch.h"
@@ -378,9 +380,18 @@ void ui_state_key(struct app_ctx *app, int key)
 		prompt_key(app, key);
 		return;
 	}
+	/* the task view: Esc (or q, as in a text view) goes back a step */
+	if ((key == KEYS_ESC || key == 'q') &&
+	    (u->vs.view == views_find("tasks") || u->vs.view == views_find("cgroups")) &&
+	    ui_taskview_back(app))
+		return;
 	/* text views close with Esc or q */
 	if (u->vs.view != VIEWS_TABLE && (key == KEYS_ESC || key == 'q')) {
-		u->vs.view = VIEWS_TABLE;
+		enum taskview_kind tk = app_taskview_kind(app, NULL);
+		/* back to the task view when its rows are counted */
+		u->vs.view = tk == TASKVIEW_TASKS     ? views_find("tasks")
+			     : tk == TASKVIEW_CGROUPS ? views_find("cgroups")
+						      : VIEWS_TABLE;
 		u->vs.scroll = 0;
 		return;
 	}
@@ -424,6 +435,14 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	const struct frame *f = u->shown.snap ? &u->shown : NULL; /* the frame it holds */
 	const struct snapshot *snap = f ? f->snap : NULL;
 	watch_want_owners(app, u->vs.view == views_find("counters")); /* kept fresh while shown */
+	if (u->vs.view == views_find("tasks") || u->vs.view == views_find("cgroups")) {
+		char line[512];
+		app_taskview_fit(app, c->h - 12); /* header, title, table head, total, legend */
+		app_taskview_hold(app, recorder_active(app));
+		app_taskview_status(app, line, sizeof(line));
+		ui_text_clear(u);
+		ui_text_add(u, ROLE_LEGEND, "%s", line);
+	}
 	if (u->vs.view == views_find("counters")) {
 		ui_text_clear(u);
 		watch_lines(app, f, add_counter_line, u);

@@ -23,6 +23,7 @@ static const struct {
 static const struct {
 	const char *key, *command;
 } default_bindings[] = {
+    /* clang-format off */
     {"q", "quit"},
     {"space", "toggle-pause"},
     {"m", "mode next"},
@@ -36,6 +37,7 @@ static const struct {
     {"F", "freeze"},
     {"S", "view spikes"},
     {"W", "view counters"},
+    {"T", "view tasks"},
     {"?", "help"},
     {"F1", "help"},
     {"h", "help"},
@@ -52,6 +54,7 @@ static const struct {
     {"backspace", "drill up"},
     {"left", "select left"},
     {"right", "select right"},
+    /* clang-format on */
 };
 
 /* Keys a replay adds: , and . step a tick, [ and ] change the speed, g/G start/end, ' next mark. */

@@ -632,6 +632,9 @@ static const struct option_def option_table[] = {
      OPTION_SCREEN | OPTION_SET, .complete = "on off"},
     {"ascii", LONG_ONLY, NULL, "on: ASCII bars and sparklines (serial consoles)",
      OPTION_SCREEN | OPTION_SET, .complete = "on off"},
+    {"tasks", LONG_ONLY, NULL,
+     "tasks or cgroups the task view (T, :view tasks) lists: 1..256, 0 as many as fit",
+     OPTION_SCREEN | OPTION_SET, .complete = "0 10 20 50 100 200"},
 };
 #define NOPTIONS (sizeof(option_table) / sizeof(option_table[0]))
 

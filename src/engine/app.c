@@ -1016,6 +1016,7 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 		cfg.cgroup_fds = app->target.row_cgroup;
 		cfg.inherit = app->target.inherit;
 		cfg.row_ncpus = app->target.row_ncpus;
+		cfg.pid_on_cpu = app->target.pid_on_cpu;
 		cfg.exec_pending = &app->exec_pending;
 	}
 	return session_new(&cfg, err, errlen);
@@ -1706,4 +1707,60 @@ void app_free(struct app_ctx *app)
 	app->messages = NULL;
 	app->cpus = app->core_type = NULL;
 	app->nmessages = app->message_head = 0;
+}
+
+int app_swap_target(struct app_ctx *app, struct target *t, char *err, size_t errlen)
+{
+	if (t->nrows > APP_MAX_ROWS) {
+		snprintf(err, errlen, "%d counter rows: at most %d", t->nrows, APP_MAX_ROWS);
+		return -1;
+	}
+	int *cpus = malloc(APP_MAX_ROWS * sizeof(int)),
+	    *old_cpus = malloc(APP_MAX_ROWS * sizeof(int));
+	if (!cpus || !old_cpus) {
+		free(cpus), free(old_cpus);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	struct target old = app->target;
+	int old_n = app->ncpus, n = 0;
+	memcpy(old_cpus, app->cpus, (size_t)old_n * sizeof(int));
+	app->target = *t;
+	if (t->kind == TARGET_CPUS) {
+		n = app_mode_rows(app, mode_find(app->modes, app->mode_name), cpus, err, errlen);
+	} else {
+		int cpu0 = cpuset_next(&app->cpus_chosen, 0);
+		for (int r = 0; r < t->nrows; r++) /* a task row encodes for the first CPU's PMU */
+			cpus[r] = t->kind == TARGET_TASKS && !t->pid_on_cpu ? (cpu0 < 0 ? 0 : cpu0)
+									    : t->row_cpu[r];
+		n = t->nrows;
+	}
+	struct session *s = NULL;
+	if (n >= 0) {
+		memcpy(app->cpus, cpus, (size_t)n * sizeof(int));
+		app->ncpus = n;
+		fill_core_types(app);
+		s = new_session(app, err, errlen);
+	}
+	struct session_mode mode = app->mode;
+	if (s)
+		session_continue(s, app->session); /* time and seq go on */
+	if (!s || session_set_mode(s, &mode, err, errlen) < 0) {
+		session_free(s);
+		app->target = old;
+		app->ncpus = old_n;
+		memcpy(app->cpus, old_cpus, (size_t)old_n * sizeof(int));
+		fill_core_types(app);
+		free(cpus), free(old_cpus);
+		return -1;
+	}
+	session_free(app->session); /* its counters on the old cgroups close first */
+	app->session = s;
+	if (!old.child) /* a run of CPUs never set its descriptors (0 is stdin) */
+		old.go_fd = old.pidfd = -1;
+	target_free(&old);
+	app->mode_started_tick = app->ticks;
+	notify_mode(app);
+	free(cpus), free(old_cpus);
+	return 0;
 }

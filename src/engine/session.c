@@ -180,6 +180,7 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	    .pids = s->cfg.pids,
 	    .cgroup_fds = s->cfg.cgroup_fds,
 	    .inherit = s->cfg.inherit,
+	    .pid_on_cpu = s->cfg.pid_on_cpu,
 	    .exec_pending = s->cfg.exec_pending,
 	};
 	if (ops->open(&nb, &req, err, errlen) < 0) {

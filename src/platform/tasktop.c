@@ -318,3 +318,58 @@ int tasktop_scan(struct tasktop *t, uint64_t now_ns, char *err, size_t errlen)
 	t->scans++;
 	return 1;
 }
+
+static bool kept(const int *keep, size_t nkeep, int tid)
+{
+	for (size_t i = 0; i < nkeep; i++)
+		if (keep[i] == tid)
+			return true;
+	return false;
+}
+
+/* More ticks first, then a kept task, then the lower tid. */
+static bool busier(const struct tasktop_busy *a, bool akept, const struct tasktop_busy *b,
+		   bool bkept)
+{
+	if (a->ticks != b->ticks)
+		return a->ticks > b->ticks;
+	if (akept != bkept)
+		return akept;
+	return a->tid < b->tid;
+}
+
+size_t tasktop_busiest(const struct tasktop *t, const int *keep, size_t nkeep,
+		       struct tasktop_busy *out, size_t max, size_t *seen)
+{
+	size_t n = 0;
+	bool out_kept[max ? max : 1];
+	*seen = t->ncur;
+	for (size_t i = 0; i < t->ncur && max; i++) {
+		const struct tasktop_task *k = &t->cur[i];
+		const struct tasktop_task *p = t->scans > 1 ? find_prev(t, k->tid) : NULL;
+		uint64_t d = 0;
+		if (p && p->start == k->start)
+			d = k->ticks >= p->ticks ? k->ticks - p->ticks : 0;
+		else if (t->scans > 1)
+			d = k->ticks; /* born during the interval */
+		bool kk = kept(keep, nkeep, k->tid);
+		if (!d && !kk)
+			continue;
+		struct tasktop_busy b = {.pid = k->pid, .tid = k->tid, .ticks = d};
+		memcpy(b.comm, k->comm, sizeof(b.comm));
+		/* insertion into the sorted top @max */
+		size_t at = n;
+		while (at > 0 && busier(&b, kk, &out[at - 1], out_kept[at - 1]))
+			at--;
+		if (at >= max)
+			continue;
+		size_t last = n < max ? n : max - 1;
+		memmove(&out[at + 1], &out[at], (last - at) * sizeof(out[0]));
+		memmove(&out_kept[at + 1], &out_kept[at], (last - at) * sizeof(out_kept[0]));
+		out[at] = b;
+		out_kept[at] = kk;
+		if (n < max)
+			n++;
+	}
+	return n;
+}

@@ -635,15 +635,23 @@ static void view_table(struct canvas *c, int top, int bottom, const struct view_
 	draw_table(c, top, bottom, in, vs);
 }
 
+int views_draw_table(struct canvas *c, int top, int bottom, const struct view_input *in,
+		     struct view_state *vs)
+{
+	return draw_table(c, top, bottom, in, vs);
+}
+
 static const struct view_def view_table_def = {"table", "per-CPU metrics (the main view)",
 					       view_table};
 /* the other views, each defined in its file (src/view/view-*.c) */
 extern const struct view_def view_offcore_def, view_help_def, view_messages_def, view_probe_def,
-    view_spikes_def, view_counters_def;
+    view_spikes_def, view_counters_def, view_tasks_def, view_cgroups_def;
+static const struct view_def view_cpus_def = {"cpus", "back to counting the CPUs (the main view)",
+					      view_table};
 
 static const struct view_def *const view_defs[] = {
-    &view_table_def, &view_offcore_def, &view_help_def,	    &view_messages_def,
-    &view_probe_def, &view_spikes_def,	&view_counters_def,
+    &view_table_def,  &view_offcore_def,  &view_help_def,  &view_messages_def, &view_probe_def,
+    &view_spikes_def, &view_counters_def, &view_tasks_def, &view_cgroups_def,  &view_cpus_def,
 };
 
 const struct view_def *views_at(int i)

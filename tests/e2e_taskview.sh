@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# e2e_taskview.sh: the task and cgroup view on the real screen (tmux): T lists the busiest tasks,
+# each counted with pid=TID, cpu=-1; a busy loop's CPU share there against the scheduler's own
+# count of its time (/proc/PID/schedstat); sorting by a column; :cpus refused while task rows are
+# shown; Enter counts the loop on each CPU (its CPUs' shares add up to /proc's); Esc goes back;
+# a cgroup v2 group the test makes, with the loop moved in, listed by :view cgroups.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
+
+if ! timeout 20 "$BIN" -b -n 1 -i 100 --no-rc -e task-clock -p $$ >/dev/null 2>&1; then
+	skip "perf_event_open cannot count a task here (perf_event_paranoid, no CAP_PERFMON)"
+	t_done
+fi
+tmux_open 150 44
+
+sh -c 'while :; do :; done' &
+LOOP=$!
+T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null")
+sched_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
+# within A B TOL: |A - B| <= TOL * B, or 1 % of a core: the window's edges are found by polling
+# the screen (50 ms steps through tmux), so on a loaded machine the two windows differ a little
+within() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(not abs(a - b) <= max(t * b, 0.01))" "$@"; }
+# task_rows: the table's rows between its head and the all row
+task_rows() { pane | awk '/^TASK /{ t = 1; next } t && /^ +all /{ exit } t && NF > 3'; }
+# counted_col: the counted % of each row, drawn order (5th metric from the right: a command
+# name may hold blanks)
+counted_col() { task_rows | awk '{ print $(NF - 4) }'; }
+no_cpu_rows() { ! task_rows | grep -qE '^ +[0-9]+ '; }
+# frame_no: the header's tick number (#N)
+frame_no() { pane | sed -n 's/.*| #\([0-9]*\).*/\1/p' | head -1; }
+# next_frame: waits until the tick number changes (at most 6 s)
+next_frame() {
+	local f0 i
+	f0=$(frame_no)
+	for ((i = 0; i < 120; i++)); do
+		[ "$(frame_no)" != "$f0" ] && [ -n "$(frame_no)" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# cell ROWLABEL COLUMN: the value of column COLUMN (1 = the first metric) in the row whose key is
+# ROWLABEL (the key column is right-aligned: the label is the first word)
+cell() {
+	pane | awk -v k="$1" -v c="$2" '$1 == k { print $(c + 1); exit }'
+}
+
+check "the table appears (mode sw)" start -m sw -i 1s --no-rc
+keys T
+check "T opens the task view: its title says how tasks are counted" \
+	wait_for '^tasks: the busiest [0-9]+ of [0-9]+ .*pid=TID, cpu=-1' 8
+check "the busy loop is listed as sh[$LOOP]" wait_for "^ *sh\[$LOOP\] " 8
+check "the table's key column is TASK" pane_has '^TASK '
+
+# --- its share (sw's counted %: cpu-clock of the task over the interval) against /proc -------
+next_frame
+a=$(sched_ns $LOOP) ta=$(date +%s%N)
+sum=0 n=0
+for i in 1 2 3 4 5 6; do
+	next_frame || break
+	v=$(cell "sh[$LOOP]" 2)
+	[ -n "$v" ] && sum=$(python3 -c "print($sum + float('$v'))") && n=$((n + 1))
+done
+b=$(sched_ns $LOOP) tb=$(date +%s%N)
+sh_p=$(python3 -c "print($sum / $n / 100 if $n else 0)")
+sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
+echo "task view: sh[$LOOP] share pmutop $sh_p ($n frames), /proc/$LOOP/schedstat $sh_s"
+check "the loop's CPU share in the task view within 5 % (or 1 % of a core) of /proc's (pmutop $sh_p, /proc $sh_s)" \
+	within "$sh_p" "$sh_s" 0.05
+
+# --- sort by a column: the rows in descending order of it ----------------------------------------
+keys ":sort counted" Enter
+next_frame
+next_frame
+col=$(counted_col)
+echo "sorted by counted: $(echo $col | tr '\n' ' ')"
+check "sort counted: the task rows in descending order ($(echo $col | tr '\n' ' '))" \
+	python3 -c 'import sys; v=[float(x) for x in sys.argv[1:]]; sys.exit(not (len(v) >= 2 and v == sorted(v, reverse=True)))' $col
+keys ":sort counted+" Enter
+next_frame
+next_frame
+col=$(counted_col)
+check "sort counted+: ascending ($(echo $col | tr '\n' ' '))" \
+	python3 -c 'import sys; v=[float(x) for x in sys.argv[1:]]; sys.exit(not (len(v) >= 2 and v == sorted(v)))' $col
+
+# --- :cpus while task rows are shown: refused, the rows stay tasks, no crash -----------------
+keys ":cpus 0" Enter
+check ":cpus with task rows: refused with a reason" wait_for 'cpus: this run counts tasks, not CPUs' 4
+next_frame
+check ":cpus with task rows: the rows stay tasks (no CPU row mixed in)" no_cpu_rows
+check ":cpus with task rows: still running (ticks advance)" next_frame
+keys "?"
+wait_for 'pmutop help' 4 >/dev/null
+keys Escape
+check "Esc from help opened in the task view: back to the task view" wait_for '^tasks: the busiest' 4
+
+# --- Enter: the selected task on each CPU ------------------------------------------------------
+keys ":sort cpu" Enter
+picked=no
+for try in 1 2 3 4 5; do
+	next_frame
+	k=$(pane | awk -v k="sh[$LOOP]" '/^TASK /{ t = 1; i = 0; next } t && $1 == k { print i; exit } t { i++ }')
+	[ -n "$k" ] || continue
+	keys ":select top" Enter
+	for ((j = 0; j < k; j++)); do keys ":select down" Enter; done
+	keys Enter
+	if wait_for "^task .* counted on each CPU" 4 >/dev/null; then
+		if pane_has "^task sh\[$LOOP\] counted on each CPU"; then
+			picked=yes
+			break
+		fi
+		keys Escape # another row was picked: the list changed under the selection
+		wait_for '^tasks: the busiest' 4 >/dev/null
+	fi
+done
+check "Enter on sh[$LOOP] counts it on each CPU (pid=TID, cpu=N)" [ $picked = yes ]
+check "Enter: a row per CPU, keyed by CPU number" wait_for '^ +0 .*$' 4
+next_frame
+a=$(sched_ns $LOOP) ta=$(date +%s%N)
+sum=0 n=0
+for i in 1 2 3 4; do
+	next_frame || break
+	v=$(pane | awk '/^TASK /{ t = 1; next } t && /^ +all /{ exit } t && $1 ~ /^[0-9]+$/ { s += $3 } END { print s + 0 }')
+	sum=$(python3 -c "print($sum + float('$v'))") && n=$((n + 1))
+done
+b=$(sched_ns $LOOP) tb=$(date +%s%N)
+sh_c=$(python3 -c "print($sum / $n / 100 if $n else 0)")
+sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
+echo "per CPU: sh[$LOOP] shares summed over CPUs $sh_c, /proc $sh_s"
+check "per CPU: the loop's shares on its CPUs add up to /proc's within 5 % or 1 % of a core (pmutop $sh_c, /proc $sh_s)" \
+	within "$sh_c" "$sh_s" 0.05
+keys Escape
+check "Esc from the per-CPU rows: back to the task list" wait_for '^tasks: the busiest' 6
+keys Escape
+check "Esc from the task list: the CPU table" wait_for '^CPU ' 6
+check "Esc from the task list: the task title is gone" wait_gone '^tasks: the busiest' 4
+keys ":view tasks" Enter
+check ":view tasks opens the list" wait_for '^tasks: the busiest' 6
+# a recording's rows are those of its header: the list holds still while it runs
+keys ":record $T_TMP/tv.jsonl" Enter
+sleep 0.5
+keys Escape
+check "Esc while recording: refused, saying why" wait_for 'recording counts stay while it runs' 4
+check "Esc while recording: the task rows stay" pane_has '^tasks: the busiest'
+keys ":stop" Enter
+keys ":view cpus" Enter
+check ":view cpus returns to the CPU table" wait_for '^CPU ' 6
+
+# --- cgroups: a group the test makes with the loop moved in ------------------------------------
+CGROOT=$(awk '$3 == "cgroup" && $4 ~ /perf_event/ { print $2; exit }' /proc/self/mounts)
+[ -n "$CGROOT" ] || CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+CG=pmutop-tv-$$
+if [ -z "$CGROOT" ] || ! mkdir "$CGROOT/$CG" 2>/dev/null; then
+	skip "no cgroup hierarchy to make a group in here (not root, or no cgroup mount)"
+elif ! [ -e "$CGROOT/$CG/cpu.stat" ]; then
+	rmdir "$CGROOT/$CG"
+	skip "the cgroup hierarchy has no cpu.stat (not cgroup v2): the cgroup list reads it"
+else
+	T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null; rmdir '$CGROOT/$CG' 2>/dev/null")
+	echo $LOOP >"$CGROOT/$CG/cgroup.procs"
+	keys ":view cgroups" Enter
+	check ":view cgroups: its title" wait_for '^cgroups: the busiest [0-9]+ of [0-9]+' 8
+	check ":view cgroups: the group with the loop is listed" wait_for "^ *$CG " 8
+	keys Escape
+	check "Esc from the cgroup list: the CPU table" wait_for '^CPU ' 6
+fi
+
+keys q
+quit_check "task view"
+
+# --- the descriptor budget: a list longer than RLIMIT_NOFILE allows is cut, saying so ------------
+keys "clear; (ulimit -n 100; '$BIN' -m sw -i 1s --no-rc -c 'set tasks 50'); echo \"EXIT=\$?\"" Enter
+wait_for '^ +all ' 10 >/dev/null
+keys T
+check "ulimit -n 100, :set tasks 50: the list is cut, the title says why" \
+	wait_for 'of 50 tasks counted: [0-9]+ descriptors each, [0-9]+ left under RLIMIT_NOFILE' 8
+check "ulimit -n 100: the cut list still counts (task rows shown)" wait_for '^TASK ' 4
+keys q
+keys q
+quit_check "task view under ulimit -n 100"
+t_done
