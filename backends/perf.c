@@ -2,6 +2,7 @@
 /* perf.c: system-wide per-CPU counting with perf_event_open, one group per CPU (or per set). */
 #include "encode.h"
 #include "family.h"
+#include "perfring.h"
 #include "procirq.h"
 #include "source.h"
 #include <dirent.h>
@@ -52,6 +53,16 @@ struct proc_source {
 
 static uint64_t monotonic_ns(void);
 
+/* A row's samples drained from its ring and not yet read as ticks: a circular queue. */
+struct sample_queue {
+	size_t cap, head, len;
+	uint64_t *t;	     /* [cap] sample time, monotonic ns */
+	struct raw_count *c; /* [cap * nevents] cumulative counts */
+	bool *gap;	     /* [cap]: a sample the ring lost (no counts) */
+	uint64_t last_t;     /* the newest sample queued or read: older ones are dropped */
+	uint64_t drained;    /* samples this row's last drain added */
+};
+
 struct perf_priv {
 	bool exec_pending; /* the command waits for its exec: its leaders enable on exec */
 	struct proc_source proc;
@@ -64,6 +75,12 @@ struct perf_priv {
 	int cur_set;
 	uint64_t *readbuf;
 	size_t readbuf_len;
+	/* the sampling ring path: a cpu-clock leader per row sampling its group */
+	bool ring;
+	unsigned ring_pages;
+	struct perfring *rings;	    /* [row] */
+	struct sample_queue *queue; /* [row] */
+	uint64_t *lost;		    /* [row] samples lost */
 };
 
 static const struct {
@@ -160,6 +177,11 @@ static int sys_perf_event_open(struct perf_event_attr *attr, const struct perf_r
 
 static void close_row(struct perf_priv *p, struct perf_row *row)
 {
+	if (p->ring) {
+		int r = (int)(row - p->rows);
+		perfring_close(&p->rings[r]);
+		p->queue[r].len = 0;
+	}
 	for (int e = 0; e < p->req.nevents; e++)
 		if (row->fds[e] >= 0) {
 			close(row->fds[e]);
@@ -227,6 +249,21 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 {
 	struct perf_row *row = &p->rows[r];
 	int opened = 0;
+	if (p->ring) {
+		/* the sampling leader heads the row's one group: the mode's events are members */
+		if (perfring_open(&p->rings[r], row->cpu, p->req.sample_ns, p->ring_pages) < 0) {
+			if (errno == ENODEV) {
+				row->offline = true;
+				return 0;
+			}
+			for (int e = 0; e < p->req.nevents; e++)
+				set_status(b, r, e, errno, "the sampling ring did not open");
+			return 0;
+		}
+		row->groups[0].leader_fd = p->rings[r].fd;
+		p->queue[r].len = 0;
+		p->queue[r].last_t = monotonic_ns();
+	}
 	for (int e = 0; e < p->req.nevents; e++) {
 		struct event_encoding *enc = &p->enc[r * p->req.nevents + e];
 		if (!b->status[r * b->nevents + e].encoding[0] ||
@@ -264,6 +301,10 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		}
 		attr.sample_period = 0;
 		attr.freq = 0;
+		if (p->ring) { /* a group's events share their leader's clock */
+			attr.use_clockid = 1;
+			attr.clockid = CLOCK_MONOTONIC;
+		}
 		int fd = sys_perf_event_open(&attr, row, alone ? -1 : g->leader_fd);
 		if (fd < 0) {
 			int err = errno;
@@ -378,6 +419,17 @@ static void perf_close(struct backend *b)
 	free(p->cpus);
 	free(p->core_type);
 	free(p->readbuf);
+	if (p->queue)
+		for (int r = 0; r < p->req.ncpus; r++) {
+			free(p->queue[r].t);
+			free(p->queue[r].c);
+			free(p->queue[r].gap);
+		}
+	free(p->queue);
+	free(p->rings);
+	free(p->lost);
+	b->lost = NULL;
+	b->ring = false;
 	if (p->proc.fd >= 0)
 		close(p->proc.fd);
 	free(p->proc.buf);
@@ -386,6 +438,223 @@ static void perf_close(struct backend *b)
 	free(p->proc.field);
 	free(p);
 	b->priv = NULL;
+}
+
+static void add_warning(struct backend *b, const char *text)
+{
+	if (b->nwarnings < (int)(sizeof(b->warnings) / sizeof(b->warnings[0])))
+		snprintf(b->warnings[b->nwarnings++], sizeof(b->warnings[0]), "%s", text);
+}
+
+/* Whether --sample takes the ring path: asked for, or (auto) a period under PERFRING_AUTO_NS;
+ * only CPU rows whose events count together in one group and none read from /proc/stat can
+ * be sampled by a leader (a warning says why not when the ring was asked for). */
+static bool ring_wanted(struct backend *b, struct perf_priv *p)
+{
+	const struct backend_req *req = &p->req;
+	if (!req->sample_ns || req->sample_path == PERFRING_READ)
+		return false;
+	if (req->sample_path == PERFRING_AUTO && req->sample_ns >= PERFRING_AUTO_NS)
+		return false;
+	const char *why = NULL;
+	if (req->pids || req->cgroup_fds)
+		why = "it samples CPUs, not tasks or cgroups";
+	else if (req->nsets > 1 || req->singletons)
+		why = "the mode's events do not count together in one group";
+	for (int i = 0; !why && i < req->nevents * req->ncpus; i++)
+		if (p->enc[i].procfs && b->status[i].encoding[0])
+			why = "the mode reads /proc/stat, which no sample carries";
+	if (why && req->sample_path == PERFRING_RING) {
+		char w[192];
+		snprintf(w, sizeof(w), "--sample-path ring: read() instead: %s", why);
+		add_warning(b, w);
+	}
+	return !why;
+}
+
+/* Allocates the rings and queues; a first ring that cannot open (no mmap, no permission)
+ * leaves the read() path with a warning. Returns -1 only when out of memory. */
+static int ring_setup(struct backend *b, struct perf_priv *p)
+{
+	int n = p->req.nevents, nc = p->req.ncpus;
+	uint64_t drain = p->req.drain_ns ? p->req.drain_ns : 1000000000ULL;
+	double per_s = 1e9 / (double)p->req.sample_ns;
+	p->ring_pages =
+	    perfring_pages(per_s * (double)perfring_record_bytes((unsigned)n + 1), drain);
+	struct perfring probe;
+	int cpu = -1;
+	for (int r = 0; r < nc && cpu < 0; r++)
+		cpu = p->rows[r].cpu;
+	if (perfring_open(&probe, cpu, p->req.sample_ns, p->ring_pages) < 0) {
+		char w[192];
+		snprintf(w, sizeof(w), "sampling ring: %s: read() instead", strerror(errno));
+		add_warning(b, w);
+		return 0;
+	}
+	perfring_close(&probe);
+	p->rings = calloc((size_t)nc, sizeof(*p->rings));
+	p->queue = calloc((size_t)nc, sizeof(*p->queue));
+	p->lost = calloc((size_t)nc, sizeof(*p->lost));
+	if (!p->rings || !p->queue || !p->lost)
+		return -1;
+	/* a queue holds two drains of samples, at least 64 */
+	double want = 2.0 * per_s * (double)drain / 1e9 + 64;
+	size_t cap = want > 1 << 20 ? 1 << 20 : (size_t)want;
+	for (int r = 0; r < nc; r++) {
+		struct sample_queue *q = &p->queue[r];
+		p->rings[r].fd = -1;
+		q->cap = cap;
+		q->t = calloc(cap, sizeof(*q->t));
+		q->c = calloc(cap * (size_t)(n ? n : 1), sizeof(*q->c));
+		q->gap = calloc(cap, sizeof(*q->gap));
+		if (!q->t || !q->c || !q->gap)
+			return -1;
+	}
+	/* a read() of a group carries the leader too */
+	free(p->readbuf);
+	p->readbuf_len = 3 + 2 * ((size_t)n + 1);
+	p->readbuf = calloc(p->readbuf_len, sizeof(uint64_t));
+	if (!p->readbuf)
+		return -1;
+	p->ring = true;
+	b->ring = true;
+	b->lost = p->lost;
+	return 0;
+}
+
+struct drain_ctx {
+	struct perf_priv *p;
+	int row;
+};
+
+/* The next free entry of a row's queue; a full queue drops its oldest (counted lost). */
+static size_t queue_push(struct perf_priv *p, int r)
+{
+	struct sample_queue *q = &p->queue[r];
+	if (q->len == q->cap) {
+		q->head = (q->head + 1) % q->cap;
+		q->len--;
+		p->lost[r]++;
+	}
+	size_t i = (q->head + q->len) % q->cap;
+	q->len++;
+	q->drained++;
+	return i;
+}
+
+static void on_sample(void *ctx, const struct perfring_sample *smp)
+{
+	struct drain_ctx *d = ctx;
+	struct perf_priv *p = d->p;
+	struct sample_queue *q = &p->queue[d->row];
+	if (smp->time_ns <= q->last_t)
+		return; /* taken before the read the ticks go on from */
+	const struct perf_group *g = &p->rows[d->row].groups[0];
+	int n = p->req.nevents;
+	size_t i = queue_push(p, d->row);
+	struct raw_count *c = &q->c[i * (size_t)n];
+	for (int e = 0; e < n; e++)
+		c[e] = (struct raw_count){0, 0, 0};
+	for (uint32_t k = 0; k < smp->nr; k++)
+		for (int m = 0; m < g->nmembers; m++)
+			if (g->ids[m] == smp->vals[2 * k + 1])
+				c[g->event_index[m]] = (struct raw_count){
+				    smp->vals[2 * k], smp->enabled, smp->running};
+	q->t[i] = smp->time_ns;
+	q->gap[i] = false;
+	q->last_t = smp->time_ns;
+}
+
+/* Samples the kernel could not write: as many gaps in the row's ticks (at most a queue). */
+static void on_lost(void *ctx, uint64_t lost)
+{
+	struct drain_ctx *d = ctx;
+	struct perf_priv *p = d->p;
+	struct sample_queue *q = &p->queue[d->row];
+	p->lost[d->row] += lost;
+	for (uint64_t k = 0; k < lost && k < q->cap; k++) {
+		size_t i = queue_push(p, d->row);
+		q->gap[i] = true;
+		q->t[i] = q->last_t;
+	}
+}
+
+static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_count *out,
+		      bool *present);
+
+/* Drains every row's ring; returns the ticks ready: the fewest samples queued on a row that
+ * counts. A row whose ring stays empty while others fill is checked: a CPU gone offline. */
+static int perf_queued(struct backend *b)
+{
+	struct perf_priv *p = b->priv;
+	if (!p->ring)
+		return -1;
+	static const struct perfring_cb cb = {on_sample, on_lost};
+	size_t most = 0;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct drain_ctx d = {p, r};
+		p->queue[r].drained = 0;
+		if (!p->rows[r].offline && p->rings[r].fd >= 0)
+			perfring_drain(&p->rings[r], &cb, &d);
+		if (p->queue[r].len > most)
+			most = p->queue[r].len;
+	}
+	size_t ready = SIZE_MAX;
+	int n = p->req.nevents;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct perf_row *row = &p->rows[r];
+		if (row->offline || row->groups[0].leader_fd < 0)
+			continue;
+		if (p->queue[r].len == 0 && most >= 2) {
+			struct raw_count tmp[n ? n : 1];
+			bool pr[n ? n : 1];
+			if (read_group(p, &row->groups[0], tmp, pr) < 0) {
+				close_row(p, row);
+				row->offline = true;
+				continue;
+			}
+		}
+		if (p->queue[r].len < ready)
+			ready = p->queue[r].len;
+	}
+	if (ready == SIZE_MAX)
+		return most > 0;
+	return ready > INT_MAX ? INT_MAX : (int)ready;
+}
+
+/* One tick from the queues: each counting row's oldest sample; false when a row has none. */
+static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *present, bool *offline,
+			uint64_t *t_ns)
+{
+	int n = p->req.nevents;
+	for (int r = 0; r < p->req.ncpus; r++)
+		if (!p->rows[r].offline && p->rows[r].groups[0].leader_fd >= 0 &&
+		    p->queue[r].len == 0)
+			return false;
+	uint64_t t = 0;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct perf_row *row = &p->rows[r];
+		struct sample_queue *q = &p->queue[r];
+		bool *pr = present + (size_t)r * n;
+		memset(pr, 0, (size_t)n * sizeof(bool));
+		offline[r] = row->offline;
+		if (row->offline || row->groups[0].leader_fd < 0)
+			continue;
+		size_t i = q->head;
+		q->head = (q->head + 1) % q->cap;
+		q->len--;
+		if (q->t[i] > t)
+			t = q->t[i];
+		if (q->gap[i])
+			continue; /* lost: not counted this tick */
+		const struct raw_count *c = &q->c[i * (size_t)n];
+		for (int e = 0; e < n; e++) {
+			out[(size_t)r * n + e] = c[e];
+			pr[e] = c[e].enabled != 0 || c[e].value != 0;
+		}
+	}
+	*t_ns = t ? t : monotonic_ns();
+	return true;
 }
 
 static int perf_open(struct backend *b, const struct backend_req *req, char *err, size_t errlen)
@@ -475,6 +744,10 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 		}
 	}
 	fit_nofile(b, p);
+	if (ring_wanted(b, p) && ring_setup(b, p) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	for (int r = 0; r < nc; r++) {
 		total_opened += open_row(b, p, r);
 		for (int e = 0; e < n && !first_reason[0]; e++)
@@ -482,7 +755,11 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 				snprintf(first_reason, sizeof(first_reason), "%s: %s",
 					 p->events[e].name, b->status[r * n + e].reason);
 	}
-	snprintf(b->description, sizeof(b->description), "perf_event");
+	if (p->ring)
+		snprintf(b->description, sizeof(b->description),
+			 "perf_event, sampling ring every %.6g ms", (double)req->sample_ns / 1e6);
+	else
+		snprintf(b->description, sizeof(b->description), "perf_event");
 	if (total_opened == 0) {
 		snprintf(err, errlen, "no event could be counted on any CPU (%s)",
 			 first_reason[0] ? first_reason : "no events");
@@ -631,7 +908,14 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 	(void)errlen;
 	struct perf_priv *p = b->priv;
 	int n = p->req.nevents;
+	if (p->ring && read_queued(p, out, present, offline, t_ns))
+		return 0;
 	*t_ns = monotonic_ns();
+	if (p->ring) /* a read now (the priming read): older samples are dropped */
+		for (int r = 0; r < p->req.ncpus; r++) {
+			p->queue[r].len = 0;
+			p->queue[r].last_t = *t_ns;
+		}
 	for (int r = 0; r < p->req.ncpus; r++) {
 		struct perf_row *row = &p->rows[r];
 		struct raw_count *o = out + (size_t)r * n;
@@ -699,4 +983,5 @@ const struct source_ops source_perf_ops = {
     .read = perf_read,
     .select_set = perf_select_set,
     .close = perf_close,
+    .queued = perf_queued,
 };

@@ -168,6 +168,9 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen);
 /* The loop's tick in ms: the sample cadence, or the interval without one. */
 long app_tick_ms(const struct app_ctx *app);
+/* Ticks a sampling source has ready (its rings drained, without blocking); -1 when the source
+ * is read once per tick. */
+int app_queued(struct app_ctx *app);
 /* Sets the sample cadence (1 ms .. the interval; 0: the interval). */
 int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen);
 /* Replay pace: "2", "x2", "+", "-" (0.5 .. 16); only sources that can seek have one. */

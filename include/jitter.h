@@ -104,6 +104,12 @@ struct jitter {
 	bool cad_ready;
 	uint64_t cad_loop_t0;
 	char note[512];
+	/* the sampling ring path (perfring.h): samples lost per row, from the backend's counts */
+	bool ring;
+	uint64_t *lost_open;  /* [row] the backend's count when the window opened */
+	uint64_t *lost_win;   /* [row] lost in the last closed window */
+	uint64_t lost_total;  /* lost since the mode opened, all rows */
+	int64_t ring_last_ns; /* the last ring tick's sample time (cadence) */
 };
 
 /* Creates the jitter state for @app (app->jitter), registers its hook and the commands sample,

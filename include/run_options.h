@@ -73,6 +73,7 @@ struct options {
 	char **command;		 /* after --: the command counted from its exec, NULL none */
 	int ncommand;
 	bool help, version;
+	int sample_path; /* --sample-path: enum perfring_path (0 auto) */
 };
 
 #endif

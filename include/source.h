@@ -81,6 +81,11 @@ struct backend_req {
 	const int *cgroup_fds;
 	bool inherit;		  /* a task's children count too, from its exec on (-- CMD) */
 	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
+	/* --sample: the sample period (ns, 0 = no sub-interval sampling), the way it is taken
+	 * (enum perfring_path) and how often the engine drains what was sampled (ns) */
+	uint64_t sample_ns;
+	int sample_path;
+	uint64_t drain_ns;
 };
 
 /* Per (row, event): did it open, and if not why. */
@@ -114,6 +119,9 @@ struct source_ops {
 	/* Optional: the CPUs the source can show (recorded or simulated ones); without it the
 	 * engine uses the online CPUs of this machine. */
 	void (*cpus)(const void *inst, struct cpuset *out);
+	/* Optional (a sampling source): drains what was sampled without blocking and returns how
+	 * many ticks are ready for read() now; -1 when ticks are not sampled (read() takes one) */
+	int (*queued)(struct backend *b);
 };
 
 /* A source for the run: its operations and its own state. */
@@ -137,6 +145,9 @@ struct backend {
 	char description[128];	       /* "perf_event (software events only)" */
 	char warnings[4][192];	       /* messages for the log, set by open */
 	int nwarnings;
+	/* the sampling ring path (perfring.h) is active: ticks come from queued() */
+	bool ring;
+	const uint64_t *lost; /* [row]: samples the ring lost (PERF_RECORD_LOST), NULL: none */
 };
 
 /* Sim backend knobs (--sim-* options). */

@@ -7,6 +7,7 @@
 #include "endpoint.h"
 #include "manpage.h"
 #include "output.h"
+#include "perfring.h"
 #include "recorder.h"
 #include "rows.h"
 #include "textutil.h"
@@ -263,6 +264,17 @@ HANDLER(apply_sample)
 			 arg);
 		return -1;
 	}
+	return 0;
+}
+
+HANDLER(apply_sample_path)
+{
+	int p = perfring_path_parse(arg);
+	if (p < 0) {
+		snprintf(err, errlen, "--sample-path: \"%s\" is not ring, read or auto", arg);
+		return -1;
+	}
+	o->sample_path = p;
 	return 0;
 }
 
@@ -542,6 +554,11 @@ static const struct option_def option_table[] = {
      OPTION_CLI | OPTION_SCREEN, STR(agent)},
     {"sample", LONG_ONLY, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)",
      OPTION_CLI, FN(apply_sample)},
+    {"sample-path", LONG_ONLY, "ring|read|auto",
+     "how --sample counts on the perf source: ring (a cpu-clock leader per CPU writes its "
+     "group's counts into an mmap ring, no cross-CPU read), read (a read() of every CPU's group "
+     "per sample), auto (default: ring below 5ms)",
+     OPTION_CLI, FN(apply_sample_path), .complete = "ring read auto"},
     {"pin", LONG_ONLY, "CPU", "pin pmutop itself to CPU", OPTION_CLI, FN(apply_pin)},
     {"refresh", LONG_ONLY, "DURATION", "redraw/output cadence (same as -i)", OPTION_CLI,
      FN(apply_refresh)},

@@ -10,6 +10,7 @@
 #include "mode.h"
 #include "offcore.h"
 #include "paths.h"
+#include "perfring.h"
 #include "playback.h"
 #include "pmuevents.h"
 #include "replay.h"
@@ -114,6 +115,16 @@ static void machine_capability(struct app_ctx *app)
 	if (app->optional_missing[0] && n + 1 < len)
 		snprintf(cap + n, len - n, "%soptional %s not here", n ? "; " : "",
 			 app->optional_missing);
+	/* which way --sample counts (perfring.h) */
+	const struct backend *b = app->session ? session_backend(app->session) : NULL;
+	n = strlen(cap);
+	if (b && b->ops && b->ops->queued && app_tick_ms(app) < app->interval_ms && n + 1 < len)
+		snprintf(cap + n, len - n,
+			 b->ring
+			     ? "%ssampling path ring (a cpu-clock leader per CPU, no cross-CPU "
+			       "read)"
+			     : "%ssampling path read (a read() of every CPU's group per sample)",
+			 n ? "; " : "");
 }
 
 void app_want_self(struct app_ctx *app, bool wanted) { app->frame_wants_self = wanted; }
@@ -537,6 +548,8 @@ static int list_dropped(char *list, size_t len, const char *name, int on, int of
 	return 1;
 }
 
+static void apply_cadence(struct app_ctx *app);
+
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
 	/* a copy off the stack (142 KiB; session_set_mode may adjust it) */
@@ -551,6 +564,9 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 		return -1;
 	}
 	app->mode = *sm;
+	apply_cadence(app); /* the sampling ring path drains once per refresh */
+	for (int i = 0; i < session_backend(app->session)->nwarnings; i++)
+		app_log(app, MSG_WARN, "%s", session_backend(app->session)->warnings[i]);
 	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm->name);
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);
@@ -1007,6 +1023,12 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .core_pmu_type = app->core_type,
 	    .row_cpus = app->machine.aggregated_cpus,
 	    .slots = app->machine.slots,
+	    /* --sample: its period and path for a sampling source (perfring.h) */
+	    .sample_ns = app->sample_ms > 0 && app->sample_ms < app->interval_ms
+			     ? (uint64_t)app->sample_ms * 1000000ULL
+			     : 0,
+	    .sample_path = app->opt.sample_path,
+	    .drain_ns = (uint64_t)app->interval_ms * 1000000ULL,
 	};
 	if (app->target.kind != TARGET_CPUS) { /* a row per thread, or per (cgroup, CPU) */
 		cfg.pids = app->target.row_pid;
@@ -1136,6 +1158,9 @@ int app_follow_source_cpus(struct app_ctx *app, char *err, size_t errlen)
 
 uint64_t app_period_ns(const struct app_ctx *app)
 {
+	/* samples in rings: the loop drains them once per refresh */
+	if (app->session && session_backend(app->session)->ring)
+		return (uint64_t)app->interval_ms * 1000000ULL;
 	double ns = (double)app_tick_ms(app) * 1e6;
 	if (source_has(&app->source, SOURCE_CAP_SEEK) && app->speed > 0)
 		ns /= app->speed;
@@ -1185,7 +1210,15 @@ int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 			 app->interval_ms);
 		return -1;
 	}
+	long was = app->sample_ms;
 	app->sample_ms = ms;
+	/* a sampling source samples at the period it opened with: reopen the mode */
+	if (ms != was && app->session && session_backend(app->session)->ops &&
+	    session_backend(app->session)->ops->queued && app->opt.sample_path != PERFRING_READ &&
+	    app_run_mode(app, &app->mode, err, errlen) < 0) {
+		app->sample_ms = was;
+		return -1;
+	}
 	apply_cadence(app);
 	return 0;
 }
@@ -1587,6 +1620,13 @@ int app_tick(struct app_ctx *app, char *err, size_t errlen)
 				app->observers[i]->on_tick(app->observers[i], app, snap);
 	}
 	return rc;
+}
+
+int app_queued(struct app_ctx *app)
+{
+	return app->session && !source_has(&app->source, SOURCE_CAP_RECORDED)
+		   ? session_queued(app->session)
+		   : -1;
 }
 
 int app_next(struct app_ctx *app, char *err, size_t errlen)

@@ -125,6 +125,7 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 		fe->on_change(fe->ctx);
 	while (!app->quit && !r.done) {
 		struct loop_event ev;
+		int queued;
 		if (loop_wait(&app->loop, &ev) < 0)
 			break;
 		switch (ev.kind) {
@@ -173,6 +174,10 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 				stream_input(&r, &stream_fd); /* ticks come as the stream is read */
 			} else if (source_has(&app->source, SOURCE_CAP_STREAM)) {
 				drain(&r);
+			} else if ((queued = app_queued(app)) >= 0) {
+				/* a sampling source: every sample its rings hold, one tick each */
+				for (; queued > 0 && !r.done && !app->quit; queued--)
+					one_tick(&r);
 			} else {
 				one_tick(&r);
 			}

@@ -7,6 +7,7 @@
 #include "platform.h"
 #include "recorder.h"
 #include "safefile.h"
+#include "session.h"
 #include "textutil.h"
 #include <errno.h>
 #include <math.h>
@@ -129,8 +130,11 @@ static void layout_free(struct jitter *j)
 	j->acc = NULL;
 	free(j->cells);
 	free(j->shown);
+	free(j->lost_open);
+	free(j->lost_win);
 	j->cells = NULL;
 	j->shown = NULL;
+	j->lost_open = j->lost_win = NULL;
 	j->have_agg = false;
 	j->nrows = j->nevents = j->nmetrics = j->ncols = 0;
 	flight_free(j->flight);
@@ -139,6 +143,16 @@ static void layout_free(struct jitter *j)
 	if (j->attrib_ready)
 		attrib_free(&j->attrib);
 	j->attrib_ready = false;
+}
+
+/* The backend's lost-sample counts per row when samples come from rings, else NULL. */
+static const uint64_t *ring_lost(const struct jitter *j)
+{
+	const struct app_ctx *app = j->app;
+	if (!app->session)
+		return NULL;
+	const struct backend *b = session_backend(app->session);
+	return b->ring && b->lost && b->nrows == j->nrows ? b->lost : NULL;
 }
 
 static size_t window_samples(const struct app_ctx *app)
@@ -170,6 +184,9 @@ static void open_window(struct jitter *j)
 	a->pushed = false;
 	j->nwin = 0;
 	j->spikes_open = j->log.total;
+	const uint64_t *lost = ring_lost(j);
+	if (lost && j->lost_open)
+		memcpy(j->lost_open, lost, (size_t)j->nrows * sizeof(uint64_t));
 }
 
 /* Attribution reads /proc and sysfs of this machine: only for sources that count it. */
@@ -260,10 +277,16 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	a->names = calloc(ne, sizeof(*a->names));
 	j->cells = calloc((size_t)j->nrows * (size_t)j->ncols + 1, sizeof(*j->cells));
 	j->shown = calloc(mcells, sizeof(double));
+	j->lost_open = calloc(nr, sizeof(uint64_t));
+	j->lost_win = calloc(nr, sizeof(uint64_t));
+	j->ring = false;
+	j->lost_total = 0;
+	j->ring_last_ns = 0;
 	if (!a->value || !a->run_s || !a->counted || !a->scaled || !a->last || !a->offline ||
 	    !a->counts || !a->total_counts || !a->values || !a->total_values || !a->running ||
 	    !a->total_running || !a->age || !a->classes || !a->total_classes || !a->detail ||
-	    !a->snap_offline || !a->cpus || !a->names || !j->cells || !j->shown)
+	    !a->snap_offline || !a->cpus || !a->names || !j->cells || !j->shown || !j->lost_open ||
+	    !j->lost_win)
 		goto oom;
 	memcpy(a->cpus, snap->cpus, (size_t)j->nrows * sizeof(int));
 	memcpy(a->names, snap->event_names, (size_t)j->nevents * sizeof(*a->names));
@@ -410,6 +433,12 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	if (a->pushed)
 		window_stats(j);
 	j->window_interval_ms = j->nwin ? a->interval_s * 1000.0 / (double)j->nwin : 0;
+	const uint64_t *lost = ring_lost(j);
+	j->ring = lost != NULL;
+	for (int r = 0; lost && r < j->nrows; r++) {
+		j->lost_win[r] = lost[r] - j->lost_open[r];
+		j->lost_total += j->lost_win[r];
+	}
 	fill_shown(j, sums ? a->values : last->values);
 	j->have_agg = true;
 	j->windows++;
@@ -728,6 +757,29 @@ int jitter_unfreeze(struct app_ctx *app)
 
 /* --- the hook ------------------------------------------------------------------------------- */
 
+/* Samples from rings: the cadence is the kernel's, on the schedule of the sample period from
+ * the first sample on; a tick's lateness is its sample time past that schedule, and samples
+ * the ring lost are missed ticks. The loop's own wake-ups are not samples. */
+static void ring_cadence(struct jitter *j, const struct snapshot *snap)
+{
+	int64_t period = (int64_t)app_tick_ms(j->app) * 1000000;
+	int64_t t = (int64_t)llround(snap->time_s * 1e9);
+	if (!j->cad_ready || j->cad.period_ns != period || j->ring_last_ns == 0 ||
+	    t <= j->ring_last_ns) {
+		struct cadence_self self;
+		cadence_self_save(&j->cad, &self);
+		cadence_init(&j->cad, t - period, period);
+		cadence_self_restore(&j->cad, &self);
+		j->cad_loop_t0 = 0;
+		j->cad_ready = true;
+	}
+	/* expirations since the last sample: 1, more when samples were lost */
+	int64_t dt = j->ring_last_ns ? t - j->ring_last_ns : period;
+	uint64_t exp = dt > period ? (uint64_t)((dt + period / 2) / period) : 1;
+	cadence_tick(&j->cad, t, exp ? exp : 1);
+	j->ring_last_ns = t;
+}
+
 static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
 {
 	struct jitter *j = arg;
@@ -797,6 +849,8 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	}
 	if (j->flight_pending && snap->time_s >= j->flight_due_s)
 		flight_dump(app);
+	if (ring_lost(j))
+		ring_cadence(j, snap);
 	if (++j->nwin >= j->k)
 		close_window(j, snap);
 }
@@ -873,6 +927,10 @@ static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame
 {
 	const struct jitter *j = o->state;
 	const struct snapshot *snap = f->snap;
+	f->ring_lost =
+	    j->ring && j->have_agg && j->nrows == snap->nrows && j->lost_win && !f->row_keys
+		? j->lost_win
+		: NULL;
 	if (app->frame_wants_self) { /* a cadence report per frame: only for a reader */
 		jitter_status_line(app, f->self, sizeof(f->self));
 		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
@@ -984,6 +1042,8 @@ void jitter_loop_tick(struct app_ctx *app, const struct loop_event *ev)
 	struct jitter *j = J(app);
 	if (!j || ev->kind != LOOP_TICK)
 		return;
+	if (app->session && session_backend(app->session)->ring)
+		return; /* the samples' own times make the cadence (ring_cadence) */
 	int64_t period = (int64_t)app->loop.period_ns;
 	if (!j->cad_ready || j->cad.period_ns != period || j->cad_loop_t0 != app->loop.t0_ns) {
 		/* a new schedule restarts the lateness figures; the own-CPU figure keeps its
@@ -1096,7 +1156,11 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 	cadence_report((struct cadence *)&j->cad, &cr);
 	char mem[32], self[48] = "self n/a", late[96] = "late n/a";
 	fmt_bytes(jitter_bytes(j), mem, sizeof(mem));
-	if (cr.available)
+	if (cr.available && j->ring) /* the samples' lateness; lost ones are missed */
+		snprintf(late, sizeof(late), "ring late p99 %.2f max %.2f ms, lost %llu",
+			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
+			 (unsigned long long)j->lost_total);
+	else if (cr.available)
 		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms, missed %llu",
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
 			 (unsigned long long)cr.missed);
@@ -1195,6 +1259,8 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		for (int m = 0; m < j->nmetrics; m++)
 			cell_json(w, j->agg.metrics[m].name, &j->cells[r * j->ncols + m], ready);
 		output_json_end(w);
+		if (j->ring) /* samples the ring lost in the window: gaps in the statistics */
+			output_json_int(w, "lost", (long long)j->lost_win[r]);
 		return;
 	}
 	struct output_json *w = recp;
@@ -1233,6 +1299,9 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	output_json_int(w, "mem_bytes", (long long)jitter_bytes(j));
 	output_json_int(w, "cpu", cr.self_cpu);
 	output_json_int(w, "ticks", (long long)cr.ticks);
+	output_json_string(w, "path", j->ring ? "ring" : "read");
+	if (j->ring)
+		output_json_int(w, "lost", (long long)j->lost_total);
 	output_json_end(w);
 	if (j->flight_path[0])
 		output_json_string(w, "flight", j->flight_path);
