@@ -17,9 +17,9 @@
 
 /* Which way --sample takes its sub-interval counts. */
 enum perfring_path {
-	PERFRING_AUTO,	   /* the ring below PERFRING_AUTO_NS, read() above */
-	PERFRING_READ,	   /* a read() of every CPU's group per sample */
-	PERFRING_RING,	   /* the sampling ring, where the mode allows it */
+	PERFRING_AUTO, /* the ring below PERFRING_AUTO_NS, read() above */
+	PERFRING_READ, /* a read() of every CPU's group per sample */
+	PERFRING_RING, /* the sampling ring, where the mode allows it */
 	PERFRING_NPATHS
 };
 #define PERFRING_AUTO_NS 5000000ULL /* ns: shorter sample periods take the ring (auto) */
@@ -29,8 +29,8 @@ int perfring_path_parse(const char *name);
 
 /* The sample_type and read_format the ring's records are parsed with. */
 #define PERFRING_SAMPLE_TYPE (PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ)
-#define PERFRING_READ_FORMAT                                                                   \
-	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |  \
+#define PERFRING_READ_FORMAT                                                                       \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |     \
 	 PERF_FORMAT_ID)
 
 /* One PERF_RECORD_SAMPLE: the group's cumulative counts at @time_ns (the sampling clock,
