@@ -82,7 +82,7 @@ struct backend_req {
 	bool inherit;		  /* a task's children count too, from its exec on (-- CMD) */
 	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
 	/* --sample: the sample period (ns, 0 = no sub-interval sampling), the way it is taken
-	 * (enum perfring_path) and how often the engine drains what was sampled (ns) */
+	 * (enum perfring_path) and the longest time between two drains of what was sampled (ns) */
 	uint64_t sample_ns;
 	int sample_path;
 	uint64_t drain_ns;

@@ -549,6 +549,7 @@ static int list_dropped(char *list, size_t len, const char *name, int on, int of
 }
 
 static void apply_cadence(struct app_ctx *app);
+#define APP_RING_DRAINS 4 /* drains of the sampling rings per refresh */
 
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
@@ -1158,9 +1159,11 @@ int app_follow_source_cpus(struct app_ctx *app, char *err, size_t errlen)
 
 uint64_t app_period_ns(const struct app_ctx *app)
 {
-	/* samples in rings: the loop drains them once per refresh */
+	/* samples in rings: the loop drains them four times per refresh (draining reads memory,
+	 * no system call), so a window's frame comes at most a quarter of a refresh after its
+	 * last sample although the kernel's sampling timer drifts from the loop's */
 	if (app->session && session_backend(app->session)->ring)
-		return (uint64_t)app->interval_ms * 1000000ULL;
+		return (uint64_t)app->interval_ms * 1000000ULL / APP_RING_DRAINS;
 	double ns = (double)app_tick_ms(app) * 1e6;
 	if (source_has(&app->source, SOURCE_CAP_SEEK) && app->speed > 0)
 		ns /= app->speed;

@@ -121,6 +121,10 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 	if (stream_fd >= 0)
 		loop_watch(&app->loop, stream_fd);
 	one_tick(&r); /* the priming read */
+	/* samples in rings count from the priming read: the refresh that drains them starts
+	 * there, so each drain finds its window's last sample already written */
+	if (app_queued(app) >= 0)
+		loop_set_period(&app->loop, app_period_ns(app));
 	if (fe->on_change)
 		fe->on_change(fe->ctx);
 	while (!app->quit && !r.done) {
