@@ -56,11 +56,14 @@ static uint64_t monotonic_ns(void);
 /* A row's samples drained from its ring and not yet read as ticks: a circular queue. */
 struct sample_queue {
 	size_t cap, head, len;
-	uint64_t *t;	     /* [cap] sample time, monotonic ns */
-	struct raw_count *c; /* [cap * nevents] cumulative counts */
-	bool *gap;	     /* [cap]: a sample the ring lost (no counts) */
-	uint64_t last_t;     /* the newest sample queued or read: older ones are dropped */
-	uint64_t drained;    /* samples this row's last drain added */
+	uint64_t *t;		/* [cap] sample time, monotonic ns */
+	struct raw_count *c;	/* [cap * nevents] cumulative counts */
+	bool *gap;		/* [cap]: a sample the ring lost (no counts) */
+	uint64_t last_t;	/* the newest sample queued or read: older ones are dropped */
+	uint64_t drained;	/* samples this row's last drain added */
+	struct raw_count *last; /* [nevents] the row's counts of the last tick */
+	bool *last_present;	/* [nevents] */
+	uint64_t last_tick_t;	/* the time of the counts in last (ns) */
 };
 
 struct perf_priv {
@@ -424,6 +427,8 @@ static void perf_close(struct backend *b)
 			free(p->queue[r].t);
 			free(p->queue[r].c);
 			free(p->queue[r].gap);
+			free(p->queue[r].last);
+			free(p->queue[r].last_present);
 		}
 	free(p->queue);
 	free(p->rings);
@@ -507,7 +512,9 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 		q->t = calloc(cap, sizeof(*q->t));
 		q->c = calloc(cap * (size_t)(n ? n : 1), sizeof(*q->c));
 		q->gap = calloc(cap, sizeof(*q->gap));
-		if (!q->t || !q->c || !q->gap)
+		q->last = calloc((size_t)(n ? n : 1), sizeof(*q->last));
+		q->last_present = calloc((size_t)(n ? n : 1), sizeof(bool));
+		if (!q->t || !q->c || !q->gap || !q->last || !q->last_present)
 			return -1;
 	}
 	/* a read() of a group carries the leader too */
@@ -601,9 +608,20 @@ static int perf_queued(struct backend *b)
 	}
 	size_t ready = SIZE_MAX;
 	int n = p->req.nevents;
+	/* the ticks every row has sampled through: up to the oldest of the rows' newest samples */
+	uint64_t horizon = UINT64_MAX;
+	for (int r = 0; r < p->req.ncpus; r++)
+		if (!p->rows[r].offline && p->rows[r].groups[0].leader_fd >= 0 &&
+		    p->queue[r].last_t < horizon)
+			horizon = p->queue[r].last_t;
 	for (int r = 0; r < p->req.ncpus; r++) {
 		struct perf_row *row = &p->rows[r];
-		if (row->offline || row->groups[0].leader_fd < 0)
+		if (row->offline) { /* a CPU back online is reopened, its ring with it */
+			if (open_row(b, p, r) == 0 && row->offline)
+				continue;
+			memset(p->queue[r].last_present, 0, (size_t)(n ? n : 1) * sizeof(bool));
+		}
+		if (row->groups[0].leader_fd < 0)
 			continue;
 		if (p->queue[r].len == 0 && most >= 2) {
 			struct raw_count tmp[n ? n : 1];
@@ -614,46 +632,102 @@ static int perf_queued(struct backend *b)
 				continue;
 			}
 		}
-		if (p->queue[r].len < ready)
-			ready = p->queue[r].len;
+		struct sample_queue *q = &p->queue[r];
+		size_t upto = q->len; /* samples up to the horizon (the queue is in time order) */
+		while (upto && q->t[(q->head + upto - 1) % q->cap] > horizon + p->req.sample_ns / 2)
+			upto--;
+		if (upto < ready)
+			ready = upto;
 	}
 	if (ready == SIZE_MAX)
 		return most > 0;
 	return ready > INT_MAX ? INT_MAX : (int)ready;
 }
 
-/* One tick from the queues: each counting row's oldest sample; false when a row has none. */
+/*
+ * One tick from the queues. Each CPU's timer fires on its own, and a timer that fires late (a
+ * virtual CPU that did not run) writes one sample for two periods: ticks follow the samples'
+ * times, not their order. The tick is the earliest sample waiting; every row takes its samples
+ * up to half a period after it (the last one: counts are cumulative). A row without one there
+ * repeats its last counts (not counted this tick; the next tick's delta holds them), a lost
+ * sample is a tick not counted. False when no row has a sample.
+ */
 static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *present, bool *offline,
 			uint64_t *t_ns)
 {
 	int n = p->req.nevents;
-	for (int r = 0; r < p->req.ncpus; r++)
-		if (!p->rows[r].offline && p->rows[r].groups[0].leader_fd >= 0 &&
-		    p->queue[r].len == 0)
-			return false;
-	uint64_t t = 0;
+	uint64_t first = UINT64_MAX;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct sample_queue *q = &p->queue[r];
+		if (!p->rows[r].offline && q->len && q->t[q->head] < first)
+			first = q->t[q->head];
+	}
+	if (first == UINT64_MAX)
+		return false;
+	uint64_t upto = first + p->req.sample_ns / 2, t = first;
 	for (int r = 0; r < p->req.ncpus; r++) {
 		struct perf_row *row = &p->rows[r];
 		struct sample_queue *q = &p->queue[r];
+		struct raw_count *o = out + (size_t)r * n;
 		bool *pr = present + (size_t)r * n;
-		memset(pr, 0, (size_t)n * sizeof(bool));
 		offline[r] = row->offline;
-		if (row->offline || row->groups[0].leader_fd < 0)
+		if (row->offline || row->groups[0].leader_fd < 0) {
+			memset(pr, 0, (size_t)n * sizeof(bool));
 			continue;
-		size_t i = q->head;
-		q->head = (q->head + 1) % q->cap;
-		q->len--;
+		}
+		long taken = -1;
+		while (q->len && q->t[q->head] <= upto) {
+			taken = (long)q->head;
+			q->head = (q->head + 1) % q->cap;
+			q->len--;
+		}
+		if (taken < 0) {
+			/* no sample in this tick: its timer did not fire (the virtual CPU did not
+			 * run). The counts are spread linearly to the next sample, as a read() at
+			 * this time would have seen them; without a next one (lost) they repeat (a
+			 * delta of none, not counted). */
+			memcpy(o, q->last, (size_t)n * sizeof(*o));
+			memcpy(pr, q->last_present, (size_t)n * sizeof(bool));
+			size_t h = q->head;
+			if (q->len && !q->gap[h] && q->t[h] > q->last_tick_t &&
+			    first > q->last_tick_t) {
+				double f = (double)(first - q->last_tick_t) /
+					   (double)(q->t[h] - q->last_tick_t);
+				const struct raw_count *nx = &q->c[h * (size_t)n];
+				for (int e = 0; e < n; e++) {
+					if (!pr[e] || nx[e].value < o[e].value ||
+					    nx[e].enabled < o[e].enabled ||
+					    nx[e].running < o[e].running)
+						continue;
+					o[e].value +=
+					    (uint64_t)((double)(nx[e].value - o[e].value) * f);
+					o[e].enabled +=
+					    (uint64_t)((double)(nx[e].enabled - o[e].enabled) * f);
+					o[e].running +=
+					    (uint64_t)((double)(nx[e].running - o[e].running) * f);
+				}
+				memcpy(q->last, o, (size_t)n * sizeof(*o));
+				q->last_tick_t = first;
+			}
+			continue;
+		}
+		size_t i = (size_t)taken;
 		if (q->t[i] > t)
 			t = q->t[i];
-		if (q->gap[i])
-			continue; /* lost: not counted this tick */
-		const struct raw_count *c = &q->c[i * (size_t)n];
-		for (int e = 0; e < n; e++) {
-			out[(size_t)r * n + e] = c[e];
-			pr[e] = c[e].enabled != 0 || c[e].value != 0;
+		if (q->gap[i]) {
+			memset(pr, 0, (size_t)n * sizeof(bool)); /* lost: not counted */
+		} else {
+			const struct raw_count *c = &q->c[i * (size_t)n];
+			for (int e = 0; e < n; e++) {
+				o[e] = c[e];
+				pr[e] = c[e].enabled != 0 || c[e].value != 0;
+			}
 		}
+		memcpy(q->last, o, (size_t)n * sizeof(*o));
+		memcpy(q->last_present, pr, (size_t)n * sizeof(bool));
+		q->last_tick_t = q->t[i];
 	}
-	*t_ns = t ? t : monotonic_ns();
+	*t_ns = t;
 	return true;
 }
 
@@ -951,6 +1025,12 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 			task_times(p, out + (size_t)r * n, present + (size_t)r * n, *t_ns);
 	if (p->proc.used)
 		read_proc(b, p, out, present, offline, *t_ns);
+	for (int r = 0; p->ring && r < p->req.ncpus;
+	     r++) { /* what a tick without samples repeats */
+		memcpy(p->queue[r].last, out + (size_t)r * n, (size_t)n * sizeof(*out));
+		memcpy(p->queue[r].last_present, present + (size_t)r * n, (size_t)n * sizeof(bool));
+		p->queue[r].last_tick_t = *t_ns;
+	}
 	return 0;
 }
 

@@ -47,7 +47,8 @@ static uint64_t put(uint64_t pos, const void *rec, size_t len)
 static struct sample_rec sample(__u64 time, __u32 cpu, __u64 base)
 {
 	struct sample_rec s = {
-	    .header = {.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_KERNEL,
+	    .header = {.type = PERF_RECORD_SAMPLE,
+		       .misc = PERF_RECORD_MISC_KERNEL,
 		       .size = sizeof(struct sample_rec)},
 	    .time = time,
 	    .cpu = cpu,
@@ -152,7 +153,8 @@ static void check_wrap(void)
 		for (int k = 0; k < NR; k++) {
 			CHECK(v.s[i].vals[2 * k] == want[i]->cnt[k].value, "sample %d value %d", i,
 			      k);
-			CHECK(v.s[i].vals[2 * k + 1] == want[i]->cnt[k].id, "sample %d id %d", i, k);
+			CHECK(v.s[i].vals[2 * k + 1] == want[i]->cnt[k].id, "sample %d id %d", i,
+			      k);
 		}
 	}
 }

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# e2e_ringbuf.sh: --sample on the perf source, the sampling ring path against the read() path
+# on the same run window (two runs side by side, software events on this machine): window
+# totals, per-sample deltas, sample counts, lost samples, the capability line and the fallback.
+source "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+T=$T_TMP
+# the four software events per CPU, and per-sample metrics: the share of the sample's wall
+# time its cpu-clock counted (1 on every CPU, busy or idle: a timer) and the rates
+DEF="define eq c=perf::CPU-CLOCK,t=perf::TASK-CLOCK,s=perf::CONTEXT-SWITCHES,f=perf::PAGE-FAULTS clk=c/interval_ns;cs=s/interval;pf=f/interval"
+SAMPLE=2 REFRESH=500 N=4
+ARGS=(--no-rc -b -n $N -i $REFRESH --sample $SAMPLE --flight 0 -m sw -c "$DEF" -f json)
+
+# can this machine count per CPU at all (perf_event_paranoid, a container)?
+timeout 10 "$BIN" --no-rc -b -n 1 -i 100 -m sw -c "$DEF" -f json >"$T/probe.json" 2>"$T/probe.err" </dev/null
+if ! jq -e '.cpus[0].events.c.state == "ok"' "$T/probe.json" >/dev/null 2>&1; then
+	echo "SKIP: per-CPU software counters do not open here: $(head -c 200 "$T/probe.err")"
+	exit 77
+fi
+
+# a steady load seen by both runs: forks (page faults) and sleeps (context switches)
+load() { local end=$((SECONDS + 4)); while [ $SECONDS -lt $end ]; do /bin/true; sleep 0.002; done; }
+load &
+LOADPID=$!
+T_CLEANUPS+=("kill $LOADPID 2>/dev/null")
+timeout 30 "$BIN" "${ARGS[@]}" --sample-path ring >"$T/ring.json" 2>"$T/ring.err" </dev/null &
+RPID=$!
+timeout 30 "$BIN" "${ARGS[@]}" --sample-path read >"$T/read.json" 2>"$T/read.err" </dev/null
+RC_READ=$?
+wait $RPID
+RC_RING=$?
+kill $LOADPID 2>/dev/null
+wait $LOADPID 2>/dev/null
+
+# jqs FILE EXPR: the records of FILE (at least one) satisfy EXPR
+jqs() { jq -se "length > 0 and ($2)" "$1" >/dev/null || { echo "  $1: $(head -c 300 "$1") $(head -c 300 "${1%.json}.err")"; return 1; }; }
+check "the ring run exits 0 ($RC_RING)" [ $RC_RING = 0 ]
+check "the read run exits 0 ($RC_READ)" [ $RC_READ = 0 ]
+check "$N records each" jqs "$T/ring.json" "length == $N"
+check "$N records in the read run" jqs "$T/read.json" "length == $N"
+check "the ring run says path ring" jqs "$T/ring.json" 'all(.[]; .self.path == "ring")'
+check "the read run says path read" jqs "$T/read.json" 'all(.[]; .self.path == "read" and (.cpus[0] | has("lost") | not))'
+
+# Per sample: cpu-clock is a timer, so each sample's delta of c equals the sample's wall time
+# on every CPU, idle or busy, for both paths. For the ring, the time is the sample's own
+# timestamp and c the count the kernel wrote with it, on that CPU, so the median is 1 within
+# 0.5 %; p99 within 5 %: the CPUs' timers are not in phase (a tick's time is its latest sample)
+# and a virtual CPU that did not run for a few periods has its counts spread over them. For the
+# read() path, the time is taken before the reads of all CPUs and a cross-CPU read lands later
+# (the median within 2 %).
+check "ring: per-sample cpu-clock share median 1 (0.5 %), p99 within 5 %" jqs "$T/ring.json" \
+	'all(.[1:][].cpus[]; (.stats.clk.median - 1 | fabs) < 0.005 and (.stats.clk.p99 - 1 | fabs) < 0.05)'
+check "read: per-sample cpu-clock share median 1 (2 %)" jqs "$T/read.json" \
+	'all(.[1:][].cpus[]; (.stats.clk.median - 1 | fabs) < 0.02)'
+
+# Sample counts: each window holds refresh/sample samples; with none lost its interval is that
+# many sample periods (the kernel's timer: within 2 %), and the mean sample interval is the
+# period. The ring run lost nothing at 500 samples/s per CPU (its ring holds two refreshes).
+K=$((REFRESH / SAMPLE))
+check "ring: $K samples per window, interval $K periods (2 %), measured period $SAMPLE ms (2 %)" jqs "$T/ring.json" \
+	"all(.[]; .samples == $K and ((.interval_ms / ($K * $SAMPLE)) - 1 | fabs) < 0.02 and ((.self.measured_ms / $SAMPLE) - 1 | fabs) < 0.02)"
+check "ring: no sample lost (per CPU and in total), ticks $((N * K))" jqs "$T/ring.json" \
+	"all(.[]; all(.cpus[]; .lost == 0) and .self.lost == 0) and .[-1].self.ticks == $((N * K))"
+check "read: $K samples per window too" jqs "$T/read.json" "all(.[]; .samples == $K)"
+
+# Window totals, the same run window: both runs count the whole machine at the same time (each
+# sees the other and the load), so rates over the run agree. cpu-clock and task-clock are time
+# (1 %); context switches and page faults come in bursts of the load and the windows of the
+# two runs start a few ms apart: 25 %. The read() path's own 500 wake-ups per second add
+# context switches that the ring path's timer does not (both runs count them: they are in
+# both totals).
+jq -s '[(map(.total.events.c.value) | add), (map(.total.events.t.value) | add), (map(.total.events.s.value) | add), (map(.total.events.f.value) | add), (map(.interval_ms) | add)]' "$T/ring.json" >"$T/ring.tot"
+jq -s '[(map(.total.events.c.value) | add), (map(.total.events.t.value) | add), (map(.total.events.s.value) | add), (map(.total.events.f.value) | add), (map(.interval_ms) | add)]' "$T/read.json" >"$T/read.tot"
+agree() { # INDEX TOLERANCE: rates (count per ms) of the two runs agree
+	jq -ne --argjson a "$(cat "$T/ring.tot")" --argjson b "$(cat "$T/read.tot")" \
+		"(\$a[$1] / \$a[4]) as \$x | (\$b[$1] / \$b[4]) as \$y | (\$x - \$y | fabs) <= $2 * ([\$x, \$y] | max)" >/dev/null ||
+		{ echo "  ring $(cat "$T/ring.tot") read $(cat "$T/read.tot")"; return 1; }
+}
+check "cpu-clock rate: ring = read (1 %)" agree 0 0.01
+check "task-clock rate: ring = read (1 %)" agree 1 0.01
+check "context switches rate: ring = read (25 %)" agree 2 0.25
+check "page faults rate: ring = read (25 %)" agree 3 0.25
+check "page faults counted (the load ran)" jqs "$T/ring.tot" '.[0][3] > 100'
+
+# CSV: the lost samples per CPU and window, a line of kind samples_lost
+timeout 10 "$BIN" --no-rc -b -n 1 -i 200 --sample 1 --flight 0 -m sw -c "$DEF" -f csv >"$T/ring.csv" 2>"$T/ring.csv.err" </dev/null
+check "CSV: a samples_lost line per CPU" [ "$(grep -c ',samples_lost,ring,0,,ok,' "$T/ring.csv")" = "$(jq '.cpus | length' "$T/probe.json")" ]
+
+# auto: 1 ms takes the ring, 10 ms the read path; text says it on the status line
+timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --flight 0 -m sw -c "$DEF" -f json >"$T/auto1.json" 2>/dev/null </dev/null
+timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 10 --flight 0 -m sw -c "$DEF" -f json >"$T/auto10.json" 2>/dev/null </dev/null
+check "auto: 1 ms samples into rings" jqs "$T/auto1.json" '.[0].self.path == "ring"'
+check "auto: 10 ms reads" jqs "$T/auto10.json" '.[0].self.path == "read"'
+timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --flight 0 -m sw -c "$DEF" -f text >"$T/ring.txt" 2>/dev/null </dev/null
+check "text: the status line says ring and lost" grep -q '| ring late p99 .* lost 0 |' "$T/ring.txt"
+
+# a mode the ring cannot sample (sw reads /proc/stat): read() with a warning saying why
+timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --sample-path ring --flight 0 -m sw -f json >"$T/fb.json" 2>"$T/fb.err" </dev/null
+check "ring asked for a /proc/stat mode: a warning, read() instead" \
+	grep -q 'sample-path ring: read() instead: the mode reads /proc/stat' "$T/fb.err"
+check "and it counts by read()" jqs "$T/fb.json" '.[0].self.path == "read"'
+# bad input: a clear message, exit 2
+run_cmd --sample-path rings -b -n 1
+check "--sample-path rings is refused with exit 2" [ $RC = 2 ]
+check "naming the choices" grep -q 'not ring, read or auto' "$T/err"
+t_done
