@@ -58,7 +58,6 @@ struct sample_queue {
 	size_t cap, head, len;
 	uint64_t *t;		/* [cap] sample time, monotonic ns */
 	struct raw_count *c;	/* [cap * nevents] cumulative counts */
-	bool *gap;		/* [cap]: a sample the ring lost (no counts) */
 	uint64_t last_t;	/* the newest sample queued or read: older ones are dropped */
 	uint64_t drained;	/* samples this row's last drain added */
 	struct raw_count *last; /* [nevents] the row's counts of the last tick */
@@ -426,7 +425,6 @@ static void perf_close(struct backend *b)
 		for (int r = 0; r < p->req.ncpus; r++) {
 			free(p->queue[r].t);
 			free(p->queue[r].c);
-			free(p->queue[r].gap);
 			free(p->queue[r].last);
 			free(p->queue[r].last_present);
 		}
@@ -511,10 +509,9 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 		q->cap = cap;
 		q->t = calloc(cap, sizeof(*q->t));
 		q->c = calloc(cap * (size_t)(n ? n : 1), sizeof(*q->c));
-		q->gap = calloc(cap, sizeof(*q->gap));
 		q->last = calloc((size_t)(n ? n : 1), sizeof(*q->last));
 		q->last_present = calloc((size_t)(n ? n : 1), sizeof(bool));
-		if (!q->t || !q->c || !q->gap || !q->last || !q->last_present)
+		if (!q->t || !q->c || !q->last || !q->last_present)
 			return -1;
 	}
 	/* a read() of a group carries the leader too */
@@ -568,22 +565,16 @@ static void on_sample(void *ctx, const struct perfring_sample *smp)
 				c[g->event_index[m]] = (struct raw_count){
 				    smp->vals[2 * k], smp->enabled, smp->running};
 	q->t[i] = smp->time_ns;
-	q->gap[i] = false;
 	q->last_t = smp->time_ns;
 }
 
-/* Samples the kernel could not write: as many gaps in the row's ticks (at most a queue). */
+/* Samples the kernel could not write (the ring was full): counted. The row's next sample still
+ * holds every count (they are cumulative), so the tick before it spans the gap: its interval is
+ * long, its totals exact. */
 static void on_lost(void *ctx, uint64_t lost)
 {
 	struct drain_ctx *d = ctx;
-	struct perf_priv *p = d->p;
-	struct sample_queue *q = &p->queue[d->row];
-	p->lost[d->row] += lost;
-	for (uint64_t k = 0; k < lost && k < q->cap; k++) {
-		size_t i = queue_push(p, d->row);
-		q->gap[i] = true;
-		q->t[i] = q->last_t;
-	}
+	d->p->lost[d->row] += lost;
 }
 
 static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_count *out,
@@ -649,8 +640,7 @@ static int perf_queued(struct backend *b)
  * virtual CPU that did not run) writes one sample for two periods: ticks follow the samples'
  * times, not their order. The tick is the earliest sample waiting; every row takes its samples
  * up to half a period after it (the last one: counts are cumulative). A row without one there
- * repeats its last counts (not counted this tick; the next tick's delta holds them), a lost
- * sample is a tick not counted. False when no row has a sample.
+ * has its counts spread to its next sample. False when no row has a sample.
  */
 static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *present, bool *offline,
 			uint64_t *t_ns)
@@ -689,8 +679,7 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 			memcpy(o, q->last, (size_t)n * sizeof(*o));
 			memcpy(pr, q->last_present, (size_t)n * sizeof(bool));
 			size_t h = q->head;
-			if (q->len && !q->gap[h] && q->t[h] > q->last_tick_t &&
-			    first > q->last_tick_t) {
+			if (q->len && q->t[h] > q->last_tick_t && first > q->last_tick_t) {
 				double f = (double)(first - q->last_tick_t) /
 					   (double)(q->t[h] - q->last_tick_t);
 				const struct raw_count *nx = &q->c[h * (size_t)n];
@@ -714,14 +703,10 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 		size_t i = (size_t)taken;
 		if (q->t[i] > t)
 			t = q->t[i];
-		if (q->gap[i]) {
-			memset(pr, 0, (size_t)n * sizeof(bool)); /* lost: not counted */
-		} else {
-			const struct raw_count *c = &q->c[i * (size_t)n];
-			for (int e = 0; e < n; e++) {
-				o[e] = c[e];
-				pr[e] = c[e].enabled != 0 || c[e].value != 0;
-			}
+		const struct raw_count *c = &q->c[i * (size_t)n];
+		for (int e = 0; e < n; e++) {
+			o[e] = c[e];
+			pr[e] = c[e].enabled != 0 || c[e].value != 0;
 		}
 		memcpy(q->last, o, (size_t)n * sizeof(*o));
 		memcpy(q->last_present, pr, (size_t)n * sizeof(bool));

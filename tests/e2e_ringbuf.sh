@@ -87,6 +87,25 @@ check "page faults counted (the load ran)" jqs "$T/ring.tot" '.[0][3] > 100'
 timeout 10 "$BIN" --no-rc -b -n 1 -i 200 --sample 1 --flight 0 -m sw -c "$DEF" -f csv >"$T/ring.csv" 2>"$T/ring.csv.err" </dev/null
 check "CSV: a samples_lost line per CPU" [ "$(grep -c ',samples_lost,ring,0,,ok,' "$T/ring.csv")" = "$(jq '.cpus | length' "$T/probe.json")" ]
 
+# Lost samples: pmutop stopped for 1 s while the kernel samples every 1 ms into rings sized for
+# two refreshes of 100 ms (8 pages, ~340 samples): the kernel writes PERF_RECORD_LOST for the
+# rest. They are counted per CPU in the window they fell in and in total, the cadence counts
+# them missed, and the window's totals stay exact (counts are cumulative: the sample after the
+# gap holds them), its interval spanning the gap.
+"$BIN" --no-rc -b -n 14 -i 100 --sample 1 --flight 0 -m sw -c "$DEF" -f json >"$T/lost.json" 2>"$T/lost.err" </dev/null &
+LPID=$!
+T_CLEANUPS+=("kill -CONT $LPID 2>/dev/null; kill $LPID 2>/dev/null")
+sleep 0.5
+kill -STOP $LPID
+sleep 1
+kill -CONT $LPID
+wait $LPID
+check "stopped run exits 0" [ $? = 0 ]
+check "lost samples on every CPU in one window (several hundred), the total in self" jqs "$T/lost.json" \
+	'([.[] | select(all(.cpus[]; .lost > 300))] | length == 1) and (map([.cpus[].lost] | add) | add) == .[-1].self.lost and .[-1].self.missed > 300'
+check "the window with the gap: its interval spans it, cpu-clock per CPU = interval (1 %)" jqs "$T/lost.json" \
+	'[.[] | select(.cpus[0].lost > 0)][0] as $w | $w.interval_ms > 500 and all($w.cpus[]; (.events.c.value / (1e6 * $w.interval_ms) - 1 | fabs) < 0.01)'
+
 # auto: 1 ms takes the ring, 10 ms the read path; text says it on the status line
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --flight 0 -m sw -c "$DEF" -f json >"$T/auto1.json" 2>/dev/null </dev/null
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 10 --flight 0 -m sw -c "$DEF" -f json >"$T/auto10.json" 2>/dev/null </dev/null
