@@ -73,7 +73,7 @@ struct jitter {
 	/* rules and spikes */
 	struct alert_set rules;
 	bool user_rules;    /* false: the default mad rule per metric */
-	long rules_tick_ms; /* sample cadence the default rules were made for */
+	long rules_tick_us; /* sample cadence the default rules were made for (us) */
 	struct spike_log log;
 	enum jitter_stat stat;
 	/* flight recorder */

@@ -74,6 +74,7 @@ struct options {
 	int ncommand;
 	bool help, version;
 	int sample_path; /* --sample-path: enum perfring_path (0 auto) */
+	long sample_us;	 /* --sample below 1 ms (50..999 us; sample_ms is then 1), 0 none */
 };
 
 #endif

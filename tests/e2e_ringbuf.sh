@@ -106,6 +106,15 @@ check "lost samples on every CPU in one window (several hundred), the total in s
 check "the window with the gap: its interval spans it, cpu-clock per CPU = interval (1 %)" jqs "$T/lost.json" \
 	'[.[] | select(.cpus[0].lost > 0)][0] as $w | $w.interval_ms > 500 and all($w.cpus[]; (.events.c.value / (1e6 * $w.interval_ms) - 1 | fabs) < 0.01)'
 
+# 10 kHz (--sample 100us): 1000 samples per 100 ms window; the window's interval is whatever
+# the kernel's timer took for them (it fires late under load), its cpu-clock per CPU equal to it
+timeout 30 "$BIN" --no-rc -b -n 3 -i 100 --sample 100us --flight 0 -m sw -c "$DEF" -f json >"$T/us.json" 2>"$T/us.err" </dev/null
+check "--sample 100us: the ring, 1000 samples per window, sample_ms 0.1, totals exact (1 %)" jqs "$T/us.json" \
+	'all(.[]; . as $w | .self.path == "ring" and .samples == 1000 and .self.sample_ms == 0.1 and all(.cpus[]; (.events.c.value / (1e6 * $w.interval_ms) - 1 | fabs) < 0.01))'
+run_cmd --sample 20us -b -n 1
+check "--sample 20us is refused with exit 2" [ $RC = 2 ]
+check "saying the range" grep -q 'not from 50us to 999us' "$T/err"
+
 # auto: 1 ms takes the ring, 10 ms the read path; text says it on the status line
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --flight 0 -m sw -c "$DEF" -f json >"$T/auto1.json" 2>/dev/null </dev/null
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 10 --flight 0 -m sw -c "$DEF" -f json >"$T/auto10.json" 2>/dev/null </dev/null

@@ -1025,9 +1025,8 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .row_cpus = app->machine.aggregated_cpus,
 	    .slots = app->machine.slots,
 	    /* --sample: its period and path for a sampling source (perfring.h) */
-	    .sample_ns = app->sample_ms > 0 && app->sample_ms < app->interval_ms
-			     ? (uint64_t)app->sample_ms * 1000000ULL
-			     : 0,
+	    .sample_ns =
+		app->sample_ms > 0 && app->sample_ms < app->interval_ms ? app_tick_ns(app) : 0,
 	    .sample_path = app->opt.sample_path,
 	    .drain_ns = (uint64_t)app->interval_ms * 1000000ULL,
 	};
@@ -1164,10 +1163,12 @@ uint64_t app_period_ns(const struct app_ctx *app)
 	 * last sample although the kernel's sampling timer drifts from the loop's */
 	if (app->session && session_backend(app->session)->ring)
 		return (uint64_t)app->interval_ms * 1000000ULL / APP_RING_DRAINS;
-	double ns = (double)app_tick_ms(app) * 1e6;
+	double ns = (double)app_tick_ns(app);
 	if (source_has(&app->source, SOURCE_CAP_SEEK) && app->speed > 0)
 		ns /= app->speed;
-	return ns < 1e6 ? 1000000ULL : (uint64_t)ns;
+	/* 1 ms at the least, 50 us with --sample in us */
+	double floor = app->sample_us > 0 ? 5e4 : 1e6;
+	return ns < floor ? (uint64_t)floor : (uint64_t)ns;
 }
 
 /* The one place the loop's timer follows the cadence. */
@@ -1205,6 +1206,13 @@ long app_tick_ms(const struct app_ctx *app)
 								       : app->interval_ms;
 }
 
+uint64_t app_tick_ns(const struct app_ctx *app)
+{
+	if (app->sample_us > 0 && app->sample_ms == 1 && app->interval_ms > 1)
+		return (uint64_t)app->sample_us * 1000ULL;
+	return (uint64_t)app_tick_ms(app) * 1000000ULL;
+}
+
 int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 {
 	if (ms < 0 || ms > app->interval_ms) {
@@ -1213,13 +1221,15 @@ int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 			 app->interval_ms);
 		return -1;
 	}
-	long was = app->sample_ms;
+	long was = app->sample_ms, was_us = app->sample_us;
 	app->sample_ms = ms;
+	app->sample_us = 0;
 	/* a sampling source samples at the period it opened with: reopen the mode */
 	if (ms != was && app->session && session_backend(app->session)->ops &&
 	    session_backend(app->session)->ops->queued && app->opt.sample_path != PERFRING_READ &&
 	    app_run_mode(app, &app->mode, err, errlen) < 0) {
 		app->sample_ms = was;
+		app->sample_us = was_us;
 		return -1;
 	}
 	apply_cadence(app);
@@ -1525,6 +1535,7 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 				: NAN;
 	app->interval_ms = app->opt.interval_ms;
 	app->sample_ms = app->opt.sample_ms;
+	app->sample_us = app->opt.sample_us;
 	app->speed = app->opt.speed > 0 ? app->opt.speed : 1;
 	if (platform_detect(&app->pf, app->opt.sysfs_root, err, errlen) < 0)
 		return 2;
@@ -1612,7 +1623,7 @@ int app_tick(struct app_ctx *app, char *err, size_t errlen)
 		if (app_follow_online(app, why, sizeof(why)) < 0)
 			app_log(app, MSG_WARN, "following CPU hotplug: %s", why);
 	}
-	int rc = session_tick(app->session, (uint64_t)app_tick_ms(app) * 1000000ULL, err, errlen);
+	int rc = session_tick(app->session, app_tick_ns(app), err, errlen);
 	if (rc == 0)
 		app_target_release(app); /* primed at zero: -- CMD may exec now */
 	if (rc > 0) {

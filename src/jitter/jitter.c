@@ -157,8 +157,8 @@ static const uint64_t *ring_lost(const struct jitter *j)
 
 static size_t window_samples(const struct app_ctx *app)
 {
-	long tick = app_tick_ms(app);
-	long k = (app->interval_ms + tick / 2) / (tick > 0 ? tick : 1);
+	uint64_t tick = app_tick_ns(app), iv = (uint64_t)app->interval_ms * 1000000ULL;
+	uint64_t k = (iv + tick / 2) / (tick > 0 ? tick : 1);
 	if (k < 1)
 		k = 1;
 	if (k > JITTER_WINDOW_MAX)
@@ -224,14 +224,17 @@ static void start_flight(struct jitter *j, const struct snapshot *snap)
 		return;
 	char err[256];
 	bool clipped;
-	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, app->opt.flight_s,
-			       app_tick_ms(app), 0, &clipped, err, sizeof(err));
+	/* the recorder counts in ms samples: below 1 ms, as many more seconds of them */
+	double tick_ms = (double)app_tick_ns(app) / 1e6;
+	double seconds = tick_ms < 1 ? app->opt.flight_s / tick_ms : app->opt.flight_s;
+	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, seconds, app_tick_ms(app), 0,
+			       &clipped, err, sizeof(err));
 	if (!j->flight)
 		app_log(app, MSG_WARN, "%s", err);
 	else if (clipped)
 		app_log(app, MSG_WARN,
 			"flight recorder holds %zu samples (%.1f s), not %.0f s: memory cap %u MiB",
-			j->flight->cap, (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0,
+			j->flight->cap, (double)j->flight->cap * tick_ms / 1000.0,
 			app->opt.flight_s, FLIGHT_MAX_BYTES >> 20);
 }
 
@@ -245,7 +248,7 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	j->nmetrics = snap->nmetrics;
 	j->ncols = snap->nmetrics + ATTRIB_NCOLS;
 	j->k = window_samples(app);
-	if (!j->user_rules && j->rules_tick_ms != app_tick_ms(app))
+	if (!j->user_rules && j->rules_tick_us != (long)(app_tick_ns(app) / 1000))
 		default_rules(app);
 	char err[256];
 	if (series_set_init(&j->win, j->nrows, j->ncols, j->k, err, sizeof(err)) < 0)
@@ -560,14 +563,14 @@ static void default_rules(struct app_ctx *app)
 	alert_set_free(&j->rules);
 	alert_set_init(&j->rules, max_cpu(app));
 	rules_changed(j);
-	j->rules_tick_ms = app_tick_ms(app);
+	j->rules_tick_us = (long)(app_tick_ns(app) / 1000);
 	for (int m = 0; m < app->mode.nmetrics; m++) {
 		char text[ALERT_TEXT_MAX], err[128];
 		const struct session_metric *sm = &app->mode.metrics[m];
 		if (strcmp(sm->unit, "/s") ==
 		    0) /* counts per sample are small: 2 events is noise */
 			snprintf(text, sizeof(text), JITTER_DEFAULT_RATE_RULE, sm->name,
-				 2000.0 / (double)app_tick_ms(app));
+				 2e9 / (double)app_tick_ns(app));
 		else
 			snprintf(text, sizeof(text), JITTER_DEFAULT_RULE, sm->name);
 		alert_set_add(&j->rules, text, err,
@@ -757,12 +760,12 @@ int jitter_unfreeze(struct app_ctx *app)
 
 /* --- the hook ------------------------------------------------------------------------------- */
 
-/* Samples from rings: the cadence is the kernel's, on the schedule of the sample period from
- * the first sample on; a tick's lateness is its sample time past that schedule, and samples
- * the ring lost are missed ticks. The loop's own wake-ups are not samples. */
+/* Samples from rings: the cadence is the kernel's; a tick's lateness is its sample time past
+ * the period after the last sample, and periods without a sample (lost, or a timer that did
+ * not fire) are missed ticks. The loop's own wake-ups are not samples. */
 static void ring_cadence(struct jitter *j, const struct snapshot *snap)
 {
-	int64_t period = (int64_t)app_tick_ms(j->app) * 1000000;
+	int64_t period = (int64_t)app_tick_ns(j->app);
 	int64_t t = (int64_t)llround(snap->time_s * 1e9);
 	if (!j->cad_ready || j->cad.period_ns != period || j->ring_last_ns == 0 ||
 	    t <= j->ring_last_ns) {
@@ -773,10 +776,15 @@ static void ring_cadence(struct jitter *j, const struct snapshot *snap)
 		j->cad_loop_t0 = 0;
 		j->cad_ready = true;
 	}
-	/* expirations since the last sample: 1, more when samples were lost */
+	/* periods since the last sample: 1, more when samples were lost or the timer skipped;
+	 * the sample is due a period after the last one (the kernel's timer goes on from when it
+	 * fired, so lateness does not add up) */
 	int64_t dt = j->ring_last_ns ? t - j->ring_last_ns : period;
 	uint64_t exp = dt > period ? (uint64_t)((dt + period / 2) / period) : 1;
-	cadence_tick(&j->cad, t, exp ? exp : 1);
+	if (!exp)
+		exp = 1;
+	int64_t due = j->ring_last_ns ? j->ring_last_ns + period * (int64_t)exp : t;
+	cadence_tick_at(&j->cad, t, due, exp);
 	j->ring_last_ns = t;
 }
 
@@ -1169,10 +1177,10 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 	char flight[96] = "flight off";
 	if (j->flight)
 		snprintf(flight, sizeof(flight), "flight %.0f s",
-			 (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0);
+			 (double)j->flight->cap * (double)app_tick_ns(app) / 1e9);
 	/* FROZEN first: the line is cut at the screen's width (80 columns) */
-	snprintf(buf, len, "%ssample %ld ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu",
-		 j->frozen ? "FROZEN (:freeze off) | " : "", app_tick_ms(app),
+	snprintf(buf, len, "%ssample %g ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu",
+		 j->frozen ? "FROZEN (:freeze off) | " : "", (double)app_tick_ns(app) / 1e6,
 		 j->window_interval_ms, late, self, flight, mem, j->log.total);
 }
 
@@ -1287,7 +1295,10 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	struct cadence_report cr;
 	cadence_report((struct cadence *)&j->cad, &cr);
 	output_json_object(w, "self");
-	output_json_int(w, "sample_ms", (int)f->tick_ms);
+	if (f->tick_ms == 1 && j->app->sample_us > 0) /* below 1 ms: its fraction */
+		output_json_real(w, "sample_ms", (double)j->app->sample_us / 1000.0);
+	else
+		output_json_int(w, "sample_ms", (int)f->tick_ms);
 	output_json_real(w, "measured_ms", j->window_interval_ms);
 	output_json_real(w, "lateness_p50_ms", cr.available ? cr.p50_ns / 1e6 : NAN);
 	output_json_real(w, "lateness_p99_ms", cr.available ? cr.p99_ns / 1e6 : NAN);
