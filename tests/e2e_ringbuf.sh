@@ -56,7 +56,7 @@ check "read: per-sample cpu-clock share median 1 (2 %)" jqs "$T/read.json" \
 
 # Sample counts: each window holds refresh/sample samples; with none lost its interval is that
 # many sample periods (the kernel's timer: within 2 %), and the mean sample interval is the
-# period. The ring run lost nothing at 500 samples/s per CPU (its ring holds two refreshes).
+# period. The ring run lost nothing at 500 samples/s per CPU (its ring holds a refresh, drained every quarter).
 K=$((REFRESH / SAMPLE))
 check "ring: $K samples per window, interval $K periods (2 %), measured period $SAMPLE ms (2 %)" jqs "$T/ring.json" \
 	"all(.[]; .samples == $K and ((.interval_ms / ($K * $SAMPLE)) - 1 | fabs) < 0.02 and ((.self.measured_ms / $SAMPLE) - 1 | fabs) < 0.02)"
@@ -88,7 +88,7 @@ timeout 10 "$BIN" --no-rc -b -n 1 -i 200 --sample 1 --flight 0 -m sw -c "$DEF" -
 check "CSV: a samples_lost line per CPU" [ "$(grep -c ',samples_lost,ring,0,,ok,' "$T/ring.csv")" = "$(jq '.cpus | length' "$T/probe.json")" ]
 
 # Lost samples: pmutop stopped for 1 s while the kernel samples every 1 ms into rings sized for
-# two refreshes of 100 ms (8 pages, ~340 samples): the kernel writes PERF_RECORD_LOST for the
+# a refresh of 100 ms (the smallest, 8 pages: ~340 samples): the kernel writes PERF_RECORD_LOST for the
 # rest. They are counted per CPU in the window they fell in and in total, the cadence counts
 # them missed, and the window's totals stay exact (counts are cumulative: the sample after the
 # gap holds them), its interval spanning the gap.

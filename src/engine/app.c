@@ -1028,7 +1028,8 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .sample_ns =
 		app->sample_ms > 0 && app->sample_ms < app->interval_ms ? app_tick_ns(app) : 0,
 	    .sample_path = app->opt.sample_path,
-	    .drain_ns = (uint64_t)app->interval_ms * 1000000ULL,
+	    /* drains come every quarter refresh: the rings and queues hold twice half a refresh */
+	    .drain_ns = (uint64_t)app->interval_ms * 1000000ULL / 2,
 	};
 	if (app->target.kind != TARGET_CPUS) { /* a row per thread, or per (cgroup, CPU) */
 		cfg.pids = app->target.row_pid;
