@@ -500,8 +500,11 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 	p->lost = calloc((size_t)nc, sizeof(*p->lost));
 	if (!p->rings || !p->queue || !p->lost)
 		return -1;
-	/* a queue holds two drains of samples, at least 64 */
-	double want = 2.0 * per_s * (double)drain / 1e9 + 64;
+	/* a queue holds what a full ring holds (a drain empties it) */
+	long page = sysconf(_SC_PAGESIZE);
+	double want = (double)(page > 0 ? page : 4096) * p->ring_pages /
+			  (double)perfring_record_bytes((unsigned)n + 1) +
+		      64;
 	size_t cap = want > 1 << 20 ? 1 << 20 : (size_t)want;
 	for (int r = 0; r < nc; r++) {
 		struct sample_queue *q = &p->queue[r];
