@@ -526,6 +526,10 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 	p->ring = true;
 	b->ring = true;
 	b->lost = p->lost;
+	/* a ring capped at 1024 pages may fill before a refresh: drained a quarter full */
+	double fill_s = (double)(page > 0 ? page : 4096) * p->ring_pages /
+			(per_s * (double)perfring_record_bytes((unsigned)n + 1));
+	b->drain_ns = (uint64_t)(fill_s / 4 * 1e9);
 	return 0;
 }
 

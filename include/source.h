@@ -148,6 +148,7 @@ struct backend {
 	/* the sampling ring path (perfring.h) is active: ticks come from queued() */
 	bool ring;
 	const uint64_t *lost; /* [row]: samples the ring lost (PERF_RECORD_LOST), NULL: none */
+	uint64_t drain_ns; /* the rings fill a quarter in this time (ns): drain at least so often */
 };
 
 /* Sim backend knobs (--sim-* options). */

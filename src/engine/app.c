@@ -1162,8 +1162,11 @@ uint64_t app_period_ns(const struct app_ctx *app)
 	/* samples in rings: the loop drains them four times per refresh (draining reads memory,
 	 * no system call), so a window's frame comes at most a quarter of a refresh after its
 	 * last sample although the kernel's sampling timer drifts from the loop's */
-	if (app->session && session_backend(app->session)->ring)
-		return (uint64_t)app->interval_ms * 1000000ULL / APP_RING_DRAINS;
+	const struct backend *b = app->session ? session_backend(app->session) : NULL;
+	if (b && b->ring) {
+		uint64_t ns = (uint64_t)app->interval_ms * 1000000ULL / APP_RING_DRAINS;
+		return b->drain_ns && b->drain_ns < ns ? b->drain_ns : ns;
+	}
 	double ns = (double)app_tick_ns(app);
 	if (source_has(&app->source, SOURCE_CAP_SEEK) && app->speed > 0)
 		ns /= app->speed;
