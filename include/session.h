@@ -196,6 +196,8 @@ const struct backend *session_backend(const struct session *s);
 /* Ticks a sampling backend has ready (it drains its rings first, without blocking); -1 when the
  * backend is read once per tick instead. */
 int session_queued(struct session *s);
+/* The --sample period and drain time the next mode opened samples with (session_config). */
+void session_set_sampling(struct session *s, uint64_t sample_ns, uint64_t drain_ns);
 /* The raw reads behind the current snapshot, [row * nevents + e] (recorders). prev holds the
  * read before (the priming read for seq 1); offline is the last read's per-row flag. */
 struct session_raw {

@@ -123,6 +123,14 @@ check "auto: 10 ms reads" jqs "$T/auto10.json" '.[0].self.path == "read"'
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --flight 0 -m sw -c "$DEF" -f text >"$T/ring.txt" 2>/dev/null </dev/null
 check "text: the status line says ring and lost" grep -q '| ring late p99 .* lost 0 |' "$T/ring.txt"
 
+# :sample at run time reopens the counters at the new period, on the path it takes
+timeout 10 "$BIN" --no-rc -b -n 2 -i 200 --sample 1 --flight 0 -m sw -c "$DEF" -c "sample 10" -f json >"$T/s10.json" 2>/dev/null </dev/null
+timeout 10 "$BIN" --no-rc -b -n 2 -i 200 --sample 10 --flight 0 -m sw -c "$DEF" -c "sample 2" -f json >"$T/s2.json" 2>/dev/null </dev/null
+check ":sample 10 after --sample 1: read(), 20 samples per 200 ms window" jqs "$T/s10.json" \
+	'all(.[]; .self.path == "read" and .samples == 20 and .interval_ms > 150)'
+check ":sample 2 after --sample 10: the ring, 100 samples per window" jqs "$T/s2.json" \
+	'all(.[]; .self.path == "ring" and .samples == 100 and ((.interval_ms / 200) - 1 | fabs) < 0.05)'
+
 # a mode the ring cannot sample (sw reads /proc/stat): read() with a warning saying why
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --sample-path ring --flight 0 -m sw -f json >"$T/fb.json" 2>"$T/fb.err" </dev/null
 check "ring asked for a /proc/stat mode: a warning, read() instead" \

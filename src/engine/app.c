@@ -1010,6 +1010,18 @@ static unsigned monitored_slots(const struct app_ctx *app)
 	return slots;
 }
 
+/* The sub-interval sample period (ns), 0 without --sample. */
+static uint64_t sampling_ns(const struct app_ctx *app)
+{
+	return app->sample_ms > 0 && app->sample_ms < app->interval_ms ? app_tick_ns(app) : 0;
+}
+
+/* Drains come every quarter refresh: the rings and queues hold twice half a refresh. */
+static uint64_t drain_ns(const struct app_ctx *app)
+{
+	return (uint64_t)app->interval_ms * 1000000ULL / 2;
+}
+
 static struct session *new_session(struct app_ctx *app, char *err, size_t errlen)
 {
 	/* the CPU set may have changed (:cpus): their caps/slots may agree now, or no longer */
@@ -1025,11 +1037,9 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .row_cpus = app->machine.aggregated_cpus,
 	    .slots = app->machine.slots,
 	    /* --sample: its period and path for a sampling source (perfring.h) */
-	    .sample_ns =
-		app->sample_ms > 0 && app->sample_ms < app->interval_ms ? app_tick_ns(app) : 0,
+	    .sample_ns = sampling_ns(app),
 	    .sample_path = app->opt.sample_path,
-	    /* drains come every quarter refresh: the rings and queues hold twice half a refresh */
-	    .drain_ns = (uint64_t)app->interval_ms * 1000000ULL / 2,
+	    .drain_ns = drain_ns(app),
 	};
 	if (app->target.kind != TARGET_CPUS) { /* a row per thread, or per (cgroup, CPU) */
 		cfg.pids = app->target.row_pid;
@@ -1230,11 +1240,14 @@ int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 	app->sample_us = 0;
 	/* a sampling source samples at the period it opened with: reopen the mode */
 	if (ms != was && app->session && session_backend(app->session)->ops &&
-	    session_backend(app->session)->ops->queued && app->opt.sample_path != PERFRING_READ &&
-	    app_run_mode(app, &app->mode, err, errlen) < 0) {
-		app->sample_ms = was;
-		app->sample_us = was_us;
-		return -1;
+	    session_backend(app->session)->ops->queued && app->opt.sample_path != PERFRING_READ) {
+		session_set_sampling(app->session, sampling_ns(app), drain_ns(app));
+		if (app_run_mode(app, &app->mode, err, errlen) < 0) {
+			app->sample_ms = was;
+			app->sample_us = was_us;
+			session_set_sampling(app->session, sampling_ns(app), drain_ns(app));
+			return -1;
+		}
 	}
 	apply_cadence(app);
 	return 0;

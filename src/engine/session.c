@@ -861,6 +861,12 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 const struct snapshot *session_snapshot(const struct session *s) { return &s->snap; }
 const struct backend *session_backend(const struct session *s) { return &s->backend; }
 
+void session_set_sampling(struct session *s, uint64_t sample_ns, uint64_t drain_ns)
+{
+	s->cfg.sample_ns = sample_ns;
+	s->cfg.drain_ns = drain_ns;
+}
+
 int session_queued(struct session *s)
 {
 	if (!s->open || !s->backend.ring || !s->backend.ops->queued)
