@@ -131,6 +131,26 @@ check ":sample 10 after --sample 1: read(), 20 samples per 200 ms window" jqs "$
 check ":sample 2 after --sample 10: the ring, 100 samples per window" jqs "$T/s2.json" \
 	'all(.[]; .self.path == "ring" and .samples == 100 and ((.interval_ms / 200) - 1 | fabs) < 0.05)'
 
+# the screen's capability line says which path counts
+if command -v tmux >/dev/null; then
+	SOCK=pmutop-ring-$$
+	T_CLEANUPS+=("tmux -L $SOCK kill-server 2>/dev/null")
+	TERM=xterm-256color tmux -L $SOCK -f /dev/null new-session -d -x 400 -y 20 \
+		"XDG_CONFIG_HOME=$XDG_CONFIG_HOME $BIN --no-rc -m sw -c '$DEF' --sample 1 -i 200"
+	screen_says() { # TEXT: within 5 s
+		for _ in $(seq 50); do
+			tmux -L $SOCK capture-pane -p 2>/dev/null | grep -qF "$1" && return 0
+			sleep 0.1
+		done
+		echo "  screen: $(tmux -L $SOCK capture-pane -p 2>/dev/null | head -4)"
+		return 1
+	}
+	check "screen: the capability line says sampling path ring" screen_says "sampling path ring (a cpu-clock leader per CPU, no cross-CPU read)"
+	tmux -L $SOCK kill-server 2>/dev/null
+else
+	skip "no tmux: the screen's capability line is not checked"
+fi
+
 # a mode the ring cannot sample (sw reads /proc/stat): read() with a warning saying why
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --sample-path ring --flight 0 -m sw -f json >"$T/fb.json" 2>"$T/fb.err" </dev/null
 check "ring asked for a /proc/stat mode: a warning, read() instead" \
