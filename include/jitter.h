@@ -108,6 +108,7 @@ struct jitter {
 	bool ring;
 	uint64_t *lost_open;  /* [row] the backend's count when the window opened */
 	uint64_t *lost_win;   /* [row] lost in the last closed window */
+	uint64_t *lost_tick;  /* [row] the backend's count at the last sample (flight notes) */
 	uint64_t lost_total;  /* lost since the mode opened, all rows */
 	int64_t ring_last_ns; /* the last ring tick's sample time (cadence) */
 };

@@ -92,7 +92,10 @@ check "CSV: a samples_lost line per CPU" [ "$(grep -c ',samples_lost,ring,0,,ok,
 # rest. They are counted per CPU in the window they fell in and in total, the cadence counts
 # them missed, and the window's totals stay exact (counts are cumulative: the sample after the
 # gap holds them), its interval spanning the gap.
-"$BIN" --no-rc -b -n 14 -i 100 --sample 1 --flight 0 -m sw -c "$DEF" -f json >"$T/lost.json" 2>"$T/lost.err" </dev/null &
+# A rule that fires on every sample keeps the flight recorder writing: the recordings around the
+# gap mark it.
+"$BIN" --no-rc -b -n 14 -i 100 --sample 1 --flight 3 --flight-out "$T/fl" --alert "clk > 0.5" \
+	-m sw -c "$DEF" -f json >"$T/lost.json" 2>"$T/lost.err" </dev/null &
 LPID=$!
 T_CLEANUPS+=("kill -CONT $LPID 2>/dev/null; kill $LPID 2>/dev/null")
 sleep 0.5
@@ -105,6 +108,15 @@ check "lost samples on every CPU in one window (several hundred), the total in s
 	'([.[] | select(all(.cpus[]; .lost > 300))] | length == 1) and (map([.cpus[].lost] | add) | add) == .[-1].self.lost and .[-1].self.missed > 300'
 check "the window with the gap: its interval spans it, cpu-clock per CPU = interval (1 %)" jqs "$T/lost.json" \
 	'[.[] | select(.cpus[0].lost > 0)][0] as $w | $w.interval_ms > 500 and all($w.cpus[]; (.events.c.value / (1e6 * $w.interval_ms) - 1 | fabs) < 0.01)'
+
+flight_marks() { # a recording marks the samples lost on each CPU, and replays
+	local f
+	f=$(grep -l '"text":"sampling ring lost [0-9]* samples on cpu' "$T"/fl-*.jsonl 2>/dev/null | head -1)
+	[ -n "$f" ] || { echo "  no flight recording marks the lost samples: $(ls "$T")"; return 1; }
+	[ "$(grep -c '"text":"sampling ring lost [0-9]* samples on cpu' "$f")" -ge "$(jq '.cpus | length' "$T/probe.json")" ] &&
+		timeout 20 "$BIN" --no-rc -R "$f" -b -f json >/dev/null 2>&1
+}
+check "flight recorder: a mark per CPU where the ring lost samples; the recording replays" flight_marks
 
 # 10 kHz (--sample 100us): 1000 samples per 100 ms window; the window's interval is whatever
 # the kernel's timer took for them (it fires late under load), its cpu-clock per CPU equal to it

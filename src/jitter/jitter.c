@@ -132,6 +132,8 @@ static void layout_free(struct jitter *j)
 	free(j->shown);
 	free(j->lost_open);
 	free(j->lost_win);
+	free(j->lost_tick);
+	j->lost_tick = NULL;
 	j->cells = NULL;
 	j->shown = NULL;
 	j->lost_open = j->lost_win = NULL;
@@ -282,6 +284,7 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	j->shown = calloc(mcells, sizeof(double));
 	j->lost_open = calloc(nr, sizeof(uint64_t));
 	j->lost_win = calloc(nr, sizeof(uint64_t));
+	j->lost_tick = calloc(nr, sizeof(uint64_t));
 	j->ring = false;
 	j->lost_total = 0;
 	j->ring_last_ns = 0;
@@ -289,10 +292,12 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	    !a->counts || !a->total_counts || !a->values || !a->total_values || !a->running ||
 	    !a->total_running || !a->age || !a->classes || !a->total_classes || !a->detail ||
 	    !a->snap_offline || !a->cpus || !a->names || !j->cells || !j->shown || !j->lost_open ||
-	    !j->lost_win)
+	    !j->lost_win || !j->lost_tick)
 		goto oom;
 	memcpy(a->cpus, snap->cpus, (size_t)j->nrows * sizeof(int));
 	memcpy(a->names, snap->event_names, (size_t)j->nevents * sizeof(*a->names));
+	if (ring_lost(j))
+		memcpy(j->lost_tick, ring_lost(j), (size_t)j->nrows * sizeof(uint64_t));
 	open_window(j);
 	start_flight(j, snap);
 	start_attrib(j, snap);
@@ -857,8 +862,17 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	}
 	if (j->flight_pending && snap->time_s >= j->flight_due_s)
 		flight_dump(app);
-	if (ring_lost(j))
+	const uint64_t *lost = ring_lost(j);
+	if (lost)
 		ring_cadence(j, snap);
+	for (int r = 0; lost && r < j->nrows; r++) /* samples the ring lost: flight marks */
+		if (lost[r] != j->lost_tick[r]) {
+			char note[REC_TEXT_MAX];
+			snprintf(note, sizeof(note), "sampling ring lost %llu samples on cpu %d",
+				 (unsigned long long)(lost[r] - j->lost_tick[r]), snap->cpus[r]);
+			flight_note(j->flight, snap->time_s, note);
+			j->lost_tick[r] = lost[r];
+		}
 	if (++j->nwin >= j->k)
 		close_window(j, snap);
 }
