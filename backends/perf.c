@@ -2,6 +2,7 @@
 /* perf.c: system-wide per-CPU counting with perf_event_open, one group per CPU (or per set). */
 #include "encode.h"
 #include "family.h"
+#include "perfring.h"
 #include "procirq.h"
 #include "source.h"
 #include <dirent.h>
@@ -56,6 +57,18 @@ struct proc_source {
 
 static uint64_t monotonic_ns(void);
 
+/* A row's samples drained from its ring and not yet read as ticks: a circular queue. */
+struct sample_queue {
+	size_t cap, head, len;
+	uint64_t *t;		/* [cap] sample time, monotonic ns */
+	struct raw_count *c;	/* [cap * nevents] cumulative counts */
+	uint64_t last_t;	/* the newest sample queued or read: older ones are dropped */
+	uint64_t drained;	/* samples this row's last drain added */
+	struct raw_count *last; /* [nevents] the row's counts of the last tick */
+	bool *last_present;	/* [nevents] */
+	uint64_t last_tick_t;	/* the time of the counts in last (ns) */
+};
+
 struct perf_priv {
 	bool exec_pending; /* the command waits for its exec: its leaders enable on exec */
 	struct proc_source proc;
@@ -75,6 +88,12 @@ struct perf_priv {
 		double share; /* the last tick's share that ran (0: none yet) */
 	} * tt;
 	uint64_t tt_wall; /* ns since open at the last read */
+	/* the sampling ring path: a cpu-clock leader per row sampling its group */
+	bool ring;
+	unsigned ring_pages;
+	struct perfring *rings;	    /* [row] */
+	struct sample_queue *queue; /* [row] */
+	uint64_t *lost;		    /* [row] samples lost */
 };
 
 static const struct {
@@ -172,6 +191,11 @@ static int sys_perf_event_open(struct perf_event_attr *attr, const struct perf_r
 
 static void close_row(struct perf_priv *p, struct perf_row *row)
 {
+	if (p->ring) {
+		int r = (int)(row - p->rows);
+		perfring_close(&p->rings[r]);
+		p->queue[r].len = 0;
+	}
 	for (int e = 0; e < p->req.nevents; e++)
 		if (row->fds[e] >= 0) {
 			close(row->fds[e]);
@@ -276,6 +300,21 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 {
 	struct perf_row *row = &p->rows[r];
 	int opened = 0;
+	if (p->ring) {
+		/* the sampling leader heads the row's one group: the mode's events are members */
+		if (perfring_open(&p->rings[r], row->cpu, p->req.sample_ns, p->ring_pages) < 0) {
+			if (errno == ENODEV) {
+				row->offline = true;
+				return 0;
+			}
+			for (int e = 0; e < p->req.nevents; e++)
+				set_status(b, r, e, errno, "the sampling ring did not open");
+			return 0;
+		}
+		row->groups[0].leader_fd = p->rings[r].fd;
+		p->queue[r].len = 0;
+		p->queue[r].last_t = monotonic_ns();
+	}
 	for (int e = 0; e < p->req.nevents; e++) {
 		struct event_encoding *enc = &p->enc[r * p->req.nevents + e];
 		if (!b->status[r * b->nevents + e].encoding[0] ||
@@ -313,6 +352,10 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		}
 		attr.sample_period = 0;
 		attr.freq = 0;
+		if (p->ring) { /* a group's events share their leader's clock */
+			attr.use_clockid = 1;
+			attr.clockid = CLOCK_MONOTONIC;
+		}
 		int fd = sys_perf_event_open(&attr, row, alone ? -1 : g->leader_fd);
 		if (fd < 0) {
 			int err = errno;
@@ -428,6 +471,18 @@ static void perf_close(struct backend *b)
 	free(p->cpus);
 	free(p->core_type);
 	free(p->readbuf);
+	if (p->queue)
+		for (int r = 0; r < p->req.ncpus; r++) {
+			free(p->queue[r].t);
+			free(p->queue[r].c);
+			free(p->queue[r].last);
+			free(p->queue[r].last_present);
+		}
+	free(p->queue);
+	free(p->rings);
+	free(p->lost);
+	b->lost = NULL;
+	b->ring = false;
 	if (p->proc.fd >= 0)
 		close(p->proc.fd);
 	free(p->proc.buf);
@@ -436,6 +491,286 @@ static void perf_close(struct backend *b)
 	free(p->proc.field);
 	free(p);
 	b->priv = NULL;
+}
+
+static void add_warning(struct backend *b, const char *text)
+{
+	if (b->nwarnings < (int)(sizeof(b->warnings) / sizeof(b->warnings[0])))
+		snprintf(b->warnings[b->nwarnings++], sizeof(b->warnings[0]), "%s", text);
+}
+
+/* Whether --sample takes the ring path: asked for, or (auto) a period under PERFRING_AUTO_NS;
+ * only CPU rows whose events count together in one group and none read from /proc/stat can
+ * be sampled by a leader (a warning says why not when the ring was asked for). */
+static bool ring_wanted(struct backend *b, struct perf_priv *p)
+{
+	const struct backend_req *req = &p->req;
+	if (!req->sample_ns || req->sample_path == PERFRING_READ)
+		return false;
+	if (req->sample_path == PERFRING_AUTO && req->sample_ns >= PERFRING_AUTO_NS)
+		return false;
+	const char *why = NULL;
+	if (req->pids || req->cgroup_fds)
+		why = "it samples CPUs, not tasks or cgroups";
+	else if (req->nsets > 1 || req->singletons)
+		why = "the mode's events do not count together in one group";
+	for (int i = 0; !why && i < req->nevents * req->ncpus; i++)
+		if (p->enc[i].procfs && b->status[i].encoding[0])
+			why = "the mode reads /proc/stat, which no sample carries";
+	if (why && req->sample_path == PERFRING_RING) {
+		char w[192];
+		snprintf(w, sizeof(w), "--sample-path ring: read() instead: %s", why);
+		add_warning(b, w);
+	}
+	return !why;
+}
+
+/* Allocates the rings and queues; a first ring that cannot open (no mmap, no permission)
+ * leaves the read() path with a warning. Returns -1 only when out of memory. */
+static int ring_setup(struct backend *b, struct perf_priv *p)
+{
+	int n = p->req.nevents, nc = p->req.ncpus;
+	uint64_t drain = p->req.drain_ns ? p->req.drain_ns : 1000000000ULL;
+	double per_s = 1e9 / (double)p->req.sample_ns;
+	p->ring_pages =
+	    perfring_pages(per_s * (double)perfring_record_bytes((unsigned)n + 1), drain);
+	struct perfring probe;
+	int cpu = -1;
+	for (int r = 0; r < nc && cpu < 0; r++)
+		cpu = p->rows[r].cpu;
+	if (perfring_open(&probe, cpu, p->req.sample_ns, p->ring_pages) < 0) {
+		char w[192];
+		snprintf(w, sizeof(w), "sampling ring: %s: read() instead", strerror(errno));
+		add_warning(b, w);
+		return 0;
+	}
+	perfring_close(&probe);
+	p->rings = calloc((size_t)nc, sizeof(*p->rings));
+	p->queue = calloc((size_t)nc, sizeof(*p->queue));
+	p->lost = calloc((size_t)nc, sizeof(*p->lost));
+	if (!p->rings || !p->queue || !p->lost)
+		return -1;
+	/* a queue holds what a full ring holds (a drain empties it) */
+	long page = sysconf(_SC_PAGESIZE);
+	double want = (double)(page > 0 ? page : 4096) * p->ring_pages /
+			  (double)perfring_record_bytes((unsigned)n + 1) +
+		      64;
+	size_t cap = want > 1 << 20 ? 1 << 20 : (size_t)want;
+	for (int r = 0; r < nc; r++) {
+		struct sample_queue *q = &p->queue[r];
+		p->rings[r].fd = -1;
+		q->cap = cap;
+		q->t = calloc(cap, sizeof(*q->t));
+		q->c = calloc(cap * (size_t)(n ? n : 1), sizeof(*q->c));
+		q->last = calloc((size_t)(n ? n : 1), sizeof(*q->last));
+		q->last_present = calloc((size_t)(n ? n : 1), sizeof(bool));
+		if (!q->t || !q->c || !q->last || !q->last_present)
+			return -1;
+	}
+	/* a read() of a group carries the leader too */
+	free(p->readbuf);
+	p->readbuf_len = 3 + 2 * ((size_t)n + 1);
+	p->readbuf = calloc(p->readbuf_len, sizeof(uint64_t));
+	if (!p->readbuf)
+		return -1;
+	p->ring = true;
+	b->ring = true;
+	b->lost = p->lost;
+	/* a ring capped at 1024 pages may fill before a refresh: drained a quarter full */
+	double fill_s = (double)(page > 0 ? page : 4096) * p->ring_pages /
+			(per_s * (double)perfring_record_bytes((unsigned)n + 1));
+	b->drain_ns = (uint64_t)(fill_s / 4 * 1e9);
+	return 0;
+}
+
+struct drain_ctx {
+	struct perf_priv *p;
+	int row;
+};
+
+/* The next free entry of a row's queue; a full queue drops its oldest (counted lost). */
+static size_t queue_push(struct perf_priv *p, int r)
+{
+	struct sample_queue *q = &p->queue[r];
+	if (q->len == q->cap) {
+		q->head = (q->head + 1) % q->cap;
+		q->len--;
+		p->lost[r]++;
+	}
+	size_t i = (q->head + q->len) % q->cap;
+	q->len++;
+	q->drained++;
+	return i;
+}
+
+static void on_sample(void *ctx, const struct perfring_sample *smp)
+{
+	struct drain_ctx *d = ctx;
+	struct perf_priv *p = d->p;
+	struct sample_queue *q = &p->queue[d->row];
+	if (smp->time_ns <= q->last_t)
+		return; /* taken before the read the ticks go on from */
+	const struct perf_group *g = &p->rows[d->row].groups[0];
+	int n = p->req.nevents;
+	size_t i = queue_push(p, d->row);
+	struct raw_count *c = &q->c[i * (size_t)n];
+	for (int e = 0; e < n; e++)
+		c[e] = (struct raw_count){0, 0, 0};
+	for (uint32_t k = 0; k < smp->nr; k++)
+		for (int m = 0; m < g->nmembers; m++)
+			if (g->ids[m] == smp->vals[2 * k + 1])
+				c[g->event_index[m]] = (struct raw_count){
+				    smp->vals[2 * k], smp->enabled, smp->running};
+	q->t[i] = smp->time_ns;
+	q->last_t = smp->time_ns;
+}
+
+/* Samples the kernel could not write (the ring was full): counted. The row's next sample still
+ * holds every count (they are cumulative), so the tick before it spans the gap: its interval is
+ * long, its totals exact. */
+static void on_lost(void *ctx, uint64_t lost)
+{
+	struct drain_ctx *d = ctx;
+	d->p->lost[d->row] += lost;
+}
+
+static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_count *out,
+		      bool *present);
+
+/* Drains every row's ring; returns the ticks ready: the fewest samples queued on a row that
+ * counts. A row whose ring stays empty while others fill is checked: a CPU gone offline. */
+static int perf_queued(struct backend *b)
+{
+	struct perf_priv *p = b->priv;
+	if (!p->ring)
+		return -1;
+	static const struct perfring_cb cb = {on_sample, on_lost};
+	size_t most = 0;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct drain_ctx d = {p, r};
+		p->queue[r].drained = 0;
+		if (!p->rows[r].offline && p->rings[r].fd >= 0)
+			perfring_drain(&p->rings[r], &cb, &d);
+		if (p->queue[r].len > most)
+			most = p->queue[r].len;
+	}
+	size_t ready = SIZE_MAX;
+	int n = p->req.nevents;
+	/* the ticks every row has sampled through: up to the oldest of the rows' newest samples */
+	uint64_t horizon = UINT64_MAX;
+	for (int r = 0; r < p->req.ncpus; r++)
+		if (!p->rows[r].offline && p->rows[r].groups[0].leader_fd >= 0 &&
+		    p->queue[r].last_t < horizon)
+			horizon = p->queue[r].last_t;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct perf_row *row = &p->rows[r];
+		if (row->offline) { /* a CPU back online is reopened, its ring with it */
+			if (open_row(b, p, r) == 0 && row->offline)
+				continue;
+			memset(p->queue[r].last_present, 0, (size_t)(n ? n : 1) * sizeof(bool));
+		}
+		if (row->groups[0].leader_fd < 0)
+			continue;
+		if (p->queue[r].len == 0 && most >= 2) {
+			struct raw_count tmp[n ? n : 1];
+			bool pr[n ? n : 1];
+			if (read_group(p, &row->groups[0], tmp, pr) < 0) {
+				close_row(p, row);
+				row->offline = true;
+				continue;
+			}
+		}
+		struct sample_queue *q = &p->queue[r];
+		size_t upto = q->len; /* samples up to the horizon (the queue is in time order) */
+		while (upto && q->t[(q->head + upto - 1) % q->cap] > horizon + p->req.sample_ns / 2)
+			upto--;
+		if (upto < ready)
+			ready = upto;
+	}
+	if (ready == SIZE_MAX)
+		return most > 0;
+	return ready > INT_MAX ? INT_MAX : (int)ready;
+}
+
+/*
+ * One tick from the queues. Each CPU's timer fires on its own, and a timer that fires late (a
+ * virtual CPU that did not run) writes one sample for two periods: ticks follow the samples'
+ * times, not their order. The tick is the earliest sample waiting; every row takes its samples
+ * up to half a period after it (the last one: counts are cumulative). A row without one there
+ * has its counts spread to its next sample. False when no row has a sample.
+ */
+static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *present, bool *offline,
+			uint64_t *t_ns)
+{
+	int n = p->req.nevents;
+	uint64_t first = UINT64_MAX;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct sample_queue *q = &p->queue[r];
+		if (!p->rows[r].offline && q->len && q->t[q->head] < first)
+			first = q->t[q->head];
+	}
+	if (first == UINT64_MAX)
+		return false;
+	uint64_t upto = first + p->req.sample_ns / 2, t = first;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		struct perf_row *row = &p->rows[r];
+		struct sample_queue *q = &p->queue[r];
+		struct raw_count *o = out + (size_t)r * n;
+		bool *pr = present + (size_t)r * n;
+		offline[r] = row->offline;
+		if (row->offline || row->groups[0].leader_fd < 0) {
+			memset(pr, 0, (size_t)n * sizeof(bool));
+			continue;
+		}
+		long taken = -1;
+		while (q->len && q->t[q->head] <= upto) {
+			taken = (long)q->head;
+			q->head = (q->head + 1) % q->cap;
+			q->len--;
+		}
+		if (taken < 0) {
+			/* no sample in this tick: its timer did not fire (the virtual CPU did not
+			 * run). The counts are spread linearly to the next sample, as a read() at
+			 * this time would have seen them; without a next one (lost) they repeat (a
+			 * delta of none, not counted). */
+			memcpy(o, q->last, (size_t)n * sizeof(*o));
+			memcpy(pr, q->last_present, (size_t)n * sizeof(bool));
+			size_t h = q->head;
+			if (q->len && q->t[h] > q->last_tick_t && first > q->last_tick_t) {
+				double f = (double)(first - q->last_tick_t) /
+					   (double)(q->t[h] - q->last_tick_t);
+				const struct raw_count *nx = &q->c[h * (size_t)n];
+				for (int e = 0; e < n; e++) {
+					if (!pr[e] || nx[e].value < o[e].value ||
+					    nx[e].enabled < o[e].enabled ||
+					    nx[e].running < o[e].running)
+						continue;
+					o[e].value +=
+					    (uint64_t)((double)(nx[e].value - o[e].value) * f);
+					o[e].enabled +=
+					    (uint64_t)((double)(nx[e].enabled - o[e].enabled) * f);
+					o[e].running +=
+					    (uint64_t)((double)(nx[e].running - o[e].running) * f);
+				}
+				memcpy(q->last, o, (size_t)n * sizeof(*o));
+				q->last_tick_t = first;
+			}
+			continue;
+		}
+		size_t i = (size_t)taken;
+		if (q->t[i] > t)
+			t = q->t[i];
+		const struct raw_count *c = &q->c[i * (size_t)n];
+		for (int e = 0; e < n; e++) {
+			o[e] = c[e];
+			pr[e] = c[e].enabled != 0 || c[e].value != 0;
+		}
+		memcpy(q->last, o, (size_t)n * sizeof(*o));
+		memcpy(q->last_present, pr, (size_t)n * sizeof(bool));
+		q->last_tick_t = q->t[i];
+	}
+	*t_ns = t;
+	return true;
 }
 
 static int perf_open(struct backend *b, const struct backend_req *req, char *err, size_t errlen)
@@ -531,6 +866,10 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 		}
 	}
 	fit_nofile(b, p);
+	if (ring_wanted(b, p) && ring_setup(b, p) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	for (int r = 0; r < nc; r++) {
 		total_opened += open_row(b, p, r);
 		for (int e = 0; e < n && !first_reason[0]; e++)
@@ -538,7 +877,11 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 				snprintf(first_reason, sizeof(first_reason), "%s: %s",
 					 p->events[e].name, b->status[r * n + e].reason);
 	}
-	snprintf(b->description, sizeof(b->description), "perf_event");
+	if (p->ring)
+		snprintf(b->description, sizeof(b->description),
+			 "perf_event, sampling ring every %.6g ms", (double)req->sample_ns / 1e6);
+	else
+		snprintf(b->description, sizeof(b->description), "perf_event");
 	if (total_opened == 0) {
 		snprintf(err, errlen, "no event could be counted on any CPU (%s)",
 			 first_reason[0] ? first_reason : "no events");
@@ -703,7 +1046,14 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 	(void)errlen;
 	struct perf_priv *p = b->priv;
 	int n = p->req.nevents;
+	if (p->ring && read_queued(p, out, present, offline, t_ns))
+		return 0;
 	*t_ns = monotonic_ns();
+	if (p->ring) /* a read now (the priming read): older samples are dropped */
+		for (int r = 0; r < p->req.ncpus; r++) {
+			p->queue[r].len = 0;
+			p->queue[r].last_t = *t_ns;
+		}
 	for (int r = 0; r < p->req.ncpus; r++) {
 		struct perf_row *row = &p->rows[r];
 		struct raw_count *o = out + (size_t)r * n;
@@ -748,6 +1098,12 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 	p->tt_wall = wall;
 	if (p->proc.used)
 		read_proc(b, p, out, present, offline, *t_ns);
+	for (int r = 0; p->ring && r < p->req.ncpus;
+	     r++) { /* what a tick without samples repeats */
+		memcpy(p->queue[r].last, out + (size_t)r * n, (size_t)n * sizeof(*out));
+		memcpy(p->queue[r].last_present, present + (size_t)r * n, (size_t)n * sizeof(bool));
+		p->queue[r].last_tick_t = *t_ns;
+	}
 	return 0;
 }
 
@@ -780,4 +1136,5 @@ const struct source_ops source_perf_ops = {
     .read = perf_read,
     .select_set = perf_select_set,
     .close = perf_close,
+    .queued = perf_queued,
 };

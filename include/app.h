@@ -71,6 +71,7 @@ struct app_ctx {
 	/* the cadence: written only through app_set_interval / app_set_sample / app_set_speed */
 	long interval_ms;  /* refresh cadence: output and redraw */
 	long sample_ms;	   /* loop cadence (--sample, :sample); 0 = the interval */
+	long sample_us;	   /* --sample below 1 ms (us, sample_ms 1); 0 = sample_ms */
 	double speed;	   /* replay pace, 0.5 .. 16 */
 	uint64_t ticks;	   /* snapshots produced */
 	uint64_t overruns; /* missed deadlines */
@@ -168,6 +169,11 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen);
 /* The loop's tick in ms: the sample cadence, or the interval without one. */
 long app_tick_ms(const struct app_ctx *app);
+/* The same in ns: below 1 ms with --sample in us (app_tick_ms rounds it up to 1). */
+uint64_t app_tick_ns(const struct app_ctx *app);
+/* Ticks a sampling source has ready (its rings drained, without blocking); -1 when the source
+ * is read once per tick. */
+int app_queued(struct app_ctx *app);
 /* Sets the sample cadence (1 ms .. the interval; 0: the interval). */
 int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen);
 /* Replay pace: "2", "x2", "+", "-" (0.5 .. 16); only sources that can seek have one. */

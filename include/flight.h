@@ -22,6 +22,7 @@
  * absent. Replaying the written triples with count_delta() gives back every ok delta exactly and
  * scaled ones to the rounding of their raw count.
  */
+#define FLIGHT_NOTES 16 /* notes kept (flight_note) */
 struct flight {
 	int nrows, nevents;
 	int *cpus;   /* [nrows] */
@@ -36,6 +37,10 @@ struct flight {
 	uint8_t *offline;      /* [cap][nrows] */
 	struct raw_count *cum; /* [nrows * nevents] running sums */
 	size_t bytes;	       /* heap held */
+	/* notes on the samples (samples a sampling ring lost), the newest FLIGHT_NOTES, in time
+	 * order: written as marks where they fall in a recording */
+	struct rec_mark notes[FLIGHT_NOTES];
+	size_t nnotes;
 };
 
 /* Slots needed for @seconds at @sample_ms (at least 2). */
@@ -53,6 +58,9 @@ struct session_raw;
  * triples, so a flight recording replays exactly; without it, triples rebuilt from the deltas. */
 void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw);
 size_t flight_bytes(const struct flight *f);
+/* Notes @text at @t (s since start, not before the last note): a mark in the recordings whose
+ * window holds it; the oldest note goes beyond FLIGHT_NOTES. */
+void flight_note(struct flight *f, double t, const char *text);
 
 /*
  * Writes the samples with t in [@t_from, @t_to] to a new recording at @path: @hdr, @mode, one

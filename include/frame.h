@@ -105,6 +105,9 @@ struct frame {
 	void (*json_extra)(void *ctx, void *rec, void *row, int r);
 	void (*text_extra)(void *ctx, FILE *out);
 	const void *extra_state;
+	/* [row]: samples the sampling ring lost in the window (PERF_RECORD_LOST), NULL when the
+	 * samples are not taken into rings; live like the extras (NULL in a held copy) */
+	const uint64_t *ring_lost;
 	/* cumulative per-event counts for OpenMetrics (-f openmetrics, --listen), or NULL; valid
 	 * only while this frame is the newest one (NULL in a held copy) */
 	const struct om_counters *counters;

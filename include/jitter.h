@@ -73,7 +73,7 @@ struct jitter {
 	/* rules and spikes */
 	struct alert_set rules;
 	bool user_rules;    /* false: the default mad rule per metric */
-	long rules_tick_ms; /* sample cadence the default rules were made for */
+	long rules_tick_us; /* sample cadence the default rules were made for (us) */
 	struct spike_log log;
 	enum jitter_stat stat;
 	/* flight recorder */
@@ -104,6 +104,13 @@ struct jitter {
 	bool cad_ready;
 	uint64_t cad_loop_t0;
 	char note[512];
+	/* the sampling ring path (perfring.h): samples lost per row, from the backend's counts */
+	bool ring;
+	uint64_t *lost_open;  /* [row] the backend's count when the window opened */
+	uint64_t *lost_win;   /* [row] lost in the last closed window */
+	uint64_t *lost_tick;  /* [row] the backend's count at the last sample (flight notes) */
+	uint64_t lost_total;  /* lost since the mode opened, all rows */
+	int64_t ring_last_ns; /* the last ring tick's sample time (cadence) */
 };
 
 /* Creates the jitter state for @app (app->jitter), registers its hook and the commands sample,

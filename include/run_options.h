@@ -73,7 +73,9 @@ struct options {
 	char **command;		 /* after --: the command counted from its exec, NULL none */
 	int ncommand;
 	bool help, version;
-	bool realtime; /* --realtime: SCHED_FIFO priority 1 (loop_realtime) */
+	bool realtime;	 /* --realtime: SCHED_FIFO priority 1 (loop_realtime) */
+	int sample_path; /* --sample-path: enum perfring_path (0 auto) */
+	long sample_us;	 /* --sample below 1 ms (50..999 us; sample_ms is then 1), 0 none */
 };
 
 #endif

@@ -150,6 +150,9 @@ struct session_config {
 	const int *row_ncpus;
 	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
 	bool pid_on_cpu; /* a thread's row counts it on the row's CPU only (pid = TID, cpu = N) */
+	uint64_t sample_ns; /* --sample period (ns), 0 none: see backend_req */
+	int sample_path;    /* enum perfring_path */
+	uint64_t drain_ns;  /* the loop's period while sampling into rings (ns) */
 };
 
 /* The compiled formulas of a mode's metrics. */
@@ -197,6 +200,11 @@ void session_mode_copy(struct session_mode *dst, const struct session_mode *src)
 int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errlen);
 const struct snapshot *session_snapshot(const struct session *s);
 const struct backend *session_backend(const struct session *s);
+/* Ticks a sampling backend has ready (it drains its rings first, without blocking); -1 when the
+ * backend is read once per tick instead. */
+int session_queued(struct session *s);
+/* The --sample period and drain time the next mode opened samples with (session_config). */
+void session_set_sampling(struct session *s, uint64_t sample_ns, uint64_t drain_ns);
 /* The raw reads behind the current snapshot, [row * nevents + e] (recorders). prev holds the
  * read before (the priming read for seq 1); offline is the last read's per-row flag. */
 struct session_raw {

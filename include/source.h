@@ -82,6 +82,11 @@ struct backend_req {
 	bool inherit;		  /* a task's children count too, from its exec on (-- CMD) */
 	const bool *exec_pending; /* while true the command waits for its exec (enable on exec) */
 	bool pid_on_cpu;	  /* a thread's row counts it on the row's CPU (cpu = N, not -1) */
+	/* --sample: the sample period (ns, 0 = no sub-interval sampling), the way it is taken
+	 * (enum perfring_path) and the longest time between two drains of what was sampled (ns) */
+	uint64_t sample_ns;
+	int sample_path;
+	uint64_t drain_ns;
 };
 
 /* Per (row, event): did it open, and if not why. */
@@ -115,6 +120,9 @@ struct source_ops {
 	/* Optional: the CPUs the source can show (recorded or simulated ones); without it the
 	 * engine uses the online CPUs of this machine. */
 	void (*cpus)(const void *inst, struct cpuset *out);
+	/* Optional (a sampling source): drains what was sampled without blocking and returns how
+	 * many ticks are ready for read() now; -1 when ticks are not sampled (read() takes one) */
+	int (*queued)(struct backend *b);
 };
 
 /* A source for the run: its operations and its own state. */
@@ -138,6 +146,10 @@ struct backend {
 	char description[128];	       /* "perf_event (software events only)" */
 	char warnings[4][192];	       /* messages for the log, set by open */
 	int nwarnings;
+	/* the sampling ring path (perfring.h) is active: ticks come from queued() */
+	bool ring;
+	const uint64_t *lost; /* [row]: samples the ring lost (PERF_RECORD_LOST), NULL: none */
+	uint64_t drain_ns; /* the rings fill a quarter in this time (ns): drain at least so often */
 };
 
 /* Sim backend knobs (--sim-* options). */

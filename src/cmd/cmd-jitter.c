@@ -27,8 +27,8 @@ static int exec_sample(const struct command_ctx *ctx, int argc, char **argv, cha
 	if (command_parse_ms(argv[1], &ms, err, errlen) < 0 ||
 	    app_set_sample(ctx->app, ms < 1 ? -1 : ms, err, errlen) < 0)
 		return -1;
-	command_note(ctx, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(ctx->app),
-		     ctx->app->interval_ms);
+	command_note(ctx, "sampling every %g ms, refresh every %ld ms",
+		     (double)app_tick_ns(ctx->app) / 1e6, ctx->app->interval_ms);
 	return 0;
 }
 
@@ -41,8 +41,8 @@ static int exec_refresh(const struct command_ctx *ctx, int argc, char **argv, ch
 	if (command_parse_ms(argv[1], &ms, err, errlen) < 0 ||
 	    app_set_interval(ctx->app, ms, err, errlen) < 0)
 		return -1;
-	command_note(ctx, "sampling every %ld ms, refresh every %ld ms", app_tick_ms(ctx->app),
-		     ctx->app->interval_ms);
+	command_note(ctx, "sampling every %g ms, refresh every %ld ms",
+		     (double)app_tick_ns(ctx->app) / 1e6, ctx->app->interval_ms);
 	return 0;
 }
 

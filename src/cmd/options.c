@@ -7,6 +7,7 @@
 #include "endpoint.h"
 #include "manpage.h"
 #include "output.h"
+#include "perfring.h"
 #include "recorder.h"
 #include "rows.h"
 #include "textutil.h"
@@ -272,6 +273,20 @@ HANDLER(apply_speed) { return parse_double(arg, 0.5, 16, "--speed", &o->speed, e
 
 HANDLER(apply_sample)
 {
+	/* below 1 ms in us ("100us"): the sampling ring's periods (perfring.h) */
+	char *end;
+	errno = 0;
+	long us = strtol(arg, &end, 10);
+	if (end != arg && strcmp(end, "us") == 0) {
+		if (errno || us < 50 || us > 999) {
+			snprintf(err, errlen, "--sample: \"%s\" is not from 50us to 999us", arg);
+			return -1;
+		}
+		o->sample_us = us;
+		o->sample_ms = 1;
+		return 0;
+	}
+	o->sample_us = 0;
 	if (duration_parse_ms(arg, 1, &o->sample_ms) < 0 || o->sample_ms < 1 ||
 	    o->sample_ms > 3600000) {
 		snprintf(err, errlen,
@@ -279,6 +294,17 @@ HANDLER(apply_sample)
 			 arg);
 		return -1;
 	}
+	return 0;
+}
+
+HANDLER(apply_sample_path)
+{
+	int p = perfring_path_parse(arg);
+	if (p < 0) {
+		snprintf(err, errlen, "--sample-path: \"%s\" is not ring, read or auto", arg);
+		return -1;
+	}
+	o->sample_path = p;
 	return 0;
 }
 
@@ -564,8 +590,14 @@ static const struct option_def option_table[] = {
     {"agent", LONG_ONLY, "CMD",
      "the agent command on the remote host (default pmutop-agent, else pmutop)",
      OPTION_CLI | OPTION_SCREEN, STR(agent)},
-    {"sample", LONG_ONLY, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)",
-     OPTION_CLI, FN(apply_sample)},
+    {"sample", LONG_ONLY, "DURATION",
+     "fine sampling cadence for jitter statistics (1ms and up, or 50us to 999us)", OPTION_CLI,
+     FN(apply_sample)},
+    {"sample-path", LONG_ONLY, "ring|read|auto",
+     "how --sample counts on the perf source: ring (a cpu-clock leader per CPU writes its "
+     "group's counts into an mmap ring, no cross-CPU read), read (a read() of every CPU's group "
+     "per sample), auto (default: ring below 5ms)",
+     OPTION_CLI, FN(apply_sample_path), .complete = "ring read auto"},
     {"pin", LONG_ONLY, "CPU", "pin pmutop itself to CPU", OPTION_CLI, FN(apply_pin)},
     {"realtime", LONG_ONLY, NULL,
      "run pmutop (not a counted command) at SCHED_FIFO priority 1 so ticks come on time on "

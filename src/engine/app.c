@@ -10,6 +10,7 @@
 #include "mode.h"
 #include "offcore.h"
 #include "paths.h"
+#include "perfring.h"
 #include "playback.h"
 #include "pmuevents.h"
 #include "replay.h"
@@ -114,6 +115,16 @@ static void machine_capability(struct app_ctx *app)
 	if (app->optional_missing[0] && n + 1 < len)
 		snprintf(cap + n, len - n, "%soptional %s not here", n ? "; " : "",
 			 app->optional_missing);
+	/* which way --sample counts (perfring.h) */
+	const struct backend *b = app->session ? session_backend(app->session) : NULL;
+	n = strlen(cap);
+	if (b && b->ops && b->ops->queued && app_tick_ms(app) < app->interval_ms && n + 1 < len)
+		snprintf(cap + n, len - n,
+			 b->ring
+			     ? "%ssampling path ring (a cpu-clock leader per CPU, no cross-CPU "
+			       "read)"
+			     : "%ssampling path read (a read() of every CPU's group per sample)",
+			 n ? "; " : "");
 }
 
 void app_want_self(struct app_ctx *app, bool wanted) { app->frame_wants_self = wanted; }
@@ -537,6 +548,9 @@ static int list_dropped(char *list, size_t len, const char *name, int on, int of
 	return 1;
 }
 
+static void apply_cadence(struct app_ctx *app);
+#define APP_RING_DRAINS 4 /* drains of the sampling rings per refresh */
+
 int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err, size_t errlen)
 {
 	/* a copy off the stack (142 KiB; session_set_mode may adjust it) */
@@ -551,6 +565,9 @@ int app_run_mode(struct app_ctx *app, const struct session_mode *mode, char *err
 		return -1;
 	}
 	session_mode_copy(&app->mode, sm);
+	apply_cadence(app); /* the sampling ring path drains once per refresh */
+	for (int i = 0; i < session_backend(app->session)->nwarnings; i++)
+		app_log(app, MSG_WARN, "%s", session_backend(app->session)->warnings[i]);
 	snprintf(app->mode_name, sizeof(app->mode_name), "%s", sm->name);
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);
@@ -996,6 +1013,18 @@ static unsigned monitored_slots(const struct app_ctx *app)
 	return slots;
 }
 
+/* The sub-interval sample period (ns), 0 without --sample. */
+static uint64_t sampling_ns(const struct app_ctx *app)
+{
+	return app->sample_ms > 0 && app->sample_ms < app->interval_ms ? app_tick_ns(app) : 0;
+}
+
+/* Drains come every quarter refresh: the rings and queues hold twice half a refresh. */
+static uint64_t drain_ns(const struct app_ctx *app)
+{
+	return (uint64_t)app->interval_ms * 1000000ULL / 2;
+}
+
 static struct session *new_session(struct app_ctx *app, char *err, size_t errlen)
 {
 	/* the CPU set may have changed (:cpus): their caps/slots may agree now, or no longer */
@@ -1010,6 +1039,10 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	    .core_pmu_type = app->core_type,
 	    .row_cpus = app->machine.aggregated_cpus,
 	    .slots = app->machine.slots,
+	    /* --sample: its period and path for a sampling source (perfring.h) */
+	    .sample_ns = sampling_ns(app),
+	    .sample_path = app->opt.sample_path,
+	    .drain_ns = drain_ns(app),
 	};
 	if (app->target.kind != TARGET_CPUS) { /* a row per thread, or per (cgroup, CPU) */
 		cfg.pids = app->target.row_pid;
@@ -1193,10 +1226,20 @@ int app_follow_source_cpus(struct app_ctx *app, char *err, size_t errlen)
 
 uint64_t app_period_ns(const struct app_ctx *app)
 {
-	double ns = (double)app_tick_ms(app) * 1e6;
+	/* samples in rings: the loop drains them four times per refresh (draining reads memory,
+	 * no system call), so a window's frame comes at most a quarter of a refresh after its
+	 * last sample although the kernel's sampling timer drifts from the loop's */
+	const struct backend *b = app->session ? session_backend(app->session) : NULL;
+	if (b && b->ring) {
+		uint64_t ns = (uint64_t)app->interval_ms * 1000000ULL / APP_RING_DRAINS;
+		return b->drain_ns && b->drain_ns < ns ? b->drain_ns : ns;
+	}
+	double ns = (double)app_tick_ns(app);
 	if (source_has(&app->source, SOURCE_CAP_SEEK) && app->speed > 0)
 		ns /= app->speed;
-	return ns < 1e6 ? 1000000ULL : (uint64_t)ns;
+	/* 1 ms at the least, 50 us with --sample in us */
+	double floor = app->sample_us > 0 ? 5e4 : 1e6;
+	return ns < floor ? (uint64_t)floor : (uint64_t)ns;
 }
 
 /* The one place the loop's timer follows the cadence. */
@@ -1234,6 +1277,13 @@ long app_tick_ms(const struct app_ctx *app)
 								       : app->interval_ms;
 }
 
+uint64_t app_tick_ns(const struct app_ctx *app)
+{
+	if (app->sample_us > 0 && app->sample_ms == 1 && app->interval_ms > 1)
+		return (uint64_t)app->sample_us * 1000ULL;
+	return (uint64_t)app_tick_ms(app) * 1000000ULL;
+}
+
 int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 {
 	if (ms < 0 || ms > app->interval_ms) {
@@ -1244,7 +1294,20 @@ int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 	}
 	if (playback_sample(app, ms, err, errlen) < 0) /* a remote agent: its ticks are samples */
 		return -1;
+	long was = app->sample_ms, was_us = app->sample_us;
 	app->sample_ms = ms;
+	app->sample_us = 0;
+	/* a sampling source samples at the period it opened with: reopen the mode */
+	if (ms != was && app->session && session_backend(app->session)->ops &&
+	    session_backend(app->session)->ops->queued && app->opt.sample_path != PERFRING_READ) {
+		session_set_sampling(app->session, sampling_ns(app), drain_ns(app));
+		if (app_run_mode(app, &app->mode, err, errlen) < 0) {
+			app->sample_ms = was;
+			app->sample_us = was_us;
+			session_set_sampling(app->session, sampling_ns(app), drain_ns(app));
+			return -1;
+		}
+	}
 	apply_cadence(app);
 	return 0;
 }
@@ -1548,6 +1611,7 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 				: NAN;
 	app->interval_ms = app->opt.interval_ms;
 	app->sample_ms = app->opt.sample_ms;
+	app->sample_us = app->opt.sample_us;
 	app->speed = app->opt.speed > 0 ? app->opt.speed : 1;
 	if (platform_detect(&app->pf, app->opt.sysfs_root, err, errlen) < 0)
 		return 2;
@@ -1635,7 +1699,7 @@ int app_tick(struct app_ctx *app, char *err, size_t errlen)
 		if (app_follow_online(app, why, sizeof(why)) < 0)
 			app_log(app, MSG_WARN, "following CPU hotplug: %s", why);
 	}
-	int rc = session_tick(app->session, (uint64_t)app_tick_ms(app) * 1000000ULL, err, errlen);
+	int rc = session_tick(app->session, app_tick_ns(app), err, errlen);
 	if (rc == 0)
 		app_target_release(app); /* primed at zero: -- CMD may exec now */
 	if (rc > 0) {
@@ -1646,6 +1710,13 @@ int app_tick(struct app_ctx *app, char *err, size_t errlen)
 				app->observers[i]->on_tick(app->observers[i], app, snap);
 	}
 	return rc;
+}
+
+int app_queued(struct app_ctx *app)
+{
+	return app->session && !source_has(&app->source, SOURCE_CAP_RECORDED)
+		   ? session_queued(app->session)
+		   : -1;
 }
 
 int app_next(struct app_ctx *app, char *err, size_t errlen)

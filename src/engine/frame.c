@@ -495,6 +495,7 @@ int frame_copy(struct frame *dst, struct frame_store **store, const struct frame
 	dst->json_extra = NULL;
 	dst->text_extra = NULL;
 	dst->extra_state = NULL;
+	dst->ring_lost = NULL;
 	dst->counters = NULL;
 	dst->guard = NULL; /* live: the lines are the frame's own */
 	dst->owners = NULL;
@@ -522,6 +523,7 @@ void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store *
 	dst->json_extra = NULL;
 	dst->text_extra = NULL;
 	dst->extra_state = NULL;
+	dst->ring_lost = NULL;
 	dst->counters = NULL;
 	dst->guard = NULL; /* live: the lines are the frame's own */
 	dst->owners = NULL;

@@ -129,11 +129,16 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 	if (stream_fd >= 0)
 		loop_watch(&app->loop, stream_fd);
 	one_tick(&r); /* the priming read */
+	/* samples in rings count from the priming read: the refresh that drains them starts
+	 * there, so each drain finds its window's last sample already written */
+	if (app_queued(app) >= 0)
+		loop_set_period(&app->loop, app_period_ns(app));
 	if (fe->on_change)
 		fe->on_change(fe->ctx);
 	while (!app->quit && !r.done) {
 		struct loop_event ev;
 		encode_release(); /* libpfm4 again only when a command or mode encodes with it */
+		int queued;
 		if (loop_wait(&app->loop, &ev) < 0)
 			break;
 		switch (ev.kind) {
@@ -182,6 +187,10 @@ int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 				stream_input(&r, &stream_fd); /* ticks come as the stream is read */
 			} else if (source_has(&app->source, SOURCE_CAP_STREAM)) {
 				drain(&r);
+			} else if ((queued = app_queued(app)) >= 0) {
+				/* a sampling source: every sample its rings hold, one tick each */
+				for (; queued > 0 && !r.done && !app->quit; queued--)
+					one_tick(&r);
 			} else {
 				one_tick(&r);
 			}

@@ -182,6 +182,9 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	    .inherit = s->cfg.inherit,
 	    .pid_on_cpu = s->cfg.pid_on_cpu,
 	    .exec_pending = s->cfg.exec_pending,
+	    .sample_ns = s->cfg.sample_ns,
+	    .sample_path = s->cfg.sample_path,
+	    .drain_ns = s->cfg.drain_ns,
 	};
 	if (ops->open(&nb, &req, err, errlen) < 0) {
 		backend_free(&nb);
@@ -888,6 +891,19 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 
 const struct snapshot *session_snapshot(const struct session *s) { return &s->snap; }
 const struct backend *session_backend(const struct session *s) { return &s->backend; }
+
+void session_set_sampling(struct session *s, uint64_t sample_ns, uint64_t drain_ns)
+{
+	s->cfg.sample_ns = sample_ns;
+	s->cfg.drain_ns = drain_ns;
+}
+
+int session_queued(struct session *s)
+{
+	if (!s->open || !s->backend.ring || !s->backend.ops->queued)
+		return -1;
+	return s->backend.ops->queued(&s->backend);
+}
 
 void session_raw(const struct session *s, struct session_raw *out)
 {

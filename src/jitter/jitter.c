@@ -7,6 +7,7 @@
 #include "platform.h"
 #include "recorder.h"
 #include "safefile.h"
+#include "session.h"
 #include "textutil.h"
 #include <errno.h>
 #include <math.h>
@@ -129,8 +130,13 @@ static void layout_free(struct jitter *j)
 	j->acc = NULL;
 	free(j->cells);
 	free(j->shown);
+	free(j->lost_open);
+	free(j->lost_win);
+	free(j->lost_tick);
+	j->lost_tick = NULL;
 	j->cells = NULL;
 	j->shown = NULL;
+	j->lost_open = j->lost_win = NULL;
 	j->have_agg = false;
 	j->nrows = j->nevents = j->nmetrics = j->ncols = 0;
 	flight_free(j->flight);
@@ -141,10 +147,20 @@ static void layout_free(struct jitter *j)
 	j->attrib_ready = false;
 }
 
+/* The backend's lost-sample counts per row when samples come from rings, else NULL. */
+static const uint64_t *ring_lost(const struct jitter *j)
+{
+	const struct app_ctx *app = j->app;
+	if (!app->session)
+		return NULL;
+	const struct backend *b = session_backend(app->session);
+	return b->ring && b->lost && b->nrows == j->nrows ? b->lost : NULL;
+}
+
 static size_t window_samples(const struct app_ctx *app)
 {
-	long tick = app_tick_ms(app);
-	long k = (app->interval_ms + tick / 2) / (tick > 0 ? tick : 1);
+	uint64_t tick = app_tick_ns(app), iv = (uint64_t)app->interval_ms * 1000000ULL;
+	uint64_t k = (iv + tick / 2) / (tick > 0 ? tick : 1);
 	if (k < 1)
 		k = 1;
 	if (k > JITTER_WINDOW_MAX)
@@ -170,6 +186,9 @@ static void open_window(struct jitter *j)
 	a->pushed = false;
 	j->nwin = 0;
 	j->spikes_open = j->log.total;
+	const uint64_t *lost = ring_lost(j);
+	if (lost && j->lost_open)
+		memcpy(j->lost_open, lost, (size_t)j->nrows * sizeof(uint64_t));
 }
 
 /* Attribution reads /proc and sysfs of this machine: only for sources that count it. */
@@ -207,14 +226,17 @@ static void start_flight(struct jitter *j, const struct snapshot *snap)
 		return;
 	char err[256];
 	bool clipped;
-	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, app->opt.flight_s,
-			       app_tick_ms(app), 0, &clipped, err, sizeof(err));
+	/* the recorder counts in ms samples: below 1 ms, as many more seconds of them */
+	double tick_ms = (double)app_tick_ns(app) / 1e6;
+	double seconds = tick_ms < 1 ? app->opt.flight_s / tick_ms : app->opt.flight_s;
+	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, seconds, app_tick_ms(app), 0,
+			       &clipped, err, sizeof(err));
 	if (!j->flight)
 		app_log(app, MSG_WARN, "%s", err);
 	else if (clipped)
 		app_log(app, MSG_WARN,
 			"flight recorder holds %zu samples (%.1f s), not %.0f s: memory cap %u MiB",
-			j->flight->cap, (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0,
+			j->flight->cap, (double)j->flight->cap * tick_ms / 1000.0,
 			app->opt.flight_s, FLIGHT_MAX_BYTES >> 20);
 }
 
@@ -228,7 +250,7 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	j->nmetrics = snap->nmetrics;
 	j->ncols = snap->nmetrics + ATTRIB_NCOLS;
 	j->k = window_samples(app);
-	if (!j->user_rules && j->rules_tick_ms != app_tick_ms(app))
+	if (!j->user_rules && j->rules_tick_us != (long)(app_tick_ns(app) / 1000))
 		default_rules(app);
 	char err[256];
 	if (series_set_init(&j->win, j->nrows, j->ncols, j->k, err, sizeof(err)) < 0)
@@ -260,13 +282,22 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	a->names = calloc(ne, sizeof(*a->names));
 	j->cells = calloc((size_t)j->nrows * (size_t)j->ncols + 1, sizeof(*j->cells));
 	j->shown = calloc(mcells, sizeof(double));
+	j->lost_open = calloc(nr, sizeof(uint64_t));
+	j->lost_win = calloc(nr, sizeof(uint64_t));
+	j->lost_tick = calloc(nr, sizeof(uint64_t));
+	j->ring = false;
+	j->lost_total = 0;
+	j->ring_last_ns = 0;
 	if (!a->value || !a->run_s || !a->counted || !a->scaled || !a->last || !a->offline ||
 	    !a->counts || !a->total_counts || !a->values || !a->total_values || !a->running ||
 	    !a->total_running || !a->age || !a->classes || !a->total_classes || !a->detail ||
-	    !a->snap_offline || !a->cpus || !a->names || !j->cells || !j->shown)
+	    !a->snap_offline || !a->cpus || !a->names || !j->cells || !j->shown || !j->lost_open ||
+	    !j->lost_win || !j->lost_tick)
 		goto oom;
 	memcpy(a->cpus, snap->cpus, (size_t)j->nrows * sizeof(int));
 	memcpy(a->names, snap->event_names, (size_t)j->nevents * sizeof(*a->names));
+	if (ring_lost(j))
+		memcpy(j->lost_tick, ring_lost(j), (size_t)j->nrows * sizeof(uint64_t));
 	open_window(j);
 	start_flight(j, snap);
 	start_attrib(j, snap);
@@ -410,6 +441,12 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	if (a->pushed)
 		window_stats(j);
 	j->window_interval_ms = j->nwin ? a->interval_s * 1000.0 / (double)j->nwin : 0;
+	const uint64_t *lost = ring_lost(j);
+	j->ring = lost != NULL;
+	for (int r = 0; lost && r < j->nrows; r++) {
+		j->lost_win[r] = lost[r] - j->lost_open[r];
+		j->lost_total += j->lost_win[r];
+	}
 	fill_shown(j, sums ? a->values : last->values);
 	j->have_agg = true;
 	j->windows++;
@@ -531,14 +568,14 @@ static void default_rules(struct app_ctx *app)
 	alert_set_free(&j->rules);
 	alert_set_init(&j->rules, max_cpu(app));
 	rules_changed(j);
-	j->rules_tick_ms = app_tick_ms(app);
+	j->rules_tick_us = (long)(app_tick_ns(app) / 1000);
 	for (int m = 0; m < app->mode.nmetrics; m++) {
 		char text[ALERT_TEXT_MAX], err[128];
 		const struct session_metric *sm = &app->mode.metrics[m];
 		if (strcmp(sm->unit, "/s") ==
 		    0) /* counts per sample are small: 2 events is noise */
 			snprintf(text, sizeof(text), JITTER_DEFAULT_RATE_RULE, sm->name,
-				 2000.0 / (double)app_tick_ms(app));
+				 2e9 / (double)app_tick_ns(app));
 		else
 			snprintf(text, sizeof(text), JITTER_DEFAULT_RULE, sm->name);
 		alert_set_add(&j->rules, text, err,
@@ -742,6 +779,34 @@ int jitter_unfreeze(struct app_ctx *app)
 
 /* --- the hook ------------------------------------------------------------------------------- */
 
+/* Samples from rings: the cadence is the kernel's; a tick's lateness is its sample time past
+ * the period after the last sample, and periods without a sample (lost, or a timer that did
+ * not fire) are missed ticks. The loop's own wake-ups are not samples. */
+static void ring_cadence(struct jitter *j, const struct snapshot *snap)
+{
+	int64_t period = (int64_t)app_tick_ns(j->app);
+	int64_t t = (int64_t)llround(snap->time_s * 1e9);
+	if (!j->cad_ready || j->cad.period_ns != period || j->ring_last_ns == 0 ||
+	    t <= j->ring_last_ns) {
+		struct cadence_self self;
+		cadence_self_save(&j->cad, &self);
+		cadence_init(&j->cad, t - period, period);
+		cadence_self_restore(&j->cad, &self);
+		j->cad_loop_t0 = 0;
+		j->cad_ready = true;
+	}
+	/* periods since the last sample: 1, more when samples were lost or the timer skipped;
+	 * the sample is due a period after the last one (the kernel's timer goes on from when it
+	 * fired, so lateness does not add up) */
+	int64_t dt = j->ring_last_ns ? t - j->ring_last_ns : period;
+	uint64_t exp = dt > period ? (uint64_t)((dt + period / 2) / period) : 1;
+	if (!exp)
+		exp = 1;
+	int64_t due = j->ring_last_ns ? j->ring_last_ns + period * (int64_t)exp : t;
+	cadence_tick_at(&j->cad, t, due, exp);
+	j->ring_last_ns = t;
+}
+
 static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
 {
 	struct jitter *j = arg;
@@ -811,6 +876,17 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	}
 	if (j->flight_pending && snap->time_s >= j->flight_due_s)
 		flight_dump(app);
+	const uint64_t *lost = ring_lost(j);
+	if (lost)
+		ring_cadence(j, snap);
+	for (int r = 0; lost && r < j->nrows; r++) /* samples the ring lost: flight marks */
+		if (lost[r] != j->lost_tick[r]) {
+			char note[REC_TEXT_MAX];
+			snprintf(note, sizeof(note), "sampling ring lost %llu samples on cpu %d",
+				 (unsigned long long)(lost[r] - j->lost_tick[r]), snap->cpus[r]);
+			flight_note(j->flight, snap->time_s, note);
+			j->lost_tick[r] = lost[r];
+		}
 	if (++j->nwin >= j->k)
 		close_window(j, snap);
 }
@@ -887,6 +963,10 @@ static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame
 {
 	const struct jitter *j = o->state;
 	const struct snapshot *snap = f->snap;
+	f->ring_lost =
+	    j->ring && j->have_agg && j->nrows == snap->nrows && j->lost_win && !f->row_keys
+		? j->lost_win
+		: NULL;
 	if (app->frame_wants_self) { /* a cadence report per frame: only for a reader */
 		jitter_status_line(app, f->self, sizeof(f->self));
 		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
@@ -998,6 +1078,8 @@ void jitter_loop_tick(struct app_ctx *app, const struct loop_event *ev)
 	struct jitter *j = J(app);
 	if (!j || ev->kind != LOOP_TICK)
 		return;
+	if (app->session && session_backend(app->session)->ring)
+		return; /* the samples' own times make the cadence (ring_cadence) */
 	int64_t period = (int64_t)app->loop.period_ns;
 	if (!j->cad_ready || j->cad.period_ns != period || j->cad_loop_t0 != app->loop.t0_ns) {
 		/* a new schedule restarts the lateness figures; the own-CPU figure keeps its
@@ -1110,7 +1192,11 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 	cadence_report((struct cadence *)&j->cad, &cr);
 	char mem[32], self[48] = "self n/a", late[96] = "late n/a";
 	fmt_bytes(jitter_bytes(j), mem, sizeof(mem));
-	if (cr.available)
+	if (cr.available && j->ring) /* the samples' lateness; lost ones are missed */
+		snprintf(late, sizeof(late), "ring late p99 %.2f max %.2f ms, lost %llu",
+			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
+			 (unsigned long long)j->lost_total);
+	else if (cr.available)
 		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms, missed %llu",
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
 			 (unsigned long long)cr.missed);
@@ -1119,10 +1205,10 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 	char flight[96] = "flight off";
 	if (j->flight)
 		snprintf(flight, sizeof(flight), "flight %.0f s",
-			 (double)j->flight->cap * (double)app_tick_ms(app) / 1000.0);
+			 (double)j->flight->cap * (double)app_tick_ns(app) / 1e9);
 	/* FROZEN first: the line is cut at the screen's width (80 columns) */
-	snprintf(buf, len, "%ssample %ld ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu",
-		 j->frozen ? "FROZEN (:freeze off) | " : "", app_tick_ms(app),
+	snprintf(buf, len, "%ssample %g ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu",
+		 j->frozen ? "FROZEN (:freeze off) | " : "", (double)app_tick_ns(app) / 1e6,
 		 j->window_interval_ms, late, self, flight, mem, j->log.total);
 }
 
@@ -1209,6 +1295,8 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		for (int m = 0; m < j->nmetrics; m++)
 			cell_json(w, j->agg.metrics[m].name, &j->cells[r * j->ncols + m], ready);
 		output_json_end(w);
+		if (j->ring) /* samples the ring lost in the window: gaps in the statistics */
+			output_json_int(w, "lost", (long long)j->lost_win[r]);
 		return;
 	}
 	struct output_json *w = recp;
@@ -1235,7 +1323,10 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	struct cadence_report cr;
 	cadence_report((struct cadence *)&j->cad, &cr);
 	output_json_object(w, "self");
-	output_json_int(w, "sample_ms", (int)f->tick_ms);
+	if (f->tick_ms == 1 && j->app->sample_us > 0) /* below 1 ms: its fraction */
+		output_json_real(w, "sample_ms", (double)j->app->sample_us / 1000.0);
+	else
+		output_json_int(w, "sample_ms", (int)f->tick_ms);
 	output_json_real(w, "measured_ms", j->window_interval_ms);
 	output_json_real(w, "lateness_p50_ms", cr.available ? cr.p50_ns / 1e6 : NAN);
 	output_json_real(w, "lateness_p99_ms", cr.available ? cr.p99_ns / 1e6 : NAN);
@@ -1247,6 +1338,9 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	output_json_int(w, "mem_bytes", (long long)jitter_bytes(j));
 	output_json_int(w, "cpu", cr.self_cpu);
 	output_json_int(w, "ticks", (long long)cr.ticks);
+	output_json_string(w, "path", j->ring ? "ring" : "read");
+	if (j->ring)
+		output_json_int(w, "lost", (long long)j->lost_total);
 	output_json_end(w);
 	if (j->flight_path[0])
 		output_json_string(w, "flight", j->flight_path);

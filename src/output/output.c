@@ -874,6 +874,26 @@ static void csv_baseline(struct output_json *b, const struct output_meta *meta,
 	}
 }
 
+/* Samples the sampling ring lost in the window on row @r: a line of kind samples_lost, name
+ * ring (frame.h ring_lost; none on the total row or without the ring path). */
+static void csv_lost(struct output_json *b, const struct output_meta *meta,
+		     const struct snapshot *snap, const char *prefix, size_t plen,
+		     const char *suffix, size_t slen, int r)
+{
+	const struct frame *f = meta->frame;
+	if (!f || !f->ring_lost || r >= snap->nrows)
+		return;
+	char *p = room(b, plen + slen + NUMFMT_MAX + 32);
+	if (!p)
+		return;
+	p = put_mem(p, prefix, plen);
+	p = put_mem(p, "samples_lost,ring,", 18);
+	p += numfmt_i64(p, (int64_t)f->ring_lost[r]);
+	p = put_mem(p, ",,ok", 4);
+	p = put_mem(p, suffix, slen);
+	b->len = (size_t)(p - b->buf);
+}
+
 /* Whether text_fputs() would write @s unchanged. */
 static bool text_fputs_safe(const char *s) { return text_is_safe(s, strlen(s), TEXT_ESC_OUTPUT); }
 
@@ -915,6 +935,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 		csv_offcore(b, meta, prefix, plen, suffix, slen, r);
 		csv_err(b, meta, snap, prefix, plen, suffix, slen, r);
 		csv_baseline(b, meta, snap, prefix, plen, suffix, slen, r);
+		csv_lost(b, meta, snap, prefix, plen, suffix, slen, r);
 	}
 	if (b->oom)
 		return -1;

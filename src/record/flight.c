@@ -199,6 +199,19 @@ static void fill_tick(const struct flight *f, size_t slot, struct rec_tick *tk)
 	}
 }
 
+void flight_note(struct flight *f, double t, const char *text)
+{
+	if (!f)
+		return;
+	if (f->nnotes == FLIGHT_NOTES) {
+		memmove(f->notes, f->notes + 1, (FLIGHT_NOTES - 1) * sizeof(f->notes[0]));
+		f->nnotes--;
+	}
+	struct rec_mark *m = &f->notes[f->nnotes++];
+	m->t = t;
+	snprintf(m->text, sizeof(m->text), "%s", text);
+}
+
 int flight_write(const struct flight *f, const char *path, const struct rec_header *hdr,
 		 const struct rec_mode *mode, double t_from, double t_to,
 		 const struct rec_mark *mark, char *err, size_t errlen)
@@ -240,8 +253,15 @@ int flight_write(const struct flight *f, const char *path, const struct rec_head
 	if (rc == 0)
 		rc = rec_writer_write_mode(w, mode, err, errlen);
 	bool marked = !mark;
+	size_t note = 0; /* the notes within the window, each before the first tick after it */
+	while (note < f->nnotes && f->notes[note].t < f->t[slot_at(f, first)])
+		note++;
 	for (size_t i = first - 1; rc == 0 && i <= last; i++) {
 		size_t slot = slot_at(f, i);
+		while (rc == 0 && i >= first && note < f->nnotes && f->notes[note].t <= f->t[slot])
+			rc = rec_writer_write_mark(w, &f->notes[note++], err, errlen);
+		if (rc < 0)
+			break;
 		if (!marked && f->t[slot] > mark->t && i >= first) {
 			rc = rec_writer_write_mark(w, mark, err, errlen);
 			marked = true;

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_perfring.c: the ring parser on synthetic rings laid out from linux/perf_event.h (a record
+ * wrapping the end, a LOST record, foreign and malformed records), and a live cpu-clock ring. */
+#include "harness.h"
+#include "perfring.h"
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+/* PERF_RECORD_SAMPLE with sample_type TIME | CPU | READ and read_format GROUP |
+ * TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING | ID, as perf_event.h documents its layout: header,
+ * u64 time, u32 cpu + u32 res, then the read_format group { nr, time_enabled, time_running,
+ * { value, id }[nr] }. */
+#define NR 3
+struct sample_rec {
+	struct perf_event_header header;
+	__u64 time;
+	__u32 cpu, res;
+	__u64 nr, time_enabled, time_running;
+	struct {
+		__u64 value, id;
+	} cnt[NR];
+};
+/* PERF_RECORD_LOST: header, u64 id, u64 lost (no sample_id_all) */
+struct lost_rec {
+	struct perf_event_header header;
+	__u64 id, lost;
+};
+
+#define RING 1024 /* bytes of the synthetic data area */
+static unsigned char ring[RING];
+static unsigned char scratch[PERFRING_SCRATCH];
+
+/* Writes @len bytes at the free-running offset @pos, wrapping as the kernel does. */
+static uint64_t put(uint64_t pos, const void *rec, size_t len)
+{
+	const unsigned char *p = rec;
+	for (size_t i = 0; i < len; i++)
+		ring[(pos + i) % RING] = p[i];
+	return pos + len;
+}
+
+static struct sample_rec sample(__u64 time, __u32 cpu, __u64 base)
+{
+	struct sample_rec s = {
+	    .header = {.type = PERF_RECORD_SAMPLE,
+		       .misc = PERF_RECORD_MISC_KERNEL,
+		       .size = sizeof(struct sample_rec)},
+	    .time = time,
+	    .cpu = cpu,
+	    .nr = NR,
+	    .time_enabled = time - 100,
+	    .time_running = time - 200,
+	};
+	for (int i = 0; i < NR; i++) {
+		s.cnt[i].value = base + (__u64)i * 1000;
+		s.cnt[i].id = 40 + (__u64)i;
+	}
+	return s;
+}
+
+struct seen {
+	int n;
+	struct {
+		uint64_t time, enabled, running;
+		uint32_t cpu, nr;
+		uint64_t vals[2 * NR];
+	} s[16];
+	uint64_t lost;
+	int nlost;
+	int order[32]; /* 'S' sample, 'L' lost, in the order delivered */
+	int norder;
+};
+
+static void on_sample(void *ctx, const struct perfring_sample *s)
+{
+	struct seen *v = ctx;
+	if (v->n < 16) {
+		v->s[v->n].time = s->time_ns;
+		v->s[v->n].cpu = s->cpu;
+		v->s[v->n].enabled = s->enabled;
+		v->s[v->n].running = s->running;
+		v->s[v->n].nr = s->nr;
+		memcpy(v->s[v->n].vals, s->vals, 2 * (s->nr < NR ? s->nr : NR) * sizeof(uint64_t));
+	}
+	v->n++;
+	if (v->norder < 32)
+		v->order[v->norder++] = 'S';
+}
+
+static void on_lost(void *ctx, uint64_t lost)
+{
+	struct seen *v = ctx;
+	v->lost += lost;
+	v->nlost++;
+	if (v->norder < 32)
+		v->order[v->norder++] = 'L';
+}
+
+static const struct perfring_cb cb = {on_sample, on_lost};
+
+static void check_layout(void)
+{
+	/* the parser's record size is the documented layout's */
+	CHECK_INT((long long)perfring_record_bytes(NR), (long long)sizeof(struct sample_rec));
+	CHECK_INT((long long)sizeof(struct sample_rec), 8 + 8 + 8 + 24 + 16 * NR);
+}
+
+/* Three samples and a LOST record; the third sample wraps the end of the data area, with free
+ * running offsets past 2^32 (a 32-bit build must not truncate them). */
+static void check_wrap(void)
+{
+	memset(ring, 0xee, sizeof(ring));
+	uint64_t start = (5ull << 32) + RING * 7 + RING - 3 * sizeof(struct sample_rec) + 24;
+	uint64_t pos = start;
+	struct sample_rec a = sample(1000000, 1, 10), b = sample(2000000, 1, 20),
+			  c = sample(4000000, 1, 40);
+	struct lost_rec l = {{PERF_RECORD_LOST, 0, sizeof(struct lost_rec)}, 77, 5};
+	pos = put(pos, &a, sizeof(a));
+	pos = put(pos, &l, sizeof(l));
+	pos = put(pos, &b, sizeof(b));
+	uint64_t c_at = pos;
+	pos = put(pos, &c, sizeof(c));
+	CHECK(c_at % RING + sizeof(c) > RING, "the third sample wraps (at %llu of %d)",
+	      (unsigned long long)(c_at % RING), RING);
+	CHECK(c_at % RING != 0, "and does not start at 0");
+	struct seen v = {0};
+	struct perfring_counts counts = {0};
+	uint64_t tail = perfring_parse(ring, RING, start, pos, scratch, &cb, &v, &counts);
+	CHECK(tail == pos, "tail %llu, head %llu", (unsigned long long)tail,
+	      (unsigned long long)pos);
+	CHECK_INT(v.n, 3);
+	CHECK_INT((long long)counts.samples, 3);
+	CHECK_INT((long long)counts.lost, 5);
+	CHECK_INT((long long)counts.lost_records, 1);
+	CHECK_INT((long long)counts.bad, 0);
+	CHECK_INT(v.nlost, 1);
+	CHECK_INT((long long)v.lost, 5);
+	CHECK(v.norder == 4 && v.order[0] == 'S' && v.order[1] == 'L' && v.order[2] == 'S' &&
+		  v.order[3] == 'S',
+	      "records in ring order");
+	const struct sample_rec *want[3] = {&a, &b, &c};
+	for (int i = 0; i < 3 && i < v.n; i++) {
+		CHECK(v.s[i].time == want[i]->time, "sample %d time", i);
+		CHECK_INT(v.s[i].cpu, 1);
+		CHECK(v.s[i].enabled == want[i]->time_enabled, "sample %d enabled", i);
+		CHECK(v.s[i].running == want[i]->time_running, "sample %d running", i);
+		CHECK_INT(v.s[i].nr, NR);
+		for (int k = 0; k < NR; k++) {
+			CHECK(v.s[i].vals[2 * k] == want[i]->cnt[k].value, "sample %d value %d", i,
+			      k);
+			CHECK(v.s[i].vals[2 * k + 1] == want[i]->cnt[k].id, "sample %d id %d", i,
+			      k);
+		}
+	}
+}
+
+/* A record of another type is stepped over; a record cut by head waits (tail stops at it); a
+ * size-0 header is malformed and never loops. */
+static void check_foreign_and_bad(void)
+{
+	memset(ring, 0, sizeof(ring));
+	struct {
+		struct perf_event_header header;
+		__u64 time, id, stream_id;
+	} thr = {{PERF_RECORD_THROTTLE, 0, 32}, 5, 6, 7};
+	struct sample_rec a = sample(1000, 0, 1);
+	uint64_t pos = RING - 16;
+	uint64_t start = pos;
+	pos = put(pos, &thr, sizeof(thr));
+	pos = put(pos, &a, sizeof(a));
+	struct seen v = {0};
+	struct perfring_counts counts = {0};
+	uint64_t tail = perfring_parse(ring, RING, start, pos, scratch, &cb, &v, &counts);
+	CHECK(tail == pos && v.n == 1 && counts.other == 1, "throttle skipped, sample read");
+
+	memset(&v, 0, sizeof(v));
+	memset(&counts, 0, sizeof(counts));
+	tail = perfring_parse(ring, RING, start, pos - 8, scratch, &cb, &v, &counts);
+	CHECK(tail == start + sizeof(thr), "a record cut by head is left for later");
+	CHECK_INT(v.n, 0);
+
+	memset(ring, 0, sizeof(ring));
+	memset(&counts, 0, sizeof(counts));
+	tail = perfring_parse(ring, RING, 0, 64, scratch, &cb, &v, &counts);
+	CHECK(tail == 0 && counts.bad == 1, "a size-0 header stops the parse");
+
+	/* a sample claiming more members than its size holds */
+	struct sample_rec s = sample(1, 0, 1);
+	s.nr = 1000;
+	memset(&counts, 0, sizeof(counts));
+	memset(&v, 0, sizeof(v));
+	pos = put(0, &s, sizeof(s));
+	tail = perfring_parse(ring, RING, 0, pos, scratch, &cb, &v, &counts);
+	CHECK(tail == pos && v.n == 0 && counts.bad == 1, "an nr beyond the record is refused");
+}
+
+/* A live ring: a cpu-clock leader on CPU 0 every 1 ms for ~30 ms writes about 30 samples in
+ * time order, each on CPU 0 and read through the kernel's control page. */
+static void check_live(void)
+{
+	struct perfring r;
+	if (perfring_open(&r, 0, 1000000, 8) < 0) {
+		SKIP("no perf_event_open/mmap of a cpu-clock ring here: %s", strerror(errno));
+		return;
+	}
+	ioctl(r.fd, PERF_EVENT_IOC_ENABLE, 0);
+	struct timespec ts = {0, 30000000};
+	nanosleep(&ts, NULL);
+	ioctl(r.fd, PERF_EVENT_IOC_DISABLE, 0);
+	CHECK(perfring_pending(&r) > 0, "bytes pending");
+	struct seen v = {0};
+	perfring_drain(&r, &cb, &v);
+	CHECK(v.n >= 15 && v.n <= 45, "%d samples in 30 ms at 1 ms", v.n);
+	for (int i = 0; i < v.n && i < 16; i++) {
+		CHECK_INT(v.s[i].cpu, 0);
+		CHECK_INT(v.s[i].nr, 1); /* the leader alone */
+		if (i)
+			CHECK(v.s[i].time > v.s[i - 1].time, "sample %d in time order", i);
+	}
+	CHECK(perfring_pending(&r) == 0, "drained: tail caught up with head");
+	perfring_close(&r);
+}
+
+static void check_paths(void)
+{
+	CHECK_INT(perfring_path_parse("ring"), PERFRING_RING);
+	CHECK_INT(perfring_path_parse("read"), PERFRING_READ);
+	CHECK_INT(perfring_path_parse("auto"), PERFRING_AUTO);
+	CHECK_INT(perfring_path_parse("rings"), -1);
+	/* 1 kHz of 128-byte records drained every second: twice that in 4 KiB pages */
+	CHECK_INT(perfring_pages(128000, 1000000000ULL) * sysconf(_SC_PAGESIZE) >= 256000, 1);
+	CHECK_INT(perfring_pages(1, 1000000), 8);
+	CHECK_INT(perfring_pages(1e12, 1000000000ULL), 1024);
+}
+
+int main(void)
+{
+	check_layout();
+	check_wrap();
+	check_foreign_and_bad();
+	check_paths();
+	check_live();
+	return harness_done();
+}
