@@ -74,6 +74,9 @@ static void rec_mode_free(struct rec_mode *m)
 	free(m->events);
 	m->events = NULL;
 	m->nevents = 0;
+	free(m->metrics);
+	m->metrics = NULL;
+	m->nmetrics = 0;
 }
 
 int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src)
@@ -562,6 +565,18 @@ int rec_writer_write_mode(struct rec_writer *w, const struct rec_mode *m, char *
 		json_array_append_new(evs, je);
 	}
 	json_object_set_new(o, "events", evs);
+	if (m->nmetrics > 0) {
+		json_t *ms = json_array();
+		for (int i = 0; i < m->nmetrics && i < REC_MAX_METRICS; i++) {
+			json_t *jm = json_object();
+			json_object_set_new(jm, "name", jstr(m->metrics[i].name));
+			if (m->metrics[i].unit[0])
+				json_object_set_new(jm, "unit", jstr(m->metrics[i].unit));
+			json_object_set_new(jm, "formula", jstr(m->metrics[i].formula));
+			json_array_append_new(ms, jm);
+		}
+		json_object_set_new(o, "metrics", ms);
+	}
 	char *line = dump_line(o);
 	if (!line) {
 		snprintf(err, errlen, "recording: out of memory");
@@ -1228,6 +1243,41 @@ static int parse_mode(struct pctx *p, json_t *o, struct rec_mode *m)
 		if (get_int(p, je, what, "quantum_ns", false, 0, 3600000000000LL, &quantum) < 0)
 			goto fail;
 		e->quantum_ns = (uint64_t)quantum;
+	}
+	json_t *ms = json_object_get(o, "metrics"); /* optional: the run's formulas */
+	if (ms && !json_is_null(ms)) {
+		if (!json_is_array(ms) || json_array_size(ms) > REC_MAX_METRICS) {
+			perr(p, "mode '%s': \"metrics\" must be a list of at most %d metrics",
+			     esc(m->name), REC_MAX_METRICS);
+			goto fail;
+		}
+		m->nmetrics = (int)json_array_size(ms);
+		m->metrics = m->nmetrics ? calloc((size_t)m->nmetrics, sizeof(*m->metrics)) : NULL;
+		if (m->nmetrics && !m->metrics) {
+			perr(p, "out of memory");
+			goto fail;
+		}
+		json_t *jm;
+		json_array_foreach(ms, i, jm)
+		{
+			struct rec_metric *rm = &m->metrics[i];
+			char what[64];
+			snprintf(what, sizeof(what), "metric %zu", i + 1);
+			if (!json_is_object(jm)) {
+				perr(p, "%s of mode '%s' must be an object", what, esc(m->name));
+				goto fail;
+			}
+			if (get_str(p, jm, what, "name", true, rm->name, sizeof(rm->name)) < 0 ||
+			    get_str(p, jm, what, "unit", false, rm->unit, sizeof(rm->unit)) < 0 ||
+			    get_str(p, jm, what, "formula", true, rm->formula,
+				    sizeof(rm->formula)) < 0)
+				goto fail;
+			if (!rm->name[0] || !rm->formula[0]) {
+				perr(p, "%s of mode '%s' needs a name and a formula", what,
+				     esc(m->name));
+				goto fail;
+			}
+		}
 	}
 	return 0;
 fail:

@@ -104,12 +104,24 @@ struct rec_event {
 	    quantum_ns; /* the value counts ns in steps of this (/proc/stat ticks); 0 = exact */
 };
 
-/* A mode switch: from now on tick counters are in this event order. Owned: events. */
+/* A metric of a mode as the run computed it, so that a replay without the mode's definition
+ * (a -M or perf: mode, a define'd one) computes it as well. */
+#define REC_MAX_METRICS 64
+#define REC_FORMULA_MAX 4096 /* bytes incl. NUL */
+struct rec_metric {
+	char name[REC_NAME_MAX];
+	char unit[16];
+	char formula[REC_FORMULA_MAX]; /* expr.h syntax over the mode's event names */
+};
+
+/* A mode switch: from now on tick counters are in this event order. Owned: events, metrics. */
 struct rec_mode {
 	double t; /* s since start */
 	char name[REC_NAME_MAX];
 	int nevents;
 	struct rec_event *events;
+	int nmetrics; /* 0: none recorded (a version 2 writer before metrics, or none) */
+	struct rec_metric *metrics;
 };
 
 /* One counter of one CPU in a tick. present == false: not supported / not opened. */

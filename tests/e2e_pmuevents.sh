@@ -22,6 +22,18 @@ check "the load is reported" grep -q "perf-events .*: model testlake (GenuineInt
 run_cmd --sysfs-root "$SKL" --perf-events "$LIB" -R "$REC" -M CPI -b -f json
 got=$(tail -1 "$T_TMP/out" | jq -c '.cpus[0].metrics' 2>/dev/null)
 check "-M CPI: the metric and IPC ($got)" [ "$got" = '{"CPI":0.5,"IPC":2}' ]
+# a recording of a -M run replays with its metrics, without --perf-events (the formulas are
+# in its mode record): the same values by hand
+run_cmd --sysfs-root "$SKL" --perf-events "$LIB" -R "$REC" -M CPI -b -f json -r "$T_TMP/m.jsonl"
+run_cmd -R "$T_TMP/m.jsonl" -b -f json
+got=$(tail -1 "$T_TMP/out" | jq -c '[.cpus[].metrics, .total.metrics]' 2>/dev/null)
+check "replay of a -M CPI recording keeps its metrics ($got)" \
+	[ "$got" = '[{"CPI":0.5,"IPC":2},{"CPI":2,"IPC":0.5},{"CPI":0.8,"IPC":1.25}]' ]
+# a recorded formula that does not parse: the events' rates, as for a recording without formulas
+sed 's/"formula":"[^"]*"/"formula":"1 +* ("/' "$T_TMP/m.jsonl" >"$T_TMP/bad.jsonl"
+run_cmd -R "$T_TMP/bad.jsonl" -b -f json
+check "a recorded formula that does not parse: rates instead (rc $RC)" \
+	bash -c "[ $RC -eq 0 ] && tail -1 '$T_TMP/out' | jq -e '.cpus[0].metrics | keys | all(endswith(\"_ps\"))' >/dev/null"
 run_cmd --sysfs-root "$SKL" -M Basic -b -n 1 --backend sim
 check "-M without --perf-events: usage error" [ "$RC" -eq 2 ]
 check "-M without --perf-events: says so" grep -q "perf's metrics need --perf-events DIR" "$T_TMP/err"

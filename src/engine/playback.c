@@ -3,6 +3,7 @@
 #include "playback.h"
 #include "app.h"
 #include "cpuset.h"
+#include "expr.h"
 #include "family.h"
 #include "linereader.h"
 #include "mode.h"
@@ -16,10 +17,48 @@
 #define R(app) ((app)->replay)
 
 /* Runs recorded mode @k as a mode of its own: its events, no metrics. */
+/* The recorded mode with the formulas the run computed (a -M, perf: or define'd mode this
+ * machine does not know): 0, or -1 when the record has none or one does not parse. */
+static int recorded_metrics(const struct rec_mode *rm, struct session_mode *sm)
+{
+	if (rm->nmetrics <= 0 || rm->nmetrics > SESSION_MAX_METRICS)
+		return -1;
+	for (int e = 0; e < rm->nevents && e < SESSION_MAX_EVENTS; e++) {
+		rec_escape(rm->events[e].name, sm->events[e].name, sizeof(sm->events[e].name));
+		snprintf(sm->events[e].spec, sizeof(sm->events[e].spec), "%s", rm->events[e].name);
+		sm->nevents++;
+	}
+	for (int i = 0; i < rm->nmetrics; i++) {
+		struct session_metric *m = &sm->metrics[sm->nmetrics++];
+		char why[256];
+		struct expr *x = expr_parse(rm->metrics[i].formula, why, sizeof(why));
+		if (!x)
+			return -1;
+		rec_escape(rm->metrics[i].name, m->name, sizeof(m->name));
+		rec_escape(rm->metrics[i].unit, m->unit, sizeof(m->unit));
+		snprintf(m->formula, sizeof(m->formula), "%s", rm->metrics[i].formula);
+		m->good = m->warn = m->bad = NAN;
+		const char *const *vars;
+		int nv = expr_vars(x, &vars);
+		for (int v = 0;
+		     v < nv && m->ninputs < (int)(sizeof(m->inputs) / sizeof(m->inputs[0])); v++)
+			for (int e = 0; e < sm->nevents; e++)
+				if (strcmp(sm->events[e].name, vars[v]) == 0)
+					m->inputs[m->ninputs++] = e;
+		expr_free(x);
+	}
+	return 0;
+}
+
 static int run_recorded(struct app_ctx *app, int k, char *err, size_t errlen)
 {
 	const struct rec_mode *rm = &R(app)->f.modes[k];
 	struct session_mode sm;
+	memset(&sm, 0, sizeof(sm));
+	rec_escape(rm->name, sm.name, sizeof(sm.name));
+	snprintf(sm.title, sizeof(sm.title), "recorded metrics");
+	if (recorded_metrics(rm, &sm) == 0)
+		return app_run_mode(app, &sm, err, errlen);
 	memset(&sm, 0, sizeof(sm));
 	rec_escape(rm->name, sm.name, sizeof(sm.name));
 	snprintf(sm.title, sizeof(sm.title), "recorded events");

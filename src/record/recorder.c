@@ -209,10 +209,26 @@ static int write_mode(struct app_ctx *app, char *err, size_t errlen)
 			}
 		}
 	}
-	struct rec_mode m = {
-	    .t = r->have_base ? r->last_t : 0, .nevents = sm->nevents, .events = ev};
+	/* the run's formulas, so that a replay without this mode's definition computes them */
+	struct rec_metric *mets = calloc(SESSION_MAX_METRICS, sizeof(*mets));
+	int nm = 0;
+	for (int i = 0; mets && i < sm->nmetrics && i < SESSION_MAX_METRICS; i++) {
+		if (!sm->metrics[i].formula[0])
+			continue;
+		snprintf(mets[nm].name, sizeof(mets[nm].name), "%s", sm->metrics[i].name);
+		snprintf(mets[nm].unit, sizeof(mets[nm].unit), "%s", sm->metrics[i].unit);
+		snprintf(mets[nm].formula, sizeof(mets[nm].formula), "%s", sm->metrics[i].formula);
+		nm++;
+	}
+	struct rec_mode m = {.t = r->have_base ? r->last_t : 0,
+			     .nevents = sm->nevents,
+			     .events = ev,
+			     .nmetrics = nm,
+			     .metrics = mets};
 	snprintf(m.name, sizeof(m.name), "%s", sm->name);
-	return rec_writer_write_mode(r->w, &m, err, errlen);
+	int rc = rec_writer_write_mode(r->w, &m, err, errlen);
+	free(mets);
+	return rc;
 }
 
 static double tick_time(struct recorder *r, uint64_t t_ns)
