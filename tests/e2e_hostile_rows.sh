@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_hostile_rows.sh: hostile summed rows and baselines: task names with line breaks and
-# escapes in text, JSON and CSV output; a recording of other rows (tasks, perf stat units) or of
-# fewer CPUs as the baseline of a run of CPUs; baselines that are devices.
+# escapes in text, JSON and CSV output; a recording of other rows (tasks, cgroups) or of fewer
+# CPUs as a baseline; a FIFO or a terminal as :baseline.
 source "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to edit recordings"; exit 77; }
 T=$T_TMP
@@ -48,5 +48,51 @@ rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert len({len(r) for r in rows}) == 1, "ragged"
 assert any(r[2].startswith("x\nall 9.99\t\\x0d\\x1b]0;t\\x07\\x7f\\xc2\\x9b") for r in rows[1:])
 ' "$T/out.csv"
+
+# baselines whose rows are not this run's: refused, never compared row by row
+JSIM=("${SIM[@]}" -f json --sim-cpus 4 --seed 5)
+run_cmd "${JSIM[@]}" -n 5 --baseline "$T/task.jsonl"
+check "a task recording as a CPU run's baseline: refused" \
+	grep -q 'baseline .*task.jsonl: a recording of task rows, not of this run.s cpu rows' "$T/err"
+check "... and no cell compared" python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    assert all("baseline" not in c for c in o["cpus"]) and "baseline" not in o["total"], l
+' "$T/out"
+sed '1s/"rows": *"task"/"rows":"cgroup"/' "$T/task.jsonl" >"$T/cgroup.jsonl"
+run_cmd "${SIM[@]}" -f json -p $P --seed 4 -n 5 --baseline "$T/cgroup.jsonl"
+check "a cgroup recording as a task run's baseline: refused" \
+	grep -q 'a recording of cgroup rows, not of this run.s task rows' "$T/err"
+
+# a recording of 2 CPUs as the baseline of 4: CPUs 0 and 1 compared, 2 and 3 and the all row not
+timeout 60 "$BIN" "${SIM[@]}" -f json --sim-cpus 2 --seed 5 -n 40 -r "$T/two.jsonl" >/dev/null 2>&1
+run_cmd "${JSIM[@]}" -n 40 --baseline "$T/two.jsonl"
+check "fewer CPUs: the all row is not compared, saying why" \
+	grep -q 'the recording lacks CPU 2 and more of this run: the all row is not compared' "$T/err"
+check "fewer CPUs: CPU 0 compared, CPU 3 and the all row n/a" python3 -c '
+import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])][-1]
+assert o["cpus"][0]["baseline"]["ipc"]["p"] is not None
+assert o["cpus"][3]["baseline"]["ipc"]["p"] is None
+assert all(v["p"] is None and not v["significant"] for v in o["total"]["baseline"].values())
+' "$T/out"
+run_cmd "${JSIM[@]}" -n 5 --per-core --baseline "$T/two.jsonl"
+check "fewer CPUs on core rows: refused" \
+	grep -q 'the recording lacks CPU 2 and more of this run: its core rows would sum other CPUs' \
+	"$T/err"
+
+# :baseline of a terminal (a pty nobody writes to) or a FIFO: refused at once, no hang
+mkfifo "$T/fifo"
+run_cmd "${JSIM[@]}" -n 20 -c "baseline $T/fifo"
+check ":baseline FIFO: refused (rc $RC)" \
+	bash -c "[ $RC -ne 124 ] && grep -q 'fifo: not a regular file' '$T/err'"
+check ":baseline of a pty: refused, no hang" python3 -c '
+import os, pty, subprocess, sys
+m, s = pty.openpty()
+p = subprocess.run(sys.argv[1:] + ["-c", "baseline " + os.ttyname(s)], capture_output=True,
+                   timeout=20, stdin=subprocess.DEVNULL)
+sys.exit(0 if b"not a regular file" in p.stderr else 1)
+' "$BIN" "${JSIM[@]}" -n 20
 
 t_done
