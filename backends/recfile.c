@@ -1102,6 +1102,20 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 				goto bad_key_cpus;
 			h->cpus[i].key_cpus = (int)json_integer_value(c);
 		}
+		/* a key's CPUs are the same on each of its rows */
+		for (int r = 0; r < h->ncpus; r++)
+			for (int q = 0; q < r; q++)
+				if (h->cpus[q].key_cpus != h->cpus[r].key_cpus &&
+				    strcmp(h->cpus[q].key, h->cpus[r].key) == 0) {
+					char k[4 * sizeof(h->cpus[r].key)];
+					rec_escape(h->cpus[r].key, k, sizeof(k));
+					int a = h->cpus[q].key_cpus, b = h->cpus[r].key_cpus;
+					rec_header_free(h);
+					return perr(p,
+						    "header: \"row_key_cpus\" gives row key '%s' "
+						    "%d and %d CPUs",
+						    k, a, b);
+				}
 	}
 	p->r->cpus = seen;
 	p->r->counter_bits = h->counter_bits;

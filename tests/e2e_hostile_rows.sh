@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_hostile_rows.sh: hostile summed rows and baselines: task names with line breaks and
 # escapes in text, JSON and CSV output; a recording of other rows (tasks, cgroups) or of fewer
-# CPUs as a baseline; a FIFO or a terminal as :baseline.
+# CPUs as a baseline; a FIFO or a terminal as :baseline; row_key_cpus that disagree.
 source "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to edit recordings"; exit 77; }
 T=$T_TMP
@@ -94,5 +94,20 @@ p = subprocess.run(sys.argv[1:] + ["-c", "baseline " + os.ttyname(s)], capture_o
                    timeout=20, stdin=subprocess.DEVNULL)
 sys.exit(0 if b"not a regular file" in p.stderr else 1)
 ' "$BIN" "${JSIM[@]}" -n 20
+
+# a recording of perf stat core rows whose row_key_cpus disagree for one key: refused
+for i in 1 2 3; do
+	for u in 0 1; do
+		echo "$i.0,S0-D0-C$u,2,$((1000000 * i)),,cycles,2000000000,100.00,,"
+	done
+done >"$T/cores.csv"
+timeout 30 "$BIN" -R "$T/cores.csv" -b -f json --no-rc -r "$T/cores.jsonl" >/dev/null 2>"$T/err"
+check "a per-core capture recorded with its row keys and CPUs" \
+	grep -q '"row_keys":\["S0-D0-C0","S0-D0-C1"\],"row_key_cpus":\[2,2\]' "$T/cores.jsonl"
+sed '1s/"row_keys":\["S0-D0-C0","S0-D0-C1"\],"row_key_cpus":\[2,2\]/"row_keys":["S0-D0-C0","S0-D0-C0"],"row_key_cpus":[2,1000]/' \
+	"$T/cores.jsonl" >"$T/cores_bad.jsonl"
+run_cmd -R "$T/cores_bad.jsonl" -b -f json --no-rc
+check "row_key_cpus that differ for one key: refused with file:line (rc $RC)" bash -c \
+	"[ $RC -ne 0 ] && grep -q 'cores_bad.jsonl:1: header: \"row_key_cpus\" gives row key .S0-D0-C0. 2 and 1000 CPUs' '$T/err'"
 
 t_done
