@@ -19,7 +19,8 @@ static const char *tmp_path(const char *name)
 /* One perf stat -I -x, --per-core line: unit @u (S<u/64>-D0-C<u%64>), event ev@e. */
 static void line(FILE *f, double t, int u, int e, long value)
 {
-	fprintf(f, "%.9f,S%d-D0-C%d,2,%ld,,ev%d,2000000000,100.00,,\n", t, u / 64, u % 64, value, e);
+	fprintf(f, "%.9f,S%d-D0-C%d,2,%ld,,ev%d,2000000000,100.00,,\n", t, u / 64, u % 64, value,
+		e);
 }
 
 static int load(const char *text, struct rec_file *f, char *err, size_t errlen)
@@ -58,10 +59,11 @@ static void test_repeats(void)
 		rec_file_free(&f);
 	}
 	/* trailing blanks after the unit: the same unit */
-	CHECK(load(L("1.0", "0", "cycles", "10") "1.0,S0-D0-C0  ,2,10,,cycles,2000000000,100.00,,\n",
-		   &f, err, sizeof(err)) == -1 &&
-		  strstr(err, "t.csv:2: S0-D0-C0 event 'cycles' repeated"),
-	      "%s", err);
+	CHECK(
+	    load(L("1.0", "0", "cycles", "10") "1.0,S0-D0-C0  ,2,10,,cycles,2000000000,100.00,,\n",
+		 &f, err, sizeof(err)) == -1 &&
+		strstr(err, "t.csv:2: S0-D0-C0 event 'cycles' repeated"),
+	    "%s", err);
 }
 
 /* Units that change between intervals: a row for each unit ever seen, absent where not printed. */
