@@ -92,7 +92,10 @@ void baseline_welch(double n1, double m1, double v1, double n2, double m2, doubl
 		    double *half_width)
 {
 	*p = *half_width = NAN;
-	if (n1 < 2 || n2 < 2)
+	if (!(n1 >= 2 && n2 >= 2))
+		return;
+	/* a mean or variance that overflowed (values near DBL_MAX): no test, never "significant" */
+	if (!isfinite(m1) || !isfinite(m2) || !isfinite(v1) || !isfinite(v2) || v1 < 0 || v2 < 0)
 		return;
 	double a = v1 / n1, b = v2 / n2, se2 = a + b, diff = m1 - m2;
 	if (!(se2 > 0)) { /* both constant */
