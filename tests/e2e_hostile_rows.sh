@@ -110,4 +110,15 @@ run_cmd -R "$T/cores_bad.jsonl" -b -f json --no-rc
 check "row_key_cpus that differ for one key: refused with file:line (rc $RC)" bash -c \
 	"[ $RC -ne 0 ] && grep -q 'cores_bad.jsonl:1: header: \"row_key_cpus\" gives row key .S0-D0-C0. 2 and 1000 CPUs' '$T/err'"
 
+# a baseline path longer than pmutop keeps (1023 bytes): refused, never cut to another file
+LONG=$T/$(printf 'd%.0s' {1..200})
+LONG=$LONG/$(basename "$LONG")/$(basename "$LONG")/$(basename "$LONG")/$(basename "$LONG")
+mkdir -p "$LONG" && cp "$T/two.jsonl" "$LONG/two.jsonl"
+run_cmd "${JSIM[@]}" -n 5 --baseline "$LONG/two.jsonl"
+check "--baseline with a path over 1023 bytes: refused, exit 2 (rc $RC)" \
+	bash -c "[ $RC -eq 2 ] && grep -q -- '--baseline: path longer than 1023 bytes' '$T/err'"
+run_cmd "${JSIM[@]}" -n 5 -c "baseline $LONG/two.jsonl"
+check ":baseline with a path over 1023 bytes: refused" \
+	grep -q 'baseline: path longer than 1023 bytes' "$T/err"
+
 t_done

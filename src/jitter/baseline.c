@@ -593,6 +593,12 @@ int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t err
 		return -1;
 	}
 	if (path) { /* named on the command line: a file that cannot be read is bad usage now */
+		if (strlen(path) >= sizeof(b->path)) { /* never a cut path: another file */
+			free(b);
+			snprintf(err, errlen, "--baseline: path longer than %zu bytes",
+				 sizeof(b->path) - 1);
+			return -1;
+		}
 		const char *why = file_refusal(path);
 		if (why) {
 			free(b);
@@ -665,6 +671,10 @@ int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t err
 		return 0;
 	}
 	/* a recording: read now when a mode runs, else when it does */
+	if (strlen(arg) >= sizeof(b->path)) { /* never a cut path: another file */
+		snprintf(err, errlen, "baseline: path longer than %zu bytes", sizeof(b->path) - 1);
+		return -1;
+	}
 	struct base keep = *b;
 	snprintf(b->path, sizeof(b->path), "%s", arg);
 	if (!b->ref) {
