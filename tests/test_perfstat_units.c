@@ -122,8 +122,12 @@ static void test_many_units(void)
 	/* 0.2 s with the fix on 2 shared CPUs; 37 s with the old scan of the interval per line */
 	CHECK(secs < 20, "%d units x %d events read in %.1f s", UNITS, EVENTS, secs);
 	long grew_kb = r1.ru_maxrss - r0.ru_maxrss;
+#if defined(__SANITIZE_ADDRESS__)
+	printf("peak RSS not checked: ASan's shadow and quarantine hold more than the import\n");
+#else
 	CHECK(grew_kb * 1024 < 4 * size, "peak RSS grew %ld KB for a %ld KB capture", grew_kb,
 	      size / 1024);
+#endif
 	printf("%d units x %d events (%ld KB): %.2f s, peak RSS +%ld KB\n", UNITS, EVENTS,
 	       size / 1024, secs, grew_kb);
 	if (rc == 0) {
