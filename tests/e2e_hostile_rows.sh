@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_hostile_rows.sh: hostile summed rows and baselines: task names with line breaks and
 # escapes in text, JSON and CSV output; a recording of other rows (tasks, cgroups) or of fewer
-# CPUs as a baseline; a FIFO or a terminal as :baseline; row_key_cpus that disagree.
+# CPUs as a baseline; a FIFO or a terminal as :baseline; row_key_cpus that disagree; a baseline
+# path too long to keep; the screen's key column as wide as the escaped name.
 source "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to edit recordings"; exit 77; }
 T=$T_TMP
@@ -120,5 +121,14 @@ check "--baseline with a path over 1023 bytes: refused, exit 2 (rc $RC)" \
 run_cmd "${JSIM[@]}" -n 5 -c "baseline $LONG/two.jsonl"
 check ":baseline with a path over 1023 bytes: refused" \
 	grep -q 'baseline: path longer than 1023 bytes' "$T/err"
+
+# the screen: the task's escaped name whole in the key column, its values after it
+source "$(dirname "$0")/tmuxlib.sh"
+tmux_open 160 20
+check "screen: the hostile recording's table" start --no-rc -R "$T/hostile.jsonl" -i 500
+check "screen: the name escaped and whole, then the values" wait_for \
+	'^x\\x0aall 9\.99\\x09\\x0d\\x1b\]0;t\\x07\\x7f\\xc2\\x9b\[2J\[1\] +[0-9]+\.[0-9]+ ' 5
+keys q
+quit_check "screen: q"
 
 t_done
