@@ -58,7 +58,13 @@ struct import {
 		int cpus;	/* perf's "cpus" column (JSON "aggregate-number"), the largest */
 	} * units;
 	int nunits;
+	/* [cpu][event]: 1 + the last interval that counter was in (a repeat is refused in constant
+	 * time, not by a scan of the interval); a row's array is allocated when it is first seen */
+	int **seen;
+	int *unit_hash; /* [UNIT_HASH]: 1 + a unit's index, 0 empty (open addressing by label) */
 };
+
+#define UNIT_HASH (2 * REC_MAX_CPU) /* at most REC_MAX_CPU units: half full at worst */
 
 enum { LAYOUT_PER_CPU = 1, LAYOUT_AGGREGATED, LAYOUT_PER_UNIT };
 
@@ -290,17 +296,21 @@ static void add_entry(struct import *im, double t, const char *cpustr, int unit_
 	if (ev < 0)
 		return;
 	en.ev = ev;
-	for (int i = im->n - 1; i >= 0 && im->e[i].interval == en.interval; i--)
-		if (im->e[i].cpu == en.cpu && im->e[i].ev == en.ev) {
-			char who[64];
-			rec_escape(event, ebuf, sizeof(ebuf));
-			if (layout == LAYOUT_PER_UNIT)
-				rec_escape(im->units[en.cpu].label, who, sizeof(who));
-			else
-				snprintf(who, sizeof(who), "CPU %d", en.cpu);
-			bad(im, "%s event '%s' repeated in one interval", who, ebuf);
-			return;
-		}
+	if ((!im->seen && !(im->seen = calloc(REC_MAX_CPU, sizeof(*im->seen)))) ||
+	    (!im->seen[en.cpu] && !(im->seen[en.cpu] = calloc(REC_MAX_EVENTS, sizeof(int))))) {
+		bad(im, "out of memory");
+		return;
+	}
+	if (im->seen[en.cpu][en.ev] == en.interval + 1) {
+		char who[64];
+		rec_escape(event, ebuf, sizeof(ebuf));
+		if (layout == LAYOUT_PER_UNIT)
+			rec_escape(im->units[en.cpu].label, who, sizeof(who));
+		else
+			snprintf(who, sizeof(who), "CPU %d", en.cpu);
+		bad(im, "%s event '%s' repeated in one interval", who, ebuf);
+		return;
+	}
 	if (en.kind == E_VALUE) {
 		if (strcmp(skip_ws(unit), "msec") == 0) {
 			en.value *= 1e6; /* ns, as the kernel counts cpu-clock/task-clock */
@@ -320,6 +330,7 @@ static void add_entry(struct import *im, double t, const char *cpustr, int unit_
 		im->cap = nc;
 	}
 	im->e[im->n++] = en;
+	im->seen[en.cpu][en.ev] = en.interval + 1;
 	cpuset_add(&im->cpus, en.cpu);
 }
 
@@ -379,11 +390,20 @@ static int unit_index(struct import *im, const struct unit_shape *sh, const char
 	size_t len = strlen(label);
 	while (len && (label[len - 1] == ' ' || label[len - 1] == '\t'))
 		len--;
-	int i = 0;
-	while (i < im->nunits &&
+	if (!im->unit_hash && !(im->unit_hash = calloc(UNIT_HASH, sizeof(int)))) {
+		bad(im, "out of memory");
+		return -1;
+	}
+	uint32_t hash = 2166136261u; /* FNV-1a of the label */
+	for (size_t k = 0; k < len; k++)
+		hash = (hash ^ (unsigned char)label[k]) * 16777619u;
+	size_t slot = hash % UNIT_HASH;
+	int i;
+	while ((i = im->unit_hash[slot] - 1) >= 0 &&
 	       !(strlen(im->units[i].label) == len && strncmp(im->units[i].label, label, len) == 0))
-		i++;
-	if (i == im->nunits) {
+		slot = (slot + 1) % UNIT_HASH;
+	if (i < 0) {
+		i = im->nunits;
 		if (len >= sizeof(im->units[0].label) || im->nunits >= REC_MAX_CPU) {
 			bad(im, "%s %s: too long or too many units", sh->noun, u);
 			return -1;
@@ -398,6 +418,7 @@ static int unit_index(struct import *im, const struct unit_shape *sh, const char
 		n[i].label[len] = '\0';
 		n[i].cpus = 0;
 		im->nunits++;
+		im->unit_hash[slot] = i + 1;
 	}
 	if ((int)cpus > im->units[i].cpus)
 		im->units[i].cpus = (int)cpus;
@@ -943,6 +964,10 @@ int perfstat_load_lr(struct linereader *lr, enum perfstat_format fmt, struct rec
 	free(im.frac_warned);
 	free(im.times);
 	free(im.units);
+	for (int c = 0; im.seen && c < REC_MAX_CPU; c++)
+		free(im.seen[c]);
+	free(im.seen);
+	free(im.unit_hash);
 	if (rc < 0)
 		rec_file_free(out);
 	return rc;

@@ -1121,14 +1121,12 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 	json_t *keys = json_object_get(o, "row_keys");
 	if (keys && !json_is_null(keys)) {
 		if (!json_is_array(keys) || json_array_size(keys) != (size_t)h->ncpus)
-			return perr(p, "header: \"row_keys\" must name a task or cgroup per row");
+			goto bad_keys;
 		json_array_foreach(keys, i, c)
 		{
 			if (!json_is_string(c) || json_string_length(c) == 0 ||
 			    json_string_length(c) >= sizeof(h->cpus[i].key))
-				return perr(p,
-					    "header: \"row_keys\" must name a task or cgroup per "
-					    "row");
+				goto bad_keys;
 			snprintf(h->cpus[i].key, sizeof(h->cpus[i].key), "%s",
 				 json_string_value(c));
 		}
@@ -1136,18 +1134,28 @@ static int parse_header(struct pctx *p, json_t *o, struct rec_header *h)
 	json_t *kc = json_object_get(o, "row_key_cpus");
 	if (kc && !json_is_null(kc)) {
 		if (!keys || !json_is_array(kc) || json_array_size(kc) != (size_t)h->ncpus)
-			return perr(p,
-				    "header: \"row_key_cpus\" must give a CPU count per row key");
+			goto bad_key_cpus;
 		json_array_foreach(kc, i, c)
 		{
 			if (!json_is_integer(c) || json_integer_value(c) < 0 ||
 			    json_integer_value(c) > REC_MAX_CPU)
-				return perr(p,
-					    "header: \"row_key_cpus\" must give a CPU count "
-					    "0..%d per row key",
-					    REC_MAX_CPU);
+				goto bad_key_cpus;
 			h->cpus[i].key_cpus = (int)json_integer_value(c);
 		}
+		/* a key's CPUs are the same on each of its rows */
+		for (int r = 0; r < h->ncpus; r++)
+			for (int q = 0; q < r; q++)
+				if (h->cpus[q].key_cpus != h->cpus[r].key_cpus &&
+				    strcmp(h->cpus[q].key, h->cpus[r].key) == 0) {
+					char k[4 * sizeof(h->cpus[r].key)];
+					rec_escape(h->cpus[r].key, k, sizeof(k));
+					int a = h->cpus[q].key_cpus, b = h->cpus[r].key_cpus;
+					rec_header_free(h);
+					return perr(p,
+						    "header: \"row_key_cpus\" gives row key '%s' "
+						    "%d and %d CPUs",
+						    k, a, b);
+				}
 	}
 	p->r->cpus = seen;
 	p->r->counter_bits = h->counter_bits;
@@ -1165,6 +1173,13 @@ bad_topo:
 bad_rows:
 	rec_header_free(h);
 	return perr(p, "header: \"rows\" must be a unit name (cpu, core, socket, ...)");
+bad_keys:
+	rec_header_free(h);
+	return perr(p, "header: \"row_keys\" must name a task or cgroup per row");
+bad_key_cpus:
+	rec_header_free(h);
+	return perr(p, "header: \"row_key_cpus\" must give a CPU count 0..%d per row key",
+		    REC_MAX_CPU);
 }
 
 static int parse_encoding(struct pctx *p, json_t *enc, struct rec_event *e, const char *what)

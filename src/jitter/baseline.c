@@ -92,7 +92,10 @@ void baseline_welch(double n1, double m1, double v1, double n2, double m2, doubl
 		    double *half_width)
 {
 	*p = *half_width = NAN;
-	if (n1 < 2 || n2 < 2)
+	if (!(n1 >= 2 && n2 >= 2))
+		return;
+	/* a mean or variance that overflowed (values near DBL_MAX): no test, never "significant" */
+	if (!isfinite(m1) || !isfinite(m2) || !isfinite(v1) || !isfinite(v2) || v1 < 0 || v2 < 0)
 		return;
 	double a = v1 / n1, b = v2 / n2, se2 = a + b, diff = m1 - m2;
 	if (!(se2 > 0)) { /* both constant */
@@ -259,6 +262,22 @@ static int live_row_of(const struct base *b, const char *label)
 	return found;
 }
 
+/* Why @path cannot be a baseline (it cannot be opened, is no regular file: a FIFO, a tty or
+ * another device would block or never end; is empty), or NULL. */
+static const char *file_refusal(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	const char *why = fd < 0		 ? strerror(errno)
+			  : fstat(fd, &st) < 0	 ? strerror(errno)
+			  : !S_ISREG(st.st_mode) ? "not a regular file (a recording)"
+			  : st.st_size == 0	 ? "empty"
+						 : NULL;
+	if (fd >= 0)
+		close(fd);
+	return why;
+}
+
 /* The reference of every cell from the recording @path: its ticks of the running mode, on this
  * run's rows (by CPU number), computed as the run computes its own. */
 static int load_file(struct base *b, struct app_ctx *app, const char *path, char *err,
@@ -268,6 +287,11 @@ static int load_file(struct base *b, struct app_ctx *app, const char *path, char
 	app_facts(app, &f);
 	if (!f.mode || !f.session) {
 		snprintf(err, errlen, "baseline: no mode runs yet");
+		return -1;
+	}
+	const char *bad = file_refusal(path);
+	if (bad) {
+		snprintf(err, errlen, "baseline %s: %s", path, bad);
 		return -1;
 	}
 	struct replay *rp = calloc(1, sizeof(*rp));
@@ -295,6 +319,43 @@ static int load_file(struct base *b, struct app_ctx *app, const char *path, char
 	struct row_key *keys = NULL;
 	if (keyed && (h->ncpus <= 0 || !h->cpus[0].key[0])) {
 		snprintf(err, errlen, "baseline %s: not a recording of tasks or cgroups", path);
+		replay_free(rp);
+		free(rp);
+		return -1;
+	}
+	/* the recording's rows are this run's kind: its row numbers are CPUs for a run of CPUs
+	 * (summed here by this machine's topology), else keys of the same kind */
+	char rows[sizeof(h->rows) * 4];
+	rec_escape(h->rows[0] ? h->rows : "task or cgroup", rows, sizeof(rows));
+	const char *other =
+	    !keyed && h->ncpus > 0 && h->cpus[0].key[0] ? "cpu"
+	    : keyed && h->rows[0] && strcmp(h->rows, rows_unit_name(f.keys[0].kind)) != 0
+		? rows_unit_name(f.keys[0].kind)
+		: NULL;
+	if (other) {
+		snprintf(err, errlen,
+			 "baseline %s: a recording of %s rows, not of this run's %s rows", path,
+			 rows, other);
+		replay_free(rp);
+		free(rp);
+		return -1;
+	}
+	/* this run's CPUs the recording lacks: their rows stay n/a; a sum over them (the all row, a
+	 * core or a socket) would not be the same sum */
+	int missing = -1, nmissing = 0;
+	for (int i = 0; !keyed && i < f.ncpus; i++) {
+		int k = 0;
+		while (k < h->ncpus && h->cpus[k].cpu != f.cpus[i])
+			k++;
+		if (k == h->ncpus && nmissing++ == 0)
+			missing = f.cpus[i];
+	}
+	if (nmissing && f.rows_unit != ROWS_CPU) {
+		snprintf(err, errlen,
+			 "baseline %s: the recording lacks CPU %d%s of this run: its %s rows would "
+			 "sum other CPUs",
+			 path, missing, nmissing > 1 ? " and more" : "",
+			 rows_unit_name((enum row_unit)f.rows_unit));
 		replay_free(rp);
 		free(rp);
 		return -1;
@@ -405,6 +466,14 @@ static int load_file(struct base *b, struct app_ctx *app, const char *path, char
 		snprintf(err, errlen, "baseline %s: fewer than 2 ticks of mode %s on these %s",
 			 path, f.mode_name, keyed ? "rows" : "CPUs");
 		return -1;
+	}
+	if (nmissing) {
+		memset(&b->ref[(size_t)b->nrows * (size_t)b->nmetrics], 0,
+		       (size_t)b->nmetrics * sizeof(*b->ref));
+		app_log(app, MSG_WARN,
+			"baseline %s: the recording lacks CPU %d%s of this run: the all row is "
+			"not compared",
+			path, missing, nmissing > 1 ? " and more" : "");
 	}
 	return 0;
 }
@@ -524,15 +593,13 @@ int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t err
 		return -1;
 	}
 	if (path) { /* named on the command line: a file that cannot be read is bad usage now */
-		int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		struct stat st;
-		const char *why = fd < 0		 ? strerror(errno)
-				  : fstat(fd, &st) < 0	 ? strerror(errno)
-				  : !S_ISREG(st.st_mode) ? "not a regular file (a recording)"
-				  : st.st_size == 0	 ? "empty"
-							 : NULL;
-		if (fd >= 0)
-			close(fd);
+		if (strlen(path) >= sizeof(b->path)) { /* never a cut path: another file */
+			free(b);
+			snprintf(err, errlen, "--baseline: path longer than %zu bytes",
+				 sizeof(b->path) - 1);
+			return -1;
+		}
+		const char *why = file_refusal(path);
 		if (why) {
 			free(b);
 			snprintf(err, errlen, "--baseline %s: %s", path, why);
@@ -604,6 +671,10 @@ int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t err
 		return 0;
 	}
 	/* a recording: read now when a mode runs, else when it does */
+	if (strlen(arg) >= sizeof(b->path)) { /* never a cut path: another file */
+		snprintf(err, errlen, "baseline: path longer than %zu bytes", sizeof(b->path) - 1);
+		return -1;
+	}
 	struct base keep = *b;
 	snprintf(b->path, sizeof(b->path), "%s", arg);
 	if (!b->ref) {

@@ -1022,6 +1022,15 @@ static void text_stack_cell(FILE *out, const struct frame *f, const struct snaps
 		     m >= 0 ? " >" : "", m >= 0 ? snap->metrics[m].name : "");
 }
 
+/* A row label as the text table prints it: one line, no control byte ("a\nb" is "a\x0ab"), so a
+ * task or cgroup name cannot forge a row. */
+#define TEXT_LABEL_MAX (4 * ROW_LABEL_MAX + 1)
+static const char *text_label(const char *label, char out[TEXT_LABEL_MAX])
+{
+	text_escape(label, strnlen(label, ROW_LABEL_MAX), out, TEXT_LABEL_MAX);
+	return out;
+}
+
 static void output_text(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	const struct frame *f = meta->frame && meta->frame->nstack > 0 ? meta->frame : NULL;
@@ -1035,8 +1044,9 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	/* the key column: CPU numbers, or the unit's labels ("S0-D0-C1") */
 	char unit[16] = "CPU";
 	int kw = 5;
+	char lb[TEXT_LABEL_MAX];
 	for (int r = 0; meta->row_keys && r < snap->nrows; r++) {
-		int l = (int)strnlen(meta->row_keys[r].label, ROW_LABEL_MAX);
+		int l = (int)strlen(text_label(meta->row_keys[r].label, lb));
 		kw = l > kw ? l : kw;
 	}
 	for (int i = 0; meta->row_keys && meta->row_unit[i] && i < 15; i++)
@@ -1071,7 +1081,7 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 		if (total)
 			text_fprintf(out, "%*s", kw, "all");
 		else if (meta->row_keys)
-			text_fprintf(out, "%*s", kw, meta->row_keys[r].label);
+			text_fprintf(out, "%*s", kw, text_label(meta->row_keys[r].label, lb));
 		else
 			text_fprintf(out, "%*d", kw, snap->cpus[r]);
 		for (int m = 0; m < snap->nmetrics; m++) {
@@ -1134,11 +1144,11 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 			int i = r * snap->nmetrics + m;
 			if (!(bf->base_p[i] < BASELINE_ALPHA))
 				continue;
-			char row[ROW_LABEL_MAX + 8];
+			char row[TEXT_LABEL_MAX + 8];
 			if (r == snap->nrows)
 				snprintf(row, sizeof(row), "all");
 			else if (meta->row_keys)
-				snprintf(row, sizeof(row), "%s", meta->row_keys[r].label);
+				text_label(meta->row_keys[r].label, row);
 			else
 				snprintf(row, sizeof(row), "cpu %d", snap->cpus[r]);
 			text_fprintf(out, "baseline: %s %s %+.1f %% (\xc2\xb1%.1f %%, p %.2g)\n",

@@ -4,6 +4,7 @@
 #include "views.h"
 #include "frame.h"
 #include "output.h"
+#include "textutil.h"
 #include "theme.h"
 #include <ctype.h>
 #include <math.h>
@@ -15,12 +16,16 @@
 #define MIN_H 10
 #define CPU_COL key_col /* the key column's width, the separating blank included */
 
-/* The key column: 6 for CPU numbers, wider for labels of summed rows ("S0-D0-L3-ID0"). */
+/* The key column: 6 for CPU numbers, wider for labels of summed rows ("S0-D0-L3-ID0"), as
+ * the canvas shows them (a control byte in a task or cgroup name as "\x0a": 4 columns). */
 int views_key_width(const struct view_input *in)
 {
 	int w = 6;
 	for (int r = 0; in->row_keys && in->snap && r < in->snap->nrows; r++) {
-		int l = (int)strnlen(in->row_keys[r].label, ROW_LABEL_MAX) + 1;
+		const char *s = in->row_keys[r].label;
+		int l = (int)text_escape_flags(s, strnlen(s, ROW_LABEL_MAX), NULL, 0,
+					       TEXT_ESC_KEEP_BACKSLASH) +
+			1;
 		w = l > w ? l : w;
 	}
 	return w;
@@ -29,11 +34,16 @@ int views_key_width(const struct view_input *in)
 /* Row @r's key: its CPU, or its label. */
 void views_put_key(struct canvas *c, int y, const struct view_input *in, int r)
 {
-	if (in->row_keys)
-		canvas_printf(c, 0, y, ROLE_CELL, "%*s", views_key_width(in) - 1,
-			      in->row_keys[r].label);
-	else
+	if (in->row_keys) { /* right-aligned as shown: padded by its escaped width */
+		const char *s = in->row_keys[r].label;
+		int shown = (int)text_escape_flags(s, strnlen(s, ROW_LABEL_MAX), NULL, 0,
+						   TEXT_ESC_KEEP_BACKSLASH);
+		int pad = views_key_width(in) - 1 - shown;
+		canvas_printf(c, 0, y, ROLE_CELL, "%*s%.*s", pad > 0 ? pad : 0, "",
+			      (int)strnlen(s, ROW_LABEL_MAX), s);
+	} else {
 		canvas_printf(c, 0, y, ROLE_CELL, "%4d", in->snap->cpus[r]);
+	}
 }
 #define ATTRIB_COLW 10	   /* attribution column */
 #define TASK_COLW 18	   /* busiest task column */

@@ -28,6 +28,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						    k->raw.running <= k->raw.enabled);
 				}
 		}
+		/* a per-unit capture: each row keyed by a distinct unit with its CPUs */
+		for (int r = 0; f.header.rows[0] && r < f.header.ncpus; r++) {
+			FUZZ_ASSERT(f.header.cpus[r].key[0]);
+			FUZZ_ASSERT(f.header.cpus[r].key_cpus >= 1 &&
+				    f.header.cpus[r].key_cpus < REC_MAX_CPU);
+			for (int q = 0; q < r; q++)
+				FUZZ_ASSERT(strcmp(f.header.cpus[q].key, f.header.cpus[r].key) !=
+					    0);
+		}
 		for (int i = 0; i < f.nwarnings; i++)
 			FUZZ_ASSERT(f.warnings[i] != NULL);
 		rec_file_free(&f);

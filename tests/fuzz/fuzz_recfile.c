@@ -37,6 +37,13 @@ static void check_file(const struct rec_file *f)
 			check_escape(f->modes[i].events[e].spec);
 		}
 	}
+	for (int c = 0; c < f->header.ncpus; c++) { /* a task, cgroup or perf stat unit per row */
+		FUZZ_ASSERT(f->header.cpus[c].key_cpus >= 0 &&
+			    f->header.cpus[c].key_cpus <= REC_MAX_CPU);
+		FUZZ_ASSERT(!f->header.cpus[c].key_cpus || f->header.cpus[0].key[0]);
+		check_escape(f->header.cpus[c].key);
+	}
+	check_escape(f->header.rows);
 	check_escape(f->header.host);
 	check_escape(f->header.model);
 	for (int i = 0; i < f->nmarks; i++)
@@ -73,6 +80,11 @@ static void round_trip(const struct rec_file *f)
 	}
 	FUZZ_ASSERT(g.nmodes == f->nmodes && g.nticks == f->nticks);
 	FUZZ_ASSERT(g.header.ncpus == f->header.ncpus);
+	FUZZ_ASSERT(strcmp(g.header.rows, f->header.rows) == 0);
+	for (int c = 0; c < f->header.ncpus; c++) {
+		FUZZ_ASSERT(strcmp(g.header.cpus[c].key, f->header.cpus[c].key) == 0);
+		FUZZ_ASSERT(g.header.cpus[c].key_cpus == f->header.cpus[c].key_cpus);
+	}
 	for (int m = 0; m < f->nmodes; m++) {
 		FUZZ_ASSERT(strcmp(g.modes[m].name, f->modes[m].name) == 0);
 		FUZZ_ASSERT(g.modes[m].nevents == f->modes[m].nevents);
