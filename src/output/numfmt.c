@@ -243,7 +243,8 @@ static int round_sig_fast(double a, int prec, uint64_t *d, int *x)
 			x0--;
 			continue;
 		}
-		double fl = floor(t), frac = t - fl; /* both exact: t < 2^53 */
+		int64_t fl = (int64_t)t;      /* floor: 0 < t < 10^12 */
+		double frac = t - (double)fl; /* exact: t < 2^53 */
 		if (fabs(frac - 0.5) <= eps)
 			return -1;
 		uint64_t q = (uint64_t)fl + (frac > 0.5);
@@ -318,49 +319,53 @@ static size_t put_exp(char *out, int x, bool json)
  */
 static size_t layout_g(char *buf, bool neg, uint64_t d, int prec, int x, int style, bool json)
 {
-	char dig[20];
-	put_digits(dig, d, prec);
-	int nd = prec;
-	while (nd > 1 && dig[nd - 1] == '0')
+	int nd = prec; /* digits left once trailing zeros are dropped */
+	while (nd > 1 && d % 10 == 0) {
+		d /= 10;
 		nd--;
-	size_t n = 0;
+	}
+	char dig[20];
+	put_digits(dig, d, nd);
+	/* the few bytes are copied one by one: shorter than a call to memcpy */
+	char *p = buf;
 	if (neg)
-		buf[n++] = '-';
-	bool dot = false;
+		*p++ = '-';
 	if (x >= -4 && x < style) {
+		bool dot = false;
 		if (x >= 0) {
-			for (int i = 0; i <= x; i++)
-				buf[n++] = i < nd ? dig[i] : '0';
+			int i = 0;
+			for (; i <= x; i++)
+				*p++ = i < nd ? dig[i] : '0';
 			if (nd > x + 1) {
-				buf[n++] = '.';
+				*p++ = '.';
 				dot = true;
-				memcpy(buf + n, dig + x + 1, (size_t)(nd - x - 1));
-				n += (size_t)(nd - x - 1);
+				for (; i < nd; i++)
+					*p++ = dig[i];
 			}
 		} else {
-			buf[n++] = '0';
-			buf[n++] = '.';
+			*p++ = '0';
+			*p++ = '.';
 			dot = true;
 			for (int i = 0; i < -x - 1; i++)
-				buf[n++] = '0';
-			memcpy(buf + n, dig, (size_t)nd);
-			n += (size_t)nd;
+				*p++ = '0';
+			for (int i = 0; i < nd; i++)
+				*p++ = dig[i];
 		}
 		if (json && !dot) {
-			buf[n++] = '.';
-			buf[n++] = '0';
+			*p++ = '.';
+			*p++ = '0';
 		}
 	} else {
-		buf[n++] = dig[0];
+		*p++ = dig[0];
 		if (nd > 1) {
-			buf[n++] = '.';
-			memcpy(buf + n, dig + 1, (size_t)(nd - 1));
-			n += (size_t)(nd - 1);
+			*p++ = '.';
+			for (int i = 1; i < nd; i++)
+				*p++ = dig[i];
 		}
-		n += put_exp(buf + n, x, json);
+		p += put_exp(p, x, json);
 	}
-	buf[n] = '\0';
-	return n;
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 size_t numfmt_g(char *buf, double v, int prec)
@@ -379,7 +384,7 @@ size_t numfmt_g(char *buf, double v, int prec)
 			return n;
 		}
 		double a = fabs(v);
-		if (a < (double)pow10_u64[prec] && a == (double)(uint64_t)a) {
+		if (a < pow10_dbl[prec] && a == (double)(int64_t)a) {
 			/* an integer of at most prec digits prints as itself */
 			size_t n = 0;
 			if (v < 0)
@@ -482,7 +487,7 @@ size_t numfmt_json_real(char *buf, double v, int sig)
 	uint64_t d;
 	int x;
 	double a = fabs(v);
-	if (a < (double)pow10_u64[sig] && a == (double)(uint64_t)a) {
+	if (a < pow10_dbl[sig] && a == (double)(int64_t)a) {
 		/* an integer of at most sig digits: itself and ".0" ("%.10g" keeps it whole) */
 		size_t n = 0;
 		if (v < 0)

@@ -369,6 +369,8 @@ static bool member_frag(struct output_json *w, const char *frag, size_t flen)
 	return true;
 }
 
+#define KEY_INLINE 64 /* bytes of a key member() copies while it checks them */
+
 /* A key written as it is: "\"key\":" and its length, for member_frag(). */
 #define KEY(s) "\"" s "\":", sizeof(s) + 2
 
@@ -382,8 +384,7 @@ static bool member(struct output_json *w, const char *key)
 		return member_frag(w, "", 0);
 	if (w->skip)
 		return false;
-	size_t klen = strlen(key);
-	char *p = room(w, klen + 4 + VALUE_ROOM); /* ,"key": */
+	char *p = room(w, KEY_INLINE + 4 + VALUE_ROOM); /* ,"key": */
 	if (!p)
 		return false;
 	if (w->depth > 0) {
@@ -393,26 +394,28 @@ static bool member(struct output_json *w, const char *key)
 	}
 	size_t at = (size_t)(p - w->buf); /* where the key starts */
 	*p++ = '"';
-	bool plain = true; /* printable ASCII without '"' or '\\': copied as it is */
-	for (size_t i = 0; i < klen; i++) {
+	/* printable ASCII without '"' or '\\' is copied as it is, in the same pass that checks it
+	 * (a byte loop that stops early: keys are a few bytes, no strlen or memcpy call) */
+	size_t i = 0;
+	for (; i < KEY_INLINE; i++) {
 		unsigned char c = (unsigned char)key[i];
-		plain &= c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+			break; /* the NUL too */
 		p[i] = (char)c;
 	}
-	p += klen;
-	*p++ = '"';
-	*p++ = ':';
-	w->len = (size_t)(p - w->buf);
-	if (!plain) {
+	if (key[i] != '\0') { /* to be escaped, or long */
 		w->len = at;
 		put_string(w, key);
 		put_c(w, ':');
 		return room(w, VALUE_ROOM) != NULL;
 	}
+	p += i;
+	*p++ = '"';
+	*p++ = ':';
+	w->len = (size_t)(p - w->buf);
 	return true;
 }
 
-/* Opens an object or array under @key, or under the written key @frag when it is not NULL. */
 static void open_nested(struct output_json *w, const char *key, const char *frag, size_t flen,
 			char open, char close)
 {
