@@ -553,7 +553,7 @@ struct key_frags {
 	char frag[SESSION_MAX_EVENTS][KEY_FRAG_MAX];
 	size_t len[SESSION_MAX_EVENTS];
 };
-static struct key_frags event_keys, metric_keys;
+static struct key_frags event_keys, metric_keys, csv_event_keys, csv_metric_keys;
 static struct output_json key_tmp; /* a key written when its names have no fragments */
 
 /* Name @i of @n: an event's or a metric's. */
@@ -562,9 +562,13 @@ static const char *frag_name(const struct snapshot *snap, bool events, int i)
 	return events ? snap->event_names[i] : snap->metrics[i].name;
 }
 
+/* What a fragment holds: a JSON key, or the start of a CSV line's kind and name. */
+enum frag_kind { FRAG_JSON, FRAG_CSV_EVENT, FRAG_CSV_METRIC };
+
 /* @k made current for @snap's events (or metrics); false when one does not fit (the caller
  * writes the keys one by one then). */
-static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, bool events)
+static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, bool events,
+			     enum frag_kind kind)
 {
 	int n = events ? snap->nevents : snap->nmetrics;
 	if (n > SESSION_MAX_EVENTS)
@@ -581,8 +585,19 @@ static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, b
 		if (strlen(name) >= SESSION_METRIC_NAME_MAX)
 			break;
 		tmp.len = 0;
-		put_string(&tmp, name);
-		put_c(&tmp, ':');
+		if (kind == FRAG_JSON) {
+			put_string(&tmp, name);
+			put_c(&tmp, ':');
+		} else if (kind == FRAG_CSV_EVENT) { /* "event,NAME," (cpu/event=0x3c/ quoted) */
+			char field[2 * SESSION_METRIC_NAME_MAX + 3];
+			put_s(&tmp, "event,");
+			put(&tmp, field, text_csv_field(name, field, sizeof(field)));
+			put_c(&tmp, ',');
+		} else { /* "metric,NAME," */
+			put_s(&tmp, "metric,");
+			put_s(&tmp, name);
+			put_c(&tmp, ',');
+		}
 		if (tmp.oom || tmp.len > KEY_FRAG_MAX)
 			break;
 		strcpy(k->name[i], name);
@@ -726,8 +741,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	w->len = 0;
 	w->oom = false;
 	w->depth = w->skip = 0;
-	key_frags_update(&event_keys, snap, true);
-	key_frags_update(&metric_keys, snap, false);
+	key_frags_update(&event_keys, snap, true, FRAG_JSON);
+	key_frags_update(&metric_keys, snap, false, FRAG_JSON);
 	output_json_object(w, NULL);
 	output_json_real(w, "time", snap->time_s);
 	output_json_real(w, "interval_ms", snap->interval_s * 1000.0);
@@ -841,18 +856,26 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		    size_t plen, const char *suffix, size_t slen_sfx, const struct count *counts,
 		    const double *values, const struct metric_detail *detail)
 {
+	bool ev_frags = csv_event_keys.n == snap->nevents && snap->nevents > 0;
+	bool m_frags = csv_metric_keys.n == snap->nmetrics && snap->nmetrics > 0;
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		const char *name = snap->event_names[e], *state = count_state_name(c->state);
-		size_t nlen = 2 * strlen(name) + 3, slen = strlen(state);
+		size_t nlen = ev_frags ? csv_event_keys.len[e] : 2 * strlen(name) + 3 + 7;
+		size_t slen = strlen(state);
 		char *p = room(b, plen + nlen + slen + slen_sfx + 2 * NUMFMT_MAX + 16);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
-		p = put_mem(p, "event,", 6);
-		p += text_csv_field(name, p, nlen); /* an event like cpu/event=0x3c,umask=0/ */
-		*p++ = ',';
+		if (ev_frags) { /* "event,NAME," made once for these names */
+			p = put_mem(p, csv_event_keys.frag[e], nlen);
+		} else {
+			p = put_mem(p, "event,", 6);
+			/* an event like cpu/event=0x3c,umask=0/ */
+			p += text_csv_field(name, p, nlen - 7);
+			*p++ = ',';
+		}
 		if (has && c->value == floor(c->value) && fabs(c->value) < 9007199254740992.0)
 			p += c->value == 0 && signbit(c->value) ? numfmt_fixed(p, c->value, 0)
 								: numfmt_i64(p, (int64_t)c->value);
@@ -867,14 +890,18 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
 		const char *name = snap->metrics[m].name;
-		size_t nlen = strlen(name);
+		size_t nlen = m_frags ? csv_metric_keys.len[m] : strlen(name) + 8;
 		char *p = room(b, plen + nlen + slen_sfx + NUMFMT_MAX + 24);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
-		p = put_mem(p, "metric,", 7);
-		p = put_mem(p, name, nlen);
-		*p++ = ',';
+		if (m_frags) { /* "metric,NAME," */
+			p = put_mem(p, csv_metric_keys.frag[m], nlen);
+		} else {
+			p = put_mem(p, "metric,", 7);
+			p = put_mem(p, name, nlen - 8);
+			*p++ = ',';
+		}
 		int decimals = detail ? output_decimals(detail[m].resolution) : -1;
 		if (isnan(values[m])) {
 			p = put_mem(p, ",,n/a", 5);
@@ -1044,6 +1071,8 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	struct output_json *b = &rec;
 	b->len = 0;
 	b->oom = false;
+	key_frags_update(&csv_event_keys, snap, true, FRAG_CSV_EVENT);
+	key_frags_update(&csv_metric_keys, snap, false, FRAG_CSV_METRIC);
 	if (snap->seq == 1) { /* the third column is the row's key: cpu, or the unit ("core") */
 		put_s(b, "time_s,interval_ms,");
 		put_s(b, meta->row_keys ? meta->row_unit : "cpu");
