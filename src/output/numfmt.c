@@ -324,12 +324,40 @@ static size_t layout_g(char *buf, bool neg, uint64_t d, int prec, int x, int sty
 		d /= 10;
 		nd--;
 	}
-	char dig[20];
-	put_digits(dig, d, nd);
-	/* the few bytes are copied one by one: shorter than a call to memcpy */
 	char *p = buf;
 	if (neg)
 		*p++ = '-';
+	if (x >= -4 && x < style && x < 19) { /* fixed: the digits written where they go */
+		if (x < 0) {		      /* 0.000ddd */
+			*p++ = '0';
+			*p++ = '.';
+			for (int i = 0; i < -x - 1; i++)
+				*p++ = '0';
+			put_digits(p, d, nd);
+			p += nd;
+		} else if (nd <= x + 1) { /* a whole number: its digits, zeros, ".0" in JSON */
+			put_digits(p, d, nd);
+			p += nd;
+			for (int i = nd; i <= x; i++)
+				*p++ = '0';
+			if (json) {
+				*p++ = '.';
+				*p++ = '0';
+			}
+		} else { /* iii.fff */
+			uint64_t scale = pow10_u64[nd - x - 1];
+			put_digits(p, d / scale, x + 1);
+			p += x + 1;
+			*p++ = '.';
+			put_digits(p, d % scale, nd - x - 1);
+			p += nd - x - 1;
+		}
+		*p = '\0';
+		return (size_t)(p - buf);
+	}
+	char dig[20];
+	put_digits(dig, d, nd);
+	/* the few bytes are copied one by one: shorter than a call to memcpy */
 	if (x >= -4 && x < style) {
 		bool dot = false;
 		if (x >= 0) {
@@ -435,8 +463,13 @@ size_t numfmt_fixed(char *buf, double v, int decimals)
 	return n < 0 ? 0 : (size_t)n;
 }
 
-/* What output.c did before: "%.{sig}g", strtod, "%.10g", then jansson's touch-ups. */
-static size_t json_real_slow(char *buf, double v, int sig)
+/* What output.c did before: "%.{sig}g", strtod, "%.10g", then jansson's touch-ups. Kept out
+ * of line: its buffer would give every call of numfmt_json_real() a stack frame to guard. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static size_t
+json_real_slow(char *buf, double v, int sig)
 {
 	char tmp[64];
 	if (sig < 10) {
