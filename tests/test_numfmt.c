@@ -27,7 +27,7 @@ static int mismatches;
 /* Compares every formatter with its reference for one value. */
 static void check_value(double v)
 {
-	static const int precs[] = {1, 2, 3, 6, 10, 15, 17};
+	static const int precs[] = {1, 2, 3, 6, 10, 12, 15, 17};
 	static const int decs[] = {0, 1, 2, 3, 4, 6, 9, 17};
 	char got[NUMFMT_MAX], want[NUMFMT_MAX];
 	for (size_t i = 0; i < sizeof(precs) / sizeof(precs[0]); i++) {
@@ -263,10 +263,49 @@ static void check_random(void)
 	}
 }
 
+/* The doubles nearest to decimal ties ("1234565e-9": halfway at 6 digits) and their neighbours,
+ * in every decade a count or a ratio takes and beyond: where a shortcut through double
+ * arithmetic would round the wrong way if it missed the tie. */
+static void check_decimal_ties(void)
+{
+	static const int digits[] = {1, 2, 3, 6, 10, 12};
+	for (size_t i = 0; i < sizeof(digits) / sizeof(digits[0]); i++) {
+		uint64_t lo = 1;
+		for (int k = 1; k < digits[i]; k++)
+			lo *= 10;
+		for (int p = -40; p <= 40; p++) {
+			for (int j = 0; j < 60; j++) {
+				char text[64];
+				uint64_t k = lo + next() % (9 * lo);
+				snprintf(text, sizeof(text), "%llu5e%d", (unsigned long long)k,
+					 p - digits[i]);
+				double v = strtod(text, NULL);
+				check_value(v);
+				check_value(-nextafter(v, 0));
+				check_value(nextafter(v, INFINITY));
+				/* and a value well inside the decade */
+				check_value(v * (1 + (double)(next() % 1000) / 1000));
+			}
+		}
+	}
+	/* the carries: 9.999995 rounds up into the next power of ten at 6 digits */
+	char text[64];
+	for (int p = -30; p <= 30; p++)
+		for (int n9 = 1; n9 <= 12; n9++) {
+			memset(text, '9', (size_t)n9);
+			snprintf(text + n9, sizeof(text) - (size_t)n9, "5e%d", p);
+			double v = strtod(text, NULL);
+			check_value(v);
+			check_value(nextafter(v, 0));
+			check_value(nextafter(v, INFINITY));
+		}
+}
+
 int main(void)
 {
 	check_integers();
 	check_table();
 	check_random();
+	check_decimal_ties();
 	return harness_done();
 }

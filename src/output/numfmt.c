@@ -58,13 +58,18 @@ size_t numfmt_i64(char *buf, int64_t v)
 	return 1 + numfmt_u64(buf + 1, (uint64_t)0 - (uint64_t)v);
 }
 
-/* Writes exactly @n decimal digits of @v (zero-padded on the left). */
+/* Writes exactly @n decimal digits of @v (zero-padded on the left), two at a time. */
 static void put_digits(char *out, uint64_t v, int n)
 {
-	for (int i = n - 1; i >= 0; i--) {
-		out[i] = (char)('0' + v % 10);
-		v /= 10;
+	int i = n;
+	while (i >= 2) {
+		unsigned d = (unsigned)(v % 100);
+		v /= 100;
+		out[--i] = digit_pairs[2 * d + 1];
+		out[--i] = digit_pairs[2 * d];
 	}
+	if (i)
+		out[0] = (char)('0' + v % 10);
 }
 
 /* a = m * 2^e exactly, for finite a >= 0 (m < 2^53; m == 0 for a == 0). */
@@ -198,16 +203,72 @@ static int round_scaled(double a, int s, uint64_t *out)
 	return 0;
 }
 
+/* 10^0 .. 10^22: every one is a double exactly */
+static const double pow10_dbl[23] = {1e0,  1e1,	 1e2,  1e3,  1e4,  1e5,	 1e6,  1e7,
+				     1e8,  1e9,	 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* floor(log10 a), or one less or more: 2^(ex-1) <= a < 2^ex, so it is about (ex - 1) * log10(2)
+ * (78913 / 2^18 = 0.3010299...) */
+static int decimal_exponent_estimate(double a)
+{
+	int ex = binary_exponent(a) - 1;
+	return ex >= 0 ? (ex * 78913) >> 18 : -((-ex * 78913 + (1 << 18) - 1) >> 18);
+}
+
+/*
+ * round_sig() with one double multiplication or division instead of 128-bit arithmetic, for
+ * @prec <= 12: t = a * 10^s is one correctly rounded operation on an exact power of ten, so it is
+ * within t * 2^-53 of the exact product (t < 10^prec, under 2^-13 for prec 12). Rounding t to an
+ * integer gives the exact product's rounding unless t's fraction lies within that error of one
+ * half; such near-ties (and scales past 10^22) return -1 for the exact path. Near a power of ten
+ * the few units of error cannot change the result: the rounded digits carry into the next power
+ * either way, or the exponent is tried again.
+ */
+static int round_sig_fast(double a, int prec, uint64_t *d, int *x)
+{
+	const double lim = pow10_dbl[prec], low = pow10_dbl[prec - 1];
+	const double eps = lim * 0x1p-50; /* 8 times the largest error of t */
+	int x0 = decimal_exponent_estimate(a);
+	for (int tries = 0; tries < 3; tries++) {
+		int s = prec - 1 - x0;
+		if (s > 22 || s < -22)
+			return -1;
+		double t = s >= 0 ? a * pow10_dbl[s] : a / pow10_dbl[-s];
+		if (t >= lim) {
+			x0++;
+			continue;
+		}
+		if (t < low) {
+			x0--;
+			continue;
+		}
+		int64_t fl = (int64_t)t;      /* floor: 0 < t < 10^12 */
+		double frac = t - (double)fl; /* exact: t < 2^53 */
+		if (fabs(frac - 0.5) <= eps)
+			return -1;
+		uint64_t q = (uint64_t)fl + (frac > 0.5);
+		if (q == pow10_u64[prec]) {
+			q = pow10_u64[prec - 1];
+			x0++;
+		}
+		*d = q;
+		*x = x0;
+		return 0;
+	}
+	return -1;
+}
+
 /*
  * @a > 0 rounded to @prec significant digits: digits @d with 10^(prec-1) <= d < 10^prec and the
  * decimal exponent @x of the rounded value (a ~ d * 10^(x - prec + 1)), as printf's "%e" rounds.
  */
 static int round_sig(double a, int prec, uint64_t *d, int *x)
 {
-	/* 2^(ex-1) <= a < 2^ex, so floor(log10 a) is about (ex - 1) * log10(2); the loop below
-	 * corrects the estimate by one either way (78913 / 2^18 = 0.3010299...) */
-	int ex = binary_exponent(a) - 1;
-	int x0 = ex >= 0 ? (ex * 78913) >> 18 : -((-ex * 78913 + (1 << 18) - 1) >> 18);
+	if (prec <= 12 && round_sig_fast(a, prec, d, x) == 0)
+		return 0;
+	/* the loop below corrects the estimate by one either way */
+	int x0 = decimal_exponent_estimate(a);
 	for (int tries = 0; tries < 4; tries++) {
 		uint64_t fl;
 		int half;
@@ -258,49 +319,81 @@ static size_t put_exp(char *out, int x, bool json)
  */
 static size_t layout_g(char *buf, bool neg, uint64_t d, int prec, int x, int style, bool json)
 {
-	char dig[20];
-	put_digits(dig, d, prec);
-	int nd = prec;
-	while (nd > 1 && dig[nd - 1] == '0')
+	int nd = prec; /* digits left once trailing zeros are dropped */
+	while (nd > 1 && d % 10 == 0) {
+		d /= 10;
 		nd--;
-	size_t n = 0;
+	}
+	char *p = buf;
 	if (neg)
-		buf[n++] = '-';
-	bool dot = false;
+		*p++ = '-';
+	if (x >= -4 && x < style && x < 19) { /* fixed: the digits written where they go */
+		if (x < 0) {		      /* 0.000ddd */
+			*p++ = '0';
+			*p++ = '.';
+			for (int i = 0; i < -x - 1; i++)
+				*p++ = '0';
+			put_digits(p, d, nd);
+			p += nd;
+		} else if (nd <= x + 1) { /* a whole number: its digits, zeros, ".0" in JSON */
+			put_digits(p, d, nd);
+			p += nd;
+			for (int i = nd; i <= x; i++)
+				*p++ = '0';
+			if (json) {
+				*p++ = '.';
+				*p++ = '0';
+			}
+		} else { /* iii.fff */
+			uint64_t scale = pow10_u64[nd - x - 1];
+			put_digits(p, d / scale, x + 1);
+			p += x + 1;
+			*p++ = '.';
+			put_digits(p, d % scale, nd - x - 1);
+			p += nd - x - 1;
+		}
+		*p = '\0';
+		return (size_t)(p - buf);
+	}
+	char dig[20];
+	put_digits(dig, d, nd);
+	/* the few bytes are copied one by one: shorter than a call to memcpy */
 	if (x >= -4 && x < style) {
+		bool dot = false;
 		if (x >= 0) {
-			for (int i = 0; i <= x; i++)
-				buf[n++] = i < nd ? dig[i] : '0';
+			int i = 0;
+			for (; i <= x; i++)
+				*p++ = i < nd ? dig[i] : '0';
 			if (nd > x + 1) {
-				buf[n++] = '.';
+				*p++ = '.';
 				dot = true;
-				memcpy(buf + n, dig + x + 1, (size_t)(nd - x - 1));
-				n += (size_t)(nd - x - 1);
+				for (; i < nd; i++)
+					*p++ = dig[i];
 			}
 		} else {
-			buf[n++] = '0';
-			buf[n++] = '.';
+			*p++ = '0';
+			*p++ = '.';
 			dot = true;
 			for (int i = 0; i < -x - 1; i++)
-				buf[n++] = '0';
-			memcpy(buf + n, dig, (size_t)nd);
-			n += (size_t)nd;
+				*p++ = '0';
+			for (int i = 0; i < nd; i++)
+				*p++ = dig[i];
 		}
 		if (json && !dot) {
-			buf[n++] = '.';
-			buf[n++] = '0';
+			*p++ = '.';
+			*p++ = '0';
 		}
 	} else {
-		buf[n++] = dig[0];
+		*p++ = dig[0];
 		if (nd > 1) {
-			buf[n++] = '.';
-			memcpy(buf + n, dig + 1, (size_t)(nd - 1));
-			n += (size_t)(nd - 1);
+			*p++ = '.';
+			for (int i = 1; i < nd; i++)
+				*p++ = dig[i];
 		}
-		n += put_exp(buf + n, x, json);
+		p += put_exp(p, x, json);
 	}
-	buf[n] = '\0';
-	return n;
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 size_t numfmt_g(char *buf, double v, int prec)
@@ -319,7 +412,7 @@ size_t numfmt_g(char *buf, double v, int prec)
 			return n;
 		}
 		double a = fabs(v);
-		if (a < (double)pow10_u64[prec] && a == (double)(uint64_t)a) {
+		if (a < pow10_dbl[prec] && a == (double)(int64_t)a) {
 			/* an integer of at most prec digits prints as itself */
 			size_t n = 0;
 			if (v < 0)
@@ -370,8 +463,13 @@ size_t numfmt_fixed(char *buf, double v, int decimals)
 	return n < 0 ? 0 : (size_t)n;
 }
 
-/* What output.c did before: "%.{sig}g", strtod, "%.10g", then jansson's touch-ups. */
-static size_t json_real_slow(char *buf, double v, int sig)
+/* What output.c did before: "%.{sig}g", strtod, "%.10g", then jansson's touch-ups. Kept out
+ * of line: its buffer would give every call of numfmt_json_real() a stack frame to guard. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static size_t
+json_real_slow(char *buf, double v, int sig)
 {
 	char tmp[64];
 	if (sig < 10) {
@@ -422,7 +520,7 @@ size_t numfmt_json_real(char *buf, double v, int sig)
 	uint64_t d;
 	int x;
 	double a = fabs(v);
-	if (a < (double)pow10_u64[sig] && a == (double)(uint64_t)a) {
+	if (a < pow10_dbl[sig] && a == (double)(int64_t)a) {
 		/* an integer of at most sig digits: itself and ".0" ("%.10g" keeps it whole) */
 		size_t n = 0;
 		if (v < 0)

@@ -348,16 +348,15 @@ static void put_string(struct output_json *w, const char *s)
 #define VALUE_ROOM (NUMFMT_MAX + 8)
 
 /*
- * Starts a member (or an array element when @key is NULL): false when it is left out. When it
- * returns true, VALUE_ROOM bytes are free at w->buf + w->len for the value.
+ * Starts a member whose key is already written as @frag ("\"key\":", escaped; empty for an
+ * array element): false when it is left out. When it returns true, VALUE_ROOM bytes are free at
+ * w->buf + w->len for the value.
  */
-static bool member(struct output_json *w, const char *key)
+static bool member_frag(struct output_json *w, const char *frag, size_t flen)
 {
 	if (w->skip)
 		return false;
-	bool plain = true;
-	size_t klen = key ? plain_len(key, &plain) : 0;
-	char *p = room(w, klen + 4 + VALUE_ROOM); /* ,"key": */
+	char *p = room(w, flen + 1 + VALUE_ROOM);
 	if (!p)
 		return false;
 	if (w->depth > 0) {
@@ -365,23 +364,60 @@ static bool member(struct output_json *w, const char *key)
 			*p++ = ',';
 		w->more[w->depth - 1] = true;
 	}
-	if (key && plain) {
-		*p++ = '"';
-		memcpy(p, key, klen);
-		p += klen;
-		*p++ = '"';
-		*p++ = ':';
+	memcpy(p, frag, flen);
+	w->len = (size_t)(p + flen - w->buf);
+	return true;
+}
+
+#define KEY_INLINE 64 /* bytes of a key member() copies while it checks them */
+
+/* A key written as it is: "\"key\":" and its length, for member_frag(). */
+#define KEY(s) "\"" s "\":", sizeof(s) + 2
+
+/*
+ * Starts a member (or an array element when @key is NULL): false when it is left out. When it
+ * returns true, VALUE_ROOM bytes are free at w->buf + w->len for the value.
+ */
+static bool member(struct output_json *w, const char *key)
+{
+	if (!key)
+		return member_frag(w, "", 0);
+	if (w->skip)
+		return false;
+	char *p = room(w, KEY_INLINE + 4 + VALUE_ROOM); /* ,"key": */
+	if (!p)
+		return false;
+	if (w->depth > 0) {
+		if (w->more[w->depth - 1])
+			*p++ = ',';
+		w->more[w->depth - 1] = true;
 	}
-	w->len = (size_t)(p - w->buf);
-	if (key && !plain) {
+	size_t at = (size_t)(p - w->buf); /* where the key starts */
+	*p++ = '"';
+	/* printable ASCII without '"' or '\\' is copied as it is, in the same pass that checks it
+	 * (a byte loop that stops early: keys are a few bytes, no strlen or memcpy call) */
+	size_t i = 0;
+	for (; i < KEY_INLINE; i++) {
+		unsigned char c = (unsigned char)key[i];
+		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+			break; /* the NUL too */
+		p[i] = (char)c;
+	}
+	if (key[i] != '\0') { /* to be escaped, or long */
+		w->len = at;
 		put_string(w, key);
 		put_c(w, ':');
 		return room(w, VALUE_ROOM) != NULL;
 	}
+	p += i;
+	*p++ = '"';
+	*p++ = ':';
+	w->len = (size_t)(p - w->buf);
 	return true;
 }
 
-static void open_nested(struct output_json *w, const char *key, char open, char close)
+static void open_nested(struct output_json *w, const char *key, const char *frag, size_t flen,
+			char open, char close)
 {
 	if (w->depth >=
 	    OUTPUT_JSON_DEPTH) { /* deeper than any record: refuse, keep the bytes valid */
@@ -389,18 +425,28 @@ static void open_nested(struct output_json *w, const char *key, char open, char 
 		w->skip++;
 		return;
 	}
-	if (!member(w, key)) {
+	if (!(frag ? member_frag(w, frag, flen) : member(w, key))) {
 		w->skip++;
 		return;
 	}
-	put_c(w, open);
+	w->buf[w->len++] = open; /* member() left VALUE_ROOM bytes */
 	w->close[w->depth] = close;
 	w->more[w->depth] = false;
 	w->depth++;
 }
 
-void output_json_object(struct output_json *w, const char *key) { open_nested(w, key, '{', '}'); }
-void output_json_array(struct output_json *w, const char *key) { open_nested(w, key, '[', ']'); }
+void output_json_object(struct output_json *w, const char *key)
+{
+	open_nested(w, key, NULL, 0, '{', '}');
+}
+void output_json_array(struct output_json *w, const char *key)
+{
+	open_nested(w, key, NULL, 0, '[', ']');
+}
+static void object_frag(struct output_json *w, const char *frag, size_t flen)
+{
+	open_nested(w, NULL, frag, flen, '{', '}');
+}
 
 void output_json_end(struct output_json *w)
 {
@@ -416,6 +462,20 @@ void output_json_real(struct output_json *w, const char *key, double v)
 {
 	if (member(w, key))
 		w->len += numfmt_json_real(w->buf + w->len, v, 6);
+}
+
+static void real_frag(struct output_json *w, const char *frag, size_t flen, double v)
+{
+	if (member_frag(w, frag, flen))
+		w->len += numfmt_json_real(w->buf + w->len, v, 6);
+}
+
+static void null_frag(struct output_json *w, const char *frag, size_t flen)
+{
+	if (member_frag(w, frag, flen)) {
+		memcpy(w->buf + w->len, "null", 4);
+		w->len += 4;
+	}
 }
 
 /* @v with @decimals digits after the point ("1764632123.297"); null when not finite. */
@@ -462,9 +522,9 @@ void output_json_string(struct output_json *w, const char *key, const char *s)
 }
 
 /* Counts print exactly: integers as integers, scaled estimates as reals of 10 digits. */
-static void json_count(struct output_json *w, const char *key, double v)
+static void json_count(struct output_json *w, const char *frag, size_t flen, double v)
 {
-	if (!member(w, key))
+	if (!member_frag(w, frag, flen))
 		return;
 	if (v == floor(v) && fabs(v) < 9007199254740992.0)
 		w->len += numfmt_i64(w->buf + w->len, (int64_t)v);
@@ -473,33 +533,122 @@ static void json_count(struct output_json *w, const char *key, double v)
 }
 
 /* An error bar (frame.h: err), or null when not known yet. */
-static void json_err(struct output_json *w, const char *key, double v)
+static void json_err(struct output_json *w, const char *frag, size_t flen, double v)
 {
 	if (isfinite(v))
-		output_json_real(w, key, v);
+		real_frag(w, frag, flen, v);
 	else
-		output_json_null(w, key);
+		null_frag(w, frag, flen);
+}
+
+/*
+ * The keys of the events and metrics written once, escaped as put_string() does: "\"name\":".
+ * They are made again only when the names change (a mode switch, :events), not per row or tick;
+ * each tick compares the names with the copies they were made from.
+ */
+#define KEY_FRAG_MAX (6 * SESSION_METRIC_NAME_MAX + 4) /* every byte escaped as \u00XX */
+struct key_frags {
+	int n;
+	char name[SESSION_MAX_EVENTS][SESSION_METRIC_NAME_MAX]; /* the names they were made of */
+	char frag[SESSION_MAX_EVENTS][KEY_FRAG_MAX];
+	size_t len[SESSION_MAX_EVENTS];
+};
+static struct key_frags event_keys, metric_keys, csv_event_keys, csv_metric_keys;
+static struct output_json key_tmp; /* a key written when its names have no fragments */
+
+/* Name @i of @n: an event's or a metric's. */
+static const char *frag_name(const struct snapshot *snap, bool events, int i)
+{
+	return events ? snap->event_names[i] : snap->metrics[i].name;
+}
+
+/* What a fragment holds: a JSON key, or the start of a CSV line's kind and name. */
+enum frag_kind { FRAG_JSON, FRAG_CSV_EVENT, FRAG_CSV_METRIC };
+
+/* @k made current for @snap's events (or metrics); false when one does not fit (the caller
+ * writes the keys one by one then). */
+static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, bool events,
+			     enum frag_kind kind)
+{
+	int n = events ? snap->nevents : snap->nmetrics;
+	if (n > SESSION_MAX_EVENTS)
+		return false;
+	bool same = k->n == n;
+	for (int i = 0; same && i < n; i++)
+		same = strcmp(k->name[i], frag_name(snap, events, i)) == 0;
+	if (same)
+		return true;
+	k->n = 0;
+	struct output_json tmp = {0};
+	for (int i = 0; i < n; i++) {
+		const char *name = frag_name(snap, events, i);
+		if (strlen(name) >= SESSION_METRIC_NAME_MAX)
+			break;
+		tmp.len = 0;
+		if (kind == FRAG_JSON) {
+			put_string(&tmp, name);
+			put_c(&tmp, ':');
+		} else if (kind == FRAG_CSV_EVENT) { /* "event,NAME," (cpu/event=0x3c/ quoted) */
+			char field[2 * SESSION_METRIC_NAME_MAX + 3];
+			put_s(&tmp, "event,");
+			put(&tmp, field, text_csv_field(name, field, sizeof(field)));
+			put_c(&tmp, ',');
+		} else { /* "metric,NAME," */
+			put_s(&tmp, "metric,");
+			put_s(&tmp, name);
+			put_c(&tmp, ',');
+		}
+		if (tmp.oom || tmp.len > KEY_FRAG_MAX)
+			break;
+		strcpy(k->name[i], name);
+		memcpy(k->frag[i], tmp.buf, tmp.len);
+		k->len[i] = tmp.len;
+		k->n = i + 1;
+	}
+	free(tmp.buf);
+	if (k->n == n)
+		return true;
+	k->n = 0;
+	return false;
+}
+
+/* The key of name @i: its fragment, or written now into @one when the fragments are not made. */
+static const char *key_of(const struct key_frags *k, const struct snapshot *snap, bool events,
+			  int i, struct output_json *one, size_t *flen)
+{
+	if (k->n) {
+		*flen = k->len[i];
+		return k->frag[i];
+	}
+	one->len = 0;
+	put_string(one, frag_name(snap, events, i));
+	put_c(one, ':');
+	*flen = one->oom ? 0 : one->len;
+	return one->oom ? "" : one->buf;
 }
 
 /* @err, @truth: the row's error bars and true figures (frame.h), or NULL. */
 static void events_json(struct output_json *w, const struct snapshot *snap,
 			const struct count *counts, const double *err, const double *truth)
 {
-	output_json_object(w, "events");
+	object_frag(w, KEY("events"));
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
-		output_json_object(w, snap->event_names[e]);
+		size_t flen;
+		const char *frag = key_of(&event_keys, snap, true, e, &key_tmp, &flen);
+		object_frag(w, frag, flen);
 		if (has)
-			json_count(w, "value", c->value);
+			json_count(w, KEY("value"), c->value);
 		else
-			output_json_null(w, "value");
-		output_json_real(w, "running", c->running);
-		output_json_string(w, "state", count_state_name(c->state));
+			null_frag(w, KEY("value"));
+		real_frag(w, KEY("running"), c->running);
+		if (member_frag(w, KEY("state")))
+			put_string(w, count_state_name(c->state));
 		if (err && has)
-			json_err(w, "err", err[e]);
+			json_err(w, KEY("err"), err[e]);
 		if (truth && has && isfinite(truth[e]))
-			json_count(w, "truth", truth[e]);
+			json_count(w, KEY("truth"), truth[e]);
 		output_json_end(w);
 	}
 	output_json_end(w);
@@ -510,9 +659,13 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 static void metrics_json(struct output_json *w, const struct snapshot *snap, const double *values,
 			 const struct metric_detail *detail, const double *err, const double *truth)
 {
-	output_json_object(w, "metrics");
-	for (int m = 0; m < snap->nmetrics; m++)
-		output_json_real(w, snap->metrics[m].name, values[m]);
+	size_t flen;
+	const char *frag;
+	object_frag(w, KEY("metrics"));
+	for (int m = 0; m < snap->nmetrics; m++) {
+		frag = key_of(&metric_keys, snap, false, m, &key_tmp, &flen);
+		real_frag(w, frag, flen, values[m]);
+	}
 	output_json_end(w);
 	/* "metrics_err": each value's 95 % half-width (null: n/a or not known yet) */
 	const double *extra[] = {err, truth};
@@ -521,8 +674,10 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 		if (!extra[k])
 			continue;
 		output_json_object(w, key[k]);
-		for (int m = 0; m < snap->nmetrics; m++)
-			json_err(w, snap->metrics[m].name, isnan(values[m]) ? NAN : extra[k][m]);
+		for (int m = 0; m < snap->nmetrics; m++) {
+			frag = key_of(&metric_keys, snap, false, m, &key_tmp, &flen);
+			json_err(w, frag, flen, isnan(values[m]) ? NAN : extra[k][m]);
+		}
 		output_json_end(w);
 	}
 	bool any = false;
@@ -548,9 +703,9 @@ static void baseline_json(struct output_json *w, const struct snapshot *snap, co
 	for (int m = 0; m < snap->nmetrics; m++) {
 		int i = r * snap->nmetrics + m;
 		output_json_object(w, snap->metrics[m].name);
-		json_err(w, "change", f->base_change[i]);
-		json_err(w, "err", f->base_err[i]);
-		json_err(w, "p", f->base_p[i]);
+		json_err(w, KEY("change"), f->base_change[i]);
+		json_err(w, KEY("err"), f->base_err[i]);
+		json_err(w, KEY("p"), f->base_p[i]);
 		output_json_bool(w, "significant", f->base_p[i] < BASELINE_ALPHA);
 		output_json_end(w);
 	}
@@ -586,6 +741,8 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	w->len = 0;
 	w->oom = false;
 	w->depth = w->skip = 0;
+	key_frags_update(&event_keys, snap, true, FRAG_JSON);
+	key_frags_update(&metric_keys, snap, false, FRAG_JSON);
 	output_json_object(w, NULL);
 	output_json_real(w, "time", snap->time_s);
 	output_json_real(w, "interval_ms", snap->interval_s * 1000.0);
@@ -699,18 +856,26 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		    size_t plen, const char *suffix, size_t slen_sfx, const struct count *counts,
 		    const double *values, const struct metric_detail *detail)
 {
+	bool ev_frags = csv_event_keys.n == snap->nevents && snap->nevents > 0;
+	bool m_frags = csv_metric_keys.n == snap->nmetrics && snap->nmetrics > 0;
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		const char *name = snap->event_names[e], *state = count_state_name(c->state);
-		size_t nlen = 2 * strlen(name) + 3, slen = strlen(state);
+		size_t nlen = ev_frags ? csv_event_keys.len[e] : 2 * strlen(name) + 3 + 7;
+		size_t slen = strlen(state);
 		char *p = room(b, plen + nlen + slen + slen_sfx + 2 * NUMFMT_MAX + 16);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
-		p = put_mem(p, "event,", 6);
-		p += text_csv_field(name, p, nlen); /* an event like cpu/event=0x3c,umask=0/ */
-		*p++ = ',';
+		if (ev_frags) { /* "event,NAME," made once for these names */
+			p = put_mem(p, csv_event_keys.frag[e], nlen);
+		} else {
+			p = put_mem(p, "event,", 6);
+			/* an event like cpu/event=0x3c,umask=0/ */
+			p += text_csv_field(name, p, nlen - 7);
+			*p++ = ',';
+		}
 		if (has && c->value == floor(c->value) && fabs(c->value) < 9007199254740992.0)
 			p += c->value == 0 && signbit(c->value) ? numfmt_fixed(p, c->value, 0)
 								: numfmt_i64(p, (int64_t)c->value);
@@ -725,14 +890,18 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
 		const char *name = snap->metrics[m].name;
-		size_t nlen = strlen(name);
+		size_t nlen = m_frags ? csv_metric_keys.len[m] : strlen(name) + 8;
 		char *p = room(b, plen + nlen + slen_sfx + NUMFMT_MAX + 24);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
-		p = put_mem(p, "metric,", 7);
-		p = put_mem(p, name, nlen);
-		*p++ = ',';
+		if (m_frags) { /* "metric,NAME," */
+			p = put_mem(p, csv_metric_keys.frag[m], nlen);
+		} else {
+			p = put_mem(p, "metric,", 7);
+			p = put_mem(p, name, nlen - 8);
+			*p++ = ',';
+		}
 		int decimals = detail ? output_decimals(detail[m].resolution) : -1;
 		if (isnan(values[m])) {
 			p = put_mem(p, ",,n/a", 5);
@@ -902,6 +1071,8 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	struct output_json *b = &rec;
 	b->len = 0;
 	b->oom = false;
+	key_frags_update(&csv_event_keys, snap, true, FRAG_CSV_EVENT);
+	key_frags_update(&csv_metric_keys, snap, false, FRAG_CSV_METRIC);
 	if (snap->seq == 1) { /* the third column is the row's key: cpu, or the unit ("core") */
 		put_s(b, "time_s,interval_ms,");
 		put_s(b, meta->row_keys ? meta->row_unit : "cpu");
