@@ -40,11 +40,22 @@ static int recorded_metrics(const struct rec_mode *rm, struct session_mode *sm)
 		m->good = m->warn = m->bad = NAN;
 		const char *const *vars;
 		int nv = expr_vars(x, &vars);
-		for (int v = 0;
-		     v < nv && m->ninputs < (int)(sizeof(m->inputs) / sizeof(m->inputs[0])); v++)
-			for (int e = 0; e < sm->nevents; e++)
-				if (strcmp(sm->events[e].name, vars[v]) == 0)
-					m->inputs[m->ninputs++] = e;
+		for (int v = 0; v < nv; v++) { /* every name an event of the record or a builtin */
+			int found = -1;
+			for (int e = 0; e < rm->nevents && found < 0; e++)
+				if (strcmp(rm->events[e].name, vars[v]) == 0)
+					found = e;
+			bool builtin = false;
+			for (int b = 0; mode_builtin_vars[b] && !builtin; b++)
+				builtin = strcmp(mode_builtin_vars[b], vars[v]) == 0;
+			if (found < 0 && !builtin) {
+				expr_free(x);
+				return -1; /* not the formulas of these events */
+			}
+			if (found >= 0 &&
+			    m->ninputs < (int)(sizeof(m->inputs) / sizeof(m->inputs[0])))
+				m->inputs[m->ninputs++] = found;
+		}
 		expr_free(x);
 	}
 	return 0;
