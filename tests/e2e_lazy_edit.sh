@@ -4,7 +4,8 @@
 # once the prompt is used: pmutop is not linked against it (ldd); a screen that never opens the
 # prompt has none of them in the kernel's /proc/PID/maps and leaves no history file; the
 # first Enter at the prompt loads it, the history is saved at exit and Up recalls it in the
-# next run.
+# next run. The screen sets the locale's character set only: where a locale's files are mapped
+# (LC_CTYPE), no other category's file is.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmuxlib.sh"
 
@@ -19,6 +20,12 @@ sleep 1
 check "before the prompt is used: no libedit, libbsd or libmd mapped" \
 	bash -c "! grep -qE '/lib(edit|bsd|md)\\.so' /proc/$pid/maps"
 check "libc is (the maps were read)" grep -q '/libc.so' /proc/"$pid"/maps
+if grep -q '/LC_CTYPE' /proc/"$pid"/maps; then
+	check "of the locale only LC_CTYPE is mapped" \
+		bash -c "! grep -E '/LC_[A-Z]+' /proc/$pid/maps | grep -qv '/LC_CTYPE'"
+else
+	skip "no locale file is mapped (LANG=${LANG:-} names no compiled locale here)"
+fi
 keys ":quit" Enter
 quit_check "the first run (:quit)"
 # the run above typed ":quit" at the prompt: that used (and saved) the history

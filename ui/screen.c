@@ -268,7 +268,10 @@ static bool getch_pending(void)
 
 static int start_curses(void)
 {
-	setlocale(LC_ALL, "");
+	/* the character set only (UTF-8 for ncursesw): numbers are printed and parsed (":interval
+	 * 0.5") with the C locale's decimal point as in batch output, and the other categories'
+	 * files are not mapped (some 50 KiB) */
+	setlocale(LC_CTYPE, "");
 	/* newterm on the controlling streams: a clear message instead of an exit on a bad TERM */
 	SCREEN *s = newterm(NULL, stdout, stdin);
 	if (!s)
