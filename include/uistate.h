@@ -18,7 +18,10 @@ struct hist;
 struct probe;
 
 struct ui_state {
-	struct canvas *canvas, *prev;
+	struct canvas *canvas;
+	/* the last frame drawn, row by row: a 64-bit hash of each row's cells (h rows of w) */
+	uint64_t *row_hash;
+	int hash_w, hash_h;
 	bool force_full;
 	struct theme theme;
 	enum theme_depth depth;

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* history.c: command history on libedit's history(3), saved under the XDG state directory. */
+/* libedit (with libbsd and libmd, ~340 KiB resident) is loaded with dlopen the first time the
+ * history is used (the prompt's Up, Down or Enter), not at start: a run that never opens the
+ * prompt never maps it, and leaves the history file as it was. */
 #include "history.h"
 #include "linereader.h"
 #include "paths.h"
 #include "safefile.h"
+#include <dlfcn.h>
 #include <errno.h>
 #include <histedit.h>
 #include <stdbool.h>
@@ -14,11 +18,64 @@
 #include <unistd.h>
 
 struct hist {
-	History *h;
+	History *h;	/* NULL until first used */
+	bool tried;	/* libedit was asked for (h NULL then: it could not be loaded) */
+	bool load_file; /* the file passed checked() at open and is read on first use */
+	int size;	/* entries kept */
 	char path[4096];
 	bool walking;
-	char *draft; /* the line being typed when the walk started */
+	char *draft;   /* the line being typed when the walk started */
+	char err[256]; /* why the first use failed, reported by hist_close */
 };
+
+/* libedit's three functions, resolved when it is loaded (kept loaded afterwards) */
+static struct {
+	History *(*init)(void);
+	int (*call)(History *h, HistEvent *ev, int op, ...);
+	void (*end)(History *h);
+} edit;
+
+static bool edit_load(char *err, size_t errlen)
+{
+	if (edit.call)
+		return true;
+	void *lib = dlopen(PMUTOP_EDIT_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		const char *e = dlerror();
+		snprintf(err, errlen, "%s", e ? e : PMUTOP_EDIT_SONAME " could not be loaded");
+		return false;
+	}
+	*(void **)&edit.init = dlsym(lib, "history_init");
+	*(void **)&edit.end = dlsym(lib, "history_end");
+	*(void **)&edit.call = dlsym(lib, "history");
+	if (!edit.init || !edit.end || !edit.call) {
+		snprintf(err, errlen, "%s has no history(3)", PMUTOP_EDIT_SONAME);
+		memset(&edit, 0, sizeof(edit));
+		dlclose(lib);
+		return false;
+	}
+	return true;
+}
+
+/* The history itself on first use: libedit loaded, the file read. NULL if it cannot be. */
+static History *used(struct hist *h)
+{
+	if (h->h || h->tried)
+		return h->h;
+	h->tried = true;
+	HistEvent ev;
+	if (!edit_load(h->err, sizeof(h->err)))
+		return NULL;
+	if (!(h->h = edit.init())) {
+		snprintf(h->err, sizeof(h->err), "out of memory");
+		return NULL;
+	}
+	edit.call(h->h, &ev, H_SETSIZE, h->size);
+	edit.call(h->h, &ev, H_SETUNIQUE, 1);
+	if (h->load_file && edit.call(h->h, &ev, H_LOAD, h->path) < 0)
+		snprintf(h->err, sizeof(h->err), "%.200s: cannot read the history", h->path);
+	return h->h;
+}
 
 /* libedit reads the history with unbounded lines: first make sure it is a small text file
  * (regular, lines and size bounded as for the rc file). -1 with the reason in @err. */
@@ -43,22 +100,18 @@ static int checked(const char *path, char *err, size_t errlen)
 struct hist *hist_open(const char *path, int size, char *err, size_t errlen)
 {
 	struct hist *h = calloc(1, sizeof(*h));
-	HistEvent ev;
 
-	if (!h || !(h->h = history_init())) {
-		free(h);
+	if (!h) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	history(h->h, &ev, H_SETSIZE, size > 0 ? size : 500);
-	history(h->h, &ev, H_SETUNIQUE, 1);
+	h->size = size > 0 ? size : 500;
 	if (path)
 		snprintf(h->path, sizeof(h->path), "%s", path);
 	else if (paths_user(PATHS_STATE, "history", h->path, sizeof(h->path)) < 0)
 		h->path[0] = '\0';
-	if (h->path[0] && access(h->path, F_OK) == 0 && checked(h->path, err, errlen) == 0 &&
-	    history(h->h, &ev, H_LOAD, h->path) < 0)
-		snprintf(err, errlen, "%s: cannot read the history", h->path);
+	h->load_file =
+	    h->path[0] && access(h->path, F_OK) == 0 && checked(h->path, err, errlen) == 0;
 	return h;
 }
 
@@ -82,7 +135,7 @@ static int make_parent(const char *path)
 static int save_to(FILE *f, void *arg)
 {
 	HistEvent ev;
-	return history(((struct hist *)arg)->h, &ev, H_SAVE_FP, f) < 0 ? -1 : 0;
+	return edit.call(((struct hist *)arg)->h, &ev, H_SAVE_FP, f) < 0 ? -1 : 0;
 }
 
 /* Written beside the file and renamed over it: a symbolic link planted there is replaced,
@@ -110,8 +163,15 @@ int hist_close(struct hist *h, char *err, size_t errlen)
 
 	if (!h)
 		return 0;
-	rc = hist_save(h, err, errlen);
-	history_end(h->h);
+	rc = 0;
+	if (h->h) /* used: saved (unused, the file stays as it was) */
+		rc = hist_save(h, err, errlen);
+	else if (h->tried && h->err[0]) {
+		snprintf(err, errlen, "%s", h->err);
+		rc = -1;
+	}
+	if (h->h)
+		edit.end(h->h);
 	free(h->draft);
 	free(h);
 	return rc;
@@ -131,7 +191,8 @@ void hist_add(struct hist *h, const char *line)
 	hist_reset(h);
 	if (!line[strspn(line, " \t")])
 		return;
-	history(h->h, &ev, H_ENTER, line);
+	if (used(h))
+		edit.call(h->h, &ev, H_ENTER, line);
 }
 
 const char *hist_prev(struct hist *h, const char *current)
@@ -139,7 +200,7 @@ const char *hist_prev(struct hist *h, const char *current)
 	HistEvent ev;
 
 	if (!h->walking) {
-		if (history(h->h, &ev, H_FIRST) < 0)
+		if (!used(h) || edit.call(h->h, &ev, H_FIRST) < 0)
 			return NULL;
 		h->walking = true;
 		free(h->draft);
@@ -147,7 +208,7 @@ const char *hist_prev(struct hist *h, const char *current)
 		return ev.str;
 	}
 	/* H_NEXT moves to older entries; at the oldest it fails and the position stays */
-	if (history(h->h, &ev, H_NEXT) < 0)
+	if (edit.call(h->h, &ev, H_NEXT) < 0)
 		return NULL;
 	return ev.str;
 }
@@ -158,7 +219,7 @@ const char *hist_next(struct hist *h)
 
 	if (!h->walking)
 		return NULL;
-	if (history(h->h, &ev, H_PREV) < 0) {
+	if (!h->h || edit.call(h->h, &ev, H_PREV) < 0) {
 		h->walking = false;
 		return h->draft ? h->draft : "";
 	}
@@ -169,7 +230,7 @@ int hist_count(struct hist *h)
 {
 	HistEvent ev;
 
-	if (history(h->h, &ev, H_GETSIZE) < 0)
+	if (!used(h) || edit.call(h->h, &ev, H_GETSIZE) < 0)
 		return 0;
 	return ev.num;
 }

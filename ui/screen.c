@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,24 +94,49 @@ static void build_styles(struct ui_state *u)
 	}
 }
 
-/* Copies the cells that changed since the last frame into stdscr. */
+/* A 64-bit hash of @n cells (their bytes as 64-bit words, mixed as in splitmix64). */
+static uint64_t row_hash(const struct canvas_cell *cells, int n)
+{
+	const unsigned char *p = (const unsigned char *)cells;
+	size_t len = (size_t)n * sizeof(*cells);
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+	for (size_t i = 0; i + 8 <= len; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h ^= w;
+		h *= 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+		h *= 0x94d049bb133111ebULL;
+		h ^= h >> 29;
+	}
+	for (size_t i = len & ~(size_t)7; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Copies the rows that changed since the last frame into stdscr. The last frame is kept as
+ * one hash per row (480 bytes at 60 rows) rather than a second canvas (192 KiB at 200x60):
+ * a row whose hash is unchanged (most rows between two frames) is skipped; a changed row is
+ * written whole, and curses' own comparison with the terminal keeps the output to what
+ * changed. */
 static void blit(struct ui_state *u)
 {
-	struct canvas *c = u->canvas, *prev = u->prev;
-	bool full = !prev || prev->w != c->w || prev->h != c->h || u->force_full;
+	struct canvas *c = u->canvas;
+	bool full = !u->row_hash || u->hash_w != c->w || u->hash_h != c->h || u->force_full;
+	if (u->hash_w != c->w || u->hash_h != c->h) {
+		free(u->row_hash);
+		u->row_hash = c->h > 0 ? calloc((size_t)c->h, sizeof(*u->row_hash)) : NULL;
+		u->hash_w = u->row_hash ? c->w : -1; /* out of memory: the next frame in full */
+		u->hash_h = c->h;
+	}
 	for (int y = 0; y < c->h; y++) {
-		/* a row that did not change (most rows between two frames) is one memcmp */
-		if (!full && c->w > 0 &&
-		    memcmp(canvas_cell(prev, 0, y), canvas_cell(c, 0, y),
-			   (size_t)c->w * sizeof(*c->cells)) == 0)
+		uint64_t hash = c->w > 0 ? row_hash(canvas_cell(c, 0, y), c->w) : 0;
+		if (!full && u->row_hash[y] == hash)
 			continue;
+		if (u->row_hash)
+			u->row_hash[y] = hash;
 		for (int x = 0; x < c->w; x++) {
 			const struct canvas_cell *cell = canvas_cell(c, x, y);
-			if (!full) {
-				const struct canvas_cell *old = canvas_cell(prev, x, y);
-				if (old && memcmp(old, cell, sizeof(*cell)) == 0)
-					continue;
-			}
 			if (cell->width == 0)
 				continue; /* right half of a wide character */
 			int role = cell->role < ROLE_COUNT ? cell->role : 0;
@@ -124,16 +150,6 @@ static void blit(struct ui_state *u)
 		}
 	}
 	attrset(A_NORMAL);
-	/* The canvas just drawn is the one the next frame is compared with; the next frame is
-	 * drawn (views_draw clears it first) into the other one: no copy. */
-	struct canvas *spare = prev && prev->w == c->w && prev->h == c->h ? prev : NULL;
-	if (!spare) {
-		canvas_free(prev);
-		spare = canvas_new(c->w, c->h);
-	}
-	u->prev = spare ? c : NULL; /* out of memory: the next frame is drawn in full */
-	if (spare)
-		u->canvas = spare;
 	u->force_full = false;
 }
 
@@ -252,7 +268,10 @@ static bool getch_pending(void)
 
 static int start_curses(void)
 {
-	setlocale(LC_ALL, "");
+	/* the character set only (UTF-8 for ncursesw): numbers are printed and parsed (":interval
+	 * 0.5") with the C locale's decimal point as in batch output, and the other categories'
+	 * files are not mapped (some 50 KiB) */
+	setlocale(LC_CTYPE, "");
 	/* newterm on the controlling streams: a clear message instead of an exit on a bad TERM */
 	SCREEN *s = newterm(NULL, stdout, stdin);
 	if (!s)

@@ -1,16 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* owners_bpf.c: loads the task_file iterator and turns its records into owner events. */
 #include "owners.h"
-#include "owners_bpf.skel.h"
 #include "owners_rec.h"
 #include "textutil.h"
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+/* libbpf (with libelf and libz, ~290 KiB resident) is loaded with dlopen only while the
+ * iterator is loaded and attached, once per run; the attached link's descriptor is kept and
+ * each read starts an iteration with the bpf() system call itself, so libbpf is unmapped for
+ * the rest of the run. The skeleton's calls go through these pointers. */
+static struct libbpf_fns {
+	int (*open_skeleton)(struct bpf_object_skeleton *s, const struct bpf_object_open_opts *o);
+	int (*load_skeleton)(struct bpf_object_skeleton *s);
+	int (*attach_skeleton)(struct bpf_object_skeleton *s);
+	void (*detach_skeleton)(struct bpf_object_skeleton *s);
+	void (*destroy_skeleton)(struct bpf_object_skeleton *s);
+	int (*link_fd)(const struct bpf_link *link);
+	libbpf_print_fn_t (*set_print)(libbpf_print_fn_t fn);
+} lib;
+
+#define bpf_object__open_skeleton lib.open_skeleton
+#define bpf_object__load_skeleton lib.load_skeleton
+#define bpf_object__attach_skeleton lib.attach_skeleton
+#define bpf_object__detach_skeleton lib.detach_skeleton
+#define bpf_object__destroy_skeleton lib.destroy_skeleton
+#include "owners_bpf.skel.h"
+#undef bpf_object__open_skeleton
+#undef bpf_object__load_skeleton
+#undef bpf_object__attach_skeleton
+#undef bpf_object__detach_skeleton
+#undef bpf_object__destroy_skeleton
 
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -49,34 +78,89 @@ static int group_of(struct leader_seen **seen, int *n, int *cap, unsigned pid,
 	return k;
 }
 
+/* Loads libbpf, the program and its link; the link's descriptor (kept) or -1 with errno. */
+static int load_link(char *why, size_t whylen)
+{
+	void *h = dlopen(PMUTOP_BPF_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *e = dlerror();
+		text_errorf(why, whylen, "%s", e ? e : "libbpf could not be loaded");
+		errno = ENOENT;
+		return -1;
+	}
+	void **slot[] = {(void **)&lib.open_skeleton,	 (void **)&lib.load_skeleton,
+			 (void **)&lib.attach_skeleton,	 (void **)&lib.detach_skeleton,
+			 (void **)&lib.destroy_skeleton, (void **)&lib.link_fd,
+			 (void **)&lib.set_print};
+	static const char *const name[] = {"bpf_object__open_skeleton",
+					   "bpf_object__load_skeleton",
+					   "bpf_object__attach_skeleton",
+					   "bpf_object__detach_skeleton",
+					   "bpf_object__destroy_skeleton",
+					   "bpf_link__fd",
+					   "libbpf_set_print"};
+	for (size_t i = 0; i < sizeof(slot) / sizeof(slot[0]); i++)
+		if (!(*slot[i] = dlsym(h, name[i]))) {
+			text_errorf(why, whylen, "%s has no %s", PMUTOP_BPF_SONAME, name[i]);
+			dlclose(h);
+			errno = ENOSYS;
+			return -1;
+		}
+	why[0] = 0;
+	lib.set_print(quiet);
+	int fd = -1, err = 0;
+	struct owners_bpf *skel = owners_bpf__open_and_load();
+	if (!skel)
+		err = errno ? errno : EINVAL;
+	else if (owners_bpf__attach(skel) < 0)
+		err = errno ? errno : EINVAL;
+	else if ((fd = fcntl(lib.link_fd(skel->links.owners_dump), F_DUPFD_CLOEXEC, 3)) < 0)
+		err = errno;
+	if (skel)
+		owners_bpf__destroy(skel); /* the kept descriptor holds the link and its program */
+	lib.set_print(NULL);
+	memset(&lib, 0, sizeof(lib));
+	dlclose(h);
+	errno = err;
+	return fd;
+}
+
+/* BPF_ITER_CREATE on @link_fd: a new iteration's descriptor, as libbpf's bpf_iter_create */
+static int iter_create(int link_fd)
+{
+	union bpf_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.iter_create.link_fd = (__u32)link_fd;
+	return (int)syscall(__NR_bpf, BPF_ITER_CREATE, &attr, sizeof(attr));
+}
+
 int owners_bpf_collect(struct owners *o, char *err, size_t errlen)
 {
 	/* loaded and attached once (the kernel's BTF is parsed then); each read starts a new
 	 * iteration of the same link */
-	static struct owners_bpf *skel;
+	static int link_fd = -1;
 	static int load_errno;
-	if (!skel && !load_errno) {
-		libbpf_set_print(quiet);
-		skel = owners_bpf__open_and_load();
-		if (!skel)
+	static char load_why[160];
+	if (link_fd < 0 && !load_errno) {
+		link_fd = load_link(load_why, sizeof(load_why));
+		if (link_fd < 0)
 			load_errno = errno ? errno : EINVAL;
-		else if (owners_bpf__attach(skel) < 0) {
-			load_errno = errno ? errno : EINVAL;
-			owners_bpf__destroy(skel);
-			skel = NULL;
-		}
 	}
-	if (!skel) {
-		text_errorf(err, errlen, "BPF iterator did not load: %s%s", strerror(load_errno),
-			    load_errno == EPERM || load_errno == EACCES
-				? " (needs CAP_BPF and CAP_PERFMON)"
-				: "");
+	if (link_fd < 0) {
+		if (load_why[0])
+			text_errorf(err, errlen, "BPF iterator did not load: %s", load_why);
+		else
+			text_errorf(err, errlen, "BPF iterator did not load: %s%s",
+				    strerror(load_errno),
+				    load_errno == EPERM || load_errno == EACCES
+					? " (needs CAP_BPF and CAP_PERFMON)"
+					: "");
 		return -1;
 	}
 	int rc = -1, fd = -1;
 	struct leader_seen *seen = NULL;
 	int nseen = 0, capseen = 0;
-	fd = bpf_iter_create(bpf_link__fd(skel->links.owners_dump));
+	fd = iter_create(link_fd);
 	if (fd < 0) {
 		text_errorf(err, errlen, "BPF iterator did not start: %s", strerror(errno));
 		goto out;
