@@ -316,8 +316,9 @@ static int swap(struct app_ctx *app, struct target *t, char *err, size_t errlen)
 		return -1;
 	}
 	char why[256];
-	/* the priming read now: the next tick is a whole interval of the new set */
-	if (app_tick(app, why, sizeof(why)) < 0)
+	/* the priming read now: the next tick is a whole interval of the new set (before the run's
+	 * loop, as --tasks-top opens the list, its own priming read does it) */
+	if (app->loop_ready && app_tick(app, why, sizeof(why)) < 0)
 		app_log(app, MSG_WARN, "task view: %s", why);
 	return 0;
 }
