@@ -76,7 +76,7 @@ check "the task view's last columns are run% and cpu%" pane_has '^TASK .* run% +
 next_frame
 a=$(sched_ns $LOOP) ta=$(date +%s%N)
 sum=0 n=0
-for i in 1 2 3 4 5 6; do
+for i in 1 2 3 4 5 6 7 8; do
 	next_frame || break
 	v=$(pane | awk -v k="sh[$LOOP]" '$1 == k { print $NF; exit }')
 	[[ "$v" =~ ^[0-9.]+$ ]] && sum=$(python3 -c "print($sum + float('$v'))") && n=$((n + 1))

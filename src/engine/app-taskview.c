@@ -472,7 +472,8 @@ static bool cpu_time(const struct taskview *tv, long id, char *name, size_t len,
 	return have;
 }
 
-/* Each listed row's CPU share since the frame before (none for the rows of one per CPU). */
+/* Each listed row's CPU share since the frame before it was last read for (none for the rows
+ * of one per CPU). */
 static void update_shares(struct taskview *tv, const struct frame *f)
 {
 	if (f->seq == tv->sh_seq)
@@ -505,8 +506,8 @@ static void update_shares(struct taskview *tv, const struct frame *f)
 double app_taskview_cpu_share(struct app_ctx *app, long id)
 {
 	struct taskview *tv = app_observer_state(app, "taskview");
-	if (tv && tv->kind != TASKVIEW_OFF)
-		update_shares(tv, &app->frame); /* a screen drawn before this observer's turn */
+	if (tv && tv->kind != TASKVIEW_OFF) /* read when shown, once a frame: batch never asks */
+		update_shares(tv, &app->frame);
 	for (int k = 0; tv && tv->kind != TASKVIEW_OFF && !tv->filtered && k < tv->nsh; k++)
 		if (tv->sh[k].id == id)
 			return tv->sh[k].share;
@@ -516,9 +517,8 @@ double app_taskview_cpu_share(struct app_ctx *app, long id)
 /* Every frame of the list: its set follows the busiest. */
 static void tv_frame(struct observer *o, struct app_ctx *app, const struct frame *f)
 {
+	(void)f;
 	struct taskview *tv = o->state;
-	if (tv && tv->kind != TASKVIEW_OFF)
-		update_shares(tv, f);
 	if (!tv || tv->kind == TASKVIEW_OFF || tv->filtered || tv->held)
 		return; /* a recording keeps the rows it started with */
 	char err[320];
