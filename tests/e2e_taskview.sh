@@ -297,7 +297,7 @@ else
 		next_frame
 		a=$(sched_ns $LOOP) ta=$(date +%s%N)
 		s0=0 s1=0 n=0
-		for i in 1 2 3 4 5 6; do
+		for i in 1 2 3 4 5 6 7 8; do
 			next_frame || break
 			v0=$(cell 0 2) v1=$(cell 1 2)
 			[[ "$v0$v1" =~ ^[0-9.]+$ ]] || continue
