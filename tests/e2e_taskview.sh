@@ -21,6 +21,8 @@ sh -c 'while :; do :; done' &
 LOOP=$!
 T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null")
 sched_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
+# frame values are summed as text ("0+31.2+30.9") and added once at the end: no program is started
+# between two frames, so none is missed on a loaded machine
 # within A B TOL: |A - B| <= TOL * B, or 1 % of a core: the window's edges are found by polling
 # the screen (50 ms steps through tmux), so on a loaded machine the two windows differ a little
 within() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(not abs(a - b) <= max(t * b, 0.01))" "$@"; }
@@ -62,10 +64,10 @@ sum=0 n=0
 for i in 1 2 3 4 5 6; do
 	next_frame || break
 	v=$(cell "sh[$LOOP]" 2)
-	[ -n "$v" ] && sum=$(python3 -c "print($sum + float('$v'))") && n=$((n + 1))
+	[ -n "$v" ] && sum="$sum+$v" && n=$((n + 1))
 done
 b=$(sched_ns $LOOP) tb=$(date +%s%N)
-sh_p=$(python3 -c "print($sum / $n / 100 if $n else 0)")
+sh_p=$(python3 -c "print(($sum) / $n / 100 if $n else 0)")
 sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "task view: sh[$LOOP] share pmutop $sh_p ($n frames), /proc/$LOOP/schedstat $sh_s"
 check "the loop's CPU share in the task view within 5 % (or 1 % of a core) of /proc's (pmutop $sh_p, /proc $sh_s)" \
@@ -79,10 +81,10 @@ sum=0 n=0
 for i in 1 2 3 4 5 6 7 8; do
 	next_frame || break
 	v=$(pane | awk -v k="sh[$LOOP]" '$1 == k { print $NF; exit }')
-	[[ "$v" =~ ^[0-9.]+$ ]] && sum=$(python3 -c "print($sum + float('$v'))") && n=$((n + 1))
+	[[ "$v" =~ ^[0-9.]+$ ]] && sum="$sum+$v" && n=$((n + 1))
 done
 b=$(sched_ns $LOOP) tb=$(date +%s%N)
-cpu_p=$(python3 -c "print($sum / $n / 100 if $n else 0)")
+cpu_p=$(python3 -c "print(($sum) / $n / 100 if $n else 0)")
 cpu_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "task view: sh[$LOOP] cpu% pmutop $cpu_p ($n frames), /proc/$LOOP/schedstat $cpu_s"
 check "cpu%: the loop's within 5 % (or 1 % of a core) of /proc's (pmutop $cpu_p, /proc $cpu_s)" \
@@ -162,10 +164,10 @@ sum=0 n=0
 for i in 1 2 3 4; do
 	next_frame || break
 	v=$(pane | awk '/^TASK /{ t = 1; next } t && /^ +all /{ exit } t && $1 ~ /^[0-9]+$/ { s += $3 } END { print s + 0 }')
-	sum=$(python3 -c "print($sum + float('$v'))") && n=$((n + 1))
+	sum="$sum+$v" && n=$((n + 1))
 done
 b=$(sched_ns $LOOP) tb=$(date +%s%N)
-sh_c=$(python3 -c "print($sum / $n / 100 if $n else 0)")
+sh_c=$(python3 -c "print(($sum) / $n / 100 if $n else 0)")
 sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "per CPU: sh[$LOOP] shares summed over CPUs $sh_c, /proc $sh_s"
 check "per CPU: the loop's shares on its CPUs add up to /proc's within 5 % or 1 % of a core (pmutop $sh_c, /proc $sh_s)" \
@@ -262,10 +264,10 @@ else
 	for i in 1 2 3 4; do
 		next_frame || break
 		v=$(pane | awk -v k="$CG" '$1 == k { print $NF; exit }')
-		[[ "$v" =~ ^[0-9.]+$ ]] && sum=$(python3 -c "print($sum + float('$v'))") && n=$((n + 1))
+		[[ "$v" =~ ^[0-9.]+$ ]] && sum="$sum+$v" && n=$((n + 1))
 	done
 	b=$(sched_ns $LOOP) tb=$(date +%s%N)
-	cg_p=$(python3 -c "print($sum / $n / 100 if $n else 0)")
+	cg_p=$(python3 -c "print(($sum) / $n / 100 if $n else 0)")
 	cg_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 	check "cgroups: the group's cpu% within 5 % (or 1 % of a core) of its loop's /proc share (pmutop $cg_p, /proc $cg_s)" \
 		within "$cg_p" "$cg_s" 0.05
@@ -301,12 +303,12 @@ else
 			next_frame || break
 			v0=$(cell 0 2) v1=$(cell 1 2)
 			[[ "$v0$v1" =~ ^[0-9.]+$ ]] || continue
-			s0=$(python3 -c "print($s0 + float('$v0'))") s1=$(python3 -c "print($s1 + float('$v1'))")
+			s0="$s0+$v0" s1="$s1+$v1"
 			n=$((n + 1))
 		done
 		b=$(sched_ns $LOOP) tb=$(date +%s%N)
-		c0=$(python3 -c "print($s0 / $n / 100 if $n else 0)")
-		c1=$(python3 -c "print($s1 / $n / 100 if $n else 1)")
+		c0=$(python3 -c "print(($s0) / $n / 100 if $n else 0)")
+		c1=$(python3 -c "print(($s1) / $n / 100 if $n else 1)")
 		cs=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 		echo "cgroup per CPU: CPU 0 $c0, CPU 1 $c1, the loop's /proc share $cs"
 		check "Enter on a cgroup: CPU 1 carries the pinned loop's time within 5 % (or 1 % of a core) of /proc's (pmutop $c1, /proc $cs)" \

@@ -96,7 +96,7 @@ const struct command ui_cmd_sort_entry = {
     .args = {ARG_COLUMN},
     .flags = COMMAND_SCREEN,
     .exec = exec_sort,
-    .help = "sort the table by COLUMN (again: reverse the order; the task view adds run%, cpu%)",
+    .help = "sort the table by COLUMN (again: reverse the order)",
 };
 
 const struct command ui_cmd_spark_entry = {
