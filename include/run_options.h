@@ -76,6 +76,7 @@ struct options {
 	bool realtime;	 /* --realtime: SCHED_FIFO priority 1 (loop_realtime) */
 	int sample_path; /* --sample-path: enum perfring_path (0 auto) */
 	long sample_us;	 /* --sample below 1 ms (50..999 us; sample_ms is then 1), 0 none */
+	int tasks_top;	 /* --tasks-top N: batch counts the busiest N tasks, 0 none */
 };
 
 #endif

@@ -36,6 +36,10 @@ int app_taskview_count(const struct app_ctx *app);
 void app_taskview_fit(struct app_ctx *app, int rows);
 /* While @held the counted set stays as it is (a recording's rows are those of its header). */
 void app_taskview_hold(struct app_ctx *app, bool held);
+/* The CPU share (0..1) of the list's row with key id @id over the last frame, as top counts it:
+ * a task's run time in /proc/TID/schedstat, a cgroup's usage_usec in cpu.stat, over the time
+ * between two frames. NAN: not known yet, gone, or the rows are one per CPU. */
+double app_taskview_cpu_share(struct app_ctx *app, long id);
 /* One line on what the view shows and how it is counted (the view's title). */
 void app_taskview_status(const struct app_ctx *app, char *buf, size_t len);
 

@@ -57,6 +57,8 @@ struct ui_state {
 		char from[SESSION_MODE_NAME], to[SESSION_MODE_NAME];
 	} drills[UI_MAX_DRILLS];
 	int ndrills;
+	double *task_cpu; /* the task view's cpu% per row shown (vs.task_cpu) */
+	int task_cpu_cap;
 };
 
 /* The screen's state, registered as the run's observer "ui" (its own state). */
@@ -91,6 +93,9 @@ int ui_taskview_show(struct app_ctx *app, int view, char *err, size_t errlen);
 bool ui_taskview_back(struct app_ctx *app);
 /* Enter in the task or cgroup list: the selected row per CPU. True when it was the list's. */
 bool ui_taskview_enter(struct app_ctx *app, char *err, size_t errlen, int *rc);
+/* Before a draw: the task view's run% and cpu% columns for the rows shown (vs.task_cpu), or
+ * none outside it. */
+void ui_taskview_columns(struct app_ctx *app);
 /* Binds :set tasks to the screen. */
 void ui_taskview_bind(void);
 /* Runs a slice of a running cache probe (after a tick). */

@@ -24,7 +24,14 @@ struct view_state {
 	 * mode's first full tick is drawn */
 	bool pin;
 	int pin_cpu;
+	/* the task view's columns: each row's CPU share from /proc (0..1, NAN: none) [ntask_cpu],
+	 * beside its run% (from the snapshot); NULL: not shown */
+	const double *task_cpu;
+	int ntask_cpu;
 };
+/* sort_col of the task view's columns */
+#define VIEWS_SORT_RUN (-3)	  /* run%: the least running share of the row's counters */
+#define VIEWS_SORT_CPU_SHARE (-4) /* cpu%: the task's CPU time over the tick, from /proc */
 
 /* Text of the header (all strings escaped by the caller). */
 struct view_header {
@@ -143,5 +150,8 @@ int views_draw_table(struct canvas *c, int top, int bottom, const struct view_in
 		     struct view_state *vs);
 /* Column names of the table for :sort and < > (metrics, then "cpu"). */
 int views_sort_column(const struct snapshot *snap, const char *name);
+/* Row @r's run share: the least running/enabled of its counters over the tick (0..1); NAN when
+ * none was opened. */
+double views_row_running(const struct snapshot *snap, int r);
 
 #endif

@@ -14,6 +14,7 @@
 #include "report.h"
 #include "run.h"
 #include "safefile.h"
+#include "taskview.h"
 #include "textutil.h"
 #include "theme.h"
 #include "watch.h"
@@ -181,6 +182,12 @@ int main(int argc, char **argv)
 #endif
 	if (app.opt.list_owners)
 		return owners_report(&app.opt, stdout, stderr);
+	if (app.opt.tasks_top && !app.opt.batch) {
+		fprintf(stderr,
+			"pmutop: --tasks-top N counts tasks in batch: add -b (on the screen: "
+			"T, :set tasks N)\n");
+		return 2;
+	}
 	if (app.opt.output && !app.opt.batch) {
 		fprintf(stderr, "pmutop: -o FILE writes batch records: add -b\n");
 		return 2;
@@ -257,6 +264,15 @@ int main(int argc, char **argv)
 		text_fprintf(stderr, "pmutop: %s\n", err);
 		app_free(&app);
 		return 2;
+	}
+	if (app.opt.tasks_top) { /* the task view's list, in batch: before -r writes its rows */
+		if (app_taskview_set_count(&app, app.opt.tasks_top, err, sizeof(err)) < 0 ||
+		    app_taskview_open(&app, TASKVIEW_TASKS, err, sizeof(err)) < 0) {
+			text_fprintf(stderr, "pmutop: --tasks-top: %s\n", err);
+			app_free(&app);
+			return 2;
+		}
+		app_taskview_hold(&app, app.opt.record != NULL); /* the rows of its header */
 	}
 	/* an output named on the command line that cannot be created is a usage error, as -o */
 	if (app.opt.record && recorder_start(&app, app.opt.record, err, sizeof(err)) < 0) {

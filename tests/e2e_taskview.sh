@@ -4,7 +4,10 @@
 # each counted with pid=TID, cpu=-1; a busy loop's CPU share there against the scheduler's own
 # count of its time (/proc/PID/schedstat); sorting by a column; :cpus refused while task rows are
 # shown; Enter counts the loop on each CPU (its CPUs' shares add up to /proc's); Esc goes back;
-# a cgroup v2 group the test makes, with the loop moved in, listed by :view cgroups.
+# a cgroup v2 group the test makes, with the loop moved in, listed by :view cgroups; the cpu%
+# column (the task's or group's CPU time over the tick) against /proc/PID/schedstat and sorting by
+# it; Enter on the group: its per-CPU rows with the loop pinned to CPU 1; a :record started in the
+# task view replays with the same rows and numbers as the screen showed live.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmuxlib.sh"
 
@@ -18,14 +21,16 @@ sh -c 'while :; do :; done' &
 LOOP=$!
 T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null")
 sched_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
+# frame values are summed as text ("0+31.2+30.9") and added once at the end: no program is started
+# between two frames, so none is missed on a loaded machine
 # within A B TOL: |A - B| <= TOL * B, or 1 % of a core: the window's edges are found by polling
 # the screen (50 ms steps through tmux), so on a loaded machine the two windows differ a little
 within() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(not abs(a - b) <= max(t * b, 0.01))" "$@"; }
 # task_rows: the table's rows between its head and the all row
 task_rows() { pane | awk '/^TASK /{ t = 1; next } t && /^ +all /{ exit } t && NF > 3'; }
-# counted_col: the counted % of each row, drawn order (5th metric from the right: a command
-# name may hold blanks)
-counted_col() { task_rows | awk '{ print $(NF - 4) }'; }
+# counted_col: the counted % of each row, drawn order (5th metric from the right before run% and
+# cpu%: a command name may hold blanks)
+counted_col() { task_rows | awk '{ print $(NF - 6) }'; }
 no_cpu_rows() { ! task_rows | grep -qE '^ +[0-9]+ '; }
 # frame_no: the header's tick number (#N)
 frame_no() { pane | sed -n 's/.*| #\([0-9]*\).*/\1/p' | head -1; }
@@ -59,14 +64,52 @@ sum=0 n=0
 for i in 1 2 3 4 5 6; do
 	next_frame || break
 	v=$(cell "sh[$LOOP]" 2)
-	[ -n "$v" ] && sum=$(python3 -c "print($sum + float('$v'))") && n=$((n + 1))
+	[ -n "$v" ] && sum="$sum+$v" && n=$((n + 1))
 done
 b=$(sched_ns $LOOP) tb=$(date +%s%N)
-sh_p=$(python3 -c "print($sum / $n / 100 if $n else 0)")
+sh_p=$(python3 -c "print(($sum) / $n / 100 if $n else 0)")
 sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "task view: sh[$LOOP] share pmutop $sh_p ($n frames), /proc/$LOOP/schedstat $sh_s"
 check "the loop's CPU share in the task view within 5 % (or 1 % of a core) of /proc's (pmutop $sh_p, /proc $sh_s)" \
 	within "$sh_p" "$sh_s" 0.05
+
+# --- cpu%: the task's CPU time over the tick from /proc (top's %CPU), run%: its counters' share --
+check "the task view's last columns are run% and cpu%" pane_has '^TASK .* run% +cpu%$'
+next_frame
+a=$(sched_ns $LOOP) ta=$(date +%s%N)
+sum=0 n=0
+for i in 1 2 3 4 5 6 7 8; do
+	next_frame || break
+	v=$(pane | awk -v k="sh[$LOOP]" '$1 == k { print $NF; exit }')
+	[[ "$v" =~ ^[0-9.]+$ ]] && sum="$sum+$v" && n=$((n + 1))
+done
+b=$(sched_ns $LOOP) tb=$(date +%s%N)
+cpu_p=$(python3 -c "print(($sum) / $n / 100 if $n else 0)")
+cpu_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
+echo "task view: sh[$LOOP] cpu% pmutop $cpu_p ($n frames), /proc/$LOOP/schedstat $cpu_s"
+check "cpu%: the loop's within 5 % (or 1 % of a core) of /proc's (pmutop $cpu_p, /proc $cpu_s)" \
+	within "$cpu_p" "$cpu_s" 0.05
+# software events are never multiplexed: the kernel's time running equals time enabled
+runs=$(task_rows | awk '{ print $(NF - 1) }' | sort -u | tr '\n' ' ')
+check "run%: 100.0 in every row (software events run whenever enabled; got $runs)" \
+	[ "$runs" = "100.0 " ]
+# the machine may be shared: for the sort the loop runs at nice -20, ahead of any other task
+python3 -c "import os; os.setpriority(os.PRIO_PROCESS, $LOOP, -20)"
+keys ":sort cpu%" Enter
+next_frame
+next_frame
+next_frame
+pane >"$T_TMP/sorted"
+python3 -c "import os; os.setpriority(os.PRIO_PROCESS, $LOOP, 0)"
+col=$(awk '/^TASK /{ t = 1; next } t && /^ +all /{ exit } t && NF > 3 && $NF != "n/a" { print $NF }' "$T_TMP/sorted" | tr '\n' ' ')
+first=$(awk '/^TASK /{ t = 1; next } t && NF > 3 { print $1; exit }' "$T_TMP/sorted")
+echo "sorted by cpu%: $col (first $first)"
+check "sort cpu%: the task rows in descending order ($col)" \
+	python3 -c 'import sys; v=[float(x) for x in sys.argv[1:]]; sys.exit(not (len(v) >= 2 and v == sorted(v, reverse=True)))' $col
+check "sort cpu%: the loop (nice -20) first ($first)" [ "$first" = "sh[$LOOP]" ]
+keys ":sort bogus%" Enter
+check ":sort with an unknown column names run% and cpu% among the columns" \
+	wait_for 'unknown column "bogus%" .*run%, cpu%' 4
 
 # --- sort by a column: the rows in descending order of it ----------------------------------------
 keys ":sort counted" Enter
@@ -121,10 +164,10 @@ sum=0 n=0
 for i in 1 2 3 4; do
 	next_frame || break
 	v=$(pane | awk '/^TASK /{ t = 1; next } t && /^ +all /{ exit } t && $1 ~ /^[0-9]+$/ { s += $3 } END { print s + 0 }')
-	sum=$(python3 -c "print($sum + float('$v'))") && n=$((n + 1))
+	sum="$sum+$v" && n=$((n + 1))
 done
 b=$(sched_ns $LOOP) tb=$(date +%s%N)
-sh_c=$(python3 -c "print($sum / $n / 100 if $n else 0)")
+sh_c=$(python3 -c "print(($sum) / $n / 100 if $n else 0)")
 sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "per CPU: sh[$LOOP] shares summed over CPUs $sh_c, /proc $sh_s"
 check "per CPU: the loop's shares on its CPUs add up to /proc's within 5 % or 1 % of a core (pmutop $sh_c, /proc $sh_s)" \
@@ -138,11 +181,64 @@ keys ":view tasks" Enter
 check ":view tasks opens the list" wait_for '^tasks: the busiest' 6
 # a recording's rows are those of its header: the list holds still while it runs
 keys ":record $T_TMP/tv.jsonl" Enter
-sleep 0.5
+# two frames of the recording as the screen showed them live, then its replay in batch
+wait_for '^REC .* [2-9] ticks' 8 >/dev/null
+next_frame && pane >"$T_TMP/live1"
+next_frame && pane >"$T_TMP/live2"
 keys Escape
 check "Esc while recording: refused, saying why" wait_for 'recording counts stay while it runs' 4
 check "Esc while recording: the task rows stay" pane_has '^tasks: the busiest'
 keys ":stop" Enter
+"$BIN" -b -f csv --no-rc -R "$T_TMP/tv.jsonl" >"$T_TMP/tv.csv" 2>"$T_TMP/tv.err"
+# same_as_replay LIVE: a tick of the replay with the live frame's rows (labels) and every metric
+# cell as drawn (to the digits shown; n/s, n/a and a task gone: no value); prints the tick's number
+same_as_replay() {
+	python3 - "$1" "$T_TMP/tv.csv" <<'PY'
+import csv, sys
+live = open(sys.argv[1]).read().splitlines()
+ticks, names = {}, []
+for r in csv.DictReader(open(sys.argv[2])):
+    if r["kind"] != "metric" or r["task"] == "all":
+        continue
+    t = ticks.setdefault(r["time_s"], {})
+    t.setdefault(r["task"], []).append((r["value"], r["state"]))
+    if r["name"] not in names:
+        names.append(r["name"])
+nm = len(names)
+rows, on = {}, False
+for l in live:
+    if l.startswith("TASK "):
+        on = True
+        continue
+    if on and l.strip().startswith("all "):
+        break
+    f = l.split()
+    if on and len(f) >= 2 and f[-1] == "offline":  # a task gone: no values
+        rows[" ".join(f[:-1])] = ["offline"] * nm
+    elif on and len(f) > nm + 2:
+        rows[" ".join(f[: -(nm + 2)])] = f[-(nm + 2) : -2]
+def same(a, b):
+    v, st = b
+    if a == "offline":  # the task exited: no value in the replay either
+        return v == ""
+    if a in ("n/s", "n/a", "-") or v == "":
+        return a in ("n/s", "n/a", "-") and v == ""
+    # as drawn: rounded to the digits shown (1360 is 1360.18); the CSV keeps 6 significant
+    d = len(a.split(".")[1]) if "." in a else 0
+    return abs(float(a) - float(v)) <= 0.51 * 10**-d + 1e-5 * abs(float(v))
+for i, (k, t) in enumerate(sorted(ticks.items(), key=lambda x: float(x[0]))):
+    if set(t) == set(rows) and all(same(a, b) for r in rows for a, b in zip(rows[r], t[r])):
+        print(i + 1)
+        sys.exit(0)
+print("live rows %s match no replayed tick" % rows, file=sys.stderr)
+sys.exit(1)
+PY
+}
+k1=$(same_as_replay "$T_TMP/live1") k2=$(same_as_replay "$T_TMP/live2")
+echo "recorded in the task view: live frames = replayed ticks $k1 and $k2"
+check "a :record started in the task view replays: a live frame's rows and numbers are a replayed tick's" \
+	[ -n "$k1" ]
+check "the next live frame is the next replayed tick (ticks $k1, $k2)" [ "${k2:-x}" = "$((${k1:-0} + 1))" ]
 keys ":view cpus" Enter
 check ":view cpus returns to the CPU table" wait_for '^CPU ' 6
 
@@ -161,6 +257,67 @@ else
 	keys ":view cgroups" Enter
 	check ":view cgroups: its title" wait_for '^cgroups: the busiest [0-9]+ of [0-9]+' 8
 	check ":view cgroups: the group with the loop is listed" wait_for "^ *$CG " 8
+	# the group's cpu% (usage_usec in cpu.stat over the tick) against its one task's schedstat
+	next_frame
+	a=$(sched_ns $LOOP) ta=$(date +%s%N)
+	sum=0 n=0
+	for i in 1 2 3 4; do
+		next_frame || break
+		v=$(pane | awk -v k="$CG" '$1 == k { print $NF; exit }')
+		[[ "$v" =~ ^[0-9.]+$ ]] && sum="$sum+$v" && n=$((n + 1))
+	done
+	b=$(sched_ns $LOOP) tb=$(date +%s%N)
+	cg_p=$(python3 -c "print(($sum) / $n / 100 if $n else 0)")
+	cg_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
+	check "cgroups: the group's cpu% within 5 % (or 1 % of a core) of its loop's /proc share (pmutop $cg_p, /proc $cg_s)" \
+		within "$cg_p" "$cg_s" 0.05
+	# Enter on the group: a row per CPU (PERF_FLAG_PID_CGROUP on each); the loop pinned to CPU 1
+	if ! python3 -c "import os, sys; sys.exit(len(os.sched_getaffinity(0)) < 2)"; then
+		skip "Enter on a cgroup: one CPU only here, nothing to tell CPUs apart by"
+	else
+		python3 -c "import os; os.sched_setaffinity($LOOP, {1})"
+		keys ":sort cpu%" Enter
+		picked=no
+		for try in 1 2 3 4 5; do
+			next_frame
+			k=$(pane | awk -v k="$CG" '/^CGROUP /{ t = 1; i = 0; next } t && $1 == k { print i; exit } t { i++ }')
+			[ -n "$k" ] || continue
+			keys ":select top" Enter
+			for ((j = 0; j < k; j++)); do keys ":select down" Enter; done
+			keys Enter
+			if wait_for "^cgroup .* counted on each CPU" 4 >/dev/null; then
+				if pane_has "^cgroup $CG counted on each CPU"; then
+					picked=yes
+					break
+				fi
+				keys Escape
+				wait_for '^cgroups: the busiest' 4 >/dev/null
+			fi
+		done
+		check "Enter on $CG counts it on each CPU (PERF_FLAG_PID_CGROUP)" [ $picked = yes ]
+		check "Enter on a cgroup: rows keyed by CPU 0 and 1" wait_for '^ +1 ' 4
+		next_frame
+		a=$(sched_ns $LOOP) ta=$(date +%s%N)
+		s0=0 s1=0 n=0
+		for i in 1 2 3 4 5 6 7 8; do
+			next_frame || break
+			v0=$(cell 0 2) v1=$(cell 1 2)
+			[[ "$v0$v1" =~ ^[0-9.]+$ ]] || continue
+			s0="$s0+$v0" s1="$s1+$v1"
+			n=$((n + 1))
+		done
+		b=$(sched_ns $LOOP) tb=$(date +%s%N)
+		c0=$(python3 -c "print(($s0) / $n / 100 if $n else 0)")
+		c1=$(python3 -c "print(($s1) / $n / 100 if $n else 1)")
+		cs=$(python3 -c "print(($b - $a) / ($tb - $ta))")
+		echo "cgroup per CPU: CPU 0 $c0, CPU 1 $c1, the loop's /proc share $cs"
+		check "Enter on a cgroup: CPU 1 carries the pinned loop's time within 5 % (or 1 % of a core) of /proc's (pmutop $c1, /proc $cs)" \
+			within "$c1" "$cs" 0.05
+		check "Enter on a cgroup: CPU 0 carries (almost) none of it ($c0)" \
+			python3 -c "import sys; sys.exit(not $c0 <= 0.01)"
+		keys Escape
+		check "Esc from the group's per-CPU rows: back to the cgroup list" wait_for '^cgroups: the busiest' 6
+	fi
 	keys Escape
 	check "Esc from the cgroup list: the CPU table" wait_for '^CPU ' 6
 fi

@@ -2,6 +2,7 @@
 /* cmd-sort.c: "sort COLUMN|next|prev", "spark METRIC|off": the table's order and sparkline. */
 #include "app.h"
 #include "command.h"
+#include "taskview.h"
 #include "uistate.h"
 #include <stdio.h>
 #include <string.h>
@@ -14,14 +15,21 @@ static int exec_sort(const struct command_ctx *ctx, int argc, char **argv, char 
 	const char *v = argv[1];
 
 	(void)argc;
+	/* the task view's run% and cpu% columns follow the metrics */
+	bool task = app_taskview_kind(app, NULL) != TASKVIEW_OFF;
 	if (strcmp(v, "next") == 0 || strcmp(v, "prev") == 0) {
-		int col = u->vs.sort_col + (v[0] == 'n' ? 1 : -1);
-		if (col >= nm)
-			col = -1;
-		if (col < -1)
-			col = nm - 1;
+		int cols[nm + 3], n = 0, at = 0; /* in the order drawn */
+		cols[n++] = -1;
+		for (int m = 0; m < nm; m++)
+			cols[n++] = m;
+		if (task)
+			cols[n++] = VIEWS_SORT_RUN, cols[n++] = VIEWS_SORT_CPU_SHARE;
+		for (int i = 0; i < n; i++)
+			if (cols[i] == u->vs.sort_col)
+				at = i;
+		int col = cols[(at + (v[0] == 'n' ? 1 : n - 1)) % n];
 		u->vs.sort_col = col;
-		u->vs.sort_desc = col >= 0;
+		u->vs.sort_desc = col != -1;
 		return 0;
 	}
 	bool asc = false;
@@ -36,6 +44,11 @@ static int exec_sort(const struct command_ctx *ctx, int argc, char **argv, char 
 		u->vs.sort_col = -1;
 		return 0;
 	}
+	if (task && (strcmp(name, "run%") == 0 || strcmp(name, "cpu%") == 0)) {
+		u->vs.sort_col = name[0] == 'r' ? VIEWS_SORT_RUN : VIEWS_SORT_CPU_SHARE;
+		u->vs.sort_desc = !asc;
+		return 0;
+	}
 	for (int m = 0; m < nm; m++)
 		if (strcmp(app->mode.metrics[m].name, name) == 0) {
 			u->vs.sort_col = m;
@@ -46,6 +59,10 @@ static int exec_sort(const struct command_ctx *ctx, int argc, char **argv, char 
 	for (int m = 0; m < nm; m++) {
 		size_t l = strlen(list);
 		snprintf(list + l, sizeof(list) - l, ", %s", app->mode.metrics[m].name);
+	}
+	if (task) {
+		size_t l = strlen(list);
+		snprintf(list + l, sizeof(list) - l, ", run%%, cpu%%");
 	}
 	snprintf(err, errlen, "unknown column \"%s\" (columns: %s)", name, list);
 	return -1;

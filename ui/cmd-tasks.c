@@ -94,6 +94,30 @@ bool ui_taskview_enter(struct app_ctx *app, char *err, size_t errlen, int *rc)
 	return true;
 }
 
+void ui_taskview_columns(struct app_ctx *app)
+{
+	struct ui_state *u = ui_state_of(app);
+	const struct snapshot *snap = u->shown.snap;
+	u->vs.task_cpu = NULL;
+	u->vs.ntask_cpu = 0;
+	if (app_taskview_kind(app, NULL) == TASKVIEW_OFF) {
+		if (u->vs.sort_col <= VIEWS_SORT_RUN) /* its columns are gone */
+			u->vs.sort_col = -1;
+		return;
+	}
+	int n = snap && u->shown.row_keys ? snap->nrows : 0;
+	if (n + 1 > u->task_cpu_cap) { /* never empty: a NULL array hides the columns */
+		double *v = realloc(u->task_cpu, (size_t)(n + 1) * sizeof(*v));
+		if (!v)
+			return;
+		u->task_cpu = v, u->task_cpu_cap = n + 1;
+	}
+	for (int r = 0; r < n; r++)
+		u->task_cpu[r] = app_taskview_cpu_share(app, u->shown.row_keys[r].id);
+	u->vs.task_cpu = u->task_cpu;
+	u->vs.ntask_cpu = n;
+}
+
 static int set_tasks(const struct command_ctx *ctx, const char *v, char *err, size_t errlen)
 {
 	char *end;

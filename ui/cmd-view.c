@@ -65,9 +65,11 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		ui_text_add(
 		    u, ROLE_HELP_TEXT, "%s",
 		    "Task view (T, :view tasks; :view cgroups): the busiest tasks (or cgroup "
-		    "v2 groups), each counted; sort with < > or :sort COLUMN (COLUMN+ "
-		    "ascending, cpu: busiest first); Enter: the selected one on each CPU; Esc: "
-		    "back; :set tasks N (0: as many as fit)");
+		    "v2 groups), each counted; run%: the least running share of its counters "
+		    "over the tick, cpu%: its CPU time over the tick (/proc, as top); sort with "
+		    "< > or :sort COLUMN (COLUMN+ ascending, cpu: busiest first, run%, cpu%); "
+		    "Enter: the selected one on each CPU; Esc: back; :set tasks N (0: as many "
+		    "as fit)");
 		ui_text_add(u, ROLE_HELP_TEXT, "Command-line options: see pmutop --help");
 	}
 	u->vs.view = views_find("help");

@@ -278,6 +278,7 @@ void ui_state_free(struct app_ctx *app)
 	ui_text_clear(u);
 	if (u->probe)
 		probe_free(u->probe);
+	free(u->task_cpu);
 	free(u);
 	app_unobserve(app, "ui");
 }
@@ -443,6 +444,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		ui_text_clear(u);
 		ui_text_add(u, ROLE_LEGEND, "%s", line);
 	}
+	ui_taskview_columns(app);
 	if (u->vs.view == views_find("counters")) {
 		ui_text_clear(u);
 		watch_lines(app, f, add_counter_line, u);

@@ -235,6 +235,14 @@ HANDLER(apply_sim_tasks)
 	return rc;
 }
 
+HANDLER(apply_tasks_top)
+{
+	long v;
+	int rc = parse_long(arg, 1, 256, "--tasks-top", &v, err, errlen);
+	o->tasks_top = rc ? o->tasks_top : (int)v;
+	return rc;
+}
+
 HANDLER(apply_sim_task_churn)
 {
 	long v;
@@ -479,6 +487,10 @@ static const struct option_def option_table[] = {
      "expression PATTERN, a row "
      "each (as perf stat --for-each-cgroup)",
      OPTION_CLI, STR(each_cgroup)},
+    {"tasks-top", LONG_ONLY, "N",
+     "batch: count the busiest N tasks (1..256) as the task view does, a row each; the set "
+     "follows the busiest every 5 ticks (held while -r records)",
+     OPTION_CLI, FN(apply_tasks_top)},
     {"all-cpus", 'a', NULL,
      "every CPU (as perf stat -a): what pmutop counts when no task or cgroup is named", OPTION_CLI,
      FN(apply_all_cpus)},

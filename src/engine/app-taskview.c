@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,19 @@ struct taskview {
 	bool held;	     /* the set stays (a recording runs) */
 	unsigned since_scan; /* frames since the list was last scanned */
 	long budget;	     /* descriptors a set may use, read at each scan */
-	int saved_unit;	     /* the row unit before the view */
-	bool saved_all;	     /* cpus_all before the view */
+	/* each listed row's CPU time at the last frame, for its cpu% (tasks: schedstat's
+	 * run time; cgroups: cpu.stat usage): by name ("tid" or the cgroup's path) */
+	struct tv_share {
+		char name[256];
+		long id;
+		uint64_t ns;  /* cumulative CPU time, ns */
+		double share; /* over the last frame, 0..1; NAN: first seen */
+	} sh[TASKVIEW_MAX];
+	int nsh;
+	uint64_t sh_t;	 /* when read, CLOCK_MONOTONIC ns */
+	uint64_t sh_seq; /* the frame they are of */
+	int saved_unit;	 /* the row unit before the view */
+	bool saved_all;	 /* cpus_all before the view */
 };
 
 static void tv_close(struct observer *o, struct app_ctx *app)
@@ -304,8 +316,9 @@ static int swap(struct app_ctx *app, struct target *t, char *err, size_t errlen)
 		return -1;
 	}
 	char why[256];
-	/* the priming read now: the next tick is a whole interval of the new set */
-	if (app_tick(app, why, sizeof(why)) < 0)
+	/* the priming read now: the next tick is a whole interval of the new set (before the run's
+	 * loop, as --tasks-top opens the list, its own priming read does it) */
+	if (app->loop_ready && app_tick(app, why, sizeof(why)) < 0)
 		app_log(app, MSG_WARN, "task view: %s", why);
 	return 0;
 }
@@ -430,6 +443,75 @@ static int follow(struct app_ctx *app, struct taskview *tv, bool force, char *er
 				  : count_cgroups(app, tv, rel, n, err, errlen);
 	free(rel);
 	return rc;
+}
+
+/* A listed row's cumulative CPU time in ns: a task's run time (/proc/TID/schedstat, the first
+ * field, as the scheduler counts it) or a cgroup's usage_usec (cpu.stat). 0 when gone. */
+static bool cpu_time(const struct taskview *tv, long id, char *name, size_t len, uint64_t *ns)
+{
+	char path[PATH_MAX], line[128];
+	if (tv->kind == TASKVIEW_TASKS) {
+		snprintf(name, len, "%ld", id);
+		snprintf(path, sizeof(path), "/proc/%ld/schedstat", id);
+	} else {
+		if (id < 0 || id >= tv->n)
+			return false;
+		snprintf(name, len, "%s", tv->cg[id]);
+		snprintf(path, sizeof(path), "%.2000s/%.300s/cpu.stat", target_cgroup_root(),
+			 tv->cg[id]);
+	}
+	FILE *fp = fopen(path, "re");
+	bool have = false;
+	uint64_t v = 0;
+	while (fp && !have && fgets(line, sizeof(line), fp))
+		have = tv->kind == TASKVIEW_TASKS ? sscanf(line, "%" SCNu64, &v) == 1
+						  : sscanf(line, "usage_usec %" SCNu64, &v) == 1;
+	if (fp)
+		fclose(fp);
+	*ns = tv->kind == TASKVIEW_TASKS ? v : v * 1000;
+	return have;
+}
+
+/* Each listed row's CPU share since the frame before it was last read for (none for the rows
+ * of one per CPU). */
+static void update_shares(struct taskview *tv, const struct frame *f)
+{
+	if (f->seq == tv->sh_seq)
+		return; /* read for this frame already */
+	tv->sh_seq = f->seq;
+	uint64_t now = loop_now_ns();
+	struct tv_share prev[TASKVIEW_MAX];
+	int nprev = tv->nsh;
+	memcpy(prev, tv->sh, sizeof(prev[0]) * (size_t)nprev);
+	tv->nsh = 0;
+	if (tv->filtered || !f->row_keys || !f->snap)
+		return;
+	double dt = now > tv->sh_t ? (double)(now - tv->sh_t) : 0;
+	tv->sh_t = now;
+	for (int r = 0; r < f->snap->nrows && tv->nsh < TASKVIEW_MAX; r++) {
+		struct tv_share *s = &tv->sh[tv->nsh];
+		char name[sizeof(s->name)];
+		s->id = f->row_keys[r].id;
+		if (!cpu_time(tv, s->id, name, sizeof(name), &s->ns))
+			continue;
+		memcpy(s->name, name, sizeof(name));
+		s->share = NAN;
+		for (int k = 0; k < nprev && dt > 0; k++)
+			if (strcmp(prev[k].name, s->name) == 0 && s->ns >= prev[k].ns)
+				s->share = (double)(s->ns - prev[k].ns) / dt;
+		tv->nsh++;
+	}
+}
+
+double app_taskview_cpu_share(struct app_ctx *app, long id)
+{
+	struct taskview *tv = app_observer_state(app, "taskview");
+	if (tv && tv->kind != TASKVIEW_OFF) /* read when shown, once a frame: batch never asks */
+		update_shares(tv, &app->frame);
+	for (int k = 0; tv && tv->kind != TASKVIEW_OFF && !tv->filtered && k < tv->nsh; k++)
+		if (tv->sh[k].id == id)
+			return tv->sh[k].share;
+	return NAN;
 }
 
 /* Every frame of the list: its set follows the busiest. */

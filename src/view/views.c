@@ -47,6 +47,7 @@ void views_put_key(struct canvas *c, int y, const struct view_input *in, int r)
 }
 #define ATTRIB_COLW 10	   /* attribution column */
 #define TASK_COLW 18	   /* busiest task column */
+#define TASKCOL_W 7	   /* the task view's run% and cpu% columns */
 #define STACK_BAR_MIN 8	   /* columns: a narrower stacked bar is not drawn */
 #define STACK_BAR_MAX 50   /* columns */
 #define STACK_TAIL 2	   /* columns after the bar: "+" (shares past 100 %) and the mark */
@@ -105,10 +106,37 @@ static int history_series(const struct view_history *h, int row, int metric, dou
 	return n;
 }
 
+double views_row_running(const struct snapshot *snap, int r)
+{
+	double least = NAN;
+	for (int e = 0; e < snap->nevents; e++) {
+		const struct count *c = &snap->counts[r * snap->nevents + e];
+		if (c->state != COUNT_OK && c->state != COUNT_SCALED &&
+		    c->state != COUNT_NOT_COUNTED)
+			continue; /* not opened, offline or invalid: no share */
+		double v = c->state == COUNT_NOT_COUNTED ? 0 : c->running;
+		if (isnan(least) || v < least)
+			least = v;
+	}
+	return least;
+}
+
+/* The value row @r sorts by in the task view's column @col (VIEWS_SORT_*). */
+static double task_col(const struct snapshot *snap, const struct view_state *vs, int col, int r)
+{
+	if (col == VIEWS_SORT_RUN)
+		return views_row_running(snap, r);
+	return vs->task_cpu && r < vs->ntask_cpu ? vs->task_cpu[r] : NAN;
+}
+
 int views_sort_column(const struct snapshot *snap, const char *name)
 {
 	if (strcmp(name, "cpu") == 0)
 		return -1;
+	if (strcmp(name, "run%") == 0)
+		return VIEWS_SORT_RUN;
+	if (strcmp(name, "cpu%") == 0)
+		return VIEWS_SORT_CPU_SHARE;
 	for (int m = 0; m < snap->nmetrics; m++)
 		if (strcmp(snap->metrics[m].name, name) == 0)
 			return m;
@@ -196,9 +224,12 @@ static int row_compare(const void *a, const void *b, void *ctx)
 	if (t->vs->group_by_type && t->core_type && t->type_rank[ra] != t->type_rank[rb])
 		return t->type_rank[ra] - t->type_rank[rb];
 	int m = t->vs->sort_col;
-	if (m >= 0 && m < t->snap->nmetrics) {
-		double va = t->snap->values[ra * t->snap->nmetrics + m];
-		double vb = t->snap->values[rb * t->snap->nmetrics + m];
+	bool task = t->vs->task_cpu && (m == VIEWS_SORT_RUN || m == VIEWS_SORT_CPU_SHARE);
+	if ((m >= 0 && m < t->snap->nmetrics) || task) {
+		double va = task ? task_col(t->snap, t->vs, m, ra)
+				 : t->snap->values[ra * t->snap->nmetrics + m];
+		double vb = task ? task_col(t->snap, t->vs, m, rb)
+				 : t->snap->values[rb * t->snap->nmetrics + m];
 		/* n/a sorts last either way */
 		if (isnan(va) != isnan(vb))
 			return isnan(va) ? 1 : -1;
@@ -425,6 +456,10 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	int attrib_w = na ? na * ATTRIB_COLW + TASK_COLW : 0;
 	if (attrib_w > c->w - CPU_COL - colw)
 		attrib_w = 0, na = 0; /* too narrow: the metrics first */
+	/* the task view's run% and cpu% follow the metrics shown, kept when metrics scroll */
+	int tcw =
+	    vs->task_cpu && c->w - CPU_COL - attrib_w - colw >= 2 * TASKCOL_W ? 2 * TASKCOL_W : 0;
+	attrib_w += tcw;
 	/* columns as wide as the longest header ("dmiss_pct %") when they all fit */
 	int wide = colw;
 	for (int m = 0; m < nm; m++) {
@@ -473,7 +508,17 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
 			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
 	}
-	int attrib_x = CPU_COL + shown * colw;
+	int task_x = CPU_COL + shown * colw;
+	if (tcw) {
+		canvas_putx(c, task_x, top, ROLE_COLUMN_HEADER,
+			    vs->sort_col == VIEWS_SORT_RUN ? CANVAS_UNDERLINE | CANVAS_BOLD : 0,
+			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "run%");
+		canvas_putx(c, task_x + TASKCOL_W, top, ROLE_COLUMN_HEADER,
+			    vs->sort_col == VIEWS_SORT_CPU_SHARE ? CANVAS_UNDERLINE | CANVAS_BOLD
+								 : 0,
+			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "cpu%");
+	}
+	int attrib_x = task_x + tcw;
 	for (int a = 0; a < na; a++)
 		canvas_putx(c, attrib_x + a * ATTRIB_COLW, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
 			    ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS,
@@ -483,7 +528,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			    TASK_COLW - 1, CANVAS_ELLIPSIS, "busiest task");
 	/* the stacked bar gets what the columns leave: it shrinks and goes before a column is
 	 * cut */
-	int bar_x = attrib_x + (na ? attrib_w : 0) + 1, bar_w = 0;
+	int bar_x = attrib_x + (na ? attrib_w - tcw : 0) + 1, bar_w = 0;
 	if (in->nstack > 0 && in->stack && shown == nm) {
 		bar_w = c->w - bar_x - STACK_TAIL;
 		bar_w = bar_w > STACK_BAR_MAX ? STACK_BAR_MAX : bar_w < STACK_BAR_MIN ? 0 : bar_w;
@@ -564,6 +609,16 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					      ? &in->base_change[r * nm + m]
 					      : NULL,
 					  in->base_p ? &in->base_p[r * nm + m] : NULL, in->stale);
+			}
+			for (int k = 0; k < (tcw ? 2 : 0); k++) {
+				double v = task_col(snap, vs,
+						    k ? VIEWS_SORT_CPU_SHARE : VIEWS_SORT_RUN, r);
+				char buf[16] = "n/a";
+				if (!isnan(v))
+					snprintf(buf, sizeof(buf), "%.1f", v * 100);
+				canvas_putx(c, task_x + k * TASKCOL_W, y,
+					    isnan(v) ? ROLE_CELL_NA : ROLE_CELL, 0, TASKCOL_W - 1,
+					    CANVAS_ALIGN_RIGHT, buf);
 			}
 			if (bar_w)
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
