@@ -8,12 +8,12 @@
 # (periods without a sample: loop overruns for read(), timer periods without a sample and ring
 # overruns (PERF_RECORD_LOST) for the ring), p99 lateness (median over the refreshes) and the
 # mean sample period measured; then the CPU ratio ring/read per round (bench/lib.sh).
-# usage: bench/ringbuf.sh [SECONDS_PER_ROUND [ROUNDS [PERIODS]]]   defaults: 10, 3, "1ms 100us"
+# usage: bench/ringbuf.sh [SECONDS_PER_ROUND [ROUNDS [PERIODS]]]   defaults: 10, 3, "1ms" (below 1 ms is refused for now)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 rounds=${2:-3}
-periods=${3:-"1ms 100us"}
+periods=${3:-"1ms"}
 bin=${PMUTOP_BIN:-./build/pmutop}
 [ "$secs" -ge 4 ] || { echo "rounds need at least 4 s"; exit 2; }
 command -v jq >/dev/null || { echo "jq is needed" >&2; exit 1; }

@@ -119,14 +119,14 @@ flight_marks() { # a recording marks the samples lost on each CPU, and replays
 }
 check "flight recorder: a mark per CPU where the ring lost samples; the recording replays" flight_marks
 
-# 10 kHz (--sample 100us): 1000 samples per 100 ms window; the window's interval is whatever
-# the kernel's timer took for them (it fires late under load), its cpu-clock per CPU equal to it
-timeout 30 "$BIN" --no-rc -b -n 3 -i 100 --sample 100us --flight 0 -m sw -c "$DEF" -f json >"$T/us.json" 2>"$T/us.err" </dev/null
-check "--sample 100us: the ring, 1000 samples per window, sample_ms 0.1, totals exact (1 %)" jqs "$T/us.json" \
-	'all(.[]; . as $w | .self.path == "ring" and .samples == 1000 and .self.sample_ms == 0.1 and all(.cpus[]; (.events.c.value / (1e6 * $w.interval_ms) - 1 | fabs) < 0.01))'
-run_cmd --sample 20us -b -n 1
-check "--sample 20us is refused with exit 2" [ $RC = 2 ]
-check "saying the range" grep -q 'not from 50us to 999us' "$T/err"
+# below 1 ms is refused: a window of a fixed sample count stretches on a CPU whose timer fires
+# late, and the other CPUs' counts would be divided by the wrong interval (seen at 500us and
+# 100us on an idle 2-CPU VM: windows of 192 ms holding 100 ms of one CPU's cpu-clock)
+for us in 100us 20us; do
+	run_cmd --sample $us -b -n 1
+	check "--sample $us is refused with exit 2" [ $RC = 2 ]
+	check "--sample $us: saying why" grep -q 'below 1 ms is not offered' "$T/err"
+done
 
 # auto: 1 ms takes the ring, 10 ms the read path; text says it on the status line
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --flight 0 -m sw -c "$DEF" -f json >"$T/auto1.json" 2>/dev/null </dev/null
