@@ -196,11 +196,14 @@ check "live json | head -1: pmutop exits 0 (got $(cat "$T_TMP/pipe" 2>/dev/null)
 
 # SIGTERM / SIGINT during a batch run end it with exit 0 and whole records.
 for sig in TERM INT HUP; do
-	"$BIN" -b -i 50 --backend sim -f json >"$T_TMP/sig.out" 2>/dev/null &
+	# a file of its own per signal: the last one's records, still there until the child's
+	# redirection truncates it, would send the signal before pmutop has started
+	out=$T_TMP/sig-$sig.out
+	"$BIN" -b -i 50 --backend sim -f json >"$out" 2>/dev/null &
 	pid=$!
 	# the first record means the handlers are in place: a background job of a script starts
 	# with SIGINT ignored, so an INT sent before pmutop set its handler would be lost
-	for _ in $(seq 600); do [ -s "$T_TMP/sig.out" ] && break; sleep 0.05; done
+	for _ in $(seq 600); do [ -s "$out" ] && break; sleep 0.05; done
 	kill -$sig $pid
 	timeout 10 tail --pid=$pid -f /dev/null
 	if kill -0 $pid 2>/dev/null; then
@@ -212,7 +215,7 @@ for sig in TERM INT HUP; do
 	check "SIG$sig ends a batch run with exit 0 (got $rc)" [ "$rc" -eq 0 ]
 	check "SIG$sig: every line whole JSON" python3 -c "
 import json
-for l in open('$T_TMP/sig.out'): json.loads(l)"
+for l in open('$out'): json.loads(l)"
 done
 
 # -m naming a mode whose file does not parse: the parse error (file:line), not "unknown mode"
