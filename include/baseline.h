@@ -20,8 +20,6 @@ struct app_ctx;
 int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t errlen);
 /* :baseline FILE | last DURATION | off. Returns 0, or -1 with @err (the baseline unchanged). */
 int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t errlen);
-/* What the reference is ("old.jsonl", "last 30 s", "" none). */
-const char *baseline_name(const struct app_ctx *app);
 
 /* Welch's test of two samples given as (n, mean, variance): the two-sided p-value and the
  * 95 % half-width of the difference of the means; p NAN when either has fewer than 2 values. */

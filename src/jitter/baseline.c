@@ -701,9 +701,3 @@ int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t err
 	b->pending = false;
 	return 0;
 }
-
-const char *baseline_name(const struct app_ctx *app)
-{
-	const struct base *b = app_observer_state(app, "baseline");
-	return b && (b->active || b->pending) ? b->name : "";
-}
