@@ -61,6 +61,8 @@ static uint64_t monotonic_ns(void);
 struct sample_queue {
 	size_t cap, head, len;
 	uint64_t *t;		/* [cap] sample time, monotonic ns */
+	uint64_t *lost;		/* [cap] samples lost just before this one */
+	uint64_t lost_next;	/* samples lost since the newest queued one */
 	struct raw_count *c;	/* [cap * nevents] cumulative counts */
 	uint64_t last_t;	/* the newest sample queued or read: older ones are dropped */
 	uint64_t drained;	/* samples this row's last drain added */
@@ -93,7 +95,7 @@ struct perf_priv {
 	unsigned ring_pages;
 	struct perfring *rings;	    /* [row] */
 	struct sample_queue *queue; /* [row] */
-	uint64_t *lost;		    /* [row] samples lost */
+	uint64_t *lost;		    /* [row] samples lost before the ticks handed out */
 };
 
 static const struct {
@@ -474,6 +476,7 @@ static void perf_close(struct backend *b)
 	if (p->queue)
 		for (int r = 0; r < p->req.ncpus; r++) {
 			free(p->queue[r].t);
+			free(p->queue[r].lost);
 			free(p->queue[r].c);
 			free(p->queue[r].last);
 			free(p->queue[r].last_present);
@@ -561,10 +564,11 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 		p->rings[r].fd = -1;
 		q->cap = cap;
 		q->t = calloc(cap, sizeof(*q->t));
+		q->lost = calloc(cap, sizeof(*q->lost));
 		q->c = calloc(cap * (size_t)(n ? n : 1), sizeof(*q->c));
 		q->last = calloc((size_t)(n ? n : 1), sizeof(*q->last));
 		q->last_present = calloc((size_t)(n ? n : 1), sizeof(bool));
-		if (!q->t || !q->c || !q->last || !q->last_present)
+		if (!q->t || !q->lost || !q->c || !q->last || !q->last_present)
 			return -1;
 	}
 	/* a read() of a group carries the leader too */
@@ -588,16 +592,22 @@ struct drain_ctx {
 	int row;
 };
 
-/* The next free entry of a row's queue; a full queue drops its oldest (counted lost). */
-static size_t queue_push(struct perf_priv *p, int r)
+/* The next free entry of a row's queue, carrying the samples lost just before it; a full queue
+ * drops its oldest, counted lost with the next one (whose cumulative counts hold its own). */
+static size_t queue_push(struct sample_queue *q)
 {
-	struct sample_queue *q = &p->queue[r];
 	if (q->len == q->cap) {
-		q->head = (q->head + 1) % q->cap;
+		size_t next = (q->head + 1) % q->cap;
+		if (q->len > 1)
+			q->lost[next] += q->lost[q->head] + 1;
+		else
+			q->lost_next += q->lost[q->head] + 1;
+		q->head = next;
 		q->len--;
-		p->lost[r]++;
 	}
 	size_t i = (q->head + q->len) % q->cap;
+	q->lost[i] = q->lost_next;
+	q->lost_next = 0;
 	q->len++;
 	q->drained++;
 	return i;
@@ -612,7 +622,7 @@ static void on_sample(void *ctx, const struct perfring_sample *smp)
 		return; /* taken before the read the ticks go on from */
 	const struct perf_group *g = &p->rows[d->row].groups[0];
 	int n = p->req.nevents;
-	size_t i = queue_push(p, d->row);
+	size_t i = queue_push(q);
 	struct raw_count *c = &q->c[i * (size_t)n];
 	for (int e = 0; e < n; e++)
 		c[e] = (struct raw_count){0, 0, 0};
@@ -625,13 +635,13 @@ static void on_sample(void *ctx, const struct perfring_sample *smp)
 	q->last_t = smp->time_ns;
 }
 
-/* Samples the kernel could not write (the ring was full): counted. The row's next sample still
- * holds every count (they are cumulative), so the tick before it spans the gap: its interval is
- * long, its totals exact. */
+/* Samples the kernel could not write (the ring was full): counted with the row's next sample,
+ * which still holds every count (they are cumulative). The tick that takes it spans the gap: its
+ * interval is long, its totals exact, and its lost count is the gap's. */
 static void on_lost(void *ctx, uint64_t lost)
 {
 	struct drain_ctx *d = ctx;
-	d->p->lost[d->row] += lost;
+	d->p->queue[d->row].lost_next += lost;
 }
 
 static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_count *out,
@@ -725,6 +735,7 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 		long taken = -1;
 		while (q->len && q->t[q->head] <= upto) {
 			taken = (long)q->head;
+			p->lost[r] += q->lost[q->head];
 			q->head = (q->head + 1) % q->cap;
 			q->len--;
 		}
