@@ -633,7 +633,9 @@ static const struct option_def option_table[] = {
      .show = setting_attrib_show,
      .set_help = "on: attribution columns (switches, irqs, SMIs, MHz, task)"},
     {"error", LONG_ONLY, NULL,
-     "error bars: each scaled or rotated value's 95 % interval (1.32+-0.04), 0 when counted whole",
+     "error bars: each scaled or rotated value's 95 % interval (1.32+-0.04), 0 when counted whole; "
+     "a summed row (--per-core, --per-socket, ..., a task, a cgroup, the all row) adds its CPUs' "
+     "variances, taken as independent, and propagates its metrics from the summed counts",
      OPTION_CLI | OPTION_SET, FLAG(error), .complete = "on off", .set = setting_error_set,
      .show = setting_error_show,
      .set_help = "on: each value's 95 % interval from its multiplexing (value+-half-width)"},
