@@ -1210,6 +1210,70 @@ static int parse_encoding(struct pctx *p, json_t *enc, struct rec_event *e, cons
 	return 0;
 }
 
+/* The members of the list @arr (its length checked by the caller): *@items gets one zeroed item
+ * of @size bytes per member (NULL for none), *@n their number, and @item parses each from its
+ * object, named @kind N in messages ("event 2"). */
+typedef int (*item_fn)(struct pctx *p, json_t *j, const char *what, void *items, size_t i,
+		       struct rec_mode *m);
+static int parse_items(struct pctx *p, json_t *arr, struct rec_mode *m, const char *kind,
+		       size_t size, void **items, int *n, item_fn item)
+{
+	*n = (int)json_array_size(arr);
+	*items = *n ? calloc((size_t)*n, size) : NULL;
+	if (*n && !*items)
+		return perr(p, "out of memory");
+	size_t i;
+	json_t *j;
+	json_array_foreach(arr, i, j)
+	{
+		char what[64];
+		snprintf(what, sizeof(what), "%s %zu", kind, i + 1);
+		if (!json_is_object(j))
+			return perr(p, "%s of mode '%s' must be an object", what, esc(m->name));
+		if (item(p, j, what, *items, i, m) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Event @i of a mode's events @items: {"name", "spec", "encoding", "quantum_ns"}. */
+static int parse_event(struct pctx *p, json_t *je, const char *what, void *items, size_t i,
+		       struct rec_mode *m)
+{
+	struct rec_event *events = items, *e = &events[i];
+	if (get_str(p, je, what, "name", true, e->name, sizeof(e->name)) < 0 ||
+	    get_str(p, je, what, "spec", false, e->spec, sizeof(e->spec)) < 0)
+		return -1;
+	if (!e->name[0])
+		return perr(p, "%s has an empty name", what);
+	for (size_t k = 0; k < i; k++)
+		if (strcmp(events[k].name, e->name) == 0)
+			return perr(p, "mode '%s' lists event '%s' twice", esc(m->name),
+				    esc(e->name));
+	json_t *enc = json_object_get(je, "encoding");
+	if (enc && !json_is_null(enc) && parse_encoding(p, enc, e, what) < 0)
+		return -1;
+	int64_t quantum;
+	if (get_int(p, je, what, "quantum_ns", false, 0, 3600000000000LL, &quantum) < 0)
+		return -1;
+	e->quantum_ns = (uint64_t)quantum;
+	return 0;
+}
+
+/* Metric @i of a mode's metrics @items: {"name", "unit", "formula"}. */
+static int parse_metric(struct pctx *p, json_t *jm, const char *what, void *items, size_t i,
+			struct rec_mode *m)
+{
+	struct rec_metric *rm = &((struct rec_metric *)items)[i];
+	if (get_str(p, jm, what, "name", true, rm->name, sizeof(rm->name)) < 0 ||
+	    get_str(p, jm, what, "unit", false, rm->unit, sizeof(rm->unit)) < 0 ||
+	    get_str(p, jm, what, "formula", true, rm->formula, sizeof(rm->formula)) < 0)
+		return -1;
+	if (!rm->name[0] || !rm->formula[0])
+		return perr(p, "%s of mode '%s' needs a name and a formula", what, esc(m->name));
+	return 0;
+}
+
 static int parse_mode(struct pctx *p, json_t *o, struct rec_mode *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -1223,42 +1287,12 @@ static int parse_mode(struct pctx *p, json_t *o, struct rec_mode *m)
 	    json_array_size(evs) > REC_MAX_EVENTS)
 		return perr(p, "mode '%s': \"events\" must be a list of 1 to %d events",
 			    esc(m->name), REC_MAX_EVENTS);
-	m->nevents = (int)json_array_size(evs);
-	m->events = calloc((size_t)m->nevents, sizeof(*m->events));
-	if (!m->events)
-		return perr(p, "out of memory");
-	size_t i;
-	json_t *je;
-	json_array_foreach(evs, i, je)
-	{
-		struct rec_event *e = &m->events[i];
-		char what[64];
-		snprintf(what, sizeof(what), "event %zu", i + 1);
-		if (!json_is_object(je)) {
-			perr(p, "%s of mode '%s' must be an object", what, esc(m->name));
-			goto fail;
-		}
-		if (get_str(p, je, what, "name", true, e->name, sizeof(e->name)) < 0 ||
-		    get_str(p, je, what, "spec", false, e->spec, sizeof(e->spec)) < 0)
-			goto fail;
-		if (!e->name[0]) {
-			perr(p, "%s has an empty name", what);
-			goto fail;
-		}
-		for (size_t k = 0; k < i; k++)
-			if (strcmp(m->events[k].name, e->name) == 0) {
-				perr(p, "mode '%s' lists event '%s' twice", esc(m->name),
-				     esc(e->name));
-				goto fail;
-			}
-		json_t *enc = json_object_get(je, "encoding");
-		if (enc && !json_is_null(enc) && parse_encoding(p, enc, e, what) < 0)
-			goto fail;
-		int64_t quantum;
-		if (get_int(p, je, what, "quantum_ns", false, 0, 3600000000000LL, &quantum) < 0)
-			goto fail;
-		e->quantum_ns = (uint64_t)quantum;
-	}
+	void *items;
+	int rc =
+	    parse_items(p, evs, m, "event", sizeof(*m->events), &items, &m->nevents, parse_event);
+	m->events = items;
+	if (rc < 0)
+		goto fail;
 	json_t *ms = json_object_get(o, "metrics"); /* optional: the run's formulas */
 	if (ms && !json_is_null(ms)) {
 		if (!json_is_array(ms) || json_array_size(ms) > REC_MAX_METRICS) {
@@ -1266,33 +1300,11 @@ static int parse_mode(struct pctx *p, json_t *o, struct rec_mode *m)
 			     esc(m->name), REC_MAX_METRICS);
 			goto fail;
 		}
-		m->nmetrics = (int)json_array_size(ms);
-		m->metrics = m->nmetrics ? calloc((size_t)m->nmetrics, sizeof(*m->metrics)) : NULL;
-		if (m->nmetrics && !m->metrics) {
-			perr(p, "out of memory");
+		rc = parse_items(p, ms, m, "metric", sizeof(*m->metrics), &items, &m->nmetrics,
+				 parse_metric);
+		m->metrics = items;
+		if (rc < 0)
 			goto fail;
-		}
-		json_t *jm;
-		json_array_foreach(ms, i, jm)
-		{
-			struct rec_metric *rm = &m->metrics[i];
-			char what[64];
-			snprintf(what, sizeof(what), "metric %zu", i + 1);
-			if (!json_is_object(jm)) {
-				perr(p, "%s of mode '%s' must be an object", what, esc(m->name));
-				goto fail;
-			}
-			if (get_str(p, jm, what, "name", true, rm->name, sizeof(rm->name)) < 0 ||
-			    get_str(p, jm, what, "unit", false, rm->unit, sizeof(rm->unit)) < 0 ||
-			    get_str(p, jm, what, "formula", true, rm->formula,
-				    sizeof(rm->formula)) < 0)
-				goto fail;
-			if (!rm->name[0] || !rm->formula[0]) {
-				perr(p, "%s of mode '%s' needs a name and a formula", what,
-				     esc(m->name));
-				goto fail;
-			}
-		}
 	}
 	return 0;
 fail:

@@ -12,7 +12,8 @@
 set -u
 SEEDS=${1:-20}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${PMUTOP_BIN:-$ROOT/build/pmutop}
+source "$ROOT/bench/lib.sh"
+BIN=$(bench_bin)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 SIM=(--backend sim --sim-cpus 4 -m cpi -i 10 -b -f json)

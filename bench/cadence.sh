@@ -10,13 +10,13 @@
 # e.g. bench/cadence.sh 20 3 --realtime
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 secs=${1:-20}
 rounds=${2:-3}
 shift $(($# > 2 ? 2 : $#))
-bin=$(realpath "${PMUTOP_BIN:-./build/pmutop}")
-[ -x "$bin" ] || bash scripts/build.sh >/dev/null
-command -v stress-ng >/dev/null || { echo "stress-ng is needed (apt-get install stress-ng)"; exit 2; }
-command -v perf >/dev/null || { echo "perf is needed (apt-get install linux-perf)"; exit 2; }
+bin=$(bench_bin)
+bench_need stress-ng "stress-ng is needed (apt-get install stress-ng)" 2
+bench_need perf "perf is needed (apt-get install linux-perf)" 2
 tmp=$(mktemp -d)
 load=
 cleanup() { [ -z "$load" ] || kill "$load" 2>/dev/null || true; rm -rf "$tmp"; }

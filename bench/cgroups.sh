@@ -9,12 +9,11 @@
 # start and the end. Cgroups and tasks are removed on exit. See bench/README.md for figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 secs=${1:-20}
 ncg=${2:-100}
 ntasks=${3:-200}
-bin=$(realpath "${PMUTOP_BIN:-./build/pmutop}")
-[ -x "$bin" ] || bash scripts/build.sh >/dev/null
-source bench/lib.sh # (the working directory is the repository)
+bin=$(bench_bin)
 ev=cpu-clock,context-switches,page-faults
 
 root=$(awk '$3 == "cgroup" && $4 ~ /perf_event/ { print $2; exit }' /proc/self/mounts)

@@ -9,7 +9,8 @@ set -u
 TICKS=${1:-1000}
 CPUS=${2:-4}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${PMUTOP_BIN:-$ROOT/build/pmutop}
+source "$ROOT/bench/lib.sh"
+BIN=$(bench_bin)
 SIM=(--backend sim --sim-cpus "$CPUS" --seed 11 -b -f json --sim-truth --error -n "$TICKS")
 cases=(
 	"cpi mux 0.5|-m cpi -i 10 --sim-mux 0.5"

@@ -10,14 +10,13 @@
 # the start and 1 s before the end. See bench/README.md for recorded figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 secs=${1:-20}
 intervals=${2:-"1000 100 10"}
 rounds=${3:-3}
 bins=${PMUTOP_BINS:-"pmutop=./build/pmutop"}
-[ "$secs" -ge 4 ] || { echo "rounds need at least 4 s"; exit 2; }
-first_bin=${bins%% *}
-first_bin=${first_bin#*=}
-[ -x "$first_bin" ] || bash scripts/build.sh >/dev/null
+bench_min_secs "$secs"
+first_bin=$(bench_first_bin "$bins")
 cmake --build build --target bench_floor >/dev/null
 floor=./build/bench_floor
 fronts="csv json openmetrics"
@@ -26,7 +25,6 @@ sock=pmutop-floor-$$
 tmp=$(mktemp -d)
 cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
-source bench/lib.sh # (the working directory is the repository)
 
 round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratios
   local ms=$1 rd=$2 ticks=$(((secs + 2) * 1000 / ms)) names=() pids=()

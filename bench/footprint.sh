@@ -10,18 +10,17 @@
 # after the start and 1 s before the end. See bench/README.md for recorded figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 secs=${1:-30}
 ncpu=${2:-1024}
 ms=${3:-1000}
-bin=$(realpath "${PMUTOP_BIN:-./build/pmutop}")
-[ -x "$bin" ] || bash scripts/build.sh >/dev/null
-[ "$secs" -ge 4 ] || { echo "rounds need at least 4 s"; exit 2; }
+bin=$(bench_bin)
+bench_min_secs "$secs"
 sock=pmutop-footprint-$$
 tmux_up=0
 cleanup() { [ "$tmux_up" = 0 ] || tmux -L "$sock" kill-server 2>/dev/null || true; }
 trap cleanup EXIT
 
-source bench/lib.sh # (the working directory is the repository)
 
 status_kib() { # PID FIELD: a VmXXX line of /proc/PID/status, kB
   awk -v f="$2:" '$1 == f { print $2 }' /proc/"$1"/status

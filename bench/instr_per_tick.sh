@@ -8,11 +8,12 @@
 #   PMUTOP_BINS="before=PATH after=PATH"   the binaries (default pmutop=./build/pmutop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 cpus=${1:-1024}
 a=${2:-3}
 b=${3:-13}
 bins=${PMUTOP_BINS:-"pmutop=./build/pmutop"}
-command -v valgrind >/dev/null || { echo "valgrind is not installed"; exit 1; }
+bench_need valgrind "valgrind is not installed"
 [ "$b" -gt "$a" ] || { echo "B must be larger than A"; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

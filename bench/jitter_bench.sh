@@ -4,13 +4,14 @@
 # load on one CPU showing up as spikes there. Prints the figures; needs jq and stress-ng.
 # Usage: bench/jitter_bench.sh [STEADY_SECONDS [STRESS_PHASE_SECONDS [CPU]]]
 set -eu
-BIN=${PMUTOP_BIN:-$(dirname "$0")/../build/pmutop}
+source "$(dirname "$0")/lib.sh"
+BIN=$(bench_bin)
 STEADY=${1:-120}
 PHASE=${2:-20}
 CPU=${3:-1}
 PIN=0
 [ "$CPU" = 0 ] && PIN=1
-command -v jq >/dev/null || { echo "jq is needed" >&2; exit 1; }
+bench_need jq "jq is needed"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "machine: $(nproc) CPUs, $(uname -r); load before: $(cut -d' ' -f1-3 /proc/loadavg)"

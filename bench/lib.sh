@@ -1,5 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# lib.sh: helpers the benchmarks share (sourced).
+# lib.sh: helpers the benchmarks share (sourced). A benchmark starts
+#   set -euo pipefail
+#   cd "$(dirname "$0")/.."
+#   source bench/lib.sh
+# or, when it stays in the caller's directory, sources "$ROOT/bench/lib.sh".
+
+# bench_bin: pmutop's absolute path: PMUTOP_BIN, else the repository's build/pmutop, which is
+# built when it is not there.
+bench_bin() {
+  local root b
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  b=${PMUTOP_BIN:-$root/build/pmutop}
+  [ -x "$b" ] || (cd "$root" && bash scripts/build.sh >/dev/null)
+  realpath "$b"
+}
+
+# bench_first_bin BINS: the path of the first of BINS ("name=path ..."); build/pmutop is built
+# when it is not there.
+bench_first_bin() {
+  local first=${1%% *}
+  first=${first#*=}
+  [ -x "$first" ] || bash scripts/build.sh >/dev/null
+  echo "$first"
+}
+
+# bench_need TOOL WHY [STATUS]: ends the benchmark with WHY (exit STATUS, default 1) when TOOL is
+# not on PATH.
+bench_need() {
+  command -v "$1" >/dev/null || { echo "$2" >&2; exit "${3:-1}"; }
+}
+
+# bench_min_secs SECS: ends the benchmark (exit 2) when its rounds of SECS are under 4 s.
+bench_min_secs() {
+  [ "$1" -ge 4 ] || { echo "rounds need at least 4 s" >&2; exit 2; }
+}
 
 cpu_ns() { # on-CPU time of a process and its threads, ns (schedstat)
   local pid=$1 total=0

@@ -9,7 +9,8 @@ set -u
 TICKS=${1:-10}
 MS=${2:-300}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${PMUTOP_BIN:-$ROOT/build/pmutop}
+source "$ROOT/bench/lib.sh"
+BIN=$(bench_bin)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 

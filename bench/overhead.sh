@@ -13,22 +13,20 @@
 # 0.5 s warm-up and 1.5 s before the end. See bench/README.md for recorded figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 secs=${1:-30}
 intervals=${2:-"1000 100 10"}
 formats=${3:-"csv json"}
 rounds=${4:-3}
 bins=${PMUTOP_BINS:-"pmutop=${PMUTOP_BIN:-./build/pmutop}"}
-first_bin=${bins%% *}
-first_bin=${first_bin#*=}
-[ -x "$first_bin" ] || bash scripts/build.sh >/dev/null
-command -v perf >/dev/null || { echo "perf is not installed (apt-get install linux-perf)"; exit 1; }
-[ "$secs" -ge 4 ] || { echo "rounds need at least 4 s"; exit 2; }
+first_bin=$(bench_first_bin "$bins")
+bench_need perf "perf is not installed (apt-get install linux-perf)"
+bench_min_secs "$secs"
 # the sw mode's events, as perf stat spells them
 events="cpu-clock,context-switches,cpu-migrations,page-faults"
 perf_events="$events"
 if perf stat -a -e msr/tsc/ true >/dev/null 2>&1; then perf_events="$events,msr/tsc/"; fi
 
-source bench/lib.sh # (the working directory is the repository)
 
 round() { # INTERVAL_MS FORMAT: one line per binary into $tmp/ratios
   local ms=$1 fmt=$2 pfmt=(-x,)

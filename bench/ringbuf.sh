@@ -11,14 +11,13 @@
 # usage: bench/ringbuf.sh [SECONDS_PER_ROUND [ROUNDS [PERIODS]]]   defaults: 10, 3, "1ms" (below 1 ms is refused for now)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 secs=${1:-10}
 rounds=${2:-3}
 periods=${3:-"1ms"}
-bin=${PMUTOP_BIN:-./build/pmutop}
-[ "$secs" -ge 4 ] || { echo "rounds need at least 4 s"; exit 2; }
-command -v jq >/dev/null || { echo "jq is needed" >&2; exit 1; }
-[ -x "$bin" ] || bash scripts/build.sh >/dev/null
-source bench/lib.sh # (the working directory is the repository)
+bin=$(bench_bin)
+bench_min_secs "$secs"
+bench_need jq "jq is needed"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 hz=$(getconf CLK_TCK)

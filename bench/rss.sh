@@ -8,13 +8,13 @@
 # A peer that is not installed is left out (htop: apt-get install htop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 secs=${1:-5}
 rounds=${2:-3}
 shift $(($# > 2 ? 2 : $#))
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(-i 1000)
-bin=$(realpath "${PMUTOP_BIN:-./build/pmutop}")
-[ -x "$bin" ] || bash scripts/build.sh >/dev/null
+bin=$(bench_bin)
 sock=pmutop-rss-$$
 names=()
 cleanup() { for n in "${names[@]}"; do tmux -L "$sock-$n" kill-server 2>/dev/null || true; done; }

@@ -8,13 +8,13 @@
 #   PMUTOP_BIN=path   the binary (default ./build/pmutop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 counts=${1:-"64 256 1024 4096"}
 a=${2:-2}
 b=${3:-4}
-bin=${PMUTOP_BIN:-./build/pmutop}
-command -v valgrind >/dev/null || { echo "valgrind is not installed"; exit 1; }
+bin=$(bench_bin)
+bench_need valgrind "valgrind is not installed"
 [ "$b" -gt "$a" ] || { echo "B must be larger than A"; exit 2; }
-[ -x "$bin" ] || bash scripts/build.sh >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

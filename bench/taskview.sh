@@ -12,13 +12,12 @@
 # tasks pmutop counted at the end (its perf descriptors / 3). See bench/README.md for figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
 secs=${1:-30}
 ntasks=${2:-200}
-bin=$(realpath "${PMUTOP_BIN:-./build/pmutop}")
-[ -x "$bin" ] || bash scripts/build.sh >/dev/null
-command -v perf >/dev/null || { echo "perf is not installed (apt-get install linux-perf)"; exit 1; }
-command -v tmux >/dev/null || { echo "tmux is not installed"; exit 1; }
-source bench/lib.sh # (the working directory is the repository)
+bin=$(bench_bin)
+bench_need perf "perf is not installed (apt-get install linux-perf)"
+bench_need tmux "tmux is not installed"
 ev=cpu-clock,context-switches,page-faults
 sock=pmutop-bench-$$
 tmp=$(mktemp -d)

@@ -100,6 +100,10 @@ enum procstat_field {
  * caller clears; CPUs that are offline have no line). Returns the number of CPU lines stored. */
 int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want, uint64_t *out,
 		       bool *seen);
+/* Reads @root + "/proc/stat" (root "" or NULL is the live system) and parses it as
+ * procirq_stat_parse() does. Returns the number of CPU lines stored, or -1 with a message. */
+int procirq_stat_read(const char *root, int ncpu, const bool *want, uint64_t *out, bool *seen,
+		      char *err, size_t errlen);
 
 /* Reads @root + "/sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq" (kHz).
  * Returns 0, or -1 with a cause (no cpufreq driver, CPU offline, bad content). */

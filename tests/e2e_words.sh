@@ -56,6 +56,12 @@ for w in "default 8M quick, 64M full" "a quarter of memory and of the address sp
 	check "probe cache --help lacks '$w'" grep -qF "$w" <(tr '\n' ' ' <"$T_TMP/probe" | sed 's/  */ /g')
 done
 
+# --error: --help and the man page say what a summed row gets, as README's Error bars do (its CPUs'
+# variances added, the CPUs taken as independent)
+check "README: summed rows' intervals" grep -q "the CPUs' estimates are taken as independent" "$README"
+check "--help: --error on a summed row" grep -qE -- "--error .*a summed row .* adds its CPUs' variances, taken as independent" "$T_TMP/help"
+check "man page: --error on a summed row" grep -qF -- "a summed row (--per-core, --per-socket, ..., a task, a cgroup, the all row) adds its CPUs' variances, taken as independent" "$T_TMP/man.txt"
+
 # :help on the screen: :offcore's response= and the views of the README's ":view NAME" row
 views=$(grep -E '^\| `view NAME` ' "$README" | sed 's/^| `view NAME` | //; s/ |$//')
 source "$(dirname "$0")/tmuxlib.sh"

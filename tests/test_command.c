@@ -6,6 +6,7 @@
 #include "keys.h"
 #include "paths.h"
 #include "ui.h"
+#include <ctype.h>
 #include <locale.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -596,6 +597,78 @@ static void test_keys(void)
 	keys_map_free(&km);
 }
 
+/* True when @word stands in @text as a word of its own (no letter, digit or '%' on either
+ * side: "cpu" is not in "cpu%"). */
+static bool has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = text; (p = strstr(p, word)); p++) {
+		bool before = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '%');
+		if (before && !(isalnum((unsigned char)p[n]) || p[n] == '%'))
+			return true;
+	}
+	return false;
+}
+
+/* Every word :sort accepts is in its usage or help: the words are the literals its handler
+ * (exec_sort in ui/cmd-sort.c) compares its argument with, and the suffixes it strips. */
+static void test_sort_help(void)
+{
+	char path[1024], text[1 << 16], err[256];
+	snprintf(path, sizeof(path), "%s/ui/cmd-sort.c", harness_src());
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL, "%s", path);
+	if (!f)
+		return;
+	size_t len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	char *body = strstr(text, "static int exec_sort(");
+	char *end = body ? strstr(body, "\n}\n") : NULL;
+	CHECK(body && end, "%s: no exec_sort", path);
+	if (!body || !end)
+		return;
+	*end = '\0';
+	char **lines = command_help_for("sort", err, sizeof(err));
+	CHECK(lines && lines[0] && lines[1], "help for sort: %s", err);
+	if (!lines || !lines[0] || !lines[1])
+		return;
+	char help[1024];
+	snprintf(help, sizeof(help), "%s %s", lines[0], lines[1]);
+	command_free_words(-1, lines);
+	int words = 0, suffixes = 0;
+	/* strcmp(NAME, "word") */
+	for (char *p = body; (p = strstr(p, "strcmp(")); p++) {
+		char *q = strchr(p, '"'), *close = strchr(p, ')');
+		if (!q || !close || q > close)
+			continue;
+		char *qe = strchr(q + 1, '"');
+		if (!qe)
+			break;
+		char word[64];
+		snprintf(word, sizeof(word), "%.*s", (int)(qe - q - 1), q + 1);
+		CHECK(has_word(help, word), ":sort accepts \"%s\", its help does not say so: %s",
+		      word, help);
+		words++;
+	}
+	/* name[len - 1] == '+': a suffix of COLUMN */
+	for (char *p = body; (p = strstr(p, "[len - 1] == '")); p++) {
+		char c = p[14], a[16];
+		snprintf(a, sizeof(a), "COLUMN%c", c);
+		bool said = strstr(help, a) != NULL;
+		if (!said) { /* in the usage's bracket: COLUMN[+|-] */
+			char *br = strstr(help, "COLUMN[");
+			char *be = br ? strchr(br, ']') : NULL;
+			said = br && be && memchr(br, c, (size_t)(be - br));
+		}
+		CHECK(said, ":sort accepts COLUMN%c, its help does not say so: %s", c, help);
+		suffixes++;
+	}
+	/* next, prev, cpu, run%, cpu%; + and - */
+	CHECK(words >= 5 && suffixes >= 2, "exec_sort compares with %d words, %d suffixes", words,
+	      suffixes);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -604,6 +677,7 @@ int main(void)
 	test_execute();
 	test_screen_table();
 	test_readme();
+	test_sort_help();
 	test_rc();
 	test_startup();
 	test_keys();

@@ -9,6 +9,9 @@
 #include "watch.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static struct app_ctx app; /* large: static */
 
@@ -257,8 +260,73 @@ static void test_names_change(void)
 	guard_free(g);
 }
 
+/* Writes @text as <root>/proc/stat. */
+static void write_stat(const char *root, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/proc/stat", root);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL, "%s", path);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The busy fractions between two reads of a /proc/stat fixture: busy is user + nice + system +
+ * irq + softirq, the total adds idle, iowait and steal (top's %Cpu: us+ni+sy+hi+si of all). */
+static void test_procstat(void)
+{
+	char root[] = "/tmp/pmutop-guard-XXXXXX", dir[600];
+	CHECK(mkdtemp(root) != NULL, "mkdtemp");
+	snprintf(dir, sizeof(dir), "%s/proc", root);
+	CHECK(mkdir(dir, 0700) == 0, "%s", dir);
+	struct guard_procstat ps = {0};
+	int cpus[] = {0, 1, 3, 5}; /* 5: no line */
+	double frac[4];
+	write_stat(root, "cpu  0 0 0 0 0 0 0 0 0 0\n"
+			 "cpu0 100 0 100 700 100 0 0 0 0 0\n"
+			 "cpu1 10 10 10 10 10 10 10 10 0 0\n"
+			 "cpu3 50 0 0 50 0 0 0 0 0 0\n"
+			 "intr 1 2 3\n");
+	CHECK_INT(guard_procstat_read(&ps, root, cpus, 4, frac), 0);
+	for (int i = 0; i < 4; i++) /* a first read has no interval */
+		CHECK(isnan(frac[i]), "first read: frac[%d] = %g", i, frac[i]);
+	/* cpu0: +30 user +10 system +40 idle +20 iowait: 40 of 100 busy
+	 * cpu1: +5 nice +5 irq +5 softirq +5 steal: 15 of 20
+	 * cpu3: nothing counted: no fraction (the total did not move) */
+	write_stat(root, "cpu  0 0 0 0 0 0 0 0 0 0\n"
+			 "cpu0 130 0 110 740 120 0 0 0 0 0\n"
+			 "cpu1 10 15 10 10 10 15 15 15 0 0\n"
+			 "cpu3 50 0 0 50 0 0 0 0 0 0\n"
+			 "intr 1 2 3\n");
+	CHECK_INT(guard_procstat_read(&ps, root, cpus, 4, frac), 0);
+	CHECK_NEAR(frac[0], 0.40, 1e-12);
+	CHECK_NEAR(frac[1], 0.75, 1e-12);
+	CHECK(isnan(frac[2]), "cpu3 idle clock: %g", frac[2]);
+	CHECK(isnan(frac[3]), "cpu5 without a line: %g", frac[3]);
+	/* a CPU gone offline has no line: no fraction; the others go on */
+	write_stat(root, "cpu  0 0 0 0 0 0 0 0 0 0\n"
+			 "cpu0 230 0 110 740 120 0 0 0 0 0\n"
+			 "intr 1 2 3\n");
+	CHECK_INT(guard_procstat_read(&ps, root, cpus, 4, frac), 0);
+	CHECK_NEAR(frac[0], 1.0, 1e-12);
+	CHECK(isnan(frac[1]), "cpu1 offline: %g", frac[1]);
+	/* no file: -1, nothing filled */
+	char path[600];
+	snprintf(path, sizeof(path), "%s/proc/stat", root);
+	unlink(path);
+	frac[0] = 0;
+	CHECK_INT(guard_procstat_read(&ps, root, cpus, 4, frac), -1);
+	CHECK(isnan(frac[0]), "no file: %g", frac[0]);
+	rmdir(dir);
+	rmdir(root);
+	guard_procstat_free(&ps);
+}
+
 int main(void)
 {
+	test_procstat();
 	test_limits();
 	test_names_change();
 	test_shapes();

@@ -3,8 +3,11 @@
 #include "harness.h"
 #include "procirq.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
+#include <unistd.h>
 
 static char root_buf[4096];
 
@@ -366,7 +369,7 @@ static void check_stat(void)
 	}
 }
 
-/* The live /proc/stat, parsed here and by sscanf (what the perf backend does today). */
+/* The live /proc/stat, parsed here and by sscanf. */
 static void check_stat_live(void)
 {
 	static char text[1 << 20];
@@ -401,10 +404,121 @@ static void check_stat_live(void)
 	CHECK(n == lines && n > 0, "%d lines parsed, sscanf finds %d", n, lines);
 }
 
+/* One read of the live /proc/stat against the kernel's own sum line ("cpu ": all CPUs, printed
+ * just before the cpuN lines). The cpuN lines never add up to more (each line's ticks are
+ * truncated, hence one tick of slack per line), nor to less while every configured CPU has a
+ * line (a CPU gone offline keeps its times in the sum line only). Returns 1 within the bounds, 0
+ * outside (@why says where), -1 when the file cannot be read. */
+static int stat_sum_line(char *why, size_t whylen)
+{
+	static char text[1 << 20];
+	enum { MAXC = 1024 };
+	static uint64_t out[MAXC * PROCSTAT_FIELDS];
+	static bool seen[MAXC];
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f)
+		return -1;
+	size_t len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	memset(seen, 0, sizeof(seen));
+	int n = procirq_stat_parse(text, len, MAXC, NULL, out, seen);
+	unsigned long long sum[8] = {0};
+	if (n < 1 || sscanf(text, "cpu  %llu %llu %llu %llu %llu %llu %llu %llu", &sum[0], &sum[1],
+			    &sum[2], &sum[3], &sum[4], &sum[5], &sum[6], &sum[7]) != 8) {
+		snprintf(why, whylen, "%d cpuN lines; the sum line: %.60s", n, text);
+		return 0;
+	}
+	bool all = n == sysconf(_SC_NPROCESSORS_CONF);
+	for (int k = 0; k < 8; k++) {
+		unsigned long long add = 0;
+		for (int c = 0; c < MAXC; c++)
+			add += seen[c] ? out[c * PROCSTAT_FIELDS + k] : 0;
+		if (add > sum[k] + (unsigned)n || (all && add + (unsigned)n < sum[k])) {
+			snprintf(why, whylen,
+				 "field %d: the %d cpuN lines add %llu, the sum line %llu", k, n,
+				 add, sum[k]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* The kernel reads the CPUs' times twice while it prints the file (the sum line, then each CPU's
+ * line): on a loaded machine a tick can land between, so up to 5 reads, one within the bounds. */
+static void check_stat_sum_line(void)
+{
+	char why[160] = "";
+	int rc = 0;
+	for (int i = 0; i < 5 && rc == 0; i++)
+		rc = stat_sum_line(why, sizeof(why));
+	if (rc < 0) {
+		SKIP("/proc/stat not readable");
+		return;
+	}
+	CHECK(rc == 1, "5 reads of /proc/stat, none within one tick a line of its sum line: %s",
+	      why);
+}
+
+/* Seconds from /proc/uptime (time since boot, suspend included), or NAN. */
+static double uptime_s(void)
+{
+	double up = NAN;
+	FILE *f = fopen("/proc/uptime", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &up) != 1)
+			up = NAN;
+		fclose(f);
+	}
+	return up;
+}
+
+/* The live /proc/stat, read by procirq_stat_read, against the clocks: a CPU's fields are the
+ * time it has been online in USER_HZ ticks (getconf CLK_TCK). No CPU has more than /proc/uptime;
+ * the one online longest has at least 90 % of CLOCK_MONOTONIC since boot (which stops in
+ * suspend, as the CPU times do; uptime does not). */
+static void check_stat_clock(void)
+{
+	enum { MAXC = 1024 };
+	static uint64_t out[MAXC * PROCSTAT_FIELDS];
+	static bool seen[MAXC];
+	char err[256] = "";
+	long hz = sysconf(_SC_CLK_TCK);
+	struct timespec mono;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	int n = procirq_stat_read(NULL, MAXC, NULL, out, seen, err, sizeof(err));
+	double up = uptime_s();
+	if (n < 0 || isnan(up) || hz <= 0) {
+		SKIP("/proc/stat or /proc/uptime not readable here: %s", err);
+		return;
+	}
+	CHECK(n > 0, "no cpuN line in /proc/stat");
+	double most = 0, mono_s = (double)mono.tv_sec + mono.tv_nsec / 1e9;
+	for (int c = 0; c < MAXC; c++) {
+		if (!seen[c])
+			continue;
+		uint64_t ticks = 0;
+		for (int k = 0; k < PROCSTAT_FIELDS; k++)
+			ticks += out[c * PROCSTAT_FIELDS + k];
+		double t = (double)ticks / (double)hz;
+		CHECK(t <= up + 2.0 / (double)hz, "cpu%d: %.2f s of times, uptime %.2f s", c, t,
+		      up);
+		most = t > most ? t : most;
+	}
+	CHECK(most >= 0.9 * mono_s, "the CPU online longest: %.2f s of times, %.2f s since boot",
+	      most, mono_s);
+	/* the root is a prefix: a tree without proc/stat is an error that names the file */
+	CHECK(procirq_stat_read("/nonexistent", MAXC, NULL, out, seen, err, sizeof(err)) == -1 &&
+		  strstr(err, "/nonexistent/proc/stat"),
+	      "missing file: %s", err);
+}
+
 int main(void)
 {
 	check_stat();
 	check_stat_live();
+	check_stat_sum_line();
+	check_stat_clock();
 	check_layouts();
 	check_rows();
 	check_parse();

@@ -434,6 +434,27 @@ static const struct {
      HDR
      "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\"},{\"name\":\"a\"}]}\n",
      "lists event 'a' twice"},
+    /* each list's members: objects, with what they need, named by their place */
+    {__LINE__, HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\"},3]}\n",
+     "bad.jsonl:2: event 2 of mode 'x' must be an object"},
+    {__LINE__, HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"\"}]}\n",
+     "bad.jsonl:2: event 1 has an empty name"},
+    {__LINE__,
+     HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\"}],\"metrics\":["
+	 "{\"name\":\"m\",\"formula\":\"a\"},[]]}\n",
+     "bad.jsonl:2: metric 2 of mode 'x' must be an object"},
+    {__LINE__,
+     HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\"}],\"metrics\":["
+	 "{\"name\":\"m\",\"formula\":\"\"}]}\n",
+     "bad.jsonl:2: metric 1 of mode 'x' needs a name and a formula"},
+    {__LINE__,
+     HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\"}],\"metrics\":["
+	 "{\"formula\":\"a\"}]}\n",
+     "metric 1 has no \"name\""},
+    {__LINE__,
+     HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\"}],\"metrics\":"
+	 "{}}\n",
+     "bad.jsonl:2: mode 'x': \"metrics\" must be a list of at most"},
     {__LINE__,
      HDR "{\"type\":\"mode\",\"t\":0,\"name\":\"x\",\"events\":[{\"name\":\"a\",\"encoding\":{"
 	 "\"type\":0,\"config\":\"zz\"}}]}\n",

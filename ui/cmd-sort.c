@@ -90,13 +90,14 @@ static int exec_spark(const struct command_ctx *ctx, int argc, char **argv, char
 
 const struct command ui_cmd_sort_entry = {
     .name = "sort",
-    .usage = "sort COLUMN|next|prev",
+    .usage = "sort COLUMN[+|-]|next|prev",
     .min_args = 1,
     .max_args = 1,
     .args = {ARG_COLUMN},
     .flags = COMMAND_SCREEN,
     .exec = exec_sort,
-    .help = "sort the table by COLUMN (again: reverse the order)",
+    .help = "sort by COLUMN, largest first (COLUMN+ smallest); cpu: the rows' order; "
+	    "task view: run%, cpu%",
 };
 
 const struct command ui_cmd_spark_entry = {

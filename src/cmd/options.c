@@ -76,6 +76,16 @@ static int parse_double(const char *text, double lo, double hi, const char *what
 
 /* The handlers of the options a plain field cannot take: (options, argument, err, errlen). */
 #define HANDLER(name) static int name(struct options *o, const char *arg, char *err, size_t errlen)
+/* A handler that parses a whole number from @lo to @hi into o->@field (left as it was on error). */
+#define LONG_HANDLER(name, what, lo, hi, field)                                                    \
+	HANDLER(name)                                                                              \
+	{                                                                                          \
+		long v;                                                                            \
+		int rc = parse_long(arg, lo, hi, what, &v, err, errlen);                           \
+		if (rc == 0)                                                                       \
+			o->field = v;                                                              \
+		return rc;                                                                         \
+	}
 
 HANDLER(apply_iterations)
 {
@@ -142,42 +152,18 @@ static void row_help(const struct option_def *d, char *buf, size_t len)
 	}
 }
 
-HANDLER(apply_sim_cpus)
-{
-	long v;
-	int rc = parse_long(arg, 1, 4096, "--sim-cpus", &v, err, errlen);
-	o->sim.ncpus = rc ? o->sim.ncpus : (int)v;
-	return rc;
-}
+LONG_HANDLER(apply_sim_cpus, "--sim-cpus", 1, 4096, sim.ncpus)
 
-HANDLER(apply_seed)
-{
-	long v;
-	int rc = parse_long(arg, 0, LONG_MAX, "--seed", &v, err, errlen);
-	o->sim.seed = rc ? o->sim.seed : (uint64_t)v;
-	return rc;
-}
+LONG_HANDLER(apply_seed, "--seed", 0, LONG_MAX, sim.seed)
 
-HANDLER(apply_sim_width)
-{
-	long v;
-	int rc = parse_long(arg, 16, 64, "--sim-width", &v, err, errlen);
-	o->sim.counter_bits = rc ? o->sim.counter_bits : (unsigned)v;
-	return rc;
-}
+LONG_HANDLER(apply_sim_width, "--sim-width", 16, 64, sim.counter_bits)
 
 HANDLER(apply_sim_mux)
 {
 	return parse_double(arg, 0.01, 1.0, "--sim-mux", &o->sim.mux_fraction, err, errlen);
 }
 
-HANDLER(apply_sim_fail)
-{
-	long v;
-	int rc = parse_long(arg, 0, 1000, "--sim-fail-event", &v, err, errlen);
-	o->sim.fail_event = rc ? o->sim.fail_event : (int)v;
-	return rc;
-}
+LONG_HANDLER(apply_sim_fail, "--sim-fail-event", 0, 1000, sim.fail_event)
 
 HANDLER(apply_sim_offline)
 {
@@ -227,29 +213,11 @@ HANDLER(apply_sim_shift)
 	return 0;
 }
 
-HANDLER(apply_sim_tasks)
-{
-	long v;
-	int rc = parse_long(arg, 1, 4096, "--sim-tasks", &v, err, errlen);
-	o->sim.tasks = rc ? o->sim.tasks : (int)v;
-	return rc;
-}
+LONG_HANDLER(apply_sim_tasks, "--sim-tasks", 1, 4096, sim.tasks)
 
-HANDLER(apply_tasks_top)
-{
-	long v;
-	int rc = parse_long(arg, 1, 256, "--tasks-top", &v, err, errlen);
-	o->tasks_top = rc ? o->tasks_top : (int)v;
-	return rc;
-}
+LONG_HANDLER(apply_tasks_top, "--tasks-top", 1, 256, tasks_top)
 
-HANDLER(apply_sim_task_churn)
-{
-	long v;
-	int rc = parse_long(arg, 0, 4096, "--sim-task-churn", &v, err, errlen);
-	o->sim.task_churn = rc ? o->sim.task_churn : (int)v;
-	return rc;
-}
+LONG_HANDLER(apply_sim_task_churn, "--sim-task-churn", 0, 4096, sim.task_churn)
 
 HANDLER(apply_list_events)
 {
@@ -269,13 +237,7 @@ HANDLER(apply_record_max)
 	return 0;
 }
 
-HANDLER(apply_record_keep)
-{
-	long v;
-	int rc = parse_long(arg, 1, 1000, "--record-keep", &v, err, errlen);
-	o->record_keep = rc ? o->record_keep : (unsigned)v;
-	return rc;
-}
+LONG_HANDLER(apply_record_keep, "--record-keep", 1, 1000, record_keep)
 
 HANDLER(apply_speed) { return parse_double(arg, 0.5, 16, "--speed", &o->speed, err, errlen); }
 
@@ -319,13 +281,7 @@ HANDLER(apply_sample_path)
 	return 0;
 }
 
-HANDLER(apply_pin)
-{
-	long v;
-	int rc = parse_long(arg, 0, 4095, "--pin", &v, err, errlen);
-	o->pin_cpu = rc ? o->pin_cpu : (int)v;
-	return rc;
-}
+LONG_HANDLER(apply_pin, "--pin", 0, 4095, pin_cpu)
 
 HANDLER(apply_refresh)
 {
@@ -633,7 +589,9 @@ static const struct option_def option_table[] = {
      .show = setting_attrib_show,
      .set_help = "on: attribution columns (switches, irqs, SMIs, MHz, task)"},
     {"error", LONG_ONLY, NULL,
-     "error bars: each scaled or rotated value's 95 % interval (1.32+-0.04), 0 when counted whole",
+     "error bars: each scaled or rotated value's 95 % interval (1.32+-0.04), 0 when counted whole; "
+     "a summed row (--per-core, --per-socket, ..., a task, a cgroup, the all row) adds its CPUs' "
+     "variances, taken as independent, and propagates its metrics from the summed counts",
      OPTION_CLI | OPTION_SET, FLAG(error), .complete = "on off", .set = setting_error_set,
      .show = setting_error_show,
      .set_help = "on: each value's 95 % interval from its multiplexing (value+-half-width)"},

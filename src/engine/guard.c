@@ -2,8 +2,8 @@
 /* guard.c: the validity guard: impossible rates, zeros on busy CPUs, identical and frozen counts.
  */
 #include "guard.h"
+#include "procirq.h"
 #include "textutil.h"
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,41 +533,39 @@ void guard_line(const struct guard *g, char *out, size_t len)
 int guard_procstat_read(struct guard_procstat *p, const char *root, const int *cpus, int ncpus,
 			double *frac)
 {
-	for (int i = 0; i < ncpus; i++)
+	int ncpu = 1; /* the CPUs asked for are below it */
+	for (int i = 0; i < ncpus; i++) {
 		frac[i] = NAN;
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/proc/stat", root ? root : "");
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	char line[1024];
-	while (fgets(line, sizeof(line), f)) {
-		int cpu;
-		unsigned long long v[10] = {0};
-		if (strncmp(line, "cpu", 3) != 0 || !isdigit((unsigned char)line[3]))
+		if (cpus[i] >= 0 && cpus[i] <= 65535 && cpus[i] + 1 > ncpu)
+			ncpu = cpus[i] + 1;
+	}
+	if (ncpu > p->n) {
+		uint64_t *b = realloc(p->busy, sizeof(uint64_t) * (size_t)ncpu);
+		if (!b)
+			return -1;
+		p->busy = b;
+		uint64_t *t = realloc(p->total, sizeof(uint64_t) * (size_t)ncpu);
+		if (!t)
+			return -1;
+		p->total = t;
+		for (int k = p->n; k < ncpu; k++)
+			p->busy[k] = p->total[k] = 0;
+		p->n = ncpu;
+	}
+	uint64_t *v = calloc((size_t)ncpu * PROCSTAT_FIELDS, sizeof(uint64_t));
+	bool *seen = calloc((size_t)ncpu, sizeof(bool));
+	int rc = v && seen ? procirq_stat_read(root, ncpu, NULL, v, seen, NULL, 0) : -1;
+	for (int cpu = 0; rc >= 0 && cpu < ncpu; cpu++) {
+		if (!seen[cpu])
 			continue;
-		int n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
-			       &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-		if (n < 5 || cpu < 0 || cpu > 65535)
-			continue;
-		if (cpu >= p->n) {
-			int nn = cpu + 1;
-			uint64_t *b = realloc(p->busy, sizeof(uint64_t) * (size_t)nn);
-			if (!b)
-				break;
-			p->busy = b;
-			uint64_t *t = realloc(p->total, sizeof(uint64_t) * (size_t)nn);
-			if (!t)
-				break;
-			p->total = t;
-			for (int k = p->n; k < nn; k++)
-				p->busy[k] = p->total[k] = 0;
-			p->n = nn;
-		}
-		/* user nice system idle iowait irq softirq steal: busy is all but idle and
-		 * iowait (steal is time the host ran something else: not busy here) */
-		uint64_t total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
-		uint64_t busy = v[0] + v[1] + v[2] + v[5] + v[6];
+		const uint64_t *f = &v[(size_t)cpu * PROCSTAT_FIELDS];
+		/* busy is all but idle and iowait (steal is time the host ran something else: not
+		 * busy here) */
+		uint64_t total = 0;
+		for (int k = 0; k < PROCSTAT_FIELDS; k++)
+			total += f[k];
+		uint64_t busy = f[PROCSTAT_USER] + f[PROCSTAT_NICE] + f[PROCSTAT_SYSTEM] +
+				f[PROCSTAT_IRQ] + f[PROCSTAT_SOFTIRQ];
 		for (int i = 0; i < ncpus; i++) {
 			if (cpus[i] != cpu || !p->total[cpu] || total <= p->total[cpu] ||
 			    busy < p->busy[cpu])
@@ -577,8 +575,9 @@ int guard_procstat_read(struct guard_procstat *p, const char *root, const int *c
 		p->busy[cpu] = busy;
 		p->total[cpu] = total;
 	}
-	fclose(f);
-	return 0;
+	free(v);
+	free(seen);
+	return rc < 0 ? -1 : 0;
 }
 
 void guard_procstat_free(struct guard_procstat *p)
