@@ -16,7 +16,9 @@ fi
 check "pmutop is not linked against libbpf, libelf or libz (ldd)" \
 	bash -c "! ldd '$BIN' | grep -qE 'libbpf|libelf|libz\\.'"
 
-tmux_open 160 40
+# a tall pane: every other program holding perf events on this machine is listed too, and
+# 40 lines did not reach the screen's own rows when another pmutop held 100 events
+tmux_open 160 400
 start --no-rc -m sw -i 200
 pid=$(pgrep -n -P "$("${TM[@]}" display-message -p '#{pane_pid}')")
 check "the screen runs (pid $pid)" test -n "$pid"
