@@ -57,8 +57,6 @@ struct proc_source {
 
 static uint64_t monotonic_ns(void);
 
-#define THR_EPS 16 /* throttling episodes a row holds between ticks (more merge into the last) */
-
 /* A row's samples drained from its ring and not yet read as ticks: a circular queue. */
 struct sample_queue {
 	size_t cap, head, len;
@@ -76,8 +74,8 @@ struct sample_queue {
 	struct thr_ep {
 		uint64_t start, end; /* ns; end UINT64_MAX while it lasts */
 		bool counted;	     /* counted in throttles[] */
-	} ep[THR_EPS];
-	int nep;
+	} * ep;			     /* [cap + 2]: the kernel writes a sample at each THROTTLE */
+	size_t nep;
 	uint64_t thr_upto; /* throttled time is counted through this time (ns) */
 	uint64_t drain_t;  /* when the ring was last drained (ns) */
 };
@@ -496,6 +494,7 @@ static void perf_close(struct backend *b)
 			free(p->queue[r].c);
 			free(p->queue[r].last);
 			free(p->queue[r].last_present);
+			free(p->queue[r].ep);
 		}
 	free(p->queue);
 	free(p->rings);
@@ -589,7 +588,8 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 		q->c = calloc(cap * (size_t)(n ? n : 1), sizeof(*q->c));
 		q->last = calloc((size_t)(n ? n : 1), sizeof(*q->last));
 		q->last_present = calloc((size_t)(n ? n : 1), sizeof(bool));
-		if (!q->t || !q->lost || !q->c || !q->last || !q->last_present)
+		q->ep = calloc(cap + 2, sizeof(*q->ep));
+		if (!q->t || !q->lost || !q->c || !q->last || !q->last_present || !q->ep)
 			return -1;
 	}
 	/* a read() of a group carries the leader too */
@@ -677,13 +677,13 @@ static void on_throttle(void *ctx, uint64_t t, bool on)
 	if (on) {
 		if (last && last->end == UINT64_MAX)
 			return;
-		if (q->nep == THR_EPS) /* full: the last one lasts on */
+		if (q->nep == q->cap + 2) /* full (never: a sample follows each): it lasts on */
 			last->end = UINT64_MAX;
 		else
 			q->ep[q->nep++] = (struct thr_ep){t, UINT64_MAX, false};
 	} else if (last && last->end == UINT64_MAX) {
 		last->end = t > last->start ? t : last->start;
-	} else if (q->nep < THR_EPS && t > q->thr_upto) {
+	} else if (q->nep < q->cap + 2 && t > q->thr_upto) {
 		q->ep[q->nep++] = (struct thr_ep){q->thr_upto, t, false};
 	}
 }
@@ -698,7 +698,7 @@ static bool thr_open(const struct sample_queue *q)
 static uint64_t thr_overlap(const struct sample_queue *q, uint64_t a, uint64_t b)
 {
 	uint64_t sum = 0;
-	for (int i = 0; i < q->nep; i++) {
+	for (size_t i = 0; i < q->nep; i++) {
 		uint64_t s = q->ep[i].start > a ? q->ep[i].start : a;
 		uint64_t e = q->ep[i].end < b ? q->ep[i].end : b;
 		if (e > s)
@@ -716,8 +716,8 @@ static void thr_account(struct perf_priv *p, int r, uint64_t t)
 		p->throttled_ns[r] += thr_overlap(q, q->thr_upto, t);
 		q->thr_upto = t;
 	}
-	int k = 0;
-	for (int i = 0; i < q->nep; i++) {
+	size_t k = 0;
+	for (size_t i = 0; i < q->nep; i++) {
 		struct thr_ep *e = &q->ep[i];
 		if (!e->counted && e->start <= q->thr_upto) {
 			e->counted = true;
@@ -1167,8 +1167,8 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 			q->last_t = *t_ns;
 			/* throttling counts from here: what ended before is dropped */
 			q->thr_upto = *t_ns;
-			int k = 0;
-			for (int i = 0; i < q->nep; i++)
+			size_t k = 0;
+			for (size_t i = 0; i < q->nep; i++)
 				if (q->ep[i].end > *t_ns)
 					q->ep[k++] = q->ep[i];
 			q->nep = k;
