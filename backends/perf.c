@@ -774,7 +774,8 @@ static int perf_queued(struct backend *b)
 		}
 		if (row->groups[0].leader_fd < 0)
 			continue;
-		if (p->queue[r].len == 0 && most >= 2) {
+		/* a read() of a throttled group would make the kernel count its throttled time */
+		if (p->queue[r].len == 0 && most >= 2 && !thr_open(&p->queue[r])) {
 			struct raw_count tmp[n ? n : 1];
 			bool pr[n ? n : 1];
 			if (read_group(p, &row->groups[0], tmp, pr) < 0) {

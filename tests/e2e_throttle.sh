@@ -46,11 +46,17 @@ check "$N records" jqs "$T/thr.json" "length == $N"
 # every tick it runs (over 30 % of the time in every window measured here)
 check "every CPU throttled in every window (> 30 %), episodes counted" jqs "$T/thr.json" \
 	'all(.[]; .interval_ms as $iv | all(.cpus[]; .throttles > 0 and .throttled_ms > 0.3 * $iv))'
-# The kernel's own count: cpu-clock stopped while throttled, so interval - cpu-clock is the time
-# throttled. Measured here: within 2.5 % of the interval per CPU and window (interpolation at the
-# window's edges: a sample a period apart); the test allows 5 %.
-check "per CPU and window: interval - cpu-clock = throttled_ms (5 % of the interval)" jqs "$T/thr.json" \
-	'all(.[]; .interval_ms as $iv | all(.cpus[]; (($iv - .events.c.value / 1e6) - .throttled_ms | fabs) < 0.05 * $iv))'
+# The kernel's own count: cpu-clock stops while throttled, so interval - cpu-clock is the time
+# throttled. Measured here alone: within 1.5 % of the interval per CPU and window (interpolation
+# at the window's edges, a sample a period apart). The kernel adds throttled time to the count
+# when it updates the stopped event (a reschedule of the CPU's events when another program opens
+# perf events there, a read()): the shortfall is then smaller, by 3-5 % of the interval per CPU
+# on this shared machine with other perf users (a probe of the rings alone saw the same), never
+# larger. Allowed: 5 % above, 10 % below.
+win_ok() { # FILE: per CPU and window, -10 % < (interval - cpu-clock - throttled) / interval < 5 %
+	jqs "$1" 'all(.[]; .interval_ms as $iv | all(.cpus[]; (($iv - .events.c.value / 1e6) - .throttled_ms) / $iv | . < 0.05 and . > -0.10))'
+}
+check "per CPU and window: interval - cpu-clock = throttled_ms (+5 %, -10 % of the interval)" win_ok "$T/thr.json"
 check "self: the totals of the windows" jqs "$T/thr.json" \
 	'(map([.cpus[].throttled_ms] | add) | add) as $s | (.[-1].self.throttled_ms - $s | fabs) < 0.01 and (map([.cpus[].throttles] | add) | add) == .[-1].self.throttles'
 check "nothing lost meanwhile (throttling is not a loss)" jqs "$T/thr.json" 'all(.[]; all(.cpus[]; .lost == 0))'
@@ -64,12 +70,12 @@ csv_check() {
 		END {
 			if (n != 3 * ncpu) { print "  " n " throttled_ms lines, want " 3 * ncpu; exit 1 }
 			for (k in th) {
-				d = iv[k] - c[k] - th[k]; if (d < 0) d = -d
-				if (th[k] <= 0 || d > 0.05 * iv[k]) { print "  " k ": interval " iv[k] " cpu-clock " c[k] " throttled " th[k]; exit 1 }
+				d = (iv[k] - c[k] - th[k]) / iv[k]
+				if (th[k] <= 0 || d >= 0.05 || d <= -0.10) { print "  " k ": interval " iv[k] " cpu-clock " c[k] " throttled " th[k]; exit 1 }
 			}
 		}' "$T/thr.csv"
 }
-check "CSV: throttled_ms per CPU = interval - cpu-clock (5 %)" csv_check
+check "CSV: throttled_ms per CPU = interval - cpu-clock (+5 %, -10 %)" csv_check
 check "text: the status line says throttled" grep -Eq '\| ring late p99 .* throttled [1-9][0-9.]* ms, lost [0-9]+ \|' "$T/thr.txt"
 
 # the flight recordings mark the throttling per CPU
