@@ -610,7 +610,8 @@ static const struct option_def option_table[] = {
     {"sample-path", LONG_ONLY, "ring|read|auto",
      "how --sample counts on the perf source: ring (a cpu-clock leader per CPU writes its "
      "group's counts into an mmap ring, no cross-CPU read), read (a read() of every CPU's group "
-     "per sample), auto (default: ring below 5ms)",
+     "per sample), auto (default: ring below 5ms); on the ring, samples lost and the time the "
+     "kernel throttled each CPU's group (it then counts nothing) are shown per CPU",
      OPTION_CLI, FN(apply_sample_path), .complete = "ring read auto"},
     {"pin", LONG_ONLY, "CPU", "pin pmutop itself to CPU", OPTION_CLI, FN(apply_pin)},
     {"realtime", LONG_ONLY, NULL,
