@@ -59,7 +59,9 @@ struct jitter {
 	int nrows, nevents, nmetrics, ncols; /* ncols = nmetrics + ATTRIB_NCOLS */
 	size_t k;			     /* samples per window */
 	size_t nwin;			     /* samples in the open window */
-	struct series_set win;		     /* [row][col], cap k */
+	double win_end_s;      /* the open window's end (s, the snapshots' clock; 0 unset): the ring
+				* path cuts windows by time */
+	struct series_set win; /* [row][col], cap k */
 	struct jitter_agg *acc;
 	/* the last closed window */
 	struct snapshot agg; /* counts and metrics summed over the window */

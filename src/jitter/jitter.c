@@ -311,6 +311,7 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	}
 	j->thr_ns_total = j->thr_n_total = 0;
 	j->ring = false;
+	j->win_end_s = 0;
 	j->lost_total = 0;
 	j->ring_last_ns = 0;
 	if (!a->value || !a->run_s || !a->counted || !a->scaled || !a->last || !a->offline ||
@@ -843,6 +844,26 @@ static void ring_cadence(struct jitter *j, const struct snapshot *snap)
 	j->ring_last_ns = t;
 }
 
+/* Counts the tick @snap into the open window; whether it closes it. On the sampling ring path a
+ * window closes at the first tick at or after its end time (half a sample period early counts:
+ * the timers jitter), so samples the kernel did not write (a throttled CPU, a timer that fired
+ * late) shorten the window's sample count, never stretch its interval; elsewhere after k ticks.
+ * Window ends follow a grid of refresh intervals; a tick past several ends closes one window. */
+static bool window_full(struct jitter *j, const struct snapshot *snap)
+{
+	j->nwin++;
+	if (j->k <= 1 || !ring_lost(j))
+		return j->nwin >= j->k;
+	double iv = (double)j->app->interval_ms / 1e3, half = (double)app_tick_ns(j->app) / 2e9;
+	if (j->win_end_s <= 0)
+		j->win_end_s = snap->time_s - snap->interval_s + iv;
+	if (snap->time_s < j->win_end_s - half && j->nwin < JITTER_WINDOW_MAX)
+		return false;
+	while (j->win_end_s - half <= snap->time_s)
+		j->win_end_s += iv;
+	return true;
+}
+
 static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
 {
 	struct jitter *j = arg;
@@ -936,7 +957,7 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 			j->thr_ns_tick[r] = thr_ns[r];
 			j->thr_n_tick[r] = thr_n[r];
 		}
-	if (++j->nwin >= j->k)
+	if (window_full(j, snap))
 		close_window(j, snap);
 }
 
