@@ -50,13 +50,18 @@ check "every CPU throttled in every window (> 30 %), episodes counted" jqs "$T/t
 # throttled. Measured here alone: within 1.5 % of the interval per CPU and window (interpolation
 # at the window's edges, a sample a period apart). The kernel adds throttled time to the count
 # when it updates the stopped event (a reschedule of the CPU's events when another program opens
-# perf events there, a read()): the shortfall is then smaller, by 3-5 % of the interval per CPU
-# on this shared machine with other perf users (a probe of the rings alone saw the same), never
-# larger. Allowed: 5 % above, 10 % below.
-win_ok() { # FILE: per CPU and window, -10 % < (interval - cpu-clock - throttled) / interval < 5 %
-	jqs "$1" 'all(.[]; .interval_ms as $iv | all(.cpus[]; (($iv - .events.c.value / 1e6) - .throttled_ms) / $iv | . < 0.05 and . > -0.10))'
+# perf events there or switches in a task it counts, a read()): the shortfall is then smaller,
+# by 3-5 % of the interval per CPU on this shared machine with other perf users (a probe reading
+# the rings alone saw the same), 10 % in one window of 30 runs, never larger. So: the median
+# error of all windows and CPUs within 3 %, and each one within 5 % above and 15 % below.
+errs() { jq -s '[.[] | .interval_ms as $iv | .cpus[] | (($iv - .events.c.value / 1e6) - .throttled_ms) / $iv]' "$1"; }
+win_ok() {
+	local e
+	e=$(errs "$1")
+	jq -e 'length > 0 and all(.[]; . < 0.05 and . > -0.15) and (sort | .[length / 2 | floor] | fabs < 0.03)' <<<"$e" >/dev/null ||
+		{ echo "  errors (interval - cpu-clock - throttled) / interval: $(jq -c 'map(. * 1000 | round / 1000)' <<<"$e")"; return 1; }
 }
-check "per CPU and window: interval - cpu-clock = throttled_ms (+5 %, -10 % of the interval)" win_ok "$T/thr.json"
+check "interval - cpu-clock = throttled_ms: median of windows and CPUs 3 %, each +5 %/-15 %" win_ok "$T/thr.json"
 # windows are cut by time: half the samples missing (throttled) do not stretch them
 check "windows of 200 ms (3 %) though the kernel wrote half the samples" jqs "$T/thr.json" \
 	'all(.[]; (.interval_ms / 200 - 1 | fabs) < 0.03)'
@@ -74,11 +79,11 @@ csv_check() {
 			if (n != 3 * ncpu) { print "  " n " throttled_ms lines, want " 3 * ncpu; exit 1 }
 			for (k in th) {
 				d = (iv[k] - c[k] - th[k]) / iv[k]
-				if (th[k] <= 0 || d >= 0.05 || d <= -0.10) { print "  " k ": interval " iv[k] " cpu-clock " c[k] " throttled " th[k]; exit 1 }
+				if (th[k] <= 0 || d >= 0.05 || d <= -0.15) { print "  " k ": interval " iv[k] " cpu-clock " c[k] " throttled " th[k]; exit 1 }
 			}
 		}' "$T/thr.csv"
 }
-check "CSV: throttled_ms per CPU = interval - cpu-clock (+5 %, -10 %)" csv_check
+check "CSV: throttled_ms per CPU = interval - cpu-clock (+5 %, -15 %)" csv_check
 check "text: the status line says throttled" grep -Eq '\| ring late p99 .* throttled [1-9][0-9.]* ms, lost [0-9]+ \|' "$T/thr.txt"
 
 # the flight recordings mark the throttling per CPU
