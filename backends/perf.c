@@ -843,6 +843,12 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 			memcpy(o, q->last, (size_t)n * sizeof(*o));
 			memcpy(pr, q->last_present, (size_t)n * sizeof(bool));
 			size_t h = q->head;
+			/* samples lost before its next one, a period away at most: in this tick,
+			 * with the other rows' gaps that end here */
+			if (q->len && q->lost[h] && q->t[h] <= first + p->req.sample_ns) {
+				p->lost[r] += q->lost[h];
+				q->lost[h] = 0;
+			}
 			if (q->len && q->t[h] > q->last_tick_t && first > q->last_tick_t) {
 				/* by the time the group counted: none while throttled */
 				uint64_t a = q->last_tick_t;

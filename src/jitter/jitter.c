@@ -848,7 +848,8 @@ static void ring_cadence(struct jitter *j, const struct snapshot *snap)
  * window closes at the first tick at or after its end time (half a sample period early counts:
  * the timers jitter), so samples the kernel did not write (a throttled CPU, a timer that fired
  * late) shorten the window's sample count, never stretch its interval; elsewhere after k ticks.
- * Window ends follow a grid of refresh intervals; a tick past several ends closes one window. */
+ * Window ends follow a grid of refresh intervals; a tick a whole interval past the end (a gap)
+ * closes one window and starts the grid again from it. */
 static bool window_full(struct jitter *j, const struct snapshot *snap)
 {
 	j->nwin++;
@@ -859,8 +860,11 @@ static bool window_full(struct jitter *j, const struct snapshot *snap)
 		j->win_end_s = snap->time_s - snap->interval_s + iv;
 	if (snap->time_s < j->win_end_s - half && j->nwin < JITTER_WINDOW_MAX)
 		return false;
-	while (j->win_end_s - half <= snap->time_s)
-		j->win_end_s += iv;
+	if (snap->time_s >= j->win_end_s + iv) /* a gap (pmutop stopped): the grid starts again */
+		j->win_end_s = snap->time_s + iv;
+	else
+		while (j->win_end_s - half <= snap->time_s)
+			j->win_end_s += iv;
 	return true;
 }
 
