@@ -136,11 +136,14 @@ check "flight recorder: a mark per CPU where the ring lost samples; the recordin
 # 10 kHz and 2 kHz (--sample 100us, 500us): windows are cut by time, so each lasts the refresh
 # (100 ms) however many samples the kernel wrote (a CPU it throttled, a timer that fired late),
 # and each CPU's cpu-clock plus the time the kernel throttled it is the window's interval (the
-# kernel's own count; 5 % above and 15 % below: e2e_throttle says why)
+# kernel's own count): the median of windows and CPUs within 3 %, none short by over 5 % (the
+# kernel may count throttled time, never miss counted time: e2e_throttle says why)
 for us in 100us 500us; do
 	timeout 30 "$BIN" --no-rc -b -n 3 -i 100 --sample $us --flight 0 -m sw -c "$DEF" -f json >"$T/us.json" 2>"$T/us.err" </dev/null
-	check "--sample $us: the ring, windows of 100 ms (3 %), sample_ms ${us%us}e-3, cpu-clock + throttled = interval" jqs "$T/us.json" \
-		"all(.[]; . as \$w | .self.path == \"ring\" and .self.sample_ms == ${us%us}e-3 and (.interval_ms / 100 - 1 | fabs) < 0.03 and all(.cpus[]; (\$w.interval_ms - .events.c.value / 1e6 - .throttled_ms) / \$w.interval_ms | . < 0.05 and . > -0.15))"
+	check "--sample $us: the ring, windows of 100 ms (3 %), sample_ms ${us%us}e-3" jqs "$T/us.json" \
+		"all(.[]; .self.path == \"ring\" and .self.sample_ms == ${us%us}e-3 and (.interval_ms / 100 - 1 | fabs) < 0.03)"
+	check "--sample $us: cpu-clock + throttled = interval (median 3 %, none short by 5 %)" jqs "$T/us.json" \
+		'[.[] | .interval_ms as $iv | .cpus[] | ($iv - .events.c.value / 1e6 - .throttled_ms) / $iv] | all(.[]; . < 0.05) and (sort | .[length / 2 | floor] | fabs < 0.03)'
 done
 run_cmd --sample 20us -b -n 1
 check "--sample 20us is refused with exit 2" [ $RC = 2 ]
