@@ -69,6 +69,15 @@ struct sample_queue {
 	struct raw_count *last; /* [nevents] the row's counts of the last tick */
 	bool *last_present;	/* [nevents] */
 	uint64_t last_tick_t;	/* the time of the counts in last (ns) */
+	/* the kernel's throttling (PERF_RECORD_THROTTLE .. UNTHROTTLE): episodes in time order not
+	 * yet wholly counted; the group counts nothing and writes no sample in one */
+	struct thr_ep {
+		uint64_t start, end; /* ns; end UINT64_MAX while it lasts */
+		bool counted;	     /* counted in throttles[] */
+	} * ep;			     /* [cap + 2]: the kernel writes a sample at each THROTTLE */
+	size_t nep;
+	uint64_t thr_upto; /* throttled time is counted through this time (ns) */
+	uint64_t drain_t;  /* when the ring was last drained (ns) */
 };
 
 struct perf_priv {
@@ -96,6 +105,9 @@ struct perf_priv {
 	struct perfring *rings;	    /* [row] */
 	struct sample_queue *queue; /* [row] */
 	uint64_t *lost;		    /* [row] samples lost before the ticks handed out */
+	uint64_t *throttled_ns;	    /* [row] time the kernel throttled the group, through the ticks
+				     * handed out (ns) */
+	uint64_t *throttles;	    /* [row] throttling episodes begun by the ticks handed out */
 };
 
 static const struct {
@@ -316,6 +328,8 @@ static int open_row(struct backend *b, struct perf_priv *p, int r)
 		row->groups[0].leader_fd = p->rings[r].fd;
 		p->queue[r].len = 0;
 		p->queue[r].last_t = monotonic_ns();
+		p->queue[r].nep = 0;
+		p->queue[r].thr_upto = p->queue[r].last_t;
 	}
 	for (int e = 0; e < p->req.nevents; e++) {
 		struct event_encoding *enc = &p->enc[r * p->req.nevents + e];
@@ -480,11 +494,15 @@ static void perf_close(struct backend *b)
 			free(p->queue[r].c);
 			free(p->queue[r].last);
 			free(p->queue[r].last_present);
+			free(p->queue[r].ep);
 		}
 	free(p->queue);
 	free(p->rings);
 	free(p->lost);
+	free(p->throttled_ns);
+	free(p->throttles);
 	b->lost = NULL;
+	b->throttled_ns = b->throttles = NULL;
 	b->ring = false;
 	if (p->proc.fd >= 0)
 		close(p->proc.fd);
@@ -551,7 +569,9 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 	p->rings = calloc((size_t)nc, sizeof(*p->rings));
 	p->queue = calloc((size_t)nc, sizeof(*p->queue));
 	p->lost = calloc((size_t)nc, sizeof(*p->lost));
-	if (!p->rings || !p->queue || !p->lost)
+	p->throttled_ns = calloc((size_t)nc, sizeof(*p->throttled_ns));
+	p->throttles = calloc((size_t)nc, sizeof(*p->throttles));
+	if (!p->rings || !p->queue || !p->lost || !p->throttled_ns || !p->throttles)
 		return -1;
 	/* a queue holds what a full ring holds (a drain empties it) */
 	long page = sysconf(_SC_PAGESIZE);
@@ -568,7 +588,8 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 		q->c = calloc(cap * (size_t)(n ? n : 1), sizeof(*q->c));
 		q->last = calloc((size_t)(n ? n : 1), sizeof(*q->last));
 		q->last_present = calloc((size_t)(n ? n : 1), sizeof(bool));
-		if (!q->t || !q->lost || !q->c || !q->last || !q->last_present)
+		q->ep = calloc(cap + 2, sizeof(*q->ep));
+		if (!q->t || !q->lost || !q->c || !q->last || !q->last_present || !q->ep)
 			return -1;
 	}
 	/* a read() of a group carries the leader too */
@@ -580,6 +601,8 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 	p->ring = true;
 	b->ring = true;
 	b->lost = p->lost;
+	b->throttled_ns = p->throttled_ns;
+	b->throttles = p->throttles;
 	/* a ring capped at 1024 pages may fill before a refresh: drained a quarter full */
 	double fill_s = (double)(page > 0 ? page : 4096) * p->ring_pages /
 			(per_s * (double)perfring_record_bytes((unsigned)n + 1));
@@ -644,6 +667,68 @@ static void on_lost(void *ctx, uint64_t lost)
 	d->p->queue[d->row].lost_next += lost;
 }
 
+/* A THROTTLE opens an episode, an UNTHROTTLE closes it; an UNTHROTTLE alone (its THROTTLE came
+ * before the ticks began) closes one open since the last tick counted. */
+static void on_throttle(void *ctx, uint64_t t, bool on)
+{
+	struct drain_ctx *d = ctx;
+	struct sample_queue *q = &d->p->queue[d->row];
+	struct thr_ep *last = q->nep ? &q->ep[q->nep - 1] : NULL;
+	if (on) {
+		if (last && last->end == UINT64_MAX)
+			return;
+		if (q->nep == q->cap + 2) /* full (never: a sample follows each): it lasts on */
+			last->end = UINT64_MAX;
+		else
+			q->ep[q->nep++] = (struct thr_ep){t, UINT64_MAX, false};
+	} else if (last && last->end == UINT64_MAX) {
+		last->end = t > last->start ? t : last->start;
+	} else if (q->nep < q->cap + 2 && t > q->thr_upto) {
+		q->ep[q->nep++] = (struct thr_ep){q->thr_upto, t, false};
+	}
+}
+
+/* Whether the row's group is throttled now (an episode without its end yet). */
+static bool thr_open(const struct sample_queue *q)
+{
+	return q->nep && q->ep[q->nep - 1].end == UINT64_MAX;
+}
+
+/* Throttled ns of the row between @a and @b (an open episode lasts to @b). */
+static uint64_t thr_overlap(const struct sample_queue *q, uint64_t a, uint64_t b)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < q->nep; i++) {
+		uint64_t s = q->ep[i].start > a ? q->ep[i].start : a;
+		uint64_t e = q->ep[i].end < b ? q->ep[i].end : b;
+		if (e > s)
+			sum += e - s;
+	}
+	return sum;
+}
+
+/* Counts the row's throttling through its tick at @t: the time throttled since the last tick
+ * (an episode still open counts up to @t) and the episodes begun; drops episodes ended. */
+static void thr_account(struct perf_priv *p, int r, uint64_t t)
+{
+	struct sample_queue *q = &p->queue[r];
+	if (t > q->thr_upto) {
+		p->throttled_ns[r] += thr_overlap(q, q->thr_upto, t);
+		q->thr_upto = t;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < q->nep; i++) {
+		struct thr_ep *e = &q->ep[i];
+		if (!e->counted && e->start <= q->thr_upto) {
+			e->counted = true;
+			p->throttles[r]++;
+		}
+		if (!(e->counted && e->end <= q->thr_upto))
+			q->ep[k++] = *e;
+	}
+	q->nep = k;
+}
+
 static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_count *out,
 		      bool *present);
 
@@ -654,11 +739,12 @@ static int perf_queued(struct backend *b)
 	struct perf_priv *p = b->priv;
 	if (!p->ring)
 		return -1;
-	static const struct perfring_cb cb = {on_sample, on_lost};
+	static const struct perfring_cb cb = {on_sample, on_lost, on_throttle};
 	size_t most = 0;
 	for (int r = 0; r < p->req.ncpus; r++) {
 		struct drain_ctx d = {p, r};
 		p->queue[r].drained = 0;
+		p->queue[r].drain_t = monotonic_ns();
 		if (!p->rows[r].offline && p->rings[r].fd >= 0)
 			perfring_drain(&p->rings[r], &cb, &d);
 		if (p->queue[r].len > most)
@@ -666,12 +752,19 @@ static int perf_queued(struct backend *b)
 	}
 	size_t ready = SIZE_MAX;
 	int n = p->req.nevents;
-	/* the ticks every row has sampled through: up to the oldest of the rows' newest samples */
+	/* the ticks every row has sampled through: up to the oldest of the rows' newest samples;
+	 * a throttled row writes none, and its counts stand still until it ends: it holds the
+	 * ticks back only to a period before its drain (a sample in flight) */
 	uint64_t horizon = UINT64_MAX;
-	for (int r = 0; r < p->req.ncpus; r++)
-		if (!p->rows[r].offline && p->rows[r].groups[0].leader_fd >= 0 &&
-		    p->queue[r].last_t < horizon)
-			horizon = p->queue[r].last_t;
+	for (int r = 0; r < p->req.ncpus; r++) {
+		const struct sample_queue *q = &p->queue[r];
+		uint64_t last = q->last_t;
+		if (thr_open(q) && q->drain_t > p->req.sample_ns &&
+		    q->drain_t - p->req.sample_ns > last)
+			last = q->drain_t - p->req.sample_ns;
+		if (!p->rows[r].offline && p->rows[r].groups[0].leader_fd >= 0 && last < horizon)
+			horizon = last;
+	}
 	for (int r = 0; r < p->req.ncpus; r++) {
 		struct perf_row *row = &p->rows[r];
 		if (row->offline) { /* a CPU back online is reopened, its ring with it */
@@ -681,7 +774,8 @@ static int perf_queued(struct backend *b)
 		}
 		if (row->groups[0].leader_fd < 0)
 			continue;
-		if (p->queue[r].len == 0 && most >= 2) {
+		/* a read() of a throttled group would make the kernel count its throttled time */
+		if (p->queue[r].len == 0 && most >= 2 && !thr_open(&p->queue[r])) {
 			struct raw_count tmp[n ? n : 1];
 			bool pr[n ? n : 1];
 			if (read_group(p, &row->groups[0], tmp, pr) < 0) {
@@ -691,6 +785,8 @@ static int perf_queued(struct backend *b)
 			}
 		}
 		struct sample_queue *q = &p->queue[r];
+		if (q->len == 0 && thr_open(q))
+			continue;     /* throttled: its ticks repeat its counts */
 		size_t upto = q->len; /* samples up to the horizon (the queue is in time order) */
 		while (upto && q->t[(q->head + upto - 1) % q->cap] > horizon + p->req.sample_ns / 2)
 			upto--;
@@ -747,9 +843,18 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 			memcpy(o, q->last, (size_t)n * sizeof(*o));
 			memcpy(pr, q->last_present, (size_t)n * sizeof(bool));
 			size_t h = q->head;
+			/* samples lost before its next one, a period away at most: in this tick,
+			 * with the other rows' gaps that end here */
+			if (q->len && q->lost[h] && q->t[h] <= first + p->req.sample_ns) {
+				p->lost[r] += q->lost[h];
+				q->lost[h] = 0;
+			}
 			if (q->len && q->t[h] > q->last_tick_t && first > q->last_tick_t) {
-				double f = (double)(first - q->last_tick_t) /
-					   (double)(q->t[h] - q->last_tick_t);
+				/* by the time the group counted: none while throttled */
+				uint64_t a = q->last_tick_t;
+				uint64_t part = first - a - thr_overlap(q, a, first),
+					 span = q->t[h] - a - thr_overlap(q, a, q->t[h]);
+				double f = span ? (double)part / (double)span : 0;
 				const struct raw_count *nx = &q->c[h * (size_t)n];
 				for (int e = 0; e < n; e++) {
 					if (!pr[e] || nx[e].value < o[e].value ||
@@ -766,6 +871,7 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 				memcpy(q->last, o, (size_t)n * sizeof(*o));
 				q->last_tick_t = first;
 			}
+			thr_account(p, r, first);
 			continue;
 		}
 		size_t i = (size_t)taken;
@@ -779,6 +885,7 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 		memcpy(q->last, o, (size_t)n * sizeof(*o));
 		memcpy(q->last_present, pr, (size_t)n * sizeof(bool));
 		q->last_tick_t = q->t[i];
+		thr_account(p, r, q->t[i]);
 	}
 	*t_ns = t;
 	return true;
@@ -1062,8 +1169,16 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 	*t_ns = monotonic_ns();
 	if (p->ring) /* a read now (the priming read): older samples are dropped */
 		for (int r = 0; r < p->req.ncpus; r++) {
-			p->queue[r].len = 0;
-			p->queue[r].last_t = *t_ns;
+			struct sample_queue *q = &p->queue[r];
+			q->len = 0;
+			q->last_t = *t_ns;
+			/* throttling counts from here: what ended before is dropped */
+			q->thr_upto = *t_ns;
+			size_t k = 0;
+			for (size_t i = 0; i < q->nep; i++)
+				if (q->ep[i].end > *t_ns)
+					q->ep[k++] = q->ep[i];
+			q->nep = k;
 		}
 	for (int r = 0; r < p->req.ncpus; r++) {
 		struct perf_row *row = &p->rows[r];

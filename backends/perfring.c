@@ -94,8 +94,22 @@ static void parse_record(const unsigned char *rec, size_t len, const struct perf
 		counts->lost += lost;
 		if (cb->lost)
 			cb->lost(ctx, lost);
+	} else if (h.type == PERF_RECORD_THROTTLE || h.type == PERF_RECORD_UNTHROTTLE) {
+		/* u64 time, id, stream_id; no sample_id trailer (the leader has no sample_id_all)
+		 */
+		if (end - p < 24) {
+			counts->bad++;
+			return;
+		}
+		bool on = h.type == PERF_RECORD_THROTTLE;
+		if (on)
+			counts->throttles++;
+		else
+			counts->unthrottles++;
+		if (cb->throttle)
+			cb->throttle(ctx, get64(p), on);
 	} else {
-		counts->other++; /* throttling and the like: nothing to count */
+		counts->other++; /* records the sampling path has no use for */
 	}
 }
 

@@ -8,7 +8,7 @@
 # (periods without a sample: loop overruns for read(), timer periods without a sample and ring
 # overruns (PERF_RECORD_LOST) for the ring), p99 lateness (median over the refreshes) and the
 # mean sample period measured; then the CPU ratio ring/read per round (bench/lib.sh).
-# usage: bench/ringbuf.sh [SECONDS_PER_ROUND [ROUNDS [PERIODS]]]   defaults: 10, 3, "1ms" (below 1 ms is refused for now)
+# usage: bench/ringbuf.sh [SECONDS_PER_ROUND [ROUNDS [PERIODS]]]   defaults: 10, 3, "1ms" ("1ms 100us" adds 10 kHz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh # (the working directory is the repository)

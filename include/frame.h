@@ -108,6 +108,9 @@ struct frame {
 	/* [row]: samples the sampling ring lost in the window (PERF_RECORD_LOST), NULL when the
 	 * samples are not taken into rings; live like the extras (NULL in a held copy) */
 	const uint64_t *ring_lost;
+	/* [row]: ns the kernel throttled the ring's group in the window and the episodes begun
+	 * in it (PERF_RECORD_THROTTLE); NULL as ring_lost */
+	const uint64_t *ring_throttled_ns, *ring_throttles;
 	/* cumulative per-event counts for OpenMetrics (-f openmetrics, --listen), or NULL; valid
 	 * only while this frame is the newest one (NULL in a held copy) */
 	const struct om_counters *counters;

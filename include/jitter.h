@@ -59,7 +59,9 @@ struct jitter {
 	int nrows, nevents, nmetrics, ncols; /* ncols = nmetrics + ATTRIB_NCOLS */
 	size_t k;			     /* samples per window */
 	size_t nwin;			     /* samples in the open window */
-	struct series_set win;		     /* [row][col], cap k */
+	double win_end_s;      /* the open window's end (s, the snapshots' clock; 0 unset): the ring
+				* path cuts windows by time */
+	struct series_set win; /* [row][col], cap k */
 	struct jitter_agg *acc;
 	/* the last closed window */
 	struct snapshot agg; /* counts and metrics summed over the window */
@@ -106,11 +108,16 @@ struct jitter {
 	char note[512];
 	/* the sampling ring path (perfring.h): samples lost per row, from the backend's counts */
 	bool ring;
-	uint64_t *lost_open;  /* [row] the backend's count when the window opened */
-	uint64_t *lost_win;   /* [row] lost in the last closed window */
-	uint64_t *lost_tick;  /* [row] the backend's count at the last sample (flight notes) */
-	uint64_t lost_total;  /* lost since the mode opened, all rows */
-	int64_t ring_last_ns; /* the last ring tick's sample time (cadence) */
+	uint64_t *lost_open; /* [row] the backend's count when the window opened */
+	uint64_t *lost_win;  /* [row] lost in the last closed window */
+	uint64_t *lost_tick; /* [row] the backend's count at the last sample (flight notes) */
+	uint64_t lost_total; /* lost since the mode opened, all rows */
+	/* the kernel's throttling of the rings' groups, per row, from the backend's counts: ns
+	 * throttled (thr_ns_*) and episodes begun (thr_n_*), as lost_* */
+	uint64_t *thr_ns_open, *thr_ns_win, *thr_ns_tick;
+	uint64_t *thr_n_open, *thr_n_win, *thr_n_tick;
+	uint64_t thr_ns_total, thr_n_total; /* since the mode opened, all rows */
+	int64_t ring_last_ns;		    /* the last ring tick's sample time (cadence) */
 };
 
 /* Creates the jitter state for @app (app->jitter), registers its hook and the commands sample,

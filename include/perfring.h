@@ -48,11 +48,15 @@ struct perfring_cb {
 	void (*sample)(void *ctx, const struct perfring_sample *s);
 	/* a PERF_RECORD_LOST: @lost samples the kernel could not write (the ring was full) */
 	void (*lost)(void *ctx, uint64_t lost);
+	/* a PERF_RECORD_THROTTLE (@on) or PERF_RECORD_UNTHROTTLE (!@on) at @time_ns (the sampling
+	 * clock): the kernel stopped the group (too many sampling interrupts in one scheduler
+	 * tick) or started it again; in between the group counts nothing and writes no sample */
+	void (*throttle)(void *ctx, uint64_t time_ns, bool on);
 };
 
 /* What a parse saw. */
 struct perfring_counts {
-	uint64_t samples, lost_records, lost, other, bad;
+	uint64_t samples, lost_records, lost, throttles, unthrottles, other, bad;
 };
 
 /*

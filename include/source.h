@@ -149,6 +149,9 @@ struct backend {
 	/* the sampling ring path (perfring.h) is active: ticks come from queued() */
 	bool ring;
 	const uint64_t *lost; /* [row]: samples the ring lost (PERF_RECORD_LOST), NULL: none */
+	/* [row]: the kernel throttled the ring's group (PERF_RECORD_THROTTLE .. UNTHROTTLE): ns
+	 * throttled and episodes begun, through the ticks read; NULL: none */
+	const uint64_t *throttled_ns, *throttles;
 	uint64_t drain_ns; /* the rings fill a quarter in this time (ns): drain at least so often */
 };
 

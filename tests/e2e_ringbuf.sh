@@ -59,10 +59,13 @@ check "read: per-sample cpu-clock share median 1 (2 %)" jqs "$T/read.json" \
 # many sample periods (the kernel's timer: within 2 %), and the mean sample interval is the
 # period. The ring run lost nothing at 500 samples/s per CPU (its ring holds a refresh, drained every quarter).
 K=$((REFRESH / SAMPLE))
-check "ring: $K samples per window, interval $K periods (2 %), measured period $SAMPLE ms (2 %)" jqs "$T/ring.json" \
-	"all(.[]; .samples == $K and ((.interval_ms / ($K * $SAMPLE)) - 1 | fabs) < 0.02 and ((.self.measured_ms / $SAMPLE) - 1 | fabs) < 0.02)"
-check "ring: no sample lost (per CPU and in total), ticks $((N * K))" jqs "$T/ring.json" \
-	"all(.[]; all(.cpus[]; .lost == 0) and .self.lost == 0) and .[-1].self.ticks == $((N * K))"
+# (the ring's windows are cut by time: a timer that fires late or CPUs whose timers drift apart
+# change the ticks in a window by a few, so its mean sample interval within 5 %)
+check "ring: $K samples per window, interval $K periods (2 %), measured period $SAMPLE ms (5 %)" jqs "$T/ring.json" \
+	"all(.[]; .samples == $K and ((.interval_ms / ($K * $SAMPLE)) - 1 | fabs) < 0.02 and ((.self.measured_ms / $SAMPLE) - 1 | fabs) < 0.05)"
+# (windows are cut by time on the ring: a tick more or less at a window's edge)
+check "ring: no sample lost (per CPU and in total), ticks $((N * K)) (1 %)" jqs "$T/ring.json" \
+	"all(.[]; all(.cpus[]; .lost == 0) and .self.lost == 0) and (.[-1].self.ticks / $((N * K)) - 1 | fabs) < 0.01"
 check "read: $K samples per window too" jqs "$T/read.json" "all(.[]; .samples == $K)"
 
 # Window totals, the same run window: both runs count the whole machine at the same time (each
@@ -130,14 +133,21 @@ flight_marks() { # a recording marks the samples lost on each CPU, and replays
 }
 check "flight recorder: a mark per CPU where the ring lost samples; the recording replays" flight_marks
 
-# below 1 ms is refused: a window of a fixed sample count stretches on a CPU whose timer fires
-# late, and the other CPUs' counts would be divided by the wrong interval (seen at 500us and
-# 100us on an idle 2-CPU VM: windows of 192 ms holding 100 ms of one CPU's cpu-clock)
-for us in 100us 20us; do
-	run_cmd --sample $us -b -n 1
-	check "--sample $us is refused with exit 2" [ $RC = 2 ]
-	check "--sample $us: saying why" grep -q 'below 1 ms is not offered' "$T/err"
+# 10 kHz and 2 kHz (--sample 100us, 500us): windows are cut by time, so each lasts the refresh
+# (100 ms) however many samples the kernel wrote (a CPU it throttled, a timer that fired late),
+# and each CPU's cpu-clock plus the time the kernel throttled it is the window's interval (the
+# kernel's own count): the median of windows and CPUs within 3 %, none short by over 5 % (the
+# kernel may count throttled time, never miss counted time: e2e_throttle says why)
+for us in 100us 500us; do
+	timeout 30 "$BIN" --no-rc -b -n 3 -i 100 --sample $us --flight 0 -m sw -c "$DEF" -f json >"$T/us.json" 2>"$T/us.err" </dev/null
+	check "--sample $us: the ring, windows of 100 ms (3 %), sample_ms ${us%us}e-3" jqs "$T/us.json" \
+		"all(.[]; .self.path == \"ring\" and .self.sample_ms == ${us%us}e-3 and (.interval_ms / 100 - 1 | fabs) < 0.03)"
+	check "--sample $us: cpu-clock + throttled = interval (median 3 %, none short by 5 %)" jqs "$T/us.json" \
+		'[.[] | .interval_ms as $iv | .cpus[] | ($iv - .events.c.value / 1e6 - .throttled_ms) / $iv] | all(.[]; . < 0.05) and (sort | .[length / 2 | floor] | fabs < 0.03)'
 done
+run_cmd --sample 20us -b -n 1
+check "--sample 20us is refused with exit 2" [ $RC = 2 ]
+check "saying the range" grep -q 'not from 50us to 999us' "$T/err"
 
 # auto: 1 ms takes the ring, 10 ms the read path; text says it on the status line
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --sample 1 --flight 0 -m sw -c "$DEF" -f json >"$T/auto1.json" 2>/dev/null </dev/null

@@ -72,8 +72,10 @@ struct seen {
 	} s[16];
 	uint64_t lost;
 	int nlost;
-	int order[32]; /* 'S' sample, 'L' lost, in the order delivered */
+	int order[32]; /* 'S' sample, 'L' lost, 'T' throttle, 'U' unthrottle, as delivered */
 	int norder;
+	uint64_t thr_time[8]; /* the throttling records' times */
+	int nthr;
 };
 
 static void on_sample(void *ctx, const struct perfring_sample *s)
@@ -101,7 +103,24 @@ static void on_lost(void *ctx, uint64_t lost)
 		v->order[v->norder++] = 'L';
 }
 
-static const struct perfring_cb cb = {on_sample, on_lost};
+static void on_throttle(void *ctx, uint64_t time_ns, bool on)
+{
+	struct seen *v = ctx;
+	if (v->nthr < 8)
+		v->thr_time[v->nthr] = time_ns;
+	v->nthr++;
+	if (v->norder < 32)
+		v->order[v->norder++] = on ? 'T' : 'U';
+}
+
+static const struct perfring_cb cb = {on_sample, on_lost, on_throttle};
+
+/* PERF_RECORD_THROTTLE and PERF_RECORD_UNTHROTTLE: header, u64 time, u64 id, u64 stream_id
+ * (no sample_id_all: no trailer) */
+struct throttle_rec {
+	struct perf_event_header header;
+	__u64 time, id, stream_id;
+};
 
 static void check_layout(void)
 {
@@ -164,10 +183,12 @@ static void check_wrap(void)
 static void check_foreign_and_bad(void)
 {
 	memset(ring, 0, sizeof(ring));
+	/* PERF_RECORD_COMM: pid, tid, a name (not asked for, but a ring may hold any type) */
 	struct {
 		struct perf_event_header header;
-		__u64 time, id, stream_id;
-	} thr = {{PERF_RECORD_THROTTLE, 0, 32}, 5, 6, 7};
+		__u32 pid, tid;
+		char comm[8];
+	} thr = {{PERF_RECORD_COMM, 0, 24}, 5, 6, "x"};
 	struct sample_rec a = sample(1000, 0, 1);
 	uint64_t pos = RING - 16;
 	uint64_t start = pos;
@@ -176,7 +197,8 @@ static void check_foreign_and_bad(void)
 	struct seen v = {0};
 	struct perfring_counts counts = {0};
 	uint64_t tail = perfring_parse(ring, RING, start, pos, scratch, &cb, &v, &counts);
-	CHECK(tail == pos && v.n == 1 && counts.other == 1, "throttle skipped, sample read");
+	CHECK(tail == pos && v.n == 1 && counts.other == 1,
+	      "a foreign record skipped, sample read");
 
 	memset(&v, 0, sizeof(v));
 	memset(&counts, 0, sizeof(counts));
@@ -197,6 +219,43 @@ static void check_foreign_and_bad(void)
 	pos = put(0, &s, sizeof(s));
 	tail = perfring_parse(ring, RING, 0, pos, scratch, &cb, &v, &counts);
 	CHECK(tail == pos && v.n == 0 && counts.bad == 1, "an nr beyond the record is refused");
+}
+
+/* A sample, the kernel throttling the group (THROTTLE at 2 ms), a truncated THROTTLE (16 bytes:
+ * malformed, counted bad, stepped over by its size), the UNTHROTTLE at 4.5 ms wrapping the end
+ * of the data area, then the next sample: the callbacks get each record's own time and kind in
+ * ring order, and the counts say how many of each. */
+static void check_throttle(void)
+{
+	memset(ring, 0xee, sizeof(ring));
+	struct sample_rec a = sample(1000000, 1, 10), b = sample(5000000, 1, 30);
+	struct throttle_rec th = {{PERF_RECORD_THROTTLE, 0, sizeof(th)}, 2000000, 41, 41},
+			    un = {{PERF_RECORD_UNTHROTTLE, 0, sizeof(un)}, 4500000, 41, 41};
+	struct perf_event_header cut = {PERF_RECORD_THROTTLE, 0, 16};
+	uint64_t start = (3ull << 32) + RING - sizeof(a) - sizeof(th) - 16 - 8, pos = start;
+	pos = put(pos, &a, sizeof(a));
+	pos = put(pos, &th, sizeof(th));
+	pos = put(pos, &cut, sizeof(cut));
+	pos = put(pos, &(__u64){123}, 8);
+	uint64_t un_at = pos;
+	pos = put(pos, &un, sizeof(un));
+	pos = put(pos, &b, sizeof(b));
+	CHECK(un_at % RING + sizeof(un) > RING && un_at % RING != 0, "the UNTHROTTLE wraps");
+	struct seen v = {0};
+	struct perfring_counts counts = {0};
+	uint64_t tail = perfring_parse(ring, RING, start, pos, scratch, &cb, &v, &counts);
+	CHECK(tail == pos, "all parsed");
+	CHECK_INT((long long)counts.samples, 2);
+	CHECK_INT((long long)counts.throttles, 1);
+	CHECK_INT((long long)counts.unthrottles, 1);
+	CHECK_INT((long long)counts.bad, 1);
+	CHECK_INT((long long)counts.other, 0);
+	CHECK_INT(v.nthr, 2);
+	CHECK(v.thr_time[0] == 2000000 && v.thr_time[1] == 4500000, "times %llu %llu",
+	      (unsigned long long)v.thr_time[0], (unsigned long long)v.thr_time[1]);
+	CHECK(v.norder == 4 && v.order[0] == 'S' && v.order[1] == 'T' && v.order[2] == 'U' &&
+		  v.order[3] == 'S',
+	      "records in ring order");
 }
 
 /* A live ring: a cpu-clock leader on CPU 0 every 1 ms for ~30 ms writes about 30 samples in
@@ -243,6 +302,7 @@ int main(void)
 	check_layout();
 	check_wrap();
 	check_foreign_and_bad();
+	check_throttle();
 	check_paths();
 	check_live();
 	return harness_done();

@@ -243,21 +243,20 @@ HANDLER(apply_speed) { return parse_double(arg, 0.5, 16, "--speed", &o->speed, e
 
 HANDLER(apply_sample)
 {
-	/* below 1 ms in us ("100us"): the sampling ring's periods (perfring.h) */
+	/* below 1 ms in us ("100us"): the sampling ring's periods (perfring.h); its windows are cut
+	 * by time, and the kernel's throttling is counted, so a late or throttled CPU shortens a
+	 * window's sample count, never its interval */
 	char *end;
 	errno = 0;
 	long us = strtol(arg, &end, 10);
 	if (end != arg && strcmp(end, "us") == 0) {
-		/* refused for now: a window holds a fixed number of samples, and on a CPU whose
-		 * timer fires late (a virtual CPU that does not run) it stretches, so the other
-		 * CPUs' counts would be divided by the wrong interval; windows cut by time come
-		 * first */
-		(void)us;
-		snprintf(err, errlen,
-			 "--sample %s: below 1 ms is not offered (a CPU whose sampling timer fires "
-			 "late would make the window's interval wrong for the others); use 1ms",
-			 arg);
-		return -1;
+		if (errno || us < 50 || us > 999) {
+			snprintf(err, errlen, "--sample: \"%s\" is not from 50us to 999us", arg);
+			return -1;
+		}
+		o->sample_us = us;
+		o->sample_ms = 1;
+		return 0;
 	}
 	o->sample_us = 0;
 	if (duration_parse_ms(arg, 1, &o->sample_ms) < 0 || o->sample_ms < 1 ||
@@ -561,12 +560,14 @@ static const struct option_def option_table[] = {
     {"agent", LONG_ONLY, "CMD",
      "the agent command on the remote host (default pmutop-agent, else pmutop)",
      OPTION_CLI | OPTION_SCREEN, STR(agent)},
-    {"sample", LONG_ONLY, "DURATION", "fine sampling cadence for jitter statistics (1ms and up)",
-     OPTION_CLI, FN(apply_sample)},
+    {"sample", LONG_ONLY, "DURATION",
+     "fine sampling cadence for jitter statistics (1ms and up, or 50us to 999us)", OPTION_CLI,
+     FN(apply_sample)},
     {"sample-path", LONG_ONLY, "ring|read|auto",
      "how --sample counts on the perf source: ring (a cpu-clock leader per CPU writes its "
      "group's counts into an mmap ring, no cross-CPU read), read (a read() of every CPU's group "
-     "per sample), auto (default: ring below 5ms)",
+     "per sample), auto (default: ring below 5ms); on the ring, samples lost and the time the "
+     "kernel throttled each CPU's group (it then counts nothing) are shown per CPU",
      OPTION_CLI, FN(apply_sample_path), .complete = "ring read auto"},
     {"pin", LONG_ONLY, "CPU", "pin pmutop itself to CPU", OPTION_CLI, FN(apply_pin)},
     {"realtime", LONG_ONLY, NULL,

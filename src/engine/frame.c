@@ -496,6 +496,7 @@ int frame_copy(struct frame *dst, struct frame_store **store, const struct frame
 	dst->text_extra = NULL;
 	dst->extra_state = NULL;
 	dst->ring_lost = NULL;
+	dst->ring_throttled_ns = dst->ring_throttles = NULL;
 	dst->counters = NULL;
 	dst->guard = NULL; /* live: the lines are the frame's own */
 	dst->owners = NULL;
@@ -524,6 +525,7 @@ void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store *
 	dst->text_extra = NULL;
 	dst->extra_state = NULL;
 	dst->ring_lost = NULL;
+	dst->ring_throttled_ns = dst->ring_throttles = NULL;
 	dst->counters = NULL;
 	dst->guard = NULL; /* live: the lines are the frame's own */
 	dst->owners = NULL;

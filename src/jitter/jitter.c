@@ -134,6 +134,9 @@ static void layout_free(struct jitter *j)
 	free(j->lost_win);
 	free(j->lost_tick);
 	j->lost_tick = NULL;
+	free(j->thr_ns_open); /* one block: the six throttling arrays */
+	j->thr_ns_open = j->thr_ns_win = j->thr_ns_tick = NULL;
+	j->thr_n_open = j->thr_n_win = j->thr_n_tick = NULL;
 	j->cells = NULL;
 	j->shown = NULL;
 	j->lost_open = j->lost_win = NULL;
@@ -155,6 +158,15 @@ static const uint64_t *ring_lost(const struct jitter *j)
 		return NULL;
 	const struct backend *b = session_backend(app->session);
 	return b->ring && b->lost && b->nrows == j->nrows ? b->lost : NULL;
+}
+
+/* The backend's throttled ns (@ns) or episodes per row, alongside ring_lost(), else NULL. */
+static const uint64_t *ring_thr(const struct jitter *j, bool ns)
+{
+	if (!ring_lost(j))
+		return NULL;
+	const struct backend *b = session_backend(j->app->session);
+	return ns ? b->throttled_ns : b->throttles;
 }
 
 static size_t window_samples(const struct app_ctx *app)
@@ -189,6 +201,10 @@ static void open_window(struct jitter *j)
 	const uint64_t *lost = ring_lost(j);
 	if (lost && j->lost_open)
 		memcpy(j->lost_open, lost, (size_t)j->nrows * sizeof(uint64_t));
+	if (ring_thr(j, true) && j->thr_ns_open) {
+		memcpy(j->thr_ns_open, ring_thr(j, true), (size_t)j->nrows * sizeof(uint64_t));
+		memcpy(j->thr_n_open, ring_thr(j, false), (size_t)j->nrows * sizeof(uint64_t));
+	}
 }
 
 /* Attribution reads /proc and sysfs of this machine: only for sources that count it. */
@@ -285,19 +301,33 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	j->lost_open = calloc(nr, sizeof(uint64_t));
 	j->lost_win = calloc(nr, sizeof(uint64_t));
 	j->lost_tick = calloc(nr, sizeof(uint64_t));
+	j->thr_ns_open = calloc(6 * nr, sizeof(uint64_t));
+	if (j->thr_ns_open) {
+		j->thr_ns_win = j->thr_ns_open + nr;
+		j->thr_ns_tick = j->thr_ns_open + 2 * nr;
+		j->thr_n_open = j->thr_ns_open + 3 * nr;
+		j->thr_n_win = j->thr_ns_open + 4 * nr;
+		j->thr_n_tick = j->thr_ns_open + 5 * nr;
+	}
+	j->thr_ns_total = j->thr_n_total = 0;
 	j->ring = false;
+	j->win_end_s = 0;
 	j->lost_total = 0;
 	j->ring_last_ns = 0;
 	if (!a->value || !a->run_s || !a->counted || !a->scaled || !a->last || !a->offline ||
 	    !a->counts || !a->total_counts || !a->values || !a->total_values || !a->running ||
 	    !a->total_running || !a->age || !a->classes || !a->total_classes || !a->detail ||
 	    !a->snap_offline || !a->cpus || !a->names || !j->cells || !j->shown || !j->lost_open ||
-	    !j->lost_win || !j->lost_tick)
+	    !j->lost_win || !j->lost_tick || !j->thr_ns_open)
 		goto oom;
 	memcpy(a->cpus, snap->cpus, (size_t)j->nrows * sizeof(int));
 	memcpy(a->names, snap->event_names, (size_t)j->nevents * sizeof(*a->names));
 	if (ring_lost(j))
 		memcpy(j->lost_tick, ring_lost(j), (size_t)j->nrows * sizeof(uint64_t));
+	if (ring_thr(j, true)) {
+		memcpy(j->thr_ns_tick, ring_thr(j, true), (size_t)j->nrows * sizeof(uint64_t));
+		memcpy(j->thr_n_tick, ring_thr(j, false), (size_t)j->nrows * sizeof(uint64_t));
+	}
 	open_window(j);
 	start_flight(j, snap);
 	start_attrib(j, snap);
@@ -446,6 +476,13 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	for (int r = 0; lost && r < j->nrows; r++) {
 		j->lost_win[r] = lost[r] - j->lost_open[r];
 		j->lost_total += j->lost_win[r];
+	}
+	const uint64_t *thr_ns = ring_thr(j, true), *thr_n = ring_thr(j, false);
+	for (int r = 0; thr_ns && thr_n && r < j->nrows; r++) {
+		j->thr_ns_win[r] = thr_ns[r] - j->thr_ns_open[r];
+		j->thr_n_win[r] = thr_n[r] - j->thr_n_open[r];
+		j->thr_ns_total += j->thr_ns_win[r];
+		j->thr_n_total += j->thr_n_win[r];
 	}
 	fill_shown(j, sums ? a->values : last->values);
 	j->have_agg = true;
@@ -807,6 +844,30 @@ static void ring_cadence(struct jitter *j, const struct snapshot *snap)
 	j->ring_last_ns = t;
 }
 
+/* Counts the tick @snap into the open window; whether it closes it. On the sampling ring path a
+ * window closes at the first tick at or after its end time (half a sample period early counts:
+ * the timers jitter), so samples the kernel did not write (a throttled CPU, a timer that fired
+ * late) shorten the window's sample count, never stretch its interval; elsewhere after k ticks.
+ * Window ends follow a grid of refresh intervals; a tick a whole interval past the end (a gap)
+ * closes one window and starts the grid again from it. */
+static bool window_full(struct jitter *j, const struct snapshot *snap)
+{
+	j->nwin++;
+	if (j->k <= 1 || !ring_lost(j))
+		return j->nwin >= j->k;
+	double iv = (double)j->app->interval_ms / 1e3, half = (double)app_tick_ns(j->app) / 2e9;
+	if (j->win_end_s <= 0)
+		j->win_end_s = snap->time_s - snap->interval_s + iv;
+	if (snap->time_s < j->win_end_s - half && j->nwin < JITTER_WINDOW_MAX)
+		return false;
+	if (snap->time_s >= j->win_end_s + iv) /* a gap (pmutop stopped): the grid starts again */
+		j->win_end_s = snap->time_s + iv;
+	else
+		while (j->win_end_s - half <= snap->time_s)
+			j->win_end_s += iv;
+	return true;
+}
+
 static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
 {
 	struct jitter *j = arg;
@@ -887,7 +948,20 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 			flight_note(j->flight, snap->time_s, note);
 			j->lost_tick[r] = lost[r];
 		}
-	if (++j->nwin >= j->k)
+	const uint64_t *thr_ns = ring_thr(j, true), *thr_n = ring_thr(j, false);
+	for (int r = 0; thr_ns && thr_n && r < j->nrows; r++) /* the kernel's throttling: marks */
+		if (thr_ns[r] != j->thr_ns_tick[r] || thr_n[r] != j->thr_n_tick[r]) {
+			char note[REC_TEXT_MAX];
+			snprintf(note, sizeof(note),
+				 "sampling ring throttled by the kernel %.3f ms on cpu %d (%llu "
+				 "episodes begun)",
+				 (double)(thr_ns[r] - j->thr_ns_tick[r]) / 1e6, snap->cpus[r],
+				 (unsigned long long)(thr_n[r] - j->thr_n_tick[r]));
+			flight_note(j->flight, snap->time_s, note);
+			j->thr_ns_tick[r] = thr_ns[r];
+			j->thr_n_tick[r] = thr_n[r];
+		}
+	if (window_full(j, snap))
 		close_window(j, snap);
 }
 
@@ -967,6 +1041,8 @@ static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame
 	    j->ring && j->have_agg && j->nrows == snap->nrows && j->lost_win && !f->row_keys
 		? j->lost_win
 		: NULL;
+	f->ring_throttled_ns = f->ring_lost ? j->thr_ns_win : NULL;
+	f->ring_throttles = f->ring_lost ? j->thr_n_win : NULL;
 	if (app->frame_wants_self) { /* a cadence report per frame: only for a reader */
 		jitter_status_line(app, f->self, sizeof(f->self));
 		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
@@ -1193,9 +1269,10 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 	char mem[32], self[48] = "self n/a", late[96] = "late n/a";
 	fmt_bytes(jitter_bytes(j), mem, sizeof(mem));
 	if (cr.available && j->ring) /* the samples' lateness; lost ones are missed */
-		snprintf(late, sizeof(late), "ring late p99 %.2f max %.2f ms, lost %llu",
+		snprintf(late, sizeof(late),
+			 "ring late p99 %.2f max %.2f ms, throttled %.1f ms, lost %llu",
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
-			 (unsigned long long)j->lost_total);
+			 (double)j->thr_ns_total / 1e6, (unsigned long long)j->lost_total);
 	else if (cr.available)
 		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms, missed %llu",
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
@@ -1295,8 +1372,12 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		for (int m = 0; m < j->nmetrics; m++)
 			cell_json(w, j->agg.metrics[m].name, &j->cells[r * j->ncols + m], ready);
 		output_json_end(w);
-		if (j->ring) /* samples the ring lost in the window: gaps in the statistics */
+		if (j->ring) { /* samples the ring lost in the window: gaps in the statistics */
 			output_json_int(w, "lost", (long long)j->lost_win[r]);
+			/* the kernel throttled the group: it counted nothing for this long */
+			output_json_real(w, "throttled_ms", (double)j->thr_ns_win[r] / 1e6);
+			output_json_int(w, "throttles", (long long)j->thr_n_win[r]);
+		}
 		return;
 	}
 	struct output_json *w = recp;
@@ -1339,8 +1420,11 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	output_json_int(w, "cpu", cr.self_cpu);
 	output_json_int(w, "ticks", (long long)cr.ticks);
 	output_json_string(w, "path", j->ring ? "ring" : "read");
-	if (j->ring)
+	if (j->ring) {
 		output_json_int(w, "lost", (long long)j->lost_total);
+		output_json_real(w, "throttled_ms", (double)j->thr_ns_total / 1e6);
+		output_json_int(w, "throttles", (long long)j->thr_n_total);
+	}
 	output_json_end(w);
 	if (j->flight_path[0])
 		output_json_string(w, "flight", j->flight_path);

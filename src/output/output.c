@@ -1044,7 +1044,8 @@ static void csv_baseline(struct output_json *b, const struct output_meta *meta,
 }
 
 /* Samples the sampling ring lost in the window on row @r: a line of kind samples_lost, name
- * ring (frame.h ring_lost; none on the total row or without the ring path). */
+ * ring (frame.h ring_lost; none on the total row or without the ring path), then the time the
+ * kernel throttled it, a line of kind throttled_ms. */
 static void csv_lost(struct output_json *b, const struct output_meta *meta,
 		     const struct snapshot *snap, const char *prefix, size_t plen,
 		     const char *suffix, size_t slen, int r)
@@ -1058,6 +1059,19 @@ static void csv_lost(struct output_json *b, const struct output_meta *meta,
 	p = put_mem(p, prefix, plen);
 	p = put_mem(p, "samples_lost,ring,", 18);
 	p += numfmt_i64(p, (int64_t)f->ring_lost[r]);
+	p = put_mem(p, ",,ok", 4);
+	p = put_mem(p, suffix, slen);
+	b->len = (size_t)(p - b->buf);
+	if (!f->ring_throttled_ns)
+		return;
+	/* the time the kernel throttled the ring's group in the window: a line of kind
+	 * throttled_ms, name ring (ms, 3 decimals) */
+	p = room(b, plen + slen + NUMFMT_MAX + 32);
+	if (!p)
+		return;
+	p = put_mem(p, prefix, plen);
+	p = put_mem(p, "throttled_ms,ring,", 18);
+	p += numfmt_fixed(p, (double)f->ring_throttled_ns[r] / 1e6, 3);
 	p = put_mem(p, ",,ok", 4);
 	p = put_mem(p, suffix, slen);
 	b->len = (size_t)(p - b->buf);
