@@ -2,7 +2,8 @@
 # e2e_jitter_json.sh: the window statistics of batch JSON ("stats" per CPU row) byte for byte
 # against goldens written by the member-by-member writer they replaced (tests/golden/jitter/),
 # over runs where windows of one sample and of several fill and roll, with offline CPUs,
-# multiplexing, spikes and several modes; and, independently of any golden, that a window of
+# multiplexing, spikes and several modes, and the spikes the default rules find once their
+# 64-sample windows have filled and roll; and, independently of any golden, that a window of
 # one sample writes each statistic with the very bytes of the row's metric value.
 source "$(dirname "$0")/lib.sh"
 
@@ -17,26 +18,31 @@ CASES=(
 	"offline-3|-n 6 -i 10 --sim-cpus 3 -m cpi --sim-offline 1:2-3"
 	"sw-2|-n 5 -i 10 --sim-cpus 2 -m sw"
 	"dcache-skl-8|-n 4 -i 10 --sim-cpus 8 -m dcache --sim-family skl"
+	"rules-8-long|-n 150 -i 10 --sim-cpus 8 -m cpi --sim-spike 3:7:4|spikes"
 )
 
 # The "stats" members of every row, as written (raw bytes: one line each, in record order).
 stats_of() { grep -oE '"stats":\{([^{}]|\{[^{}]*\})*\}' "$1"; }
+# The "spikes" member of every record, as written.
+spikes_of() { grep -oE '"spikes":\[[^]]*\]' "$1"; }
 
 for c in "${CASES[@]}"; do
-	IFS='|' read -r name argstr <<<"$c"
+	IFS='|' read -r name argstr what <<<"$c"
 	read -r -a args <<<"$argstr"
 	out=$T_TMP/$name.json
 	timeout 60 "$BIN" "${SIM[@]}" "${args[@]}" >"$out" 2>"$out.err" </dev/null
 	rc=$?
 	check "$name: exit 0 (got $rc: $(head -c 300 "$out.err"))" [ "$rc" -eq 0 ]
-	stats_of "$out" >"$T_TMP/$name.stats"
-	check "$name: a stats member per row" [ "$(wc -l <"$T_TMP/$name.stats")" -ge 4 ]
-	golden_cmp "jitter/$name.stats" "$T_TMP/$name.stats"
+	what=${what:-stats}
+	"${what}_of" "$out" >"$T_TMP/$name.$what"
+	check "$name: a $what member per row or record" [ "$(wc -l <"$T_TMP/$name.$what")" -ge 4 ]
+	golden_cmp "jitter/$name.$what" "$T_TMP/$name.$what"
 done
 
 # The goldens are not trivial: windows of 5 and 10 samples, and nulls (an offline CPU).
 check "windows of 5 samples filled" grep -q '"n":5}' "$T_TMP/cpi-4-k5.stats"
 check "windows of 10 samples filled" grep -q '"n":10}' "$T_TMP/spike-4-k10.stats"
+check "spikes found after the rules' windows filled" grep -q '"time":1\.' "$T_TMP/rules-8-long.spikes"
 check "an offline CPU's statistics are null" grep -q '"stats":{"cpi":null,"ipc":null' \
 	"$T_TMP/offline-3.stats"
 

@@ -40,20 +40,44 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
+/* The first index of @n ascending values whose value is not below @v (n when none). */
+static size_t lower_bound(const double *sorted, size_t n, double v)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sorted[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first index of @n ascending values whose value is above @v (n when none). */
+static size_t upper_bound(const double *sorted, size_t n, double v)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sorted[mid] > v)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 size_t stats_sorted_slide(double *sorted, size_t len, bool evict, double old, double v)
 {
-	if (evict) { /* the first equal one is the oldest of its equals */
-		size_t i = 0;
-		while (i < len && sorted[i] != old)
-			i++;
-		if (i < len) {
+	if (evict) { /* the first equal one is the oldest of its equals (-0.0 equals 0.0) */
+		size_t i = lower_bound(sorted, len, old);
+		if (i < len && sorted[i] == old) {
 			memmove(sorted + i, sorted + i + 1, (len - i - 1) * sizeof(double));
 			len--;
 		}
 	}
-	size_t at = len; /* after every value <= v: found from the end, where v most often goes */
-	while (at > 0 && sorted[at - 1] > v)
-		at--;
+	size_t at = upper_bound(sorted, len, v); /* after every value <= v */
 	memmove(sorted + at + 1, sorted + at, (len - at) * sizeof(double));
 	sorted[at] = v;
 	return len + 1;
@@ -67,12 +91,12 @@ void stats_sorted_median_mad(const double *sorted, size_t n, double *scratch, do
 		return;
 	}
 	double med = stats_percentile_sorted(sorted, n, 0.5);
-	/* |x - median| ascends from the split to both ends: merge the two runs */
-	size_t s = 0;
-	while (s < n && sorted[s] < med)
-		s++;
+	/* |x - median| ascends from the split to both ends: merge the two runs, as far as the
+	 * median of the distances reads (ranks (n - 1) / 2 and the one after it) */
+	size_t need = (n - 1) / 2 + 2 < n ? (n - 1) / 2 + 2 : n;
+	size_t s = lower_bound(sorted, n, med);
 	size_t l = s, r = s, k = 0; /* l: the next left one is l - 1 */
-	while (k < n) {
+	while (k < need) {
 		double dl = l > 0 ? fabs(sorted[l - 1] - med) : INFINITY;
 		double dr = r < n ? fabs(sorted[r] - med) : INFINITY;
 		if (r >= n || (l > 0 && dl <= dr)) {
@@ -84,7 +108,7 @@ void stats_sorted_median_mad(const double *sorted, size_t n, double *scratch, do
 		}
 	}
 	*median = med;
-	*mad = stats_percentile_sorted(scratch, n, 0.5);
+	*mad = stats_percentile_sorted(scratch, n, 0.5); /* reads scratch[0, need) only */
 }
 
 static void swap_d(double *a, double *b)
