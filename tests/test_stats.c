@@ -193,6 +193,25 @@ static void check_ring(void)
 	CHECK_NEAR(st.max, 1003, 0);
 	series_ring_clear(&r);
 	CHECK_INT(r.len, 0);
+	/* a window of one sample (its own path): stats_compute() of that value, bit for bit */
+	const double one[] = {2.5,	-3.75, 0.0,	 -0.0,	    1e308, -1e-310,
+			      4.9e-324, NAN,   INFINITY, -INFINITY, 0.1,   -1e6};
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		for (int at = 0; at < 5; at++) { /* every head position, the wrap included */
+			series_ring_clear(&r);
+			for (int j = 0; j < at; j++)
+				series_ring_push(&r, 7.0 + j);
+			series_ring_push(&r, one[i]);
+			struct stats a, b;
+			double sc[2];
+			series_ring_stats(&r, 1, scratch, &a);
+			stats_compute(&one[i], 1, sc, &b);
+			CHECK(a.available == b.available && a.n == b.n && a.n_nan == b.n_nan &&
+				  memcmp(&a.min, &b.min, 6 * sizeof(double)) == 0,
+			      "one-sample window of %g (head %zu): as stats_compute", one[i],
+			      r.head);
+		}
+	series_ring_clear(&r);
 	/* the last k values, oldest first, at every head position */
 	double st5[5], got[8];
 	struct series_ring r5;

@@ -96,15 +96,17 @@ void stats_sorted_median_mad(const double *sorted, size_t n, double *scratch, do
 	size_t need = (n - 1) / 2 + 2 < n ? (n - 1) / 2 + 2 : n;
 	size_t s = lower_bound(sorted, n, med);
 	size_t l = s, r = s, k = 0; /* l: the next left one is l - 1 */
+	double dl = l > 0 ? fabs(sorted[l - 1] - med) : INFINITY;
+	double dr = r < n ? fabs(sorted[r] - med) : INFINITY;
 	while (k < need) {
-		double dl = l > 0 ? fabs(sorted[l - 1] - med) : INFINITY;
-		double dr = r < n ? fabs(sorted[r] - med) : INFINITY;
 		if (r >= n || (l > 0 && dl <= dr)) {
 			scratch[k++] = dl;
 			l--;
+			dl = l > 0 ? fabs(sorted[l - 1] - med) : INFINITY;
 		} else {
 			scratch[k++] = dr;
 			r++;
+			dr = r < n ? fabs(sorted[r] - med) : INFINITY;
 		}
 	}
 	*median = med;
@@ -429,6 +431,21 @@ void series_ring_stats(const struct series_ring *r, size_t k, double *scratch, s
 {
 	if (k == 0 || k > r->len)
 		k = r->len;
+	if (k == 1) { /* a window of one sample: stats_compute()'s result, without its passes */
+		double v = r->buf[r->head ? r->head - 1 : r->cap - 1], sum = 0;
+		memset(out, 0, sizeof(*out));
+		if (!isfinite(v)) {
+			out->n_nan = 1;
+			return;
+		}
+		sum += v; /* as stats_compute() sums: 0 + -0.0 is 0.0 */
+		out->available = true;
+		out->n = 1;
+		out->min = out->max = out->median = out->p99 = v;
+		out->mean = sum / 1.0;
+		out->mad = fabs(v - v);
+		return;
+	}
 	size_t m = series_ring_last(r, k, scratch);
 	stats_compute(scratch, m, scratch + r->cap, out);
 }
