@@ -71,6 +71,14 @@ void output_json_null(struct output_json *w, const char *key);
 void output_json_string(struct output_json *w, const char *key, const char *s);
 /* True when @s is valid UTF-8 (what jansson accepts as a string). */
 bool output_json_text_ok(const char *s);
+/*
+ * A member whose value the caller writes itself as JSON text (already escaped and valid, e.g.
+ * an object built from fixed keys and numfmt numbers): returns where to write it, with @room
+ * bytes free, or NULL when the member is left out or memory ran out; output_json_raw_done()
+ * then takes the @n bytes written there.
+ */
+char *output_json_raw(struct output_json *w, const char *key, size_t room);
+void output_json_raw_done(struct output_json *w, size_t n);
 
 /* The @i-th format's name (-f), in table order (the first, text, is the default); NULL past
  * the end. */

@@ -147,6 +147,26 @@ static void check_sorted_slide(void)
 			}
 		}
 	}
+	/* distinct values (no ties), windows of 1..300: median and MAD as stats_compute() says */
+	for (size_t n = 1; n <= 300 && !bad; n += (n < 20 ? 1 : 37)) {
+		double v[300], sorted[300], sc[600];
+		size_t len = 0;
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			v[i] = (double)(int64_t)(seed >> 11) / 9007199254740992.0 - 0.3;
+			len = stats_sorted_slide(sorted, len, false, 0, v[i]);
+		}
+		struct stats st;
+		double m2, d2;
+		stats_compute(v, n, sc, &st);
+		stats_sorted_median_mad(sorted, n, sc, &m2, &d2);
+		if (memcmp(&st.median, &m2, sizeof(m2)) != 0 || memcmp(&st.mad, &d2, sizeof(d2))) {
+			CHECK(0, "%zu distinct values: median %g/%g mad %g/%g", n, st.median, m2,
+			      st.mad, d2);
+			bad = 1;
+		}
+	}
+	CHECK(!bad, "distinct values: sorted median and MAD as stats_compute");
 	double e1, e2;
 	stats_sorted_median_mad(NULL, 0, NULL, &e1, &e2);
 	CHECK(isnan(e1) && isnan(e2), "empty window: NaN");
@@ -193,6 +213,25 @@ static void check_ring(void)
 	CHECK_NEAR(st.max, 1003, 0);
 	series_ring_clear(&r);
 	CHECK_INT(r.len, 0);
+	/* a window of one sample (its own path): stats_compute() of that value, bit for bit */
+	const double one[] = {2.5,	-3.75, 0.0,	 -0.0,	    1e308, -1e-310,
+			      4.9e-324, NAN,   INFINITY, -INFINITY, 0.1,   -1e6};
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		for (int at = 0; at < 5; at++) { /* every head position, the wrap included */
+			series_ring_clear(&r);
+			for (int j = 0; j < at; j++)
+				series_ring_push(&r, 7.0 + j);
+			series_ring_push(&r, one[i]);
+			struct stats a, b;
+			double sc[2];
+			series_ring_stats(&r, 1, scratch, &a);
+			stats_compute(&one[i], 1, sc, &b);
+			CHECK(a.available == b.available && a.n == b.n && a.n_nan == b.n_nan &&
+				  memcmp(&a.min, &b.min, 6 * sizeof(double)) == 0,
+			      "one-sample window of %g (head %zu): as stats_compute", one[i],
+			      r.head);
+		}
+	series_ring_clear(&r);
 	/* the last k values, oldest first, at every head position */
 	double st5[5], got[8];
 	struct series_ring r5;

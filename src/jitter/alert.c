@@ -614,6 +614,15 @@ int alert_set_eval(struct alert_set *s, double time_s, int cpu, alert_lookup_fn 
 		   struct spike_log *log)
 {
 	int spikes = 0;
+	/* The next CPU's windows (its call usually comes next): each is read once a sample, so it
+	 * is out of the cache by then; fetching it now overlaps the wait with this CPU's work. */
+	for (size_t i = 0; i < s->n && cpu + 1 < s->ncpu; i++)
+		if (s->rings[i]) {
+			const struct series_ring *nx = &s->rings[i][cpu + 1];
+			const char *p = (const char *)nx->buf;
+			for (size_t b = 0; b < 2 * nx->cap * sizeof(double); b += 64)
+				__builtin_prefetch(p + b);
+		}
 	for (size_t i = 0; i < s->n; i++) {
 		const struct alert_rule *r = &s->rules[i];
 		double v;

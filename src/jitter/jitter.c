@@ -4,6 +4,7 @@
 #include "jitter.h"
 #include "app.h"
 #include "frame.h"
+#include "numfmt.h"
 #include "platform.h"
 #include "recorder.h"
 #include "safefile.h"
@@ -1324,6 +1325,46 @@ void jitter_spike_lines(const struct app_ctx *app,
 
 /* --- batch output --------------------------------------------------------------------------- */
 
+/* Bytes a cell's statistics object may take: its keys (57) and seven numbers, each formatted
+ * where NUMFMT_MAX bytes are free. */
+#define CELL_JSON_ROOM (64 + 7 * NUMFMT_MAX)
+
+/* The last real a cell's object holds: its bits and its text. */
+struct real_text {
+	uint64_t bits;
+	const char *at; /* NULL: none yet */
+	size_t n;
+};
+
+/*
+ * Writes @v at @p as output_json_real() does and returns the end; a value with the bits of the
+ * one before it is copied instead of formatted again (a window of one sample, or a flat one,
+ * has min = median = p99 = max: these come sorted, so equal ones are neighbours).
+ */
+static char *cell_real(char *p, double v, struct real_text *last)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	if (last->at && bits == last->bits) {
+		/* a few bytes, and a key lies between: no overlap */
+		for (size_t i = 0; i < last->n; i++)
+			p[i] = last->at[i];
+	} else {
+		last->n = numfmt_json_real(p, v, 6);
+		last->bits = bits;
+	}
+	last->at = p;
+	return p + last->n;
+}
+
+/* Appends the literal key @s (no NUL) at @p: a copy of known size. */
+#define PUT_KEY(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+/*
+ * One cell's statistics: {"min":..,"median":..,"p99":..,"max":..,"dev":..,"dev_delta":..,"n":..}
+ * with the bytes output_json_object/real/int/end would write (reals of 6 digits, null when not
+ * finite), written as one piece: fixed keys, equal reals formatted once.
+ */
 static void cell_json(struct output_json *w, const char *key, const struct jitter_cell *c,
 		      bool ready)
 {
@@ -1331,15 +1372,26 @@ static void cell_json(struct output_json *w, const char *key, const struct jitte
 		output_json_null(w, key);
 		return;
 	}
-	output_json_object(w, key);
-	output_json_real(w, "min", c->st.min);
-	output_json_real(w, "median", c->st.median);
-	output_json_real(w, "p99", c->st.p99);
-	output_json_real(w, "max", c->st.max);
-	output_json_real(w, "dev", c->dev.available ? c->dev.mad_units : NAN);
-	output_json_real(w, "dev_delta", c->dev.available ? c->dev.delta : NAN);
-	output_json_int(w, "n", (long long)c->st.n);
-	output_json_end(w);
+	char *p0 = output_json_raw(w, key, CELL_JSON_ROOM);
+	if (!p0)
+		return;
+	struct real_text last = {0, NULL, 0};
+	char *p = PUT_KEY(p0, "{\"min\":");
+	p = cell_real(p, c->st.min, &last);
+	p = PUT_KEY(p, ",\"median\":");
+	p = cell_real(p, c->st.median, &last);
+	p = PUT_KEY(p, ",\"p99\":");
+	p = cell_real(p, c->st.p99, &last);
+	p = PUT_KEY(p, ",\"max\":");
+	p = cell_real(p, c->st.max, &last);
+	p = PUT_KEY(p, ",\"dev\":");
+	p = cell_real(p, c->dev.available ? c->dev.mad_units : NAN, &last);
+	p = PUT_KEY(p, ",\"dev_delta\":");
+	p = cell_real(p, c->dev.available ? c->dev.delta : NAN, &last);
+	p = PUT_KEY(p, ",\"n\":");
+	p += numfmt_i64(p, (int64_t)c->st.n);
+	*p++ = '}';
+	output_json_raw_done(w, (size_t)(p - p0));
 }
 
 static void json_extra(void *ctx, void *recp, void *rowp, int r)

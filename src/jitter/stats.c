@@ -40,23 +40,75 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
+/* The first index of @n ascending values whose value is not below @v (n when none); the
+ * halving is a conditional move, not a branch the data decides. */
+static size_t lower_bound(const double *sorted, size_t n, double v)
+{
+	if (n == 0)
+		return 0;
+	size_t base = 0;
+	while (n > 1) {
+		size_t half = n / 2;
+		base = sorted[base + half] < v ? base + half : base;
+		n -= half;
+	}
+	return base + (sorted[base] < v);
+}
+
+/* The first index of @n ascending values whose value is above @v (n when none). */
+static size_t upper_bound(const double *sorted, size_t n, double v)
+{
+	if (n == 0)
+		return 0;
+	size_t base = 0;
+	while (n > 1) {
+		size_t half = n / 2;
+		base = sorted[base + half] <= v ? base + half : base;
+		n -= half;
+	}
+	return base + (sorted[base] <= v);
+}
+
 size_t stats_sorted_slide(double *sorted, size_t len, bool evict, double old, double v)
 {
-	if (evict) { /* the first equal one is the oldest of its equals */
-		size_t i = 0;
-		while (i < len && sorted[i] != old)
-			i++;
-		if (i < len) {
+	if (evict) { /* the first equal one is the oldest of its equals (-0.0 equals 0.0) */
+		size_t i = lower_bound(sorted, len, old);
+		if (i < len && sorted[i] == old) {
 			memmove(sorted + i, sorted + i + 1, (len - i - 1) * sizeof(double));
 			len--;
 		}
 	}
-	size_t at = len; /* after every value <= v: found from the end, where v most often goes */
-	while (at > 0 && sorted[at - 1] > v)
-		at--;
+	size_t at = upper_bound(sorted, len, v); /* after every value <= v */
 	memmove(sorted + at + 1, sorted + at, (len - at) * sizeof(double));
 	sorted[at] = v;
 	return len + 1;
+}
+
+/*
+ * The distances |x - med| of @n ascending values, split at @s (the ones before it are below
+ * @med), form two ascending runs: A[i] = |sorted[s - 1 - i] - med| and B[j] = |sorted[s + j] -
+ * med|. Their merge's values of rank @q and q + 1 (INFINITY past the end), found by halving
+ * how many of the first q + 1 come from A (the k-th of two sorted arrays) instead of merging.
+ */
+static void distance_ranks(const double *sorted, size_t n, size_t s, double med, size_t q,
+			   double *x0, double *x1)
+{
+	size_t na = s, nb = n - s;
+	size_t lo = q + 1 > nb ? q + 1 - nb : 0, hi = q + 1 < na ? q + 1 : na;
+	while (lo < hi) { /* the fewest i with B[q - i] <= A[i] */
+		size_t i = lo + (hi - lo) / 2, j = q + 1 - i;
+		if (fabs(sorted[s + j - 1] - med) > fabs(sorted[s - 1 - i] - med))
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	size_t i = lo, j = q + 1 - lo;
+	double a = i > 0 ? fabs(sorted[s - i] - med) : -INFINITY; /* A[i - 1] */
+	double b = j > 0 ? fabs(sorted[s + j - 1] - med) : -INFINITY;
+	*x0 = a > b ? a : b;
+	double an = i < na ? fabs(sorted[s - 1 - i] - med) : INFINITY;
+	double bn = j < nb ? fabs(sorted[s + j] - med) : INFINITY;
+	*x1 = an < bn ? an : bn;
 }
 
 void stats_sorted_median_mad(const double *sorted, size_t n, double *scratch, double *median,
@@ -67,24 +119,15 @@ void stats_sorted_median_mad(const double *sorted, size_t n, double *scratch, do
 		return;
 	}
 	double med = stats_percentile_sorted(sorted, n, 0.5);
-	/* |x - median| ascends from the split to both ends: merge the two runs */
-	size_t s = 0;
-	while (s < n && sorted[s] < med)
-		s++;
-	size_t l = s, r = s, k = 0; /* l: the next left one is l - 1 */
-	while (k < n) {
-		double dl = l > 0 ? fabs(sorted[l - 1] - med) : INFINITY;
-		double dr = r < n ? fabs(sorted[r] - med) : INFINITY;
-		if (r >= n || (l > 0 && dl <= dr)) {
-			scratch[k++] = dl;
-			l--;
-		} else {
-			scratch[k++] = dr;
-			r++;
-		}
-	}
+	/* the median of the distances reads ranks (n - 1) / 2 and the one after it */
+	size_t q = (n - 1) / 2;
+	double x0, x1;
+	distance_ranks(sorted, n, lower_bound(sorted, n, med), med, q, &x0, &x1);
+	scratch[q] = x0;
+	if (q + 1 < n)
+		scratch[q + 1] = x1;
 	*median = med;
-	*mad = stats_percentile_sorted(scratch, n, 0.5);
+	*mad = stats_percentile_sorted(scratch, n, 0.5); /* the same arithmetic as a full merge */
 }
 
 static void swap_d(double *a, double *b)
@@ -405,6 +448,21 @@ void series_ring_stats(const struct series_ring *r, size_t k, double *scratch, s
 {
 	if (k == 0 || k > r->len)
 		k = r->len;
+	if (k == 1) { /* a window of one sample: stats_compute()'s result, without its passes */
+		double v = r->buf[r->head ? r->head - 1 : r->cap - 1], sum = 0;
+		memset(out, 0, sizeof(*out));
+		if (!isfinite(v)) {
+			out->n_nan = 1;
+			return;
+		}
+		sum += v; /* as stats_compute() sums: 0 + -0.0 is 0.0 */
+		out->available = true;
+		out->n = 1;
+		out->min = out->max = out->median = out->p99 = v;
+		out->mean = sum / 1.0;
+		out->mad = fabs(v - v);
+		return;
+	}
 	size_t m = series_ring_last(r, k, scratch);
 	stats_compute(scratch, m, scratch + r->cap, out);
 }

@@ -521,6 +521,13 @@ void output_json_string(struct output_json *w, const char *key, const char *s)
 		put_string(w, s);
 }
 
+char *output_json_raw(struct output_json *w, const char *key, size_t n)
+{
+	return member(w, key) ? room(w, n) : NULL;
+}
+
+void output_json_raw_done(struct output_json *w, size_t n) { w->len += n; }
+
 /* Counts print exactly: integers as integers, scaled estimates as reals of 10 digits. */
 static void json_count(struct output_json *w, const char *frag, size_t flen, double v)
 {
