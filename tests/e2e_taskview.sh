@@ -28,36 +28,47 @@ task_rows() { pane | awk '/^TASK /{ t = 1; next } t && /^ +all /{ exit } t && NF
 # cpu%: a command name may hold blanks)
 counted_col() { task_rows | awk '{ print $(NF - 6) }'; }
 no_cpu_rows() { ! task_rows | grep -qE '^ +[0-9]+ '; }
-# poll_frames N AWK: polls the screen until N + 2 consecutive frames were seen, each poll a line
-# of $T_TMP/polls: the clock before and after reading the loop's CPU time from
-# /proc/PID/schedstat, that time, the clock after the capture, the header's frame number and
-# measured interval (ms), and what AWK (run on the capture) prints: the value drawn (% of a core).
-# tests/share_check.py holds the values against the kernel's time over the same frames; the
-# first two frames anchor the window. At most 30 s (a hung screen).
+# poll_frames N AWK: polls the screen until N + 2 frames were seen, then writes a line per poll to
+# $T_TMP/polls: the clock before and after reading the loop's CPU time from /proc/PID/schedstat,
+# that time, the clock after the capture, the header's frame number and measured interval (ms),
+# and what AWK prints on the capture: the value drawn (% of a core); a last line reads the time
+# once more. tests/share_check.py holds the values against the kernel's time over the same
+# frames. A poll runs one program (tmux) and keeps its capture for later. At most 60 s (a hung
+# screen).
 poll_frames() {
-	local n=$1 prog=$2 i ta tb tc s scr f prev="" run=0 end=$((SECONDS + 30))
-	: >"$T_TMP/polls"
-	while ((run < n + 2 && SECONDS < end)); do
+	local n=$1 prog=$2 i=0 k ta tb tc s scr f="" prev="" seen=0 end=$((SECONDS + 60))
+	local re='\(last ([0-9.]+)\) \| #([0-9]+)'
+	rm -f "$T_TMP"/cap.*
+	while ((seen < n + 2 && SECONDS < end)); do
 		ta=$EPOCHREALTIME
 		read -r s _ <"/proc/$LOOP/schedstat"
 		tb=$EPOCHREALTIME
 		scr=$(pane)
 		tc=$EPOCHREALTIME
-		f=$(sed -n 's/.*(last \([0-9.]*\)) | #\([0-9]*\).*/\2 \1/p' <<<"$scr" | head -1)
-		echo "$ta $s $tb $tc $f $(awk "$prog" <<<"$scr")" >>"$T_TMP/polls"
-		f=${f%% *}
-		if [ -n "$f" ] && [ "$f" != "$prev" ]; then
-			if [ -n "$prev" ] && [ "$f" = $((prev + 1)) ]; then run=$((run + 1)); else run=1; fi
-			prev=$f
+		f=""
+		[[ $scr =~ $re ]] && f="${BASH_REMATCH[2]} ${BASH_REMATCH[1]}"
+		printf '%s\n' "$ta $s $tb $tc $f" >"$T_TMP/cap.$i.t"
+		printf '%s\n' "$scr" >"$T_TMP/cap.$i"
+		i=$((i + 1))
+		if [ -n "$f" ] && [ "${f%% *}" != "$prev" ]; then
+			[ -n "$prev" ] && seen=$((seen + 1))
+			prev=${f%% *}
 		fi
 		sleep 0.05
 	done
+	: >"$T_TMP/polls"
+	for ((k = 0; k < i; k++)); do
+		echo "$(cat "$T_TMP/cap.$k.t") $(awk "$prog" "$T_TMP/cap.$k")" >>"$T_TMP/polls"
+	done
+	ta=$EPOCHREALTIME
+	read -r s _ <"/proc/$LOOP/schedstat"
+	echo "$ta $s $EPOCHREALTIME $EPOCHREALTIME" >>"$T_TMP/polls"
 }
 # share_check DESC TOL: the polled values against /proc over the same frames, within TOL of it (or
 # 1 % of a core; tests/share_check.py)
 share_check() {
 	local rc
-	python3 "$T_SRC/tests/share_check.py" "$T_TMP/polls" "$2" 2 >"$T_TMP/share.out" 2>&1
+	python3 "$T_SRC/tests/share_check.py" "$T_TMP/polls" "$2" >"$T_TMP/share.out" 2>&1
 	rc=$?
 	echo "$1: $(cat "$T_TMP/share.out")"
 	check "$1 ($(cat "$T_TMP/share.out"))" [ $rc = 0 ]
