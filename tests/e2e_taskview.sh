@@ -31,12 +31,12 @@ no_cpu_rows() { ! task_rows | grep -qE '^ +[0-9]+ '; }
 # poll_frames N AWK: polls the screen until N + 2 frames were seen, then writes a line per poll to
 # $T_TMP/polls: the clock before and after reading the loop's CPU time from /proc/PID/schedstat,
 # that time, the clock after the capture, the header's frame number and measured interval (ms),
-# and what AWK prints on the capture: the value drawn (% of a core); a last line reads the time
-# once more. tests/share_check.py holds the values against the kernel's time over the same
+# and what AWK prints on the capture: the value drawn (% of a core); then a line of the time read
+# again after the capture (the clock before and after, that time, the clock after). tests/share_check.py holds the values against the kernel's time over the same
 # frames. A poll runs one program (tmux) and keeps its capture for later. At most 60 s (a hung
 # screen).
 poll_frames() {
-	local n=$1 prog=$2 i=0 k ta tb tc s scr f="" prev="" seen=0 end=$((SECONDS + 60))
+	local n=$1 prog=$2 i=0 k ta tb tc td s s2 scr f="" prev="" seen=0 end=$((SECONDS + 60))
 	local re='\(last ([0-9.]+)\) \| #([0-9]+)'
 	rm -f "$T_TMP"/cap.*
 	while ((seen < n + 2 && SECONDS < end)); do
@@ -45,9 +45,11 @@ poll_frames() {
 		tb=$EPOCHREALTIME
 		scr=$(pane)
 		tc=$EPOCHREALTIME
+		read -r s2 _ <"/proc/$LOOP/schedstat"
+		td=$EPOCHREALTIME
 		f=""
 		[[ $scr =~ $re ]] && f="${BASH_REMATCH[2]} ${BASH_REMATCH[1]}"
-		printf '%s\n' "$ta $s $tb $tc $f" >"$T_TMP/cap.$i.t"
+		printf '%s\n' "$tc $s2 $td $td" "$ta $s $tb $tc $f" >"$T_TMP/cap.$i.t"
 		printf '%s\n' "$scr" >"$T_TMP/cap.$i"
 		i=$((i + 1))
 		if [ -n "$f" ] && [ "${f%% *}" != "$prev" ]; then
@@ -58,7 +60,8 @@ poll_frames() {
 	done
 	: >"$T_TMP/polls"
 	for ((k = 0; k < i; k++)); do
-		echo "$(cat "$T_TMP/cap.$k.t") $(awk "$prog" "$T_TMP/cap.$k")" >>"$T_TMP/polls"
+		{ tail -n 1 "$T_TMP/cap.$k.t" | tr '\n' ' '; awk "$prog" "$T_TMP/cap.$k"; } >>"$T_TMP/polls"
+		head -n 1 "$T_TMP/cap.$k.t" >>"$T_TMP/polls"
 	done
 	ta=$EPOCHREALTIME
 	read -r s _ <"/proc/$LOOP/schedstat"

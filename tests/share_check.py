@@ -3,9 +3,10 @@
 # share_check.py: holds a task's CPU share drawn on the screen, frame by frame, against the
 # kernel's count of its CPU time (/proc/PID/schedstat) over the same frames.
 # Usage: share_check.py POLLS TOL
-# POLLS: one line per poll of the screen, "tA cpu tB tC frame last_ms value [more]": the clock
-# (s) before and after reading schedstat's CPU time (ns), the clock after the screen capture, the
-# frame number and its measured interval from the header, and the value drawn (% of a core).
+# POLLS: a line per poll of the screen, "tA cpu tB tC frame last_ms value [more]": the clock (s)
+# before and after reading schedstat's CPU time (ns), the clock after the screen capture, the
+# frame number and its measured interval from the header, and the value drawn (% of a core); a
+# line "tA cpu tB tB" is a read of the CPU time alone.
 # The frames' ticks are not seen, only when the screen showed them. A frame k first seen in a
 # capture that ended at tC ticked before tC; the poll before it still showed an older frame, so
 # frame k was drawn after that poll began (tB), and ticked at most DRAW_S before its drawing
@@ -32,11 +33,13 @@ def main():
             continue
         ta, cpu, tb, tc = float(f[0]), int(f[1]), float(f[2]), float(f[3])
         samples.append((ta, cpu, tb))
+        if len(f) == 4:  # a read of the time alone
+            continue
         try:
             fr, last, val = int(f[4]), float(f[5]) / 1000, float(f[6])
         except (IndexError, ValueError):
-            fr = None
-        if fr is not None and (not frames or fr != frames[-1][0]) and prev_tb is not None:
+            continue  # no frame on this capture: it says nothing of when one was drawn
+        if (not frames or fr != frames[-1][0]) and prev_tb is not None:
             frames.append([fr, prev_tb, tc, last, val])
         prev_tb = tb
     if not frames:
