@@ -516,6 +516,18 @@ wait_grep() {
 	done
 	return 1
 }
+# keep.sh FILE: the stand-in transports' tee: each line of the board's stream goes to FILE before
+# it goes on to the client. The client ends the transport once it has its last record, and tee
+# (stdout first) could die before writing that record to its file.
+cat >"$T/keep.sh" <<'EOF'
+#!/bin/sh
+: >>"$1"
+while IFS= read -r l; do
+	printf '%s\n' "$l" >>"$1"
+	printf '%s\n' "$l" || exit 0
+done
+EOF
+chmod +x "$T/keep.sh"
 # hotplug OUT PID: drives the tree through the steps, following OUT (batch JSON)
 hotplug() {
 	local out=$1 pid=$2
@@ -561,7 +573,7 @@ else
 
 	# (d) the same on a board: the agent follows the tree; the transport keeps what the board
 	# sent (its stream is its recording), so the client's numbers can be held against the board's
-	printf '#!/bin/sh\nshift 2\nsh -c "$* -m sw --sysfs-root %s" | tee %s\n' "'$HT'" "'$T/hpboard.jsonl'" >"$T/hptr.sh"
+	printf '#!/bin/sh\nshift 2\nsh -c "$* -m sw --sysfs-root %s" | %s %s\n' "'$HT'" "'$T/keep.sh'" "'$T/hpboard.jsonl'" >"$T/hptr.sh"
 	chmod +x "$T/hptr.sh"
 	echo 0 >"$HON"
 	(cd "$T" && timeout 60 "$BIN" --no-rc -b -i 100 -n 70 -m sw --remote board --transport "$T/hptr.sh" \
@@ -628,7 +640,7 @@ fi
 	echo 'shift 2'
 	echo "n=\$(ls '$T'/board-*.jsonl 2>/dev/null | wc -l)"
 	echo "echo \$\$ >'$T/board.pid'"
-	echo "sh -c \"\$* ${SIM[*]}\" | tee \"$T/board-\$n.jsonl\""
+	echo "sh -c \"\$* ${SIM[*]}\" | '$T/keep.sh' \"$T/board-\$n.jsonl\""
 } >"$T/droptr.sh"
 chmod +x "$T/droptr.sh"
 (cd "$T" && timeout 60 "$BIN" --no-rc -b -n 40 -i 100 -m sw --remote board --transport "$T/droptr.sh" \

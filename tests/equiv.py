@@ -182,7 +182,10 @@ def number_matches(text, v):
         s = float(text)
     except ValueError:
         return False
-    if screen_format(s) != text and screen_format(v) != text:
+    # the format is the value's: JSON's 6 digits may round a value the screen printed with its
+    # decimals to a whole number (99.99997: screen "100.000", JSON 100.0)
+    h = 0.999 * json_half_unit(v)
+    if screen_format(s) != text and all(screen_format(c) != text for c in (v, v - h, v + h)):
         return False  # not in the screen's format
     return abs(s - v) <= half_unit(text) + json_half_unit(v) + 1e-12 * abs(v)
 
