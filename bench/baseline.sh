@@ -15,7 +15,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${PMUTOP_BIN:-$ROOT/build/pmutop}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-SIM=(--backend sim --sim-cpus 4 -m cpi -i 10 -b -f json)
+SIM=(--backend sim --sim-cpus 4 -m cpi -i 1s --sim-unpaced -b -f json)
 for s in $(seq 6 $((SEEDS + 5))); do
 	"$BIN" "${SIM[@]}" --seed $((s + 100)) -n 300 -r "$TMP/ref$s.jsonl" >/dev/null 2>&1
 	"$BIN" "${SIM[@]}" --seed "$s" -n 90 -r "$TMP/plain.jsonl" >/dev/null 2>&1
