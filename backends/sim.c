@@ -5,6 +5,7 @@
 #include "source.h"
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,18 @@ static double unit(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 {
 	uint64_t h = mix(seed ^ mix(a ^ mix(b ^ mix(c))));
 	return (double)(h >> 11) / 9007199254740992.0;
+}
+
+/* The noise model: each random part of a count (an event's wander, the utilisation's, the
+ * top-down split's, a task's demand) is drawn afresh per tick, uniform, with a half-width that
+ * shrinks as 1/sqrt(tick length) from its value at a 10 ms tick, as a sum of independent
+ * per-millisecond parts does: +-10 % at 10 ms, +-1 % at 1 s, +-32 % at 1 ms. A window of n ticks
+ * sums n draws, so its relative spread falls the same way with the window's length. Capped at
+ * @cap times the 10 ms spread (counts stay positive, shares in their ranges). */
+static double spread(uint64_t dt_ns, double cap)
+{
+	double k = dt_ns ? sqrt(1e7 / (double)dt_ns) : cap;
+	return k < cap ? k : cap;
 }
 
 /* Top-down events (modes/topdown*.mode, stallcycles.mode): counts that are sub-counts of the
@@ -200,12 +213,14 @@ struct td_split {
 };
 
 static struct td_split td_split_of(uint64_t seed, int cpu, uint64_t tick, double cycles,
-				   double width, bool smt)
+				   double width, bool smt, uint64_t dt)
 {
 	struct td_split t = {.cycles = cycles, .width = width, .slots = width * cycles};
-	double u[9];
-	for (int k = 0; k < 9; k++)
-		u[k] = unit(seed, (uint64_t)cpu, tick, 100 + (uint64_t)k);
+	/* each share wanders about the middle of its range, over the whole range at 10 ms ticks
+	 * and less in longer ones (spread() capped at 1: shorter ticks keep the range) */
+	double u[9], k = spread(dt, 1);
+	for (int j = 0; j < 9; j++)
+		u[j] = 0.5 + k * (unit(seed, (uint64_t)cpu, tick, 100 + (uint64_t)j) - 0.5);
 	t.fe = 0.10 + 0.20 * u[0];
 	t.bs = 0.03 + 0.10 * u[1];
 	t.ret = 0.15 + 0.35 * u[2];
@@ -475,15 +490,15 @@ struct sim_state {
 static struct sim_state sim_state_of(const struct sim_priv *p, uint64_t seed, int cpu, uint64_t dt)
 {
 	/* Utilisation drifts slowly per CPU: a base level (the run's seed) plus a small
-	 * deterministic jitter per tick. */
+	 * deterministic jitter per tick (+-5 % at 10 ms ticks, see spread()). */
 	struct sim_state st;
 	st.util = 0.25 + 0.6 * unit(p->opts.seed, (uint64_t)cpu, 0, 0) +
-		  0.1 * (unit(seed, (uint64_t)cpu, p->tick, 1) - 0.5);
+		  0.1 * spread(dt, 3) * (unit(seed, (uint64_t)cpu, p->tick, 1) - 0.5);
 	if (st.util > 1)
 		st.util = 1;
 	/* top-down counts: one split per CPU and tick, of the cycles at this utilisation */
 	st.td = td_split_of(seed, cpu, p->tick, 2.4e9 * st.util * (double)dt / 1e9, p->td_width,
-			    p->td_smt);
+			    p->td_smt, dt);
 	return st;
 }
 
@@ -495,9 +510,11 @@ static double sim_count(const struct sim_priv *p, const struct sim_state *st, ui
 	if (p->role[e] != TD_NONE)
 		return td_value(&st->td, p->role[e]) * td_share(p->role[e], p->set_of[e].spec) *
 		       (double)run / (double)dt;
-	/* clocks tick steadily; event counts wander by +-10% */
-	double jitter =
-	    p->ev[e].steady ? 1.0 : 0.9 + 0.2 * unit(seed, (uint64_t)cpu, p->tick, (uint64_t)e + 2);
+	/* clocks tick steadily; event counts wander by +-10 % at 10 ms ticks (see spread()) */
+	double jitter = p->ev[e].steady
+			    ? 1.0
+			    : 1.0 + 0.2 * spread(dt, 3) *
+					(unit(seed, (uint64_t)cpu, p->tick, (uint64_t)e + 2) - 0.5);
 	double share = p->ev[e].follows == SIM_BUSY   ? st->util
 		       : p->ev[e].follows == SIM_IDLE ? 1.0 - st->util
 						      : 1.0;
@@ -542,15 +559,17 @@ static int task_cpu_at(const struct sim_opts *o, int pid, uint64_t tick, int64_t
 	return cpu;
 }
 
-/* What share of its CPU's busy time task @pid asks for in read @tick (0.08 .. 1). */
-static double task_demand(const struct sim_opts *o, int pid, uint64_t tick)
+/* What share of its CPU's busy time task @pid asks for in read @tick of @dt ns (0.08 .. 1; it
+ * wanders by +-10 % at 10 ms ticks, see spread()). */
+static double task_demand(const struct sim_opts *o, int pid, uint64_t tick, uint64_t dt)
 {
 	double base = 0.1 + 0.9 * unit(o->seed, task_hash_id(pid), 0, 23);
-	return base * (0.8 + 0.2 * unit(o->seed, task_hash_id(pid), tick, 24));
+	return base *
+	       (0.9 + 0.2 * spread(dt, 1) * (unit(o->seed, task_hash_id(pid), tick, 24) - 0.5));
 }
 
 /* Places this read's live tasks and gives each its share: demand / max(1, the CPU's demand). */
-static void place_tasks(struct sim_priv *p, int64_t out_tick, bool *offline)
+static void place_tasks(struct sim_priv *p, int64_t out_tick, bool *offline, uint64_t dt)
 {
 	const struct sim_opts *o = &p->opts;
 	int ncpu = o->ncpus > 0 ? o->ncpus : 1;
@@ -560,7 +579,7 @@ static void place_tasks(struct sim_priv *p, int64_t out_tick, bool *offline)
 			continue;
 		offline[r] = !task_alive(o, p->pids[r], out_tick);
 		p->task_cpu[r] = task_cpu_at(o, p->pids[r], p->tick, out_tick);
-		p->share[r] = offline[r] ? 0 : task_demand(o, p->pids[r], p->tick);
+		p->share[r] = offline[r] ? 0 : task_demand(o, p->pids[r], p->tick, dt);
 		p->demand[p->task_cpu[r]] += p->share[r];
 	}
 	for (int r = 0; r < p->nrows; r++)
@@ -595,7 +614,7 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 	/* read 1 primes the deltas, so output tick k is read k + 1 */
 	int64_t out_tick = (int64_t)p->tick - 1;
 	if (p->pids)
-		place_tasks(p, out_tick, offline);
+		place_tasks(p, out_tick, offline, dt);
 	for (int r = 0; r < p->nrows; r++) {
 		bool task = p->pids && p->pids[r] >= 0;
 		int cpu = task ? p->task_cpu[r] : p->cpus[r];

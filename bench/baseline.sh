@@ -8,7 +8,8 @@
 # carries its own chance offset from the true mean into every comparison. tests/fp_check.py
 # counts: the share of unshifted IPC cells flagged (the false-positive rate, 5 % nominal; all
 # refreshes and only refreshes 30 windows apart, which share no window), and whether the shift
-# is flagged on CPU 2 30 ticks after it and on which other CPUs.
+# is flagged on CPU 2 30 ticks after it and on which other CPUs; then the same with Holm's
+# correction over a refresh's CPUs (family-wise 5 %). 1 s windows, run flat out (--sim-unpaced).
 set -u
 SEEDS=${1:-20}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +17,7 @@ source "$ROOT/bench/lib.sh"
 BIN=$(bench_bin)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-SIM=(--backend sim --sim-cpus 4 -m cpi -i 10 -b -f json)
+SIM=(--backend sim --sim-cpus 4 -m cpi -i 1s --sim-unpaced -b -f json)
 for s in $(seq 6 $((SEEDS + 5))); do
 	"$BIN" "${SIM[@]}" --seed $((s + 100)) -n 300 -r "$TMP/ref$s.jsonl" >/dev/null 2>&1
 	"$BIN" "${SIM[@]}" --seed "$s" -n 90 -r "$TMP/plain.jsonl" >/dev/null 2>&1
@@ -30,3 +31,4 @@ done
 echo "self: $("$BIN" -R "$TMP/ref6.jsonl" --baseline "$TMP/ref6.jsonl" -b -f json 2>/dev/null |
 	python3 "$ROOT/tests/baseline_check.py" --self | head -1)"
 python3 "$ROOT/tests/fp_check.py" --plain "$TMP"/plain*.json --shift 2:30:30 "$TMP"/shift*.json
+python3 "$ROOT/tests/fp_check.py" --holm --plain "$TMP"/plain*.json --shift 2:30:30 "$TMP"/shift*.json

@@ -182,6 +182,9 @@ struct sim_opts {
 	/* --sim-task-churn K: the last K of them come and go: one in two ends early, the others
 	 * start late (within the first 3 + 2K + 4 ticks) */
 	int task_churn;
+	/* --sim-unpaced: a batch run (-b -n N) reads its ticks one after another without waiting;
+	 * each still stands for the interval (virtual time) */
+	bool unpaced;
 };
 #define SIM_TASK_PID0 1000 /* the first simulated task's id */
 #define SIM_SLOTS 4	   /* the simulated cores' caps/slots (ARMv8 top-down) */

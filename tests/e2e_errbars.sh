@@ -35,6 +35,12 @@ coverage topdown2-skl-rotation -m topdown2 --sim-family skl -i 10
 coverage topdown2-skl-rotation-mux -m topdown2 --sim-family skl -i 10 --sim-mux 0.6
 coverage topdown2-zen4-rotation -m topdown2 --sim-family zen4 -i 10
 coverage cpi-mux-sample -m cpi -i 50 --sample 10ms --sim-mux 0.5
+# the sim's noise shrinks with the tick (+-1 % at 1 s, +-30 % at 1 ms): the intervals follow it
+# (--sim-unpaced: 500 windows of 1 s without waiting)
+coverage cpi-mux-1s -m cpi -i 1s --sim-unpaced --sim-mux 0.5
+coverage topdown-mux-1s -m topdown --sim-family skl -i 1s --sim-unpaced --sim-mux 0.5
+coverage cpi-mux-1s-sample -m cpi -i 1s --sample 100ms --sim-unpaced --sim-mux 0.25
+coverage cpi-mux-sample-1ms -m cpi -i 10 --sample 1ms --sim-unpaced --sim-mux 0.5
 # rows summed by core and socket (8 CPUs, two threads a core): the CPUs' variances add
 SMT=(--sim-cpus 8 --sysfs-root "$T_SRC/tests/sysfs/x86-2s-smt")
 coverage cpi-mux-per-core -m cpi -i 10 --sim-mux 0.5 "${SMT[@]}" --per-core

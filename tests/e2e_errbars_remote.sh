@@ -61,17 +61,30 @@ same sample "${SIM[*]} --sim-mux 0.5" -i 50 --sample 10ms -n 20 -m cpi -f json
 check "--sample: the same windows and intervals" same_json "$T/sample.local" "$T/sample.remote"
 same resample "${SIM[*]} --sim-mux 0.5" -i 50 -n 20 -m cpi -f json -c "sample 10ms"
 # (the first window holds the agent's last tick at the interval: from the next one on, the same
-# windows; the board's counts round differently after that tick, by a count or two)
-check ":sample: the same windows and intervals" python3 -c '
+# windows and counts (the board's round differently after that tick, by a count or two). That
+# 50 ms tick's rates spread less than a 10 ms tick's (the sim's noise shrinks with the tick), and
+# the rate variances remember it: its weight is 1/n over the first 32 ticks, then falls by 1/32 a
+# tick, 15 % a window of 5. So the intervals differ by up to 10 % in the third window, and the
+# difference fades: below 1 % and a third of the first in the last window.)
+check ":sample: the same windows and counts, the intervals converge" python3 -c '
 import json, sys
 a = [json.loads(l) for l in open(sys.argv[1])][2:]
 b = [json.loads(l) for l in open(sys.argv[2])][2:]
-near = lambda x, y: (x is None) == (y is None) and (x is None or abs(x - y) <= 1e-4 * abs(x))
+rel = lambda x, y: abs(x - y) / abs(x) if x else abs(y)
 ok = len(a) == len(b) == 18 and all(y["samples"] == 5 and y["interval_ms"] == 50 for y in b)
+worst = []
 for x, y in zip(a, b):
+    w = 0
     for rx, ry in zip(x["cpus"] + [x["total"]], y["cpus"] + [y["total"]]):
-        ok &= all(near(rx["metrics_err"][k], ry["metrics_err"][k]) for k in rx["metrics_err"])
-        ok &= all(near(e["err"], ry["events"][k]["err"]) for k, e in rx["events"].items())
+        for k, v in rx["metrics_err"].items():
+            ok &= (v is None) == (ry["metrics_err"][k] is None)
+            w = max(w, rel(v, ry["metrics_err"][k]) if v is not None else 0)
+        for k, e in rx["events"].items():
+            w = max(w, rel(e["err"], ry["events"][k]["err"]))
+            ok &= rel(e["value"], ry["events"][k]["value"]) <= 1e-6
+    worst.append(w)
+ok &= bool(worst) and max(worst) <= 0.1 and worst[-1] <= 0.01 and worst[-1] <= worst[0] / 3
+print("largest relative difference per window: " + " ".join("%.2g" % w for w in worst))
 sys.exit(0 if ok else 1)' "$T/resample.local" "$T/resample.remote"
 
 # CSV: the event_err and metric_err lines (without the host and wall-clock columns)

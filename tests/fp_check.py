@@ -8,12 +8,29 @@
 #   --shift CPU:TICK:WITHIN FILE...: runs with a change on CPU from TICK: in how many METRIC is
 #     flagged on CPU WITHIN refreshes after TICK, and in how many no other CPU is flagged then
 #   --max-fp: exit 1 when the independent share is above the bound; --min-found N: exit 1 when
-#     fewer runs than N found the change
+#     fewer runs than N found the change; --min-both N: ... fewer than N found it with no other
+#     CPU flagged; --max-first K: exit 1 when a run first flags the change later than K
+#     refreshes after it (or never)
+#   --holm: a refresh's CPUs are judged together, Holm's step-down at ALPHA (the chance that any
+#     unchanged CPU of a refresh is flagged is then ALPHA at most, instead of ALPHA per CPU)
 import json
 import math
 import sys
 
 METRIC, ALPHA, WINDOW = "ipc", 0.05, 30
+
+
+HOLM = False
+
+
+def holm(pvals):
+    """{cpu: significant} by Holm's step-down over the refresh's p-values at ALPHA."""
+    out, m = {k: False for k in pvals}, len(pvals)
+    for j, (k, p) in enumerate(sorted(pvals.items(), key=lambda kv: kv[1])):
+        if p >= ALPHA / (m - j):
+            break
+        out[k] = True
+    return out
 
 
 def cells(path):
@@ -22,18 +39,20 @@ def cells(path):
         if not line.startswith("{"):
             continue
         rec = json.loads(line)
-        row = {}
+        pvals = {}
         for c in rec["cpus"]:
             b = (c.get("baseline") or {}).get(METRIC)
             if b is not None and b["p"] is not None:
-                row[c["cpu"]] = b["p"] < ALPHA  # the p-value, not pmutop's own flag
-        if row:
-            yield rec["seq"], row
+                pvals[c["cpu"]] = b["p"]  # the p-value, not pmutop's own flag
+        if pvals:
+            yield rec["seq"], (holm(pvals) if HOLM else
+                               {k: p < ALPHA for k, p in pvals.items()})
 
 
 def main():
     args, files, mode = sys.argv[1:], {"plain": [], "shift": []}, None
-    shift, max_fp, min_found = None, False, 0
+    global HOLM
+    shift, max_fp, min_found, min_both, max_first = None, False, 0, 0, float("inf")
     while args:
         a = args.pop(0)
         if a == "--plain":
@@ -44,6 +63,12 @@ def main():
             max_fp = True
         elif a == "--min-found":
             min_found = int(args.pop(0))
+        elif a == "--min-both":
+            min_both = int(args.pop(0))
+        elif a == "--max-first":
+            max_first = int(args.pop(0))
+        elif a == "--holm":
+            HOLM = True
         else:
             files[mode].append(a)
     ok = True
@@ -59,26 +84,33 @@ def main():
         n = len(apart)
         bound = ALPHA + 1.645 * math.sqrt(ALPHA * (1 - ALPHA) / n) if n else 0
         share = sum(apart) / n if n else float("nan")
-        print("no change: %s cells flagged %.2f %% of %d (every refresh); %.2f %% of %d "
+        print("no change%s: %s cells flagged %.2f %% of %d (every refresh); %.2f %% of %d "
               "(refreshes %d apart; 95 %% bound of %.0f %%: %.2f %%)"
-              % (METRIC, 100 * sum(every) / max(1, len(every)), len(every), 100 * share, n,
+              % (" (holm)" if HOLM else "", METRIC, 100 * sum(every) / max(1, len(every)), len(every), 100 * share, n,
                  WINDOW, 100 * ALPHA, 100 * bound))
         ok = ok and n > 0 and (not max_fp or share <= bound)
     if files["shift"]:
         cpu, tick, within = shift
         found = clean = both = 0
+        first = []  # refreshes after TICK to the first one that flags CPU
         for f in files["shift"]:
-            row = dict(cells(f)).get(tick + within, {})
+            rows = dict(cells(f))
+            row = rows.get(tick + within, {})
             hit = row.get(cpu) is True
             others = [k for k, v in row.items() if k != cpu and v]
             found += hit
             clean += not others
             both += hit and not others
+            first += [min([s - tick for s, r in rows.items() if s > tick and r.get(cpu)] or
+                          [float("inf")])]
         n = len(files["shift"])
-        print("change on cpu %d from refresh %d: flagged at refresh %d in %d of %d runs; no "
-              "other cpu flagged then in %d; both in %d"
-              % (cpu, tick, tick + within, found, n, clean, both))
-        ok = ok and found >= min_found
+        first.sort()
+        print("change on cpu %d from refresh %d%s: flagged at refresh %d in %d of %d runs; no "
+              "other cpu flagged then in %d; both in %d; first flagged %s-%s refreshes after "
+              "the change (median %s)"
+              % (cpu, tick, " (holm)" if HOLM else "", tick + within, found, n, clean, both,
+                 first[0], first[-1], first[len(first) // 2]))
+        ok = ok and found >= min_found and both >= min_both and first[-1] <= max_first
     sys.exit(0 if ok else 1)
 
 

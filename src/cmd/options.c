@@ -496,6 +496,10 @@ static const struct option_def option_table[] = {
     {"sim-task-churn", LONG_ONLY, "K",
      "sim: the last K of --sim-tasks come and go (one in two ends early, the others start late)",
      OPTION_CLI, FN(apply_sim_task_churn)},
+    {"sim-unpaced", LONG_ONLY, NULL,
+     "sim: a batch run (-b -n N) reads its ticks without waiting, each standing for the interval "
+     "(long simulated runs in seconds)",
+     OPTION_CLI, FLAG(sim.unpaced)},
     {"sim-family", LONG_ONLY, "FAMILY",
      "sim: PMU family whose events are simulated (default generic)", OPTION_CLI, STR(sim_family)},
     {"sysfs-root", LONG_ONLY, "DIR",

@@ -99,10 +99,28 @@ static int run_unpaced(struct run *r)
 	return r->status;
 }
 
+/* --sim-unpaced: the sim's ticks one after another, the priming read first, to -n frames. */
+static int run_sim_unpaced(struct run *r)
+{
+	struct app_ctx *app = r->app;
+	if (!r->fe->unpaced || !source_has(&app->source, SOURCE_CAP_VIRTUAL_TIME) ||
+	    source_has(&app->source, SOURCE_CAP_RECORDED) || !app->opt.iterations || paced(app)) {
+		app_log(
+		    app, MSG_ERROR,
+		    "--sim-unpaced: a batch run (-b) of --backend sim with -n N and no endpoint");
+		return 2;
+	}
+	while (!r->done && !app->quit)
+		one_tick(r);
+	return r->status;
+}
+
 int run_loop(struct app_ctx *app, const struct run_frontend *fe)
 {
 	struct run r = {.app = app, .fe = fe};
 	char err[512];
+	if (app->opt.sim.unpaced)
+		return run_sim_unpaced(&r);
 	/* a batch replay runs flat out, unless an endpoint serves it to scrapers at its pace */
 	if (fe->unpaced && !paced(app) && app_pending(app) >= 0 &&
 	    !source_has(&app->source, SOURCE_CAP_STREAM))
