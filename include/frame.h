@@ -93,6 +93,9 @@ struct frame {
 	 * the change of the last windows' mean from the reference's [%], the 95 % half-width of
 	 * that change [%], and Welch's two-sided p-value (NAN n/a) */
 	const double *base_change, *base_err, *base_p;
+	/* base_p adjusted by Holm's method over one metric's rows of the refresh (the all row a
+	 * family of its own; baseline.h baseline_holm): significant below BASELINE_ALPHA */
+	const double *base_p_adj;
 	char baseline[160]; /* the baseline's name (a recording's path, "last 60s"), "" none */
 	/* attribution columns (nattrib 0: none) */
 	int nattrib;
@@ -132,6 +135,7 @@ struct frame_cols {
 	double *stat_values;
 	double *err, *err_counts, *truth, *truth_counts; /* (rows + 1) x metrics or events */
 	double *base_change, *base_err, *base_p;	 /* (rows + 1) x metrics */
+	double *base_p_adj;				 /* (rows + 1) x metrics */
 	double *attrib;
 	char (*tasks)[48];
 	const char **task_ptr;

@@ -108,7 +108,7 @@ struct view_input {
 	/* error bars (frame.h err: 95 % half-widths, [row * nmetrics + m], the total row last), or
 	 * NULL: cells show "1.32±0.04" */
 	const double *err;
-	/* against a baseline (frame.h base_change, base_p), or NULL: cells show the change
+	/* against a baseline (frame.h base_change, base_p_adj), or NULL: cells show the change
 	 * ("+12%"), coloured only when significant */
 	const double *base_change, *base_p;
 	const char *drill;	  /* the running mode's drill-down mode (enter), or NULL */

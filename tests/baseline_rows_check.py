@@ -9,7 +9,9 @@
 # (ipc = instructions / cycles) per tick, the last 30 ticks of NEW against all of BASE by
 # Welch's test with effective sizes n (1 - r) / (1 + r) (r the lag-1 autocorrelation pooled
 # over both, taken in [0, 0.9]), the p-value by integrating Student's t density (Simpson).
-# Exit 1 unless every row's change and p match pmutop's and at least one row was compared.
+# The rows' p-values adjusted together by Holm's step-down method (sorted, times m - j, a
+# running maximum, at most 1) against pmutop's p_adj.
+# Exit 1 unless every row's change, p and p_adj match pmutop's and at least one row was compared.
 import json
 import math
 import sys
@@ -83,6 +85,15 @@ def welch(now, ref):
     return (m1 - m2) / abs(m2) * 100, t_p((m1 - m2) / math.sqrt(a + b), df)
 
 
+def holm(ps):
+    """Holm's adjusted p-values of ps (a list), in its order."""
+    out, run, m = [0.0] * len(ps), 0.0, len(ps)
+    for j, k in enumerate(sorted(range(m), key=lambda k: ps[k])):
+        run = max(run, min(1.0, (m - j) * ps[k]))
+        out[k] = run
+    return out
+
+
 def name(label):
     return label.split("[")[0] if label.endswith("]") else label
 
@@ -92,7 +103,7 @@ def main():
     seq = int(seq)
     now_t, ref_t = per_tick(new, unit), per_tick(base, unit)
     rec = [json.loads(line) for line in open(output) if line.startswith("{")][seq - 1]
-    compared, ok = 0, True
+    compared, ok, family = 0, True, []
     for row in rec["cpus"]:
         lab = row[unit]
         b = (row.get("baseline") or {}).get("ipc")
@@ -111,6 +122,12 @@ def main():
             lab, ref_lab, change, p, b and b["change"], b and b["p"]))
         ok = ok and good
         compared += 1
+        family.append((lab, p, b))
+    for (lab, p, b), adj in zip(family, holm([p for _, p, _ in family])):
+        tol = len(family) * 2e-3 + 0.01 * adj
+        good = b is not None and b.get("p_adj") is not None and abs(b["p_adj"] - adj) <= tol
+        print("%s: Holm %.5f; pmutop %s" % (lab, adj, b and b.get("p_adj")))
+        ok = ok and good
     sys.exit(0 if ok and compared else 1)
 
 

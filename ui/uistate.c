@@ -516,7 +516,7 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	    .stack = have ? f->stack : NULL,
 	    .err = have && f->stat == NULL ? f->err : NULL,
 	    .base_change = have && f->stat == NULL ? f->base_change : NULL,
-	    .base_p = have && f->stat == NULL ? f->base_p : NULL,
+	    .base_p = have && f->stat == NULL ? f->base_p_adj : NULL,
 	    .drill = f && f->drill[0] ? f->drill : NULL,
 	    .drilled_from = f && back && strcmp(back->to, f->mode) == 0 ? back->from : NULL,
 	    .replay = app->replay && !source_has(&app->source, SOURCE_CAP_FORWARD),

@@ -25,7 +25,7 @@ struct frame_store {
 	struct metric_detail *detail;
 	double *stat_values, *attrib, *row_bit_rate, *row_bit_share;
 	double *err, *err_counts, *truth, *truth_counts;
-	double *base_change, *base_err, *base_p;
+	double *base_change, *base_err, *base_p, *base_p_adj;
 	int *row_bit_age;
 	char (*tasks)[48];
 	const char **task_ptr;
@@ -78,6 +78,7 @@ void frame_store_free(struct frame_store *fs)
 	free(fs->base_change);
 	free(fs->base_err);
 	free(fs->base_p);
+	free(fs->base_p_adj);
 	free(fs->attrib);
 	free(fs->row_bit_rate);
 	free(fs->row_bit_share);
@@ -122,6 +123,7 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	fs->base_change = calloc(r * m, sizeof(double));
 	fs->base_err = calloc(r * m, sizeof(double));
 	fs->base_p = calloc(r * m, sizeof(double));
+	fs->base_p_adj = calloc(r * m, sizeof(double));
 	fs->attrib = calloc(r * ATTRIB_NCOLS, sizeof(double));
 	fs->row_bit_rate = calloc(r * FRAME_MAX_BITS, sizeof(double));
 	fs->row_bit_share = calloc(r * FRAME_MAX_BITS, sizeof(double));
@@ -134,9 +136,9 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	    !fs->total_counts || !fs->age || !fs->values || !fs->total_values || !fs->running ||
 	    !fs->total_running || !fs->classes || !fs->total_classes || !fs->detail ||
 	    !fs->stat_values || !fs->err || !fs->err_counts || !fs->truth || !fs->truth_counts ||
-	    !fs->base_change || !fs->base_err || !fs->base_p || !fs->attrib || !fs->row_bit_rate ||
-	    !fs->row_bit_share || !fs->row_bit_age || !fs->tasks || !fs->task_ptr ||
-	    !fs->core_type || !fs->row_keys) {
+	    !fs->base_change || !fs->base_err || !fs->base_p || !fs->base_p_adj || !fs->attrib ||
+	    !fs->row_bit_rate || !fs->row_bit_share || !fs->row_bit_age || !fs->tasks ||
+	    !fs->task_ptr || !fs->core_type || !fs->row_keys) {
 		frame_store_free(fs);
 		return NULL;
 	}
@@ -280,6 +282,7 @@ void frame_store_cols(struct frame_store *fs, struct frame_cols *c)
 				 .base_change = fs->base_change,
 				 .base_err = fs->base_err,
 				 .base_p = fs->base_p,
+				 .base_p_adj = fs->base_p_adj,
 				 .attrib = fs->attrib,
 				 .tasks = fs->tasks,
 				 .task_ptr = fs->task_ptr};
@@ -470,14 +473,14 @@ int frame_copy(struct frame *dst, struct frame_store **store, const struct frame
 		dst->stat_values = fs->stat_values;
 	}
 	/* error bars and true figures: the total row too */
-	const double *from[] = {src->err,	  src->err_counts, src->truth, src->truth_counts,
-				src->base_change, src->base_err,   src->base_p};
-	double *to[] = {fs->err,	 fs->err_counts, fs->truth, fs->truth_counts,
-			fs->base_change, fs->base_err,	 fs->base_p};
+	const double *from[] = {src->err,	  src->err_counts, src->truth,	src->truth_counts,
+				src->base_change, src->base_err,   src->base_p, src->base_p_adj};
+	double *to[] = {fs->err,	 fs->err_counts, fs->truth,  fs->truth_counts,
+			fs->base_change, fs->base_err,	 fs->base_p, fs->base_p_adj};
 	const double **out[] = {&dst->err,	    &dst->err_counts,  &dst->truth,
 				&dst->truth_counts, &dst->base_change, &dst->base_err,
-				&dst->base_p};
-	for (int k = 0; k < 7; k++)
+				&dst->base_p,	    &dst->base_p_adj};
+	for (int k = 0; k < 8; k++)
 		if (from[k]) {
 			COPY(to[k], from[k], (r + 1) * (k == 1 || k == 3 ? s->nevents : m));
 			*out[k] = to[k];

@@ -109,6 +109,49 @@ void baseline_welch(double n1, double m1, double v1, double n2, double m2, doubl
 	*half_width = t_quantile(0.05, df) * sqrt(se2);
 }
 
+struct holm_item {
+	double p;
+	int k;
+};
+
+static int holm_cmp(const void *a, const void *b)
+{
+	const struct holm_item *x = a, *y = b;
+	return x->p < y->p ? -1 : x->p > y->p ? 1 : x->k - y->k;
+}
+
+void baseline_holm(const double *p, double *adj, int n, int stride)
+{
+	int m = 0;
+	for (int k = 0; k < n; k++)
+		m += isfinite(p[(size_t)k * stride]);
+	struct holm_item small[64];
+	struct holm_item *it = m <= 64 ? small : malloc((size_t)m * sizeof(*it));
+	if (!it) { /* out of memory: Bonferroni, which flags a subset of Holm's */
+		for (int k = 0; k < n; k++) {
+			double v = p[(size_t)k * stride];
+			adj[(size_t)k * stride] = isfinite(v) ? fmin(1, m * v) : NAN;
+		}
+		return;
+	}
+	int j = 0;
+	for (int k = 0; k < n; k++) {
+		double v = p[(size_t)k * stride];
+		if (isfinite(v))
+			it[j++] = (struct holm_item){v, k};
+		else
+			adj[(size_t)k * stride] = NAN;
+	}
+	qsort(it, (size_t)m, sizeof(*it), holm_cmp);
+	double run = 0; /* the running maximum keeps the adjusted p-values in the p-values' order */
+	for (j = 0; j < m; j++) {
+		run = fmax(run, fmin(1, (m - j) * it[j].p));
+		adj[(size_t)it[j].k * stride] = run;
+	}
+	if (it != small)
+		free(it);
+}
+
 /* --- the observer ---------------------------------------------------------------------------- */
 
 struct stat1 {
@@ -571,9 +614,16 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 		cols.base_err[c] = scale ? hw / fabs(ref->mean) * 100 : NAN;
 		cols.base_p[c] = p;
 	}
+	/* per metric, the rows of this refresh are one family (Holm); the all row one of its own */
+	for (int m = 0; m < nm; m++) {
+		baseline_holm(cols.base_p + m, cols.base_p_adj + m, b->nrows, nm);
+		baseline_holm(cols.base_p + b->nrows * nm + m, cols.base_p_adj + b->nrows * nm + m,
+			      1, nm);
+	}
 	f->base_change = cols.base_change;
 	f->base_err = cols.base_err;
 	f->base_p = cols.base_p;
+	f->base_p_adj = cols.base_p_adj;
 	snprintf(f->baseline, sizeof(f->baseline), "%.*s", (int)sizeof(f->baseline) - 1, b->name);
 }
 

@@ -700,7 +700,8 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 }
 
 /* Against a baseline (frame.h base_*): per metric its change [%] from the reference's mean, the
- * 95 % half-width of that change [%], Welch's p-value and whether it is significant. */
+ * 95 % half-width of that change [%], Welch's p-value, Holm's adjusted one (frame.h base_p_adj)
+ * and whether that is significant. */
 static void baseline_json(struct output_json *w, const struct snapshot *snap, const struct frame *f,
 			  int r)
 {
@@ -713,7 +714,8 @@ static void baseline_json(struct output_json *w, const struct snapshot *snap, co
 		json_err(w, KEY("change"), f->base_change[i]);
 		json_err(w, KEY("err"), f->base_err[i]);
 		json_err(w, KEY("p"), f->base_p[i]);
-		output_json_bool(w, "significant", f->base_p[i] < BASELINE_ALPHA);
+		json_err(w, KEY("p_adj"), f->base_p_adj[i]);
+		output_json_bool(w, "significant", f->base_p_adj[i] < BASELINE_ALPHA);
 		output_json_end(w);
 	}
 	output_json_end(w);
@@ -1031,9 +1033,10 @@ static void csv_baseline(struct output_json *b, const struct output_meta *meta,
 		for (int k = 0; k < 2; k++) {
 			double v = k ? f->base_err[i] : f->base_change[i];
 			const char *kind = k ? "baseline_err," : "baseline_change,";
-			const char *state = !isfinite(v)			  ? ",,n/a"
-					    : !k && f->base_p[i] < BASELINE_ALPHA ? ",,significant"
-										  : ",,ok";
+			const char *state = !isfinite(v) ? ",,n/a"
+					    : !k && f->base_p_adj[i] < BASELINE_ALPHA
+						? ",,significant"
+						: ",,ok";
 			char *p = room(b, plen + strlen(name) + slen + NUMFMT_MAX + 48);
 			if (!p)
 				return;
@@ -1334,7 +1337,7 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 	for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; bf && r <= snap->nrows; r++)
 		for (int m = 0; m < snap->nmetrics; m++) {
 			int i = r * snap->nmetrics + m;
-			if (!(bf->base_p[i] < BASELINE_ALPHA))
+			if (!(bf->base_p_adj[i] < BASELINE_ALPHA))
 				continue;
 			char row[TEXT_LABEL_MAX + 8];
 			if (r == snap->nrows)
@@ -1343,9 +1346,10 @@ static void output_text(FILE *out, const struct output_meta *meta, const struct 
 				text_label(meta->row_keys[r].label, row);
 			else
 				snprintf(row, sizeof(row), "cpu %d", snap->cpus[r]);
-			text_fprintf(out, "baseline: %s %s %+.1f %% (\xc2\xb1%.1f %%, p %.2g)\n",
-				     row, snap->metrics[m].name, bf->base_change[i],
-				     bf->base_err[i], bf->base_p[i]);
+			text_fprintf(
+			    out, "baseline: %s %s %+.1f %% (\xc2\xb1%.1f %%, p %.2g, Holm %.2g)\n",
+			    row, snap->metrics[m].name, bf->base_change[i], bf->base_err[i],
+			    bf->base_p[i], bf->base_p_adj[i]);
 		}
 	char legend[512];
 	output_coarse_legend(snap, legend, sizeof(legend));
