@@ -23,5 +23,6 @@ const struct command cmd_baseline_entry = {
     .args = {ARG_FILE},
     .exec = exec_baseline,
     .help = "compare every cell with a recording or the last DURATION of this run (Welch's "
-	    "t-test over the windows: significant changes coloured)",
+	    "t-test over the windows, Holm-corrected over a metric's rows: significant changes "
+	    "coloured)",
 };

@@ -601,7 +601,8 @@ static const struct option_def option_table[] = {
      .show = setting_error_show,
      .set_help = "on: each value's 95 % interval from its multiplexing (value+-half-width)"},
     {"baseline", LONG_ONLY, "FILE",
-     "compare every cell with the recording FILE: change and Welch's t-test over the windows",
+     "compare every cell with the recording FILE: change and Welch's t-test over the windows, "
+     "Holm-corrected over a metric's rows",
      OPTION_CLI, STR(baseline), .complete = "@files"},
     {"listen", LONG_ONLY, "PORT|ADDR:PORT",
      "serve OpenMetrics at http://ADDR:PORT/metrics (address default 127.0.0.1)", OPTION_CLI,
