@@ -40,33 +40,30 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
-/* The first index of @n ascending values whose value is not below @v (n when none); the
- * halving is a conditional move, not a branch the data decides. */
-static size_t lower_bound(const double *sorted, size_t n, double v)
+/* The first index of @n ascending values whose value is not below @v (@upper: above @v; n when
+ * none); the halving is a conditional move, not a branch the data decides. */
+static size_t bound(const double *sorted, size_t n, double v, bool upper)
 {
 	if (n == 0)
 		return 0;
 	size_t base = 0;
 	while (n > 1) {
 		size_t half = n / 2;
-		base = sorted[base + half] < v ? base + half : base;
+		double x = sorted[base + half];
+		base = (upper ? x <= v : x < v) ? base + half : base;
 		n -= half;
 	}
-	return base + (sorted[base] < v);
+	return base + (upper ? sorted[base] <= v : sorted[base] < v);
 }
 
-/* The first index of @n ascending values whose value is above @v (n when none). */
+static size_t lower_bound(const double *sorted, size_t n, double v)
+{
+	return bound(sorted, n, v, false);
+}
+
 static size_t upper_bound(const double *sorted, size_t n, double v)
 {
-	if (n == 0)
-		return 0;
-	size_t base = 0;
-	while (n > 1) {
-		size_t half = n / 2;
-		base = sorted[base + half] <= v ? base + half : base;
-		n -= half;
-	}
-	return base + (sorted[base] <= v);
+	return bound(sorted, n, v, true);
 }
 
 size_t stats_sorted_slide(double *sorted, size_t len, bool evict, double old, double v)
