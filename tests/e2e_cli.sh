@@ -228,4 +228,14 @@ check "-m broken: exit 2 with the parse error ($(cat "$T_TMP/err"))" \
 run_cmd -b -n 1 -i 100 --backend sim --no-rc -c 'define semi c=perf::CPU-CLOCK x=c/2;y=c/4' -f json
 check "define NAME EVENTS x=..;y=..: both metrics ($(tail -c 200 "$T_TMP/out") $(cat "$T_TMP/err"))" \
 	bash -c "[ $RC -eq 0 ] && tail -1 '$T_TMP/out' | jq -e '.mode == \"semi\" and (.total.metrics | has(\"x\") and has(\"y\"))' >/dev/null"
+# A run of CPUs has no command: its exit closes no descriptor it did not open (it closed 0,
+# stdin, twice: the target's command descriptors were 0 in a run without one)
+if command -v strace >/dev/null; then
+	strace -f -e trace=close -o "$T_TMP/close.trace" "$BIN" --no-rc -b -n 1 -i 100 --backend sim \
+		-f csv >/dev/null 2>&1 </dev/null
+	check "a run of CPUs never closes stdin ($(grep -c 'close(0)' "$T_TMP/close.trace") close(0))" \
+		bash -c "[ -s '$T_TMP/close.trace' ] && ! grep -q 'close(0)' '$T_TMP/close.trace'"
+else
+	echo "SKIP (one check): strace is not installed, so the close(0) check cannot look"
+fi
 t_done

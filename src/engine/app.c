@@ -1827,8 +1827,6 @@ int app_swap_target(struct app_ctx *app, struct target *t, char *err, size_t err
 	}
 	session_free(app->session); /* its counters on the old cgroups close first */
 	app->session = s;
-	if (!old.child) /* a run of CPUs never set its descriptors (0 is stdin) */
-		old.go_fd = old.pidfd = -1;
 	target_free(&old);
 	app->mode_started_tick = app->ticks;
 	notify_mode(app);
