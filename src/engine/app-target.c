@@ -39,7 +39,8 @@ int app_target_init(struct app_ctx *app, char *err, size_t errlen)
 {
 	const struct options *o = &app->opt;
 	bool wanted = o->pids || o->tids || o->user || o->command || o->cgroups || o->each_cgroup;
-	app->target.go_fd = app->target.pidfd = -1; /* a run of CPUs has none (0 is stdin) */
+	/* a run without a command has no command descriptors (0 is stdin) */
+	app->target.go_fd = app->target.pidfd = -1;
 	if (o->sim.tasks || o->sim.task_churn) { /* --sim-tasks: the sim's own tasks */
 		if (!source_has(&app->source, SOURCE_CAP_VIRTUAL_TIME) ||
 		    source_has(&app->source, SOURCE_CAP_RECORDED)) {
