@@ -160,25 +160,33 @@ wait_for 'pmutop help' 4 >/dev/null
 keys Escape
 check "Esc from help opened in the task view: back to the task view" wait_for '^tasks: the busiest' 4
 
+# pick_row HEADER KIND NAME: selects NAME's row in the table under the HEADER line and presses
+# Enter until "KIND NAME counted on each CPU" shows, five tries (the busiest list can change under
+# the selection, and another row is then counted: Esc back to the KIND list and again); sets picked
+pick_row() {
+	local k try j
+	picked=no
+	for try in 1 2 3 4 5; do
+		next_frame
+		k=$(pane | awk -v k="$3" -v h="$1" '$1 == h { t = 1; i = 0; next } t && $1 == k { print i; exit } t { i++ }')
+		[ -n "$k" ] || continue
+		keys ":select top" Enter
+		for ((j = 0; j < k; j++)); do keys ":select down" Enter; done
+		keys Enter
+		if wait_for "^$2 .* counted on each CPU" 4 >/dev/null; then
+			if pane_has "^$2 $(sed 's/[]*^$.[]/\\&/g' <<<"$3") counted on each CPU"; then
+				picked=yes
+				return
+			fi
+			keys Escape
+			wait_for "^$2s: the busiest" 4 >/dev/null
+		fi
+	done
+}
+
 # --- Enter: the selected task on each CPU ------------------------------------------------------
 keys ":sort cpu" Enter
-picked=no
-for try in 1 2 3 4 5; do
-	next_frame
-	k=$(pane | awk -v k="sh[$LOOP]" '/^TASK /{ t = 1; i = 0; next } t && $1 == k { print i; exit } t { i++ }')
-	[ -n "$k" ] || continue
-	keys ":select top" Enter
-	for ((j = 0; j < k; j++)); do keys ":select down" Enter; done
-	keys Enter
-	if wait_for "^task .* counted on each CPU" 4 >/dev/null; then
-		if pane_has "^task sh\[$LOOP\] counted on each CPU"; then
-			picked=yes
-			break
-		fi
-		keys Escape # another row was picked: the list changed under the selection
-		wait_for '^tasks: the busiest' 4 >/dev/null
-	fi
-done
+pick_row TASK task "sh[$LOOP]"
 check "Enter on sh[$LOOP] counts it on each CPU (pid=TID, cpu=N)" [ $picked = yes ]
 check "Enter: a row per CPU, keyed by CPU number" wait_for '^ +0 .*$' 4
 poll_frames 4 '/^TASK /{ t = 1; next } t && /^ +all /{ exit } t && $1 ~ /^[0-9]+$/ { s += $3 } END { print s + 0 }'
@@ -277,23 +285,7 @@ else
 	else
 		python3 -c "import os; os.sched_setaffinity($LOOP, {1})"
 		keys ":sort cpu%" Enter
-		picked=no
-		for try in 1 2 3 4 5; do
-			next_frame
-			k=$(pane | awk -v k="$CG" '/^CGROUP /{ t = 1; i = 0; next } t && $1 == k { print i; exit } t { i++ }')
-			[ -n "$k" ] || continue
-			keys ":select top" Enter
-			for ((j = 0; j < k; j++)); do keys ":select down" Enter; done
-			keys Enter
-			if wait_for "^cgroup .* counted on each CPU" 4 >/dev/null; then
-				if pane_has "^cgroup $CG counted on each CPU"; then
-					picked=yes
-					break
-				fi
-				keys Escape
-				wait_for '^cgroups: the busiest' 4 >/dev/null
-			fi
-		done
+		pick_row CGROUP cgroup "$CG"
 		check "Enter on $CG counts it on each CPU (PERF_FLAG_PID_CGROUP)" [ $picked = yes ]
 		check "Enter on a cgroup: rows keyed by CPU 0 and 1" wait_for '^ +1 ' 4
 		# the value CPU 1's row shows, then CPU 0's ("-" when a row is not drawn)
