@@ -30,11 +30,17 @@ double baseline_t_p(double t, double df);
 /* The effective size of @n windows with lag-1 autocorrelation @r1 for the variance of their
  * mean, n (1 - r1) / (1 + r1) (AR(1)); r1 is taken in [0, 0.9] and the result is at least 2. */
 double baseline_n_eff(double n, double r1);
+/* A slot of baseline_holm's scratch (its caller may hand it @n of them, or NULL). */
+struct holm_item {
+	double p;
+	int k;
+};
 /* Holm's step-down adjustment of the @n p-values p[k * stride] tested together (one metric's
  * rows of a refresh): adj[k * stride] = min(1, max over j <= rank(k) of (m - j) p_(j)), p_(0)
  * the smallest, m the number of finite p-values; a NAN p (n/a) stays NAN and is not counted.
  * Rejecting where adj < alpha is Holm's test at alpha: the chance that any unchanged row of
- * the family is flagged is alpha at most. */
-void baseline_holm(const double *p, double *adj, int n, int stride);
+ * the family is flagged is alpha at most. @scratch: @n items, or NULL (then up to 64 on the
+ * stack, more allocated). */
+void baseline_holm(const double *p, double *adj, int n, int stride, struct holm_item *scratch);
 
 #endif

@@ -49,7 +49,7 @@ int main(void)
 	 * one is left out of m. Stored with a stride of 2 (one metric's column of two). */
 	double hp[] = {0.01, -1, 0.04, -1, 0.03, -1, 0.005, -1, NAN, -1, 0.2, -1};
 	double hadj[12] = {0};
-	baseline_holm(hp, hadj, 6, 2);
+	baseline_holm(hp, hadj, 6, 2, NULL);
 	static const double want[] = {0.04, 0.09, 0.09, 0.025, NAN, 0.2};
 	for (int k = 0; k < 6; k++) {
 		if (isnan(want[k]))
@@ -61,7 +61,7 @@ int main(void)
 	/* 0.02 0.02 0.3 0.6: 0.08 0.08 max(0.6, 0.08) min(1, 0.6): flagged alone at 0.05, none
 	 * survives the correction */
 	double h2[] = {0.3, 0.6, 0.02, 0.02}, a2[4];
-	baseline_holm(h2, a2, 4, 1);
+	baseline_holm(h2, a2, 4, 1, NULL);
 	CHECK_NEAR(a2[0], 0.6, 1e-12);
 	CHECK_NEAR(a2[1], 0.6, 1e-12);
 	CHECK_NEAR(a2[2], 0.08, 1e-12);
@@ -69,14 +69,14 @@ int main(void)
 	/* 0.012 0.013 0.014 0.015: 0.048 0.039 0.028 0.015, the running maximum 0.048 for all:
 	 * all four are flagged (Bonferroni's 4 p would flag none) */
 	double h3[] = {0.012, 0.013, 0.014, 0.015}, a3[4];
-	baseline_holm(h3, a3, 4, 1);
+	baseline_holm(h3, a3, 4, 1, NULL);
 	for (int k = 0; k < 4; k++)
 		CHECK_NEAR(a3[k], 0.048, 1e-12);
 	/* a family of one (the all row) is its own p; 0.7 * 3 is clipped at 1 */
 	double h4 = 0.5, a4, h5[] = {0.7, 0.8, 0.9}, a5[3];
-	baseline_holm(&h4, &a4, 1, 1);
+	baseline_holm(&h4, &a4, 1, 1, NULL);
 	CHECK_NEAR(a4, 0.5, 0);
-	baseline_holm(h5, a5, 3, 1);
+	baseline_holm(h5, a5, 3, 1, NULL);
 	for (int k = 0; k < 3; k++)
 		CHECK_NEAR(a5[k], 1, 0);
 	/* more rows than fit the small array (200 CPUs): the smallest of 0.0001 k gets 200 times
@@ -85,10 +85,16 @@ int main(void)
 	double big[200], abig[200];
 	for (int k = 0; k < 200; k++)
 		big[199 - k] = 0.0001 * (k + 1);
-	baseline_holm(big, abig, 200, 1);
+	baseline_holm(big, abig, 200, 1, NULL);
 	CHECK_NEAR(abig[199], 0.02, 1e-12);
 	CHECK_NEAR(abig[198], 199 * 0.0002, 1e-12);
 	CHECK_NEAR(abig[199 - 49], 0.755, 1e-12);
 	CHECK_NEAR(abig[0], 1, 0);
+	/* the same with the caller's scratch (as a refresh hands it): the same values */
+	struct holm_item scratch[200];
+	double abig2[200];
+	baseline_holm(big, abig2, 200, 1, scratch);
+	for (int k = 0; k < 200; k++)
+		CHECK_NEAR(abig2[k], abig[k], 0);
 	return harness_done();
 }

@@ -109,24 +109,21 @@ void baseline_welch(double n1, double m1, double v1, double n2, double m2, doubl
 	*half_width = t_quantile(0.05, df) * sqrt(se2);
 }
 
-struct holm_item {
-	double p;
-	int k;
-};
-
 static int holm_cmp(const void *a, const void *b)
 {
 	const struct holm_item *x = a, *y = b;
 	return x->p < y->p ? -1 : x->p > y->p ? 1 : x->k - y->k;
 }
 
-void baseline_holm(const double *p, double *adj, int n, int stride)
+void baseline_holm(const double *p, double *adj, int n, int stride, struct holm_item *scratch)
 {
 	int m = 0;
 	for (int k = 0; k < n; k++)
 		m += isfinite(p[(size_t)k * stride]);
 	struct holm_item small[64];
-	struct holm_item *it = m <= 64 ? small : malloc((size_t)m * sizeof(*it));
+	struct holm_item *it = scratch	 ? scratch
+			       : m <= 64 ? small
+					 : malloc((size_t)m * sizeof(*it));
 	if (!it) { /* out of memory: Bonferroni, which flags a subset of Holm's */
 		for (int k = 0; k < n; k++) {
 			double v = p[(size_t)k * stride];
@@ -148,7 +145,7 @@ void baseline_holm(const double *p, double *adj, int n, int stride)
 		run = fmax(run, fmin(1, (m - j) * it[j].p));
 		adj[(size_t)it[j].k * stride] = run;
 	}
-	if (it != small)
+	if (it != small && it != scratch)
 		free(it);
 }
 
@@ -211,13 +208,14 @@ static void stat_ac_parts(const struct stat1 *s, double *num, double *ss)
 }
 
 struct base {
-	char path[1024];     /* --baseline FILE or :baseline FILE: (re)loaded per mode */
-	char name[1100];     /* "old.jsonl", "last 30 s" */
-	bool active;	     /* a reference is loaded */
-	bool pending;	     /* load the file when the mode runs */
-	int nrows, nmetrics; /* the layout: cells = (nrows + 1) * nmetrics */
-	struct stat1 *ref;   /* [cell] */
-	double *recent;	     /* [cell * BASELINE_RECENT + k] */
+	char path[1024];	/* --baseline FILE or :baseline FILE: (re)loaded per mode */
+	char name[1100];	/* "old.jsonl", "last 30 s" */
+	bool active;		/* a reference is loaded */
+	bool pending;		/* load the file when the mode runs */
+	int nrows, nmetrics;	/* the layout: cells = (nrows + 1) * nmetrics */
+	struct stat1 *ref;	/* [cell] */
+	double *recent;		/* [cell * BASELINE_RECENT + k] */
+	struct holm_item *holm; /* [nrows]: Holm's scratch, so a refresh allocates nothing */
 	int nrecent, recent_pos;
 	double *history; /* [cell * hist + k] */
 	int hist, nhist, hist_pos;
@@ -233,6 +231,8 @@ static void base_layout_free(struct base *b)
 	free(b->recent);
 	free(b->history);
 	free(b->labels);
+	free(b->holm);
+	b->holm = NULL;
 	b->labels = NULL;
 	b->ref = NULL;
 	b->recent = b->history = NULL;
@@ -260,7 +260,8 @@ static int base_layout(struct base *b, int nrows, int nmetrics, const struct row
 	b->ref = calloc(cells + 1, sizeof(*b->ref));
 	b->recent = calloc((cells + 1) * BASELINE_RECENT, sizeof(double));
 	b->history = calloc((cells + 1) * (size_t)b->hist, sizeof(double));
-	if (!b->ref || !b->recent || !b->history) {
+	b->holm = calloc((size_t)nrows + 1, sizeof(*b->holm));
+	if (!b->ref || !b->recent || !b->history || !b->holm) {
 		base_layout_free(b);
 		return -1;
 	}
@@ -616,9 +617,9 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 	}
 	/* per metric, the rows of this refresh are one family (Holm); the all row one of its own */
 	for (int m = 0; m < nm; m++) {
-		baseline_holm(cols.base_p + m, cols.base_p_adj + m, b->nrows, nm);
+		baseline_holm(cols.base_p + m, cols.base_p_adj + m, b->nrows, nm, b->holm);
 		baseline_holm(cols.base_p + b->nrows * nm + m, cols.base_p_adj + b->nrows * nm + m,
-			      1, nm);
+			      1, nm, b->holm);
 	}
 	f->base_change = cols.base_change;
 	f->base_err = cols.base_err;
