@@ -188,6 +188,11 @@ int main(int argc, char **argv)
 			"T, :set tasks N)\n");
 		return 2;
 	}
+	if (app.opt.sim.unpaced && (!app.opt.batch || !app.opt.iterations)) {
+		fprintf(stderr, "pmutop: --sim-unpaced: a batch run (-b) of --backend sim with -n "
+				"N, not the screen\n");
+		return 2;
+	}
 	if (app.opt.output && !app.opt.batch) {
 		fprintf(stderr, "pmutop: -o FILE writes batch records: add -b\n");
 		return 2;

@@ -65,6 +65,10 @@ refused() { # DESC ARGS...
 	rm -f "$T/refused.out"
 }
 refused "without -n" --backend sim -b -f json --sim-unpaced
+# the screen: refused before it starts, so the message is on the terminal (it was drawn away)
+timeout 10 script -qec "$BIN --no-rc --backend sim --sim-unpaced" "$T/screen.typescript" >/dev/null 2>&1 </dev/null
+check "--sim-unpaced on the screen: exit 2 and the message, the screen never started" bash -c \
+	"grep -q 'COMMAND_EXIT_CODE=\"2\"' '$T/screen.typescript' && grep -q -- '--sim-unpaced: a batch run' '$T/screen.typescript' && ! grep -q \$'\\e\\[?1049h' '$T/screen.typescript'"
 timeout 30 "$BIN" --backend sim --sim-cpus 2 -m cpi -b -f json -n 3 -i 10 -r "$T/rec.jsonl" \
 	>/dev/null 2>&1
 refused "on a replay" -R "$T/rec.jsonl" -b -f json -n 2 --sim-unpaced
