@@ -1527,33 +1527,20 @@ static enum rec_kind reader_fail(struct rec_reader *r, char *err, size_t errlen,
 /* Slack for "ran longer than enabled": the kernel's rounding can put running a few ns ahead. */
 #define RUN_SLACK_NS 1000
 
-/* Slack for "throttled longer than the tick": an episode is timed by the kernel's sample clock. */
-#define RING_SLACK_NS 1000000
-
-/* CPU @c's ring counts against the same CPU's @pc in the tick before: throttled time cannot
- * grow more than the time between the ticks (-1, @why); a count that goes back is noted in
- * @back (a reset when the counters reset too). */
-static int ring_check(const struct rec_tick *prev, const struct rec_tick *cur,
-		      const struct rec_cpu *pc, const struct rec_cpu *c, char *back, size_t backlen,
-		      char *why, size_t whylen)
+/* CPU @c's ring counts against the same CPU's @pc in the tick before: a count that goes back is
+ * noted in @back (a reset when the counters reset too). The throttled time is not held against
+ * the ticks' distance: each CPU's count runs to its own sample, and a CPU whose group was
+ * throttled takes its samples later than the others (by up to an episode, hundreds of ms). */
+static void ring_check(const struct rec_cpu *pc, const struct rec_cpu *c, char *back,
+		       size_t backlen)
 {
-	if (!c->has_ring || !pc || pc->offline || !pc->has_ring)
-		return 0;
+	if (!c->has_ring || !pc || pc->offline || !pc->has_ring || back[0])
+		return;
 	for (int k = 0; k < RING_NCOUNTS; k++)
 		if (c->ring[k] < pc->ring[k]) {
-			if (!back[0])
-				snprintf(back, backlen, "CPU %d ring count %d goes back", c->cpu,
-					 k + 1);
-			return 0;
+			snprintf(back, backlen, "CPU %d ring count %d goes back", c->cpu, k + 1);
+			return;
 		}
-	double dt_ns = (cur->t - prev->t) * 1e9;
-	uint64_t thr = c->ring[RING_THROTTLED_NS] - pc->ring[RING_THROTTLED_NS];
-	if ((double)thr > dt_ns + RING_SLACK_NS) {
-		snprintf(why, whylen, "CPU %d: throttled %.3f ms in %.3f ms between ticks", c->cpu,
-			 (double)thr / 1e6, dt_ns / 1e6);
-		return -1;
-	}
-	return 0;
 }
 
 int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsigned counter_bits,
@@ -1613,8 +1600,7 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 				return -1;
 			}
 		}
-		if (ring_check(prev, cur, pc, c, ring_back, sizeof(ring_back), why, whylen) < 0)
-			return -1;
+		ring_check(pc, c, ring_back, sizeof(ring_back));
 	}
 	if (ring_back[0] && !reset[0]) { /* ring counts start again only when the counters do */
 		snprintf(why, whylen, "%s", ring_back);
