@@ -16,6 +16,7 @@
  *   {"type":"header","format":"pmutop-recording","version":1,...}
  *   {"type":"mode","t":0.0,"name":"cpi","events":[{"name":"cycles","spec":..,"encoding":..}]}
  *   {"type":"tick","t":1.0,"interval_ms":1000.2,"cpus":[{"cpu":0,"c":[[v,ena,run],null]}]}
+ *     (a sampling ring run adds "ring":[lost,throttled_ns,throttles] per CPU, cumulative)
  *   {"type":"mark","t":3.5,"text":"started the build"}
  *   {"type":"cpus","t":4.0,"cpus":[0,1],"core_types":{...}}   (version 2: the CPUs counted from
  *     here on, after one came online or a :cpus; later ticks may hold any of them and of the
