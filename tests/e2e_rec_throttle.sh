@@ -37,7 +37,9 @@ for _ in $(seq "$NCPU"); do
 	BUSY+=($!)
 done
 T_CLEANUPS+=("kill ${BUSY[*]} 2>/dev/null")
-"$BIN" "${RUN[@]}" -n $N --sample-path ring -f json -r "$T/rec.jsonl" >"$T/live.json" 2>"$T/live.err" </dev/null &
+# the live run also keeps a flight recorder, which a rule firing on every sample dumps
+"$BIN" "${RUN[@]}" -n $N --sample-path ring -f json -r "$T/rec.jsonl" --flight 2 --flight-out "$T/fl" \
+	--alert "clk > 0.1" >"$T/live.json" 2>"$T/live.err" </dev/null &
 LPID=$!
 T_CLEANUPS+=("kill -CONT $LPID 2>/dev/null; kill $LPID 2>/dev/null")
 # stopped for 2 s after its second window: the rings (a quarter of them fills in a drain
@@ -130,6 +132,32 @@ sys.exit(1 if bad else 0)
 EOF
 }
 check "replayed CSV samples_lost and throttled_ms lines = live JSON" csv_same
+
+# the flight recordings of the same run: each tick's ring counts are those the recording holds
+# for the tick with the same counts (the two keep the same raw reads), and they replay on the ring
+flight_same() {
+	python3 - "$T/rec.jsonl" "$T"/fl-*.jsonl <<'EOF' || { echo "  flight recordings: $(ls "$T")"; return 1; }
+import json, sys
+def ticks(p):
+    return [o for o in map(json.loads, open(p)) if o["type"] == "tick"]
+key = lambda t: json.dumps([c["c"] for c in t["cpus"]])
+rec = {key(t): t for t in ticks(sys.argv[1])}
+bad, n = [], 0
+for p in sys.argv[2:]:
+    for t in ticks(p)[1:]:  # the first is the base: the sample before the window
+        r = rec.get(key(t))
+        n += 1
+        if r is None or [c.get("ring") for c in t["cpus"]] != [c.get("ring") for c in r["cpus"]] or "ring" not in t["cpus"][0]:
+            bad.append(f"{p} t {t['t']}: {[c.get('ring') for c in t['cpus']]} against {r and [c.get('ring') for c in r['cpus']]}")
+print("\n".join("  " + s for s in bad[:5]))
+sys.exit(1 if bad or n == 0 else 0)
+EOF
+}
+check "flight recordings carry the ring's counts of the recording's ticks" flight_same
+FL=$(ls "$T"/fl-*.jsonl 2>/dev/null | head -1)
+timeout 30 "$BIN" --no-rc -b -R "${FL:-/nonexistent}" -f json >"$T/flight.json" 2>"$T/flight.err" </dev/null
+check "a flight recording replays on the ring path, with per-CPU throttling" jqs "$T/flight.json" \
+	'all(.[]; .self.path == "ring" and all(.cpus[]; has("throttled_ms"))) and ([.[] | .cpus[].throttles] | add > 0)'
 
 # a recording without ring counts (older pmutop, or a read() run) replays as before: no lost or
 # throttling figures, the read path

@@ -325,7 +325,7 @@ static void test_flight_bound(void)
 		bool clipped;
 		size_t max = cases[i].max ? cases[i].max : FLIGHT_MAX_BYTES;
 		struct flight *f =
-		    flight_new(cases[i].rows, cpus, cases[i].events, cases[i].seconds,
+		    flight_new(cases[i].rows, cpus, cases[i].events, false, cases[i].seconds,
 			       cases[i].sample_ms, cases[i].max, &clipped, err, sizeof(err));
 		CHECK(f != NULL, "line %d: %s", cases[i].line, err);
 		if (!f)
@@ -334,7 +334,7 @@ static void test_flight_bound(void)
 		CHECK(flight_bytes(f) <= max, "line %d: %zu > %zu", cases[i].line, flight_bytes(f),
 		      max);
 		CHECK_INT(flight_bytes(f),
-			  flight_bytes_for(f->cap, cases[i].rows, cases[i].events));
+			  flight_bytes_for(f->cap, cases[i].rows, cases[i].events, false));
 		if (!clipped)
 			CHECK_INT(f->cap, flight_slots(cases[i].seconds, cases[i].sample_ms));
 		/* push past the end: the ring holds cap samples */
@@ -351,7 +351,7 @@ static void test_flight_bound(void)
 		size_t pushes = f->cap + 5 < 5000 ? f->cap + 5 : 5000;
 		for (size_t k = 0; k < pushes; k++) {
 			s.time_s = (double)k * 0.001;
-			flight_push(f, &s, NULL);
+			flight_push(f, &s, NULL, NULL);
 		}
 		CHECK_INT(f->len, pushes < f->cap ? pushes : f->cap);
 		free(counts);
@@ -361,7 +361,7 @@ static void test_flight_bound(void)
 	/* too small for even two samples */
 	char err[256];
 	bool clipped;
-	CHECK(flight_new(4096, cpus, 48, 1, 1, 1000, &clipped, err, sizeof(err)) == NULL,
+	CHECK(flight_new(4096, cpus, 48, false, 1, 1, 1000, &clipped, err, sizeof(err)) == NULL,
 	      "fits in 1000 bytes?");
 }
 

@@ -241,8 +241,8 @@ static void start_flight(struct jitter *j, const struct snapshot *snap)
 	/* the recorder counts in ms samples: below 1 ms, as many more seconds of them */
 	double tick_ms = (double)app_tick_ns(app) / 1e6;
 	double seconds = tick_ms < 1 ? app->opt.flight_s / tick_ms : app->opt.flight_s;
-	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, seconds, app_tick_ms(app), 0,
-			       &clipped, err, sizeof(err));
+	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, ring_counts(j, NULL),
+			       seconds, app_tick_ms(app), 0, &clipped, err, sizeof(err));
 	if (!j->flight)
 		app_log(app, MSG_WARN, "%s", err);
 	else if (clipped)
@@ -930,7 +930,8 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	if (j->flight) {
 		struct session_raw raw;
 		session_raw(app->session, &raw);
-		flight_push(j->flight, snap, &raw);
+		const uint64_t *ring[RING_NCOUNTS];
+		flight_push(j->flight, snap, &raw, ring_counts(j, ring) ? ring : NULL);
 	}
 	if (j->log.total > before) {
 		const struct spike_event *ev = spike_log_get(&j->log, j->log.len - 1);
