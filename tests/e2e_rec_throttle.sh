@@ -26,10 +26,7 @@ NCPU=$(jq '.cpus | length' "$T/probe.json")
 N=8
 RUN=(--no-rc -b -i 200 --sample 1 --flight 0 -m sw -c "$DEF")
 
-OLD=$(cat "$RATE")
-T_CLEANUPS+=("echo $OLD >$RATE")
-trap 'exit 143' TERM INT HUP # the EXIT trap restores the rate on a signal too (ctest's timeout)
-echo 500 >"$RATE" || { echo "SKIP: $RATE cannot be written"; exit 77; }
+lower_sample_rate 500 || { echo "SKIP: $RATE cannot be written"; exit 77; }
 # every CPU busy: its scheduler tick runs, so each episode ends within a tick (e2e_throttle)
 BUSY=()
 for _ in $(seq "$NCPU"); do
@@ -53,7 +50,7 @@ sleep 2
 kill -CONT $LPID
 wait $LPID
 RC=$?
-echo "$OLD" >"$RATE"
+restore_sample_rate
 kill "${BUSY[@]}" 2>/dev/null
 
 jqs() { jq -se "length > 0 and ($2)" "$1" >/dev/null || { echo "  $1: $(jq -c '[.interval_ms, [.cpus[] | [.lost, .throttled_ms, .throttles]]]' "$1" | head -10) $(head -c 300 "${1%.*}.err")"; return 1; }; }

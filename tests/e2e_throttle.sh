@@ -24,10 +24,7 @@ if ! jq -e '.cpus[0].events.c.state == "ok"' "$T/probe.json" >/dev/null 2>&1; th
 fi
 NCPU=$(jq '.cpus | length' "$T/probe.json")
 
-OLD=$(cat "$RATE")
-T_CLEANUPS+=("echo $OLD >$RATE")
-trap 'exit 143' TERM INT HUP # the EXIT trap restores the rate on a signal too (ctest's timeout)
-echo 500 >"$RATE" || { echo "SKIP: $RATE cannot be written"; exit 77; }
+lower_sample_rate 500 || { echo "SKIP: $RATE cannot be written"; exit 77; }
 # Every CPU is kept busy, so its scheduler tick runs and unthrottles the group within a tick:
 # on an idle CPU the tick stops (NOHZ) and an episode lasted up to 320 ms, 97 % of a window,
 # with so few samples that windows waited for them (228-320 ms for 200; README says so).
@@ -46,7 +43,7 @@ timeout 30 "$BIN" --no-rc -b -n 3 -i 200 --sample 1 --sample-path ring --flight 
 RC_CSV=$?
 timeout 30 "$BIN" --no-rc -b -n 3 -i 200 --sample 1 --sample-path ring --flight 0 -m sw -c "$DEF" \
 	-f text >"$T/thr.txt" 2>"$T/thr.txt.err" </dev/null
-echo "$OLD" >"$RATE"
+restore_sample_rate
 kill "${BUSY[@]}" 2>/dev/null
 
 jqs() { jq -se "length > 0 and ($2)" "$1" >/dev/null || { echo "  $1: $(jq -c '[.interval_ms, [.cpus[] | [.events.c.value / 1e6, .throttled_ms, .throttles]]]' "$1" | head -8) $(head -c 300 "${1%.json}.err")"; return 1; }; }

@@ -96,3 +96,23 @@ t_done() {
 	[ "$T_FAIL" -eq 0 ] || exit 1
 	exit 0
 }
+# lower_sample_rate RATE: sets kernel.perf_event_max_sample_rate (global) to RATE samples/s for
+# the rest of the test and restores the value found on exit. RUN_SERIAL keeps one ctest run's
+# tests apart; the lock keeps two suites (other build trees, sanitizer runs) apart, so one
+# never restores the other's lowered value. restore_sample_rate puts it back early and lets the
+# next suite go. Returns 1 when the sysctl cannot be written.
+T_RATE_FILE=/proc/sys/kernel/perf_event_max_sample_rate
+lower_sample_rate() {
+	exec 9>/tmp/pmutop-tests-sample-rate.lock || return 1
+	flock -w 300 9 || { echo "lower_sample_rate: another suite held the lock for 300 s"; return 1; }
+	T_RATE_OLD=$(cat "$T_RATE_FILE") || return 1
+	# cleanups run in order: the rate is restored before the lock goes (with the fd, at exit)
+	T_CLEANUPS+=("restore_sample_rate")
+	trap 'exit 143' TERM INT HUP # the EXIT trap restores the rate on a signal (ctest's timeout)
+	echo "$1" >"$T_RATE_FILE"
+}
+restore_sample_rate() {
+	[ -n "${T_RATE_OLD:-}" ] && echo "$T_RATE_OLD" >"$T_RATE_FILE"
+	T_RATE_OLD=
+	flock -u 9 2>/dev/null || true
+}
