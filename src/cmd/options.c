@@ -576,7 +576,8 @@ static const struct option_def option_table[] = {
     {"pin", LONG_ONLY, "CPU", "pin pmutop itself to CPU", OPTION_CLI, FN(apply_pin)},
     {"realtime", LONG_ONLY, NULL,
      "run pmutop (not a counted command) at SCHED_FIFO priority 1 so ticks come on time on "
-     "loaded CPUs; exit 2 if the kernel refuses (needs root or CAP_SYS_NICE)",
+     "loaded CPUs; exit 2 if the kernel refuses (needs root or CAP_SYS_NICE); without it the "
+     "sampling line says (try --realtime) while the ticks' p99 lateness is over 1 ms",
      OPTION_CLI, FLAG(realtime)},
     {"refresh", LONG_ONLY, "DURATION", "redraw/output cadence (same as -i)", OPTION_CLI,
      FN(apply_refresh)},

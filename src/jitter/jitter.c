@@ -1274,9 +1274,10 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 			 "ring late p99 %.2f max %.2f ms, throttled %.1f ms, lost %llu",
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
 			 (double)j->thr_ns_total / 1e6, (unsigned long long)j->lost_total);
-	else if (cr.available)
-		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms, missed %llu",
+	else if (cr.available) /* late ticks wait for the scheduler: --realtime cures that */
+		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms%s, missed %llu",
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
+			 cadence_late(&cr) && !cadence_realtime() ? " (try --realtime)" : "",
 			 (unsigned long long)cr.missed);
 	if (!isnan(cr.self_pct) && j->cad.self_samples > 1)
 		snprintf(self, sizeof(self), "self %.1f%% CPU on cpu%d", cr.self_pct, cr.self_cpu);

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# e2e_cadence_hint.sh: the sampling line suggests --realtime when the ticks' p99 lateness over
+# the window exceeds 1 ms and pmutop is not already real-time, and not otherwise. pmutop is made
+# late for real: a loop stops it (SIGSTOP) for at least 4 ms of every 15 ms, so a timer expiry
+# that falls in a stop is seen only when it ends (the kernel's own wake-up, several ms late).
+# Each line is judged by the p99 it prints itself: hint if and only if p99 > 1.00 ms.
+source "$(dirname "$0")/lib.sh"
+T=$T_TMP
+
+# stopper PID: stops PID for >= 4 ms of every ~15 ms until it exits
+stopper() {
+	while kill -STOP "$1" 2>/dev/null; do
+		sleep 0.004
+		kill -CONT "$1" 2>/dev/null || break
+		sleep 0.011
+	done
+}
+# run OUT [ARGS...]: pmutop sampling every 10 ms on the sim backend, 12 text records of 200 ms
+run() {
+	local out=$1
+	shift
+	timeout 30 "$BIN" --no-rc -b -n 12 --sample 10 --refresh 200 --backend sim --sim-cpus 2 \
+		-m cpi --flight 0 -f text "$@" >"$T/$out" 2>"$T/$out.err" </dev/null
+}
+# run_stopped OUT [ARGS...]: as run, pmutop itself (not a shell) stopped by the stopper; RC
+run_stopped() {
+	local out=$1 p s
+	shift
+	"$BIN" --no-rc -b -n 12 --sample 10 --refresh 200 --backend sim --sim-cpus 2 -m cpi \
+		--flight 0 -f text "$@" >"$T/$out" 2>"$T/$out.err" </dev/null &
+	p=$!
+	T_CLEANUPS+=("kill -CONT $p 2>/dev/null; kill $p 2>/dev/null")
+	sleep 0.3
+	stopper $p &
+	s=$!
+	( sleep 20 && kill -CONT $p && kill $p ) 2>/dev/null &
+	local w=$!
+	wait $p
+	RC=$?
+	wait $s 2>/dev/null
+	kill $w 2>/dev/null
+}
+# lines FILE: the late fields of the sampling lines, one per line
+lines() { grep -o '| late p99 [^|]*|' "$1"; }
+# agree FILE: every sampling line carries the hint exactly when its own p99 is above 1 ms
+agree() {
+	local bad
+	[ "$(lines "$1" | wc -l)" -ge 10 ] || { echo "  sampling lines: $(head -c 300 "$1")"; return 1; }
+	bad=$(lines "$1" | awk '{ late = $4 > 1.00; hint = /\(try --realtime\)/ } late != hint')
+	[ -z "$bad" ] || { echo "  hint and p99 disagree: $bad"; return 1; }
+}
+# late_lines FILE: how many lines show p99 above 1 ms
+late_lines() { lines "$1" | awk '$4 > 1.00' | wc -l; }
+
+# late: stopped for 4 ms of every 15
+run_stopped late.txt
+check "stopped run exits 0 ($RC): $(head -c 200 "$T/late.txt.err")" [ $RC = 0 ]
+check "late: some lines show p99 over 1 ms ($(late_lines "$T/late.txt"))" [ "$(late_lines "$T/late.txt")" -ge 3 ]
+check "late: those lines suggest --realtime" grep -q 'late p99 [0-9.]* max [0-9.]* ms (try --realtime), missed' "$T/late.txt"
+check "late: hint exactly on the lines with p99 over 1 ms" agree "$T/late.txt"
+
+# not stopped: on time lines carry no hint (a loaded machine may make some lines late: each
+# line is judged by its own p99)
+run free.txt
+check "free run exits 0" [ $? = 0 ]
+check "free: hint exactly on the lines with p99 over 1 ms" agree "$T/free.txt"
+echo "free run: $(late_lines "$T/free.txt") of $(lines "$T/free.txt" | wc -l) lines late"
+
+# already real-time: late, but no hint (--realtime cannot help a stopped process)
+if [ "$(id -u)" = 0 ] && chrt -f 1 true 2>/dev/null; then
+	run_stopped rt.txt --realtime
+	check "--realtime run exits 0 ($RC): $(head -c 200 "$T/rt.txt.err")" [ $RC = 0 ]
+	check "--realtime: late lines ($(late_lines "$T/rt.txt"))" [ "$(late_lines "$T/rt.txt")" -ge 3 ]
+	check "--realtime: no hint" bash -c "! grep -q 'try --realtime' '$T/rt.txt'"
+else
+	skip "SCHED_FIFO is refused here (needs root or CAP_SYS_NICE): the --realtime case is not run"
+fi
+t_done
