@@ -34,19 +34,17 @@ run_stopped() {
 	sleep 0.3
 	stopper $p &
 	s=$!
-	( sleep 20 && kill -CONT $p && kill $p ) 2>/dev/null &
-	local w=$!
 	wait $p
 	RC=$?
 	wait $s 2>/dev/null
-	kill $w 2>/dev/null
 }
 # lines FILE: the late fields of the sampling lines, one per line
 lines() { grep -o '| late p99 [^|]*|' "$1"; }
-# agree FILE: every sampling line carries the hint exactly when its own p99 is above 1 ms
+# agree FILE [MIN]: every sampling line (at least MIN, default 10) carries the hint exactly when
+# its own p99 is above 1 ms
 agree() {
 	local bad
-	[ "$(lines "$1" | wc -l)" -ge 10 ] || { echo "  sampling lines: $(head -c 300 "$1")"; return 1; }
+	[ "$(lines "$1" | wc -l)" -ge "${2:-10}" ] || { echo "  sampling lines: $(head -c 300 "$1")"; return 1; }
 	bad=$(lines "$1" | awk '{ late = $4 > 1.00; hint = /\(try --realtime\)/ } late != hint')
 	[ -z "$bad" ] || { echo "  hint and p99 disagree: $bad"; return 1; }
 }
@@ -75,5 +73,27 @@ if [ "$(id -u)" = 0 ] && chrt -f 1 true 2>/dev/null; then
 	check "--realtime: no hint" bash -c "! grep -q 'try --realtime' '$T/rt.txt'"
 else
 	skip "SCHED_FIFO is refused here (needs root or CAP_SYS_NICE): the --realtime case is not run"
+fi
+# the screen's sampling line, the same hint (pmutop in a tmux pane, stopped as above)
+if command -v tmux >/dev/null; then
+	source "$(dirname "$0")/tmuxlib.sh"
+	tmux_open 120 24
+	# no job control: the shell would take the terminal back when pmutop stops
+	keys "set +m; cd '$T'" Enter
+	start --no-rc --backend sim --sim-cpus 2 -m cpi --sample 10 --refresh 200 --flight 0
+	check "screen: the sampling line" wait_for '\| late p99 [0-9.]+ max [0-9.]+ ms' 10
+	pane >"$T/screen1"
+	check "screen: hint exactly when the line's p99 is over 1 ms" agree "$T/screen1" 1
+	SP=$(pgrep -P "$("${TM[@]}" list-panes -F '#{pane_pid}' | head -1)" | head -1)
+	stopper "$SP" &
+	S=$!
+	check "screen: stopped, the line suggests --realtime" wait_for 'late p99 [0-9.]+ max [0-9.]+ ms \(try --realtime\)' 10
+	kill $S 2>/dev/null
+	wait $S 2>/dev/null
+	kill -CONT "$SP" 2>/dev/null
+	keys q
+	quit_check "screen"
+else
+	skip "tmux is not installed: the screen case is not run"
 fi
 t_done
