@@ -9,10 +9,10 @@
 # Beside them the floor (bench/floor.c: a timerfd loop with the same reads, -i 10) runs, and
 # `perf sched record -a` takes the kernel's sched tracepoints meanwhile: `perf sched timehist`
 # gives per wake-up of pmutop and of the floor the time from sched_waking (the timer's expiry
-# wakes the task) to sched_switch onto a CPU ("wakeup to run") and the time it then ran
-# ("run per tick"), as p50 / p99 / max, and for the waits over 1 ms what that CPU ran meanwhile
-# (the load, this benchmark's programs, other tasks, idle); /proc/stat gives the vCPUs' steal time. If the floor waits as
-# long as pmutop, the lateness is the scheduler's, not pmutop's work.
+# wakes the task) to sched_switch onto a CPU ("wakeup to run") and the time it then ran ("run
+# per switch in"), as p50 / p99 / max, and for the waits over 1 ms what that CPU ran meanwhile
+# (the load, this benchmark's programs, other tasks, idle); /proc/stat gives the vCPUs' steal
+# time. If the floor waits as long as pmutop, the lateness is the scheduler's, not pmutop's work.
 # CADENCE_LOAD prefixes the load's command line (e.g. "setsid" for a session and so an autogroup
 # of its own, "chrt -b 0" for SCHED_BATCH, "nice -n 19"); default none: the load runs in this
 # script's session, as a user's shell would start it.
@@ -49,13 +49,13 @@ stats() {
 steal() { awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x); split(b, y); t = 0
   for (i = 2; i <= n; i++) t += y[i] - x[i]
   printf "  %-34s %.2f %% of the vCPU time\n", "steal (/proc/stat)", t ? 100 * (y[9] - x[9]) / t : 0 }'; }
-# sched PID LABEL: wakeup-to-run and run-per-tick of PID from the kernel's sched tracepoints, and
-# for the waits over 1 ms what the CPU that PID then ran on did meanwhile: the load
+# sched PID LABEL: wakeup-to-run and run-per-switch-in of PID from the kernel's sched
+# tracepoints, and for the waits over 1 ms what the CPU that PID then ran on did meanwhile: the load
 # (stress-ng), this benchmark's programs (perf, pmutop, the floor), other tasks, idle
 sched() {
   perf sched timehist -i "$tmp/sched.data" -p "$1" 2>/dev/null | awk 'NR > 3 && $5 ~ /^[0-9.]+$/' >"$tmp/th"
-  awk '{ print $5 }' "$tmp/th" | stats "$2 wakeup to run (sched)"
-  awk '{ print $6 }' "$tmp/th" | stats "$2 run per tick (sched)"
+  awk '{ print $5 }' "$tmp/th" | stats "$2 wakeup to run (sched)" | sed 's/ticks)$/switches in)/'
+  awk '{ print $6 }' "$tmp/th" | stats "$2 run per switch in (sched)" | sed 's/ticks)$/switches in)/'
   awk -v pid="$1" -v l="$2 waits > 1 ms, CPU ran" '
   { cpu = $0; sub(/^.*\[/, "", cpu); sub(/\].*$/, "", cpu); cpu += 0
     t = $0; sub(/^.*\] +/, "", t); sub(/:.*$/, "", t); t += 0 }
@@ -71,9 +71,9 @@ sched() {
       w = 0
       if (t - t0 > 0.001) { n++; for (x in acc) { split(x, a, SUBSEP); if (a[1] == cpu) s[a[2]] += acc[x] } }
     } }
-  END { tot = s["load"] + s["bench"] + s["other"] + s["idle"]; if (!tot) tot = 1
+  END { tot = s["load"] + s["bench"] + s["other"] + s["idle"]; d = tot ? tot : 1
     printf "  %-34s %d waits: the load %.0f %%, this benchmark %.0f %%, other tasks %.0f %%, idle %.0f %% of %.0f ms\n",
-      l, n, 100 * s["load"] / tot, 100 * s["bench"] / tot, 100 * s["other"] / tot, 100 * s["idle"] / tot, tot * 1000 }' "$tmp/sched.txt"
+      l, n, 100 * s["load"] / d, 100 * s["bench"] / d, 100 * s["other"] / d, 100 * s["idle"] / d, tot * 1000 }' "$tmp/sched.txt"
 }
 
 echo "pmutop $("$bin" --version | head -1 | cut -d' ' -f2); $ncpu CPUs, all loaded (${CADENCE_LOAD:+$CADENCE_LOAD }stress-ng --cpu $ncpu); 10 ms; ${secs} s x $rounds; pmutop args: ${*:-none}; $(uname -r); autogroup $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo n/a)"
