@@ -96,7 +96,7 @@ for ((r = 1; r <= rounds; r++)); do
   kill "$load" 2>/dev/null || true
   wait "$load" 2>/dev/null || true
   load=
-  echo "round $r:"
+  echo "round $r: (load average $(cut -d" " -f1 /proc/loadavg))"
   # pmutop: one timestamp per record (the first CSV column, the first CPU's lines)
   awk -F, 'NR > 1 && $1 != last { print $1; last = $1 }' "$tmp/p.csv" >"$tmp/p.t"
   awk 'NR > 1 { printf "%.6f\n", ($1 - prev) * 1000 - 10 } { prev = $1 }' "$tmp/p.t" |
