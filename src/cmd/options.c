@@ -635,7 +635,9 @@ static const struct option_def option_table[] = {
     {"flight-bytes", LONG_ONLY, NULL,
      "bytes of flight recordings kept, e.g. 64M (default 64M; oldest removed)", OPTION_SET,
      .set = setting_flight_bytes_set, .show = setting_flight_bytes_show},
-    {"self", LONG_ONLY, NULL, "pmutop's own cadence, lateness, CPU use and memory (read-only)",
+    {"self", LONG_ONLY, NULL,
+     "pmutop's own cadence, lateness (\"try --realtime\" while its p99 is over 1 ms), CPU use "
+     "and memory (read-only)",
      OPTION_SET, .set = setting_self_set, .show = setting_self_show},
     {"running", LONG_ONLY, NULL, "on: show the running % of scaled values",
      OPTION_SCREEN | OPTION_SET, .complete = "on off"},
