@@ -7,7 +7,8 @@
 
 #include "stats.h"
 
-#define CADENCE_WINDOW 1024 /* lateness samples kept for p50/p99 */
+#define CADENCE_WINDOW 1024	/* lateness samples kept for p50/p99 */
+#define CADENCE_LATE_NS 1000000 /* p99 lateness (ns) past which ticks count as late */
 
 /*
  * Feed one call per wake-up. Lateness = wake - deadline (ns). With cadence_tick() the deadline is
@@ -56,6 +57,11 @@ void cadence_tick_at(struct cadence *c, int64_t wake_ns, int64_t deadline_ns, ui
 /* Own process CPU time and a monotonic wall time (both ns), and the current CPU (-1 unknown). */
 void cadence_self_sample(struct cadence *c, int64_t cpu_ns, int64_t wall_ns, int cpu);
 void cadence_report(struct cadence *c, struct cadence_report *out);
+/* True when the report's p99 lateness over its window exceeds CADENCE_LATE_NS: the ticks wait
+ * for the scheduler, and an ordinary process cannot wait less (--realtime can). */
+bool cadence_late(const struct cadence_report *r);
+/* True when this process already runs under a real-time policy (FIFO, RR or DEADLINE). */
+bool cadence_realtime(void);
 /* The own-CPU part of a cadence, kept across cadence_init (a new schedule). */
 struct cadence_self {
 	int64_t cpu_ns, wall_ns;

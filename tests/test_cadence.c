@@ -4,6 +4,12 @@
 #include "cadence.h"
 #include "harness.h"
 
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #define MS 1000000LL
 #define US 1000LL
 
@@ -105,11 +111,80 @@ static void check_self(void)
 	CHECK(cpu >= -1, "cpu %d", cpu);
 }
 
+/* The kernel's own record of this process's policy: field 41 of /proc/self/stat. */
+static int proc_policy(void)
+{
+	char buf[1024];
+	FILE *f = fopen("/proc/self/stat", "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *p = strrchr(buf, ')'); /* the name may hold spaces */
+	int field = 2, policy = -1;
+	for (char *tok = p ? strtok(p + 1, " ") : NULL; tok; tok = strtok(NULL, " "))
+		if (++field == 41)
+			policy = atoi(tok);
+	return policy;
+}
+
+/* The --realtime suggestion: p99 over the window above 1 ms, and only for an ordinary process. */
+static void check_late(void)
+{
+	struct cadence c;
+	struct cadence_report r;
+	cadence_init(&c, 0, 10 * MS);
+	cadence_report(&c, &r);
+	CHECK(!cadence_late(&r), "no ticks: not late");
+	/* 200 ticks 100 us late: p99 0.1 ms */
+	for (int k = 1; k <= 200; k++)
+		cadence_tick(&c, k * 10 * MS + 100 * US, 1);
+	cadence_report(&c, &r);
+	CHECK(!cadence_late(&r), "on time: p99 %.3f ms is not late", r.p99_ns / 1e6);
+	/* the window's p99 exactly at the threshold is not above it */
+	cadence_init(&c, 0, 10 * MS);
+	for (int k = 1; k <= 100; k++)
+		cadence_tick(&c, k * 10 * MS + CADENCE_LATE_NS, 1);
+	cadence_report(&c, &r);
+	CHECK(!cadence_late(&r), "p99 at exactly 1 ms is not late");
+	cadence_init(&c, 0, 10 * MS);
+	for (int k = 1; k <= 200; k++)
+		cadence_tick(&c, k * 10 * MS + (k % 50 == 0 ? 5 * MS : 100 * US), 1);
+	cadence_report(&c, &r);
+	/* 4 of 200 ticks 5 ms late: p99 (type 7, rank 197.01 of 0..199) is 5 ms */
+	CHECK_NEAR(r.p99_ns, 5 * MS, 1e-6);
+	CHECK(cadence_late(&r), "2 %% of ticks 5 ms late: p99 %.3f ms is late", r.p99_ns / 1e6);
+	/* the window forgets: CADENCE_WINDOW ticks on time later it is no longer late */
+	for (int k = 201; k <= 200 + CADENCE_WINDOW; k++)
+		cadence_tick(&c, k * 10 * MS + 100 * US, 1);
+	cadence_report(&c, &r);
+	CHECK(!cadence_late(&r), "a window on time again: p99 %.3f ms", r.p99_ns / 1e6);
+
+	/* the policy as the kernel shows it in /proc/self/stat (0 other, 1 FIFO, 2 RR, 6 deadline)
+	 */
+	int pol = proc_policy();
+	CHECK(pol >= 0, "policy in /proc/self/stat");
+	CHECK(cadence_realtime() == (pol == 1 || pol == 2 || pol == 6), "policy %d", pol);
+	struct sched_param sp = {.sched_priority = 1}, zero = {.sched_priority = 0};
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0) {
+		CHECK_INT(proc_policy(), 1);
+		CHECK(cadence_realtime(), "SCHED_FIFO | SCHED_RESET_ON_FORK is real-time");
+		CHECK(sched_setscheduler(0, SCHED_OTHER, &zero) == 0, "back to SCHED_OTHER");
+		CHECK_INT(proc_policy(), 0);
+		CHECK(!cadence_realtime(), "SCHED_OTHER is not real-time");
+	} else {
+		printf("note: SCHED_FIFO refused (%s): only the current policy checked\n",
+		       strerror(errno));
+	}
+}
+
 int main(void)
 {
 	check_absolute();
 	check_relative();
 	check_window();
 	check_self();
+	check_late();
 	return harness_done();
 }

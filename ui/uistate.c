@@ -458,21 +458,26 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	}
 	bool have = snap && snap->seq > 0;
 	char extra[512] = "";
-	if (f && (f->position[0] || f->recorder[0]))
+	bool replay = f && (f->position[0] || f->recorder[0]);
+	if (replay)
 		snprintf(extra, sizeof(extra), "%s%s%s", f->position,
 			 f->position[0] && f->recorder[0] ? "  " : "", f->recorder);
-	else if (f && f->overruns)
-		snprintf(extra, sizeof(extra),
-			 "missed ticks: %llu (machine busy or interval too short)",
-			 (unsigned long long)f->overruns);
+	/* the sampling line before the notes: it starts with FROZEN and holds the lateness and its
+	 * --realtime hint, and the line is cut at the screen's width */
+	if (f && f->show_self) {
+		size_t used = strlen(extra);
+		snprintf(extra + used, sizeof(extra) - used, "%s%s", used ? "; " : "", f->self);
+	}
+	if (f && !replay && f->overruns) {
+		size_t used = strlen(extra);
+		snprintf(extra + used, sizeof(extra) - used,
+			 "%smissed ticks: %llu (machine busy or interval too short)",
+			 used ? "; " : "", (unsigned long long)f->overruns);
+	}
 	if (f && f->baseline[0]) { /* which reference the +/- % cells compare with */
 		size_t used = strlen(extra);
 		snprintf(extra + used, sizeof(extra) - used, "%sagainst baseline %s",
 			 used ? "; " : "", f->baseline);
-	}
-	if (f && f->show_self) {
-		size_t used = strlen(extra);
-		snprintf(extra + used, sizeof(extra) - used, "%s%s", used ? "; " : "", f->self);
 	}
 	/* the platform line says where the utilisation comes from */
 	char pmu_line[sizeof(f->pmu_line) + sizeof(f->util_source) + 16] = "";

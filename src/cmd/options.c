@@ -576,7 +576,8 @@ static const struct option_def option_table[] = {
     {"pin", LONG_ONLY, "CPU", "pin pmutop itself to CPU", OPTION_CLI, FN(apply_pin)},
     {"realtime", LONG_ONLY, NULL,
      "run pmutop (not a counted command) at SCHED_FIFO priority 1 so ticks come on time on "
-     "loaded CPUs; exit 2 if the kernel refuses (needs root or CAP_SYS_NICE)",
+     "loaded CPUs; exit 2 if the kernel refuses (needs root or CAP_SYS_NICE); without it the "
+     "sampling line says (try --realtime) while the ticks' p99 lateness is over 1 ms",
      OPTION_CLI, FLAG(realtime)},
     {"refresh", LONG_ONLY, "DURATION", "redraw/output cadence (same as -i)", OPTION_CLI,
      FN(apply_refresh)},
@@ -634,7 +635,9 @@ static const struct option_def option_table[] = {
     {"flight-bytes", LONG_ONLY, NULL,
      "bytes of flight recordings kept, e.g. 64M (default 64M; oldest removed)", OPTION_SET,
      .set = setting_flight_bytes_set, .show = setting_flight_bytes_show},
-    {"self", LONG_ONLY, NULL, "pmutop's own cadence, lateness, CPU use and memory (read-only)",
+    {"self", LONG_ONLY, NULL,
+     "pmutop's own cadence, lateness (\"try --realtime\" while its p99 is over 1 ms), CPU use "
+     "and memory (read-only)",
      OPTION_SET, .set = setting_self_set, .show = setting_self_show},
     {"running", LONG_ONLY, NULL, "on: show the running % of scaled values",
      OPTION_SCREEN | OPTION_SET, .complete = "on off"},

@@ -93,6 +93,20 @@ void cadence_report(struct cadence *c, struct cadence_report *out)
 	}
 }
 
+bool cadence_late(const struct cadence_report *r)
+{
+	return r->available && r->p99_ns > CADENCE_LATE_NS;
+}
+
+bool cadence_realtime(void)
+{
+	int policy = sched_getscheduler(0);
+	if (policy < 0)
+		return false;
+	policy &= ~SCHED_RESET_ON_FORK;
+	return policy == SCHED_FIFO || policy == SCHED_RR || policy == 6; /* 6: SCHED_DEADLINE */
+}
+
 int cadence_self_read(int64_t *cpu_ns, int64_t *wall_ns, int *cpu)
 {
 	struct timespec a, b;

@@ -1263,9 +1263,10 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
 			 (double)j->rc[RING_THROTTLED_NS].total / 1e6,
 			 (unsigned long long)j->rc[RING_LOST].total);
-	else if (cr.available)
-		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms, missed %llu",
+	else if (cr.available) /* late ticks wait for the scheduler: --realtime cures that */
+		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms%s, missed %llu",
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
+			 cadence_late(&cr) && !cadence_realtime() ? " (try --realtime)" : "",
 			 (unsigned long long)cr.missed);
 	if (!isnan(cr.self_pct) && j->cad.self_samples > 1)
 		snprintf(self, sizeof(self), "self %.1f%% CPU on cpu%d", cr.self_pct, cr.self_cpu);
