@@ -89,7 +89,9 @@ s1 = sum(r["cpus"][0]["events"]["task_clock"]["value"] or 0 for r in one) / 1e9
 s0 = sum(r["cpus"][0]["events"]["task_clock"]["value"] or 0 for r in zero) / 1e9
 t1 = one[-1]["time"] - one[0]["time"] + one[0]["interval_ms"] / 1e3
 # the loop ran s1 of the t1 s counted, within the ran s around them (start and exit included)
-if not (0.2 * ran < s1 <= ran * 1.10):  # a cgroup's task-clock runs a few % over schedstat
+# a cgroup's task-clock runs a few % over schedstat, and schedstat's runtime of a task that is
+# running is brought up to date only at its scheduler tick or switch (seen 26 ms behind under load)
+if not (0.2 * ran < s1 <= ran * 1.10 + 0.05):
     bad.append("cpus 1: the cgroup ran %.3f s, its loop %.3f s around the run" % (s1, ran))
 if any(r["cpus"][0]["events"]["task_clock"]["state"] != "ok" for r in zero + one):
     bad.append("a tick not counted: %s" % [r["cpus"][0]["events"]["task_clock"]["state"] for r in zero + one])
