@@ -108,6 +108,7 @@ struct perf_priv {
 	uint64_t *throttled_ns;	    /* [row] time the kernel throttled the group, through the ticks
 				     * handed out (ns) */
 	uint64_t *throttles;	    /* [row] throttling episodes begun by the ticks handed out */
+	uint64_t due_ns; /* the engine's window end at this drain (backend.due_ns), 0: not known */
 };
 
 static const struct {
@@ -636,6 +637,59 @@ static size_t queue_push(struct sample_queue *q)
 	return i;
 }
 
+/* Whether the row's group was throttled at @t: an episode begun by then and not ended. */
+static bool thr_at(const struct sample_queue *q, uint64_t t)
+{
+	for (size_t i = 0; i < q->nep; i++)
+		if (q->ep[i].start <= t && q->ep[i].end > t)
+			return true;
+	return false;
+}
+
+/* Queues counts @c (@pr: present) of the row at @t, its newest. */
+static void queue_counts(struct perf_priv *p, struct sample_queue *q, const struct raw_count *c,
+			 const bool *pr, uint64_t t)
+{
+	int n = p->req.nevents;
+	size_t i = queue_push(q);
+	struct raw_count *to = &q->c[i * (size_t)n];
+	for (int e = 0; e < n; e++)
+		to[e] = pr[e] ? c[e] : (struct raw_count){0, 0, 0};
+	q->t[i] = t;
+	q->last_t = t;
+}
+
+/*
+ * The window's end on a throttled row. The kernel throttled the row's group at the engine's
+ * window end (backend.due_ns) and the row's newest sample is older: once the time is past the end
+ * (@now: the next sample's time, or a drain; half a period later at least, as the CPUs' timers
+ * jitter), a queue entry at the end repeats its newest counts. A throttled group counts nothing,
+ * so these are its counts at the end: the window closes on time while every CPU is throttled,
+ * its throttled time counted up to the end. Not after lost samples (only the next sample holds
+ * what they counted): that window waits for it.
+ */
+static void thr_boundary(struct perf_priv *p, int r, uint64_t now)
+{
+	struct sample_queue *q = &p->queue[r];
+	uint64_t due = p->due_ns, half = p->req.sample_ns / 2;
+	if (!due || q->last_t + half >= due || now < due + half || q->lost_next || !thr_at(q, due))
+		return;
+	int n = p->req.nevents;
+	struct raw_count c[n ? n : 1];
+	bool pr[n ? n : 1];
+	if (q->len) { /* its newest queued sample */
+		const struct raw_count *tail = &q->c[((q->head + q->len - 1) % q->cap) * (size_t)n];
+		for (int e = 0; e < n; e++) {
+			c[e] = tail[e];
+			pr[e] = true;
+		}
+	} else { /* the last tick took it */
+		memcpy(c, q->last, (size_t)n * sizeof(*c));
+		memcpy(pr, q->last_present, (size_t)n * sizeof(*pr));
+	}
+	queue_counts(p, q, c, pr, due);
+}
+
 static void on_sample(void *ctx, const struct perfring_sample *smp)
 {
 	struct drain_ctx *d = ctx;
@@ -643,6 +697,7 @@ static void on_sample(void *ctx, const struct perfring_sample *smp)
 	struct sample_queue *q = &p->queue[d->row];
 	if (smp->time_ns <= q->last_t)
 		return; /* taken before the read the ticks go on from */
+	thr_boundary(p, d->row, smp->time_ns); /* an episode over the window's end ended since */
 	const struct perf_group *g = &p->rows[d->row].groups[0];
 	int n = p->req.nevents;
 	size_t i = queue_push(q);
@@ -741,17 +796,39 @@ static int perf_queued(struct backend *b)
 		return -1;
 	static const struct perfring_cb cb = {on_sample, on_lost, on_throttle};
 	size_t most = 0;
+	int n = p->req.nevents;
+	p->due_ns = b->due_ns;
+	/* a row silent since before the window's end, not throttled (its timer fired late: a
+	 * virtual CPU that did not run) is waited for this long past the end, then read() */
+	uint64_t wait = 4 * p->req.sample_ns > 1000000 ? 4 * p->req.sample_ns : 1000000;
 	for (int r = 0; r < p->req.ncpus; r++) {
 		struct drain_ctx d = {p, r};
-		p->queue[r].drained = 0;
-		p->queue[r].drain_t = monotonic_ns();
-		if (!p->rows[r].offline && p->rings[r].fd >= 0)
+		struct sample_queue *q = &p->queue[r];
+		struct perf_row *row = &p->rows[r];
+		q->drained = 0;
+		q->drain_t = monotonic_ns();
+		if (!row->offline && p->rings[r].fd >= 0)
 			perfring_drain(&p->rings[r], &cb, &d);
-		if (p->queue[r].len > most)
-			most = p->queue[r].len;
+		thr_boundary(p, r, q->drain_t); /* throttled still */
+		if (p->due_ns && !row->offline && row->groups[0].leader_fd >= 0 && !thr_open(q) &&
+		    !q->lost_next && q->last_t + p->req.sample_ns / 2 < p->due_ns &&
+		    q->drain_t >= p->due_ns + wait) {
+			/* the read path's way: its counts now, spread back to the end by the tick */
+			struct raw_count c[n ? n : 1];
+			bool pr[n ? n : 1];
+			memset(pr, 0, sizeof(pr));
+			uint64_t t = monotonic_ns();
+			if (read_group(p, &row->groups[0], c, pr) < 0) {
+				close_row(p, row);
+				row->offline = true;
+			} else {
+				queue_counts(p, q, c, pr, t);
+			}
+		}
+		if (q->len > most)
+			most = q->len;
 	}
 	size_t ready = SIZE_MAX;
-	int n = p->req.nevents;
 	/* the ticks every row has sampled through: up to the oldest of the rows' newest samples;
 	 * a throttled row writes none, and its counts stand still until it ends: it holds the
 	 * ticks back only to a period before its drain (a sample in flight) */

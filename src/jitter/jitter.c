@@ -151,14 +151,20 @@ static void layout_free(struct jitter *j)
 	j->attrib_ready = false;
 }
 
-/* The backend's lost-sample counts per row when samples come from rings, else NULL. */
-static const uint64_t *ring_lost(const struct jitter *j)
+/* Whether the ticks come from the backend's sampling rings (one per sampled row). */
+static bool ring_on(const struct jitter *j)
 {
 	const struct app_ctx *app = j->app;
 	if (!app->session)
-		return NULL;
+		return false;
 	const struct backend *b = session_backend(app->session);
-	return b->ring && b->lost && b->nrows == j->nrows ? b->lost : NULL;
+	return b->ring && b->lost && b->nrows == j->nrows;
+}
+
+/* The backend's lost-sample counts per row when samples come from rings, else NULL. */
+static const uint64_t *ring_lost(const struct jitter *j)
+{
+	return ring_on(j) ? session_backend(j->app->session)->lost : NULL;
 }
 
 /* The backend's throttled ns (@ns) or episodes per row, alongside ring_lost(), else NULL. */
@@ -854,11 +860,13 @@ static void ring_cadence(struct jitter *j, const struct snapshot *snap)
 static bool window_full(struct jitter *j, const struct snapshot *snap)
 {
 	j->nwin++;
-	if (j->k <= 1 || !ring_lost(j))
+	if (j->k <= 1 || !ring_on(j))
 		return j->nwin >= j->k;
 	double iv = (double)j->app->interval_ms / 1e3, half = (double)app_tick_ns(j->app) / 2e9;
-	if (j->win_end_s <= 0)
+	if (j->win_end_s <= 0) {
 		j->win_end_s = snap->time_s - snap->interval_s + iv;
+		session_set_due(j->app->session, j->win_end_s);
+	}
 	if (snap->time_s < j->win_end_s - half && j->nwin < JITTER_WINDOW_MAX)
 		return false;
 	if (snap->time_s >= j->win_end_s + iv) /* a gap (pmutop stopped): the grid starts again */
@@ -866,6 +874,8 @@ static bool window_full(struct jitter *j, const struct snapshot *snap)
 	else
 		while (j->win_end_s - half <= snap->time_s)
 			j->win_end_s += iv;
+	/* the backend ticks at the end even while the kernel throttles every CPU (source.h) */
+	session_set_due(j->app->session, j->win_end_s);
 	return true;
 }
 
