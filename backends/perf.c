@@ -696,7 +696,7 @@ static void on_sample(void *ctx, const struct perfring_sample *smp)
 	struct perf_priv *p = d->p;
 	struct sample_queue *q = &p->queue[d->row];
 	if (smp->time_ns <= q->last_t)
-		return; /* taken before the read the ticks go on from */
+		return;			       /* taken before the read the ticks go on from */
 	thr_boundary(p, d->row, smp->time_ns); /* an episode over the window's end ended since */
 	const struct perf_group *g = &p->rows[d->row].groups[0];
 	int n = p->req.nevents;
@@ -813,7 +813,8 @@ static int perf_queued(struct backend *b)
 		if (p->due_ns && !row->offline && row->groups[0].leader_fd >= 0 && !thr_open(q) &&
 		    !q->lost_next && q->last_t + p->req.sample_ns / 2 < p->due_ns &&
 		    q->drain_t >= p->due_ns + wait) {
-			/* the read path's way: its counts now, spread back to the end by the tick */
+			/* the read path's way: its counts now, spread back to the end by the tick
+			 */
 			struct raw_count c[n ? n : 1];
 			bool pr[n ? n : 1];
 			memset(pr, 0, sizeof(pr));
