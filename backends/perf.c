@@ -839,8 +839,7 @@ static int perf_queued(struct backend *b)
 		if (p->due_ns && !row->offline && row->groups[0].leader_fd >= 0 && !thr_open(q) &&
 		    !q->lost_next && q->last_t + p->req.sample_ns / 2 < p->due_ns &&
 		    q->drain_t >= p->due_ns + wait) {
-			/* the read path's way: its counts now, spread back to the end by the tick
-			 */
+			/* as the read path: its counts now, spread back to the end by a tick */
 			struct raw_count c[n ? n : 1];
 			bool pr[n ? n : 1];
 			memset(pr, 0, sizeof(pr));
