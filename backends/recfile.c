@@ -89,6 +89,8 @@ int rec_tick_copy(struct rec_tick *dst, const struct rec_tick *src)
 	for (int i = 0; i < src->ncpus; i++) {
 		dst->cpus[i].cpu = src->cpus[i].cpu;
 		dst->cpus[i].offline = src->cpus[i].offline;
+		dst->cpus[i].has_ring = src->cpus[i].has_ring;
+		memcpy(dst->cpus[i].ring, src->cpus[i].ring, sizeof(dst->cpus[i].ring));
 		memcpy(dst->cpus[i].c, src->cpus[i].c,
 		       (size_t)src->nevents * sizeof(struct rec_counter));
 	}
@@ -676,7 +678,13 @@ int rec_writer_write_tick(struct rec_writer *w, const struct rec_tick *t, char *
 			rc |= buf_u64(w, k->raw.running);
 			rc |= buf_printf(w, "]");
 		}
-		rc |= buf_printf(w, "]}");
+		rc |= buf_printf(w, "]");
+		/* the sampling ring's kernel counts: "ring":[lost,throttled_ns,throttles] */
+		for (int k = 0; c->has_ring && k < RING_NCOUNTS; k++) {
+			rc |= buf_printf(w, k ? "," : ",\"ring\":[");
+			rc |= buf_u64(w, c->ring[k]);
+		}
+		rc |= buf_printf(w, c->has_ring ? "]}" : "}");
 	}
 	rc |= buf_printf(w, "]}\n");
 	if (rc) {
@@ -768,9 +776,10 @@ static size_t rec_line_max(int ncpus, int nevents)
 {
 	if (ncpus <= 0 || nevents <= 0)
 		return REC_HEAD_LINE_MAX;
-	/* a CPU entry: {"cpu":4095,"offline":false,"c":[...]}; a counter: three 20-digit
-	 * numbers as strings with commas, brackets and some spaces */
-	uint64_t n = REC_HEAD_LINE_MAX + (uint64_t)ncpus * (64 + (uint64_t)nevents * 80);
+	/* a CPU entry: {"cpu":4095,"offline":false,"c":[...],"ring":[l,t,n]} (ring counts up to
+	 * 16 digits); a counter: three 20-digit numbers as strings with commas, brackets and some
+	 * spaces */
+	uint64_t n = REC_HEAD_LINE_MAX + (uint64_t)ncpus * (128 + (uint64_t)nevents * 80);
 	return n > REC_MAX_LINE ? REC_MAX_LINE : (size_t)n;
 }
 
@@ -1312,6 +1321,27 @@ fail:
 	return -1;
 }
 
+/* A CPU's optional "ring": [lost, throttled_ns, throttles], integers 0..REC_RING_MAX. */
+static int parse_ring(struct pctx *p, json_t *jc, struct rec_cpu *c)
+{
+	json_t *ring = json_object_get(jc, "ring");
+	if (!ring)
+		return 0;
+	if (!json_is_array(ring) || json_array_size(ring) != RING_NCOUNTS)
+		return perr(p, "tick: CPU %d: \"ring\" must be [lost,throttled_ns,throttles]",
+			    c->cpu);
+	for (int k = 0; k < RING_NCOUNTS; k++) {
+		json_t *v = json_array_get(ring, (size_t)k);
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > REC_RING_MAX)
+			return perr(p, "tick: CPU %d: ring count %d must be an integer 0..%" PRId64,
+				    c->cpu, k + 1, (int64_t)REC_RING_MAX);
+		c->ring[k] = (uint64_t)json_integer_value(v);
+	}
+	c->has_ring = true;
+	return 0;
+}
+
 static int parse_tick(struct pctx *p, json_t *o, struct rec_tick *t)
 {
 	struct rec_reader *r = p->r;
@@ -1397,6 +1427,8 @@ static int parse_tick(struct pctx *p, json_t *o, struct rec_tick *t)
 			}
 			c->c[e].present = !c->offline;
 		}
+		if (parse_ring(p, jc, c) < 0)
+			goto fail;
 	}
 	return 0;
 fail:
@@ -1495,6 +1527,22 @@ static enum rec_kind reader_fail(struct rec_reader *r, char *err, size_t errlen,
 /* Slack for "ran longer than enabled": the kernel's rounding can put running a few ns ahead. */
 #define RUN_SLACK_NS 1000
 
+/* CPU @c's ring counts against the same CPU's @pc in the tick before: a count that goes back is
+ * noted in @back (a reset when the counters reset too). The throttled time is not held against
+ * the ticks' distance: each CPU's count runs to its own sample, and a CPU whose group was
+ * throttled takes its samples later than the others (by up to an episode, hundreds of ms). */
+static void ring_check(const struct rec_cpu *pc, const struct rec_cpu *c, char *back,
+		       size_t backlen)
+{
+	if (!c->has_ring || !pc || pc->offline || !pc->has_ring || back[0])
+		return;
+	for (int k = 0; k < RING_NCOUNTS; k++)
+		if (c->ring[k] < pc->ring[k]) {
+			snprintf(back, backlen, "CPU %d ring count %d goes back", c->cpu, k + 1);
+			return;
+		}
+}
+
 int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsigned counter_bits,
 		   char *why, size_t whylen)
 {
@@ -1506,7 +1554,8 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 		return 0; /* another mode: nothing to compare */
 	unsigned bits = counter_bits && counter_bits < 64 ? counter_bits : 64;
 	uint64_t mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
-	char reset[160] = ""; /* the first counter that started again */
+	char reset[160] = "";	 /* the first counter that started again */
+	char ring_back[96] = ""; /* the first ring count that went back (a reset, with counters) */
 	int nreset = 0;
 	for (int i = 0; i < cur->ncpus; i++) {
 		const struct rec_cpu *c = &cur->cpus[i], *pc = NULL;
@@ -1551,6 +1600,11 @@ int rec_tick_check(const struct rec_tick *prev, const struct rec_tick *cur, unsi
 				return -1;
 			}
 		}
+		ring_check(pc, c, ring_back, sizeof(ring_back));
+	}
+	if (ring_back[0] && !reset[0]) { /* ring counts start again only when the counters do */
+		snprintf(why, whylen, "%s", ring_back);
+		return -1;
 	}
 	if (reset[0]) {
 		if (nreset > 1)

@@ -295,7 +295,37 @@ struct replay_priv {
 	int nrows, nevents;
 	int *cpus;
 	struct backend_event *ev;
+	uint64_t *ring; /* [k * nrows + row]: the recorded ring counts (enum ring_count) served */
 };
+
+/* Does tick @i carry the sampling ring's counts? */
+static bool tick_has_ring(const struct rec_file *f, int i)
+{
+	for (int c = 0; i >= 0 && i < f->nticks && c < f->ticks[i].ncpus; c++)
+		if (f->ticks[i].cpus[c].has_ring)
+			return true;
+	return false;
+}
+
+/* A recording of a sampling ring run hands its ring counts to the jitter windows as the ring
+ * did live: lost samples and throttling per row, through the tick served (kept for rows the
+ * tick does not hold). A recording without them leaves the backend's counts NULL. */
+static void serve_ring(struct backend *b, struct replay_priv *p, const struct rec_tick *t)
+{
+	bool any = false;
+	for (int row = 0; row < p->nrows; row++)
+		for (int k = 0; k < t->ncpus; k++)
+			if (t->cpus[k].cpu == p->cpus[row] && t->cpus[k].has_ring) {
+				for (int n = 0; n < RING_NCOUNTS; n++)
+					p->ring[n * p->nrows + row] = t->cpus[k].ring[n];
+				any = true;
+			}
+	if (any) {
+		b->lost = p->ring + RING_LOST * p->nrows;
+		b->throttled_ns = p->ring + RING_THROTTLED_NS * p->nrows;
+		b->throttles = p->ring + RING_THROTTLES * p->nrows;
+	}
+}
 
 /* Do @a and @b encode to the same counter (type and config words; privilege filters aside)?
  * perf's "context-switches" is pmutop's perf::CONTEXT-SWITCHES. */
@@ -360,7 +390,8 @@ static int replay_open(struct backend *b, const struct backend_req *req, char *e
 	b->priv = p;
 	b->status = calloc(cells, sizeof(*b->status));
 	if (!p || !b->status || !(p->cpus = calloc((size_t)req->ncpus + 1, sizeof(int))) ||
-	    !(p->ev = calloc((size_t)req->nevents + 1, sizeof(*p->ev)))) {
+	    !(p->ev = calloc((size_t)req->nevents + 1, sizeof(*p->ev))) ||
+	    !(p->ring = calloc((size_t)req->ncpus * RING_NCOUNTS + 1, sizeof(uint64_t)))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -373,6 +404,17 @@ static int replay_open(struct backend *b, const struct backend_req *req, char *e
 	b->nevents = req->nevents;
 	b->counter_bits = bound->f.header.counter_bits ? bound->f.header.counter_bits : 64;
 	b->simulated = bound->f.header.simulated;
+	/* the ring's counts start at zero with the mode, as live; known from the first ticks (the
+	 * read before a mode's first tick has none) */
+	int pos = bound->pos;
+	if (tick_has_ring(&bound->f, pos) ||
+	    (pos + 1 < bound->f.nticks &&
+	     bound->f.ticks[pos + 1].mode == bound->f.ticks[pos].mode &&
+	     tick_has_ring(&bound->f, pos + 1))) {
+		b->lost = p->ring + RING_LOST * req->ncpus;
+		b->throttled_ns = p->ring + RING_THROTTLED_NS * req->ncpus;
+		b->throttles = p->ring + RING_THROTTLES * req->ncpus;
+	}
 	snprintf(b->description, sizeof(b->description), "REPLAY %.100s", bound->source);
 	int usable = 0;
 	for (int e = 0; e < req->nevents; e++) {
@@ -423,6 +465,7 @@ static int replay_read(struct backend *b, uint64_t nominal_ns, struct raw_count 
 			out[i] = present[i] ? k->raw : (struct raw_count){0};
 		}
 	}
+	serve_ring(b, p, t);
 	double ns = t->t * 1e9;
 	*t_ns = isfinite(ns) && ns > 0 ? (uint64_t)llround(ns) : 0;
 	r->served = r->pos++;
@@ -440,8 +483,10 @@ static void replay_close(struct backend *b)
 		return;
 	free(p->cpus);
 	free(p->ev);
+	free(p->ring);
 	free(p);
 	b->priv = NULL;
+	b->lost = b->throttled_ns = b->throttles = NULL;
 }
 
 /* The recorded machine, from the recording's header. */

@@ -23,6 +23,11 @@ struct raw_count {
 	uint64_t running; /* ns */
 };
 
+/* The kernel's per-CPU counts of a sampling ring (perfring.h), cumulative since the ring opened:
+ * samples lost (PERF_RECORD_LOST), ns the group was throttled and throttling episodes begun
+ * (PERF_RECORD_THROTTLE). One table for the backend, recordings and the jitter windows. */
+enum ring_count { RING_LOST, RING_THROTTLED_NS, RING_THROTTLES, RING_NCOUNTS };
+
 /* One counter over one tick. */
 struct count {
 	double value;	/* events in the interval, scaled when state == COUNT_SCALED */

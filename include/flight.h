@@ -36,7 +36,10 @@ struct flight {
 	uint8_t *present;      /* [cap][nrows * nevents] */
 	uint8_t *offline;      /* [cap][nrows] */
 	struct raw_count *cum; /* [nrows * nevents] running sums */
-	size_t bytes;	       /* heap held */
+	/* a sampling ring run: each sample's ring counts per row (rec_cpu.ring), NULL otherwise */
+	uint64_t *ring;	   /* [cap][nrows * RING_NCOUNTS] */
+	uint8_t *has_ring; /* [cap] the sample brought them (the read before a mode's first not) */
+	size_t bytes;	   /* heap held */
 	/* notes on the samples (samples a sampling ring lost), the newest FLIGHT_NOTES, in time
 	 * order: written as marks where they fall in a recording */
 	struct rec_mark notes[FLIGHT_NOTES];
@@ -46,17 +49,22 @@ struct flight {
 /* Slots needed for @seconds at @sample_ms (at least 2). */
 size_t flight_slots(double seconds, long sample_ms);
 /* Bytes a ring of @slots slots takes for @nrows x @nevents. */
-size_t flight_bytes_for(size_t slots, int nrows, int nevents);
-/* Allocates a ring for @seconds of @sample_ms samples; when that exceeds @max_bytes (0: the
- * default cap), the ring is shortened to fit and @clipped is set. NULL with a cause on error. */
-struct flight *flight_new(int nrows, const int *cpus, int nevents, double seconds, long sample_ms,
-			  size_t max_bytes, bool *clipped, char *err, size_t errlen);
+size_t flight_bytes_for(size_t slots, int nrows, int nevents, bool ring);
+/* Allocates a ring for @seconds of @sample_ms samples (@ring: with the sampling ring's counts per
+ * row); when that exceeds @max_bytes (0: the default cap), the ring is shortened to fit and
+ * @clipped is set. NULL with a cause on error. */
+struct flight *flight_new(int nrows, const int *cpus, int nevents, bool ring, double seconds,
+			  long sample_ms, size_t max_bytes, bool *clipped, char *err,
+			  size_t errlen);
 void flight_free(struct flight *f);
 /* Appends one sample (the snapshot's rows and events must match the ring's). */
 struct session_raw;
 /* Adds one sample. With @raw (the reads behind @snap) the ring keeps the kernel's own cumulative
  * triples, so a flight recording replays exactly; without it, triples rebuilt from the deltas. */
-void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw);
+/* @ring (may be NULL): the sampling ring's counts per row after it (enum ring_count), kept when
+ * the flight was made with @ring. */
+void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw,
+		 const uint64_t *const *ring);
 size_t flight_bytes(const struct flight *f);
 /* Notes @text at @t (s since start, not before the last note): a mark in the recordings whose
  * window holds it; the oldest note goes beyond FLIGHT_NOTES. */

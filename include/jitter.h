@@ -11,6 +11,7 @@
 #include "alert.h"
 #include "attrib.h"
 #include "cadence.h"
+#include "counts.h"
 #include "flight.h"
 #include "loop.h"
 #include "output.h"
@@ -106,18 +107,18 @@ struct jitter {
 	bool cad_ready;
 	uint64_t cad_loop_t0;
 	char note[512];
-	/* the sampling ring path (perfring.h): samples lost per row, from the backend's counts */
+	/* the sampling ring path (perfring.h), live or replayed: the kernel's counts per row
+	 * (enum ring_count: samples lost, ns throttled, throttling episodes begun), from the
+	 * backend's cumulative ones */
 	bool ring;
-	uint64_t *lost_open; /* [row] the backend's count when the window opened */
-	uint64_t *lost_win;  /* [row] lost in the last closed window */
-	uint64_t *lost_tick; /* [row] the backend's count at the last sample (flight notes) */
-	uint64_t lost_total; /* lost since the mode opened, all rows */
-	/* the kernel's throttling of the rings' groups, per row, from the backend's counts: ns
-	 * throttled (thr_ns_*) and episodes begun (thr_n_*), as lost_* */
-	uint64_t *thr_ns_open, *thr_ns_win, *thr_ns_tick;
-	uint64_t *thr_n_open, *thr_n_win, *thr_n_tick;
-	uint64_t thr_ns_total, thr_n_total; /* since the mode opened, all rows */
-	int64_t ring_last_ns;		    /* the last ring tick's sample time (cadence) */
+	struct jitter_ring_count {
+		uint64_t *open; /* [row] the backend's count when the window opened */
+		uint64_t *win;	/* [row] in the last closed window */
+		uint64_t *tick; /* [row] the backend's count at the last sample (flight notes) */
+		uint64_t total; /* since the mode opened, all rows */
+	} rc[RING_NCOUNTS];
+	uint64_t *ring_mem;   /* the arrays of rc[], one block */
+	int64_t ring_last_ns; /* the last ring tick's sample time (cadence) */
 };
 
 /* Creates the jitter state for @app (app->jitter), registers its hook and the commands sample,

@@ -16,6 +16,7 @@
  *   {"type":"header","format":"pmutop-recording","version":1,...}
  *   {"type":"mode","t":0.0,"name":"cpi","events":[{"name":"cycles","spec":..,"encoding":..}]}
  *   {"type":"tick","t":1.0,"interval_ms":1000.2,"cpus":[{"cpu":0,"c":[[v,ena,run],null]}]}
+ *     (a sampling ring run adds "ring":[lost,throttled_ns,throttles] per CPU, cumulative)
  *   {"type":"mark","t":3.5,"text":"started the build"}
  *   {"type":"cpus","t":4.0,"cpus":[0,1],"core_types":{...}}   (version 2: the CPUs counted from
  *     here on, after one came online or a :cpus; later ticks may hold any of them and of the
@@ -43,6 +44,7 @@
 #define REC_HEAD_LINE_MAX (1u << 20) /* bytes: a line before the header told the CPUs */
 #define REC_MAX_LINE (128u << 20)    /* bytes: no line of any recording is longer */
 #define REC_MAX_SLOTS 64	     /* header "slots": issue slots per cycle */
+#define REC_RING_MAX (1LL << 53)     /* a tick's ring counts (lost, ns throttled, episodes) */
 
 /* Exclude bits of an event encoding, as in struct perf_event_attr. */
 enum rec_exclude {
@@ -134,6 +136,10 @@ struct rec_cpu {
 	int cpu;
 	bool offline;	       /* the CPU was offline; counters are all absent */
 	struct rec_counter *c; /* nevents counters, in the mode's event order */
+	/* the sampling ring's kernel counts on this CPU (enum ring_count), cumulative as the
+	 * backend keeps them; has_ring false: the tick carries none (a read() path, older files) */
+	bool has_ring;
+	uint64_t ring[RING_NCOUNTS];
 };
 
 /* One sample of every CPU. Owned: cpus and their counters (rec_tick_alloc/rec_tick_free). */

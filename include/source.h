@@ -148,7 +148,9 @@ struct backend {
 	int nwarnings;
 	/* the sampling ring path (perfring.h) is active: ticks come from queued() */
 	bool ring;
-	const uint64_t *lost; /* [row]: samples the ring lost (PERF_RECORD_LOST), NULL: none */
+	/* [row]: samples the ring lost (PERF_RECORD_LOST), NULL: none. A replay of a ring run sets
+	 * these three from the recording (ring stays false: its ticks are not sampled here) */
+	const uint64_t *lost;
 	/* [row]: the kernel throttled the ring's group (PERF_RECORD_THROTTLE .. UNTHROTTLE): ns
 	 * throttled and episodes begun, through the ticks read; NULL: none */
 	const uint64_t *throttled_ns, *throttles;
@@ -158,6 +160,13 @@ struct backend {
 	 * counts repeat its last ones, so a window closes on time with every CPU throttled. */
 	uint64_t due_ns;
 };
+
+/* The backend's ring count @k per row (lost, throttled_ns, throttles), NULL when it keeps none
+ * (a read() path, or a replay of one). */
+static inline const uint64_t *backend_ring_count(const struct backend *b, enum ring_count k)
+{
+	return k == RING_LOST ? b->lost : k == RING_THROTTLED_NS ? b->throttled_ns : b->throttles;
+}
 
 /* Sim backend knobs (--sim-* options). */
 struct sim_opts {

@@ -311,11 +311,14 @@ static void test_flight_bound(void)
 		long sample_ms;
 		size_t max;
 		bool clipped;
+		bool ring; /* with the sampling ring's counts per row */
 	} cases[] = {
-	    {__LINE__, 4, 2, 1.0, 10, 0, false},
-	    {__LINE__, 64, 48, 30, 1, 8u << 20, true},
-	    {__LINE__, 256, 8, 3600, 1, 1u << 20, true},
-	    {__LINE__, 2, 5, 30, 10, 1u << 20, false},
+	    {__LINE__, 4, 2, 1.0, 10, 0, false, false},
+	    {__LINE__, 64, 48, 30, 1, 8u << 20, true, false},
+	    {__LINE__, 256, 8, 3600, 1, 1u << 20, true, false},
+	    {__LINE__, 2, 5, 30, 10, 1u << 20, false, false},
+	    {__LINE__, 4, 2, 1.0, 10, 0, false, true},
+	    {__LINE__, 64, 1, 30, 1, 1u << 20, true, true},
 	};
 	int cpus[256];
 	for (int i = 0; i < 256; i++)
@@ -324,9 +327,9 @@ static void test_flight_bound(void)
 		char err[256];
 		bool clipped;
 		size_t max = cases[i].max ? cases[i].max : FLIGHT_MAX_BYTES;
-		struct flight *f =
-		    flight_new(cases[i].rows, cpus, cases[i].events, cases[i].seconds,
-			       cases[i].sample_ms, cases[i].max, &clipped, err, sizeof(err));
+		struct flight *f = flight_new(cases[i].rows, cpus, cases[i].events, cases[i].ring,
+					      cases[i].seconds, cases[i].sample_ms, cases[i].max,
+					      &clipped, err, sizeof(err));
 		CHECK(f != NULL, "line %d: %s", cases[i].line, err);
 		if (!f)
 			continue;
@@ -334,7 +337,12 @@ static void test_flight_bound(void)
 		CHECK(flight_bytes(f) <= max, "line %d: %zu > %zu", cases[i].line, flight_bytes(f),
 		      max);
 		CHECK_INT(flight_bytes(f),
-			  flight_bytes_for(f->cap, cases[i].rows, cases[i].events));
+			  flight_bytes_for(f->cap, cases[i].rows, cases[i].events, cases[i].ring));
+		/* with ring counts: a row's three (8 bytes each) and a flag more per sample */
+		if (cases[i].ring)
+			CHECK_INT(flight_bytes_for(10, cases[i].rows, cases[i].events, true) -
+				      flight_bytes_for(10, cases[i].rows, cases[i].events, false),
+				  10 * ((size_t)cases[i].rows * 3 * 8 + 1));
 		if (!clipped)
 			CHECK_INT(f->cap, flight_slots(cases[i].seconds, cases[i].sample_ms));
 		/* push past the end: the ring holds cap samples */
@@ -349,11 +357,26 @@ static void test_flight_bound(void)
 		for (size_t k = 0; k < cells; k++)
 			counts[k] = (struct count){.value = 3, .running = 1, .state = COUNT_OK};
 		size_t pushes = f->cap + 5 < 5000 ? f->cap + 5 : 5000;
+		uint64_t *rc = calloc((size_t)cases[i].rows * RING_NCOUNTS, sizeof(uint64_t));
+		const uint64_t *ring[RING_NCOUNTS];
+		for (int k = 0; k < RING_NCOUNTS; k++)
+			ring[k] = rc + (size_t)k * (size_t)cases[i].rows;
 		for (size_t k = 0; k < pushes; k++) {
 			s.time_s = (double)k * 0.001;
-			flight_push(f, &s, NULL);
+			rc[(size_t)RING_THROTTLES * (size_t)cases[i].rows] =
+			    k; /* row 0's episodes */
+			flight_push(f, &s, NULL, cases[i].ring ? ring : NULL);
 		}
 		CHECK_INT(f->len, pushes < f->cap ? pushes : f->cap);
+		if (cases[i].ring) { /* the newest sample keeps its counts */
+			size_t slot = (f->head + f->cap - 1) % f->cap;
+			CHECK(f->has_ring[slot], "line %d: the last sample has ring counts",
+			      cases[i].line);
+			CHECK_INT(
+			    f->ring[slot * (size_t)cases[i].rows * RING_NCOUNTS + RING_THROTTLES],
+			    pushes - 1);
+		}
+		free(rc);
 		free(counts);
 		free(off);
 		flight_free(f);
@@ -361,7 +384,7 @@ static void test_flight_bound(void)
 	/* too small for even two samples */
 	char err[256];
 	bool clipped;
-	CHECK(flight_new(4096, cpus, 48, 1, 1, 1000, &clipped, err, sizeof(err)) == NULL,
+	CHECK(flight_new(4096, cpus, 48, false, 1, 1, 1000, &clipped, err, sizeof(err)) == NULL,
 	      "fits in 1000 bytes?");
 }
 

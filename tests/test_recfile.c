@@ -597,6 +597,113 @@ static void write_preamble(struct rec_writer *w, struct rec_header *h, struct re
 	rec_writer_write_mode(w, m, err, sizeof(err));
 }
 
+/* ---- the sampling ring's counts per CPU (lost, throttled ns, throttling episodes) ---- */
+
+/* A tick of CPU 0 with counter @a and the ring member @ring (JSON text). */
+#define TR(t, a, ring)                                                                             \
+	"{\"type\":\"tick\",\"t\":" #t ",\"interval_ms\":1000,\"cpus\":[{\"cpu\":0,\"c\":[" a      \
+	",null],\"ring\":" ring "}]}\n"
+static const struct {
+	int line;
+	const char *bad;  /* the tick between two good ones, or NULL: @ring is fine */
+	const char *warn; /* its warning */
+} ring_cases[] = {
+    {__LINE__, TR(2, "[200,2000,2000]", "[5,1000,2,7]"), "must be [lost,throttled_ns,throttles]"},
+    {__LINE__, TR(2, "[200,2000,2000]", "{\"lost\":5}"), "must be [lost,throttled_ns,throttles]"},
+    {__LINE__, TR(2, "[200,2000,2000]", "[-1,1000,2]"), "ring count 1 must be an integer"},
+    {__LINE__, TR(2, "[200,2000,2000]", "[5,1000.5,2]"), "ring count 2 must be an integer"},
+    {__LINE__, TR(2, "[200,2000,2000]", "[5,1000,\"2\"]"), "ring count 3 must be an integer"},
+    {__LINE__, TR(2, "[200,2000,2000]", "[9007199254740993,1000,2]"),
+     "ring count 1 must be an integer 0..9007199254740992"},
+    {__LINE__, TR(2, "[200,2000,2000]", "[18446744073709551615,1000,2]"),
+     "too big integer"}, /* the JSON parser refuses it: a corrupt line */
+    /* counts go back while the counters go on: not a reset */
+    {__LINE__, TR(2, "[200,2000,2000]", "[0,1000,2]"), "CPU 0 ring count 1 goes back"},
+    {__LINE__, TR(2, "[200,2000,2000]", "[5,1000,0]"), "CPU 0 ring count 3 goes back"},
+};
+
+static void test_ring(void)
+{
+	/* round trip: a CPU with ring counts, one without (a tick can mix them) */
+	const char *path = tmp_path("ring.jsonl");
+	char err[256] = "";
+	struct rec_writer *w = rec_writer_open(path, NULL, err, sizeof(err));
+	CHECK(w != NULL, "open: %s", err);
+	if (!w)
+		return;
+	struct rec_header h;
+	struct rec_mode m;
+	write_preamble(w, &h, &m);
+	struct rec_tick t;
+	make_tick(&t, &h, 2, 1);
+	t.cpus[0].has_ring = true;
+	t.cpus[0].ring[RING_LOST] = 7;
+	t.cpus[0].ring[RING_THROTTLED_NS] = 123456789;
+	t.cpus[0].ring[RING_THROTTLES] = 3;
+	CHECK_INT(rec_writer_write_tick(w, &t, err, sizeof(err)), 0);
+	rec_tick_free(&t);
+	CHECK_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	FILE *fp = fopen(path, "r");
+	char line[4096], tick[4096] = "";
+	while (fp && fgets(line, sizeof(line), fp))
+		if (strstr(line, "\"tick\""))
+			snprintf(tick, sizeof(tick), "%s", line);
+	if (fp)
+		fclose(fp);
+	CHECK(strstr(tick, "\"c\":[[100,1000000000,500000000],[101,1000000000,500000000]],"
+			   "\"ring\":[7,123456789,3]}") != NULL,
+	      "tick line: %s", tick);
+	struct rec_file f;
+	int rc = rec_load(path, &f, err, sizeof(err));
+	CHECK(rc == 0 && f.nticks == 1 && f.nwarnings == 0, "load: %s", err);
+	if (rc == 0 && f.nticks == 1) {
+		CHECK(f.ticks[0].cpus[0].has_ring, "CPU 0 has ring counts");
+		CHECK_INT(f.ticks[0].cpus[0].ring[RING_LOST], 7);
+		CHECK_INT(f.ticks[0].cpus[0].ring[RING_THROTTLED_NS], 123456789);
+		CHECK_INT(f.ticks[0].cpus[0].ring[RING_THROTTLES], 3);
+		CHECK(!f.ticks[0].cpus[1].has_ring, "CPU 2 has none");
+		struct rec_tick copy;
+		CHECK_INT(rec_tick_copy(&copy, &f.ticks[0]), 0);
+		CHECK(copy.cpus[0].has_ring && copy.cpus[0].ring[RING_THROTTLED_NS] == 123456789,
+		      "copy keeps the ring counts");
+		rec_tick_free(&copy);
+	}
+	if (rc == 0)
+		rec_file_free(&f);
+	rec_header_free(&h);
+
+	/* bad ring counts: the tick is skipped with the reason, the next one follows the last good
+	 */
+	const char *good1 = TR(1, "[100,1000,1000]", "[5,1000,2]");
+	const char *good2 = TR(3, "[400,3000,3000]", "[9,2000001000,4]");
+	for (size_t i = 0; i < sizeof(ring_cases) / sizeof(ring_cases[0]); i++) {
+		char text[4096];
+		snprintf(text, sizeof(text), "%s%s%s%s%s", HDR2, MODE, good1, ring_cases[i].bad,
+			 good2);
+		write_file(path, text);
+		rc = rec_load(path, &f, err, sizeof(err));
+		CHECK(rc == 0, "line %d: %s", ring_cases[i].line, err);
+		if (rc != 0)
+			continue;
+		CHECK(f.nticks == 2 && f.nwarnings == 1 &&
+			  strstr(f.warnings[0], ring_cases[i].warn) &&
+			  strstr(f.warnings[0], "skipped"),
+		      "line %d: %d ticks, warning \"%s\"", ring_cases[i].line, f.nticks,
+		      f.nwarnings ? f.warnings[0] : "");
+		if (f.nticks == 2)
+			CHECK_INT(f.ticks[1].cpus[0].ring[RING_THROTTLED_NS], 2000001000);
+		rec_file_free(&f);
+	}
+	/* the counts start again with the counters (a reopened ring): a reset, not an error */
+	char text[4096];
+	snprintf(text, sizeof(text), "%s%s%s%s", HDR2, MODE, good1, TR(2, "[3,10,10]", "[0,0,0]"));
+	write_file(path, text);
+	rc = rec_load(path, &f, err, sizeof(err));
+	CHECK(rc == 0 && f.nticks == 2, "reset: rc %d %s", rc, err);
+	if (rc == 0)
+		rec_file_free(&f);
+}
+
 static void test_kill9(void)
 {
 	const char *path = tmp_path("kill.jsonl");
@@ -901,6 +1008,7 @@ int main(void)
 	test_fixture_errors();
 	test_bad_inputs();
 	test_consistency();
+	test_ring();
 	test_kill9();
 	test_enospc();
 	test_cpus_record();

@@ -131,16 +131,11 @@ static void layout_free(struct jitter *j)
 	j->acc = NULL;
 	free(j->cells);
 	free(j->shown);
-	free(j->lost_open);
-	free(j->lost_win);
-	free(j->lost_tick);
-	j->lost_tick = NULL;
-	free(j->thr_ns_open); /* one block: the six throttling arrays */
-	j->thr_ns_open = j->thr_ns_win = j->thr_ns_tick = NULL;
-	j->thr_n_open = j->thr_n_win = j->thr_n_tick = NULL;
+	free(j->ring_mem);
+	j->ring_mem = NULL;
+	memset(j->rc, 0, sizeof(j->rc));
 	j->cells = NULL;
 	j->shown = NULL;
-	j->lost_open = j->lost_win = NULL;
 	j->have_agg = false;
 	j->nrows = j->nevents = j->nmetrics = j->ncols = 0;
 	flight_free(j->flight);
@@ -151,30 +146,28 @@ static void layout_free(struct jitter *j)
 	j->attrib_ready = false;
 }
 
-/* Whether the ticks come from the backend's sampling rings (one per sampled row). */
-static bool ring_on(const struct jitter *j)
+/* Do the samples come from sampling rings (live, or a replay of a ring run)? Then @cur (may be
+ * NULL) gets the backend's cumulative counts per row, enum ring_count. */
+static bool ring_counts(const struct jitter *j, const uint64_t *cur[RING_NCOUNTS])
 {
 	const struct app_ctx *app = j->app;
 	if (!app->session)
 		return false;
 	const struct backend *b = session_backend(app->session);
-	return b->ring && b->lost && b->nrows == j->nrows;
+	if (b->nrows != j->nrows)
+		return false;
+	for (int k = 0; k < RING_NCOUNTS; k++) {
+		const uint64_t *c = backend_ring_count(b, k);
+		if (!c)
+			return false;
+		if (cur)
+			cur[k] = c;
+	}
+	return true;
 }
 
-/* The backend's lost-sample counts per row when samples come from rings, else NULL. */
-static const uint64_t *ring_lost(const struct jitter *j)
-{
-	return ring_on(j) ? session_backend(j->app->session)->lost : NULL;
-}
-
-/* The backend's throttled ns (@ns) or episodes per row, alongside ring_lost(), else NULL. */
-static const uint64_t *ring_thr(const struct jitter *j, bool ns)
-{
-	if (!ring_lost(j))
-		return NULL;
-	const struct backend *b = session_backend(j->app->session);
-	return ns ? b->throttled_ns : b->throttles;
-}
+/* The count from @from to @to; a count that went back started again (a replay stepped back). */
+static uint64_t count_since(uint64_t from, uint64_t to) { return to >= from ? to - from : to; }
 
 static size_t window_samples(const struct app_ctx *app)
 {
@@ -205,13 +198,9 @@ static void open_window(struct jitter *j)
 	a->pushed = false;
 	j->nwin = 0;
 	j->spikes_open = j->log.total;
-	const uint64_t *lost = ring_lost(j);
-	if (lost && j->lost_open)
-		memcpy(j->lost_open, lost, (size_t)j->nrows * sizeof(uint64_t));
-	if (ring_thr(j, true) && j->thr_ns_open) {
-		memcpy(j->thr_ns_open, ring_thr(j, true), (size_t)j->nrows * sizeof(uint64_t));
-		memcpy(j->thr_n_open, ring_thr(j, false), (size_t)j->nrows * sizeof(uint64_t));
-	}
+	const uint64_t *cur[RING_NCOUNTS];
+	for (int k = 0; j->ring_mem && ring_counts(j, cur) && k < RING_NCOUNTS; k++)
+		memcpy(j->rc[k].open, cur[k], (size_t)j->nrows * sizeof(uint64_t));
 }
 
 /* Attribution reads /proc and sysfs of this machine: only for sources that count it. */
@@ -252,8 +241,8 @@ static void start_flight(struct jitter *j, const struct snapshot *snap)
 	/* the recorder counts in ms samples: below 1 ms, as many more seconds of them */
 	double tick_ms = (double)app_tick_ns(app) / 1e6;
 	double seconds = tick_ms < 1 ? app->opt.flight_s / tick_ms : app->opt.flight_s;
-	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, seconds, app_tick_ms(app), 0,
-			       &clipped, err, sizeof(err));
+	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, ring_counts(j, NULL),
+			       seconds, app_tick_ms(app), 0, &clipped, err, sizeof(err));
 	if (!j->flight)
 		app_log(app, MSG_WARN, "%s", err);
 	else if (clipped)
@@ -305,36 +294,24 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	a->names = calloc(ne, sizeof(*a->names));
 	j->cells = calloc((size_t)j->nrows * (size_t)j->ncols + 1, sizeof(*j->cells));
 	j->shown = calloc(mcells, sizeof(double));
-	j->lost_open = calloc(nr, sizeof(uint64_t));
-	j->lost_win = calloc(nr, sizeof(uint64_t));
-	j->lost_tick = calloc(nr, sizeof(uint64_t));
-	j->thr_ns_open = calloc(6 * nr, sizeof(uint64_t));
-	if (j->thr_ns_open) {
-		j->thr_ns_win = j->thr_ns_open + nr;
-		j->thr_ns_tick = j->thr_ns_open + 2 * nr;
-		j->thr_n_open = j->thr_ns_open + 3 * nr;
-		j->thr_n_win = j->thr_ns_open + 4 * nr;
-		j->thr_n_tick = j->thr_ns_open + 5 * nr;
-	}
-	j->thr_ns_total = j->thr_n_total = 0;
+	j->ring_mem = calloc(3 * RING_NCOUNTS * nr + 1, sizeof(uint64_t));
+	for (int k = 0; j->ring_mem && k < RING_NCOUNTS; k++)
+		j->rc[k] = (struct jitter_ring_count){.open = j->ring_mem + (3 * k) * nr,
+						      .win = j->ring_mem + (3 * k + 1) * nr,
+						      .tick = j->ring_mem + (3 * k + 2) * nr};
 	j->ring = false;
 	j->win_end_s = 0;
-	j->lost_total = 0;
 	j->ring_last_ns = 0;
 	if (!a->value || !a->run_s || !a->counted || !a->scaled || !a->last || !a->offline ||
 	    !a->counts || !a->total_counts || !a->values || !a->total_values || !a->running ||
 	    !a->total_running || !a->age || !a->classes || !a->total_classes || !a->detail ||
-	    !a->snap_offline || !a->cpus || !a->names || !j->cells || !j->shown || !j->lost_open ||
-	    !j->lost_win || !j->lost_tick || !j->thr_ns_open)
+	    !a->snap_offline || !a->cpus || !a->names || !j->cells || !j->shown || !j->ring_mem)
 		goto oom;
 	memcpy(a->cpus, snap->cpus, (size_t)j->nrows * sizeof(int));
 	memcpy(a->names, snap->event_names, (size_t)j->nevents * sizeof(*a->names));
-	if (ring_lost(j))
-		memcpy(j->lost_tick, ring_lost(j), (size_t)j->nrows * sizeof(uint64_t));
-	if (ring_thr(j, true)) {
-		memcpy(j->thr_ns_tick, ring_thr(j, true), (size_t)j->nrows * sizeof(uint64_t));
-		memcpy(j->thr_n_tick, ring_thr(j, false), (size_t)j->nrows * sizeof(uint64_t));
-	}
+	const uint64_t *cur[RING_NCOUNTS];
+	for (int k = 0; ring_counts(j, cur) && k < RING_NCOUNTS; k++)
+		memcpy(j->rc[k].tick, cur[k], (size_t)j->nrows * sizeof(uint64_t));
 	open_window(j);
 	start_flight(j, snap);
 	start_attrib(j, snap);
@@ -478,19 +455,13 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 	if (a->pushed)
 		window_stats(j);
 	j->window_interval_ms = j->nwin ? a->interval_s * 1000.0 / (double)j->nwin : 0;
-	const uint64_t *lost = ring_lost(j);
-	j->ring = lost != NULL;
-	for (int r = 0; lost && r < j->nrows; r++) {
-		j->lost_win[r] = lost[r] - j->lost_open[r];
-		j->lost_total += j->lost_win[r];
-	}
-	const uint64_t *thr_ns = ring_thr(j, true), *thr_n = ring_thr(j, false);
-	for (int r = 0; thr_ns && thr_n && r < j->nrows; r++) {
-		j->thr_ns_win[r] = thr_ns[r] - j->thr_ns_open[r];
-		j->thr_n_win[r] = thr_n[r] - j->thr_n_open[r];
-		j->thr_ns_total += j->thr_ns_win[r];
-		j->thr_n_total += j->thr_n_win[r];
-	}
+	const uint64_t *cur[RING_NCOUNTS];
+	j->ring = ring_counts(j, cur);
+	for (int k = 0; j->ring && k < RING_NCOUNTS; k++)
+		for (int r = 0; r < j->nrows; r++) {
+			j->rc[k].win[r] = count_since(j->rc[k].open[r], cur[k][r]);
+			j->rc[k].total += j->rc[k].win[r];
+		}
 	fill_shown(j, sums ? a->values : last->values);
 	j->have_agg = true;
 	j->windows++;
@@ -851,6 +822,36 @@ static void ring_cadence(struct jitter *j, const struct snapshot *snap)
 	j->ring_last_ns = t;
 }
 
+/* Flight marks of what the ring's counts @cur did since the last sample: samples lost, then the
+ * kernel's throttling, per row. */
+static void ring_notes(struct jitter *j, const struct snapshot *snap, const uint64_t *cur[])
+{
+	struct jitter_ring_count *lost = &j->rc[RING_LOST], *ns = &j->rc[RING_THROTTLED_NS],
+				 *n = &j->rc[RING_THROTTLES];
+	char note[REC_TEXT_MAX];
+	for (int r = 0; r < j->nrows; r++)
+		if (cur[RING_LOST][r] != lost->tick[r]) {
+			snprintf(note, sizeof(note), "sampling ring lost %llu samples on cpu %d",
+				 (unsigned long long)count_since(lost->tick[r], cur[RING_LOST][r]),
+				 snap->cpus[r]);
+			flight_note(j->flight, snap->time_s, note);
+		}
+	for (int r = 0; r < j->nrows; r++)
+		if (cur[RING_THROTTLED_NS][r] != ns->tick[r] ||
+		    cur[RING_THROTTLES][r] != n->tick[r]) {
+			snprintf(
+			    note, sizeof(note),
+			    "sampling ring throttled by the kernel %.3f ms on cpu %d (%llu "
+			    "episodes begun)",
+			    (double)count_since(ns->tick[r], cur[RING_THROTTLED_NS][r]) / 1e6,
+			    snap->cpus[r],
+			    (unsigned long long)count_since(n->tick[r], cur[RING_THROTTLES][r]));
+			flight_note(j->flight, snap->time_s, note);
+		}
+	for (int k = 0; k < RING_NCOUNTS; k++)
+		memcpy(j->rc[k].tick, cur[k], (size_t)j->nrows * sizeof(uint64_t));
+}
+
 /* Counts the tick @snap into the open window; whether it closes it. On the sampling ring path a
  * window closes at the first tick at or after its end time (half a sample period early counts:
  * the timers jitter), so samples the kernel did not write (a throttled CPU, a timer that fired
@@ -860,7 +861,7 @@ static void ring_cadence(struct jitter *j, const struct snapshot *snap)
 static bool window_full(struct jitter *j, const struct snapshot *snap)
 {
 	j->nwin++;
-	if (j->k <= 1 || !ring_on(j))
+	if (j->k <= 1 || !ring_counts(j, NULL))
 		return j->nwin >= j->k;
 	double iv = (double)j->app->interval_ms / 1e3, half = (double)app_tick_ns(j->app) / 2e9;
 	if (j->win_end_s <= 0) {
@@ -933,7 +934,8 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	if (j->flight) {
 		struct session_raw raw;
 		session_raw(app->session, &raw);
-		flight_push(j->flight, snap, &raw);
+		const uint64_t *ring[RING_NCOUNTS];
+		flight_push(j->flight, snap, &raw, ring_counts(j, ring) ? ring : NULL);
 	}
 	if (j->log.total > before) {
 		const struct spike_event *ev = spike_log_get(&j->log, j->log.len - 1);
@@ -948,30 +950,11 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	}
 	if (j->flight_pending && snap->time_s >= j->flight_due_s)
 		flight_dump(app);
-	const uint64_t *lost = ring_lost(j);
-	if (lost)
+	const uint64_t *cur[RING_NCOUNTS];
+	if (ring_counts(j, cur)) {
 		ring_cadence(j, snap);
-	for (int r = 0; lost && r < j->nrows; r++) /* samples the ring lost: flight marks */
-		if (lost[r] != j->lost_tick[r]) {
-			char note[REC_TEXT_MAX];
-			snprintf(note, sizeof(note), "sampling ring lost %llu samples on cpu %d",
-				 (unsigned long long)(lost[r] - j->lost_tick[r]), snap->cpus[r]);
-			flight_note(j->flight, snap->time_s, note);
-			j->lost_tick[r] = lost[r];
-		}
-	const uint64_t *thr_ns = ring_thr(j, true), *thr_n = ring_thr(j, false);
-	for (int r = 0; thr_ns && thr_n && r < j->nrows; r++) /* the kernel's throttling: marks */
-		if (thr_ns[r] != j->thr_ns_tick[r] || thr_n[r] != j->thr_n_tick[r]) {
-			char note[REC_TEXT_MAX];
-			snprintf(note, sizeof(note),
-				 "sampling ring throttled by the kernel %.3f ms on cpu %d (%llu "
-				 "episodes begun)",
-				 (double)(thr_ns[r] - j->thr_ns_tick[r]) / 1e6, snap->cpus[r],
-				 (unsigned long long)(thr_n[r] - j->thr_n_tick[r]));
-			flight_note(j->flight, snap->time_s, note);
-			j->thr_ns_tick[r] = thr_ns[r];
-			j->thr_n_tick[r] = thr_n[r];
-		}
+		ring_notes(j, snap, cur);
+	}
 	if (window_full(j, snap))
 		close_window(j, snap);
 }
@@ -1048,12 +1031,11 @@ static void obs_fill_frame(struct observer *o, struct app_ctx *app, struct frame
 {
 	const struct jitter *j = o->state;
 	const struct snapshot *snap = f->snap;
-	f->ring_lost =
-	    j->ring && j->have_agg && j->nrows == snap->nrows && j->lost_win && !f->row_keys
-		? j->lost_win
-		: NULL;
-	f->ring_throttled_ns = f->ring_lost ? j->thr_ns_win : NULL;
-	f->ring_throttles = f->ring_lost ? j->thr_n_win : NULL;
+	bool ring =
+	    j->ring && j->have_agg && j->nrows == snap->nrows && j->ring_mem && !f->row_keys;
+	f->ring_lost = ring ? j->rc[RING_LOST].win : NULL;
+	f->ring_throttled_ns = ring ? j->rc[RING_THROTTLED_NS].win : NULL;
+	f->ring_throttles = ring ? j->rc[RING_THROTTLES].win : NULL;
 	if (app->frame_wants_self) { /* a cadence report per frame: only for a reader */
 		jitter_status_line(app, f->self, sizeof(f->self));
 		f->show_self = app->sample_ms || j->frozen || j->attrib_on;
@@ -1165,7 +1147,7 @@ void jitter_loop_tick(struct app_ctx *app, const struct loop_event *ev)
 	struct jitter *j = J(app);
 	if (!j || ev->kind != LOOP_TICK)
 		return;
-	if (app->session && session_backend(app->session)->ring)
+	if (ring_counts(j, NULL))
 		return; /* the samples' own times make the cadence (ring_cadence) */
 	int64_t period = (int64_t)app->loop.period_ns;
 	if (!j->cad_ready || j->cad.period_ns != period || j->cad_loop_t0 != app->loop.t0_ns) {
@@ -1283,7 +1265,8 @@ void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 		snprintf(late, sizeof(late),
 			 "ring late p99 %.2f max %.2f ms, throttled %.1f ms, lost %llu",
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
-			 (double)j->thr_ns_total / 1e6, (unsigned long long)j->lost_total);
+			 (double)j->rc[RING_THROTTLED_NS].total / 1e6,
+			 (unsigned long long)j->rc[RING_LOST].total);
 	else if (cr.available)
 		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms, missed %llu",
 			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
@@ -1375,6 +1358,16 @@ static char *cell_real(char *p, double v, struct real_text *last)
  * with the bytes output_json_object/real/int/end would write (reals of 6 digits, null when not
  * finite), written as one piece: fixed keys, equal reals formatted once.
  */
+/* The ring's count @k as JSON: "lost" and "throttles" as counts, "throttled_ms" in ms. */
+static void ring_json(struct output_json *w, enum ring_count k, uint64_t v)
+{
+	static const char *const key[RING_NCOUNTS] = {"lost", "throttled_ms", "throttles"};
+	if (k == RING_THROTTLED_NS)
+		output_json_real(w, key[k], (double)v / 1e6);
+	else
+		output_json_int(w, key[k], (long long)v);
+}
+
 static void cell_json(struct output_json *w, const char *key, const struct jitter_cell *c,
 		      bool ready)
 {
@@ -1434,12 +1427,10 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		for (int m = 0; m < j->nmetrics; m++)
 			cell_json(w, j->agg.metrics[m].name, &j->cells[r * j->ncols + m], ready);
 		output_json_end(w);
-		if (j->ring) { /* samples the ring lost in the window: gaps in the statistics */
-			output_json_int(w, "lost", (long long)j->lost_win[r]);
-			/* the kernel throttled the group: it counted nothing for this long */
-			output_json_real(w, "throttled_ms", (double)j->thr_ns_win[r] / 1e6);
-			output_json_int(w, "throttles", (long long)j->thr_n_win[r]);
-		}
+		/* samples the ring lost in the window (gaps in the statistics) and the kernel's
+		 * throttling of the group (it counted nothing for so long) */
+		for (int k = 0; j->ring && k < RING_NCOUNTS; k++)
+			ring_json(w, k, j->rc[k].win[r]);
 		return;
 	}
 	struct output_json *w = recp;
@@ -1482,11 +1473,8 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	output_json_int(w, "cpu", cr.self_cpu);
 	output_json_int(w, "ticks", (long long)cr.ticks);
 	output_json_string(w, "path", j->ring ? "ring" : "read");
-	if (j->ring) {
-		output_json_int(w, "lost", (long long)j->lost_total);
-		output_json_real(w, "throttled_ms", (double)j->thr_ns_total / 1e6);
-		output_json_int(w, "throttles", (long long)j->thr_n_total);
-	}
+	for (int k = 0; j->ring && k < RING_NCOUNTS; k++)
+		ring_json(w, k, j->rc[k].total);
 	output_json_end(w);
 	if (j->flight_path[0])
 		output_json_string(w, "flight", j->flight_path);

@@ -18,17 +18,19 @@ size_t flight_slots(double seconds, long sample_ms)
 	return (size_t)n;
 }
 
-size_t flight_bytes_for(size_t slots, int nrows, int nevents)
+size_t flight_bytes_for(size_t slots, int nrows, int nevents, bool ring)
 {
 	size_t cells = (size_t)nrows * (size_t)nevents;
 	size_t per_slot =
 	    2 * sizeof(double) + cells * (sizeof(struct raw_count) + 1) + (size_t)nrows;
+	if (ring)
+		per_slot += (size_t)nrows * RING_NCOUNTS * sizeof(uint64_t) + 1;
 	return sizeof(struct flight) + slots * per_slot + cells * sizeof(struct raw_count) +
 	       (size_t)nrows * sizeof(int);
 }
 
-struct flight *flight_new(int nrows, const int *cpus, int nevents, double seconds, long sample_ms,
-			  size_t max_bytes, bool *clipped, char *err, size_t errlen)
+struct flight *flight_new(int nrows, const int *cpus, int nevents, bool ring, double seconds,
+			  long sample_ms, size_t max_bytes, bool *clipped, char *err, size_t errlen)
 {
 	if (nrows < 1 || nevents < 1) {
 		snprintf(err, errlen, "flight recorder: nothing to record");
@@ -38,9 +40,9 @@ struct flight *flight_new(int nrows, const int *cpus, int nevents, double second
 		max_bytes = FLIGHT_MAX_BYTES;
 	size_t slots = flight_slots(seconds, sample_ms);
 	*clipped = false;
-	if (flight_bytes_for(slots, nrows, nevents) > max_bytes) {
-		size_t base = flight_bytes_for(0, nrows, nevents);
-		size_t per = flight_bytes_for(1, nrows, nevents) - base;
+	if (flight_bytes_for(slots, nrows, nevents, ring) > max_bytes) {
+		size_t base = flight_bytes_for(0, nrows, nevents, ring);
+		size_t per = flight_bytes_for(1, nrows, nevents, ring) - base;
 		slots = max_bytes > base ? (max_bytes - base) / per : 0;
 		*clipped = true;
 		if (slots < 2) {
@@ -66,13 +68,18 @@ struct flight *flight_new(int nrows, const int *cpus, int nevents, double second
 	f->present = calloc(slots * cells, 1);
 	f->offline = calloc(slots * (size_t)nrows, 1);
 	f->cum = calloc(cells, sizeof(struct raw_count));
-	if (!f->cpus || !f->t || !f->iv_ms || !f->raw || !f->present || !f->offline || !f->cum) {
+	if (ring) {
+		f->ring = calloc(slots * (size_t)nrows * RING_NCOUNTS, sizeof(uint64_t));
+		f->has_ring = calloc(slots, 1);
+	}
+	if (!f->cpus || !f->t || !f->iv_ms || !f->raw || !f->present || !f->offline || !f->cum ||
+	    (ring && (!f->ring || !f->has_ring))) {
 		flight_free(f);
 		snprintf(err, errlen, "flight recorder: out of memory for %zu samples", slots);
 		return NULL;
 	}
 	memcpy(f->cpus, cpus, (size_t)nrows * sizeof(int));
-	f->bytes = flight_bytes_for(slots, nrows, nevents);
+	f->bytes = flight_bytes_for(slots, nrows, nevents, ring);
 	return f;
 }
 
@@ -87,6 +94,8 @@ void flight_free(struct flight *f)
 	free(f->present);
 	free(f->offline);
 	free(f->cum);
+	free(f->ring);
+	free(f->has_ring);
 	free(f);
 }
 
@@ -98,12 +107,22 @@ static size_t begin_slot(struct flight *f, double t_s, double iv_ms, const bool 
 	f->iv_ms[slot] = iv_ms;
 	for (int r = 0; r < f->nrows; r++)
 		f->offline[slot * (size_t)f->nrows + (size_t)r] = offline[r];
+	if (f->has_ring)
+		f->has_ring[slot] = 0;
 	return slot;
 }
 
-/* The slot at head is complete: the ring moves on. */
-static void end_slot(struct flight *f)
+/* The slot at head is complete (@ring: the sampling ring's counts per row, or NULL): the ring
+ * moves on. */
+static void end_slot(struct flight *f, const uint64_t *const *ring)
 {
+	if (f->ring && ring) {
+		uint64_t *dst = f->ring + f->head * (size_t)f->nrows * RING_NCOUNTS;
+		for (int r = 0; r < f->nrows; r++)
+			for (int k = 0; k < RING_NCOUNTS; k++)
+				dst[(size_t)r * RING_NCOUNTS + (size_t)k] = ring[k][r];
+		f->has_ring[f->head] = 1;
+	}
 	f->head = (f->head + 1) % f->cap;
 	if (f->len < f->cap)
 		f->len++;
@@ -112,7 +131,7 @@ static void end_slot(struct flight *f)
 
 /* Appends the raw reads @cur / @present (per row offline) as one slot at @t_s. */
 static void push_raw(struct flight *f, double t_s, double iv_ms, const bool *offline,
-		     const struct raw_count *cur, const bool *present)
+		     const struct raw_count *cur, const bool *present, const uint64_t *const *ring)
 {
 	size_t cells = (size_t)f->nrows * (size_t)f->nevents;
 	size_t slot = begin_slot(f, t_s, iv_ms, offline);
@@ -121,10 +140,11 @@ static void push_raw(struct flight *f, double t_s, double iv_ms, const bool *off
 		f->raw[slot * cells + i] = cur[i];
 		f->present[slot * cells + i] = present[i] && !off;
 	}
-	end_slot(f);
+	end_slot(f, ring);
 }
 
-void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw)
+void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw,
+		 const uint64_t *const *ring)
 {
 	if (snap->nrows != f->nrows || snap->nevents != f->nevents)
 		return;
@@ -138,10 +158,10 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 			bool none[f->nrows > 0 ? f->nrows : 1];
 			memset(none, 0, sizeof(none));
 			push_raw(f, snap->time_s - snap->interval_s, 0, none, raw->prev,
-				 raw->prev_present);
+				 raw->prev_present, NULL);
 		}
 		push_raw(f, snap->time_s, snap->interval_s * 1000.0, snap->offline, raw->cur,
-			 raw->cur_present);
+			 raw->cur_present, ring);
 		return;
 	}
 	/* no raw reads: cumulative triples rebuilt from the deltas */
@@ -170,7 +190,7 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 		f->raw[slot * cells + i] = *cum;
 		f->present[slot * cells + i] = present;
 	}
-	end_slot(f);
+	end_slot(f, ring);
 }
 
 size_t flight_bytes(const struct flight *f) { return f ? f->bytes : 0; }
@@ -190,6 +210,10 @@ static void fill_tick(const struct flight *f, size_t slot, struct rec_tick *tk)
 		struct rec_cpu *rc = &tk->cpus[r];
 		rc->cpu = f->cpus[r];
 		rc->offline = f->offline[slot * (size_t)f->nrows + (size_t)r];
+		rc->has_ring = f->has_ring && f->has_ring[slot];
+		for (int k = 0; rc->has_ring && k < RING_NCOUNTS; k++)
+			rc->ring[k] = f->ring[(slot * (size_t)f->nrows + (size_t)r) * RING_NCOUNTS +
+					      (size_t)k];
 		for (int e = 0; e < f->nevents; e++) {
 			size_t i = (size_t)r * (size_t)f->nevents + (size_t)e;
 			rc->c[e].present = !rc->offline && f->present[slot * cells + i];

@@ -262,10 +262,19 @@ static int write_tick(struct app_ctx *app, const struct session_raw *raw, bool p
 	const struct raw_count *v = prev ? raw->prev : raw->cur;
 	const bool *present = prev ? raw->prev_present : raw->cur_present;
 	bool keyed = facts(app).row_key != NULL; /* rows by number, as the header has them */
+	/* the sampling ring's kernel counts through this tick (not known for the read before) */
+	const struct backend *b = session_backend(facts(app).session);
+	const uint64_t *ring[RING_NCOUNTS];
+	bool has_ring = !prev && b->nrows == raw->nrows;
+	for (int k = 0; k < RING_NCOUNTS; k++)
+		has_ring = has_ring && (ring[k] = backend_ring_count(b, k)) != NULL;
 	for (int row = 0; row < raw->nrows; row++) {
 		struct rec_cpu *c = &t.cpus[row];
 		c->cpu = !keyed ? raw->cpus[row] : row < r->nrow_id ? r->row_id[row] : row;
 		c->offline = !prev && raw->offline[row];
+		c->has_ring = has_ring;
+		for (int k = 0; has_ring && k < RING_NCOUNTS; k++)
+			c->ring[k] = ring[k][row];
 		for (int e = 0; e < raw->nevents; e++) {
 			size_t i = (size_t)row * (size_t)raw->nevents + (size_t)e;
 			c->c[e].present = !c->offline && present[i];

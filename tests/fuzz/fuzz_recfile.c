@@ -26,8 +26,11 @@ static void check_file(const struct rec_file *f)
 		FUZZ_ASSERT(t->mode >= 0 && t->mode < f->nmodes);
 		FUZZ_ASSERT(t->nevents == f->modes[t->mode].nevents);
 		FUZZ_ASSERT(t->ncpus >= 0 && t->ncpus <= f->header.ncpus);
-		for (int c = 0; c < t->ncpus; c++)
+		for (int c = 0; c < t->ncpus; c++) {
 			FUZZ_ASSERT(t->cpus[c].cpu >= 0 && t->cpus[c].cpu < REC_MAX_CPU);
+			for (int k = 0; t->cpus[c].has_ring && k < RING_NCOUNTS; k++)
+				FUZZ_ASSERT(t->cpus[c].ring[k] <= (uint64_t)REC_RING_MAX);
+		}
 	}
 	for (int i = 0; i < f->nmodes; i++) {
 		FUZZ_ASSERT(f->modes[i].nevents >= 0 && f->modes[i].nevents <= REC_MAX_EVENTS);
@@ -95,6 +98,9 @@ static void round_trip(const struct rec_file *f)
 		for (int c = 0; c < a->ncpus; c++) {
 			FUZZ_ASSERT(a->cpus[c].cpu == b->cpus[c].cpu);
 			FUZZ_ASSERT(a->cpus[c].offline == b->cpus[c].offline);
+			FUZZ_ASSERT(a->cpus[c].has_ring == b->cpus[c].has_ring);
+			FUZZ_ASSERT(
+			    memcmp(a->cpus[c].ring, b->cpus[c].ring, sizeof(a->cpus[c].ring)) == 0);
 			for (int e = 0; e < a->nevents && !a->cpus[c].offline; e++) {
 				const struct rec_counter *x = &a->cpus[c].c[e],
 							 *y = &b->cpus[c].c[e];
