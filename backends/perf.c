@@ -78,6 +78,7 @@ struct sample_queue {
 	size_t nep;
 	uint64_t thr_upto; /* throttled time is counted through this time (ns) */
 	uint64_t drain_t;  /* when the ring was last drained (ns) */
+	size_t upto, next; /* perf_queued: its samples up to the horizon, and those ticked */
 };
 
 struct perf_priv {
@@ -108,6 +109,7 @@ struct perf_priv {
 	uint64_t *throttled_ns;	    /* [row] time the kernel throttled the group, through the ticks
 				     * handed out (ns) */
 	uint64_t *throttles;	    /* [row] throttling episodes begun by the ticks handed out */
+	uint64_t due_ns; /* the engine's window end at this drain (backend.due_ns), 0: not known */
 };
 
 static const struct {
@@ -610,6 +612,12 @@ static int ring_setup(struct backend *b, struct perf_priv *p)
 	return 0;
 }
 
+/* A drain this long (ns) after a time sees every record the kernel wrote before it: it publishes
+ * a record (data_head) right after writing it, in the same interrupt. The loop's drain at a
+ * window's end comes 40 to 70 us after it here: a bound of half a period (50 us at 10 kHz) made
+ * the window wait for the next drain, a quarter of a refresh later. */
+#define PERFRING_VISIBLE_NS 20000ULL
+
 struct drain_ctx {
 	struct perf_priv *p;
 	int row;
@@ -636,6 +644,74 @@ static size_t queue_push(struct sample_queue *q)
 	return i;
 }
 
+/* Whether the row's group was throttled at @t: an episode begun by then and not ended. */
+static bool thr_at(const struct sample_queue *q, uint64_t t)
+{
+	for (size_t i = 0; i < q->nep; i++)
+		if (q->ep[i].start <= t && q->ep[i].end > t)
+			return true;
+	return false;
+}
+
+/* A throttled group stays scheduled: @dt ns later its value is the same and its times went on,
+ * as a read() would say, so a tick counts a value of none over that time. Running goes on only in
+ * a group that always ran (one multiplexed may not run then: a tick it did not count). */
+static void times_on(struct raw_count *c, int n, uint64_t dt)
+{
+	for (int e = 0; e < n; e++) {
+		if (!c[e].enabled)
+			continue;
+		if (c[e].running >= c[e].enabled)
+			c[e].running += dt;
+		c[e].enabled += dt;
+	}
+}
+
+/* Queues counts @c (@pr: present) of the row at @t, its newest. */
+static void queue_counts(struct perf_priv *p, struct sample_queue *q, const struct raw_count *c,
+			 const bool *pr, uint64_t t)
+{
+	int n = p->req.nevents;
+	size_t i = queue_push(q);
+	struct raw_count *to = &q->c[i * (size_t)n];
+	for (int e = 0; e < n; e++)
+		to[e] = pr[e] ? c[e] : (struct raw_count){0, 0, 0};
+	q->t[i] = t;
+	q->last_t = t;
+}
+
+/*
+ * The window's end on a throttled row. The kernel throttled the row's group at the engine's
+ * window end (backend.due_ns) and the row's newest sample is older than half a period before
+ * it: once @now is @after past the end, a queue entry at the end repeats its newest counts. A
+ * throttled group counts nothing, so these are its counts at the end: the window closes on time
+ * while every CPU is throttled, its throttled time counted up to the end. Not after lost samples
+ * (only the next sample holds what they counted): that window waits for it.
+ */
+static void thr_boundary(struct perf_priv *p, int r, uint64_t now, uint64_t after)
+{
+	struct sample_queue *q = &p->queue[r];
+	uint64_t due = p->due_ns, half = p->req.sample_ns / 2;
+	if (!due || q->last_t + half >= due || now < due + after || q->lost_next || !thr_at(q, due))
+		return;
+	int n = p->req.nevents;
+	struct raw_count c[n ? n : 1];
+	bool pr[n ? n : 1];
+	uint64_t t;   /* the time of those counts */
+	if (q->len) { /* its newest queued sample */
+		size_t tail = (q->head + q->len - 1) % q->cap;
+		memcpy(c, &q->c[tail * (size_t)n], (size_t)n * sizeof(*c));
+		memset(pr, 1, sizeof(pr));
+		t = q->t[tail];
+	} else { /* the last tick took it */
+		memcpy(c, q->last, (size_t)n * sizeof(*c));
+		memcpy(pr, q->last_present, (size_t)n * sizeof(*pr));
+		t = q->last_tick_t;
+	}
+	times_on(c, n, due > t ? due - t : 0);
+	queue_counts(p, q, c, pr, due);
+}
+
 static void on_sample(void *ctx, const struct perfring_sample *smp)
 {
 	struct drain_ctx *d = ctx;
@@ -643,6 +719,9 @@ static void on_sample(void *ctx, const struct perfring_sample *smp)
 	struct sample_queue *q = &p->queue[d->row];
 	if (smp->time_ns <= q->last_t)
 		return; /* taken before the read the ticks go on from */
+	/* an episode over the window's end ended since; a sample within half a period of the end
+	 * is the window's last itself */
+	thr_boundary(p, d->row, smp->time_ns, p->req.sample_ns / 2);
 	const struct perf_group *g = &p->rows[d->row].groups[0];
 	int n = p->req.nevents;
 	size_t i = queue_push(q);
@@ -741,23 +820,48 @@ static int perf_queued(struct backend *b)
 		return -1;
 	static const struct perfring_cb cb = {on_sample, on_lost, on_throttle};
 	size_t most = 0;
+	int n = p->req.nevents;
+	p->due_ns = b->due_ns;
+	/* a row silent since before the window's end, not throttled (its timer fired late: a
+	 * virtual CPU that did not run) is waited for this long past the end, then read() */
+	uint64_t wait = 4 * p->req.sample_ns > 1000000 ? 4 * p->req.sample_ns : 1000000;
 	for (int r = 0; r < p->req.ncpus; r++) {
 		struct drain_ctx d = {p, r};
-		p->queue[r].drained = 0;
-		p->queue[r].drain_t = monotonic_ns();
-		if (!p->rows[r].offline && p->rings[r].fd >= 0)
+		struct sample_queue *q = &p->queue[r];
+		struct perf_row *row = &p->rows[r];
+		q->drained = 0;
+		q->drain_t = monotonic_ns();
+		if (!row->offline && p->rings[r].fd >= 0)
 			perfring_drain(&p->rings[r], &cb, &d);
-		if (p->queue[r].len > most)
-			most = p->queue[r].len;
+		/* throttled still: the kernel makes a record visible (data_head) well within
+		 * PERFRING_VISIBLE_NS of writing it, so an UNTHROTTLE before the end is seen */
+		thr_boundary(p, r, q->drain_t, PERFRING_VISIBLE_NS);
+		if (p->due_ns && !row->offline && row->groups[0].leader_fd >= 0 && !thr_open(q) &&
+		    !q->lost_next && q->last_t + p->req.sample_ns / 2 < p->due_ns &&
+		    q->drain_t >= p->due_ns + wait) {
+			/* as the read path: its counts now, spread back to the end by a tick */
+			struct raw_count c[n ? n : 1];
+			bool pr[n ? n : 1];
+			memset(pr, 0, sizeof(pr));
+			uint64_t t = monotonic_ns();
+			if (read_group(p, &row->groups[0], c, pr) < 0) {
+				close_row(p, row);
+				row->offline = true;
+			} else {
+				queue_counts(p, q, c, pr, t);
+			}
+		}
+		if (q->len > most)
+			most = q->len;
 	}
 	size_t ready = SIZE_MAX;
-	int n = p->req.nevents;
 	/* the ticks every row has sampled through: up to the oldest of the rows' newest samples;
 	 * a throttled row writes none, and its counts stand still until it ends: it holds the
 	 * ticks back only to a period before its drain (a sample in flight) */
-	uint64_t horizon = UINT64_MAX;
+	uint64_t horizon = UINT64_MAX, half = p->req.sample_ns / 2;
 	for (int r = 0; r < p->req.ncpus; r++) {
-		const struct sample_queue *q = &p->queue[r];
+		struct sample_queue *q = &p->queue[r];
+		q->upto = q->next = 0;
 		uint64_t last = q->last_t;
 		if (thr_open(q) && q->drain_t > p->req.sample_ns &&
 		    q->drain_t - p->req.sample_ns > last)
@@ -788,14 +892,37 @@ static int perf_queued(struct backend *b)
 		if (q->len == 0 && thr_open(q))
 			continue;     /* throttled: its ticks repeat its counts */
 		size_t upto = q->len; /* samples up to the horizon (the queue is in time order) */
-		while (upto && q->t[(q->head + upto - 1) % q->cap] > horizon + p->req.sample_ns / 2)
+		while (upto && q->t[(q->head + upto - 1) % q->cap] > horizon + half)
 			upto--;
+		q->upto = upto;
 		if (upto < ready)
 			ready = upto;
 	}
 	if (ready == SIZE_MAX)
 		return most > 0;
-	return ready > INT_MAX ? INT_MAX : (int)ready;
+	if (ready == 0) /* a row that counts has no sample yet: the ticks wait for it */
+		return 0;
+	/* the ticks those samples make: as read_queued() takes them, each every row's samples
+	 * within half a period of the earliest one left (a row with few, throttled, is in some) */
+	size_t ticks = 0;
+	for (;;) {
+		uint64_t first = UINT64_MAX;
+		for (int r = 0; r < p->req.ncpus; r++) {
+			const struct sample_queue *q = &p->queue[r];
+			if (q->next < q->upto && q->t[(q->head + q->next) % q->cap] < first)
+				first = q->t[(q->head + q->next) % q->cap];
+		}
+		if (first == UINT64_MAX)
+			break;
+		for (int r = 0; r < p->req.ncpus; r++) {
+			struct sample_queue *q = &p->queue[r];
+			while (q->next < q->upto &&
+			       q->t[(q->head + q->next) % q->cap] <= first + half)
+				q->next++;
+		}
+		ticks++;
+	}
+	return ticks > INT_MAX ? INT_MAX : (int)ticks;
 }
 
 /*
@@ -837,8 +964,9 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 		}
 		if (taken < 0) {
 			/* no sample in this tick: its timer did not fire (the virtual CPU did not
-			 * run). The counts are spread linearly to the next sample, as a read() at
-			 * this time would have seen them; without a next one (lost) they repeat (a
+			 * run) or the kernel throttled it. The counts are spread linearly to the
+			 * next sample, as a read() at this time would have seen them; without a
+			 * next one a throttled group's times go on; else (lost) they repeat (a
 			 * delta of none, not counted). */
 			memcpy(o, q->last, (size_t)n * sizeof(*o));
 			memcpy(pr, q->last_present, (size_t)n * sizeof(bool));
@@ -850,11 +978,13 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 				q->lost[h] = 0;
 			}
 			if (q->len && q->t[h] > q->last_tick_t && first > q->last_tick_t) {
-				/* by the time the group counted: none while throttled */
+				/* the value by the time the group counted (none while throttled),
+				 * its times by the clock (they go on while throttled) */
 				uint64_t a = q->last_tick_t;
 				uint64_t part = first - a - thr_overlap(q, a, first),
 					 span = q->t[h] - a - thr_overlap(q, a, q->t[h]);
-				double f = span ? (double)part / (double)span : 0;
+				double f = span ? (double)part / (double)span : 0,
+				       fw = (double)(first - a) / (double)(q->t[h] - a);
 				const struct raw_count *nx = &q->c[h * (size_t)n];
 				for (int e = 0; e < n; e++) {
 					if (!pr[e] || nx[e].value < o[e].value ||
@@ -864,10 +994,15 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 					o[e].value +=
 					    (uint64_t)((double)(nx[e].value - o[e].value) * f);
 					o[e].enabled +=
-					    (uint64_t)((double)(nx[e].enabled - o[e].enabled) * f);
+					    (uint64_t)((double)(nx[e].enabled - o[e].enabled) * fw);
 					o[e].running +=
-					    (uint64_t)((double)(nx[e].running - o[e].running) * f);
+					    (uint64_t)((double)(nx[e].running - o[e].running) * fw);
 				}
+				memcpy(q->last, o, (size_t)n * sizeof(*o));
+				q->last_tick_t = first;
+			} else if (!q->len && first > q->last_tick_t && thr_at(q, first) &&
+				   !q->lost_next) {
+				times_on(o, n, first - q->last_tick_t);
 				memcpy(q->last, o, (size_t)n * sizeof(*o));
 				q->last_tick_t = first;
 			}

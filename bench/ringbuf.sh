@@ -7,8 +7,11 @@
 # /proc/PID/stat utime+stime, and the on-CPU ns of /proc/PID/task/*/schedstat), samples missed
 # (periods without a sample: loop overruns for read(), timer periods without a sample and ring
 # overruns (PERF_RECORD_LOST) for the ring), p99 lateness (median over the refreshes) and the
-# mean sample period measured; then the CPU ratio ring/read per round (bench/lib.sh).
+# mean sample period measured, the longest window (interval_ms: a 1 s refresh should last 1000 ms);
+# then the CPU ratio ring/read per round (bench/lib.sh).
 # usage: bench/ringbuf.sh [SECONDS_PER_ROUND [ROUNDS [PERIODS]]]   defaults: 10, 3, "1ms" ("1ms 100us" adds 10 kHz)
+# RATE=N (root): kernel.perf_event_max_sample_rate lowered to N for the run (restored at exit), so
+# the kernel throttles the sampling groups (500: most of every window at 10 kHz) as on idle CPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh # (the working directory is the repository)
@@ -20,6 +23,12 @@ bench_min_secs "$secs"
 bench_need jq "jq is needed"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ -n "${RATE:-}" ]; then
+  rate_file=/proc/sys/kernel/perf_event_max_sample_rate
+  old_rate=$(cat "$rate_file")
+  echo "$RATE" >"$rate_file" || { echo "ringbuf.sh: RATE needs root" >&2; exit 1; }
+  trap 'echo "$old_rate" >"$rate_file"; rm -rf "$tmp"' EXIT
+fi
 hz=$(getconf CLK_TCK)
 DEF="define eq c=perf::CPU-CLOCK,t=perf::TASK-CLOCK,s=perf::CONTEXT-SWITCHES,f=perf::PAGE-FAULTS cs=s/interval"
 stat_ticks() { # utime + stime of PID, clock ticks
@@ -52,7 +61,8 @@ round() { # PERIOD ROUND
       (.[-1].self) as $s
       | [$rate, $path, $rd, $cpu_stat, $cpu_ns, ($s.missed // 0), ($s.lost // 0),
          ([.[1:][].self.lateness_p99_ms] | sort | .[length / 2 | floor] // null),
-         ([.[].self.measured_ms] | add / length)] | @tsv' "$tmp/$name-$path-$rd.json" >>"$tmp/rows"
+         ([.[].self.measured_ms] | add / length),
+         ([.[].interval_ms] | max)] | @tsv' "$tmp/$name-$path-$rd.json" >>"$tmp/rows"
     i=$((i + 1))
   done
   # ratio_table: MS KEY1 KEY2 RING_NS READ_NS TICKS (samples per CPU in the span)
@@ -62,25 +72,25 @@ round() { # PERIOD ROUND
 }
 
 echo "pmutop $("$bin" --version | head -1 | cut -d' ' -f2); $(nproc) CPUs, $(uname -r);" \
-  "${secs}s per round, $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  "${secs}s per round, $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)${RATE:+; perf_event_max_sample_rate $RATE}"
 for rd in $(seq "$rounds"); do
   for per in $periods; do round "$per" "$rd"; done
 done
 echo
 echo "per rate and path, the median over rounds (min-max):"
-printf "%-8s %-5s %18s %18s %14s %14s %18s %16s\n" rate path "cpu % (stat)" "cpu % (schedstat)" missed lost "p99 late ms" "period ms"
+printf "%-8s %-5s %18s %18s %14s %14s %18s %16s %22s\n" rate path "cpu % (stat)" "cpu % (schedstat)" missed lost "p99 late ms" "period ms" "longest window ms"
 sort -k1,1 -k2,2r "$tmp/rows" | awk -F'\t' '
   function isort(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
   function med(a, n) { isort(a, n); return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
   function cell(a, n, f,   m) { m = med(a, n); return sprintf(f " (" f "-" f ")", m, a[1], a[n]) }
   function flush() {
     if (!key) return
-    printf "%-8s %-5s %18s %18s %14s %14s %18s %16s\n", r, p, cell(c1, n, "%.2f"), cell(c2, n, "%.2f"),
-      cell(m, n, "%d"), cell(l, n, "%d"), cell(q, n, "%.3f"), sprintf("%.4f", med(per, n))
-    delete c1; delete c2; delete m; delete l; delete q; delete per; n = 0
+    printf "%-8s %-5s %18s %18s %14s %14s %18s %16s %22s\n", r, p, cell(c1, n, "%.2f"), cell(c2, n, "%.2f"),
+      cell(m, n, "%d"), cell(l, n, "%d"), cell(q, n, "%.3f"), sprintf("%.4f", med(per, n)), cell(w, n, "%.1f")
+    delete c1; delete c2; delete m; delete l; delete q; delete per; delete w; n = 0
   }
   { k = $1 " " $2; if (k != key) { flush(); key = k; r = $1; p = $2 }
-    n++; c1[n] = $4; c2[n] = $5; m[n] = $6; l[n] = $7; q[n] = $8; per[n] = $9 }
+    n++; c1[n] = $4; c2[n] = $5; m[n] = $6; l[n] = $7; q[n] = $8; per[n] = $9; w[n] = $10 }
   END { flush() }'
 echo
 echo "CPU time per sample period (all CPUs), ring against read() (pmutop = the ring path):"

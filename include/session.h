@@ -205,6 +205,8 @@ const struct backend *session_backend(const struct session *s);
 int session_queued(struct session *s);
 /* The --sample period and drain time the next mode opened samples with (session_config). */
 void session_set_sampling(struct session *s, uint64_t sample_ns, uint64_t drain_ns);
+/* Tells a sampling source that the open window ends at @time_s (the snapshots' clock, s). */
+void session_set_due(struct session *s, double time_s);
 /* The raw reads behind the current snapshot, [row * nevents + e] (recorders). prev holds the
  * read before (the priming read for seq 1); offline is the last read's per-row flag. */
 struct session_raw {

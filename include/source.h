@@ -155,6 +155,10 @@ struct backend {
 	 * throttled and episodes begun, through the ticks read; NULL: none */
 	const uint64_t *throttled_ns, *throttles;
 	uint64_t drain_ns; /* the rings fill a quarter in this time (ns): drain at least so often */
+	/* the sampling ring: the engine's open window ends at this time (monotonic ns, the samples'
+	 * clock; 0 = not known). A row the kernel throttled at that time gets a tick there, whose
+	 * counts repeat its last ones, so a window closes on time with every CPU throttled. */
+	uint64_t due_ns;
 };
 
 /* The backend's ring count @k per row (lost, throttled_ns, throttles), NULL when it keeps none

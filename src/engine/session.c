@@ -898,6 +898,12 @@ void session_set_sampling(struct session *s, uint64_t sample_ns, uint64_t drain_
 	s->cfg.drain_ns = drain_ns;
 }
 
+void session_set_due(struct session *s, double time_s)
+{
+	double ns = (time_s - s->time_offset) * 1e9; /* after start_t (now_offset backwards) */
+	s->backend.due_ns = s->start_set && s->start_t && ns > 0 ? s->start_t + (uint64_t)ns : 0;
+}
+
 int session_queued(struct session *s)
 {
 	if (!s->open || !s->backend.ring || !s->backend.ops->queued)

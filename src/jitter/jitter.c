@@ -864,8 +864,10 @@ static bool window_full(struct jitter *j, const struct snapshot *snap)
 	if (j->k <= 1 || !ring_counts(j, NULL))
 		return j->nwin >= j->k;
 	double iv = (double)j->app->interval_ms / 1e3, half = (double)app_tick_ns(j->app) / 2e9;
-	if (j->win_end_s <= 0)
+	if (j->win_end_s <= 0) {
 		j->win_end_s = snap->time_s - snap->interval_s + iv;
+		session_set_due(j->app->session, j->win_end_s);
+	}
 	if (snap->time_s < j->win_end_s - half && j->nwin < JITTER_WINDOW_MAX)
 		return false;
 	if (snap->time_s >= j->win_end_s + iv) /* a gap (pmutop stopped): the grid starts again */
@@ -873,6 +875,8 @@ static bool window_full(struct jitter *j, const struct snapshot *snap)
 	else
 		while (j->win_end_s - half <= snap->time_s)
 			j->win_end_s += iv;
+	/* the backend ticks at the end even while the kernel throttles every CPU (source.h) */
+	session_set_due(j->app->session, j->win_end_s);
 	return true;
 }
 
