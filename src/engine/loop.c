@@ -14,6 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef sigev_notify_thread_id /* the kernel's name; the C library may only have the union's */
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
 uint64_t loop_now_ns(void)
 {
 	struct timespec ts;
@@ -80,7 +84,7 @@ int loop_open(struct loop *l, char *err, size_t errlen)
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
 	sev.sigev_signo = tick_signal();
-	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	sev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
 	if (timer_create(CLOCK_MONOTONIC, &sev, &l->timer) < 0) {
 		snprintf(err, errlen, "timer_create: %s", strerror(errno));
 		loop_close(l);
