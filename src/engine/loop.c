@@ -112,7 +112,7 @@ int loop_init(struct loop *l, uint64_t period_ns, char *err, size_t errlen)
 	l->deadline_ns = l->t0_ns;
 	l->ticks = 0;
 	if (arm(l) < 0) {
-		snprintf(err, errlen, "timerfd_settime: %s", strerror(errno));
+		snprintf(err, errlen, "timer_settime: %s", strerror(errno));
 		loop_close(l);
 		return -1;
 	}
