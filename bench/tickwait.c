@@ -103,13 +103,16 @@ static void call_costs(int n)
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	static char buf[65536], rec[3000];
 	memset(rec, 'x', sizeof(rec));
-	const char *names[] = {"counter read, this CPU", "counter read, another CPU (IPI)",
-			       "pread /proc/stat", "write 3000 B to /dev/null",
+	const char *names[] = {"counter read, this CPU",
+			       "counter read, another CPU (IPI)",
+			       "pread /proc/stat",
+			       "write 3000 B to /dev/null",
 			       "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)",
 			       "clock_gettime(CLOCK_MONOTONIC) (vDSO)"};
 	for (int k = 0; k < 6; k++) {
 		if ((k == 0 && here < 0) || (k == 1 && there < 0)) {
-			printf("  %-40s n/a (perf_event_open: no such CPU or not allowed)\n", names[k]);
+			printf("  %-40s n/a (perf_event_open: no such CPU or not allowed)\n",
+			       names[k]);
 			continue;
 		}
 		double t0 = thread_ns();
