@@ -6,13 +6,19 @@
 source "$(dirname "$0")/lib.sh"
 
 # sim backend: no counter reads, so what is left per tick is the loop's wait and the output
-calls() { # FORMAT TICKS: "total write read poll clock_gettime" system calls of a whole run
-	strace -f -c -o "$T_TMP/st" "$BIN" --no-rc -b --backend sim --sim-cpus 2 -i 10 -n "$2" \
-		-f "$1" >/dev/null 2>"$T_TMP/err" </dev/null
-	# strace -c columns: % time, seconds, usecs/call, calls, [errors,] syscall
+calls() { # FORMAT TICKS: "total write read poll clock_gettime memory" system calls of a run
+	# pmutop's own thread (no -f), and no leak check at exit in a sanitizer's build (it runs a
+	# thread and waits for it with sched_yield, as often as it takes)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -c -o "$T_TMP/st-$1-$2" \
+		"$BIN" --no-rc -b --backend sim --sim-cpus 2 -i 10 -n "$2" -f "$1" \
+		>/dev/null 2>"$T_TMP/err" </dev/null
+	# strace -c columns: % time, seconds, usecs/call, calls, [errors,] syscall. Memory calls
+	# are the allocator's (a sanitizer's allocator returns memory when it sees fit): apart.
 	awk '$NF == "total" { t = $4 } $NF ~ /^(write|read|poll|ppoll|clock_gettime)$/ {
 		n[$NF == "ppoll" ? "poll" : $NF] += $4 }
-		END { printf "%d %d %d %d %d\n", t, n["write"], n["read"], n["poll"], n["clock_gettime"] }' "$T_TMP/st"
+		$NF ~ /^(mmap|munmap|madvise|mprotect|mremap|brk)$/ { n["memory"] += $4 }
+		END { printf "%d %d %d %d %d %d\n", t, n["write"], n["read"], n["poll"],
+			n["clock_gettime"], n["memory"] }' "$T_TMP/st-$1-$2"
 }
 
 if ! command -v strace >/dev/null; then
@@ -21,18 +27,21 @@ if ! command -v strace >/dev/null; then
 fi
 
 for fmt in csv json; do
-	read -r t1 w1 r1 p1 c1 <<<"$(calls "$fmt" 10)"
-	read -r t2 w2 r2 p2 c2 <<<"$(calls "$fmt" 60)"
+	read -r t1 w1 r1 p1 c1 m1 <<<"$(calls "$fmt" 10)"
+	read -r t2 w2 r2 p2 c2 m2 <<<"$(calls "$fmt" 60)"
 	check "$fmt: the runs counted ($t1 and $t2 calls)" [ "$t1" -gt 0 ] && [ "$t2" -gt "$t1" ]
 	check "$fmt: no poll() in a batch run with no input watched ($p1, $p2)" [ "$p2" = 0 ]
 	check "$fmt: one write per record (50 ticks: $((w2 - w1)))" [ "$((w2 - w1))" = 50 ]
 	check "$fmt: one read per tick, the signalfd (50 ticks: $((r2 - r1)))" [ "$((r2 - r1))" = 50 ]
 	# JSON's own CPU use reads the process CPU clock (a system call) at most every 100 ms:
-	# 50 ticks of 10 ms are 0.5 s or more, so 5 reads, 6 when the spans fall unevenly
-	check "$fmt: the process CPU clock at most every 100 ms (50 ticks: $((c2 - c1)))" \
-		[ "$((c2 - c1))" -le 6 ]
-	check "$fmt: no other system call per tick (50 ticks: $((t2 - t1)) in all)" \
-		[ "$((t2 - t1))" -le $((100 + c2 - c1)) ]
+	# 50 ticks of 10 ms are 0.5 s or more, so 5 or 6 reads; a loaded machine stretches the
+	# ticks, so the bound is one read in 5 ticks on average (it was one every tick)
+	check "$fmt: the process CPU clock not every tick (50 ticks: $((c2 - c1)))" \
+		[ "$((c2 - c1))" -le 10 ]
+	check "$fmt: no other system call per tick (50 ticks: $((t2 - m2 - t1 + m1)) in all)" \
+		[ "$((t2 - m2 - t1 + m1))" -le $((100 + c2 - c1)) ]
+	[ "$T_FAIL" = 0 ] || paste "$T_TMP/st-$fmt-10" "$T_TMP/st-$fmt-60" | sed 's/^/| /'
+
 done
 
 # a signal ends a run blocked in that read: a 60 s period, so only the signal can wake it
