@@ -43,6 +43,10 @@ int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *ou
  * the result is n/a. */
 int expr_eval_used(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out,
 		   unsigned long long *used);
+/* As expr_eval_used with the variables' values given: @vals[v] for expr_vars()[v], NAN where
+ * a name has no value. */
+int expr_eval_values(const struct expr *e, const double *vals, double *out,
+		     unsigned long long *used);
 
 /* The branches of a top-level "a ?? b ?? c" in order (1 when @e has none), each as the
  * variables it reads (bit v = expr_vars()[v], the first 64). Returns the number filled. */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* loop.h: the single-threaded event loop: timerfd on absolute deadlines, signalfd, poll(). */
+/* loop.h: the single-threaded event loop: a timer on absolute deadlines, a signalfd, poll(). */
 #ifndef PMUTOP_LOOP_H
 #define PMUTOP_LOOP_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 enum loop_event_kind { LOOP_TICK, LOOP_SIGNAL, LOOP_INPUT, LOOP_ERROR };
 
@@ -21,7 +22,9 @@ struct loop_event {
 #define LOOP_MAX_WATCH 12 /* watched inputs: stdin, a remote pipe, the endpoint and its clients */
 
 struct loop {
-	int timer_fd, signal_fd;
+	timer_t timer; /* its expirations are signals read through signal_fd */
+	bool have_timer;
+	int signal_fd;
 	uint64_t period_ns;
 	uint64_t t0_ns;	      /* first deadline */
 	uint64_t deadline_ns; /* next deadline */
@@ -31,13 +34,13 @@ struct loop {
 	bool open; /* the descriptors were created (loop_open) */
 };
 
-/* Creates the timerfd and the signalfd, nothing armed or blocked yet: a run opens them before
+/* Creates the signalfd and the timer, nothing armed or blocked yet: a run opens them before
  * any counter, so the open-file limit never leaves the loop without them. Again: nothing.
  * Returns 0 or -1 with @err. */
 int loop_open(struct loop *l, char *err, size_t errlen);
 /* Opens the loop if loop_open did not, blocks SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGPIPE (writes
- * then fail with EPIPE), reads them through the signalfd and arms the timer: the first deadline
- * is one period from now. Returns 0 or -1 with @err. */
+ * then fail with EPIPE) and the timer's signal, reads them through the signalfd and arms the
+ * timer: the first deadline is one period from now. Returns 0 or -1 with @err. */
 int loop_init(struct loop *l, uint64_t period_ns, char *err, size_t errlen);
 /* Changes the period; the next deadline is one new period from now. */
 int loop_set_period(struct loop *l, uint64_t period_ns);
@@ -45,7 +48,8 @@ int loop_set_period(struct loop *l, uint64_t period_ns);
  * when LOOP_MAX_WATCH are watched already. */
 int loop_watch(struct loop *l, int fd);
 void loop_unwatch(struct loop *l, int fd);
-/* Waits for the next event. A keypress never moves the next deadline. */
+/* Waits for the next event: one blocking read of the signalfd, poll() first only while inputs
+ * are watched. A keypress never moves the next deadline. */
 int loop_wait(struct loop *l, struct loop_event *ev);
 void loop_close(struct loop *l);
 /* --realtime: this process (not its children) under SCHED_FIFO priority 1, so a tick preempts

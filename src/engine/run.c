@@ -62,12 +62,17 @@ static void one_tick(struct run *r)
 		r->done = true;
 }
 
-/* Every tick a recorded source has ready (a remote stream's new ticks). */
-static void drain(struct run *r)
+/* Ticks one after another, no timer, until the run is done: with @recorded, only while the
+ * recorded source has one ready (a replay, a remote stream's new ticks); without, the sim's
+ * virtual ticks (--sim-unpaced) to -n frames. */
+static void ticks_flat_out(struct run *r, bool recorded)
 {
-	while (!r->done && !r->app->quit && app_pending(r->app) > 0)
+	while (!r->done && !r->app->quit && (!recorded || app_pending(r->app) > 0))
 		one_tick(r);
 }
+
+/* Every tick a recorded source has ready (a remote stream's new ticks). */
+static void drain(struct run *r) { ticks_flat_out(r, true); }
 
 /* A streamed recording is readable: new ticks go through; at its end a batch run is done
  * (status 2 when the stream was bad), the screen keeps what it shows. */
@@ -91,8 +96,7 @@ static void stream_input(struct run *r, int *fd)
 static int run_unpaced(struct run *r)
 {
 	struct app_ctx *app = r->app;
-	while (!r->done && !app->quit && app_pending(app) > 0)
-		one_tick(r);
+	ticks_flat_out(r, true);
 	if (!r->frames && !app->quit && r->status == 0)
 		app_log(app, MSG_WARN, "%s: no interval to show (it takes two ticks of one mode)",
 			app->opt.replay ? app->opt.replay : "the recording");
@@ -110,8 +114,7 @@ static int run_sim_unpaced(struct run *r)
 		    "--sim-unpaced: a batch run (-b) of --backend sim with -n N and no endpoint");
 		return 2;
 	}
-	while (!r->done && !app->quit)
-		one_tick(r);
+	ticks_flat_out(r, false);
 	return r->status;
 }
 

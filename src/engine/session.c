@@ -40,41 +40,6 @@ struct session {
 	struct snapshot snap;
 };
 
-/* Returns 0 and the event's (scaled) delta or a builtin (interval [s], interval_ns, time [s],
- * ncpus, slots), or -1 when it was not counted or is not known (n/a). */
-static int metric_inputs_get(const struct metric_inputs *in, const char *name, double *out)
-{
-	for (int e = 0; e < in->nevents; e++)
-		if (strcmp(in->names[e], name) == 0) {
-			const struct count *c = &in->counts[e];
-			if (c->state != COUNT_OK && c->state != COUNT_SCALED)
-				return -1;
-			*out = c->value;
-			return 0;
-		}
-	if (strcmp(name, "interval") == 0) {
-		*out = in->interval_s;
-		return 0;
-	}
-	if (strcmp(name, "interval_ns") == 0) {
-		*out = in->interval_s * 1e9;
-		return 0;
-	}
-	if (strcmp(name, "ncpus") == 0) {
-		*out = in->ncpus;
-		return 0;
-	}
-	if (strcmp(name, "time") == 0) {
-		*out = in->time_s;
-		return 0;
-	}
-	if (strcmp(name, "slots") == 0 && in->slots > 0) {
-		*out = in->slots;
-		return 0;
-	}
-	return -1;
-}
-
 void session_mode_copy(struct session_mode *dst, const struct session_mode *src)
 {
 	if (dst == src)
@@ -412,50 +377,41 @@ void metric_program_set_quanta(struct metric_program *p, const uint64_t *quantum
 /* What one evaluation reads: the row's inputs and the metric's bound variables. */
 struct bound_inputs {
 	const struct metric_inputs *in;
-	const char *const *vars; /* expr_vars() of the metric: the names expr_eval() passes */
-	const int *slot;
+	const char *const *vars; /* expr_vars() of the metric */
+	const int *slot;	 /* [var]: the event, or a VAR_* value */
 	int nvars;
-	const double *delta; /* [var]: added to an event's value (resolution), NULL = none */
 };
 
-static int lookup_input(void *ctx, const char *name, double *out)
+/* The value of variable @v of @b's formula this tick, NAN when it has none. */
+static double input_value(const struct bound_inputs *b, int v)
 {
-	const struct bound_inputs *b = ctx;
 	const struct metric_inputs *in = b->in;
-	for (int v = 0; v < b->nvars; v++) {
-		if (b->vars[v] != name) /* expr_eval passes the variable's own pointer */
-			continue;
-		int k = b->slot[v];
-		if (k >= 0) {
-			const struct count *c = &in->counts[k];
-			if (c->state != COUNT_OK && c->state != COUNT_SCALED)
-				return -1;
-			*out = c->value + (b->delta ? b->delta[v] : 0);
-			return 0;
-		}
-		switch (k) {
-		case VAR_INTERVAL:
-			*out = in->interval_s;
-			return 0;
-		case VAR_INTERVAL_NS:
-			*out = in->interval_s * 1e9;
-			return 0;
-		case VAR_NCPUS:
-			*out = in->ncpus;
-			return 0;
-		case VAR_TIME:
-			*out = in->time_s;
-			return 0;
-		case VAR_SLOTS:
-			if (!(in->slots > 0))
-				return -1;
-			*out = in->slots;
-			return 0;
-		default:
-			return -1;
-		}
+	int k = b->slot[v];
+	if (k >= 0) {
+		const struct count *c = &in->counts[k];
+		return c->state == COUNT_OK || c->state == COUNT_SCALED ? c->value : NAN;
 	}
-	return metric_inputs_get(in, name, out); /* not bound: look it up by name */
+	switch (k) {
+	case VAR_INTERVAL:
+		return in->interval_s;
+	case VAR_INTERVAL_NS:
+		return in->interval_s * 1e9;
+	case VAR_NCPUS:
+		return in->ncpus;
+	case VAR_TIME:
+		return in->time_s;
+	case VAR_SLOTS:
+		return in->slots > 0 ? in->slots : NAN;
+	default:
+		return NAN;
+	}
+}
+
+/* Every variable's value of @b, once per evaluation (no lookup by name). */
+static void bound_values(const struct bound_inputs *b, double *vals)
+{
+	for (int v = 0; v < b->nvars; v++)
+		vals[v] = input_value(b, v);
 }
 
 static enum metric_class classify(const struct session_metric *sm, double v)
@@ -474,8 +430,8 @@ static enum metric_class classify(const struct session_metric *sm, double v)
  * sign combination that keeps the counts at 0 or more is tried, so a ratio like busy / (busy +
  * idle) gets its true step (one tick moved between idle and busy) at 0 % and 100 % too. */
 #define RESOLUTION_MAX_VARS 6
-static double resolution_of(const struct metric_program *p, struct bound_inputs *b, int m,
-			    unsigned long long used, double v)
+static double resolution_of(const struct metric_program *p, const struct bound_inputs *b, int m,
+			    const double *vals, unsigned long long used, double v)
 {
 	int qv[RESOLUTION_MAX_VARS], nq = 0;
 	for (int k = 0; k < b->nvars && k < 64 && nq < RESOLUTION_MAX_VARS; k++)
@@ -483,25 +439,24 @@ static double resolution_of(const struct metric_program *p, struct bound_inputs 
 			qv[nq++] = k;
 	if (nq == 0)
 		return 0;
-	double delta[b->nvars > 0 ? b->nvars : 1];
+	double moved[b->nvars > 0 ? b->nvars : 1];
 	double res = 0;
 	for (unsigned signs = 0; signs < 1u << nq; signs++) {
-		memset(delta, 0, sizeof(delta));
+		memcpy(moved, vals, (size_t)b->nvars * sizeof(*moved));
 		bool negative = false; /* a count never goes below 0 */
 		for (int i = 0; i < nq; i++) {
 			int e = b->slot[qv[i]];
 			double q = p->quantum[e];
-			delta[qv[i]] = signs >> i & 1 ? -q : q;
-			negative |= b->in->counts[e].value + delta[qv[i]] < 0;
+			double delta = signs >> i & 1 ? -q : q;
+			negative |= b->in->counts[e].value + delta < 0;
+			moved[qv[i]] = vals[qv[i]] + delta;
 		}
 		if (negative)
 			continue;
-		b->delta = delta;
 		double w;
-		if (expr_eval(p->expr[m], lookup_input, b, &w) == 0 && fabs(w - v) > res)
+		if (expr_eval_values(p->expr[m], moved, &w, NULL) == 0 && fabs(w - v) > res)
 			res = fabs(w - v);
 	}
-	b->delta = NULL;
 	return res;
 }
 
@@ -525,8 +480,10 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 	if (!skip && p->expr[m]) {
 		struct bound_inputs b = {.in = in, .slot = p->slot[m]};
 		b.nvars = expr_vars(p->expr[m], &b.vars);
+		double vals[b.nvars > 0 ? b.nvars : 1];
+		bound_values(&b, vals);
 		unsigned long long used = 0;
-		if (expr_eval_used(p->expr[m], lookup_input, &b, &v, &used) < 0)
+		if (expr_eval_values(p->expr[m], vals, &v, &used) < 0)
 			v = NAN;
 		/* "a ?? b": b stands in where a's events are not in the mode or not supported
 		 * (n/s), not where the row has them and did not count them this tick: that value
@@ -561,7 +518,7 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 			detail->coarse |= too_coarse(p, e, in);
 		}
 		if (isfinite(v))
-			detail->resolution = resolution_of(p, &b, m, used, v);
+			detail->resolution = resolution_of(p, &b, m, vals, used, v);
 	}
 	detail->not_counted = nc_row;
 	if (!isfinite(v)) {
@@ -583,8 +540,9 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 		/* perf's MetricThreshold, over the same events: true is bad, false good */
 		struct bound_inputs b = {.in = in, .slot = p->thr_slot[m]};
 		b.nvars = expr_vars(p->thr[m], &b.vars);
-		double t;
-		if (expr_eval(p->thr[m], lookup_input, &b, &t) == 0)
+		double vals[b.nvars > 0 ? b.nvars : 1], t;
+		bound_values(&b, vals);
+		if (expr_eval_values(p->thr[m], vals, &t, NULL) == 0)
 			*cls = t != 0 ? METRIC_BAD : METRIC_GOOD;
 	}
 	/* the least running fraction of the inputs the value was computed from: an input of a
@@ -668,8 +626,9 @@ double snapshot_metric_with(const struct snapshot *s, const struct metric_progra
 				   .slots = s->slots};
 	struct bound_inputs b = {.in = &in, .slot = p->slot[m]};
 	b.nvars = expr_vars(p->expr[m], &b.vars);
-	double v;
-	if (expr_eval(p->expr[m], lookup_input, &b, &v) < 0 || !isfinite(v))
+	double vals[b.nvars > 0 ? b.nvars : 1], v;
+	bound_values(&b, vals);
+	if (expr_eval_values(p->expr[m], vals, &v, NULL) < 0 || !isfinite(v))
 		return NAN;
 	return v;
 }

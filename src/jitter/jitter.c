@@ -4,6 +4,7 @@
 #include "jitter.h"
 #include "app.h"
 #include "frame.h"
+#include "loop.h"
 #include "numfmt.h"
 #include "platform.h"
 #include "recorder.h"
@@ -21,6 +22,7 @@
 
 #define J(app) ((struct jitter *)app_observer_state((app), "jitter"))
 #define JITTER_FLIGHT_NAME_TRIES 1000 /* flight names tried past the ones that exist */
+#define JITTER_SELF_MIN_NS 100000000  /* own CPU use: the shortest span measured, ns */
 
 static const char *const stat_names[JITTER_NSTATS] = {
     [JITTER_VALUE] = "value", [JITTER_MIN] = "min", [JITTER_MEDIAN] = "median",
@@ -470,14 +472,18 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 		j->freeze_pending = false;
 		j->frozen = true;
 	}
-	/* own CPU use, once per window, where it is shown (JSON "self", the status line): the
-	 * process CPU clock is a system call, not a vDSO read */
+	/* own CPU use, where it is shown (JSON "self", the status line): the process CPU clock is
+	 * a system call, not a vDSO read, so it is read once per window but at most once per
+	 * JITTER_SELF_MIN_NS of wall time (shorter windows share the last span's figure) */
 	int64_t cpu_ns, wall_ns;
 	int cpu;
-	if ((!j->app->opt.batch ||
-	     (output_format_reads(j->app->opt.format) & OUTPUT_READS_SPIKES)) &&
-	    cadence_self_read(&cpu_ns, &wall_ns, &cpu) == 0)
-		cadence_self_sample(&j->cad, cpu_ns, wall_ns, cpu);
+	if (!j->app->opt.batch || (output_format_reads(j->app->opt.format) & OUTPUT_READS_SPIKES)) {
+		if (j->cad.self_samples > 0 &&
+		    (int64_t)loop_now_ns() - j->cad.self_wall_ns < JITTER_SELF_MIN_NS)
+			j->cad.self_cpu = sched_getcpu();
+		else if (cadence_self_read(&cpu_ns, &wall_ns, &cpu) == 0)
+			cadence_self_sample(&j->cad, cpu_ns, wall_ns, cpu);
+	}
 	open_window(j);
 }
 

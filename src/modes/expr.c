@@ -675,47 +675,57 @@ static double truth(double v) { return v != 0 ? 1 : 0; }
 
 /* @used collects the variables the result depends on (bit = index into e->vars): a ?? b keeps
  * only the branch that gave the value, a if c else b the condition and the branch taken. */
-static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void *ctx,
-			unsigned long long *used)
+static double eval_node(const struct expr *e, int i, const double *vals, unsigned long long *used);
+
+/* A child: a number or a variable read in place (most children are), else its subtree. */
+static inline double eval_child(const struct expr *e, int i, const double *vals,
+				unsigned long long *used)
+{
+	const struct node *n = &e->nodes[i];
+	if (n->kind == N_NUM)
+		return n->num;
+	if (n->kind == N_VAR) {
+		double v = vals[n->var];
+		if (!isnan(v) && n->var < 64)
+			*used |= 1ULL << n->var;
+		return v;
+	}
+	return eval_node(e, i, vals, used);
+}
+
+static double eval_node(const struct expr *e, int i, const double *vals, unsigned long long *used)
 {
 	const struct node *n = &e->nodes[i];
 	double a, b;
 	switch (n->kind) {
 	case N_NUM:
-		return n->num;
-	case N_VAR: {
-		double v;
-		if (!lookup || lookup(ctx, e->vars[n->var], &v) < 0)
-			return NAN;
-		if (n->var < 64)
-			*used |= 1ULL << n->var;
-		return v;
-	}
+	case N_VAR:
+		return eval_child(e, i, vals, used);
 	case N_NEG:
-		return -eval_node(e, n->a, lookup, ctx, used);
+		return -eval_child(e, n->a, vals, used);
 	case N_NOT:
-		a = eval_node(e, n->a, lookup, ctx, used);
+		a = eval_child(e, n->a, vals, used);
 		return isnan(a) ? NAN : a == 0;
 	case N_ELSE: {
 		unsigned long long left = 0;
-		a = eval_node(e, n->a, lookup, ctx, &left);
+		a = eval_child(e, n->a, vals, &left);
 		if (isfinite(a)) {
 			*used |= left;
 			return a;
 		}
-		return eval_node(e, n->b, lookup, ctx, used);
+		return eval_child(e, n->b, vals, used);
 	}
 	case N_IF: {
-		double c = eval_node(e, n->b, lookup, ctx, used);
+		double c = eval_child(e, n->b, vals, used);
 		if (isnan(c))
 			return NAN;
-		return eval_node(e, c != 0 ? n->a : n->c, lookup, ctx, used);
+		return eval_child(e, c != 0 ? n->a : n->c, vals, used);
 	}
 	default:
 		break;
 	}
-	a = eval_node(e, n->a, lookup, ctx, used);
-	b = eval_node(e, n->b, lookup, ctx, used);
+	a = eval_child(e, n->a, vals, used);
+	b = eval_child(e, n->b, vals, used);
 	if (isnan(a) || isnan(b))
 		return NAN;
 	switch (n->kind) {
@@ -758,11 +768,11 @@ static double eval_node(const struct expr *e, int i, expr_lookup_fn lookup, void
 	}
 }
 
-int expr_eval_used(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out,
-		   unsigned long long *used)
+int expr_eval_values(const struct expr *e, const double *vals, double *out,
+		     unsigned long long *used)
 {
 	unsigned long long u = 0;
-	double v = e ? eval_node(e, e->root, lookup, ctx, &u) : NAN;
+	double v = e ? eval_node(e, e->root, vals, &u) : NAN;
 	if (used)
 		*used = isfinite(v) ? u : 0;
 	if (!isfinite(v)) {
@@ -771,6 +781,20 @@ int expr_eval_used(const struct expr *e, expr_lookup_fn lookup, void *ctx, doubl
 	}
 	*out = v;
 	return 0;
+}
+
+/* Every variable looked up once, before the formula: a name without a value is NAN, which
+ * evaluates exactly as a failed lookup does (every operator gives NAN for a NAN operand, and
+ * "a ?? b" drops a's variables whenever a is not finite). */
+int expr_eval_used(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out,
+		   unsigned long long *used)
+{
+	int nv = e ? e->nvars : 0;
+	double vals[nv > 0 ? nv : 1];
+	for (int v = 0; v < nv; v++)
+		if (!lookup || lookup(ctx, e->vars[v], &vals[v]) < 0)
+			vals[v] = NAN;
+	return expr_eval_values(e, vals, out, used);
 }
 
 int expr_eval(const struct expr *e, expr_lookup_fn lookup, void *ctx, double *out)
