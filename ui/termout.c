@@ -26,8 +26,8 @@ struct termout {
 	bool oom;
 	int cy, cx; /* the terminal's cursor (-1: not known) */
 	bool style_known;
-	struct termout_style style; /* the terminal's current attributes and colours */
-	bool ax;		    /* SGR 39/49 give the default colours (terminfo AX) */
+	struct termout_style style;	/* the terminal's current attributes and colours */
+	bool ax;			/* SGR 39/49 give the default colours (terminfo AX) */
 	char moves[TERMOUT_CACHED][12]; /* parm_right_cursor per count, made on first use */
 };
 
@@ -193,7 +193,9 @@ static bool same_style(const struct termout_style *a, const struct termout_style
 	return a->fg == b->fg && a->bg == b->bg && a->attr == b->attr;
 }
 
-#define TERMOUT_GAP 4 /* unchanged cells sent again rather than moved over (a move is 4-8 bytes) */
+#define TERMOUT_GAP                                                                                \
+	4 /* unchanged cells sent again rather than moved over (a move is 4-8 bytes)               \
+	   */
 
 /* True when a changed cell follows @x within TERMOUT_GAP cells of one column each that are
  * in the terminal's current style: sending them again is shorter than a cursor move. */
@@ -225,7 +227,8 @@ static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
 		bool wide = cell->width == 2 && x + 1 < c->w;
 		if (!all && same_cell(cell, &shown[x]) &&
 		    (!wide || same_cell(&row[x + 1], &shown[x + 1])) &&
-		    !(t->cy == y && t->cx == x && short_gap(t, row, shown, x, c->w, styles, nstyles)))
+		    !(t->cy == y && t->cx == x &&
+		      short_gap(t, row, shown, x, c->w, styles, nstyles)))
 			continue;
 		/* the bottom-right cell cannot be written without scrolling on some terminals */
 		if (y == c->h - 1 && x + cell->width >= c->w) {
@@ -244,7 +247,8 @@ static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
 			shown[x + 1] = row[x + 1];
 		t->cx = x + (wide ? 2 : 1);
 		if (t->cx >= c->w)
-			t->cx = -1; /* at the margin: where the next character goes depends on the terminal */
+			t->cx = -1; /* at the margin: where the next character goes depends on the
+				       terminal */
 	}
 }
 
@@ -292,8 +296,8 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 	}
 	size_t rowbytes = (size_t)c->w * sizeof(*c->cells);
 	for (int y = 0; y < c->h; y++) {
-		if (!all && memcmp(c->cells + (size_t)y * c->w, t->shown + (size_t)y * c->w,
-				   rowbytes) == 0)
+		if (!all &&
+		    memcmp(c->cells + (size_t)y * c->w, t->shown + (size_t)y * c->w, rowbytes) == 0)
 			continue;
 		send_row(t, c, y, all, styles, nstyles);
 	}
