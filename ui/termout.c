@@ -193,9 +193,8 @@ static bool same_style(const struct termout_style *a, const struct termout_style
 	return a->fg == b->fg && a->bg == b->bg && a->attr == b->attr;
 }
 
-#define TERMOUT_GAP                                                                                \
-	4 /* unchanged cells sent again rather than moved over (a move is 4-8 bytes)               \
-	   */
+/* unchanged cells sent again rather than moved over (a move is 4-8 bytes) */
+#define TERMOUT_GAP 4
 
 /* True when a changed cell follows @x within TERMOUT_GAP cells of one column each that are
  * in the terminal's current style: sending them again is shorter than a cursor move. */
