@@ -110,6 +110,16 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 	if (!cell)
 		return;
 	c->used[y] = 1;
+	if (width == 1 && cell->width == 1 && len < CANVAS_CELL_BYTES) {
+		/* the common case, one column over one column: no half to repair */
+		struct canvas_cell n = {.role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
+		if (len == 1)
+			n.ch[0] = ch[0];
+		else
+			memcpy(n.ch, ch, len);
+		*cell = n;
+		return;
+	}
 	if (width == 2 && x + 1 >= c->w)
 		width = 1, ch = " ", len = 1; /* no room for the right half */
 	for (int i = 0; i < width; i++) {
@@ -243,7 +253,14 @@ static int str_width_safe(const char *s)
 	bool valid;
 	int w = 0;
 
-	while ((len = utf8_decode(s + i, n - i, &cp, &valid)) > 0) {
+	while (i < n) {
+		unsigned char b = (unsigned char)s[i];
+		if (b >= 0x20 && b < 0x7f) { /* printable ASCII: one column */
+			w++, i++;
+			continue;
+		}
+		if ((len = utf8_decode(s + i, n - i, &cp, &valid)) == 0)
+			break;
 		w += print_width(cp, valid);
 		i += len;
 	}
@@ -259,9 +276,18 @@ static int put_span(struct canvas *c, int x, int y, int role, unsigned attr, int
 	bool valid;
 	int lastx = -1;
 
-	while ((len = utf8_decode(text + i, n - i, &cp, &valid)) > 0) {
+	while (i < n) {
 		const char *ch = text + i;
-		int w = valid ? canvas_cp_width(cp) : 1;
+		unsigned char b = (unsigned char)*ch;
+		int w;
+		if (b >= 0x20 && b < 0x7f) { /* printable ASCII: one byte, one column */
+			len = 1, cp = b, valid = true, w = 1;
+		} else {
+			len = utf8_decode(text + i, n - i, &cp, &valid);
+			if (len == 0)
+				break;
+			w = valid ? canvas_cp_width(cp) : 1;
+		}
 
 		i += len;
 		if (w < 0 || !valid)
