@@ -15,6 +15,9 @@
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +40,9 @@ static int npairs = 1;
 static bool terminal_lost;
 /* The terminal's cursor is visible (the prompt is open). */
 static bool cursor_shown;
+/* The terminal's size: curses' own screens are kept at 1x1 (termout sends the frames; at
+ * 200x60 its three screens took 1 MiB). */
+static int term_h, term_w;
 
 /* True when the terminal on @fd is gone: a hung-up tty fails ioctls with EIO (ENXIO, EBADF when
  * the descriptor itself is gone). */
@@ -98,10 +104,9 @@ static void on_sigcont(int sig)
 static void ui_redraw(struct app_ctx *app)
 {
 	struct ui_state *u = ui_state_of(app);
-	int h, w;
+	int h = term_h, w = term_w;
 	if (terminal_lost)
 		return;
-	getmaxyx(stdscr, h, w);
 	if (!u->canvas || u->canvas->w != w || u->canvas->h != h) {
 		if (!u->canvas)
 			u->canvas = canvas_new(w, h);
@@ -186,9 +191,10 @@ static int map_key(int status, wint_t ch)
 static void resize(struct app_ctx *app)
 {
 	struct winsize ws;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
-		resizeterm(ws.ws_row, ws.ws_col);
-	refresh(); /* curses' own copy (empty) is sent once, so no later read of a key sends it */
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0) {
+		term_h = ws.ws_row;
+		term_w = ws.ws_col;
+	}
 	struct ui_state *u = ui_state_of(app);
 	u->force_full = true;
 	ui_redraw(app);
@@ -201,7 +207,8 @@ static void read_keys(struct app_ctx *app)
 	while ((status = get_wch(&ch)) != ERR) {
 		int key = map_key(status, ch);
 		if (key == KEYS_RESIZE) {
-			/* queued by resizeterm() itself: the size is already applied */
+			/* curses saw a resize: the run loop has the size (SIGWINCH); a full frame
+			 */
 			ui_state_of(app)->force_full = true;
 			continue;
 		}
@@ -246,8 +253,15 @@ static int start_curses(void)
 		use_default_colors();
 	}
 	/* curses clears the screen once; from here on the frames go out through termout, and
-	 * curses' own window stays untouched (a read of a key would otherwise refresh it) */
+	 * curses' own window stays untouched (a read of a key would otherwise refresh it) and
+	 * 1x1 (resize_term does not queue a KEY_RESIZE); its screens' memory goes back */
 	refresh();
+	term_h = LINES;
+	term_w = COLS;
+	resize_term(1, 1);
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 	cursor_shown = false;
 	return 0;
 }
@@ -338,7 +352,8 @@ int ui_run(struct app_ctx *app)
 		char *sgr0 = tigetstr("sgr0");
 		if (sgr0 && sgr0 != (char *)-1)
 			putp(sgr0);
-		mvcur(-1, -1, LINES - 1, 0);
+		resize_term(term_h, term_w);
+		mvcur(-1, -1, term_h - 1, 0);
 		endwin();
 	}
 	ui_state_free(app);
