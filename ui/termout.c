@@ -19,6 +19,7 @@
 
 struct termout {
 	struct canvas_cell *shown; /* what the terminal shows: h rows of w cells */
+	unsigned char *blank;	   /* per row: the terminal's row is known to be blank cells */
 	int w, h;
 	bool full; /* the terminal's contents are unknown */
 	char *buf; /* this frame's bytes */
@@ -169,6 +170,7 @@ void termout_free(struct termout *t)
 	if (!t)
 		return;
 	free(t->shown);
+	free(t->blank);
 	free(t->buf);
 	free(t);
 }
@@ -276,12 +278,18 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 {
 	if (c->w != t->w || c->h != t->h || !t->shown) {
 		free(t->shown);
+		free(t->blank);
 		t->shown = calloc((size_t)c->w * c->h + 1, sizeof(*t->shown));
-		t->w = t->shown ? c->w : 0;
-		t->h = t->shown ? c->h : 0;
+		t->blank = calloc((size_t)c->h + 1, 1);
+		bool ok = t->shown && t->blank;
+		t->w = ok ? c->w : 0;
+		t->h = ok ? c->h : 0;
 		t->full = true;
-		if (!t->shown)
+		if (!ok) {
+			free(t->shown), free(t->blank);
+			t->shown = NULL, t->blank = NULL;
 			return -1;
+		}
 	}
 	t->len = 0;
 	t->oom = false;
@@ -295,6 +303,12 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 	}
 	size_t rowbytes = (size_t)c->w * sizeof(*c->cells);
 	for (int y = 0; y < c->h; y++) {
+		/* a row the canvas left blank this frame, already blank on the terminal: nothing to
+		 * compare (most rows of a screen with a few CPUs) */
+		bool blank = !c->used[y];
+		if (!all && blank && t->blank[y])
+			continue;
+		t->blank[y] = blank;
 		if (!all &&
 		    memcmp(c->cells + (size_t)y * c->w, t->shown + (size_t)y * c->w, rowbytes) == 0)
 			continue;
