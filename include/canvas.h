@@ -36,6 +36,7 @@ struct canvas {
 	int w, h;		   /* columns, rows */
 	bool ascii;		   /* helpers draw ASCII instead of block/box characters */
 	struct canvas_cell *cells; /* h rows of w cells */
+	unsigned char *used; /* per row: written since the last clear (only those are cleared) */
 };
 
 /* Segment of a stacked bar: a fraction of the bar's width in a colour role. */

@@ -6,6 +6,7 @@
 #include "frame.h"
 #include "keys.h"
 #include "lineedit.h"
+#include "termout.h"
 #include "theme.h"
 #include "views.h"
 #include <stdbool.h>
@@ -19,15 +20,12 @@ struct probe;
 
 struct ui_state {
 	struct canvas *canvas;
-	/* the last frame drawn, row by row: a 64-bit hash of each row's cells (h rows of w) */
-	uint64_t *row_hash;
-	int hash_w, hash_h;
+	struct termout *out; /* what the terminal shows; sends the changes */
 	bool force_full;
 	struct theme theme;
 	enum theme_depth depth;
 	int colors;
-	int role_pair[ROLE_COUNT];
-	unsigned role_attr[ROLE_COUNT];
+	struct termout_style role_style[ROLE_COUNT]; /* colours and attributes per role */
 	void (*rebuild_styles)(struct ui_state *u);
 	struct view_state vs;
 	struct view_history hist;

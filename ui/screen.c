@@ -15,6 +15,9 @@
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +38,11 @@ static int npairs = 1;
 
 /* The terminal went away (hangup without SIGHUP, EIO): the run ends; nothing is drawn again. */
 static bool terminal_lost;
+/* The terminal's cursor is visible (the prompt is open). */
+static bool cursor_shown;
+/* The terminal's size: curses' own screens are kept at 1x1 (termout sends the frames; at
+ * 200x60 its three screens took 1 MiB). */
+static int term_h, term_w;
 
 /* True when the terminal on @fd is gone: a hung-up tty fails ioctls with EIO (ENXIO, EBADF when
  * the descriptor itself is gone). */
@@ -65,102 +73,40 @@ static int pair_for(int fg, int bg)
 	return npairs++;
 }
 
-static attr_t curses_attr(unsigned a)
-{
-	attr_t r = A_NORMAL;
-	if (a & THEME_BOLD)
-		r |= A_BOLD;
-	if (a & THEME_DIM)
-		r |= A_DIM;
-	if (a & THEME_REVERSE)
-		r |= A_REVERSE;
-	if (a & THEME_UNDERLINE)
-		r |= A_UNDERLINE;
-#ifdef A_ITALIC
-	if (a & THEME_ITALIC)
-		r |= A_ITALIC;
-#endif
-	return r;
-}
-
-/* Style cache per role, rebuilt when the theme changes. */
+/* Style per role, rebuilt when the theme changes: the colours a curses pair would get (the
+ * terminal's own when it has too few colours or pairs). */
 static void build_styles(struct ui_state *u)
 {
 	npairs = 1;
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		struct theme_style st = theme_resolve(&u->theme, r, u->depth);
-		u->role_pair[r] = pair_for(st.fg, st.bg);
-		u->role_attr[r] = st.attr;
+		int pair = pair_for(st.fg, st.bg);
+		u->role_style[r] = (struct termout_style){
+		    .fg = pair ? pairs[pair].fg : -1,
+		    .bg = pair ? pairs[pair].bg : -1,
+		    .attr = st.attr,
+		};
 	}
+	u->force_full = true;
 }
 
-/* A 64-bit hash of @n cells (their bytes as 64-bit words, mixed as in splitmix64). */
-static uint64_t row_hash(const struct canvas_cell *cells, int n)
-{
-	const unsigned char *p = (const unsigned char *)cells;
-	size_t len = (size_t)n * sizeof(*cells);
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
-	for (size_t i = 0; i + 8 <= len; i += 8) {
-		uint64_t w;
-		memcpy(&w, p + i, 8);
-		h ^= w;
-		h *= 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 31;
-		h *= 0x94d049bb133111ebULL;
-		h ^= h >> 29;
-	}
-	for (size_t i = len & ~(size_t)7; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
-	return h;
-}
+/* Set by SIGCONT: curses repainted its own (empty) copy of the screen on resuming a stopped
+ * job, so the next frame is sent in full. */
+static volatile sig_atomic_t resumed;
 
-/* Copies the rows that changed since the last frame into stdscr. The last frame is kept as
- * one hash per row (480 bytes at 60 rows) rather than a second canvas (192 KiB at 200x60):
- * a row whose hash is unchanged (most rows between two frames) is skipped; a changed row is
- * written whole, and curses' own comparison with the terminal keeps the output to what
- * changed. */
-static void blit(struct ui_state *u)
+static void on_sigcont(int sig)
 {
-	struct canvas *c = u->canvas;
-	bool full = !u->row_hash || u->hash_w != c->w || u->hash_h != c->h || u->force_full;
-	if (u->hash_w != c->w || u->hash_h != c->h) {
-		free(u->row_hash);
-		u->row_hash = c->h > 0 ? calloc((size_t)c->h, sizeof(*u->row_hash)) : NULL;
-		u->hash_w = u->row_hash ? c->w : -1; /* out of memory: the next frame in full */
-		u->hash_h = c->h;
-	}
-	for (int y = 0; y < c->h; y++) {
-		uint64_t hash = c->w > 0 ? row_hash(canvas_cell(c, 0, y), c->w) : 0;
-		if (!full && u->row_hash[y] == hash)
-			continue;
-		if (u->row_hash)
-			u->row_hash[y] = hash;
-		for (int x = 0; x < c->w; x++) {
-			const struct canvas_cell *cell = canvas_cell(c, x, y);
-			if (cell->width == 0)
-				continue; /* right half of a wide character */
-			int role = cell->role < ROLE_COUNT ? cell->role : 0;
-			attr_t a = curses_attr(u->role_attr[role] | cell->attr);
-			attrset(a | COLOR_PAIR(u->role_pair[role]));
-			/* the bottom-right cell cannot be written without scrolling on some
-			 * terminals */
-			if (y == c->h - 1 && x == c->w - 1)
-				continue;
-			mvaddstr(y, x, cell->ch[0] ? cell->ch : " ");
-		}
-	}
-	attrset(A_NORMAL);
-	u->force_full = false;
+	(void)sig;
+	resumed = 1;
 }
 
 /* Draws now. */
 static void ui_redraw(struct app_ctx *app)
 {
 	struct ui_state *u = ui_state_of(app);
-	int h, w;
+	int h = term_h, w = term_w;
 	if (terminal_lost)
 		return;
-	getmaxyx(stdscr, h, w);
 	if (!u->canvas || u->canvas->w != w || u->canvas->h != h) {
 		if (!u->canvas)
 			u->canvas = canvas_new(w, h);
@@ -171,16 +117,31 @@ static void ui_redraw(struct app_ctx *app)
 	}
 	canvas_set_ascii(u->canvas, u->ascii);
 	int prompt_row = ui_state_draw(app, u->canvas);
-	blit(u);
-	if (u->prompting) {
-		curs_set(1);
-		move(prompt_row, u->cursor_col < w ? u->cursor_col : w - 1);
-	} else {
-		curs_set(0);
+	if (!u->out && !(u->out = termout_new()))
+		return;
+	if (u->force_full || resumed) {
+		resumed = 0;
+		u->force_full = false;
+		termout_invalidate(u->out);
 	}
-	wnoutrefresh(stdscr);
-	if (doupdate() == ERR && terminal_gone(STDOUT_FILENO))
+	int cy = -1, cx = 0;
+	if (u->prompting) {
+		cy = prompt_row;
+		cx = u->cursor_col < w ? u->cursor_col : w - 1;
+	} else if (cursor_shown) {
+		curs_set(0);
+		cursor_shown = false;
+	}
+	if (termout_frame(u->out, u->canvas, u->role_style, ROLE_COUNT, cy, cx, STDOUT_FILENO) <
+		0 &&
+	    terminal_gone(STDOUT_FILENO)) {
 		terminal_lost = true;
+		return;
+	}
+	if (u->prompting && !cursor_shown) {
+		curs_set(1);
+		cursor_shown = true;
+	}
 }
 
 /* Maps an ncurses key to the keys.h code space. */
@@ -230,8 +191,10 @@ static int map_key(int status, wint_t ch)
 static void resize(struct app_ctx *app)
 {
 	struct winsize ws;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
-		resizeterm(ws.ws_row, ws.ws_col);
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0) {
+		term_h = ws.ws_row;
+		term_w = ws.ws_col;
+	}
 	struct ui_state *u = ui_state_of(app);
 	u->force_full = true;
 	ui_redraw(app);
@@ -244,7 +207,8 @@ static void read_keys(struct app_ctx *app)
 	while ((status = get_wch(&ch)) != ERR) {
 		int key = map_key(status, ch);
 		if (key == KEYS_RESIZE) {
-			/* queued by resizeterm() itself: the size is already applied */
+			/* curses saw a resize: the run loop has the size (SIGWINCH); a full frame
+			 */
 			ui_state_of(app)->force_full = true;
 			continue;
 		}
@@ -288,6 +252,17 @@ static int start_curses(void)
 		start_color();
 		use_default_colors();
 	}
+	/* curses clears the screen once; from here on the frames go out through termout, and
+	 * curses' own window stays untouched (a read of a key would otherwise refresh it) and
+	 * 1x1 (resize_term does not queue a KEY_RESIZE); its screens' memory goes back */
+	refresh();
+	term_h = LINES;
+	term_w = COLS;
+	resize_term(1, 1);
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+	cursor_shown = false;
 	return 0;
 }
 
@@ -366,9 +341,21 @@ int ui_run(struct app_ctx *app)
 	    .ended = screen_ended,
 	};
 	terminal_lost = false;
+	struct sigaction cont = {.sa_handler = on_sigcont}, old_cont;
+	sigemptyset(&cont.sa_mask);
+	sigaction(SIGCONT, &cont, &old_cont);
 	int rc = run_loop(app, &fe);
-	if (!terminal_lost)
-		endwin(); /* a terminal that is gone has nothing to restore */
+	sigaction(SIGCONT, &old_cont, NULL);
+	if (!terminal_lost) { /* a terminal that is gone has nothing to restore */
+		/* normal attributes, and curses told where the cursor is (it moves it to the last
+		 * line from there) */
+		char *sgr0 = tigetstr("sgr0");
+		if (sgr0 && sgr0 != (char *)-1)
+			putp(sgr0);
+		resize_term(term_h, term_w);
+		mvcur(-1, -1, term_h - 1, 0);
+		endwin();
+	}
 	ui_state_free(app);
 	return rc;
 }

@@ -269,7 +269,7 @@ void ui_state_free(struct app_ctx *app)
 	if (u->history && hist_close(u->history, err, sizeof(err)) < 0)
 		text_fprintf(stderr, "pmutop: saving history: %s\n", err);
 	canvas_free(u->canvas);
-	free(u->row_hash);
+	termout_free(u->out);
 	theme_free(&u->theme);
 	keys_map_free(&u->km);
 	lineedit_free(&u->le);

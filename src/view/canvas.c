@@ -30,10 +30,17 @@ int canvas_resize(struct canvas *c, int w, int h)
 	if (h < 0)
 		h = 0;
 	cells = calloc((size_t)w * h + 1, sizeof(*cells));
-	if (!cells)
+	unsigned char *used = malloc((size_t)h + 1);
+	if (!cells || !used) {
+		free(cells);
+		free(used);
 		return -1;
+	}
+	memset(used, 1, (size_t)h + 1); /* every row to be blanked */
 	free(c->cells);
+	free(c->used);
 	c->cells = cells;
+	c->used = used;
 	c->w = w;
 	c->h = h;
 	canvas_clear(c);
@@ -45,6 +52,7 @@ void canvas_free(struct canvas *c)
 	if (!c)
 		return;
 	free(c->cells);
+	free(c->used);
 	free(c);
 }
 
@@ -66,16 +74,25 @@ static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
 	cell->width = 1;
 }
 
+/* Blanks the rows written since the last clear (a screen of a few table rows leaves most rows
+ * blank: at 200x60 the whole canvas is 192 KiB to copy every frame). */
 void canvas_clear(struct canvas *c)
 {
-	size_t n = (size_t)c->w * (size_t)c->h, done = 1;
-	if (n == 0)
+	size_t w = (size_t)c->w;
+	if (w == 0)
 		return;
-	cell_blank(&c->cells[0], 0, 0); /* then copies of it, doubling: memcpy, not a loop */
-	while (done < n) {
-		size_t k = done < n - done ? done : n - done;
-		memcpy(&c->cells[done], c->cells, k * sizeof(*c->cells));
-		done += k;
+	for (int y = 0; y < c->h; y++) {
+		if (!c->used[y])
+			continue;
+		struct canvas_cell *row = &c->cells[(size_t)y * w];
+		size_t done = 1;
+		cell_blank(&row[0], 0, 0); /* then copies of it, doubling: memcpy, not a loop */
+		while (done < w) {
+			size_t k = done < w - done ? done : w - done;
+			memcpy(&row[done], row, k * sizeof(*row));
+			done += k;
+		}
+		c->used[y] = 0;
 	}
 }
 
@@ -92,6 +109,17 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 
 	if (!cell)
 		return;
+	c->used[y] = 1;
+	if (width == 1 && cell->width == 1 && len < CANVAS_CELL_BYTES) {
+		/* the common case, one column over one column: no half to repair */
+		struct canvas_cell n = {.role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
+		if (len == 1)
+			n.ch[0] = ch[0];
+		else
+			memcpy(n.ch, ch, len);
+		*cell = n;
+		return;
+	}
 	if (width == 2 && x + 1 >= c->w)
 		width = 1, ch = " ", len = 1; /* no room for the right half */
 	for (int i = 0; i < width; i++) {
@@ -225,7 +253,14 @@ static int str_width_safe(const char *s)
 	bool valid;
 	int w = 0;
 
-	while ((len = utf8_decode(s + i, n - i, &cp, &valid)) > 0) {
+	while (i < n) {
+		unsigned char b = (unsigned char)s[i];
+		if (b >= 0x20 && b < 0x7f) { /* printable ASCII: one column */
+			w++, i++;
+			continue;
+		}
+		if ((len = utf8_decode(s + i, n - i, &cp, &valid)) == 0)
+			break;
 		w += print_width(cp, valid);
 		i += len;
 	}
@@ -241,9 +276,18 @@ static int put_span(struct canvas *c, int x, int y, int role, unsigned attr, int
 	bool valid;
 	int lastx = -1;
 
-	while ((len = utf8_decode(text + i, n - i, &cp, &valid)) > 0) {
+	while (i < n) {
 		const char *ch = text + i;
-		int w = valid ? canvas_cp_width(cp) : 1;
+		unsigned char b = (unsigned char)*ch;
+		int w;
+		if (b >= 0x20 && b < 0x7f) { /* printable ASCII: one byte, one column */
+			len = 1, cp = b, valid = true, w = 1;
+		} else {
+			len = utf8_decode(text + i, n - i, &cp, &valid);
+			if (len == 0)
+				break;
+			w = valid ? canvas_cp_width(cp) : 1;
+		}
 
 		i += len;
 		if (w < 0 || !valid)
@@ -385,6 +429,7 @@ void canvas_paint(struct canvas *c, int x, int y, int w, int h, int role, unsign
 		for (int col = x; col < x + w; col++) {
 			struct canvas_cell *cell = cell_at(c, col, row);
 			if (cell) {
+				c->used[row] = 1;
 				cell->role = (uint16_t)role;
 				cell->attr |= (uint8_t)attr;
 			}

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# e2e_redraw.sh: the screen sends only what changed, and what changed arrives: a replay stepped
+# by hand shows each tick's values as batch CSV of the same recording gives them, Ctrl-L paints
+# over text written behind pmutop's back and gives the pane built frame by frame, and a resize
+# repaints everything.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
+
+REC=$T_TMP/rec.jsonl
+"$BIN" --no-rc -b --backend sim --sim-cpus 4 -m cpi -i 100 -n 13 --sim-unpaced -r "$REC" \
+	>/dev/null 2>"$T_TMP/rec.err" || { fail "recording: $(cat "$T_TMP/rec.err")"; t_done; }
+# the independent reading: batch CSV of the recording (time_s,...,cpu,kind,name,value)
+"$BIN" --no-rc -R "$REC" -b -f csv >"$T_TMP/rec.csv" 2>/dev/null
+check "batch CSV of the recording has cpi rows" grep -q ',metric,cpi,' "$T_TMP/rec.csv"
+
+panee() { "${TM[@]}" capture-pane -p -e -t 0; }
+# the replay's time on the screen ("t 0.6 of 1.2 s")
+shown_t() { pane | sed -n 's/.* t \([0-9.]*\) of .*/\1/p' | head -1; }
+# values_match: every CPU row's cpi and ipc on the screen are the CSV's at the shown time,
+# rounded to the screen's 3 decimals (either rounding of a value on the half)
+values_match() {
+	local t
+	t=$(shown_t)
+	[ -n "$t" ] || { echo "no replay time on the screen"; return 1; }
+	pane | awk -v t="$t" -v csv="$T_TMP/rec.csv" -F, '
+		BEGIN {
+			while ((getline l < csv) > 0) {
+				split(l, f, ",")
+				if (f[4] == "metric" && (f[5] == "cpi" || f[5] == "ipc") &&
+				    sprintf("%.1f", f[1]) == t)
+					v[f[3], f[5]] = f[6]
+			}
+		}
+		/^ +[0-9]+ / {
+			split($0, g, " ")
+			for (i = 0; i < 2; i++) {
+				name = i ? "ipc" : "cpi"
+				want = v[g[1], name]
+				if (want == "") { print "no CSV value for CPU " g[1] " " name " at " t; bad = 1; continue }
+				got = g[2 + i]
+				if (got + 0 < want - 0.0005001 || got + 0 > want + 0.0005001) {
+					print "CPU " g[1] " " name " at t " t ": screen " got ", CSV " want; bad = 1
+				}
+				n++
+			}
+		}
+		END { if (n != 8) { print "compared " n " values, not 8"; bad = 1 } exit bad }'
+}
+
+tmux_open 200 60
+keys "clear; '$BIN' --no-rc -R '$REC'; echo \"EXIT=\$?\"" Enter
+check "replay: the table appears" wait_for '^ +all ' 10
+keys ":jump start" Enter
+keys ":tick 1" Enter
+check ":tick 1: paused" wait_for 'PAUSED' 5
+t1=$(shown_t)
+sleep 0.3
+check "tick at t $t1: values are the CSV's" values_match
+panee >"$T_TMP/p1"
+pane >"$T_TMP/t1"
+keys ":tick 4" Enter
+check ":tick 4: the time moves on" wait_for " t $(awk -v t="$t1" 'BEGIN { printf "%.1f", t + 0.4 }') of" 5
+sleep 0.3
+check "tick at t $(shown_t): the changed values arrived (the CSV's)" values_match
+panee >"$T_TMP/p2"
+pane >"$T_TMP/t2"
+# changed cells between the two frames: the check above saw them drawn
+check "the two ticks differ in some value cell" bash -c "! diff -q <(grep -E '^ +[0-9]+ ' '$T_TMP/t1') <(grep -E '^ +[0-9]+ ' '$T_TMP/t2') >/dev/null"
+
+# the pane built frame by frame equals the pane repainted whole (colours and attributes too):
+# text written to the terminal behind pmutop's back, then Ctrl-L must paint over all of it
+tty=$("${TM[@]}" display-message -p -t 0 '#{pane_tty}')
+printf '\033[9;3HSTRAY-TEXT-STRAY' >"$tty"
+printf '\033[2;3HSTRAY-TEXT-STRAY' >"$tty"
+check "stray text on the terminal" wait_for 'STRAY-TEXT' 5
+keys C-l
+check "Ctrl-L: the stray text is painted over" wait_gone 'STRAY-TEXT' 5
+sleep 0.3
+panee >"$T_TMP/p3"
+check "Ctrl-L repaint: the same pane as the frames sent piecemeal" cmp -s "$T_TMP/p2" "$T_TMP/p3"
+cmp -s "$T_TMP/p2" "$T_TMP/p3" || diff "$T_TMP/p2" "$T_TMP/p3" | cat -v | head -10
+
+# a resize repaints everything: smaller, then back
+"${TM[@]}" resize-window -x 120 -y 30
+# the banner sits at the right edge: at 120 columns only a repaint puts it there
+check "resize to 120x30: the header is drawn at the new width" wait_for 'REPLAY .*rec\.jsonl$' 5
+sleep 0.3
+check "resize to 120x30: no line is wider than 120" bash -c "[ \$(\"\${@}\" capture-pane -p -t 0 | awk '{ if (length(\$0) > m) m = length(\$0) } END { print m + 0 }') -le 120 ]" _ "${TM[@]}"
+check "resize to 120x30: values still the CSV's" values_match
+"${TM[@]}" resize-window -x 200 -y 60
+check "resize back to 200x60: the header is drawn at 200 columns" \
+	wait_for "^pmutop .{150,}REPLAY .*rec\\.jsonl\$" 5
+sleep 0.3
+panee >"$T_TMP/p4"
+check "resize back to 200x60: the same pane as before" cmp -s "$T_TMP/p2" "$T_TMP/p4"
+cmp -s "$T_TMP/p2" "$T_TMP/p4" || diff "$T_TMP/p2" "$T_TMP/p4" | cat -v | head -10
+
+keys q
+quit_check "quit"
+t_done

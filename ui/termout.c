@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* termout.c: the screen's output: the canvas's changed cells as terminfo sequences, one write. */
+#include "termout.h"
+#include "theme.h"
+#include <curses.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <unistd.h>
+
+/* Curses sends a cursor move as a write of its own (ncurses 6.4 flushes after each one: some
+ * 15 writes a refresh for a table of 2 CPUs). This module keeps what the terminal shows (one
+ * canvas), compares row by row and sends the changed cells, the moves between them and their
+ * attributes in one buffer and one write. Curses keeps the terminal's modes and the keyboard. */
+#define TERMOUT_CACHED 256 /* cursor moves kept ready-made, by distance */
+
+struct termout {
+	struct canvas_cell *shown; /* what the terminal shows: h rows of w cells */
+	unsigned char *blank;	   /* per row: the terminal's row is known to be blank cells */
+	int w, h;
+	bool full; /* the terminal's contents are unknown */
+	char *buf; /* this frame's bytes */
+	size_t len, cap;
+	bool oom;
+	int cy, cx; /* the terminal's cursor (-1: not known) */
+	bool style_known;
+	struct termout_style style;	/* the terminal's current attributes and colours */
+	bool ax;			/* SGR 39/49 give the default colours (terminfo AX) */
+	char moves[TERMOUT_CACHED][12]; /* parm_right_cursor per count, made on first use */
+};
+
+/* The module writing through tputs (which takes a function without a context). */
+static struct termout *emitting;
+
+static void put(struct termout *t, const char *s, size_t n)
+{
+	if (t->len + n > t->cap) {
+		size_t cap = t->cap ? t->cap : 4096;
+		while (cap < t->len + n)
+			cap *= 2;
+		char *nb = realloc(t->buf, cap);
+		if (!nb) {
+			t->oom = true;
+			return;
+		}
+		t->buf = nb;
+		t->cap = cap;
+	}
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+}
+
+static int put_char(int ch)
+{
+	char c = (char)ch;
+	put(emitting, &c, 1);
+	return ch;
+}
+
+static bool have(const char *cap) { return cap && cap != (const char *)-1; }
+
+/* A terminfo string (padding removed by tputs). */
+static void put_cap(struct termout *t, const char *cap)
+{
+	if (!have(cap))
+		return;
+	emitting = t;
+	tputs(cap, 1, put_char);
+}
+
+/* A terminfo string with one number (a cursor move right), made once per number. */
+static const char *param_cap(struct termout *t, const char *cap, int n)
+{
+	if (n < 0 || n >= TERMOUT_CACHED)
+		return tiparm(cap, n);
+	if (!t->moves[n][0]) {
+		const char *s = tiparm(cap, n);
+		if (!s || strlen(s) >= sizeof(t->moves[n]))
+			return s;
+		strcpy(t->moves[n], s);
+	}
+	return t->moves[n];
+}
+
+static void move_to(struct termout *t, int y, int x)
+{
+	if (t->cy == y && t->cx == x)
+		return;
+	if (t->cy == y && t->cx >= 0 && x > t->cx && have(parm_right_cursor))
+		put_cap(t, param_cap(t, parm_right_cursor, x - t->cx)); /* "\e[5C" */
+	else if (have(cursor_address))
+		put_cap(t, tiparm(cursor_address, y, x));
+	t->cy = y;
+	t->cx = x;
+}
+
+static void set_colour(struct termout *t, const char *a, const char *plain, int c)
+{
+	put_cap(t, tiparm(have(a) ? a : plain, c));
+}
+
+/* The terminal's own colour for the foreground (@bg false) or the background. */
+static void default_colour(struct termout *t, bool bg)
+{
+	if (t->ax) { /* the AX extension: SGR 39 and 49 */
+		put(t, bg ? "\033[49m" : "\033[39m", 5);
+		return;
+	}
+	put_cap(t, orig_pair); /* both: the other one is set again below */
+	if (bg)
+		t->style.fg = -1;
+	else
+		t->style.bg = -1;
+}
+
+/* Changes the terminal's attributes and colours to @s: sgr0 only when an attribute is to go,
+ * then the attributes and colours that differ. */
+static void set_style(struct termout *t, const struct termout_style *s)
+{
+	if (t->style_known && t->style.fg == s->fg && t->style.bg == s->bg &&
+	    t->style.attr == s->attr)
+		return;
+	if (!t->style_known || (t->style.attr & ~s->attr)) {
+		bool coloured = !t->style_known || t->style.fg >= 0 || t->style.bg >= 0;
+		put_cap(t, exit_attribute_mode);
+		/* sgr0 may leave colours set: back to the terminal's own pair */
+		if (coloured && (s->fg < 0 || s->bg < 0))
+			put_cap(t, orig_pair);
+		t->style = (struct termout_style){-1, -1, 0};
+		t->style_known = true;
+	}
+	unsigned on = s->attr & ~t->style.attr;
+	if (on & THEME_BOLD)
+		put_cap(t, enter_bold_mode);
+	if (on & THEME_DIM)
+		put_cap(t, enter_dim_mode);
+	if (on & THEME_REVERSE)
+		put_cap(t, enter_reverse_mode);
+	if (on & THEME_UNDERLINE)
+		put_cap(t, enter_underline_mode);
+	if (on & THEME_ITALIC)
+		put_cap(t, enter_italics_mode);
+	if (s->fg != t->style.fg && s->fg < 0)
+		default_colour(t, false);
+	if (s->bg != t->style.bg && s->bg < 0)
+		default_colour(t, true);
+	if (s->fg != t->style.fg && s->fg >= 0 && (have(set_a_foreground) || have(set_foreground)))
+		set_colour(t, set_a_foreground, set_foreground, s->fg);
+	if (s->bg != t->style.bg && s->bg >= 0 && (have(set_a_background) || have(set_background)))
+		set_colour(t, set_a_background, set_background, s->bg);
+	t->style = *s;
+}
+
+struct termout *termout_new(void)
+{
+	struct termout *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->full = true;
+	int ax = tigetflag("AX");
+	t->ax = ax > 0;
+	return t;
+}
+
+void termout_free(struct termout *t)
+{
+	if (!t)
+		return;
+	free(t->shown);
+	free(t->blank);
+	free(t->buf);
+	free(t);
+}
+
+void termout_invalidate(struct termout *t) { t->full = true; }
+
+static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+static struct termout_style style_of(const struct canvas_cell *cell,
+				     const struct termout_style *styles, int nstyles)
+{
+	struct termout_style s = styles[cell->role < nstyles ? cell->role : 0];
+	s.attr |= cell->attr;
+	return s;
+}
+
+static bool same_style(const struct termout_style *a, const struct termout_style *b)
+{
+	return a->fg == b->fg && a->bg == b->bg && a->attr == b->attr;
+}
+
+/* unchanged cells sent again rather than moved over (a move is 4-8 bytes) */
+#define TERMOUT_GAP 4
+
+/* True when a changed cell follows @x within TERMOUT_GAP cells of one column each that are
+ * in the terminal's current style: sending them again is shorter than a cursor move. */
+static bool short_gap(const struct termout *t, const struct canvas_cell *row,
+		      const struct canvas_cell *shown, int x, int w,
+		      const struct termout_style *styles, int nstyles)
+{
+	for (int i = x; i < w && i <= x + TERMOUT_GAP; i++) {
+		if (!same_cell(&row[i], &shown[i]))
+			return i > x;
+		struct termout_style s = style_of(&row[i], styles, nstyles);
+		if (row[i].width != 1 || !same_style(&s, &t->style))
+			return false;
+	}
+	return false;
+}
+
+/* Appends the cells of row @y that differ from what the terminal shows (all of them when
+ * @all), and records them as shown. */
+static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
+		     const struct termout_style *styles, int nstyles)
+{
+	const struct canvas_cell *row = c->cells + (size_t)y * c->w;
+	struct canvas_cell *shown = t->shown + (size_t)y * c->w;
+	for (int x = 0; x < c->w; x++) {
+		const struct canvas_cell *cell = &row[x];
+		if (cell->width == 0)
+			continue; /* the right half of a wide character: sent with its left half */
+		bool wide = cell->width == 2 && x + 1 < c->w;
+		if (!all && same_cell(cell, &shown[x]) &&
+		    (!wide || same_cell(&row[x + 1], &shown[x + 1])) &&
+		    !(t->cy == y && t->cx == x &&
+		      short_gap(t, row, shown, x, c->w, styles, nstyles)))
+			continue;
+		/* the bottom-right cell cannot be written without scrolling on some terminals */
+		if (y == c->h - 1 && x + cell->width >= c->w) {
+			shown[x] = *cell;
+			continue;
+		}
+		move_to(t, y, x);
+		struct termout_style s = style_of(cell, styles, nstyles);
+		set_style(t, &s);
+		if (cell->ch[0])
+			put(t, cell->ch, strnlen(cell->ch, CANVAS_CELL_BYTES));
+		else
+			put(t, " ", 1);
+		shown[x] = *cell;
+		if (wide)
+			shown[x + 1] = row[x + 1];
+		t->cx = x + (wide ? 2 : 1);
+		if (t->cx >= c->w)
+			t->cx = -1; /* at the margin: where the next character goes depends on the
+				       terminal */
+	}
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+				if (poll(&pfd, 1, 1000) > 0)
+					continue;
+			}
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+long termout_frame(struct termout *t, const struct canvas *c, const struct termout_style *styles,
+		   int nstyles, int cur_y, int cur_x, int fd)
+{
+	if (c->w != t->w || c->h != t->h || !t->shown) {
+		free(t->shown);
+		free(t->blank);
+		t->shown = calloc((size_t)c->w * c->h + 1, sizeof(*t->shown));
+		t->blank = calloc((size_t)c->h + 1, 1);
+		bool ok = t->shown && t->blank;
+		t->w = ok ? c->w : 0;
+		t->h = ok ? c->h : 0;
+		t->full = true;
+		if (!ok) {
+			free(t->shown), free(t->blank);
+			t->shown = NULL, t->blank = NULL;
+			return -1;
+		}
+	}
+	t->len = 0;
+	t->oom = false;
+	bool all = t->full;
+	if (all) {
+		t->style_known = false;
+		struct termout_style plain = {-1, -1, 0};
+		set_style(t, &plain);
+		put_cap(t, clear_screen);
+		t->cy = t->cx = -1;
+	}
+	size_t rowbytes = (size_t)c->w * sizeof(*c->cells);
+	for (int y = 0; y < c->h; y++) {
+		/* a row the canvas left blank this frame, already blank on the terminal: nothing to
+		 * compare (most rows of a screen with a few CPUs) */
+		bool blank = !c->used[y];
+		if (!all && blank && t->blank[y])
+			continue;
+		t->blank[y] = blank;
+		if (!all &&
+		    memcmp(c->cells + (size_t)y * c->w, t->shown + (size_t)y * c->w, rowbytes) == 0)
+			continue;
+		send_row(t, c, y, all, styles, nstyles);
+	}
+	if (cur_y >= 0)
+		move_to(t, cur_y, cur_x);
+	if (t->oom) { /* what was sent is not known: the next frame in full */
+		t->full = true;
+		return -1;
+	}
+	t->full = false;
+	if (t->len == 0)
+		return 0;
+	if (write_all(fd, t->buf, t->len) < 0) {
+		t->full = true;
+		return -1;
+	}
+	return (long)t->len;
+}
