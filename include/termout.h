@@ -14,6 +14,9 @@ struct termout_style {
 
 struct termout;
 
+/* Whether the current terminal (set up by curses) can address its cursor: frames are sent as
+ * cursor moves, so a terminal without them (TERM=dumb, a printing terminal) cannot show one. */
+bool termout_usable(void);
 struct termout *termout_new(void);
 void termout_free(struct termout *t);
 /* The terminal's contents are unknown (a resize, a redraw, a resumed job): the next frame

@@ -97,4 +97,11 @@ cmp -s "$T_TMP/p2" "$T_TMP/p4" || diff "$T_TMP/p2" "$T_TMP/p4" | cat -v | head -
 
 keys q
 quit_check "quit"
+
+# a terminal that cannot move its cursor (TERM=dumb) is refused before anything is sent: its
+# frames' cells would show run together (script(1) gives the run a terminal)
+TERM=dumb timeout 10 script -qec "$BIN --no-rc --backend sim -i 100" "$T_TMP/dumb.typescript" \
+	>/dev/null 2>&1 </dev/null
+check "TERM=dumb: exit 2, says why and how, sends no escape sequence" bash -c \
+	"grep -q 'COMMAND_EXIT_CODE=\"2\"' '$T_TMP/dumb.typescript' && grep -q 'cannot move its cursor; use -b' '$T_TMP/dumb.typescript' && ! grep -q \$'\\e' '$T_TMP/dumb.typescript'"
 t_done

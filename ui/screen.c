@@ -7,6 +7,7 @@
 #include "frame.h"
 #include "keys.h"
 #include "run.h"
+#include "termout.h"
 #include "textutil.h"
 #include "theme.h"
 #include "ui.h"
@@ -241,6 +242,12 @@ static int start_curses(void)
 	if (!s)
 		return -1;
 	set_term(s);
+	/* refused before anything is sent: its cells would show run together */
+	if (!termout_usable()) {
+		endwin();
+		delscreen(s);
+		return -2;
+	}
 	cbreak();
 	noecho();
 	nonl();
@@ -320,7 +327,16 @@ int ui_run(struct app_ctx *app)
 		text_fprintf(stderr, "pmutop: %s\n", err);
 		return 2;
 	}
-	if (start_curses() < 0) {
+	int started = start_curses();
+	if (started == -2) {
+		text_fprintf(stderr,
+			     "pmutop: the terminal \"%s\" cannot move its cursor; use -b for batch "
+			     "output, or a TERM that can (xterm, vt100, linux)\n",
+			     term);
+		ui_state_free(app);
+		return 2;
+	}
+	if (started < 0) {
 		text_fprintf(stderr, "pmutop: cannot initialise the terminal \"%s\"\n", term);
 		ui_state_free(app);
 		return 1;

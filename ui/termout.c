@@ -62,6 +62,8 @@ static int put_char(int ch)
 
 static bool have(const char *cap) { return cap && cap != (const char *)-1; }
 
+bool termout_usable(void) { return have(cursor_address); }
+
 /* A terminfo string (padding removed by tputs). */
 static void put_cap(struct termout *t, const char *cap)
 {
