@@ -104,4 +104,13 @@ TERM=dumb timeout 10 script -qec "$BIN --no-rc --backend sim -i 100" "$T_TMP/dum
 	>/dev/null 2>&1 </dev/null
 check "TERM=dumb: exit 2, says why and how, sends no escape sequence" bash -c \
 	"grep -q 'COMMAND_EXIT_CODE=\"2\"' '$T_TMP/dumb.typescript' && grep -q 'cannot move its cursor; use -b' '$T_TMP/dumb.typescript' && ! grep -q \$'\\e' '$T_TMP/dumb.typescript'"
+
+# the bars are UTF-8 glyphs: in a C locale the screen sends their ASCII forms, in a UTF-8 one the
+# glyphs (the same run: the zen4 sim's top-down stacked bars)
+for loc in C C.UTF-8; do
+	sleep 3 | LC_ALL=$loc TERM=xterm timeout 10 script -qec "stty cols 200 rows 50; $BIN --no-rc --backend sim --sim-family zen4 --sim-cpus 2 -m topdown -i 100 -n 8" \
+		"$T_TMP/loc-$loc.typescript" >/dev/null 2>&1
+done
+check "LC_ALL=C: no byte over 0x7f reaches the terminal, C.UTF-8: the bars' glyphs do" bash -c \
+	"grep -q 'COMMAND_EXIT_CODE=\"0\"' '$T_TMP/loc-C.typescript' && ! LC_ALL=C grep -q -P '[\x80-\xff]' '$T_TMP/loc-C.typescript' && LC_ALL=C grep -q -P '[\x80-\xff]' '$T_TMP/loc-C.UTF-8.typescript'"
 t_done

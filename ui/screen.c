@@ -15,6 +15,7 @@
 #include "views.h"
 #include <curses.h>
 #include <errno.h>
+#include <langinfo.h>
 #include <locale.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -341,6 +342,10 @@ int ui_run(struct app_ctx *app)
 		ui_state_free(app);
 		return 1;
 	}
+	/* bars and marks are UTF-8 glyphs: a terminal in another character set (LANG=C on a
+	 * serial console) gets their ASCII forms unless the rc file says otherwise */
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		u->ascii = true;
 	int colors = has_colors() ? COLORS : 0;
 	ui_state_set_depth(app, colors);
 	build_styles(u);
