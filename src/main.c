@@ -27,8 +27,10 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* Batch mode: prints each frame; the log goes to stderr. */
@@ -147,6 +149,33 @@ static int start_metrics(struct app_ctx *app, char *err, size_t errlen)
 	if (!(output_format_reads(app->opt.format) & OUTPUT_READS_COUNTERS) && !app->opt.listen)
 		return 0;
 	return om_start(app, app->opt.listen, err, errlen);
+}
+
+/* Gives the stack pages that start-up touched below this frame back to the kernel (about 60 KiB
+ * on the screen: the platform and topology readers' path and file buffers, four frames deep).
+ * Below the stack pointer they hold nothing; the loop's calls fault in zero pages as far down as
+ * they reach. The [stack] mapping's lower end comes from /proc/self/maps; if it cannot be read,
+ * nothing is given back. */
+static void release_stack_below(void)
+{
+	const uintptr_t page = 4096; /* the smallest page: madvise rounds nothing it is given */
+	uintptr_t lo = 0, hi = 0, here = (uintptr_t)__builtin_frame_address(0);
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+		if (strstr(line, "[stack]") && sscanf(line, "%lx-%lx", &a, &b) == 2) {
+			lo = a, hi = b;
+			break;
+		}
+	}
+	fclose(f);
+	/* two pages of margin below this frame: the calls above ran there and madvise runs there */
+	uintptr_t top = (here & ~(page - 1)) - 2 * page;
+	if (lo && here > lo && here < hi && top > lo)
+		madvise((void *)lo, top - lo, MADV_DONTNEED);
 }
 
 int main(int argc, char **argv)
@@ -292,6 +321,7 @@ int main(int argc, char **argv)
 		app_free(&app);
 		return 2;
 	}
+	release_stack_below();
 	if (app.opt.batch) {
 #ifndef PMUTOP_NO_UI
 		ui_add_commands(); /* -c can then say a command is the screen's */
