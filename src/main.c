@@ -158,7 +158,8 @@ static int start_metrics(struct app_ctx *app, char *err, size_t errlen)
  * nothing is given back. */
 static void release_stack_below(void)
 {
-	const uintptr_t page = 4096; /* the smallest page: madvise rounds nothing it is given */
+	long ps = sysconf(_SC_PAGESIZE); /* madvise rounds the length up to whole pages */
+	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
 	uintptr_t lo = 0, hi = 0, here = (uintptr_t)__builtin_frame_address(0);
 	char line[512];
 	FILE *f = fopen("/proc/self/maps", "re");
