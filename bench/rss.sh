@@ -5,7 +5,10 @@
 # (VmRSS, RssAnon and RssFile from /proc/PID/status, KiB); ROUNDS rounds, the median printed,
 # then pmutop's largest mappings (/proc/PID/smaps) from the last round.
 # usage: bench/rss.sh [SECONDS [ROUNDS [PMUTOP_ARGS...]]]   defaults: 5 s, 3, "-i 1000"
-# A peer that is not installed is left out (htop: apt-get install htop).
+#   PMUTOP_BINS="before=PATH after=PATH" several binaries in the same rounds (each name a row)
+# A peer that is not installed is left out (htop: apt-get install htop). Each binary is read
+# once before every round: the kernel maps pages around a fault only where the file is in the
+# page cache, so a binary read less recently would show less resident code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh # (the working directory is the repository)
@@ -14,13 +17,20 @@ rounds=${2:-3}
 shift $(($# > 2 ? 2 : $#))
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(-i 1000)
-bin=$(bench_bin)
+bins=${PMUTOP_BINS:-"pmutop=$(bench_bin)"}
 sock=pmutop-rss-$$
 names=()
 cleanup() { for n in "${names[@]}"; do tmux -L "$sock-$n" kill-server 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-declare -A cmd=([pmutop]="$bin --no-rc ${args[*]}")
+declare -A cmd=() path=()
+pmutops=()
+for nb in $bins; do
+  n=${nb%%=*} b=$(realpath "${nb#*=}")
+  pmutops+=("$n")
+  path[$n]=$b
+  cmd[$n]="$b --no-rc ${args[*]}"
+done
 command -v htop >/dev/null && cmd[htop]="$(command -v htop) -d 10"
 command -v top >/dev/null && cmd[top]="$(command -v top) -d 1"
 
@@ -30,7 +40,8 @@ out=$(mktemp)
 for ((r = 1; r <= rounds; r++)); do
   names=()
   declare -A pid=()
-  for n in pmutop htop top; do
+  for n in "${pmutops[@]}"; do cat "${path[$n]}" >/dev/null; done
+  for n in "${pmutops[@]}" htop top; do
     [ -n "${cmd[$n]:-}" ] || continue
     names+=("$n")
     HOME=$(mktemp -d) TERM=xterm-256color tmux -L "$sock-$n" -f /dev/null new-session -d -x 200 -y 60 \
@@ -42,13 +53,19 @@ for ((r = 1; r <= rounds; r++)); do
     echo "$n $(status_kib "${pid[$n]}" VmRSS) $(status_kib "${pid[$n]}" RssAnon) $(status_kib "${pid[$n]}" RssFile)" >>"$out"
   done
   if [ "$r" = "$rounds" ]; then
-    maps=$(awk '/^[0-9a-f]+-/ { name = $6 ? $6 : "[anon]" } /^Rss:/ { rss[name] += $2 }
-      END { for (n in rss) if (rss[n] >= 64) printf "  %6d KiB  %s\n", rss[n], n }' \
-      /proc/"${pid[pmutop]}"/smaps | sort -rn)
+    maps=$(for n in "${pmutops[@]}"; do
+      echo "$n:"
+      awk '/^[0-9a-f]+-/ { name = $6 ? $6 : "[anon]" } /^Rss:/ { rss[name] += $2 }
+        END { for (n in rss) if (rss[n] >= 64) printf "  %6d KiB  %s\n", rss[n], n }' \
+        /proc/"${pid[$n]}"/smaps | sort -rn
+    done)
   fi
   cleanup
 done
-echo "pmutop $("$bin" --version | head -1 | cut -d' ' -f2); $(nproc) CPUs; 200x60; ${secs} s; $rounds rounds; pmutop ${args[*]}"
+for n in "${pmutops[@]}"; do
+  echo "$n: pmutop $("${path[$n]}" --version | head -1 | cut -d' ' -f2) (${path[$n]})"
+done
+echo "$(nproc) CPUs; 200x60; ${secs} s; $rounds rounds; pmutop ${args[*]}; $(date -u '+%Y-%m-%d %H:%M UTC')"
 sort -k1,1 -k2,2n "$out" | awk '
   function flush() { if (!name) return
     m = int((n + 1) / 2)
@@ -57,6 +74,6 @@ sort -k1,1 -k2,2n "$out" | awk '
   $1 != name { flush(); name = $1 }
   { n++; v[n] = $2; a[n] = $3; f[n] = $4 }
   END { flush() }'
-echo "pmutop's mappings of 64 KiB or more (last round):"
+echo "the mappings of 64 KiB or more (last round):"
 echo "$maps"
 rm -f "$out"
