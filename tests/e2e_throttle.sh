@@ -9,22 +9,9 @@
 # (throttled_ms, throttles), CSV (throttled_ms lines), the status line and flight marks.
 # The sysctl is global: the test runs alone (RUN_SERIAL) and restores it on every exit.
 source "$(dirname "$0")/lib.sh"
-command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 T=$T_TMP
-RATE=/proc/sys/kernel/perf_event_max_sample_rate
-if [ "$(id -u)" != 0 ] || ! [ -w "$RATE" ]; then
-	echo "SKIP: lowering $RATE needs root (the synthetic records are tested in test_perfring)"
-	exit 77
-fi
-DEF="define eq c=perf::CPU-CLOCK,t=perf::TASK-CLOCK clk=c/interval_ns"
-timeout 10 "$BIN" --no-rc -b -n 1 -i 100 -m sw -c "$DEF" -f json >"$T/probe.json" 2>"$T/probe.err" </dev/null
-if ! jq -e '.cpus[0].events.c.state == "ok"' "$T/probe.json" >/dev/null 2>&1; then
-	echo "SKIP: per-CPU software counters do not open here: $(head -c 200 "$T/probe.err")"
-	exit 77
-fi
-NCPU=$(jq '.cpus | length' "$T/probe.json")
+throttle_setup "the synthetic records are tested in test_perfring"
 
-lower_sample_rate 500 || { echo "SKIP: $RATE cannot be written"; exit 77; }
 # Every CPU is kept busy, so its scheduler tick runs and unthrottles the group within a tick:
 # on an idle CPU the tick stops (NOHZ) and an episode lasted up to 320 ms, 97 % of a window,
 # with so few samples that windows waited for them (228-320 ms for 200; README says so).

@@ -116,3 +116,24 @@ restore_sample_rate() {
 	T_RATE_OLD=
 	flock -u 9 2>/dev/null || true
 }
+# throttle_setup WHY: the start of the tests that make the kernel throttle sampling for real
+# (kernel.perf_event_max_sample_rate lowered to 500/s for the test). Without jq, root or per-CPU
+# software counters the test is skipped, saying WHY (what covers it then). Sets DEF (cpu-clock
+# c, task-clock t, clk = c per interval), NCPU and RATE.
+throttle_setup() {
+	command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+	RATE=$T_RATE_FILE
+	if [ "$(id -u)" != 0 ] || ! [ -w "$RATE" ]; then
+		echo "SKIP: lowering $RATE needs root ($1)"
+		exit 77
+	fi
+	DEF="define eq c=perf::CPU-CLOCK,t=perf::TASK-CLOCK clk=c/interval_ns"
+	timeout 10 "$BIN" --no-rc -b -n 1 -i 100 -m sw -c "$DEF" -f json >"$T_TMP/probe.json" \
+		2>"$T_TMP/probe.err" </dev/null
+	if ! jq -e '.cpus[0].events.c.state == "ok"' "$T_TMP/probe.json" >/dev/null 2>&1; then
+		echo "SKIP: per-CPU software counters do not open here: $(head -c 200 "$T_TMP/probe.err")"
+		exit 77
+	fi
+	NCPU=$(jq '.cpus | length' "$T_TMP/probe.json")
+	lower_sample_rate 500 || { echo "SKIP: $RATE cannot be written"; exit 77; }
+}
