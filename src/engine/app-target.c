@@ -142,7 +142,8 @@ int app_target_from_recording(struct app_ctx *app)
 			rk->id = key;
 			rk->tuple[0] = key;
 			rk->ncpus = key_cpus;
-			snprintf(rk->label, sizeof(rk->label), "%s", label);
+			snprintf(rk->label, sizeof(rk->label), "%.*s", (int)sizeof(rk->label) - 1,
+				 label);
 		}
 		t->row_key[r] = key;
 		if (t->row_ncpus)

@@ -1091,6 +1091,10 @@ static const char *pmuevents_why(const struct pmuev_lib *lib, const char *name, 
 const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r, const char *name,
 				  char *err, size_t errlen)
 {
+	if (!name) {
+		snprintf(err, errlen, "no mode name");
+		return NULL;
+	}
 	if (strncmp(name, "perf:", 5) == 0)
 		name += 5;
 	char c[80], full[80];
