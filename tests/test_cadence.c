@@ -112,7 +112,8 @@ static void check_self(void)
 }
 
 /* The kernel's own record of this process's policy: field 41 of /proc/self/stat. */
-static int proc_policy(void)
+/* Field @want (1-based, as proc(5) numbers them) of /proc/self/stat, or -1. */
+static long proc_stat_field(int want)
 {
 	char buf[1024];
 	FILE *f = fopen("/proc/self/stat", "r");
@@ -122,12 +123,15 @@ static int proc_policy(void)
 	fclose(f);
 	buf[n] = 0;
 	char *p = strrchr(buf, ')'); /* the name may hold spaces */
-	int field = 2, policy = -1;
+	int field = 2;
+	long value = -1;
 	for (char *tok = p ? strtok(p + 1, " ") : NULL; tok; tok = strtok(NULL, " "))
-		if (++field == 41)
-			policy = atoi(tok);
-	return policy;
+		if (++field == want)
+			value = atol(tok);
+	return value;
 }
+
+static int proc_policy(void) { return (int)proc_stat_field(41); }
 
 /* The --realtime suggestion: p99 over the window above 1 ms, and only for an ordinary process. */
 static void check_late(void)
@@ -165,6 +169,14 @@ static void check_late(void)
 	 */
 	int pol = proc_policy();
 	CHECK(pol >= 0, "policy in /proc/self/stat");
+	/* an ordinary task's priority (field 18) is 20 + nice, never 0 but at nice -20; an emulator
+	 * (qemu-user runs the armhf tests) writes its own /proc/self/stat with 0 in most fields */
+	if (pol == 0 && proc_stat_field(18) == 0) {
+		printf(
+		    "note: /proc/self/stat is not the kernel's here (priority 0 under SCHED_OTHER: "
+		    "an emulator's): the policy checks against it are left out\n");
+		return;
+	}
 	CHECK(cadence_realtime() == (pol == 1 || pol == 2 || pol == 6), "policy %d", pol);
 	struct sched_param sp = {.sched_priority = 1}, zero = {.sched_priority = 0};
 	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0) {
