@@ -12,8 +12,9 @@
 
 /*
  * Feed one call per wake-up. Lateness = wake - deadline (ns). With cadence_tick() the deadline is
- * the absolute schedule t0 + k * period, where k counts every expiration (a periodic timerfd
- * read returns how many expirations passed; all but one are missed ticks). With
+ * the absolute schedule t0 + k * period, where k counts every expiration (the loop's periodic
+ * timer reports how many expirations passed, 1 + its overrun count; all but one are missed
+ * ticks). With
  * cadence_tick_at() the caller names its own deadline (a relative sleep loop), and drift shows
  * what that costs: drift = last wake - (t0 + k * period), which stays bounded for absolute
  * deadlines and grows for relative ones. Pure accumulation; the caller supplies every time.
@@ -49,8 +50,8 @@ struct cadence_report {
 };
 
 void cadence_init(struct cadence *c, int64_t t0_ns, int64_t period_ns);
-/* One wake-up at @wake_ns on the absolute schedule; @expirations as read from the timerfd
- * (0 is taken as 1). */
+/* One wake-up at @wake_ns on the absolute schedule; @expirations as the loop's timer reports
+ * them (1 + overruns; 0 is taken as 1). */
 void cadence_tick(struct cadence *c, int64_t wake_ns, uint64_t expirations);
 /* One wake-up for a caller-chosen @deadline_ns. */
 void cadence_tick_at(struct cadence *c, int64_t wake_ns, int64_t deadline_ns, uint64_t expirations);

@@ -34,7 +34,7 @@ static void check_absolute(void)
 	CHECK_INT(r.max_all_ns, 100 * US);
 	CHECK_INT(r.drift_ns, 100 * US); /* absolute deadlines: drift is just the last lateness */
 	CHECK_INT(r.long_intervals, 0);
-	/* A stall: the timerfd reports 4 expirations, 3 ticks were missed. */
+	/* A stall: the timer reports 4 expirations (3 overruns), 3 ticks were missed. */
 	cadence_tick(&c, 5 * MS + 104 * 10 * MS + 20 * US, 4);
 	cadence_report(&c, &r);
 	CHECK_INT(r.missed, 3);
