@@ -15,12 +15,7 @@ N=8
 RUN=(--no-rc -b -i 200 --sample 1 --flight 0 -m sw -c "$DEF")
 
 # every CPU busy: its scheduler tick runs, so each episode ends within a tick (e2e_throttle)
-BUSY=()
-for _ in $(seq "$NCPU"); do
-	timeout 30 sh -c 'while :; do :; done' &
-	BUSY+=($!)
-done
-T_CLEANUPS+=("kill ${BUSY[*]} 2>/dev/null")
+busy_cpus 30 "$NCPU"
 # the live run also keeps a flight recorder, which a rule firing on every sample dumps
 "$BIN" "${RUN[@]}" -n $N --sample-path ring -f json -r "$T/rec.jsonl" --flight 2 --flight-out "$T/fl" \
 	--alert "clk > 0.1" >"$T/live.json" 2>"$T/live.err" </dev/null &

@@ -106,15 +106,8 @@ T_CLEANUPS+=("kill -CONT $LPID 2>/dev/null; kill $LPID 2>/dev/null")
 # (NOHZ), the kernel counts the sampling timer's interrupts as one tick's and throttles the group
 # (PERF_RECORD_THROTTLE): its counters stop for 50 to 500 ms and it writes neither samples nor
 # lost records (seen in 5 of 30 runs on an idle 2-CPU VM, kernel 6.18; never with a load).
-busy_cpus() { # SECONDS: a busy loop per CPU (their PIDs in BUSY), killed at the latest on exit
-	BUSY=()
-	for _ in $(jq '.cpus | length' "$T/probe.json" | xargs seq); do
-		timeout "$1" sh -c 'while :; do :; done' &
-		BUSY+=($!)
-	done
-	T_CLEANUPS+=("kill ${BUSY[*]} 2>/dev/null")
-}
-busy_cpus 3
+NCPU=$(jq '.cpus | length' "$T/probe.json")
+busy_cpus 3 "$NCPU"
 sleep 0.5
 kill -STOP $LPID
 sleep 1
@@ -152,7 +145,7 @@ check "flight recorder: a mark per CPU where the ring lost samples; the recordin
 # for 30 to 370 ms at a time; while every CPU is throttled no sample comes to close a window, so
 # windows lasted up to 410 ms (reported as throttled; README, "The sampling ring").
 for us in 100us 500us; do
-	busy_cpus 8
+	busy_cpus 8 "$NCPU"
 	timeout 30 "$BIN" --no-rc -b -n 3 -i 100 --sample $us --flight 0 -m sw -c "$DEF" -f json >"$T/us.json" 2>"$T/us.err" </dev/null
 	check "--sample $us: the ring, windows of 100 ms (3 %), sample_ms ${us%us}e-3" jqs "$T/us.json" \
 		"all(.[]; .self.path == \"ring\" and .self.sample_ms == ${us%us}e-3 and (.interval_ms / 100 - 1 | fabs) < 0.03)"

@@ -15,12 +15,7 @@ throttle_setup "the synthetic records are tested in test_perfring"
 # Every CPU is kept busy, so its scheduler tick runs and unthrottles the group within a tick:
 # on an idle CPU the tick stops (NOHZ) and an episode lasted up to 320 ms, 97 % of a window,
 # with so few samples that windows waited for them (228-320 ms for 200; README says so).
-BUSY=()
-for _ in $(seq "$NCPU"); do
-	timeout 30 sh -c 'while :; do :; done' &
-	BUSY+=($!)
-done
-T_CLEANUPS+=("kill ${BUSY[*]} 2>/dev/null")
+busy_cpus 30 "$NCPU"
 N=6
 timeout 30 "$BIN" --no-rc -b -n $N -i 200 --sample 1 --sample-path ring --flight 2 --flight-out "$T/fl" \
 	--alert "clk > 0.1" -m sw -c "$DEF" -f json >"$T/thr.json" 2>"$T/thr.err" </dev/null

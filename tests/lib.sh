@@ -137,3 +137,14 @@ throttle_setup() {
 	NCPU=$(jq '.cpus | length' "$T_TMP/probe.json")
 	lower_sample_rate 500 || { echo "SKIP: $RATE cannot be written"; exit 77; }
 }
+# busy_cpus SECONDS N: N busy loops (one per CPU, their PIDs in BUSY) for SECONDS at most, killed
+# at the latest on exit. A busy CPU keeps its scheduler tick, so the kernel ends a throttling
+# episode within a tick (on an idle NOHZ CPU an episode lasts up to hundreds of ms).
+busy_cpus() {
+	BUSY=()
+	for _ in $(seq "$2"); do
+		timeout "$1" sh -c 'while :; do :; done' &
+		BUSY+=($!)
+	done
+	T_CLEANUPS+=("kill ${BUSY[*]} 2>/dev/null")
+}
