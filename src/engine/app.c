@@ -701,13 +701,14 @@ static int intercepted(struct app_ctx *app, const char *what, const char *arg, c
 	return *rc <= 0;
 }
 
-/* A registered mode, or a perf:NAME the perf-events library makes on demand (a metric). */
-static const struct mode *lookup_mode(struct app_ctx *app, const char *name)
+/* A registered mode, or a perf:NAME the perf-events library makes on demand (a metric); when
+ * the library makes none, @err says why. */
+static const struct mode *lookup_mode(struct app_ctx *app, const char *name, char *err,
+				      size_t errlen)
 {
 	const struct mode *m = mode_find(app->modes, name);
-	char why[256];
 	if (!m && app->perfev && strncmp(name, "perf:", 5) == 0)
-		m = pmuevents_mode(app->perfev, app->modes, name, why, sizeof(why));
+		m = pmuevents_mode(app->perfev, app->modes, name, err, errlen);
 	return m;
 }
 
@@ -716,11 +717,9 @@ int app_set_mode(struct app_ctx *app, const char *name, char *err, size_t errlen
 	int rc;
 	if (intercepted(app, "mode", name, err, errlen, &rc))
 		return rc;
-	const struct mode *m = lookup_mode(app, name);
-	if (!m && app->perfev && strncmp(name, "perf:", 5) == 0) {
-		pmuevents_mode(app->perfev, app->modes, name, err, errlen);
-		return -1;
-	}
+	const struct mode *m = lookup_mode(app, name, err, errlen);
+	if (!m && app->perfev && strncmp(name, "perf:", 5) == 0)
+		return -1; /* @err: why the library made no mode of it */
 	if (!m) {
 		/* a mode file of that name (or path) that failed to load: its parse error */
 		for (int i = 0; i < app->modes->nwarnings; i++) {
@@ -1684,7 +1683,7 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 				   : recorded		? playback_default_mode(app)
 							: default_mode(app);
 		if ((app->opt.mode || app->opt.perf_metric) && !recorded &&
-		    !lookup_mode(app, name)) {
+		    !lookup_mode(app, name, err, errlen)) {
 			char why[400];
 			app_set_mode(app, name, why, sizeof(why));
 			snprintf(err, errlen, "%s", why);

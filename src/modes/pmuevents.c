@@ -1091,15 +1091,15 @@ static const char *pmuevents_why(const struct pmuev_lib *lib, const char *name, 
 const struct mode *pmuevents_mode(struct pmuev_lib *lib, struct mode_registry *r, const char *name,
 				  char *err, size_t errlen)
 {
-	if (!name) {
-		snprintf(err, errlen, "no mode name");
-		return NULL;
-	}
 	if (strncmp(name, "perf:", 5) == 0)
 		name += 5;
 	char c[80], full[80];
-	text_escape(name, strlen(name), c, sizeof(c));
-	snprintf(full, sizeof(full), "perf:%s", name);
+	size_t len = strlen(name);
+	text_escape(name, len, c, sizeof(c));
+	size_t keep = len < sizeof(full) - 6 ? len : sizeof(full) - 6; /* as snprintf truncates */
+	memcpy(full, "perf:", 5);
+	memcpy(full + 5, name, keep);
+	full[5 + keep] = '\0';
 	if (!group_name_ok(name)) {
 		snprintf(err, errlen, "perf:%s is not a mode name (%s)", c, MODE_NAME_RULE);
 		return NULL;
