@@ -3,8 +3,11 @@
  * sw mode (per CPU a cpu-clock leader with context-switches, cpu-migrations, page-faults and
  * msr/tsc/ where it opens; PERF_FORMAT_GROUP with enabled and running time and ids), read
  * each tick on a timerfd with one pread of /proc/stat, and nothing else: no arithmetic, no
- * output. bench/floor.sh divides pmutop's CPU time by this program's.
- * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr]    defaults: 1000 ms, 10 ticks */
+ * output. bench/floor.sh divides pmutop's CPU time by this program's. With --write BYTES it also
+ * writes BYTES bytes to stdout each tick in one write() (cursor home, then digits that change
+ * every tick): the least a screen costs that sends that many bytes a frame to its terminal.
+ * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] [--write BYTES]
+ *   defaults: 1000 ms, 10 ticks, no output */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -57,6 +60,7 @@ static int msr_tsc(uint64_t *config)
 int main(int argc, char **argv)
 {
 	long interval_ms = 1000, ticks = 10;
+	long write_bytes = 0; /* per tick, to stdout */
 	int use_msr = 1;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
@@ -65,13 +69,21 @@ int main(int argc, char **argv)
 			ticks = atol(argv[++i]);
 		else if (strcmp(argv[i], "--no-msr") == 0)
 			use_msr = 0;
+		else if (strcmp(argv[i], "--write") == 0 && i + 1 < argc)
+			write_bytes = atol(argv[++i]);
 		else {
-			fprintf(stderr, "usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr]\n");
+			fprintf(stderr, "usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] "
+					"[--write BYTES]\n");
 			return 2;
 		}
 	}
 	if (interval_ms <= 0 || ticks <= 0) {
 		fprintf(stderr, "floor: the interval and the ticks must be positive\n");
+		return 2;
+	}
+	static char out[1 << 16];
+	if (write_bytes < 0 || write_bytes > (long)sizeof(out)) {
+		fprintf(stderr, "floor: --write takes 0 to %zu bytes\n", sizeof(out));
 		return 2;
 	}
 	static const uint64_t sw[] = {PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
@@ -143,6 +155,16 @@ int main(int argc, char **argv)
 				return 1;
 		if (stat >= 0 && pread(stat, statbuf, sizeof(statbuf) - 1, 0) < 0)
 			return 1;
+		if (write_bytes > 0) {
+			/* cursor home, then a digit per byte that differs from the last tick's */
+			long n = 0;
+			if (write_bytes >= 3)
+				memcpy(out, "\033[H", 3), n = 3;
+			for (; n < write_bytes; n++)
+				out[n] = (char)('0' + (t + n) % 10);
+			if (write(STDOUT_FILENO, out, (size_t)n) < 0)
+				return 1;
+		}
 	}
 	fprintf(stderr, "floor: %d CPUs, %d events, %ld ticks of %ld ms\n", nleaders, nevents,
 		ticks, interval_ms);

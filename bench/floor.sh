@@ -7,7 +7,10 @@
 # usage: bench/floor.sh [SECONDS_PER_ROUND [INTERVALS_MS [ROUNDS]]]   defaults: 20, "1000 100 10", 3
 #   PMUTOP_BINS="before=PATH after=PATH"   several binaries in the same rounds
 # CPU time is the on-CPU ns of every thread (/proc/PID/task/*/schedstat), sampled 1 s after
-# the start and 1 s before the end. See bench/README.md for recorded figures.
+# the start and 1 s before the end. With tmux, the screen is also divided by a second floor
+# that runs in its own 200x60 pane and writes as many bytes a tick to it as the first binary's
+# screen does (measured before the rounds from /proc/PID/io): the least a screen that sends
+# those bytes can cost. See bench/README.md for recorded figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh # (the working directory is the repository)
@@ -26,10 +29,37 @@ tmp=$(mktemp -d)
 cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 
+pane_pid() { # the newest tmux pane's process
+  tmux -L "$sock" list-panes -a -F '#{pane_pid}' | tail -1
+}
+
+wchar() { # bytes a process has written
+  sed -n 's/^wchar: //p' /proc/"$1"/io
+}
+
+screen_bytes() { # INTERVAL_MS: bytes a frame the first binary's screen writes (mean, 4+ frames)
+  local ms=$1 w=$((ms * 5 / 1000 > 3 ? ms * 5 / 1000 : 3)) p b1 b2
+  TERM=xterm-256color tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 60 \
+    "exec $(realpath "$first_bin") --no-rc -m sw -i $ms"
+  p=$(pane_pid)
+  sleep 1.5
+  b1=$(wchar "$p")
+  sleep "$w"
+  b2=$(wchar "$p")
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  echo $(((b2 - b1) * ms / (w * 1000)))
+}
+
+declare -A tty_bytes=()
 round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratios
-  local ms=$1 rd=$2 ticks=$(((secs + 2) * 1000 / ms)) names=() pids=()
+  local ms=$1 rd=$2 ticks=$(((secs + 2) * 1000 / ms)) names=() pids=() tp=""
   "$floor" -i "$ms" -n "$ticks" 2>/dev/null &
   local fp=$!
+  if [ -n "${tty_bytes[$ms]:-}" ]; then
+    TERM=xterm-256color tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 60 \
+      "exec $(realpath "$floor") -i $ms -n $ticks --write ${tty_bytes[$ms]} 2>/dev/null"
+    tp=$(pane_pid)
+  fi
   for lb in $bins; do
     local bin
     bin=$(realpath "${lb#*=}")
@@ -37,7 +67,7 @@ round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratio
       if [ "$fr" = screen ]; then
         TERM=xterm-256color tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 60 \
           "exec $bin --no-rc -m sw -i $ms"
-        pids+=("$(tmux -L "$sock" list-panes -a -F '#{pane_pid}' | tail -1)")
+        pids+=("$(pane_pid)")
       else
         "$bin" --no-rc -b -m sw -i "$ms" -n "$ticks" -f "$fr" >/dev/null 2>&1 &
         pids+=($!)
@@ -46,24 +76,39 @@ round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratio
     done
   done
   sleep 1
-  local f1 f2 a1=() a2=()
+  local f1 f2 t1=0 t2=0 a1=() a2=()
   f1=$(cpu_ns $fp)
+  [ -z "$tp" ] || t1=$(cpu_ns "$tp")
   for p in "${pids[@]}"; do a1+=("$(cpu_ns "$p")"); done
   sleep $((secs - 2))
   f2=$(cpu_ns $fp)
+  [ -z "$tp" ] || t2=$(cpu_ns "$tp")
   for p in "${pids[@]}"; do a2+=("$(cpu_ns "$p")"); done
   tmux -L "$sock" kill-server 2>/dev/null || true
   wait 2>/dev/null || true
   local t=$(((secs - 2) * 1000 / ms))
   for i in "${!pids[@]}"; do
     echo "$ms ${names[i]} $((a2[i] - a1[i])) $((f2 - f1)) $t" >>"$tmp/ratios"
+    if [ -n "$tp" ] && [ "${names[i]#* }" = screen ]; then
+      echo "$ms ${names[i]} $((a2[i] - a1[i])) $((t2 - t1)) $t" >>"$tmp/ttyratios"
+    fi
   done
 }
 
 echo "pmutop $("$first_bin" --version | head -1 | cut -d' ' -f2) vs the floor (bench/floor.c); $(nproc) CPUs;" \
   "${secs}s per round, $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ " $fronts " == *" screen "* ]]; then
+  for ms in $intervals; do tty_bytes[$ms]=$(screen_bytes "$ms"); done
+  echo "the screen writes (bytes a frame, first binary):$(for ms in $intervals; do
+    printf ' %s ms %s;' "$ms" "${tty_bytes[$ms]}"
+  done)"
+fi
 for rd in $(seq "$rounds"); do
   for ms in $intervals; do round "$ms" "$rd"; done
 done
 # per interval, binary and front end: us per tick (median) and the ratio's min/median/max
 sort -k1,1n -k2,2 -k3,3 "$tmp/ratios" | ratio_table floor
+if [ -s "$tmp/ttyratios" ]; then
+  echo "the screen against the floor that also writes the screen's bytes to a 200x60 pane:"
+  sort -k1,1n -k2,2 -k3,3 "$tmp/ttyratios" | ratio_table floor+tty
+fi
