@@ -281,4 +281,33 @@ check "Prometheus' cpi values are values pmutop printed ($($CHECK prom "$T_TMP/c
 	$CHECK prom "$T_TMP/cpi.json" "$T_TMP/prom-run.jsonl"
 check "Prometheus has the cycles counters of both CPUs" \
 	bash -c "[ \$($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))[\"data\"][\"result\"]))' '$T_TMP/cycles.json') -eq 2 ]"
+# --- a mode switch on the screen with --listen: the old mode's counters stay, labelled with it -
+# (the page's labels are built once for the frame's mode; another mode's series take the slow path)
+if command -v tmux >/dev/null && command -v curl >/dev/null; then
+	tmux_open 120 30
+	PORT=$(free_port)
+	start "${SIM[@]}" -m cpi -i 100 --listen "127.0.0.1:$PORT"
+	keys ":mode branch" Enter
+	wait_for 'branch' 10
+	for _ in $(seq 50); do
+		sleep 0.1
+		curl -s -m 5 -o "$T_TMP/switch.om" -H 'Accept: application/openmetrics-text; version=1.0.0' \
+			"http://127.0.0.1:$PORT/metrics" && grep -q 'mode="branch"' "$T_TMP/switch.om" && break
+	done
+	curl -s -m 5 -o "$T_TMP/switch.prom" "http://127.0.0.1:$PORT/metrics"
+	keys q
+	quit_check "pmutop with --listen after :mode branch"
+	check "after :mode branch the page parses strictly ($($CHECK parse "$T_TMP/switch.om" 2>&1 | tail -1))" \
+		$CHECK parse "$T_TMP/switch.om"
+	for fl in om prom; do
+		check "$fl page: cpi's cycles counters of both CPUs, labelled mode=\"cpi\"" \
+			[ "$(grep -cE '^pmutop_event_total\{host="[^"]*",mode="cpi",cpu="[01]",event="cycles"\} [0-9]' "$T_TMP/switch.$fl")" -eq 2 ]
+		check "$fl page: branch's counters too, labelled mode=\"branch\"" \
+			grep -qE '^pmutop_event_total\{host="[^"]*",mode="branch",cpu="0",event="[^"]+"\} [0-9]' "$T_TMP/switch.$fl"
+		check "$fl page: the gauges are branch's only" \
+			bash -c "! grep -E '^pmutop_(all_cpus_)?metric_' '$T_TMP/switch.$fl' | grep -qv 'mode=\"branch\"'"
+	done
+else
+	skip "tmux or curl is not installed: the mode switch with --listen is not checked"
+fi
 t_done

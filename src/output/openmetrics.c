@@ -306,48 +306,105 @@ int om_start(struct app_ctx *app, const char *listen, char *err, size_t errlen)
 
 /* --- the exposition ------------------------------------------------------------------------ */
 
-/* A label value: safe on a terminal first (text_escape), then OpenMetrics' escapes. */
-static void put_label(FILE *out, const char *name, const char *value, bool comma)
+/* The exposition is built in this chunk and handed to the stream a chunk at a time: no stdio
+ * call per label, number or line (a 2-CPU frame is about 8 KiB and 150 lines). */
+struct om_out {
+	FILE *f; /* NULL: a text that must fit the chunk (spilled: it did not) */
+	bool spilled;
+	size_t n;
+	char buf[4096];
+};
+
+static void out_flush(struct om_out *o)
 {
-	char safe[256], line[2 * sizeof(safe) + 72];
-	const char *v = value ? value : "";
-	size_t vl = strlen(v), nl = strlen(name), n = 0;
-	if (vl < sizeof(safe) && text_is_safe(v, vl, 0)) /* most are: no escape pass */
-		memcpy(safe, v, vl + 1);
-	else
-		text_escape(v, TEXT_NUL_TERMINATED, safe, sizeof(safe));
-	if (comma)
-		line[n++] = ',';
-	if (nl <= 64) { /* built in one buffer, written once (no printf per label) */
-		memcpy(line + n, name, nl);
-		n += nl;
-	} else {
-		fwrite(line, 1, n, out);
-		fputs(name, out);
-		n = 0;
-	}
-	line[n++] = '=';
-	line[n++] = '"';
-	for (const char *p = safe; *p; p++) {
-		if (*p == '\\' || *p == '"')
-			line[n++] = '\\';
-		line[n++] = *p;
-	}
-	line[n++] = '"';
-	fwrite(line, 1, n, out);
+	if (o->n && o->f)
+		fwrite(o->buf, 1, o->n, o->f);
+	else if (o->n)
+		o->spilled = true;
+	o->n = 0;
 }
 
-static void put_help(FILE *out, const char *s)
+static void out_put(struct om_out *o, const char *s, size_t n)
 {
-	char safe[256], line[2 * sizeof(safe)];
-	text_escape(s, TEXT_NUL_TERMINATED, safe, sizeof(safe));
-	size_t n = 0;
-	for (const char *p = safe; *p; p++) {
-		if (*p == '\\')
-			line[n++] = '\\';
-		line[n++] = *p;
+	if (o->n + n > sizeof(o->buf)) {
+		out_flush(o);
+		if (n > sizeof(o->buf)) {
+			if (o->f)
+				fwrite(s, 1, n, o->f);
+			o->spilled = !o->f;
+			return;
+		}
 	}
-	fwrite(line, 1, n, out);
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+}
+
+static void out_str(struct om_out *o, const char *s) { out_put(o, s, strlen(s)); }
+
+static void out_ch(struct om_out *o, char c)
+{
+	if (o->n == sizeof(o->buf))
+		out_flush(o);
+	o->buf[o->n++] = c;
+}
+
+/* @s (safe on a terminal, as text_escape() makes it) with a backslash before each of @esc. */
+static void out_escaped(struct om_out *o, const char *s, const char *esc)
+{
+	while (*s) {
+		size_t run = strcspn(s, esc);
+		out_put(o, s, run);
+		s += run;
+		if (*s) {
+			out_ch(o, '\\');
+			out_ch(o, *s++);
+		}
+	}
+}
+
+/* @s safe on a terminal: itself when it is (most are: no escape pass), else text_escape() of
+ * it in @buf (@len bytes). */
+static const char *safe_text(const char *s, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+	if (n < len && text_is_safe(s, n, 0))
+		return s;
+	text_escape(s, TEXT_NUL_TERMINATED, buf, len);
+	return buf;
+}
+
+/* A label value: safe on a terminal first (text_escape), then OpenMetrics' escapes. */
+static void put_label(struct om_out *o, const char *name, const char *value, bool comma)
+{
+	char safe[256];
+	if (comma)
+		out_ch(o, ',');
+	out_str(o, name);
+	out_put(o, "=\"", 2);
+	out_escaped(o, safe_text(value ? value : "", safe, sizeof(safe)), "\\\"");
+	out_ch(o, '"');
+}
+
+static void put_help(struct om_out *o, const char *s)
+{
+	char safe[256];
+	out_escaped(o, safe_text(s, safe, sizeof(safe)), "\\");
+}
+
+/* @a @b @c into @out (@len bytes), cut as snprintf cuts; names are built per family and frame,
+ * so without printf. */
+static void concat3(char *out, size_t len, const char *a, const char *b, const char *c)
+{
+	const char *part[] = {a, b, c};
+	size_t n = 0;
+	for (int i = 0; i < 3 && n + 1 < len; i++) {
+		size_t k = strlen(part[i]);
+		if (k > len - 1 - n)
+			k = len - 1 - n;
+		memcpy(out + n, part[i], k);
+		n += k;
+	}
+	out[n] = '\0';
 }
 
 /* Prometheus's naming conventions: base units (seconds, hertz, bytes), rates per second, no
@@ -408,68 +465,111 @@ static void family_of(const char *name, const char *unit, char *out, size_t len,
 		if (strcmp(om_units[i].unit, unit) == 0)
 			match = i;
 	if (match == nu) {
-		snprintf(out, len, "%s", base);
+		concat3(out, len, base, "", "");
 		return;
 	}
 	*scale = om_units[match].scale;
 	*om_unit = om_units[match].om_unit;
-	snprintf(out, len, "%s_%s", base[0] ? base : om_units[match].bare, om_units[match].suffix);
+	concat3(out, len, base[0] ? base : om_units[match].bare, "_", om_units[match].suffix);
 }
 
 struct om_labels {
 	const char *host, *mode;
 	enum om_flavour flavour;
+	/* "{" and the host and mode labels as put_row_labels() writes them for @mode, built once
+	 * an exposition (every line starts with them); nhead 0: not built */
+	char head[1024];
+	size_t nhead;
+	bool head_any; /* head holds a label */
 };
 
 /* The metadata of a family: OpenMetrics names the family and has units; the Prometheus text
  * format names a counter by its sample name (..._total) and has no units. */
-static void put_meta(FILE *out, const struct om_labels *l, const char *family, const char *type,
-		     const char *unit)
+static void put_meta(struct om_out *o, const struct om_labels *l, const char *family,
+		     const char *type, const char *unit)
 {
 	const char *suffix =
 	    l->flavour == OM_PROMETHEUS && strcmp(type, "counter") == 0 ? "_total" : "";
-	if (l->flavour == OM_OPENMETRICS) {
-		fprintf(out, "# TYPE %s %s\n", family, type);
-		if (unit)
-			fprintf(out, "# UNIT %s %s\n", family, unit);
-		fprintf(out, "# HELP %s ", family);
-	} else {
-		fprintf(out, "# TYPE %s%s %s\n", family, suffix, type);
-		fprintf(out, "# HELP %s%s ", family, suffix);
+	out_str(o, "# TYPE ");
+	out_str(o, family);
+	out_str(o, suffix);
+	out_ch(o, ' ');
+	out_str(o, type);
+	out_ch(o, '\n');
+	if (l->flavour == OM_OPENMETRICS && unit) {
+		out_str(o, "# UNIT ");
+		out_str(o, family);
+		out_ch(o, ' ');
+		out_str(o, unit);
+		out_ch(o, '\n');
 	}
+	out_str(o, "# HELP ");
+	out_str(o, family);
+	out_str(o, suffix);
+	out_ch(o, ' ');
 }
 
 /* The labels of a row: @key is "cpu", or the unit rows are summed by ("core" = "S0-D0-C1"); an
  * empty one (no host name, no core type) is left out, and so is the row's for the families of
  * all CPUs (@row NULL). Returns whether a label was written. */
-static bool put_row_labels(FILE *out, const struct om_labels *l, const char *key, const char *row,
-			   const char *core_type)
+static bool put_labels(struct om_out *o, const char *const names[], const char *const values[],
+		       size_t n, bool any)
 {
-	const char *const names[] = {"host", "mode", key, "core_type"};
-	const char *const values[] = {l->host, l->mode, row, core_type};
-	bool any = false;
-	fputc('{', out);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < n; i++)
 		if (values[i] && values[i][0]) {
-			put_label(out, names[i], values[i], any);
+			put_label(o, names[i], values[i], any);
 			any = true;
 		}
 	return any;
 }
 
-static void put_value(FILE *out, double v) /* " %.10g\n" */
+/* The labels of a row of @mode (l->mode: the frame's): @key is "cpu", or the unit rows are
+ * summed by ("core" = "S0-D0-C1"); an empty one (no host name, no core type) is left out, and
+ * so is the row's for the families of all CPUs (@row NULL). Returns whether a label was
+ * written. */
+static bool put_row_labels(struct om_out *o, const struct om_labels *l, const char *mode,
+			   const char *key, const char *row, const char *core_type)
+{
+	const char *const head[] = {"host", "mode"}, *const head_values[] = {l->host, mode};
+	const char *const names[] = {key, "core_type"}, *const values[] = {row, core_type};
+	bool any;
+	if (l->nhead && (mode == l->mode || strcmp(mode, l->mode) == 0)) {
+		out_put(o, l->head, l->nhead);
+		any = l->head_any;
+	} else {
+		out_ch(o, '{');
+		any = put_labels(o, head, head_values, 2, false);
+	}
+	return put_labels(o, names, values, 2, any);
+}
+
+/* Builds l->head (left unbuilt when it does not fit). */
+static void labels_head(struct om_labels *l)
+{
+	const char *const head[] = {"host", "mode"}, *const head_values[] = {l->host, l->mode};
+	struct om_out t = {.f = NULL};
+	out_ch(&t, '{');
+	l->head_any = put_labels(&t, head, head_values, 2, false);
+	l->nhead = 0;
+	if (!t.spilled && t.n <= sizeof(l->head)) {
+		memcpy(l->head, t.buf, t.n);
+		l->nhead = t.n;
+	}
+}
+
+static void put_value(struct om_out *o, double v) /* " %.10g\n" */
 {
 	char num[NUMFMT_MAX + 2];
 	num[0] = ' ';
 	size_t n = 1 + numfmt_g(num + 1, v, 10);
 	num[n++] = '\n';
-	fwrite(num, 1, n, out);
+	out_put(o, num, n);
 }
 
 /* The families of sums over all CPUs (no cpu label) start with this. */
 #define OM_ALL_PREFIX "pmutop_all_cpus_"
 
-static void write_counters(FILE *out, const struct om_counters *c, const struct om_labels *l)
+static void write_counters(struct om_out *o, const struct om_counters *c, const struct om_labels *l)
 {
 	static const struct {
 		const char *family, *unit, *help;
@@ -495,33 +595,34 @@ static void write_counters(FILE *out, const struct om_counters *c, const struct 
 			break;
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 			char family[96];
-			snprintf(family, sizeof(family), "%s%s", all ? OM_ALL_PREFIX : "pmutop_",
-				 kinds[k].family + strlen("pmutop_"));
-			put_meta(out, l, family, "counter", kinds[k].unit);
-			fprintf(out, "%s%s.\n", kinds[k].help, all ? " (all CPUs)" : "");
+			concat3(family, sizeof(family), all ? OM_ALL_PREFIX : "pmutop_",
+				kinds[k].family + strlen("pmutop_"), "");
+			put_meta(o, l, family, "counter", kinds[k].unit);
+			out_str(o, kinds[k].help);
+			out_str(o, all ? " (all CPUs).\n" : ".\n");
 			for (size_t i = 0; c && i < c->n; i++) {
 				const struct om_series *s = &c->v[i];
 				if (!s->opened || (s->cpu < 0) != all)
 					continue; /* never opened: left out, never 0 */
-				char cpu[16];
-				snprintf(cpu, sizeof(cpu), "%d", s->cpu);
-				struct om_labels sl = {l->host, s->mode, l->flavour};
-				fprintf(out, "%s_total", family);
-				bool comma = s->unit != ROWS_CPU
-						 ? put_row_labels(out, &sl, rows_unit_name(s->unit),
-								  s->key, "")
-						 : put_row_labels(out, &sl, "cpu", all ? NULL : cpu,
-								  s->core_type);
-				put_label(out, "event", s->event, comma);
-				fputc('}', out);
-				put_value(out,
-					  *(const double *)((const char *)s + kinds[k].offset));
+				char cpu[NUMFMT_MAX];
+				numfmt_i64(cpu, s->cpu);
+				out_str(o, family);
+				out_str(o, "_total");
+				bool comma =
+				    s->unit != ROWS_CPU
+					? put_row_labels(o, l, s->mode, rows_unit_name(s->unit),
+							 s->key, "")
+					: put_row_labels(o, l, s->mode, "cpu", all ? NULL : cpu,
+							 s->core_type);
+				put_label(o, "event", s->event, comma);
+				out_ch(o, '}');
+				put_value(o, *(const double *)((const char *)s + kinds[k].offset));
 			}
 		}
 	}
 }
 
-static void write_gauges(FILE *out, const struct frame *f, const struct om_labels *l)
+static void write_gauges(struct om_out *o, const struct frame *f, const struct om_labels *l)
 {
 	const struct snapshot *snap = f->snap;
 	for (int m = 0; m < snap->nmetrics; m++) {
@@ -532,35 +633,35 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 		family_of(sm->name, sm->unit, name, sizeof(name), &scale, &unit);
 		/* per CPU (where the rows are CPUs), then all CPUs as a family of its own */
 		for (int all = snapshot_cpu_rows(snap) ? 0 : 1; all < 2; all++) {
-			snprintf(family, sizeof(family), "%smetric_%s",
-				 all ? OM_ALL_PREFIX : "pmutop_", name);
-			put_meta(out, l, family, "gauge", unit);
-			put_help(out, sm->desc[0] ? sm->desc : sm->name);
+			concat3(family, sizeof(family), all ? OM_ALL_PREFIX : "pmutop_", "metric_",
+				name);
+			put_meta(o, l, family, "gauge", unit);
+			put_help(o, sm->desc[0] ? sm->desc : sm->name);
 			if (all)
-				fputs(" (all CPUs)", out);
+				out_str(o, " (all CPUs)");
 			if (sm->unit[0] && !unit) {
-				fputs(" [", out);
-				put_help(out, sm->unit);
-				fputc(']', out);
+				out_str(o, " [");
+				put_help(o, sm->unit);
+				out_ch(o, ']');
 			}
-			fputc('\n', out);
+			out_ch(o, '\n');
 			for (int r = all ? snap->nrows : 0; r <= snap->nrows - !all; r++) {
 				double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
 							   : snap->total_values[m];
 				if (!isfinite(v))
 					continue; /* n/a: left out, never 0 */
-				char cpu[ROW_LABEL_MAX];
+				char num[NUMFMT_MAX];
+				const char *cpu = num;
 				if (r < snap->nrows && f->row_keys)
-					snprintf(cpu, sizeof(cpu), "%s", f->row_keys[r].label);
+					cpu = f->row_keys[r].label;
 				else
-					snprintf(cpu, sizeof(cpu), "%d",
-						 r < snap->nrows ? snap->cpus[r] : -1);
-				fputs(family, out);
+					numfmt_i64(num, r < snap->nrows ? snap->cpus[r] : -1);
+				out_str(o, family);
 				put_row_labels(
-				    out, l, f->row_keys ? rows_unit_name(f->rows) : "cpu",
+				    o, l, l->mode, f->row_keys ? rows_unit_name(f->rows) : "cpu",
 				    all ? NULL : cpu, !all && f->core_type ? f->core_type[r] : "");
-				fputc('}', out);
-				put_value(out, v * scale);
+				out_ch(o, '}');
+				put_value(o, v * scale);
 			}
 		}
 	}
@@ -568,15 +669,14 @@ static void write_gauges(FILE *out, const struct frame *f, const struct om_label
 
 /* With error bars (frame.h err): one sibling gauge of every metric's 95 % half-width, the metric
  * named by a label. */
-static void write_errors(FILE *out, const struct frame *f, const struct om_labels *l)
+static void write_errors(struct om_out *o, const struct frame *f, const struct om_labels *l)
 {
 	const struct snapshot *snap = f->snap;
 	if (!f->err)
 		return;
-	put_meta(out, l, "pmutop_metric_err", "gauge", NULL);
-	fputs("Half-width of the 95 % interval of the metric's value (value +- this) from "
-	      "multiplexing and rotation; 0 when its events counted the whole interval\n",
-	      out);
+	put_meta(o, l, "pmutop_metric_err", "gauge", NULL);
+	out_str(o, "Half-width of the 95 % interval of the metric's value (value +- this) from "
+		   "multiplexing and rotation; 0 when its events counted the whole interval\n");
 	for (int m = 0; m < snap->nmetrics; m++)
 		for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
 			double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
@@ -584,33 +684,37 @@ static void write_errors(FILE *out, const struct frame *f, const struct om_label
 			double e = f->err[r * snap->nmetrics + m];
 			if (!isfinite(v) || !isfinite(e))
 				continue;
-			char cpu[ROW_LABEL_MAX];
+			char num[NUMFMT_MAX];
+			const char *cpu = num;
 			if (r < snap->nrows && f->row_keys)
-				snprintf(cpu, sizeof(cpu), "%s", f->row_keys[r].label);
+				cpu = f->row_keys[r].label;
 			else if (r < snap->nrows)
-				snprintf(cpu, sizeof(cpu), "%d", snap->cpus[r]);
+				numfmt_i64(num, snap->cpus[r]);
 			else
-				snprintf(cpu, sizeof(cpu), "all");
-			fputs("pmutop_metric_err", out);
-			put_row_labels(out, l,
+				cpu = "all";
+			out_str(o, "pmutop_metric_err");
+			put_row_labels(o, l, l->mode,
 				       f->row_keys && r < snap->nrows ? rows_unit_name(f->rows)
 								      : "cpu",
 				       cpu, r < snap->nrows && f->core_type ? f->core_type[r] : "");
-			put_label(out, "metric", snap->metrics[m].name, true);
-			fputc('}', out);
-			put_value(out, e);
+			put_label(o, "metric", snap->metrics[m].name, true);
+			out_ch(o, '}');
+			put_value(o, e);
 		}
 }
 
 int om_write(FILE *out, const struct frame *f, enum om_flavour flavour)
 {
+	struct om_out o = {.f = out};
 	struct om_labels l = {.host = f->machine && f->machine->host[0] ? f->machine->host : "",
 			      .mode = f->mode,
 			      .flavour = flavour};
-	write_counters(out, f->counters, &l);
-	write_gauges(out, f, &l);
-	write_errors(out, f, &l);
+	labels_head(&l);
+	write_counters(&o, f->counters, &l);
+	write_gauges(&o, f, &l);
+	write_errors(&o, f, &l);
 	if (flavour == OM_OPENMETRICS)
-		fputs("# EOF\n", out);
+		out_str(&o, "# EOF\n");
+	out_flush(&o);
 	return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
