@@ -24,6 +24,10 @@ struct om_series {
 	double enabled_s;	 /* seconds the counter was open */
 	double running_s;	 /* seconds it really counted */
 	bool opened; /* the counter opened at least once (an unsupported event never shows) */
+	/* its labels as write_counters() writes them, "{" up to the event's, for the host
+	 * om_counters.labels_host; nlabels 0: write them from the fields */
+	uint16_t nlabels;
+	char labels[512];
 };
 
 struct om_counters {
@@ -39,7 +43,10 @@ struct om_counters {
 	char map_mode[SESSION_MODE_NAME];
 	struct app_ctx *app;
 	struct endpoint *ep; /* --listen: serves the newest frame, or NULL */
+	char labels_host[sizeof(((struct source_machine *)0)->host)]; /* of om_series.labels */
 };
+
+static void series_labels(struct om_counters *c, struct om_series *s);
 
 static uint64_t hash_series(const char *mode, const char *event, int cpu)
 {
@@ -131,6 +138,8 @@ static int remap(struct om_counters *c, const struct snapshot *snap, const char 
 				c->v[i].core_type[0] = '\0';
 				snprintf(c->v[i].key, sizeof(c->v[i].key), "%s", k->label);
 			}
+			if (i >= 0)
+				series_labels(c, &c->v[i]);
 			map[(size_t)r * (size_t)snap->nevents + (size_t)e] = i;
 			if (i < 0 && !c->full_reported) {
 				app_log(c->app, MSG_WARN,
@@ -557,6 +566,40 @@ static void labels_head(struct om_labels *l)
 	}
 }
 
+/* A counter's labels, "{" up to the event's: its rows' (a CPU's, a task's, a cgroup's; no row
+ * label for the sums over all CPUs) and its event. */
+static void put_series_labels(struct om_out *o, const struct om_labels *l,
+			      const struct om_series *s)
+{
+	char cpu[NUMFMT_MAX];
+	numfmt_i64(cpu, s->cpu);
+	bool comma =
+	    s->unit != ROWS_CPU
+		? put_row_labels(o, l, s->mode, rows_unit_name(s->unit), s->key, "")
+		: put_row_labels(o, l, s->mode, "cpu", s->cpu < 0 ? NULL : cpu, s->core_type);
+	put_label(o, "event", s->event, comma);
+}
+
+/* The labels of series @s as write_counters() writes them, on the app's host: built when the
+ * series is mapped, not every exposition (left unbuilt when they do not fit). */
+static void series_labels(struct om_counters *c, struct om_series *s)
+{
+	const char *host = c->app->machine.host;
+	struct om_labels l = {.host = host, .mode = s->mode};
+	struct om_out t = {.f = NULL};
+	if (strcmp(c->labels_host, host) != 0) {
+		for (size_t i = 0; i < c->n; i++)
+			c->v[i].nlabels = 0; /* built for another host */
+		snprintf(c->labels_host, sizeof(c->labels_host), "%s", host);
+	}
+	put_series_labels(&t, &l, s);
+	s->nlabels = 0;
+	if (!t.spilled && t.n <= sizeof(s->labels)) {
+		memcpy(s->labels, t.buf, t.n);
+		s->nlabels = (uint16_t)t.n;
+	}
+}
+
 static void put_value(struct om_out *o, double v) /* " %.10g\n" */
 {
 	char num[NUMFMT_MAX + 2];
@@ -604,17 +647,16 @@ static void write_counters(struct om_out *o, const struct om_counters *c, const 
 				const struct om_series *s = &c->v[i];
 				if (!s->opened || (s->cpu < 0) != all)
 					continue; /* never opened: left out, never 0 */
-				char cpu[NUMFMT_MAX];
-				numfmt_i64(cpu, s->cpu);
 				out_str(o, family);
 				out_str(o, "_total");
-				bool comma =
-				    s->unit != ROWS_CPU
-					? put_row_labels(o, l, s->mode, rows_unit_name(s->unit),
-							 s->key, "")
-					: put_row_labels(o, l, s->mode, "cpu", all ? NULL : cpu,
-							 s->core_type);
-				put_label(o, "event", s->event, comma);
+				if (s->nlabels && strcmp(l->host, c->labels_host) == 0) {
+					out_put(o, s->labels, s->nlabels);
+					out_ch(o, '}');
+					put_value(o, *(const double *)((const char *)s +
+								       kinds[k].offset));
+					continue;
+				}
+				put_series_labels(o, l, s);
 				out_ch(o, '}');
 				put_value(o, *(const double *)((const char *)s + kinds[k].offset));
 			}
