@@ -27,7 +27,7 @@ struct om_series {
 	/* its labels as write_counters() writes them, "{" up to the event's, for the host
 	 * om_counters.labels_host; nlabels 0: write them from the fields */
 	uint16_t nlabels;
-	char labels[512];
+	char labels[256]; /* (most are under 120 bytes) */
 };
 
 struct om_counters {
