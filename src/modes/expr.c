@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* expr.c: recursive-descent parser and evaluator for metric formulas. */
+/* expr.c: recursive-descent parser for metric formulas, compiled to a flat program evaluated
+ * without recursion (the recursive tree evaluator stays as its reference). */
 #include "expr.h"
 #include <ctype.h>
 #include <errno.h>
@@ -72,11 +73,38 @@ struct node {
 	int height;  /* levels of nodes from here down (a leaf: 1) */
 };
 
+/* One instruction of the flat program: a register machine over one array of slots (the
+ * variables, then the constants, then temporaries) that performs the tree evaluator's operations
+ * in the same order, so its results are the same bit for bit. Binary operators are their node
+ * kinds (N_ADD ... N_DRATIO); the rest follow them. */
+enum opcode {
+	OP_NEG = N_IF + 1, /* w[dst] = -w[a] */
+	OP_NOT,		   /* w[dst] = not w[a] */
+	OP_ELSE,	   /* a ?? b: a finite w[a] goes to w[dst] and jumps to target */
+	OP_IF,	 /* condition w[a]: NAN gives n/a in w[dst] and jumps to target2, 0 to target */
+	OP_MOVE, /* w[dst] = w[a], its variables and those of the condition w[b] */
+	OP_JMP,	 /* to target */
+};
+
+struct op {
+	unsigned char code;
+	int dst, a, b;	     /* slots */
+	int target, target2; /* jumps: instruction indices */
+};
+
 struct expr {
 	char *text;
 	struct node *nodes;
 	int nnodes, cap;
 	int root;
+	struct op *prog; /* the flat program, compiled once at parse time */
+	int nprog;
+	double *consts; /* the constants' slots, after the variables' */
+	int nconsts, nslots;
+	int ntemp0;		    /* the first temporary's slot */
+	int result;		    /* the slot that holds the value at the end */
+	bool branches;		    /* has ?? or if: the variables used are followed slot by slot */
+	unsigned long long allvars; /* without branches: the variables used by a finite value */
 	const char **vars;
 	int nvars;
 	unsigned flags;
@@ -624,9 +652,13 @@ void expr_free(struct expr *e)
 		free((char *)e->vars[i]);
 	free(e->vars);
 	free(e->nodes);
+	free(e->prog);
+	free(e->consts);
 	free(e->text);
 	free(e);
 }
+
+static int compile(struct expr *e);
 
 struct expr *expr_parse_flags(const char *text, unsigned flags, char *err, size_t errlen)
 {
@@ -660,6 +692,11 @@ struct expr *expr_parse_flags(const char *text, unsigned flags, char *err, size_
 	}
 	if (p.failed || e->root < 0) {
 		fail(&p, p.pos, "invalid formula");
+		expr_free(e);
+		return NULL;
+	}
+	if (compile(e) < 0) {
+		snprintf(err, errlen, "out of memory");
 		expr_free(e);
 		return NULL;
 	}
@@ -768,11 +805,256 @@ static double eval_node(const struct expr *e, int i, const double *vals, unsigne
 	}
 }
 
-int expr_eval_values(const struct expr *e, const double *vals, double *out,
-		     unsigned long long *used)
+int expr_eval_tree(const struct expr *e, const double *vals, double *out, unsigned long long *used)
 {
 	unsigned long long u = 0;
 	double v = e ? eval_node(e, e->root, vals, &u) : NAN;
+	if (used)
+		*used = isfinite(v) ? u : 0;
+	if (!isfinite(v)) {
+		*out = NAN;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* ---- the flat program ----------------------------------------------------------------------- */
+
+static int emit(struct expr *e, struct op op)
+{
+	/* every node gives at most three instructions (an if: IF, MOVE, JMP; its else: MOVE) */
+	if (e->nprog >= 3 * e->nnodes + 1)
+		return -1;
+	e->prog[e->nprog] = op;
+	return e->nprog++;
+}
+
+/* Appends node @i's code with temporary @t (and those above it) free. Returns the slot that
+ * holds its value: a variable's or constant's own, else @t. Recursion is bounded by the tree's
+ * height (MAX_HEIGHT), and so are the temporaries. */
+static int compile_node(struct expr *e, int i, int t)
+{
+	const struct node *n = &e->nodes[i];
+	int tslot = e->ntemp0 + t, a, b, at, jmp;
+	if (tslot + 1 > e->nslots)
+		e->nslots = tslot + 1;
+	switch (n->kind) {
+	case N_NUM:
+		e->consts[e->nconsts] = n->num;
+		return e->nvars + e->nconsts++;
+	case N_VAR:
+		return n->var;
+	case N_NEG:
+	case N_NOT:
+		if ((a = compile_node(e, n->a, t)) < 0)
+			return -1;
+		return emit(e, (struct op){.code = n->kind == N_NEG ? OP_NEG : OP_NOT,
+					   .dst = tslot,
+					   .a = a}) < 0
+			   ? -1
+			   : tslot;
+	case N_ELSE: /* a; ELSE (a finite: done); b; MOVE */
+		e->branches = true;
+		if ((a = compile_node(e, n->a, t)) < 0 ||
+		    (at = emit(e, (struct op){.code = OP_ELSE, .dst = tslot, .a = a})) < 0 ||
+		    (b = compile_node(e, n->b, t)) < 0 ||
+		    emit(e, (struct op){.code = OP_MOVE, .dst = tslot, .a = b, .b = -1}) < 0)
+			return -1;
+		e->prog[at].target = e->nprog;
+		return tslot;
+	case N_IF: /* cond; IF; then; MOVE; JMP; else; MOVE (the condition kept in t) */
+		e->branches = true;
+		if ((b = compile_node(e, n->b, t)) < 0 ||
+		    (at = emit(e, (struct op){.code = OP_IF, .dst = tslot, .a = b})) < 0 ||
+		    (a = compile_node(e, n->a, t + 1)) < 0 ||
+		    emit(e, (struct op){.code = OP_MOVE, .dst = tslot, .a = a, .b = b}) < 0 ||
+		    (jmp = emit(e, (struct op){.code = OP_JMP})) < 0)
+			return -1;
+		e->prog[at].target = e->nprog;
+		if ((a = compile_node(e, n->c, t + 1)) < 0 ||
+		    emit(e, (struct op){.code = OP_MOVE, .dst = tslot, .a = a, .b = b}) < 0)
+			return -1;
+		e->prog[jmp].target = e->nprog;
+		e->prog[at].target2 = e->nprog;
+		return tslot;
+	default:
+		if ((a = compile_node(e, n->a, t)) < 0 || (b = compile_node(e, n->b, t + 1)) < 0)
+			return -1;
+		return emit(e,
+			    (struct op){
+				.code = (unsigned char)n->kind, .dst = tslot, .a = a, .b = b}) < 0
+			   ? -1
+			   : tslot;
+	}
+}
+
+static int compile(struct expr *e)
+{
+	/* the condition of an if lives in its temporary while a branch runs: the branch's
+	 * temporaries start above it, so there are never more than the tree is high */
+	if (!(e->prog = malloc((size_t)(3 * e->nnodes + 1) * sizeof(*e->prog))) ||
+	    !(e->consts = malloc((size_t)(e->nnodes + 1) * sizeof(*e->consts))))
+		return -1;
+	int nnum = 0;
+	for (int i = 0; i < e->nnodes; i++)
+		nnum += e->nodes[i].kind == N_NUM;
+	e->ntemp0 = e->nslots = e->nvars + nnum;
+	e->result = compile_node(e, e->root, 0);
+	if (e->result < 0)
+		return -1;
+	for (int v = 0; v < e->nvars && v < 64; v++)
+		e->allvars |= 1ULL << v;
+	return 0;
+}
+
+/* Runs @e's program over slots @w (variables and constants filled in); with @track, @m holds
+ * each slot's variables (bit v, the first 64) as eval_node's @used collects them. Inlined
+ * twice, so the program without branches pays nothing for variables. */
+static inline __attribute__((always_inline)) double run(const struct expr *e, double *w,
+							unsigned long long *m, bool track)
+{
+	const struct op *prog = e->prog;
+	for (int pc = 0, n = e->nprog; pc < n; pc++) {
+		const struct op *op = &prog[pc];
+		double a = w[op->a], b, r;
+		switch (op->code) {
+		case OP_NEG:
+			r = -a;
+			break;
+		case OP_NOT:
+			r = isnan(a) ? NAN : a == 0;
+			break;
+		case OP_ELSE:
+			if (!isfinite(a))
+				continue;
+			r = a;
+			pc = op->target - 1;
+			break;
+		case OP_IF:
+			if (isnan(a)) {
+				r = NAN;
+				pc = op->target2 - 1;
+			} else {
+				if (a == 0)
+					pc = op->target - 1;
+				continue;
+			}
+			break;
+		case OP_MOVE:
+			w[op->dst] = a;
+			if (track)
+				m[op->dst] = m[op->a] | (op->b >= 0 ? m[op->b] : 0);
+			continue;
+		case OP_JMP:
+			pc = op->target - 1;
+			continue;
+		default:
+			b = w[op->b];
+			if (isnan(a) || isnan(b)) {
+				r = NAN;
+				break;
+			}
+			switch (op->code) {
+			case N_ADD:
+				r = a + b;
+				break;
+			case N_SUB:
+				r = a - b;
+				break;
+			case N_MUL:
+				r = a * b;
+				break;
+			case N_DIV:
+				r = b == 0 ? NAN : a / b;
+				break;
+			case N_MOD:
+				r = b == 0 ? NAN : fmod(a, b);
+				break;
+			case N_LT:
+				r = a < b;
+				break;
+			case N_GT:
+				r = a > b;
+				break;
+			case N_LE:
+				r = a <= b;
+				break;
+			case N_GE:
+				r = a >= b;
+				break;
+			case N_EQ:
+				r = a == b;
+				break;
+			case N_NE:
+				r = a != b;
+				break;
+			case N_AND:
+				r = truth(a) * truth(b);
+				break;
+			case N_OR:
+				r = truth(a) + truth(b) > 0;
+				break;
+			case N_XOR:
+				r = truth(a) != truth(b);
+				break;
+			case N_MIN:
+				r = a < b ? a : b;
+				break;
+			case N_MAX:
+				r = a > b ? a : b;
+				break;
+			case N_DRATIO:
+				r = b == 0 ? 0 : a / b;
+				break;
+			default:
+				r = NAN;
+				break;
+			}
+			if (track)
+				m[op->dst] = m[op->a] | m[op->b];
+			w[op->dst] = r;
+			continue;
+		}
+		/* unary, ELSE and IF: one operand's variables */
+		if (track)
+			m[op->dst] = m[op->a];
+		w[op->dst] = r;
+	}
+	return w[e->result];
+}
+
+int expr_eval_values(const struct expr *e, const double *vals, double *out,
+		     unsigned long long *used)
+{
+	if (!e) {
+		if (used)
+			*used = 0;
+		*out = NAN;
+		return -1;
+	}
+	double w[e->nslots];
+	int nv = e->nvars, nc = e->nconsts;
+	for (int k = 0; k < nv; k++) /* a few each: cheaper than memcpy's call */
+		w[k] = vals[k];
+	for (int k = 0; k < nc; k++)
+		w[nv + k] = e->consts[k];
+	double v;
+	unsigned long long u;
+	if (e->branches) {
+		unsigned long long m[e->nslots];
+		for (int k = 0; k < nv; k++)
+			m[k] = !isnan(w[k]) && k < 64 ? 1ULL << k : 0;
+		for (int k = nv; k < nv + e->nconsts; k++)
+			m[k] = 0;
+		v = run(e, w, m, true);
+		u = m[e->result];
+	} else {
+		/* every operator gives NAN for a NAN operand: a finite value read every
+		 * variable, and none was NAN */
+		v = run(e, w, NULL, false);
+		u = e->allvars;
+	}
 	if (used)
 		*used = isfinite(v) ? u : 0;
 	if (!isfinite(v)) {
