@@ -47,6 +47,9 @@ int expr_eval_used(const struct expr *e, expr_lookup_fn lookup, void *ctx, doubl
  * a name has no value. */
 int expr_eval_values(const struct expr *e, const double *vals, double *out,
 		     unsigned long long *used);
+/* As expr_eval_values by recursion over the parsed tree: the reference the flat program that
+ * expr_eval_values runs (compiled once by expr_parse) is tested against. */
+int expr_eval_tree(const struct expr *e, const double *vals, double *out, unsigned long long *used);
 
 /* The branches of a top-level "a ?? b ?? c" in order (1 when @e has none), each as the
  * variables it reads (bit v = expr_vars()[v], the first 64). Returns the number filled. */

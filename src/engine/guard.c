@@ -195,6 +195,10 @@ static int keep(struct guard *g, struct guard_flag *next, int *nnext, int cpu, i
 static void where(int cpu, char *out, size_t len)
 {
 	/* every row, every tick: digits by hand, not snprintf ("CPU 12", "all CPUs") */
+	if (cpu < 0 && len >= 16) {
+		memcpy(out, "all CPUs", 9);
+		return;
+	}
 	if (cpu < 0 || len < 16) {
 		snprintf(out, len, cpu < 0 ? "all CPUs" : "CPU %d", cpu);
 		return;
@@ -302,12 +306,6 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 		    keep(g, next, nnext, cpu, einst, s->event_names[einst], GUARD_ZERO_BUSY, text);
 	}
 	return raised;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* The EV_* bits of every event in g->kind, looked up by name only when the names changed (a
@@ -422,14 +420,13 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 					       GUARD_FROZEN, text);
 			}
 		}
-		/* identical: several unrelated events with one delta, tick after tick */
+		/* identical: several unrelated events with one delta, tick after tick (the
+		 * count of equal values needs no order) */
 		int nv = 0;
 		for (int e = 0; e < s->nevents; e++)
 			if (counted(&c[e]) && !(kind[e] & EV_PROC) &&
 			    c[e].value >= GUARD_IDENTICAL_MIN)
 				vals[nv++] = c[e].value;
-		if (nv > 1)
-			qsort(vals, (size_t)nv, sizeof(double), cmp_double);
 		for (int e = 0; e < s->nevents; e++) {
 			int same = 0;
 			if (counted(&c[e]) && !(kind[e] & EV_PROC) &&

@@ -249,6 +249,9 @@ struct metric_program {
 	/* [m]: the variables of each "a ?? b ?? ..." branch (expr_else_branches, once a mode) */
 	unsigned long long (*br)[16];
 	int *nbr;
+	/* [m]: the variables (bit v, the first 64) bound to an event counted in quanta, set with
+	 * the quanta: the only ones resolution_of moves */
+	unsigned long long *qvars;
 };
 
 /* Binds every variable of @e to an event of @names or a builtin, once per mode. */
@@ -291,7 +294,8 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	    !(p->thr = calloc((size_t)n + 1, sizeof(*p->thr))) ||
 	    !(p->thr_slot = calloc((size_t)n + 1, sizeof(*p->thr_slot))) ||
 	    !(p->br = calloc((size_t)n + 1, sizeof(*p->br))) ||
-	    !(p->nbr = calloc((size_t)n + 1, sizeof(*p->nbr)))) {
+	    !(p->nbr = calloc((size_t)n + 1, sizeof(*p->nbr))) ||
+	    !(p->qvars = calloc((size_t)n + 1, sizeof(*p->qvars)))) {
 		metric_program_free(p);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -365,6 +369,7 @@ void metric_program_free(const struct metric_program *cp)
 	free(p->quantum);
 	free(p->br);
 	free(p->nbr);
+	free(p->qvars);
 	free(p);
 }
 
@@ -372,6 +377,16 @@ void metric_program_set_quanta(struct metric_program *p, const uint64_t *quantum
 {
 	for (int e = 0; e < nevents && e < p->nevents; e++)
 		p->quantum[e] = (double)quantum_ns[e];
+	for (int m = 0; m < p->n; m++) {
+		p->qvars[m] = 0;
+		if (!p->expr[m])
+			continue;
+		const char *const *vars;
+		int nv = expr_vars(p->expr[m], &vars);
+		for (int k = 0; k < nv && k < 64; k++)
+			if (p->slot[m][k] >= 0 && p->quantum[p->slot[m][k]] > 0)
+				p->qvars[m] |= 1ULL << k;
+	}
 }
 
 /* What one evaluation reads: the row's inputs and the metric's bound variables. */
@@ -434,9 +449,9 @@ static double resolution_of(const struct metric_program *p, const struct bound_i
 			    const double *vals, unsigned long long used, double v)
 {
 	int qv[RESOLUTION_MAX_VARS], nq = 0;
-	for (int k = 0; k < b->nvars && k < 64 && nq < RESOLUTION_MAX_VARS; k++)
-		if ((used >> k & 1) && b->slot[k] >= 0 && p->quantum[b->slot[k]] > 0)
-			qv[nq++] = k;
+	unsigned long long q = used & p->qvars[m]; /* the used variables with a quantum */
+	for (; q && nq < RESOLUTION_MAX_VARS; q &= q - 1)
+		qv[nq++] = __builtin_ctzll(q);
 	if (nq == 0)
 		return 0;
 	double moved[b->nvars > 0 ? b->nvars : 1];
@@ -509,9 +524,9 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 			}
 			break;
 		}
-		for (int k = 0; k < b.nvars && k < 64; k++) {
-			int e = b.slot[k];
-			if (!(used >> k & 1) || e < 0)
+		for (unsigned long long u = used; u; u &= u - 1) { /* bit k: expr_vars()[k] */
+			int e = b.slot[__builtin_ctzll(u)];
+			if (e < 0)
 				continue;
 			if (e < 64)
 				detail->used |= 1ULL << e;
@@ -577,8 +592,11 @@ static bool inputs_of_different_ticks(const struct snapshot *s, int m)
 			const struct count *c = &s->counts[i];
 			if (c->state != COUNT_OK && c->state != COUNT_SCALED)
 				continue;
-			lo = fmin(lo, s->event_age[i]);
-			hi = fmax(hi, s->event_age[i]);
+			double age = s->event_age[i]; /* as fmin/fmax: a NAN changes nothing */
+			if (age < lo)
+				lo = age;
+			if (age > hi)
+				hi = age;
 		}
 		if (hi > lo)
 			return true;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* expr.c: recursive-descent parser and evaluator for metric formulas. */
+/* expr.c: recursive-descent parser for metric formulas, compiled to a flat program evaluated
+ * without recursion (the recursive tree evaluator stays as its reference). */
 #include "expr.h"
 #include <ctype.h>
 #include <errno.h>
@@ -72,11 +73,46 @@ struct node {
 	int height;  /* levels of nodes from here down (a leaf: 1) */
 };
 
+/* One instruction of the flat program: a register machine that reads its operands where they
+ * are (a variable's value, a constant, a temporary: a region and an index) and performs the tree
+ * evaluator's operations in the same order, so its results are the same bit for bit. Binary
+ * operators are their node kinds (N_ADD ... N_DRATIO); the rest follow them. */
+enum opcode {
+	OP_NEG = N_IF + 1, /* t[dst] = -a */
+	OP_NOT,		   /* t[dst] = not a */
+	OP_ELSE,	   /* x ?? y: a finite a goes to t[dst] and jumps to target */
+	OP_IF,	 /* condition a: NAN gives n/a in t[dst] and jumps to target2, 0 to target */
+	OP_MOVE, /* t[dst] = a, with its variables and those of the condition b (rb < 3) */
+	OP_JMP,	 /* to target */
+};
+
+enum region { R_VAR, R_CONST, R_TEMP, R_NONE };
+
+struct operand {
+	unsigned char r; /* enum region */
+	int i;
+};
+
+struct op {
+	unsigned char code;
+	unsigned char ra, rb; /* the operands' regions */
+	int a, b, dst;	      /* their indices; dst a temporary */
+	int target, target2;  /* jumps: instruction indices */
+};
+
 struct expr {
 	char *text;
 	struct node *nodes;
 	int nnodes, cap;
 	int root;
+	struct op *prog; /* the flat program, compiled once at parse time */
+	int nprog;
+	double *consts;		   /* the constants */
+	unsigned long long *zeros; /* [nconsts]: a constant's variables (none) */
+	int nconsts, ntemps;
+	struct operand result;	    /* where the value is at the end */
+	bool branches;		    /* has ?? or if: the variables used are followed slot by slot */
+	unsigned long long allvars; /* without branches: the variables used by a finite value */
 	const char **vars;
 	int nvars;
 	unsigned flags;
@@ -624,9 +660,14 @@ void expr_free(struct expr *e)
 		free((char *)e->vars[i]);
 	free(e->vars);
 	free(e->nodes);
+	free(e->prog);
+	free(e->consts);
+	free(e->zeros);
 	free(e->text);
 	free(e);
 }
+
+static int compile(struct expr *e);
 
 struct expr *expr_parse_flags(const char *text, unsigned flags, char *err, size_t errlen)
 {
@@ -660,6 +701,11 @@ struct expr *expr_parse_flags(const char *text, unsigned flags, char *err, size_
 	}
 	if (p.failed || e->root < 0) {
 		fail(&p, p.pos, "invalid formula");
+		expr_free(e);
+		return NULL;
+	}
+	if (compile(e) < 0) {
+		snprintf(err, errlen, "out of memory");
 		expr_free(e);
 		return NULL;
 	}
@@ -768,11 +814,221 @@ static double eval_node(const struct expr *e, int i, const double *vals, unsigne
 	}
 }
 
-int expr_eval_values(const struct expr *e, const double *vals, double *out,
-		     unsigned long long *used)
+int expr_eval_tree(const struct expr *e, const double *vals, double *out, unsigned long long *used)
 {
 	unsigned long long u = 0;
 	double v = e ? eval_node(e, e->root, vals, &u) : NAN;
+	if (used)
+		*used = isfinite(v) ? u : 0;
+	if (!isfinite(v)) {
+		*out = NAN;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* ---- the flat program ----------------------------------------------------------------------- */
+
+static int emit(struct expr *e, struct op op)
+{
+	/* every node gives at most three instructions (an if: IF, MOVE, JMP; its else: MOVE) */
+	if (e->nprog >= 3 * e->nnodes + 1)
+		return -1;
+	e->prog[e->nprog] = op;
+	return e->nprog++;
+}
+
+static struct op op2(int code, int dst, struct operand a, struct operand b)
+{
+	return (struct op){
+	    .code = (unsigned char)code, .dst = dst, .ra = a.r, .a = a.i, .rb = b.r, .b = b.i};
+}
+
+#define NONE ((struct operand){.r = R_NONE})
+
+/* Appends node @i's code with temporary @t (and those above it) free; *@out is where its value
+ * is: a variable's or constant's own place, else temporary @t. Recursion is bounded by the
+ * tree's height (MAX_HEIGHT), and so are the temporaries. */
+static int compile_node(struct expr *e, int i, int t, struct operand *out)
+{
+	const struct node *n = &e->nodes[i];
+	struct operand a, b, tmp = {.r = R_TEMP, .i = t};
+	int at, jmp;
+	if (t + 1 > e->ntemps)
+		e->ntemps = t + 1;
+	switch (n->kind) {
+	case N_NUM:
+		e->consts[e->nconsts] = n->num;
+		*out = (struct operand){.r = R_CONST, .i = e->nconsts++};
+		return 0;
+	case N_VAR:
+		*out = (struct operand){.r = R_VAR, .i = n->var};
+		return 0;
+	case N_NEG:
+	case N_NOT:
+		*out = tmp;
+		if (compile_node(e, n->a, t, &a) < 0)
+			return -1;
+		return emit(e, op2(n->kind == N_NEG ? OP_NEG : OP_NOT, t, a, NONE));
+	case N_ELSE: /* a; ELSE (a finite: done); b; MOVE */
+		e->branches = true;
+		*out = tmp;
+		if (compile_node(e, n->a, t, &a) < 0 ||
+		    (at = emit(e, op2(OP_ELSE, t, a, NONE))) < 0 ||
+		    compile_node(e, n->b, t, &b) < 0 || emit(e, op2(OP_MOVE, t, b, NONE)) < 0)
+			return -1;
+		e->prog[at].target = e->nprog;
+		return 0;
+	case N_IF: /* cond; IF; then; MOVE; JMP; else; MOVE (the condition kept in t) */
+		e->branches = true;
+		*out = tmp;
+		struct operand c;
+		if (compile_node(e, n->b, t, &c) < 0 ||
+		    (at = emit(e, op2(OP_IF, t, c, NONE))) < 0 ||
+		    compile_node(e, n->a, t + 1, &a) < 0 || emit(e, op2(OP_MOVE, t, a, c)) < 0 ||
+		    (jmp = emit(e, op2(OP_JMP, t, NONE, NONE))) < 0)
+			return -1;
+		e->prog[at].target = e->nprog;
+		if (compile_node(e, n->c, t + 1, &b) < 0 || emit(e, op2(OP_MOVE, t, b, c)) < 0)
+			return -1;
+		e->prog[jmp].target = e->nprog;
+		e->prog[at].target2 = e->nprog;
+		return 0;
+	default:
+		*out = tmp;
+		if (compile_node(e, n->a, t, &a) < 0 || compile_node(e, n->b, t + 1, &b) < 0)
+			return -1;
+		return emit(e, op2(n->kind, t, a, b));
+	}
+}
+
+static int compile(struct expr *e)
+{
+	/* the condition of an if lives in its temporary while a branch runs: the branch's
+	 * temporaries start above it, so there are never more than the tree is high */
+	if (!(e->prog = malloc((size_t)(3 * e->nnodes + 1) * sizeof(*e->prog))) ||
+	    !(e->consts = malloc((size_t)(e->nnodes + 1) * sizeof(*e->consts))) ||
+	    !(e->zeros = calloc((size_t)e->nnodes + 1, sizeof(*e->zeros))))
+		return -1;
+	if (compile_node(e, e->root, 0, &e->result) < 0)
+		return -1;
+	for (int v = 0; v < e->nvars && v < 64; v++)
+		e->allvars |= 1ULL << v;
+	return 0;
+}
+
+/* Runs @e's program over the variables' values @vals, with temporaries @t; with @track, @mv
+ * holds each variable's bit (0 for NAN) and @mt gets each temporary's variables, as eval_node's
+ * @used collects them. Inlined twice, so a program without branches pays nothing for them. */
+static inline __attribute__((always_inline)) double run(const struct expr *e, const double *vals,
+							double *t, const unsigned long long *mv,
+							unsigned long long *mt, bool track)
+{
+	const double *R[3] = {vals, e->consts, t};
+	const unsigned long long *M[3] = {mv, e->zeros, mt};
+	const struct op *prog = e->prog;
+	for (int pc = 0, n = e->nprog; pc < n; pc++) {
+		const struct op *op = &prog[pc];
+		double a, b, r;
+		switch (op->code) {
+#define BIN(kind, expr)                                                                            \
+	case kind:                                                                                 \
+		a = R[op->ra][op->a];                                                              \
+		b = R[op->rb][op->b];                                                              \
+		r = isnan(a) || isnan(b) ? NAN : (expr);                                           \
+		if (track)                                                                         \
+			mt[op->dst] = M[op->ra][op->a] | M[op->rb][op->b];                         \
+		t[op->dst] = r;                                                                    \
+		continue;
+			BIN(N_ADD, a + b)
+			BIN(N_SUB, a - b)
+			BIN(N_MUL, a * b)
+			BIN(N_DIV, b == 0 ? NAN : a / b)
+			BIN(N_MOD, b == 0 ? NAN : fmod(a, b))
+			BIN(N_LT, a < b)
+			BIN(N_GT, a > b)
+			BIN(N_LE, a <= b)
+			BIN(N_GE, a >= b)
+			BIN(N_EQ, a == b)
+			BIN(N_NE, a != b)
+			BIN(N_AND, truth(a) * truth(b))
+			BIN(N_OR, truth(a) + truth(b) > 0)
+			BIN(N_XOR, truth(a) != truth(b))
+			BIN(N_MIN, a < b ? a : b)
+			BIN(N_MAX, a > b ? a : b)
+			BIN(N_DRATIO, b == 0 ? 0 : a / b)
+#undef BIN
+		case OP_NEG:
+			r = -R[op->ra][op->a];
+			break;
+		case OP_NOT:
+			a = R[op->ra][op->a];
+			r = isnan(a) ? NAN : a == 0;
+			break;
+		case OP_ELSE:
+			a = R[op->ra][op->a];
+			if (!isfinite(a))
+				continue;
+			r = a;
+			pc = op->target - 1;
+			break;
+		case OP_IF:
+			a = R[op->ra][op->a];
+			if (!isnan(a)) {
+				if (a == 0)
+					pc = op->target - 1;
+				continue;
+			}
+			r = NAN;
+			pc = op->target2 - 1;
+			break;
+		case OP_MOVE:
+			t[op->dst] = R[op->ra][op->a];
+			if (track)
+				mt[op->dst] =
+				    M[op->ra][op->a] | (op->rb < R_NONE ? M[op->rb][op->b] : 0);
+			continue;
+		case OP_JMP:
+			pc = op->target - 1;
+			continue;
+		default:
+			r = NAN;
+			break;
+		}
+		/* unary, ELSE and IF: one operand's variables */
+		if (track)
+			mt[op->dst] = M[op->ra][op->a];
+		t[op->dst] = r;
+	}
+	return R[e->result.r][e->result.i];
+}
+
+int expr_eval_values(const struct expr *e, const double *vals, double *out,
+		     unsigned long long *used)
+{
+	if (!e) {
+		if (used)
+			*used = 0;
+		*out = NAN;
+		return -1;
+	}
+	double t[e->ntemps];
+	double v;
+	unsigned long long u;
+	if (e->branches) {
+		unsigned long long mv[e->nvars + 1], mt[e->ntemps];
+		for (int k = 0; k < e->nvars; k++)
+			mv[k] = !isnan(vals[k]) && k < 64 ? 1ULL << k : 0;
+		v = run(e, vals, t, mv, mt, true);
+		const unsigned long long *M[3] = {mv, e->zeros, mt};
+		u = M[e->result.r][e->result.i];
+	} else {
+		/* every operator gives NAN for a NAN operand: a finite value read every
+		 * variable, and none was NAN */
+		v = run(e, vals, t, NULL, NULL, false);
+		u = e->allvars;
+	}
 	if (used)
 		*used = isfinite(v) ? u : 0;
 	if (!isfinite(v)) {

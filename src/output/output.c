@@ -559,6 +559,7 @@ struct key_frags {
 	char name[SESSION_MAX_EVENTS][SESSION_METRIC_NAME_MAX]; /* the names they were made of */
 	char frag[SESSION_MAX_EVENTS][KEY_FRAG_MAX];
 	size_t len[SESSION_MAX_EVENTS];
+	bool safe; /* every name prints unchanged (text_is_safe), found when they were made */
 };
 static struct key_frags event_keys, metric_keys, csv_event_keys, csv_metric_keys;
 static struct output_json key_tmp; /* a key written when its names have no fragments */
@@ -610,6 +611,7 @@ static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, b
 		strcpy(k->name[i], name);
 		memcpy(k->frag[i], tmp.buf, tmp.len);
 		k->len[i] = tmp.len;
+		k->safe = (i == 0 || k->safe) && text_is_safe(name, strlen(name), TEXT_ESC_OUTPUT);
 		k->n = i + 1;
 	}
 	free(tmp.buf);
@@ -859,10 +861,43 @@ static char *put_mem(char *p, const char *s, size_t n)
 	return p + n;
 }
 
-/* The lines of one row. @prefix is "time_s,interval_ms,@cpu," and @suffix ",host,timestamp\n"
- * (the same on every line). */
+/* The ends of a record's lines, made once a record: an event's "STATE,host,timestamp\n" per
+ * count state, a metric's ",,ok,host,timestamp\n", ",,coarse,..." and ",,n/a,...". */
+#define CSV_END_MAX (16 + 1024)
+enum { CSV_END_OK = COUNT_INVALID + 1, CSV_END_COARSE, CSV_END_NA, CSV_NENDS };
+struct csv_ends {
+	char text[CSV_NENDS][CSV_END_MAX];
+	size_t len[CSV_NENDS];
+};
+
+static void csv_ends_make(struct csv_ends *ends, const char *suffix, size_t slen)
+{
+	for (int k = 0; k < CSV_NENDS; k++) {
+		const char *head = k == CSV_END_OK	 ? ",,ok"
+				   : k == CSV_END_COARSE ? ",,coarse"
+				   : k == CSV_END_NA	 ? ",,n/a"
+							 : count_state_name((enum count_state)k);
+		size_t hlen = strlen(head);
+		memcpy(ends->text[k], head, hlen);
+		memcpy(ends->text[k] + hlen, suffix, slen);
+		ends->len[k] = hlen + slen;
+	}
+}
+
+/* "1.0000" and "0.0000": a running fraction as numfmt_fixed(v, 4) writes the usual ones. */
+static size_t csv_running(char *p, double running)
+{
+	if (running == 1 || (running == 0 && !signbit(running))) {
+		memcpy(p, running == 1 ? "1.0000" : "0.0000", 6);
+		return 6;
+	}
+	return numfmt_fixed(p, running, 4);
+}
+
+/* The lines of one row. @prefix is "time_s,interval_ms,@cpu,"; @ends end every line (the
+ * host and timestamp, the same on every line). */
 static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
-		    size_t plen, const char *suffix, size_t slen_sfx, const struct count *counts,
+		    size_t plen, const struct csv_ends *ends, const struct count *counts,
 		    const double *values, const struct metric_detail *detail)
 {
 	bool ev_frags = csv_event_keys.n == snap->nevents && snap->nevents > 0;
@@ -870,10 +905,10 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 	for (int e = 0; e < snap->nevents; e++) {
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
-		const char *name = snap->event_names[e], *state = count_state_name(c->state);
+		const char *name = snap->event_names[e];
 		size_t nlen = ev_frags ? csv_event_keys.len[e] : 2 * strlen(name) + 3 + 7;
-		size_t slen = strlen(state);
-		char *p = room(b, plen + nlen + slen + slen_sfx + 2 * NUMFMT_MAX + 16);
+		size_t elen = ends->len[c->state];
+		char *p = room(b, plen + nlen + elen + 2 * NUMFMT_MAX + 16);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
@@ -885,22 +920,23 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 			p += text_csv_field(name, p, nlen - 7);
 			*p++ = ',';
 		}
-		if (has && c->value == floor(c->value) && fabs(c->value) < 9007199254740992.0)
+		/* an integer below 2^53 (NAN and infinities are not) as its digits */
+		if (has && fabs(c->value) < 9007199254740992.0 &&
+		    (double)(int64_t)c->value == c->value)
 			p += c->value == 0 && signbit(c->value) ? numfmt_fixed(p, c->value, 0)
 								: numfmt_i64(p, (int64_t)c->value);
 		else if (has)
 			p += numfmt_g(p, c->value, 17);
 		*p++ = ',';
-		p += numfmt_fixed(p, c->running, 4);
+		p += csv_running(p, c->running);
 		*p++ = ',';
-		p = put_mem(p, state, slen);
-		p = put_mem(p, suffix, slen_sfx);
+		p = put_mem(p, ends->text[c->state], elen);
 		b->len = (size_t)(p - b->buf);
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
 		const char *name = snap->metrics[m].name;
 		size_t nlen = m_frags ? csv_metric_keys.len[m] : strlen(name) + 8;
-		char *p = room(b, plen + nlen + slen_sfx + NUMFMT_MAX + 24);
+		char *p = room(b, plen + nlen + CSV_END_MAX + NUMFMT_MAX + 8);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
@@ -912,19 +948,15 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 			*p++ = ',';
 		}
 		int decimals = detail ? output_decimals(detail[m].resolution) : -1;
-		if (isnan(values[m])) {
-			p = put_mem(p, ",,n/a", 5);
-		} else {
+		int end = CSV_END_NA;
+		if (!isnan(values[m])) {
 			/* a value from quantised inputs has the decimals of its step; a coarse one
 			 * says so in the state column */
 			p += decimals >= 0 ? numfmt_fixed(p, values[m], decimals)
 					   : numfmt_g(p, values[m], 6);
-			if (detail && detail[m].coarse)
-				p = put_mem(p, ",,coarse", 8);
-			else
-				p = put_mem(p, ",,ok", 4);
+			end = detail && detail[m].coarse ? CSV_END_COARSE : CSV_END_OK;
 		}
-		p = put_mem(p, suffix, slen_sfx);
+		p = put_mem(p, ends->text[end], ends->len[end]);
 		b->len = (size_t)(p - b->buf);
 	}
 }
@@ -940,8 +972,13 @@ static size_t csv_suffix(char *buf, size_t len, const struct output_meta *meta)
 	size_t n = 0;
 	buf[n++] = ',';
 	n += text_csv_field(f && f->machine ? f->machine->host : "", buf + n, len - n - NUMFMT_MAX);
-	n += (size_t)snprintf(buf + n, len - n, ",%s\n", ts);
-	return n < len ? n : len - 1;
+	size_t tlen = strlen(ts); /* room was left for it */
+	buf[n++] = ',';
+	memcpy(buf + n, ts, tlen);
+	n += tlen;
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
 }
 
 /* The offcore lines of row @r: kinds offcore_rate [req/s], offcore_share [%] and offcore_age
@@ -1104,6 +1141,8 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	}
 	char suffix[1024]; /* the host (at most 2 * 128 + 3 bytes as a field) and the time */
 	size_t slen = csv_suffix(suffix, sizeof(suffix), meta);
+	static struct csv_ends ends;
+	csv_ends_make(&ends, suffix, slen);
 	/* "time_s,interval_ms,cpu," is the same on every line of a row */
 	char prefix[2 * NUMFMT_MAX + 32 + 2 * ROW_LABEL_MAX + 3];
 	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
@@ -1123,7 +1162,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 			plen += numfmt_i64(prefix + plen, snap->cpus[r]);
 		}
 		prefix[plen++] = ',';
-		csv_row(b, snap, prefix, plen, suffix, slen,
+		csv_row(b, snap, prefix, plen, &ends,
 			total ? snap->total_counts : &snap->counts[r * snap->nevents],
 			total ? snap->total_values : &snap->values[r * snap->nmetrics],
 			snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
@@ -1138,9 +1177,14 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	 * print, so is the record, and it is written without a second pass over every byte. */
 	bool clean = text_is_safe(suffix, slen, TEXT_ESC_OUTPUT) &&
 		     (snap->seq != 1 || !meta->row_keys || text_fputs_safe(meta->row_unit));
-	for (int e = 0; clean && e < snap->nevents; e++)
+	/* the names' answer comes with their fragments, made when the names change */
+	if (csv_event_keys.n == snap->nevents && snap->nevents > 0)
+		clean = clean && csv_event_keys.safe;
+	for (int e = 0; clean && csv_event_keys.n != snap->nevents && e < snap->nevents; e++)
 		clean = text_fputs_safe(snap->event_names[e]);
-	for (int m = 0; clean && m < snap->nmetrics; m++)
+	if (csv_metric_keys.n == snap->nmetrics && snap->nmetrics > 0)
+		clean = clean && csv_metric_keys.safe;
+	for (int m = 0; clean && csv_metric_keys.n != snap->nmetrics && m < snap->nmetrics; m++)
 		clean = text_fputs_safe(snap->metrics[m].name);
 	for (int bit = 0; clean && bit < meta->offcore_nbits; bit++)
 		clean = text_fputs_safe(meta->offcore_names[bit]);

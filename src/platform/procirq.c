@@ -402,9 +402,10 @@ static int stat_number(const char **p, const char *end, uint64_t *v)
 	if (s >= end || *s < '0' || *s > '9')
 		return 0;
 	uint64_t x = 0;
-	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+	for (int n = 0; s < end && *s >= '0' && *s <= '9'; s++, n++) {
 		unsigned d = (unsigned)(*s - '0');
-		if (x > (UINT64_MAX - d) / 10)
+		/* 19 digits always fit: the overflow test (a division) from the 20th on */
+		if (n >= 19 && x > (UINT64_MAX - d) / 10)
 			return -1;
 		x = x * 10 + d;
 	}

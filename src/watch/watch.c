@@ -29,6 +29,10 @@ struct watch {
 	double self_running;  /* pmutop's least running fraction in the last tick, NAN unknown */
 	bool want_owners;     /* a reader keeps the map fresh (the counters view) */
 	char recorded[1024];  /* the holders last written into the recording as marks */
+	bool owners_env;      /* PMUTOP_OWNERS_FIXTURE was set at start */
+	/* the busy and idle events' indices, found by name once per set of event names */
+	const char (*busy_names)[48];
+	int busy_nevents, ebusy, eidle;
 };
 
 static uint64_t now_ns(void)
@@ -54,13 +58,20 @@ static void fill_busy(struct app_ctx *app, struct watch *w, const struct snapsho
 		w->busy = b;
 		w->nbusy = s->nrows;
 	}
-	int eb = -1, ei = -1;
-	for (int e = 0; e < s->nevents; e++) {
-		if (strcmp(s->event_names[e], "busy") == 0)
-			eb = e;
-		else if (strcmp(s->event_names[e], "idle") == 0)
-			ei = e;
+	if (w->busy_names != s->event_names || w->busy_nevents != s->nevents ||
+	    (w->ebusy >= 0 && strcmp(s->event_names[w->ebusy], "busy") != 0) ||
+	    (w->eidle >= 0 && strcmp(s->event_names[w->eidle], "idle") != 0)) {
+		w->ebusy = w->eidle = -1;
+		for (int e = 0; e < s->nevents; e++) {
+			if (strcmp(s->event_names[e], "busy") == 0)
+				w->ebusy = e;
+			else if (strcmp(s->event_names[e], "idle") == 0)
+				w->eidle = e;
+		}
+		w->busy_names = s->event_names;
+		w->busy_nevents = s->nevents;
 	}
+	int eb = w->ebusy, ei = w->eidle;
 	for (int r = 0; r < s->nrows; r++)
 		w->busy[r] = NAN;
 	if (eb >= 0 && ei >= 0) {
@@ -165,7 +176,7 @@ static void on_tick(struct observer *o, struct app_ctx *app, const struct snapsh
 	/* the map is read when something asks for it: the counters view, a dump, or a
 	 * shortfall in pmutop's own running time that someone else may cause (never on every
 	 * tick: reading it takes milliseconds) */
-	if (w->want_owners || app->opt.owners_from || getenv("PMUTOP_OWNERS_FIXTURE") ||
+	if (w->want_owners || app->opt.owners_from || w->owners_env ||
 	    (!isnan(w->self_running) && w->self_running < 0.995))
 		read_owners(app, w);
 }
@@ -175,6 +186,7 @@ static void on_mode(struct observer *o, struct app_ctx *app)
 	(void)app;
 	struct watch *w = o->state;
 	guard_reset(w->guard);
+	w->busy_names = NULL; /* the names may be new in the same place */
 }
 
 static void on_close(struct observer *o, struct app_ctx *app)
@@ -248,6 +260,7 @@ int watch_attach(struct app_ctx *app, char *err, size_t errlen)
 	guard_limits_for(&lim, family, app->machine.pmu, live ? machine_max_hz(app) : 0);
 	w->guard = guard_new(&lim);
 	w->self_running = NAN;
+	w->owners_env = getenv("PMUTOP_OWNERS_FIXTURE") != NULL;
 	struct observer obs = {.name = "watch",
 			       .state = w,
 			       .on_tick = on_tick,
