@@ -634,6 +634,78 @@ static const char *key_of(const struct key_frags *k, const struct snapshot *snap
 	return one->oom ? "" : one->buf;
 }
 
+/* The end of an event's object for each state: ",\"state\":\"ok\"}" (state names are plain
+ * ASCII: written as put_string() writes them), made on first use. */
+#define STATE_FRAG_MAX 40
+static char state_frag[COUNT_INVALID + 1][STATE_FRAG_MAX];
+static size_t state_frag_len[COUNT_INVALID + 1];
+
+static size_t state_frag_of(enum count_state st, const char **frag)
+{
+	if ((unsigned)st > COUNT_INVALID)
+		return 0;
+	if (!state_frag_len[st]) {
+		const char *name = count_state_name(st);
+		bool plain;
+		size_t n = plain_len(name, &plain);
+		if (!plain || n + 12 > STATE_FRAG_MAX)
+			return 0;
+		memcpy(state_frag[st], ",\"state\":\"", 10);
+		memcpy(state_frag[st] + 10, name, n);
+		memcpy(state_frag[st] + 10 + n, "\"}", 2);
+		state_frag_len[st] = n + 12;
+	}
+	*frag = state_frag[st];
+	return state_frag_len[st];
+}
+
+/*
+ * One event's object without error bar or true figure, as the member functions below would
+ * write it, in one piece: its key made once ("\"name\":"), the value, the running fraction
+ * ("1.0" for a whole interval: a copy), the state's end made once. False when it cannot be
+ * (the caller writes it member by member then).
+ */
+static bool event_json_fast(struct output_json *w, const char *frag, size_t flen,
+			    const struct count *c)
+{
+	const char *sfrag;
+	size_t slen = state_frag_of(c->state, &sfrag);
+	if (!slen || w->skip || w->depth <= 0 || w->depth >= OUTPUT_JSON_DEPTH)
+		return false;
+	char *p0 = room(w, flen + 32 + 2 * VALUE_ROOM + slen), *p = p0;
+	if (!p)
+		return false;
+	if (w->more[w->depth - 1])
+		*p++ = ',';
+	w->more[w->depth - 1] = true;
+	memcpy(p, frag, flen);
+	p += flen;
+	memcpy(p, "{\"value\":", 9);
+	p += 9;
+	if (c->state == COUNT_OK || c->state == COUNT_SCALED) {
+		double v = c->value; /* json_count(): exact integers as integers */
+		if (v == floor(v) && fabs(v) < 9007199254740992.0)
+			p += numfmt_i64(p, (int64_t)v);
+		else
+			p += numfmt_json_real(p, v, 10);
+	} else {
+		memcpy(p, "null", 4);
+		p += 4;
+	}
+	if (c->running == 1.0) {
+		memcpy(p, ",\"running\":1.0", 14);
+		p += 14;
+	} else {
+		memcpy(p, ",\"running\":", 11);
+		p += 11;
+		p += numfmt_json_real(p, c->running, 6);
+	}
+	memcpy(p, sfrag, slen);
+	p += slen;
+	w->len += (size_t)(p - p0);
+	return true;
+}
+
 /* @err, @truth: the row's error bars and true figures (frame.h), or NULL. */
 static void events_json(struct output_json *w, const struct snapshot *snap,
 			const struct count *counts, const double *err, const double *truth)
@@ -644,6 +716,8 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		size_t flen;
 		const char *frag = key_of(&event_keys, snap, true, e, &key_tmp, &flen);
+		if (!err && !truth && event_json_fast(w, frag, flen, c))
+			continue;
 		object_frag(w, frag, flen);
 		if (has)
 			json_count(w, KEY("value"), c->value);
