@@ -1375,19 +1375,31 @@ static void ring_json(struct output_json *w, enum ring_count k, uint64_t v)
 		output_json_int(w, key[k], (long long)v);
 }
 
-static void cell_json(struct output_json *w, const char *key, const struct jitter_cell *c,
+/* @m: the metric's index (its key made once; a window of one sample has the value the row's
+ * "metrics" just gave, whose text is copied), -1 for another column. */
+static void cell_json(struct output_json *w, int m, const char *key, const struct jitter_cell *c,
 		      bool ready)
 {
 	if (!ready || !c->st.available) {
 		output_json_null(w, key);
 		return;
 	}
-	char *p0 = output_json_raw(w, key, CELL_JSON_ROOM);
+	char *p0 = m >= 0 ? output_json_raw_metric(w, m, key, CELL_JSON_ROOM)
+			  : output_json_raw(w, key, CELL_JSON_ROOM);
 	if (!p0)
 		return;
 	struct real_text last = {0, NULL, 0};
 	char *p = PUT_KEY(p0, "{\"min\":");
-	p = cell_real(p, c->st.min, &last);
+	size_t off, n;
+	if (m >= 0 && output_json_row_metric(w, m, c->st.min, &off, &n)) {
+		memcpy(p, w->buf + off, n); /* written before this member: no overlap */
+		memcpy(&last.bits, &c->st.min, sizeof(last.bits));
+		last.at = p;
+		last.n = n;
+		p += n;
+	} else {
+		p = cell_real(p, c->st.min, &last);
+	}
 	p = PUT_KEY(p, ",\"median\":");
 	p = cell_real(p, c->st.median, &last);
 	p = PUT_KEY(p, ",\"p99\":");
@@ -1418,7 +1430,7 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		if (j->attrib_ready) {
 			output_json_object(w, "attrib");
 			for (int c = 0; c < ATTRIB_NCOLS; c++)
-				cell_json(w, attrib_col_names[c],
+				cell_json(w, -1, attrib_col_names[c],
 					  &j->cells[r * j->ncols + j->nmetrics + c], ready);
 			const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
 			if (t && output_json_text_ok(t->comm)) { /* jansson refuses other names */
@@ -1432,7 +1444,7 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		}
 		output_json_object(w, "stats");
 		for (int m = 0; m < j->nmetrics; m++)
-			cell_json(w, j->agg.metrics[m].name, &j->cells[r * j->ncols + m], ready);
+			cell_json(w, m, j->agg.metrics[m].name, &j->cells[r * j->ncols + m], ready);
 		output_json_end(w);
 		/* samples the ring lost in the window (gaps in the statistics) and the kernel's
 		 * throttling of the group (it counted nothing for so long) */

@@ -371,6 +371,26 @@ static bool member_frag(struct output_json *w, const char *frag, size_t flen)
 
 #define KEY_INLINE 64 /* bytes of a key member() copies while it checks them */
 
+/* The bytes a key holds as they are: printable ASCII but '"' and '\\' (plain_len()). */
+static const unsigned char key_plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x20 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x30 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x50 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, /* 0x70 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x80 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x90 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xa0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xb0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xc0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xd0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xe0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xf0 */
+};
+
 /* A key written as it is: "\"key\":" and its length, for member_frag(). */
 #define KEY(s) "\"" s "\":", sizeof(s) + 2
 
@@ -395,14 +415,11 @@ static bool member(struct output_json *w, const char *key)
 	size_t at = (size_t)(p - w->buf); /* where the key starts */
 	*p++ = '"';
 	/* printable ASCII without '"' or '\\' is copied as it is, in the same pass that checks it
-	 * (a byte loop that stops early: keys are a few bytes, no strlen or memcpy call) */
+	 * (a byte loop that stops early: keys are a few bytes, no strlen or memcpy call); a table
+	 * says which bytes those are, one load a byte instead of four comparisons */
 	size_t i = 0;
-	for (; i < KEY_INLINE; i++) {
-		unsigned char c = (unsigned char)key[i];
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-			break; /* the NUL too */
-		p[i] = (char)c;
-	}
+	for (; i < KEY_INLINE && key_plain[(unsigned char)key[i]]; i++) /* the NUL stops it */
+		p[i] = key[i];
 	if (key[i] != '\0') { /* to be escaped, or long */
 		w->len = at;
 		put_string(w, key);
@@ -735,6 +752,36 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 	output_json_end(w);
 }
 
+/* The texts of the last row's metric values (output_json_row_metric()). */
+static unsigned long long record_seq; /* records begun */
+static struct {
+	const struct output_json *w;
+	unsigned long long record;
+	int n;
+	uint64_t bits[SESSION_MAX_EVENTS];
+	size_t off[SESSION_MAX_EVENTS], len[SESSION_MAX_EVENTS];
+} row_text;
+
+bool output_json_row_metric(const struct output_json *w, int m, double v, size_t *off, size_t *len)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	if (row_text.w != w || row_text.record != record_seq || m < 0 || m >= row_text.n ||
+	    !row_text.len[m] || row_text.bits[m] != bits ||
+	    row_text.off[m] + row_text.len[m] > w->len)
+		return false;
+	*off = row_text.off[m];
+	*len = row_text.len[m];
+	return true;
+}
+
+char *output_json_raw_metric(struct output_json *w, int m, const char *name, size_t n)
+{
+	if (m < 0 || m >= metric_keys.n || strcmp(metric_keys.name[m], name) != 0)
+		return output_json_raw(w, name, n);
+	return member_frag(w, metric_keys.frag[m], metric_keys.len[m]) ? room(w, n) : NULL;
+}
+
 /* "metrics", and "resolution" for the values computed from quantised inputs (the step one
  * source tick makes, in the metric's unit). */
 static void metrics_json(struct output_json *w, const struct snapshot *snap, const double *values,
@@ -743,9 +790,23 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 	size_t flen;
 	const char *frag;
 	object_frag(w, KEY("metrics"));
+	row_text.w = w;
+	row_text.record = record_seq;
+	row_text.n = snap->nmetrics < SESSION_MAX_EVENTS ? snap->nmetrics : SESSION_MAX_EVENTS;
 	for (int m = 0; m < snap->nmetrics; m++) {
 		frag = key_of(&metric_keys, snap, false, m, &key_tmp, &flen);
-		real_frag(w, frag, flen, values[m]);
+		if (!member_frag(w, frag, flen)) {
+			if (m < row_text.n)
+				row_text.len[m] = 0;
+			continue;
+		}
+		size_t n = numfmt_json_real(w->buf + w->len, values[m], 6);
+		if (m < row_text.n) { /* the window's statistics of one sample repeat it */
+			memcpy(&row_text.bits[m], &values[m], sizeof(uint64_t));
+			row_text.off[m] = w->len;
+			row_text.len[m] = n;
+		}
+		w->len += n;
 	}
 	output_json_end(w);
 	/* "metrics_err": each value's 95 % half-width (null: n/a or not known yet) */
@@ -821,6 +882,7 @@ static struct output_json rec;
 static int output_json(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *w = &rec;
+	record_seq++;
 	w->len = 0;
 	w->oom = false;
 	w->depth = w->skip = 0;
