@@ -495,6 +495,19 @@ static void null_frag(struct output_json *w, const char *frag, size_t flen)
 	}
 }
 
+static void int_frag(struct output_json *w, const char *frag, size_t flen, long long v)
+{
+	if (member_frag(w, frag, flen))
+		w->len += numfmt_i64(w->buf + w->len, v);
+}
+
+/* As output_json_string() (nothing for NULL). */
+static void string_frag(struct output_json *w, const char *frag, size_t flen, const char *s)
+{
+	if (s && member_frag(w, frag, flen))
+		put_string(w, s);
+}
+
 /* @v with @decimals digits after the point ("1764632123.297"); null when not finite. */
 static void output_json_fixed(struct output_json *w, const char *key, double v, int decimals)
 {
@@ -889,15 +902,20 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	key_frags_update(&event_keys, snap, true, FRAG_JSON);
 	key_frags_update(&metric_keys, snap, false, FRAG_JSON);
 	output_json_object(w, NULL);
-	output_json_real(w, "time", snap->time_s);
-	output_json_real(w, "interval_ms", snap->interval_s * 1000.0);
-	output_json_string(w, "backend", meta->backend);
-	output_json_string(w, "mode", meta->mode);
-	output_json_bool(w, "simulated", meta->simulated);
-	output_json_int(w, "seq", (long long)snap->seq);
+	/* the fixed keys as fragments (KEY): no key is checked byte by byte */
+	real_frag(w, KEY("time"), snap->time_s);
+	real_frag(w, KEY("interval_ms"), snap->interval_s * 1000.0);
+	string_frag(w, KEY("backend"), meta->backend);
+	string_frag(w, KEY("mode"), meta->mode);
+	if (member_frag(w, KEY("simulated"))) {
+		memcpy(w->buf + w->len, meta->simulated ? "true" : "false",
+		       meta->simulated ? 4 : 5);
+		w->len += meta->simulated ? 4 : 5;
+	}
+	int_frag(w, KEY("seq"), (long long)snap->seq);
 	if (meta->frame) { /* where and when, for a fleet's collector */
 		const struct frame *f = meta->frame;
-		output_json_string(w, "host", f->machine ? f->machine->host : "");
+		string_frag(w, KEY("host"), f->machine ? f->machine->host : "");
 		output_json_fixed(w, "timestamp", f->timestamp, 3); /* unix seconds, to the ms */
 	}
 	if (meta->replay && meta->source)
@@ -946,7 +964,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 			output_json_string(w, meta->row_unit, meta->row_keys[r].label);
 			output_json_int(w, "ncpus", meta->row_keys[r].ncpus);
 		} else {
-			output_json_int(w, "cpu", snap->cpus[r]);
+			int_frag(w, KEY("cpu"), snap->cpus[r]);
 		}
 		if (snap->offline[r])
 			output_json_bool(w, "offline", true);
