@@ -193,9 +193,12 @@ static void open_window(struct jitter *j)
 		a->last[i] = COUNT_NOT_COUNTED;
 	}
 	a->interval_s = 0;
+	/* the attribution columns are pushed only while attribution runs, and emptied when it
+	 * stops (jitter_set_attrib()): their rings are empty otherwise */
+	int pushed_cols = j->attrib_ready ? j->ncols : j->nmetrics;
 	if (a->pushed)
 		for (int r = 0; r < j->nrows; r++)
-			for (int c = 0; c < j->ncols; c++)
+			for (int c = 0; c < pushed_cols; c++)
 				series_ring_clear(series_set_ring(&j->win, r, c));
 	a->pushed = false;
 	j->nwin = 0;
@@ -1226,6 +1229,10 @@ int jitter_set_attrib(struct app_ctx *app, bool on, char *err, size_t errlen)
 	if (!on && j->attrib_ready) {
 		attrib_free(&j->attrib);
 		j->attrib_ready = false;
+		/* open_window() clears only the columns pushed while attribution is off */
+		for (int r = 0; j->acc && r < j->nrows; r++)
+			for (int c = j->nmetrics; c < j->ncols; c++)
+				series_ring_clear(series_set_ring(&j->win, r, c));
 	}
 	return 0;
 }
