@@ -1336,6 +1336,10 @@ void jitter_spike_lines(const struct app_ctx *app,
  * where NUMFMT_MAX bytes are free. */
 #define CELL_JSON_ROOM (64 + 7 * NUMFMT_MAX)
 
+/* Bytes the "self" object may take: its keys (about 260) and 17 numbers, each formatted where
+ * NUMFMT_MAX bytes are free. */
+#define SELF_JSON_ROOM (320 + 17 * NUMFMT_MAX)
+
 /* The last real a cell's object holds: its bits and its text. */
 struct real_text {
 	uint64_t bits;
@@ -1492,26 +1496,51 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	output_json_end(w);
 	struct cadence_report cr;
 	cadence_report((struct cadence *)&j->cad, &cr);
-	output_json_object(w, "self");
-	if (f->tick_ms == 1 && j->app->sample_us > 0) /* below 1 ms: its fraction */
-		output_json_real(w, "sample_ms", (double)j->app->sample_us / 1000.0);
-	else
-		output_json_int(w, "sample_ms", (int)f->tick_ms);
-	output_json_real(w, "measured_ms", j->window_interval_ms);
-	output_json_real(w, "lateness_p50_ms", cr.available ? cr.p50_ns / 1e6 : NAN);
-	output_json_real(w, "lateness_p99_ms", cr.available ? cr.p99_ns / 1e6 : NAN);
-	output_json_real(w, "lateness_max_ms", cr.available ? (double)cr.max_all_ns / 1e6 : NAN);
-	output_json_real(w, "drift_ms", cr.available ? (double)cr.drift_ns / 1e6 : NAN);
-	output_json_int(w, "missed", (long long)cr.missed);
-	output_json_int(w, "long_intervals", (long long)cr.long_intervals);
-	output_json_real(w, "cpu_pct", j->cad.self_samples > 1 ? cr.self_pct : NAN);
-	output_json_int(w, "mem_bytes", (long long)jitter_bytes(j));
-	output_json_int(w, "cpu", cr.self_cpu);
-	output_json_int(w, "ticks", (long long)cr.ticks);
-	output_json_string(w, "path", j->ring ? "ring" : "read");
-	for (int k = 0; j->ring && k < RING_NCOUNTS; k++)
-		ring_json(w, k, j->rc[k].total);
-	output_json_end(w);
+	/* "self": fixed keys and numbers, written as one piece with the bytes the member
+	 * functions would write (reals of 6 digits, null when not finite) */
+	char *p0 = output_json_raw(w, "self", SELF_JSON_ROOM), *p = p0;
+	if (p0) {
+		if (f->tick_ms == 1 && j->app->sample_us > 0) { /* below 1 ms: its fraction */
+			p = PUT_KEY(p, "{\"sample_ms\":");
+			p += numfmt_json_real(p, (double)j->app->sample_us / 1000.0, 6);
+		} else {
+			p = PUT_KEY(p, "{\"sample_ms\":");
+			p += numfmt_i64(p, (int)f->tick_ms);
+		}
+		p = PUT_KEY(p, ",\"measured_ms\":");
+		p += numfmt_json_real(p, j->window_interval_ms, 6);
+		p = PUT_KEY(p, ",\"lateness_p50_ms\":");
+		p += numfmt_json_real(p, cr.available ? cr.p50_ns / 1e6 : NAN, 6);
+		p = PUT_KEY(p, ",\"lateness_p99_ms\":");
+		p += numfmt_json_real(p, cr.available ? cr.p99_ns / 1e6 : NAN, 6);
+		p = PUT_KEY(p, ",\"lateness_max_ms\":");
+		p += numfmt_json_real(p, cr.available ? (double)cr.max_all_ns / 1e6 : NAN, 6);
+		p = PUT_KEY(p, ",\"drift_ms\":");
+		p += numfmt_json_real(p, cr.available ? (double)cr.drift_ns / 1e6 : NAN, 6);
+		p = PUT_KEY(p, ",\"missed\":");
+		p += numfmt_i64(p, (int64_t)cr.missed);
+		p = PUT_KEY(p, ",\"long_intervals\":");
+		p += numfmt_i64(p, (int64_t)cr.long_intervals);
+		p = PUT_KEY(p, ",\"cpu_pct\":");
+		p += numfmt_json_real(p, j->cad.self_samples > 1 ? cr.self_pct : NAN, 6);
+		p = PUT_KEY(p, ",\"mem_bytes\":");
+		p += numfmt_i64(p, (int64_t)jitter_bytes(j));
+		p = PUT_KEY(p, ",\"cpu\":");
+		p += numfmt_i64(p, cr.self_cpu);
+		p = PUT_KEY(p, ",\"ticks\":");
+		p += numfmt_i64(p, (int64_t)cr.ticks);
+		p = j->ring ? PUT_KEY(p, ",\"path\":\"ring\"") : PUT_KEY(p, ",\"path\":\"read\"");
+		if (j->ring) { /* ring_json()'s members */
+			p = PUT_KEY(p, ",\"lost\":");
+			p += numfmt_i64(p, (int64_t)j->rc[RING_LOST].total);
+			p = PUT_KEY(p, ",\"throttled_ms\":");
+			p += numfmt_json_real(p, (double)j->rc[RING_THROTTLED_NS].total / 1e6, 6);
+			p = PUT_KEY(p, ",\"throttles\":");
+			p += numfmt_i64(p, (int64_t)j->rc[RING_THROTTLES].total);
+		}
+		*p++ = '}';
+		output_json_raw_done(w, (size_t)(p - p0));
+	}
 	if (j->flight_path[0])
 		output_json_string(w, "flight", j->flight_path);
 }

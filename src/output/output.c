@@ -841,7 +841,8 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 			if (!any)
 				output_json_object(w, "resolution");
 			any = true;
-			output_json_real(w, snap->metrics[m].name, detail[m].resolution);
+			frag = key_of(&metric_keys, snap, false, m, &key_tmp, &flen);
+			real_frag(w, frag, flen, detail[m].resolution);
 		}
 	if (any)
 		output_json_end(w);
