@@ -1437,6 +1437,17 @@ static void cell_json(struct output_json *w, int m, const char *key, const struc
 	output_json_raw_done(w, (size_t)(p - p0));
 }
 
+/* The first spike the log holds of the last closed window (log.len when none): the log's
+ * oldest is the (total - len)-th ever pushed, the window's first the spikes_before-th. */
+static size_t window_spikes_first(const struct jitter *j)
+{
+	unsigned long long oldest = j->log.total - j->log.len;
+	if (j->spikes_before <= oldest)
+		return 0;
+	unsigned long long skip = j->spikes_before - oldest;
+	return skip < j->log.len ? (size_t)skip : j->log.len;
+}
+
 static void json_extra(void *ctx, void *recp, void *rowp, int r)
 {
 	const struct frame *f = ctx;
@@ -1476,10 +1487,7 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	struct output_json *w = recp;
 	output_json_int(w, "samples", (long long)j->k);
 	output_json_array(w, "spikes");
-	for (size_t i = 0; i < j->log.len; i++) {
-		unsigned long long idx = j->log.total - j->log.len + i; /* index among all pushed */
-		if (idx < j->spikes_before)
-			continue;
+	for (size_t i = window_spikes_first(j); i < j->log.len; i++) {
 		const struct spike_event *e = spike_log_get(&j->log, i);
 		if (!output_json_text_ok(e->metric) || !output_json_text_ok(e->rule))
 			continue;
@@ -1552,10 +1560,7 @@ static void text_extra(void *ctx, FILE *out)
 	if (!j || !j->have_agg)
 		return;
 	text_fprintf(out, "%s\n", f->self);
-	for (size_t i = 0; i < j->log.len; i++) {
-		unsigned long long idx = j->log.total - j->log.len + i;
-		if (idx < j->spikes_before)
-			continue;
+	for (size_t i = window_spikes_first(j); i < j->log.len; i++) {
 		const struct spike_event *e = spike_log_get(&j->log, i);
 		text_fprintf(out, "spike %.3f s cpu %d %s %.6g (baseline %.6g) %s\n", e->time_s,
 			     e->cpu, e->metric, e->value, e->baseline, e->rule);
