@@ -9,6 +9,7 @@
 
 #define CADENCE_WINDOW 1024	/* lateness samples kept for p50/p99 */
 #define CADENCE_LATE_NS 1000000 /* p99 lateness (ns) past which ticks count as late */
+#define CADENCE_SLIDE_MAX 64	/* wake-ups between reports that a report catches up on */
 
 /*
  * Feed one call per wake-up. Lateness = wake - deadline (ns). With cadence_tick() the deadline is
@@ -31,12 +32,17 @@ struct cadence {
 	int64_t drift_ns;
 	struct series_ring late; /* the last CADENCE_WINDOW lateness values, ns */
 	double late_buf[CADENCE_WINDOW];
+	/* [0, W): the ring's values ascending as of sorted_behind wake-ups ago (cadence_report),
+	 * or a copy of them to select on while there is no sorted one; [W, W +
+	 * CADENCE_SLIDE_MAX): the values those wake-ups pushed out of the ring */
 	double scratch[3 * CADENCE_WINDOW];
 	/* Own CPU use between the last two self samples. */
 	int64_t self_cpu_ns, self_wall_ns;
 	unsigned self_samples;
-	double self_pct; /* % of one core */
-	int self_cpu;	 /* CPU the sampler last ran on, -1 when unknown */
+	unsigned sorted_behind; /* wake-ups since scratch was sorted (cadence.c) */
+	double self_pct;	/* % of one core */
+	int self_cpu;		/* CPU the sampler last ran on, -1 when unknown */
+	int sorted_state; /* cadence.c: a sorted copy, or one to make at the next close report */
 };
 
 struct cadence_report {

@@ -323,6 +323,114 @@ static void check_mad_eval(void)
 	spike_log_free(&log);
 }
 
+/* One value for the reference check below: the metric's value on every CPU. */
+static int lookup_one(void *ctx, int cpu, const char *metric, double *value)
+{
+	(void)cpu;
+	(void)metric;
+	*value = *(const double *)ctx;
+	return isnan(*value) ? -1 : 0;
+}
+
+static uint64_t ref_rng = 88172645463325252ULL;
+static double ref_uniform(void)
+{
+	ref_rng ^= ref_rng << 13;
+	ref_rng ^= ref_rng >> 7;
+	ref_rng ^= ref_rng << 17;
+	return (double)(ref_rng >> 11) / 9007199254740992.0;
+}
+
+/*
+ * A mad rule's spikes (which samples, their baseline and score) against a full recomputation:
+ * the median and MAD of the previous W finite values by stats_compute() on every sample, with
+ * no sorted window and no shortcut. Random series with NaN gaps, repeated values, steps, heavy
+ * tails and zeros, over several windows (wrapping many times) and floors (relative, absolute,
+ * zero), and the window resized (a new rule) halfway.
+ */
+static void check_mad_reference(void)
+{
+	static const char *const rules[] = {
+	    "mad ipc 8 window 64 floor 5%",  "mad ipc 3",
+	    "mad ipc 5 window 8 floor 0",    "mad ipc 2.5 window 16 floor 0.2",
+	    "mad ipc 8 window 64 floor 200", "mad ipc 1 window 4"};
+	for (size_t ri = 0; ri < sizeof(rules) / sizeof(rules[0]); ri++)
+		for (int shape = 0; shape < 4; shape++) {
+			struct alert_set s;
+			struct spike_log log;
+			char err[128] = "";
+			spike_log_init(&log, 4096, err, sizeof(err));
+			alert_set_init(&s, 1);
+			CHECK(alert_set_add(&s, rules[ri], err, sizeof(err)) == 0, "%s", err);
+			struct alert_rule r = s.rules[0];
+			double hist[4096], win[4096], scratch[2 * 4096];
+			size_t nh = 0, want = 0, got = 0, bad = 0;
+			for (int t = 0; t < 3000; t++) {
+				if (t == 1500) { /* resize: the rule again with twice the window */
+					char text[ALERT_TEXT_MAX];
+					snprintf(text, sizeof(text), "mad ipc %g window %u floor 0",
+						 r.k, r.window * 2);
+					alert_set_free(&s);
+					alert_set_init(&s, 1);
+					CHECK(alert_set_add(&s, text, err, sizeof(err)) == 0, "%s",
+					      err);
+					r = s.rules[0];
+					nh = 0;
+				}
+				double u = ref_uniform(), v;
+				switch (shape) {
+				case 0: /* noise around 1000 with rare large spikes */
+					v = 1000 + 20 * (u - 0.5) + (u > 0.995 ? 900 : 0);
+					break;
+				case 1: /* few distinct values: ties everywhere */
+					v = (double)(int)(u * 4) * 0.25;
+					break;
+				case 2: /* zeros, negatives and steps */
+					v = t % 400 < 200 ? 0.0 : (u < 0.5 ? -3.0 : 5.0 * u);
+					break;
+				default: /* heavy tails around 1 */
+					v = 1 + 0.01 / (u + 1e-6);
+				}
+				if (ref_uniform() < 0.05)
+					v = NAN; /* n/a: skipped, not remembered */
+				size_t before = log.total;
+				alert_set_eval(&s, t, 0, lookup_one, &v, &log);
+				got += log.total - before;
+				if (isnan(v))
+					continue;
+				size_t w = nh < r.window ? nh : r.window;
+				if (w > 0 && w * 2 >= r.window) {
+					memcpy(win, hist + nh - w, w * sizeof(double));
+					struct stats st;
+					stats_compute(win, w, scratch, &st);
+					double fl = r.floor_rel * fabs(st.median);
+					if (fl < r.floor_abs)
+						fl = r.floor_abs;
+					double scale = st.mad > fl ? st.mad : fl,
+					       dev = v - st.median;
+					if (fabs(dev) > r.k * scale) {
+						want++;
+						const struct spike_event *e =
+						    log.total > before
+							? spike_log_get(&log, log.len - 1)
+							: NULL;
+						if (!e || e->time_s != t || e->value != v ||
+						    e->baseline != st.median ||
+						    e->score != dev / scale)
+							bad++;
+					} else if (log.total > before)
+						bad++;
+				}
+				hist[nh++] = v;
+			}
+			CHECK(bad == 0 && got == want,
+			      "rule '%s' shape %d: %zu spikes, the recomputation %zu, %zu differ",
+			      rules[ri], shape, got, want, bad);
+			alert_set_free(&s);
+			spike_log_free(&log);
+		}
+}
+
 static char *dump(struct spike_log *log, int json)
 {
 	char *buf = NULL, err[128];
@@ -394,6 +502,7 @@ int main(void)
 	check_parse();
 	check_threshold_eval();
 	check_mad_eval();
+	check_mad_reference();
 	check_log();
 	return harness_done();
 }

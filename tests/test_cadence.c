@@ -191,6 +191,52 @@ static void check_late(void)
 	}
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * The report's p50, p99 and max (kept sorted as the window slides) against a full
+ * recomputation: the ring copied and sorted on every report. Random lateness with ties and
+ * negative values (early wake-ups), 5000 wake-ups (the 1024-sample window wraps several times),
+ * and reports 1 to 300 wake-ups apart, so both the catching up (up to CADENCE_SLIDE_MAX) and the
+ * selection on a copy (further apart), and the change between them, are compared.
+ */
+static void check_incremental(void)
+{
+	static struct cadence c;
+	static double copy[CADENCE_WINDOW];
+	struct cadence_report r;
+	cadence_init(&c, 0, 10 * MS);
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	int reports = 0, bad = 0, gap = 1, next = 1;
+	for (int k = 1; k <= 5000; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int64_t late = (int64_t)(x % 4000) * US / 10 - 50 * US; /* 0.1 us steps: ties */
+		if (x % 97 == 0)
+			late += 7 * MS; /* a stall */
+		cadence_tick_at(&c, k * 10 * MS + late, k * 10 * MS, 1);
+		if (k < next)
+			continue;
+		/* gaps: runs of close reports, then far ones, then close again */
+		gap = (k / 700) % 2 ? 1 + (int)(x % 300) : 1 + (int)(x % 5);
+		next = k + gap;
+		cadence_report(&c, &r);
+		size_t n = series_ring_last(&c.late, c.late.len, copy);
+		qsort(copy, n, sizeof(double), cmp_dbl);
+		reports++;
+		if (!r.available || r.p50_ns != stats_percentile_sorted(copy, n, 0.5) ||
+		    r.p99_ns != stats_percentile_sorted(copy, n, 0.99) || r.max_ns != copy[n - 1])
+			bad++;
+	}
+	CHECK(reports > 500 && bad == 0, "%d of %d reports differ from a full sort", bad, reports);
+	CHECK_INT(c.late.len, CADENCE_WINDOW);
+}
+
 int main(void)
 {
 	check_absolute();
@@ -198,5 +244,6 @@ int main(void)
 	check_window();
 	check_self();
 	check_late();
+	check_incremental();
 	return harness_done();
 }

@@ -648,13 +648,19 @@ int alert_set_eval(struct alert_set *s, double time_s, int cpu, alert_lookup_fn 
 		struct series_ring *ring = &s->rings[i][cpu];
 		double *sorted = ring->buf + ring->cap; /* the window sorted as it slides */
 		if (ring->len > 0 && ring->len * 2 >= r->window) {
-			double median, mad;
-			stats_sorted_median_mad(sorted, ring->len, s->scratch, &median, &mad);
+			/* the scale is max(MAD, floor) >= floor, and rounding keeps k * scale >=
+			 * k * floor: a value within k floors of the median cannot be a spike, so
+			 * the MAD (a search of the window) is only found for one further out */
+			double median = stats_percentile_sorted(sorted, ring->len, 0.5);
 			double fl = r->floor_rel * fabs(median);
 			if (fl < r->floor_abs)
 				fl = r->floor_abs;
-			double scale = mad > fl ? mad : fl;
 			double dev = v - median;
+			double mad = 0;
+			if (fabs(dev) > r->k * fl)
+				stats_sorted_median_mad(sorted, ring->len, s->scratch, &median,
+							&mad);
+			double scale = mad > fl ? mad : fl;
 			if (fabs(dev) > r->k * scale) {
 				emit(log, r, time_s, cpu, v, median, dev / scale);
 				spikes++;

@@ -5,13 +5,32 @@
 #include <math.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/*
+ * The report's percentiles over the lateness window, kept incrementally: scratch[0, W) holds the
+ * window sorted as it was sorted_behind wake-ups ago, and each wake-up since notes the value it
+ * pushed out; a report slides those in (stats_sorted_slide) and reads p50, p99 and max by rank.
+ * Reports further apart than CADENCE_SLIDE_MAX wake-ups (a long refresh over short samples)
+ * select on a copy as before, since catching up would cost more; the next report that follows
+ * closely sorts the window once and slides from then on. Lateness is an integer count of ns (no
+ * NaN, no -0.0), so the ranks give the selection's values bit for bit.
+ */
+enum { SORTED_YES, SORTED_NEXT /* none: sort at the next report that follows closely */ };
+
+static int cmp_late(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
 
 void cadence_init(struct cadence *c, int64_t t0_ns, int64_t period_ns)
 {
 	/* all but the two buffers (32 KiB), which are written before they are read: the ring's
-	 * slots as ticks come, the scratch as far as a report copies the ring */
+	 * slots as ticks come, the scratch as far as a report sorts or copies the ring (and the
+	 * values pushed out of a full ring) */
 	memset(c, 0, offsetof(struct cadence, late_buf));
 	memset(&c->self_cpu_ns, 0, sizeof(*c) - offsetof(struct cadence, self_cpu_ns));
 	c->t0_ns = t0_ns;
@@ -19,6 +38,8 @@ void cadence_init(struct cadence *c, int64_t t0_ns, int64_t period_ns)
 	c->self_cpu = -1;
 	c->self_pct = NAN;
 	series_ring_init(&c->late, c->late_buf, CADENCE_WINDOW);
+	c->sorted_behind = 0;
+	c->sorted_state = SORTED_YES; /* the empty window, sorted */
 }
 
 void cadence_tick_at(struct cadence *c, int64_t wake_ns, int64_t deadline_ns, uint64_t expirations)
@@ -35,6 +56,11 @@ void cadence_tick_at(struct cadence *c, int64_t wake_ns, int64_t deadline_ns, ui
 	c->ticks++;
 	c->last_wake_ns = wake_ns;
 	c->drift_ns = wake_ns - (c->t0_ns + (int64_t)c->k * c->period_ns);
+	if (c->sorted_behind < CADENCE_SLIDE_MAX && c->late.len == c->late.cap)
+		c->scratch[CADENCE_WINDOW + c->sorted_behind] =
+		    series_ring_get(&c->late, c->late.cap - 1);
+	if (c->sorted_behind <= CADENCE_SLIDE_MAX)
+		c->sorted_behind++;
 	series_ring_push(&c->late, (double)late);
 }
 
@@ -88,12 +114,43 @@ void cadence_report(struct cadence *c, struct cadence_report *out)
 	out->self_pct = c->self_pct;
 	out->self_cpu = c->self_cpu;
 	/* p50, p99 and max only (lateness is always finite): no MAD, no full statistics */
-	size_t n = series_ring_last(&c->late, c->late.len, c->scratch);
+	size_t n = c->late.len;
 	out->available = n > 0;
+	double *sorted = c->scratch;
+	if (c->sorted_state == SORTED_YES && c->sorted_behind <= CADENCE_SLIDE_MAX) {
+		/* catch up: the wake-ups since, oldest first, each with what it pushed out of a
+		 * full ring */
+		uint64_t held = c->late.pushed - c->sorted_behind;
+		size_t len = held < c->late.cap ? (size_t)held : c->late.cap;
+		for (unsigned i = 0; i < c->sorted_behind; i++) {
+			bool evict = len == c->late.cap;
+			double old = evict ? c->scratch[CADENCE_WINDOW + i] : 0;
+			double v = series_ring_get(&c->late, c->sorted_behind - 1 - i);
+			len = stats_sorted_slide(sorted, len, evict, old, v);
+		}
+		c->sorted_behind = 0;
+	} else if (c->sorted_state == SORTED_NEXT && c->sorted_behind <= CADENCE_SLIDE_MAX) {
+		/* reports follow closely again: sort once, slide from now on */
+		series_ring_last(&c->late, n, sorted);
+		qsort(sorted, n, sizeof(*sorted), cmp_late);
+		c->sorted_state = SORTED_YES;
+		c->sorted_behind = 0;
+	} else {
+		/* the copy takes the sorted copy's place: there is none until the next sort */
+		series_ring_last(&c->late, n, sorted);
+		if (n > 0) {
+			out->max_ns = stats_percentile_select(sorted, n, 1);
+			out->p99_ns = stats_percentile_select(sorted, n, 0.99);
+			out->p50_ns = stats_percentile_select(sorted, n, 0.5);
+		}
+		c->sorted_state = SORTED_NEXT;
+		c->sorted_behind = 0;
+		return;
+	}
 	if (n > 0) {
-		out->max_ns = stats_percentile_select(c->scratch, n, 1);
-		out->p99_ns = stats_percentile_select(c->scratch, n, 0.99);
-		out->p50_ns = stats_percentile_select(c->scratch, n, 0.5);
+		out->max_ns = stats_percentile_sorted(sorted, n, 1);
+		out->p99_ns = stats_percentile_sorted(sorted, n, 0.99);
+		out->p50_ns = stats_percentile_sorted(sorted, n, 0.5);
 	}
 }
 

@@ -193,9 +193,12 @@ static void open_window(struct jitter *j)
 		a->last[i] = COUNT_NOT_COUNTED;
 	}
 	a->interval_s = 0;
+	/* the attribution columns are pushed only while attribution runs, and emptied when it
+	 * stops (jitter_set_attrib()): their rings are empty otherwise */
+	int pushed_cols = j->attrib_ready ? j->ncols : j->nmetrics;
 	if (a->pushed)
 		for (int r = 0; r < j->nrows; r++)
-			for (int c = 0; c < j->ncols; c++)
+			for (int c = 0; c < pushed_cols; c++)
 				series_ring_clear(series_set_ring(&j->win, r, c));
 	a->pushed = false;
 	j->nwin = 0;
@@ -1226,6 +1229,10 @@ int jitter_set_attrib(struct app_ctx *app, bool on, char *err, size_t errlen)
 	if (!on && j->attrib_ready) {
 		attrib_free(&j->attrib);
 		j->attrib_ready = false;
+		/* open_window() clears only the columns pushed while attribution is off */
+		for (int r = 0; j->acc && r < j->nrows; r++)
+			for (int c = j->nmetrics; c < j->ncols; c++)
+				series_ring_clear(series_set_ring(&j->win, r, c));
 	}
 	return 0;
 }
@@ -1329,6 +1336,10 @@ void jitter_spike_lines(const struct app_ctx *app,
  * where NUMFMT_MAX bytes are free. */
 #define CELL_JSON_ROOM (64 + 7 * NUMFMT_MAX)
 
+/* Bytes the "self" object may take: its keys (about 260) and 17 numbers, each formatted where
+ * NUMFMT_MAX bytes are free. */
+#define SELF_JSON_ROOM (320 + 17 * NUMFMT_MAX)
+
 /* The last real a cell's object holds: its bits and its text. */
 struct real_text {
 	uint64_t bits;
@@ -1346,9 +1357,19 @@ static char *cell_real(char *p, double v, struct real_text *last)
 	uint64_t bits;
 	memcpy(&bits, &v, sizeof(bits));
 	if (last->at && bits == last->bits) {
-		/* a few bytes, and a key lies between: no overlap */
-		for (size_t i = 0; i < last->n; i++)
-			p[i] = last->at[i];
+		/* a few bytes, and a key lies between: no overlap. Up to 16 in two fixed moves
+		 * (no call): the bytes read past the text lie in the room the object reserved
+		 * (both loads come before the stores), and those written past it are written over
+		 * next */
+		if (last->n <= 16) {
+			uint64_t a, b;
+			memcpy(&a, last->at, 8);
+			memcpy(&b, last->at + 8, 8);
+			memcpy(p, &a, 8);
+			memcpy(p + 8, &b, 8);
+		} else {
+			memcpy(p, last->at, last->n);
+		}
 	} else {
 		last->n = numfmt_json_real(p, v, 6);
 		last->bits = bits;
@@ -1375,19 +1396,31 @@ static void ring_json(struct output_json *w, enum ring_count k, uint64_t v)
 		output_json_int(w, key[k], (long long)v);
 }
 
-static void cell_json(struct output_json *w, const char *key, const struct jitter_cell *c,
+/* @m: the metric's index (its key made once; a window of one sample has the value the row's
+ * "metrics" just gave, whose text is copied), -1 for another column. */
+static void cell_json(struct output_json *w, int m, const char *key, const struct jitter_cell *c,
 		      bool ready)
 {
 	if (!ready || !c->st.available) {
 		output_json_null(w, key);
 		return;
 	}
-	char *p0 = output_json_raw(w, key, CELL_JSON_ROOM);
+	char *p0 = m >= 0 ? output_json_raw_metric(w, m, key, CELL_JSON_ROOM)
+			  : output_json_raw(w, key, CELL_JSON_ROOM);
 	if (!p0)
 		return;
 	struct real_text last = {0, NULL, 0};
 	char *p = PUT_KEY(p0, "{\"min\":");
-	p = cell_real(p, c->st.min, &last);
+	size_t off, n;
+	if (m >= 0 && output_json_row_metric(w, m, c->st.min, &off, &n)) {
+		memcpy(p, w->buf + off, n); /* written before this member: no overlap */
+		memcpy(&last.bits, &c->st.min, sizeof(last.bits));
+		last.at = p;
+		last.n = n;
+		p += n;
+	} else {
+		p = cell_real(p, c->st.min, &last);
+	}
 	p = PUT_KEY(p, ",\"median\":");
 	p = cell_real(p, c->st.median, &last);
 	p = PUT_KEY(p, ",\"p99\":");
@@ -1404,6 +1437,17 @@ static void cell_json(struct output_json *w, const char *key, const struct jitte
 	output_json_raw_done(w, (size_t)(p - p0));
 }
 
+/* The first spike the log holds of the last closed window (log.len when none): the log's
+ * oldest is the (total - len)-th ever pushed, the window's first the spikes_before-th. */
+static size_t window_spikes_first(const struct jitter *j)
+{
+	unsigned long long oldest = j->log.total - j->log.len;
+	if (j->spikes_before <= oldest)
+		return 0;
+	unsigned long long skip = j->spikes_before - oldest;
+	return skip < j->log.len ? (size_t)skip : j->log.len;
+}
+
 static void json_extra(void *ctx, void *recp, void *rowp, int r)
 {
 	const struct frame *f = ctx;
@@ -1418,7 +1462,7 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		if (j->attrib_ready) {
 			output_json_object(w, "attrib");
 			for (int c = 0; c < ATTRIB_NCOLS; c++)
-				cell_json(w, attrib_col_names[c],
+				cell_json(w, -1, attrib_col_names[c],
 					  &j->cells[r * j->ncols + j->nmetrics + c], ready);
 			const struct tasktop_cpu *t = attrib_task(&j->attrib, r);
 			if (t && output_json_text_ok(t->comm)) { /* jansson refuses other names */
@@ -1432,7 +1476,7 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 		}
 		output_json_object(w, "stats");
 		for (int m = 0; m < j->nmetrics; m++)
-			cell_json(w, j->agg.metrics[m].name, &j->cells[r * j->ncols + m], ready);
+			cell_json(w, m, j->agg.metrics[m].name, &j->cells[r * j->ncols + m], ready);
 		output_json_end(w);
 		/* samples the ring lost in the window (gaps in the statistics) and the kernel's
 		 * throttling of the group (it counted nothing for so long) */
@@ -1443,10 +1487,7 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	struct output_json *w = recp;
 	output_json_int(w, "samples", (long long)j->k);
 	output_json_array(w, "spikes");
-	for (size_t i = 0; i < j->log.len; i++) {
-		unsigned long long idx = j->log.total - j->log.len + i; /* index among all pushed */
-		if (idx < j->spikes_before)
-			continue;
+	for (size_t i = window_spikes_first(j); i < j->log.len; i++) {
 		const struct spike_event *e = spike_log_get(&j->log, i);
 		if (!output_json_text_ok(e->metric) || !output_json_text_ok(e->rule))
 			continue;
@@ -1463,26 +1504,51 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	output_json_end(w);
 	struct cadence_report cr;
 	cadence_report((struct cadence *)&j->cad, &cr);
-	output_json_object(w, "self");
-	if (f->tick_ms == 1 && j->app->sample_us > 0) /* below 1 ms: its fraction */
-		output_json_real(w, "sample_ms", (double)j->app->sample_us / 1000.0);
-	else
-		output_json_int(w, "sample_ms", (int)f->tick_ms);
-	output_json_real(w, "measured_ms", j->window_interval_ms);
-	output_json_real(w, "lateness_p50_ms", cr.available ? cr.p50_ns / 1e6 : NAN);
-	output_json_real(w, "lateness_p99_ms", cr.available ? cr.p99_ns / 1e6 : NAN);
-	output_json_real(w, "lateness_max_ms", cr.available ? (double)cr.max_all_ns / 1e6 : NAN);
-	output_json_real(w, "drift_ms", cr.available ? (double)cr.drift_ns / 1e6 : NAN);
-	output_json_int(w, "missed", (long long)cr.missed);
-	output_json_int(w, "long_intervals", (long long)cr.long_intervals);
-	output_json_real(w, "cpu_pct", j->cad.self_samples > 1 ? cr.self_pct : NAN);
-	output_json_int(w, "mem_bytes", (long long)jitter_bytes(j));
-	output_json_int(w, "cpu", cr.self_cpu);
-	output_json_int(w, "ticks", (long long)cr.ticks);
-	output_json_string(w, "path", j->ring ? "ring" : "read");
-	for (int k = 0; j->ring && k < RING_NCOUNTS; k++)
-		ring_json(w, k, j->rc[k].total);
-	output_json_end(w);
+	/* "self": fixed keys and numbers, written as one piece with the bytes the member
+	 * functions would write (reals of 6 digits, null when not finite) */
+	char *p0 = output_json_raw(w, "self", SELF_JSON_ROOM), *p = p0;
+	if (p0) {
+		if (f->tick_ms == 1 && j->app->sample_us > 0) { /* below 1 ms: its fraction */
+			p = PUT_KEY(p, "{\"sample_ms\":");
+			p += numfmt_json_real(p, (double)j->app->sample_us / 1000.0, 6);
+		} else {
+			p = PUT_KEY(p, "{\"sample_ms\":");
+			p += numfmt_i64(p, (int)f->tick_ms);
+		}
+		p = PUT_KEY(p, ",\"measured_ms\":");
+		p += numfmt_json_real(p, j->window_interval_ms, 6);
+		p = PUT_KEY(p, ",\"lateness_p50_ms\":");
+		p += numfmt_json_real(p, cr.available ? cr.p50_ns / 1e6 : NAN, 6);
+		p = PUT_KEY(p, ",\"lateness_p99_ms\":");
+		p += numfmt_json_real(p, cr.available ? cr.p99_ns / 1e6 : NAN, 6);
+		p = PUT_KEY(p, ",\"lateness_max_ms\":");
+		p += numfmt_json_real(p, cr.available ? (double)cr.max_all_ns / 1e6 : NAN, 6);
+		p = PUT_KEY(p, ",\"drift_ms\":");
+		p += numfmt_json_real(p, cr.available ? (double)cr.drift_ns / 1e6 : NAN, 6);
+		p = PUT_KEY(p, ",\"missed\":");
+		p += numfmt_i64(p, (int64_t)cr.missed);
+		p = PUT_KEY(p, ",\"long_intervals\":");
+		p += numfmt_i64(p, (int64_t)cr.long_intervals);
+		p = PUT_KEY(p, ",\"cpu_pct\":");
+		p += numfmt_json_real(p, j->cad.self_samples > 1 ? cr.self_pct : NAN, 6);
+		p = PUT_KEY(p, ",\"mem_bytes\":");
+		p += numfmt_i64(p, (int64_t)jitter_bytes(j));
+		p = PUT_KEY(p, ",\"cpu\":");
+		p += numfmt_i64(p, cr.self_cpu);
+		p = PUT_KEY(p, ",\"ticks\":");
+		p += numfmt_i64(p, (int64_t)cr.ticks);
+		p = j->ring ? PUT_KEY(p, ",\"path\":\"ring\"") : PUT_KEY(p, ",\"path\":\"read\"");
+		if (j->ring) { /* ring_json()'s members */
+			p = PUT_KEY(p, ",\"lost\":");
+			p += numfmt_i64(p, (int64_t)j->rc[RING_LOST].total);
+			p = PUT_KEY(p, ",\"throttled_ms\":");
+			p += numfmt_json_real(p, (double)j->rc[RING_THROTTLED_NS].total / 1e6, 6);
+			p = PUT_KEY(p, ",\"throttles\":");
+			p += numfmt_i64(p, (int64_t)j->rc[RING_THROTTLES].total);
+		}
+		*p++ = '}';
+		output_json_raw_done(w, (size_t)(p - p0));
+	}
 	if (j->flight_path[0])
 		output_json_string(w, "flight", j->flight_path);
 }
@@ -1494,10 +1560,7 @@ static void text_extra(void *ctx, FILE *out)
 	if (!j || !j->have_agg)
 		return;
 	text_fprintf(out, "%s\n", f->self);
-	for (size_t i = 0; i < j->log.len; i++) {
-		unsigned long long idx = j->log.total - j->log.len + i;
-		if (idx < j->spikes_before)
-			continue;
+	for (size_t i = window_spikes_first(j); i < j->log.len; i++) {
 		const struct spike_event *e = spike_log_get(&j->log, i);
 		text_fprintf(out, "spike %.3f s cpu %d %s %.6g (baseline %.6g) %s\n", e->time_s,
 			     e->cpu, e->metric, e->value, e->baseline, e->rule);

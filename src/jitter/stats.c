@@ -71,8 +71,18 @@ size_t stats_sorted_slide(double *sorted, size_t len, bool evict, double old, do
 	if (evict) { /* the first equal one is the oldest of its equals (-0.0 equals 0.0) */
 		size_t i = lower_bound(sorted, len, old);
 		if (i < len && sorted[i] == old) {
-			memmove(sorted + i, sorted + i + 1, (len - i - 1) * sizeof(double));
-			len--;
+			/* one move of the values between the two places, not two to the end: v's
+			 * place after every value <= v, counted with old still in (at > i: old
+			 * is one of those values, so v goes one place earlier once it is out) */
+			size_t at = upper_bound(sorted, len, v);
+			if (at > i) {
+				memmove(sorted + i, sorted + i + 1, (at - 1 - i) * sizeof(double));
+				sorted[at - 1] = v;
+			} else {
+				memmove(sorted + at + 1, sorted + at, (i - at) * sizeof(double));
+				sorted[at] = v;
+			}
+			return len;
 		}
 	}
 	size_t at = upper_bound(sorted, len, v); /* after every value <= v */

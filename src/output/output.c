@@ -371,6 +371,26 @@ static bool member_frag(struct output_json *w, const char *frag, size_t flen)
 
 #define KEY_INLINE 64 /* bytes of a key member() copies while it checks them */
 
+/* The bytes a key holds as they are: printable ASCII but '"' and '\\' (plain_len()). */
+static const unsigned char key_plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x20 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x30 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x50 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, /* 0x70 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x80 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x90 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xa0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xb0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xc0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xd0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xe0 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0xf0 */
+};
+
 /* A key written as it is: "\"key\":" and its length, for member_frag(). */
 #define KEY(s) "\"" s "\":", sizeof(s) + 2
 
@@ -395,14 +415,11 @@ static bool member(struct output_json *w, const char *key)
 	size_t at = (size_t)(p - w->buf); /* where the key starts */
 	*p++ = '"';
 	/* printable ASCII without '"' or '\\' is copied as it is, in the same pass that checks it
-	 * (a byte loop that stops early: keys are a few bytes, no strlen or memcpy call) */
+	 * (a byte loop that stops early: keys are a few bytes, no strlen or memcpy call); a table
+	 * says which bytes those are, one load a byte instead of four comparisons */
 	size_t i = 0;
-	for (; i < KEY_INLINE; i++) {
-		unsigned char c = (unsigned char)key[i];
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-			break; /* the NUL too */
-		p[i] = (char)c;
-	}
+	for (; i < KEY_INLINE && key_plain[(unsigned char)key[i]]; i++) /* the NUL stops it */
+		p[i] = key[i];
 	if (key[i] != '\0') { /* to be escaped, or long */
 		w->len = at;
 		put_string(w, key);
@@ -476,6 +493,19 @@ static void null_frag(struct output_json *w, const char *frag, size_t flen)
 		memcpy(w->buf + w->len, "null", 4);
 		w->len += 4;
 	}
+}
+
+static void int_frag(struct output_json *w, const char *frag, size_t flen, long long v)
+{
+	if (member_frag(w, frag, flen))
+		w->len += numfmt_i64(w->buf + w->len, v);
+}
+
+/* As output_json_string() (nothing for NULL). */
+static void string_frag(struct output_json *w, const char *frag, size_t flen, const char *s)
+{
+	if (s && member_frag(w, frag, flen))
+		put_string(w, s);
 }
 
 /* @v with @decimals digits after the point ("1764632123.297"); null when not finite. */
@@ -636,6 +666,78 @@ static const char *key_of(const struct key_frags *k, const struct snapshot *snap
 	return one->oom ? "" : one->buf;
 }
 
+/* The end of an event's object for each state: ",\"state\":\"ok\"}" (state names are plain
+ * ASCII: written as put_string() writes them), made on first use. */
+#define STATE_FRAG_MAX 40
+static char state_frag[COUNT_INVALID + 1][STATE_FRAG_MAX];
+static size_t state_frag_len[COUNT_INVALID + 1];
+
+static size_t state_frag_of(enum count_state st, const char **frag)
+{
+	if ((unsigned)st > COUNT_INVALID)
+		return 0;
+	if (!state_frag_len[st]) {
+		const char *name = count_state_name(st);
+		bool plain;
+		size_t n = plain_len(name, &plain);
+		if (!plain || n + 12 > STATE_FRAG_MAX)
+			return 0;
+		memcpy(state_frag[st], ",\"state\":\"", 10);
+		memcpy(state_frag[st] + 10, name, n);
+		memcpy(state_frag[st] + 10 + n, "\"}", 2);
+		state_frag_len[st] = n + 12;
+	}
+	*frag = state_frag[st];
+	return state_frag_len[st];
+}
+
+/*
+ * One event's object without error bar or true figure, as the member functions below would
+ * write it, in one piece: its key made once ("\"name\":"), the value, the running fraction
+ * ("1.0" for a whole interval: a copy), the state's end made once. False when it cannot be
+ * (the caller writes it member by member then).
+ */
+static bool event_json_fast(struct output_json *w, const char *frag, size_t flen,
+			    const struct count *c)
+{
+	const char *sfrag;
+	size_t slen = state_frag_of(c->state, &sfrag);
+	if (!slen || w->skip || w->depth <= 0 || w->depth >= OUTPUT_JSON_DEPTH)
+		return false;
+	char *p0 = room(w, flen + 32 + 2 * VALUE_ROOM + slen), *p = p0;
+	if (!p)
+		return false;
+	if (w->more[w->depth - 1])
+		*p++ = ',';
+	w->more[w->depth - 1] = true;
+	memcpy(p, frag, flen);
+	p += flen;
+	memcpy(p, "{\"value\":", 9);
+	p += 9;
+	if (c->state == COUNT_OK || c->state == COUNT_SCALED) {
+		double v = c->value; /* json_count(): exact integers as integers */
+		if (v == floor(v) && fabs(v) < 9007199254740992.0)
+			p += numfmt_i64(p, (int64_t)v);
+		else
+			p += numfmt_json_real(p, v, 10);
+	} else {
+		memcpy(p, "null", 4);
+		p += 4;
+	}
+	if (c->running == 1.0) {
+		memcpy(p, ",\"running\":1.0", 14);
+		p += 14;
+	} else {
+		memcpy(p, ",\"running\":", 11);
+		p += 11;
+		p += numfmt_json_real(p, c->running, 6);
+	}
+	memcpy(p, sfrag, slen);
+	p += slen;
+	w->len += (size_t)(p - p0);
+	return true;
+}
+
 /* @err, @truth: the row's error bars and true figures (frame.h), or NULL. */
 static void events_json(struct output_json *w, const struct snapshot *snap,
 			const struct count *counts, const double *err, const double *truth)
@@ -646,6 +748,8 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		size_t flen;
 		const char *frag = key_of(&event_keys, snap, true, e, &key_tmp, &flen);
+		if (!err && !truth && event_json_fast(w, frag, flen, c))
+			continue;
 		object_frag(w, frag, flen);
 		if (has)
 			json_count(w, KEY("value"), c->value);
@@ -663,6 +767,36 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 	output_json_end(w);
 }
 
+/* The texts of the last row's metric values (output_json_row_metric()). */
+static unsigned long long record_seq; /* records begun */
+static struct {
+	const struct output_json *w;
+	unsigned long long record;
+	int n;
+	uint64_t bits[SESSION_MAX_EVENTS];
+	size_t off[SESSION_MAX_EVENTS], len[SESSION_MAX_EVENTS];
+} row_text;
+
+bool output_json_row_metric(const struct output_json *w, int m, double v, size_t *off, size_t *len)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	if (row_text.w != w || row_text.record != record_seq || m < 0 || m >= row_text.n ||
+	    !row_text.len[m] || row_text.bits[m] != bits ||
+	    row_text.off[m] + row_text.len[m] > w->len)
+		return false;
+	*off = row_text.off[m];
+	*len = row_text.len[m];
+	return true;
+}
+
+char *output_json_raw_metric(struct output_json *w, int m, const char *name, size_t n)
+{
+	if (m < 0 || m >= metric_keys.n || strcmp(metric_keys.name[m], name) != 0)
+		return output_json_raw(w, name, n);
+	return member_frag(w, metric_keys.frag[m], metric_keys.len[m]) ? room(w, n) : NULL;
+}
+
 /* "metrics", and "resolution" for the values computed from quantised inputs (the step one
  * source tick makes, in the metric's unit). */
 static void metrics_json(struct output_json *w, const struct snapshot *snap, const double *values,
@@ -671,9 +805,23 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 	size_t flen;
 	const char *frag;
 	object_frag(w, KEY("metrics"));
+	row_text.w = w;
+	row_text.record = record_seq;
+	row_text.n = snap->nmetrics < SESSION_MAX_EVENTS ? snap->nmetrics : SESSION_MAX_EVENTS;
 	for (int m = 0; m < snap->nmetrics; m++) {
 		frag = key_of(&metric_keys, snap, false, m, &key_tmp, &flen);
-		real_frag(w, frag, flen, values[m]);
+		if (!member_frag(w, frag, flen)) {
+			if (m < row_text.n)
+				row_text.len[m] = 0;
+			continue;
+		}
+		size_t n = numfmt_json_real(w->buf + w->len, values[m], 6);
+		if (m < row_text.n) { /* the window's statistics of one sample repeat it */
+			memcpy(&row_text.bits[m], &values[m], sizeof(uint64_t));
+			row_text.off[m] = w->len;
+			row_text.len[m] = n;
+		}
+		w->len += n;
 	}
 	output_json_end(w);
 	/* "metrics_err": each value's 95 % half-width (null: n/a or not known yet) */
@@ -695,7 +843,8 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 			if (!any)
 				output_json_object(w, "resolution");
 			any = true;
-			output_json_real(w, snap->metrics[m].name, detail[m].resolution);
+			frag = key_of(&metric_keys, snap, false, m, &key_tmp, &flen);
+			real_frag(w, frag, flen, detail[m].resolution);
 		}
 	if (any)
 		output_json_end(w);
@@ -749,21 +898,27 @@ static struct output_json rec;
 static int output_json(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *w = &rec;
+	record_seq++;
 	w->len = 0;
 	w->oom = false;
 	w->depth = w->skip = 0;
 	key_frags_update(&event_keys, snap, true, FRAG_JSON);
 	key_frags_update(&metric_keys, snap, false, FRAG_JSON);
 	output_json_object(w, NULL);
-	output_json_real(w, "time", snap->time_s);
-	output_json_real(w, "interval_ms", snap->interval_s * 1000.0);
-	output_json_string(w, "backend", meta->backend);
-	output_json_string(w, "mode", meta->mode);
-	output_json_bool(w, "simulated", meta->simulated);
-	output_json_int(w, "seq", (long long)snap->seq);
+	/* the fixed keys as fragments (KEY): no key is checked byte by byte */
+	real_frag(w, KEY("time"), snap->time_s);
+	real_frag(w, KEY("interval_ms"), snap->interval_s * 1000.0);
+	string_frag(w, KEY("backend"), meta->backend);
+	string_frag(w, KEY("mode"), meta->mode);
+	if (member_frag(w, KEY("simulated"))) {
+		memcpy(w->buf + w->len, meta->simulated ? "true" : "false",
+		       meta->simulated ? 4 : 5);
+		w->len += meta->simulated ? 4 : 5;
+	}
+	int_frag(w, KEY("seq"), (long long)snap->seq);
 	if (meta->frame) { /* where and when, for a fleet's collector */
 		const struct frame *f = meta->frame;
-		output_json_string(w, "host", f->machine ? f->machine->host : "");
+		string_frag(w, KEY("host"), f->machine ? f->machine->host : "");
 		output_json_fixed(w, "timestamp", f->timestamp, 3); /* unix seconds, to the ms */
 	}
 	if (meta->replay && meta->source)
@@ -812,7 +967,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 			output_json_string(w, meta->row_unit, meta->row_keys[r].label);
 			output_json_int(w, "ncpus", meta->row_keys[r].ncpus);
 		} else {
-			output_json_int(w, "cpu", snap->cpus[r]);
+			int_frag(w, KEY("cpu"), snap->cpus[r]);
 		}
 		if (snap->offline[r])
 			output_json_bool(w, "offline", true);
