@@ -67,6 +67,9 @@ int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int max
 		const char *text);
 int canvas_printf(struct canvas *c, int x, int y, int role, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Printable ASCII strings (and one-character fills) are stored without decoding them, cell for
+ * cell as the general path stores them; false: every string takes the general path (tests). */
+extern bool canvas_fast_path;
 /* Fills the rectangle with the one character @ch (NULL: space) in @role. */
 void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const char *ch);
 /* Sets the role (and adds @attr) of cells in a rectangle without changing their text. */

@@ -2,6 +2,7 @@
 /* canvas.c: in-memory character grid with clipping, bars and sparklines (curses-free). */
 #include "canvas.h"
 #include "textutil.h"
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -364,8 +365,65 @@ static void shown_free(const char *shown, const char *s, const char *buf)
 		free((char *)shown);
 }
 
+/* The length of @s when it is all printable ASCII (0x20-0x7e: one byte, one column, shown as it
+ * is), else -1. */
+static long ascii_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	for (; u[i]; i++)
+		if (u[i] < 0x20 || u[i] >= 0x7f)
+			return -1;
+	return (long)i;
+}
+
+bool canvas_fast_path = true;
+
+/* One printable ASCII character at @cell, column @x of row @y: a plain store over a one-column
+ * cell, set_cell (which repairs wide characters) otherwise. */
+static inline void put_ascii_cell(struct canvas *c, struct canvas_cell *cell, int x, int y,
+				  char ch, int role, unsigned attr)
+{
+	if (cell->width == 1)
+		*cell = (struct canvas_cell){
+		    .ch = {ch}, .role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
+	else
+		set_cell(c, x, y, &ch, 1, 1, role, attr);
+}
+
+/* putx_safe for @n bytes of printable ASCII: the same cells, without decoding them. */
+static int putx_ascii(struct canvas *c, int x, int y, int role, unsigned attr, int maxw,
+		      unsigned flags, const char *text, int n)
+{
+	int limit = c->w;
+	if (maxw >= 0 && (long)x + maxw < limit)
+		limit = x + maxw;
+	if ((flags & CANVAS_ALIGN_RIGHT) && maxw >= 0 && n < maxw)
+		x += maxw - n;
+	if (x >= limit)
+		return 0;
+	bool ellipsis = (flags & CANVAS_ELLIPSIS) && x + n > limit;
+	int stop = ellipsis ? limit - 1 : limit; /* the text's columns end before this one */
+	int end = x + n < stop ? x + n : stop;
+	int from = x < 0 ? 0 : x;
+	if (from < end) {
+		struct canvas_cell *row = &c->cells[(size_t)y * c->w];
+		c->used[y] = 1;
+		for (int col = from; col < end; col++)
+			put_ascii_cell(c, &row[col], col, y, text[col - x], role, attr);
+	}
+	if (ellipsis) {
+		const char *ell = c->ascii ? "~" : "\xe2\x80\xa6";
+		end = put_span(c, end, y, role, attr, limit, ell, strlen(ell));
+	}
+	return end > from ? end - from : 0;
+}
+
 int canvas_str_width(const char *s)
 {
+	long n = canvas_fast_path ? ascii_len(s) : -1;
+	if (n >= 0)
+		return (int)n;
 	char buf[1024];
 	const char *safe = shown(s, buf, sizeof(buf));
 	int w = safe ? str_width_safe(safe) : 0;
@@ -378,6 +436,9 @@ int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int max
 {
 	if (!text || y < 0 || y >= c->h)
 		return 0;
+	long n = canvas_fast_path ? ascii_len(text) : -1;
+	if (n >= 0 && n <= INT_MAX / 2)
+		return putx_ascii(c, x, y, role, attr, maxw, flags, text, (int)n);
 	char buf[1024];
 	const char *safe = shown(text, buf, sizeof(buf));
 	int w = safe ? putx_safe(c, x, y, role, attr, maxw, flags, safe) : 0;
@@ -410,6 +471,17 @@ void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const c
 
 	if (!ch || !*ch)
 		ch = " ";
+	if (canvas_fast_path && ch[0] >= 0x20 && ch[0] < 0x7f && !ch[1]) {
+		for (int row = y < 0 ? 0 : y; row < y + h && row < c->h; row++) {
+			int from = x < 0 ? 0 : x, to = x + w < c->w ? x + w : c->w;
+			struct canvas_cell *cells = &c->cells[(size_t)row * c->w];
+			if (from < to)
+				c->used[row] = 1;
+			for (int col = from; col < to; col++)
+				put_ascii_cell(c, &cells[col], col, row, ch[0], role, 0);
+		}
+		return;
+	}
 	len = utf8_decode(ch, strlen(ch), &cp, &valid);
 	cw = valid ? canvas_cp_width(cp) : -1;
 	if (cw < 1)

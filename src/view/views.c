@@ -3,6 +3,7 @@
  * (the others: src/view/view-*.c). */
 #include "views.h"
 #include "frame.h"
+#include "numfmt.h"
 #include "output.h"
 #include "textutil.h"
 #include "theme.h"
@@ -15,6 +16,17 @@
 #define MIN_W 40
 #define MIN_H 10
 #define CPU_COL key_col /* the key column's width, the separating blank included */
+
+/* @s right-aligned in @w columns after @buf's @n bytes (printf's "%*s" for ASCII @s); returns
+ * the new length. */
+static size_t pad_left(char *buf, size_t n, const char *s, size_t len, int w)
+{
+	for (int i = (int)len; i < w; i++)
+		buf[n++] = ' ';
+	memcpy(buf + n, s, len);
+	buf[n + len] = '\0';
+	return n + len;
+}
 
 /* The key column: 6 for CPU numbers, wider for labels of summed rows ("S0-D0-L3-ID0"), as
  * the canvas shows them (a control byte in a task or cgroup name as "\x0a": 4 columns). */
@@ -42,7 +54,9 @@ void views_put_key(struct canvas *c, int y, const struct view_input *in, int r)
 		canvas_printf(c, 0, y, ROLE_CELL, "%*s%.*s", pad > 0 ? pad : 0, "",
 			      (int)strnlen(s, ROW_LABEL_MAX), s);
 	} else {
-		canvas_printf(c, 0, y, ROLE_CELL, "%4d", in->snap->cpus[r]);
+		char num[24], key[32];
+		pad_left(key, 0, num, numfmt_i64(num, in->snap->cpus[r]), 4); /* "%4d" */
+		canvas_put(c, 0, y, ROLE_CELL, key);
 	}
 }
 #define ATTRIB_COLW 10	   /* attribution column */
@@ -293,6 +307,32 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 	return "n/a";
 }
 
+void views_format_metric(double v, double resolution, char *buf, size_t len)
+{
+	char tmp[NUMFMT_MAX];
+	double a = fabs(v);
+	if (isnan(v) || !(a < 1e15) || len < 24) { /* n/a, SI prefixes: output's own */
+		output_format_metric(v, resolution, buf, len);
+		return;
+	}
+	/* output_format_metric's choices, printed by numfmt (the same bytes as printf) */
+	int d = -1;
+	if (resolution > 0) {
+		d = (int)floor(-log10(resolution) + 0.5);
+		d = d < 0 ? 0 : d > 3 ? 3 : d;
+	}
+	size_t n;
+	if (d >= 0)
+		n = numfmt_fixed(tmp, v, d);
+	else if (v == floor(v) || a >= 1e7 || (a >= 1000))
+		n = numfmt_fixed(tmp, v, 0);
+	else if (v != 0 && a < 1e-3)
+		n = numfmt_g(tmp, v, 3);
+	else
+		n = numfmt_fixed(tmp, v, 3);
+	memcpy(buf, tmp, n + 1); /* under 1e15: at most 21 bytes */
+}
+
 /* One metric cell; @top: the largest share of its row's stacked bar (own role, bold, marked). */
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
@@ -310,7 +350,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 			    na_reason(snap, counts, m));
 		return;
 	}
-	output_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
+	views_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
 	if (err)
 		output_append_err(buf, sizeof(buf), *err);
 	int role = top ? ROLE_STACK_TOP : cls == METRIC_NONE ? base_role : class_role(cls);
@@ -326,8 +366,9 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 	if (top)
 		canvas_putx(c, x, y, ROLE_STACK_TOP, CANVAS_BOLD, 1, 0, STACK_TOP_MARK);
 	if (running < 0.9999 && show_running) {
-		char pct[16];
-		snprintf(pct, sizeof(pct), "%3.0f%%", running * 100);
+		char pct[NUMFMT_MAX + 8], num[NUMFMT_MAX];
+		size_t n = pad_left(pct, 0, num, numfmt_fixed(num, running * 100, 0), 3);
+		pct[n] = '%', pct[n + 1] = '\0'; /* "%3.0f%%" */
 		canvas_putx(c, x + lead, y, role, attr, w - 6 - lead, CANVAS_ALIGN_RIGHT, buf);
 		canvas_putx(c, x + w - 5, y, ROLE_CELL_SCALED, CANVAS_DIM, 4, 0, pct);
 	} else {
