@@ -23,16 +23,26 @@ static unsigned rnd(unsigned n)
 
 /* Pieces of strings: mostly plain ASCII, sometimes what the fast path must leave alone. */
 static const char *const pieces[] = {
-    "a", "Z", "7", " ", ".", "%", "\\", "~", "#", "ab", "n/a",
-    "\xc3\xa9",		/* é */
-    "\xe4\xb8\x96",	/* 世: two columns */
-    "\xcc\x81",		/* a combining acute */
-    "\x1b",		/* ESC */
-    "\x7f",		/* DEL */
-    "\t",		/* a control */
-    "\xff",		/* invalid UTF-8 */
-    "\xe2\x80\xae",	/* a bidirectional control */
-    "\xe2\x96\x88",	/* a full block */
+    "a",
+    "Z",
+    "7",
+    " ",
+    ".",
+    "%",
+    "\\",
+    "~",
+    "#",
+    "ab",
+    "n/a",
+    "\xc3\xa9",	    /* é */
+    "\xe4\xb8\x96", /* 世: two columns */
+    "\xcc\x81",	    /* a combining acute */
+    "\x1b",	    /* ESC */
+    "\x7f",	    /* DEL */
+    "\t",	    /* a control */
+    "\xff",	    /* invalid UTF-8 */
+    "\xe2\x80\xae", /* a bidirectional control */
+    "\xe2\x96\x88", /* a full block */
 };
 #define NPIECES (sizeof(pieces) / sizeof(pieces[0]))
 
@@ -105,8 +115,9 @@ static void test_putx(bool ascii_mode, bool ascii_text)
 		canvas_fast_path = true;
 		if (rf != rs || wf != ws || !same(fast, slow)) {
 			char *df = dump(fast), *ds = dump(slow);
-			CHECK(0, "putx(x %d, y %d, maxw %d, flags %u, \"%s\"): %d/%d columns, "
-				 "width %d/%d, fast:\n%sgeneral:\n%s",
+			CHECK(0,
+			      "putx(x %d, y %d, maxw %d, flags %u, \"%s\"): %d/%d columns, "
+			      "width %d/%d, fast:\n%sgeneral:\n%s",
 			      x, y, maxw, flags, t, rf, rs, wf, ws, df, ds);
 			free(df), free(ds);
 			bad++;
@@ -119,8 +130,8 @@ static void test_putx(bool ascii_mode, bool ascii_text)
 static void test_fill(void)
 {
 	struct canvas *fast = canvas_new(W, H), *slow = canvas_new(W, H);
-	static const char *const chars[] = {" ", ".", "#", "\\", NULL, "", "\xe4\xb8\x96",
-					    "\x1b", "\xe2\x96\x88"};
+	static const char *const chars[] = {
+	    " ", ".", "#", "\\", NULL, "", "\xe4\xb8\x96", "\x1b", "\xe2\x96\x88"};
 	int bad = 0;
 	for (int i = 0; i < 2000; i++) {
 		background(fast, slow);
@@ -150,7 +161,8 @@ static void test_known(void)
 	CHECK_STR(d, "..12.ab\xe2\x80\xa6\n");
 	free(d);
 	canvas_fill(c, 0, 0, 8, 1, 0, ".");
-	canvas_put(c, 2, 0, 0, "\xe4\xb8\x96"); /* a wide character, then ASCII over its right half */
+	canvas_put(c, 2, 0, 0,
+		   "\xe4\xb8\x96"); /* a wide character, then ASCII over its right half */
 	CHECK_INT(canvas_put(c, 3, 0, 2, "x\\"), 2);
 	d = dump(c);
 	CHECK_STR(d, ".. x\\...\n");
@@ -165,10 +177,10 @@ static void test_known(void)
 static void test_format(void)
 {
 	static const double res[] = {0, 1, 0.5, 0.25, 0.1, 0.0099, 0.01, 0.001, 1e-5, 2, 100, -1};
-	static const double fixed[] = {0,      -0.0,    0.5,	1.5,	 2.5,	  0.0005, 0.0015,
-				       999.9995, 1000,    1e7 - 0.5, 1e7, 123456.5, 1e15 - 1, 1e15,
-				       -2.5,   1e-3,    9.9995e-4, 1e-300, NAN,  INFINITY, -INFINITY,
-				       0.125,  0.0625,  99.95,    100,	 2.596,	  64303.4};
+	static const double fixed[] = {
+	    0,	       -0.0,	 0.5,	    1.5,      2.5,    0.0005, 0.0015, 999.9995,	 1000,
+	    1e7 - 0.5, 1e7,	 123456.5,  1e15 - 1, 1e15,   -2.5,   1e-3,   9.9995e-4, 1e-300,
+	    NAN,       INFINITY, -INFINITY, 0.125,    0.0625, 99.95,  100,    2.596,	 64303.4};
 	int bad = 0, n = 0;
 	for (size_t r = 0; r < sizeof(res) / sizeof(res[0]); r++) {
 		for (int i = 0; i < 4000 + (int)(sizeof(fixed) / sizeof(fixed[0])); i++) {

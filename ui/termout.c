@@ -49,8 +49,8 @@ struct termout {
 	bool oom;
 	int cy, cx; /* the terminal's cursor (-1: not known) */
 	bool style_known;
-	struct termout_style style;	/* the terminal's current attributes and colours */
-	bool ax;			/* SGR 39/49 give the default colours (terminfo AX) */
+	struct termout_style style; /* the terminal's current attributes and colours */
+	bool ax;		    /* SGR 39/49 give the default colours (terminfo AX) */
 	/* the bytes of terminfo strings, made (tiparm, tputs) on first use: moves right by
 	 * count, the attribute strings, colours, and cursor addresses by position */
 	struct memo moves[TERMOUT_CACHED];
@@ -101,10 +101,12 @@ static void put_cap(struct termout *t, const char *cap)
 	tputs(cap, 1, put_char);
 }
 
-/* Sends @m's bytes; false when they are not made yet. */
+bool termout_fast_path = true;
+
+/* Sends @m's bytes; false when they are not made yet (or the fast path is off). */
 static bool put_memo(struct termout *t, const struct memo *m)
 {
-	if (!m->len)
+	if (!m->len || !termout_fast_path)
 		return false;
 	put(t, m->s, m->len);
 	return true;
@@ -308,7 +310,18 @@ static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
 {
 	const struct canvas_cell *row = c->cells + (size_t)y * c->w;
 	struct canvas_cell *shown = t->shown + (size_t)y * c->w;
-	for (int x = 0; x < c->w; x++) {
+	int lo = 0, hi = c->w; /* the cells from the first to the last that differ */
+	if (!all && termout_fast_path) {
+		while (lo < hi && same_cell(&row[lo], &shown[lo]))
+			lo++;
+		while (hi > lo && same_cell(&row[hi - 1], &shown[hi - 1]))
+			hi--;
+		if (lo > 0) /* the left half of a wide character whose right half changed */
+			lo--;
+		if (t->cy == y && t->cx >= 0 && t->cx < lo)
+			lo = t->cx; /* from the cursor, unchanged cells may be sent (short_gap) */
+	}
+	for (int x = lo; x < hi; x++) {
 		const struct canvas_cell *cell = &row[x];
 		if (cell->width == 0)
 			continue; /* the right half of a wide character: sent with its left half */

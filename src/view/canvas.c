@@ -381,8 +381,8 @@ bool canvas_fast_path = true;
 
 /* One printable ASCII character at @cell, column @x of row @y: a plain store over a one-column
  * cell, set_cell (which repairs wide characters) otherwise. */
-static inline void put_ascii_cell(struct canvas *c, struct canvas_cell *cell, int x, int y,
-				  char ch, int role, unsigned attr)
+static inline void put_ascii_cell(struct canvas *c, struct canvas_cell *cell, int x, int y, char ch,
+				  int role, unsigned attr)
 {
 	if (cell->width == 1)
 		*cell = (struct canvas_cell){

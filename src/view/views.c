@@ -17,6 +17,18 @@
 #define MIN_H 10
 #define CPU_COL key_col /* the key column's width, the separating blank included */
 
+/* Appends @s to @buf (@len bytes, @used of them taken), cut as snprintf cuts; returns the new
+ * length. */
+static size_t cat(char *buf, size_t len, size_t used, const char *s)
+{
+	size_t n = strlen(s);
+	if (used + n >= len)
+		n = used + 1 < len ? len - 1 - used : 0;
+	memcpy(buf + used, s, n);
+	buf[used + n] = '\0';
+	return used + n;
+}
+
 /* @s right-aligned in @w columns after @buf's @n bytes (printf's "%*s" for ASCII @s); returns
  * the new length. */
 static size_t pad_left(char *buf, size_t n, const char *s, size_t len, int w)
@@ -192,13 +204,23 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 	}
 	char line[512];
 	char measured[32] = "-";
-	if (h->measured_ms > 0)
-		snprintf(measured, sizeof(measured), "%.1f", h->measured_ms);
+	char num[NUMFMT_MAX];
+	if (h->measured_ms > 0 && numfmt_fixed(num, h->measured_ms, 1) < sizeof(measured))
+		memcpy(measured, num, strlen(num) + 1); /* "%.1f" */
 	x = canvas_printf(c, 0, 1, ROLE_HEADER, "mode ");
 	x += canvas_putx(c, x, 1, ROLE_HEADER_VALUE, CANVAS_BOLD, 16, CANVAS_ELLIPSIS,
 			 h->mode ? h->mode : "-");
-	snprintf(line, sizeof(line), " %s | %ld ms (last %s) | #%llu", h->title ? h->title : "",
-		 h->interval_ms, measured, h->samples);
+	/* " %s | %ld ms (last %s) | #%llu" */
+	size_t used = cat(line, sizeof(line), 0, " ");
+	used = cat(line, sizeof(line), used, h->title ? h->title : "");
+	used = cat(line, sizeof(line), used, " | ");
+	numfmt_i64(num, h->interval_ms);
+	used = cat(line, sizeof(line), used, num);
+	used = cat(line, sizeof(line), used, " ms (last ");
+	used = cat(line, sizeof(line), used, measured);
+	used = cat(line, sizeof(line), used, ") | #");
+	numfmt_u64(num, h->samples);
+	cat(line, sizeof(line), used, num);
 	x += canvas_putx(c, x, 1, ROLE_HEADER, 0, -1, CANVAS_ELLIPSIS, line);
 	if (h->paused)
 		x += canvas_put(c, x + 1, 1, ROLE_STATUS_PAUSED, " PAUSED ") + 1;
@@ -536,15 +558,15 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		int m = c0 + k;
 		char h[SESSION_METRIC_NAME_MAX + 24];
 		const struct session_metric *sm = &snap->metrics[m];
+		size_t hn = cat(h, sizeof(h), 0, sm->name);
 		if (jit && jit->stat)
-			snprintf(h, sizeof(h), "%s %s", sm->name, jit->stat);
-		else
-			snprintf(h, sizeof(h), "%s%s%s", sm->name, sm->unit[0] ? " " : "",
-				 sm->unit);
+			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), jit->stat);
+		else if (sm->unit[0])
+			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), sm->unit);
 		/* too wide: the unit goes first (the name alone is unambiguous), then the name
 		 * is cut */
 		if (canvas_str_width(h) > colw - 1)
-			snprintf(h, sizeof(h), "%s", sm->name);
+			h[hn] = '\0';
 		canvas_putx(c, CPU_COL + k * colw, top, ROLE_COLUMN_HEADER,
 			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
 			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
@@ -801,12 +823,18 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 						   "[/] speed  g/G start/end  ' mark  ? help";
 		char line[256];
 		/* a drill-down (enter) or the way back from one (backspace) comes first */
-		snprintf(line, sizeof(line), "%s%s%s%s%s%s", in->drill ? "enter drill to " : "",
-			 in->drill ? in->drill : "", in->drill ? "  " : "",
-			 in->drilled_from ? "bksp back to " : "",
-			 in->drilled_from ? in->drilled_from : "", in->drilled_from ? "  " : "");
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s",
-			 in->replay ? replay_hints : hints);
+		size_t used = 0;
+		if (in->drill) {
+			used = cat(line, sizeof(line), used, "enter drill to ");
+			used = cat(line, sizeof(line), used, in->drill);
+			used = cat(line, sizeof(line), used, "  ");
+		}
+		if (in->drilled_from) {
+			used = cat(line, sizeof(line), used, "bksp back to ");
+			used = cat(line, sizeof(line), used, in->drilled_from);
+			used = cat(line, sizeof(line), used, "  ");
+		}
+		cat(line, sizeof(line), used, in->replay ? replay_hints : hints);
 		canvas_putx(c, 0, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, -1, CANVAS_ELLIPSIS, line);
 	}
 	return c->h - 1;
