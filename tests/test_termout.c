@@ -24,8 +24,8 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(rng % n);
 }
 
-static const char *const words[] = {"cpi",	    "0.512", "  all", "n/a",	  "#42",
-				    "\xe4\xb8\x96", "\xe2\x96\x88",	"ab cd", "12345678", "x"};
+static const char *const words[] = {"cpi",	    "0.512",	    "  all", "n/a",	 "#42",
+				    "\xe4\xb8\x96", "\xe2\x96\x88", "ab cd", "12345678", "x"};
 
 static void random_styles(struct termout_style *st)
 {
@@ -54,9 +54,8 @@ static void random_frame(struct canvas *c, unsigned seed)
 }
 
 /* The bytes of one frame sent to a temporary file. */
-static size_t frame_bytes(struct termout *t, const struct canvas *c,
-			  const struct termout_style *st, int cy, int cx, int fd, char *out,
-			  size_t len)
+static size_t frame_bytes(struct termout *t, const struct canvas *c, const struct termout_style *st,
+			  int cy, int cx, int fd, char *out, size_t len)
 {
 	if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
 		return 0;

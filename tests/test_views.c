@@ -324,6 +324,141 @@ static int check_stack_rows(const struct canvas *c, const char *label)
 	return bar_w;
 }
 
+/* One frame for the kept-rows test: what views_draw gets from the screen, varied by @step. */
+struct keep_step {
+	const char *name;
+	const char *message, *prompt, *host, *capability, *extra;
+	bool paused, stale, ascii, group;
+	int view, sort_col, spark;
+};
+
+static void draw_step(struct canvas *c, const struct keep_step *st, struct view_state *vs)
+{
+	static const char *const types[] = {"big", "big", "little", "little"};
+	const struct snapshot *snap = session_snapshot(app.session);
+	const struct frame *f = app.mode.nstack ? app_frame_build(&app) : NULL;
+	struct view_header hd = {
+	    .host = st->host ? st->host : "testhost",
+	    .kernel = "6.1.0-test",
+	    .pmu = "SIMULATED",
+	    .banner = "SIMULATED",
+	    .mode = app.mode_name,
+	    .title = app.mode.title,
+	    .interval_ms = app.interval_ms,
+	    .measured_ms = snap->interval_s * 1000,
+	    .samples = app.ticks,
+	    .paused = st->paused,
+	    .capability = st->capability,
+	    .extra = st->extra,
+	};
+	struct ui_state *u = ui_state_of(&app);
+	struct view_input in = {
+	    .header = &hd,
+	    .snap = snap->seq ? snap : NULL,
+	    .core_type = st->group && snap->nrows == 4 ? types : NULL,
+	    .history = &hist,
+	    .message = st->message,
+	    .message_role = ROLE_MESSAGE_INFO,
+	    .prompt = st->prompt,
+	    .nstack = f ? f->nstack : 0,
+	    .stack = f ? f->stack : NULL,
+	    .stale = st->stale,
+	    .text = {(const char *const *)u->text, u->text_roles, u->ntext},
+	};
+	canvas_set_ascii(c, st->ascii);
+	vs->view = st->view;
+	vs->sort_col = st->sort_col;
+	vs->spark_metric = st->spark;
+	vs->group_by_type = st->group;
+	views_draw(c, &in, vs);
+}
+
+/* The canvas kept from frame to frame (rows drawn under a key are not drawn again while their
+ * inputs stay the same) holds, after every change of what the screen shows, the cells a new
+ * canvas gets from the same frame: a kept row that went stale fails here. */
+static void test_kept_rows(void)
+{
+	static const struct keep_step steps[] = {
+	    {.name = "table", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "the same again", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "a message",
+	     .capability = "cap",
+	     .message = "hello",
+	     .sort_col = -1,
+	     .spark = -1},
+	    {.name = "no message", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "a prompt",
+	     .capability = "cap",
+	     .prompt = ":sort cpi",
+	     .sort_col = -1,
+	     .spark = -1},
+	    {.name = "hints again", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "sorted", .capability = "cap", .sort_col = 0, .spark = -1},
+	    {.name = "paused", .capability = "cap", .paused = true, .sort_col = 0, .spark = -1},
+	    {.name = "no capability line", .sort_col = 0, .spark = -1},
+	    {.name = "an extra line", .extra = "recording x", .sort_col = 0, .spark = -1},
+	    {.name = "capability and extra",
+	     .capability = "cap",
+	     .extra = "recording x",
+	     .sort_col = 0,
+	     .spark = -1},
+	    {.name = "another host",
+	     .capability = "cap",
+	     .host = "otherhost",
+	     .sort_col = 0,
+	     .spark = -1},
+	    {.name = "ascii", .capability = "cap", .ascii = true, .sort_col = 0, .spark = -1},
+	    {.name = "ascii off", .capability = "cap", .sort_col = 0, .spark = -1},
+	    {.name = "help view", .capability = "cap", .view = 2, .sort_col = 0, .spark = -1},
+	    {.name = "help view again", .capability = "cap", .view = 2, .sort_col = 0, .spark = -1},
+	    {.name = "back to the table", .capability = "cap", .sort_col = 0, .spark = -1},
+	    {.name = "sparkline", .capability = "cap", .sort_col = 0, .spark = 1},
+	    {.name = "grouped", .capability = "cap", .group = true, .sort_col = -1, .spark = -1},
+	    {.name = "stale", .capability = "cap", .stale = true, .sort_col = -1, .spark = -1},
+	    {.name = "table", .capability = "cap", .sort_col = -1, .spark = -1},
+	};
+	static const char *const fixtures[] = {"--sim-cpus 4 -m cpi", "--sim-cpus 2 -m cpi",
+					       "--sim-cpus 4 -m topdown --sim-family zen4"};
+	struct canvas *kept = canvas_new(120, 30);
+	int bad = 0, frames = 0, kept_rows = 0;
+	for (size_t fx = 0; fx < sizeof(fixtures) / sizeof(fixtures[0]); fx++) {
+		if (fx_open(fixtures[fx], 3) != 0)
+			break;
+		for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+			struct view_state vs = table_state(), vs2 = table_state();
+			if (i % 4 == 3) { /* a tick between some of the steps: new values */
+				char err[256];
+				CHECK_INT(app_tick(&app, err, sizeof(err)), 1);
+				view_history_push(&hist, session_snapshot(app.session));
+			}
+			for (int y = 0; y < kept->h; y++)
+				kept_rows += kept->key[y] != 0;
+			draw_step(kept, &steps[i], &vs);
+			struct canvas *fresh = canvas_new(120, 30);
+			draw_step(fresh, &steps[i], &vs2);
+			frames++;
+			bool same = memcmp(kept->cells, fresh->cells,
+					   sizeof(*kept->cells) * (size_t)kept->w * kept->h) == 0;
+			for (int y = 0; y < kept->h; y++) /* termout skips rows not used */
+				for (int x = 0; x < kept->w && !kept->used[y]; x++)
+					same &= strcmp(canvas_cell(kept, x, y)->ch, " ") == 0 &&
+						canvas_cell(kept, x, y)->role == 0 &&
+						canvas_cell(kept, x, y)->attr == 0;
+			if (!same && bad++ < 3) {
+				char *a = dump(kept, false), *b = dump(fresh, false);
+				char *ra = dump(kept, true), *rb = dump(fresh, true);
+				CHECK(0, "%s, step \"%s\": kept canvas:\n%s%s\nnew canvas:\n%s%s",
+				      fixtures[fx], steps[i].name, a, ra, b, rb);
+				free(a), free(b), free(ra), free(rb);
+			}
+			canvas_free(fresh);
+		}
+	}
+	CHECK(bad == 0, "%d of %d frames differ from a new canvas", bad, frames);
+	CHECK(kept_rows > frames, "rows kept: %d over %d frames", kept_rows, frames);
+	canvas_free(kept);
+}
+
 int main(void)
 {
 	char tmp[] = "/tmp/pmutop-views.XXXXXX";
@@ -775,6 +910,7 @@ int main(void)
 		free(t);
 		canvas_free(c);
 	}
+	test_kept_rows();
 	fx_close();
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);

@@ -31,17 +31,24 @@ int canvas_resize(struct canvas *c, int w, int h)
 	if (h < 0)
 		h = 0;
 	cells = calloc((size_t)w * h + 1, sizeof(*cells));
-	unsigned char *used = malloc((size_t)h + 1);
-	if (!cells || !used) {
+	unsigned char *used = malloc((size_t)h + 1), *fresh = calloc((size_t)h + 1, 1);
+	uint64_t *key = calloc((size_t)h + 1, sizeof(*key));
+	if (!cells || !used || !fresh || !key) {
 		free(cells);
 		free(used);
+		free(fresh);
+		free(key);
 		return -1;
 	}
 	memset(used, 1, (size_t)h + 1); /* every row to be blanked */
 	free(c->cells);
 	free(c->used);
+	free(c->fresh);
+	free(c->key);
 	c->cells = cells;
 	c->used = used;
+	c->fresh = fresh;
+	c->key = key;
 	c->w = w;
 	c->h = h;
 	canvas_clear(c);
@@ -54,6 +61,8 @@ void canvas_free(struct canvas *c)
 		return;
 	free(c->cells);
 	free(c->used);
+	free(c->fresh);
+	free(c->key);
 	free(c);
 }
 
@@ -75,26 +84,96 @@ static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
 	cell->width = 1;
 }
 
+/* Blanks row @y (its key goes: it holds nothing a key describes). */
+static void blank_row(struct canvas *c, int y)
+{
+	size_t w = (size_t)c->w;
+	c->key[y] = 0;
+	if (w == 0)
+		return;
+	struct canvas_cell *row = &c->cells[(size_t)y * w];
+	size_t done = 1;
+	cell_blank(&row[0], 0, 0); /* then copies of it, doubling: memcpy, not a loop */
+	while (done < w) {
+		size_t k = done < w - done ? done : w - done;
+		memcpy(&row[done], row, k * sizeof(*row));
+		done += k;
+	}
+	c->used[y] = 0;
+}
+
 /* Blanks the rows written since the last clear (a screen of a few table rows leaves most rows
  * blank: at 200x60 the whole canvas is 192 KiB to copy every frame). */
 void canvas_clear(struct canvas *c)
 {
-	size_t w = (size_t)c->w;
-	if (w == 0)
-		return;
 	for (int y = 0; y < c->h; y++) {
-		if (!c->used[y])
-			continue;
-		struct canvas_cell *row = &c->cells[(size_t)y * w];
-		size_t done = 1;
-		cell_blank(&row[0], 0, 0); /* then copies of it, doubling: memcpy, not a loop */
-		while (done < w) {
-			size_t k = done < w - done ? done : w - done;
-			memcpy(&row[done], row, k * sizeof(*row));
-			done += k;
-		}
-		c->used[y] = 0;
+		c->fresh[y] = 0;
+		if (c->used[y] || c->key[y])
+			blank_row(c, y);
 	}
+}
+
+void canvas_begin(struct canvas *c)
+{
+	for (int y = 0; y < c->h; y++) {
+		c->fresh[y] = 0;
+		if (c->used[y] && !c->key[y])
+			blank_row(c, y);
+	}
+}
+
+void canvas_end(struct canvas *c)
+{
+	for (int y = 0; y < c->h; y++)
+		if (c->key[y] && !c->fresh[y]) /* kept last frame, not drawn in this one */
+			blank_row(c, y);
+}
+
+/* Row @y is written this frame: a row kept from the last frame and not claimed in this one is
+ * blanked first. */
+static inline void touch(struct canvas *c, int y)
+{
+	if (c->key[y] && !c->fresh[y])
+		blank_row(c, y);
+	c->used[y] = 1;
+	c->fresh[y] = 1;
+}
+
+bool canvas_keep(struct canvas *c, int y, uint64_t key)
+{
+	if (y < 0 || y >= c->h)
+		return true;				     /* nothing of it is shown */
+	key = canvas_hash(key, &c->ascii, sizeof(c->ascii)); /* ellipses, bars and marks */
+	key += !key;
+	if (c->fresh[y]) { /* already written in this frame: not a row one key describes */
+		c->key[y] = 0;
+		return false;
+	}
+	c->fresh[y] = 1;
+	if (c->key[y] == key && canvas_fast_path)
+		return true;
+	if (c->key[y] || c->used[y])
+		blank_row(c, y);
+	c->key[y] = key;
+	c->used[y] = 1;
+	return false;
+}
+
+uint64_t canvas_hash(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	if (!h)
+		h = 0xcbf29ce484222325ull; /* FNV-1a, 64 bits */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+uint64_t canvas_hash_str(uint64_t h, const char *s)
+{
+	if (!s) /* NULL differs from "" */
+		return canvas_hash(h, "\xff\xfe", 2);
+	return canvas_hash(h, s, strlen(s) + 1);
 }
 
 const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y)
@@ -110,7 +189,7 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 
 	if (!cell)
 		return;
-	c->used[y] = 1;
+	touch(c, y);
 	if (width == 1 && cell->width == 1 && len < CANVAS_CELL_BYTES) {
 		/* the common case, one column over one column: no half to repair */
 		struct canvas_cell n = {.role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
@@ -408,7 +487,7 @@ static int putx_ascii(struct canvas *c, int x, int y, int role, unsigned attr, i
 	int from = x < 0 ? 0 : x;
 	if (from < end) {
 		struct canvas_cell *row = &c->cells[(size_t)y * c->w];
-		c->used[y] = 1;
+		touch(c, y);
 		for (int col = from; col < end; col++)
 			put_ascii_cell(c, &row[col], col, y, text[col - x], role, attr);
 	}
@@ -476,7 +555,7 @@ void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const c
 			int from = x < 0 ? 0 : x, to = x + w < c->w ? x + w : c->w;
 			struct canvas_cell *cells = &c->cells[(size_t)row * c->w];
 			if (from < to)
-				c->used[row] = 1;
+				touch(c, row);
 			for (int col = from; col < to; col++)
 				put_ascii_cell(c, &cells[col], col, row, ch[0], role, 0);
 		}
@@ -501,7 +580,7 @@ void canvas_paint(struct canvas *c, int x, int y, int w, int h, int role, unsign
 		for (int col = x; col < x + w; col++) {
 			struct canvas_cell *cell = cell_at(c, col, row);
 			if (cell) {
-				c->used[row] = 1;
+				touch(c, row);
 				cell->role = (uint16_t)role;
 				cell->attr |= (uint8_t)attr;
 			}

@@ -29,6 +29,14 @@ static size_t cat(char *buf, size_t len, size_t used, const char *s)
 	return used + n;
 }
 
+void views_put_line(struct canvas *c, int y, int role, unsigned attr, unsigned flags,
+		    const char *text)
+{
+	unsigned k[3] = {(unsigned)role, attr, flags};
+	if (!canvas_keep(c, y, canvas_hash_str(canvas_hash(0, k, sizeof(k)), text)))
+		canvas_putx(c, 0, y, role, attr, -1, flags, text);
+}
+
 /* @s right-aligned in @w columns after @buf's @n bytes (printf's "%*s" for ASCII @s); returns
  * the new length. */
 static size_t pad_left(char *buf, size_t n, const char *s, size_t len, int w)
@@ -180,34 +188,38 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 	 * the host keeps at most a third of the line left of the banner, the release the rest, both
 	 * cut with an ellipsis; the PMU line gets what they leave */
 	int left = c->w - (bw ? bw + 1 : 0);
-	int x = canvas_put(c, 0, 0, ROLE_HEADER, "pmutop ");
-	x +=
-	    canvas_putx(c, x, 0, ROLE_HEADER, 0, left / 3, CANVAS_ELLIPSIS, h->host ? h->host : "");
-	x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
-	if (left > x)
-		x += canvas_putx(c, x, 0, ROLE_HEADER, 0, left - x, CANVAS_ELLIPSIS,
-				 h->kernel ? h->kernel : "");
-	x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
-	int room = left - x;
-	if (room > 0)
-		x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, room, CANVAS_ELLIPSIS,
-				 h->pmu ? h->pmu : "");
-	if (h->banner) {
-		canvas_putx(c, c->w - bw, 0,
-			    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
-							      : ROLE_REPLAY_BANNER,
-			    0, bw, CANVAS_ELLIPSIS, " ");
-		canvas_putx(c, c->w - bw + 1, 0,
-			    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
-							      : ROLE_REPLAY_BANNER,
-			    0, bw - 1, CANVAS_ELLIPSIS, h->banner);
+	uint64_t key = canvas_hash_str(canvas_hash_str(0, h->host), h->kernel);
+	if (!canvas_keep(c, 0, canvas_hash_str(canvas_hash_str(key, h->pmu), h->banner))) {
+		/* the first line is drawn from these alone */
+		int x = canvas_put(c, 0, 0, ROLE_HEADER, "pmutop ");
+		x += canvas_putx(c, x, 0, ROLE_HEADER, 0, left / 3, CANVAS_ELLIPSIS,
+				 h->host ? h->host : "");
+		x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
+		if (left > x)
+			x += canvas_putx(c, x, 0, ROLE_HEADER, 0, left - x, CANVAS_ELLIPSIS,
+					 h->kernel ? h->kernel : "");
+		x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
+		int room = left - x;
+		if (room > 0)
+			x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, room, CANVAS_ELLIPSIS,
+					 h->pmu ? h->pmu : "");
+		if (h->banner) {
+			canvas_putx(c, c->w - bw, 0,
+				    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
+								      : ROLE_REPLAY_BANNER,
+				    0, bw, CANVAS_ELLIPSIS, " ");
+			canvas_putx(c, c->w - bw + 1, 0,
+				    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
+								      : ROLE_REPLAY_BANNER,
+				    0, bw - 1, CANVAS_ELLIPSIS, h->banner);
+		}
 	}
 	char line[512];
 	char measured[32] = "-";
 	char num[NUMFMT_MAX];
 	if (h->measured_ms > 0 && numfmt_fixed(num, h->measured_ms, 1) < sizeof(measured))
 		memcpy(measured, num, strlen(num) + 1); /* "%.1f" */
-	x = canvas_printf(c, 0, 1, ROLE_HEADER, "mode ");
+	int x = canvas_put(c, 0, 1, ROLE_HEADER, "mode ");
 	x += canvas_putx(c, x, 1, ROLE_HEADER_VALUE, CANVAS_BOLD, 16, CANVAS_ELLIPSIS,
 			 h->mode ? h->mode : "-");
 	/* " %s | %ld ms (last %s) | #%llu" */
@@ -233,12 +245,11 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 	}
 	int rows = 2;
 	if (room_for_capability && h->capability && h->capability[0]) {
-		canvas_putx(c, 0, rows, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS,
-			    h->capability);
+		views_put_line(c, rows, ROLE_LEGEND, CANVAS_DIM, CANVAS_ELLIPSIS, h->capability);
 		rows++;
 	}
 	if (room_for_capability && h->extra && h->extra[0]) {
-		canvas_putx(c, 0, rows, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, h->extra);
+		views_put_line(c, rows, ROLE_LEGEND, CANVAS_DIM, CANVAS_ELLIPSIS, h->extra);
 		rows++;
 	}
 	return rows;
@@ -499,6 +510,63 @@ static void stack_legend_line(char *buf, size_t len, bool any_bar, bool any_top,
 		}
 }
 
+/* The table's column header at line @top (the layout draw_table worked out). */
+static void draw_column_header(struct canvas *c, int top, const struct view_input *in,
+			       const struct view_state *vs, const char *key_head, int key_col,
+			       int colw, int shown, int task_x, int tcw, int attrib_x, int na,
+			       int bar_x, int bar_w, int spark_x, int spark_w, bool spark)
+{
+	const struct snapshot *snap = in->snap;
+	const struct view_jitter *jit = in->jitter;
+	int nm = snap->nmetrics, c0 = vs->col_first;
+	canvas_fill(c, 0, top, c->w, 1, ROLE_COLUMN_HEADER, NULL);
+	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0,
+		    CPU_COL - 1, 0, key_head);
+	for (int k = 0; k < shown; k++) {
+		int m = c0 + k;
+		char h[SESSION_METRIC_NAME_MAX + 24];
+		const struct session_metric *sm = &snap->metrics[m];
+		size_t hn = cat(h, sizeof(h), 0, sm->name);
+		if (jit && jit->stat)
+			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), jit->stat);
+		else if (sm->unit[0])
+			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), sm->unit);
+		/* too wide: the unit goes first (the name alone is unambiguous), then the name
+		 * is cut */
+		if (canvas_str_width(h) > colw - 1)
+			h[hn] = '\0';
+		canvas_putx(c, CPU_COL + k * colw, top, ROLE_COLUMN_HEADER,
+			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
+			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
+	}
+	if (tcw) {
+		canvas_putx(c, task_x, top, ROLE_COLUMN_HEADER,
+			    vs->sort_col == VIEWS_SORT_RUN ? CANVAS_UNDERLINE | CANVAS_BOLD : 0,
+			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "run%");
+		canvas_putx(c, task_x + TASKCOL_W, top, ROLE_COLUMN_HEADER,
+			    vs->sort_col == VIEWS_SORT_CPU_SHARE ? CANVAS_UNDERLINE | CANVAS_BOLD
+								 : 0,
+			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "cpu%");
+	}
+	for (int a = 0; a < na; a++)
+		canvas_putx(c, attrib_x + a * ATTRIB_COLW, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
+			    ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS,
+			    jit->attrib_names[a]);
+	if (na)
+		canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
+			    TASK_COLW - 1, CANVAS_ELLIPSIS, "busiest task");
+	if (bar_w)
+		draw_stack_legend(c, bar_x, top, bar_w + STACK_TAIL, snap, in);
+	if (shown < nm) { /* the columns hidden (< when some are left of those shown) */
+		char more[24];
+		int n = snprintf(more, sizeof(more), "%s+%d cols", c0 > 0 ? "<" : "", nm - shown);
+		canvas_printf(c, c->w - n > spark_x ? c->w - n : spark_x, top, ROLE_COLUMN_HEADER,
+			      "%s", more);
+	} else if (spark)
+		canvas_putx(c, spark_x, top, ROLE_COLUMN_HEADER, 0, spark_w, CANVAS_ELLIPSIS,
+			    snap->metrics[vs->spark_metric].name);
+}
+
 static int draw_table(struct canvas *c, int top, int bottom, const struct view_input *in,
 		      struct view_state *vs)
 {
@@ -550,45 +618,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	if (vs->col_first < 0)
 		vs->col_first = 0;
 	int c0 = vs->col_first;
-	/* column header */
-	canvas_fill(c, 0, top, c->w, 1, ROLE_COLUMN_HEADER, NULL);
-	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0,
-		    CPU_COL - 1, 0, key_head);
-	for (int k = 0; k < shown; k++) {
-		int m = c0 + k;
-		char h[SESSION_METRIC_NAME_MAX + 24];
-		const struct session_metric *sm = &snap->metrics[m];
-		size_t hn = cat(h, sizeof(h), 0, sm->name);
-		if (jit && jit->stat)
-			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), jit->stat);
-		else if (sm->unit[0])
-			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), sm->unit);
-		/* too wide: the unit goes first (the name alone is unambiguous), then the name
-		 * is cut */
-		if (canvas_str_width(h) > colw - 1)
-			h[hn] = '\0';
-		canvas_putx(c, CPU_COL + k * colw, top, ROLE_COLUMN_HEADER,
-			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
-			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
-	}
 	int task_x = CPU_COL + shown * colw;
-	if (tcw) {
-		canvas_putx(c, task_x, top, ROLE_COLUMN_HEADER,
-			    vs->sort_col == VIEWS_SORT_RUN ? CANVAS_UNDERLINE | CANVAS_BOLD : 0,
-			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "run%");
-		canvas_putx(c, task_x + TASKCOL_W, top, ROLE_COLUMN_HEADER,
-			    vs->sort_col == VIEWS_SORT_CPU_SHARE ? CANVAS_UNDERLINE | CANVAS_BOLD
-								 : 0,
-			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "cpu%");
-	}
 	int attrib_x = task_x + tcw;
-	for (int a = 0; a < na; a++)
-		canvas_putx(c, attrib_x + a * ATTRIB_COLW, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
-			    ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS,
-			    jit->attrib_names[a]);
-	if (na)
-		canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
-			    TASK_COLW - 1, CANVAS_ELLIPSIS, "busiest task");
 	/* the stacked bar gets what the columns leave: it shrinks and goes before a column is
 	 * cut */
 	int bar_x = attrib_x + (na ? attrib_w - tcw : 0) + 1, bar_w = 0;
@@ -596,21 +627,37 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		bar_w = c->w - bar_x - STACK_TAIL;
 		bar_w = bar_w > STACK_BAR_MAX ? STACK_BAR_MAX : bar_w < STACK_BAR_MIN ? 0 : bar_w;
 	}
-	if (bar_w)
-		draw_stack_legend(c, bar_x, top, bar_w + STACK_TAIL, snap, in);
 	int spark_x = bar_w ? bar_x + bar_w + STACK_TAIL + 1 : bar_x;
 	int spark_w = c->w - spark_x;
 	if (spark_w > VIEWS_SPARK_LEN)
 		spark_w = VIEWS_SPARK_LEN;
 	bool spark = vs->spark_metric >= 0 && vs->spark_metric < nm && spark_w >= 8;
-	if (shown < nm) { /* the columns hidden (< when some are left of those shown) */
-		char more[24];
-		int n = snprintf(more, sizeof(more), "%s+%d cols", c0 > 0 ? "<" : "", nm - shown);
-		canvas_printf(c, c->w - n > spark_x ? c->w - n : spark_x, top, ROLE_COLUMN_HEADER,
-			      "%s", more);
-	} else if (spark)
-		canvas_putx(c, spark_x, top, ROLE_COLUMN_HEADER, 0, spark_w, CANVAS_ELLIPSIS,
-			    snap->metrics[vs->spark_metric].name);
+	/* column header: drawn from these alone, kept while they stay the same */
+	int layout[] = {key_col,
+			colw,
+			shown,
+			c0,
+			nm,
+			tcw,
+			na,
+			bar_w,
+			spark_x,
+			spark_w,
+			spark ? vs->spark_metric : -1,
+			vs->sort_col,
+			in->nstack};
+	uint64_t key = canvas_hash_str(canvas_hash(0, layout, sizeof(layout)), key_head);
+	key = canvas_hash_str(key, jit ? jit->stat : NULL);
+	for (int m = 0; m < nm; m++)
+		key = canvas_hash_str(canvas_hash_str(key, snap->metrics[m].name),
+				      snap->metrics[m].unit);
+	for (int a = 0; a < na; a++)
+		key = canvas_hash_str(key, jit->attrib_names[a]);
+	if (in->stack && in->nstack > 0)
+		key = canvas_hash(key, in->stack, (size_t)in->nstack * sizeof(*in->stack));
+	if (!canvas_keep(c, top, key))
+		draw_column_header(c, top, in, vs, key_head, key_col, colw, shown, task_x, tcw,
+				   attrib_x, na, bar_x, bar_w, spark_x, spark_w, spark);
 	bool any_bar = false, any_top = false, past_100 = false;
 	const char *marks[3] = {NULL, NULL, NULL}; /* the marks the bars carry, for the legend */
 	int y = top + 1;
@@ -641,8 +688,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		if (vs->group_by_type && (!last_type || strcmp(type, last_type) != 0)) {
 			if (y >= top + 1 + rows_room)
 				break;
-			canvas_putx(c, 0, y++, ROLE_TITLE, CANVAS_BOLD, -1, CANVAS_ELLIPSIS,
-				    type[0] ? type : "(no core PMU)");
+			views_put_line(c, y++, ROLE_TITLE, CANVAS_BOLD, CANVAS_ELLIPSIS,
+				       type[0] ? type : "(no core PMU)");
 			last_type = type;
 			group_lines++;
 		}
@@ -737,19 +784,19 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	}
 	char legend[512];
 	if (in->stale && shown > 0 && y + 1 < bottom) {
-		canvas_putx(c, 0, y + 1, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS,
-			    VIEWS_STALE " stale: the link is down, the values are the last good "
-					"tick's");
+		views_put_line(c, y + 1, ROLE_MESSAGE_WARN, 0, CANVAS_ELLIPSIS,
+			       VIEWS_STALE " stale: the link is down, the values are the last good "
+					   "tick's");
 		y++;
 	}
 	output_coarse_legend(snap, legend, sizeof(legend));
 	if (legend[0] && y + 1 < bottom) {
-		canvas_putx(c, 0, y + 1, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, legend);
+		views_put_line(c, y + 1, ROLE_LEGEND, CANVAS_DIM, CANVAS_ELLIPSIS, legend);
 		y++;
 	}
 	stack_legend_line(legend, sizeof(legend), any_bar, any_top, past_100, marks);
 	if (legend[0] && y + 1 < bottom) {
-		canvas_putx(c, 0, y + 1, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, legend);
+		views_put_line(c, y + 1, ROLE_LEGEND, CANVAS_DIM, CANVAS_ELLIPSIS, legend);
 		y++;
 	}
 	return y + 1;
@@ -797,7 +844,7 @@ int views_find(const char *name)
 
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs)
 {
-	canvas_clear(c);
+	canvas_begin(c);
 	if (c->w < MIN_W || c->h < MIN_H) {
 		canvas_putx(c, 0, 0, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS,
 			    "terminal too small");
@@ -805,6 +852,7 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 		snprintf(need, sizeof(need), "need %dx%d, have %dx%d", MIN_W, MIN_H, c->w, c->h);
 		canvas_putx(c, 0, 1, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS, need);
 		canvas_putx(c, 0, 2, ROLE_HELP_TEXT, 0, -1, CANVAS_ELLIPSIS, "q quits");
+		canvas_end(c);
 		return c->h - 1;
 	}
 	int top = draw_header(c, in->header, c->h >= 14);
@@ -812,9 +860,9 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 	const struct view_def *v = views_at(vs->view);
 	(v ? v : views_at(VIEWS_TABLE))->draw(c, top, bottom, in, vs);
 	if (in->message)
-		canvas_putx(c, 0, c->h - 2, in->message_role, 0, -1, CANVAS_ELLIPSIS, in->message);
+		views_put_line(c, c->h - 2, in->message_role, 0, CANVAS_ELLIPSIS, in->message);
 	if (in->prompt) {
-		canvas_putx(c, 0, c->h - 1, ROLE_PROMPT, 0, -1, 0, in->prompt);
+		views_put_line(c, c->h - 1, ROLE_PROMPT, 0, 0, in->prompt);
 	} else {
 		static const char hints[] =
 		    "q quit  : command  space pause  m/M mode  </> sort  +/- interval  "
@@ -835,7 +883,8 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 			used = cat(line, sizeof(line), used, "  ");
 		}
 		cat(line, sizeof(line), used, in->replay ? replay_hints : hints);
-		canvas_putx(c, 0, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, -1, CANVAS_ELLIPSIS, line);
+		views_put_line(c, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, CANVAS_ELLIPSIS, line);
 	}
+	canvas_end(c);
 	return c->h - 1;
 }
