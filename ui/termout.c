@@ -268,7 +268,11 @@ void termout_invalidate(struct termout *t) { t->full = true; }
 
 static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b)
 {
-	return memcmp(a, b, sizeof(*a)) == 0;
+	_Static_assert(sizeof(*a) == 16, "a cell is two 64-bit words");
+	uint64_t a0, a1, b0, b1; /* two loads each, not a call */
+	memcpy(&a0, a, 8), memcpy(&a1, (const char *)a + 8, 8);
+	memcpy(&b0, b, 8), memcpy(&b1, (const char *)b + 8, 8);
+	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
 }
 
 static struct termout_style style_of(const struct canvas_cell *cell,
@@ -339,7 +343,9 @@ static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
 		move_to(t, y, x);
 		struct termout_style s = style_of(cell, styles, nstyles);
 		set_style(t, &s);
-		if (cell->ch[0])
+		if (cell->ch[0] && !cell->ch[1] && t->len < t->cap) /* one byte: ASCII */
+			t->buf[t->len++] = cell->ch[0];
+		else if (cell->ch[0])
 			put(t, cell->ch, strnlen(cell->ch, CANVAS_CELL_BYTES));
 		else
 			put(t, " ", 1);
