@@ -113,6 +113,7 @@ static void run(const char *term)
 	canvas_free(c);
 	close(fd);
 	close(null);
+	del_curterm(cur_term); /* the next entry gets one of its own */
 }
 
 int main(void)
