@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# e2e_screenkeep.sh: the frames sent piecemeal (only the changed cells, with the cursor moves,
-# attributes and colours the screen keeps ready-made) give the pane a full repaint gives, after
-# each of: a tick, a theme change, a view switch and back, a sort change, a :set command, a mode
-# switch, a resize; and the values shown after each are batch CSV's of the same recording.
+# e2e_screenkeep.sh: on a real terminal (tmux), the frames sent piecemeal (the rows the canvas
+# kept, the changed cells only) give the pane a full repaint (Ctrl-L) gives, after each of: a
+# tick, theme changes, view switches and back, a sort change, :set commands, a sparkline, a
+# resize, a mode switch; and the values shown after each are batch CSV's of the same recording.
+# (The kept canvas against a new one: test_views; the bytes with kept terminfo strings against
+# those made each time: test_termout.)
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmuxlib.sh"
 
@@ -99,6 +101,18 @@ same_as_repaint ":set running on"
 keys ":set running off" Enter
 sleep 0.3
 same_as_repaint ":set running off"
+
+keys ":set ascii on" Enter
+sleep 0.3
+same_as_repaint ":set ascii on"
+keys ":spark cpi" Enter
+sleep 0.3
+same_as_repaint ":spark cpi"
+check ":spark cpi: cpi is the CSV's" cpi_match 4
+keys ":spark off" Enter
+keys ":set ascii off" Enter
+sleep 0.3
+same_as_repaint ":set ascii off, :spark off"
 
 keys ":tick 2" Enter
 sleep 0.3
