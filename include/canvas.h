@@ -39,7 +39,9 @@ struct canvas {
 	unsigned char *used;  /* per row: written since the last clear (only those are cleared) */
 	unsigned char *fresh; /* per row: written (or kept) in this frame */
 	uint64_t *key;	      /* per row: the key it was drawn with (canvas_keep), 0: none */
+	uint64_t *span;	      /* per row, CANVAS_SPANS keys of its spans (canvas_keep_span) */
 };
+#define CANVAS_SPANS 40 /* spans of a kept row that can be kept on their own */
 
 /* Segment of a stacked bar: a fraction of the bar's width in a colour role. */
 struct canvas_segment {
@@ -67,6 +69,11 @@ void canvas_clear(struct canvas *c);
 void canvas_begin(struct canvas *c);
 void canvas_end(struct canvas *c);
 bool canvas_keep(struct canvas *c, int y, uint64_t key);
+/* Within a row claimed by canvas_keep in this frame: span @slot (< CANVAS_SPANS; another:
+ * never kept), columns @x to @x + @w - 1, drawn from the inputs @key hashes (0: every frame).
+ * True: the span holds what they draw; false: the span is blank, to be drawn now, within those
+ * columns only. */
+bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key);
 /* @h (0: a new hash) with @n bytes at @p, or the string @s (NULL differs from ""). */
 uint64_t canvas_hash(uint64_t h, const void *p, size_t n);
 uint64_t canvas_hash_str(uint64_t h, const char *s);

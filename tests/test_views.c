@@ -330,7 +330,20 @@ struct keep_step {
 	const char *message, *prompt, *host, *capability, *extra;
 	bool paused, stale, ascii, group;
 	int view, sort_col, spark;
+	int scroll; /* the selected row */
+	/* synthetic inputs, their values from @seed (the same seed: the same values): error bars,
+	 * a baseline's changes, jitter attribution with busiest tasks, the task view's columns */
+	bool err, base, attrib, taskcols, running;
+	int seed;
 };
+
+/* A value for input @i of seed @seed: NaN now and then. */
+static double synth(int seed, int i)
+{
+	unsigned h = (unsigned)(seed * 2654435761u) ^ (unsigned)(i * 40503u);
+	h ^= h >> 13;
+	return h % 17 == 0 ? NAN : (double)(h % 100000) / (1 + h % 7);
+}
 
 static void draw_step(struct canvas *c, const struct keep_step *st, struct view_state *vs)
 {
@@ -365,7 +378,35 @@ static void draw_step(struct canvas *c, const struct keep_step *st, struct view_
 	    .stale = st->stale,
 	    .text = {(const char *const *)u->text, u->text_roles, u->ntext},
 	};
+	static double err[8 * 64], change[8 * 64], p[8 * 64], attrib[8 * 2], task_cpu[8];
+	static const char *const names[] = {"a1", "a2"};
+	static const char *tasks[8];
+	static const char *const task_names[] = {"stress-ng 98%", "kworker 3%", "\xe4\xb8\x96 wide",
+						 NULL};
+	for (int i = 0; i < 8 * 64; i++) {
+		err[i] = synth(st->seed, i) / 100;
+		change[i] = synth(st->seed + 1, i) / 1000 - 50;
+		p[i] = fmod(fabs(synth(st->seed + 2, i)), 1);
+	}
+	for (int i = 0; i < 16; i++)
+		attrib[i] = synth(st->seed + 3, i);
+	for (int i = 0; i < 8; i++) {
+		task_cpu[i] = fmod(fabs(synth(st->seed + 4, i)), 1);
+		tasks[i] = task_names[(st->seed + i) % 4];
+	}
+	struct view_jitter jit = {
+	    .nattrib = 2, .attrib_names = names, .attrib = attrib, .task = tasks};
+	if (snap->nmetrics <= 64 && snap->nrows < 8) {
+		in.err = st->err ? err : NULL;
+		in.base_change = st->base ? change : NULL;
+		in.base_p = st->base ? p : NULL;
+		in.jitter = st->attrib ? &jit : NULL;
+		vs->task_cpu = st->taskcols ? task_cpu : NULL;
+		vs->ntask_cpu = st->taskcols ? 8 : 0;
+	}
 	canvas_set_ascii(c, st->ascii);
+	vs->scroll = st->scroll;
+	vs->show_running = st->running;
 	vs->view = st->view;
 	vs->sort_col = st->sort_col;
 	vs->spark_metric = st->spark;
@@ -416,6 +457,70 @@ static void test_kept_rows(void)
 	    {.name = "grouped", .capability = "cap", .group = true, .sort_col = -1, .spark = -1},
 	    {.name = "stale", .capability = "cap", .stale = true, .sort_col = -1, .spark = -1},
 	    {.name = "table", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "second row selected",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .scroll = 1},
+	    {.name = "error bars", .capability = "cap", .sort_col = -1, .spark = -1, .err = true},
+	    {.name = "error bars again",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .err = true},
+	    {.name = "error bars changed",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .err = true,
+	     .seed = 1},
+	    {.name = "baseline", .capability = "cap", .sort_col = -1, .spark = -1, .base = true},
+	    {.name = "baseline changed",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .base = true,
+	     .seed = 2},
+	    {.name = "attribution",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .attrib = true},
+	    {.name = "attribution again",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .attrib = true},
+	    {.name = "attribution changed",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .attrib = true,
+	     .seed = 3},
+	    {.name = "task columns",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .taskcols = true},
+	    {.name = "task columns changed",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .taskcols = true,
+	     .seed = 5},
+	    {.name = "task columns, attribution",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .taskcols = true,
+	     .attrib = true,
+	     .seed = 5},
+	    {.name = "running shown",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .running = true},
+	    {.name = "plain again", .capability = "cap", .sort_col = -1, .spark = -1},
 	};
 	static const char *const fixtures[] = {"--sim-cpus 4 -m cpi", "--sim-cpus 2 -m cpi",
 					       "--sim-cpus 4 -m topdown --sim-family zen4"};

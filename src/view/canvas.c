@@ -33,11 +33,13 @@ int canvas_resize(struct canvas *c, int w, int h)
 	cells = calloc((size_t)w * h + 1, sizeof(*cells));
 	unsigned char *used = malloc((size_t)h + 1), *fresh = calloc((size_t)h + 1, 1);
 	uint64_t *key = calloc((size_t)h + 1, sizeof(*key));
-	if (!cells || !used || !fresh || !key) {
+	uint64_t *span = calloc(((size_t)h + 1) * CANVAS_SPANS, sizeof(*span));
+	if (!cells || !used || !fresh || !key || !span) {
 		free(cells);
 		free(used);
 		free(fresh);
 		free(key);
+		free(span);
 		return -1;
 	}
 	memset(used, 1, (size_t)h + 1); /* every row to be blanked */
@@ -45,10 +47,12 @@ int canvas_resize(struct canvas *c, int w, int h)
 	free(c->used);
 	free(c->fresh);
 	free(c->key);
+	free(c->span);
 	c->cells = cells;
 	c->used = used;
 	c->fresh = fresh;
 	c->key = key;
+	c->span = span;
 	c->w = w;
 	c->h = h;
 	canvas_clear(c);
@@ -63,6 +67,7 @@ void canvas_free(struct canvas *c)
 	free(c->used);
 	free(c->fresh);
 	free(c->key);
+	free(c->span);
 	free(c);
 }
 
@@ -88,6 +93,7 @@ static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
 static void blank_row(struct canvas *c, int y)
 {
 	size_t w = (size_t)c->w;
+	memset(&c->span[(size_t)y * CANVAS_SPANS], 0, CANVAS_SPANS * sizeof(*c->span));
 	c->key[y] = 0;
 	if (w == 0)
 		return;
@@ -147,6 +153,7 @@ bool canvas_keep(struct canvas *c, int y, uint64_t key)
 	key += !key;
 	if (c->fresh[y]) { /* already written in this frame: not a row one key describes */
 		c->key[y] = 0;
+		memset(&c->span[(size_t)y * CANVAS_SPANS], 0, CANVAS_SPANS * sizeof(*c->span));
 		return false;
 	}
 	c->fresh[y] = 1;
@@ -156,6 +163,23 @@ bool canvas_keep(struct canvas *c, int y, uint64_t key)
 		blank_row(c, y);
 	c->key[y] = key;
 	c->used[y] = 1;
+	return false;
+}
+
+bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key)
+{
+	if (y < 0 || y >= c->h || !c->key[y])
+		return false; /* not in a kept row: drawn as any text is */
+	uint64_t *k =
+	    slot >= 0 && slot < CANVAS_SPANS ? &c->span[(size_t)y * CANVAS_SPANS + slot] : NULL;
+	if (k && key && *k == key && canvas_fast_path)
+		return true;
+	int from = x < 0 ? 0 : x, to = x + w < c->w ? x + w : c->w;
+	struct canvas_cell *row = &c->cells[(size_t)y * c->w];
+	for (int col = from; col < to; col++) /* as a new frame's row has it */
+		cell_blank(&row[col], 0, 0);
+	if (k)
+		*k = key;
 	return false;
 }
 

@@ -79,6 +79,8 @@ void views_put_key(struct canvas *c, int y, const struct view_input *in, int r)
 		canvas_put(c, 0, y, ROLE_CELL, key);
 	}
 }
+/* the spans of a table row kept on their own (canvas_keep_span): the values 0.., then these */
+enum { SPAN_TASK = CANVAS_SPANS - 4, SPAN_BAR, SPAN_ATTRIB, SPAN_SPARK };
 #define ATTRIB_COLW 10	   /* attribution column */
 #define TASK_COLW 18	   /* busiest task column */
 #define TASKCOL_W 7	   /* the task view's run% and cpu% columns */
@@ -655,6 +657,9 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		key = canvas_hash_str(key, jit->attrib_names[a]);
 	if (in->stack && in->nstack > 0)
 		key = canvas_hash(key, in->stack, (size_t)in->nstack * sizeof(*in->stack));
+	int row_in[] = {vs->show_running,	 in->stale,	     in->err != NULL,
+			in->base_change != NULL, in->base_p != NULL, values == snap->values};
+	uint64_t row_layout = canvas_hash(key, row_in, sizeof(row_in));
 	if (!canvas_keep(c, top, key))
 		draw_column_header(c, top, in, vs, key_head, key_col, colw, shown, task_x, tcw,
 				   attrib_x, na, bar_x, bar_w, spark_x, spark_w, spark);
@@ -695,19 +700,52 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		}
 		if (y >= top + 1 + rows_room)
 			break;
-		views_put_key(c, y, in, r);
-		if (k == sel) /* the selected row (the one enter drills into) */
-			canvas_paint(c, 0, y, CPU_COL - 1, 1, ROLE_SELECTED_ROW, 0);
+		/* the row is kept while its layout, CPU, label, selection and state are; its spans
+		 * (each value, the task columns, the bar, the attribution, the sparkline) while
+		 * their inputs are */
+		int ident[] = {snap->cpus[r], k == sel, snap->offline[r]};
+		uint64_t rk = canvas_hash(row_layout, ident, sizeof(ident));
+		if (in->row_keys)
+			rk = canvas_hash_str(rk, in->row_keys[r].label);
+		if (!canvas_keep(c, y, rk)) {
+			views_put_key(c, y, in, r);
+			if (k == sel) /* the selected row (the one enter drills into) */
+				canvas_paint(c, 0, y, CPU_COL - 1, 1, ROLE_SELECTED_ROW, 0);
+			if (snap->offline[r])
+				canvas_put(c, CPU_COL, y, ROLE_CELL_NA, "offline");
+		}
 		const struct count *counts = &snap->counts[r * snap->nevents];
-		if (snap->offline[r]) {
-			canvas_put(c, CPU_COL, y, ROLE_CELL_NA, "offline");
-		} else {
+		if (!snap->offline[r]) {
 			struct output_stack sr;
 			output_stack_row(snap, in->stack, in->nstack, &values[r * nm],
 					 &snap->running[r * nm],
 					 snap->detail ? &snap->detail[r * nm] : NULL, &sr);
 			for (int k = 0; k < shown; k++) {
 				int m = c0 + k;
+				const struct metric_detail *d =
+				    snap->detail ? &snap->detail[r * nm + m] : NULL;
+				double in_cell[] = {
+				    values[r * nm + m],
+				    snap->running[r * nm + m],
+				    d ? d->resolution : 0,
+				    in->err && values == snap->values ? in->err[r * nm + m] : 0,
+				    in->base_change && values == snap->values
+					? in->base_change[r * nm + m]
+					: 0,
+				    in->base_p ? in->base_p[r * nm + m] : 0,
+				    snap->classes[r * nm + m],
+				    m,
+				    d && d->coarse,
+				    sr.top >= 0 && in->stack[sr.top] == m,
+				    m < SESSION_MAX_METRICS && snap->split[m],
+				};
+				/* n/a shows why (its inputs' states): drawn every frame */
+				uint64_t ck = isnan(values[r * nm + m])
+						  ? 0
+						  : canvas_hash(rk, in_cell, sizeof(in_cell));
+				if (canvas_keep_span(c, y, k < SPAN_TASK ? k : -1,
+						     CPU_COL + k * colw, colw, ck))
+					continue;
 				draw_cell(c, CPU_COL + k * colw, y, colw, snap, counts,
 					  values[r * nm + m], snap->classes[r * nm + m],
 					  snap->running[r * nm + m], m, vs->show_running, ROLE_CELL,
@@ -720,9 +758,12 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					      : NULL,
 					  in->base_p ? &in->base_p[r * nm + m] : NULL, in->stale);
 			}
-			for (int k = 0; k < (tcw ? 2 : 0); k++) {
-				double v = task_col(snap, vs,
-						    k ? VIEWS_SORT_CPU_SHARE : VIEWS_SORT_RUN, r);
+			double tv[2] = {tcw ? task_col(snap, vs, VIEWS_SORT_RUN, r) : 0,
+					tcw ? task_col(snap, vs, VIEWS_SORT_CPU_SHARE, r) : 0};
+			bool task_kept = tcw && canvas_keep_span(c, y, SPAN_TASK, task_x, tcw,
+								 canvas_hash(rk, tv, sizeof(tv)));
+			for (int k = 0; k < (tcw && !task_kept ? 2 : 0); k++) {
+				double v = tv[k];
 				char buf[16] = "n/a";
 				if (!isnan(v))
 					snprintf(buf, sizeof(buf), "%.1f", v * 100);
@@ -730,10 +771,23 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					    isnan(v) ? ROLE_CELL_NA : ROLE_CELL, 0, TASKCOL_W - 1,
 					    CANVAS_ALIGN_RIGHT, buf);
 			}
-			if (bar_w)
+			uint64_t bk = canvas_hash(rk, sr.share, (size_t)sr.n * sizeof(sr.share[0]));
+			int bar_in[] = {sr.n, sr.na, sr.past_100};
+			bk = canvas_hash_str(canvas_hash(bk, bar_in, sizeof(bar_in)), sr.mark);
+			if (bar_w &&
+			    !canvas_keep_span(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL, bk))
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
 			note_stack(&sr, bar_w > 0, &any_bar, &any_top, &past_100, marks);
-			for (int a = 0; a < na; a++) {
+			uint64_t ak = 0;
+			if (na) {
+				ak = canvas_hash(rk, &jit->attrib[r * jit->nattrib],
+						 (size_t)na * sizeof(double));
+				ak = canvas_hash_str(ak, jit->task ? jit->task[r] : NULL);
+			}
+			bool attrib_kept =
+			    na && canvas_keep_span(c, y, SPAN_ATTRIB, attrib_x,
+						   na * ATTRIB_COLW + 1 + TASK_COLW, ak);
+			for (int a = 0; a < (attrib_kept ? 0 : na); a++) {
 				char buf[32];
 				output_format_value(jit->attrib[r * jit->nattrib + a], buf,
 						    sizeof(buf));
@@ -742,14 +796,18 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 										     : ROLE_CELL,
 					    0, ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT, buf);
 			}
-			if (na && jit->task && jit->task[r])
+			if (!attrib_kept && na && jit->task && jit->task[r])
 				canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, y, ROLE_CELL, 0,
 					    TASK_COLW - 1, CANVAS_ELLIPSIS, jit->task[r]);
 			if (spark) {
 				double series[VIEWS_SPARK_LEN];
 				int n = history_series(in->history, r, vs->spark_metric, series,
 						       spark_w);
-				canvas_sparkline(c, spark_x, y, ROLE_SPARKLINE, series, n, 0, 0);
+				uint64_t sk = canvas_hash(canvas_hash(rk, &n, sizeof(n)), series,
+							  (size_t)n * sizeof(series[0]));
+				if (!canvas_keep_span(c, y, SPAN_SPARK, spark_x, spark_w, sk))
+					canvas_sparkline(c, spark_x, y, ROLE_SPARKLINE, series, n,
+							 0, 0);
 			}
 		}
 		y++;
