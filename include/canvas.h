@@ -36,8 +36,12 @@ struct canvas {
 	int w, h;		   /* columns, rows */
 	bool ascii;		   /* helpers draw ASCII instead of block/box characters */
 	struct canvas_cell *cells; /* h rows of w cells */
-	unsigned char *used; /* per row: written since the last clear (only those are cleared) */
+	unsigned char *used;  /* per row: written since the last clear (only those are cleared) */
+	unsigned char *fresh; /* per row: written (or kept) in this frame */
+	uint64_t *key;	      /* per row: the key it was drawn with (canvas_keep), 0: none */
+	uint64_t *span;	      /* per row, CANVAS_SPANS keys of its spans (canvas_keep_span) */
 };
+#define CANVAS_SPANS 40 /* spans of a kept row that can be kept on their own */
 
 /* Segment of a stacked bar: a fraction of the bar's width in a colour role. */
 struct canvas_segment {
@@ -52,8 +56,27 @@ struct canvas *canvas_new(int w, int h);
 /* Resizes to w x h and clears; returns 0, or -1 (canvas unchanged) when out of memory. */
 int canvas_resize(struct canvas *c, int w, int h);
 void canvas_free(struct canvas *c);
-/* Blank cells, role 0, no attributes. */
+/* Blank cells, role 0, no attributes; no row is kept. */
 void canvas_clear(struct canvas *c);
+/*
+ * Rows kept between frames. A frame starts with canvas_begin (it blanks the rows written in the
+ * last one, except those drawn under a key) and ends with canvas_end (it blanks the kept rows
+ * this frame did not draw). A row drawn wholly from some inputs asks canvas_keep(c, y, key),
+ * @key a hash of every input (canvas_hash): true means the row holds what those inputs draw
+ * (nothing to do); false means the row is blank and to be drawn now, by that code alone. Any
+ * other write to a kept row not claimed in this frame blanks it first.
+ */
+void canvas_begin(struct canvas *c);
+void canvas_end(struct canvas *c);
+bool canvas_keep(struct canvas *c, int y, uint64_t key);
+/* Within a row claimed by canvas_keep in this frame: span @slot (< CANVAS_SPANS; another:
+ * never kept), columns @x to @x + @w - 1, drawn from the inputs @key hashes (0: every frame).
+ * True: the span holds what they draw; false: the span is blank, to be drawn now, within those
+ * columns only. */
+bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key);
+/* @h (0: a new hash) with @n bytes at @p, or the string @s (NULL differs from ""). */
+uint64_t canvas_hash(uint64_t h, const void *p, size_t n);
+uint64_t canvas_hash_str(uint64_t h, const char *s);
 void canvas_set_ascii(struct canvas *c, bool ascii);
 /* The cell at (x, y), or NULL outside the grid. */
 const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y);
@@ -67,6 +90,9 @@ int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int max
 		const char *text);
 int canvas_printf(struct canvas *c, int x, int y, int role, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Printable ASCII strings (and one-character fills) are stored without decoding them, cell for
+ * cell as the general path stores them; false: every string takes the general path (tests). */
+extern bool canvas_fast_path;
 /* Fills the rectangle with the one character @ch (NULL: space) in @role. */
 void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const char *ch);
 /* Sets the role (and adds @attr) of cells in a rectangle without changing their text. */

@@ -14,6 +14,11 @@ struct termout_style {
 
 struct termout;
 
+/* Terminfo strings are kept as the bytes tputs made of them the first time, and a changed row
+ * is compared from its first to its last changed cell; false: made and compared every time
+ * (tests: the bytes sent must be the same). */
+extern bool termout_fast_path;
+
 /* Whether the current terminal (set up by curses) can address its cursor: frames are sent as
  * cursor moves, so a terminal without them (TERM=dumb, a printing terminal) cannot show one. */
 bool termout_usable(void);

@@ -324,6 +324,246 @@ static int check_stack_rows(const struct canvas *c, const char *label)
 	return bar_w;
 }
 
+/* One frame for the kept-rows test: what views_draw gets from the screen, varied by @step. */
+struct keep_step {
+	const char *name;
+	const char *message, *prompt, *host, *capability, *extra;
+	bool paused, stale, ascii, group;
+	int view, sort_col, spark;
+	int scroll; /* the selected row */
+	/* synthetic inputs, their values from @seed (the same seed: the same values): error bars,
+	 * a baseline's changes, jitter attribution with busiest tasks, the task view's columns */
+	bool err, base, attrib, taskcols, running;
+	int seed;
+};
+
+/* A value for input @i of seed @seed: NaN now and then. */
+static double synth(int seed, int i)
+{
+	unsigned h = (unsigned)(seed * 2654435761u) ^ (unsigned)(i * 40503u);
+	h ^= h >> 13;
+	return h % 17 == 0 ? NAN : (double)(h % 100000) / (1 + h % 7);
+}
+
+static void draw_step(struct canvas *c, const struct keep_step *st, struct view_state *vs)
+{
+	static const char *const types[] = {"big", "big", "little", "little"};
+	const struct snapshot *snap = session_snapshot(app.session);
+	const struct frame *f = app.mode.nstack ? app_frame_build(&app) : NULL;
+	struct view_header hd = {
+	    .host = st->host ? st->host : "testhost",
+	    .kernel = "6.1.0-test",
+	    .pmu = "SIMULATED",
+	    .banner = "SIMULATED",
+	    .mode = app.mode_name,
+	    .title = app.mode.title,
+	    .interval_ms = app.interval_ms,
+	    .measured_ms = snap->interval_s * 1000,
+	    .samples = app.ticks,
+	    .paused = st->paused,
+	    .capability = st->capability,
+	    .extra = st->extra,
+	};
+	struct ui_state *u = ui_state_of(&app);
+	struct view_input in = {
+	    .header = &hd,
+	    .snap = snap->seq ? snap : NULL,
+	    .core_type = st->group && snap->nrows == 4 ? types : NULL,
+	    .history = &hist,
+	    .message = st->message,
+	    .message_role = ROLE_MESSAGE_INFO,
+	    .prompt = st->prompt,
+	    .nstack = f ? f->nstack : 0,
+	    .stack = f ? f->stack : NULL,
+	    .stale = st->stale,
+	    .text = {(const char *const *)u->text, u->text_roles, u->ntext},
+	};
+	static double err[8 * 64], change[8 * 64], p[8 * 64], attrib[8 * 2], task_cpu[8];
+	static const char *const names[] = {"a1", "a2"};
+	static const char *tasks[8];
+	static const char *const task_names[] = {"stress-ng 98%", "kworker 3%", "\xe4\xb8\x96 wide",
+						 NULL};
+	for (int i = 0; i < 8 * 64; i++) {
+		err[i] = synth(st->seed, i) / 100;
+		change[i] = synth(st->seed + 1, i) / 1000 - 50;
+		p[i] = fmod(fabs(synth(st->seed + 2, i)), 1);
+	}
+	for (int i = 0; i < 16; i++)
+		attrib[i] = synth(st->seed + 3, i);
+	for (int i = 0; i < 8; i++) {
+		task_cpu[i] = fmod(fabs(synth(st->seed + 4, i)), 1);
+		tasks[i] = task_names[(st->seed + i) % 4];
+	}
+	struct view_jitter jit = {
+	    .nattrib = 2, .attrib_names = names, .attrib = attrib, .task = tasks};
+	if (snap->nmetrics <= 64 && snap->nrows < 8) {
+		in.err = st->err ? err : NULL;
+		in.base_change = st->base ? change : NULL;
+		in.base_p = st->base ? p : NULL;
+		in.jitter = st->attrib ? &jit : NULL;
+		vs->task_cpu = st->taskcols ? task_cpu : NULL;
+		vs->ntask_cpu = st->taskcols ? 8 : 0;
+	}
+	canvas_set_ascii(c, st->ascii);
+	vs->scroll = st->scroll;
+	vs->show_running = st->running;
+	vs->view = st->view;
+	vs->sort_col = st->sort_col;
+	vs->spark_metric = st->spark;
+	vs->group_by_type = st->group;
+	views_draw(c, &in, vs);
+}
+
+/* The canvas kept from frame to frame (rows drawn under a key are not drawn again while their
+ * inputs stay the same) holds, after every change of what the screen shows, the cells a new
+ * canvas gets from the same frame: a kept row that went stale fails here. */
+static void test_kept_rows(void)
+{
+	static const struct keep_step steps[] = {
+	    {.name = "table", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "the same again", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "a message",
+	     .capability = "cap",
+	     .message = "hello",
+	     .sort_col = -1,
+	     .spark = -1},
+	    {.name = "no message", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "a prompt",
+	     .capability = "cap",
+	     .prompt = ":sort cpi",
+	     .sort_col = -1,
+	     .spark = -1},
+	    {.name = "hints again", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "sorted", .capability = "cap", .sort_col = 0, .spark = -1},
+	    {.name = "paused", .capability = "cap", .paused = true, .sort_col = 0, .spark = -1},
+	    {.name = "no capability line", .sort_col = 0, .spark = -1},
+	    {.name = "an extra line", .extra = "recording x", .sort_col = 0, .spark = -1},
+	    {.name = "capability and extra",
+	     .capability = "cap",
+	     .extra = "recording x",
+	     .sort_col = 0,
+	     .spark = -1},
+	    {.name = "another host",
+	     .capability = "cap",
+	     .host = "otherhost",
+	     .sort_col = 0,
+	     .spark = -1},
+	    {.name = "ascii", .capability = "cap", .ascii = true, .sort_col = 0, .spark = -1},
+	    {.name = "ascii off", .capability = "cap", .sort_col = 0, .spark = -1},
+	    {.name = "help view", .capability = "cap", .view = 2, .sort_col = 0, .spark = -1},
+	    {.name = "help view again", .capability = "cap", .view = 2, .sort_col = 0, .spark = -1},
+	    {.name = "back to the table", .capability = "cap", .sort_col = 0, .spark = -1},
+	    {.name = "sparkline", .capability = "cap", .sort_col = 0, .spark = 1},
+	    {.name = "grouped", .capability = "cap", .group = true, .sort_col = -1, .spark = -1},
+	    {.name = "stale", .capability = "cap", .stale = true, .sort_col = -1, .spark = -1},
+	    {.name = "table", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "second row selected",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .scroll = 1},
+	    {.name = "error bars", .capability = "cap", .sort_col = -1, .spark = -1, .err = true},
+	    {.name = "error bars again",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .err = true},
+	    {.name = "error bars changed",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .err = true,
+	     .seed = 1},
+	    {.name = "baseline", .capability = "cap", .sort_col = -1, .spark = -1, .base = true},
+	    {.name = "baseline changed",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .base = true,
+	     .seed = 2},
+	    {.name = "attribution",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .attrib = true},
+	    {.name = "attribution again",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .attrib = true},
+	    {.name = "attribution changed",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .attrib = true,
+	     .seed = 3},
+	    {.name = "task columns",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .taskcols = true},
+	    {.name = "task columns changed",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .taskcols = true,
+	     .seed = 5},
+	    {.name = "task columns, attribution",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .taskcols = true,
+	     .attrib = true,
+	     .seed = 5},
+	    {.name = "running shown",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .running = true},
+	    {.name = "plain again", .capability = "cap", .sort_col = -1, .spark = -1},
+	};
+	static const char *const fixtures[] = {"--sim-cpus 4 -m cpi", "--sim-cpus 2 -m cpi",
+					       "--sim-cpus 4 -m topdown --sim-family zen4"};
+	struct canvas *kept = canvas_new(120, 30);
+	int bad = 0, frames = 0, kept_rows = 0;
+	for (size_t fx = 0; fx < sizeof(fixtures) / sizeof(fixtures[0]); fx++) {
+		if (fx_open(fixtures[fx], 3) != 0)
+			break;
+		for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+			struct view_state vs = table_state(), vs2 = table_state();
+			if (i % 4 == 3) { /* a tick between some of the steps: new values */
+				char err[256];
+				CHECK_INT(app_tick(&app, err, sizeof(err)), 1);
+				view_history_push(&hist, session_snapshot(app.session));
+			}
+			for (int y = 0; y < kept->h; y++)
+				kept_rows += kept->key[y] != 0;
+			draw_step(kept, &steps[i], &vs);
+			struct canvas *fresh = canvas_new(120, 30);
+			draw_step(fresh, &steps[i], &vs2);
+			frames++;
+			bool same = memcmp(kept->cells, fresh->cells,
+					   sizeof(*kept->cells) * (size_t)kept->w * kept->h) == 0;
+			for (int y = 0; y < kept->h; y++) /* termout skips rows not used */
+				for (int x = 0; x < kept->w && !kept->used[y]; x++)
+					same &= strcmp(canvas_cell(kept, x, y)->ch, " ") == 0 &&
+						canvas_cell(kept, x, y)->role == 0 &&
+						canvas_cell(kept, x, y)->attr == 0;
+			if (!same && bad++ < 3) {
+				char *a = dump(kept, false), *b = dump(fresh, false);
+				char *ra = dump(kept, true), *rb = dump(fresh, true);
+				CHECK(0, "%s, step \"%s\": kept canvas:\n%s%s\nnew canvas:\n%s%s",
+				      fixtures[fx], steps[i].name, a, ra, b, rb);
+				free(a), free(b), free(ra), free(rb);
+			}
+			canvas_free(fresh);
+		}
+	}
+	CHECK(bad == 0, "%d of %d frames differ from a new canvas", bad, frames);
+	CHECK(kept_rows > frames, "rows kept: %d over %d frames", kept_rows, frames);
+	canvas_free(kept);
+}
+
 int main(void)
 {
 	char tmp[] = "/tmp/pmutop-views.XXXXXX";
@@ -775,6 +1015,7 @@ int main(void)
 		free(t);
 		canvas_free(c);
 	}
+	test_kept_rows();
 	fx_close();
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);

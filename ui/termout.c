@@ -17,6 +17,28 @@
  * attributes in one buffer and one write. Curses keeps the terminal's modes and the keyboard. */
 #define TERMOUT_CACHED 256 /* cursor moves kept ready-made, by distance */
 
+#define TERMOUT_COLOURS 256 /* colours whose sequences are kept */
+#define TERMOUT_ADDRS 256   /* cursor addresses kept, by position (direct-mapped) */
+
+/* A terminfo string's bytes as tputs sends them (len 0: not made yet). */
+struct memo {
+	unsigned char len;
+	char s[23];
+};
+
+/* The terminfo strings without parameters that frames use. */
+enum cap_id {
+	CAP_SGR0,
+	CAP_ORIG_PAIR,
+	CAP_BOLD,
+	CAP_DIM,
+	CAP_REVERSE,
+	CAP_UNDERLINE,
+	CAP_ITALIC,
+	CAP_CLEAR,
+	CAP_COUNT
+};
+
 struct termout {
 	struct canvas_cell *shown; /* what the terminal shows: h rows of w cells */
 	unsigned char *blank;	   /* per row: the terminal's row is known to be blank cells */
@@ -27,9 +49,15 @@ struct termout {
 	bool oom;
 	int cy, cx; /* the terminal's cursor (-1: not known) */
 	bool style_known;
-	struct termout_style style;	/* the terminal's current attributes and colours */
-	bool ax;			/* SGR 39/49 give the default colours (terminfo AX) */
-	char moves[TERMOUT_CACHED][12]; /* parm_right_cursor per count, made on first use */
+	struct termout_style style; /* the terminal's current attributes and colours */
+	bool ax;		    /* SGR 39/49 give the default colours (terminfo AX) */
+	/* the bytes of terminfo strings, made (tiparm, tputs) on first use: moves right by
+	 * count, the attribute strings, colours, and cursor addresses by position */
+	struct memo moves[TERMOUT_CACHED];
+	struct memo caps[CAP_COUNT];
+	struct memo fg[TERMOUT_COLOURS], bg[TERMOUT_COLOURS];
+	struct memo addr[TERMOUT_ADDRS];
+	int addr_pos[TERMOUT_ADDRS]; /* y * w + x + 1 of each addr memo, 0: none */
 };
 
 /* The module writing through tputs (which takes a function without a context). */
@@ -73,35 +101,94 @@ static void put_cap(struct termout *t, const char *cap)
 	tputs(cap, 1, put_char);
 }
 
-/* A terminfo string with one number (a cursor move right), made once per number. */
-static const char *param_cap(struct termout *t, const char *cap, int n)
+bool termout_fast_path = true;
+
+/* Sends @m's bytes; false when they are not made yet (or the fast path is off). */
+static bool put_memo(struct termout *t, const struct memo *m)
 {
-	if (n < 0 || n >= TERMOUT_CACHED)
-		return tiparm(cap, n);
-	if (!t->moves[n][0]) {
-		const char *s = tiparm(cap, n);
-		if (!s || strlen(s) >= sizeof(t->moves[n]))
-			return s;
-		strcpy(t->moves[n], s);
+	if (!m->len || !termout_fast_path)
+		return false;
+	put(t, m->s, m->len);
+	return true;
+}
+
+/* Sends @cap (already made with its parameters) and keeps its bytes in @m. */
+static void put_cap_memo(struct termout *t, struct memo *m, const char *cap)
+{
+	size_t at = t->len;
+	put_cap(t, cap);
+	size_t n = t->len - at;
+	if (!t->oom && n > 0 && n <= sizeof(m->s)) {
+		memcpy(m->s, t->buf + at, n);
+		m->len = (unsigned char)n;
 	}
-	return t->moves[n];
+}
+
+/* The terminfo string of @id (NULL or -1 when the terminal has none). */
+static const char *cap_string(enum cap_id id)
+{
+	switch (id) {
+	case CAP_SGR0:
+		return exit_attribute_mode;
+	case CAP_ORIG_PAIR:
+		return orig_pair;
+	case CAP_BOLD:
+		return enter_bold_mode;
+	case CAP_DIM:
+		return enter_dim_mode;
+	case CAP_REVERSE:
+		return enter_reverse_mode;
+	case CAP_UNDERLINE:
+		return enter_underline_mode;
+	case CAP_ITALIC:
+		return enter_italics_mode;
+	case CAP_CLEAR:
+		return clear_screen;
+	default:
+		return NULL;
+	}
+}
+
+static void put_id(struct termout *t, enum cap_id id)
+{
+	if (!put_memo(t, &t->caps[id]))
+		put_cap_memo(t, &t->caps[id], cap_string(id));
 }
 
 static void move_to(struct termout *t, int y, int x)
 {
 	if (t->cy == y && t->cx == x)
 		return;
-	if (t->cy == y && t->cx >= 0 && x > t->cx && have(parm_right_cursor))
-		put_cap(t, param_cap(t, parm_right_cursor, x - t->cx)); /* "\e[5C" */
-	else if (have(cursor_address))
-		put_cap(t, tiparm(cursor_address, y, x));
+	int right = x - t->cx;
+	if (t->cy == y && t->cx >= 0 && x > t->cx && have(parm_right_cursor)) {
+		if (right >= TERMOUT_CACHED)
+			put_cap(t, tiparm(parm_right_cursor, right));
+		else if (!put_memo(t, &t->moves[right])) /* "\e[5C" */
+			put_cap_memo(t, &t->moves[right], tiparm(parm_right_cursor, right));
+	} else if (have(cursor_address)) {
+		int pos = y * t->w + x + 1;
+		unsigned slot = (unsigned)pos % TERMOUT_ADDRS;
+		if (t->addr_pos[slot] != pos) {
+			t->addr[slot].len = 0;
+			t->addr_pos[slot] = pos;
+		}
+		if (!put_memo(t, &t->addr[slot]))
+			put_cap_memo(t, &t->addr[slot], tiparm(cursor_address, y, x));
+	}
 	t->cy = y;
 	t->cx = x;
 }
 
-static void set_colour(struct termout *t, const char *a, const char *plain, int c)
+static void set_colour(struct termout *t, const char *a, const char *plain, int c, bool bg)
 {
-	put_cap(t, tiparm(have(a) ? a : plain, c));
+	struct memo *m = c < TERMOUT_COLOURS ? (bg ? &t->bg[c] : &t->fg[c]) : NULL;
+	if (m && put_memo(t, m))
+		return;
+	const char *s = tiparm(have(a) ? a : plain, c);
+	if (m)
+		put_cap_memo(t, m, s);
+	else
+		put_cap(t, s);
 }
 
 /* The terminal's own colour for the foreground (@bg false) or the background. */
@@ -111,7 +198,7 @@ static void default_colour(struct termout *t, bool bg)
 		put(t, bg ? "\033[49m" : "\033[39m", 5);
 		return;
 	}
-	put_cap(t, orig_pair); /* both: the other one is set again below */
+	put_id(t, CAP_ORIG_PAIR); /* both: the other one is set again below */
 	if (bg)
 		t->style.fg = -1;
 	else
@@ -127,32 +214,32 @@ static void set_style(struct termout *t, const struct termout_style *s)
 		return;
 	if (!t->style_known || (t->style.attr & ~s->attr)) {
 		bool coloured = !t->style_known || t->style.fg >= 0 || t->style.bg >= 0;
-		put_cap(t, exit_attribute_mode);
+		put_id(t, CAP_SGR0);
 		/* sgr0 may leave colours set: back to the terminal's own pair */
 		if (coloured && (s->fg < 0 || s->bg < 0))
-			put_cap(t, orig_pair);
+			put_id(t, CAP_ORIG_PAIR);
 		t->style = (struct termout_style){-1, -1, 0};
 		t->style_known = true;
 	}
 	unsigned on = s->attr & ~t->style.attr;
 	if (on & THEME_BOLD)
-		put_cap(t, enter_bold_mode);
+		put_id(t, CAP_BOLD);
 	if (on & THEME_DIM)
-		put_cap(t, enter_dim_mode);
+		put_id(t, CAP_DIM);
 	if (on & THEME_REVERSE)
-		put_cap(t, enter_reverse_mode);
+		put_id(t, CAP_REVERSE);
 	if (on & THEME_UNDERLINE)
-		put_cap(t, enter_underline_mode);
+		put_id(t, CAP_UNDERLINE);
 	if (on & THEME_ITALIC)
-		put_cap(t, enter_italics_mode);
+		put_id(t, CAP_ITALIC);
 	if (s->fg != t->style.fg && s->fg < 0)
 		default_colour(t, false);
 	if (s->bg != t->style.bg && s->bg < 0)
 		default_colour(t, true);
 	if (s->fg != t->style.fg && s->fg >= 0 && (have(set_a_foreground) || have(set_foreground)))
-		set_colour(t, set_a_foreground, set_foreground, s->fg);
+		set_colour(t, set_a_foreground, set_foreground, s->fg, false);
 	if (s->bg != t->style.bg && s->bg >= 0 && (have(set_a_background) || have(set_background)))
-		set_colour(t, set_a_background, set_background, s->bg);
+		set_colour(t, set_a_background, set_background, s->bg, true);
 	t->style = *s;
 }
 
@@ -181,7 +268,11 @@ void termout_invalidate(struct termout *t) { t->full = true; }
 
 static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b)
 {
-	return memcmp(a, b, sizeof(*a)) == 0;
+	_Static_assert(sizeof(*a) == 16, "a cell is two 64-bit words");
+	uint64_t a0, a1, b0, b1; /* two loads each, not a call */
+	memcpy(&a0, a, 8), memcpy(&a1, (const char *)a + 8, 8);
+	memcpy(&b0, b, 8), memcpy(&b1, (const char *)b + 8, 8);
+	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
 }
 
 static struct termout_style style_of(const struct canvas_cell *cell,
@@ -223,7 +314,18 @@ static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
 {
 	const struct canvas_cell *row = c->cells + (size_t)y * c->w;
 	struct canvas_cell *shown = t->shown + (size_t)y * c->w;
-	for (int x = 0; x < c->w; x++) {
+	int lo = 0, hi = c->w; /* the cells from the first to the last that differ */
+	if (!all && termout_fast_path) {
+		while (lo < hi && same_cell(&row[lo], &shown[lo]))
+			lo++;
+		while (hi > lo && same_cell(&row[hi - 1], &shown[hi - 1]))
+			hi--;
+		if (lo > 0) /* the left half of a wide character whose right half changed */
+			lo--;
+		if (t->cy == y && t->cx >= 0 && t->cx < lo)
+			lo = t->cx; /* from the cursor, unchanged cells may be sent (short_gap) */
+	}
+	for (int x = lo; x < hi; x++) {
 		const struct canvas_cell *cell = &row[x];
 		if (cell->width == 0)
 			continue; /* the right half of a wide character: sent with its left half */
@@ -241,7 +343,9 @@ static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
 		move_to(t, y, x);
 		struct termout_style s = style_of(cell, styles, nstyles);
 		set_style(t, &s);
-		if (cell->ch[0])
+		if (cell->ch[0] && !cell->ch[1] && t->len < t->cap) /* one byte: ASCII */
+			t->buf[t->len++] = cell->ch[0];
+		else if (cell->ch[0])
 			put(t, cell->ch, strnlen(cell->ch, CANVAS_CELL_BYTES));
 		else
 			put(t, " ", 1);
@@ -287,6 +391,7 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 		t->w = ok ? c->w : 0;
 		t->h = ok ? c->h : 0;
 		t->full = true;
+		memset(t->addr_pos, 0, sizeof(t->addr_pos)); /* positions of the old size */
 		if (!ok) {
 			free(t->shown), free(t->blank);
 			t->shown = NULL, t->blank = NULL;
@@ -300,7 +405,7 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 		t->style_known = false;
 		struct termout_style plain = {-1, -1, 0};
 		set_style(t, &plain);
-		put_cap(t, clear_screen);
+		put_id(t, CAP_CLEAR);
 		t->cy = t->cx = -1;
 	}
 	size_t rowbytes = (size_t)c->w * sizeof(*c->cells);

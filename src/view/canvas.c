@@ -2,6 +2,7 @@
 /* canvas.c: in-memory character grid with clipping, bars and sparklines (curses-free). */
 #include "canvas.h"
 #include "textutil.h"
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -30,17 +31,28 @@ int canvas_resize(struct canvas *c, int w, int h)
 	if (h < 0)
 		h = 0;
 	cells = calloc((size_t)w * h + 1, sizeof(*cells));
-	unsigned char *used = malloc((size_t)h + 1);
-	if (!cells || !used) {
+	unsigned char *used = malloc((size_t)h + 1), *fresh = calloc((size_t)h + 1, 1);
+	uint64_t *key = calloc((size_t)h + 1, sizeof(*key));
+	uint64_t *span = calloc(((size_t)h + 1) * CANVAS_SPANS, sizeof(*span));
+	if (!cells || !used || !fresh || !key || !span) {
 		free(cells);
 		free(used);
+		free(fresh);
+		free(key);
+		free(span);
 		return -1;
 	}
 	memset(used, 1, (size_t)h + 1); /* every row to be blanked */
 	free(c->cells);
 	free(c->used);
+	free(c->fresh);
+	free(c->key);
+	free(c->span);
 	c->cells = cells;
 	c->used = used;
+	c->fresh = fresh;
+	c->key = key;
+	c->span = span;
 	c->w = w;
 	c->h = h;
 	canvas_clear(c);
@@ -53,6 +65,9 @@ void canvas_free(struct canvas *c)
 		return;
 	free(c->cells);
 	free(c->used);
+	free(c->fresh);
+	free(c->key);
+	free(c->span);
 	free(c);
 }
 
@@ -74,26 +89,125 @@ static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
 	cell->width = 1;
 }
 
+/* Blanks row @y (its key goes: it holds nothing a key describes). */
+static void blank_row(struct canvas *c, int y)
+{
+	size_t w = (size_t)c->w;
+	memset(&c->span[(size_t)y * CANVAS_SPANS], 0, CANVAS_SPANS * sizeof(*c->span));
+	c->key[y] = 0;
+	if (w == 0)
+		return;
+	struct canvas_cell *row = &c->cells[(size_t)y * w];
+	size_t done = 1;
+	cell_blank(&row[0], 0, 0); /* then copies of it, doubling: memcpy, not a loop */
+	while (done < w) {
+		size_t k = done < w - done ? done : w - done;
+		memcpy(&row[done], row, k * sizeof(*row));
+		done += k;
+	}
+	c->used[y] = 0;
+}
+
 /* Blanks the rows written since the last clear (a screen of a few table rows leaves most rows
  * blank: at 200x60 the whole canvas is 192 KiB to copy every frame). */
 void canvas_clear(struct canvas *c)
 {
-	size_t w = (size_t)c->w;
-	if (w == 0)
-		return;
 	for (int y = 0; y < c->h; y++) {
-		if (!c->used[y])
-			continue;
-		struct canvas_cell *row = &c->cells[(size_t)y * w];
-		size_t done = 1;
-		cell_blank(&row[0], 0, 0); /* then copies of it, doubling: memcpy, not a loop */
-		while (done < w) {
-			size_t k = done < w - done ? done : w - done;
-			memcpy(&row[done], row, k * sizeof(*row));
-			done += k;
-		}
-		c->used[y] = 0;
+		c->fresh[y] = 0;
+		if (c->used[y] || c->key[y])
+			blank_row(c, y);
 	}
+}
+
+void canvas_begin(struct canvas *c)
+{
+	for (int y = 0; y < c->h; y++) {
+		c->fresh[y] = 0;
+		if (c->used[y] && !c->key[y])
+			blank_row(c, y);
+	}
+}
+
+void canvas_end(struct canvas *c)
+{
+	for (int y = 0; y < c->h; y++)
+		if (c->key[y] && !c->fresh[y]) /* kept last frame, not drawn in this one */
+			blank_row(c, y);
+}
+
+/* Row @y is written this frame: a row kept from the last frame and not claimed in this one is
+ * blanked first. */
+static inline void touch(struct canvas *c, int y)
+{
+	if (c->key[y] && !c->fresh[y])
+		blank_row(c, y);
+	c->used[y] = 1;
+	c->fresh[y] = 1;
+}
+
+bool canvas_keep(struct canvas *c, int y, uint64_t key)
+{
+	if (y < 0 || y >= c->h)
+		return true;				     /* nothing of it is shown */
+	key = canvas_hash(key, &c->ascii, sizeof(c->ascii)); /* ellipses, bars and marks */
+	key += !key;
+	if (c->fresh[y]) { /* already written in this frame: not a row one key describes */
+		c->key[y] = 0;
+		memset(&c->span[(size_t)y * CANVAS_SPANS], 0, CANVAS_SPANS * sizeof(*c->span));
+		return false;
+	}
+	c->fresh[y] = 1;
+	if (c->key[y] == key && canvas_fast_path)
+		return true;
+	if (c->key[y] || c->used[y])
+		blank_row(c, y);
+	c->key[y] = key;
+	c->used[y] = 1;
+	return false;
+}
+
+bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key)
+{
+	if (y < 0 || y >= c->h || !c->key[y])
+		return false; /* not in a kept row: drawn as any text is */
+	uint64_t *k =
+	    slot >= 0 && slot < CANVAS_SPANS ? &c->span[(size_t)y * CANVAS_SPANS + slot] : NULL;
+	if (k && key && *k == key && canvas_fast_path)
+		return true;
+	int from = x < 0 ? 0 : x, to = x + w < c->w ? x + w : c->w;
+	struct canvas_cell *row = &c->cells[(size_t)y * c->w];
+	for (int col = from; col < to; col++) /* as a new frame's row has it */
+		cell_blank(&row[col], 0, 0);
+	if (k)
+		*k = key;
+	return false;
+}
+
+uint64_t canvas_hash(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t w;
+	if (!h)
+		h = 0xcbf29ce484222325ull;
+	/* eight bytes at a time, each word multiplied in and its high bits folded down (as
+	 * FNV-1a does with bytes); the length ends it, so "ab" and "ab\0" differ */
+	for (; n >= 8; n -= 8, b += 8) {
+		memcpy(&w, b, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	w = n;
+	for (size_t i = 0; i < n; i++)
+		w |= (uint64_t)b[i] << (8 * (i + 1));
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 32);
+}
+
+uint64_t canvas_hash_str(uint64_t h, const char *s)
+{
+	if (!s) /* NULL differs from "" */
+		return canvas_hash(h, "\xff\xfe", 2);
+	return canvas_hash(h, s, strlen(s) + 1);
 }
 
 const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y)
@@ -109,7 +223,7 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 
 	if (!cell)
 		return;
-	c->used[y] = 1;
+	touch(c, y);
 	if (width == 1 && cell->width == 1 && len < CANVAS_CELL_BYTES) {
 		/* the common case, one column over one column: no half to repair */
 		struct canvas_cell n = {.role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
@@ -364,8 +478,65 @@ static void shown_free(const char *shown, const char *s, const char *buf)
 		free((char *)shown);
 }
 
+/* The length of @s when it is all printable ASCII (0x20-0x7e: one byte, one column, shown as it
+ * is), else -1. */
+static long ascii_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	for (; u[i]; i++)
+		if (u[i] < 0x20 || u[i] >= 0x7f)
+			return -1;
+	return (long)i;
+}
+
+bool canvas_fast_path = true;
+
+/* One printable ASCII character at @cell, column @x of row @y: a plain store over a one-column
+ * cell, set_cell (which repairs wide characters) otherwise. */
+static inline void put_ascii_cell(struct canvas *c, struct canvas_cell *cell, int x, int y, char ch,
+				  int role, unsigned attr)
+{
+	if (cell->width == 1)
+		*cell = (struct canvas_cell){
+		    .ch = {ch}, .role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
+	else
+		set_cell(c, x, y, &ch, 1, 1, role, attr);
+}
+
+/* putx_safe for @n bytes of printable ASCII: the same cells, without decoding them. */
+static int putx_ascii(struct canvas *c, int x, int y, int role, unsigned attr, int maxw,
+		      unsigned flags, const char *text, int n)
+{
+	int limit = c->w;
+	if (maxw >= 0 && (long)x + maxw < limit)
+		limit = x + maxw;
+	if ((flags & CANVAS_ALIGN_RIGHT) && maxw >= 0 && n < maxw)
+		x += maxw - n;
+	if (x >= limit)
+		return 0;
+	bool ellipsis = (flags & CANVAS_ELLIPSIS) && x + n > limit;
+	int stop = ellipsis ? limit - 1 : limit; /* the text's columns end before this one */
+	int end = x + n < stop ? x + n : stop;
+	int from = x < 0 ? 0 : x;
+	if (from < end) {
+		struct canvas_cell *row = &c->cells[(size_t)y * c->w];
+		touch(c, y);
+		for (int col = from; col < end; col++)
+			put_ascii_cell(c, &row[col], col, y, text[col - x], role, attr);
+	}
+	if (ellipsis) {
+		const char *ell = c->ascii ? "~" : "\xe2\x80\xa6";
+		end = put_span(c, end, y, role, attr, limit, ell, strlen(ell));
+	}
+	return end > from ? end - from : 0;
+}
+
 int canvas_str_width(const char *s)
 {
+	long n = canvas_fast_path ? ascii_len(s) : -1;
+	if (n >= 0)
+		return (int)n;
 	char buf[1024];
 	const char *safe = shown(s, buf, sizeof(buf));
 	int w = safe ? str_width_safe(safe) : 0;
@@ -378,6 +549,9 @@ int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int max
 {
 	if (!text || y < 0 || y >= c->h)
 		return 0;
+	long n = canvas_fast_path ? ascii_len(text) : -1;
+	if (n >= 0 && n <= INT_MAX / 2)
+		return putx_ascii(c, x, y, role, attr, maxw, flags, text, (int)n);
 	char buf[1024];
 	const char *safe = shown(text, buf, sizeof(buf));
 	int w = safe ? putx_safe(c, x, y, role, attr, maxw, flags, safe) : 0;
@@ -410,6 +584,17 @@ void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const c
 
 	if (!ch || !*ch)
 		ch = " ";
+	if (canvas_fast_path && ch[0] >= 0x20 && ch[0] < 0x7f && !ch[1]) {
+		for (int row = y < 0 ? 0 : y; row < y + h && row < c->h; row++) {
+			int from = x < 0 ? 0 : x, to = x + w < c->w ? x + w : c->w;
+			struct canvas_cell *cells = &c->cells[(size_t)row * c->w];
+			if (from < to)
+				touch(c, row);
+			for (int col = from; col < to; col++)
+				put_ascii_cell(c, &cells[col], col, row, ch[0], role, 0);
+		}
+		return;
+	}
 	len = utf8_decode(ch, strlen(ch), &cp, &valid);
 	cw = valid ? canvas_cp_width(cp) : -1;
 	if (cw < 1)
@@ -429,7 +614,7 @@ void canvas_paint(struct canvas *c, int x, int y, int w, int h, int role, unsign
 		for (int col = x; col < x + w; col++) {
 			struct canvas_cell *cell = cell_at(c, col, row);
 			if (cell) {
-				c->used[row] = 1;
+				touch(c, row);
 				cell->role = (uint16_t)role;
 				cell->attr |= (uint8_t)attr;
 			}

@@ -14,8 +14,8 @@ static int draw_text(struct canvas *c, int top, int bottom, const struct view_li
 		vs->scroll = 0;
 	int y = top;
 	for (int i = vs->scroll; i < t->n && y < bottom; i++, y++)
-		canvas_putx(c, 0, y, t->roles ? t->roles[i] : ROLE_HELP_TEXT, 0, -1,
-			    CANVAS_ELLIPSIS, t->lines[i]);
+		views_put_line(c, y, t->roles ? t->roles[i] : ROLE_HELP_TEXT, 0, CANVAS_ELLIPSIS,
+			       t->lines[i]);
 	return y;
 }
 

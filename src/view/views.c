@@ -3,6 +3,7 @@
  * (the others: src/view/view-*.c). */
 #include "views.h"
 #include "frame.h"
+#include "numfmt.h"
 #include "output.h"
 #include "textutil.h"
 #include "theme.h"
@@ -15,6 +16,37 @@
 #define MIN_W 40
 #define MIN_H 10
 #define CPU_COL key_col /* the key column's width, the separating blank included */
+
+/* Appends @s to @buf (@len bytes, @used of them taken), cut as snprintf cuts; returns the new
+ * length. */
+static size_t cat(char *buf, size_t len, size_t used, const char *s)
+{
+	size_t n = strlen(s);
+	if (used + n >= len)
+		n = used + 1 < len ? len - 1 - used : 0;
+	memcpy(buf + used, s, n);
+	buf[used + n] = '\0';
+	return used + n;
+}
+
+void views_put_line(struct canvas *c, int y, int role, unsigned attr, unsigned flags,
+		    const char *text)
+{
+	unsigned k[3] = {(unsigned)role, attr, flags};
+	if (!canvas_keep(c, y, canvas_hash_str(canvas_hash(0, k, sizeof(k)), text)))
+		canvas_putx(c, 0, y, role, attr, -1, flags, text);
+}
+
+/* @s right-aligned in @w columns after @buf's @n bytes (printf's "%*s" for ASCII @s); returns
+ * the new length. */
+static size_t pad_left(char *buf, size_t n, const char *s, size_t len, int w)
+{
+	for (int i = (int)len; i < w; i++)
+		buf[n++] = ' ';
+	memcpy(buf + n, s, len);
+	buf[n + len] = '\0';
+	return n + len;
+}
 
 /* The key column: 6 for CPU numbers, wider for labels of summed rows ("S0-D0-L3-ID0"), as
  * the canvas shows them (a control byte in a task or cgroup name as "\x0a": 4 columns). */
@@ -42,9 +74,13 @@ void views_put_key(struct canvas *c, int y, const struct view_input *in, int r)
 		canvas_printf(c, 0, y, ROLE_CELL, "%*s%.*s", pad > 0 ? pad : 0, "",
 			      (int)strnlen(s, ROW_LABEL_MAX), s);
 	} else {
-		canvas_printf(c, 0, y, ROLE_CELL, "%4d", in->snap->cpus[r]);
+		char num[24], key[32];
+		pad_left(key, 0, num, numfmt_i64(num, in->snap->cpus[r]), 4); /* "%4d" */
+		canvas_put(c, 0, y, ROLE_CELL, key);
 	}
 }
+/* the spans of a table row kept on their own (canvas_keep_span): the values 0.., then these */
+enum { SPAN_TASK = CANVAS_SPANS - 4, SPAN_BAR, SPAN_ATTRIB, SPAN_SPARK };
 #define ATTRIB_COLW 10	   /* attribution column */
 #define TASK_COLW 18	   /* busiest task column */
 #define TASKCOL_W 7	   /* the task view's run% and cpu% columns */
@@ -154,37 +190,51 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 	 * the host keeps at most a third of the line left of the banner, the release the rest, both
 	 * cut with an ellipsis; the PMU line gets what they leave */
 	int left = c->w - (bw ? bw + 1 : 0);
-	int x = canvas_put(c, 0, 0, ROLE_HEADER, "pmutop ");
-	x +=
-	    canvas_putx(c, x, 0, ROLE_HEADER, 0, left / 3, CANVAS_ELLIPSIS, h->host ? h->host : "");
-	x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
-	if (left > x)
-		x += canvas_putx(c, x, 0, ROLE_HEADER, 0, left - x, CANVAS_ELLIPSIS,
-				 h->kernel ? h->kernel : "");
-	x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
-	int room = left - x;
-	if (room > 0)
-		x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, room, CANVAS_ELLIPSIS,
-				 h->pmu ? h->pmu : "");
-	if (h->banner) {
-		canvas_putx(c, c->w - bw, 0,
-			    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
-							      : ROLE_REPLAY_BANNER,
-			    0, bw, CANVAS_ELLIPSIS, " ");
-		canvas_putx(c, c->w - bw + 1, 0,
-			    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
-							      : ROLE_REPLAY_BANNER,
-			    0, bw - 1, CANVAS_ELLIPSIS, h->banner);
+	uint64_t key = canvas_hash_str(canvas_hash_str(0, h->host), h->kernel);
+	if (!canvas_keep(c, 0, canvas_hash_str(canvas_hash_str(key, h->pmu), h->banner))) {
+		/* the first line is drawn from these alone */
+		int x = canvas_put(c, 0, 0, ROLE_HEADER, "pmutop ");
+		x += canvas_putx(c, x, 0, ROLE_HEADER, 0, left / 3, CANVAS_ELLIPSIS,
+				 h->host ? h->host : "");
+		x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
+		if (left > x)
+			x += canvas_putx(c, x, 0, ROLE_HEADER, 0, left - x, CANVAS_ELLIPSIS,
+					 h->kernel ? h->kernel : "");
+		x += canvas_put(c, x, 0, ROLE_HEADER, "  ");
+		int room = left - x;
+		if (room > 0)
+			x += canvas_putx(c, x, 0, ROLE_HEADER_VALUE, 0, room, CANVAS_ELLIPSIS,
+					 h->pmu ? h->pmu : "");
+		if (h->banner) {
+			canvas_putx(c, c->w - bw, 0,
+				    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
+								      : ROLE_REPLAY_BANNER,
+				    0, bw, CANVAS_ELLIPSIS, " ");
+			canvas_putx(c, c->w - bw + 1, 0,
+				    strncmp(h->banner, "SIM", 3) == 0 ? ROLE_SIMULATED_BANNER
+								      : ROLE_REPLAY_BANNER,
+				    0, bw - 1, CANVAS_ELLIPSIS, h->banner);
+		}
 	}
 	char line[512];
 	char measured[32] = "-";
-	if (h->measured_ms > 0)
-		snprintf(measured, sizeof(measured), "%.1f", h->measured_ms);
-	x = canvas_printf(c, 0, 1, ROLE_HEADER, "mode ");
+	char num[NUMFMT_MAX];
+	if (h->measured_ms > 0 && numfmt_fixed(num, h->measured_ms, 1) < sizeof(measured))
+		memcpy(measured, num, strlen(num) + 1); /* "%.1f" */
+	int x = canvas_put(c, 0, 1, ROLE_HEADER, "mode ");
 	x += canvas_putx(c, x, 1, ROLE_HEADER_VALUE, CANVAS_BOLD, 16, CANVAS_ELLIPSIS,
 			 h->mode ? h->mode : "-");
-	snprintf(line, sizeof(line), " %s | %ld ms (last %s) | #%llu", h->title ? h->title : "",
-		 h->interval_ms, measured, h->samples);
+	/* " %s | %ld ms (last %s) | #%llu" */
+	size_t used = cat(line, sizeof(line), 0, " ");
+	used = cat(line, sizeof(line), used, h->title ? h->title : "");
+	used = cat(line, sizeof(line), used, " | ");
+	numfmt_i64(num, h->interval_ms);
+	used = cat(line, sizeof(line), used, num);
+	used = cat(line, sizeof(line), used, " ms (last ");
+	used = cat(line, sizeof(line), used, measured);
+	used = cat(line, sizeof(line), used, ") | #");
+	numfmt_u64(num, h->samples);
+	cat(line, sizeof(line), used, num);
 	x += canvas_putx(c, x, 1, ROLE_HEADER, 0, -1, CANVAS_ELLIPSIS, line);
 	if (h->paused)
 		x += canvas_put(c, x + 1, 1, ROLE_STATUS_PAUSED, " PAUSED ") + 1;
@@ -197,12 +247,11 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 	}
 	int rows = 2;
 	if (room_for_capability && h->capability && h->capability[0]) {
-		canvas_putx(c, 0, rows, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS,
-			    h->capability);
+		views_put_line(c, rows, ROLE_LEGEND, CANVAS_DIM, CANVAS_ELLIPSIS, h->capability);
 		rows++;
 	}
 	if (room_for_capability && h->extra && h->extra[0]) {
-		canvas_putx(c, 0, rows, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, h->extra);
+		views_put_line(c, rows, ROLE_LEGEND, CANVAS_DIM, CANVAS_ELLIPSIS, h->extra);
 		rows++;
 	}
 	return rows;
@@ -293,6 +342,32 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 	return "n/a";
 }
 
+void views_format_metric(double v, double resolution, char *buf, size_t len)
+{
+	char tmp[NUMFMT_MAX];
+	double a = fabs(v);
+	if (isnan(v) || !(a < 1e15) || len < 24) { /* n/a, SI prefixes: output's own */
+		output_format_metric(v, resolution, buf, len);
+		return;
+	}
+	/* output_format_metric's choices, printed by numfmt (the same bytes as printf) */
+	int d = -1;
+	if (resolution > 0) {
+		d = (int)floor(-log10(resolution) + 0.5);
+		d = d < 0 ? 0 : d > 3 ? 3 : d;
+	}
+	size_t n;
+	if (d >= 0)
+		n = numfmt_fixed(tmp, v, d);
+	else if (v == floor(v) || a >= 1e7 || (a >= 1000))
+		n = numfmt_fixed(tmp, v, 0);
+	else if (v != 0 && a < 1e-3)
+		n = numfmt_g(tmp, v, 3);
+	else
+		n = numfmt_fixed(tmp, v, 3);
+	memcpy(buf, tmp, n + 1); /* under 1e15: at most 21 bytes */
+}
+
 /* One metric cell; @top: the largest share of its row's stacked bar (own role, bold, marked). */
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
@@ -310,7 +385,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 			    na_reason(snap, counts, m));
 		return;
 	}
-	output_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
+	views_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
 	if (err)
 		output_append_err(buf, sizeof(buf), *err);
 	int role = top ? ROLE_STACK_TOP : cls == METRIC_NONE ? base_role : class_role(cls);
@@ -326,8 +401,9 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 	if (top)
 		canvas_putx(c, x, y, ROLE_STACK_TOP, CANVAS_BOLD, 1, 0, STACK_TOP_MARK);
 	if (running < 0.9999 && show_running) {
-		char pct[16];
-		snprintf(pct, sizeof(pct), "%3.0f%%", running * 100);
+		char pct[NUMFMT_MAX + 8], num[NUMFMT_MAX];
+		size_t n = pad_left(pct, 0, num, numfmt_fixed(num, running * 100, 0), 3);
+		pct[n] = '%', pct[n + 1] = '\0'; /* "%3.0f%%" */
 		canvas_putx(c, x + lead, y, role, attr, w - 6 - lead, CANVAS_ALIGN_RIGHT, buf);
 		canvas_putx(c, x + w - 5, y, ROLE_CELL_SCALED, CANVAS_DIM, 4, 0, pct);
 	} else {
@@ -436,6 +512,63 @@ static void stack_legend_line(char *buf, size_t len, bool any_bar, bool any_top,
 		}
 }
 
+/* The table's column header at line @top (the layout draw_table worked out). */
+static void draw_column_header(struct canvas *c, int top, const struct view_input *in,
+			       const struct view_state *vs, const char *key_head, int key_col,
+			       int colw, int shown, int task_x, int tcw, int attrib_x, int na,
+			       int bar_x, int bar_w, int spark_x, int spark_w, bool spark)
+{
+	const struct snapshot *snap = in->snap;
+	const struct view_jitter *jit = in->jitter;
+	int nm = snap->nmetrics, c0 = vs->col_first;
+	canvas_fill(c, 0, top, c->w, 1, ROLE_COLUMN_HEADER, NULL);
+	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0,
+		    CPU_COL - 1, 0, key_head);
+	for (int k = 0; k < shown; k++) {
+		int m = c0 + k;
+		char h[SESSION_METRIC_NAME_MAX + 24];
+		const struct session_metric *sm = &snap->metrics[m];
+		size_t hn = cat(h, sizeof(h), 0, sm->name);
+		if (jit && jit->stat)
+			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), jit->stat);
+		else if (sm->unit[0])
+			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), sm->unit);
+		/* too wide: the unit goes first (the name alone is unambiguous), then the name
+		 * is cut */
+		if (canvas_str_width(h) > colw - 1)
+			h[hn] = '\0';
+		canvas_putx(c, CPU_COL + k * colw, top, ROLE_COLUMN_HEADER,
+			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
+			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
+	}
+	if (tcw) {
+		canvas_putx(c, task_x, top, ROLE_COLUMN_HEADER,
+			    vs->sort_col == VIEWS_SORT_RUN ? CANVAS_UNDERLINE | CANVAS_BOLD : 0,
+			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "run%");
+		canvas_putx(c, task_x + TASKCOL_W, top, ROLE_COLUMN_HEADER,
+			    vs->sort_col == VIEWS_SORT_CPU_SHARE ? CANVAS_UNDERLINE | CANVAS_BOLD
+								 : 0,
+			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "cpu%");
+	}
+	for (int a = 0; a < na; a++)
+		canvas_putx(c, attrib_x + a * ATTRIB_COLW, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
+			    ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS,
+			    jit->attrib_names[a]);
+	if (na)
+		canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
+			    TASK_COLW - 1, CANVAS_ELLIPSIS, "busiest task");
+	if (bar_w)
+		draw_stack_legend(c, bar_x, top, bar_w + STACK_TAIL, snap, in);
+	if (shown < nm) { /* the columns hidden (< when some are left of those shown) */
+		char more[24];
+		int n = snprintf(more, sizeof(more), "%s+%d cols", c0 > 0 ? "<" : "", nm - shown);
+		canvas_printf(c, c->w - n > spark_x ? c->w - n : spark_x, top, ROLE_COLUMN_HEADER,
+			      "%s", more);
+	} else if (spark)
+		canvas_putx(c, spark_x, top, ROLE_COLUMN_HEADER, 0, spark_w, CANVAS_ELLIPSIS,
+			    snap->metrics[vs->spark_metric].name);
+}
+
 static int draw_table(struct canvas *c, int top, int bottom, const struct view_input *in,
 		      struct view_state *vs)
 {
@@ -487,45 +620,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	if (vs->col_first < 0)
 		vs->col_first = 0;
 	int c0 = vs->col_first;
-	/* column header */
-	canvas_fill(c, 0, top, c->w, 1, ROLE_COLUMN_HEADER, NULL);
-	canvas_putx(c, 0, top, ROLE_COLUMN_HEADER, vs->sort_col == -1 ? CANVAS_UNDERLINE : 0,
-		    CPU_COL - 1, 0, key_head);
-	for (int k = 0; k < shown; k++) {
-		int m = c0 + k;
-		char h[SESSION_METRIC_NAME_MAX + 24];
-		const struct session_metric *sm = &snap->metrics[m];
-		if (jit && jit->stat)
-			snprintf(h, sizeof(h), "%s %s", sm->name, jit->stat);
-		else
-			snprintf(h, sizeof(h), "%s%s%s", sm->name, sm->unit[0] ? " " : "",
-				 sm->unit);
-		/* too wide: the unit goes first (the name alone is unambiguous), then the name
-		 * is cut */
-		if (canvas_str_width(h) > colw - 1)
-			snprintf(h, sizeof(h), "%s", sm->name);
-		canvas_putx(c, CPU_COL + k * colw, top, ROLE_COLUMN_HEADER,
-			    m == vs->sort_col ? CANVAS_UNDERLINE | CANVAS_BOLD : 0, colw - 1,
-			    CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS, h);
-	}
 	int task_x = CPU_COL + shown * colw;
-	if (tcw) {
-		canvas_putx(c, task_x, top, ROLE_COLUMN_HEADER,
-			    vs->sort_col == VIEWS_SORT_RUN ? CANVAS_UNDERLINE | CANVAS_BOLD : 0,
-			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "run%");
-		canvas_putx(c, task_x + TASKCOL_W, top, ROLE_COLUMN_HEADER,
-			    vs->sort_col == VIEWS_SORT_CPU_SHARE ? CANVAS_UNDERLINE | CANVAS_BOLD
-								 : 0,
-			    TASKCOL_W - 1, CANVAS_ALIGN_RIGHT, "cpu%");
-	}
 	int attrib_x = task_x + tcw;
-	for (int a = 0; a < na; a++)
-		canvas_putx(c, attrib_x + a * ATTRIB_COLW, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
-			    ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT | CANVAS_ELLIPSIS,
-			    jit->attrib_names[a]);
-	if (na)
-		canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, top, ROLE_COLUMN_HEADER, CANVAS_DIM,
-			    TASK_COLW - 1, CANVAS_ELLIPSIS, "busiest task");
 	/* the stacked bar gets what the columns leave: it shrinks and goes before a column is
 	 * cut */
 	int bar_x = attrib_x + (na ? attrib_w - tcw : 0) + 1, bar_w = 0;
@@ -533,21 +629,40 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		bar_w = c->w - bar_x - STACK_TAIL;
 		bar_w = bar_w > STACK_BAR_MAX ? STACK_BAR_MAX : bar_w < STACK_BAR_MIN ? 0 : bar_w;
 	}
-	if (bar_w)
-		draw_stack_legend(c, bar_x, top, bar_w + STACK_TAIL, snap, in);
 	int spark_x = bar_w ? bar_x + bar_w + STACK_TAIL + 1 : bar_x;
 	int spark_w = c->w - spark_x;
 	if (spark_w > VIEWS_SPARK_LEN)
 		spark_w = VIEWS_SPARK_LEN;
 	bool spark = vs->spark_metric >= 0 && vs->spark_metric < nm && spark_w >= 8;
-	if (shown < nm) { /* the columns hidden (< when some are left of those shown) */
-		char more[24];
-		int n = snprintf(more, sizeof(more), "%s+%d cols", c0 > 0 ? "<" : "", nm - shown);
-		canvas_printf(c, c->w - n > spark_x ? c->w - n : spark_x, top, ROLE_COLUMN_HEADER,
-			      "%s", more);
-	} else if (spark)
-		canvas_putx(c, spark_x, top, ROLE_COLUMN_HEADER, 0, spark_w, CANVAS_ELLIPSIS,
-			    snap->metrics[vs->spark_metric].name);
+	/* column header: drawn from these alone, kept while they stay the same */
+	int layout[] = {key_col,
+			colw,
+			shown,
+			c0,
+			nm,
+			tcw,
+			na,
+			bar_w,
+			spark_x,
+			spark_w,
+			spark ? vs->spark_metric : -1,
+			vs->sort_col,
+			in->nstack};
+	uint64_t key = canvas_hash_str(canvas_hash(0, layout, sizeof(layout)), key_head);
+	key = canvas_hash_str(key, jit ? jit->stat : NULL);
+	for (int m = 0; m < nm; m++)
+		key = canvas_hash_str(canvas_hash_str(key, snap->metrics[m].name),
+				      snap->metrics[m].unit);
+	for (int a = 0; a < na; a++)
+		key = canvas_hash_str(key, jit->attrib_names[a]);
+	if (in->stack && in->nstack > 0)
+		key = canvas_hash(key, in->stack, (size_t)in->nstack * sizeof(*in->stack));
+	int row_in[] = {vs->show_running,	 in->stale,	     in->err != NULL,
+			in->base_change != NULL, in->base_p != NULL, values == snap->values};
+	uint64_t row_layout = canvas_hash(key, row_in, sizeof(row_in));
+	if (!canvas_keep(c, top, key))
+		draw_column_header(c, top, in, vs, key_head, key_col, colw, shown, task_x, tcw,
+				   attrib_x, na, bar_x, bar_w, spark_x, spark_w, spark);
 	bool any_bar = false, any_top = false, past_100 = false;
 	const char *marks[3] = {NULL, NULL, NULL}; /* the marks the bars carry, for the legend */
 	int y = top + 1;
@@ -578,26 +693,59 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		if (vs->group_by_type && (!last_type || strcmp(type, last_type) != 0)) {
 			if (y >= top + 1 + rows_room)
 				break;
-			canvas_putx(c, 0, y++, ROLE_TITLE, CANVAS_BOLD, -1, CANVAS_ELLIPSIS,
-				    type[0] ? type : "(no core PMU)");
+			views_put_line(c, y++, ROLE_TITLE, CANVAS_BOLD, CANVAS_ELLIPSIS,
+				       type[0] ? type : "(no core PMU)");
 			last_type = type;
 			group_lines++;
 		}
 		if (y >= top + 1 + rows_room)
 			break;
-		views_put_key(c, y, in, r);
-		if (k == sel) /* the selected row (the one enter drills into) */
-			canvas_paint(c, 0, y, CPU_COL - 1, 1, ROLE_SELECTED_ROW, 0);
+		/* the row is kept while its layout, CPU, label, selection and state are; its spans
+		 * (each value, the task columns, the bar, the attribution, the sparkline) while
+		 * their inputs are */
+		int ident[] = {snap->cpus[r], k == sel, snap->offline[r]};
+		uint64_t rk = canvas_hash(row_layout, ident, sizeof(ident));
+		if (in->row_keys)
+			rk = canvas_hash_str(rk, in->row_keys[r].label);
+		if (!canvas_keep(c, y, rk)) {
+			views_put_key(c, y, in, r);
+			if (k == sel) /* the selected row (the one enter drills into) */
+				canvas_paint(c, 0, y, CPU_COL - 1, 1, ROLE_SELECTED_ROW, 0);
+			if (snap->offline[r])
+				canvas_put(c, CPU_COL, y, ROLE_CELL_NA, "offline");
+		}
 		const struct count *counts = &snap->counts[r * snap->nevents];
-		if (snap->offline[r]) {
-			canvas_put(c, CPU_COL, y, ROLE_CELL_NA, "offline");
-		} else {
+		if (!snap->offline[r]) {
 			struct output_stack sr;
 			output_stack_row(snap, in->stack, in->nstack, &values[r * nm],
 					 &snap->running[r * nm],
 					 snap->detail ? &snap->detail[r * nm] : NULL, &sr);
 			for (int k = 0; k < shown; k++) {
 				int m = c0 + k;
+				const struct metric_detail *d =
+				    snap->detail ? &snap->detail[r * nm + m] : NULL;
+				double in_cell[] = {
+				    values[r * nm + m],
+				    snap->running[r * nm + m],
+				    d ? d->resolution : 0,
+				    in->err && values == snap->values ? in->err[r * nm + m] : 0,
+				    in->base_change && values == snap->values
+					? in->base_change[r * nm + m]
+					: 0,
+				    in->base_p ? in->base_p[r * nm + m] : 0,
+				    snap->classes[r * nm + m],
+				    m,
+				    d && d->coarse,
+				    sr.top >= 0 && in->stack[sr.top] == m,
+				    m < SESSION_MAX_METRICS && snap->split[m],
+				};
+				/* n/a shows why (its inputs' states): drawn every frame */
+				uint64_t ck = isnan(values[r * nm + m])
+						  ? 0
+						  : canvas_hash(rk, in_cell, sizeof(in_cell));
+				if (canvas_keep_span(c, y, k < SPAN_TASK ? k : -1,
+						     CPU_COL + k * colw, colw, ck))
+					continue;
 				draw_cell(c, CPU_COL + k * colw, y, colw, snap, counts,
 					  values[r * nm + m], snap->classes[r * nm + m],
 					  snap->running[r * nm + m], m, vs->show_running, ROLE_CELL,
@@ -610,9 +758,12 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					      : NULL,
 					  in->base_p ? &in->base_p[r * nm + m] : NULL, in->stale);
 			}
-			for (int k = 0; k < (tcw ? 2 : 0); k++) {
-				double v = task_col(snap, vs,
-						    k ? VIEWS_SORT_CPU_SHARE : VIEWS_SORT_RUN, r);
+			double tv[2] = {tcw ? task_col(snap, vs, VIEWS_SORT_RUN, r) : 0,
+					tcw ? task_col(snap, vs, VIEWS_SORT_CPU_SHARE, r) : 0};
+			bool task_kept = tcw && canvas_keep_span(c, y, SPAN_TASK, task_x, tcw,
+								 canvas_hash(rk, tv, sizeof(tv)));
+			for (int k = 0; k < (tcw && !task_kept ? 2 : 0); k++) {
+				double v = tv[k];
 				char buf[16] = "n/a";
 				if (!isnan(v))
 					snprintf(buf, sizeof(buf), "%.1f", v * 100);
@@ -620,10 +771,23 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					    isnan(v) ? ROLE_CELL_NA : ROLE_CELL, 0, TASKCOL_W - 1,
 					    CANVAS_ALIGN_RIGHT, buf);
 			}
-			if (bar_w)
+			uint64_t bk = canvas_hash(rk, sr.share, (size_t)sr.n * sizeof(sr.share[0]));
+			int bar_in[] = {sr.n, sr.na, sr.past_100};
+			bk = canvas_hash_str(canvas_hash(bk, bar_in, sizeof(bar_in)), sr.mark);
+			if (bar_w &&
+			    !canvas_keep_span(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL, bk))
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
 			note_stack(&sr, bar_w > 0, &any_bar, &any_top, &past_100, marks);
-			for (int a = 0; a < na; a++) {
+			uint64_t ak = 0;
+			if (na) {
+				ak = canvas_hash(rk, &jit->attrib[r * jit->nattrib],
+						 (size_t)na * sizeof(double));
+				ak = canvas_hash_str(ak, jit->task ? jit->task[r] : NULL);
+			}
+			bool attrib_kept =
+			    na && canvas_keep_span(c, y, SPAN_ATTRIB, attrib_x,
+						   na * ATTRIB_COLW + 1 + TASK_COLW, ak);
+			for (int a = 0; a < (attrib_kept ? 0 : na); a++) {
 				char buf[32];
 				output_format_value(jit->attrib[r * jit->nattrib + a], buf,
 						    sizeof(buf));
@@ -632,14 +796,18 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 										     : ROLE_CELL,
 					    0, ATTRIB_COLW - 1, CANVAS_ALIGN_RIGHT, buf);
 			}
-			if (na && jit->task && jit->task[r])
+			if (!attrib_kept && na && jit->task && jit->task[r])
 				canvas_putx(c, attrib_x + na * ATTRIB_COLW + 1, y, ROLE_CELL, 0,
 					    TASK_COLW - 1, CANVAS_ELLIPSIS, jit->task[r]);
 			if (spark) {
 				double series[VIEWS_SPARK_LEN];
 				int n = history_series(in->history, r, vs->spark_metric, series,
 						       spark_w);
-				canvas_sparkline(c, spark_x, y, ROLE_SPARKLINE, series, n, 0, 0);
+				uint64_t sk = canvas_hash(canvas_hash(rk, &n, sizeof(n)), series,
+							  (size_t)n * sizeof(series[0]));
+				if (!canvas_keep_span(c, y, SPAN_SPARK, spark_x, spark_w, sk))
+					canvas_sparkline(c, spark_x, y, ROLE_SPARKLINE, series, n,
+							 0, 0);
 			}
 		}
 		y++;
@@ -674,19 +842,19 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	}
 	char legend[512];
 	if (in->stale && shown > 0 && y + 1 < bottom) {
-		canvas_putx(c, 0, y + 1, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS,
-			    VIEWS_STALE " stale: the link is down, the values are the last good "
-					"tick's");
+		views_put_line(c, y + 1, ROLE_MESSAGE_WARN, 0, CANVAS_ELLIPSIS,
+			       VIEWS_STALE " stale: the link is down, the values are the last good "
+					   "tick's");
 		y++;
 	}
 	output_coarse_legend(snap, legend, sizeof(legend));
 	if (legend[0] && y + 1 < bottom) {
-		canvas_putx(c, 0, y + 1, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, legend);
+		views_put_line(c, y + 1, ROLE_LEGEND, CANVAS_DIM, CANVAS_ELLIPSIS, legend);
 		y++;
 	}
 	stack_legend_line(legend, sizeof(legend), any_bar, any_top, past_100, marks);
 	if (legend[0] && y + 1 < bottom) {
-		canvas_putx(c, 0, y + 1, ROLE_LEGEND, CANVAS_DIM, -1, CANVAS_ELLIPSIS, legend);
+		views_put_line(c, y + 1, ROLE_LEGEND, CANVAS_DIM, CANVAS_ELLIPSIS, legend);
 		y++;
 	}
 	return y + 1;
@@ -734,7 +902,7 @@ int views_find(const char *name)
 
 int views_draw(struct canvas *c, const struct view_input *in, struct view_state *vs)
 {
-	canvas_clear(c);
+	canvas_begin(c);
 	if (c->w < MIN_W || c->h < MIN_H) {
 		canvas_putx(c, 0, 0, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS,
 			    "terminal too small");
@@ -742,6 +910,7 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 		snprintf(need, sizeof(need), "need %dx%d, have %dx%d", MIN_W, MIN_H, c->w, c->h);
 		canvas_putx(c, 0, 1, ROLE_MESSAGE_WARN, 0, -1, CANVAS_ELLIPSIS, need);
 		canvas_putx(c, 0, 2, ROLE_HELP_TEXT, 0, -1, CANVAS_ELLIPSIS, "q quits");
+		canvas_end(c);
 		return c->h - 1;
 	}
 	int top = draw_header(c, in->header, c->h >= 14);
@@ -749,9 +918,9 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 	const struct view_def *v = views_at(vs->view);
 	(v ? v : views_at(VIEWS_TABLE))->draw(c, top, bottom, in, vs);
 	if (in->message)
-		canvas_putx(c, 0, c->h - 2, in->message_role, 0, -1, CANVAS_ELLIPSIS, in->message);
+		views_put_line(c, c->h - 2, in->message_role, 0, CANVAS_ELLIPSIS, in->message);
 	if (in->prompt) {
-		canvas_putx(c, 0, c->h - 1, ROLE_PROMPT, 0, -1, 0, in->prompt);
+		views_put_line(c, c->h - 1, ROLE_PROMPT, 0, 0, in->prompt);
 	} else {
 		static const char hints[] =
 		    "q quit  : command  space pause  m/M mode  </> sort  +/- interval  "
@@ -760,13 +929,20 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 						   "[/] speed  g/G start/end  ' mark  ? help";
 		char line[256];
 		/* a drill-down (enter) or the way back from one (backspace) comes first */
-		snprintf(line, sizeof(line), "%s%s%s%s%s%s", in->drill ? "enter drill to " : "",
-			 in->drill ? in->drill : "", in->drill ? "  " : "",
-			 in->drilled_from ? "bksp back to " : "",
-			 in->drilled_from ? in->drilled_from : "", in->drilled_from ? "  " : "");
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s",
-			 in->replay ? replay_hints : hints);
-		canvas_putx(c, 0, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, -1, CANVAS_ELLIPSIS, line);
+		size_t used = 0;
+		if (in->drill) {
+			used = cat(line, sizeof(line), used, "enter drill to ");
+			used = cat(line, sizeof(line), used, in->drill);
+			used = cat(line, sizeof(line), used, "  ");
+		}
+		if (in->drilled_from) {
+			used = cat(line, sizeof(line), used, "bksp back to ");
+			used = cat(line, sizeof(line), used, in->drilled_from);
+			used = cat(line, sizeof(line), used, "  ");
+		}
+		cat(line, sizeof(line), used, in->replay ? replay_hints : hints);
+		views_put_line(c, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, CANVAS_ELLIPSIS, line);
 	}
+	canvas_end(c);
 	return c->h - 1;
 }

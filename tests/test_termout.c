@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_termout.c: the bytes termout sends with its kept terminfo strings and its changed-range
+ * scan are the bytes it sends making every string with tiparm/tputs and comparing every cell:
+ * random frames (text, wide characters, roles, attributes), theme changes, resizes, cursor
+ * positions, on xterm-256color's and vt100's terminfo entries. */
+#include "canvas.h"
+#include "harness.h"
+#include "termout.h"
+#include "theme.h"
+#include <curses.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <stdint.h>
+#include <term.h>
+#include <unistd.h>
+
+#define NROLES 6
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+static const char *const words[] = {"cpi",	    "0.512",	    "  all", "n/a",	 "#42",
+				    "\xe4\xb8\x96", "\xe2\x96\x88", "ab cd", "12345678", "x"};
+
+static void random_styles(struct termout_style *st)
+{
+	static const int colours[] = {-1, 0, 1, 7, 8, 15, 33, 200, 255};
+	for (int r = 0; r < NROLES; r++)
+		st[r] = (struct termout_style){
+		    .fg = colours[rnd(sizeof(colours) / sizeof(colours[0]))],
+		    .bg = colours[rnd(sizeof(colours) / sizeof(colours[0]))],
+		    .attr = rnd(32),
+		};
+}
+
+/* A frame that keeps most of the last one (as ticks do) and changes some cells. */
+static void random_frame(struct canvas *c, unsigned seed)
+{
+	uint64_t keep = rng;
+	rng = 0x9e3779b97f4a7c15ull ^ (seed / 4); /* four frames alike, then another layout */
+	canvas_clear(c);
+	for (int i = 0; i < 12; i++)
+		canvas_putx(c, (int)rnd((unsigned)c->w), (int)rnd((unsigned)c->h), (int)rnd(NROLES),
+			    rnd(32), -1, 0, words[rnd(sizeof(words) / sizeof(words[0]))]);
+	rng = keep;
+	for (int i = 0; i < 3; i++) /* the values that change from tick to tick */
+		canvas_putx(c, (int)rnd((unsigned)c->w), (int)rnd((unsigned)c->h), (int)rnd(NROLES),
+			    0, -1, 0, words[rnd(sizeof(words) / sizeof(words[0]))]);
+}
+
+/* The bytes of one frame sent to a temporary file. */
+static size_t frame_bytes(struct termout *t, const struct canvas *c, const struct termout_style *st,
+			  int cy, int cx, int fd, char *out, size_t len)
+{
+	if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
+		return 0;
+	long n = termout_frame(t, c, st, NROLES, cy, cx, fd);
+	if (n <= 0)
+		return 0;
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return 0;
+	ssize_t got = read(fd, out, len);
+	return got > 0 ? (size_t)got : 0;
+}
+
+static void run(const char *term)
+{
+	int err = 0;
+	int null = open("/dev/null", O_WRONLY);
+	if (setupterm((char *)term, null, &err) != OK) {
+		SKIP("no terminfo entry for %s here", term);
+		close(null);
+		return;
+	}
+	char path[] = "/tmp/test_termout.XXXXXX";
+	int fd = mkstemp(path);
+	unlink(path);
+	struct canvas *c = canvas_new(60, 12);
+	struct termout *fast = termout_new(), *slow = termout_new();
+	struct termout_style st[NROLES];
+	random_styles(st);
+	static char a[1 << 17], b[1 << 17];
+	int bad = 0, sent = 0;
+	for (int f = 0; f < 400 && bad < 3; f++) {
+		if (f % 37 == 36) { /* a theme change: new styles, everything again */
+			random_styles(st);
+			termout_invalidate(fast), termout_invalidate(slow);
+		}
+		if (f % 53 == 52) /* a resize */
+			canvas_resize(c, 30 + (int)rnd(60), 5 + (int)rnd(15));
+		random_frame(c, (unsigned)f);
+		int cy = rnd(3) ? -1 : (int)rnd((unsigned)c->h), cx = (int)rnd((unsigned)c->w);
+		termout_fast_path = true;
+		size_t na = frame_bytes(fast, c, st, cy, cx, fd, a, sizeof(a));
+		termout_fast_path = false;
+		size_t nb = frame_bytes(slow, c, st, cy, cx, fd, b, sizeof(b));
+		termout_fast_path = true;
+		sent += na > 0;
+		if (na != nb || memcmp(a, b, na) != 0) {
+			CHECK(0, "%s frame %d: %zu bytes kept-strings, %zu made each time", term, f,
+			      na, nb);
+			bad++;
+		}
+	}
+	CHECK(bad == 0, "%s: %d frames differ", term, bad);
+	CHECK(sent > 300, "%s: %d frames sent something", term, sent);
+	termout_free(fast), termout_free(slow);
+	canvas_free(c);
+	close(fd);
+	close(null);
+	del_curterm(cur_term); /* the next entry gets one of its own */
+}
+
+int main(void)
+{
+	setlocale(LC_ALL, "C.UTF-8");
+	run("xterm-256color");
+	run("vt100");
+	return harness_done();
+}
