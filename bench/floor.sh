@@ -29,8 +29,9 @@ tmp=$(mktemp -d)
 cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 
-pane_pid() { # the newest tmux pane's process
-  tmux -L "$sock" list-panes -a -F '#{pane_pid}' | tail -1
+pane() { # COMMAND: runs COMMAND in a new 200x60 tmux session; prints its process id
+  TERM=xterm-256color tmux -L "$sock" -f /dev/null new-session -d -P -F '#{pane_pid}' \
+    -x 200 -y 60 "$1"
 }
 
 wchar() { # bytes a process has written
@@ -39,9 +40,7 @@ wchar() { # bytes a process has written
 
 screen_bytes() { # INTERVAL_MS: bytes a frame the first binary's screen writes (mean, 4+ frames)
   local ms=$1 w=$((ms * 5 / 1000 > 3 ? ms * 5 / 1000 : 3)) p b1 b2
-  TERM=xterm-256color tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 60 \
-    "exec $(realpath "$first_bin") --no-rc -m sw -i $ms"
-  p=$(pane_pid)
+  p=$(pane "exec $(realpath "$first_bin") --no-rc -m sw -i $ms")
   sleep 1.5
   b1=$(wchar "$p")
   sleep "$w"
@@ -56,18 +55,14 @@ round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratio
   "$floor" -i "$ms" -n "$ticks" 2>/dev/null &
   local fp=$!
   if [ -n "${tty_bytes[$ms]:-}" ]; then
-    TERM=xterm-256color tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 60 \
-      "exec $(realpath "$floor") -i $ms -n $ticks --write ${tty_bytes[$ms]} 2>/dev/null"
-    tp=$(pane_pid)
+    tp=$(pane "exec $(realpath "$floor") -i $ms -n $ticks --write ${tty_bytes[$ms]} 2>/dev/null")
   fi
   for lb in $bins; do
     local bin
     bin=$(realpath "${lb#*=}")
     for fr in $fronts; do
       if [ "$fr" = screen ]; then
-        TERM=xterm-256color tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 60 \
-          "exec $bin --no-rc -m sw -i $ms"
-        pids+=("$(pane_pid)")
+        pids+=("$(pane "exec $bin --no-rc -m sw -i $ms")")
       else
         "$bin" --no-rc -b -m sw -i "$ms" -n "$ticks" -f "$fr" >/dev/null 2>&1 &
         pids+=($!)
