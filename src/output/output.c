@@ -39,13 +39,37 @@ static int output_decimals(double resolution)
 	return d < 0 ? 0 : d > 3 ? 3 : d;
 }
 
+/* @s (@n bytes) into @buf as snprintf(buf, len, "%s", s) writes it: cut at len - 1. */
+static void output_put(char *buf, size_t len, const char *s, size_t n)
+{
+	if (!len)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+/* numfmt writes printf's bytes: the "%.*f" / output_format_value choices without printf */
 void output_format_metric(double v, double resolution, char *buf, size_t len)
 {
 	int d = output_decimals(resolution);
-	if (d < 0 || isnan(v))
+	double a = fabs(v);
+	char tmp[NUMFMT_MAX];
+	size_t n;
+	if (isnan(v) || (d < 0 && !(a < 1e15))) { /* n/a, SI prefixes */
 		output_format_value(v, buf, len);
+		return;
+	}
+	if (d >= 0)
+		n = numfmt_fixed(tmp, v, d);
+	else if (v == floor(v) || a >= 1000) /* counts in full (output_format_value) */
+		n = numfmt_fixed(tmp, v, 0);
+	else if (v != 0 && a < 1e-3)
+		n = numfmt_g(tmp, v, 3);
 	else
-		snprintf(buf, len, "%.*f", d, v);
+		n = numfmt_fixed(tmp, v, 3);
+	output_put(buf, len, tmp, n);
 }
 
 void output_append_err(char *buf, size_t len, double err)
