@@ -54,7 +54,8 @@ static void ref_status(const struct jitter_status *st, char *buf, size_t len)
 		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms%s, missed %llu", st->p99_ms,
 			 st->max_ms, st->try_realtime ? " (try --realtime)" : "", st->lost);
 	if (st->self)
-		snprintf(self, sizeof(self), "self %.1f%% CPU on cpu%d", st->self_pct, st->self_cpu);
+		snprintf(self, sizeof(self), "self %.1f%% CPU on cpu%d", st->self_pct,
+			 st->self_cpu);
 	char flight[96] = "flight off";
 	if (st->flight)
 		snprintf(flight, sizeof(flight), "flight %.0f s", st->flight_s);
@@ -144,8 +145,8 @@ static void test_legend(void)
 {
 	static struct session_metric metrics[NM];
 	static struct metric_detail detail[(NR + 1) * NM];
-	static const char *const names[] = {"util", "irq%", "softirq", "ipc",
-					    "a_rather_long_metric_name_x", "x"};
+	static const char *const names[] = {
+	    "util", "irq%", "softirq", "ipc", "a_rather_long_metric_name_x", "x"};
 	static const char *const units[] = {"%", "", " GB/s", "/s"};
 	int bad = 0, n = 0;
 	for (int i = 0; i < 20000; i++) {
@@ -162,7 +163,8 @@ static void test_legend(void)
 		}
 		for (int k = 0; k < (snap.nrows + 1) * snap.nmetrics; k++) {
 			detail[k].coarse = rnd(4) == 0;
-			detail[k].resolution = rnd(4) ? (double)rnd(1001) / 100.0 : rnd_double(false);
+			detail[k].resolution =
+			    rnd(4) ? (double)rnd(1001) / 100.0 : rnd_double(false);
 		}
 		size_t len = i % 3 == 0 ? 1 + rnd(300) : 512;
 		char want[512], got[512];
