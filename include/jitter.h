@@ -158,6 +158,25 @@ int jitter_export_spikes(struct app_ctx *app, const char *path, char *err, size_
 int jitter_set_attrib(struct app_ctx *app, bool on, char *err, size_t errlen);
 /* One status line: cadence, lateness, self CPU, flight memory, spikes. */
 void jitter_status_line(const struct app_ctx *app, char *buf, size_t len);
+/* The status line's inputs (times in ms, memory in bytes), and the line made from them without
+ * printf: the bytes snprintf would write, cut at @len - 1 as snprintf cuts. */
+enum jitter_late { JITTER_LATE_NA, JITTER_LATE_RING, JITTER_LATE_TICK };
+struct jitter_status {
+	bool frozen;
+	double sample_ms, measured_ms;
+	enum jitter_late late;
+	double p99_ms, max_ms, throttled_ms; /* throttled: the ring's only */
+	unsigned long long lost;	     /* ring samples lost, or ticks missed */
+	bool try_realtime;		     /* ticks: "(try --realtime)" */
+	bool self;			     /* own CPU known */
+	double self_pct;		     /* % of one CPU */
+	int self_cpu;
+	bool flight;
+	double flight_s; /* the flight recorder's span, s */
+	size_t mem_bytes;
+	unsigned long long spikes;
+};
+void jitter_status_format(const struct jitter_status *st, char *buf, size_t len);
 /* Lines of the spike view, newest last: @add is called once per line. */
 void jitter_spike_lines(const struct app_ctx *app,
 			void (*add)(void *ctx, bool title, const char *line), void *ctx);

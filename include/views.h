@@ -139,9 +139,6 @@ int views_find(const char *name);
 int views_key_width(const struct view_input *in);
 void views_put_key(struct canvas *c, int y, const struct view_input *in, int r);
 
-/* A metric's value as output_format_metric() writes it (the same bytes), without printf for
- * the values a table shows (under 1e15). */
-void views_format_metric(double v, double resolution, char *buf, size_t len);
 /* Line @y drawn from @text alone (from column 0, cut at the right edge), kept between frames
  * while its text, role, attributes and flags stay the same (canvas_keep): nothing else may
  * write on that line. */

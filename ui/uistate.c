@@ -10,6 +10,7 @@
 #include "history.h"
 #include "jitter.h"
 #include "mode.h"
+#include "numfmt.h"
 #include "output.h"
 #include "probe.h"
 #include "recorder.h"
@@ -428,6 +429,19 @@ static const struct view_jitter *view_jitter_of(const struct frame *f, struct vi
 	return vj->stat || vj->nattrib ? vj : NULL;
 }
 
+/* @s appended at @used of @buf (@len bytes), cut at len - 1 as snprintf cuts; the new length. */
+static size_t header_cat(char *buf, size_t len, size_t used, const char *s)
+{
+	size_t n = strlen(s);
+	if (used + 1 >= len)
+		return used;
+	if (n > len - 1 - used)
+		n = len - 1 - used;
+	memcpy(buf + used, s, n);
+	buf[used + n] = '\0';
+	return used + n;
+}
+
 int ui_state_draw(struct app_ctx *app, struct canvas *c)
 {
 	struct ui_state *u = UI(app);
@@ -458,32 +472,43 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	}
 	bool have = snap && snap->seq > 0;
 	char extra[512] = "";
+	size_t used = 0; /* the header's pieces appended as snprintf would cut them, no printf */
 	bool replay = f && (f->position[0] || f->recorder[0]);
-	if (replay)
-		snprintf(extra, sizeof(extra), "%s%s%s", f->position,
-			 f->position[0] && f->recorder[0] ? "  " : "", f->recorder);
+	if (replay) {
+		used = header_cat(extra, sizeof(extra), used, f->position);
+		if (f->position[0] && f->recorder[0])
+			used = header_cat(extra, sizeof(extra), used, "  ");
+		used = header_cat(extra, sizeof(extra), used, f->recorder);
+	}
 	/* the sampling line before the notes: it starts with FROZEN and holds the lateness and its
 	 * --realtime hint, and the line is cut at the screen's width */
 	if (f && f->show_self) {
-		size_t used = strlen(extra);
-		snprintf(extra + used, sizeof(extra) - used, "%s%s", used ? "; " : "", f->self);
+		used = header_cat(extra, sizeof(extra), used, used ? "; " : "");
+		used = header_cat(extra, sizeof(extra), used, f->self);
 	}
 	if (f && !replay && f->overruns) {
-		size_t used = strlen(extra);
-		snprintf(extra + used, sizeof(extra) - used,
-			 "%smissed ticks: %llu (machine busy or interval too short)",
-			 used ? "; " : "", (unsigned long long)f->overruns);
+		char num[NUMFMT_MAX];
+		numfmt_u64(num, f->overruns);
+		used = header_cat(extra, sizeof(extra), used,
+				  used ? "; missed ticks: " : "missed ticks: ");
+		used = header_cat(extra, sizeof(extra), used, num);
+		used =
+		    header_cat(extra, sizeof(extra), used, " (machine busy or interval too short)");
 	}
 	if (f && f->baseline[0]) { /* which reference the +/- % cells compare with */
-		size_t used = strlen(extra);
-		snprintf(extra + used, sizeof(extra) - used, "%sagainst baseline %s",
-			 used ? "; " : "", f->baseline);
+		used = header_cat(extra, sizeof(extra), used,
+				  used ? "; against baseline " : "against baseline ");
+		used = header_cat(extra, sizeof(extra), used, f->baseline);
 	}
 	/* the platform line says where the utilisation comes from */
 	char pmu_line[sizeof(f->pmu_line) + sizeof(f->util_source) + 16] = "";
-	if (f)
-		snprintf(pmu_line, sizeof(pmu_line), "%s%s%s", f->pmu_line,
-			 f->util_source[0] ? " | util from " : "", f->util_source);
+	if (f) {
+		size_t pl = header_cat(pmu_line, sizeof(pmu_line), 0, f->pmu_line);
+		if (f->util_source[0]) {
+			pl = header_cat(pmu_line, sizeof(pmu_line), pl, " | util from ");
+			header_cat(pmu_line, sizeof(pmu_line), pl, f->util_source);
+		}
+	}
 	/* the header describes the machine the numbers come from (the recorded one in a replay) */
 	const struct source_machine *mach = f ? f->machine : &app->machine;
 	char capability[sizeof(mach->capability) + 1400]; /* + the guard's and the owners' facts */

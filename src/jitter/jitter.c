@@ -1237,14 +1237,6 @@ int jitter_set_attrib(struct app_ctx *app, bool on, char *err, size_t errlen)
 	return 0;
 }
 
-static void fmt_bytes(size_t b, char *buf, size_t len)
-{
-	if (b >= (1u << 20))
-		snprintf(buf, len, "%.1f MiB", (double)b / (1 << 20));
-	else
-		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
-}
-
 /* Heap bytes held (statistics, rules, spike log, flight ring, attribution). */
 static size_t jitter_bytes(const struct jitter *j)
 {
@@ -1263,38 +1255,145 @@ static size_t jitter_bytes(const struct jitter *j)
 	return b;
 }
 
+/* A string cut as snprintf cuts it: @used bytes of @b (at most len - 1), NUL-terminated. */
+struct status_buf {
+	char *b;
+	size_t len, used;
+};
+
+static struct status_buf status_buf(char *b, size_t len)
+{
+	if (len)
+		b[0] = '\0';
+	return (struct status_buf){b, len, 0};
+}
+
+static void status_put(struct status_buf *s, const char *p, size_t n)
+{
+	if (!s->len)
+		return;
+	size_t room = s->len - 1 - s->used;
+	if (n > room)
+		n = room;
+	memcpy(s->b + s->used, p, n);
+	s->used += n;
+	s->b[s->used] = '\0';
+}
+
+static void status_str(struct status_buf *s, const char *p) { status_put(s, p, strlen(p)); }
+
+static void status_fixed(struct status_buf *s, double v, int decimals)
+{
+	char t[NUMFMT_MAX];
+	status_put(s, t, numfmt_fixed(t, v, decimals));
+}
+
+static void status_u64(struct status_buf *s, unsigned long long v)
+{
+	char t[NUMFMT_MAX];
+	status_put(s, t, numfmt_u64(t, v));
+}
+
+void jitter_status_format(const struct jitter_status *st, char *buf, size_t len)
+{
+	char mem[32], late[96], self[48], flight[96], t[NUMFMT_MAX];
+	struct status_buf m = status_buf(mem, sizeof(mem));
+	if (st->mem_bytes >= (1u << 20)) {
+		status_fixed(&m, (double)st->mem_bytes / (1 << 20), 1);
+		status_str(&m, " MiB");
+	} else {
+		status_fixed(&m, (double)st->mem_bytes / 1024, 0);
+		status_str(&m, " KiB");
+	}
+	struct status_buf l = status_buf(late, sizeof(late));
+	if (st->late == JITTER_LATE_NA) {
+		status_str(&l, "late n/a");
+	} else { /* the ring's samples (lost ones are missed) or the ticks */
+		status_str(&l, st->late == JITTER_LATE_RING ? "ring late p99 " : "late p99 ");
+		status_fixed(&l, st->p99_ms, 2);
+		status_str(&l, " max ");
+		status_fixed(&l, st->max_ms, 2);
+		if (st->late == JITTER_LATE_RING) {
+			status_str(&l, " ms, throttled ");
+			status_fixed(&l, st->throttled_ms, 1);
+			status_str(&l, " ms, lost ");
+		} else {
+			status_str(&l, st->try_realtime ? " ms (try --realtime), missed "
+							: " ms, missed ");
+		}
+		status_u64(&l, st->lost);
+	}
+	struct status_buf o = status_buf(self, sizeof(self));
+	if (st->self) {
+		status_str(&o, "self ");
+		status_fixed(&o, st->self_pct, 1);
+		status_str(&o, "% CPU on cpu");
+		status_put(&o, t, numfmt_i64(t, st->self_cpu));
+	} else {
+		status_str(&o, "self n/a");
+	}
+	struct status_buf fl = status_buf(flight, sizeof(flight));
+	if (st->flight) {
+		status_str(&fl, "flight ");
+		status_fixed(&fl, st->flight_s, 0);
+		status_str(&fl, " s");
+	} else {
+		status_str(&fl, "flight off");
+	}
+	/* FROZEN first: the line is cut at the screen's width (80 columns) */
+	struct status_buf b = status_buf(buf, len);
+	status_str(&b, st->frozen ? "FROZEN (:freeze off) | sample " : "sample ");
+	status_put(&b, t, numfmt_g(t, st->sample_ms, 6));
+	status_str(&b, " ms (measured ");
+	status_fixed(&b, st->measured_ms, 2);
+	status_str(&b, ") | ");
+	status_put(&b, late, l.used);
+	status_str(&b, " | ");
+	status_put(&b, self, o.used);
+	status_str(&b, " | ");
+	status_put(&b, flight, fl.used);
+	status_str(&b, ", mem ");
+	status_put(&b, mem, m.used);
+	status_str(&b, " | spikes ");
+	status_u64(&b, st->spikes);
+}
+
 void jitter_status_line(const struct app_ctx *app, char *buf, size_t len)
 {
 	const struct jitter *j = J(app);
 	if (!j) {
-		snprintf(buf, len, "%s", "");
+		if (len)
+			buf[0] = '\0';
 		return;
 	}
 	struct cadence_report cr;
 	cadence_report((struct cadence *)&j->cad, &cr);
-	char mem[32], self[48] = "self n/a", late[96] = "late n/a";
-	fmt_bytes(jitter_bytes(j), mem, sizeof(mem));
-	if (cr.available && j->ring) /* the samples' lateness; lost ones are missed */
-		snprintf(late, sizeof(late),
-			 "ring late p99 %.2f max %.2f ms, throttled %.1f ms, lost %llu",
-			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
-			 (double)j->rc[RING_THROTTLED_NS].total / 1e6,
-			 (unsigned long long)j->rc[RING_LOST].total);
-	else if (cr.available) /* late ticks wait for the scheduler: --realtime cures that */
-		snprintf(late, sizeof(late), "late p99 %.2f max %.2f ms%s, missed %llu",
-			 cr.p99_ns / 1e6, (double)cr.max_all_ns / 1e6,
-			 cadence_late(&cr) && !cadence_realtime() ? " (try --realtime)" : "",
-			 (unsigned long long)cr.missed);
-	if (!isnan(cr.self_pct) && j->cad.self_samples > 1)
-		snprintf(self, sizeof(self), "self %.1f%% CPU on cpu%d", cr.self_pct, cr.self_cpu);
-	char flight[96] = "flight off";
+	struct jitter_status st = {
+	    .frozen = j->frozen,
+	    .sample_ms = (double)app_tick_ns(app) / 1e6,
+	    .measured_ms = j->window_interval_ms,
+	    .late = !cr.available ? JITTER_LATE_NA
+		    : j->ring	  ? JITTER_LATE_RING
+				  : JITTER_LATE_TICK,
+	    .p99_ms = cr.p99_ns / 1e6,
+	    .max_ms = (double)cr.max_all_ns / 1e6,
+	    .self = !isnan(cr.self_pct) && j->cad.self_samples > 1,
+	    .self_pct = cr.self_pct,
+	    .self_cpu = cr.self_cpu,
+	    .flight = j->flight != NULL,
+	    .mem_bytes = jitter_bytes(j),
+	    .spikes = j->log.total,
+	};
+	if (st.late == JITTER_LATE_RING) {
+		st.throttled_ms = (double)j->rc[RING_THROTTLED_NS].total / 1e6;
+		st.lost = j->rc[RING_LOST].total;
+	} else if (st.late == JITTER_LATE_TICK) { /* late ticks wait for the scheduler */
+		st.try_realtime = cadence_late(&cr) && !cadence_realtime();
+		st.lost = cr.missed;
+	}
 	if (j->flight)
-		snprintf(flight, sizeof(flight), "flight %.0f s",
-			 (double)j->flight->cap * (double)app_tick_ns(app) / 1e9);
-	/* FROZEN first: the line is cut at the screen's width (80 columns) */
-	snprintf(buf, len, "%ssample %g ms (measured %.2f) | %s | %s | %s, mem %s | spikes %llu",
-		 j->frozen ? "FROZEN (:freeze off) | " : "", (double)app_tick_ns(app) / 1e6,
-		 j->window_interval_ms, late, self, flight, mem, j->log.total);
+		st.flight_s = (double)j->flight->cap * (double)app_tick_ns(app) / 1e9;
+	jitter_status_format(&st, buf, len);
 }
 
 void jitter_spike_lines(const struct app_ctx *app,

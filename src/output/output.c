@@ -39,13 +39,39 @@ static int output_decimals(double resolution)
 	return d < 0 ? 0 : d > 3 ? 3 : d;
 }
 
+/* @s (@n bytes) into @buf as snprintf(buf, len, "%s", s) writes it: cut at len - 1. Returns
+ * the bytes written. */
+static size_t output_put(char *buf, size_t len, const char *s, size_t n)
+{
+	if (!len)
+		return 0;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return n;
+}
+
+/* numfmt writes printf's bytes: the "%.*f" / output_format_value choices without printf */
 void output_format_metric(double v, double resolution, char *buf, size_t len)
 {
 	int d = output_decimals(resolution);
-	if (d < 0 || isnan(v))
+	double a = fabs(v);
+	char tmp[NUMFMT_MAX];
+	size_t n;
+	if (isnan(v) || (d < 0 && !(a < 1e15))) { /* n/a, SI prefixes */
 		output_format_value(v, buf, len);
+		return;
+	}
+	if (d >= 0)
+		n = numfmt_fixed(tmp, v, d);
+	else if (v == floor(v) || a >= 1000) /* counts in full (output_format_value) */
+		n = numfmt_fixed(tmp, v, 0);
+	else if (v != 0 && a < 1e-3)
+		n = numfmt_g(tmp, v, 3);
 	else
-		snprintf(buf, len, "%.*f", d, v);
+		n = numfmt_fixed(tmp, v, 3);
+	output_put(buf, len, tmp, n);
 }
 
 void output_append_err(char *buf, size_t len, double err)
@@ -90,24 +116,34 @@ static bool metric_coarse(const struct snapshot *snap, int m, double *step)
 void output_coarse_legend(const struct snapshot *snap, char *buf, size_t len)
 {
 	size_t used = 0;
+	char t[NUMFMT_MAX];
+	if (!len)
+		return;
 	buf[0] = '\0';
+	/* each piece cut as snprintf cuts it: the same bytes, without printf */
+#define LEGEND_PUT(s, n) (used += output_put(buf + used, len - used, (s), (n)))
 	for (int m = 0; m < snap->nmetrics && used + 1 < len; m++) {
 		double step;
 		if (!metric_coarse(snap, m, &step))
 			continue;
-		int n =
-		    snprintf(buf + used, len - used, "%s%s (steps of %.3g%s)",
-			     used ? ", " : OUTPUT_COARSE_MARK " coarse: ", snap->metrics[m].name,
-			     step, snap->metrics[m].unit);
-		if (n < 0)
-			break;
-		used += (size_t)n < len - used ? (size_t)n : len - used - 1;
+		const char *lead = used ? ", " : OUTPUT_COARSE_MARK " coarse: ";
+		LEGEND_PUT(lead, strlen(lead));
+		LEGEND_PUT(snap->metrics[m].name, strlen(snap->metrics[m].name));
+		LEGEND_PUT(" (steps of ", 11);
+		size_t n = numfmt_g(t, step, 3);
+		LEGEND_PUT(t, n);
+		LEGEND_PUT(snap->metrics[m].unit, strlen(snap->metrics[m].unit));
+		LEGEND_PUT(")", 1);
 	}
-	if (used && used + 1 < len)
-		snprintf(buf + used, len - used,
-			 "; the tick is shorter than %d steps of its source (/proc/stat ticks): "
-			 "sample longer for a finer value",
-			 SESSION_COARSE_STEPS);
+	if (used && used + 1 < len) {
+		static const char tail1[] = "; the tick is shorter than ",
+				  tail2[] = " steps of its source (/proc/stat ticks): "
+					    "sample longer for a finer value";
+		LEGEND_PUT(tail1, sizeof(tail1) - 1);
+		LEGEND_PUT(t, numfmt_i64(t, SESSION_COARSE_STEPS));
+		LEGEND_PUT(tail2, sizeof(tail2) - 1);
+	}
+#undef LEGEND_PUT
 }
 
 const char *const output_marks[3] = {"*", OUTPUT_COARSE_MARK, "~"};

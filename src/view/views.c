@@ -342,32 +342,6 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 	return "n/a";
 }
 
-void views_format_metric(double v, double resolution, char *buf, size_t len)
-{
-	char tmp[NUMFMT_MAX];
-	double a = fabs(v);
-	if (isnan(v) || !(a < 1e15) || len < 24) { /* n/a, SI prefixes: output's own */
-		output_format_metric(v, resolution, buf, len);
-		return;
-	}
-	/* output_format_metric's choices, printed by numfmt (the same bytes as printf) */
-	int d = -1;
-	if (resolution > 0) {
-		d = (int)floor(-log10(resolution) + 0.5);
-		d = d < 0 ? 0 : d > 3 ? 3 : d;
-	}
-	size_t n;
-	if (d >= 0)
-		n = numfmt_fixed(tmp, v, d);
-	else if (v == floor(v) || a >= 1e7 || (a >= 1000))
-		n = numfmt_fixed(tmp, v, 0);
-	else if (v != 0 && a < 1e-3)
-		n = numfmt_g(tmp, v, 3);
-	else
-		n = numfmt_fixed(tmp, v, 3);
-	memcpy(buf, tmp, n + 1); /* under 1e15: at most 21 bytes */
-}
-
 /* One metric cell; @top: the largest share of its row's stacked bar (own role, bold, marked). */
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
@@ -385,7 +359,7 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 			    na_reason(snap, counts, m));
 		return;
 	}
-	views_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
+	output_format_metric(v, d ? d->resolution : 0, buf, sizeof(buf));
 	if (err)
 		output_append_err(buf, sizeof(buf), *err);
 	int role = top ? ROLE_STACK_TOP : cls == METRIC_NONE ? base_role : class_role(cls);
