@@ -524,7 +524,8 @@ static bool same_peers(const struct peer_dev *a, const struct peer_dev *b, size_
 {
 	for (size_t i = 0; i < n; i++)
 		if (a[i].available != b[i].available || !same_bits(a[i].value, b[i].value) ||
-		    !same_bits(a[i].delta, b[i].delta) || !same_bits(a[i].mad_units, b[i].mad_units))
+		    !same_bits(a[i].delta, b[i].delta) ||
+		    !same_bits(a[i].mad_units, b[i].mad_units))
 			return false;
 	return true;
 }

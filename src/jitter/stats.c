@@ -548,8 +548,8 @@ size_t series_set_bytes(const struct series_set *s)
  * these two): the same selections on the same copy, so the same results bit for bit. @scratch:
  * 2 * @n doubles. *@available is false when no value is finite.
  */
-static void median_mad(const double *v, size_t n, double *scratch, bool *available,
-		       double *median, double *mad)
+static void median_mad(const double *v, size_t n, double *scratch, bool *available, double *median,
+		       double *mad)
 {
 	double *x = scratch, *dev = scratch + n;
 	size_t m = 0;
