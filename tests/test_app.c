@@ -331,6 +331,60 @@ static void test_arm_modes(void)
 	stop();
 }
 
+/* The frame's machine facts and PMU line, kept between frames, follow every change of the
+ * machine (a mode's capability line, the CPU set) and never point at the live copy. */
+static int frame_machine_matches(const char *when)
+{
+	const struct frame *f = app_refresh_due(&app) ? app_frame_build(&app) : NULL;
+	if (!f) /* a new session's first tick primes */
+		return 0;
+	const struct source_machine *m = f->machine, *live = &app.machine;
+	CHECK(m != live, "%s: the frame's own copy", when);
+	CHECK(strcmp(m->host, live->host) == 0 && strcmp(m->kernel, live->kernel) == 0 &&
+		  strcmp(m->pmu, live->pmu) == 0 && strcmp(m->family, live->family) == 0 &&
+		  strcmp(m->model, live->model) == 0 &&
+		  strcmp(m->capability, live->capability) == 0 &&
+		  m->counter_bits == live->counter_bits && m->slots == live->slots &&
+		  m->ncpus == live->ncpus && m->aggregated_cpus == live->aggregated_cpus,
+	      "%s: machine \"%s\" vs \"%s\"", when, m->capability, live->capability);
+	char want[200];
+	snprintf(want, sizeof(want), "SIMULATED %s", app.family->desc);
+	CHECK(strcmp(f->pmu_line, want) == 0, "%s: PMU line \"%s\"", when, f->pmu_line);
+	return 1;
+}
+
+static void test_frame_machine(void)
+{
+	if (start("--backend sim --sim-family snb --sim-cpus 2 -i 10 -m cpi --no-rc", true) < 0)
+		return;
+	static char first[sizeof(app.machine.capability)];
+	int frames = 0;
+	for (int i = 0; i < 3; i++) {
+		ticks(1);
+		frames += frame_machine_matches("start");
+	}
+	CHECK_INT(frames, 3);
+	snprintf(first, sizeof(first), "%s", app.frame.machine->capability);
+	const char *cmds[] = {"mode branch", "cpus 1", "mode offcore", "cpus 0-1", "mode cpi"};
+	for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
+		CHECK_INT(ui_state_command(&app, cmds[c]), 0);
+		frames = 0;
+		for (int i = 0; i < 3; i++) {
+			ticks(1);
+			frames += frame_machine_matches(cmds[c]);
+		}
+		CHECK(frames >= 2, "%s: %d frames", cmds[c], frames);
+	}
+	/* a change the machine's generation marks is copied into the next frame */
+	snprintf(app.machine.capability, sizeof(app.machine.capability), "changed: %.2000s", first);
+	app.machine_gen++;
+	ticks(1);
+	CHECK_INT(frame_machine_matches("a new capability line"), 1);
+	CHECK(strncmp(app.frame.machine->capability, "changed: ", 9) == 0, "copied: %s",
+	      app.frame.machine->capability);
+	stop();
+}
+
 int main(void)
 {
 	char home[] = "/tmp/pmutop-app-home.XXXXXX";
@@ -346,5 +400,6 @@ int main(void)
 	test_replay_mode_walk();
 	test_define_twice();
 	test_arm_modes();
+	test_frame_machine();
 	return harness_done();
 }

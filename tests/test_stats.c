@@ -504,6 +504,85 @@ static void check_select_random(void)
 	      signbit(got.median) != 0, want.median, signbit(want.median) != 0);
 }
 
+/* Peer deviation from the median and MAD only (no mean, no p99): each CPU's delta and MAD units
+ * bit for bit what stats_compute's and the sort-based reference's median and MAD give, over
+ * random series of 1..3000 values with ties, NaN, infinities and zeros of both signs, flat
+ * series and the p99-by-selection sizes (above 1,500 values) included. */
+static void peer_want(const double *v, size_t n, double floor, const struct stats *st,
+		      struct peer_dev *out)
+{
+	double scale = st->mad > floor ? st->mad : floor;
+	for (size_t i = 0; i < n; i++) {
+		out[i].value = v[i];
+		out[i].available = st->available && isfinite(v[i]);
+		out[i].delta = out[i].available ? v[i] - st->median : NAN;
+		out[i].mad_units = !out[i].available ? NAN : scale > 0 ? out[i].delta / scale : 0;
+	}
+}
+
+static bool same_peers(const struct peer_dev *a, const struct peer_dev *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].available != b[i].available || !same_bits(a[i].value, b[i].value) ||
+		    !same_bits(a[i].delta, b[i].delta) ||
+		    !same_bits(a[i].mad_units, b[i].mad_units))
+			return false;
+	return true;
+}
+
+static void check_peers_random(void)
+{
+	static double v[3000], scratch[6000];
+	static struct peer_dev got[3000], want[3000], want_ref[3000];
+	for (int round = 0; round < 600; round++) {
+		size_t n = 1 + (size_t)(next() % (round < 400 ? 40 : round < 550 ? 600 : 3000));
+		int shape = (int)(next() % 5);
+		double flat = (double)(int64_t)(next() % 7) - 3;
+		for (size_t i = 0; i < n; i++) {
+			if (shape == 0)
+				v[i] = (double)(next() % 3); /* ties */
+			else if (shape == 1)
+				v[i] = flat;
+			else if (shape == 2)
+				v[i] = (double)(int64_t)(next() % 2001) - 1000;
+			else
+				v[i] = (double)(next() >> 11) * 0x1p-53 * 100 - 50;
+			uint64_t r = next() % (shape == 4 ? 3 : 12);
+			if (r == 0)
+				v[i] = NAN;
+			else if (r == 1 && shape != 1)
+				v[i] = next() & 1 ? INFINITY : -INFINITY;
+			else if (r == 2 && shape != 1)
+				v[i] = next() & 1 ? 0.0 : -0.0;
+		}
+		double floor = round % 3 == 0 ? 1e-3 : round % 3 == 1 ? 0.5 : 1e9;
+		struct stats st, ref;
+		stats_compute(v, n, NULL, &st);
+		ref_compute(v, n, &ref);
+		peer_want(v, n, floor, &st, want);
+		peer_want(v, n, floor, &ref, want_ref);
+		CHECK(stats_peer_deviation(v, n, floor, round & 1 ? scratch : NULL, got) == 0,
+		      "peers round %d", round);
+		CHECK(same_peers(got, want, n) && same_peers(got, want_ref, n),
+		      "peers round %d n %zu shape %d: median %.17g mad %.17g", round, n, shape,
+		      st.median, st.mad);
+	}
+	/* a median among zeros of both signs: the delta of a -0.0 follows the median's sign, which
+	 * a selection must take from the stable order */
+	for (int round = 0; round < 200; round++) {
+		size_t n = 5 + (size_t)(next() % 800);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = next() % 10;
+			v[i] = r == 0 ? 1 : r == 1 ? -1 : r == 2 ? NAN : next() & 1 ? 0.0 : -0.0;
+		}
+		struct stats st;
+		stats_compute(v, n, NULL, &st);
+		peer_want(v, n, 0.1, &st, want);
+		stats_peer_deviation(v, n, 0.1, NULL, got);
+		CHECK(same_peers(got, want, n), "peers of signed zeros, round %d n %zu", round, n);
+	}
+}
+
 int main(void)
 {
 	check_select_table();
@@ -514,5 +593,6 @@ int main(void)
 	check_sorted_slide();
 	check_set();
 	check_peers();
+	check_peers_random();
 	return harness_done();
 }

@@ -106,6 +106,7 @@ static void machine_capability(struct app_ctx *app)
 		return; /* a recording's or a remote board's own line */
 	char *cap = app->machine.capability;
 	size_t len = sizeof(app->machine.capability);
+	app->machine_gen++;
 	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
 		snprintf(cap, len, "%s", app->pf.capability);
 	else /* the sim runs here but counts nothing of this machine's */
@@ -673,8 +674,10 @@ static int open_mode_in(struct app_ctx *app, const struct mode *m, struct sessio
 	app->ncpus = old_n;
 	memcpy(app->cpus, old_cpus, (size_t)old_n * sizeof(int));
 	fill_core_types(app);
-	if (old && source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+	if (old && source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
 		app->machine.slots = monitored_slots(app);
+		app->machine_gen++;
+	}
 	return -1;
 }
 
@@ -1027,8 +1030,10 @@ static uint64_t drain_ns(const struct app_ctx *app)
 static struct session *new_session(struct app_ctx *app, char *err, size_t errlen)
 {
 	/* the CPU set may have changed (:cpus): their caps/slots may agree now, or no longer */
-	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
+	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
 		app->machine.slots = monitored_slots(app);
+		app->machine_gen++;
+	}
 	struct session_config cfg = {
 	    .source = &app->source,
 	    .sysfs_root = app->pf.root[0] ? app->pf.root : "/",
@@ -1493,6 +1498,7 @@ static void describe_machine(struct app_ctx *app)
 {
 	struct source_machine *m = &app->machine;
 	memset(m, 0, sizeof(*m));
+	app->machine_gen++;
 	if (app->source.ops->describe) {
 		app->source.ops->describe(app->source.inst, m);
 		return;

@@ -192,16 +192,16 @@ static int keep(struct guard *g, struct guard_flag *next, int *nnext, int cpu, i
 	return !(old && old->reason == reason);
 }
 
-static void where(int cpu, char *out, size_t len)
+/* "CPU 12", "all CPUs" into @out: made only when a flag's text is written */
+static const char *where(int cpu, char *out, size_t len)
 {
-	/* every row, every tick: digits by hand, not snprintf ("CPU 12", "all CPUs") */
 	if (cpu < 0 && len >= 16) {
 		memcpy(out, "all CPUs", 9);
-		return;
+		return out;
 	}
 	if (cpu < 0 || len < 16) {
 		snprintf(out, len, cpu < 0 ? "all CPUs" : "CPU %d", cpu);
-		return;
+		return out;
 	}
 	char digits[12];
 	int n = 0;
@@ -213,6 +213,7 @@ static void where(int cpu, char *out, size_t len)
 	for (int i = 0; i < n; i++)
 		out[4 + i] = digits[n - 1 - i];
 	out[4 + n] = '\0';
+	return out;
 }
 
 /* "the msr PMU", "the PMU": in the texts of the zero checks' flags, made when one is raised */
@@ -250,7 +251,6 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 		return 0;
 	int raised = 0;
 	char at[24], text[200];
-	where(cpu, at, sizeof(at));
 	char pmu[80];
 	if (einst >= 0 && counted(&c[einst])) {
 		double rate = c[einst].value / s->interval_s;
@@ -259,8 +259,8 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 			snprintf(text, sizeof(text),
 				 "%.3g instructions/s on %s is above %.0f core%s x %.0f/cycle x "
 				 "%.2f GHz",
-				 rate, at, cores, cores == 1 ? "" : "s", g->lim.width,
-				 g->lim.max_hz / 1e9);
+				 rate, where(cpu, at, sizeof(at)), cores, cores == 1 ? "" : "s",
+				 g->lim.width, g->lim.max_hz / 1e9);
 			raised += keep(g, next, nnext, cpu, einst, s->event_names[einst],
 				       GUARD_INST_RATE, text);
 		}
@@ -270,8 +270,9 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 		double lim = cores * g->lim.max_hz;
 		if (rate > lim * GUARD_RATE_MARGIN) {
 			snprintf(text, sizeof(text),
-				 "%.3g cycles/s on %s is above %.2f GHz x %.0f core%s", rate, at,
-				 g->lim.max_hz / 1e9, cores, cores == 1 ? "" : "s");
+				 "%.3g cycles/s on %s is above %.2f GHz x %.0f core%s", rate,
+				 where(cpu, at, sizeof(at)), g->lim.max_hz / 1e9, cores,
+				 cores == 1 ? "" : "s");
 			raised += keep(g, next, nnext, cpu, ecyc, s->event_names[ecyc],
 				       GUARD_CYCLE_RATE, text);
 		}
@@ -289,11 +290,13 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 			snprintf(text, sizeof(text),
 				 "%s returns 0 for cycles on %s while /proc/stat shows it %.0f %% "
 				 "busy",
-				 pmu_text(g, pmu, sizeof(pmu)), at, busy * 100);
+				 pmu_text(g, pmu, sizeof(pmu)), where(cpu, at, sizeof(at)),
+				 busy * 100);
 		else
 			snprintf(text, sizeof(text),
 				 "%s returns 0 for cycles on %s while it counts %.3g instructions",
-				 pmu_text(g, pmu, sizeof(pmu)), at, c[einst].value);
+				 pmu_text(g, pmu, sizeof(pmu)), where(cpu, at, sizeof(at)),
+				 c[einst].value);
 		raised +=
 		    keep(g, next, nnext, cpu, ecyc, s->event_names[ecyc], GUARD_ZERO_BUSY, text);
 	}
@@ -301,7 +304,7 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 		snprintf(text, sizeof(text),
 			 "%s returns 0 for instructions on %s while /proc/stat shows it %.0f %% "
 			 "busy",
-			 pmu_text(g, pmu, sizeof(pmu)), at, busy * 100);
+			 pmu_text(g, pmu, sizeof(pmu)), where(cpu, at, sizeof(at)), busy * 100);
 		raised +=
 		    keep(g, next, nnext, cpu, einst, s->event_names[einst], GUARD_ZERO_BUSY, text);
 	}
@@ -381,7 +384,6 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 		raised += check_row(g, s, r, b, next, &nnext, ecyc, einst);
 		const struct count *c = &s->counts[r * s->nevents];
 		struct cell *cell = &g->cells[r * s->nevents];
-		where(s->cpus[r], at, sizeof(at));
 		/* frozen: a counter that reads the same value tick after tick */
 		int ncounted = 0, nfrozen = 0;
 		for (int e = 0; e < s->nevents; e++) {
@@ -415,7 +417,8 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 				    text, sizeof(text),
 				    "%s on %s has not changed for %d reads (%.1f s): the counter "
 				    "is frozen",
-				    s->event_names[e], at, cell[e].unchanged, cell[e].unchanged_s);
+				    s->event_names[e], where(s->cpus[r], at, sizeof(at)),
+				    cell[e].unchanged, cell[e].unchanged_s);
 				raised += keep(g, next, &nnext, s->cpus[r], e, s->event_names[e],
 					       GUARD_FROZEN, text);
 			}
@@ -442,7 +445,8 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 				    text, sizeof(text),
 				    "%d events on %s read the same delta %.0f for %d ticks: the "
 				    "PMU does not count them",
-				    same, at, c[e].value, cell[e].same);
+				    same, where(s->cpus[r], at, sizeof(at)), c[e].value,
+				    cell[e].same);
 				raised += keep(g, next, &nnext, s->cpus[r], e, s->event_names[e],
 					       GUARD_IDENTICAL, text);
 			}

@@ -576,11 +576,16 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 		}
 	}
 	int nm = b->nmetrics, cells = (b->nrows + 1) * nm;
-	for (int c = 0; c < cells; c++) { /* this window into the recent and history rings */
-		int r = c / nm, m = c % nm;
-		double v = r < b->nrows ? s->values[r * nm + m] : s->total_values[m];
-		b->recent[(size_t)c * BASELINE_RECENT + b->recent_pos] = v;
-		b->history[(size_t)c * b->hist + b->hist_pos] = v;
+	/* this window into the recent and history rings: cell c = r * nm + m (the total last) */
+	double *recent = b->recent + b->recent_pos, *hist = b->history + b->hist_pos;
+	size_t hstep = (size_t)b->hist;
+	for (int r = 0; r <= b->nrows; r++) {
+		const double *vals = r < b->nrows ? s->values + (size_t)r * nm : s->total_values;
+		for (int m = 0; m < nm; m++) {
+			*recent = *hist = vals[m];
+			recent += BASELINE_RECENT;
+			hist += hstep;
+		}
 	}
 	b->recent_pos = (b->recent_pos + 1) % BASELINE_RECENT;
 	b->nrecent += b->nrecent < BASELINE_RECENT;

@@ -543,25 +543,81 @@ size_t series_set_bytes(const struct series_set *s)
 	       3 * s->cap * sizeof(double);
 }
 
+/*
+ * stats_compute()'s median and MAD of @n values, without its mean and p99 (the peers use only
+ * these two): the same selections on the same copy, so the same results bit for bit. @scratch:
+ * 2 * @n doubles. *@available is false when no value is finite.
+ */
+static void median_mad(const double *v, size_t n, double *scratch, bool *available, double *median,
+		       double *mad)
+{
+	double *x = scratch, *dev = scratch + n;
+	size_t m = 0;
+	double lo = 0, hi = 0;
+	bool negz = false, posz = false; /* -0.0 and 0.0 seen */
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		if (m == 0 || v[i] < lo)
+			lo = v[i];
+		if (m == 0 || v[i] >= hi)
+			hi = v[i];
+		if (v[i] == 0) {
+			if (signbit(v[i]))
+				negz = true;
+			else
+				posz = true;
+		}
+		x[m++] = v[i];
+	}
+	*available = m > 0;
+	*median = *mad = 0;
+	if (m == 0)
+		return;
+	struct rank_pair p50, pmad;
+	if (lo == hi && !(negz && posz)) { /* a flat series */
+		rank_pair_const(m, 0.5, lo, &p50);
+		*median = rank_pair_value(&p50);
+		rank_pair_const(m, 0.5, fabs(lo - *median), &pmad);
+		*mad = rank_pair_value(&pmad);
+		return;
+	}
+	rank_pair_in(x, m, m, NAN, 0.5, &p50);
+	if (negz && posz)
+		fix_zero_signs(v, n, &p50);
+	*median = rank_pair_value(&p50);
+	for (size_t i = 0; i < m; i++)
+		dev[i] = fabs(x[i] - *median);
+	*mad = stats_percentile_select(dev, m, 0.5);
+}
+
 int stats_peer_deviation(const double *values, size_t n, double mad_floor, double *scratch,
 			 struct peer_dev *out)
 {
-	struct stats st;
-	if (stats_compute(values, n, scratch, &st) < 0) {
-		memset(out, 0, n * sizeof(*out));
-		return -1;
+	double *own = NULL;
+	if (!scratch && n > 0) {
+		own = malloc(2 * n * sizeof(double));
+		if (!own) {
+			memset(out, 0, n * sizeof(*out));
+			return -1;
+		}
+		scratch = own;
 	}
-	double scale = st.mad > mad_floor ? st.mad : mad_floor;
+	bool available = false;
+	double median = 0, mad = 0;
+	median_mad(values, n, scratch, &available, &median, &mad);
+	free(own);
+	double scale = mad > mad_floor ? mad : mad_floor;
 	for (size_t i = 0; i < n; i++) {
 		out[i].value = values[i];
-		if (!st.available || !isfinite(values[i])) {
+		if (!available || !isfinite(values[i])) {
 			out[i].available = false;
 			out[i].delta = NAN;
 			out[i].mad_units = NAN;
 			continue;
 		}
 		out[i].available = true;
-		out[i].delta = values[i] - st.median;
+		out[i].delta = values[i] - median;
 		out[i].mad_units = scale > 0 ? out[i].delta / scale : 0;
 	}
 	return 0;
