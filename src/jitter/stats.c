@@ -326,6 +326,36 @@ static void fix_zero_signs(const double *v, size_t n, struct rank_pair *rp)
 		rp->x1 = zero_at_rank(v, n, rp->lo + 1);
 }
 
+/* The finite values of a series, as stats_compute() and median_mad() read them. */
+struct finite_scan {
+	size_t m;	 /* how many (copied to the front of the scratch) */
+	double lo, hi;	 /* the first of equal minima, the last of equal maxima: where a stable
+			  * sort puts them */
+	double sum;	 /* of the finite values */
+	bool negz, posz; /* -0.0 and 0.0 seen */
+};
+
+static void scan_finite(const double *v, size_t n, double *x, struct finite_scan *f)
+{
+	*f = (struct finite_scan){0};
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		if (f->m == 0 || v[i] < f->lo)
+			f->lo = v[i];
+		if (f->m == 0 || v[i] >= f->hi)
+			f->hi = v[i];
+		if (v[i] == 0) {
+			if (signbit(v[i]))
+				f->negz = true;
+			else
+				f->posz = true;
+		}
+		x[f->m++] = v[i];
+		f->sum += v[i];
+	}
+}
+
 int stats_compute(const double *v, size_t n, double *scratch, struct stats *out)
 {
 	double *own = NULL;
@@ -339,28 +369,12 @@ int stats_compute(const double *v, size_t n, double *scratch, struct stats *out)
 		scratch = own;
 	}
 	double *x = scratch, *dev = scratch + n;
-	size_t m = 0;
-	double sum = 0, lo = 0, hi = 0;
-	bool negz = false, posz = false; /* -0.0 and 0.0 seen */
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(v[i])) {
-			out->n_nan++;
-			continue;
-		}
-		/* first of equal minima, last of equal maxima: where a stable sort puts them */
-		if (m == 0 || v[i] < lo)
-			lo = v[i];
-		if (m == 0 || v[i] >= hi)
-			hi = v[i];
-		if (v[i] == 0) {
-			if (signbit(v[i]))
-				negz = true;
-			else
-				posz = true;
-		}
-		x[m++] = v[i];
-		sum += v[i];
-	}
+	struct finite_scan f;
+	scan_finite(v, n, x, &f);
+	size_t m = f.m;
+	double sum = f.sum, lo = f.lo, hi = f.hi;
+	bool negz = f.negz, posz = f.posz;
+	out->n_nan = n - m;
 	if (m > 0) {
 		out->available = true;
 		out->n = m;
@@ -552,24 +566,11 @@ static void median_mad(const double *v, size_t n, double *scratch, bool *availab
 		       double *mad)
 {
 	double *x = scratch, *dev = scratch + n;
-	size_t m = 0;
-	double lo = 0, hi = 0;
-	bool negz = false, posz = false; /* -0.0 and 0.0 seen */
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(v[i]))
-			continue;
-		if (m == 0 || v[i] < lo)
-			lo = v[i];
-		if (m == 0 || v[i] >= hi)
-			hi = v[i];
-		if (v[i] == 0) {
-			if (signbit(v[i]))
-				negz = true;
-			else
-				posz = true;
-		}
-		x[m++] = v[i];
-	}
+	struct finite_scan f;
+	scan_finite(v, n, x, &f);
+	size_t m = f.m;
+	double lo = f.lo, hi = f.hi;
+	bool negz = f.negz, posz = f.posz;
 	*available = m > 0;
 	*median = *mad = 0;
 	if (m == 0)
