@@ -6,46 +6,9 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmuxlib.sh"
 
-REC=$T_TMP/rec.jsonl
-"$BIN" --no-rc -b --backend sim --sim-cpus 4 -m cpi -i 100 -n 13 --sim-unpaced -r "$REC" \
-	>/dev/null 2>"$T_TMP/rec.err" || { fail "recording: $(cat "$T_TMP/rec.err")"; t_done; }
-# the independent reading: batch CSV of the recording (time_s,...,cpu,kind,name,value)
-"$BIN" --no-rc -R "$REC" -b -f csv >"$T_TMP/rec.csv" 2>/dev/null
-check "batch CSV of the recording has cpi rows" grep -q ',metric,cpi,' "$T_TMP/rec.csv"
-
-panee() { "${TM[@]}" capture-pane -p -e -t 0; }
-# the replay's time on the screen ("t 0.6 of 1.2 s")
-shown_t() { pane | sed -n 's/.* t \([0-9.]*\) of .*/\1/p' | head -1; }
-# values_match: every CPU row's cpi and ipc on the screen are the CSV's at the shown time,
-# rounded to the screen's 3 decimals (either rounding of a value on the half)
-values_match() {
-	local t
-	t=$(shown_t)
-	[ -n "$t" ] || { echo "no replay time on the screen"; return 1; }
-	pane | awk -v t="$t" -v csv="$T_TMP/rec.csv" -F, '
-		BEGIN {
-			while ((getline l < csv) > 0) {
-				split(l, f, ",")
-				if (f[4] == "metric" && (f[5] == "cpi" || f[5] == "ipc") &&
-				    sprintf("%.1f", f[1]) == t)
-					v[f[3], f[5]] = f[6]
-			}
-		}
-		/^ +[0-9]+ / {
-			split($0, g, " ")
-			for (i = 0; i < 2; i++) {
-				name = i ? "ipc" : "cpi"
-				want = v[g[1], name]
-				if (want == "") { print "no CSV value for CPU " g[1] " " name " at " t; bad = 1; continue }
-				got = g[2 + i]
-				if (got + 0 < want - 0.0005001 || got + 0 > want + 0.0005001) {
-					print "CPU " g[1] " " name " at t " t ": screen " got ", CSV " want; bad = 1
-				}
-				n++
-			}
-		}
-		END { if (n != 8) { print "compared " n " values, not 8"; bad = 1 } exit bad }'
-}
+replay_fixture
+# every CPU row's cpi and ipc are the CSV's at the shown time
+values_match() { csv_match 4 cpi ipc; }
 
 tmux_open 200 60
 keys "clear; '$BIN' --no-rc -R '$REC'; echo \"EXIT=\$?\"" Enter

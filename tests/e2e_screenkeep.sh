@@ -8,40 +8,9 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmuxlib.sh"
 
-REC=$T_TMP/rec.jsonl
-"$BIN" --no-rc -b --backend sim --sim-cpus 4 -m cpi -i 100 -n 13 --sim-unpaced -r "$REC" \
-	>/dev/null 2>"$T_TMP/rec.err" || { fail "recording: $(cat "$T_TMP/rec.err")"; t_done; }
-# the independent reading: batch CSV of the recording (time_s,...,cpu,kind,name,value)
-"$BIN" --no-rc -R "$REC" -b -f csv >"$T_TMP/rec.csv" 2>/dev/null
-check "batch CSV of the recording has cpi rows" grep -q ',metric,cpi,' "$T_TMP/rec.csv"
-
-panee() { "${TM[@]}" capture-pane -p -e -t 0; }
-shown_t() { pane | sed -n 's/.* t \([0-9.]*\) of .*/\1/p' | head -1; }
-# every CPU row's cpi on the screen is the CSV's at the shown time (3 decimals, either rounding
-# of a half); @1: how many rows
-cpi_match() {
-	local t
-	t=$(shown_t)
-	[ -n "$t" ] || { echo "no replay time on the screen"; return 1; }
-	pane | awk -v t="$t" -v rows="$1" -v csv="$T_TMP/rec.csv" -F, '
-		BEGIN {
-			while ((getline l < csv) > 0) {
-				split(l, f, ",")
-				if (f[4] == "metric" && f[5] == "cpi" && sprintf("%.1f", f[1]) == t)
-					v[f[3]] = f[6]
-			}
-		}
-		/^ +[0-9]+ / {
-			split($0, g, " ")
-			want = v[g[1]]
-			if (want == "") { print "no CSV cpi for CPU " g[1] " at " t; bad = 1; next }
-			if (g[2] + 0 < want - 0.0005001 || g[2] + 0 > want + 0.0005001) {
-				print "CPU " g[1] " cpi at t " t ": screen " g[2] ", CSV " want; bad = 1
-			}
-			n++
-		}
-		END { if (n != rows) { print "compared " n " values, not " rows; bad = 1 } exit bad }'
-}
+replay_fixture
+# every CPU row's cpi is the CSV's at the shown time; @1: how many rows
+cpi_match() { csv_match "$1" cpi; }
 # the pane as the frames left it equals the pane Ctrl-L repaints whole (text, colours,
 # attributes)
 same_as_repaint() { # DESC

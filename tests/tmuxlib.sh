@@ -107,3 +107,49 @@ sys.exit(not (l.startswith("pmutop ") and w - 2 <= len(l) <= w and
 	echo "--- header at $w columns: '$l' (wider: '$full')"
 	return 1
 }
+
+# --- a replay stepped by hand, read against batch CSV of the same recording ---------------------
+# replay_fixture: a sim recording (4 CPUs, cpi, 13 ticks of 100 ms) in $REC and the independent
+# reading of it, its batch CSV (time_s,...,cpu,kind,name,value), in $T_TMP/rec.csv.
+replay_fixture() {
+	REC=$T_TMP/rec.jsonl
+	"$BIN" --no-rc -b --backend sim --sim-cpus 4 -m cpi -i 100 -n 13 --sim-unpaced -r "$REC" \
+		>/dev/null 2>"$T_TMP/rec.err" || { fail "recording: $(cat "$T_TMP/rec.err")"; t_done; }
+	"$BIN" --no-rc -R "$REC" -b -f csv >"$T_TMP/rec.csv" 2>/dev/null
+	check "batch CSV of the recording has cpi rows" grep -q ',metric,cpi,' "$T_TMP/rec.csv"
+}
+panee() { "${TM[@]}" capture-pane -p -e -t 0; } # the pane with its colours and attributes
+# the replay's time on the screen ("t 0.6 of 1.2 s")
+shown_t() { pane | sed -n 's/.* t \([0-9.]*\) of .*/\1/p' | head -1; }
+# csv_match ROWS NAME...: every CPU row's values of the metrics NAME... (the table's columns from
+# the second on) are the CSV's at the shown time, rounded to the screen's 3 decimals (either
+# rounding of a value on the half), and ROWS rows were compared
+csv_match() {
+	local t rows=$1
+	shift
+	t=$(shown_t)
+	[ -n "$t" ] || { echo "no replay time on the screen"; return 1; }
+	pane | awk -v t="$t" -v rows="$rows" -v names="$*" -v csv="$T_TMP/rec.csv" -F, '
+		BEGIN {
+			k = split(names, name, " ")
+			for (i = 1; i <= k; i++) want_name[name[i]] = 1
+			while ((getline l < csv) > 0) {
+				split(l, f, ",")
+				if (f[4] == "metric" && (f[5] in want_name) && sprintf("%.1f", f[1]) == t)
+					v[f[3], f[5]] = f[6]
+			}
+		}
+		/^ +[0-9]+ / {
+			split($0, g, " ")
+			for (i = 1; i <= k; i++) {
+				want = v[g[1], name[i]]
+				if (want == "") { print "no CSV value for CPU " g[1] " " name[i] " at " t; bad = 1; continue }
+				got = g[1 + i]
+				if (got + 0 < want - 0.0005001 || got + 0 > want + 0.0005001) {
+					print "CPU " g[1] " " name[i] " at t " t ": screen " got ", CSV " want; bad = 1
+				}
+				n++
+			}
+		}
+		END { if (n != rows * k) { print "compared " n " values, not " rows * k; bad = 1 } exit bad }'
+}
