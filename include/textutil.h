@@ -52,6 +52,16 @@ int text_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2,
  * bytes, NUL-terminated when @outlen > 0); returns its length. */
 size_t text_csv_field(const char *s, char *out, size_t outlen);
 
+/* Appends @n bytes of @s to the text of @used bytes in @buf (@len bytes), cut as
+ * snprintf(buf + used, len - used, "%s", s) cuts it, NUL-terminated; returns the text's new
+ * length (@used when there is no room). For lines built piece by piece without printf. */
+size_t text_append(char *buf, size_t len, size_t used, const char *s, size_t n);
+/* text_append() of the string @s. */
+static inline size_t text_cat(char *buf, size_t len, size_t used, const char *s)
+{
+	return text_append(buf, len, used, s, __builtin_strlen(s));
+}
+
 /* snprintf into @err when it is not NULL and @errlen is not 0. */
 void text_errorf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -241,8 +241,41 @@ static void check_safe_words(void)
 			}
 }
 
+/* text_append against snprintf (libc's cut): every buffer length and starting length over
+ * pieces of every length, the buffer past the text left untouched */
+static void check_append(void)
+{
+	static const char piece[] = "abcdefghij";
+	for (size_t len = 0; len <= 12; len++)
+		for (size_t used = 0; used <= len; used++)
+			for (size_t n = 0; n <= 10; n++) {
+				char got[16], want[16];
+				memset(got, '#', sizeof(got));
+				memset(want, '#', sizeof(want));
+				/* the text so far: @used bytes (when they fit) */
+				size_t have = used < len ? used : (len ? len - 1 : 0);
+				memset(got, 'x', have), memset(want, 'x', have);
+				if (len)
+					got[have] = want[have] = '\0';
+				int w = len > have ? snprintf(want + have, len - have, "%.*s",
+							      (int)n, piece)
+						   : 0;
+				size_t expect =
+				    have + (len > have && (size_t)w >= len - have ? len - have - 1
+										  : (size_t)w);
+				size_t r = text_append(got, len, have, piece, n);
+				CHECK(r == expect && memcmp(got, want, sizeof(got)) == 0,
+				      "text_append len %zu used %zu n %zu: %zu, want %zu", len,
+				      have, n, r, expect);
+			}
+	char b[8] = "";
+	CHECK_INT(text_cat(b, sizeof(b), text_cat(b, sizeof(b), 0, "pmu"), "top!!"), 7);
+	CHECK_STR(b, "pmutop!");
+}
+
 int main(void)
 {
+	check_append();
 	check_safe_words();
 	check_utf8();
 	check_escape();

@@ -429,19 +429,6 @@ static const struct view_jitter *view_jitter_of(const struct frame *f, struct vi
 	return vj->stat || vj->nattrib ? vj : NULL;
 }
 
-/* @s appended at @used of @buf (@len bytes), cut at len - 1 as snprintf cuts; the new length. */
-static size_t header_cat(char *buf, size_t len, size_t used, const char *s)
-{
-	size_t n = strlen(s);
-	if (used + 1 >= len)
-		return used;
-	if (n > len - 1 - used)
-		n = len - 1 - used;
-	memcpy(buf + used, s, n);
-	buf[used + n] = '\0';
-	return used + n;
-}
-
 int ui_state_draw(struct app_ctx *app, struct canvas *c)
 {
 	struct ui_state *u = UI(app);
@@ -475,38 +462,38 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 	size_t used = 0; /* the header's pieces appended as snprintf would cut them, no printf */
 	bool replay = f && (f->position[0] || f->recorder[0]);
 	if (replay) {
-		used = header_cat(extra, sizeof(extra), used, f->position);
+		used = text_cat(extra, sizeof(extra), used, f->position);
 		if (f->position[0] && f->recorder[0])
-			used = header_cat(extra, sizeof(extra), used, "  ");
-		used = header_cat(extra, sizeof(extra), used, f->recorder);
+			used = text_cat(extra, sizeof(extra), used, "  ");
+		used = text_cat(extra, sizeof(extra), used, f->recorder);
 	}
 	/* the sampling line before the notes: it starts with FROZEN and holds the lateness and its
 	 * --realtime hint, and the line is cut at the screen's width */
 	if (f && f->show_self) {
-		used = header_cat(extra, sizeof(extra), used, used ? "; " : "");
-		used = header_cat(extra, sizeof(extra), used, f->self);
+		used = text_cat(extra, sizeof(extra), used, used ? "; " : "");
+		used = text_cat(extra, sizeof(extra), used, f->self);
 	}
 	if (f && !replay && f->overruns) {
 		char num[NUMFMT_MAX];
 		numfmt_u64(num, f->overruns);
-		used = header_cat(extra, sizeof(extra), used,
-				  used ? "; missed ticks: " : "missed ticks: ");
-		used = header_cat(extra, sizeof(extra), used, num);
+		used = text_cat(extra, sizeof(extra), used,
+				used ? "; missed ticks: " : "missed ticks: ");
+		used = text_cat(extra, sizeof(extra), used, num);
 		used =
-		    header_cat(extra, sizeof(extra), used, " (machine busy or interval too short)");
+		    text_cat(extra, sizeof(extra), used, " (machine busy or interval too short)");
 	}
 	if (f && f->baseline[0]) { /* which reference the +/- % cells compare with */
-		used = header_cat(extra, sizeof(extra), used,
-				  used ? "; against baseline " : "against baseline ");
-		used = header_cat(extra, sizeof(extra), used, f->baseline);
+		used = text_cat(extra, sizeof(extra), used,
+				used ? "; against baseline " : "against baseline ");
+		used = text_cat(extra, sizeof(extra), used, f->baseline);
 	}
 	/* the platform line says where the utilisation comes from */
 	char pmu_line[sizeof(f->pmu_line) + sizeof(f->util_source) + 16] = "";
 	if (f) {
-		size_t pl = header_cat(pmu_line, sizeof(pmu_line), 0, f->pmu_line);
+		size_t pl = text_cat(pmu_line, sizeof(pmu_line), 0, f->pmu_line);
 		if (f->util_source[0]) {
-			pl = header_cat(pmu_line, sizeof(pmu_line), pl, " | util from ");
-			header_cat(pmu_line, sizeof(pmu_line), pl, f->util_source);
+			pl = text_cat(pmu_line, sizeof(pmu_line), pl, " | util from ");
+			text_cat(pmu_line, sizeof(pmu_line), pl, f->util_source);
 		}
 	}
 	/* the header describes the machine the numbers come from (the recorded one in a replay) */

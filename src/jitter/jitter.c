@@ -1270,14 +1270,7 @@ static struct status_buf status_buf(char *b, size_t len)
 
 static void status_put(struct status_buf *s, const char *p, size_t n)
 {
-	if (!s->len)
-		return;
-	size_t room = s->len - 1 - s->used;
-	if (n > room)
-		n = room;
-	memcpy(s->b + s->used, p, n);
-	s->used += n;
-	s->b[s->used] = '\0';
+	s->used = text_append(s->b, s->len, s->used, p, n);
 }
 
 static void status_str(struct status_buf *s, const char *p) { status_put(s, p, strlen(p)); }

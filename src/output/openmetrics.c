@@ -400,22 +400,6 @@ static void put_help(struct om_out *o, const char *s)
 	out_escaped(o, safe_text(s, safe, sizeof(safe)), "\\");
 }
 
-/* @a @b @c into @out (@len bytes), cut as snprintf cuts; names are built per family and frame,
- * so without printf. */
-static void concat3(char *out, size_t len, const char *a, const char *b, const char *c)
-{
-	const char *part[] = {a, b, c};
-	size_t n = 0;
-	for (int i = 0; i < 3 && n + 1 < len; i++) {
-		size_t k = strlen(part[i]);
-		if (k > len - 1 - n)
-			k = len - 1 - n;
-		memcpy(out + n, part[i], k);
-		n += k;
-	}
-	out[n] = '\0';
-}
-
 /* Prometheus's naming conventions: base units (seconds, hertz, bytes), rates per second, no
  * abbreviated unit in a name. A metric whose unit is here gets the family NAME_UNIT with a name
  * ending that abbreviates the unit dropped (tsc_ghz -> tsc_hertz, cs_per_s -> cs_per_second,
@@ -474,12 +458,13 @@ static void family_of(const char *name, const char *unit, char *out, size_t len,
 		if (strcmp(om_units[i].unit, unit) == 0)
 			match = i;
 	if (match == nu) {
-		concat3(out, len, base, "", "");
+		text_cat(out, len, 0, base);
 		return;
 	}
 	*scale = om_units[match].scale;
 	*om_unit = om_units[match].om_unit;
-	concat3(out, len, base[0] ? base : om_units[match].bare, "_", om_units[match].suffix);
+	size_t used = text_cat(out, len, 0, base[0] ? base : om_units[match].bare);
+	text_cat(out, len, text_cat(out, len, used, "_"), om_units[match].suffix);
 }
 
 struct om_labels {
@@ -638,8 +623,10 @@ static void write_counters(struct om_out *o, const struct om_counters *c, const 
 			break;
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 			char family[96];
-			concat3(family, sizeof(family), all ? OM_ALL_PREFIX : "pmutop_",
-				kinds[k].family + strlen("pmutop_"), "");
+			text_cat(
+			    family, sizeof(family),
+			    text_cat(family, sizeof(family), 0, all ? OM_ALL_PREFIX : "pmutop_"),
+			    kinds[k].family + strlen("pmutop_"));
 			put_meta(o, l, family, "counter", kinds[k].unit);
 			out_str(o, kinds[k].help);
 			out_str(o, all ? " (all CPUs).\n" : ".\n");
@@ -675,8 +662,10 @@ static void write_gauges(struct om_out *o, const struct frame *f, const struct o
 		family_of(sm->name, sm->unit, name, sizeof(name), &scale, &unit);
 		/* per CPU (where the rows are CPUs), then all CPUs as a family of its own */
 		for (int all = snapshot_cpu_rows(snap) ? 0 : 1; all < 2; all++) {
-			concat3(family, sizeof(family), all ? OM_ALL_PREFIX : "pmutop_", "metric_",
-				name);
+			size_t fn =
+			    text_cat(family, sizeof(family), 0, all ? OM_ALL_PREFIX : "pmutop_");
+			text_cat(family, sizeof(family),
+				 text_cat(family, sizeof(family), fn, "metric_"), name);
 			put_meta(o, l, family, "gauge", unit);
 			put_help(o, sm->desc[0] ? sm->desc : sm->name);
 			if (all)

@@ -39,19 +39,6 @@ static int output_decimals(double resolution)
 	return d < 0 ? 0 : d > 3 ? 3 : d;
 }
 
-/* @s (@n bytes) into @buf as snprintf(buf, len, "%s", s) writes it: cut at len - 1. Returns
- * the bytes written. */
-static size_t output_put(char *buf, size_t len, const char *s, size_t n)
-{
-	if (!len)
-		return 0;
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return n;
-}
-
 /* numfmt writes printf's bytes: the "%.*f" / output_format_value choices without printf */
 void output_format_metric(double v, double resolution, char *buf, size_t len)
 {
@@ -71,7 +58,7 @@ void output_format_metric(double v, double resolution, char *buf, size_t len)
 		n = numfmt_g(tmp, v, 3);
 	else
 		n = numfmt_fixed(tmp, v, 3);
-	output_put(buf, len, tmp, n);
+	text_append(buf, len, 0, tmp, n);
 }
 
 void output_append_err(char *buf, size_t len, double err)
@@ -121,7 +108,7 @@ void output_coarse_legend(const struct snapshot *snap, char *buf, size_t len)
 		return;
 	buf[0] = '\0';
 	/* each piece cut as snprintf cuts it: the same bytes, without printf */
-#define LEGEND_PUT(s, n) (used += output_put(buf + used, len - used, (s), (n)))
+#define LEGEND_PUT(s, n) (used = text_append(buf, len, used, (s), (n)))
 	for (int m = 0; m < snap->nmetrics && used + 1 < len; m++) {
 		double step;
 		if (!metric_coarse(snap, m, &step))

@@ -246,6 +246,17 @@ size_t text_csv_field(const char *s, char *out, size_t outlen)
 	return n;
 }
 
+size_t text_append(char *buf, size_t len, size_t used, const char *s, size_t n)
+{
+	if (used >= len)
+		return used;
+	if (n > len - 1 - used)
+		n = len - 1 - used;
+	memcpy(buf + used, s, n);
+	buf[used + n] = '\0';
+	return used + n;
+}
+
 void text_errorf(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (!err || !errlen)

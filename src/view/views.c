@@ -17,18 +17,6 @@
 #define MIN_H 10
 #define CPU_COL key_col /* the key column's width, the separating blank included */
 
-/* Appends @s to @buf (@len bytes, @used of them taken), cut as snprintf cuts; returns the new
- * length. */
-static size_t cat(char *buf, size_t len, size_t used, const char *s)
-{
-	size_t n = strlen(s);
-	if (used + n >= len)
-		n = used + 1 < len ? len - 1 - used : 0;
-	memcpy(buf + used, s, n);
-	buf[used + n] = '\0';
-	return used + n;
-}
-
 void views_put_line(struct canvas *c, int y, int role, unsigned attr, unsigned flags,
 		    const char *text)
 {
@@ -225,16 +213,16 @@ static int draw_header(struct canvas *c, const struct view_header *h, bool room_
 	x += canvas_putx(c, x, 1, ROLE_HEADER_VALUE, CANVAS_BOLD, 16, CANVAS_ELLIPSIS,
 			 h->mode ? h->mode : "-");
 	/* " %s | %ld ms (last %s) | #%llu" */
-	size_t used = cat(line, sizeof(line), 0, " ");
-	used = cat(line, sizeof(line), used, h->title ? h->title : "");
-	used = cat(line, sizeof(line), used, " | ");
+	size_t used = text_cat(line, sizeof(line), 0, " ");
+	used = text_cat(line, sizeof(line), used, h->title ? h->title : "");
+	used = text_cat(line, sizeof(line), used, " | ");
 	numfmt_i64(num, h->interval_ms);
-	used = cat(line, sizeof(line), used, num);
-	used = cat(line, sizeof(line), used, " ms (last ");
-	used = cat(line, sizeof(line), used, measured);
-	used = cat(line, sizeof(line), used, ") | #");
+	used = text_cat(line, sizeof(line), used, num);
+	used = text_cat(line, sizeof(line), used, " ms (last ");
+	used = text_cat(line, sizeof(line), used, measured);
+	used = text_cat(line, sizeof(line), used, ") | #");
 	numfmt_u64(num, h->samples);
-	cat(line, sizeof(line), used, num);
+	text_cat(line, sizeof(line), used, num);
 	x += canvas_putx(c, x, 1, ROLE_HEADER, 0, -1, CANVAS_ELLIPSIS, line);
 	if (h->paused)
 		x += canvas_put(c, x + 1, 1, ROLE_STATUS_PAUSED, " PAUSED ") + 1;
@@ -502,11 +490,11 @@ static void draw_column_header(struct canvas *c, int top, const struct view_inpu
 		int m = c0 + k;
 		char h[SESSION_METRIC_NAME_MAX + 24];
 		const struct session_metric *sm = &snap->metrics[m];
-		size_t hn = cat(h, sizeof(h), 0, sm->name);
+		size_t hn = text_cat(h, sizeof(h), 0, sm->name);
 		if (jit && jit->stat)
-			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), jit->stat);
+			text_cat(h, sizeof(h), text_cat(h, sizeof(h), hn, " "), jit->stat);
 		else if (sm->unit[0])
-			cat(h, sizeof(h), cat(h, sizeof(h), hn, " "), sm->unit);
+			text_cat(h, sizeof(h), text_cat(h, sizeof(h), hn, " "), sm->unit);
 		/* too wide: the unit goes first (the name alone is unambiguous), then the name
 		 * is cut */
 		if (canvas_str_width(h) > colw - 1)
@@ -905,16 +893,16 @@ int views_draw(struct canvas *c, const struct view_input *in, struct view_state 
 		/* a drill-down (enter) or the way back from one (backspace) comes first */
 		size_t used = 0;
 		if (in->drill) {
-			used = cat(line, sizeof(line), used, "enter drill to ");
-			used = cat(line, sizeof(line), used, in->drill);
-			used = cat(line, sizeof(line), used, "  ");
+			used = text_cat(line, sizeof(line), used, "enter drill to ");
+			used = text_cat(line, sizeof(line), used, in->drill);
+			used = text_cat(line, sizeof(line), used, "  ");
 		}
 		if (in->drilled_from) {
-			used = cat(line, sizeof(line), used, "bksp back to ");
-			used = cat(line, sizeof(line), used, in->drilled_from);
-			used = cat(line, sizeof(line), used, "  ");
+			used = text_cat(line, sizeof(line), used, "bksp back to ");
+			used = text_cat(line, sizeof(line), used, in->drilled_from);
+			used = text_cat(line, sizeof(line), used, "  ");
 		}
-		cat(line, sizeof(line), used, in->replay ? replay_hints : hints);
+		text_cat(line, sizeof(line), used, in->replay ? replay_hints : hints);
 		views_put_line(c, c->h - 1, ROLE_HELP_KEY, CANVAS_DIM, CANVAS_ELLIPSIS, line);
 	}
 	canvas_end(c);
