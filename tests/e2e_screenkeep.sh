@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_screenkeep.sh: on a real terminal (tmux), the frames sent piecemeal (the rows the canvas
-# kept, the changed cells only) give the pane a full repaint (Ctrl-L) gives, after each of: a
+# kept, the changed cells only) give the pane a full repaint (Ctrl-L: every row drawn anew, every
+# cell sent) gives, after each of: a
 # tick, theme changes, view switches and back, a sort change, :set commands, a sparkline, a
 # resize, a mode switch; and the values shown after each are batch CSV's of the same recording.
 # (The kept canvas against a new one: test_views; the bytes with kept terminfo strings against

@@ -118,14 +118,17 @@ static void ui_redraw(struct app_ctx *app)
 			return;
 	}
 	canvas_set_ascii(u->canvas, u->ascii);
-	int prompt_row = ui_state_draw(app, u->canvas);
 	if (!u->out && !(u->out = termout_new()))
 		return;
 	if (u->force_full || resumed) {
+		/* a repaint (Ctrl-L, :redraw, after a stop) draws every row again, kept ones too,
+		 * and sends every cell */
 		resumed = 0;
 		u->force_full = false;
+		canvas_clear(u->canvas);
 		termout_invalidate(u->out);
 	}
+	int prompt_row = ui_state_draw(app, u->canvas);
 	int cy = -1, cx = 0;
 	if (u->prompting) {
 		cy = prompt_row;
