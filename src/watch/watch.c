@@ -30,9 +30,6 @@ struct watch {
 	bool want_owners;     /* a reader keeps the map fresh (the counters view) */
 	char recorded[1024];  /* the holders last written into the recording as marks */
 	bool owners_env;      /* PMUTOP_OWNERS_FIXTURE was set at start */
-	/* the busy and idle events' indices, found by name once per set of event names */
-	const char (*busy_names)[48];
-	int busy_nevents, ebusy, eidle;
 };
 
 static uint64_t now_ns(void)
@@ -58,20 +55,13 @@ static void fill_busy(struct app_ctx *app, struct watch *w, const struct snapsho
 		w->busy = b;
 		w->nbusy = s->nrows;
 	}
-	if (w->busy_names != s->event_names || w->busy_nevents != s->nevents ||
-	    (w->ebusy >= 0 && strcmp(s->event_names[w->ebusy], "busy") != 0) ||
-	    (w->eidle >= 0 && strcmp(s->event_names[w->eidle], "idle") != 0)) {
-		w->ebusy = w->eidle = -1;
-		for (int e = 0; e < s->nevents; e++) {
-			if (strcmp(s->event_names[e], "busy") == 0)
-				w->ebusy = e;
-			else if (strcmp(s->event_names[e], "idle") == 0)
-				w->eidle = e;
-		}
-		w->busy_names = s->event_names;
-		w->busy_nevents = s->nevents;
+	int eb = -1, ei = -1; /* a few names: found every tick, never stale */
+	for (int e = 0; e < s->nevents; e++) {
+		if (strcmp(s->event_names[e], "busy") == 0)
+			eb = e;
+		else if (strcmp(s->event_names[e], "idle") == 0)
+			ei = e;
 	}
-	int eb = w->ebusy, ei = w->eidle;
 	for (int r = 0; r < s->nrows; r++)
 		w->busy[r] = NAN;
 	if (eb >= 0 && ei >= 0) {
@@ -186,7 +176,6 @@ static void on_mode(struct observer *o, struct app_ctx *app)
 	(void)app;
 	struct watch *w = o->state;
 	guard_reset(w->guard);
-	w->busy_names = NULL; /* the names may be new in the same place */
 }
 
 static void on_close(struct observer *o, struct app_ctx *app)
