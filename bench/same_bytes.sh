@@ -20,7 +20,7 @@ mask() {
     s/"(lateness_p50_ms|lateness_p99_ms|lateness_max_ms|drift_ms|cpu_pct|measured_ms|missed|long_intervals)":(-?[0-9.e+-]+|null)([,}])/"\1":X\3/g
     s/"cpu":-?[0-9]+,"ticks"/"cpu":X,"ticks"/g
     s/pmutop_self_[a-z_]+(\{[^}]*\})? [0-9.e+-]+/SELF/g
-    s/^# .*//; s/,[0-9]{10}\.[0-9]{3}$/,T/; s/ [0-9]{13}$/ T/'
+    s/,[0-9]{10}\.[0-9]{3}$/,T/; s/ [0-9]{13}$/ T/'
 }
 n=0
 bad=0
