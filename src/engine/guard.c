@@ -195,24 +195,10 @@ static int keep(struct guard *g, struct guard_flag *next, int *nnext, int cpu, i
 /* "CPU 12", "all CPUs" into @out: made only when a flag's text is written */
 static const char *where(int cpu, char *out, size_t len)
 {
-	if (cpu < 0 && len >= 16) {
-		memcpy(out, "all CPUs", 9);
-		return out;
-	}
-	if (cpu < 0 || len < 16) {
-		snprintf(out, len, cpu < 0 ? "all CPUs" : "CPU %d", cpu);
-		return out;
-	}
-	char digits[12];
-	int n = 0;
-	unsigned v = (unsigned)cpu;
-	do
-		digits[n++] = (char)('0' + v % 10);
-	while ((v /= 10) && n < (int)sizeof(digits));
-	memcpy(out, "CPU ", 4);
-	for (int i = 0; i < n; i++)
-		out[4 + i] = digits[n - 1 - i];
-	out[4 + n] = '\0';
+	if (cpu < 0)
+		snprintf(out, len, "all CPUs");
+	else
+		snprintf(out, len, "CPU %d", cpu);
 	return out;
 }
 
