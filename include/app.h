@@ -108,8 +108,6 @@ struct app_ctx {
 	struct frame_store *frame_store; /* what the frame points to */
 	uint64_t frames;		 /* frames built */
 	uint64_t refresh_seen;		 /* windows (or ticks) already turned into a frame */
-	/* bumped on every change of machine: the frame store copies it again only then */
-	unsigned machine_gen;
 };
 
 /* The rows mode @m (NULL: any) counts on, into @cpus[APP_MAX_ROWS]: the CPUs asked for, or of

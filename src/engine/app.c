@@ -106,7 +106,6 @@ static void machine_capability(struct app_ctx *app)
 		return; /* a recording's or a remote board's own line */
 	char *cap = app->machine.capability;
 	size_t len = sizeof(app->machine.capability);
-	app->machine_gen++;
 	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
 		snprintf(cap, len, "%s", app->pf.capability);
 	else /* the sim runs here but counts nothing of this machine's */
@@ -676,7 +675,6 @@ static int open_mode_in(struct app_ctx *app, const struct mode *m, struct sessio
 	fill_core_types(app);
 	if (old && source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
 		app->machine.slots = monitored_slots(app);
-		app->machine_gen++;
 	}
 	return -1;
 }
@@ -1032,7 +1030,6 @@ static struct session *new_session(struct app_ctx *app, char *err, size_t errlen
 	/* the CPU set may have changed (:cpus): their caps/slots may agree now, or no longer */
 	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE)) {
 		app->machine.slots = monitored_slots(app);
-		app->machine_gen++;
 	}
 	struct session_config cfg = {
 	    .source = &app->source,
@@ -1498,7 +1495,6 @@ static void describe_machine(struct app_ctx *app)
 {
 	struct source_machine *m = &app->machine;
 	memset(m, 0, sizeof(*m));
-	app->machine_gen++;
 	if (app->source.ops->describe) {
 		app->source.ops->describe(app->source.inst, m);
 		return;

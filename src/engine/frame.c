@@ -32,8 +32,6 @@ struct frame_store {
 	const char **core_type;
 	struct row_key *row_keys;
 	struct source_machine machine;
-	unsigned machine_gen; /* app->machine_gen of the copy above, when machine_copied */
-	bool machine_copied;
 	char bit_names[FRAME_MAX_BITS][32];
 	char util_source[128]; /* the last one known (a tick where util is n/a has none) ... */
 	char util_mode[SESSION_MODE_NAME]; /* ... in this mode */
@@ -42,10 +40,6 @@ struct frame_store {
 	unsigned long long util_built_used;
 	uint64_t util_built_quantum;
 	bool util_built_ok;
-	/* the PMU line fill_header() built last, and what it was built from */
-	char pmu_line[160];
-	int pmu_kind; /* 0: not built yet; 1 simulated, 2 software only, 3 remote, 4 local */
-	char pmu_desc[160], pmu_name[sizeof(((struct source_machine *)0)->pmu)];
 };
 
 /* @src into @dst (@size bytes, cut to fit, always terminated): snprintf's "%s" without the
@@ -369,39 +363,6 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 		copy_text(f->util_source, sizeof(f->util_source), fs->util_source);
 }
 
-/* The header's PMU line, built again only when what it says changed. */
-static void fill_pmu_line(struct app_ctx *app, struct frame_store *fs, struct frame *f)
-{
-	const char *desc = app->family->desc;
-	bool here = source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
-	int kind = 4;
-	if (f->simulated)
-		kind = 1;
-	else if (here && app->pf.core_pmu_count == 0)
-		kind = 2;
-	else if (!here && app->machine.pmu[0])
-		kind = 3;
-	bool same =
-	    desc && kind == fs->pmu_kind &&
-	    (kind == 2 || strncmp(fs->pmu_desc, desc, sizeof(fs->pmu_desc)) == 0) &&
-	    (kind != 3 || strncmp(fs->pmu_name, app->machine.pmu, sizeof(fs->pmu_name)) == 0);
-	if (!same) {
-		if (kind == 1)
-			snprintf(fs->pmu_line, sizeof(fs->pmu_line), "SIMULATED %s", desc);
-		else if (kind == 2)
-			snprintf(fs->pmu_line, sizeof(fs->pmu_line), "software events only");
-		else if (kind == 3)
-			snprintf(fs->pmu_line, sizeof(fs->pmu_line), "%s PMU (%s)", desc,
-				 app->machine.pmu);
-		else
-			snprintf(fs->pmu_line, sizeof(fs->pmu_line), "%s PMU", desc);
-		fs->pmu_kind = desc && strlen(desc) < sizeof(fs->pmu_desc) ? kind : 0;
-		copy_text(fs->pmu_desc, sizeof(fs->pmu_desc), desc ? desc : "");
-		copy_text(fs->pmu_name, sizeof(fs->pmu_name), app->machine.pmu);
-	}
-	copy_text(f->pmu_line, sizeof(f->pmu_line), fs->pmu_line);
-}
-
 /* The header's facts: source, machine, position, recorder, cadence. */
 static void fill_header(struct app_ctx *app, struct frame_store *fs, struct frame *f)
 {
@@ -409,14 +370,18 @@ static void fill_header(struct app_ctx *app, struct frame_store *fs, struct fram
 	f->source_name = app->source.ops->name;
 	f->caps = app->source.ops->caps;
 	f->simulated = b->simulated;
-	if (!fs->machine_copied || fs->machine_gen != app->machine_gen) {
-		fs->machine = app->machine; /* the frame's own copy, made again on a change */
-		fs->machine_gen = app->machine_gen;
-		fs->machine_copied = true;
-	}
+	fs->machine = app->machine;
 	f->machine = &fs->machine;
 	f->origin = app->opt.replay ? app->opt.replay : app->opt.remote;
-	fill_pmu_line(app, fs, f);
+	if (f->simulated)
+		snprintf(f->pmu_line, sizeof(f->pmu_line), "SIMULATED %s", app->family->desc);
+	else if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->pf.core_pmu_count == 0)
+		snprintf(f->pmu_line, sizeof(f->pmu_line), "software events only");
+	else if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->machine.pmu[0])
+		snprintf(f->pmu_line, sizeof(f->pmu_line), "%s PMU (%s)", app->family->desc,
+			 app->machine.pmu);
+	else
+		snprintf(f->pmu_line, sizeof(f->pmu_line), "%s PMU", app->family->desc);
 	if (f->simulated)
 		copy_text(f->banner, sizeof(f->banner), "SIMULATED");
 	if (app->replay)
