@@ -82,10 +82,6 @@ void output_json_raw_done(struct output_json *w, size_t n);
 /* output_json_raw() keyed by metric @m of the record, named @name: its key made once per mode
  * (as output_json_raw(w, name, room) writes it). */
 char *output_json_raw_metric(struct output_json *w, int m, const char *name, size_t room);
-/* Where the text of metric @m's value in the row's "metrics" just written lies in w->buf (*off,
- * *len), when that value had the bits of @v (the same number, so the same text); false when
- * not (another value, another record, or none written). */
-bool output_json_row_metric(const struct output_json *w, int m, double v, size_t *off, size_t *len);
 
 /* The @i-th format's name (-f), in table order (the first, text, is the default); NULL past
  * the end. */

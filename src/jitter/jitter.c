@@ -1503,16 +1503,7 @@ static void cell_json(struct output_json *w, int m, const char *key, const struc
 		return;
 	struct real_text last = {0, NULL, 0};
 	char *p = PUT_KEY(p0, "{\"min\":");
-	size_t off, n;
-	if (m >= 0 && output_json_row_metric(w, m, c->st.min, &off, &n)) {
-		memcpy(p, w->buf + off, n); /* written before this member: no overlap */
-		memcpy(&last.bits, &c->st.min, sizeof(last.bits));
-		last.at = p;
-		last.n = n;
-		p += n;
-	} else {
-		p = cell_real(p, c->st.min, &last);
-	}
+	p = cell_real(p, c->st.min, &last);
 	p = PUT_KEY(p, ",\"median\":");
 	p = cell_real(p, c->st.median, &last);
 	p = PUT_KEY(p, ",\"p99\":");

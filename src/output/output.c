@@ -790,29 +790,6 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 	output_json_end(w);
 }
 
-/* The texts of the last row's metric values (output_json_row_metric()). */
-static unsigned long long record_seq; /* records begun */
-static struct {
-	const struct output_json *w;
-	unsigned long long record;
-	int n;
-	uint64_t bits[SESSION_MAX_EVENTS];
-	size_t off[SESSION_MAX_EVENTS], len[SESSION_MAX_EVENTS];
-} row_text;
-
-bool output_json_row_metric(const struct output_json *w, int m, double v, size_t *off, size_t *len)
-{
-	uint64_t bits;
-	memcpy(&bits, &v, sizeof(bits));
-	if (row_text.w != w || row_text.record != record_seq || m < 0 || m >= row_text.n ||
-	    !row_text.len[m] || row_text.bits[m] != bits ||
-	    row_text.off[m] + row_text.len[m] > w->len)
-		return false;
-	*off = row_text.off[m];
-	*len = row_text.len[m];
-	return true;
-}
-
 char *output_json_raw_metric(struct output_json *w, int m, const char *name, size_t n)
 {
 	if (m < 0 || m >= metric_keys.n || strcmp(metric_keys.name[m], name) != 0)
@@ -828,23 +805,10 @@ static void metrics_json(struct output_json *w, const struct snapshot *snap, con
 	size_t flen;
 	const char *frag;
 	object_frag(w, KEY("metrics"));
-	row_text.w = w;
-	row_text.record = record_seq;
-	row_text.n = snap->nmetrics < SESSION_MAX_EVENTS ? snap->nmetrics : SESSION_MAX_EVENTS;
 	for (int m = 0; m < snap->nmetrics; m++) {
 		frag = key_of(&metric_keys, snap, false, m, &key_tmp, &flen);
-		if (!member_frag(w, frag, flen)) {
-			if (m < row_text.n)
-				row_text.len[m] = 0;
-			continue;
-		}
-		size_t n = numfmt_json_real(w->buf + w->len, values[m], 6);
-		if (m < row_text.n) { /* the window's statistics of one sample repeat it */
-			memcpy(&row_text.bits[m], &values[m], sizeof(uint64_t));
-			row_text.off[m] = w->len;
-			row_text.len[m] = n;
-		}
-		w->len += n;
+		if (member_frag(w, frag, flen))
+			w->len += numfmt_json_real(w->buf + w->len, values[m], 6);
 	}
 	output_json_end(w);
 	/* "metrics_err": each value's 95 % half-width (null: n/a or not known yet) */
@@ -921,7 +885,6 @@ static struct output_json rec;
 static int output_json(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *w = &rec;
-	record_seq++;
 	w->len = 0;
 	w->oom = false;
 	w->depth = w->skip = 0;
