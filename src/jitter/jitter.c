@@ -1591,13 +1591,11 @@ static void json_extra(void *ctx, void *recp, void *rowp, int r)
 	 * functions would write (reals of 6 digits, null when not finite) */
 	char *p0 = output_json_raw(w, "self", SELF_JSON_ROOM), *p = p0;
 	if (p0) {
-		if (f->tick_ms == 1 && j->app->sample_us > 0) { /* below 1 ms: its fraction */
-			p = PUT_KEY(p, "{\"sample_ms\":");
+		p = PUT_KEY(p, "{\"sample_ms\":");
+		if (f->tick_ms == 1 && j->app->sample_us > 0) /* below 1 ms: its fraction */
 			p += numfmt_json_real(p, (double)j->app->sample_us / 1000.0, 6);
-		} else {
-			p = PUT_KEY(p, "{\"sample_ms\":");
+		else
 			p += numfmt_i64(p, (int)f->tick_ms);
-		}
 		p = PUT_KEY(p, ",\"measured_ms\":");
 		p += numfmt_json_real(p, j->window_interval_ms, 6);
 		p = PUT_KEY(p, ",\"lateness_p50_ms\":");
