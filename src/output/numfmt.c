@@ -36,34 +36,36 @@ static const char digit_pairs[201] = "00010203040506070809"
 				     "80818283848586878889"
 				     "90919293949596979899";
 
-size_t numfmt_u64(char *buf, uint64_t v)
+/* The decimal digits of @v in place: their count first (from the bit length: bits * 1233 / 4096
+ * is floor(log10 2^bits) or one less), then the digits from the last, two at a time. */
+NUMFMT_INLINE size_t u64_digits(char *buf, uint64_t v)
 {
-	char tmp[20];
-	size_t n = sizeof(tmp);
+	int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12; /* 0 .. 19 */
+	size_t len = (size_t)t + ((v | 1) >= pow10_u64[t]);
+	char *p = buf + len;
+	*p = '\0';
 	while (v >= 100) {
 		unsigned d = (unsigned)(v % 100);
 		v /= 100;
-		tmp[--n] = digit_pairs[2 * d + 1];
-		tmp[--n] = digit_pairs[2 * d];
+		*--p = digit_pairs[2 * d + 1];
+		*--p = digit_pairs[2 * d];
 	}
 	if (v >= 10) {
-		tmp[--n] = digit_pairs[2 * v + 1];
-		tmp[--n] = digit_pairs[2 * v];
+		*--p = digit_pairs[2 * v + 1];
+		*--p = digit_pairs[2 * v];
 	} else {
-		tmp[--n] = (char)('0' + v);
+		*--p = (char)('0' + v);
 	}
-	size_t len = sizeof(tmp) - n;
-	memcpy(buf, tmp + n, len);
-	buf[len] = '\0';
 	return len;
 }
 
+size_t numfmt_u64(char *buf, uint64_t v) { return u64_digits(buf, v); }
+
 size_t numfmt_i64(char *buf, int64_t v)
 {
-	if (v >= 0)
-		return numfmt_u64(buf, (uint64_t)v);
 	buf[0] = '-';
-	return 1 + numfmt_u64(buf + 1, (uint64_t)0 - (uint64_t)v);
+	size_t neg = v < 0;
+	return neg + u64_digits(buf + neg, neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
 }
 
 /* Writes exactly @n decimal digits of @v (zero-padded on the left), two at a time. */
@@ -329,7 +331,7 @@ static size_t put_exp(char *out, int x, bool json)
 	}
 	if (!json && x < 10)
 		out[n++] = '0';
-	n += numfmt_u64(out + n, (uint64_t)x);
+	n += u64_digits(out + n, (uint64_t)x);
 	return n;
 }
 
@@ -409,7 +411,7 @@ size_t numfmt_g(char *buf, double v, int prec)
 			size_t n = 0;
 			if (v < 0)
 				buf[n++] = '-';
-			return n + numfmt_u64(buf + n, (uint64_t)a);
+			return n + u64_digits(buf + n, (uint64_t)a);
 		}
 		if (round_sig(a, prec, &d, &x) == 0)
 			return layout_g(buf, signbit(v), d, prec, x, prec, false);
@@ -427,7 +429,7 @@ size_t numfmt_fixed(char *buf, double v, int decimals)
 		size_t n = 0;
 		if (signbit(v))
 			buf[n++] = '-';
-		n += numfmt_u64(buf + n, (uint64_t)a);
+		n += u64_digits(buf + n, (uint64_t)a);
 		if (decimals > 0) {
 			buf[n++] = '.';
 			memset(buf + n, '0', (size_t)decimals);
@@ -442,7 +444,7 @@ size_t numfmt_fixed(char *buf, double v, int decimals)
 		if (signbit(v))
 			buf[n++] = '-';
 		uint64_t ip = q / pow10_u64[decimals], fp = q % pow10_u64[decimals];
-		n += numfmt_u64(buf + n, ip);
+		n += u64_digits(buf + n, ip);
 		if (decimals > 0) {
 			buf[n++] = '.';
 			put_digits(buf + n, fp, decimals);
@@ -517,7 +519,7 @@ size_t numfmt_json_real(char *buf, double v, int sig)
 		size_t n = 0;
 		if (v < 0)
 			buf[n++] = '-';
-		n += numfmt_u64(buf + n, (uint64_t)a);
+		n += u64_digits(buf + n, (uint64_t)a);
 		memcpy(buf + n, ".0", 3);
 		return n + 2;
 	}
