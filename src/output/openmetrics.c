@@ -764,41 +764,102 @@ static void make_row_labels(struct om_row_labels *rl, const struct frame *f,
 	}
 }
 
+/*
+ * A gauge's two families (per CPU, all CPUs) and their metadata lines ("# TYPE" to the end of
+ * "# HELP"), made from the metric's name, unit and description and the flavour. They are kept
+ * per flavour and metric index with copies of those four inputs, which every page compares (a
+ * few short strcmp) and makes them again from when one differs: the same bytes as making them
+ * every page, without family_of(), put_meta() and the HELP text's escape pass per metric.
+ */
+#define OM_META_MAX 1024
+struct om_gauge_meta {
+	bool made;
+	char name[SESSION_METRIC_NAME_MAX], unit[sizeof(((struct session_metric *)0)->unit)];
+	char desc[sizeof(((struct session_metric *)0)->desc)];
+	double scale;
+	char family[2][112];
+	size_t flen[2];
+	char meta[2][OM_META_MAX];
+	size_t mlen[2]; /* 0: did not fit (written piece by piece) */
+};
+static struct om_gauge_meta gauge_meta[2][SESSION_MAX_METRICS]; /* [flavour][metric] */
+
+/* Writes the metadata of @sm's family (@all: of all CPUs) named @family, with @unit. */
+static void put_gauge_meta(struct om_out *o, const struct om_labels *l,
+			   const struct session_metric *sm, const char *family, const char *unit,
+			   bool all)
+{
+	put_meta(o, l, family, "gauge", unit);
+	put_help(o, sm->desc[0] ? sm->desc : sm->name);
+	if (all)
+		out_str(o, " (all CPUs)");
+	if (sm->unit[0] && !unit) {
+		out_str(o, " [");
+		put_help(o, sm->unit);
+		out_ch(o, ']');
+	}
+	out_ch(o, '\n');
+}
+
+/* The families and metadata of metric @sm (index @m), made when its inputs changed (in @spare,
+ * every page, past the kept ones). */
+static const struct om_gauge_meta *gauge_meta_of(const struct om_labels *l, int m,
+						 const struct session_metric *sm,
+						 struct om_gauge_meta *spare)
+{
+	struct om_gauge_meta *g =
+	    m < SESSION_MAX_METRICS ? &gauge_meta[l->flavour == OM_PROMETHEUS][m] : spare;
+	if (g != spare && g->made && strcmp(g->name, sm->name) == 0 &&
+	    strcmp(g->unit, sm->unit) == 0 && strcmp(g->desc, sm->desc) == 0)
+		return g;
+	char name[80];
+	const char *unit;
+	family_of(sm->name, sm->unit, name, sizeof(name), &g->scale, &unit);
+	for (int all = 0; all < 2; all++) {
+		size_t fn = text_cat(g->family[all], sizeof(g->family[all]), 0,
+				     all ? OM_ALL_PREFIX : "pmutop_");
+		g->flen[all] =
+		    text_cat(g->family[all], sizeof(g->family[all]),
+			     text_cat(g->family[all], sizeof(g->family[all]), fn, "metric_"), name);
+		struct om_out t;
+		out_init(&t, NULL);
+		put_gauge_meta(&t, l, sm, g->family[all], unit, all);
+		g->mlen[all] = 0;
+		if (!t.spilled && t.n <= sizeof(g->meta[all])) {
+			memcpy(g->meta[all], t.buf, t.n);
+			g->mlen[all] = t.n;
+		}
+	}
+	memcpy(g->name, sm->name, sizeof(g->name));
+	memcpy(g->unit, sm->unit, sizeof(g->unit));
+	memcpy(g->desc, sm->desc, sizeof(g->desc));
+	g->made = true;
+	return g;
+}
+
 static void write_gauges(struct om_out *o, const struct frame *f, const struct om_labels *l)
 {
 	const struct snapshot *snap = f->snap;
 	struct om_row_labels rl;
 	if (snap->nmetrics > 0)
 		make_row_labels(&rl, f, l);
+	struct om_gauge_meta spare; /* written before it is read */
 	for (int m = 0; m < snap->nmetrics; m++) {
 		const struct session_metric *sm = &snap->metrics[m];
-		char name[80], family[112];
-		double scale;
-		const char *unit;
-		family_of(sm->name, sm->unit, name, sizeof(name), &scale, &unit);
-		/* the HELP text, the same in both families */
-		struct om_out help;
-		out_init(&help, NULL);
-		put_help(&help, sm->desc[0] ? sm->desc : sm->name);
+		const struct om_gauge_meta *g = gauge_meta_of(l, m, sm, &spare);
 		/* per CPU (where the rows are CPUs), then all CPUs as a family of its own */
 		for (int all = snapshot_cpu_rows(snap) ? 0 : 1; all < 2; all++) {
-			size_t fn =
-			    text_cat(family, sizeof(family), 0, all ? OM_ALL_PREFIX : "pmutop_");
-			fn = text_cat(family, sizeof(family),
-				      text_cat(family, sizeof(family), fn, "metric_"), name);
-			put_meta(o, l, family, "gauge", unit);
-			if (help.spilled)
-				put_help(o, sm->desc[0] ? sm->desc : sm->name);
-			else
-				out_put(o, help.buf, help.n);
-			if (all)
-				out_str(o, " (all CPUs)");
-			if (sm->unit[0] && !unit) {
-				out_str(o, " [");
-				put_help(o, sm->unit);
-				out_ch(o, ']');
+			const char *family = g->family[all];
+			size_t fn = g->flen[all];
+			if (g->mlen[all]) {
+				out_put(o, g->meta[all], g->mlen[all]);
+			} else {
+				char name[80];
+				const char *unit;
+				double scale;
+				family_of(sm->name, sm->unit, name, sizeof(name), &scale, &unit);
+				put_gauge_meta(o, l, sm, family, unit, all);
 			}
-			out_ch(o, '\n');
 			for (int r = all ? snap->nrows : 0; r <= snap->nrows - !all; r++) {
 				double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
 							   : snap->total_values[m];
@@ -816,7 +877,7 @@ static void write_gauges(struct om_out *o, const struct frame *f, const struct o
 					out_put(o, family, fn);
 					put_gauge_labels(o, f, l, r, all);
 				}
-				put_value(o, v * scale);
+				put_value(o, v * g->scale);
 			}
 		}
 	}
