@@ -169,7 +169,8 @@ static void check_meta(void)
 	CHECK(f->snap->nmetrics > 0 && missing == 0, "%d of the new mode's metrics' HELP missing",
 	      missing);
 	char *meta_b = om_b ? meta_lines(om_b) : NULL;
-	CHECK(meta_a && meta_b && strcmp(meta_a, meta_b) != 0, "the metadata changed with the mode");
+	CHECK(meta_a && meta_b && strcmp(meta_a, meta_b) != 0,
+	      "the metadata changed with the mode");
 	CHECK(app_set_mode(&app, "cpi", err, sizeof(err)) == 0, "switch back: %s", err);
 	f = next_frame();
 	f = next_frame();

@@ -321,6 +321,12 @@ struct om_out {
 	FILE *f; /* NULL: a text that must fit the chunk (spilled: it did not) */
 	bool spilled;
 	size_t n;
+	/* the last value put_value() wrote, " %.10g\n" of the double with these bits, kept when
+	 * it fits (last_n 0: none): equal values on one page (a CPU's enabled and running
+	 * seconds, the same for each of its events) are copied, not formatted again */
+	uint64_t last_bits;
+	size_t last_n;
+	char last[32];
 	char buf[4096];
 };
 
@@ -340,6 +346,7 @@ static void out_init(struct om_out *o, FILE *f)
 	o->f = f;
 	o->spilled = false;
 	o->n = 0;
+	o->last_n = 0;
 }
 
 static void out_put_slow(struct om_out *o, const char *s, size_t n)
@@ -643,10 +650,20 @@ static void series_labels(struct om_counters *c, struct om_series *s)
 static void put_value(struct om_out *o, double v) /* " %.10g\n", written in the chunk */
 {
 	char *p = out_room(o, NUMFMT_MAX + 2);
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	if (o->last_n && bits == o->last_bits) { /* a fixed-size copy: the room is larger */
+		memcpy(p, o->last, sizeof(o->last));
+		o->n += o->last_n;
+		return;
+	}
 	p[0] = ' ';
 	size_t n = 1 + numfmt_g(p + 1, v, 10);
 	p[n++] = '\n';
 	o->n += n;
+	o->last_n = n <= sizeof(o->last) ? n : 0;
+	o->last_bits = bits;
+	memcpy(o->last, p, sizeof(o->last));
 }
 
 /* The families of sums over all CPUs (no cpu label) start with this. */
