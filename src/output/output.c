@@ -269,10 +269,23 @@ bool output_json_text_ok(const char *s)
 /* Length of @s, and whether it is printable ASCII without '"' or '\\' (written as it is). */
 static size_t plain_len(const char *s, bool *plain)
 {
-	size_t n = 0;
+	size_t n = strlen(s), i = 0;
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	/* 8 bytes at a time: a byte below 0x20, at or above 0x7f, '"' or '\\' sets its high bit
+	 * in one of the terms (exact for "none", as the test for a zero byte is) */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, q, b;
+		memcpy(&x, s + i, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		if ((((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) |
+		     ((b - ones) & ~b)) &
+		    high)
+			break;
+	}
 	bool ok = true;
-	for (; s[n]; n++) {
-		unsigned char c = (unsigned char)s[n];
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
 		ok &= c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 	}
 	*plain = ok;
