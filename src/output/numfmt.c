@@ -234,6 +234,27 @@ NUMFMT_INLINE int decimal_exponent_estimate(double a)
 }
 
 /*
+ * round_scaled() with one double multiplication, for @a * 10^@s below 2^52 (@s <= 22): the
+ * product is one correctly rounded operation on an exact power of ten, within t * 2^-53 of the
+ * exact one, so rounding t gives the exact product's rounding unless t's fraction lies within
+ * that error of one half; such near-ties return -1 for the exact path.
+ */
+NUMFMT_INLINE int round_scaled_fast(double a, int s, uint64_t *out)
+{
+	if (s > 22)
+		return -1;
+	double t = a * pow10_dbl[s];
+	if (!(t < 0x1p52))
+		return -1;
+	uint64_t fl = (uint64_t)t;
+	double frac = t - (double)fl; /* exact: t < 2^52 */
+	if (fabs(frac - 0.5) <= t * 0x1p-50)
+		return -1;
+	*out = fl + (frac > 0.5);
+	return 0;
+}
+
+/*
  * round_sig() with one double multiplication or division instead of 128-bit arithmetic, for
  * @prec <= 12: t = a * 10^s is one correctly rounded operation on an exact power of ten, so it is
  * within t * 2^-53 of the exact product (t < 10^prec, under 2^-13 for prec 12). Rounding t to an
@@ -439,7 +460,7 @@ size_t numfmt_fixed(char *buf, double v, int decimals)
 		return n;
 	}
 	if (decimals >= 0 && decimals <= 17 && isfinite(v) &&
-	    round_scaled(fabs(v), decimals, &q) == 0) {
+	    (round_scaled_fast(a, decimals, &q) == 0 || round_scaled(a, decimals, &q) == 0)) {
 		size_t n = 0;
 		if (signbit(v))
 			buf[n++] = '-';
