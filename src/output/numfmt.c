@@ -366,8 +366,10 @@ static size_t put_exp(char *out, int x, bool json)
 NUMFMT_INLINE size_t layout_g(char *buf, bool neg, uint64_t d, int prec, int x, int style,
 			      bool json)
 {
-	char dig[24]; /* prec <= 17 digits, then zeros */
-	memset(dig + 16, '0', 8);
+	/* prec <= 17 digits, then zeros; room for the fixed-size reads below (the fraction's 16
+	 * bytes from its start, at most 17 digits on) */
+	char dig[40];
+	memset(dig + 16, '0', sizeof(dig) - 16);
 	put_digits(dig, d, prec);
 	int nd = prec; /* digits left once trailing zeros are dropped */
 	while (nd > 1 && dig[nd - 1] == '0')
