@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_omwrite.c: the OpenMetrics page's kept pieces against the page made without them: row labels
- * made once a page (and line by line past the rows kept), a gauge's metadata kept per flavour and
- * metric and made again when the mode changes. */
+/* test_omwrite.c: the OpenMetrics page's row labels made once a page and its kept metadata. */
 #include "app.h"
 #include "frame.h"
 #include "harness.h"
