@@ -301,9 +301,45 @@ static void check_decimal_ties(void)
 		}
 }
 
+/* Integers against snprintf: each power of ten and its neighbours (where the digit count found
+ * from the bit length changes), each bit length's ends, and random values of every length. */
+static void check_integer_lengths(void)
+{
+	char got[NUMFMT_MAX], want[NUMFMT_MAX];
+	uint64_t vals[200];
+	size_t n = 0;
+	for (uint64_t p = 1;; p *= 10) {
+		vals[n++] = p - 1;
+		vals[n++] = p;
+		vals[n++] = p + 1;
+		if (p > UINT64_MAX / 10)
+			break;
+	}
+	for (int b = 1; b < 64; b++) {
+		vals[n++] = (1ULL << b) - 1;
+		vals[n++] = 1ULL << b;
+	}
+	vals[n++] = UINT64_MAX;
+	int bad = 0;
+	for (int i = 0; i < (int)n + 64 * 400; i++) {
+		uint64_t v = i < (int)n ? vals[i] : next() >> (i % 64);
+		size_t len = numfmt_u64(got, v);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+		if ((strcmp(got, want) != 0 || len != strlen(want)) && bad++ < 10)
+			CHECK(0, "numfmt_u64(%llu): \"%s\"", (unsigned long long)v, got);
+		int64_t s = (int64_t)v;
+		len = numfmt_i64(got, s);
+		snprintf(want, sizeof(want), "%lld", (long long)s);
+		if ((strcmp(got, want) != 0 || len != strlen(want)) && bad++ < 10)
+			CHECK(0, "numfmt_i64(%lld): \"%s\"", (long long)s, got);
+	}
+	CHECK(bad == 0, "%d integers differ from snprintf", bad);
+}
+
 int main(void)
 {
 	check_integers();
+	check_integer_lengths();
 	check_table();
 	check_random();
 	check_decimal_ties();

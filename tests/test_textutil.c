@@ -4,6 +4,7 @@
 #include "harness.h"
 #include "output.h"
 #include "textutil.h"
+#include <jansson.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,6 +274,39 @@ static void check_append(void)
 	CHECK_STR(b, "pmutop!");
 }
 
+/* output_json_string() against jansson's dump (the JSON writer it stands in for) on strings of
+ * ASCII 0x01..0x7e of every length up to 40 with a '"', '\\' or control byte at each place (the
+ * 8-byte scan for plain text must find it in any lane) and random ones; DEL, which pmutop
+ * escapes beyond jansson, stays out. */
+static void check_json_random(void)
+{
+	uint64_t r = 0x2545f4914f6cdd1dULL;
+	int bad = 0;
+	for (int i = 0; i < 6000; i++) {
+		char in[48];
+		int len = i < 41 * 4 ? i / 4 : (int)(r % 41);
+		for (int k = 0; k < len; k++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			in[k] = (char)(r % 8 ? 0x20 + r / 8 % 0x5f : 1 + r / 8 % 0x7e);
+		}
+		in[len] = '\0';
+		if (i < 41 * 4 && len > 0) /* one special byte at every place */
+			in[(i * 7) % len] = "\"\\\x01\x1f"[i % 4];
+		struct output_json w = {0};
+		output_json_string(&w, NULL, in);
+		json_t *j = json_string(in);
+		char *want = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+		if (!want || w.len != strlen(want) || memcmp(w.buf, want, w.len) != 0)
+			if (bad++ < 5)
+				CHECK(0, "\"%s\": got %.*s, jansson %s", in, (int)w.len,
+				      w.buf ? w.buf : "", want ? want : "(none)");
+		free(want);
+		json_decref(j);
+		free(w.buf);
+	}
+	CHECK(bad == 0, "%d strings differ from jansson's", bad);
+}
+
 int main(void)
 {
 	check_append();
@@ -282,5 +316,6 @@ int main(void)
 	check_stream();
 	check_csv();
 	check_json();
+	check_json_random();
 	return harness_done();
 }

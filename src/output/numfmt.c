@@ -17,6 +17,14 @@ static const uint64_t pow10_u64[20] = { /* 10^0 .. 10^19 */
 };
 /* clang-format on */
 
+/* The small steps of a number, inlined into each formatter: a call per step costs more than the
+ * step (a 6-digit real is about 60 instructions of work). */
+#if defined(__GNUC__)
+#define NUMFMT_INLINE static inline __attribute__((always_inline))
+#else
+#define NUMFMT_INLINE static inline
+#endif
+
 static const char digit_pairs[201] = "00010203040506070809"
 				     "10111213141516171819"
 				     "20212223242526272829"
@@ -28,52 +36,61 @@ static const char digit_pairs[201] = "00010203040506070809"
 				     "80818283848586878889"
 				     "90919293949596979899";
 
-size_t numfmt_u64(char *buf, uint64_t v)
+/* The decimal digits of @v in place: their count first (from the bit length: bits * 1233 / 4096
+ * is floor(log10 2^bits) or one less), then the digits from the last, two at a time. */
+NUMFMT_INLINE size_t u64_digits(char *buf, uint64_t v)
 {
-	char tmp[20];
-	size_t n = sizeof(tmp);
+	int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12; /* 0 .. 19 */
+	size_t len = (size_t)t + ((v | 1) >= pow10_u64[t]);
+	char *p = buf + len;
+	*p = '\0';
 	while (v >= 100) {
 		unsigned d = (unsigned)(v % 100);
 		v /= 100;
-		tmp[--n] = digit_pairs[2 * d + 1];
-		tmp[--n] = digit_pairs[2 * d];
+		*--p = digit_pairs[2 * d + 1];
+		*--p = digit_pairs[2 * d];
 	}
 	if (v >= 10) {
-		tmp[--n] = digit_pairs[2 * v + 1];
-		tmp[--n] = digit_pairs[2 * v];
+		*--p = digit_pairs[2 * v + 1];
+		*--p = digit_pairs[2 * v];
 	} else {
-		tmp[--n] = (char)('0' + v);
+		*--p = (char)('0' + v);
 	}
-	size_t len = sizeof(tmp) - n;
-	memcpy(buf, tmp + n, len);
-	buf[len] = '\0';
 	return len;
 }
 
+size_t numfmt_u64(char *buf, uint64_t v) { return u64_digits(buf, v); }
+
 size_t numfmt_i64(char *buf, int64_t v)
 {
-	if (v >= 0)
-		return numfmt_u64(buf, (uint64_t)v);
 	buf[0] = '-';
-	return 1 + numfmt_u64(buf + 1, (uint64_t)0 - (uint64_t)v);
+	size_t neg = v < 0;
+	return neg + u64_digits(buf + neg, neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
 }
 
 /* Writes exactly @n decimal digits of @v (zero-padded on the left), two at a time. */
-static void put_digits(char *out, uint64_t v, int n)
+NUMFMT_INLINE void put_digits(char *out, uint64_t v, int n)
 {
 	int i = n;
-	while (i >= 2) {
+	while (i >= 2 && v > UINT32_MAX) {
 		unsigned d = (unsigned)(v % 100);
 		v /= 100;
 		out[--i] = digit_pairs[2 * d + 1];
 		out[--i] = digit_pairs[2 * d];
 	}
-	if (i)
-		out[0] = (char)('0' + v % 10);
+	uint32_t w = (uint32_t)v; /* the rest in 32-bit arithmetic (cheaper divisions) */
+	while (i >= 2) {
+		unsigned d = w % 100;
+		w /= 100;
+		out[--i] = digit_pairs[2 * d + 1];
+		out[--i] = digit_pairs[2 * d];
+	}
+	if (i) /* (v still wide: a caller's v of more than n digits, whose last one is kept) */
+		out[0] = (char)('0' + (v > UINT32_MAX ? v % 10 : w % 10));
 }
 
 /* a = m * 2^e exactly, for finite a >= 0 (m < 2^53; m == 0 for a == 0). */
-static void decompose(double a, uint64_t *m, int *e)
+NUMFMT_INLINE void decompose(double a, uint64_t *m, int *e)
 {
 	uint64_t bits;
 	memcpy(&bits, &a, sizeof(bits));
@@ -89,7 +106,7 @@ static void decompose(double a, uint64_t *m, int *e)
 }
 
 /* The exponent frexp() would give: 2^(ex-1) <= a < 2^ex, for finite a > 0. */
-static int binary_exponent(double a)
+NUMFMT_INLINE int binary_exponent(double a)
 {
 	uint64_t m;
 	int e;
@@ -210,10 +227,31 @@ static const double pow10_dbl[23] = {1e0,  1e1,	 1e2,  1e3,  1e4,  1e5,	 1e6,  1
 
 /* floor(log10 a), or one less or more: 2^(ex-1) <= a < 2^ex, so it is about (ex - 1) * log10(2)
  * (78913 / 2^18 = 0.3010299...) */
-static int decimal_exponent_estimate(double a)
+NUMFMT_INLINE int decimal_exponent_estimate(double a)
 {
 	int ex = binary_exponent(a) - 1;
 	return ex >= 0 ? (ex * 78913) >> 18 : -((-ex * 78913 + (1 << 18) - 1) >> 18);
+}
+
+/*
+ * round_scaled() with one double multiplication, for @a * 10^@s below 2^52 (@s <= 22): the
+ * product is one correctly rounded operation on an exact power of ten, within t * 2^-53 of the
+ * exact one, so rounding t gives the exact product's rounding unless t's fraction lies within
+ * that error of one half; such near-ties return -1 for the exact path.
+ */
+NUMFMT_INLINE int round_scaled_fast(double a, int s, uint64_t *out)
+{
+	if (s > 22)
+		return -1;
+	double t = a * pow10_dbl[s];
+	if (!(t < 0x1p52))
+		return -1;
+	uint64_t fl = (uint64_t)t;
+	double frac = t - (double)fl; /* exact: t < 2^52 */
+	if (fabs(frac - 0.5) <= t * 0x1p-50)
+		return -1;
+	*out = fl + (frac > 0.5);
+	return 0;
 }
 
 /*
@@ -225,7 +263,7 @@ static int decimal_exponent_estimate(double a)
  * the few units of error cannot change the result: the rounded digits carry into the next power
  * either way, or the exponent is tried again.
  */
-static int round_sig_fast(double a, int prec, uint64_t *d, int *x)
+NUMFMT_INLINE int round_sig_fast(double a, int prec, uint64_t *d, int *x)
 {
 	const double lim = pow10_dbl[prec], low = pow10_dbl[prec - 1];
 	const double eps = lim * 0x1p-50; /* 8 times the largest error of t */
@@ -263,10 +301,8 @@ static int round_sig_fast(double a, int prec, uint64_t *d, int *x)
  * @a > 0 rounded to @prec significant digits: digits @d with 10^(prec-1) <= d < 10^prec and the
  * decimal exponent @x of the rounded value (a ~ d * 10^(x - prec + 1)), as printf's "%e" rounds.
  */
-static int round_sig(double a, int prec, uint64_t *d, int *x)
+static int round_sig_exact(double a, int prec, uint64_t *d, int *x)
 {
-	if (prec <= 12 && round_sig_fast(a, prec, d, x) == 0)
-		return 0;
 	/* the loop below corrects the estimate by one either way */
 	int x0 = decimal_exponent_estimate(a);
 	for (int tries = 0; tries < 4; tries++) {
@@ -295,6 +331,14 @@ static int round_sig(double a, int prec, uint64_t *d, int *x)
 	return -1;
 }
 
+/* round_sig_fast(), else round_sig_exact(). */
+NUMFMT_INLINE int round_sig(double a, int prec, uint64_t *d, int *x)
+{
+	if (prec <= 12 && round_sig_fast(a, prec, d, x) == 0)
+		return 0;
+	return round_sig_exact(a, prec, d, x);
+}
+
 /* Appends the exponent as printf does ("e+05", "e-123") or as jansson leaves it ("e5"). */
 static size_t put_exp(char *out, int x, bool json)
 {
@@ -308,90 +352,63 @@ static size_t put_exp(char *out, int x, bool json)
 	}
 	if (!json && x < 10)
 		out[n++] = '0';
-	n += numfmt_u64(out + n, (uint64_t)x);
+	n += u64_digits(out + n, (uint64_t)x);
 	return n;
 }
 
 /*
  * The "%.{prec}g" layout of digits @d (exactly @prec of them) times 10^(x - prec + 1), choosing
  * between fixed and exponent form as "%.{style}g" would (fixed when -4 <= x < style); trailing
- * zeros are dropped. @json: jansson's exponent and ".0".
+ * zeros are dropped. @json: jansson's exponent and ".0". The digits are written once, into a
+ * string, and moved where they go in fixed-size pieces (no call): bytes past the result's end
+ * (at most 48 from @buf) may be written, inside the NUMFMT_MAX bytes of @buf.
  */
-static size_t layout_g(char *buf, bool neg, uint64_t d, int prec, int x, int style, bool json)
+NUMFMT_INLINE size_t layout_g(char *buf, bool neg, uint64_t d, int prec, int x, int style,
+			      bool json)
 {
+	/* prec <= 17 digits, then zeros; room for the fixed-size reads below (the fraction's 16
+	 * bytes from its start, at most 17 digits on) */
+	char dig[40];
+	memset(dig + 16, '0', sizeof(dig) - 16);
+	put_digits(dig, d, prec);
 	int nd = prec; /* digits left once trailing zeros are dropped */
-	while (nd > 1 && d % 10 == 0) {
-		d /= 10;
+	while (nd > 1 && dig[nd - 1] == '0')
 		nd--;
-	}
 	char *p = buf;
-	if (neg)
-		*p++ = '-';
-	if (x >= -4 && x < style && x < 19) { /* fixed: the digits written where they go */
-		if (x < 0) {		      /* 0.000ddd */
-			*p++ = '0';
-			*p++ = '.';
-			for (int i = 0; i < -x - 1; i++)
-				*p++ = '0';
-			put_digits(p, d, nd);
+	*p = '-';
+	p += neg;
+	if (x >= -4 && x < style) {
+		if (x < 0) { /* 0.000ddd: "0." and -x - 1 <= 3 zeros, then the digits */
+			memcpy(p, "0.000", 5);
+			p += 1 - x;
+			memcpy(p, dig, 16);
+			if (nd > 16)
+				p[16] = dig[16];
 			p += nd;
 		} else if (nd <= x + 1) { /* a whole number: its digits, zeros, ".0" in JSON */
-			put_digits(p, d, nd);
-			p += nd;
-			for (int i = nd; i <= x; i++)
-				*p++ = '0';
-			if (json) {
-				*p++ = '.';
-				*p++ = '0';
-			}
-		} else { /* iii.fff */
-			uint64_t scale = pow10_u64[nd - x - 1];
-			put_digits(p, d / scale, x + 1);
+			/* x < style <= 17: dig holds the zeros after the digits */
+			memset(dig + nd, '0', (size_t)(24 - nd));
+			memcpy(p, dig, 24);
 			p += x + 1;
-			*p++ = '.';
-			put_digits(p, d % scale, nd - x - 1);
-			p += nd - x - 1;
+			memcpy(p, ".0", 2);
+			p += json ? 2 : 0;
+		} else { /* iii.fff: the digits, then the fraction moved one place on */
+			memcpy(p, dig, 24);
+			p += x + 1;
+			memcpy(p + 1, dig + x + 1, 16);
+			*p = '.';
+			p += nd - x;
 		}
 		*p = '\0';
 		return (size_t)(p - buf);
 	}
-	char dig[20];
-	put_digits(dig, d, nd);
-	/* the few bytes are copied one by one: shorter than a call to memcpy */
-	if (x >= -4 && x < style) {
-		bool dot = false;
-		if (x >= 0) {
-			int i = 0;
-			for (; i <= x; i++)
-				*p++ = i < nd ? dig[i] : '0';
-			if (nd > x + 1) {
-				*p++ = '.';
-				dot = true;
-				for (; i < nd; i++)
-					*p++ = dig[i];
-			}
-		} else {
-			*p++ = '0';
-			*p++ = '.';
-			dot = true;
-			for (int i = 0; i < -x - 1; i++)
-				*p++ = '0';
-			for (int i = 0; i < nd; i++)
-				*p++ = dig[i];
-		}
-		if (json && !dot) {
-			*p++ = '.';
-			*p++ = '0';
-		}
-	} else {
-		*p++ = dig[0];
-		if (nd > 1) {
-			*p++ = '.';
-			for (int i = 1; i < nd; i++)
-				*p++ = dig[i];
-		}
-		p += put_exp(p, x, json);
+	*p++ = dig[0];
+	if (nd > 1) {
+		*p++ = '.';
+		memcpy(p, dig + 1, 16);
+		p += nd - 1;
 	}
+	p += put_exp(p, x, json);
 	*p = '\0';
 	return (size_t)(p - buf);
 }
@@ -417,7 +434,7 @@ size_t numfmt_g(char *buf, double v, int prec)
 			size_t n = 0;
 			if (v < 0)
 				buf[n++] = '-';
-			return n + numfmt_u64(buf + n, (uint64_t)a);
+			return n + u64_digits(buf + n, (uint64_t)a);
 		}
 		if (round_sig(a, prec, &d, &x) == 0)
 			return layout_g(buf, signbit(v), d, prec, x, prec, false);
@@ -435,7 +452,7 @@ size_t numfmt_fixed(char *buf, double v, int decimals)
 		size_t n = 0;
 		if (signbit(v))
 			buf[n++] = '-';
-		n += numfmt_u64(buf + n, (uint64_t)a);
+		n += u64_digits(buf + n, (uint64_t)a);
 		if (decimals > 0) {
 			buf[n++] = '.';
 			memset(buf + n, '0', (size_t)decimals);
@@ -445,12 +462,12 @@ size_t numfmt_fixed(char *buf, double v, int decimals)
 		return n;
 	}
 	if (decimals >= 0 && decimals <= 17 && isfinite(v) &&
-	    round_scaled(fabs(v), decimals, &q) == 0) {
+	    (round_scaled_fast(a, decimals, &q) == 0 || round_scaled(a, decimals, &q) == 0)) {
 		size_t n = 0;
 		if (signbit(v))
 			buf[n++] = '-';
 		uint64_t ip = q / pow10_u64[decimals], fp = q % pow10_u64[decimals];
-		n += numfmt_u64(buf + n, ip);
+		n += u64_digits(buf + n, ip);
 		if (decimals > 0) {
 			buf[n++] = '.';
 			put_digits(buf + n, fp, decimals);
@@ -525,7 +542,7 @@ size_t numfmt_json_real(char *buf, double v, int sig)
 		size_t n = 0;
 		if (v < 0)
 			buf[n++] = '-';
-		n += numfmt_u64(buf + n, (uint64_t)a);
+		n += u64_digits(buf + n, (uint64_t)a);
 		memcpy(buf + n, ".0", 3);
 		return n + 2;
 	}

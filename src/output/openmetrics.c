@@ -321,6 +321,12 @@ struct om_out {
 	FILE *f; /* NULL: a text that must fit the chunk (spilled: it did not) */
 	bool spilled;
 	size_t n;
+	/* the last value put_value() wrote, " %.10g\n" of the double with these bits, kept when
+	 * it fits (last_n 0: none): equal values on one page (a CPU's enabled and running
+	 * seconds, the same for each of its events) are copied, not formatted again */
+	uint64_t last_bits;
+	size_t last_n;
+	char last[32];
 	char buf[4096];
 };
 
@@ -333,24 +339,51 @@ static void out_flush(struct om_out *o)
 	o->n = 0;
 }
 
-static void out_put(struct om_out *o, const char *s, size_t n)
+/* An empty chunk that writes to @f (NULL: a text that must fit). Only the counters are set:
+ * the 4 KiB buffer is written before it is read. */
+static void out_init(struct om_out *o, FILE *f)
+{
+	o->f = f;
+	o->spilled = false;
+	o->n = 0;
+	o->last_n = 0;
+}
+
+static void out_put_slow(struct om_out *o, const char *s, size_t n)
+{
+	out_flush(o);
+	if (n > sizeof(o->buf)) {
+		if (o->f)
+			fwrite(s, 1, n, o->f);
+		o->spilled = !o->f;
+		return;
+	}
+	memcpy(o->buf, s, n);
+	o->n = n;
+}
+
+static inline void out_put(struct om_out *o, const char *s, size_t n)
 {
 	if (o->n + n > sizeof(o->buf)) {
-		out_flush(o);
-		if (n > sizeof(o->buf)) {
-			if (o->f)
-				fwrite(s, 1, n, o->f);
-			o->spilled = !o->f;
-			return;
-		}
+		out_put_slow(o, s, n);
+		return;
 	}
 	memcpy(o->buf + o->n, s, n);
 	o->n += n;
 }
 
-static void out_str(struct om_out *o, const char *s) { out_put(o, s, strlen(s)); }
+/* Where the next @need bytes (at most the chunk's size) go, written by the caller, who then
+ * adds what it wrote to o->n. */
+static inline char *out_room(struct om_out *o, size_t need)
+{
+	if (o->n + need > sizeof(o->buf))
+		out_flush(o);
+	return o->buf + o->n;
+}
 
-static void out_ch(struct om_out *o, char c)
+static inline void out_str(struct om_out *o, const char *s) { out_put(o, s, strlen(s)); }
+
+static inline void out_ch(struct om_out *o, char c)
 {
 	if (o->n == sizeof(o->buf))
 		out_flush(o);
@@ -445,7 +478,7 @@ static void family_of(const char *name, const char *unit, char *out, size_t len,
 	*om_unit = NULL;
 	size_t nu = sizeof(om_units) / sizeof(om_units[0]), match = nu;
 	for (size_t i = 0; i < nu && match == nu; i++) {
-		if (strcmp(om_units[i].unit, unit) != 0)
+		if (om_units[i].unit[0] != unit[0] || strcmp(om_units[i].unit, unit) != 0)
 			continue;
 		size_t la = strlen(om_units[i].abbrev);
 		if (strcasecmp(base, om_units[i].abbrev) == 0)
@@ -455,7 +488,7 @@ static void family_of(const char *name, const char *unit, char *out, size_t len,
 			match = i, base[n - la - 1] = '\0';
 	}
 	for (size_t i = 0; i < nu && match == nu; i++) /* the unit, but no ending naming it */
-		if (strcmp(om_units[i].unit, unit) == 0)
+		if (om_units[i].unit[0] == unit[0] && strcmp(om_units[i].unit, unit) == 0)
 			match = i;
 	if (match == nu) {
 		text_cat(out, len, 0, base);
@@ -484,23 +517,50 @@ static void put_meta(struct om_out *o, const struct om_labels *l, const char *fa
 {
 	const char *suffix =
 	    l->flavour == OM_PROMETHEUS && strcmp(type, "counter") == 0 ? "_total" : "";
-	out_str(o, "# TYPE ");
-	out_str(o, family);
-	out_str(o, suffix);
-	out_ch(o, ' ');
-	out_str(o, type);
-	out_ch(o, '\n');
-	if (l->flavour == OM_OPENMETRICS && unit) {
-		out_str(o, "# UNIT ");
-		out_str(o, family);
+	size_t fl = strlen(family), sl = strlen(suffix), tl = strlen(type);
+	size_t ul = l->flavour == OM_OPENMETRICS && unit ? strlen(unit) : 0;
+	if (3 * fl + ul + tl > 1024) { /* not a family pmutop makes: piece by piece */
+		out_str(o, "# TYPE ");
+		out_put(o, family, fl);
+		out_put(o, suffix, sl);
 		out_ch(o, ' ');
-		out_str(o, unit);
+		out_put(o, type, tl);
 		out_ch(o, '\n');
+		if (ul) {
+			out_str(o, "# UNIT ");
+			out_put(o, family, fl);
+			out_ch(o, ' ');
+			out_put(o, unit, ul);
+			out_ch(o, '\n');
+		}
+		out_str(o, "# HELP ");
+		out_put(o, family, fl);
+		out_put(o, suffix, sl);
+		out_ch(o, ' ');
+		return;
 	}
-	out_str(o, "# HELP ");
-	out_str(o, family);
-	out_str(o, suffix);
-	out_ch(o, ' ');
+	/* the same bytes written in place */
+	char *start = out_room(o, 3 * fl + ul + tl + 2 * sl + 48), *p = start;
+	memcpy(p, "# TYPE ", 7);
+	memcpy(p += 7, family, fl);
+	memcpy(p += fl, suffix, sl);
+	*(p += sl) = ' ';
+	memcpy(++p, type, tl);
+	*(p += tl) = '\n';
+	p++;
+	if (ul) {
+		memcpy(p, "# UNIT ", 7);
+		memcpy(p += 7, family, fl);
+		*(p += fl) = ' ';
+		memcpy(++p, unit, ul);
+		*(p += ul) = '\n';
+		p++;
+	}
+	memcpy(p, "# HELP ", 7);
+	memcpy(p += 7, family, fl);
+	memcpy(p += fl, suffix, sl);
+	*(p += sl) = ' ';
+	o->n += (size_t)(p + 1 - start);
 }
 
 /* The labels of a row: @key is "cpu", or the unit rows are summed by ("core" = "S0-D0-C1"); an
@@ -541,7 +601,8 @@ static bool put_row_labels(struct om_out *o, const struct om_labels *l, const ch
 static void labels_head(struct om_labels *l)
 {
 	const char *const head[] = {"host", "mode"}, *const head_values[] = {l->host, l->mode};
-	struct om_out t = {.f = NULL};
+	struct om_out t;
+	out_init(&t, NULL);
 	out_ch(&t, '{');
 	l->head_any = put_labels(&t, head, head_values, 2, false);
 	l->nhead = 0;
@@ -571,7 +632,8 @@ static void series_labels(struct om_counters *c, struct om_series *s)
 {
 	const char *host = c->app->machine.host;
 	struct om_labels l = {.host = host, .mode = s->mode};
-	struct om_out t = {.f = NULL};
+	struct om_out t;
+	out_init(&t, NULL);
 	if (strcmp(c->labels_host, host) != 0) {
 		for (size_t i = 0; i < c->n; i++)
 			c->v[i].nlabels = 0; /* built for another host */
@@ -585,13 +647,23 @@ static void series_labels(struct om_counters *c, struct om_series *s)
 	}
 }
 
-static void put_value(struct om_out *o, double v) /* " %.10g\n" */
+static void put_value(struct om_out *o, double v) /* " %.10g\n", written in the chunk */
 {
-	char num[NUMFMT_MAX + 2];
-	num[0] = ' ';
-	size_t n = 1 + numfmt_g(num + 1, v, 10);
-	num[n++] = '\n';
-	out_put(o, num, n);
+	char *p = out_room(o, NUMFMT_MAX + 2);
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	if (o->last_n && bits == o->last_bits) { /* a fixed-size copy: the room is larger */
+		memcpy(p, o->last, sizeof(o->last));
+		o->n += o->last_n;
+		return;
+	}
+	p[0] = ' ';
+	size_t n = 1 + numfmt_g(p + 1, v, 10);
+	p[n++] = '\n';
+	o->n += n;
+	o->last_n = n <= sizeof(o->last) ? n : 0;
+	o->last_bits = bits;
+	memcpy(o->last, p, sizeof(o->last));
 }
 
 /* The families of sums over all CPUs (no cpu label) start with this. */
@@ -613,6 +685,8 @@ static void write_counters(struct om_out *o, const struct om_counters *c, const 
 	     "Seconds the event's counter really counted on the CPU (less when multiplexed)",
 	     offsetof(struct om_series, running_s)},
 	};
+	/* the series' labels were made for this host (compared once a page, not once a line) */
+	bool host_kept = c && strcmp(l->host, c->labels_host) == 0;
 	/* per CPU, then (an aggregated capture's rows) the sums over all CPUs as families of their
 	 * own, so that sum() over a family never counts an event twice */
 	for (int all = 0; all < 2; all++) {
@@ -630,19 +704,25 @@ static void write_counters(struct om_out *o, const struct om_counters *c, const 
 			put_meta(o, l, family, "counter", kinds[k].unit);
 			out_str(o, kinds[k].help);
 			out_str(o, all ? " (all CPUs).\n" : ".\n");
+			char name[104]; /* the samples' name: the family's and "_total" */
+			size_t nn = text_cat(name, sizeof(name),
+					     text_cat(name, sizeof(name), 0, family), "_total");
 			for (size_t i = 0; c && i < c->n; i++) {
 				const struct om_series *s = &c->v[i];
 				if (!s->opened || (s->cpu < 0) != all)
 					continue; /* never opened: left out, never 0 */
-				out_str(o, family);
-				out_str(o, "_total");
-				if (s->nlabels && strcmp(l->host, c->labels_host) == 0) {
-					out_put(o, s->labels, s->nlabels);
-					out_ch(o, '}');
+				if (s->nlabels &&
+				    host_kept) { /* name, labels and "}" in one piece */
+					char *p = out_room(o, nn + s->nlabels + 1);
+					memcpy(p, name, nn);
+					memcpy(p + nn, s->labels, s->nlabels);
+					p[nn + s->nlabels] = '}';
+					o->n += nn + s->nlabels + 1;
 					put_value(o, *(const double *)((const char *)s +
 								       kinds[k].offset));
 					continue;
 				}
+				out_put(o, name, nn);
 				put_series_labels(o, l, s);
 				out_ch(o, '}');
 				put_value(o, *(const double *)((const char *)s + kinds[k].offset));
@@ -651,48 +731,170 @@ static void write_counters(struct om_out *o, const struct om_counters *c, const 
 	}
 }
 
+/* The labels of a gauge's sample of row @r (r == nrows: the family of all CPUs), "{" to "}". */
+static void put_gauge_labels(struct om_out *o, const struct frame *f, const struct om_labels *l,
+			     int r, bool all)
+{
+	const struct snapshot *snap = f->snap;
+	char num[NUMFMT_MAX];
+	const char *cpu = num;
+	if (r < snap->nrows && f->row_keys)
+		cpu = f->row_keys[r].label;
+	else
+		numfmt_i64(num, r < snap->nrows ? snap->cpus[r] : -1);
+	put_row_labels(o, l, l->mode, f->row_keys ? rows_unit_name(f->rows) : "cpu",
+		       all ? NULL : cpu, !all && f->core_type ? f->core_type[r] : "");
+	out_ch(o, '}');
+}
+
+/* The gauges' row labels depend on the row only: each row's are made once a page, for up to
+ * this many rows and bytes (the rest are made line by line). */
+#define OM_ROWS_MADE 256
+#define OM_ROWS_BYTES 8192
+
+struct om_row_labels {
+	uint16_t off[OM_ROWS_MADE + 2], len[OM_ROWS_MADE + 2]; /* len 0: not made */
+	char buf[OM_ROWS_BYTES];
+};
+
+/* Makes the labels of rows 0 .. OM_ROWS_MADE - 1 (index: the row) and of the families of all
+ * CPUs (index OM_ROWS_MADE + 1). */
+static void make_row_labels(struct om_row_labels *rl, const struct frame *f,
+			    const struct om_labels *l)
+{
+	const struct snapshot *snap = f->snap;
+	size_t used = 0;
+	memset(rl->len, 0, sizeof(rl->len));
+	int rows = snap->nrows < OM_ROWS_MADE ? snap->nrows : OM_ROWS_MADE;
+	for (int k = 0; k <= rows; k++) {
+		bool all = k == rows;
+		int i = all ? OM_ROWS_MADE + 1 : k;
+		struct om_out t;
+		out_init(&t, NULL);
+		put_gauge_labels(&t, f, l, all ? snap->nrows : i, all);
+		if (t.spilled || t.n > sizeof(rl->buf) - used)
+			continue;
+		memcpy(rl->buf + used, t.buf, t.n);
+		rl->off[i] = (uint16_t)used;
+		rl->len[i] = (uint16_t)t.n;
+		used += t.n;
+	}
+}
+
+/*
+ * A gauge's two families (per CPU, all CPUs) and their metadata lines ("# TYPE" to the end of
+ * "# HELP"), made from the metric's name, unit and description and the flavour. They are kept
+ * per flavour and metric index with copies of those four inputs, which every page compares (a
+ * few short strcmp) and makes them again from when one differs: the same bytes as making them
+ * every page, without family_of(), put_meta() and the HELP text's escape pass per metric.
+ */
+#define OM_META_MAX 1024
+struct om_gauge_meta {
+	bool made;
+	char name[SESSION_METRIC_NAME_MAX], unit[sizeof(((struct session_metric *)0)->unit)];
+	char desc[sizeof(((struct session_metric *)0)->desc)];
+	double scale;
+	char family[2][112];
+	size_t flen[2];
+	char meta[2][OM_META_MAX];
+	size_t mlen[2]; /* 0: did not fit (written piece by piece) */
+};
+static struct om_gauge_meta gauge_meta[2][SESSION_MAX_METRICS]; /* [flavour][metric] */
+
+/* Writes the metadata of @sm's family (@all: of all CPUs) named @family, with @unit. */
+static void put_gauge_meta(struct om_out *o, const struct om_labels *l,
+			   const struct session_metric *sm, const char *family, const char *unit,
+			   bool all)
+{
+	put_meta(o, l, family, "gauge", unit);
+	put_help(o, sm->desc[0] ? sm->desc : sm->name);
+	if (all)
+		out_str(o, " (all CPUs)");
+	if (sm->unit[0] && !unit) {
+		out_str(o, " [");
+		put_help(o, sm->unit);
+		out_ch(o, ']');
+	}
+	out_ch(o, '\n');
+}
+
+/* The families and metadata of metric @sm (index @m), made when its inputs changed (in @spare,
+ * every page, past the kept ones). */
+static const struct om_gauge_meta *gauge_meta_of(const struct om_labels *l, int m,
+						 const struct session_metric *sm,
+						 struct om_gauge_meta *spare)
+{
+	struct om_gauge_meta *g =
+	    m < SESSION_MAX_METRICS ? &gauge_meta[l->flavour == OM_PROMETHEUS][m] : spare;
+	if (g != spare && g->made && strcmp(g->name, sm->name) == 0 &&
+	    strcmp(g->unit, sm->unit) == 0 && strcmp(g->desc, sm->desc) == 0)
+		return g;
+	char name[80];
+	const char *unit;
+	family_of(sm->name, sm->unit, name, sizeof(name), &g->scale, &unit);
+	for (int all = 0; all < 2; all++) {
+		size_t fn = text_cat(g->family[all], sizeof(g->family[all]), 0,
+				     all ? OM_ALL_PREFIX : "pmutop_");
+		g->flen[all] =
+		    text_cat(g->family[all], sizeof(g->family[all]),
+			     text_cat(g->family[all], sizeof(g->family[all]), fn, "metric_"), name);
+		struct om_out t;
+		out_init(&t, NULL);
+		put_gauge_meta(&t, l, sm, g->family[all], unit, all);
+		g->mlen[all] = 0;
+		if (!t.spilled && t.n <= sizeof(g->meta[all])) {
+			memcpy(g->meta[all], t.buf, t.n);
+			g->mlen[all] = t.n;
+		}
+	}
+	memcpy(g->name, sm->name, sizeof(g->name));
+	memcpy(g->unit, sm->unit, sizeof(g->unit));
+	memcpy(g->desc, sm->desc, sizeof(g->desc));
+	g->made = true;
+	return g;
+}
+
 static void write_gauges(struct om_out *o, const struct frame *f, const struct om_labels *l)
 {
 	const struct snapshot *snap = f->snap;
+	struct om_row_labels rl;
+	if (snap->nmetrics > 0)
+		make_row_labels(&rl, f, l);
+	struct om_gauge_meta spare; /* written before it is read */
 	for (int m = 0; m < snap->nmetrics; m++) {
 		const struct session_metric *sm = &snap->metrics[m];
-		char name[80], family[112];
-		double scale;
-		const char *unit;
-		family_of(sm->name, sm->unit, name, sizeof(name), &scale, &unit);
+		const struct om_gauge_meta *g = gauge_meta_of(l, m, sm, &spare);
 		/* per CPU (where the rows are CPUs), then all CPUs as a family of its own */
 		for (int all = snapshot_cpu_rows(snap) ? 0 : 1; all < 2; all++) {
-			size_t fn =
-			    text_cat(family, sizeof(family), 0, all ? OM_ALL_PREFIX : "pmutop_");
-			text_cat(family, sizeof(family),
-				 text_cat(family, sizeof(family), fn, "metric_"), name);
-			put_meta(o, l, family, "gauge", unit);
-			put_help(o, sm->desc[0] ? sm->desc : sm->name);
-			if (all)
-				out_str(o, " (all CPUs)");
-			if (sm->unit[0] && !unit) {
-				out_str(o, " [");
-				put_help(o, sm->unit);
-				out_ch(o, ']');
+			const char *family = g->family[all];
+			size_t fn = g->flen[all];
+			if (g->mlen[all]) {
+				out_put(o, g->meta[all], g->mlen[all]);
+			} else {
+				char name[80];
+				const char *unit;
+				double scale;
+				family_of(sm->name, sm->unit, name, sizeof(name), &scale, &unit);
+				put_gauge_meta(o, l, sm, family, unit, all);
 			}
-			out_ch(o, '\n');
 			for (int r = all ? snap->nrows : 0; r <= snap->nrows - !all; r++) {
 				double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
 							   : snap->total_values[m];
 				if (!isfinite(v))
 					continue; /* n/a: left out, never 0 */
-				char num[NUMFMT_MAX];
-				const char *cpu = num;
-				if (r < snap->nrows && f->row_keys)
-					cpu = f->row_keys[r].label;
-				else
-					numfmt_i64(num, r < snap->nrows ? snap->cpus[r] : -1);
-				out_str(o, family);
-				put_row_labels(
-				    o, l, l->mode, f->row_keys ? rows_unit_name(f->rows) : "cpu",
-				    all ? NULL : cpu, !all && f->core_type ? f->core_type[r] : "");
-				out_ch(o, '}');
-				put_value(o, v * scale);
+				int i = all		   ? OM_ROWS_MADE + 1
+					: r < OM_ROWS_MADE ? r
+							   : OM_ROWS_MADE;
+				if (rl.len[i]) { /* the name and the row's labels in one piece */
+					char *p = out_room(o, fn + rl.len[i]);
+					memcpy(p, family, fn);
+					memcpy(p + fn, rl.buf + rl.off[i], rl.len[i]);
+					o->n += fn + rl.len[i];
+				} else {
+					out_put(o, family, fn);
+					put_gauge_labels(o, f, l, r, all);
+				}
+				put_value(o, v * g->scale);
 			}
 		}
 	}
@@ -736,7 +938,8 @@ static void write_errors(struct om_out *o, const struct frame *f, const struct o
 
 int om_write(FILE *out, const struct frame *f, enum om_flavour flavour)
 {
-	struct om_out o = {.f = out};
+	struct om_out o;
+	out_init(&o, out);
 	struct om_labels l = {.host = f->machine && f->machine->host[0] ? f->machine->host : "",
 			      .mode = f->mode,
 			      .flavour = flavour};
