@@ -521,9 +521,18 @@ static void test_kept_rows(void)
 	     .spark = -1,
 	     .running = true},
 	    {.name = "plain again", .capability = "cap", .sort_col = -1, .spark = -1},
+	    /* more rows than fit (the 40-CPU fixture): the total row's "N more" follows them */
+	    {.name = "scrolled", .capability = "cap", .sort_col = -1, .spark = -1, .scroll = 30},
+	    {.name = "scrolled further",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .scroll = 33},
+	    {.name = "scrolled back", .capability = "cap", .sort_col = -1, .spark = -1},
 	};
 	static const char *const fixtures[] = {"--sim-cpus 4 -m cpi", "--sim-cpus 2 -m cpi",
-					       "--sim-cpus 4 -m topdown --sim-family zen4"};
+					       "--sim-cpus 4 -m topdown --sim-family zen4",
+					       "--sim-cpus 40 -m cpi"};
 	struct canvas *kept = canvas_new(120, 30);
 	int bad = 0, frames = 0, kept_rows = 0;
 	for (size_t fx = 0; fx < sizeof(fixtures) / sizeof(fixtures[0]); fx++) {

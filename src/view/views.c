@@ -776,32 +776,64 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		drawn++;
 	}
 	int hidden = snapshot_cpu_rows(snap) ? snap->nrows - first - drawn : 0;
-	/* total row */
-	canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
-	canvas_put(c, 0, y, ROLE_TOTAL_ROW, " all");
+	/* total row: kept as the CPU rows are, its background filled again where a span is
+	 * drawn (a span that misses is blank) */
+	uint64_t tk = canvas_hash_str(row_layout, " all");
+	if (!canvas_keep(c, y, tk)) {
+		canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
+		canvas_put(c, 0, y, ROLE_TOTAL_ROW, " all");
+	}
 	struct output_stack total;
 	output_stack_row(snap, in->stack, in->nstack, snap->total_values, snap->total_running,
 			 snap->detail ? &snap->detail[snap->nrows * nm] : NULL, &total);
 	for (int k = 0; k < shown; k++) {
 		int m = c0 + k;
-		draw_cell(c, CPU_COL + k * colw, y, colw, snap, snap->total_counts,
-			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
-			  vs->show_running, ROLE_TOTAL_ROW,
-			  snap->detail ? &snap->detail[snap->nrows * nm + m] : NULL,
-			  total.top >= 0 && in->stack[total.top] == m,
-			  in->err ? &in->err[snap->nrows * nm + m] : NULL,
-			  in->base_change ? &in->base_change[snap->nrows * nm + m] : NULL,
-			  in->base_p ? &in->base_p[snap->nrows * nm + m] : NULL, in->stale);
+		int at = snap->nrows * nm + m;
+		const struct metric_detail *d = snap->detail ? &snap->detail[at] : NULL;
+		double in_cell[] = {
+		    snap->total_values[m],
+		    snap->total_running[m],
+		    d ? d->resolution : 0,
+		    in->err ? in->err[at] : 0,
+		    in->base_change ? in->base_change[at] : 0,
+		    in->base_p ? in->base_p[at] : 0,
+		    snap->total_classes[m],
+		    m,
+		    d && d->coarse,
+		    total.top >= 0 && in->stack[total.top] == m,
+		    m < SESSION_MAX_METRICS && snap->split[m],
+		};
+		uint64_t ck =
+		    isnan(snap->total_values[m]) ? 0 : canvas_hash(tk, in_cell, sizeof(in_cell));
+		if (canvas_keep_span(c, y, k < SPAN_TASK ? k : -1, CPU_COL + k * colw, colw, ck))
+			continue;
+		canvas_fill(c, CPU_COL + k * colw, y, colw, 1, ROLE_TOTAL_ROW, NULL);
+		draw_cell(
+		    c, CPU_COL + k * colw, y, colw, snap, snap->total_counts, snap->total_values[m],
+		    snap->total_classes[m], snap->total_running[m], m, vs->show_running,
+		    ROLE_TOTAL_ROW, d, total.top >= 0 && in->stack[total.top] == m,
+		    in->err ? &in->err[at] : NULL, in->base_change ? &in->base_change[at] : NULL,
+		    in->base_p ? &in->base_p[at] : NULL, in->stale);
 	}
-	if (bar_w)
+	uint64_t bk = canvas_hash(tk, total.share, (size_t)total.n * sizeof(total.share[0]));
+	int bar_in[] = {total.n, total.na, total.past_100};
+	bk = canvas_hash_str(canvas_hash(bk, bar_in, sizeof(bar_in)), total.mark);
+	if (bar_w && !canvas_keep_span(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL, bk)) {
+		canvas_fill(c, bar_x, y, bar_w + STACK_TAIL, 1, ROLE_TOTAL_ROW, NULL);
 		draw_stack_bar(c, bar_x, y, bar_w, &total);
-	note_stack(&total, bar_w > 0, &any_bar, &any_top, &past_100, marks);
-	if (hidden > 0 || first > 0) {
-		char more[48];
-		snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "",
-			 hidden > 0 ? hidden : first);
-		canvas_putx(c, spark_x, y, ROLE_LEGEND, 0, -1, CANVAS_ELLIPSIS, more);
 	}
+	int more_in[] = {hidden, first};
+	if (!canvas_keep_span(c, y, SPAN_SPARK, spark_x, c->w - spark_x,
+			      canvas_hash(tk, more_in, sizeof(more_in)))) {
+		canvas_fill(c, spark_x, y, c->w - spark_x, 1, ROLE_TOTAL_ROW, NULL);
+		if (hidden > 0 || first > 0) {
+			char more[48];
+			snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "",
+				 hidden > 0 ? hidden : first);
+			canvas_putx(c, spark_x, y, ROLE_LEGEND, 0, -1, CANVAS_ELLIPSIS, more);
+		}
+	}
+	note_stack(&total, bar_w > 0, &any_bar, &any_top, &past_100, marks);
 	char legend[512];
 	if (in->stale && shown > 0 && y + 1 < bottom) {
 		views_put_line(c, y + 1, ROLE_MESSAGE_WARN, 0, CANVAS_ELLIPSIS,
