@@ -458,7 +458,15 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 	size_t rowbytes = (size_t)c->w * sizeof(*c->cells);
 	for (int y = 0; y < c->h; y++) {
 		/* a row the canvas left blank this frame, already blank on the terminal: nothing to
-		 * compare (most rows of a screen with a few CPUs) */
+		 * compare (most rows of a screen with a few CPUs); eight such rows passed at once
+		 */
+		uint64_t used8, blank8;
+		while (!all && y + 8 <= c->h &&
+		       (memcpy(&used8, &c->used[y], 8), memcpy(&blank8, &t->blank[y], 8),
+			used8 == 0 && blank8 == 0x0101010101010101ull))
+			y += 8;
+		if (y >= c->h)
+			break;
 		bool blank = !c->used[y];
 		if (!all && blank && t->blank[y])
 			continue;
