@@ -177,10 +177,16 @@ bool canvas_keep(struct canvas *c, int y, uint64_t key)
 	return false;
 }
 
-bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key)
+/* canvas_keep_span_in; @fill: the span is filled with blanks in @role when not kept (in a kept
+ * row, blank cells in @role, as canvas_fill makes them over one-column cells) */
+static bool keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key, bool fill,
+		      int role)
 {
-	if (y < 0 || y >= c->h || !c->key[y])
-		return false; /* not in a kept row: drawn as any text is */
+	if (y < 0 || y >= c->h || !c->key[y]) { /* not in a kept row: drawn as any text is */
+		if (fill)
+			canvas_fill(c, x, y, w, 1, role, NULL);
+		return false;
+	}
 	uint64_t *k =
 	    slot >= 0 && slot < CANVAS_SPANS ? &c->span[(size_t)y * CANVAS_SPANS + slot] : NULL;
 	if (k && key && *k == key && canvas_fast_path)
@@ -188,12 +194,28 @@ bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t 
 	int from = x < 0 ? 0 : x, to = x + w < c->w ? x + w : c->w;
 	struct canvas_cell *row = &c->cells[(size_t)y * c->w];
 	struct canvas_cell blank;
-	cell_blank(&blank, 0, 0);
-	for (int col = from; col < to; col++) /* as a new frame's row has it */
+	cell_blank(&blank, fill ? role : 0, 0);
+	for (int col = from; col < to; col++) /* as a new frame's row has it, or filled */
 		row[col] = blank;
 	if (k)
 		*k = key;
 	return false;
+}
+
+bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key)
+{
+	return keep_span(c, y, slot, x, w, key, false, 0);
+}
+
+bool canvas_keep_span_in(struct canvas *c, int y, int slot, int x, int w, uint64_t key, int role)
+{
+	if (!canvas_fast_path) { /* the general path: blank, then filled as any text is */
+		bool kept = keep_span(c, y, slot, x, w, key, false, 0);
+		if (!kept)
+			canvas_fill(c, x, y, w, 1, role, NULL);
+		return kept;
+	}
+	return keep_span(c, y, slot, x, w, key, true, role);
 }
 
 uint64_t canvas_hash(uint64_t h, const void *p, size_t n)

@@ -805,9 +805,9 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		};
 		uint64_t ck =
 		    isnan(snap->total_values[m]) ? 0 : canvas_hash(tk, in_cell, sizeof(in_cell));
-		if (canvas_keep_span(c, y, k < SPAN_TASK ? k : -1, CPU_COL + k * colw, colw, ck))
+		if (canvas_keep_span_in(c, y, k < SPAN_TASK ? k : -1, CPU_COL + k * colw, colw, ck,
+					ROLE_TOTAL_ROW))
 			continue;
-		canvas_fill(c, CPU_COL + k * colw, y, colw, 1, ROLE_TOTAL_ROW, NULL);
 		draw_cell(
 		    c, CPU_COL + k * colw, y, colw, snap, snap->total_counts, snap->total_values[m],
 		    snap->total_classes[m], snap->total_running[m], m, vs->show_running,
@@ -818,14 +818,12 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	uint64_t bk = canvas_hash(tk, total.share, (size_t)total.n * sizeof(total.share[0]));
 	int bar_in[] = {total.n, total.na, total.past_100};
 	bk = canvas_hash_str(canvas_hash(bk, bar_in, sizeof(bar_in)), total.mark);
-	if (bar_w && !canvas_keep_span(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL, bk)) {
-		canvas_fill(c, bar_x, y, bar_w + STACK_TAIL, 1, ROLE_TOTAL_ROW, NULL);
+	if (bar_w &&
+	    !canvas_keep_span_in(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL, bk, ROLE_TOTAL_ROW))
 		draw_stack_bar(c, bar_x, y, bar_w, &total);
-	}
 	int more_in[] = {hidden, first};
-	if (!canvas_keep_span(c, y, SPAN_SPARK, spark_x, c->w - spark_x,
-			      canvas_hash(tk, more_in, sizeof(more_in)))) {
-		canvas_fill(c, spark_x, y, c->w - spark_x, 1, ROLE_TOTAL_ROW, NULL);
+	if (!canvas_keep_span_in(c, y, SPAN_SPARK, spark_x, c->w - spark_x,
+				 canvas_hash(tk, more_in, sizeof(more_in)), ROLE_TOTAL_ROW)) {
 		if (hidden > 0 || first > 0) {
 			char more[48];
 			snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "",
