@@ -38,19 +38,22 @@ int main(void)
 		for (size_t o = 0; o < 3; o++)
 			for (size_t b = 0; b < 4; b++)
 				for (size_t len = 1; len <= 90; len++) {
-					snprintf(f.guard_line, sizeof(f.guard_line), "%s", guards[g]);
+					snprintf(f.guard_line, sizeof(f.guard_line), "%s",
+						 guards[g]);
 					snprintf(f.owners_lines, sizeof(f.owners_lines), "%s",
 						 owners[o]);
 					char want[96], got[96];
 					memset(got, 'Z', sizeof(got));
 					reference(g + o ? &f : NULL, bases[b], want, len);
-					const char *r = watch_capability(g + o ? &f : NULL, bases[b],
-									 got, len);
+					const char *r =
+					    watch_capability(g + o ? &f : NULL, bases[b], got, len);
 					cases++;
 					if (r != got || strcmp(want, got) != 0) {
 						if (bad++ < 5)
-							CHECK(0, "guard %zu owners %zu base %zu len %zu: "
-								 "\"%s\", want \"%s\"",
+							CHECK(0,
+							      "guard %zu owners %zu base %zu len "
+							      "%zu: "
+							      "\"%s\", want \"%s\"",
 							      g, o, b, len, got, want);
 					}
 				}
