@@ -330,6 +330,24 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 	return "n/a";
 }
 
+/* The key of a metric cell in the row of key @rk: everything draw_cell draws it from but the
+ * row's layout (in @rk) and the states behind an n/a (not kept). */
+static uint64_t cell_key(uint64_t rk, const struct snapshot *snap, double v, double running,
+			 const struct metric_detail *d, const double *err, const double *change,
+			 const double *p, int cls, int m, bool top)
+{
+	struct {
+		double v[6];
+		uint64_t small; /* the class, the metric, and the coarse, top and split flags */
+	} k = {
+	    {v, running, d ? d->resolution : 0, err ? *err : 0, change ? *change : 0, p ? *p : 0},
+	    (uint64_t)(uint32_t)m << 32 | (uint64_t)(uint16_t)cls << 8 |
+		(uint64_t)(d && d->coarse) | (uint64_t)top << 1 |
+		(uint64_t)(m < SESSION_MAX_METRICS && snap->split[m]) << 2};
+	_Static_assert(sizeof(k) == 7 * sizeof(double), "no padding hashed");
+	return canvas_hash(rk, &k, sizeof(k));
+}
+
 /* One metric cell; @top: the largest share of its row's stacked bar (own role, bold, marked). */
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
@@ -377,6 +395,14 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 }
 
 /* --- stacked bar ---------------------------------------------------------------------------- */
+
+/* The key of a row's bar: the row's key @rk and what draw_stack_bar draws from. */
+static uint64_t bar_key(uint64_t rk, const struct output_stack *sr)
+{
+	uint64_t bk = canvas_hash(rk, sr->share, (size_t)sr->n * sizeof(sr->share[0]));
+	int bar_in[] = {sr->n, sr->na, sr->past_100};
+	return canvas_hash_str(canvas_hash(bk, bar_in, sizeof(bar_in)), sr->mark);
+}
 
 /* The bar of one row: @w columns are 100 % (what the shares leave is dotted); then "+" when the
  * shares add past 100 % (the bar is cut there) and the mark of its values. */
@@ -684,41 +710,28 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					 snap->detail ? &snap->detail[r * nm] : NULL, &sr);
 			for (int k = 0; k < shown; k++) {
 				int m = c0 + k;
+				int at = r * nm + m;
 				const struct metric_detail *d =
-				    snap->detail ? &snap->detail[r * nm + m] : NULL;
-				double in_cell[] = {
-				    values[r * nm + m],
-				    snap->running[r * nm + m],
-				    d ? d->resolution : 0,
-				    in->err && values == snap->values ? in->err[r * nm + m] : 0,
-				    in->base_change && values == snap->values
-					? in->base_change[r * nm + m]
-					: 0,
-				    in->base_p ? in->base_p[r * nm + m] : 0,
-				    snap->classes[r * nm + m],
-				    m,
-				    d && d->coarse,
-				    sr.top >= 0 && in->stack[sr.top] == m,
-				    m < SESSION_MAX_METRICS && snap->split[m],
-				};
+				    snap->detail ? &snap->detail[at] : NULL;
+				bool top = sr.top >= 0 && in->stack[sr.top] == m;
+				const double *err =
+				    in->err && values == snap->values ? &in->err[at] : NULL;
+				const double *change = in->base_change && values == snap->values
+							   ? &in->base_change[at]
+							   : NULL;
+				const double *p = in->base_p ? &in->base_p[at] : NULL;
 				/* n/a shows why (its inputs' states): drawn every frame */
-				uint64_t ck = isnan(values[r * nm + m])
-						  ? 0
-						  : canvas_hash(rk, in_cell, sizeof(in_cell));
+				uint64_t ck =
+				    isnan(values[at])
+					? 0
+					: cell_key(rk, snap, values[at], snap->running[at], d, err,
+						   change, p, snap->classes[at], m, top);
 				if (canvas_keep_span(c, y, k < SPAN_TASK ? k : -1,
 						     CPU_COL + k * colw, colw, ck))
 					continue;
-				draw_cell(c, CPU_COL + k * colw, y, colw, snap, counts,
-					  values[r * nm + m], snap->classes[r * nm + m],
-					  snap->running[r * nm + m], m, vs->show_running, ROLE_CELL,
-					  snap->detail ? &snap->detail[r * nm + m] : NULL,
-					  sr.top >= 0 && in->stack[sr.top] == m,
-					  in->err && values == snap->values ? &in->err[r * nm + m]
-									    : NULL,
-					  in->base_change && values == snap->values
-					      ? &in->base_change[r * nm + m]
-					      : NULL,
-					  in->base_p ? &in->base_p[r * nm + m] : NULL, in->stale);
+				draw_cell(c, CPU_COL + k * colw, y, colw, snap, counts, values[at],
+					  snap->classes[at], snap->running[at], m, vs->show_running,
+					  ROLE_CELL, d, top, err, change, p, in->stale);
 			}
 			double tv[2] = {tcw ? task_col(snap, vs, VIEWS_SORT_RUN, r) : 0,
 					tcw ? task_col(snap, vs, VIEWS_SORT_CPU_SHARE, r) : 0};
@@ -733,11 +746,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					    isnan(v) ? ROLE_CELL_NA : ROLE_CELL, 0, TASKCOL_W - 1,
 					    CANVAS_ALIGN_RIGHT, buf);
 			}
-			uint64_t bk = canvas_hash(rk, sr.share, (size_t)sr.n * sizeof(sr.share[0]));
-			int bar_in[] = {sr.n, sr.na, sr.past_100};
-			bk = canvas_hash_str(canvas_hash(bk, bar_in, sizeof(bar_in)), sr.mark);
-			if (bar_w &&
-			    !canvas_keep_span(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL, bk))
+			if (bar_w && !canvas_keep_span(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL,
+						       bar_key(rk, &sr)))
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
 			note_stack(&sr, bar_w > 0, &any_bar, &any_top, &past_100, marks);
 			uint64_t ak = 0;
@@ -790,36 +800,24 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		int m = c0 + k;
 		int at = snap->nrows * nm + m;
 		const struct metric_detail *d = snap->detail ? &snap->detail[at] : NULL;
-		double in_cell[] = {
-		    snap->total_values[m],
-		    snap->total_running[m],
-		    d ? d->resolution : 0,
-		    in->err ? in->err[at] : 0,
-		    in->base_change ? in->base_change[at] : 0,
-		    in->base_p ? in->base_p[at] : 0,
-		    snap->total_classes[m],
-		    m,
-		    d && d->coarse,
-		    total.top >= 0 && in->stack[total.top] == m,
-		    m < SESSION_MAX_METRICS && snap->split[m],
-		};
+		bool top = total.top >= 0 && in->stack[total.top] == m;
+		const double *err = in->err ? &in->err[at] : NULL;
+		const double *change = in->base_change ? &in->base_change[at] : NULL;
+		const double *p = in->base_p ? &in->base_p[at] : NULL;
 		uint64_t ck =
-		    isnan(snap->total_values[m]) ? 0 : canvas_hash(tk, in_cell, sizeof(in_cell));
+		    isnan(snap->total_values[m])
+			? 0
+			: cell_key(tk, snap, snap->total_values[m], snap->total_running[m], d, err,
+				   change, p, snap->total_classes[m], m, top);
 		if (canvas_keep_span_in(c, y, k < SPAN_TASK ? k : -1, CPU_COL + k * colw, colw, ck,
 					ROLE_TOTAL_ROW))
 			continue;
-		draw_cell(
-		    c, CPU_COL + k * colw, y, colw, snap, snap->total_counts, snap->total_values[m],
-		    snap->total_classes[m], snap->total_running[m], m, vs->show_running,
-		    ROLE_TOTAL_ROW, d, total.top >= 0 && in->stack[total.top] == m,
-		    in->err ? &in->err[at] : NULL, in->base_change ? &in->base_change[at] : NULL,
-		    in->base_p ? &in->base_p[at] : NULL, in->stale);
+		draw_cell(c, CPU_COL + k * colw, y, colw, snap, snap->total_counts,
+			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
+			  vs->show_running, ROLE_TOTAL_ROW, d, top, err, change, p, in->stale);
 	}
-	uint64_t bk = canvas_hash(tk, total.share, (size_t)total.n * sizeof(total.share[0]));
-	int bar_in[] = {total.n, total.na, total.past_100};
-	bk = canvas_hash_str(canvas_hash(bk, bar_in, sizeof(bar_in)), total.mark);
-	if (bar_w &&
-	    !canvas_keep_span_in(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL, bk, ROLE_TOTAL_ROW))
+	if (bar_w && !canvas_keep_span_in(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL,
+					  bar_key(tk, &total), ROLE_TOTAL_ROW))
 		draw_stack_bar(c, bar_x, y, bar_w, &total);
 	int more_in[] = {hidden, first};
 	if (!canvas_keep_span_in(c, y, SPAN_SPARK, spark_x, c->w - spark_x,
