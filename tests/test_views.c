@@ -335,6 +335,7 @@ struct keep_step {
 	 * a baseline's changes, jitter attribution with busiest tasks, the task view's columns */
 	bool err, base, attrib, taskcols, running;
 	int seed;
+	bool na_state; /* the inputs of n/a values marked offline: another reason shown */
 };
 
 /* A value for input @i of seed @seed: NaN now and then. */
@@ -411,7 +412,32 @@ static void draw_step(struct canvas *c, const struct keep_step *st, struct view_
 	vs->sort_col = st->sort_col;
 	vs->spark_metric = st->spark;
 	vs->group_by_type = st->group;
+	/* a changed reason for an n/a value: its inputs' states, the value still NaN */
+	struct count *counts = snap->counts, *total = snap->total_counts;
+	enum count_state was[64 * 8];
+	int changed = 0;
+	for (int r = 0; st->na_state && r <= snap->nrows; r++)
+		for (int m = 0; m < snap->nmetrics; m++) {
+			const struct session_metric *sm = &snap->metrics[m];
+			double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
+						   : snap->total_values[m];
+			struct count *row = r < snap->nrows ? &counts[r * snap->nevents] : total;
+			for (int k = 0; isnan(v) && k < sm->ninputs && changed < 64 * 8; k++) {
+				was[changed++] = row[sm->inputs[k]].state;
+				row[sm->inputs[k]].state = COUNT_OFFLINE;
+			}
+		}
 	views_draw(c, &in, vs);
+	changed = 0; /* back as they were, in the same order */
+	for (int r = 0; st->na_state && r <= snap->nrows; r++)
+		for (int m = 0; m < snap->nmetrics; m++) {
+			const struct session_metric *sm = &snap->metrics[m];
+			double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
+						   : snap->total_values[m];
+			struct count *row = r < snap->nrows ? &counts[r * snap->nevents] : total;
+			for (int k = 0; isnan(v) && k < sm->ninputs && changed < 64 * 8; k++)
+				row[sm->inputs[k]].state = was[changed++];
+		}
 }
 
 /* The canvas kept from frame to frame (rows drawn under a key are not drawn again while their
@@ -529,10 +555,17 @@ static void test_kept_rows(void)
 	     .spark = -1,
 	     .scroll = 33},
 	    {.name = "scrolled back", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "n/a for another reason",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .na_state = true},
+	    {.name = "n/a as before", .capability = "cap", .sort_col = -1, .spark = -1},
 	};
 	static const char *const fixtures[] = {"--sim-cpus 4 -m cpi", "--sim-cpus 2 -m cpi",
 					       "--sim-cpus 4 -m topdown --sim-family zen4",
-					       "--sim-cpus 40 -m cpi"};
+					       "--sim-cpus 40 -m cpi",
+					       "--sim-cpus 4 -m cpi --sim-fail-event 1"};
 	struct canvas *kept = canvas_new(120, 30);
 	int bad = 0, frames = 0, kept_rows = 0;
 	for (size_t fx = 0; fx < sizeof(fixtures) / sizeof(fixtures[0]); fx++) {

@@ -348,6 +348,13 @@ static uint64_t cell_key(uint64_t rk, const struct snapshot *snap, double v, dou
 	return canvas_hash(rk, &k, sizeof(k));
 }
 
+/* The key of an n/a cell in the row of key @rk: its metric and why it is n/a (its inputs'
+ * states). */
+static uint64_t na_key(uint64_t rk, const struct snapshot *snap, const struct count *counts, int m)
+{
+	return canvas_hash_str(canvas_hash(rk, &m, sizeof(m)), na_reason(snap, counts, m));
+}
+
 /* One metric cell; @top: the largest share of its row's stacked bar (own role, bold, marked). */
 static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapshot *snap,
 		      const struct count *counts, double v, enum metric_class cls, double running,
@@ -720,10 +727,9 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 							   ? &in->base_change[at]
 							   : NULL;
 				const double *p = in->base_p ? &in->base_p[at] : NULL;
-				/* n/a shows why (its inputs' states): drawn every frame */
 				uint64_t ck =
 				    isnan(values[at])
-					? 0
+					? na_key(rk, snap, counts, m)
 					: cell_key(rk, snap, values[at], snap->running[at], d, err,
 						   change, p, snap->classes[at], m, top);
 				if (canvas_keep_span(c, y, k < SPAN_TASK ? k : -1,
@@ -806,7 +812,7 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		const double *p = in->base_p ? &in->base_p[at] : NULL;
 		uint64_t ck =
 		    isnan(snap->total_values[m])
-			? 0
+			? na_key(tk, snap, snap->total_counts, m)
 			: cell_key(tk, snap, snap->total_values[m], snap->total_running[m], d, err,
 				   change, p, snap->total_classes[m], m, top);
 		if (canvas_keep_span_in(c, y, k < SPAN_TASK ? k : -1, CPU_COL + k * colw, colw, ck,
