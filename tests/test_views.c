@@ -606,6 +606,49 @@ static void test_kept_rows(void)
 	canvas_free(kept);
 }
 
+/* The table's row order, checked pair by pair against its rule (a metric's values ascending or
+ * descending, n/a last, then CPU numbers), whether the rows came in order already or not. */
+static void test_table_order(void)
+{
+	static const char *const fixtures[] = {"--sim-cpus 16 -m cpi --seed 7",
+					       "--sim-cpus 4 -m cpi --sim-fail-event 1",
+					       "--sim-cpus 1 -m cpi"};
+	int checked = 0, sorted = 0;
+	for (size_t fx = 0; fx < sizeof(fixtures) / sizeof(fixtures[0]); fx++) {
+		if (fx_open(fixtures[fx], 2) != 0)
+			continue;
+		const struct snapshot *snap = session_snapshot(app.session);
+		int n = snap->nrows, nm = snap->nmetrics;
+		for (int col = -1; col < nm; col++)
+			for (int desc = 0; desc < 2; desc++) {
+				struct view_state vs = table_state();
+				vs.sort_col = col, vs.sort_desc = desc;
+				int order[64], seen[64] = {0};
+				CHECK(n <= 64, "%d rows", n);
+				views_table_order(snap, NULL, &vs, order);
+				bool ok = true;
+				for (int k = 0; k < n; k++)
+					ok &= order[k] >= 0 && order[k] < n && !seen[order[k]]++;
+				for (int k = 1; ok && k < n; k++) {
+					int a = order[k - 1], b = order[k];
+					double va = col < 0 ? 0 : snap->values[a * nm + col];
+					double vb = col < 0 ? 0 : snap->values[b * nm + col];
+					bool in_order = isnan(va) != isnan(vb) ? isnan(vb)
+							: !isnan(va) && va != vb
+							    ? (desc ? va > vb : va < vb)
+							    : snap->cpus[a] < snap->cpus[b];
+					ok &= in_order;
+					sorted += k == n - 1 && order[0] != 0;
+				}
+				CHECK(ok, "%s: sort column %d%s: rows out of order", fixtures[fx],
+				      col, desc ? " descending" : "");
+				checked++;
+			}
+	}
+	CHECK(checked >= 10, "%d orders checked", checked);
+	CHECK(sorted > 0, "no order moved a row (every case was CPU order already)");
+}
+
 int main(void)
 {
 	char tmp[] = "/tmp/pmutop-views.XXXXXX";
@@ -1058,6 +1101,7 @@ int main(void)
 		canvas_free(c);
 	}
 	test_kept_rows();
+	test_table_order();
 	fx_close();
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);

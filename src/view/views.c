@@ -297,7 +297,13 @@ void views_table_order(const struct snapshot *snap, const char *const *core_type
 	for (int r = 0; r < snap->nrows; r++)
 		order[r] = r;
 	struct table_ctx t = {snap, vs, core_type, rank};
-	qsort_r(order, (size_t)snap->nrows, sizeof(int), row_compare, &t);
+	/* rows already in strictly increasing order (CPU order, the usual one) are the one order
+	 * any sort gives them: no sort */
+	int r = 1;
+	while (r < snap->nrows && row_compare(&order[r - 1], &order[r], &t) < 0)
+		r++;
+	if (r < snap->nrows)
+		qsort_r(order, (size_t)snap->nrows, sizeof(int), row_compare, &t);
 }
 
 static int class_role(enum metric_class cls)
