@@ -18,7 +18,9 @@
 #define TERMOUT_CACHED 256 /* cursor moves kept ready-made, by distance */
 
 #define TERMOUT_COLOURS 256 /* colours whose sequences are kept */
-#define TERMOUT_ADDRS 256   /* cursor addresses kept, by position (direct-mapped) */
+/* cursor addresses kept, by position, direct-mapped: 2048 keeps the top ten rows of a
+ * 200-column screen (where the table's numbers change) without two in one slot (56 KiB) */
+#define TERMOUT_ADDRS 2048
 
 /* A terminfo string's bytes as tputs sends them (len 0: not made yet). */
 struct memo {
