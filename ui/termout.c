@@ -460,8 +460,7 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 	size_t rowbytes = (size_t)c->w * sizeof(*c->cells);
 	for (int y = 0; y < c->h; y++) {
 		/* a row the canvas left blank this frame, already blank on the terminal: nothing to
-		 * compare (most rows of a screen with a few CPUs); eight such rows passed at once
-		 */
+		 * compare (most rows of a screen with a few CPUs; passed eight at a time) */
 		uint64_t used8, blank8;
 		while (!all && y + 8 <= c->h &&
 		       (memcpy(&used8, &c->used[y], 8), memcpy(&blank8, &t->blank[y], 8),
