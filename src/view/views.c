@@ -336,8 +336,8 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 	return "n/a";
 }
 
-/* The key of a metric cell in the row of key @rk: everything draw_cell draws it from but the
- * row's layout (in @rk) and the states behind an n/a (not kept). */
+/* The key of a metric cell with a value, in the row of key @rk (which holds the layout):
+ * everything else draw_cell draws the value from. */
 static uint64_t cell_key(uint64_t rk, const struct snapshot *snap, double v, double running,
 			 const struct metric_detail *d, const double *err, const double *change,
 			 const double *p, int cls, int m, bool top)
@@ -798,8 +798,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		drawn++;
 	}
 	int hidden = snapshot_cpu_rows(snap) ? snap->nrows - first - drawn : 0;
-	/* total row: kept as the CPU rows are, its background filled again where a span is
-	 * drawn (a span that misses is blank) */
+	/* total row: kept as the CPU rows are; a span that misses is blank in the row's own
+	 * background (canvas_keep_span_in) */
 	uint64_t tk = canvas_hash_str(row_layout, " all");
 	if (!canvas_keep(c, y, tk)) {
 		canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
