@@ -74,6 +74,9 @@ bool canvas_keep(struct canvas *c, int y, uint64_t key);
  * True: the span holds what they draw; false: the span is blank, to be drawn now, within those
  * columns only. */
 bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key);
+/* canvas_keep_span, and a span not kept is blanks in @role (canvas_fill's), not role 0: a row
+ * with a background of its own. */
+bool canvas_keep_span_in(struct canvas *c, int y, int slot, int x, int w, uint64_t key, int role);
 /* @h (0: a new hash) with @n bytes at @p, or the string @s (NULL differs from ""). */
 uint64_t canvas_hash(uint64_t h, const void *p, size_t n);
 uint64_t canvas_hash_str(uint64_t h, const char *s);

@@ -335,6 +335,7 @@ struct keep_step {
 	 * a baseline's changes, jitter attribution with busiest tasks, the task view's columns */
 	bool err, base, attrib, taskcols, running;
 	int seed;
+	bool na_state; /* the inputs of n/a values marked offline: another reason shown */
 };
 
 /* A value for input @i of seed @seed: NaN now and then. */
@@ -411,7 +412,32 @@ static void draw_step(struct canvas *c, const struct keep_step *st, struct view_
 	vs->sort_col = st->sort_col;
 	vs->spark_metric = st->spark;
 	vs->group_by_type = st->group;
+	/* a changed reason for an n/a value: its inputs' states, the value still NaN */
+	struct count *counts = snap->counts, *total = snap->total_counts;
+	enum count_state was[64 * 8];
+	int changed = 0;
+	for (int r = 0; st->na_state && r <= snap->nrows; r++)
+		for (int m = 0; m < snap->nmetrics; m++) {
+			const struct session_metric *sm = &snap->metrics[m];
+			double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
+						   : snap->total_values[m];
+			struct count *row = r < snap->nrows ? &counts[r * snap->nevents] : total;
+			for (int k = 0; isnan(v) && k < sm->ninputs && changed < 64 * 8; k++) {
+				was[changed++] = row[sm->inputs[k]].state;
+				row[sm->inputs[k]].state = COUNT_OFFLINE;
+			}
+		}
 	views_draw(c, &in, vs);
+	changed = 0; /* back as they were, in the same order */
+	for (int r = 0; st->na_state && r <= snap->nrows; r++)
+		for (int m = 0; m < snap->nmetrics; m++) {
+			const struct session_metric *sm = &snap->metrics[m];
+			double v = r < snap->nrows ? snap->values[r * snap->nmetrics + m]
+						   : snap->total_values[m];
+			struct count *row = r < snap->nrows ? &counts[r * snap->nevents] : total;
+			for (int k = 0; isnan(v) && k < sm->ninputs && changed < 64 * 8; k++)
+				row[sm->inputs[k]].state = was[changed++];
+		}
 }
 
 /* The canvas kept from frame to frame (rows drawn under a key are not drawn again while their
@@ -521,9 +547,25 @@ static void test_kept_rows(void)
 	     .spark = -1,
 	     .running = true},
 	    {.name = "plain again", .capability = "cap", .sort_col = -1, .spark = -1},
+	    /* more rows than fit (the 40-CPU fixture): the total row's "N more" follows them */
+	    {.name = "scrolled", .capability = "cap", .sort_col = -1, .spark = -1, .scroll = 30},
+	    {.name = "scrolled further",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .scroll = 33},
+	    {.name = "scrolled back", .capability = "cap", .sort_col = -1, .spark = -1},
+	    {.name = "n/a for another reason",
+	     .capability = "cap",
+	     .sort_col = -1,
+	     .spark = -1,
+	     .na_state = true},
+	    {.name = "n/a as before", .capability = "cap", .sort_col = -1, .spark = -1},
 	};
 	static const char *const fixtures[] = {"--sim-cpus 4 -m cpi", "--sim-cpus 2 -m cpi",
-					       "--sim-cpus 4 -m topdown --sim-family zen4"};
+					       "--sim-cpus 4 -m topdown --sim-family zen4",
+					       "--sim-cpus 40 -m cpi",
+					       "--sim-cpus 4 -m cpi --sim-fail-event 1"};
 	struct canvas *kept = canvas_new(120, 30);
 	int bad = 0, frames = 0, kept_rows = 0;
 	for (size_t fx = 0; fx < sizeof(fixtures) / sizeof(fixtures[0]); fx++) {
@@ -562,6 +604,49 @@ static void test_kept_rows(void)
 	CHECK(bad == 0, "%d of %d frames differ from a new canvas", bad, frames);
 	CHECK(kept_rows > frames, "rows kept: %d over %d frames", kept_rows, frames);
 	canvas_free(kept);
+}
+
+/* The table's row order, checked pair by pair against its rule (a metric's values ascending or
+ * descending, n/a last, then CPU numbers), whether the rows came in order already or not. */
+static void test_table_order(void)
+{
+	static const char *const fixtures[] = {"--sim-cpus 16 -m cpi --seed 7",
+					       "--sim-cpus 4 -m cpi --sim-fail-event 1",
+					       "--sim-cpus 1 -m cpi"};
+	int checked = 0, sorted = 0;
+	for (size_t fx = 0; fx < sizeof(fixtures) / sizeof(fixtures[0]); fx++) {
+		if (fx_open(fixtures[fx], 2) != 0)
+			continue;
+		const struct snapshot *snap = session_snapshot(app.session);
+		int n = snap->nrows, nm = snap->nmetrics;
+		for (int col = -1; col < nm; col++)
+			for (int desc = 0; desc < 2; desc++) {
+				struct view_state vs = table_state();
+				vs.sort_col = col, vs.sort_desc = desc;
+				int order[64], seen[64] = {0};
+				CHECK(n <= 64, "%d rows", n);
+				views_table_order(snap, NULL, &vs, order);
+				bool ok = true;
+				for (int k = 0; k < n; k++)
+					ok &= order[k] >= 0 && order[k] < n && !seen[order[k]]++;
+				for (int k = 1; ok && k < n; k++) {
+					int a = order[k - 1], b = order[k];
+					double va = col < 0 ? 0 : snap->values[a * nm + col];
+					double vb = col < 0 ? 0 : snap->values[b * nm + col];
+					bool in_order = isnan(va) != isnan(vb) ? isnan(vb)
+							: !isnan(va) && va != vb
+							    ? (desc ? va > vb : va < vb)
+							    : snap->cpus[a] < snap->cpus[b];
+					ok &= in_order;
+					sorted += k == n - 1 && order[0] != 0;
+				}
+				CHECK(ok, "%s: sort column %d%s: rows out of order", fixtures[fx],
+				      col, desc ? " descending" : "");
+				checked++;
+			}
+	}
+	CHECK(checked >= 10, "%d orders checked", checked);
+	CHECK(sorted > 0, "no order moved a row (every case was CPU order already)");
 }
 
 int main(void)
@@ -1016,6 +1101,7 @@ int main(void)
 		canvas_free(c);
 	}
 	test_kept_rows();
+	test_table_order();
 	fx_close();
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);

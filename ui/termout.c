@@ -18,7 +18,9 @@
 #define TERMOUT_CACHED 256 /* cursor moves kept ready-made, by distance */
 
 #define TERMOUT_COLOURS 256 /* colours whose sequences are kept */
-#define TERMOUT_ADDRS 256   /* cursor addresses kept, by position (direct-mapped) */
+/* cursor addresses kept, by position, direct-mapped: 2048 keeps the top ten rows of a
+ * 200-column screen (where the table's numbers change) without two in one slot (56 KiB) */
+#define TERMOUT_ADDRS 2048
 
 /* A terminfo string's bytes as tputs sends them (len 0: not made yet). */
 struct memo {
@@ -307,6 +309,33 @@ static bool short_gap(const struct termout *t, const struct canvas_cell *row,
 	return false;
 }
 
+/* Cells compared at once (one memcmp of 512 bytes) while looking for a changed one; a call
+ * costs about as much as comparing 8 cells one by one, so shorter runs go cell by cell. */
+#define TERMOUT_BLOCK 32
+
+/* The first cell in [@x, @hi) that differs from what the terminal shows, or @hi. */
+static int first_diff(const struct canvas_cell *row, const struct canvas_cell *shown, int x, int hi)
+{
+	while (x + TERMOUT_BLOCK <= hi &&
+	       memcmp(&row[x], &shown[x], TERMOUT_BLOCK * sizeof(*row)) == 0)
+		x += TERMOUT_BLOCK;
+	while (x < hi && same_cell(&row[x], &shown[x]))
+		x++;
+	return x;
+}
+
+/* One past the last cell in [@lo, @hi) that differs from what the terminal shows, or @lo. */
+static int last_diff(const struct canvas_cell *row, const struct canvas_cell *shown, int lo, int hi)
+{
+	while (hi - TERMOUT_BLOCK >= lo &&
+	       memcmp(&row[hi - TERMOUT_BLOCK], &shown[hi - TERMOUT_BLOCK],
+		      TERMOUT_BLOCK * sizeof(*row)) == 0)
+		hi -= TERMOUT_BLOCK;
+	while (hi > lo && same_cell(&row[hi - 1], &shown[hi - 1]))
+		hi--;
+	return hi;
+}
+
 /* Appends the cells of row @y that differ from what the terminal shows (all of them when
  * @all), and records them as shown. */
 static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
@@ -315,34 +344,54 @@ static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
 	const struct canvas_cell *row = c->cells + (size_t)y * c->w;
 	struct canvas_cell *shown = t->shown + (size_t)y * c->w;
 	int lo = 0, hi = c->w; /* the cells from the first to the last that differ */
-	if (!all && termout_fast_path) {
-		while (lo < hi && same_cell(&row[lo], &shown[lo]))
-			lo++;
-		while (hi > lo && same_cell(&row[hi - 1], &shown[hi - 1]))
-			hi--;
+	bool fast = !all && termout_fast_path;
+	if (fast) {
+		lo = first_diff(row, shown, lo, hi);
+		hi = last_diff(row, shown, lo, hi);
 		if (lo > 0) /* the left half of a wide character whose right half changed */
 			lo--;
 		if (t->cy == y && t->cx >= 0 && t->cx < lo)
 			lo = t->cx; /* from the cursor, unchanged cells may be sent (short_gap) */
 	}
+	/* the role and attributes of the last cell sent: its style is the terminal's */
+	int last_role = -1;
+	unsigned last_attr = 0;
 	for (int x = lo; x < hi; x++) {
 		const struct canvas_cell *cell = &row[x];
 		if (cell->width == 0)
 			continue; /* the right half of a wide character: sent with its left half */
 		bool wide = cell->width == 2 && x + 1 < c->w;
-		if (!all && same_cell(cell, &shown[x]) &&
-		    (!wide || same_cell(&row[x + 1], &shown[x + 1])) &&
-		    !(t->cy == y && t->cx == x &&
-		      short_gap(t, row, shown, x, c->w, styles, nstyles)))
-			continue;
+		bool at_cursor = t->cy == y && t->cx == x;
+		if (!all && same_cell(cell, &shown[x])) {
+			if (fast && !wide && !at_cursor) {
+				/* unchanged up to the next changed cell: go there at once, but stop
+				 * at the cursor (short_gap) and at a wide character (its right half
+				 * may have changed) */
+				int next = first_diff(row, shown, x + 1, hi);
+				if (t->cy == y && t->cx > x && t->cx < next)
+					next = t->cx;
+				if (next - 1 > x && row[next - 1].width == 2)
+					next--;
+				x = next - 1;
+				continue;
+			}
+			if ((!wide || same_cell(&row[x + 1], &shown[x + 1])) &&
+			    !(at_cursor && short_gap(t, row, shown, x, c->w, styles, nstyles)))
+				continue;
+		}
 		/* the bottom-right cell cannot be written without scrolling on some terminals */
 		if (y == c->h - 1 && x + cell->width >= c->w) {
 			shown[x] = *cell;
 			continue;
 		}
-		move_to(t, y, x);
-		struct termout_style s = style_of(cell, styles, nstyles);
-		set_style(t, &s);
+		if (!at_cursor)
+			move_to(t, y, x);
+		if (!fast || cell->role != last_role || cell->attr != last_attr) {
+			struct termout_style s = style_of(cell, styles, nstyles);
+			set_style(t, &s);
+			last_role = cell->role;
+			last_attr = cell->attr;
+		}
 		if (cell->ch[0] && !cell->ch[1] && t->len < t->cap) /* one byte: ASCII */
 			t->buf[t->len++] = cell->ch[0];
 		else if (cell->ch[0])
@@ -411,7 +460,14 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 	size_t rowbytes = (size_t)c->w * sizeof(*c->cells);
 	for (int y = 0; y < c->h; y++) {
 		/* a row the canvas left blank this frame, already blank on the terminal: nothing to
-		 * compare (most rows of a screen with a few CPUs) */
+		 * compare (most rows of a screen with a few CPUs; passed eight at a time) */
+		uint64_t used8, blank8;
+		while (!all && y + 8 <= c->h &&
+		       (memcpy(&used8, &c->used[y], 8), memcpy(&blank8, &t->blank[y], 8),
+			used8 == 0 && blank8 == 0x0101010101010101ull))
+			y += 8;
+		if (y >= c->h)
+			break;
 		bool blank = !c->used[y];
 		if (!all && blank && t->blank[y])
 			continue;

@@ -429,6 +429,13 @@ static const struct view_jitter *view_jitter_of(const struct frame *f, struct vi
 	return vj->stat || vj->nattrib ? vj : NULL;
 }
 
+/* Whether the view shown is the one named @name (views_find(@name), without its search). */
+static bool showing(const struct ui_state *u, const char *name)
+{
+	const struct view_def *v = views_at(u->vs.view);
+	return v && strcmp(v->name, name) == 0;
+}
+
 int ui_state_draw(struct app_ctx *app, struct canvas *c)
 {
 	struct ui_state *u = UI(app);
@@ -436,8 +443,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		ui_state_frame(app, &app->frame); /* a replay moved by hand, paused or not */
 	const struct frame *f = u->shown.snap ? &u->shown : NULL; /* the frame it holds */
 	const struct snapshot *snap = f ? f->snap : NULL;
-	watch_want_owners(app, u->vs.view == views_find("counters")); /* kept fresh while shown */
-	if (u->vs.view == views_find("tasks") || u->vs.view == views_find("cgroups")) {
+	watch_want_owners(app, showing(u, "counters")); /* kept fresh while shown */
+	if (showing(u, "tasks") || showing(u, "cgroups")) {
 		char line[512];
 		app_taskview_fit(app, c->h - 12); /* header, title, table head, total, legend */
 		app_taskview_hold(app, recorder_active(app));
@@ -446,11 +453,11 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		ui_text_add(u, ROLE_LEGEND, "%s", line);
 	}
 	ui_taskview_columns(app);
-	if (u->vs.view == views_find("counters")) {
+	if (showing(u, "counters")) {
 		ui_text_clear(u);
 		watch_lines(app, f, add_counter_line, u);
 	}
-	if (u->vs.view == views_find("spikes") && jitter_get(app)) {
+	if (showing(u, "spikes") && jitter_get(app)) {
 		bool tail = u->vs.scroll >= u->ntext - (c->h - 8); /* follow the newest spikes */
 		ui_text_clear(u);
 		jitter_spike_lines(app, add_spike_line, u);

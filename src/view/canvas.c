@@ -119,18 +119,29 @@ void canvas_clear(struct canvas *c)
 	}
 }
 
+/* The first row from @y on that holds something (used), or c->h: unused rows are passed over
+ * eight at a time (a screen of a few table rows leaves most of them unused). A kept row is a
+ * used row (canvas_keep marks it, blank_row clears both). */
+static int next_used(const struct canvas *c, int y)
+{
+	for (uint64_t w; y + 8 <= c->h && (memcpy(&w, &c->used[y], 8), w == 0);)
+		y += 8;
+	while (y < c->h && !c->used[y])
+		y++;
+	return y;
+}
+
 void canvas_begin(struct canvas *c)
 {
-	for (int y = 0; y < c->h; y++) {
-		c->fresh[y] = 0;
-		if (c->used[y] && !c->key[y])
+	memset(c->fresh, 0, (size_t)c->h);
+	for (int y = next_used(c, 0); y < c->h; y = next_used(c, y + 1))
+		if (!c->key[y])
 			blank_row(c, y);
-	}
 }
 
 void canvas_end(struct canvas *c)
 {
-	for (int y = 0; y < c->h; y++)
+	for (int y = next_used(c, 0); y < c->h; y = next_used(c, y + 1))
 		if (c->key[y] && !c->fresh[y]) /* kept last frame, not drawn in this one */
 			blank_row(c, y);
 }
@@ -166,21 +177,45 @@ bool canvas_keep(struct canvas *c, int y, uint64_t key)
 	return false;
 }
 
-bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key)
+/* canvas_keep_span_in; @fill: the span is filled with blanks in @role when not kept (in a kept
+ * row, blank cells in @role, as canvas_fill makes them over one-column cells) */
+static bool keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key, bool fill,
+		      int role)
 {
-	if (y < 0 || y >= c->h || !c->key[y])
-		return false; /* not in a kept row: drawn as any text is */
+	if (y < 0 || y >= c->h || !c->key[y]) { /* not in a kept row: drawn as any text is */
+		if (fill)
+			canvas_fill(c, x, y, w, 1, role, NULL);
+		return false;
+	}
 	uint64_t *k =
 	    slot >= 0 && slot < CANVAS_SPANS ? &c->span[(size_t)y * CANVAS_SPANS + slot] : NULL;
 	if (k && key && *k == key && canvas_fast_path)
 		return true;
 	int from = x < 0 ? 0 : x, to = x + w < c->w ? x + w : c->w;
 	struct canvas_cell *row = &c->cells[(size_t)y * c->w];
-	for (int col = from; col < to; col++) /* as a new frame's row has it */
-		cell_blank(&row[col], 0, 0);
+	struct canvas_cell blank;
+	cell_blank(&blank, fill ? role : 0, 0);
+	for (int col = from; col < to; col++) /* as a new frame's row has it, or filled */
+		row[col] = blank;
 	if (k)
 		*k = key;
 	return false;
+}
+
+bool canvas_keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t key)
+{
+	return keep_span(c, y, slot, x, w, key, false, 0);
+}
+
+bool canvas_keep_span_in(struct canvas *c, int y, int slot, int x, int w, uint64_t key, int role)
+{
+	if (!canvas_fast_path) { /* the general path: blank, then filled as any text is */
+		bool kept = keep_span(c, y, slot, x, w, key, false, 0);
+		if (!kept)
+			canvas_fill(c, x, y, w, 1, role, NULL);
+		return kept;
+	}
+	return keep_span(c, y, slot, x, w, key, true, role);
 }
 
 uint64_t canvas_hash(uint64_t h, const void *p, size_t n)
@@ -495,13 +530,20 @@ bool canvas_fast_path = true;
 /* One printable ASCII character at @cell, column @x of row @y: a plain store over a one-column
  * cell, set_cell (which repairs wide characters) otherwise. */
 static inline void put_ascii_cell(struct canvas *c, struct canvas_cell *cell, int x, int y, char ch,
-				  int role, unsigned attr)
+				  const struct canvas_cell *blank)
 {
-	if (cell->width == 1)
-		*cell = (struct canvas_cell){
-		    .ch = {ch}, .role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
-	else
-		set_cell(c, x, y, &ch, 1, 1, role, attr);
+	if (cell->width == 1) {
+		*cell = *blank; /* @blank: "" in the role and attributes, one column wide */
+		cell->ch[0] = ch;
+	} else {
+		set_cell(c, x, y, &ch, 1, 1, blank->role, blank->attr);
+	}
+}
+
+/* The cell put_ascii_cell starts from: no text, @role, @attr, one column. */
+static struct canvas_cell ascii_blank(int role, unsigned attr)
+{
+	return (struct canvas_cell){.role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
 }
 
 /* putx_safe for @n bytes of printable ASCII: the same cells, without decoding them. */
@@ -521,9 +563,10 @@ static int putx_ascii(struct canvas *c, int x, int y, int role, unsigned attr, i
 	int from = x < 0 ? 0 : x;
 	if (from < end) {
 		struct canvas_cell *row = &c->cells[(size_t)y * c->w];
+		struct canvas_cell blank = ascii_blank(role, attr);
 		touch(c, y);
 		for (int col = from; col < end; col++)
-			put_ascii_cell(c, &row[col], col, y, text[col - x], role, attr);
+			put_ascii_cell(c, &row[col], col, y, text[col - x], &blank);
 	}
 	if (ellipsis) {
 		const char *ell = c->ascii ? "~" : "\xe2\x80\xa6";
@@ -590,8 +633,9 @@ void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const c
 			struct canvas_cell *cells = &c->cells[(size_t)row * c->w];
 			if (from < to)
 				touch(c, row);
+			struct canvas_cell blank = ascii_blank(role, 0);
 			for (int col = from; col < to; col++)
-				put_ascii_cell(c, &cells[col], col, row, ch[0], role, 0);
+				put_ascii_cell(c, &cells[col], col, row, ch[0], &blank);
 		}
 		return;
 	}

@@ -297,7 +297,13 @@ void views_table_order(const struct snapshot *snap, const char *const *core_type
 	for (int r = 0; r < snap->nrows; r++)
 		order[r] = r;
 	struct table_ctx t = {snap, vs, core_type, rank};
-	qsort_r(order, (size_t)snap->nrows, sizeof(int), row_compare, &t);
+	/* rows already in strictly increasing order (CPU order, the usual one) are the one order
+	 * any sort gives them: no sort */
+	int r = 1;
+	while (r < snap->nrows && row_compare(&order[r - 1], &order[r], &t) < 0)
+		r++;
+	if (r < snap->nrows)
+		qsort_r(order, (size_t)snap->nrows, sizeof(int), row_compare, &t);
 }
 
 static int class_role(enum metric_class cls)
@@ -328,6 +334,31 @@ static const char *na_reason(const struct snapshot *snap, const struct count *co
 				return order[o] == COUNT_INVALID ? "invalid" /* guard.h */
 								 : count_state_mark(order[o]);
 	return "n/a";
+}
+
+/* The key of a metric cell with a value, in the row of key @rk (which holds the layout):
+ * everything else draw_cell draws the value from. */
+static uint64_t cell_key(uint64_t rk, const struct snapshot *snap, double v, double running,
+			 const struct metric_detail *d, const double *err, const double *change,
+			 const double *p, int cls, int m, bool top)
+{
+	struct {
+		double v[6];
+		uint64_t small; /* the class, the metric, and the coarse, top and split flags */
+	} k = {
+	    {v, running, d ? d->resolution : 0, err ? *err : 0, change ? *change : 0, p ? *p : 0},
+	    (uint64_t)(uint32_t)m << 32 | (uint64_t)(uint16_t)cls << 8 |
+		(uint64_t)(d && d->coarse) | (uint64_t)top << 1 |
+		(uint64_t)(m < SESSION_MAX_METRICS && snap->split[m]) << 2};
+	_Static_assert(sizeof(k) == 7 * sizeof(double), "no padding hashed");
+	return canvas_hash(rk, &k, sizeof(k));
+}
+
+/* The key of an n/a cell in the row of key @rk: its metric and why it is n/a (its inputs'
+ * states). */
+static uint64_t na_key(uint64_t rk, const struct snapshot *snap, const struct count *counts, int m)
+{
+	return canvas_hash_str(canvas_hash(rk, &m, sizeof(m)), na_reason(snap, counts, m));
 }
 
 /* One metric cell; @top: the largest share of its row's stacked bar (own role, bold, marked). */
@@ -377,6 +408,14 @@ static void draw_cell(struct canvas *c, int x, int y, int w, const struct snapsh
 }
 
 /* --- stacked bar ---------------------------------------------------------------------------- */
+
+/* The key of a row's bar: the row's key @rk and what draw_stack_bar draws from. */
+static uint64_t bar_key(uint64_t rk, const struct output_stack *sr)
+{
+	uint64_t bk = canvas_hash(rk, sr->share, (size_t)sr->n * sizeof(sr->share[0]));
+	int bar_in[] = {sr->n, sr->na, sr->past_100};
+	return canvas_hash_str(canvas_hash(bk, bar_in, sizeof(bar_in)), sr->mark);
+}
 
 /* The bar of one row: @w columns are 100 % (what the shares leave is dotted); then "+" when the
  * shares add past 100 % (the bar is cut there) and the mark of its values. */
@@ -684,41 +723,27 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					 snap->detail ? &snap->detail[r * nm] : NULL, &sr);
 			for (int k = 0; k < shown; k++) {
 				int m = c0 + k;
+				int at = r * nm + m;
 				const struct metric_detail *d =
-				    snap->detail ? &snap->detail[r * nm + m] : NULL;
-				double in_cell[] = {
-				    values[r * nm + m],
-				    snap->running[r * nm + m],
-				    d ? d->resolution : 0,
-				    in->err && values == snap->values ? in->err[r * nm + m] : 0,
-				    in->base_change && values == snap->values
-					? in->base_change[r * nm + m]
-					: 0,
-				    in->base_p ? in->base_p[r * nm + m] : 0,
-				    snap->classes[r * nm + m],
-				    m,
-				    d && d->coarse,
-				    sr.top >= 0 && in->stack[sr.top] == m,
-				    m < SESSION_MAX_METRICS && snap->split[m],
-				};
-				/* n/a shows why (its inputs' states): drawn every frame */
-				uint64_t ck = isnan(values[r * nm + m])
-						  ? 0
-						  : canvas_hash(rk, in_cell, sizeof(in_cell));
+				    snap->detail ? &snap->detail[at] : NULL;
+				bool top = sr.top >= 0 && in->stack[sr.top] == m;
+				const double *err =
+				    in->err && values == snap->values ? &in->err[at] : NULL;
+				const double *change = in->base_change && values == snap->values
+							   ? &in->base_change[at]
+							   : NULL;
+				const double *p = in->base_p ? &in->base_p[at] : NULL;
+				uint64_t ck =
+				    isnan(values[at])
+					? na_key(rk, snap, counts, m)
+					: cell_key(rk, snap, values[at], snap->running[at], d, err,
+						   change, p, snap->classes[at], m, top);
 				if (canvas_keep_span(c, y, k < SPAN_TASK ? k : -1,
 						     CPU_COL + k * colw, colw, ck))
 					continue;
-				draw_cell(c, CPU_COL + k * colw, y, colw, snap, counts,
-					  values[r * nm + m], snap->classes[r * nm + m],
-					  snap->running[r * nm + m], m, vs->show_running, ROLE_CELL,
-					  snap->detail ? &snap->detail[r * nm + m] : NULL,
-					  sr.top >= 0 && in->stack[sr.top] == m,
-					  in->err && values == snap->values ? &in->err[r * nm + m]
-									    : NULL,
-					  in->base_change && values == snap->values
-					      ? &in->base_change[r * nm + m]
-					      : NULL,
-					  in->base_p ? &in->base_p[r * nm + m] : NULL, in->stale);
+				draw_cell(c, CPU_COL + k * colw, y, colw, snap, counts, values[at],
+					  snap->classes[at], snap->running[at], m, vs->show_running,
+					  ROLE_CELL, d, top, err, change, p, in->stale);
 			}
 			double tv[2] = {tcw ? task_col(snap, vs, VIEWS_SORT_RUN, r) : 0,
 					tcw ? task_col(snap, vs, VIEWS_SORT_CPU_SHARE, r) : 0};
@@ -733,11 +758,8 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 					    isnan(v) ? ROLE_CELL_NA : ROLE_CELL, 0, TASKCOL_W - 1,
 					    CANVAS_ALIGN_RIGHT, buf);
 			}
-			uint64_t bk = canvas_hash(rk, sr.share, (size_t)sr.n * sizeof(sr.share[0]));
-			int bar_in[] = {sr.n, sr.na, sr.past_100};
-			bk = canvas_hash_str(canvas_hash(bk, bar_in, sizeof(bar_in)), sr.mark);
-			if (bar_w &&
-			    !canvas_keep_span(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL, bk))
+			if (bar_w && !canvas_keep_span(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL,
+						       bar_key(rk, &sr)))
 				draw_stack_bar(c, bar_x, y, bar_w, &sr);
 			note_stack(&sr, bar_w > 0, &any_bar, &any_top, &past_100, marks);
 			uint64_t ak = 0;
@@ -776,32 +798,50 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 		drawn++;
 	}
 	int hidden = snapshot_cpu_rows(snap) ? snap->nrows - first - drawn : 0;
-	/* total row */
-	canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
-	canvas_put(c, 0, y, ROLE_TOTAL_ROW, " all");
+	/* total row: kept as the CPU rows are; a span that misses is blank in the row's own
+	 * background (canvas_keep_span_in) */
+	uint64_t tk = canvas_hash_str(row_layout, " all");
+	if (!canvas_keep(c, y, tk)) {
+		canvas_fill(c, 0, y, c->w, 1, ROLE_TOTAL_ROW, NULL);
+		canvas_put(c, 0, y, ROLE_TOTAL_ROW, " all");
+	}
 	struct output_stack total;
 	output_stack_row(snap, in->stack, in->nstack, snap->total_values, snap->total_running,
 			 snap->detail ? &snap->detail[snap->nrows * nm] : NULL, &total);
 	for (int k = 0; k < shown; k++) {
 		int m = c0 + k;
+		int at = snap->nrows * nm + m;
+		const struct metric_detail *d = snap->detail ? &snap->detail[at] : NULL;
+		bool top = total.top >= 0 && in->stack[total.top] == m;
+		const double *err = in->err ? &in->err[at] : NULL;
+		const double *change = in->base_change ? &in->base_change[at] : NULL;
+		const double *p = in->base_p ? &in->base_p[at] : NULL;
+		uint64_t ck =
+		    isnan(snap->total_values[m])
+			? na_key(tk, snap, snap->total_counts, m)
+			: cell_key(tk, snap, snap->total_values[m], snap->total_running[m], d, err,
+				   change, p, snap->total_classes[m], m, top);
+		if (canvas_keep_span_in(c, y, k < SPAN_TASK ? k : -1, CPU_COL + k * colw, colw, ck,
+					ROLE_TOTAL_ROW))
+			continue;
 		draw_cell(c, CPU_COL + k * colw, y, colw, snap, snap->total_counts,
 			  snap->total_values[m], snap->total_classes[m], snap->total_running[m], m,
-			  vs->show_running, ROLE_TOTAL_ROW,
-			  snap->detail ? &snap->detail[snap->nrows * nm + m] : NULL,
-			  total.top >= 0 && in->stack[total.top] == m,
-			  in->err ? &in->err[snap->nrows * nm + m] : NULL,
-			  in->base_change ? &in->base_change[snap->nrows * nm + m] : NULL,
-			  in->base_p ? &in->base_p[snap->nrows * nm + m] : NULL, in->stale);
+			  vs->show_running, ROLE_TOTAL_ROW, d, top, err, change, p, in->stale);
 	}
-	if (bar_w)
+	if (bar_w && !canvas_keep_span_in(c, y, SPAN_BAR, bar_x, bar_w + STACK_TAIL,
+					  bar_key(tk, &total), ROLE_TOTAL_ROW))
 		draw_stack_bar(c, bar_x, y, bar_w, &total);
-	note_stack(&total, bar_w > 0, &any_bar, &any_top, &past_100, marks);
-	if (hidden > 0 || first > 0) {
-		char more[48];
-		snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "",
-			 hidden > 0 ? hidden : first);
-		canvas_putx(c, spark_x, y, ROLE_LEGEND, 0, -1, CANVAS_ELLIPSIS, more);
+	int more_in[] = {hidden, first};
+	if (!canvas_keep_span_in(c, y, SPAN_SPARK, spark_x, c->w - spark_x,
+				 canvas_hash(tk, more_in, sizeof(more_in)), ROLE_TOTAL_ROW)) {
+		if (hidden > 0 || first > 0) {
+			char more[48];
+			snprintf(more, sizeof(more), "%s%d more", first > 0 ? "^ " : "",
+				 hidden > 0 ? hidden : first);
+			canvas_putx(c, spark_x, y, ROLE_LEGEND, 0, -1, CANVAS_ELLIPSIS, more);
+		}
 	}
+	note_stack(&total, bar_w > 0, &any_bar, &any_top, &past_100, marks);
 	char legend[512];
 	if (in->stale && shown > 0 && y + 1 < bottom) {
 		views_put_line(c, y + 1, ROLE_MESSAGE_WARN, 0, CANVAS_ELLIPSIS,

@@ -80,7 +80,7 @@ const char *watch_capability(const struct frame *f, const char *base, char *buf,
 		u += (size_t)snprintf(buf + u, len - u, "%s%.*s%s", u ? "; " : "", (int)n,
 				      f->owners_lines, f->owners_lines[n] ? " (more: W)" : "");
 	}
-	if (base && base[0] && u < len)
-		snprintf(buf + u, len - u, "%s%s", u ? "; " : "", base);
+	if (base && base[0] && u < len) /* snprintf's "%s%s", cut as it cuts (once a frame) */
+		text_cat(buf, len, text_cat(buf, len, u, u ? "; " : ""), base);
 	return buf;
 }
