@@ -1016,7 +1016,7 @@ int expr_eval_values(const struct expr *e, const double *vals, double *out,
 	double t[e->ntemps];
 	double v;
 	unsigned long long u;
-	if (e->branches) {
+	if (e->branches && used) {
 		unsigned long long mv[e->nvars + 1], mt[e->ntemps];
 		for (int k = 0; k < e->nvars; k++)
 			mv[k] = !isnan(vals[k]) && k < 64 ? 1ULL << k : 0;
@@ -1024,8 +1024,9 @@ int expr_eval_values(const struct expr *e, const double *vals, double *out,
 		const unsigned long long *M[3] = {mv, e->zeros, mt};
 		u = M[e->result.r][e->result.i];
 	} else {
-		/* every operator gives NAN for a NAN operand: a finite value read every
-		 * variable, and none was NAN */
+		/* without branches every operator gives NAN for a NAN operand: a finite value
+		 * read every variable, and none was NAN (with branches and no @used the
+		 * variables are not followed: the value is the same) */
 		v = run(e, vals, t, NULL, NULL, false);
 		u = e->allvars;
 	}
