@@ -252,6 +252,11 @@ struct metric_program {
 	/* [m]: the variables (bit v, the first 64) bound to an event counted in quanta, set with
 	 * the quanta: the only ones resolution_of moves */
 	unsigned long long *qvars;
+	/* [m]: its formula's variable count and the threshold's (expr_vars), and the events its
+	 * variables read: what "every variable used" (a formula without branches) means */
+	int *nvars, *thr_nvars;
+	unsigned long long *all_vars, *all_events;
+	int max_vars; /* the most variables of a formula or threshold */
 };
 
 /* Binds every variable of @e to an event of @names or a builtin, once per mode. */
@@ -295,7 +300,11 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	    !(p->thr_slot = calloc((size_t)n + 1, sizeof(*p->thr_slot))) ||
 	    !(p->br = calloc((size_t)n + 1, sizeof(*p->br))) ||
 	    !(p->nbr = calloc((size_t)n + 1, sizeof(*p->nbr))) ||
-	    !(p->qvars = calloc((size_t)n + 1, sizeof(*p->qvars)))) {
+	    !(p->qvars = calloc((size_t)n + 1, sizeof(*p->qvars))) ||
+	    !(p->nvars = calloc((size_t)n + 1, sizeof(*p->nvars))) ||
+	    !(p->thr_nvars = calloc((size_t)n + 1, sizeof(*p->thr_nvars))) ||
+	    !(p->all_vars = calloc((size_t)n + 1, sizeof(*p->all_vars))) ||
+	    !(p->all_events = calloc((size_t)n + 1, sizeof(*p->all_events)))) {
 		metric_program_free(p);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -325,6 +334,15 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 			return NULL;
 		}
 		p->nbr[m] = expr_else_branches(p->expr[m], p->br[m], 16);
+		const char *const *vars;
+		p->nvars[m] = expr_vars(p->expr[m], &vars);
+		for (int k = 0; k < p->nvars[m] && k < 64; k++) {
+			p->all_vars[m] |= 1ULL << k;
+			if (p->slot[m][k] >= 0) /* an event: < SESSION_MAX_EVENTS */
+				p->all_events[m] |= 1ULL << p->slot[m][k];
+		}
+		if (p->nvars[m] > p->max_vars)
+			p->max_vars = p->nvars[m];
 		if (!metrics[m].threshold[0])
 			continue;
 		p->thr[m] = expr_parse(metrics[m].threshold, why, sizeof(why));
@@ -334,6 +352,9 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 			metric_program_free(p);
 			return NULL;
 		}
+		p->thr_nvars[m] = expr_vars(p->thr[m], &vars);
+		if (p->thr_nvars[m] > p->max_vars)
+			p->max_vars = p->thr_nvars[m];
 	}
 	return p;
 }
@@ -370,6 +391,10 @@ void metric_program_free(const struct metric_program *cp)
 	free(p->br);
 	free(p->nbr);
 	free(p->qvars);
+	free(p->nvars);
+	free(p->thr_nvars);
+	free(p->all_vars);
+	free(p->all_events);
 	free(p);
 }
 
@@ -417,7 +442,7 @@ struct bound_inputs {
 
 /* Every variable's value of @b this tick (NAN when it has none), once per evaluation (no lookup
  * by name). */
-static void bound_values(const struct bound_inputs *b, double *vals)
+static inline void bound_values(const struct bound_inputs *b, double *vals)
 {
 	const struct count *counts = b->ri->in->counts;
 	for (int v = 0; v < b->nvars; v++) {
@@ -448,7 +473,7 @@ static enum metric_class classify(const struct session_metric *sm, double v)
  * idle) gets its true step (one tick moved between idle and busy) at 0 % and 100 % too. */
 #define RESOLUTION_MAX_VARS 6
 static double resolution_of(const struct metric_program *p, const struct bound_inputs *b, int m,
-			    const double *vals, unsigned long long used, double v)
+			    const double *vals, double *moved, unsigned long long used, double v)
 {
 	int qv[RESOLUTION_MAX_VARS], nq = 0;
 	unsigned long long q = used & p->qvars[m]; /* the used variables with a quantum */
@@ -456,7 +481,6 @@ static double resolution_of(const struct metric_program *p, const struct bound_i
 		qv[nq++] = __builtin_ctzll(q);
 	if (nq == 0)
 		return 0;
-	double moved[b->nvars > 0 ? b->nvars : 1];
 	double res = 0;
 	for (unsigned signs = 0; signs < 1u << nq; signs++) {
 		memcpy(moved, vals, (size_t)b->nvars * sizeof(*moved));
@@ -492,20 +516,19 @@ static unsigned long long coarse_events(const struct metric_program *p, int neve
 /* One metric for one row: its value (NAN = n/a, also when @skip, e.g. an offline row), its
  * class, the least running fraction of its inputs and how precise the value is. */
 _Static_assert(SESSION_MAX_EVENTS <= 64, "an event is a bit of a 64-bit mask");
+/* @scratch: 2 x p->max_vars doubles. */
 static void metric_eval(const struct metric_program *p, int m, const struct row_inputs *ri,
-			unsigned long long coarse_mask, bool skip, double *value,
+			unsigned long long coarse_mask, double *scratch, bool skip, double *value,
 			enum metric_class *cls, double *running, struct metric_detail *detail)
 {
 	const struct metric_inputs *in = ri->in;
-	const char *const *vars;
 	const struct session_metric *sm = &p->metrics[m];
 	double v = NAN;
 	bool nc_row = false;
 	*detail = (struct metric_detail){0};
 	if (!skip && p->expr[m]) {
-		struct bound_inputs b = {.ri = ri, .slot = p->slot[m]};
-		b.nvars = expr_vars(p->expr[m], &vars);
-		double vals[b.nvars > 0 ? b.nvars : 1];
+		struct bound_inputs b = {.ri = ri, .slot = p->slot[m], .nvars = p->nvars[m]};
+		double *vals = scratch;
 		bound_values(&b, vals);
 		unsigned long long used = 0;
 		if (expr_eval_values(p->expr[m], vals, &v, &used) < 0)
@@ -534,14 +557,18 @@ static void metric_eval(const struct metric_program *p, int m, const struct row_
 			}
 			break;
 		}
-		for (unsigned long long u = used; u; u &= u - 1) { /* bit k: expr_vars()[k] */
-			int e = b.slot[__builtin_ctzll(u)];
-			if (e >= 0) /* < SESSION_MAX_EVENTS: a bit of a 64-bit mask */
-				detail->used |= 1ULL << e;
-		}
+		if (used == p->all_vars[m] && used) /* each variable: bit k is expr_vars()[k] */
+			detail->used = p->all_events[m];
+		else
+			for (unsigned long long u = used; u; u &= u - 1) {
+				int e = b.slot[__builtin_ctzll(u)];
+				if (e >= 0) /* < SESSION_MAX_EVENTS: a bit of a 64-bit mask */
+					detail->used |= 1ULL << e;
+			}
 		detail->coarse = (detail->used & coarse_mask) != 0;
 		if (isfinite(v))
-			detail->resolution = resolution_of(p, &b, m, vals, used, v);
+			detail->resolution =
+			    resolution_of(p, &b, m, vals, scratch + p->max_vars, used, v);
 	}
 	detail->not_counted = nc_row;
 	if (!isfinite(v)) {
@@ -561,9 +588,9 @@ static void metric_eval(const struct metric_program *p, int m, const struct row_
 	*cls = classify(sm, v);
 	if (p->thr[m] && isfinite(v)) {
 		/* perf's MetricThreshold, over the same events: true is bad, false good */
-		struct bound_inputs b = {.ri = ri, .slot = p->thr_slot[m]};
-		b.nvars = expr_vars(p->thr[m], &vars);
-		double vals[b.nvars > 0 ? b.nvars : 1], t;
+		struct bound_inputs b = {
+		    .ri = ri, .slot = p->thr_slot[m], .nvars = p->thr_nvars[m]};
+		double *vals = scratch, t;
 		bound_values(&b, vals);
 		if (expr_eval_values(p->thr[m], vals, &t, NULL) == 0)
 			*cls = t != 0 ? METRIC_BAD : METRIC_GOOD;
@@ -688,7 +715,8 @@ void snapshot_compute(struct snapshot *s)
 				   .time_s = s->time_s,
 				   .slots = s->slots};
 	struct count mtotal[n > 0 ? n : 1];
-	unsigned long long coarse = coarse_events(s->program, n, s->interval_s);
+	unsigned long long coarse = s->program ? coarse_events(s->program, n, s->interval_s) : 0;
+	double scratch[s->program && s->program->max_vars > 0 ? 2 * s->program->max_vars : 1];
 	double per_row = s->row_cpus < 0 ? NAN : s->row_cpus > 1 ? s->row_cpus : 1;
 	struct row_inputs ri;
 	for (int r = 0; r <= s->nrows; r++) {
@@ -727,8 +755,8 @@ void snapshot_compute(struct snapshot *s)
 					mri = &apart_ri;
 				}
 			}
-			metric_eval(s->program, m, mri, coarse, !total && s->offline[r], v, cls,
-				    run, &s->detail[r * nm + m]);
+			metric_eval(s->program, m, mri, coarse, scratch, !total && s->offline[r], v,
+				    cls, run, &s->detail[r * nm + m]);
 		}
 	}
 	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++)
