@@ -388,7 +388,7 @@ static void check_stat_digits(void)
 				uint64_t lo = 1, x;
 				for (int d = 1; d < digits; d++)
 					lo *= 10;
-				x = digits == 20 ? lo + seed % (UINT64_MAX - lo + 1)
+				x = digits == 20  ? lo + seed % (UINT64_MAX - lo + 1)
 				    : digits == 1 ? seed % 10
 						  : lo + seed % (9 * lo);
 				if (digits == 20 && k == 0)
@@ -403,8 +403,8 @@ static void check_stat_digits(void)
 			int n = procirq_stat_parse(text, (size_t)len, NC, NULL, out, seen);
 			CHECK(n == 1 && seen[0], "%d digits: %.80s", digits, text);
 			for (int k = 0; k < PROCSTAT_FIELDS && seen[0]; k++)
-				CHECK(out[k] == v[k], "%d digits, field %d: %llu for %llu", digits, k,
-				      (unsigned long long)out[k], (unsigned long long)v[k]);
+				CHECK(out[k] == v[k], "%d digits, field %d: %llu for %llu", digits,
+				      k, (unsigned long long)out[k], (unsigned long long)v[k]);
 		}
 	const char *over = "cpu0 1 2 3 4 5 6 7 184467440737095516160 9 10\n";
 	memset(seen, 0, sizeof(seen));

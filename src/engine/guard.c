@@ -393,7 +393,8 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 				   cell[e].unchanged_s >= GUARD_FROZEN_S;
 		}
 		bool known_idle = !isnan(b) && b < 0.02;
-		for (int e = 0; e < s->nevents; e++) {
+		for (int e = 0; e < s->nevents && nfrozen > 0;
+		     e++) { /* nfrozen: the frozen cells */
 			bool frozen = cell[e].unchanged >= GUARD_FROZEN_TICKS &&
 				      cell[e].unchanged_s >= GUARD_FROZEN_S;
 			if (!frozen)
@@ -419,6 +420,11 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 			if (counted(&c[e]) && !(kind[e] & EV_PROC) &&
 			    c[e].value >= GUARD_IDENTICAL_MIN)
 				vals[nv++] = c[e].value;
+		if (nv < GUARD_IDENTICAL_EVENTS) { /* no delta can be shared by enough events */
+			for (int e = 0; e < s->nevents; e++)
+				cell[e].same = 0;
+			continue;
+		}
 		for (int e = 0; e < s->nevents; e++) {
 			int same = 0;
 			if (counted(&c[e]) && !(kind[e] & EV_PROC) &&

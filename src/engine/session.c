@@ -540,10 +540,8 @@ static void metric_eval(const struct metric_program *p, int m, const struct row_
 		int nb = p->nbr[m];
 		for (int i = 0; nb > 1 && i < nb; i++) {
 			bool bound = true, nc = false;
-			for (int k = 0; k < b.nvars && k < 64; k++) {
-				if (!(br[i] >> k & 1))
-					continue;
-				int e = b.slot[k];
+			for (unsigned long long u = br[i] & p->all_vars[m]; u; u &= u - 1) {
+				int e = b.slot[__builtin_ctzll(u)]; /* bit k: expr_vars()[k] */
 				bound &= e != VAR_NONE;
 				nc |= e >= 0 && (in->counts[e].state == COUNT_NOT_COUNTED ||
 						 in->counts[e].state == COUNT_INVALID);
@@ -759,8 +757,26 @@ void snapshot_compute(struct snapshot *s)
 				    cls, run, &s->detail[r * nm + m]);
 		}
 	}
+	/* a metric's inputs can have different ages only where a row's counted events do */
+	bool ages_differ = false;
+	for (int r = 0; r < s->nrows && s->event_age && !ages_differ; r++) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (int e = 0; e < n && !s->offline[r]; e++) {
+			size_t i = (size_t)r * (size_t)n + (size_t)e;
+			enum count_state st = s->counts[i].state;
+			if (st != COUNT_OK && st != COUNT_SCALED)
+				continue;
+			double age = s->event_age[i]; /* as inputs_of_different_ticks */
+			if (age < lo)
+				lo = age;
+			if (age > hi)
+				hi = age;
+		}
+		ages_differ = hi > lo;
+	}
 	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++)
-		s->split[m] = s->metrics[m].split || inputs_of_different_ticks(s, m);
+		s->split[m] =
+		    s->metrics[m].split || (ages_differ && inputs_of_different_ticks(s, m));
 }
 
 /* Rotation: the set that counted in this tick, read from the triples themselves, so a replay
