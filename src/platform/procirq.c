@@ -445,6 +445,8 @@ int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want,
 	int stored = 0;
 	bool in_cpus = false;
 	while (p < end) {
+		if (in_cpus && (end - p < 3 || memcmp(p, "cpu", 3) != 0))
+			break; /* the cpu lines are over: the long "intr" line is not scanned */
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 		if (eol - p < 4 || memcmp(p, "cpu", 3) != 0) {
