@@ -369,6 +369,53 @@ static void check_stat(void)
 	}
 }
 
+/* Numbers of every length (1-20 digits, up to UINT64_MAX) at every offset in the line, as printf
+ * writes them: /proc/stat's fields are read 8 bytes at a time where 8 bytes remain, one at a time
+ * near the end, and each must come out as printed; a 21st digit does not fit (the line is left). */
+static void check_stat_digits(void)
+{
+	enum { NC = 2 };
+	static uint64_t out[NC * PROCSTAT_FIELDS];
+	bool seen[NC];
+	uint64_t seed = 88172645463325252ULL;
+	for (int digits = 1; digits <= 20; digits++)
+		for (int pad = 1; pad <= 9; pad++) {
+			uint64_t v[PROCSTAT_FIELDS];
+			char text[600];
+			int len = snprintf(text, sizeof(text), "cpu0");
+			for (int k = 0; k < PROCSTAT_FIELDS; k++) {
+				seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+				uint64_t lo = 1, x;
+				for (int d = 1; d < digits; d++)
+					lo *= 10;
+				x = digits == 20  ? lo + seed % (UINT64_MAX - lo + 1)
+				    : digits == 1 ? seed % 10
+						  : lo + seed % (9 * lo);
+				if (digits == 20 && k == 0)
+					x = UINT64_MAX;
+				v[k] = x;
+				/* the padding moves each number across the 8-byte reads */
+				len += snprintf(text + len, sizeof(text) - (size_t)len, "%*s%llu",
+						(k + pad) % 9 + 1, "", (unsigned long long)x);
+			}
+			memset(seen, 0, sizeof(seen));
+			/* no newline: the last number ends the text, read one byte at a time */
+			int n = procirq_stat_parse(text, (size_t)len, NC, NULL, out, seen);
+			CHECK(n == 1 && seen[0], "%d digits: %.80s", digits, text);
+			for (int k = 0; k < PROCSTAT_FIELDS && seen[0]; k++)
+				CHECK(out[k] == v[k], "%d digits, field %d: %llu for %llu", digits,
+				      k, (unsigned long long)out[k], (unsigned long long)v[k]);
+		}
+	const char *over = "cpu0 1 2 3 4 5 6 7 184467440737095516160 9 10\n";
+	memset(seen, 0, sizeof(seen));
+	CHECK(procirq_stat_parse(over, strlen(over), NC, NULL, out, seen) == 0 && !seen[0],
+	      "a number past UINT64_MAX is not read");
+	const char *near = "cpu0 18446744073709551616 1 2 3 4 5 6 7 8 9\n";
+	memset(seen, 0, sizeof(seen));
+	CHECK(procirq_stat_parse(near, strlen(near), NC, NULL, out, seen) == 0 && !seen[0],
+	      "UINT64_MAX + 1 is not read");
+}
+
 /* The live /proc/stat, parsed here and by sscanf. */
 static void check_stat_live(void)
 {
@@ -516,6 +563,7 @@ static void check_stat_clock(void)
 int main(void)
 {
 	check_stat();
+	check_stat_digits();
 	check_stat_live();
 	check_stat_sum_line();
 	check_stat_clock();

@@ -51,6 +51,19 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* The texts of @parts (NULL-ended) one after another into @dst (@size bytes, cut to fit, always
+ * terminated): snprintf's "%s%s..." without the format parsing. */
+static void join_text(char *dst, size_t size, const char *const *parts)
+{
+	size_t len = 0;
+	for (; *parts && len + 1 < size; parts++) {
+		size_t n = strnlen(*parts, size - 1 - len);
+		memmove(dst + len, *parts, n);
+		len += n;
+	}
+	dst[len] = '\0';
+}
+
 void frame_store_free(struct frame_store *fs)
 {
 	if (!fs)
@@ -373,15 +386,17 @@ static void fill_header(struct app_ctx *app, struct frame_store *fs, struct fram
 	fs->machine = app->machine;
 	f->machine = &fs->machine;
 	f->origin = app->opt.replay ? app->opt.replay : app->opt.remote;
+	const char *desc = app->family->desc;
 	if (f->simulated)
-		snprintf(f->pmu_line, sizeof(f->pmu_line), "SIMULATED %s", app->family->desc);
+		join_text(f->pmu_line, sizeof(f->pmu_line),
+			  (const char *[]){"SIMULATED ", desc, NULL});
 	else if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->pf.core_pmu_count == 0)
-		snprintf(f->pmu_line, sizeof(f->pmu_line), "software events only");
+		copy_text(f->pmu_line, sizeof(f->pmu_line), "software events only");
 	else if (!source_has(&app->source, SOURCE_CAP_THIS_MACHINE) && app->machine.pmu[0])
-		snprintf(f->pmu_line, sizeof(f->pmu_line), "%s PMU (%s)", app->family->desc,
-			 app->machine.pmu);
+		join_text(f->pmu_line, sizeof(f->pmu_line),
+			  (const char *[]){desc, " PMU (", app->machine.pmu, ")", NULL});
 	else
-		snprintf(f->pmu_line, sizeof(f->pmu_line), "%s PMU", app->family->desc);
+		join_text(f->pmu_line, sizeof(f->pmu_line), (const char *[]){desc, " PMU", NULL});
 	if (f->simulated)
 		copy_text(f->banner, sizeof(f->banner), "SIMULATED");
 	if (app->replay)

@@ -73,11 +73,12 @@ struct guard {
 	struct guard_flag *next;
 	double *vals;
 	int nvals;
-	/* what each event is (EV_* bits), worked out again only when the names change */
+	/* what each event is (EV_* bits), worked out again only when the names change: the
+	 * names it was worked out from are kept and compared each tick */
 	unsigned char *kind;
 	int nkind;
-	uint64_t names_sig;
-	bool tasks; /* rows count tasks or cgroups */
+	char (*kind_names)[48]; /* [nkind] */
+	bool tasks;		/* rows count tasks or cgroups */
 };
 
 enum { EV_CYCLES = 1, EV_INSTRUCTIONS = 2, EV_PROC = 4 };
@@ -106,6 +107,7 @@ void guard_free(struct guard *g)
 	free(g->next);
 	free(g->vals);
 	free(g->kind);
+	free(g->kind_names);
 	free(g);
 }
 
@@ -297,23 +299,25 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 	return raised;
 }
 
-/* The EV_* bits of every event in g->kind, looked up by name only when the names changed (a
- * hash of them is compared each tick). Returns -1 when out of memory. */
+/* The EV_* bits of every event in g->kind, looked up by name only when the names changed (the
+ * names they were looked up from are compared with the snapshot's each tick, all 48 bytes of
+ * each). Returns -1 when out of memory. */
 static int classify(struct guard *g, const struct snapshot *s)
 {
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)s->nevents;
-	for (int e = 0; e < s->nevents; e++)
-		for (const unsigned char *p = (const unsigned char *)s->event_names[e];; p++) {
-			h = (h ^ *p) * 1099511628211ULL; /* FNV-1a, the NUL included */
-			if (!*p)
-				break;
-		}
-	if (g->nkind == s->nevents && g->names_sig == h && g->kind)
+	size_t bytes = (size_t)s->nevents * sizeof(s->event_names[0]);
+	if (g->nkind == s->nevents && g->kind && g->kind_names &&
+	    memcmp(g->kind_names, s->event_names, bytes) == 0)
 		return 0;
+	g->nkind = -1;
 	unsigned char *k = realloc(g->kind, (size_t)s->nevents + 1);
 	if (!k)
 		return -1;
 	g->kind = k;
+	char(*kn)[48] = realloc(g->kind_names, bytes + sizeof(kn[0]));
+	if (!kn)
+		return -1;
+	g->kind_names = kn;
+	memcpy(kn, s->event_names, bytes);
 	for (int e = 0; e < s->nevents; e++) {
 		const char *n = s->event_names[e];
 		k[e] = (unsigned char)((is_cycles(n) ? EV_CYCLES : 0) |
@@ -321,7 +325,6 @@ static int classify(struct guard *g, const struct snapshot *s)
 				       (from_proc(n) ? EV_PROC : 0));
 	}
 	g->nkind = s->nevents;
-	g->names_sig = h;
 	return 0;
 }
 
@@ -390,7 +393,8 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 				   cell[e].unchanged_s >= GUARD_FROZEN_S;
 		}
 		bool known_idle = !isnan(b) && b < 0.02;
-		for (int e = 0; e < s->nevents; e++) {
+		for (int e = 0; e < s->nevents && nfrozen > 0;
+		     e++) { /* nfrozen: the frozen cells */
 			bool frozen = cell[e].unchanged >= GUARD_FROZEN_TICKS &&
 				      cell[e].unchanged_s >= GUARD_FROZEN_S;
 			if (!frozen)
@@ -416,6 +420,11 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 			if (counted(&c[e]) && !(kind[e] & EV_PROC) &&
 			    c[e].value >= GUARD_IDENTICAL_MIN)
 				vals[nv++] = c[e].value;
+		if (nv < GUARD_IDENTICAL_EVENTS) { /* no delta can be shared by enough events */
+			for (int e = 0; e < s->nevents; e++)
+				cell[e].same = 0;
+			continue;
+		}
 		for (int e = 0; e < s->nevents; e++) {
 			int same = 0;
 			if (counted(&c[e]) && !(kind[e] & EV_PROC) &&

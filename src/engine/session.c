@@ -252,6 +252,11 @@ struct metric_program {
 	/* [m]: the variables (bit v, the first 64) bound to an event counted in quanta, set with
 	 * the quanta: the only ones resolution_of moves */
 	unsigned long long *qvars;
+	/* [m]: its formula's variable count and the threshold's (expr_vars), and the events its
+	 * variables read: what "every variable used" (a formula without branches) means */
+	int *nvars, *thr_nvars;
+	unsigned long long *all_vars, *all_events;
+	int max_vars; /* the most variables of a formula or threshold */
 };
 
 /* Binds every variable of @e to an event of @names or a builtin, once per mode. */
@@ -295,7 +300,11 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	    !(p->thr_slot = calloc((size_t)n + 1, sizeof(*p->thr_slot))) ||
 	    !(p->br = calloc((size_t)n + 1, sizeof(*p->br))) ||
 	    !(p->nbr = calloc((size_t)n + 1, sizeof(*p->nbr))) ||
-	    !(p->qvars = calloc((size_t)n + 1, sizeof(*p->qvars)))) {
+	    !(p->qvars = calloc((size_t)n + 1, sizeof(*p->qvars))) ||
+	    !(p->nvars = calloc((size_t)n + 1, sizeof(*p->nvars))) ||
+	    !(p->thr_nvars = calloc((size_t)n + 1, sizeof(*p->thr_nvars))) ||
+	    !(p->all_vars = calloc((size_t)n + 1, sizeof(*p->all_vars))) ||
+	    !(p->all_events = calloc((size_t)n + 1, sizeof(*p->all_events)))) {
 		metric_program_free(p);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -325,6 +334,15 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 			return NULL;
 		}
 		p->nbr[m] = expr_else_branches(p->expr[m], p->br[m], 16);
+		const char *const *vars;
+		p->nvars[m] = expr_vars(p->expr[m], &vars);
+		for (int k = 0; k < p->nvars[m] && k < 64; k++) {
+			p->all_vars[m] |= 1ULL << k;
+			if (p->slot[m][k] >= 0) /* an event: < SESSION_MAX_EVENTS */
+				p->all_events[m] |= 1ULL << p->slot[m][k];
+		}
+		if (p->nvars[m] > p->max_vars)
+			p->max_vars = p->nvars[m];
 		if (!metrics[m].threshold[0])
 			continue;
 		p->thr[m] = expr_parse(metrics[m].threshold, why, sizeof(why));
@@ -334,6 +352,9 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 			metric_program_free(p);
 			return NULL;
 		}
+		p->thr_nvars[m] = expr_vars(p->thr[m], &vars);
+		if (p->thr_nvars[m] > p->max_vars)
+			p->max_vars = p->thr_nvars[m];
 	}
 	return p;
 }
@@ -370,6 +391,10 @@ void metric_program_free(const struct metric_program *cp)
 	free(p->br);
 	free(p->nbr);
 	free(p->qvars);
+	free(p->nvars);
+	free(p->thr_nvars);
+	free(p->all_vars);
+	free(p->all_events);
 	free(p);
 }
 
@@ -389,44 +414,46 @@ void metric_program_set_quanta(struct metric_program *p, const uint64_t *quantum
 	}
 }
 
+/* One row's inputs as the formulas read them: its counts and each builtin's value, [-VAR_*],
+ * made from @in once per row (not per variable). */
+struct row_inputs {
+	const struct metric_inputs *in;
+	double builtin[1 - VAR_NONE];
+};
+
+static void row_inputs_set(struct row_inputs *ri, const struct metric_inputs *in)
+{
+	ri->in = in;
+	ri->builtin[0] = NAN; /* unused: 0 is an event */
+	ri->builtin[-VAR_INTERVAL] = in->interval_s;
+	ri->builtin[-VAR_INTERVAL_NS] = in->interval_s * 1e9;
+	ri->builtin[-VAR_NCPUS] = in->ncpus;
+	ri->builtin[-VAR_TIME] = in->time_s;
+	ri->builtin[-VAR_SLOTS] = in->slots > 0 ? in->slots : NAN;
+	ri->builtin[-VAR_NONE] = NAN;
+}
+
 /* What one evaluation reads: the row's inputs and the metric's bound variables. */
 struct bound_inputs {
-	const struct metric_inputs *in;
-	const char *const *vars; /* expr_vars() of the metric */
-	const int *slot;	 /* [var]: the event, or a VAR_* value */
+	const struct row_inputs *ri;
+	const int *slot; /* [var]: the event, or a VAR_* value */
 	int nvars;
 };
 
-/* The value of variable @v of @b's formula this tick, NAN when it has none. */
-static double input_value(const struct bound_inputs *b, int v)
+/* Every variable's value of @b this tick (NAN when it has none), once per evaluation (no lookup
+ * by name). */
+static inline void bound_values(const struct bound_inputs *b, double *vals)
 {
-	const struct metric_inputs *in = b->in;
-	int k = b->slot[v];
-	if (k >= 0) {
-		const struct count *c = &in->counts[k];
-		return c->state == COUNT_OK || c->state == COUNT_SCALED ? c->value : NAN;
+	const struct count *counts = b->ri->in->counts;
+	for (int v = 0; v < b->nvars; v++) {
+		int k = b->slot[v];
+		if (k >= 0) {
+			const struct count *c = &counts[k];
+			vals[v] = c->state == COUNT_OK || c->state == COUNT_SCALED ? c->value : NAN;
+		} else {
+			vals[v] = b->ri->builtin[-k];
+		}
 	}
-	switch (k) {
-	case VAR_INTERVAL:
-		return in->interval_s;
-	case VAR_INTERVAL_NS:
-		return in->interval_s * 1e9;
-	case VAR_NCPUS:
-		return in->ncpus;
-	case VAR_TIME:
-		return in->time_s;
-	case VAR_SLOTS:
-		return in->slots > 0 ? in->slots : NAN;
-	default:
-		return NAN;
-	}
-}
-
-/* Every variable's value of @b, once per evaluation (no lookup by name). */
-static void bound_values(const struct bound_inputs *b, double *vals)
-{
-	for (int v = 0; v < b->nvars; v++)
-		vals[v] = input_value(b, v);
 }
 
 static enum metric_class classify(const struct session_metric *sm, double v)
@@ -446,7 +473,7 @@ static enum metric_class classify(const struct session_metric *sm, double v)
  * idle) gets its true step (one tick moved between idle and busy) at 0 % and 100 % too. */
 #define RESOLUTION_MAX_VARS 6
 static double resolution_of(const struct metric_program *p, const struct bound_inputs *b, int m,
-			    const double *vals, unsigned long long used, double v)
+			    const double *vals, double *moved, unsigned long long used, double v)
 {
 	int qv[RESOLUTION_MAX_VARS], nq = 0;
 	unsigned long long q = used & p->qvars[m]; /* the used variables with a quantum */
@@ -454,7 +481,6 @@ static double resolution_of(const struct metric_program *p, const struct bound_i
 		qv[nq++] = __builtin_ctzll(q);
 	if (nq == 0)
 		return 0;
-	double moved[b->nvars > 0 ? b->nvars : 1];
 	double res = 0;
 	for (unsigned signs = 0; signs < 1u << nq; signs++) {
 		memcpy(moved, vals, (size_t)b->nvars * sizeof(*moved));
@@ -463,7 +489,7 @@ static double resolution_of(const struct metric_program *p, const struct bound_i
 			int e = b->slot[qv[i]];
 			double q = p->quantum[e];
 			double delta = signs >> i & 1 ? -q : q;
-			negative |= b->in->counts[e].value + delta < 0;
+			negative |= b->ri->in->counts[e].value + delta < 0;
 			moved[qv[i]] = vals[qv[i]] + delta;
 		}
 		if (negative)
@@ -475,27 +501,34 @@ static double resolution_of(const struct metric_program *p, const struct bound_i
 	return res;
 }
 
-/* True when event @e counts in steps (a clock's ticks) and the tick is shorter than
- * SESSION_COARSE_STEPS of them. */
-static bool too_coarse(const struct metric_program *p, int e, const struct metric_inputs *in)
+/* The events (bit e) that count in steps (a clock's ticks) where the tick, @interval_s long, is
+ * shorter than SESSION_COARSE_STEPS of them: the same for every row of a tick. */
+static unsigned long long coarse_events(const struct metric_program *p, int nevents,
+					double interval_s)
 {
-	return p->quantum[e] > 0 && in->interval_s * 1e9 < SESSION_COARSE_STEPS * p->quantum[e];
+	unsigned long long mask = 0;
+	for (int e = 0; e < nevents && e < p->nevents && e < 64; e++)
+		if (p->quantum[e] > 0 && interval_s * 1e9 < SESSION_COARSE_STEPS * p->quantum[e])
+			mask |= 1ULL << e;
+	return mask;
 }
 
 /* One metric for one row: its value (NAN = n/a, also when @skip, e.g. an offline row), its
  * class, the least running fraction of its inputs and how precise the value is. */
-static void metric_eval(const struct metric_program *p, int m, const struct metric_inputs *in,
-			bool skip, double *value, enum metric_class *cls, double *running,
-			struct metric_detail *detail)
+_Static_assert(SESSION_MAX_EVENTS <= 64, "an event is a bit of a 64-bit mask");
+/* @scratch: 2 x p->max_vars doubles. */
+static void metric_eval(const struct metric_program *p, int m, const struct row_inputs *ri,
+			unsigned long long coarse_mask, double *scratch, bool skip, double *value,
+			enum metric_class *cls, double *running, struct metric_detail *detail)
 {
+	const struct metric_inputs *in = ri->in;
 	const struct session_metric *sm = &p->metrics[m];
 	double v = NAN;
 	bool nc_row = false;
 	*detail = (struct metric_detail){0};
 	if (!skip && p->expr[m]) {
-		struct bound_inputs b = {.in = in, .slot = p->slot[m]};
-		b.nvars = expr_vars(p->expr[m], &b.vars);
-		double vals[b.nvars > 0 ? b.nvars : 1];
+		struct bound_inputs b = {.ri = ri, .slot = p->slot[m], .nvars = p->nvars[m]};
+		double *vals = scratch;
 		bound_values(&b, vals);
 		unsigned long long used = 0;
 		if (expr_eval_values(p->expr[m], vals, &v, &used) < 0)
@@ -507,10 +540,8 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 		int nb = p->nbr[m];
 		for (int i = 0; nb > 1 && i < nb; i++) {
 			bool bound = true, nc = false;
-			for (int k = 0; k < b.nvars && k < 64; k++) {
-				if (!(br[i] >> k & 1))
-					continue;
-				int e = b.slot[k];
+			for (unsigned long long u = br[i] & p->all_vars[m]; u; u &= u - 1) {
+				int e = b.slot[__builtin_ctzll(u)]; /* bit k: expr_vars()[k] */
 				bound &= e != VAR_NONE;
 				nc |= e >= 0 && (in->counts[e].state == COUNT_NOT_COUNTED ||
 						 in->counts[e].state == COUNT_INVALID);
@@ -524,16 +555,18 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 			}
 			break;
 		}
-		for (unsigned long long u = used; u; u &= u - 1) { /* bit k: expr_vars()[k] */
-			int e = b.slot[__builtin_ctzll(u)];
-			if (e < 0)
-				continue;
-			if (e < 64)
-				detail->used |= 1ULL << e;
-			detail->coarse |= too_coarse(p, e, in);
-		}
+		if (used == p->all_vars[m] && used) /* each variable: bit k is expr_vars()[k] */
+			detail->used = p->all_events[m];
+		else
+			for (unsigned long long u = used; u; u &= u - 1) {
+				int e = b.slot[__builtin_ctzll(u)];
+				if (e >= 0) /* < SESSION_MAX_EVENTS: a bit of a 64-bit mask */
+					detail->used |= 1ULL << e;
+			}
+		detail->coarse = (detail->used & coarse_mask) != 0;
 		if (isfinite(v))
-			detail->resolution = resolution_of(p, &b, m, vals, used, v);
+			detail->resolution =
+			    resolution_of(p, &b, m, vals, scratch + p->max_vars, used, v);
 	}
 	detail->not_counted = nc_row;
 	if (!isfinite(v)) {
@@ -546,16 +579,16 @@ static void metric_eval(const struct metric_program *p, int m, const struct metr
 			int e = sm->inputs[k];
 			const struct count *c = &in->counts[e];
 			coarse |= (c->state == COUNT_OK || c->state == COUNT_SCALED) &&
-				  too_coarse(p, e, in);
+				  (coarse_mask >> e & 1);
 		}
 		*detail = (struct metric_detail){.coarse = coarse, .not_counted = nc_row};
 	}
 	*cls = classify(sm, v);
 	if (p->thr[m] && isfinite(v)) {
 		/* perf's MetricThreshold, over the same events: true is bad, false good */
-		struct bound_inputs b = {.in = in, .slot = p->thr_slot[m]};
-		b.nvars = expr_vars(p->thr[m], &b.vars);
-		double vals[b.nvars > 0 ? b.nvars : 1], t;
+		struct bound_inputs b = {
+		    .ri = ri, .slot = p->thr_slot[m], .nvars = p->thr_nvars[m]};
+		double *vals = scratch, t;
 		bound_values(&b, vals);
 		if (expr_eval_values(p->thr[m], vals, &t, NULL) == 0)
 			*cls = t != 0 ? METRIC_BAD : METRIC_GOOD;
@@ -642,8 +675,11 @@ double snapshot_metric_with(const struct snapshot *s, const struct metric_progra
 				   .time_s = s->time_s,
 				   .ncpus = ncpus,
 				   .slots = s->slots};
-	struct bound_inputs b = {.in = &in, .slot = p->slot[m]};
-	b.nvars = expr_vars(p->expr[m], &b.vars);
+	struct row_inputs ri;
+	row_inputs_set(&ri, &in);
+	const char *const *vars;
+	struct bound_inputs b = {.ri = &ri, .slot = p->slot[m]};
+	b.nvars = expr_vars(p->expr[m], &vars);
 	double vals[b.nvars > 0 ? b.nvars : 1], v;
 	bound_values(&b, vals);
 	if (expr_eval_values(p->expr[m], vals, &v, NULL) < 0 || !isfinite(v))
@@ -677,19 +713,25 @@ void snapshot_compute(struct snapshot *s)
 				   .time_s = s->time_s,
 				   .slots = s->slots};
 	struct count mtotal[n > 0 ? n : 1];
+	unsigned long long coarse = s->program ? coarse_events(s->program, n, s->interval_s) : 0;
+	double scratch[s->program && s->program->max_vars > 0 ? 2 * s->program->max_vars : 1];
+	double per_row = s->row_cpus < 0 ? NAN : s->row_cpus > 1 ? s->row_cpus : 1;
+	struct row_inputs ri;
 	for (int r = 0; r <= s->nrows; r++) {
 		bool total = r == s->nrows;
 		in.counts = total ? s->total_counts : &s->counts[r * n];
-		double per_row = s->row_cpus < 0 ? NAN : s->row_cpus > 1 ? s->row_cpus : 1;
 		in.ncpus = s->row_ncpus ? (total ? counted_cpus : s->row_ncpus[r])
 			   : total	? counted_rows * per_row
 					: per_row;
+		row_inputs_set(&ri, &in);
 		for (int m = 0; m < nm; m++) {
 			double *v = total ? &s->total_values[m] : &s->values[r * nm + m];
 			double *run = total ? &s->total_running[m] : &s->running[r * nm + m];
 			enum metric_class *cls =
 			    total ? &s->total_classes[m] : &s->classes[r * nm + m];
-			struct metric_inputs min = in;
+			const struct row_inputs *mri = &ri;
+			struct metric_inputs min;
+			struct row_inputs apart_ri;
 			if (total) {
 				/* a row that did not count one of this metric's inputs (its n/c
 				 * cell) stays out of the metric's total and of its ncpus */
@@ -704,16 +746,37 @@ void snapshot_compute(struct snapshot *s)
 					for (int e = 0; e < n; e++)
 						count_total(s->counts, s->nrows, n, e, mskip,
 							    &mtotal[e]);
+					min = in;
 					min.counts = mtotal;
 					min.ncpus = rows * per_row;
+					row_inputs_set(&apart_ri, &min);
+					mri = &apart_ri;
 				}
 			}
-			metric_eval(s->program, m, &min, !total && s->offline[r], v, cls, run,
-				    &s->detail[r * nm + m]);
+			metric_eval(s->program, m, mri, coarse, scratch, !total && s->offline[r], v,
+				    cls, run, &s->detail[r * nm + m]);
 		}
 	}
+	/* a metric's inputs can have different ages only where a row's counted events do */
+	bool ages_differ = false;
+	for (int r = 0; r < s->nrows && s->event_age && !ages_differ; r++) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (int e = 0; e < n && !s->offline[r]; e++) {
+			size_t i = (size_t)r * (size_t)n + (size_t)e;
+			enum count_state st = s->counts[i].state;
+			if (st != COUNT_OK && st != COUNT_SCALED)
+				continue;
+			double age = s->event_age[i]; /* as inputs_of_different_ticks */
+			if (age < lo)
+				lo = age;
+			if (age > hi)
+				hi = age;
+		}
+		ages_differ = hi > lo;
+	}
 	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++)
-		s->split[m] = s->metrics[m].split || inputs_of_different_ticks(s, m);
+		s->split[m] =
+		    s->metrics[m].split || (ages_differ && inputs_of_different_ticks(s, m));
 }
 
 /* Rotation: the set that counted in this tick, read from the triples themselves, so a replay

@@ -1004,28 +1004,24 @@ static inline __attribute__((always_inline)) double run(const struct expr *e, co
 	return R[e->result.r][e->result.i];
 }
 
-int expr_eval_values(const struct expr *e, const double *vals, double *out,
-		     unsigned long long *used)
+/* expr_eval_values with the temporaries @t and, where @used is followed, @mv and @mt given. */
+static inline __attribute__((always_inline)) int eval_in(const struct expr *e, const double *vals,
+							 double *out, unsigned long long *used,
+							 double *t, unsigned long long *mv,
+							 unsigned long long *mt)
 {
-	if (!e) {
-		if (used)
-			*used = 0;
-		*out = NAN;
-		return -1;
-	}
-	double t[e->ntemps];
 	double v;
 	unsigned long long u;
-	if (e->branches) {
-		unsigned long long mv[e->nvars + 1], mt[e->ntemps];
+	if (e->branches && used) {
 		for (int k = 0; k < e->nvars; k++)
 			mv[k] = !isnan(vals[k]) && k < 64 ? 1ULL << k : 0;
 		v = run(e, vals, t, mv, mt, true);
 		const unsigned long long *M[3] = {mv, e->zeros, mt};
 		u = M[e->result.r][e->result.i];
 	} else {
-		/* every operator gives NAN for a NAN operand: a finite value read every
-		 * variable, and none was NAN */
+		/* without branches every operator gives NAN for a NAN operand: a finite value
+		 * read every variable, and none was NAN (with branches and no @used the
+		 * variables are not followed: the value is the same) */
 		v = run(e, vals, t, NULL, NULL, false);
 		u = e->allvars;
 	}
@@ -1037,6 +1033,33 @@ int expr_eval_values(const struct expr *e, const double *vals, double *out,
 	}
 	*out = v;
 	return 0;
+}
+
+/* A formula with more temporaries or variables than the fixed buffers hold. */
+static __attribute__((noinline)) int eval_large(const struct expr *e, const double *vals,
+						double *out, unsigned long long *used)
+{
+	double t[e->ntemps + 1];
+	unsigned long long mv[e->nvars + 1], mt[e->ntemps + 1];
+	return eval_in(e, vals, out, used, t, mv, mt);
+}
+
+#define EVAL_SMALL 16 /* temporaries and variables of most formulas */
+
+int expr_eval_values(const struct expr *e, const double *vals, double *out,
+		     unsigned long long *used)
+{
+	if (!e) {
+		if (used)
+			*used = 0;
+		*out = NAN;
+		return -1;
+	}
+	if (e->ntemps > EVAL_SMALL || e->nvars > EVAL_SMALL)
+		return eval_large(e, vals, out, used);
+	double t[EVAL_SMALL];
+	unsigned long long mv[EVAL_SMALL], mt[EVAL_SMALL];
+	return eval_in(e, vals, out, used, t, mv, mt);
 }
 
 /* Every variable looked up once, before the formula: a name without a value is NAN, which

@@ -399,13 +399,37 @@ static int stat_number(const char **p, const char *end, uint64_t *v)
 	const char *s = *p;
 	while (s < end && *s == ' ')
 		s++;
-	if (s >= end || *s < '0' || *s > '9')
+	unsigned d;
+	if (s >= end || (unsigned)(unsigned char)*s - '0' > 9)
 		return 0;
+	/* 19 digits always fit: the overflow test (a division) only from the 20th on */
+	const char *fits = end - s > 19 ? s + 19 : end;
 	uint64_t x = 0;
-	for (int n = 0; s < end && *s >= '0' && *s <= '9'; s++, n++) {
-		unsigned d = (unsigned)(*s - '0');
-		/* 19 digits always fit: the overflow test (a division) from the 20th on */
-		if (n >= 19 && x > (UINT64_MAX - d) / 10)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (end - s >= 8) { /* the first 8 bytes at once: their leading digits, then their value */
+		uint64_t c;
+		memcpy(&c, s, 8);
+		/* a byte is a digit when its high nibble and that of the byte + 6 are both 3 */
+		uint64_t odd = ((c & 0xF0F0F0F0F0F0F0F0ULL) |
+				(((c + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ^
+			       0x3333333333333333ULL;
+		int k = odd ? __builtin_ctzll(odd) / 8 : 8; /* 1..8: s[0] is a digit */
+		c <<= 8 * (8 - k); /* the k digits last, behind leading zeros */
+		c = (c & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+		c = (c & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+		x = (c & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+		s += k;
+		if (k < 8) {
+			*v = x;
+			*p = s;
+			return 1;
+		}
+	}
+#endif
+	for (; s < fits && (d = (unsigned)(unsigned char)*s - '0') <= 9; s++)
+		x = x * 10 + d;
+	for (; s < end && (d = (unsigned)(unsigned char)*s - '0') <= 9; s++) {
+		if (x > (UINT64_MAX - d) / 10)
 			return -1;
 		x = x * 10 + d;
 	}
@@ -421,6 +445,8 @@ int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want,
 	int stored = 0;
 	bool in_cpus = false;
 	while (p < end) {
+		if (in_cpus && (end - p < 3 || memcmp(p, "cpu", 3) != 0))
+			break; /* the cpu lines are over: the long "intr" line is not scanned */
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 		if (eol - p < 4 || memcmp(p, "cpu", 3) != 0) {
