@@ -9,14 +9,21 @@ tmux_open() {
 	local w=$1 h=$2
 	command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 	export TERM=xterm-256color
-	SOCK=pmutop-test-$$
+	# a socket of its own per open: a server killed by tmux_close may still hold the last one
+	T_TMUX_OPENS=$((${T_TMUX_OPENS:-0} + 1))
+	SOCK=pmutop-test-$$-$T_TMUX_OPENS
 	TM=(tmux -L "$SOCK" -f /dev/null)
 	T_CLEANUPS+=("tmux_close '$SOCK'")
 	mkdir -p "$T_TMP/home" "$T_TMP/state"
-	"${TM[@]}" new-session -d -x "$w" -y "$h" -e HOME="$T_TMP/home" \
+	if ! "${TM[@]}" new-session -d -x "$w" -y "$h" -e HOME="$T_TMP/home" \
 		-e XDG_STATE_HOME="$T_TMP/state" -e XDG_CONFIG_HOME="$T_TMP/home/.config" \
 		-e TERM=xterm-256color -e NO_COLOR= \
-		"bash --norc --noprofile" || { echo "SKIP: tmux cannot start a server here"; exit 77; }
+		"bash --norc --noprofile" 2>"$T_TMP/tmux.err"; then
+		# only the first open tells whether tmux works here; a later one that fails is a fault
+		[ "$T_TMUX_OPENS" = 1 ] || { fail "tmux open #$T_TMUX_OPENS: $(head -c 200 "$T_TMP/tmux.err")"; t_done; }
+		echo "SKIP: tmux cannot start a server here: $(head -c 200 "$T_TMP/tmux.err")"
+		exit 77
+	fi
 	"${TM[@]}" set-option -g status off >/dev/null
 	"${TM[@]}" resize-window -x "$w" -y "$h" 2>/dev/null
 	# the shell's prompt is PROMPT$; each shell command prints a marker when done
