@@ -79,6 +79,9 @@ struct sample_queue {
 	uint64_t thr_upto; /* throttled time is counted through this time (ns) */
 	uint64_t drain_t;  /* when the ring was last drained (ns) */
 	size_t upto, next; /* perf_queued: its samples up to the horizon, and those ticked */
+	/* the last drain found the ring full: samples may be lost, and the kernel writes their
+	 * PERF_RECORD_LOST only before its next sample (a window waits for it, as for lost_next) */
+	bool lost_maybe;
 };
 
 struct perf_priv {
@@ -692,7 +695,8 @@ static void thr_boundary(struct perf_priv *p, int r, uint64_t now, uint64_t afte
 {
 	struct sample_queue *q = &p->queue[r];
 	uint64_t due = p->due_ns, half = p->req.sample_ns / 2;
-	if (!due || q->last_t + half >= due || now < due + after || q->lost_next || !thr_at(q, due))
+	if (!due || q->last_t + half >= due || now < due + after || q->lost_next || q->lost_maybe ||
+	    !thr_at(q, due))
 		return;
 	int n = p->req.nevents;
 	struct raw_count c[n ? n : 1];
@@ -719,6 +723,8 @@ static void on_sample(void *ctx, const struct perfring_sample *smp)
 	struct sample_queue *q = &p->queue[d->row];
 	if (smp->time_ns <= q->last_t)
 		return; /* taken before the read the ticks go on from */
+	/* the kernel writes a LOST record before the first sample after a full ring */
+	q->lost_maybe = false;
 	/* an episode over the window's end ended since; a sample within half a period of the end
 	 * is the window's last itself */
 	thr_boundary(p, d->row, smp->time_ns, p->req.sample_ns / 2);
@@ -831,13 +837,19 @@ static int perf_queued(struct backend *b)
 		struct perf_row *row = &p->rows[r];
 		q->drained = 0;
 		q->drain_t = monotonic_ns();
-		if (!row->offline && p->rings[r].fd >= 0)
-			perfring_drain(&p->rings[r], &cb, &d);
+		/* the kernel keeps a byte free: it cannot write a record into the last one's room
+		 */
+		if (!row->offline && p->rings[r].fd >= 0 &&
+		    perfring_drain(&p->rings[r], &cb, &d) +
+			    perfring_record_bytes((unsigned)n + 1) >=
+			p->rings[r].data_size)
+			q->lost_maybe = true;
 		/* throttled still: the kernel makes a record visible (data_head) well within
 		 * PERFRING_VISIBLE_NS of writing it, so an UNTHROTTLE before the end is seen */
 		thr_boundary(p, r, q->drain_t, PERFRING_VISIBLE_NS);
 		if (p->due_ns && !row->offline && row->groups[0].leader_fd >= 0 && !thr_open(q) &&
-		    !q->lost_next && q->last_t + p->req.sample_ns / 2 < p->due_ns &&
+		    !q->lost_next && !q->lost_maybe &&
+		    q->last_t + p->req.sample_ns / 2 < p->due_ns &&
 		    q->drain_t >= p->due_ns + wait) {
 			/* as the read path: its counts now, spread back to the end by a tick */
 			struct raw_count c[n ? n : 1];
@@ -1001,7 +1013,7 @@ static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *presen
 				memcpy(q->last, o, (size_t)n * sizeof(*o));
 				q->last_tick_t = first;
 			} else if (!q->len && first > q->last_tick_t && thr_at(q, first) &&
-				   !q->lost_next) {
+				   !q->lost_next && !q->lost_maybe) {
 				times_on(o, n, first - q->last_tick_t);
 				memcpy(q->last, o, (size_t)n * sizeof(*o));
 				q->last_tick_t = first;

@@ -208,10 +208,10 @@ uint64_t perfring_pending(const struct perfring *ring)
 	return load_head(pg) - __atomic_load_n(&pg->data_tail, __ATOMIC_RELAXED);
 }
 
-void perfring_drain(struct perfring *ring, const struct perfring_cb *cb, void *ctx)
+uint64_t perfring_drain(struct perfring *ring, const struct perfring_cb *cb, void *ctx)
 {
 	if (!ring->base)
-		return;
+		return 0;
 	struct perf_event_mmap_page *pg = ring->base;
 	uint64_t head = load_head(pg);
 	uint64_t tail = __atomic_load_n(&pg->data_tail, __ATOMIC_RELAXED); /* only we write it */
@@ -222,6 +222,7 @@ void perfring_drain(struct perfring *ring, const struct perfring_cb *cb, void *c
 	uint64_t to = perfring_parse(data, size, tail, head, ring->scratch, cb, ctx, &ring->counts);
 	/* a malformed record cannot be stepped over: drop what is left */
 	store_tail(pg, to == head ? to : head);
+	return head - tail;
 }
 
 void perfring_close(struct perfring *ring)

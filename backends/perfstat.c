@@ -662,7 +662,8 @@ enum perfstat_format perfstat_detect_lr(struct linereader *lr)
 			lr_unread(lr);
 			break;
 		}
-		if (!*s || *s == '#')
+		/* blank (all n bytes, so a NUL byte is not the end of a blank line) or a comment */
+		if (s == line + n || *s == '#')
 			continue;
 		if (looks_metric_only(s))
 			fmt = PERFSTAT_METRIC_ONLY;

@@ -91,8 +91,9 @@ int perfring_open(struct perfring *ring, int cpu, uint64_t period_ns, unsigned p
 /* Bytes waiting in the ring (without consuming them). */
 uint64_t perfring_pending(const struct perfring *ring);
 /* Drains every record written so far into @cb: data_head read with acquire, data_tail written
- * with release. Never blocks. */
-void perfring_drain(struct perfring *ring, const struct perfring_cb *cb, void *ctx);
+ * with release. Never blocks. Returns the bytes that were waiting (a ring found within a record
+ * of full may have lost samples whose PERF_RECORD_LOST the kernel writes only later). */
+uint64_t perfring_drain(struct perfring *ring, const struct perfring_cb *cb, void *ctx);
 void perfring_close(struct perfring *ring);
 
 #endif

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # e2e_hostile_input.sh: every reader that takes a path (recording, perf stat import, --mode-file,
-# rc file, theme) given /dev/zero, /dev/urandom and a 100 MB line, under a memory limit; FIFOs
+# rc file, theme) given /dev/zero, random bytes and a 100 MB line, under a memory limit; FIFOs
 # without a writer; recordings through a pipe and a FIFO; corrupt ticks skipped.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmuxlib.sh"
@@ -48,14 +48,41 @@ hostile() {
 	if LC_ALL=C grep -q $'\x1b' "$T/err"; then fail "$desc: an escape character on stderr"; else pass; fi
 }
 
-# the inputs: /dev/zero (no newline ever), /dev/urandom (binary, endless), one 100 MB line
+# the inputs: /dev/zero (no newline ever), one 100 MB line, and 3 MB of random bytes saved to a
+# file (over every file and line limit; a file, so that an input that fails can be replayed: it is
+# kept, and its path printed, when a check on it fails)
 head -c 100000000 /dev/zero | tr '\0' x >"$T/line100m"
+RND=$T/urandom
+head -c 3000000 /dev/urandom >"$RND"
+keep_random() { # called after the checks on it: keeps the random input if a check failed
+	local k
+	[ "$RND_FAILS" = "$T_FAIL" ] && return
+	k=$(mktemp "${TMPDIR:-/tmp}/pmutop-hostile-urandom.XXXXXX")
+	cp "$RND" "$k" && echo "the random input is kept in $k (replay: copy it to a file named urandom)"
+}
+RND_FAILS=$T_FAIL
+# The first line a recording's reader judges: blank lines are skipped, and perf stat's '#' comment
+# lines when the format is guessed (a random first byte is '\n' or '#' once in 128 inputs)
+rnd_line=$(python3 -c '
+import sys
+for i, l in enumerate(open(sys.argv[1], "rb").read().split(b"\n"), 1):
+    s = l.lstrip(b" \t\r")
+    if s and not s.startswith(b"#"):
+        print(i)
+        break' "$RND")
 printf '1.000,CPU0,1000,,cycles,1000000000,100.00,,\n' >"$T/stat.csv"
 cat "$T/line100m" >>"$T/stat.csv"
 
 # 1. recordings and perf stat imports (-R)
 hostile "-R /dev/zero" '/dev/zero:1: line longer than 1048576 bytes' -b -R /dev/zero
-hostile "-R /dev/urandom" '/dev/urandom:1: ' -b -R /dev/urandom
+hostile "-R random bytes (line $rnd_line judged)" "urandom:$rnd_line: " -b -R "$RND"
+# random bytes whose first line began with a NUL byte: that line was taken for a blank one and
+# skipped, and the message named line 2 (a saved input, the first two lines of one)
+hostile "-R a first line that begins with NUL" 'nul-first-line.bin:1: not a pmutop recording' \
+	-b -R "$FX/hostile/nul-first-line.bin"
+timeout 60 "$BIN" -b -R - <"$FX/hostile/nul-first-line.bin" >/dev/null 2>"$T/err"
+check "-R - with a first line that begins with NUL: line 1 ($(head -c 300 "$T/err"))" \
+	grep -q '^pmutop: -:1: not a pmutop recording' "$T/err"
 hostile "-R 100 MB line" 'line100m:1: line longer than 1048576 bytes' -b -R "$T/line100m"
 hostile "-R perf stat with a 100 MB line" 'stat.csv:2: line longer than 65536 bytes' -b -R "$T/stat.csv"
 # a 100 MB line after a valid header and mode: the limit follows the header's CPUs and events
@@ -68,11 +95,11 @@ rm -f "$T/rec-long.jsonl" "$T/stat.csv"
 # 2. --mode-file, the rc file: small text files, bounded in line and size
 hostile "--mode-file /dev/zero" '^pmutop: --mode-file: /dev/zero:1: line longer than 65536 bytes' \
 	-b --backend sim -n 1 -i 50 --mode-file /dev/zero
-hostile "--mode-file /dev/urandom" '/dev/urandom(:[0-9]+: (NUL byte|line longer)|: larger than)' \
-	-b --backend sim -n 1 -i 50 --mode-file /dev/urandom
+hostile "--mode-file random bytes" 'urandom(:[0-9]+: (NUL byte|line longer)|: larger than)' \
+	-b --backend sim -n 1 -i 50 --mode-file "$RND"
 hostile "--mode-file 100 MB line" 'line100m:1: line longer than 65536 bytes' \
 	-b --backend sim -n 1 -i 50 --mode-file "$T/line100m"
-for src in /dev/zero /dev/urandom "$T/line100m"; do
+for src in /dev/zero "$RND" "$T/line100m"; do
 	ln -sf "$src" "$T/config/pmutop/pmutoprc"
 	hostile "rc file -> $src" 'pmutoprc(:[0-9]+: (NUL byte|line longer than 65536 bytes)|: larger than)' \
 		-b --backend sim -n 1 -i 50
@@ -144,6 +171,7 @@ check "corrupt ticks: no running share above 100 %" \
 if ! command -v tmux >/dev/null; then
 	skip "tmux is not installed: screen checks"
 	rm -f "$T/line100m"
+	keep_random
 	t_done
 fi
 export TERM=xterm-256color
@@ -154,6 +182,7 @@ if ! "${TM[@]}" new-session -d -x 100 -y 30 -e XDG_CONFIG_HOME="$T/config" -e TE
 	"bash --norc --noprofile"; then
 	skip "tmux cannot start a server here"
 	rm -f "$T/line100m"
+	keep_random
 	t_done
 fi
 "${TM[@]}" set-option -g status off >/dev/null
@@ -161,12 +190,13 @@ keys "PS1='PROMPT\$ '; clear" Enter
 wait_for '^PROMPT\$ ?$' || { fail "shell prompt never appeared"; t_done; }
 run_pane() { keys "clear; $*; echo \"EXIT=\$?\"" Enter; }
 
-for src in /dev/zero /dev/urandom "$T/line100m"; do
+for src in /dev/zero "$RND" "$T/line100m"; do
 	run_pane "'$BIN' --backend sim --theme '$src'"
 	check "--theme $src: exit 2" wait_for '^EXIT=2$'
 	check "--theme $src: message" wait_for "$(basename "$src")(:[0-9]+: (NUL byte|line longer than 65536 bytes)|: larger than)"
 done
 rm -f "$T/line100m"
+keep_random
 
 # a FIFO that nobody writes: the wait says so and q ends it at once
 run_pane "'$BIN' -R '$T/fifo'"
