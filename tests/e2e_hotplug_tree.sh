@@ -114,7 +114,7 @@ wait_records 5
 echo 0-1 >"$CT/sys/devices/system/cpu/online"
 wait "$PID"
 check "--per-core live: exit 0 ($(tail -2 "$T/err"))" [ $? = 0 ]
-check "--per-core: the cpus record carries CPU 1's place (core 0)" \
+check "--per-core: the cpus record carries CPU 1's place (core 0) (cpus records: $(grep -c '^{"type":"cpus"' "$T/core.jsonl"), records: $(wc -l <"$T/out.json"), stderr: $(tail -2 "$T/err" | head -c 300))" \
 	grep -q '^{"type":"cpus",.*"topology":{"0":\[0,0,0,0,[0-9]*,[0-9]*\],"1":\[0,0,0,0,' "$T/core.jsonl"
 timeout 30 "$BIN" -b -R "$T/core.jsonl" --per-core -f json >"$T/replay.json" 2>"$T/replay.err" </dev/null
 check "--per-core replay: exit 0 ($(head -c 300 "$T/replay.err"))" [ $? = 0 ]
