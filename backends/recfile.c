@@ -1657,6 +1657,17 @@ enum rec_kind rec_reader_next(struct rec_reader *r, struct rec_record *out, char
 		bool torn = lr_torn(r->lr);
 		if (strspn(buf, " \t\r\n") == n)
 			continue;
+		/* a NUL byte ends the JSON parser's input early: said as it is (a torn last line,
+		 * a crash's zero-filled tail, is the incomplete line below) */
+		if (memchr(buf, '\0', n) && !(torn && r->have_header)) {
+			struct pctx p = {.r = r};
+			if (!r->have_header) {
+				perr(&p, "not a pmutop recording (NUL byte: not a text file)");
+				return reader_fail(r, err, errlen, p.msg);
+			}
+			reader_warn(r, "corrupt line (NUL byte) skipped");
+			continue;
+		}
 		json_error_t jerr;
 		char jwhy[160];
 		json_t *o = jsonb_loadb(buf, n, JSON_REJECT_DUPLICATES, JSONB_LINE_FACTOR, &jerr,

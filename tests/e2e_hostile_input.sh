@@ -83,6 +83,22 @@ hostile "-R a first line that begins with NUL" 'nul-first-line.bin:1: not a pmut
 timeout 60 "$BIN" -b -R - <"$FX/hostile/nul-first-line.bin" >/dev/null 2>"$T/err"
 check "-R - with a first line that begins with NUL: line 1 ($(head -c 300 "$T/err"))" \
 	grep -q '^pmutop: -:1: not a pmutop recording' "$T/err"
+check "-R - with a first line that begins with NUL: the message says so ($(head -c 300 "$T/err"))" \
+	grep -q 'NUL byte' "$T/err"
+# a NUL byte in a line past the header: that line is skipped, saying why, and the others replay as
+# the file without it does
+{
+	head -3 "$FX/replay/clean-ticks.jsonl"
+	printf '{"type":"ti\0ck"}\n'
+	tail -n +4 "$FX/replay/clean-ticks.jsonl"
+} >"$T/nulmid.jsonl"
+timeout 60 "$BIN" -b -R "$T/nulmid.jsonl" -f csv >"$T/nulmid.csv" 2>"$T/err" </dev/null
+check "-R a NUL byte past the header: exit 0 (got $?)" [ $? = 0 ]
+check "-R a NUL byte past the header: line 4 skipped as NUL ($(head -c 300 "$T/err"))" \
+	grep -q 'nulmid.jsonl:4: corrupt line (NUL byte) skipped' "$T/err"
+timeout 60 "$BIN" -b -R "$FX/replay/clean-ticks.jsonl" -f csv >"$T/clean.csv" 2>/dev/null </dev/null
+check "-R a NUL byte past the header: the other records replay as without it" \
+	cmp -s "$T/nulmid.csv" "$T/clean.csv"
 hostile "-R 100 MB line" 'line100m:1: line longer than 1048576 bytes' -b -R "$T/line100m"
 hostile "-R perf stat with a 100 MB line" 'stat.csv:2: line longer than 65536 bytes' -b -R "$T/stat.csv"
 # a 100 MB line after a valid header and mode: the limit follows the header's CPUs and events
