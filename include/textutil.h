@@ -3,6 +3,7 @@
 #ifndef PMUTOP_TEXTUTIL_H
 #define PMUTOP_TEXTUTIL_H
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,17 @@ size_t text_escape_flags(const char *in, size_t n, char *out, size_t outlen, uns
 /* text_escape_flags() without flags: for a string put into a message or a line. */
 void text_escape(const char *in, size_t n, char *out, size_t outlen);
 /* True when @s (@n bytes) holds nothing text_escape_flags(@flags) would change. */
+/* Whether one of the 8 bytes of @x (a word read with memcpy) is below 0x20, at or above 0x7f,
+ * a backslash or @also: exact for "none" (a word it passes holds printable ASCII but those). */
+static inline bool text_word_special(uint64_t x, unsigned char also)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	uint64_t bs = x ^ (ones * '\\'), al = x ^ (ones * also);
+	uint64_t low = (x - ones * 0x20) & ~x;			  /* a byte < 0x20 */
+	uint64_t top = (x + ones) | x;				  /* a byte >= 0x7f */
+	uint64_t hit = ((bs - ones) & ~bs) | ((al - ones) & ~al); /* a backslash or @also */
+	return ((low | top | hit) & high) != 0;
+}
 int text_is_safe(const char *s, size_t n, unsigned flags);
 
 /* Output that may reach a terminal: writes @s (@n bytes) to @f through

@@ -270,17 +270,10 @@ bool output_json_text_ok(const char *s)
 static size_t plain_len(const char *s, bool *plain)
 {
 	size_t n = strlen(s), i = 0;
-	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-	/* 8 bytes at a time: a byte below 0x20, at or above 0x7f, '"' or '\\' sets its high bit
-	 * in one of the terms (exact for "none", as the test for a zero byte is) */
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, q, b;
+	for (; i + 8 <= n; i += 8) { /* 8 bytes at a time, then byte by byte from the first hit */
+		uint64_t x;
 		memcpy(&x, s + i, 8);
-		q = x ^ (ones * '"');
-		b = x ^ (ones * '\\');
-		if ((((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) |
-		     ((b - ones) & ~b)) &
-		    high)
+		if (text_word_special(x, '"'))
 			break;
 	}
 	bool ok = true;

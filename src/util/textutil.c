@@ -128,24 +128,13 @@ void text_escape(const char *in, size_t n, char *out, size_t outlen)
 	text_escape_flags(in, n, out, outlen, 0);
 }
 
-/* Whether one of the 8 bytes of @x is below 0x20, at or above 0x7f, or a backslash (exact for
- * "none": a word it passes holds printable ASCII only). */
-static inline bool word_special(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-	uint64_t bs = x ^ (ones * '\\');
-	uint64_t low = (x - ones * 0x20) & ~x & high; /* a byte < 0x20 */
-	uint64_t top = ((x + ones) | x) & high;	      /* a byte >= 0x7f */
-	uint64_t esc = (bs - ones) & ~bs & high;      /* a backslash */
-	return (low | top | esc) != 0;
-}
-
 int text_is_safe(const char *s, size_t n, unsigned flags)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i < n;) {
 		uint64_t w;
-		if (n - i >= 8 && (memcpy(&w, u + i, 8), !word_special(w))) { /* 8 plain bytes */
+		if (n - i >= 8 &&
+		    (memcpy(&w, u + i, 8), !text_word_special(w, '\\'))) { /* 8 plain bytes */
 			i += 8;
 			continue;
 		}
