@@ -5,11 +5,14 @@
 # tick (median of the last ticks), data split by where it lies (pmutop's .data/.bss symbols,
 # the heap, the stack, shared libraries) and code split by function.
 # usage: tick_touch.py LOG MAPS BINARY TICKS [TOP]
+#   TICK_TOUCH_FUNCS=FILE   also writes the names of pmutop's functions the steady ticks run,
+#                           one a line, in the order a tick first runs them (bench/hot_functions.sh)
 # MAPS is /proc/PID/maps of the valgrind process copied during the run (the client's mappings).
 # A tick is the stretch between two entries of loop_wait (one a tick in batch and on the
 # screen); the first half of the ticks are start-up and are not counted.
 import bisect
 import collections
+import os
 import subprocess
 import sys
 
@@ -42,11 +45,14 @@ def main():
     log, maps_file, binary, ticks = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     top = int(sys.argv[5]) if len(sys.argv) > 5 else 12
     maps = []  # (start, end, name)
+    image_lo = None  # where the binary's first segment is mapped, when the maps show it
     with open(maps_file) as f:
         for line in f:
             fl = line.split()
             lo, hi = (int(x, 16) for x in fl[0].split("-"))
             name = fl[5] if len(fl) > 5 else ""
+            if name == os.path.realpath(binary) and int(fl[2], 16) == 0:
+                image_lo = lo if image_lo is None else min(image_lo, lo)
             maps.append((lo, hi, name.rsplit("/", 1)[-1] if name else ""))
     maps.sort()
     mstarts = [m[0] for m in maps]
@@ -63,6 +69,9 @@ def main():
                     counts[a] += 1
     mark = max((a for a, n in counts.items() if abs(n - ticks) <= 2),
                key=lambda a: counts[a], default=None)
+    if image_lo is not None and counts[image_lo + wait_off] > 0:
+        mark = image_lo + wait_off  # the maps name it (an address of the same low bits and
+        # count elsewhere, a loop in a library, would otherwise be taken for it)
     if mark is None:
         sys.exit("tick_touch: loop_wait's entry was not found %d times in the log" % ticks)
     base = mark - wait_off
@@ -72,7 +81,9 @@ def main():
     stack_lo = None
     # pass 2: per tick, the distinct lines of code and data
     per_tick = []
-    cur_c, cur_d = set(), set()
+    cur_c, cur_d, cur_i = set(), set(), {}
+    ins_tick = []
+    funcs_file = os.environ.get("TICK_TOUCH_FUNCS")
     with open(log, errors="replace") as f:
         for line in f:
             c = line[0]
@@ -80,8 +91,11 @@ def main():
                 a = int(line[3:].split(",")[0], 16)
                 if a == mark:
                     per_tick.append((cur_c, cur_d))
-                    cur_c, cur_d = set(), set()
+                    ins_tick.append(cur_i)
+                    cur_c, cur_d, cur_i = set(), set(), {}
                 cur_c.add(a >> 6)
+                if funcs_file:
+                    cur_i.setdefault(a)  # a dict: the instructions in the order the tick ran them
             elif c == " " and line[1] in "LSM":
                 a = int(line[3:].split(",")[0], 16)
                 cur_d.add(a >> 6)
@@ -107,6 +121,19 @@ def main():
         if base <= a < base + image_end:
             return locate(code, cstarts, a - base) or "pmutop (other)"
         return mapping(a)
+
+    if funcs_file:
+        # first run order within the last steady tick, then any other steady tick's functions
+        order = {}
+        ins_steady = ins_tick[len(ins_tick) // 2 + 1:]
+        for ins in [ins_steady[-1]] + ins_steady[:-1]:
+            for a in ins:
+                if base <= a < base + image_end:
+                    name = locate(code, cstarts, a - base)
+                    if name and name not in order:
+                        order[name] = len(order)
+        with open(funcs_file, "w") as f:
+            f.writelines(n + "\n" for n in order)
 
     rows = []
     for cl, dl in steady:

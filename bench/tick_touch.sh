@@ -7,7 +7,10 @@
 # of these lines are fetched again from a far cache: the count is what a tick's cache misses
 # scale with, where instructions alone do not say it (bench/README.md, "The ninth round").
 # usage: bench/tick_touch.sh [TICKS [FORMATS [TOP]]]   defaults: 60, "csv json openmetrics", 12
+#   FORMATS may name "screen": the screen, in tmux 200x60 (a tick is then one frame)
 #   PMUTOP_BINS="before=PATH after=PATH"   several binaries (default pmutop=./build/pmutop)
+#   TICK_TOUCH_FUNCS=DIR   also writes DIR/LABEL-FORMAT.txt, the functions of pmutop a steady
+#                          tick runs in their first run order (bench/hot_functions.sh reads them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh # (the working directory is the repository)
@@ -19,16 +22,27 @@ bench_need valgrind "valgrind is not installed"
 bench_need python3 "python3 is not installed"
 bench_first_bin "$bins" >/dev/null
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+sock=pmutop-ticktouch-$$
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+funcs_dir=${TICK_TOUCH_FUNCS:-}
+unset TICK_TOUCH_FUNCS
 echo "memory touched per batch tick: live sw mode, $(nproc) CPUs, 20 ms, $ticks ticks under lackey;" \
   "load $(cut -d' ' -f1-3 /proc/loadavg)"
 for lb in $bins; do
   bin=$(realpath "${lb#*=}")
   for fr in $formats; do
     echo "${lb%%=*} $fr:"
-    valgrind --tool=lackey --trace-mem=yes --log-file="$tmp/lk.txt" \
-      "$bin" --no-rc -b -m sw -i 20 -n "$ticks" -f "$fr" >/dev/null 2>"$tmp/err" &
-    pid=$!
+    : >"$tmp/err"
+    if [ "$fr" = screen ]; then
+      bench_need tmux "tmux is not installed"
+      tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 60 -e TERM=xterm-256color \
+        "exec valgrind --tool=lackey --trace-mem=yes --log-file=$tmp/lk.txt $bin --no-rc -m sw -i 20 -n $ticks 2>$tmp/err"
+      pid=$(tmux -L "$sock" list-panes -a -F '#{pane_pid}')
+    else
+      valgrind --tool=lackey --trace-mem=yes --log-file="$tmp/lk.txt" \
+        "$bin" --no-rc -b -m sw -i 20 -n "$ticks" -f "$fr" >/dev/null 2>"$tmp/err" &
+      pid=$!
+    fi
     # the client's mappings: the last copy before the run ends holds every tick's mappings
     : >"$tmp/maps"
     while kill -0 "$pid" 2>/dev/null; do
@@ -36,7 +50,13 @@ for lb in $bins; do
         mv "$tmp/maps.new" "$tmp/maps"
       sleep 0.5
     done
-    wait "$pid" || { echo "  the run failed: $(tail -2 "$tmp/err")"; continue; }
-    python3 bench/tick_touch.py "$tmp/lk.txt" "$tmp/maps" "$bin" "$ticks" "$top" | sed 's/^/  /'
+    if [ "$fr" = screen ]; then
+      tmux -L "$sock" kill-server 2>/dev/null || true
+      [ ! -s "$tmp/err" ] || { echo "  the run failed: $(tail -2 "$tmp/err")"; continue; }
+    else
+      wait "$pid" || { echo "  the run failed: $(tail -2 "$tmp/err")"; continue; }
+    fi
+    TICK_TOUCH_FUNCS=${funcs_dir:+$funcs_dir/${lb%%=*}-$fr.txt} \
+      python3 bench/tick_touch.py "$tmp/lk.txt" "$tmp/maps" "$bin" "$ticks" "$top" | sed 's/^/  /'
   done
 done
