@@ -25,8 +25,19 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(rng % n);
 }
 
-static const char *const words[] = {"cpi",	    "0.512",	    "  all", "n/a",	 "#42",
-				    "\xe4\xb8\x96", "\xe2\x96\x88", "ab cd", "12345678", "x"};
+static const char *const words[] = {
+    "cpi",
+    "0.512",
+    "  all",
+    "n/a",
+    "#42",
+    "\xe4\xb8\x96",
+    "\xe2\x96\x88",
+    "ab cd",
+    "12345678",
+    "x",
+    "e\xcc\x81\xcc\x82", /* longer than a cell holds: texts in the canvas's table */
+    "\xe4\xb8\xad\xcc\x81"};
 
 static void random_styles(struct termout_style *st)
 {
@@ -169,10 +180,45 @@ static void run(const char *term)
 	del_curterm(cur_term); /* the next entry gets one of its own */
 }
 
+/* Long texts (a character with combining marks, kept in the canvas's table) reach the terminal
+ * as their UTF-8, and one replaced by another in the same cell is sent again. */
+static void long_texts(void)
+{
+	int err = 0, null = open("/dev/null", O_WRONLY);
+	if (setupterm((char *)"xterm-256color", null, &err) != OK) {
+		SKIP("no terminfo entry for xterm-256color here");
+		close(null);
+		return;
+	}
+	char path[] = "/tmp/test_termout.XXXXXX";
+	int fd = mkstemp(path);
+	unlink(path);
+	struct canvas *c = canvas_new(20, 3);
+	struct termout *t = termout_new();
+	struct termout_style st[NROLES] = {{-1, -1, 0}};
+	static char out[1 << 14];
+	const char *a = "e\xcc\x81\xcc\x82", *b = "o\xcc\x83\xcc\x84";
+	canvas_put(c, 4, 1, 0, a);
+	size_t n = frame_bytes(t, c, st, -1, 0, fd, out, sizeof(out));
+	CHECK(n > 0 && memmem(out, n, a, strlen(a)), "the first frame sends the long text");
+	canvas_put(c, 4, 1, 0, b);
+	n = frame_bytes(t, c, st, -1, 0, fd, out, sizeof(out));
+	CHECK(n > 0 && memmem(out, n, b, strlen(b)) && !memmem(out, n, a, strlen(a)),
+	      "another long text in the same cell is sent, the first is not");
+	n = frame_bytes(t, c, st, -1, 0, fd, out, sizeof(out));
+	CHECK_INT((int)n, 0);
+	termout_free(t);
+	canvas_free(c);
+	close(fd);
+	close(null);
+	del_curterm(cur_term);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
 	run("xterm-256color");
 	run("vt100");
+	long_texts();
 	return harness_done();
 }

@@ -68,6 +68,7 @@ void canvas_free(struct canvas *c)
 	free(c->fresh);
 	free(c->key);
 	free(c->span);
+	free(c->longs);
 	free(c);
 }
 
@@ -80,11 +81,63 @@ static struct canvas_cell *cell_at(const struct canvas *c, int x, int y)
 	return &c->cells[(size_t)y * c->w + x];
 }
 
+_Static_assert(sizeof(struct canvas_cell) == 8, "a cell is one 64-bit word");
+
+const char *canvas_cell_text(const struct canvas *c, const struct canvas_cell *cell, size_t *len)
+{
+	if (cell->ch[0] == CANVAS_LONG) {
+		unsigned i = (unsigned char)cell->ch[1] | (unsigned)(unsigned char)cell->ch[2] << 8;
+		if (i < (unsigned)c->nlongs) {
+			*len = strlen(c->longs[i]);
+			return c->longs[i];
+		}
+		*len = 0;
+		return "";
+	}
+	*len = strnlen(cell->ch, CANVAS_CH_BYTES);
+	return cell->ch;
+}
+
+/* Sets @cell's text to the @n bytes at @s (n < CANVAS_CELL_BYTES): in the cell when they fit,
+ * else as the index of the same text in the table (added when new); false (the cell unchanged)
+ * when the table is full or out of memory. */
+static bool cell_set_text(struct canvas *c, struct canvas_cell *cell, const char *s, size_t n)
+{
+	if (n < CANVAS_CH_BYTES) {
+		memset(cell->ch, 0, CANVAS_CH_BYTES);
+		memcpy(cell->ch, s, n);
+		return true;
+	}
+	int i = 0;
+	while (i < c->nlongs && !(strncmp(c->longs[i], s, n) == 0 && c->longs[i][n] == '\0'))
+		i++;
+	if (i == c->nlongs) {
+		if (i >= CANVAS_LONGS_MAX)
+			return false;
+		if (i == c->longs_cap) {
+			int cap = c->longs_cap ? 2 * c->longs_cap : 16;
+			void *nl = realloc(c->longs, (size_t)cap * sizeof(*c->longs));
+			if (!nl)
+				return false;
+			c->longs = nl;
+			c->longs_cap = cap;
+		}
+		memcpy(c->longs[i], s, n);
+		c->longs[i][n] = '\0';
+		c->nlongs++;
+	}
+	memset(cell->ch, 0, CANVAS_CH_BYTES);
+	cell->ch[0] = CANVAS_LONG;
+	cell->ch[1] = (char)(i & 0xff);
+	cell->ch[2] = (char)(i >> 8);
+	return true;
+}
+
 static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
 {
 	memset(cell, 0, sizeof(*cell));
 	cell->ch[0] = ' ';
-	cell->role = (uint16_t)role;
+	cell->role = (uint8_t)role;
 	cell->attr = (uint8_t)attr;
 	cell->width = 1;
 }
@@ -259,9 +312,9 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 	if (!cell)
 		return;
 	touch(c, y);
-	if (width == 1 && cell->width == 1 && len < CANVAS_CELL_BYTES) {
+	if (width == 1 && cell->width == 1 && len < CANVAS_CH_BYTES) {
 		/* the common case, one column over one column: no half to repair */
-		struct canvas_cell n = {.role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
+		struct canvas_cell n = {.role = (uint8_t)role, .attr = (uint8_t)attr, .width = 1};
 		if (len == 1)
 			n.ch[0] = ch[0];
 		else
@@ -281,8 +334,8 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 	cell_blank(cell, role, attr);
 	if (len >= CANVAS_CELL_BYTES)
 		len = CANVAS_CELL_BYTES - 1;
-	memcpy(cell->ch, ch, len);
-	cell->ch[len] = '\0';
+	if (!cell_set_text(c, cell, ch, len))
+		cell->ch[0] = '?'; /* not reached: one character is at most 4 bytes */
 	cell->width = (uint8_t)width;
 	if (width == 2) {
 		next = cell + 1;
@@ -443,9 +496,14 @@ static int put_span(struct canvas *c, int x, int y, int role, unsigned attr, int
 			w = 1, ch = "?", len = 1;
 		if (w == 0) { /* combining mark: joins the previous character */
 			struct canvas_cell *prev = lastx >= 0 ? cell_at(c, lastx, y) : NULL;
-			size_t have = prev ? strlen(prev->ch) : 0;
-			if (prev && have + len < CANVAS_CELL_BYTES)
-				memcpy(prev->ch + have, ch, len), prev->ch[have + len] = '\0';
+			size_t have = 0;
+			const char *was = prev ? canvas_cell_text(c, prev, &have) : NULL;
+			if (prev && have + len < CANVAS_CELL_BYTES) {
+				char joined[CANVAS_CELL_BYTES];
+				memcpy(joined, was, have);
+				memcpy(joined + have, ch, len);
+				cell_set_text(c, prev, joined, have + len);
+			}
 			continue;
 		}
 		if (x + w > limit) {
@@ -543,7 +601,7 @@ static inline void put_ascii_cell(struct canvas *c, struct canvas_cell *cell, in
 /* The cell put_ascii_cell starts from: no text, @role, @attr, one column. */
 static struct canvas_cell ascii_blank(int role, unsigned attr)
 {
-	return (struct canvas_cell){.role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
+	return (struct canvas_cell){.role = (uint8_t)role, .attr = (uint8_t)attr, .width = 1};
 }
 
 /* putx_safe for @n bytes of printable ASCII: the same cells, without decoding them. */
@@ -659,7 +717,7 @@ void canvas_paint(struct canvas *c, int x, int y, int w, int h, int role, unsign
 			struct canvas_cell *cell = cell_at(c, col, row);
 			if (cell) {
 				touch(c, row);
-				cell->role = (uint16_t)role;
+				cell->role = (uint8_t)role;
 				cell->attr |= (uint8_t)attr;
 			}
 		}
@@ -782,10 +840,11 @@ void canvas_dump(const struct canvas *c, FILE *f)
 			const struct canvas_cell *cell = cell_at(c, x, y);
 			if (cell->width == 0)
 				continue;
-			size_t n = strlen(cell->ch);
+			size_t n;
+			const char *text = canvas_cell_text(c, cell, &n);
 			if (n == 0)
 				line[len++] = ' ';
-			memcpy(line + len, cell->ch, n);
+			memcpy(line + len, text, n);
 			len += n;
 		}
 		dump_trimmed(f, line, len);
