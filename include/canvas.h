@@ -48,6 +48,11 @@ struct canvas {
 	unsigned char *fresh; /* per row: written (or kept) in this frame */
 	uint64_t *key;	      /* per row: the key it was drawn with (canvas_keep), 0: none */
 	uint64_t *span;	      /* per row, CANVAS_SPANS keys of its spans (canvas_keep_span) */
+	/* per row, the columns [lo, hi) of every cell stored in it since canvas_sent() (lo >= hi:
+	 * none): every write to a cell widens it, so the cells outside it are as last sent */
+	struct canvas_written {
+		uint16_t lo, hi;
+	} * written;
 	/* texts too long for a cell (a character with combining marks), each once: a cell holds
 	 * its index, so equal cells show equal texts; kept for the canvas's life (resizes too) */
 	char (*longs)[CANVAS_CELL_BYTES];
@@ -94,6 +99,18 @@ bool canvas_keep_span_in(struct canvas *c, int y, int slot, int x, int w, uint64
 uint64_t canvas_hash(uint64_t h, const void *p, size_t n);
 uint64_t canvas_hash_str(uint64_t h, const char *s);
 void canvas_set_ascii(struct canvas *c, bool ascii);
+/* The columns of row @y written since canvas_sent(c, y): false when none, else [*lo, *hi). */
+static inline bool canvas_written(const struct canvas *c, int y, int *lo, int *hi)
+{
+	*lo = c->written[y].lo;
+	*hi = c->written[y].hi;
+	return *lo < *hi;
+}
+/* Row @y as it is now has reached its one reader (the terminal): nothing written since. */
+static inline void canvas_sent(struct canvas *c, int y)
+{
+	c->written[y] = (struct canvas_written){0, 0};
+}
 /* The cell at (x, y), or NULL outside the grid. */
 const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y);
 /* The text of @cell, a cell of @c ("" for the right half of a wide character); *@len its bytes. */

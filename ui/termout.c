@@ -337,14 +337,15 @@ static int last_diff(const struct canvas_cell *row, const struct canvas_cell *sh
 }
 
 /* Appends the cells of row @y that differ from what the terminal shows (all of them when
- * @all), and records them as shown. */
-static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
+ * @all), and records them as shown; on the fast path only cells in [@lo, @hi) differ. */
+static void send_row(struct termout *t, const struct canvas *c, int y, bool all, int lo, int hi,
 		     const struct termout_style *styles, int nstyles)
 {
 	const struct canvas_cell *row = c->cells + (size_t)y * c->w;
 	struct canvas_cell *shown = t->shown + (size_t)y * c->w;
-	int lo = 0, hi = c->w; /* the cells from the first to the last that differ */
 	bool fast = !all && termout_fast_path;
+	if (!fast)
+		lo = 0, hi = c->w;
 	if (fast) {
 		lo = first_diff(row, shown, lo, hi);
 		hi = last_diff(row, shown, lo, hi);
@@ -430,7 +431,7 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-long termout_frame(struct termout *t, const struct canvas *c, const struct termout_style *styles,
+long termout_frame(struct termout *t, struct canvas *c, const struct termout_style *styles,
 		   int nstyles, int cur_y, int cur_x, int fd)
 {
 	if (c != t->src) /* another canvas: its long texts' indices are not those shown */
@@ -462,7 +463,6 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 		put_id(t, CAP_CLEAR);
 		t->cy = t->cx = -1;
 	}
-	size_t rowbytes = (size_t)c->w * sizeof(*c->cells);
 	for (int y = 0; y < c->h; y++) {
 		/* a row the canvas left blank this frame, already blank on the terminal: nothing to
 		 * compare (most rows of a screen with a few CPUs; passed eight at a time) */
@@ -474,13 +474,24 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 		if (y >= c->h)
 			break;
 		bool blank = !c->used[y];
-		if (!all && blank && t->blank[y])
+		if (!all && blank && t->blank[y]) {
+			canvas_sent(c, y);
 			continue;
+		}
 		t->blank[y] = blank;
-		if (!all &&
-		    memcmp(c->cells + (size_t)y * c->w, t->shown + (size_t)y * c->w, rowbytes) == 0)
+		/* the cells written since the row was last sent (the others are as sent: the
+		 * canvas widens the range on every write); the general path compares them all */
+		int lo = 0, hi = c->w;
+		if (!all && termout_fast_path && !canvas_written(c, y, &lo, &hi))
 			continue;
-		send_row(t, c, y, all, styles, nstyles);
+		if (!all &&
+		    memcmp(c->cells + (size_t)y * c->w + lo, t->shown + (size_t)y * c->w + lo,
+			   (size_t)(hi - lo) * sizeof(*c->cells)) == 0) {
+			canvas_sent(c, y);
+			continue;
+		}
+		send_row(t, c, y, all, lo, hi, styles, nstyles);
+		canvas_sent(c, y);
 	}
 	if (cur_y >= 0)
 		move_to(t, cur_y, cur_x);

@@ -30,11 +30,15 @@ int canvas_resize(struct canvas *c, int w, int h)
 		w = 0;
 	if (h < 0)
 		h = 0;
+	if (w > UINT16_MAX)
+		w = UINT16_MAX; /* columns as written[] holds them */
 	cells = calloc((size_t)w * h + 1, sizeof(*cells));
 	unsigned char *used = malloc((size_t)h + 1), *fresh = calloc((size_t)h + 1, 1);
 	uint64_t *key = calloc((size_t)h + 1, sizeof(*key));
 	uint64_t *span = calloc(((size_t)h + 1) * CANVAS_SPANS, sizeof(*span));
-	if (!cells || !used || !fresh || !key || !span) {
+	struct canvas_written *written = calloc((size_t)h + 1, sizeof(*written));
+	if (!cells || !used || !fresh || !key || !span || !written) {
+		free(written);
 		free(cells);
 		free(used);
 		free(fresh);
@@ -48,6 +52,8 @@ int canvas_resize(struct canvas *c, int w, int h)
 	free(c->fresh);
 	free(c->key);
 	free(c->span);
+	free(c->written);
+	c->written = written;
 	c->cells = cells;
 	c->used = used;
 	c->fresh = fresh;
@@ -68,6 +74,7 @@ void canvas_free(struct canvas *c)
 	free(c->fresh);
 	free(c->key);
 	free(c->span);
+	free(c->written);
 	free(c->longs);
 	free(c);
 }
@@ -142,10 +149,25 @@ static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
 	cell->width = 1;
 }
 
+/* Columns [@lo, @hi) of row @y are written (0 <= lo < hi <= w). */
+static inline void written(struct canvas *c, int y, int lo, int hi)
+{
+	struct canvas_written *r = &c->written[y];
+	if (r->lo >= r->hi)
+		*r = (struct canvas_written){(uint16_t)lo, (uint16_t)hi};
+	else {
+		if (lo < r->lo)
+			r->lo = (uint16_t)lo;
+		if (hi > r->hi)
+			r->hi = (uint16_t)hi;
+	}
+}
+
 /* Blanks row @y (its key goes: it holds nothing a key describes). */
 static void blank_row(struct canvas *c, int y)
 {
 	size_t w = (size_t)c->w;
+	written(c, y, 0, c->w);
 	memset(&c->span[(size_t)y * CANVAS_SPANS], 0, CANVAS_SPANS * sizeof(*c->span));
 	c->key[y] = 0;
 	if (w == 0)
@@ -201,8 +223,9 @@ void canvas_end(struct canvas *c)
 
 /* Row @y is written this frame: a row kept from the last frame and not claimed in this one is
  * blanked first. */
-static inline void touch(struct canvas *c, int y)
+static inline void touch(struct canvas *c, int y, int lo, int hi)
 {
+	written(c, y, lo, hi);
 	if (c->key[y] && !c->fresh[y])
 		blank_row(c, y);
 	c->used[y] = 1;
@@ -248,6 +271,8 @@ static bool keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t 
 	struct canvas_cell *row = &c->cells[(size_t)y * c->w];
 	struct canvas_cell blank;
 	cell_blank(&blank, fill ? role : 0, 0);
+	if (from < to)
+		written(c, y, from, to);
 	for (int col = from; col < to; col++) /* as a new frame's row has it, or filled */
 		row[col] = blank;
 	if (k)
@@ -311,8 +336,8 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 
 	if (!cell)
 		return;
-	touch(c, y);
 	if (width == 1 && cell->width == 1 && len < CANVAS_CH_BYTES) {
+		touch(c, y, x, x + 1);
 		/* the common case, one column over one column: no half to repair */
 		struct canvas_cell n = {.role = (uint8_t)role, .attr = (uint8_t)attr, .width = 1};
 		if (len == 1)
@@ -322,6 +347,8 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 		*cell = n;
 		return;
 	}
+	/* the cell, a wide character's right half, and the halves repaired on either side */
+	touch(c, y, x > 0 ? x - 1 : 0, x + 3 < c->w ? x + 3 : c->w);
 	if (width == 2 && x + 1 >= c->w)
 		width = 1, ch = " ", len = 1; /* no room for the right half */
 	for (int i = 0; i < width; i++) {
@@ -622,7 +649,7 @@ static int putx_ascii(struct canvas *c, int x, int y, int role, unsigned attr, i
 	if (from < end) {
 		struct canvas_cell *row = &c->cells[(size_t)y * c->w];
 		struct canvas_cell blank = ascii_blank(role, attr);
-		touch(c, y);
+		touch(c, y, from, end);
 		for (int col = from; col < end; col++)
 			put_ascii_cell(c, &row[col], col, y, text[col - x], &blank);
 	}
@@ -690,7 +717,7 @@ void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const c
 			int from = x < 0 ? 0 : x, to = x + w < c->w ? x + w : c->w;
 			struct canvas_cell *cells = &c->cells[(size_t)row * c->w];
 			if (from < to)
-				touch(c, row);
+				touch(c, row, from, to);
 			struct canvas_cell blank = ascii_blank(role, 0);
 			for (int col = from; col < to; col++)
 				put_ascii_cell(c, &cells[col], col, row, ch[0], &blank);
@@ -716,7 +743,7 @@ void canvas_paint(struct canvas *c, int x, int y, int w, int h, int role, unsign
 		for (int col = x; col < x + w; col++) {
 			struct canvas_cell *cell = cell_at(c, col, row);
 			if (cell) {
-				touch(c, row);
+				touch(c, row, col, col + 1);
 				cell->role = (uint8_t)role;
 				cell->attr |= (uint8_t)attr;
 			}
