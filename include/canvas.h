@@ -40,6 +40,13 @@ struct canvas_cell {
 	uint8_t width;		  /* columns: 1, 2 (wide), 0 (continuation) */
 };
 
+/* Of a row: the columns [lo, hi) of every cell stored in it since canvas_sent() (lo >= hi: none;
+ * every write to a cell widens them, so the cells outside are as last sent), and the column from
+ * which its cells are blank (role 0) since it was last blanked. */
+struct canvas_written {
+	uint16_t lo, hi, end;
+};
+
 struct canvas {
 	int w, h;		   /* columns, rows */
 	bool ascii;		   /* helpers draw ASCII instead of block/box characters */
@@ -48,11 +55,7 @@ struct canvas {
 	unsigned char *fresh; /* per row: written (or kept) in this frame */
 	uint64_t *key;	      /* per row: the key it was drawn with (canvas_keep), 0: none */
 	uint64_t *span;	      /* per row, CANVAS_SPANS keys of its spans (canvas_keep_span) */
-	/* per row, the columns [lo, hi) of every cell stored in it since canvas_sent() (lo >= hi:
-	 * none): every write to a cell widens it, so the cells outside it are as last sent */
-	struct canvas_written {
-		uint16_t lo, hi;
-	} * written;
+	struct canvas_written *written; /* per row */
 	/* texts too long for a cell (a character with combining marks), each once: a cell holds
 	 * its index, so equal cells show equal texts; kept for the canvas's life (resizes too) */
 	char (*longs)[CANVAS_CELL_BYTES];
@@ -107,10 +110,7 @@ static inline bool canvas_written(const struct canvas *c, int y, int *lo, int *h
 	return *lo < *hi;
 }
 /* Row @y as it is now has reached its one reader (the terminal): nothing written since. */
-static inline void canvas_sent(struct canvas *c, int y)
-{
-	c->written[y] = (struct canvas_written){0, 0};
-}
+static inline void canvas_sent(struct canvas *c, int y) { c->written[y].lo = c->written[y].hi = 0; }
 /* The cell at (x, y), or NULL outside the grid. */
 const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y);
 /* The text of @cell, a cell of @c ("" for the right half of a wide character); *@len its bytes. */

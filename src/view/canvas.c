@@ -46,7 +46,9 @@ int canvas_resize(struct canvas *c, int w, int h)
 		free(span);
 		return -1;
 	}
-	memset(used, 1, (size_t)h + 1); /* every row to be blanked */
+	memset(used, 1, (size_t)h + 1); /* every row to be blanked, every cell of it */
+	for (int y = 0; y < h; y++)
+		written[y].end = (uint16_t)w;
 	free(c->cells);
 	free(c->used);
 	free(c->fresh);
@@ -153,9 +155,12 @@ static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
 static inline void written(struct canvas *c, int y, int lo, int hi)
 {
 	struct canvas_written *r = &c->written[y];
-	if (r->lo >= r->hi)
-		*r = (struct canvas_written){(uint16_t)lo, (uint16_t)hi};
-	else {
+	if (hi > r->end)
+		r->end = (uint16_t)hi;
+	if (r->lo >= r->hi) {
+		r->lo = (uint16_t)lo;
+		r->hi = (uint16_t)hi;
+	} else {
 		if (lo < r->lo)
 			r->lo = (uint16_t)lo;
 		if (hi > r->hi)
@@ -163,16 +168,19 @@ static inline void written(struct canvas *c, int y, int lo, int hi)
 	}
 }
 
-/* Blanks row @y (its key goes: it holds nothing a key describes). */
+/* Blanks row @y (its key goes: it holds nothing a key describes): its cells up to the last one
+ * written since it was last blanked (a header line or a short row is not 200 cells). */
 static void blank_row(struct canvas *c, int y)
 {
-	size_t w = (size_t)c->w;
-	written(c, y, 0, c->w);
+	size_t w = c->written[y].end;
 	memset(&c->span[(size_t)y * CANVAS_SPANS], 0, CANVAS_SPANS * sizeof(*c->span));
 	c->key[y] = 0;
+	c->used[y] = 0;
 	if (w == 0)
 		return;
-	struct canvas_cell *row = &c->cells[(size_t)y * w];
+	written(c, y, 0, (int)w);
+	c->written[y].end = 0;
+	struct canvas_cell *row = &c->cells[(size_t)y * c->w];
 	size_t done = 1;
 	cell_blank(&row[0], 0, 0); /* then copies of it, doubling: memcpy, not a loop */
 	while (done < w) {
@@ -180,7 +188,6 @@ static void blank_row(struct canvas *c, int y)
 		memcpy(&row[done], row, k * sizeof(*row));
 		done += k;
 	}
-	c->used[y] = 0;
 }
 
 /* Blanks the rows written since the last clear (a screen of a few table rows leaves most rows
@@ -225,9 +232,9 @@ void canvas_end(struct canvas *c)
  * blanked first. */
 static inline void touch(struct canvas *c, int y, int lo, int hi)
 {
-	written(c, y, lo, hi);
 	if (c->key[y] && !c->fresh[y])
 		blank_row(c, y);
+	written(c, y, lo, hi); /* after the blanking: these cells are not blank */
 	c->used[y] = 1;
 	c->fresh[y] = 1;
 }
