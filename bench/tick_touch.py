@@ -10,6 +10,7 @@
 # screen); the first half of the ticks are start-up and are not counted.
 import bisect
 import collections
+import os
 import subprocess
 import sys
 
@@ -42,11 +43,15 @@ def main():
     log, maps_file, binary, ticks = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     top = int(sys.argv[5]) if len(sys.argv) > 5 else 12
     maps = []  # (start, end, name)
+    image_base = None  # where the binary's first page (file offset 0) is mapped
+    real = os.path.realpath(binary)
     with open(maps_file) as f:
         for line in f:
             fl = line.split()
             lo, hi = (int(x, 16) for x in fl[0].split("-"))
             name = fl[5] if len(fl) > 5 else ""
+            if name == real and int(fl[2], 16) == 0 and image_base is None:
+                image_base = lo
             maps.append((lo, hi, name.rsplit("/", 1)[-1] if name else ""))
     maps.sort()
     mstarts = [m[0] for m in maps]
@@ -63,6 +68,8 @@ def main():
                     counts[a] += 1
     mark = max((a for a, n in counts.items() if abs(n - ticks) <= 2),
                key=lambda a: counts[a], default=None)
+    if image_base is not None and abs(counts[image_base + wait_off] - ticks) <= 2:
+        mark = image_base + wait_off  # the maps say where it is (another address may match)
     if mark is None:
         sys.exit("tick_touch: loop_wait's entry was not found %d times in the log" % ticks)
     base = mark - wait_off
