@@ -5,7 +5,9 @@
 #include "endpoint.h"
 #include "frame.h"
 #include "numfmt.h"
+#include "output.h"
 #include "textutil.h"
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -320,6 +322,7 @@ int om_start(struct app_ctx *app, const char *listen, char *err, size_t errlen)
 struct om_out {
 	FILE *f; /* NULL: a text that must fit the chunk (spilled: it did not) */
 	bool spilled;
+	int err; /* errno of the first write that failed, 0: none */
 	size_t n;
 	/* the last value put_value() wrote, " %.10g\n" of the double with these bits, kept when
 	 * it fits (last_n 0: none): equal values on one page (a CPU's enabled and running
@@ -330,10 +333,17 @@ struct om_out {
 	char buf[4096];
 };
 
+/* @n bytes to the stream (output_write(): no copy through stdio); the first failure is kept. */
+static void out_send(struct om_out *o, const char *s, size_t n)
+{
+	if (!o->err && output_write(o->f, s, n) < 0)
+		o->err = errno ? errno : EIO;
+}
+
 static void out_flush(struct om_out *o)
 {
 	if (o->n && o->f)
-		fwrite(o->buf, 1, o->n, o->f);
+		out_send(o, o->buf, o->n);
 	else if (o->n)
 		o->spilled = true;
 	o->n = 0;
@@ -345,6 +355,7 @@ static void out_init(struct om_out *o, FILE *f)
 {
 	o->f = f;
 	o->spilled = false;
+	o->err = 0;
 	o->n = 0;
 	o->last_n = 0;
 }
@@ -354,7 +365,7 @@ static void out_put_slow(struct om_out *o, const char *s, size_t n)
 	out_flush(o);
 	if (n > sizeof(o->buf)) {
 		if (o->f)
-			fwrite(s, 1, n, o->f);
+			out_send(o, s, n);
 		o->spilled = !o->f;
 		return;
 	}
@@ -950,5 +961,9 @@ int om_write(FILE *out, const struct frame *f, enum om_flavour flavour)
 	if (flavour == OM_OPENMETRICS)
 		out_str(&o, "# EOF\n");
 	out_flush(&o);
+	if (o.err) {
+		errno = o.err;
+		return -1;
+	}
 	return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }

@@ -6,10 +6,12 @@
 #include "openmetrics.h"
 #include "textutil.h"
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void output_format_value(double v, char *buf, size_t len)
 {
@@ -194,6 +196,28 @@ void output_format_si(double v, char *buf, size_t len)
 		snprintf(buf, len, a >= 100 ? "%.0f" : "%.3g", v);
 	else
 		snprintf(buf, len, a >= 100 ? "%.0f%c" : "%.3g%c", v, suffix[k]);
+}
+
+int output_write(FILE *out, const char *buf, size_t n)
+{
+	int fd = fileno(out);
+	if (fd < 0) /* a stream in memory */
+		return fwrite(buf, 1, n, out) == n ? 0 : -1;
+	if (fflush(out) != 0) /* what stdio holds goes first */
+		return -1;
+	while (n) {
+		ssize_t k = write(fd, buf, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
+			return -1;
+		}
+		buf += k; /* a partial write: the rest next */
+		n -= (size_t)k;
+	}
+	return 0;
 }
 
 /* --- a growing byte buffer ---------------------------------------------------------------- */
@@ -610,15 +634,20 @@ static void json_err(struct output_json *w, const char *frag, size_t flen, doubl
 /*
  * The keys of the events and metrics written once, escaped as put_string() does: "\"name\":".
  * They are made again only when the names change (a mode switch, :events), not per row or tick;
- * each tick compares the names with the copies they were made from.
+ * each tick compares the names with the copies they were made from. The names and fragments lie
+ * packed in one pool (names first, each with its NUL, then the fragments), so a tick's check and
+ * copies read a few cache lines, not a fixed-size slot per name.
  */
 #define KEY_FRAG_MAX (6 * SESSION_METRIC_NAME_MAX + 4) /* every byte escaped as \u00XX */
+#define KEY_POOL_MAX (SESSION_MAX_EVENTS * (SESSION_METRIC_NAME_MAX + KEY_FRAG_MAX))
 struct key_frags {
 	int n;
-	char name[SESSION_MAX_EVENTS][SESSION_METRIC_NAME_MAX]; /* the names they were made of */
-	char frag[SESSION_MAX_EVENTS][KEY_FRAG_MAX];
-	size_t len[SESSION_MAX_EVENTS];
 	bool safe; /* every name prints unchanged (text_is_safe), found when they were made */
+	uint16_t names_len; /* bytes of the names in the pool, NULs included */
+	struct {
+		uint16_t name, frag, len; /* offsets in the pool; the fragment's length */
+	} at[SESSION_MAX_EVENTS];
+	char pool[KEY_POOL_MAX];
 };
 static struct key_frags event_keys, metric_keys, csv_event_keys, csv_metric_keys;
 static struct output_json key_tmp; /* a key written when its names have no fragments */
@@ -632,25 +661,42 @@ static const char *frag_name(const struct snapshot *snap, bool events, int i)
 /* What a fragment holds: a JSON key, or the start of a CSV line's kind and name. */
 enum frag_kind { FRAG_JSON, FRAG_CSV_EVENT, FRAG_CSV_METRIC };
 
-/* @k made current for @snap's events (or metrics); false when one does not fit (the caller
- * writes the keys one by one then). */
-static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, bool events,
-			     enum frag_kind kind)
+/* Whether the names @k was made of are @snap's (the pool's names, in order, with their NULs). */
+static bool key_frags_same(const struct key_frags *k, const struct snapshot *snap, bool events,
+			   int n)
 {
-	int n = events ? snap->nevents : snap->nmetrics;
-	if (n > SESSION_MAX_EVENTS)
+	if (k->n != n)
 		return false;
-	bool same = k->n == n;
-	for (int i = 0; same && i < n; i++)
-		same = strcmp(k->name[i], frag_name(snap, events, i)) == 0;
-	if (same)
-		return true;
-	k->n = 0;
-	struct output_json tmp = {0};
+	const char *p = k->pool, *end = k->pool + k->names_len;
 	for (int i = 0; i < n; i++) {
 		const char *name = frag_name(snap, events, i);
-		if (strlen(name) >= SESSION_METRIC_NAME_MAX)
-			break;
+		size_t len = strlen(name) + 1;
+		if (len > (size_t)(end - p) || memcmp(p, name, len) != 0)
+			return false;
+		p += len;
+	}
+	return true;
+}
+
+/* @k made again from @snap's names (the names changed): false when one does not fit. */
+__attribute__((noinline, cold)) static bool key_frags_make(struct key_frags *k,
+							   const struct snapshot *snap, bool events,
+							   enum frag_kind kind, int n)
+{
+	k->n = 0;
+	k->safe = true;
+	size_t names = 0;
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(frag_name(snap, events, i));
+		if (len >= SESSION_METRIC_NAME_MAX)
+			return false;
+		names += len + 1;
+	}
+	struct output_json tmp = {0};
+	size_t used = names;
+	bool ok = true;
+	for (int i = 0; ok && i < n; i++) {
+		const char *name = frag_name(snap, events, i);
 		tmp.len = 0;
 		if (kind == FRAG_JSON) {
 			put_string(&tmp, name);
@@ -665,19 +711,42 @@ static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, b
 			put_s(&tmp, name);
 			put_c(&tmp, ',');
 		}
-		if (tmp.oom || tmp.len > KEY_FRAG_MAX)
-			break;
-		strcpy(k->name[i], name);
-		memcpy(k->frag[i], tmp.buf, tmp.len);
-		k->len[i] = tmp.len;
-		k->safe = (i == 0 || k->safe) && text_is_safe(name, strlen(name), TEXT_ESC_OUTPUT);
-		k->n = i + 1;
+		ok = !tmp.oom && tmp.len <= KEY_FRAG_MAX && used + tmp.len <= sizeof(k->pool);
+		if (ok) {
+			memcpy(k->pool + used, tmp.buf, tmp.len);
+			k->at[i].frag = (uint16_t)used;
+			k->at[i].len = (uint16_t)tmp.len;
+			used += tmp.len;
+			k->safe = k->safe && text_is_safe(name, strlen(name), TEXT_ESC_OUTPUT);
+		}
 	}
 	free(tmp.buf);
-	if (k->n == n)
+	if (!ok)
+		return false;
+	size_t off = 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = frag_name(snap, events, i);
+		size_t len = strlen(name) + 1;
+		memcpy(k->pool + off, name, len);
+		k->at[i].name = (uint16_t)off;
+		off += len;
+	}
+	k->names_len = (uint16_t)names;
+	k->n = n;
+	return true;
+}
+
+/* @k made current for @snap's events (or metrics); false when one does not fit (the caller
+ * writes the keys one by one then). */
+static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, bool events,
+			     enum frag_kind kind)
+{
+	int n = events ? snap->nevents : snap->nmetrics;
+	if (n > SESSION_MAX_EVENTS)
+		return false;
+	if (key_frags_same(k, snap, events, n))
 		return true;
-	k->n = 0;
-	return false;
+	return key_frags_make(k, snap, events, kind, n);
 }
 
 /* The key of name @i: its fragment, or written now into @one when the fragments are not made. */
@@ -685,8 +754,8 @@ static const char *key_of(const struct key_frags *k, const struct snapshot *snap
 			  int i, struct output_json *one, size_t *flen)
 {
 	if (k->n) {
-		*flen = k->len[i];
-		return k->frag[i];
+		*flen = k->at[i].len;
+		return k->pool + k->at[i].frag;
 	}
 	one->len = 0;
 	put_string(one, frag_name(snap, events, i));
@@ -798,9 +867,12 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 
 char *output_json_raw_metric(struct output_json *w, int m, const char *name, size_t n)
 {
-	if (m < 0 || m >= metric_keys.n || strcmp(metric_keys.name[m], name) != 0)
+	if (m < 0 || m >= metric_keys.n ||
+	    strcmp(metric_keys.pool + metric_keys.at[m].name, name) != 0)
 		return output_json_raw(w, name, n);
-	return member_frag(w, metric_keys.frag[m], metric_keys.len[m]) ? room(w, n) : NULL;
+	return member_frag(w, metric_keys.pool + metric_keys.at[m].frag, metric_keys.at[m].len)
+		   ? room(w, n)
+		   : NULL;
 }
 
 /* "metrics", and "resolution" for the values computed from quantised inputs (the step one
@@ -997,7 +1069,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		return -1;
 	/* every string went through put_string() (plain keys as they are): the record holds
 	 * printable ASCII, escapes and safe UTF-8 only, what text_fwrite() would write unchanged */
-	return fwrite(w->buf, 1, w->len, out) == w->len ? 0 : -1;
+	return output_write(out, w->buf, w->len);
 }
 
 /* --- CSV ------------------------------------------------------------------------------------- */
@@ -1025,25 +1097,29 @@ static inline char *put_mem(char *p, const char *s, size_t n)
 }
 
 /* The ends of a record's lines, made once a record: an event's "STATE,host,timestamp\n" per
- * count state, a metric's ",,ok,host,timestamp\n", ",,coarse,..." and ",,n/a,...". */
+ * count state, a metric's ",,ok,host,timestamp\n", ",,coarse,..." and ",,n/a,...", packed one
+ * after the other (a few cache lines). */
 #define CSV_END_MAX (16 + 1024)
 enum { CSV_END_OK = COUNT_INVALID + 1, CSV_END_COARSE, CSV_END_NA, CSV_NENDS };
 struct csv_ends {
-	char text[CSV_NENDS][CSV_END_MAX];
-	size_t len[CSV_NENDS];
+	uint16_t off[CSV_NENDS], len[CSV_NENDS]; /* in text; bytes */
+	char text[CSV_NENDS * CSV_END_MAX];
 };
 
 static void csv_ends_make(struct csv_ends *ends, const char *suffix, size_t slen)
 {
+	size_t off = 0;
 	for (int k = 0; k < CSV_NENDS; k++) {
 		const char *head = k == CSV_END_OK	 ? ",,ok"
 				   : k == CSV_END_COARSE ? ",,coarse"
 				   : k == CSV_END_NA	 ? ",,n/a"
 							 : count_state_name((enum count_state)k);
 		size_t hlen = strlen(head);
-		memcpy(ends->text[k], head, hlen);
-		memcpy(ends->text[k] + hlen, suffix, slen);
-		ends->len[k] = hlen + slen;
+		memcpy(ends->text + off, head, hlen);
+		memcpy(ends->text + off + hlen, suffix, slen);
+		ends->off[k] = (uint16_t)off;
+		ends->len[k] = (uint16_t)(hlen + slen);
+		off += hlen + slen;
 	}
 }
 
@@ -1069,14 +1145,14 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		const char *name = snap->event_names[e];
-		size_t nlen = ev_frags ? csv_event_keys.len[e] : 2 * strlen(name) + 3 + 7;
+		size_t nlen = ev_frags ? csv_event_keys.at[e].len : 2 * strlen(name) + 3 + 7;
 		size_t elen = ends->len[c->state];
 		char *p = room(b, plen + nlen + elen + 2 * NUMFMT_MAX + 16);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
 		if (ev_frags) { /* "event,NAME," made once for these names */
-			p = put_mem(p, csv_event_keys.frag[e], nlen);
+			p = put_mem(p, csv_event_keys.pool + csv_event_keys.at[e].frag, nlen);
 		} else {
 			p = put_mem(p, "event,", 6);
 			/* an event like cpu/event=0x3c,umask=0/ */
@@ -1093,18 +1169,18 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		*p++ = ',';
 		p += csv_running(p, c->running);
 		*p++ = ',';
-		p = put_mem(p, ends->text[c->state], elen);
+		p = put_mem(p, ends->text + ends->off[c->state], elen);
 		b->len = (size_t)(p - b->buf);
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
 		const char *name = snap->metrics[m].name;
-		size_t nlen = m_frags ? csv_metric_keys.len[m] : strlen(name) + 8;
+		size_t nlen = m_frags ? csv_metric_keys.at[m].len : strlen(name) + 8;
 		char *p = room(b, plen + nlen + CSV_END_MAX + NUMFMT_MAX + 8);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
 		if (m_frags) { /* "metric,NAME," */
-			p = put_mem(p, csv_metric_keys.frag[m], nlen);
+			p = put_mem(p, csv_metric_keys.pool + csv_metric_keys.at[m].frag, nlen);
 		} else {
 			p = put_mem(p, "metric,", 7);
 			p = put_mem(p, name, nlen - 8);
@@ -1119,7 +1195,7 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 					   : numfmt_g(p, values[m], 6);
 			end = detail && detail[m].coarse ? CSV_END_COARSE : CSV_END_OK;
 		}
-		p = put_mem(p, ends->text[end], ends->len[end]);
+		p = put_mem(p, ends->text + ends->off[end], ends->len[end]);
 		b->len = (size_t)(p - b->buf);
 	}
 }
@@ -1354,7 +1430,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	for (int r = 0; clean && meta->row_keys && r < snap->nrows; r++)
 		clean = text_fputs_safe(meta->row_keys[r].label);
 	if (clean)
-		return fwrite(b->buf, 1, b->len, out) == b->len ? 0 : -1;
+		return output_write(out, b->buf, b->len);
 	return text_fwrite(b->buf, b->len, out);
 }
 
