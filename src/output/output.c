@@ -36,9 +36,20 @@ static int output_decimals(double resolution)
 	if (!(resolution > 0))
 		return -1;
 	/* the decimal place nearest the step: a step of 0.99 % (101 ticks) shows whole
-	 * numbers, 0.25 % one decimal */
-	int d = (int)floor(-log10(resolution) + 0.5);
-	return d < 0 ? 0 : d > 3 ? 3 : d;
+	 * numbers, 0.25 % one decimal. That is floor(-log10(step) + 0.5) cut to 0..3, so d
+	 * decimals or more for a step up to 10^(0.5 - d): found by comparing with those bounds,
+	 * and with log10 only within a millionth of one (where its rounding decides). */
+	static const double bound[3] = {0.31622776601683794, 0.031622776601683794,
+					0.0031622776601683794}; /* 10^-0.5, 10^-1.5, 10^-2.5 */
+	int d = 0;
+	for (int k = 0; k < 3; k++) {
+		if (fabs(resolution - bound[k]) < 1e-6 * bound[k]) {
+			d = (int)floor(-log10(resolution) + 0.5);
+			return d < 0 ? 0 : d > 3 ? 3 : d;
+		}
+		d += resolution < bound[k];
+	}
+	return d;
 }
 
 /* numfmt writes printf's bytes: the "%.*f" / output_format_value choices without printf */
@@ -643,7 +654,6 @@ static void json_err(struct output_json *w, const char *frag, size_t flen, doubl
 struct key_frags {
 	int n;
 	bool safe; /* every name prints unchanged (text_is_safe), found when they were made */
-	uint16_t names_len; /* bytes of the names in the pool, NULs included */
 	struct {
 		uint16_t name, frag, len; /* offsets in the pool; the fragment's length */
 	} at[SESSION_MAX_EVENTS];
@@ -667,14 +677,9 @@ static bool key_frags_same(const struct key_frags *k, const struct snapshot *sna
 {
 	if (k->n != n)
 		return false;
-	const char *p = k->pool, *end = k->pool + k->names_len;
-	for (int i = 0; i < n; i++) {
-		const char *name = frag_name(snap, events, i);
-		size_t len = strlen(name) + 1;
-		if (len > (size_t)(end - p) || memcmp(p, name, len) != 0)
+	for (int i = 0; i < n; i++)
+		if (strcmp(k->pool + k->at[i].name, frag_name(snap, events, i)) != 0)
 			return false;
-		p += len;
-	}
 	return true;
 }
 
@@ -731,7 +736,6 @@ __attribute__((noinline, cold)) static bool key_frags_make(struct key_frags *k,
 		k->at[i].name = (uint16_t)off;
 		off += len;
 	}
-	k->names_len = (uint16_t)names;
 	k->n = n;
 	return true;
 }
@@ -1133,6 +1137,25 @@ static size_t csv_running(char *p, double running)
 	return numfmt_fixed(p, running, 4);
 }
 
+/* "event,NAME," with the name as a CSV field (cpu/event=0x3c,umask=0/ quoted), where its
+ * fragment is not made: at @p, @room bytes for the field. */
+__attribute__((noinline, cold)) static char *csv_event_name(char *p, const char *name, size_t room)
+{
+	p = put_mem(p, "event,", 6);
+	p += text_csv_field(name, p, room);
+	*p++ = ',';
+	return p;
+}
+
+/* "metric,NAME," where its fragment is not made. */
+__attribute__((noinline, cold)) static char *csv_metric_name(char *p, const char *name, size_t n)
+{
+	p = put_mem(p, "metric,", 7);
+	p = put_mem(p, name, n);
+	*p++ = ',';
+	return p;
+}
+
 /* The lines of one row. @prefix is "time_s,interval_ms,@cpu,"; @ends end every line (the
  * host and timestamp, the same on every line). */
 static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
@@ -1154,10 +1177,7 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		if (ev_frags) { /* "event,NAME," made once for these names */
 			p = put_mem(p, csv_event_keys.pool + csv_event_keys.at[e].frag, nlen);
 		} else {
-			p = put_mem(p, "event,", 6);
-			/* an event like cpu/event=0x3c,umask=0/ */
-			p += text_csv_field(name, p, nlen - 7);
-			*p++ = ',';
+			p = csv_event_name(p, name, nlen - 7);
 		}
 		/* an integer below 2^53 (NAN and infinities are not) as its digits */
 		if (has && fabs(c->value) < 9007199254740992.0 &&
@@ -1182,9 +1202,7 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		if (m_frags) { /* "metric,NAME," */
 			p = put_mem(p, csv_metric_keys.pool + csv_metric_keys.at[m].frag, nlen);
 		} else {
-			p = put_mem(p, "metric,", 7);
-			p = put_mem(p, name, nlen - 8);
-			*p++ = ',';
+			p = csv_metric_name(p, name, nlen - 8);
 		}
 		int decimals = detail ? output_decimals(detail[m].resolution) : -1;
 		int end = CSV_END_NA;
@@ -1366,6 +1384,53 @@ static void csv_lost(struct output_json *b, const struct output_meta *meta,
 /* Whether text_fputs() would write @s unchanged. */
 static bool text_fputs_safe(const char *s) { return text_is_safe(s, strlen(s), TEXT_ESC_OUTPUT); }
 
+/* Whether a row has lines beyond its events and metrics (offcore, error bars, a baseline, the
+ * sampling ring's losses). */
+static bool csv_has_extra(const struct output_meta *meta)
+{
+	const struct frame *f = meta->frame;
+	return meta->offcore_nbits > 0 ||
+	       (f && ((f->err && f->err_counts) || f->base_change || f->ring_lost));
+}
+
+/* Those lines of row @r (apart from the usual lines: kept out of the common path). */
+__attribute__((noinline, cold)) static void
+csv_extra(struct output_json *b, const struct output_meta *meta, const struct snapshot *snap,
+	  const char *prefix, size_t plen, const char *suffix, size_t slen, int r)
+{
+	csv_offcore(b, meta, prefix, plen, suffix, slen, r);
+	csv_err(b, meta, snap, prefix, plen, suffix, slen, r);
+	csv_baseline(b, meta, snap, prefix, plen, suffix, slen, r);
+	csv_lost(b, meta, snap, prefix, plen, suffix, slen, r);
+}
+
+/* The header line, before the first record. */
+__attribute__((noinline, cold)) static void csv_header(struct output_json *b,
+						       const struct output_meta *meta)
+{
+	/* the third column is the row's key: cpu, or the unit ("core") */
+	put_s(b, "time_s,interval_ms,");
+	put_s(b, meta->row_keys ? meta->row_unit : "cpu");
+	put_s(b, ",kind,name,value,running,state,host,timestamp\n");
+}
+
+/* Whether the names a record holds print unchanged, where their fragments do not say it (the
+ * header's unit, names without fragments, offcore bits, row keys). */
+__attribute__((noinline, cold)) static bool csv_names_clean(const struct output_meta *meta,
+							    const struct snapshot *snap)
+{
+	bool clean = snap->seq != 1 || !meta->row_keys || text_fputs_safe(meta->row_unit);
+	for (int e = 0; clean && csv_event_keys.n != snap->nevents && e < snap->nevents; e++)
+		clean = text_fputs_safe(snap->event_names[e]);
+	for (int m = 0; clean && csv_metric_keys.n != snap->nmetrics && m < snap->nmetrics; m++)
+		clean = text_fputs_safe(snap->metrics[m].name);
+	for (int bit = 0; clean && bit < meta->offcore_nbits; bit++)
+		clean = text_fputs_safe(meta->offcore_names[bit]);
+	for (int r = 0; clean && meta->row_keys && r < snap->nrows; r++)
+		clean = text_fputs_safe(meta->row_keys[r].label);
+	return clean;
+}
+
 static int output_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *b = &rec;
@@ -1373,11 +1438,8 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	b->oom = false;
 	key_frags_update(&csv_event_keys, snap, true, FRAG_CSV_EVENT);
 	key_frags_update(&csv_metric_keys, snap, false, FRAG_CSV_METRIC);
-	if (snap->seq == 1) { /* the third column is the row's key: cpu, or the unit ("core") */
-		put_s(b, "time_s,interval_ms,");
-		put_s(b, meta->row_keys ? meta->row_unit : "cpu");
-		put_s(b, ",kind,name,value,running,state,host,timestamp\n");
-	}
+	if (snap->seq == 1)
+		csv_header(b, meta);
 	char suffix[1024]; /* the host (at most 2 * 128 + 3 bytes as a field) and the time */
 	size_t slen = csv_suffix(suffix, sizeof(suffix), meta);
 	static struct csv_ends ends;
@@ -1388,6 +1450,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	prefix[n++] = ',';
 	n += numfmt_fixed(prefix + n, snap->interval_s * 1000, 3);
 	prefix[n++] = ',';
+	bool extra = csv_has_extra(meta);
 	for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
 		bool total = r == snap->nrows;
 		size_t plen = n;
@@ -1405,30 +1468,21 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 			total ? snap->total_counts : &snap->counts[r * snap->nevents],
 			total ? snap->total_values : &snap->values[r * snap->nmetrics],
 			snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
-		csv_offcore(b, meta, prefix, plen, suffix, slen, r);
-		csv_err(b, meta, snap, prefix, plen, suffix, slen, r);
-		csv_baseline(b, meta, snap, prefix, plen, suffix, slen, r);
-		csv_lost(b, meta, snap, prefix, plen, suffix, slen, r);
+		if (extra)
+			csv_extra(b, meta, snap, prefix, plen, suffix, slen, r);
 	}
 	if (b->oom)
 		return -1;
 	/* The record is numbers, fixed words and these texts: when each of them is safe to
 	 * print, so is the record, and it is written without a second pass over every byte. */
-	bool clean = text_is_safe(suffix, slen, TEXT_ESC_OUTPUT) &&
-		     (snap->seq != 1 || !meta->row_keys || text_fputs_safe(meta->row_unit));
+	bool ev_made = csv_event_keys.n == snap->nevents && snap->nevents > 0;
+	bool m_made = csv_metric_keys.n == snap->nmetrics && snap->nmetrics > 0;
+	bool clean = text_is_safe(suffix, slen, TEXT_ESC_OUTPUT);
 	/* the names' answer comes with their fragments, made when the names change */
-	if (csv_event_keys.n == snap->nevents && snap->nevents > 0)
-		clean = clean && csv_event_keys.safe;
-	for (int e = 0; clean && csv_event_keys.n != snap->nevents && e < snap->nevents; e++)
-		clean = text_fputs_safe(snap->event_names[e]);
-	if (csv_metric_keys.n == snap->nmetrics && snap->nmetrics > 0)
-		clean = clean && csv_metric_keys.safe;
-	for (int m = 0; clean && csv_metric_keys.n != snap->nmetrics && m < snap->nmetrics; m++)
-		clean = text_fputs_safe(snap->metrics[m].name);
-	for (int bit = 0; clean && bit < meta->offcore_nbits; bit++)
-		clean = text_fputs_safe(meta->offcore_names[bit]);
-	for (int r = 0; clean && meta->row_keys && r < snap->nrows; r++)
-		clean = text_fputs_safe(meta->row_keys[r].label);
+	clean = clean && (!ev_made || csv_event_keys.safe) && (!m_made || csv_metric_keys.safe);
+	if (clean && ((snap->seq == 1 && meta->row_keys) || (!ev_made && snap->nevents > 0) ||
+		      (!m_made && snap->nmetrics > 0) || meta->offcore_nbits > 0 || meta->row_keys))
+		clean = csv_names_clean(meta, snap);
 	if (clean)
 		return output_write(out, b->buf, b->len);
 	return text_fwrite(b->buf, b->len, out);
