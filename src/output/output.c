@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -213,8 +214,8 @@ int output_write(FILE *out, const char *buf, size_t n)
 {
 	int fd = fileno(out);
 	if (fd < 0) /* a stream in memory */
-		return fwrite(buf, 1, n, out) == n ? 0 : -1;
-	if (fflush(out) != 0) /* what stdio holds goes first */
+		return fwrite(buf, 1, n, out) == n && fflush(out) == 0 ? 0 : -1;
+	if (__fpending(out) && fflush(out) != 0) /* what stdio holds goes first */
 		return -1;
 	while (n) {
 		ssize_t k = write(fd, buf, n);
@@ -1485,7 +1486,8 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 		clean = csv_names_clean(meta, snap);
 	if (clean)
 		return output_write(out, b->buf, b->len);
-	return text_fwrite(b->buf, b->len, out);
+	int rc = text_fwrite(b->buf, b->len, out);
+	return fflush(out) != 0 || ferror(out) ? -1 : rc;
 }
 
 /* --- text ------------------------------------------------------------------------------------ */
@@ -1721,11 +1723,12 @@ static const struct {
 	const char *name;
 	int (*write)(FILE *out, const struct output_meta *meta, const struct snapshot *snap);
 	unsigned reads; /* OUTPUT_READS_* */
+	bool stdio;	/* it writes through stdio (flushed after each record) */
 } formats[] = {
-    {"text", write_text, OUTPUT_READS_SPIKES | OUTPUT_READS_CADENCE},
-    {"csv", write_csv, 0},
-    {"json", output_json, OUTPUT_READS_STATS | OUTPUT_READS_SPIKES},
-    {"openmetrics", write_openmetrics, OUTPUT_READS_SPIKES | OUTPUT_READS_COUNTERS},
+    {"text", write_text, OUTPUT_READS_SPIKES | OUTPUT_READS_CADENCE, true},
+    {"csv", write_csv, 0, false},
+    {"json", output_json, OUTPUT_READS_STATS | OUTPUT_READS_SPIKES, false},
+    {"openmetrics", write_openmetrics, OUTPUT_READS_SPIKES | OUTPUT_READS_COUNTERS, false},
 };
 
 unsigned output_format_reads(int fmt)
@@ -1754,7 +1757,8 @@ static int output_snapshot(FILE *out, int fmt, const struct output_meta *meta,
 	if (fmt < 0 || (size_t)fmt >= sizeof(formats) / sizeof(formats[0]))
 		return -1;
 	int rc = formats[fmt].write(out, meta, snap);
-	if (fflush(out) != 0 || ferror(out))
+	/* the others wrote their record with output_write() and know its fate */
+	if (formats[fmt].stdio && (fflush(out) != 0 || ferror(out)))
 		rc = -1;
 	return rc;
 }
