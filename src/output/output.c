@@ -1101,31 +1101,37 @@ static inline char *put_mem(char *p, const char *s, size_t n)
 	return p + n;
 }
 
-/* The ends of a record's lines, made once a record: an event's "STATE,host,timestamp\n" per
- * count state, a metric's ",,ok,host,timestamp\n", ",,coarse,..." and ",,n/a,...", packed one
- * after the other (a few cache lines). */
+/* The ends of a record's lines, made once a record where it uses them: an event's
+ * "STATE,host,timestamp\n" per count state, a metric's ",,ok,host,timestamp\n", ",,coarse,..." and
+ * ",,n/a,...", packed one after the other (a few cache lines). */
 #define CSV_END_MAX (16 + 1024)
 enum { CSV_END_OK = COUNT_INVALID + 1, CSV_END_COARSE, CSV_END_NA, CSV_NENDS };
 struct csv_ends {
+	unsigned made;				 /* bit k: end k is made in this record */
+	size_t used;				 /* bytes of text made */
+	const char *suffix;			 /* the record's ",host,timestamp\n" */
+	size_t slen;				 /* its bytes */
 	uint16_t off[CSV_NENDS], len[CSV_NENDS]; /* in text; bytes */
 	char text[CSV_NENDS * CSV_END_MAX];
 };
 
-static void csv_ends_make(struct csv_ends *ends, const char *suffix, size_t slen)
+/* End @k of the record, made on its first use in the record (@ends->made: those made). */
+static const char *csv_end(struct csv_ends *ends, int k)
 {
-	size_t off = 0;
-	for (int k = 0; k < CSV_NENDS; k++) {
+	if (!(ends->made & (1u << k))) {
 		const char *head = k == CSV_END_OK	 ? ",,ok"
 				   : k == CSV_END_COARSE ? ",,coarse"
 				   : k == CSV_END_NA	 ? ",,n/a"
 							 : count_state_name((enum count_state)k);
-		size_t hlen = strlen(head);
+		size_t hlen = strlen(head), off = ends->used;
 		memcpy(ends->text + off, head, hlen);
-		memcpy(ends->text + off + hlen, suffix, slen);
+		memcpy(ends->text + off + hlen, ends->suffix, ends->slen);
 		ends->off[k] = (uint16_t)off;
-		ends->len[k] = (uint16_t)(hlen + slen);
-		off += hlen + slen;
+		ends->len[k] = (uint16_t)(hlen + ends->slen);
+		ends->used = off + hlen + ends->slen;
+		ends->made |= 1u << k;
 	}
+	return ends->text + ends->off[k];
 }
 
 /* "1.0000" and "0.0000": a running fraction as numfmt_fixed(v, 4) writes the usual ones. */
@@ -1160,7 +1166,7 @@ __attribute__((noinline, cold)) static char *csv_metric_name(char *p, const char
 /* The lines of one row. @prefix is "time_s,interval_ms,@cpu,"; @ends end every line (the
  * host and timestamp, the same on every line). */
 static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
-		    size_t plen, const struct csv_ends *ends, const struct count *counts,
+		    size_t plen, struct csv_ends *ends, const struct count *counts,
 		    const double *values, const struct metric_detail *detail)
 {
 	bool ev_frags = csv_event_keys.n == snap->nevents && snap->nevents > 0;
@@ -1170,6 +1176,7 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		const char *name = snap->event_names[e];
 		size_t nlen = ev_frags ? csv_event_keys.at[e].len : 2 * strlen(name) + 3 + 7;
+		const char *etext = csv_end(ends, c->state);
 		size_t elen = ends->len[c->state];
 		char *p = room(b, plen + nlen + elen + 2 * NUMFMT_MAX + 16);
 		if (!p)
@@ -1190,7 +1197,7 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		*p++ = ',';
 		p += csv_running(p, c->running);
 		*p++ = ',';
-		p = put_mem(p, ends->text + ends->off[c->state], elen);
+		p = put_mem(p, etext, elen);
 		b->len = (size_t)(p - b->buf);
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
@@ -1214,28 +1221,38 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 					   : numfmt_g(p, values[m], 6);
 			end = detail && detail[m].coarse ? CSV_END_COARSE : CSV_END_OK;
 		}
-		p = put_mem(p, ends->text + ends->off[end], ends->len[end]);
+		const char *etext = csv_end(ends, end);
+		p = put_mem(p, etext, ends->len[end]);
 		b->len = (size_t)(p - b->buf);
 	}
 }
 
 /* ",host,timestamp\n" of every line: the host (escaped where it came from) as a CSV field, the
- * time to the ms. */
-static size_t csv_suffix(char *buf, size_t len, const struct output_meta *meta)
+ * time to the ms. *@safe: the suffix prints unchanged (text_is_safe()). */
+static size_t csv_suffix(char *buf, size_t len, const struct output_meta *meta, bool *safe)
 {
 	const struct frame *f = meta->frame;
-	char ts[NUMFMT_MAX] = "";
-	if (f && isfinite(f->timestamp))
-		numfmt_fixed(ts, f->timestamp, 3);
-	size_t n = 0;
+	const char *host = f && f->machine ? f->machine->host : "";
+	size_t n = 0, hlen = strlen(host);
+	bool plain = hlen < len / 2;
+	/* a host of printable ASCII without a comma or quote: a field as it is, safe to print */
+	for (size_t i = 0; plain && i < hlen; i++) {
+		unsigned char c = (unsigned char)host[i];
+		plain = c > 0x20 && c < 0x7f && c != ',' && c != '"';
+	}
 	buf[n++] = ',';
-	n += text_csv_field(f && f->machine ? f->machine->host : "", buf + n, len - n - NUMFMT_MAX);
-	size_t tlen = strlen(ts); /* room was left for it */
+	if (plain) {
+		memcpy(buf + n, host, hlen);
+		n += hlen;
+	} else {
+		n += text_csv_field(host, buf + n, len - n - NUMFMT_MAX);
+	}
 	buf[n++] = ',';
-	memcpy(buf + n, ts, tlen);
-	n += tlen;
+	if (f && isfinite(f->timestamp)) /* room was left for it */
+		n += numfmt_fixed(buf + n, f->timestamp, 3);
 	buf[n++] = '\n';
 	buf[n] = '\0';
+	*safe = plain || text_is_safe(buf, n, TEXT_ESC_OUTPUT);
 	return n;
 }
 
@@ -1442,9 +1459,13 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	if (snap->seq == 1)
 		csv_header(b, meta);
 	char suffix[1024]; /* the host (at most 2 * 128 + 3 bytes as a field) and the time */
-	size_t slen = csv_suffix(suffix, sizeof(suffix), meta);
+	bool suffix_safe;
+	size_t slen = csv_suffix(suffix, sizeof(suffix), meta, &suffix_safe);
 	static struct csv_ends ends;
-	csv_ends_make(&ends, suffix, slen);
+	ends.made = 0;
+	ends.used = 0;
+	ends.suffix = suffix;
+	ends.slen = slen;
 	/* "time_s,interval_ms,cpu," is the same on every line of a row */
 	char prefix[2 * NUMFMT_MAX + 32 + 2 * ROW_LABEL_MAX + 3];
 	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
@@ -1478,7 +1499,7 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	 * print, so is the record, and it is written without a second pass over every byte. */
 	bool ev_made = csv_event_keys.n == snap->nevents && snap->nevents > 0;
 	bool m_made = csv_metric_keys.n == snap->nmetrics && snap->nmetrics > 0;
-	bool clean = text_is_safe(suffix, slen, TEXT_ESC_OUTPUT);
+	bool clean = suffix_safe;
 	/* the names' answer comes with their fragments, made when the names change */
 	clean = clean && (!ev_made || csv_event_keys.safe) && (!m_made || csv_metric_keys.safe);
 	if (clean && ((snap->seq == 1 && meta->row_keys) || (!ev_made && snap->nevents > 0) ||
