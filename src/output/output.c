@@ -232,6 +232,34 @@ int output_write(FILE *out, const char *buf, size_t n)
 	return 0;
 }
 
+/* @n bytes of @s at @p; a record's short pieces (4 to 32 bytes: a key, the prefix, a name, a
+ * line's end) as two overlapping fixed-size moves instead of a call. */
+static inline char *put_mem(char *p, const char *s, size_t n)
+{
+	if (n >= 16 && n <= 32) {
+		char a[16], b[16];
+		memcpy(a, s, 16);
+		memcpy(b, s + n - 16, 16);
+		memcpy(p, a, 16);
+		memcpy(p + n - 16, b, 16);
+	} else if (n >= 8 && n < 16) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(p, &a, 8);
+		memcpy(p + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(p, &a, 4);
+		memcpy(p + n - 4, &b, 4);
+	} else {
+		memcpy(p, s, n);
+	}
+	return p + n;
+}
+
 /* --- a growing byte buffer ---------------------------------------------------------------- */
 
 static bool buf_reserve(struct output_json *w, size_t more)
@@ -345,8 +373,7 @@ static void put_string(struct output_json *w, const char *s)
 		if (!p)
 			return;
 		*p++ = '"';
-		memcpy(p, s, len);
-		p[len] = '"';
+		*put_mem(p, s, len) = '"';
 		w->len += len + 2;
 		return;
 	}
@@ -429,8 +456,7 @@ static bool member_frag(struct output_json *w, const char *frag, size_t flen)
 			*p++ = ',';
 		w->more[w->depth - 1] = true;
 	}
-	memcpy(p, frag, flen);
-	w->len = (size_t)(p + flen - w->buf);
+	w->len = (size_t)(put_mem(p, frag, flen) - w->buf);
 	return true;
 }
 
@@ -813,8 +839,7 @@ static bool event_json_fast(struct output_json *w, const char *frag, size_t flen
 	if (w->more[w->depth - 1])
 		*p++ = ',';
 	w->more[w->depth - 1] = true;
-	memcpy(p, frag, flen);
-	p += flen;
+	p = put_mem(p, frag, flen);
 	memcpy(p, "{\"value\":", 9);
 	p += 9;
 	if (c->state == COUNT_OK || c->state == COUNT_SCALED) {
@@ -835,8 +860,7 @@ static bool event_json_fast(struct output_json *w, const char *frag, size_t flen
 		p += 11;
 		p += numfmt_json_real(p, c->running, 6);
 	}
-	memcpy(p, sfrag, slen);
-	p += slen;
+	p = put_mem(p, sfrag, slen);
 	w->len += (size_t)(p - p0);
 	return true;
 }
@@ -1078,28 +1102,6 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 }
 
 /* --- CSV ------------------------------------------------------------------------------------- */
-
-/* @n bytes of @s at @p; a line's short pieces (8 to 32 bytes: the prefix, a name, a line's end)
- * as two overlapping fixed-size moves instead of a call. */
-static inline char *put_mem(char *p, const char *s, size_t n)
-{
-	if (n >= 16 && n <= 32) {
-		char a[16], b[16];
-		memcpy(a, s, 16);
-		memcpy(b, s + n - 16, 16);
-		memcpy(p, a, 16);
-		memcpy(p + n - 16, b, 16);
-	} else if (n >= 8 && n < 16) {
-		uint64_t a, b;
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(p, &a, 8);
-		memcpy(p + n - 8, &b, 8);
-	} else {
-		memcpy(p, s, n);
-	}
-	return p + n;
-}
 
 /* The ends of a record's lines, made once a record where it uses them: an event's
  * "STATE,host,timestamp\n" per count state, a metric's ",,ok,host,timestamp\n", ",,coarse,..." and
