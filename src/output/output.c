@@ -1117,22 +1117,27 @@ struct csv_ends {
 	char text[CSV_NENDS * CSV_END_MAX];
 };
 
-/* End @k of the record, made on its first use in the record (@ends->made: those made). */
-static const char *csv_end(struct csv_ends *ends, int k)
+/* End @k of the record made (on its first use in the record). */
+__attribute__((noinline)) static void csv_end_make(struct csv_ends *ends, int k)
 {
-	if (!(ends->made & (1u << k))) {
-		const char *head = k == CSV_END_OK	 ? ",,ok"
-				   : k == CSV_END_COARSE ? ",,coarse"
-				   : k == CSV_END_NA	 ? ",,n/a"
-							 : count_state_name((enum count_state)k);
-		size_t hlen = strlen(head), off = ends->used;
-		memcpy(ends->text + off, head, hlen);
-		memcpy(ends->text + off + hlen, ends->suffix, ends->slen);
-		ends->off[k] = (uint16_t)off;
-		ends->len[k] = (uint16_t)(hlen + ends->slen);
-		ends->used = off + hlen + ends->slen;
-		ends->made |= 1u << k;
-	}
+	const char *head = k == CSV_END_OK	 ? ",,ok"
+			   : k == CSV_END_COARSE ? ",,coarse"
+			   : k == CSV_END_NA	 ? ",,n/a"
+						 : count_state_name((enum count_state)k);
+	size_t hlen = strlen(head), off = ends->used;
+	memcpy(ends->text + off, head, hlen);
+	memcpy(ends->text + off + hlen, ends->suffix, ends->slen);
+	ends->off[k] = (uint16_t)off;
+	ends->len[k] = (uint16_t)(hlen + ends->slen);
+	ends->used = off + hlen + ends->slen;
+	ends->made |= 1u << k;
+}
+
+/* End @k of the record, made on its first use in the record (@ends->made: those made). */
+static inline const char *csv_end(struct csv_ends *ends, int k)
+{
+	if (!(ends->made & (1u << k)))
+		csv_end_make(ends, k);
 	return ends->text + ends->off[k];
 }
 
