@@ -218,22 +218,27 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	struct snapshot *d = &fs->snap;
 	*d = *s;
 	d->row_ncpus = NULL; /* the frame's row_keys say it */
-	/* The metrics' definitions (m x 5 KiB): shared with the compiled program they came from,
-	 * which is immutable and lives while a frame store holds it; copied only without one. */
-	if (s->program && s->metrics == metric_program_metrics(s->program)) {
-		if (fs->prog != s->program) {
-			metric_program_hold(s->program);
-			metric_program_free(fs->prog);
-			fs->prog = s->program;
-		}
-	} else {
+	/* The metrics' definitions (m x 5 KiB) and the event names: shared with the compiled
+	 * program they came from, which is immutable and lives while a frame store holds it;
+	 * copied only without one. */
+	bool defs = s->program && s->metrics == metric_program_metrics(s->program);
+	bool names = s->program && s->event_names == metric_program_names(s->program);
+	if ((defs || names) && fs->prog != s->program) {
+		metric_program_hold(s->program);
+		metric_program_free(fs->prog);
+		fs->prog = s->program;
+	}
+	if (!defs) {
 		d->program = NULL;
 		COPY(fs->defs, s->metrics, m);
 		d->metrics = fs->defs;
 	}
+	if (!names) {
+		COPY(fs->names, s->event_names, e);
+		d->event_names = (const char(*)[48])fs->names;
+	}
 	COPY(fs->cpus, s->cpus, r);
 	COPY(fs->offline, s->offline, r);
-	COPY(fs->names, s->event_names, e);
 	COPY(fs->counts, s->counts, r * e);
 	COPY(fs->total_counts, s->total_counts, e);
 	COPY(fs->age, s->event_age, r * e);
@@ -246,7 +251,6 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	COPY(fs->detail, s->detail, (r + 1) * m);
 	d->cpus = fs->cpus;
 	d->offline = fs->offline;
-	d->event_names = (const char(*)[48])fs->names;
 	d->counts = fs->counts;
 	d->total_counts = fs->total_counts;
 	d->event_age = fs->age;
