@@ -61,7 +61,15 @@ def main():
                 a = int(line[3:].split(",")[0], 16)
                 if (a & 0xFFF) == (wait_off & 0xFFF):
                     counts[a] += 1
-    mark = max((a for a, n in counts.items() if abs(n - ticks) <= 2),
+    # in pmutop's own mapping: another function (a library's) may share the low bits and run
+    # as often
+    exe = binary.rsplit("/", 1)[-1]
+
+    def in_exe(a):
+        i = bisect.bisect_right(mstarts, a) - 1
+        return i >= 0 and a < maps[i][1] and maps[i][2] == exe
+
+    mark = max((a for a, n in counts.items() if abs(n - ticks) <= 2 and in_exe(a)),
                key=lambda a: counts[a], default=None)
     if mark is None:
         sys.exit("tick_touch: loop_wait's entry was not found %d times in the log" % ticks)
