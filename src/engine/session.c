@@ -241,6 +241,7 @@ struct metric_program {
 	char (*names)[48];		/* [nevents]: the events' names it was bound to (copies) */
 	struct expr **expr;
 	int **slot;	   /* [m][var]: what expr_vars()[var] of metric m reads */
+	int *slots;	   /* slot's arrays side by side (one block), once compiled */
 	struct expr **thr; /* [m]: the threshold formula, or NULL */
 	int **thr_slot;
 	int nevents;
@@ -357,6 +358,21 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 		if (p->thr_nvars[m] > p->max_vars)
 			p->max_vars = p->thr_nvars[m];
 	}
+	/* the formulas' slots side by side: a tick reads them all */
+	size_t nslots = 0;
+	for (int m = 0; m < n; m++)
+		nslots += p->slot[m] ? (size_t)p->nvars[m] : 0;
+	if ((p->slots = malloc((nslots + 1) * sizeof(int)))) {
+		size_t at = 0;
+		for (int m = 0; m < n; m++) {
+			if (!p->slot[m])
+				continue;
+			memcpy(p->slots + at, p->slot[m], (size_t)p->nvars[m] * sizeof(int));
+			free(p->slot[m]);
+			p->slot[m] = p->slots + at;
+			at += (size_t)p->nvars[m];
+		}
+	}
 	return p;
 }
 
@@ -382,8 +398,9 @@ void metric_program_free(const struct metric_program *cp)
 		return;
 	for (int m = 0; p->expr && m < p->n; m++)
 		expr_free(p->expr[m]);
-	for (int m = 0; p->slot && m < p->n; m++)
+	for (int m = 0; p->slot && !p->slots && m < p->n; m++)
 		free(p->slot[m]);
+	free(p->slots);
 	for (int m = 0; p->thr && m < p->n; m++)
 		expr_free(p->thr[m]);
 	for (int m = 0; p->thr_slot && m < p->n; m++)
