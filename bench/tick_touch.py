@@ -27,6 +27,20 @@ def symbols(binary, kinds):
     return sorted(syms)
 
 
+def writer_code(binary):
+    """The start offsets of BINARY's functions that write the batch formats (their source in
+    src/output/ or textutil.c, by the debug information)."""
+    out = subprocess.run(["nm", "-l", "--defined-only", binary], capture_output=True,
+                         text=True, check=True).stdout
+    starts = set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 4 and f[1].lower() in "tw" and ("/src/output/" in f[3] or
+                                                       "/textutil.c:" in f[3]):
+            starts.add(int(f[0], 16))
+    return starts
+
+
 def locate(syms, starts, off):
     i = bisect.bisect_right(starts, off) - 1
     if i >= 0 and off < syms[i][0] + max(syms[i][1], 1):
@@ -77,9 +91,15 @@ def main():
     dstarts = [s[0] for s in data]
     image_end = max(o + s for o, s, _ in code + data)
     stack_lo = None
-    # pass 2: per tick, the distinct lines of code and data
+    # pass 2: per tick, the distinct lines of code and data; each data line also by who touched
+    # it: a writer's function (or a library function a writer called) or the engine's
+    writers = writer_code(binary)
+    owner_of = {}  # code address -> True for a writer's
+    writer = False
     per_tick = []
+    per_tick_w = []
     cur_c, cur_d = set(), set()
+    cur_w, cur_e = set(), set()
     with open(log, errors="replace") as f:
         for line in f:
             c = line[0]
@@ -87,12 +107,26 @@ def main():
                 a = int(line[3:].split(",")[0], 16)
                 if a == mark:
                     per_tick.append((cur_c, cur_d))
+                    per_tick_w.append((cur_w, cur_e))
                     cur_c, cur_d = set(), set()
+                    cur_w, cur_e = set(), set()
                 cur_c.add(a >> 6)
+                if base <= a < base + image_end:
+                    # a library function (and the PLT's stub to it) works for its caller
+                    w = owner_of.get(a)
+                    if w is None:
+                        i = bisect.bisect_right(cstarts, a - base) - 1
+                        if i >= 0 and a - base < code[i][0] + max(code[i][1], 1):
+                            w = owner_of[a] = code[i][0] in writers
+                        else:
+                            w = writer
+                    writer = w
             elif c == " " and line[1] in "LSM":
                 a = int(line[3:].split(",")[0], 16)
                 cur_d.add(a >> 6)
+                (cur_w if writer else cur_e).add(a >> 6)
     steady = per_tick[len(per_tick) // 2 + 1:]
+    steady_w = per_tick_w[len(per_tick_w) // 2 + 1:]
     if not steady:
         sys.exit("tick_touch: too few ticks in the log")
 
@@ -122,6 +156,12 @@ def main():
     print("per tick (median of %d): code %d lines (%d KiB) on %d pages; data %d lines (%d KiB)"
           " on %d pages; %d lines in all" % (len(steady), cl, cl * 64 // 1024, cp, dl,
                                              dl * 64 // 1024, dp, cl + dl))
+    split = [(len(e - w), len(w - e), len(w & e), len({x >> 6 for x in e}),
+              len({x >> 6 for x in w})) for w, e in steady_w]
+    eo, wo, both, ep, wp = (median([r[i] for r in split]) for i in range(5))
+    print("data lines per tick by who touches them (median): engine only %d, writers only %d,"
+          " both %d; pages: the engine's %d, the writers' %d (the writers: src/output/ and"
+          " textutil.c, with the library calls they make)" % (eo, wo, both, ep, wp))
     cl_set, dl_set = steady[-1]
     by = collections.Counter(where_data(x) for x in dl_set)
     print("data lines of the last tick by place (pmutop's .data/.bss by symbol, else by mapping):")
