@@ -6,7 +6,11 @@
  * output. bench/floor.sh divides pmutop's CPU time by this program's. With --write BYTES it also
  * writes BYTES bytes to stdout each tick in one write() (cursor home, then digits that change
  * every tick): the least a screen costs that sends that many bytes a frame to its terminal.
- * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] [--write BYTES]
+ * With --touch KIB it also walks every 64-byte line of a KIB buffer each tick, in a shuffled
+ * order where each line holds the next one's index (one load waits for the one before, as in
+ * code that follows pointers) and writes a byte of each: what touching that much memory costs a
+ * tick after the sleep (bench/touch_cost.sh).
+ * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] [--write BYTES] [--touch KIB]
  *   defaults: 1000 ms, 10 ticks, no output */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -61,6 +65,7 @@ int main(int argc, char **argv)
 {
 	long interval_ms = 1000, ticks = 10;
 	long write_bytes = 0; /* per tick, to stdout */
+	long touch_kib = 0;   /* per tick, one byte a line */
 	int use_msr = 1;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
@@ -71,9 +76,11 @@ int main(int argc, char **argv)
 			use_msr = 0;
 		else if (strcmp(argv[i], "--write") == 0 && i + 1 < argc)
 			write_bytes = atol(argv[++i]);
+		else if (strcmp(argv[i], "--touch") == 0 && i + 1 < argc)
+			touch_kib = atol(argv[++i]);
 		else {
 			fprintf(stderr, "usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] "
-					"[--write BYTES]\n");
+					"[--write BYTES] [--touch KIB]\n");
 			return 2;
 		}
 	}
@@ -86,6 +93,33 @@ int main(int argc, char **argv)
 		fprintf(stderr, "floor: --write takes 0 to %zu bytes\n", sizeof(out));
 		return 2;
 	}
+	if (touch_kib < 0 || touch_kib > 65536) {
+		fprintf(stderr, "floor: --touch takes 0 to 65536 KiB\n");
+		return 2;
+	}
+	/* the lines to touch, chained in an order the prefetchers cannot follow */
+	size_t nlines = (size_t)touch_kib * 1024 / 64;
+	struct line {
+		size_t next;
+		unsigned char bytes[64 - sizeof(size_t)];
+	} *touch = nlines ? calloc(nlines, sizeof(*touch)) : NULL;
+	size_t *order = nlines ? malloc(nlines * sizeof(*order)) : NULL;
+	if (nlines && (!touch || !order)) {
+		fprintf(stderr, "floor: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < nlines; i++)
+		order[i] = i;
+	uint64_t seed = 88172645463325252ULL;
+	for (size_t i = nlines; i > 1; i--) {
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		size_t j = (size_t)(seed % i), x = order[i - 1];
+		order[i - 1] = order[j], order[j] = x;
+	}
+	for (size_t i = 0; i < nlines; i++)
+		touch[order[i]].next = order[(i + 1) % nlines];
+	size_t first = nlines ? order[0] : 0;
+	free(order);
 	static const uint64_t sw[] = {PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
 				      PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS};
 	uint64_t tsc_config = 0;
@@ -155,6 +189,8 @@ int main(int argc, char **argv)
 				return 1;
 		if (stat >= 0 && pread(stat, statbuf, sizeof(statbuf) - 1, 0) < 0)
 			return 1;
+		for (size_t i = 0, at = first; i < nlines; i++, at = touch[at].next)
+			touch[at].bytes[0]++;
 		if (write_bytes > 0) {
 			/* cursor home, then a digit per byte that differs from the last tick's */
 			long n = 0;

@@ -29,6 +29,20 @@ def symbols(binary, kinds):
     return sorted(syms)
 
 
+def writer_code(binary):
+    """The start offsets of BINARY's functions that write the batch formats (their source in
+    src/output/ or textutil.c, by the debug information)."""
+    out = subprocess.run(["nm", "-l", "--defined-only", binary], capture_output=True,
+                         text=True, check=True).stdout
+    starts = set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 4 and f[1].lower() in "tw" and ("/src/output/" in f[3] or
+                                                       "/textutil.c:" in f[3]):
+            starts.add(int(f[0], 16))
+    return starts
+
+
 def locate(syms, starts, off):
     i = bisect.bisect_right(starts, off) - 1
     if i >= 0 and off < syms[i][0] + max(syms[i][1], 1):
@@ -45,14 +59,15 @@ def main():
     log, maps_file, binary, ticks = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     top = int(sys.argv[5]) if len(sys.argv) > 5 else 12
     maps = []  # (start, end, name)
-    image_lo = None  # where the binary's first segment is mapped, when the maps show it
+    image_base = None  # where the binary's first page (file offset 0) is mapped
+    real = os.path.realpath(binary)
     with open(maps_file) as f:
         for line in f:
             fl = line.split()
             lo, hi = (int(x, 16) for x in fl[0].split("-"))
             name = fl[5] if len(fl) > 5 else ""
-            if name == os.path.realpath(binary) and int(fl[2], 16) == 0:
-                image_lo = lo if image_lo is None else min(image_lo, lo)
+            if name == real and int(fl[2], 16) == 0 and image_base is None:
+                image_base = lo
             maps.append((lo, hi, name.rsplit("/", 1)[-1] if name else ""))
     maps.sort()
     mstarts = [m[0] for m in maps]
@@ -69,9 +84,8 @@ def main():
                     counts[a] += 1
     mark = max((a for a, n in counts.items() if abs(n - ticks) <= 2),
                key=lambda a: counts[a], default=None)
-    if image_lo is not None and counts[image_lo + wait_off] > 0:
-        mark = image_lo + wait_off  # the maps name it (an address of the same low bits and
-        # count elsewhere, a loop in a library, would otherwise be taken for it)
+    if image_base is not None and abs(counts[image_base + wait_off] - ticks) <= 2:
+        mark = image_base + wait_off  # the maps say where it is (another address may match)
     if mark is None:
         sys.exit("tick_touch: loop_wait's entry was not found %d times in the log" % ticks)
     base = mark - wait_off
@@ -79,10 +93,16 @@ def main():
     dstarts = [s[0] for s in data]
     image_end = max(o + s for o, s, _ in code + data)
     stack_lo = None
-    # pass 2: per tick, the distinct lines of code and data
+    # pass 2: per tick, the distinct lines of code and data; each data line also by who touched
+    # it: a writer's function (or a library function a writer called) or the engine's
+    writers = writer_code(binary)
+    owner_of = {}  # code address -> True for a writer's
+    writer = False
     per_tick = []
-    cur_c, cur_d, cur_i = set(), set(), {}
-    ins_tick = []
+    per_tick_w = []
+    cur_c, cur_d = set(), set()
+    cur_w, cur_e = set(), set()
+    cur_i, ins_tick = {}, []  # a dict: the instructions in the order the tick ran them
     funcs_file = os.environ.get("TICK_TOUCH_FUNCS")
     with open(log, errors="replace") as f:
         for line in f:
@@ -91,15 +111,30 @@ def main():
                 a = int(line[3:].split(",")[0], 16)
                 if a == mark:
                     per_tick.append((cur_c, cur_d))
+                    per_tick_w.append((cur_w, cur_e))
+                    cur_c, cur_d = set(), set()
+                    cur_w, cur_e = set(), set()
                     ins_tick.append(cur_i)
-                    cur_c, cur_d, cur_i = set(), set(), {}
+                    cur_i = {}
                 cur_c.add(a >> 6)
                 if funcs_file:
-                    cur_i.setdefault(a)  # a dict: the instructions in the order the tick ran them
+                    cur_i.setdefault(a)
+                if base <= a < base + image_end:
+                    # a library function (and the PLT's stub to it) works for its caller
+                    w = owner_of.get(a)
+                    if w is None:
+                        i = bisect.bisect_right(cstarts, a - base) - 1
+                        if i >= 0 and a - base < code[i][0] + max(code[i][1], 1):
+                            w = owner_of[a] = code[i][0] in writers
+                        else:
+                            w = writer
+                    writer = w
             elif c == " " and line[1] in "LSM":
                 a = int(line[3:].split(",")[0], 16)
                 cur_d.add(a >> 6)
+                (cur_w if writer else cur_e).add(a >> 6)
     steady = per_tick[len(per_tick) // 2 + 1:]
+    steady_w = per_tick_w[len(per_tick_w) // 2 + 1:]
     if not steady:
         sys.exit("tick_touch: too few ticks in the log")
 
@@ -142,6 +177,12 @@ def main():
     print("per tick (median of %d): code %d lines (%d KiB) on %d pages; data %d lines (%d KiB)"
           " on %d pages; %d lines in all" % (len(steady), cl, cl * 64 // 1024, cp, dl,
                                              dl * 64 // 1024, dp, cl + dl))
+    split = [(len(e - w), len(w - e), len(w & e), len({x >> 6 for x in e}),
+              len({x >> 6 for x in w})) for w, e in steady_w]
+    eo, wo, both, ep, wp = (median([r[i] for r in split]) for i in range(5))
+    print("data lines per tick by who touches them (median): engine only %d, writers only %d,"
+          " both %d; pages: the engine's %d, the writers' %d (the writers: src/output/ and"
+          " textutil.c, with the library calls they make)" % (eo, wo, both, ep, wp))
     cl_set, dl_set = steady[-1]
     by = collections.Counter(where_data(x) for x in dl_set)
     print("data lines of the last tick by place (pmutop's .data/.bss by symbol, else by mapping):")

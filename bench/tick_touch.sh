@@ -7,7 +7,8 @@
 # of these lines are fetched again from a far cache: the count is what a tick's cache misses
 # scale with, where instructions alone do not say it (bench/README.md, "The ninth round").
 # usage: bench/tick_touch.sh [TICKS [FORMATS [TOP]]]   defaults: 60, "csv json openmetrics", 12
-#   FORMATS may name "screen": the screen, in tmux 200x60 (a tick is then one frame)
+#   FORMATS may hold "screen": the screen (not batch) in tmux 200x60 (TERM=xterm-256color),
+#   10 ms, a tick = a frame
 #   PMUTOP_BINS="before=PATH after=PATH"   several binaries (default pmutop=./build/pmutop)
 #   TICK_TOUCH_FUNCS=DIR   also writes DIR/LABEL-FORMAT.txt, the functions of pmutop a steady
 #                          tick runs in their first run order (bench/hot_functions.sh reads them)
@@ -21,23 +22,28 @@ bins=${PMUTOP_BINS:-"pmutop=./build/pmutop"}
 bench_need valgrind "valgrind is not installed"
 bench_need python3 "python3 is not installed"
 bench_first_bin "$bins" >/dev/null
+case " $formats " in *" screen "*) bench_need tmux "tmux is not installed" ;; esac
 tmp=$(mktemp -d)
 sock=pmutop-ticktouch-$$
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
 funcs_dir=${TICK_TOUCH_FUNCS:-}
 unset TICK_TOUCH_FUNCS
-echo "memory touched per batch tick: live sw mode, $(nproc) CPUs, 20 ms, $ticks ticks under lackey;" \
+echo "memory touched per tick: live sw mode, $(nproc) CPUs, batch 20 ms, screen 10 ms," \
+  "$ticks ticks under lackey;" \
   "load $(cut -d' ' -f1-3 /proc/loadavg)"
 for lb in $bins; do
   bin=$(realpath "${lb#*=}")
   for fr in $formats; do
     echo "${lb%%=*} $fr:"
-    : >"$tmp/err"
+    rm -f "$tmp/lk.txt" "$tmp/pid"
     if [ "$fr" = screen ]; then
-      bench_need tmux "tmux is not installed"
+      # the screen in a tmux pane of 200x60 (as bench/screen_cost.sh runs it); the pane's
+      # shell execs valgrind, so the pane's process is the traced one
       tmux -L "$sock" -f /dev/null new-session -d -x 200 -y 60 -e TERM=xterm-256color \
-        "exec valgrind --tool=lackey --trace-mem=yes --log-file=$tmp/lk.txt $bin --no-rc -m sw -i 20 -n $ticks 2>$tmp/err"
-      pid=$(tmux -L "$sock" list-panes -a -F '#{pane_pid}')
+        "echo \$\$ >$tmp/pid; exec valgrind --tool=lackey --trace-mem=yes --log-file=$tmp/lk.txt \
+          $bin --no-rc -m sw -i 10 -n $ticks 2>$tmp/err"
+      for ((i = 0; i < 100; i++)); do [ -s "$tmp/pid" ] && break; sleep 0.1; done
+      pid=$(cat "$tmp/pid")
     else
       valgrind --tool=lackey --trace-mem=yes --log-file="$tmp/lk.txt" \
         "$bin" --no-rc -b -m sw -i 20 -n "$ticks" -f "$fr" >/dev/null 2>"$tmp/err" &
@@ -52,7 +58,8 @@ for lb in $bins; do
     done
     if [ "$fr" = screen ]; then
       tmux -L "$sock" kill-server 2>/dev/null || true
-      [ ! -s "$tmp/err" ] || { echo "  the run failed: $(tail -2 "$tmp/err")"; continue; }
+      [ -s "$tmp/lk.txt" ] || {
+        echo "  the run failed: $(tail -2 "$tmp/err")"; continue; }
     else
       wait "$pid" || { echo "  the run failed: $(tail -2 "$tmp/err")"; continue; }
     fi

@@ -22,14 +22,29 @@ enum canvas_put_flags {
 	CANVAS_ALIGN_RIGHT = 1 << 1, /* right-align within @maxw columns */
 };
 
+/* A cell's text at most, its NUL included (a character's combining marks past it are dropped). */
 #define CANVAS_CELL_BYTES 12
+#define CANVAS_CH_BYTES 5  /* text held in the cell itself, its NUL included */
+#define CANVAS_LONG '\xff' /* ch[0] of a cell whose text is in the canvas's table */
 
+/* Eight bytes: 200x60 cells are 94 KiB, and a frame's compares and writes touch half the cache
+ * lines 16-byte cells did. */
 struct canvas_cell {
-	char ch[CANVAS_CELL_BYTES]; /* UTF-8 of one character (+ combining marks); "" = right
-				       half of a wide character in the cell to the left */
-	uint16_t role;		    /* colour role id (enum theme_role) */
-	uint8_t attr;		    /* enum canvas_attr, added to the role's style */
-	uint8_t width;		    /* columns: 1, 2 (wide), 0 (continuation) */
+	char ch[CANVAS_CH_BYTES]; /* UTF-8 of one character (+ combining marks) when shorter than
+				     CANVAS_CH_BYTES; "" = right half of a wide character in the
+				     cell to the left; CANVAS_LONG, then the 16-bit index (low
+				     byte first) of a longer text in the canvas's table: use
+				     canvas_cell_text() */
+	uint8_t role;		  /* colour role id (enum theme_role, < 256) */
+	uint8_t attr;		  /* enum canvas_attr, added to the role's style */
+	uint8_t width;		  /* columns: 1, 2 (wide), 0 (continuation) */
+};
+
+/* Of a row: the columns [lo, hi) of every cell stored in it since canvas_sent() (lo >= hi: none;
+ * every write to a cell widens them, so the cells outside are as last sent), and the column from
+ * which its cells are blank (role 0) since it was last blanked. */
+struct canvas_written {
+	uint16_t lo, hi, end;
 };
 
 struct canvas {
@@ -40,8 +55,14 @@ struct canvas {
 	unsigned char *fresh; /* per row: written (or kept) in this frame */
 	uint64_t *key;	      /* per row: the key it was drawn with (canvas_keep), 0: none */
 	uint64_t *span;	      /* per row, CANVAS_SPANS keys of its spans (canvas_keep_span) */
+	struct canvas_written *written; /* per row */
+	/* texts too long for a cell (a character with combining marks), each once: a cell holds
+	 * its index, so equal cells show equal texts; kept for the canvas's life (resizes too) */
+	char (*longs)[CANVAS_CELL_BYTES];
+	int nlongs, longs_cap;
 };
-#define CANVAS_SPANS 40 /* spans of a kept row that can be kept on their own */
+#define CANVAS_LONGS_MAX 4096 /* texts in the table at most; past it, marks are dropped */
+#define CANVAS_SPANS 40	      /* spans of a kept row that can be kept on their own */
 
 /* Segment of a stacked bar: a fraction of the bar's width in a colour role. */
 struct canvas_segment {
@@ -81,8 +102,19 @@ bool canvas_keep_span_in(struct canvas *c, int y, int slot, int x, int w, uint64
 uint64_t canvas_hash(uint64_t h, const void *p, size_t n);
 uint64_t canvas_hash_str(uint64_t h, const char *s);
 void canvas_set_ascii(struct canvas *c, bool ascii);
+/* The columns of row @y written since canvas_sent(c, y): false when none, else [*lo, *hi). */
+static inline bool canvas_written(const struct canvas *c, int y, int *lo, int *hi)
+{
+	*lo = c->written[y].lo;
+	*hi = c->written[y].hi;
+	return *lo < *hi;
+}
+/* Row @y as it is now has reached its one reader (the terminal): nothing written since. */
+static inline void canvas_sent(struct canvas *c, int y) { c->written[y].lo = c->written[y].hi = 0; }
 /* The cell at (x, y), or NULL outside the grid. */
 const struct canvas_cell *canvas_cell(const struct canvas *c, int x, int y);
+/* The text of @cell, a cell of @c ("" for the right half of a wide character); *@len its bytes. */
+const char *canvas_cell_text(const struct canvas *c, const struct canvas_cell *cell, size_t *len);
 
 /* Writes @text at (x, y) in @role, clipped to the grid; control characters (ESC, C1, DEL),
  * bidirectional controls and invalid UTF-8 show as text_escape_flags() writes them ("\\x1b",

@@ -35,27 +35,14 @@ struct frame {
 	const char *source_name; /* "perf", "sim", "replay", "remote" */
 	unsigned caps;		 /* enum source_cap */
 	bool simulated;
-	const struct source_machine *machine; /* a copy */
+	const struct source_machine *machine; /* a copy (each text up to its NUL) */
 	const char *origin; /* replayed file or remote host as given; NULL for a live source */
-	char pmu_line[160]; /* "Intel Skylake PMU", "software events only", "SIMULATED ..." */
-	/* the events the all-CPU utilisation (metric "util") is computed from, with the step of a
-	 * quantised one: "msr/mperf/ msr/tsc/", "proc/busy/ proc/idle/ (/proc/stat, 10 ms
-	 * ticks)"; "" when the mode has none or it is n/a */
-	char util_source[128];
-	char banner[160];   /* "SIMULATED", "REPLAY file", "REMOTE host", "" */
-	char position[192]; /* replay position or remote link state, "" */
 	/* the numbers are the last good tick's, not live: the remote link is down (the screen
 	 * marks every value cell stale) */
 	bool stale;
-	char recorder[192]; /* "REC file 12 ticks", "" */
-	/* cadence, lateness, own CPU, spikes; "" without window statistics or when the front end
-	 * does not read it (app->frame_wants_self) */
-	char self[256];
 	bool show_self;	  /* the screen's header shows it (sampling, freeze or attribution on) */
 	double timestamp; /* unix seconds at the end of the frame's tick; NAN when unknown */
 	/* the mode and the cadence */
-	char mode[SESSION_MODE_NAME];
-	char title[96];
 	long interval_ms, tick_ms; /* refresh and sample cadence */
 	double speed;		   /* replay pace */
 	uint64_t ticks, overruns;
@@ -68,19 +55,13 @@ struct frame {
 	/* offcore breakdown per request-type bit (nbits 0 in other modes): the all-CPU figures
 	 * and, per row and for the total (row nrows), [row * nbits + bit] */
 	int nbits;
-	const char *bit_names[FRAME_MAX_BITS]; /* copies */
-	double bit_rate[FRAME_MAX_BITS];  /* requests/s over all CPUs, NAN = not measured yet */
-	double bit_share[FRAME_MAX_BITS]; /* 0..1 of the measured requests, NAN = none (the ANY
-					   * bit, which is the whole, or not measured yet) */
-	int bit_age[FRAME_MAX_BITS];	  /* ticks since measured, -1 never */
-	const double *row_bit_rate;	  /* requests/s, NAN = not measured */
-	const double *row_bit_share;	  /* 0..1, NAN = none */
-	const int *row_bit_age;		  /* ticks, -1 never */
+	const double *row_bit_rate;  /* requests/s, NAN = not measured */
+	const double *row_bit_share; /* 0..1, NAN = none */
+	const int *row_bit_age;	     /* ticks, -1 never */
 	/* the stacked bar (the mode's "stack ="): the snapshot's index of each stacked metric, in
 	 * the bar's order, -1 for one the running mode no longer has; nstack 0: no bar */
 	int nstack;
 	int stack[SESSION_MAX_STACK];
-	char drill[SESSION_MODE_NAME]; /* the drill-down mode of the running mode, "" none */
 	/* window statistics shown in the table: the chosen statistic instead of the values */
 	const char *stat;	   /* "p99", NULL: plain values */
 	const double *stat_values; /* [row * nmetrics + m] */
@@ -96,7 +77,6 @@ struct frame {
 	/* base_p adjusted by Holm's method over one metric's rows of the refresh (the all row a
 	 * family of its own; baseline.h baseline_holm): significant below BASELINE_ALPHA */
 	const double *base_p_adj;
-	char baseline[160]; /* the baseline's name (a recording's path, "last 60s"), "" none */
 	/* attribution columns (nattrib 0: none) */
 	int nattrib;
 	const char *const *attrib_names;
@@ -117,14 +97,42 @@ struct frame {
 	/* cumulative per-event counts for OpenMetrics (-f openmetrics, --listen), or NULL; valid
 	 * only while this frame is the newest one (NULL in a held copy) */
 	const struct om_counters *counters;
-	/* the validity guard (guard.h) and the ownership map (owners.h): "invalid: ..." and the
-	 * holders' lines, "\n" between them ("" when nothing to say) */
-	char guard_line[320];
-	char owners_lines[1024];
 	/* their live state for batch output, or NULL; valid only while this frame is the newest
 	 * one (NULL in a held copy) */
 	const struct guard *guard;
 	const struct owners *owners;
+	/* The texts and the offcore arrays, last. A build sets each text afresh and reads none
+	 * back, and fills bit_names..bit_age up to nbits: the bytes past a text's NUL and past
+	 * nbits are left from earlier frames and mean nothing (a build clears only the fields
+	 * above, and the first byte of each text: see frame_clear in frame.c). */
+	/* the offcore breakdown's all-CPU figures per request-type bit, [0, nbits) */
+	const char *bit_names[FRAME_MAX_BITS]; /* copies */
+	double bit_rate[FRAME_MAX_BITS];  /* requests/s over all CPUs, NAN = not measured yet */
+	double bit_share[FRAME_MAX_BITS]; /* 0..1 of the measured requests, NAN = none (the ANY
+					   * bit, which is the whole, or not measured yet) */
+	int bit_age[FRAME_MAX_BITS];	  /* ticks since measured, -1 never */
+	/* the source and the machine */
+	char pmu_line[160]; /* "Intel Skylake PMU", "software events only", "SIMULATED ..." */
+	/* the events the all-CPU utilisation (metric "util") is computed from, with the step of a
+	 * quantised one: "msr/mperf/ msr/tsc/", "proc/busy/ proc/idle/ (/proc/stat, 10 ms
+	 * ticks)"; "" when the mode has none or it is n/a */
+	char util_source[128];
+	char banner[160];   /* "SIMULATED", "REPLAY file", "REMOTE host", "" */
+	char position[192]; /* replay position or remote link state, "" */
+	/* the recorder and the window statistics */
+	char recorder[192]; /* "REC file 12 ticks", "" */
+	/* cadence, lateness, own CPU, spikes; "" without window statistics or when the front end
+	 * does not read it (app->frame_wants_self) */
+	char self[256];
+	/* the mode */
+	char mode[SESSION_MODE_NAME];
+	char title[96];
+	char drill[SESSION_MODE_NAME]; /* the drill-down mode of the running mode, "" none */
+	char baseline[160]; /* the baseline's name (a recording's path, "last 60s"), "" none */
+	/* the validity guard (guard.h) and the ownership map (owners.h): "invalid: ..." and the
+	 * holders' lines, "\n" between them ("" when nothing to say) */
+	char guard_line[320];
+	char owners_lines[1024];
 };
 
 struct frame_store;

@@ -100,6 +100,10 @@ struct frame;
 /* Writes one record for frame @f (its snapshot, source, mode and window statistics). Returns 0,
  * or -1 when the stream failed (EPIPE, ENOSPC). */
 int output_frame(FILE *out, int fmt, const struct frame *f);
+/* Writes the @n bytes of a record at @buf to @out: with write(2) straight to its file when it has
+ * one (after what stdio holds: no copy through stdio's buffer; partial writes and EINTR are
+ * continued), through stdio for a stream in memory. Returns 0, or -1 with errno (EPIPE, ENOSPC). */
+int output_write(FILE *out, const char *buf, size_t n);
 /* Formats a metric value for tables: "n/a" for NAN; counts in full below 1e15 (1000000000,
  * never 1e+09), SI-prefixed above; 3 decimals for small values. */
 void output_format_value(double v, char *buf, size_t len);

@@ -169,6 +169,9 @@ void metric_program_free(const struct metric_program *p);
 void metric_program_hold(const struct metric_program *p);
 /* The definitions @p was compiled from (its own copy, [n]; immutable). */
 const struct session_metric *metric_program_metrics(const struct metric_program *p);
+/* The event names @p was compiled over (its own copy, [nevents]; immutable): a session's
+ * snapshots name their events with it, so a frame shares them as it shares the definitions. */
+const char (*metric_program_names(const struct metric_program *p))[48];
 /* The step of each event's value (backend_status.quantum_ns, 0 = exact), [nevents]. */
 void metric_program_set_quanta(struct metric_program *p, const uint64_t *quantum_ns, int nevents);
 /* The one place counts become metrics: from @s->counts (per row) it computes the totals over

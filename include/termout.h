@@ -28,11 +28,12 @@ void termout_free(struct termout *t);
  * clears the screen and sends every cell. */
 void termout_invalidate(struct termout *t);
 /* Sends what changed in @c since the last frame (everything after termout_invalidate) to @fd
- * in one write: cursor moves, attributes and colours from the terminal's terminfo entry (the
- * current one: curses has set it up), @styles per role (@nstyles of them; a cell's own attr
- * bits are added). Ends with the cursor at (@cur_y, @cur_x) when @cur_y >= 0. Returns the
- * bytes written, or -1 when the write failed (errno set). */
-long termout_frame(struct termout *t, const struct canvas *c, const struct termout_style *styles,
+ * in one write (the cells compared are those written since the last frame, canvas_written; each
+ * row sent is marked canvas_sent, so a canvas has one termout): cursor moves, attributes and
+ * colours from the terminal's terminfo entry (the current one: curses has set it up), @styles per
+ * role (@nstyles of them; a cell's own attr bits are added). Ends with the cursor at (@cur_y,
+ * @cur_x) when @cur_y >= 0. Returns the bytes written, or -1 when the write failed (errno set). */
+long termout_frame(struct termout *t, struct canvas *c, const struct termout_style *styles,
 		   int nstyles, int cur_y, int cur_x, int fd);
 
 #endif

@@ -9,6 +9,7 @@
 #include "replay.h"
 #include "uistate.h"
 #include <math.h>
+#include <stddef.h>
 #include <unistd.h>
 
 static struct app_ctx app; /* large: static */
@@ -384,6 +385,72 @@ static void test_frame_machine(void)
 	stop();
 }
 
+/* A frame built over an earlier one equals one built fresh: a build clears the fields and the
+ * first byte of each text, not the texts and offcore arrays whole, so what an earlier frame
+ * left past a text's end or past nbits must never show. */
+static bool same_double(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+static void test_frame_over_old(void)
+{
+	if (start("--backend sim --sim-family snb --sim-cpus 2 -i 10 -m offcore --no-rc", true) < 0)
+		return;
+	ticks(3);
+	const struct frame *f = app_refresh_due(&app) ? app_frame_build(&app) : NULL;
+	CHECK(f != NULL, "a frame");
+	if (!f) {
+		stop();
+		return;
+	}
+	static struct frame kept;
+	struct frame_store *store = NULL;
+	CHECK_INT(frame_copy(&kept, &store, f), 0);
+	/* what an earlier frame might have left: every byte of the texts and arrays garbage */
+	size_t from = offsetof(struct frame, bit_names);
+	memset((char *)&app.frame + from, 'x', sizeof(app.frame) - from);
+	f = app_frame_build(&app); /* the same state, built again over the garbage */
+	CHECK(f != NULL, "the frame again");
+	if (!f) {
+		frame_store_free(store);
+		stop();
+		return;
+	}
+	CHECK(f->nbits > 0 && f->nbits == kept.nbits, "offcore bits %d vs %d", f->nbits,
+	      kept.nbits);
+	for (int b = 0; b < f->nbits && b < kept.nbits; b++) {
+		CHECK_STR(f->bit_names[b], kept.bit_names[b]);
+		CHECK(same_double(f->bit_rate[b], kept.bit_rate[b]) &&
+			  same_double(f->bit_share[b], kept.bit_share[b]) &&
+			  f->bit_age[b] == kept.bit_age[b],
+		      "bit %d: %g %g %d vs %g %g %d", b, f->bit_rate[b], f->bit_share[b],
+		      f->bit_age[b], kept.bit_rate[b], kept.bit_share[b], kept.bit_age[b]);
+	}
+	const char *texts[][2] = {
+	    {f->pmu_line, kept.pmu_line},
+	    {f->util_source, kept.util_source},
+	    {f->banner, kept.banner},
+	    {f->position, kept.position},
+	    {f->recorder, kept.recorder},
+	    {f->self, kept.self},
+	    {f->mode, kept.mode},
+	    {f->title, kept.title},
+	    {f->drill, kept.drill},
+	    {f->baseline, kept.baseline},
+	    {f->guard_line, kept.guard_line},
+	    {f->owners_lines, kept.owners_lines},
+	};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		CHECK(strcmp(texts[i][0], texts[i][1]) == 0, "text %zu: \"%.40s\" vs \"%.40s\"", i,
+		      texts[i][0], texts[i][1]);
+	CHECK_STR(f->banner, "SIMULATED");
+	CHECK_STR(f->mode, "offcore");
+	CHECK(f->seq == kept.seq + 1 && f->ticks == kept.ticks && f->nstack == kept.nstack &&
+		  f->interval_ms == kept.interval_ms && f->snap->nrows == kept.snap->nrows,
+	      "the fields: seq %llu ticks %llu", (unsigned long long)f->seq,
+	      (unsigned long long)f->ticks);
+	frame_store_free(store);
+	stop();
+}
+
 int main(void)
 {
 	char home[] = "/tmp/pmutop-app-home.XXXXXX";
@@ -400,5 +467,6 @@ int main(void)
 	test_define_twice();
 	test_arm_modes();
 	test_frame_machine();
+	test_frame_over_old();
 	return harness_done();
 }

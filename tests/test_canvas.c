@@ -59,6 +59,12 @@ static const struct {
      2, " a....\n......\n......\n"},
     /* combining mark joins the previous cell */
     {__LINE__, 0, 0, -1, 0, "e\xcc\x81x", 2, "e\xcc\x81x....\n......\n......\n"},
+    /* texts longer than a cell holds: a wide character with a mark, a character with marks up
+     * to CANVAS_CELL_BYTES - 1 bytes (the sixth mark is dropped) */
+    {__LINE__, 0, 0, -1, 0, "\xe4\xb8\xad\xcc\x81x", 3,
+     "\xe4\xb8\xad\xcc\x81x...\n......\n......\n"},
+    {__LINE__, 1, 0, -1, 0, "e\xcc\x81\xcc\x82\xcc\x83\xcc\x84\xcc\x85\xcc\x86x", 2,
+     ".e\xcc\x81\xcc\x82\xcc\x83\xcc\x84\xcc\x85x...\n......\n......\n"},
 };
 
 static void test_put(void)
@@ -76,6 +82,37 @@ static void test_put(void)
 		free(got);
 		canvas_free(c);
 	}
+}
+
+/* Texts too long for a cell: each kept once (equal cells, equal texts), read back through
+ * canvas_cell_text, kept over a resize, and overwritten as any cell is. */
+static void test_long_texts(void)
+{
+	const char *a = "e\xcc\x81\xcc\x82", *b = "\xe4\xb8\xad\xcc\x81";
+	struct canvas *c = canvas_new(8, 2);
+	canvas_put(c, 0, 0, 1, a);
+	canvas_put(c, 3, 1, 2, a);
+	canvas_put(c, 5, 0, 1, b);
+	CHECK_INT(c->nlongs, 2);
+	const struct canvas_cell *x = canvas_cell(c, 0, 0), *y = canvas_cell(c, 3, 1);
+	CHECK(memcmp(x->ch, y->ch, sizeof(x->ch)) == 0, "the same text: the same cell text bytes");
+	size_t n;
+	const char *t = canvas_cell_text(c, x, &n);
+	CHECK(n == strlen(a) && memcmp(t, a, n) == 0, "the first long text read back");
+	t = canvas_cell_text(c, canvas_cell(c, 5, 0), &n);
+	CHECK(n == strlen(b) && memcmp(t, b, n) == 0, "the wide one read back");
+	CHECK_INT(canvas_cell(c, 5, 0)->width, 2);
+	t = canvas_cell_text(c, canvas_cell(c, 6, 0), &n);
+	CHECK_INT((int)n, 0);
+	canvas_put(c, 0, 0, 1, "z");
+	t = canvas_cell_text(c, canvas_cell(c, 0, 0), &n);
+	CHECK(n == 1 && t[0] == 'z', "a long text overwritten");
+	canvas_resize(c, 9, 3);
+	canvas_put(c, 0, 2, 1, b);
+	CHECK_INT(c->nlongs, 2);
+	t = canvas_cell_text(c, canvas_cell(c, 0, 2), &n);
+	CHECK(n == strlen(b) && memcmp(t, b, n) == 0, "after a resize");
+	canvas_free(c);
 }
 
 static void test_wide_overwrite(void)
@@ -219,6 +256,7 @@ int main(void)
 	if (!setlocale(LC_ALL, "C.UTF-8"))
 		fprintf(stderr, "C.UTF-8 locale missing: using the built-in width table\n");
 	test_put();
+	test_long_texts();
 	test_wide_overwrite();
 	test_golden();
 	test_fill_paint_resize();

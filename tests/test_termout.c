@@ -25,8 +25,19 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(rng % n);
 }
 
-static const char *const words[] = {"cpi",	    "0.512",	    "  all", "n/a",	 "#42",
-				    "\xe4\xb8\x96", "\xe2\x96\x88", "ab cd", "12345678", "x"};
+static const char *const words[] = {
+    "cpi",
+    "0.512",
+    "  all",
+    "n/a",
+    "#42",
+    "\xe4\xb8\x96",
+    "\xe2\x96\x88",
+    "ab cd",
+    "12345678",
+    "x",
+    "e\xcc\x81\xcc\x82", /* longer than a cell holds: texts in the canvas's table */
+    "\xe4\xb8\xad\xcc\x81"};
 
 static void random_styles(struct termout_style *st)
 {
@@ -81,8 +92,50 @@ static void table_frame(struct canvas *c, unsigned f)
 	canvas_put(c, 1, c->h - 1, 5, f % 3 ? " all" : "total");
 }
 
+/* A frame as the views draw one: rows kept under keys (canvas_keep) and spans in them kept on
+ * their own (canvas_keep_span, _in), the others drawn anew, and every other way to write a cell:
+ * text over wide characters, fills, paints, combining marks, writes to kept rows not claimed.
+ * Only the cells written since the last frame are compared on the fast path: a write the canvas
+ * did not record shows as bytes the general path sends and the fast one does not. */
+static void kept_frame(struct canvas *c, unsigned f)
+{
+	canvas_begin(c);
+	for (int y = 0; y < c->h; y++) {
+		unsigned r = rnd(16);
+		if (r < 2)
+			continue; /* not drawn: a kept row goes blank */
+		uint64_t key = canvas_hash(0, &y, sizeof(y)) + (r < 4 ? f : f / 8);
+		if (r < 12 && canvas_keep(c, y, key))
+			goto spans;
+		canvas_put(c, 0, y, 1, y % 3 ? "label" : "\xe4\xb8\x96 wide");
+		canvas_fill(c, 10, y, 5, 1, 2, rnd(2) ? NULL : "\xe2\x96\x88");
+	spans:
+		if (r >= 12) { /* a row not kept: text over what is there */
+			canvas_put(c, (int)rnd((unsigned)c->w), y, 3,
+				   words[rnd(sizeof(words) / sizeof(words[0]))]);
+			continue;
+		}
+		for (int k = 0; k < 4; k++) {
+			int x = 16 + k * 12;
+			uint64_t sk = (uint64_t)(k + 1) * 977 + (rnd(4) ? f / 4 : f);
+			char num[16];
+			snprintf(num, sizeof(num), "%u", (f * (unsigned)(y + k + 1)) % 9973);
+			bool kept = k == 3 ? canvas_keep_span_in(c, y, k, x, 10, sk, 4)
+					   : canvas_keep_span(c, y, k, x, 10, sk);
+			if (!kept)
+				canvas_putx(c, x, y, 1 + k % 3, 0, 10, CANVAS_ALIGN_RIGHT,
+					    rnd(5) ? num
+						   : "\xe4\xb8\xad\xcc\x81"
+						     "e\xcc\x81");
+		}
+		if (rnd(6) == 0) /* a mark painted over a kept row's cells */
+			canvas_paint(c, (int)rnd((unsigned)c->w), y, 3, 1, 5, CANVAS_BOLD);
+	}
+	canvas_end(c);
+}
+
 /* The bytes of one frame sent to a temporary file. */
-static size_t frame_bytes(struct termout *t, const struct canvas *c, const struct termout_style *st,
+static size_t frame_bytes(struct termout *t, struct canvas *c, const struct termout_style *st,
 			  int cy, int cx, int fd, char *out, size_t len)
 {
 	if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
@@ -162,6 +215,26 @@ static void run(const char *term)
 	}
 	CHECK(bad == 0, "%s: %d table frames differ", term, bad);
 	CHECK(sent > 150, "%s: %d table frames sent something", term, sent);
+	/* kept rows and spans: the fast path compares only the cells written since */
+	canvas_resize(c, 80, 16);
+	termout_invalidate(fast), termout_invalidate(slow);
+	bad = 0, sent = 0;
+	for (int f = 0; f < 300 && bad < 3; f++) {
+		kept_frame(c, (unsigned)f);
+		int cy = rnd(2) ? -1 : (int)rnd((unsigned)c->h), cx = (int)rnd((unsigned)c->w);
+		termout_fast_path = true;
+		size_t na = frame_bytes(fast, c, st, cy, cx, fd, a, sizeof(a));
+		termout_fast_path = false;
+		size_t nb = frame_bytes(slow, c, st, cy, cx, fd, b, sizeof(b));
+		termout_fast_path = true;
+		sent += na > 0;
+		if (na != nb || memcmp(a, b, na) != 0) {
+			CHECK(0, "%s kept frame %d: %zu bytes fast, %zu general", term, f, na, nb);
+			bad++;
+		}
+	}
+	CHECK(bad == 0, "%s: %d kept frames differ", term, bad);
+	CHECK(sent > 250, "%s: %d kept frames sent something", term, sent);
 	termout_free(fast), termout_free(slow);
 	canvas_free(c);
 	close(fd);
@@ -169,10 +242,45 @@ static void run(const char *term)
 	del_curterm(cur_term); /* the next entry gets one of its own */
 }
 
+/* Long texts (a character with combining marks, kept in the canvas's table) reach the terminal
+ * as their UTF-8, and one replaced by another in the same cell is sent again. */
+static void long_texts(void)
+{
+	int err = 0, null = open("/dev/null", O_WRONLY);
+	if (setupterm((char *)"xterm-256color", null, &err) != OK) {
+		SKIP("no terminfo entry for xterm-256color here");
+		close(null);
+		return;
+	}
+	char path[] = "/tmp/test_termout.XXXXXX";
+	int fd = mkstemp(path);
+	unlink(path);
+	struct canvas *c = canvas_new(20, 3);
+	struct termout *t = termout_new();
+	struct termout_style st[NROLES] = {{-1, -1, 0}};
+	static char out[1 << 14];
+	const char *a = "e\xcc\x81\xcc\x82", *b = "o\xcc\x83\xcc\x84";
+	canvas_put(c, 4, 1, 0, a);
+	size_t n = frame_bytes(t, c, st, -1, 0, fd, out, sizeof(out));
+	CHECK(n > 0 && memmem(out, n, a, strlen(a)), "the first frame sends the long text");
+	canvas_put(c, 4, 1, 0, b);
+	n = frame_bytes(t, c, st, -1, 0, fd, out, sizeof(out));
+	CHECK(n > 0 && memmem(out, n, b, strlen(b)) && !memmem(out, n, a, strlen(a)),
+	      "another long text in the same cell is sent, the first is not");
+	n = frame_bytes(t, c, st, -1, 0, fd, out, sizeof(out));
+	CHECK_INT((int)n, 0);
+	termout_free(t);
+	canvas_free(c);
+	close(fd);
+	close(null);
+	del_curterm(cur_term);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
 	run("xterm-256color");
 	run("vt100");
+	long_texts();
 	return harness_done();
 }

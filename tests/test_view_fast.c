@@ -199,7 +199,32 @@ static void ref_format_metric(double v, double resolution, char *buf, size_t len
  * the table shows, halfway cases included, and into short buffers (cut as snprintf cuts). */
 static void test_format(void)
 {
-	static const double res[] = {0, 1, 0.5, 0.25, 0.1, 0.0099, 0.01, 0.001, 1e-5, 2, 100, -1};
+	/* steps at and next to the bounds 10^(0.5 - d) between d and d - 1 decimals */
+	static const double res[] = {0,
+				     1,
+				     0.5,
+				     0.25,
+				     0.1,
+				     0.0099,
+				     0.01,
+				     0.001,
+				     1e-5,
+				     2,
+				     100,
+				     -1,
+				     0.31622776601683794,
+				     0.3162277660168379,
+				     0.316227766016838,
+				     0.3162277,
+				     0.3162278,
+				     0.031622776601683794,
+				     0.03162277660168379,
+				     0.0031622776601683794,
+				     0.003162277660168379,
+				     0.0031622,
+				     3.1622776601683795,
+				     0.032,
+				     0.0032};
 	static const double fixed[] = {
 	    0,	       -0.0,	 0.5,	    1.5,      2.5,    0.0005, 0.0015, 999.9995,	 1000,
 	    1e7 - 0.5, 1e7,	 123456.5,  1e15 - 1, 1e15,   -2.5,   1e-3,   9.9995e-4, 1e-300,

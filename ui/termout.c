@@ -43,6 +43,7 @@ enum cap_id {
 
 struct termout {
 	struct canvas_cell *shown; /* what the terminal shows: h rows of w cells */
+	const struct canvas *src;  /* the canvas they came from (a long text's index is its) */
 	unsigned char *blank;	   /* per row: the terminal's row is known to be blank cells */
 	int w, h;
 	bool full; /* the terminal's contents are unknown */
@@ -270,11 +271,10 @@ void termout_invalidate(struct termout *t) { t->full = true; }
 
 static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b)
 {
-	_Static_assert(sizeof(*a) == 16, "a cell is two 64-bit words");
-	uint64_t a0, a1, b0, b1; /* two loads each, not a call */
-	memcpy(&a0, a, 8), memcpy(&a1, (const char *)a + 8, 8);
-	memcpy(&b0, b, 8), memcpy(&b1, (const char *)b + 8, 8);
-	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+	_Static_assert(sizeof(*a) == 8, "a cell is one 64-bit word");
+	uint64_t a0, b0; /* one load each, not a call */
+	memcpy(&a0, a, 8), memcpy(&b0, b, 8);
+	return a0 == b0;
 }
 
 static struct termout_style style_of(const struct canvas_cell *cell,
@@ -311,7 +311,7 @@ static bool short_gap(const struct termout *t, const struct canvas_cell *row,
 
 /* Cells compared at once (one memcmp of 512 bytes) while looking for a changed one; a call
  * costs about as much as comparing 8 cells one by one, so shorter runs go cell by cell. */
-#define TERMOUT_BLOCK 32
+#define TERMOUT_BLOCK 64
 
 /* The first cell in [@x, @hi) that differs from what the terminal shows, or @hi. */
 static int first_diff(const struct canvas_cell *row, const struct canvas_cell *shown, int x, int hi)
@@ -337,14 +337,15 @@ static int last_diff(const struct canvas_cell *row, const struct canvas_cell *sh
 }
 
 /* Appends the cells of row @y that differ from what the terminal shows (all of them when
- * @all), and records them as shown. */
-static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
+ * @all), and records them as shown; on the fast path only cells in [@lo, @hi) differ. */
+static void send_row(struct termout *t, const struct canvas *c, int y, bool all, int lo, int hi,
 		     const struct termout_style *styles, int nstyles)
 {
 	const struct canvas_cell *row = c->cells + (size_t)y * c->w;
 	struct canvas_cell *shown = t->shown + (size_t)y * c->w;
-	int lo = 0, hi = c->w; /* the cells from the first to the last that differ */
 	bool fast = !all && termout_fast_path;
+	if (!fast)
+		lo = 0, hi = c->w;
 	if (fast) {
 		lo = first_diff(row, shown, lo, hi);
 		hi = last_diff(row, shown, lo, hi);
@@ -392,12 +393,14 @@ static void send_row(struct termout *t, const struct canvas *c, int y, bool all,
 			last_role = cell->role;
 			last_attr = cell->attr;
 		}
-		if (cell->ch[0] && !cell->ch[1] && t->len < t->cap) /* one byte: ASCII */
+		if (cell->ch[0] != CANVAS_LONG && cell->ch[0] && !cell->ch[1] &&
+		    t->len < t->cap) { /* one byte: ASCII */
 			t->buf[t->len++] = cell->ch[0];
-		else if (cell->ch[0])
-			put(t, cell->ch, strnlen(cell->ch, CANVAS_CELL_BYTES));
-		else
-			put(t, " ", 1);
+		} else {
+			size_t n;
+			const char *text = canvas_cell_text(c, cell, &n);
+			put(t, n ? text : " ", n ? n : 1);
+		}
 		shown[x] = *cell;
 		if (wide)
 			shown[x + 1] = row[x + 1];
@@ -428,9 +431,12 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-long termout_frame(struct termout *t, const struct canvas *c, const struct termout_style *styles,
+long termout_frame(struct termout *t, struct canvas *c, const struct termout_style *styles,
 		   int nstyles, int cur_y, int cur_x, int fd)
 {
+	if (c != t->src) /* another canvas: its long texts' indices are not those shown */
+		t->full = true;
+	t->src = c;
 	if (c->w != t->w || c->h != t->h || !t->shown) {
 		free(t->shown);
 		free(t->blank);
@@ -457,7 +463,6 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 		put_id(t, CAP_CLEAR);
 		t->cy = t->cx = -1;
 	}
-	size_t rowbytes = (size_t)c->w * sizeof(*c->cells);
 	for (int y = 0; y < c->h; y++) {
 		/* a row the canvas left blank this frame, already blank on the terminal: nothing to
 		 * compare (most rows of a screen with a few CPUs; passed eight at a time) */
@@ -469,13 +474,24 @@ long termout_frame(struct termout *t, const struct canvas *c, const struct termo
 		if (y >= c->h)
 			break;
 		bool blank = !c->used[y];
-		if (!all && blank && t->blank[y])
+		if (!all && blank && t->blank[y]) {
+			canvas_sent(c, y);
 			continue;
+		}
 		t->blank[y] = blank;
-		if (!all &&
-		    memcmp(c->cells + (size_t)y * c->w, t->shown + (size_t)y * c->w, rowbytes) == 0)
+		/* the cells written since the row was last sent (the others are as sent: the
+		 * canvas widens the range on every write); the general path compares them all */
+		int lo = 0, hi = c->w;
+		if (!all && termout_fast_path && !canvas_written(c, y, &lo, &hi))
 			continue;
-		send_row(t, c, y, all, styles, nstyles);
+		if (!all &&
+		    memcmp(c->cells + (size_t)y * c->w + lo, t->shown + (size_t)y * c->w + lo,
+			   (size_t)(hi - lo) * sizeof(*c->cells)) == 0) {
+			canvas_sent(c, y);
+			continue;
+		}
+		send_row(t, c, y, all, lo, hi, styles, nstyles);
+		canvas_sent(c, y);
 	}
 	if (cur_y >= 0)
 		move_to(t, cur_y, cur_x);

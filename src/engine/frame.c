@@ -6,6 +6,7 @@
 #include "playback.h"
 #include "replay.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,56 @@ static void join_text(char *dst, size_t size, const char *const *parts)
 		len += n;
 	}
 	dst[len] = '\0';
+}
+
+/* The machine's facts from @src into @dst: each text up to its NUL (the 3 KiB of arrays, most
+ * of them unused, are not copied whole each tick). */
+static void copy_machine(struct source_machine *dst, const struct source_machine *src)
+{
+	/* every field is copied below: one added to struct source_machine needs its line here */
+	_Static_assert(sizeof(struct source_machine) ==
+			   offsetof(struct source_machine, capability) + sizeof(src->capability) +
+			       4 * sizeof(int),
+		       "copy_machine copies every field of struct source_machine");
+	copy_text(dst->host, sizeof(dst->host), src->host);
+	copy_text(dst->kernel, sizeof(dst->kernel), src->kernel);
+	copy_text(dst->pmu, sizeof(dst->pmu), src->pmu);
+	copy_text(dst->family, sizeof(dst->family), src->family);
+	copy_text(dst->model, sizeof(dst->model), src->model);
+	copy_text(dst->capability, sizeof(dst->capability), src->capability);
+	dst->counter_bits = src->counter_bits;
+	dst->slots = src->slots;
+	dst->ncpus = src->ncpus;
+	dst->aggregated_cpus = src->aggregated_cpus;
+}
+
+/* The frame's texts, each set afresh by a build (frame.h: the texts last). */
+static const size_t frame_texts[] = {
+    offsetof(struct frame, pmu_line),	offsetof(struct frame, util_source),
+    offsetof(struct frame, banner),	offsetof(struct frame, position),
+    offsetof(struct frame, recorder),	offsetof(struct frame, self),
+    offsetof(struct frame, mode),	offsetof(struct frame, title),
+    offsetof(struct frame, drill),	offsetof(struct frame, baseline),
+    offsetof(struct frame, guard_line), offsetof(struct frame, owners_lines),
+};
+_Static_assert(offsetof(struct frame, pmu_line) + sizeof(((struct frame *)0)->pmu_line) +
+		       sizeof(((struct frame *)0)->util_source) +
+		       sizeof(((struct frame *)0)->banner) + sizeof(((struct frame *)0)->position) +
+		       sizeof(((struct frame *)0)->recorder) + sizeof(((struct frame *)0)->self) +
+		       sizeof(((struct frame *)0)->mode) + sizeof(((struct frame *)0)->title) +
+		       sizeof(((struct frame *)0)->drill) + sizeof(((struct frame *)0)->baseline) +
+		       sizeof(((struct frame *)0)->guard_line) +
+		       sizeof(((struct frame *)0)->owners_lines) ==
+		   sizeof(struct frame),
+	       "the texts are the frame's last fields, each one in frame_texts");
+
+/* A frame as a build starts it: every field zero up to the offcore arrays (filled up to nbits)
+ * and every text "", without clearing the 3 KiB of texts and arrays whole. */
+static void frame_clear(struct frame *f)
+{
+	memset(f, 0, offsetof(struct frame, bit_names));
+	for (size_t i = 0; i < sizeof(frame_texts) / sizeof(frame_texts[0]); i++)
+		((char *)f)[frame_texts[i]] = '\0';
 }
 
 void frame_store_free(struct frame_store *fs)
@@ -167,22 +218,27 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	struct snapshot *d = &fs->snap;
 	*d = *s;
 	d->row_ncpus = NULL; /* the frame's row_keys say it */
-	/* The metrics' definitions (m x 5 KiB): shared with the compiled program they came from,
-	 * which is immutable and lives while a frame store holds it; copied only without one. */
-	if (s->program && s->metrics == metric_program_metrics(s->program)) {
-		if (fs->prog != s->program) {
-			metric_program_hold(s->program);
-			metric_program_free(fs->prog);
-			fs->prog = s->program;
-		}
-	} else {
+	/* The metrics' definitions (m x 5 KiB) and the event names: shared with the compiled
+	 * program they came from, which is immutable and lives while a frame store holds it;
+	 * copied only without one. */
+	bool defs = s->program && s->metrics == metric_program_metrics(s->program);
+	bool names = s->program && s->event_names == metric_program_names(s->program);
+	if ((defs || names) && fs->prog != s->program) {
+		metric_program_hold(s->program);
+		metric_program_free(fs->prog);
+		fs->prog = s->program;
+	}
+	if (!defs) {
 		d->program = NULL;
 		COPY(fs->defs, s->metrics, m);
 		d->metrics = fs->defs;
 	}
+	if (!names) {
+		COPY(fs->names, s->event_names, e);
+		d->event_names = (const char(*)[48])fs->names;
+	}
 	COPY(fs->cpus, s->cpus, r);
 	COPY(fs->offline, s->offline, r);
-	COPY(fs->names, s->event_names, e);
 	COPY(fs->counts, s->counts, r * e);
 	COPY(fs->total_counts, s->total_counts, e);
 	COPY(fs->age, s->event_age, r * e);
@@ -195,7 +251,6 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 	COPY(fs->detail, s->detail, (r + 1) * m);
 	d->cpus = fs->cpus;
 	d->offline = fs->offline;
-	d->event_names = (const char(*)[48])fs->names;
 	d->counts = fs->counts;
 	d->total_counts = fs->total_counts;
 	d->event_age = fs->age;
@@ -340,7 +395,7 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 		if (fs->util_built_ok && fs->util_built_used == used &&
 		    fs->util_built_quantum == key_quantum &&
 		    built_from(fs->util_built, &app->mode, used)) {
-			memcpy(f->util_source, fs->util_built, sizeof(f->util_source));
+			copy_text(f->util_source, sizeof(f->util_source), fs->util_built);
 			break;
 		}
 		size_t len = 0;
@@ -359,7 +414,7 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 		if (quantum && len + 1 < sizeof(f->util_source))
 			snprintf(f->util_source + len, sizeof(f->util_source) - len,
 				 " (/proc/stat, %.3g ms ticks)", (double)quantum / 1e6);
-		memcpy(fs->util_built, f->util_source, sizeof(fs->util_built));
+		copy_text(fs->util_built, sizeof(fs->util_built), f->util_source);
 		fs->util_built_used = used;
 		fs->util_built_quantum = key_quantum;
 		fs->util_built_ok = true;
@@ -383,7 +438,7 @@ static void fill_header(struct app_ctx *app, struct frame_store *fs, struct fram
 	f->source_name = app->source.ops->name;
 	f->caps = app->source.ops->caps;
 	f->simulated = b->simulated;
-	fs->machine = app->machine;
+	copy_machine(&fs->machine, &app->machine);
 	f->machine = &fs->machine;
 	f->origin = app->opt.replay ? app->opt.replay : app->opt.remote;
 	const char *desc = app->family->desc;
@@ -432,7 +487,7 @@ const struct frame *app_frame_build(struct app_ctx *app)
 	if (!fs)
 		return NULL;
 	struct frame *f = &app->frame;
-	memset(f, 0, sizeof(*f));
+	frame_clear(f);
 	f->seq = ++app->frames;
 	f->snap = copy_snapshot(fs, live);
 	f->timestamp = f->snap ? app->start_unix_s + f->snap->time_s : NAN;
@@ -463,7 +518,7 @@ int frame_copy(struct frame *dst, struct frame_store **store, const struct frame
 	int r = s->nrows, m = s->nmetrics, nb = src->nbits;
 	*dst = *src;
 	dst->snap = copy_snapshot(fs, s);
-	fs->machine = *src->machine;
+	copy_machine(&fs->machine, src->machine);
 	dst->machine = &fs->machine;
 	COPY(fs->core_type, src->core_type, r); /* names that live as long as the run */
 	dst->core_type = fs->core_type;
@@ -548,8 +603,8 @@ void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store *
 	dst->guard = NULL; /* live: the lines are the frame's own */
 	dst->owners = NULL;
 	if (mine) { /* what the next frame remembers of this one */
-		memcpy(mine->util_source, built->util_source, sizeof(mine->util_source));
-		memcpy(mine->util_mode, built->util_mode, sizeof(mine->util_mode));
+		copy_text(mine->util_source, sizeof(mine->util_source), built->util_source);
+		copy_text(mine->util_mode, sizeof(mine->util_mode), built->util_mode);
 	}
 	*store = built;
 	app->frame_store = mine; /* the next frame is built there (grown when too small) */

@@ -36,8 +36,7 @@ struct session {
 	enum count_state *carry_state;
 	double *age;
 	double rotation_share[SESSION_MAX_EVENTS]; /* per event: the fraction of sets counting it */
-	char names[SESSION_MAX_EVENTS][48];
-	struct snapshot snap;
+	struct snapshot snap; /* its event names are the program's (metric_program_names) */
 };
 
 void session_mode_copy(struct session_mode *dst, const struct session_mode *src)
@@ -206,7 +205,6 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	for (size_t i = 0; i < cells; i++)
 		s->carry_state[i] = COUNT_NOT_COUNTED;
 	for (int e = 0; e < mode->nevents; e++) {
-		snprintf(s->names[e], sizeof(s->names[e]), "%s", mode->events[e].name);
 		int in = 0;
 		for (int k = 0; k < mode->nsets; k++)
 			in += backend_event_in_set(&mode->events[e], k);
@@ -240,8 +238,10 @@ struct metric_program {
 	int refs; /* the session's and each frame store's that shares its metrics */
 	int n;
 	struct session_metric *metrics; /* copies */
+	char (*names)[48];		/* [nevents]: the events' names it was bound to (copies) */
 	struct expr **expr;
 	int **slot;	   /* [m][var]: what expr_vars()[var] of metric m reads */
+	int *slots;	   /* slot's arrays side by side (one block), once compiled */
 	struct expr **thr; /* [m]: the threshold formula, or NULL */
 	int **thr_slot;
 	int nevents;
@@ -312,11 +312,13 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	p->refs = 1;
 	p->n = n;
 	p->nevents = nevents;
-	if (!(p->quantum = calloc((size_t)nevents + 1, sizeof(double)))) {
+	if (!(p->quantum = calloc((size_t)nevents + 1, sizeof(double))) ||
+	    !(p->names = calloc((size_t)nevents + 1, sizeof(*p->names)))) {
 		metric_program_free(p);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	memcpy(p->names, names, (size_t)nevents * sizeof(*p->names));
 	for (int m = 0; m < n; m++) {
 		p->metrics[m] = metrics[m];
 		char why[256];
@@ -356,6 +358,21 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 		if (p->thr_nvars[m] > p->max_vars)
 			p->max_vars = p->thr_nvars[m];
 	}
+	/* the formulas' slots side by side: a tick reads them all */
+	size_t nslots = 0;
+	for (int m = 0; m < n; m++)
+		nslots += p->slot[m] ? (size_t)p->nvars[m] : 0;
+	if ((p->slots = malloc((nslots + 1) * sizeof(int)))) {
+		size_t at = 0;
+		for (int m = 0; m < n; m++) {
+			if (!p->slot[m])
+				continue;
+			memcpy(p->slots + at, p->slot[m], (size_t)p->nvars[m] * sizeof(int));
+			free(p->slot[m]);
+			p->slot[m] = p->slots + at;
+			at += (size_t)p->nvars[m];
+		}
+	}
 	return p;
 }
 
@@ -369,6 +386,11 @@ const struct session_metric *metric_program_metrics(const struct metric_program 
 	return p->metrics;
 }
 
+const char (*metric_program_names(const struct metric_program *p))[48]
+{
+	return (const char(*)[48])p->names;
+}
+
 void metric_program_free(const struct metric_program *cp)
 {
 	struct metric_program *p = (struct metric_program *)cp;
@@ -376,8 +398,9 @@ void metric_program_free(const struct metric_program *cp)
 		return;
 	for (int m = 0; p->expr && m < p->n; m++)
 		expr_free(p->expr[m]);
-	for (int m = 0; p->slot && m < p->n; m++)
+	for (int m = 0; p->slot && !p->slots && m < p->n; m++)
 		free(p->slot[m]);
+	free(p->slots);
 	for (int m = 0; p->thr && m < p->n; m++)
 		expr_free(p->thr[m]);
 	for (int m = 0; p->thr_slot && m < p->n; m++)
@@ -387,6 +410,7 @@ void metric_program_free(const struct metric_program *cp)
 	free(p->slot);
 	free(p->expr);
 	free(p->metrics);
+	free(p->names);
 	free(p->quantum);
 	free(p->br);
 	free(p->nbr);
@@ -875,7 +899,7 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	s->snap.cpus = s->cpus;
 	s->snap.offline = s->offline;
 	s->snap.nevents = n;
-	s->snap.event_names = (const char(*)[48])s->names;
+	s->snap.event_names = metric_program_names(s->program);
 	s->snap.event_age = s->age;
 	s->snap.nmetrics = s->mode.nmetrics;
 	s->snap.metrics = s->program->metrics;

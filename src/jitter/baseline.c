@@ -208,16 +208,17 @@ static void stat_ac_parts(const struct stat1 *s, double *num, double *ss)
 }
 
 struct base {
-	char path[1024];	/* --baseline FILE or :baseline FILE: (re)loaded per mode */
-	char name[1100];	/* "old.jsonl", "last 30 s" */
-	bool active;		/* a reference is loaded */
-	bool pending;		/* load the file when the mode runs */
-	int nrows, nmetrics;	/* the layout: cells = (nrows + 1) * nmetrics */
-	struct stat1 *ref;	/* [cell] */
-	double *recent;		/* [cell * BASELINE_RECENT + k] */
+	char path[1024];     /* --baseline FILE or :baseline FILE: (re)loaded per mode */
+	char name[1100];     /* "old.jsonl", "last 30 s" */
+	bool active;	     /* a reference is loaded */
+	bool pending;	     /* load the file when the mode runs */
+	int nrows, nmetrics; /* the layout: cells = (nrows + 1) * nmetrics */
+	struct stat1 *ref;   /* [cell] */
+	/* the rings are window-major, so that a window's cells are written side by side */
+	double *recent;		/* [k * cells + cell] */
 	struct holm_item *holm; /* [nrows]: Holm's scratch, so a refresh allocates nothing */
 	int nrecent, recent_pos;
-	double *history; /* [cell * hist + k] */
+	double *history; /* [k * cells + cell] */
 	int hist, nhist, hist_pos;
 	long last; /* :baseline last DURATION asked before so many windows were kept: their count */
 	/* summed rows (a core, a socket, a task, a cgroup): each row's label, which a recording's
@@ -529,8 +530,9 @@ static void take_last(struct base *b, long n)
 	for (int c = 0; c < cells; c++) {
 		struct stat1 s = {0};
 		for (long k = 1; k <= n; k++)
-			stat_add(&s, b->history[(size_t)c * b->hist +
-						(size_t)((b->hist_pos - k + b->hist) % b->hist)]);
+			stat_add(&s, b->history[(size_t)((b->hist_pos - k + b->hist) % b->hist) *
+						    (size_t)cells +
+						(size_t)c]);
 		b->ref[c] = s;
 	}
 	b->active = true;
@@ -577,16 +579,12 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 	}
 	int nm = b->nmetrics, cells = (b->nrows + 1) * nm;
 	/* this window into the recent and history rings: cell c = r * nm + m (the total last) */
-	double *recent = b->recent + b->recent_pos, *hist = b->history + b->hist_pos;
-	size_t hstep = (size_t)b->hist;
-	for (int r = 0; r <= b->nrows; r++) {
-		const double *vals = r < b->nrows ? s->values + (size_t)r * nm : s->total_values;
-		for (int m = 0; m < nm; m++) {
-			*recent = *hist = vals[m];
-			recent += BASELINE_RECENT;
-			hist += hstep;
-		}
-	}
+	size_t rows = (size_t)b->nrows * (size_t)nm, bytes = rows * sizeof(double);
+	double *recent = b->recent + (size_t)b->recent_pos * (size_t)cells;
+	double *hist = b->history + (size_t)b->hist_pos * (size_t)cells;
+	memcpy(recent, s->values, bytes);
+	memcpy(recent + rows, s->total_values, (size_t)nm * sizeof(double));
+	memcpy(hist, recent, (size_t)cells * sizeof(double));
 	b->recent_pos = (b->recent_pos + 1) % BASELINE_RECENT;
 	b->nrecent += b->nrecent < BASELINE_RECENT;
 	b->hist_pos = (b->hist_pos + 1) % b->hist;
@@ -601,8 +599,9 @@ static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 		struct stat1 now = {0};
 		int first = b->nrecent < BASELINE_RECENT ? 0 : b->recent_pos;
 		for (int k = 0; k < b->nrecent; k++) /* oldest first */
-			stat_add(&now, b->recent[(size_t)c * BASELINE_RECENT +
-						 (size_t)((first + k) % BASELINE_RECENT)]);
+			stat_add(&now,
+				 b->recent[(size_t)((first + k) % BASELINE_RECENT) * (size_t)cells +
+					   (size_t)c]);
 		const struct stat1 *ref = &b->ref[c];
 		double p, hw;
 		/* one lag-1 autocorrelation for the cell, pooled over both samples (each about

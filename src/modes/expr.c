@@ -105,7 +105,10 @@ struct expr {
 	struct node *nodes;
 	int nnodes, cap;
 	int root;
-	struct op *prog; /* the flat program, compiled once at parse time */
+	/* the flat program, compiled once at parse time; then with the constants and their zeros
+	 * in one block (packed), so an evaluation reads a few neighbouring lines */
+	struct op *prog;
+	bool packed;
 	int nprog;
 	double *consts;		   /* the constants */
 	unsigned long long *zeros; /* [nconsts]: a constant's variables (none) */
@@ -661,8 +664,10 @@ void expr_free(struct expr *e)
 	free(e->vars);
 	free(e->nodes);
 	free(e->prog);
-	free(e->consts);
-	free(e->zeros);
+	if (!e->packed) {
+		free(e->consts);
+		free(e->zeros);
+	}
 	free(e->text);
 	free(e);
 }
@@ -915,6 +920,22 @@ static int compile(struct expr *e)
 		return -1;
 	for (int v = 0; v < e->nvars && v < 64; v++)
 		e->allvars |= 1ULL << v;
+	/* the program, the constants and their zeros side by side, each as long as it is */
+	size_t np = (size_t)e->nprog * sizeof(*e->prog), nc = (size_t)e->nconsts;
+	np = (np + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+	char *block = malloc(np + nc * (sizeof(*e->consts) + sizeof(*e->zeros)) + 1);
+	if (!block)
+		return -1;
+	memcpy(block, e->prog, (size_t)e->nprog * sizeof(*e->prog));
+	memcpy(block + np, e->consts, nc * sizeof(*e->consts));
+	memcpy(block + np + nc * sizeof(*e->consts), e->zeros, nc * sizeof(*e->zeros));
+	free(e->prog);
+	free(e->consts);
+	free(e->zeros);
+	e->prog = (struct op *)block;
+	e->consts = (double *)(block + np);
+	e->zeros = (unsigned long long *)(block + np + nc * sizeof(*e->consts));
+	e->packed = true;
 	return 0;
 }
 

@@ -5,7 +5,9 @@
 #include "endpoint.h"
 #include "frame.h"
 #include "numfmt.h"
+#include "output.h"
 #include "textutil.h"
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -320,6 +322,7 @@ int om_start(struct app_ctx *app, const char *listen, char *err, size_t errlen)
 struct om_out {
 	FILE *f; /* NULL: a text that must fit the chunk (spilled: it did not) */
 	bool spilled;
+	int err; /* errno of the first write that failed, 0: none */
 	size_t n;
 	/* the last value put_value() wrote, " %.10g\n" of the double with these bits, kept when
 	 * it fits (last_n 0: none): equal values on one page (a CPU's enabled and running
@@ -330,10 +333,17 @@ struct om_out {
 	char buf[4096];
 };
 
+/* @n bytes to the stream (output_write(): no copy through stdio); the first failure is kept. */
+static void out_send(struct om_out *o, const char *s, size_t n)
+{
+	if (!o->err && output_write(o->f, s, n) < 0)
+		o->err = errno ? errno : EIO;
+}
+
 static void out_flush(struct om_out *o)
 {
 	if (o->n && o->f)
-		fwrite(o->buf, 1, o->n, o->f);
+		out_send(o, o->buf, o->n);
 	else if (o->n)
 		o->spilled = true;
 	o->n = 0;
@@ -345,6 +355,7 @@ static void out_init(struct om_out *o, FILE *f)
 {
 	o->f = f;
 	o->spilled = false;
+	o->err = 0;
 	o->n = 0;
 	o->last_n = 0;
 }
@@ -354,7 +365,7 @@ static void out_put_slow(struct om_out *o, const char *s, size_t n)
 	out_flush(o);
 	if (n > sizeof(o->buf)) {
 		if (o->f)
-			fwrite(s, 1, n, o->f);
+			out_send(o, s, n);
 		o->spilled = !o->f;
 		return;
 	}
@@ -789,15 +800,20 @@ static void make_row_labels(struct om_row_labels *rl, const struct frame *f,
  * every page, without family_of(), put_meta() and the HELP text's escape pass per metric.
  */
 #define OM_META_MAX 1024
+#define OM_FAMILY_MAX 112
+/* The inputs, families and metadata of one metric lie one after the other in its text (inputs
+ * first: the check each page reads, then what it copies), so a page reads a few cache lines per
+ * metric, not a fixed-size field for each. */
+#define OM_GAUGE_TEXT                                                                              \
+	(sizeof(((struct session_metric *)0)->name) + sizeof(((struct session_metric *)0)->unit) + \
+	 sizeof(((struct session_metric *)0)->desc) + 2 * OM_FAMILY_MAX + 2 * OM_META_MAX)
 struct om_gauge_meta {
 	bool made;
-	char name[SESSION_METRIC_NAME_MAX], unit[sizeof(((struct session_metric *)0)->unit)];
-	char desc[sizeof(((struct session_metric *)0)->desc)];
 	double scale;
-	char family[2][112];
-	size_t flen[2];
-	char meta[2][OM_META_MAX];
-	size_t mlen[2]; /* 0: did not fit (written piece by piece) */
+	uint16_t unit, desc; /* offsets of the unit and description copies (the name's is 0) */
+	uint16_t family[2], flen[2]; /* the families (NUL-terminated): offsets, lengths */
+	uint16_t meta[2], mlen[2];   /* the metadata: offsets, lengths (0: did not fit) */
+	char text[OM_GAUGE_TEXT];
 };
 static struct om_gauge_meta gauge_meta[2][SESSION_MAX_METRICS]; /* [flavour][metric] */
 
@@ -826,31 +842,51 @@ static const struct om_gauge_meta *gauge_meta_of(const struct om_labels *l, int 
 {
 	struct om_gauge_meta *g =
 	    m < SESSION_MAX_METRICS ? &gauge_meta[l->flavour == OM_PROMETHEUS][m] : spare;
-	if (g != spare && g->made && strcmp(g->name, sm->name) == 0 &&
-	    strcmp(g->unit, sm->unit) == 0 && strcmp(g->desc, sm->desc) == 0)
+	if (g != spare && g->made && strcmp(g->text, sm->name) == 0 &&
+	    strcmp(g->text + g->unit, sm->unit) == 0 && strcmp(g->text + g->desc, sm->desc) == 0)
 		return g;
 	char name[80];
 	const char *unit;
 	family_of(sm->name, sm->unit, name, sizeof(name), &g->scale, &unit);
+	size_t off = 0;
+	const char *in[3] = {sm->name, sm->unit, sm->desc};
+	uint16_t at[3];
+	for (int i = 0; i < 3; i++) { /* each fits its field in struct session_metric */
+		size_t n = strnlen(in[i], i == 0   ? sizeof(sm->name) - 1
+					  : i == 1 ? sizeof(sm->unit) - 1
+						   : sizeof(sm->desc) - 1);
+		at[i] = (uint16_t)off;
+		memcpy(g->text + off, in[i], n);
+		g->text[off + n] = '\0';
+		off += n + 1;
+	}
+	g->unit = at[1];
+	g->desc = at[2];
 	for (int all = 0; all < 2; all++) {
-		size_t fn = text_cat(g->family[all], sizeof(g->family[all]), 0,
-				     all ? OM_ALL_PREFIX : "pmutop_");
-		g->flen[all] =
-		    text_cat(g->family[all], sizeof(g->family[all]),
-			     text_cat(g->family[all], sizeof(g->family[all]), fn, "metric_"), name);
+		char family[OM_FAMILY_MAX];
+		size_t fn = text_cat(family, sizeof(family), 0, all ? OM_ALL_PREFIX : "pmutop_");
+		size_t flen = text_cat(family, sizeof(family),
+				       text_cat(family, sizeof(family), fn, "metric_"), name);
+		g->family[all] = (uint16_t)off;
+		g->flen[all] = (uint16_t)flen;
+		memcpy(g->text + off, family, flen + 1);
+		off += flen + 1;
+	}
+	for (int all = 0; all < 2; all++) {
 		struct om_out t;
 		out_init(&t, NULL);
-		put_gauge_meta(&t, l, sm, g->family[all], unit, all);
+		put_gauge_meta(&t, l, sm, g->text + g->family[all], unit, all);
+		g->meta[all] = (uint16_t)off;
 		g->mlen[all] = 0;
-		if (!t.spilled && t.n <= sizeof(g->meta[all])) {
-			memcpy(g->meta[all], t.buf, t.n);
-			g->mlen[all] = t.n;
+		if (!t.spilled && t.n <= OM_META_MAX) {
+			memcpy(g->text + off, t.buf, t.n);
+			g->mlen[all] = (uint16_t)t.n;
+			off += t.n;
 		}
 	}
-	memcpy(g->name, sm->name, sizeof(g->name));
-	memcpy(g->unit, sm->unit, sizeof(g->unit));
-	memcpy(g->desc, sm->desc, sizeof(g->desc));
-	g->made = true;
+	g->made = g != spare && strcmp(g->text, sm->name) == 0 &&
+		  strcmp(g->text + g->unit, sm->unit) == 0 &&
+		  strcmp(g->text + g->desc, sm->desc) == 0;
 	return g;
 }
 
@@ -866,10 +902,10 @@ static void write_gauges(struct om_out *o, const struct frame *f, const struct o
 		const struct om_gauge_meta *g = gauge_meta_of(l, m, sm, &spare);
 		/* per CPU (where the rows are CPUs), then all CPUs as a family of its own */
 		for (int all = snapshot_cpu_rows(snap) ? 0 : 1; all < 2; all++) {
-			const char *family = g->family[all];
+			const char *family = g->text + g->family[all];
 			size_t fn = g->flen[all];
 			if (g->mlen[all]) {
-				out_put(o, g->meta[all], g->mlen[all]);
+				out_put(o, g->text + g->meta[all], g->mlen[all]);
 			} else {
 				char name[80];
 				const char *unit;
@@ -950,5 +986,9 @@ int om_write(FILE *out, const struct frame *f, enum om_flavour flavour)
 	if (flavour == OM_OPENMETRICS)
 		out_str(&o, "# EOF\n");
 	out_flush(&o);
-	return fflush(out) != 0 || ferror(out) ? -1 : 0;
+	if (o.err) { /* every chunk went through output_write(): nothing is left in stdio */
+		errno = o.err;
+		return -1;
+	}
+	return 0;
 }

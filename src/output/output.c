@@ -6,10 +6,13 @@
 #include "openmetrics.h"
 #include "textutil.h"
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void output_format_value(double v, char *buf, size_t len)
 {
@@ -34,9 +37,20 @@ static int output_decimals(double resolution)
 	if (!(resolution > 0))
 		return -1;
 	/* the decimal place nearest the step: a step of 0.99 % (101 ticks) shows whole
-	 * numbers, 0.25 % one decimal */
-	int d = (int)floor(-log10(resolution) + 0.5);
-	return d < 0 ? 0 : d > 3 ? 3 : d;
+	 * numbers, 0.25 % one decimal. That is floor(-log10(step) + 0.5) cut to 0..3, so d
+	 * decimals or more for a step up to 10^(0.5 - d): found by comparing with those bounds,
+	 * and with log10 only within a millionth of one (where its rounding decides). */
+	static const double bound[3] = {0.31622776601683794, 0.031622776601683794,
+					0.0031622776601683794}; /* 10^-0.5, 10^-1.5, 10^-2.5 */
+	int d = 0;
+	for (int k = 0; k < 3; k++) {
+		if (fabs(resolution - bound[k]) < 1e-6 * bound[k]) {
+			d = (int)floor(-log10(resolution) + 0.5);
+			return d < 0 ? 0 : d > 3 ? 3 : d;
+		}
+		d += resolution < bound[k];
+	}
+	return d;
 }
 
 /* numfmt writes printf's bytes: the "%.*f" / output_format_value choices without printf */
@@ -196,6 +210,56 @@ void output_format_si(double v, char *buf, size_t len)
 		snprintf(buf, len, a >= 100 ? "%.0f%c" : "%.3g%c", v, suffix[k]);
 }
 
+int output_write(FILE *out, const char *buf, size_t n)
+{
+	int fd = fileno(out);
+	if (fd < 0) /* a stream in memory */
+		return fwrite(buf, 1, n, out) == n && fflush(out) == 0 ? 0 : -1;
+	if (__fpending(out) && fflush(out) != 0) /* what stdio holds goes first */
+		return -1;
+	while (n) {
+		ssize_t k = write(fd, buf, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
+			return -1;
+		}
+		buf += k; /* a partial write: the rest next */
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* @n bytes of @s at @p; a record's short pieces (4 to 32 bytes: a key, the prefix, a name, a
+ * line's end) as two overlapping fixed-size moves instead of a call. */
+static inline char *put_mem(char *p, const char *s, size_t n)
+{
+	if (n >= 16 && n <= 32) {
+		char a[16], b[16];
+		memcpy(a, s, 16);
+		memcpy(b, s + n - 16, 16);
+		memcpy(p, a, 16);
+		memcpy(p + n - 16, b, 16);
+	} else if (n >= 8 && n < 16) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(p, &a, 8);
+		memcpy(p + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(p, &a, 4);
+		memcpy(p + n - 4, &b, 4);
+	} else {
+		memcpy(p, s, n);
+	}
+	return p + n;
+}
+
 /* --- a growing byte buffer ---------------------------------------------------------------- */
 
 static bool buf_reserve(struct output_json *w, size_t more)
@@ -309,8 +373,7 @@ static void put_string(struct output_json *w, const char *s)
 		if (!p)
 			return;
 		*p++ = '"';
-		memcpy(p, s, len);
-		p[len] = '"';
+		*put_mem(p, s, len) = '"';
 		w->len += len + 2;
 		return;
 	}
@@ -393,8 +456,7 @@ static bool member_frag(struct output_json *w, const char *frag, size_t flen)
 			*p++ = ',';
 		w->more[w->depth - 1] = true;
 	}
-	memcpy(p, frag, flen);
-	w->len = (size_t)(p + flen - w->buf);
+	w->len = (size_t)(put_mem(p, frag, flen) - w->buf);
 	return true;
 }
 
@@ -610,15 +672,19 @@ static void json_err(struct output_json *w, const char *frag, size_t flen, doubl
 /*
  * The keys of the events and metrics written once, escaped as put_string() does: "\"name\":".
  * They are made again only when the names change (a mode switch, :events), not per row or tick;
- * each tick compares the names with the copies they were made from.
+ * each tick compares the names with the copies they were made from. The names and fragments lie
+ * packed in one pool (names first, each with its NUL, then the fragments), so a tick's check and
+ * copies read a few cache lines, not a fixed-size slot per name.
  */
 #define KEY_FRAG_MAX (6 * SESSION_METRIC_NAME_MAX + 4) /* every byte escaped as \u00XX */
+#define KEY_POOL_MAX (SESSION_MAX_EVENTS * (SESSION_METRIC_NAME_MAX + KEY_FRAG_MAX))
 struct key_frags {
 	int n;
-	char name[SESSION_MAX_EVENTS][SESSION_METRIC_NAME_MAX]; /* the names they were made of */
-	char frag[SESSION_MAX_EVENTS][KEY_FRAG_MAX];
-	size_t len[SESSION_MAX_EVENTS];
 	bool safe; /* every name prints unchanged (text_is_safe), found when they were made */
+	struct {
+		uint16_t name, frag, len; /* offsets in the pool; the fragment's length */
+	} at[SESSION_MAX_EVENTS];
+	char pool[KEY_POOL_MAX];
 };
 static struct key_frags event_keys, metric_keys, csv_event_keys, csv_metric_keys;
 static struct output_json key_tmp; /* a key written when its names have no fragments */
@@ -632,25 +698,37 @@ static const char *frag_name(const struct snapshot *snap, bool events, int i)
 /* What a fragment holds: a JSON key, or the start of a CSV line's kind and name. */
 enum frag_kind { FRAG_JSON, FRAG_CSV_EVENT, FRAG_CSV_METRIC };
 
-/* @k made current for @snap's events (or metrics); false when one does not fit (the caller
- * writes the keys one by one then). */
-static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, bool events,
-			     enum frag_kind kind)
+/* Whether the names @k was made of are @snap's (the pool's names, in order, with their NULs). */
+static bool key_frags_same(const struct key_frags *k, const struct snapshot *snap, bool events,
+			   int n)
 {
-	int n = events ? snap->nevents : snap->nmetrics;
-	if (n > SESSION_MAX_EVENTS)
+	if (k->n != n)
 		return false;
-	bool same = k->n == n;
-	for (int i = 0; same && i < n; i++)
-		same = strcmp(k->name[i], frag_name(snap, events, i)) == 0;
-	if (same)
-		return true;
+	for (int i = 0; i < n; i++)
+		if (strcmp(k->pool + k->at[i].name, frag_name(snap, events, i)) != 0)
+			return false;
+	return true;
+}
+
+/* @k made again from @snap's names (the names changed): false when one does not fit. */
+__attribute__((noinline, cold)) static bool key_frags_make(struct key_frags *k,
+							   const struct snapshot *snap, bool events,
+							   enum frag_kind kind, int n)
+{
 	k->n = 0;
-	struct output_json tmp = {0};
+	k->safe = true;
+	size_t names = 0;
 	for (int i = 0; i < n; i++) {
+		size_t len = strlen(frag_name(snap, events, i));
+		if (len >= SESSION_METRIC_NAME_MAX)
+			return false;
+		names += len + 1;
+	}
+	struct output_json tmp = {0};
+	size_t used = names;
+	bool ok = true;
+	for (int i = 0; ok && i < n; i++) {
 		const char *name = frag_name(snap, events, i);
-		if (strlen(name) >= SESSION_METRIC_NAME_MAX)
-			break;
 		tmp.len = 0;
 		if (kind == FRAG_JSON) {
 			put_string(&tmp, name);
@@ -665,19 +743,41 @@ static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, b
 			put_s(&tmp, name);
 			put_c(&tmp, ',');
 		}
-		if (tmp.oom || tmp.len > KEY_FRAG_MAX)
-			break;
-		strcpy(k->name[i], name);
-		memcpy(k->frag[i], tmp.buf, tmp.len);
-		k->len[i] = tmp.len;
-		k->safe = (i == 0 || k->safe) && text_is_safe(name, strlen(name), TEXT_ESC_OUTPUT);
-		k->n = i + 1;
+		ok = !tmp.oom && tmp.len <= KEY_FRAG_MAX && used + tmp.len <= sizeof(k->pool);
+		if (ok) {
+			memcpy(k->pool + used, tmp.buf, tmp.len);
+			k->at[i].frag = (uint16_t)used;
+			k->at[i].len = (uint16_t)tmp.len;
+			used += tmp.len;
+			k->safe = k->safe && text_is_safe(name, strlen(name), TEXT_ESC_OUTPUT);
+		}
 	}
 	free(tmp.buf);
-	if (k->n == n)
+	if (!ok)
+		return false;
+	size_t off = 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = frag_name(snap, events, i);
+		size_t len = strlen(name) + 1;
+		memcpy(k->pool + off, name, len);
+		k->at[i].name = (uint16_t)off;
+		off += len;
+	}
+	k->n = n;
+	return true;
+}
+
+/* @k made current for @snap's events (or metrics); false when one does not fit (the caller
+ * writes the keys one by one then). */
+static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, bool events,
+			     enum frag_kind kind)
+{
+	int n = events ? snap->nevents : snap->nmetrics;
+	if (n > SESSION_MAX_EVENTS)
+		return false;
+	if (key_frags_same(k, snap, events, n))
 		return true;
-	k->n = 0;
-	return false;
+	return key_frags_make(k, snap, events, kind, n);
 }
 
 /* The key of name @i: its fragment, or written now into @one when the fragments are not made. */
@@ -685,8 +785,8 @@ static const char *key_of(const struct key_frags *k, const struct snapshot *snap
 			  int i, struct output_json *one, size_t *flen)
 {
 	if (k->n) {
-		*flen = k->len[i];
-		return k->frag[i];
+		*flen = k->at[i].len;
+		return k->pool + k->at[i].frag;
 	}
 	one->len = 0;
 	put_string(one, frag_name(snap, events, i));
@@ -739,8 +839,7 @@ static bool event_json_fast(struct output_json *w, const char *frag, size_t flen
 	if (w->more[w->depth - 1])
 		*p++ = ',';
 	w->more[w->depth - 1] = true;
-	memcpy(p, frag, flen);
-	p += flen;
+	p = put_mem(p, frag, flen);
 	memcpy(p, "{\"value\":", 9);
 	p += 9;
 	if (c->state == COUNT_OK || c->state == COUNT_SCALED) {
@@ -761,8 +860,7 @@ static bool event_json_fast(struct output_json *w, const char *frag, size_t flen
 		p += 11;
 		p += numfmt_json_real(p, c->running, 6);
 	}
-	memcpy(p, sfrag, slen);
-	p += slen;
+	p = put_mem(p, sfrag, slen);
 	w->len += (size_t)(p - p0);
 	return true;
 }
@@ -798,9 +896,12 @@ static void events_json(struct output_json *w, const struct snapshot *snap,
 
 char *output_json_raw_metric(struct output_json *w, int m, const char *name, size_t n)
 {
-	if (m < 0 || m >= metric_keys.n || strcmp(metric_keys.name[m], name) != 0)
+	if (m < 0 || m >= metric_keys.n ||
+	    strcmp(metric_keys.pool + metric_keys.at[m].name, name) != 0)
 		return output_json_raw(w, name, n);
-	return member_frag(w, metric_keys.frag[m], metric_keys.len[m]) ? room(w, n) : NULL;
+	return member_frag(w, metric_keys.pool + metric_keys.at[m].frag, metric_keys.at[m].len)
+		   ? room(w, n)
+		   : NULL;
 }
 
 /* "metrics", and "resolution" for the values computed from quantised inputs (the step one
@@ -997,54 +1098,47 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		return -1;
 	/* every string went through put_string() (plain keys as they are): the record holds
 	 * printable ASCII, escapes and safe UTF-8 only, what text_fwrite() would write unchanged */
-	return fwrite(w->buf, 1, w->len, out) == w->len ? 0 : -1;
+	return output_write(out, w->buf, w->len);
 }
 
 /* --- CSV ------------------------------------------------------------------------------------- */
 
-/* @n bytes of @s at @p; a line's short pieces (8 to 32 bytes: the prefix, a name, a line's end)
- * as two overlapping fixed-size moves instead of a call. */
-static inline char *put_mem(char *p, const char *s, size_t n)
-{
-	if (n >= 16 && n <= 32) {
-		char a[16], b[16];
-		memcpy(a, s, 16);
-		memcpy(b, s + n - 16, 16);
-		memcpy(p, a, 16);
-		memcpy(p + n - 16, b, 16);
-	} else if (n >= 8 && n < 16) {
-		uint64_t a, b;
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(p, &a, 8);
-		memcpy(p + n - 8, &b, 8);
-	} else {
-		memcpy(p, s, n);
-	}
-	return p + n;
-}
-
-/* The ends of a record's lines, made once a record: an event's "STATE,host,timestamp\n" per
- * count state, a metric's ",,ok,host,timestamp\n", ",,coarse,..." and ",,n/a,...". */
+/* The ends of a record's lines, made once a record where it uses them: an event's
+ * "STATE,host,timestamp\n" per count state, a metric's ",,ok,host,timestamp\n", ",,coarse,..." and
+ * ",,n/a,...", packed one after the other (a few cache lines). */
 #define CSV_END_MAX (16 + 1024)
 enum { CSV_END_OK = COUNT_INVALID + 1, CSV_END_COARSE, CSV_END_NA, CSV_NENDS };
 struct csv_ends {
-	char text[CSV_NENDS][CSV_END_MAX];
-	size_t len[CSV_NENDS];
+	unsigned made;				 /* bit k: end k is made in this record */
+	size_t used;				 /* bytes of text made */
+	const char *suffix;			 /* the record's ",host,timestamp\n" */
+	size_t slen;				 /* its bytes */
+	uint16_t off[CSV_NENDS], len[CSV_NENDS]; /* in text; bytes */
+	char text[CSV_NENDS * CSV_END_MAX];
 };
 
-static void csv_ends_make(struct csv_ends *ends, const char *suffix, size_t slen)
+/* End @k of the record made (on its first use in the record). */
+__attribute__((noinline)) static void csv_end_make(struct csv_ends *ends, int k)
 {
-	for (int k = 0; k < CSV_NENDS; k++) {
-		const char *head = k == CSV_END_OK	 ? ",,ok"
-				   : k == CSV_END_COARSE ? ",,coarse"
-				   : k == CSV_END_NA	 ? ",,n/a"
-							 : count_state_name((enum count_state)k);
-		size_t hlen = strlen(head);
-		memcpy(ends->text[k], head, hlen);
-		memcpy(ends->text[k] + hlen, suffix, slen);
-		ends->len[k] = hlen + slen;
-	}
+	const char *head = k == CSV_END_OK	 ? ",,ok"
+			   : k == CSV_END_COARSE ? ",,coarse"
+			   : k == CSV_END_NA	 ? ",,n/a"
+						 : count_state_name((enum count_state)k);
+	size_t hlen = strlen(head), off = ends->used;
+	memcpy(ends->text + off, head, hlen);
+	memcpy(ends->text + off + hlen, ends->suffix, ends->slen);
+	ends->off[k] = (uint16_t)off;
+	ends->len[k] = (uint16_t)(hlen + ends->slen);
+	ends->used = off + hlen + ends->slen;
+	ends->made |= 1u << k;
+}
+
+/* End @k of the record, made on its first use in the record (@ends->made: those made). */
+static inline const char *csv_end(struct csv_ends *ends, int k)
+{
+	if (!(ends->made & (1u << k)))
+		csv_end_make(ends, k);
+	return ends->text + ends->off[k];
 }
 
 /* "1.0000" and "0.0000": a running fraction as numfmt_fixed(v, 4) writes the usual ones. */
@@ -1057,10 +1151,29 @@ static size_t csv_running(char *p, double running)
 	return numfmt_fixed(p, running, 4);
 }
 
+/* "event,NAME," with the name as a CSV field (cpu/event=0x3c,umask=0/ quoted), where its
+ * fragment is not made: at @p, @room bytes for the field. */
+__attribute__((noinline, cold)) static char *csv_event_name(char *p, const char *name, size_t room)
+{
+	p = put_mem(p, "event,", 6);
+	p += text_csv_field(name, p, room);
+	*p++ = ',';
+	return p;
+}
+
+/* "metric,NAME," where its fragment is not made. */
+__attribute__((noinline, cold)) static char *csv_metric_name(char *p, const char *name, size_t n)
+{
+	p = put_mem(p, "metric,", 7);
+	p = put_mem(p, name, n);
+	*p++ = ',';
+	return p;
+}
+
 /* The lines of one row. @prefix is "time_s,interval_ms,@cpu,"; @ends end every line (the
  * host and timestamp, the same on every line). */
 static void csv_row(struct output_json *b, const struct snapshot *snap, const char *prefix,
-		    size_t plen, const struct csv_ends *ends, const struct count *counts,
+		    size_t plen, struct csv_ends *ends, const struct count *counts,
 		    const double *values, const struct metric_detail *detail)
 {
 	bool ev_frags = csv_event_keys.n == snap->nevents && snap->nevents > 0;
@@ -1069,19 +1182,17 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		const struct count *c = &counts[e];
 		bool has = c->state == COUNT_OK || c->state == COUNT_SCALED;
 		const char *name = snap->event_names[e];
-		size_t nlen = ev_frags ? csv_event_keys.len[e] : 2 * strlen(name) + 3 + 7;
+		size_t nlen = ev_frags ? csv_event_keys.at[e].len : 2 * strlen(name) + 3 + 7;
+		const char *etext = csv_end(ends, c->state);
 		size_t elen = ends->len[c->state];
 		char *p = room(b, plen + nlen + elen + 2 * NUMFMT_MAX + 16);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
 		if (ev_frags) { /* "event,NAME," made once for these names */
-			p = put_mem(p, csv_event_keys.frag[e], nlen);
+			p = put_mem(p, csv_event_keys.pool + csv_event_keys.at[e].frag, nlen);
 		} else {
-			p = put_mem(p, "event,", 6);
-			/* an event like cpu/event=0x3c,umask=0/ */
-			p += text_csv_field(name, p, nlen - 7);
-			*p++ = ',';
+			p = csv_event_name(p, name, nlen - 7);
 		}
 		/* an integer below 2^53 (NAN and infinities are not) as its digits */
 		if (has && fabs(c->value) < 9007199254740992.0 &&
@@ -1093,22 +1204,20 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 		*p++ = ',';
 		p += csv_running(p, c->running);
 		*p++ = ',';
-		p = put_mem(p, ends->text[c->state], elen);
+		p = put_mem(p, etext, elen);
 		b->len = (size_t)(p - b->buf);
 	}
 	for (int m = 0; m < snap->nmetrics; m++) {
 		const char *name = snap->metrics[m].name;
-		size_t nlen = m_frags ? csv_metric_keys.len[m] : strlen(name) + 8;
+		size_t nlen = m_frags ? csv_metric_keys.at[m].len : strlen(name) + 8;
 		char *p = room(b, plen + nlen + CSV_END_MAX + NUMFMT_MAX + 8);
 		if (!p)
 			return;
 		p = put_mem(p, prefix, plen);
 		if (m_frags) { /* "metric,NAME," */
-			p = put_mem(p, csv_metric_keys.frag[m], nlen);
+			p = put_mem(p, csv_metric_keys.pool + csv_metric_keys.at[m].frag, nlen);
 		} else {
-			p = put_mem(p, "metric,", 7);
-			p = put_mem(p, name, nlen - 8);
-			*p++ = ',';
+			p = csv_metric_name(p, name, nlen - 8);
 		}
 		int decimals = detail ? output_decimals(detail[m].resolution) : -1;
 		int end = CSV_END_NA;
@@ -1119,28 +1228,38 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 					   : numfmt_g(p, values[m], 6);
 			end = detail && detail[m].coarse ? CSV_END_COARSE : CSV_END_OK;
 		}
-		p = put_mem(p, ends->text[end], ends->len[end]);
+		const char *etext = csv_end(ends, end);
+		p = put_mem(p, etext, ends->len[end]);
 		b->len = (size_t)(p - b->buf);
 	}
 }
 
 /* ",host,timestamp\n" of every line: the host (escaped where it came from) as a CSV field, the
- * time to the ms. */
-static size_t csv_suffix(char *buf, size_t len, const struct output_meta *meta)
+ * time to the ms. *@safe: the suffix prints unchanged (text_is_safe()). */
+static size_t csv_suffix(char *buf, size_t len, const struct output_meta *meta, bool *safe)
 {
 	const struct frame *f = meta->frame;
-	char ts[NUMFMT_MAX] = "";
-	if (f && isfinite(f->timestamp))
-		numfmt_fixed(ts, f->timestamp, 3);
-	size_t n = 0;
+	const char *host = f && f->machine ? f->machine->host : "";
+	size_t n = 0, hlen = strlen(host);
+	bool plain = hlen < len / 2;
+	/* a host of printable ASCII without a comma or quote: a field as it is, safe to print */
+	for (size_t i = 0; plain && i < hlen; i++) {
+		unsigned char c = (unsigned char)host[i];
+		plain = c > 0x20 && c < 0x7f && c != ',' && c != '"';
+	}
 	buf[n++] = ',';
-	n += text_csv_field(f && f->machine ? f->machine->host : "", buf + n, len - n - NUMFMT_MAX);
-	size_t tlen = strlen(ts); /* room was left for it */
+	if (plain) {
+		memcpy(buf + n, host, hlen);
+		n += hlen;
+	} else {
+		n += text_csv_field(host, buf + n, len - n - NUMFMT_MAX);
+	}
 	buf[n++] = ',';
-	memcpy(buf + n, ts, tlen);
-	n += tlen;
+	if (f && isfinite(f->timestamp)) /* room was left for it */
+		n += numfmt_fixed(buf + n, f->timestamp, 3);
 	buf[n++] = '\n';
 	buf[n] = '\0';
+	*safe = plain || text_is_safe(buf, n, TEXT_ESC_OUTPUT);
 	return n;
 }
 
@@ -1290,6 +1409,53 @@ static void csv_lost(struct output_json *b, const struct output_meta *meta,
 /* Whether text_fputs() would write @s unchanged. */
 static bool text_fputs_safe(const char *s) { return text_is_safe(s, strlen(s), TEXT_ESC_OUTPUT); }
 
+/* Whether a row has lines beyond its events and metrics (offcore, error bars, a baseline, the
+ * sampling ring's losses). */
+static bool csv_has_extra(const struct output_meta *meta)
+{
+	const struct frame *f = meta->frame;
+	return meta->offcore_nbits > 0 ||
+	       (f && ((f->err && f->err_counts) || f->base_change || f->ring_lost));
+}
+
+/* Those lines of row @r (apart from the usual lines: kept out of the common path). */
+__attribute__((noinline, cold)) static void
+csv_extra(struct output_json *b, const struct output_meta *meta, const struct snapshot *snap,
+	  const char *prefix, size_t plen, const char *suffix, size_t slen, int r)
+{
+	csv_offcore(b, meta, prefix, plen, suffix, slen, r);
+	csv_err(b, meta, snap, prefix, plen, suffix, slen, r);
+	csv_baseline(b, meta, snap, prefix, plen, suffix, slen, r);
+	csv_lost(b, meta, snap, prefix, plen, suffix, slen, r);
+}
+
+/* The header line, before the first record. */
+__attribute__((noinline, cold)) static void csv_header(struct output_json *b,
+						       const struct output_meta *meta)
+{
+	/* the third column is the row's key: cpu, or the unit ("core") */
+	put_s(b, "time_s,interval_ms,");
+	put_s(b, meta->row_keys ? meta->row_unit : "cpu");
+	put_s(b, ",kind,name,value,running,state,host,timestamp\n");
+}
+
+/* Whether the names a record holds print unchanged, where their fragments do not say it (the
+ * header's unit, names without fragments, offcore bits, row keys). */
+__attribute__((noinline, cold)) static bool csv_names_clean(const struct output_meta *meta,
+							    const struct snapshot *snap)
+{
+	bool clean = snap->seq != 1 || !meta->row_keys || text_fputs_safe(meta->row_unit);
+	for (int e = 0; clean && csv_event_keys.n != snap->nevents && e < snap->nevents; e++)
+		clean = text_fputs_safe(snap->event_names[e]);
+	for (int m = 0; clean && csv_metric_keys.n != snap->nmetrics && m < snap->nmetrics; m++)
+		clean = text_fputs_safe(snap->metrics[m].name);
+	for (int bit = 0; clean && bit < meta->offcore_nbits; bit++)
+		clean = text_fputs_safe(meta->offcore_names[bit]);
+	for (int r = 0; clean && meta->row_keys && r < snap->nrows; r++)
+		clean = text_fputs_safe(meta->row_keys[r].label);
+	return clean;
+}
+
 static int output_csv(FILE *out, const struct output_meta *meta, const struct snapshot *snap)
 {
 	struct output_json *b = &rec;
@@ -1297,21 +1463,23 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	b->oom = false;
 	key_frags_update(&csv_event_keys, snap, true, FRAG_CSV_EVENT);
 	key_frags_update(&csv_metric_keys, snap, false, FRAG_CSV_METRIC);
-	if (snap->seq == 1) { /* the third column is the row's key: cpu, or the unit ("core") */
-		put_s(b, "time_s,interval_ms,");
-		put_s(b, meta->row_keys ? meta->row_unit : "cpu");
-		put_s(b, ",kind,name,value,running,state,host,timestamp\n");
-	}
+	if (snap->seq == 1)
+		csv_header(b, meta);
 	char suffix[1024]; /* the host (at most 2 * 128 + 3 bytes as a field) and the time */
-	size_t slen = csv_suffix(suffix, sizeof(suffix), meta);
+	bool suffix_safe;
+	size_t slen = csv_suffix(suffix, sizeof(suffix), meta, &suffix_safe);
 	static struct csv_ends ends;
-	csv_ends_make(&ends, suffix, slen);
+	ends.made = 0;
+	ends.used = 0;
+	ends.suffix = suffix;
+	ends.slen = slen;
 	/* "time_s,interval_ms,cpu," is the same on every line of a row */
 	char prefix[2 * NUMFMT_MAX + 32 + 2 * ROW_LABEL_MAX + 3];
 	size_t n = numfmt_fixed(prefix, snap->time_s, 6);
 	prefix[n++] = ',';
 	n += numfmt_fixed(prefix + n, snap->interval_s * 1000, 3);
 	prefix[n++] = ',';
+	bool extra = csv_has_extra(meta);
 	for (int r = snapshot_cpu_rows(snap) ? 0 : snap->nrows; r <= snap->nrows; r++) {
 		bool total = r == snap->nrows;
 		size_t plen = n;
@@ -1329,33 +1497,25 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 			total ? snap->total_counts : &snap->counts[r * snap->nevents],
 			total ? snap->total_values : &snap->values[r * snap->nmetrics],
 			snap->detail ? &snap->detail[r * snap->nmetrics] : NULL);
-		csv_offcore(b, meta, prefix, plen, suffix, slen, r);
-		csv_err(b, meta, snap, prefix, plen, suffix, slen, r);
-		csv_baseline(b, meta, snap, prefix, plen, suffix, slen, r);
-		csv_lost(b, meta, snap, prefix, plen, suffix, slen, r);
+		if (extra)
+			csv_extra(b, meta, snap, prefix, plen, suffix, slen, r);
 	}
 	if (b->oom)
 		return -1;
 	/* The record is numbers, fixed words and these texts: when each of them is safe to
 	 * print, so is the record, and it is written without a second pass over every byte. */
-	bool clean = text_is_safe(suffix, slen, TEXT_ESC_OUTPUT) &&
-		     (snap->seq != 1 || !meta->row_keys || text_fputs_safe(meta->row_unit));
+	bool ev_made = csv_event_keys.n == snap->nevents && snap->nevents > 0;
+	bool m_made = csv_metric_keys.n == snap->nmetrics && snap->nmetrics > 0;
+	bool clean = suffix_safe;
 	/* the names' answer comes with their fragments, made when the names change */
-	if (csv_event_keys.n == snap->nevents && snap->nevents > 0)
-		clean = clean && csv_event_keys.safe;
-	for (int e = 0; clean && csv_event_keys.n != snap->nevents && e < snap->nevents; e++)
-		clean = text_fputs_safe(snap->event_names[e]);
-	if (csv_metric_keys.n == snap->nmetrics && snap->nmetrics > 0)
-		clean = clean && csv_metric_keys.safe;
-	for (int m = 0; clean && csv_metric_keys.n != snap->nmetrics && m < snap->nmetrics; m++)
-		clean = text_fputs_safe(snap->metrics[m].name);
-	for (int bit = 0; clean && bit < meta->offcore_nbits; bit++)
-		clean = text_fputs_safe(meta->offcore_names[bit]);
-	for (int r = 0; clean && meta->row_keys && r < snap->nrows; r++)
-		clean = text_fputs_safe(meta->row_keys[r].label);
+	clean = clean && (!ev_made || csv_event_keys.safe) && (!m_made || csv_metric_keys.safe);
+	if (clean && ((snap->seq == 1 && meta->row_keys) || (!ev_made && snap->nevents > 0) ||
+		      (!m_made && snap->nmetrics > 0) || meta->offcore_nbits > 0 || meta->row_keys))
+		clean = csv_names_clean(meta, snap);
 	if (clean)
-		return fwrite(b->buf, 1, b->len, out) == b->len ? 0 : -1;
-	return text_fwrite(b->buf, b->len, out);
+		return output_write(out, b->buf, b->len);
+	int rc = text_fwrite(b->buf, b->len, out);
+	return fflush(out) != 0 || ferror(out) ? -1 : rc;
 }
 
 /* --- text ------------------------------------------------------------------------------------ */
@@ -1591,11 +1751,12 @@ static const struct {
 	const char *name;
 	int (*write)(FILE *out, const struct output_meta *meta, const struct snapshot *snap);
 	unsigned reads; /* OUTPUT_READS_* */
+	bool stdio;	/* it writes through stdio (flushed after each record) */
 } formats[] = {
-    {"text", write_text, OUTPUT_READS_SPIKES | OUTPUT_READS_CADENCE},
-    {"csv", write_csv, 0},
-    {"json", output_json, OUTPUT_READS_STATS | OUTPUT_READS_SPIKES},
-    {"openmetrics", write_openmetrics, OUTPUT_READS_SPIKES | OUTPUT_READS_COUNTERS},
+    {"text", write_text, OUTPUT_READS_SPIKES | OUTPUT_READS_CADENCE, true},
+    {"csv", write_csv, 0, false},
+    {"json", output_json, OUTPUT_READS_STATS | OUTPUT_READS_SPIKES, false},
+    {"openmetrics", write_openmetrics, OUTPUT_READS_SPIKES | OUTPUT_READS_COUNTERS, false},
 };
 
 unsigned output_format_reads(int fmt)
@@ -1624,7 +1785,8 @@ static int output_snapshot(FILE *out, int fmt, const struct output_meta *meta,
 	if (fmt < 0 || (size_t)fmt >= sizeof(formats) / sizeof(formats[0]))
 		return -1;
 	int rc = formats[fmt].write(out, meta, snap);
-	if (fflush(out) != 0 || ferror(out))
+	/* the others wrote their record with output_write() and know its fate */
+	if (formats[fmt].stdio && (fflush(out) != 0 || ferror(out)))
 		rc = -1;
 	return rc;
 }

@@ -875,7 +875,7 @@ const struct platform_pmu *platform_core_pmu_for_cpu(const struct platform *pf, 
 {
 	if (cpu < 0 || cpu >= CPUSET_MAX)
 		return NULL;
-	for (int i = 0; i < pf->npmus; i++)
+	for (int i = 0; i < pf->core_pmu_count; i++) /* the core PMUs come first */
 		if (pf->pmus[i].is_core && cpuset_has(&pf->pmus[i].cpus, cpu))
 			return &pf->pmus[i];
 	return NULL;

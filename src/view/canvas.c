@@ -30,11 +30,15 @@ int canvas_resize(struct canvas *c, int w, int h)
 		w = 0;
 	if (h < 0)
 		h = 0;
+	if (w > UINT16_MAX)
+		w = UINT16_MAX; /* columns as written[] holds them */
 	cells = calloc((size_t)w * h + 1, sizeof(*cells));
 	unsigned char *used = malloc((size_t)h + 1), *fresh = calloc((size_t)h + 1, 1);
 	uint64_t *key = calloc((size_t)h + 1, sizeof(*key));
 	uint64_t *span = calloc(((size_t)h + 1) * CANVAS_SPANS, sizeof(*span));
-	if (!cells || !used || !fresh || !key || !span) {
+	struct canvas_written *written = calloc((size_t)h + 1, sizeof(*written));
+	if (!cells || !used || !fresh || !key || !span || !written) {
+		free(written);
 		free(cells);
 		free(used);
 		free(fresh);
@@ -42,12 +46,16 @@ int canvas_resize(struct canvas *c, int w, int h)
 		free(span);
 		return -1;
 	}
-	memset(used, 1, (size_t)h + 1); /* every row to be blanked */
+	memset(used, 1, (size_t)h + 1); /* every row to be blanked, every cell of it */
+	for (int y = 0; y < h; y++)
+		written[y].end = (uint16_t)w;
 	free(c->cells);
 	free(c->used);
 	free(c->fresh);
 	free(c->key);
 	free(c->span);
+	free(c->written);
+	c->written = written;
 	c->cells = cells;
 	c->used = used;
 	c->fresh = fresh;
@@ -68,6 +76,8 @@ void canvas_free(struct canvas *c)
 	free(c->fresh);
 	free(c->key);
 	free(c->span);
+	free(c->written);
+	free(c->longs);
 	free(c);
 }
 
@@ -80,24 +90,97 @@ static struct canvas_cell *cell_at(const struct canvas *c, int x, int y)
 	return &c->cells[(size_t)y * c->w + x];
 }
 
+_Static_assert(sizeof(struct canvas_cell) == 8, "a cell is one 64-bit word");
+
+const char *canvas_cell_text(const struct canvas *c, const struct canvas_cell *cell, size_t *len)
+{
+	if (cell->ch[0] == CANVAS_LONG) {
+		unsigned i = (unsigned char)cell->ch[1] | (unsigned)(unsigned char)cell->ch[2] << 8;
+		if (i < (unsigned)c->nlongs) {
+			*len = strlen(c->longs[i]);
+			return c->longs[i];
+		}
+		*len = 0;
+		return "";
+	}
+	*len = strnlen(cell->ch, CANVAS_CH_BYTES);
+	return cell->ch;
+}
+
+/* Sets @cell's text to the @n bytes at @s (n < CANVAS_CELL_BYTES): in the cell when they fit,
+ * else as the index of the same text in the table (added when new); false (the cell unchanged)
+ * when the table is full or out of memory. */
+static bool cell_set_text(struct canvas *c, struct canvas_cell *cell, const char *s, size_t n)
+{
+	if (n < CANVAS_CH_BYTES) {
+		memset(cell->ch, 0, CANVAS_CH_BYTES);
+		memcpy(cell->ch, s, n);
+		return true;
+	}
+	int i = 0;
+	while (i < c->nlongs && !(strncmp(c->longs[i], s, n) == 0 && c->longs[i][n] == '\0'))
+		i++;
+	if (i == c->nlongs) {
+		if (i >= CANVAS_LONGS_MAX)
+			return false;
+		if (i == c->longs_cap) {
+			int cap = c->longs_cap ? 2 * c->longs_cap : 16;
+			void *nl = realloc(c->longs, (size_t)cap * sizeof(*c->longs));
+			if (!nl)
+				return false;
+			c->longs = nl;
+			c->longs_cap = cap;
+		}
+		memcpy(c->longs[i], s, n);
+		c->longs[i][n] = '\0';
+		c->nlongs++;
+	}
+	memset(cell->ch, 0, CANVAS_CH_BYTES);
+	cell->ch[0] = CANVAS_LONG;
+	cell->ch[1] = (char)(i & 0xff);
+	cell->ch[2] = (char)(i >> 8);
+	return true;
+}
+
 static void cell_blank(struct canvas_cell *cell, int role, unsigned attr)
 {
 	memset(cell, 0, sizeof(*cell));
 	cell->ch[0] = ' ';
-	cell->role = (uint16_t)role;
+	cell->role = (uint8_t)role;
 	cell->attr = (uint8_t)attr;
 	cell->width = 1;
 }
 
-/* Blanks row @y (its key goes: it holds nothing a key describes). */
+/* Columns [@lo, @hi) of row @y are written (0 <= lo < hi <= w). */
+static inline void written(struct canvas *c, int y, int lo, int hi)
+{
+	struct canvas_written *r = &c->written[y];
+	if (hi > r->end)
+		r->end = (uint16_t)hi;
+	if (r->lo >= r->hi) {
+		r->lo = (uint16_t)lo;
+		r->hi = (uint16_t)hi;
+	} else {
+		if (lo < r->lo)
+			r->lo = (uint16_t)lo;
+		if (hi > r->hi)
+			r->hi = (uint16_t)hi;
+	}
+}
+
+/* Blanks row @y (its key goes: it holds nothing a key describes): its cells up to the last one
+ * written since it was last blanked (a header line or a short row is not 200 cells). */
 static void blank_row(struct canvas *c, int y)
 {
-	size_t w = (size_t)c->w;
+	size_t w = c->written[y].end;
 	memset(&c->span[(size_t)y * CANVAS_SPANS], 0, CANVAS_SPANS * sizeof(*c->span));
 	c->key[y] = 0;
+	c->used[y] = 0;
 	if (w == 0)
 		return;
-	struct canvas_cell *row = &c->cells[(size_t)y * w];
+	written(c, y, 0, (int)w);
+	c->written[y].end = 0;
+	struct canvas_cell *row = &c->cells[(size_t)y * c->w];
 	size_t done = 1;
 	cell_blank(&row[0], 0, 0); /* then copies of it, doubling: memcpy, not a loop */
 	while (done < w) {
@@ -105,7 +188,6 @@ static void blank_row(struct canvas *c, int y)
 		memcpy(&row[done], row, k * sizeof(*row));
 		done += k;
 	}
-	c->used[y] = 0;
 }
 
 /* Blanks the rows written since the last clear (a screen of a few table rows leaves most rows
@@ -148,10 +230,11 @@ void canvas_end(struct canvas *c)
 
 /* Row @y is written this frame: a row kept from the last frame and not claimed in this one is
  * blanked first. */
-static inline void touch(struct canvas *c, int y)
+static inline void touch(struct canvas *c, int y, int lo, int hi)
 {
 	if (c->key[y] && !c->fresh[y])
 		blank_row(c, y);
+	written(c, y, lo, hi); /* after the blanking: these cells are not blank */
 	c->used[y] = 1;
 	c->fresh[y] = 1;
 }
@@ -195,6 +278,8 @@ static bool keep_span(struct canvas *c, int y, int slot, int x, int w, uint64_t 
 	struct canvas_cell *row = &c->cells[(size_t)y * c->w];
 	struct canvas_cell blank;
 	cell_blank(&blank, fill ? role : 0, 0);
+	if (from < to)
+		written(c, y, from, to);
 	for (int col = from; col < to; col++) /* as a new frame's row has it, or filled */
 		row[col] = blank;
 	if (k)
@@ -258,10 +343,10 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 
 	if (!cell)
 		return;
-	touch(c, y);
-	if (width == 1 && cell->width == 1 && len < CANVAS_CELL_BYTES) {
+	if (width == 1 && cell->width == 1 && len < CANVAS_CH_BYTES) {
+		touch(c, y, x, x + 1);
 		/* the common case, one column over one column: no half to repair */
-		struct canvas_cell n = {.role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
+		struct canvas_cell n = {.role = (uint8_t)role, .attr = (uint8_t)attr, .width = 1};
 		if (len == 1)
 			n.ch[0] = ch[0];
 		else
@@ -269,6 +354,8 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 		*cell = n;
 		return;
 	}
+	/* the cell, a wide character's right half, and the halves repaired on either side */
+	touch(c, y, x > 0 ? x - 1 : 0, x + 3 < c->w ? x + 3 : c->w);
 	if (width == 2 && x + 1 >= c->w)
 		width = 1, ch = " ", len = 1; /* no room for the right half */
 	for (int i = 0; i < width; i++) {
@@ -281,8 +368,8 @@ static void set_cell(struct canvas *c, int x, int y, const char *ch, size_t len,
 	cell_blank(cell, role, attr);
 	if (len >= CANVAS_CELL_BYTES)
 		len = CANVAS_CELL_BYTES - 1;
-	memcpy(cell->ch, ch, len);
-	cell->ch[len] = '\0';
+	if (!cell_set_text(c, cell, ch, len))
+		cell->ch[0] = '?'; /* not reached: one character is at most 4 bytes */
 	cell->width = (uint8_t)width;
 	if (width == 2) {
 		next = cell + 1;
@@ -443,9 +530,14 @@ static int put_span(struct canvas *c, int x, int y, int role, unsigned attr, int
 			w = 1, ch = "?", len = 1;
 		if (w == 0) { /* combining mark: joins the previous character */
 			struct canvas_cell *prev = lastx >= 0 ? cell_at(c, lastx, y) : NULL;
-			size_t have = prev ? strlen(prev->ch) : 0;
-			if (prev && have + len < CANVAS_CELL_BYTES)
-				memcpy(prev->ch + have, ch, len), prev->ch[have + len] = '\0';
+			size_t have = 0;
+			const char *was = prev ? canvas_cell_text(c, prev, &have) : NULL;
+			if (prev && have + len < CANVAS_CELL_BYTES) {
+				char joined[CANVAS_CELL_BYTES];
+				memcpy(joined, was, have);
+				memcpy(joined + have, ch, len);
+				cell_set_text(c, prev, joined, have + len);
+			}
 			continue;
 		}
 		if (x + w > limit) {
@@ -543,7 +635,7 @@ static inline void put_ascii_cell(struct canvas *c, struct canvas_cell *cell, in
 /* The cell put_ascii_cell starts from: no text, @role, @attr, one column. */
 static struct canvas_cell ascii_blank(int role, unsigned attr)
 {
-	return (struct canvas_cell){.role = (uint16_t)role, .attr = (uint8_t)attr, .width = 1};
+	return (struct canvas_cell){.role = (uint8_t)role, .attr = (uint8_t)attr, .width = 1};
 }
 
 /* putx_safe for @n bytes of printable ASCII: the same cells, without decoding them. */
@@ -564,7 +656,7 @@ static int putx_ascii(struct canvas *c, int x, int y, int role, unsigned attr, i
 	if (from < end) {
 		struct canvas_cell *row = &c->cells[(size_t)y * c->w];
 		struct canvas_cell blank = ascii_blank(role, attr);
-		touch(c, y);
+		touch(c, y, from, end);
 		for (int col = from; col < end; col++)
 			put_ascii_cell(c, &row[col], col, y, text[col - x], &blank);
 	}
@@ -632,7 +724,7 @@ void canvas_fill(struct canvas *c, int x, int y, int w, int h, int role, const c
 			int from = x < 0 ? 0 : x, to = x + w < c->w ? x + w : c->w;
 			struct canvas_cell *cells = &c->cells[(size_t)row * c->w];
 			if (from < to)
-				touch(c, row);
+				touch(c, row, from, to);
 			struct canvas_cell blank = ascii_blank(role, 0);
 			for (int col = from; col < to; col++)
 				put_ascii_cell(c, &cells[col], col, row, ch[0], &blank);
@@ -658,8 +750,8 @@ void canvas_paint(struct canvas *c, int x, int y, int w, int h, int role, unsign
 		for (int col = x; col < x + w; col++) {
 			struct canvas_cell *cell = cell_at(c, col, row);
 			if (cell) {
-				touch(c, row);
-				cell->role = (uint16_t)role;
+				touch(c, row, col, col + 1);
+				cell->role = (uint8_t)role;
 				cell->attr |= (uint8_t)attr;
 			}
 		}
@@ -782,10 +874,11 @@ void canvas_dump(const struct canvas *c, FILE *f)
 			const struct canvas_cell *cell = cell_at(c, x, y);
 			if (cell->width == 0)
 				continue;
-			size_t n = strlen(cell->ch);
+			size_t n;
+			const char *text = canvas_cell_text(c, cell, &n);
 			if (n == 0)
 				line[len++] = ' ';
-			memcpy(line + len, cell->ch, n);
+			memcpy(line + len, text, n);
 			len += n;
 		}
 		dump_trimmed(f, line, len);

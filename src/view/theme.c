@@ -18,6 +18,8 @@
 #define R THEME_REVERSE
 #define U THEME_UNDERLINE
 
+_Static_assert(ROLE_COUNT <= 256, "a canvas cell holds a role in one byte");
+
 const struct theme_role_info theme_roles[ROLE_COUNT] = {
     [ROLE_NORMAL] = {"normal", "plain text and background", 0, ""},
     [ROLE_HEADER] = {"header", "summary lines at the top", 0, "fg=cyan"},

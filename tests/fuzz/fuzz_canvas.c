@@ -11,7 +11,9 @@ static void check(const struct canvas *c)
 		for (int x = 0; x < c->w; x++) {
 			const struct canvas_cell *cell = canvas_cell(c, x, y);
 			FUZZ_ASSERT(cell);
-			FUZZ_ASSERT(memchr(cell->ch, '\0', sizeof(cell->ch)) != NULL);
+			size_t n;
+			const char *text = canvas_cell_text(c, cell, &n);
+			FUZZ_ASSERT(n < CANVAS_CELL_BYTES && text[n] == '\0');
 			FUZZ_ASSERT(cell->width <= 2);
 			if (cell->width == 0) {
 				/* the right half of a wide character */
@@ -22,8 +24,8 @@ static void check(const struct canvas *c)
 				FUZZ_ASSERT(r && r->width == 0);
 			}
 			if (cell->width) {
-				FUZZ_ASSERT(cell->ch[0] != '\0');
-				FUZZ_ASSERT(fuzz_printable(cell->ch));
+				FUZZ_ASSERT(n > 0);
+				FUZZ_ASSERT(fuzz_printable(text));
 			}
 		}
 }
