@@ -5,6 +5,8 @@
 # tick (median of the last ticks), data split by where it lies (pmutop's .data/.bss symbols,
 # the heap, the stack, shared libraries) and code split by function.
 # usage: tick_touch.py LOG MAPS BINARY TICKS [TOP]
+#   TICK_TOUCH_FUNCS=FILE   also writes the names of pmutop's functions the steady ticks run,
+#                           one a line, in the order a tick first runs them (bench/hot_functions.sh)
 # MAPS is /proc/PID/maps of the valgrind process copied during the run (the client's mappings).
 # A tick is the stretch between two entries of loop_wait (one a tick in batch and on the
 # screen); the first half of the ticks are start-up and are not counted.
@@ -100,6 +102,8 @@ def main():
     per_tick_w = []
     cur_c, cur_d = set(), set()
     cur_w, cur_e = set(), set()
+    cur_i, ins_tick = {}, []  # a dict: the instructions in the order the tick ran them
+    funcs_file = os.environ.get("TICK_TOUCH_FUNCS")
     with open(log, errors="replace") as f:
         for line in f:
             c = line[0]
@@ -110,7 +114,11 @@ def main():
                     per_tick_w.append((cur_w, cur_e))
                     cur_c, cur_d = set(), set()
                     cur_w, cur_e = set(), set()
+                    ins_tick.append(cur_i)
+                    cur_i = {}
                 cur_c.add(a >> 6)
+                if funcs_file:
+                    cur_i.setdefault(a)
                 if base <= a < base + image_end:
                     # a library function (and the PLT's stub to it) works for its caller
                     w = owner_of.get(a)
@@ -148,6 +156,19 @@ def main():
         if base <= a < base + image_end:
             return locate(code, cstarts, a - base) or "pmutop (other)"
         return mapping(a)
+
+    if funcs_file:
+        # first run order within the last steady tick, then any other steady tick's functions
+        order = {}
+        ins_steady = ins_tick[len(ins_tick) // 2 + 1:]
+        for ins in [ins_steady[-1]] + ins_steady[:-1]:
+            for a in ins:
+                if base <= a < base + image_end:
+                    name = locate(code, cstarts, a - base)
+                    if name and name not in order:
+                        order[name] = len(order)
+        with open(funcs_file, "w") as f:
+            f.writelines(n + "\n" for n in order)
 
     rows = []
     for cl, dl in steady:

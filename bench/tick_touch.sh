@@ -10,6 +10,8 @@
 #   FORMATS may hold "screen": the screen (not batch) in tmux 200x60 (TERM=xterm-256color),
 #   10 ms, a tick = a frame
 #   PMUTOP_BINS="before=PATH after=PATH"   several binaries (default pmutop=./build/pmutop)
+#   TICK_TOUCH_FUNCS=DIR   also writes DIR/LABEL-FORMAT.txt, the functions of pmutop a steady
+#                          tick runs in their first run order (bench/hot_functions.sh reads them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh # (the working directory is the repository)
@@ -24,6 +26,8 @@ case " $formats " in *" screen "*) bench_need tmux "tmux is not installed" ;; es
 tmp=$(mktemp -d)
 sock=pmutop-ticktouch-$$
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+funcs_dir=${TICK_TOUCH_FUNCS:-}
+unset TICK_TOUCH_FUNCS
 echo "memory touched per tick: live sw mode, $(nproc) CPUs, batch 20 ms, screen 10 ms," \
   "$ticks ticks under lackey;" \
   "load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -59,6 +63,7 @@ for lb in $bins; do
     else
       wait "$pid" || { echo "  the run failed: $(tail -2 "$tmp/err")"; continue; }
     fi
-    python3 bench/tick_touch.py "$tmp/lk.txt" "$tmp/maps" "$bin" "$ticks" "$top" | sed 's/^/  /'
+    TICK_TOUCH_FUNCS=${funcs_dir:+$funcs_dir/${lb%%=*}-$fr.txt} \
+      python3 bench/tick_touch.py "$tmp/lk.txt" "$tmp/maps" "$bin" "$ticks" "$top" | sed 's/^/  /'
   done
 done
