@@ -103,7 +103,8 @@ static void check_csv(const struct frame *f, const char *mode)
 			CHECK(n >= 6, "%s: a short line", mode);
 			if (n >= 6) {
 				CHECK_STR(col[3], ev ? "event" : "metric");
-				CHECK_STR(col[4], ev ? s->event_names[k] : s->metrics[k - s->nevents].name);
+				CHECK_STR(col[4],
+					  ev ? s->event_names[k] : s->metrics[k - s->nevents].name);
 			}
 			line++;
 			rows += k == per_row - 1;
