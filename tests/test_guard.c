@@ -5,6 +5,7 @@
 #include "frame.h"
 #include "guard.h"
 #include "harness.h"
+#include "harness_app.h"
 #include "options.h"
 #include "watch.h"
 #include <math.h>
@@ -17,12 +18,9 @@ static struct app_ctx app; /* large: static */
 
 static int start(const char *args)
 {
-	static char buf[1024];
-	char *argv[HARNESS_MAX_ARGS], err[512];
-	int argc = harness_argv(args, buf, sizeof(buf), argv);
-	memset(&app, 0, sizeof(app));
-	if (options_parse(&app.opt, argc, argv, err, sizeof(err)) < 0 ||
-	    app_init(&app, err, sizeof(err)) != 0 || watch_attach(&app, err, sizeof(err)) < 0) {
+	char err[512];
+	if (harness_app_start(&app, args, err, sizeof(err)) < 0 ||
+	    watch_attach(&app, err, sizeof(err)) < 0) {
 		CHECK(0, "start \"%s\": %s", args, err);
 		return -1;
 	}

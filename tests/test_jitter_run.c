@@ -5,6 +5,7 @@
 #include "command.h"
 #include "flight.h"
 #include "harness.h"
+#include "harness_app.h"
 #include "jitter.h"
 #include "recfile.h"
 #include <stdlib.h>
@@ -47,14 +48,8 @@ static struct app_ctx app;
 /* Parses @args (blank-separated; no quoting), starts the app with jitter and a capture hook. */
 static int start(const char *args, char *err, size_t errlen)
 {
-	static char buf[1024];
-	char *argv[HARNESS_MAX_ARGS];
-	int argc = harness_argv(args, buf, sizeof(buf), argv);
-	memset(&app, 0, sizeof(app));
 	memset(&cap, 0, sizeof(cap));
-	if (options_parse(&app.opt, argc, argv, err, errlen) < 0)
-		return -1;
-	if (app_init(&app, err, errlen) != 0)
+	if (harness_app_start(&app, args, err, errlen) < 0)
 		return -1;
 	if (jitter_attach(&app, err, errlen) < 0)
 		return -1;

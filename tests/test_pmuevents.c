@@ -4,6 +4,7 @@
 #include "app.h"
 #include "expr.h"
 #include "harness.h"
+#include "harness_app.h"
 #include "mode.h"
 #include "options.h"
 #include "platform.h"
@@ -325,12 +326,7 @@ static struct app_ctx app; /* large: static */
 /* Starts pmutop in-process with @args (split at blanks). */
 static int app_start(const char *args, char *err, size_t errlen)
 {
-	static char buf[8192];
-	char *argv[HARNESS_MAX_ARGS];
-	int argc = harness_argv(args, buf, sizeof(buf), argv);
-	memset(&app, 0, sizeof(app));
-	if (options_parse(&app.opt, argc, argv, err, errlen) < 0 ||
-	    app_init(&app, err, errlen) != 0) {
+	if (harness_app_start(&app, args, err, errlen) < 0) {
 		app_free(&app);
 		return -1;
 	}

@@ -3,6 +3,7 @@
  * run: keys, sums with an offline sibling, switching units, refusals that change nothing. */
 #include "app.h"
 #include "harness.h"
+#include "harness_app.h"
 #include "options.h"
 #include "rows.h"
 #include "topology.h"
@@ -107,13 +108,7 @@ static struct app_ctx app;
 
 static int start(const char *args, char *err, size_t errlen)
 {
-	static char buf[1024];
-	char *argv[HARNESS_MAX_ARGS];
-	int argc = harness_argv(args, buf, sizeof(buf), argv);
-	memset(&app, 0, sizeof(app));
-	if (options_parse(&app.opt, argc, argv, err, errlen) < 0)
-		return -1;
-	if (app_init(&app, err, errlen) != 0)
+	if (harness_app_start(&app, args, err, errlen) < 0)
 		return -1;
 	return app_tick(&app, err, errlen) < 0 ? -1 : 0; /* priming read */
 }
