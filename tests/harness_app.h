@@ -10,8 +10,7 @@
 /* Clears @app, parses "pmutop" and the words of @args (split at blanks, no quoting) and sets
  * the app up; -1 with the reason in @err. The words live in a static buffer the options may
  * point into: one app at a time per test program. */
-static inline int harness_app_start(struct app_ctx *app, const char *args, char *err,
-				    size_t errlen)
+static inline int harness_app_start(struct app_ctx *app, const char *args, char *err, size_t errlen)
 {
 	static char buf[8192];
 	char *argv[HARNESS_MAX_ARGS];
