@@ -37,7 +37,6 @@ enum text_escape_flag {
 size_t text_escape_flags(const char *in, size_t n, char *out, size_t outlen, unsigned flags);
 /* text_escape_flags() without flags: for a string put into a message or a line. */
 void text_escape(const char *in, size_t n, char *out, size_t outlen);
-/* True when @s (@n bytes) holds nothing text_escape_flags(@flags) would change. */
 /* Whether one of the 8 bytes of @x (a word read with memcpy) is below 0x20, at or above 0x7f,
  * a backslash or @also: exact for "none" (a word it passes holds printable ASCII but those). */
 static inline bool text_word_special(uint64_t x, unsigned char also)
@@ -49,6 +48,7 @@ static inline bool text_word_special(uint64_t x, unsigned char also)
 	uint64_t hit = ((bs - ones) & ~bs) | ((al - ones) & ~al); /* a backslash or @also */
 	return ((low | top | hit) & high) != 0;
 }
+/* True when @s (@n bytes) holds nothing text_escape_flags(@flags) would change. */
 int text_is_safe(const char *s, size_t n, unsigned flags);
 
 /* Output that may reach a terminal: writes @s (@n bytes) to @f through

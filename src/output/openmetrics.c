@@ -815,6 +815,7 @@ struct om_gauge_meta {
 	uint16_t meta[2], mlen[2];   /* the metadata: offsets, lengths (0: did not fit) */
 	char text[OM_GAUGE_TEXT];
 };
+_Static_assert(OM_GAUGE_TEXT <= UINT16_MAX, "a gauge text's offsets fit 16 bits");
 static struct om_gauge_meta gauge_meta[2][SESSION_MAX_METRICS]; /* [flavour][metric] */
 
 /* Writes the metadata of @sm's family (@all: of all CPUs) named @family, with @unit. */

@@ -686,6 +686,7 @@ struct key_frags {
 	} at[SESSION_MAX_EVENTS];
 	char pool[KEY_POOL_MAX];
 };
+_Static_assert(KEY_POOL_MAX <= UINT16_MAX, "a key pool's offsets fit 16 bits");
 static struct key_frags event_keys, metric_keys, csv_event_keys, csv_metric_keys;
 static struct output_json key_tmp; /* a key written when its names have no fragments */
 
@@ -1116,6 +1117,7 @@ struct csv_ends {
 	uint16_t off[CSV_NENDS], len[CSV_NENDS]; /* in text; bytes */
 	char text[CSV_NENDS * CSV_END_MAX];
 };
+_Static_assert(CSV_NENDS *CSV_END_MAX <= UINT16_MAX, "a line end's offset fits 16 bits");
 
 /* End @k of the record made (on its first use in the record). */
 __attribute__((noinline)) static void csv_end_make(struct csv_ends *ends, int k)
@@ -1239,27 +1241,15 @@ static void csv_row(struct output_json *b, const struct snapshot *snap, const ch
 static size_t csv_suffix(char *buf, size_t len, const struct output_meta *meta, bool *safe)
 {
 	const struct frame *f = meta->frame;
-	const char *host = f && f->machine ? f->machine->host : "";
-	size_t n = 0, hlen = strlen(host);
-	bool plain = hlen < len / 2;
-	/* a host of printable ASCII without a comma or quote: a field as it is, safe to print */
-	for (size_t i = 0; plain && i < hlen; i++) {
-		unsigned char c = (unsigned char)host[i];
-		plain = c > 0x20 && c < 0x7f && c != ',' && c != '"';
-	}
+	size_t n = 0;
 	buf[n++] = ',';
-	if (plain) {
-		memcpy(buf + n, host, hlen);
-		n += hlen;
-	} else {
-		n += text_csv_field(host, buf + n, len - n - NUMFMT_MAX);
-	}
+	n += text_csv_field(f && f->machine ? f->machine->host : "", buf + n, len - n - NUMFMT_MAX);
 	buf[n++] = ',';
 	if (f && isfinite(f->timestamp)) /* room was left for it */
 		n += numfmt_fixed(buf + n, f->timestamp, 3);
 	buf[n++] = '\n';
 	buf[n] = '\0';
-	*safe = plain || text_is_safe(buf, n, TEXT_ESC_OUTPUT);
+	*safe = text_is_safe(buf, n, TEXT_ESC_OUTPUT);
 	return n;
 }
 
@@ -1441,8 +1431,7 @@ __attribute__((noinline, cold)) static void csv_header(struct output_json *b,
 
 /* Whether the names a record holds print unchanged, where their fragments do not say it (the
  * header's unit, names without fragments, offcore bits, row keys). */
-__attribute__((noinline, cold)) static bool csv_names_clean(const struct output_meta *meta,
-							    const struct snapshot *snap)
+static bool csv_names_clean(const struct output_meta *meta, const struct snapshot *snap)
 {
 	bool clean = snap->seq != 1 || !meta->row_keys || text_fputs_safe(meta->row_unit);
 	for (int e = 0; clean && csv_event_keys.n != snap->nevents && e < snap->nevents; e++)
@@ -1508,10 +1497,8 @@ static int output_csv(FILE *out, const struct output_meta *meta, const struct sn
 	bool m_made = csv_metric_keys.n == snap->nmetrics && snap->nmetrics > 0;
 	bool clean = suffix_safe;
 	/* the names' answer comes with their fragments, made when the names change */
-	clean = clean && (!ev_made || csv_event_keys.safe) && (!m_made || csv_metric_keys.safe);
-	if (clean && ((snap->seq == 1 && meta->row_keys) || (!ev_made && snap->nevents > 0) ||
-		      (!m_made && snap->nmetrics > 0) || meta->offcore_nbits > 0 || meta->row_keys))
-		clean = csv_names_clean(meta, snap);
+	clean = clean && (!ev_made || csv_event_keys.safe) && (!m_made || csv_metric_keys.safe) &&
+		csv_names_clean(meta, snap);
 	if (clean)
 		return output_write(out, b->buf, b->len);
 	int rc = text_fwrite(b->buf, b->len, out);
