@@ -86,25 +86,16 @@ static void copy_machine(struct source_machine *dst, const struct source_machine
 	dst->aggregated_cpus = src->aggregated_cpus;
 }
 
-/* The frame's texts, each set afresh by a build (frame.h: the texts last). */
-static const size_t frame_texts[] = {
-    offsetof(struct frame, pmu_line),	offsetof(struct frame, util_source),
-    offsetof(struct frame, banner),	offsetof(struct frame, position),
-    offsetof(struct frame, recorder),	offsetof(struct frame, self),
-    offsetof(struct frame, mode),	offsetof(struct frame, title),
-    offsetof(struct frame, drill),	offsetof(struct frame, baseline),
-    offsetof(struct frame, guard_line), offsetof(struct frame, owners_lines),
-};
-_Static_assert(offsetof(struct frame, pmu_line) + sizeof(((struct frame *)0)->pmu_line) +
-		       sizeof(((struct frame *)0)->util_source) +
-		       sizeof(((struct frame *)0)->banner) + sizeof(((struct frame *)0)->position) +
-		       sizeof(((struct frame *)0)->recorder) + sizeof(((struct frame *)0)->self) +
-		       sizeof(((struct frame *)0)->mode) + sizeof(((struct frame *)0)->title) +
-		       sizeof(((struct frame *)0)->drill) + sizeof(((struct frame *)0)->baseline) +
-		       sizeof(((struct frame *)0)->guard_line) +
-		       sizeof(((struct frame *)0)->owners_lines) ==
-		   sizeof(struct frame),
-	       "the texts are the frame's last fields, each one in frame_texts");
+/* The frame's texts, each set afresh by a build (frame.h: the texts last), named once. */
+#define FRAME_TEXTS(X)                                                                             \
+	X(pmu_line)                                                                                \
+	X(util_source) X(banner) X(position) X(recorder) X(self) X(mode) X(title) X(drill)         \
+	    X(baseline) X(guard_line) X(owners_lines)
+#define TEXT_OFFSET(name) offsetof(struct frame, name),
+#define TEXT_SIZE(name) +sizeof(((struct frame *)0)->name)
+static const size_t frame_texts[] = {FRAME_TEXTS(TEXT_OFFSET)};
+_Static_assert(offsetof(struct frame, pmu_line) FRAME_TEXTS(TEXT_SIZE) == sizeof(struct frame),
+	       "the texts are the frame's last fields, each one in FRAME_TEXTS");
 
 /* A frame as a build starts it: every field zero up to the offcore arrays (filled up to nbits)
  * and every text "", without clearing the 3 KiB of texts and arrays whole. */
