@@ -87,10 +87,22 @@ static void copy_machine(struct source_machine *dst, const struct source_machine
 }
 
 /* The frame's texts, each set afresh by a build (frame.h: the texts last), named once. */
+/* one name a line: clang-format moves a list of macro calls on one line at each run */
+/* clang-format off */
 #define FRAME_TEXTS(X)                                                                             \
 	X(pmu_line)                                                                                \
-	X(util_source) X(banner) X(position) X(recorder) X(self) X(mode) X(title) X(drill)         \
-	    X(baseline) X(guard_line) X(owners_lines)
+	X(util_source)                                                                             \
+	X(banner)                                                                                  \
+	X(position)                                                                                \
+	X(recorder)                                                                                \
+	X(self)                                                                                    \
+	X(mode)                                                                                    \
+	X(title)                                                                                   \
+	X(drill)                                                                                   \
+	X(baseline)                                                                                \
+	X(guard_line)                                                                              \
+	X(owners_lines)
+/* clang-format on */
 #define TEXT_OFFSET(name) offsetof(struct frame, name),
 #define TEXT_SIZE(name) +sizeof(((struct frame *)0)->name)
 static const size_t frame_texts[] = {FRAME_TEXTS(TEXT_OFFSET)};
