@@ -25,6 +25,7 @@ struct loop {
 	timer_t timer; /* its expirations are signals read through signal_fd */
 	bool have_timer;
 	int signal_fd;
+	int tick_signo; /* the timer's signal (SIGRTMIN, a libc call: read once) */
 	uint64_t period_ns;
 	uint64_t t0_ns;	      /* first deadline */
 	uint64_t deadline_ns; /* next deadline */

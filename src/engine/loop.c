@@ -73,6 +73,7 @@ int loop_open(struct loop *l, char *err, size_t errlen)
 	loop_signals(&set);
 	/* blocking: with no input watched, loop_wait reads it without a poll() first */
 	l->signal_fd = signalfd(-1, &set, SFD_CLOEXEC);
+	l->tick_signo = tick_signal();
 	l->open = true;
 	if (l->signal_fd < 0) {
 		snprintf(err, errlen, "signalfd: %s", strerror(errno));
@@ -149,7 +150,7 @@ void loop_unwatch(struct loop *l, int fd)
  * the deadlines missed) or a signal. False for a tick signal the timer did not send. */
 static bool take_signal(struct loop *l, const struct signalfd_siginfo *si, struct loop_event *ev)
 {
-	if ((int)si->ssi_signo != tick_signal()) {
+	if ((int)si->ssi_signo != l->tick_signo) {
 		ev->kind = LOOP_SIGNAL;
 		ev->signo = (int)si->ssi_signo;
 		return true;
