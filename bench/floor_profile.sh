@@ -6,7 +6,9 @@
 # process it prints the samples in the kernel and in user space, both divided by the floor's
 # samples in all (so kernel + user = the ratio floor.sh measures), and the user-space functions
 # that take the most, in the same unit. Shows what of pmutop/floor is the kernel's (the same
-# reads plus the output's write) and what is pmutop's own code.
+# reads plus the output's write) and what is pmutop's own code. Then, per process, the kernel
+# functions where pmutop's samples exceed the floor's the most: whether pmutop's kernel part is
+# more work or the same work run slower (the reads' IPI waits, with caches that user space left).
 # usage: bench/floor_profile.sh [SECONDS [INTERVAL_MS [FORMATS [TOP]]]]   defaults: 30, 10, "csv json openmetrics", 8
 #   PMUTOP_BINS="before=PATH after=PATH"   several binaries in the same run
 set -euo pipefail
@@ -66,4 +68,16 @@ for name in "${names[@]:1}"; do
   perf report -i "$tmp/$name.data" --stdio -q -g none --sort dso,sym -F sample,dso,sym 2>/dev/null |
     sort -k1,1nr | awk -v f="$floor_all" -v top="$top" '$2 != "[kernel.kallsyms]" && NF >= 4 && shown < top {
       printf "    %5.3f  %s %s\n", $1 / f, $2, $4; shown++ }'
+done
+ksyms() { # NAME: "SYMBOL SAMPLES" lines of a recording's kernel functions
+  perf report -i "$tmp/$1.data" --stdio -q -g none --sort dso,sym -F sample,dso,sym 2>/dev/null |
+    awk '$2 == "[kernel.kallsyms]" && NF >= 4 { print $4, $1 }'
+}
+ksyms floor >"$tmp/floor.k"
+for name in "${names[@]:1}"; do
+  echo "$name: the kernel functions it spends more in than the floor (pmutop - floor, same unit)"
+  ksyms "$name" | awk -v f="$floor_all" -v top="$top" '
+    FNR == NR { fl[$1] = $2; next } { d = $2 - fl[$1]; if (d > 0) printf "%d %s %d %d\n", d, $1, $2, fl[$1] }' \
+    "$tmp/floor.k" - | sort -k1,1nr | awk -v f="$floor_all" -v top="$top" 'NR <= top {
+      printf "    %+5.3f  %s (%d against %d samples)\n", $1 / f, $2, $3, $4 }'
 done
