@@ -262,7 +262,8 @@ static inline char *put_mem(char *p, const char *s, size_t n)
 
 /* --- a growing byte buffer ---------------------------------------------------------------- */
 
-static bool buf_reserve(struct output_json *w, size_t more)
+/* buf_reserve()'s growth (the buffer keeps its size after the first ticks): out of line. */
+__attribute__((noinline, cold)) static bool buf_grow(struct output_json *w, size_t more)
 {
 	if (w->oom)
 		return false;
@@ -281,12 +282,20 @@ static bool buf_reserve(struct output_json *w, size_t more)
 	return true;
 }
 
+/* Room for @more bytes more in @w; false when out of memory. */
+static bool buf_reserve(struct output_json *w, size_t more)
+{
+	if (w->len + more <= w->cap && !w->oom)
+		return true;
+	return buf_grow(w, more);
+}
+
 /* The end of the buffer with room for @more bytes; NULL when out of memory. */
 static char *room(struct output_json *w, size_t more)
 {
 	if (w->len + more <= w->cap && !w->oom)
 		return w->buf + w->len;
-	return buf_reserve(w, more) ? w->buf + w->len : NULL;
+	return buf_grow(w, more) ? w->buf + w->len : NULL;
 }
 
 static void put(struct output_json *w, const char *s, size_t n)
