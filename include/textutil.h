@@ -73,6 +73,17 @@ size_t text_csv_field(const char *s, char *out, size_t outlen);
  * snprintf(buf + used, len - used, "%s", s) cuts it, NUL-terminated; returns the text's new
  * length (@used when there is no room). For lines built piece by piece without printf. */
 size_t text_append(char *buf, size_t len, size_t used, const char *s, size_t n);
+/* Whether strings @a and @b are equal: strcmp(a, b) == 0 inline, for the few short names a
+ * tick compares (no call into the C library, whose strcmp lies on lines of its own). */
+static inline bool text_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
 /* text_append() of the string @s. */
 static inline size_t text_cat(char *buf, size_t len, size_t used, const char *s)
 {

@@ -420,7 +420,7 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 	f->util_source[0] = '\0';
 	const struct backend *b = session_backend(app->session);
 	for (int m = 0; s->detail && m < s->nmetrics; m++) {
-		if (strcmp(s->metrics[m].name, "util") != 0)
+		if (!text_eq(s->metrics[m].name, "util"))
 			continue;
 		unsigned long long used = s->detail[s->nrows * s->nmetrics + m].used;
 		/* the text changes with the events used and their step only: built again then */

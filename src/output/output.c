@@ -715,7 +715,7 @@ static bool key_frags_same(const struct key_frags *k, const struct snapshot *sna
 	if (k->n != n)
 		return false;
 	for (int i = 0; i < n; i++)
-		if (strcmp(k->pool + k->at[i].name, frag_name(snap, events, i)) != 0)
+		if (!text_eq(k->pool + k->at[i].name, frag_name(snap, events, i)))
 			return false;
 	return true;
 }
