@@ -767,7 +767,7 @@ void snapshot_compute(struct snapshot *s)
 					apart |= mskip[q] != skip[q];
 					rows += !mskip[q];
 				}
-				if (apart) {
+				if (unlikely(apart)) {
 					for (int e = 0; e < n; e++)
 						count_total(s->counts, s->nrows, n, e, mskip,
 							    &mtotal[e]);

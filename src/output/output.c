@@ -1026,7 +1026,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	}
 	if (meta->replay && meta->source)
 		output_json_string(w, "replay", meta->source);
-	if (meta->machine) { /* the machine a recorded source's numbers come from */
+	if (unlikely(meta->machine)) { /* the machine a recorded source's numbers come from */
 		output_json_object(w, "machine");
 		output_json_string(w, "host", meta->machine->host);
 		output_json_string(w, "kernel", meta->machine->kernel);
@@ -1038,7 +1038,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		output_json_string(w, "util_source", meta->util_source);
 	bool split = false;
 	for (int m = 0; m < snap->nmetrics; m++)
-		if (snap->split[m]) {
+		if (unlikely(snap->split[m])) {
 			if (!split) /* values combining events measured in different ticks */
 				output_json_array(w, "split_metrics");
 			split = true;
