@@ -440,7 +440,7 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 		break;
 	}
 	/* a tick where util is n/a (no /proc/stat tick landed in it) keeps the source last seen */
-	if (strcmp(fs->util_mode, app->mode_name) != 0) {
+	if (!text_eq(fs->util_mode, app->mode_name)) {
 		copy_text(fs->util_mode, sizeof(fs->util_mode), app->mode_name);
 		fs->util_source[0] = '\0';
 	}
