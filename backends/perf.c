@@ -948,9 +948,10 @@ static int perf_queued(struct backend *b)
  * times, not their order. The tick is the earliest sample waiting; every row takes its samples
  * up to half a period after it (the last one: counts are cumulative). A row without one there
  * has its counts spread to its next sample. False when no row has a sample.
+ * Out of line: only the sampling modes (p->ring) read queued samples.
  */
-static bool read_queued(struct perf_priv *p, struct raw_count *out, bool *present, bool *offline,
-			uint64_t *t_ns)
+__attribute__((noinline)) static bool read_queued(struct perf_priv *p, struct raw_count *out,
+						  bool *present, bool *offline, uint64_t *t_ns)
 {
 	int n = p->req.nevents;
 	uint64_t first = UINT64_MAX;
@@ -1269,9 +1270,9 @@ static int read_group(struct perf_priv *p, struct perf_group *g, struct raw_coun
  * it stands for is a count of the whole tick: enabled is the time since the counters opened, and
  * running grows each tick by the tick's wall time times the share of it the kernel really
  * counted (running / enabled over the tick: less than 1 when multiplexed), so it never grows
- * more than enabled does. */
-static void task_times(struct perf_priv *p, int r, struct raw_count *out, const bool *present,
-		       uint64_t wall)
+ * more than enabled does. Out of line: only rows of a task or cgroup have them. */
+__attribute__((noinline)) static void task_times(struct perf_priv *p, int r, struct raw_count *out,
+						 const bool *present, uint64_t wall)
 {
 	uint64_t dwall = wall > p->tt_wall ? wall - p->tt_wall : 0;
 	for (int e = 0; e < p->req.nevents; e++) {

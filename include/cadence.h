@@ -55,7 +55,7 @@ struct cadence_report {
 	int self_cpu;
 };
 
-void cadence_init(struct cadence *c, int64_t t0_ns, int64_t period_ns);
+__attribute__((cold)) void cadence_init(struct cadence *c, int64_t t0_ns, int64_t period_ns);
 /* One wake-up at @wake_ns on the absolute schedule; @expirations as the loop's timer reports
  * them (1 + overruns; 0 is taken as 1). */
 void cadence_tick(struct cadence *c, int64_t wake_ns, uint64_t expirations);

@@ -100,7 +100,7 @@ int command_parse_ms(const char *value, long *out, char *err, size_t errlen);
 /* A confirmation for whoever typed the command: logged when a screen shows it (batch mode
  * and the agent stay quiet; what a command is asked to list is logged with app_log). */
 void command_note(const struct command_ctx *ctx, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3), cold));
 /* The note after a command opened a mode ("mode cpi opened; its first full tick arrives in
  * 1000 ms"); the screen resets its sort, sparkline and history itself (an app hook). */
 void command_note_mode(const struct command_ctx *ctx);

@@ -136,7 +136,7 @@ struct frame {
 };
 
 struct frame_store;
-void frame_store_free(struct frame_store *fs);
+__attribute__((cold)) void frame_store_free(struct frame_store *fs);
 /* Where an observer copies its per-row columns (observer.h: fill_frame): [row * nmetrics + m]
  * statistic values, [row * ATTRIB_NCOLS + a] attribution, a task name per row. */
 struct frame_cols {

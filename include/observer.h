@@ -100,7 +100,7 @@ void app_facts(const struct app_ctx *app, struct run_facts *f);
 enum message_level { MSG_INFO, MSG_WARN, MSG_ERROR };
 /* Logs a message (also shown on the message line). */
 void app_log(struct app_ctx *app, enum message_level level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4), cold));
 /* Ends the run after the current event (:quit, the agent's client went away, -r - in batch
  * when its reader is gone). */
 void app_quit(struct app_ctx *app);

@@ -326,6 +326,7 @@ int rec_file_ncpus_at(const struct rec_file *f, int tick);
 /* The first @n ticks were dropped (a long live stream): the changes' tick numbers follow. */
 void rec_file_drop_ticks(struct rec_file *f, int n);
 /* Appends a formatted warning to @f (used by importers); -1 on ENOMEM. */
-int rec_file_warn(struct rec_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rec_file_warn(struct rec_file *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), cold));
 
 #endif

@@ -57,7 +57,7 @@ struct view_history {
 	uint64_t seq;  /* the snapshot pushed last (a frame built again for it adds nothing) */
 };
 
-int view_history_reset(struct view_history *h, int nrows, int nmetrics);
+__attribute__((cold)) int view_history_reset(struct view_history *h, int nrows, int nmetrics);
 void view_history_push(struct view_history *h, const struct snapshot *snap);
 void view_history_free(struct view_history *h);
 

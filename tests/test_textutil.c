@@ -129,6 +129,18 @@ static void check_csv(void)
 	CHECK_STR(small, ""); /* the whole field or nothing */
 }
 
+/* text_eq() answers as strcmp() == 0 does, prefixes and empty strings included. */
+static void check_eq(void)
+{
+	static const char *const words[] = {"",	    "u",    "util",   "utilx",
+					    "busy", "idle", "jitter", "util\xff"};
+	size_t n = sizeof(words) / sizeof(words[0]);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			CHECK(text_eq(words[i], words[j]) == (strcmp(words[i], words[j]) == 0),
+			      "text_eq(\"%s\", \"%s\")", words[i], words[j]);
+}
+
 static const struct {
 	int line;
 	const char *in, *out;
@@ -315,6 +327,7 @@ int main(void)
 	check_escape();
 	check_stream();
 	check_csv();
+	check_eq();
 	check_json();
 	check_json_random();
 	return harness_done();

@@ -69,7 +69,7 @@ void app_unobserve(struct app_ctx *app, const char *name)
 void *app_observer_state(const struct app_ctx *app, const char *name)
 {
 	for (int i = 0; i < app->nobservers; i++)
-		if (strcmp(app->observers[i]->name, name) == 0)
+		if (text_eq(app->observers[i]->name, name))
 			return app->observers[i]->state;
 	return NULL;
 }

@@ -5,6 +5,7 @@
 #include "family.h"
 #include "playback.h"
 #include "replay.h"
+#include "textutil.h"
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -291,13 +292,11 @@ static void fill_core_types(struct app_ctx *app, struct frame_store *fs,
 /* The offcore view's numbers: per bit and row (the total row last) its rate, share and age. A
  * bit measured in this sweep has its rate from the tick that counted it; the ANY bit of Atom
  * counts every request, so it has no share of them. */
-static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct frame *f,
-			 const struct snapshot *snap)
+__attribute__((noinline)) static void fill_offcore_bits(struct app_ctx *app, struct frame_store *fs,
+							struct frame *f,
+							const struct snapshot *snap)
 {
 	const struct session_offcore *map = &app->mode.offcore;
-	f->nbits = 0;
-	if (map->nbits <= 0)
-		return;
 	int nb = map->nbits < FRAME_MAX_BITS ? map->nbits : FRAME_MAX_BITS;
 	for (int b = 0; b < nb; b++) {
 		/* the bit's event and share metric, by name (:add/:remove may move them) */
@@ -377,6 +376,42 @@ static bool built_from(const char *text, const struct session_mode *mode, unsign
 	return !*t || strncmp(t, " (/proc/stat, ", 14) == 0;
 }
 
+/* The offcore view's numbers, when the mode has an offcore map (its code out of line: most
+ * modes have none). */
+static void fill_offcore(struct app_ctx *app, struct frame_store *fs, struct frame *f,
+			 const struct snapshot *snap)
+{
+	f->nbits = 0;
+	if (app->mode.offcore.nbits > 0)
+		fill_offcore_bits(app, fs, f, snap);
+}
+
+/* fill_util_source()'s text built again (the events used or their step changed): out of line. */
+__attribute__((noinline, cold)) static void
+util_source_build(struct app_ctx *app, struct frame_store *fs, struct frame *f,
+		  const struct backend *b, unsigned long long used, uint64_t key_quantum)
+{
+	size_t len = 0;
+	uint64_t quantum = 0;
+	for (int e = 0; e < app->mode.nevents && e < 64 && len + 1 < sizeof(f->util_source); e++) {
+		if (!(used >> e & 1))
+			continue;
+		int n = snprintf(f->util_source + len, sizeof(f->util_source) - len, "%s%s",
+				 len ? " " : "", app->mode.events[e].spec);
+		len += n > 0 ? (size_t)n : 0;
+		for (int r = 0; b->status && e < b->nevents && r < b->nrows; r++)
+			if (b->status[r * b->nevents + e].quantum_ns > quantum)
+				quantum = b->status[r * b->nevents + e].quantum_ns;
+	}
+	if (quantum && len + 1 < sizeof(f->util_source))
+		snprintf(f->util_source + len, sizeof(f->util_source) - len,
+			 " (/proc/stat, %.3g ms ticks)", (double)quantum / 1e6);
+	copy_text(fs->util_built, sizeof(fs->util_built), f->util_source);
+	fs->util_built_used = used;
+	fs->util_built_quantum = key_quantum;
+	fs->util_built_ok = true;
+}
+
 /* Which events the all-CPU value of the metric "util" was computed from (a mode may offer a
  * fine source with a fallback: mperf over the TSC, else /proc/stat ticks). */
 static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct frame *f,
@@ -385,7 +420,7 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 	f->util_source[0] = '\0';
 	const struct backend *b = session_backend(app->session);
 	for (int m = 0; s->detail && m < s->nmetrics; m++) {
-		if (strcmp(s->metrics[m].name, "util") != 0)
+		if (!text_eq(s->metrics[m].name, "util"))
 			continue;
 		unsigned long long used = s->detail[s->nrows * s->nmetrics + m].used;
 		/* the text changes with the events used and their step only: built again then */
@@ -401,30 +436,11 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 			copy_text(f->util_source, sizeof(f->util_source), fs->util_built);
 			break;
 		}
-		size_t len = 0;
-		uint64_t quantum = 0;
-		for (int e = 0; e < app->mode.nevents && e < 64 && len + 1 < sizeof(f->util_source);
-		     e++) {
-			if (!(used >> e & 1))
-				continue;
-			int n = snprintf(f->util_source + len, sizeof(f->util_source) - len, "%s%s",
-					 len ? " " : "", app->mode.events[e].spec);
-			len += n > 0 ? (size_t)n : 0;
-			for (int r = 0; b->status && e < b->nevents && r < b->nrows; r++)
-				if (b->status[r * b->nevents + e].quantum_ns > quantum)
-					quantum = b->status[r * b->nevents + e].quantum_ns;
-		}
-		if (quantum && len + 1 < sizeof(f->util_source))
-			snprintf(f->util_source + len, sizeof(f->util_source) - len,
-				 " (/proc/stat, %.3g ms ticks)", (double)quantum / 1e6);
-		copy_text(fs->util_built, sizeof(fs->util_built), f->util_source);
-		fs->util_built_used = used;
-		fs->util_built_quantum = key_quantum;
-		fs->util_built_ok = true;
+		util_source_build(app, fs, f, b, used, key_quantum);
 		break;
 	}
 	/* a tick where util is n/a (no /proc/stat tick landed in it) keeps the source last seen */
-	if (strcmp(fs->util_mode, app->mode_name) != 0) {
+	if (!text_eq(fs->util_mode, app->mode_name)) {
 		copy_text(fs->util_mode, sizeof(fs->util_mode), app->mode_name);
 		fs->util_source[0] = '\0';
 	}

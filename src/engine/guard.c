@@ -173,9 +173,11 @@ static struct guard_flag *find_flag(struct guard *g, int cpu, int e)
 	return NULL;
 }
 
-/* Keeps (or raises) the flag of (@cpu, @e) in the new list @next. Returns 1 when raised now. */
-static int keep(struct guard *g, struct guard_flag *next, int *nnext, int cpu, int e,
-		const char *name, enum guard_reason reason, const char *text)
+/* Keeps (or raises) the flag of (@cpu, @e) in the new list @next. Returns 1 when raised now.
+ * Cold: a steady tick raises none, so the messages written for it go out of line too. */
+__attribute__((cold)) static int keep(struct guard *g, struct guard_flag *next, int *nnext, int cpu,
+				      int e, const char *name, enum guard_reason reason,
+				      const char *text)
 {
 	for (int i = 0; i < *nnext; i++)
 		if (next[i].cpu == cpu && next[i].event == e)
@@ -302,12 +304,21 @@ static int check_row(struct guard *g, const struct snapshot *s, int row, double 
 /* The EV_* bits of every event in g->kind, looked up by name only when the names changed (the
  * names they were looked up from are compared with the snapshot's each tick, all 48 bytes of
  * each). Returns -1 when out of memory. */
+__attribute__((noinline, cold)) static int classify_names(struct guard *g,
+							  const struct snapshot *s);
 static int classify(struct guard *g, const struct snapshot *s)
 {
 	size_t bytes = (size_t)s->nevents * sizeof(s->event_names[0]);
 	if (g->nkind == s->nevents && g->kind && g->kind_names &&
 	    memcmp(g->kind_names, s->event_names, bytes) == 0)
 		return 0;
+	return classify_names(g, s);
+}
+
+/* classify()'s look-up when the names changed. */
+static int classify_names(struct guard *g, const struct snapshot *s)
+{
+	size_t bytes = (size_t)s->nevents * sizeof(s->event_names[0]);
 	g->nkind = -1;
 	unsigned char *k = realloc(g->kind, (size_t)s->nevents + 1);
 	if (!k)
@@ -332,7 +343,7 @@ int guard_check(struct guard *g, const struct snapshot *s, const double *busy)
 {
 	if (!s || s->nrows <= 0)
 		return 0;
-	if (s->nrows != g->nrows || s->nevents != g->nevents || !g->cells) {
+	if (unlikely(s->nrows != g->nrows || s->nevents != g->nevents || !g->cells)) {
 		free(g->cells);
 		g->cells = calloc((size_t)s->nrows * (size_t)(s->nevents ? s->nevents : 1),
 				  sizeof(*g->cells));

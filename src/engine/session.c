@@ -3,6 +3,7 @@
 #include "session.h"
 #include "expr.h"
 #include "mode.h"
+#include "textutil.h"
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -766,7 +767,7 @@ void snapshot_compute(struct snapshot *s)
 					apart |= mskip[q] != skip[q];
 					rows += !mskip[q];
 				}
-				if (apart) {
+				if (unlikely(apart)) {
 					for (int e = 0; e < n; e++)
 						count_total(s->counts, s->nrows, n, e, mskip,
 							    &mtotal[e]);
@@ -807,8 +808,9 @@ void snapshot_compute(struct snapshot *s)
  * that starts anywhere in the rotation - a flight recording's window - classifies its events
  * exactly as the live run did. A set scores the running time of its rotated events minus that
  * of the rotated events outside it (an event may be in several sets); the best score wins.
- * @phase when nothing ran. */
-static int set_counted(const struct session *s, int phase, const bool *was_offline)
+ * @phase when nothing ran. Out of line: only modes that rotate sets run it. */
+__attribute__((noinline)) static int set_counted(const struct session *s, int phase,
+						 const bool *was_offline)
 {
 	int n = s->mode.nevents, best = phase, nsets = s->mode.nsets;
 	double best_ns = 0, score[MODE_MAX_SETS] = {0};
@@ -838,7 +840,7 @@ static int set_counted(const struct session *s, int phase, const bool *was_offli
 
 int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errlen)
 {
-	if (!s->open) {
+	if (unlikely(!s->open)) {
 		snprintf(err, errlen, "no mode is open");
 		return -1;
 	}
@@ -860,7 +862,7 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	for (int r = 0; r < s->cfg.ncpus; r++) /* gone from the online list: offline, as a real
 						* hotplug makes it */
 		s->offline[r] |= s->held[r];
-	if (!s->start_set) {
+	if (unlikely(!s->start_set)) {
 		/* a recorded source's clock already counts from the recording's start (a flight
 		 * recording's first tick is late in the run): its times stay the recorded ones */
 		s->start_t = source_has(s->cfg.source, SOURCE_CAP_RECORDED) ? 0 : s->cur_t;
@@ -881,7 +883,7 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 		s->set = (s->set + 1) % s->mode.nsets;
 		s->backend.ops->select_set(&s->backend, s->set);
 	}
-	if (!s->primed) {
+	if (unlikely(!s->primed)) {
 		/* the priming read of a mode: no tick; seq goes on (never repeats in a run) */
 		s->primed = true;
 		s->ticks = 0;

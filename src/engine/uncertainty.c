@@ -64,7 +64,7 @@ struct unc {
 	struct count *tcounts;
 };
 
-static void unc_free_layout(struct unc *u)
+__attribute__((cold)) static void unc_free_layout(struct unc *u)
 {
 	free(u->pair_of);
 	free(u->pairs);
@@ -109,7 +109,7 @@ static void carry_in(struct unc *u)
 	u->pos = 0;
 }
 
-static void window_reset(struct unc *u)
+__attribute__((cold)) static void window_reset(struct unc *u)
 {
 	size_t cells = (size_t)u->nrows * u->nevents, pc = (size_t)u->nrows * u->npairs;
 	memset(u->coef_a, 0, cells * UNC_POSITIONS * sizeof(double));

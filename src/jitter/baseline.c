@@ -226,7 +226,7 @@ struct base {
 	char (*labels)[ROW_LABEL_MAX];
 };
 
-static void base_layout_free(struct base *b)
+__attribute__((cold)) static void base_layout_free(struct base *b)
 {
 	free(b->ref);
 	free(b->recent);

@@ -126,7 +126,7 @@ static void agg_free(struct jitter_agg *a)
 	free(a);
 }
 
-static void layout_free(struct jitter *j)
+__attribute__((cold)) static void layout_free(struct jitter *j)
 {
 	series_set_free(&j->win);
 	agg_free(j->acc);
@@ -214,7 +214,7 @@ static bool counts_this_machine(const struct app_ctx *app)
 	return source_has(&app->source, SOURCE_CAP_THIS_MACHINE);
 }
 
-static void start_attrib(struct jitter *j, const struct snapshot *snap)
+__attribute__((cold)) static void start_attrib(struct jitter *j, const struct snapshot *snap)
 {
 	struct app_ctx *app = j->app;
 	if (!j->attrib_on || j->attrib_ready)
@@ -258,7 +258,7 @@ static void start_flight(struct jitter *j, const struct snapshot *snap)
 }
 
 /* Allocates everything sized by the mode and the window length. */
-static int layout(struct jitter *j, const struct snapshot *snap)
+__attribute__((noinline, cold)) static int layout(struct jitter *j, const struct snapshot *snap)
 {
 	layout_free(j);
 	struct app_ctx *app = j->app;
@@ -361,8 +361,9 @@ static void fill_shown(struct jitter *j, const double *values)
 		}
 }
 
-/* Sums the window's counts per row and in total and evaluates the metrics over them. */
-static void aggregate(struct jitter *j)
+/* Sums the window's counts per row and in total and evaluates the metrics over them. Out of
+ * line: a window of one sample (batch) needs no sums. */
+__attribute__((noinline)) static void aggregate(struct jitter *j)
 {
 	struct jitter_agg *a = j->acc;
 	size_t cells = (size_t)j->nrows * (size_t)j->nevents;
@@ -892,8 +893,8 @@ static bool window_full(struct jitter *j, const struct snapshot *snap)
 static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *arg)
 {
 	struct jitter *j = arg;
-	if (!j->acc || snap->nrows != j->nrows || snap->nevents != j->nevents ||
-	    snap->nmetrics != j->nmetrics || window_samples(app) != j->k) {
+	if (unlikely(!j->acc || snap->nrows != j->nrows || snap->nevents != j->nevents ||
+		     snap->nmetrics != j->nmetrics || window_samples(app) != j->k)) {
 		if (layout(j, snap) < 0)
 			return;
 	}
@@ -946,7 +947,7 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 		const uint64_t *ring[RING_NCOUNTS];
 		flight_push(j->flight, snap, &raw, ring_counts(j, ring) ? ring : NULL);
 	}
-	if (j->log.total > before) {
+	if (unlikely(j->log.total > before)) {
 		const struct spike_event *ev = spike_log_get(&j->log, j->log.len - 1);
 		/* user rules trigger the flight recorder; the default rules only log */
 		if (ev && j->user_rules && j->flight && !j->flight_pending) {

@@ -360,7 +360,7 @@ static void out_init(struct om_out *o, FILE *f)
 	o->last_n = 0;
 }
 
-static void out_put_slow(struct om_out *o, const char *s, size_t n)
+__attribute__((cold)) static void out_put_slow(struct om_out *o, const char *s, size_t n)
 {
 	out_flush(o);
 	if (n > sizeof(o->buf)) {

@@ -262,7 +262,8 @@ static inline char *put_mem(char *p, const char *s, size_t n)
 
 /* --- a growing byte buffer ---------------------------------------------------------------- */
 
-static bool buf_reserve(struct output_json *w, size_t more)
+/* buf_reserve()'s growth (the buffer keeps its size after the first ticks): out of line. */
+__attribute__((noinline, cold)) static bool buf_grow(struct output_json *w, size_t more)
 {
 	if (w->oom)
 		return false;
@@ -281,12 +282,20 @@ static bool buf_reserve(struct output_json *w, size_t more)
 	return true;
 }
 
+/* Room for @more bytes more in @w; false when out of memory. */
+static bool buf_reserve(struct output_json *w, size_t more)
+{
+	if (w->len + more <= w->cap && !w->oom)
+		return true;
+	return buf_grow(w, more);
+}
+
 /* The end of the buffer with room for @more bytes; NULL when out of memory. */
 static char *room(struct output_json *w, size_t more)
 {
 	if (w->len + more <= w->cap && !w->oom)
 		return w->buf + w->len;
-	return buf_reserve(w, more) ? w->buf + w->len : NULL;
+	return buf_grow(w, more) ? w->buf + w->len : NULL;
 }
 
 static void put(struct output_json *w, const char *s, size_t n)
@@ -706,7 +715,7 @@ static bool key_frags_same(const struct key_frags *k, const struct snapshot *sna
 	if (k->n != n)
 		return false;
 	for (int i = 0; i < n; i++)
-		if (strcmp(k->pool + k->at[i].name, frag_name(snap, events, i)) != 0)
+		if (!text_eq(k->pool + k->at[i].name, frag_name(snap, events, i)))
 			return false;
 	return true;
 }
@@ -1017,7 +1026,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 	}
 	if (meta->replay && meta->source)
 		output_json_string(w, "replay", meta->source);
-	if (meta->machine) { /* the machine a recorded source's numbers come from */
+	if (unlikely(meta->machine)) { /* the machine a recorded source's numbers come from */
 		output_json_object(w, "machine");
 		output_json_string(w, "host", meta->machine->host);
 		output_json_string(w, "kernel", meta->machine->kernel);
@@ -1029,7 +1038,7 @@ static int output_json(FILE *out, const struct output_meta *meta, const struct s
 		output_json_string(w, "util_source", meta->util_source);
 	bool split = false;
 	for (int m = 0; m < snap->nmetrics; m++)
-		if (snap->split[m]) {
+		if (unlikely(snap->split[m])) {
 			if (!split) /* values combining events measured in different ticks */
 				output_json_array(w, "split_metrics");
 			split = true;

@@ -58,9 +58,9 @@ static void fill_busy(struct app_ctx *app, struct watch *w, const struct snapsho
 	int eb = -1, ei = -1; /* a few names: found every tick, never stale */
 	for (int e = 0; e < s->nevents; e++) {
 		const char *name = s->event_names[e]; /* the first letter first: no call for most */
-		if (name[0] == 'b' && strcmp(name, "busy") == 0)
+		if (name[0] == 'b' && text_eq(name, "busy"))
 			eb = e;
-		else if (name[0] == 'i' && strcmp(name, "idle") == 0)
+		else if (name[0] == 'i' && text_eq(name, "idle"))
 			ei = e;
 	}
 	for (int r = 0; r < s->nrows; r++)
