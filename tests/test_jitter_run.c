@@ -8,6 +8,7 @@
 #include "harness_app.h"
 #include "jitter.h"
 #include "recfile.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -186,6 +187,15 @@ static void test_window_exact(void)
 				      "row %d event %d: %g vs %g", r, e,
 				      s->counts[r * s->nevents + e].value, sum[e]);
 				CHECK_INT(s->counts[r * s->nevents + e].state, COUNT_OK);
+			}
+			/* no attribution here: its columns are n/a for each of the window's
+			 * samples, every window (written once, kept while they stay so) */
+			for (int c = j->nmetrics; !j->attrib_ready && c < j->ncols; c++) {
+				const struct jitter_cell *a = jitter_cell(j, r, c);
+				CHECK(a && !a->st.available && a->st.n == 0 && a->st.n_nan == 10 &&
+					  !a->dev.available && isnan(a->dev.value) &&
+					  isnan(a->dev.delta) && isnan(a->dev.mad_units),
+				      "window %d row %d attribution column %d is not n/a", w, r, c);
 			}
 			/* cpi of the window = summed cycles / summed instructions (events 0 and 1)
 			 */

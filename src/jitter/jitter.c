@@ -59,6 +59,8 @@ struct jitter_agg {
 	/* what the last window computed */
 	bool stats_ready; /* cells hold the last closed window's statistics */
 	bool pushed;	  /* the open window's samples went into the rings */
+	size_t na_nwin;	  /* the attribution columns' cells hold n/a of a window of this many
+			   * samples (SIZE_MAX: something else) */
 	/* metric index of each rule's metric (rule_lookup), valid while rules_n == rules.n */
 	size_t rules_n;
 	const struct session_metric *rules_metrics;
@@ -298,6 +300,7 @@ static int layout(struct jitter *j, const struct snapshot *snap)
 	a->cpus = calloc(nr, sizeof(int));
 	a->names = calloc(ne, sizeof(*a->names));
 	j->cells = calloc((size_t)j->nrows * (size_t)j->ncols + 1, sizeof(*j->cells));
+	a->na_nwin = SIZE_MAX; /* zeros: not n/a cells */
 	j->shown = calloc(mcells, sizeof(double));
 	j->ring_mem = calloc(3 * RING_NCOUNTS * nr + 1, sizeof(uint64_t));
 	for (int k = 0; j->ring_mem && k < RING_NCOUNTS; k++)
@@ -427,13 +430,21 @@ static void window_stats(struct jitter *j)
 		for (int r = 0; r < j->nrows; r++)
 			j->cells[r * j->ncols + c].dev = dev[r];
 	}
-	/* no attribution: its columns are n/a for every sample of the window */
+	/* no attribution: its columns are n/a for every sample of the window, written when they
+	 * held something else (a window of another length, attribution's figures), not every
+	 * window: a row's worth of cells a tick no format reads then */
+	struct jitter_agg *a = j->acc;
+	if (ncols == j->ncols || a->na_nwin == j->nwin) {
+		a->na_nwin = ncols == j->ncols ? SIZE_MAX : j->nwin;
+		return;
+	}
 	for (int c = ncols; c < j->ncols; c++)
 		for (int r = 0; r < j->nrows; r++)
 			j->cells[r * j->ncols + c] = (struct jitter_cell){
 			    .st = {.n_nan = j->nwin},
 			    .dev = {.value = NAN, .delta = NAN, .mad_units = NAN},
 			};
+	a->na_nwin = j->nwin;
 }
 
 static void close_window(struct jitter *j, const struct snapshot *last)
