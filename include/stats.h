@@ -3,8 +3,10 @@
  */
 #ifndef PMUTOP_STATS_H
 #define PMUTOP_STATS_H
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* MAD times this constant estimates the standard deviation of normally distributed data. */
 #define STATS_MAD_TO_SIGMA 1.4826
@@ -67,6 +69,22 @@ void series_ring_push(struct series_ring *r, double v);
 double series_ring_get(const struct series_ring *r, size_t age);
 /* Copies the last min(k, len) values, oldest first, into @out; returns how many. */
 size_t series_ring_last(const struct series_ring *r, size_t k, double *out);
+/* The statistics of a window of one sample @v: stats_compute()'s result, without its passes. */
+static inline void stats_of_one(double v, struct stats *out)
+{
+	double sum = 0;
+	memset(out, 0, sizeof(*out));
+	if (!isfinite(v)) {
+		out->n_nan = 1;
+		return;
+	}
+	sum += v; /* as stats_compute() sums: 0 + -0.0 is 0.0 */
+	out->available = true;
+	out->n = 1;
+	out->min = out->max = out->median = out->p99 = v;
+	out->mean = sum / 1.0;
+	out->mad = fabs(v - v);
+}
 /* Statistics over the last @k values (k == 0 or k > len: all). @scratch: 3 * cap doubles. */
 void series_ring_stats(const struct series_ring *r, size_t k, double *scratch, struct stats *out);
 

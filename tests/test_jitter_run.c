@@ -8,6 +8,7 @@
 #include "harness_app.h"
 #include "jitter.h"
 #include "recfile.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -187,6 +188,15 @@ static void test_window_exact(void)
 				      s->counts[r * s->nevents + e].value, sum[e]);
 				CHECK_INT(s->counts[r * s->nevents + e].state, COUNT_OK);
 			}
+			/* no attribution here: its columns are n/a for each of the window's
+			 * samples, every window (written once, kept while they stay so) */
+			for (int c = j->nmetrics; !j->attrib_ready && c < j->ncols; c++) {
+				const struct jitter_cell *a = jitter_cell(j, r, c);
+				CHECK(a && !a->st.available && a->st.n == 0 && a->st.n_nan == 10 &&
+					  !a->dev.available && isnan(a->dev.value) &&
+					  isnan(a->dev.delta) && isnan(a->dev.mad_units),
+				      "window %d row %d attribution column %d is not n/a", w, r, c);
+			}
 			/* cpi of the window = summed cycles / summed instructions (events 0 and 1)
 			 */
 			CHECK_NEAR(s->values[r * s->nmetrics + 0], sum[0] / sum[1], 1e-12);
@@ -200,6 +210,42 @@ static void test_window_exact(void)
 		stats_peer_deviation(med, (size_t)cap.nrows, 1e-12, scratch, dev);
 		for (int r = 0; r < cap.nrows; r++)
 			CHECK_NEAR(jitter_cell(j, r, 0)->dev.delta, dev[r].delta, 1e-12);
+	}
+	app_free(&app);
+}
+
+/* A window of one sample (the refresh is the sample) in a format that reads the statistics: each
+ * window's statistics are exactly its one value's, with no ring in between. */
+static void test_window_one(void)
+{
+	char err[256];
+	if (start("--backend sim --sim-cpus 3 --seed 7 -m cpi -i 100 --flight 0 -f json", err,
+		  sizeof(err)) < 0) {
+		CHECK(0, "start: %s", err);
+		return;
+	}
+	const struct jitter *j = jitter_get(&app);
+	for (int w = 0; w < 4; w++) {
+		run(1);
+		CHECK_INT((int)j->k, 1);
+		CHECK_INT(jitter_windows(&app), w + 1);
+		for (int r = 0; r < cap.nrows; r++)
+			for (int m = 0; m < cap.nmetrics; m++) {
+				struct stats want;
+				double v = cap.values[cap.n - 1][r * cap.nmetrics + m];
+				stats_compute(&v, 1, NULL, &want);
+				const struct jitter_cell *c = jitter_cell(j, r, m);
+				CHECK(c && c->st.available == want.available && c->st.n == want.n &&
+					  c->st.n_nan == want.n_nan,
+				      "window %d row %d metric %d: availability", w, r, m);
+				if (!c || !want.available)
+					continue;
+				CHECK(c->st.min == want.min && c->st.median == want.median &&
+					  c->st.p99 == want.p99 && c->st.max == want.max &&
+					  c->st.mean == want.mean && c->st.mad == want.mad,
+				      "window %d row %d metric %d: %g vs %g", w, r, m, c->st.median,
+				      want.median);
+			}
 	}
 	app_free(&app);
 }
@@ -473,6 +519,7 @@ int main(void)
 	test_sim_spikes();
 	test_steady();
 	test_window_exact();
+	test_window_one();
 	test_flight_replay();
 	test_flight_bound();
 	test_errors();

@@ -59,6 +59,8 @@ struct jitter_agg {
 	/* what the last window computed */
 	bool stats_ready; /* cells hold the last closed window's statistics */
 	bool pushed;	  /* the open window's samples went into the rings */
+	size_t na_nwin;	  /* the attribution columns' cells hold n/a of a window of this many
+			   * samples (SIZE_MAX: something else) */
 	/* metric index of each rule's metric (rule_lookup), valid while rules_n == rules.n */
 	size_t rules_n;
 	const struct session_metric *rules_metrics;
@@ -196,7 +198,7 @@ static void open_window(struct jitter *j)
 	/* the attribution columns are pushed only while attribution runs, and emptied when it
 	 * stops (jitter_set_attrib()): their rings are empty otherwise */
 	int pushed_cols = j->attrib_ready ? j->ncols : j->nmetrics;
-	if (a->pushed)
+	if (a->pushed && j->k > 1) /* windows of one sample push nothing (on_snapshot()) */
 		for (int r = 0; r < j->nrows; r++)
 			for (int c = 0; c < pushed_cols; c++)
 				series_ring_clear(series_set_ring(&j->win, r, c));
@@ -298,6 +300,7 @@ __attribute__((noinline, cold)) static int layout(struct jitter *j, const struct
 	a->cpus = calloc(nr, sizeof(int));
 	a->names = calloc(ne, sizeof(*a->names));
 	j->cells = calloc((size_t)j->nrows * (size_t)j->ncols + 1, sizeof(*j->cells));
+	a->na_nwin = SIZE_MAX; /* zeros: not n/a cells */
 	j->shown = calloc(mcells, sizeof(double));
 	j->ring_mem = calloc(3 * RING_NCOUNTS * nr + 1, sizeof(uint64_t));
 	for (int k = 0; j->ring_mem && k < RING_NCOUNTS; k++)
@@ -403,7 +406,7 @@ __attribute__((noinline)) static void aggregate(struct jitter *j)
 
 /* Statistics per (row, column) over the window's samples and each row's deviation from its
  * peers (the window medians of all rows). Attribution columns only while attribution runs. */
-static void window_stats(struct jitter *j)
+static void window_stats(struct jitter *j, const struct snapshot *last)
 {
 	int nr = j->nrows > 0 ? j->nrows : 1;
 	double med[nr], mm[nr], scratch[2 * nr];
@@ -413,7 +416,16 @@ static void window_stats(struct jitter *j)
 		int navail = 0;
 		for (int r = 0; r < j->nrows; r++) {
 			struct jitter_cell *cell = &j->cells[r * j->ncols + c];
-			series_set_stats(&j->win, r, c, 0, &cell->st);
+			if (j->k == 1) { /* the one sample: @last's value (on_snapshot()) */
+				const double *av =
+				    c < j->nmetrics ? NULL : attrib_values(&j->attrib, r);
+				stats_of_one(c < j->nmetrics ? last->values[r * j->nmetrics + c]
+					     : av	     ? av[c - j->nmetrics]
+							     : NAN,
+					     &cell->st);
+			} else {
+				series_set_stats(&j->win, r, c, 0, &cell->st);
+			}
 			med[r] = cell->st.available ? cell->st.median : NAN;
 			if (cell->st.available)
 				mm[navail++] = fabs(cell->st.median);
@@ -428,13 +440,21 @@ static void window_stats(struct jitter *j)
 		for (int r = 0; r < j->nrows; r++)
 			j->cells[r * j->ncols + c].dev = dev[r];
 	}
-	/* no attribution: its columns are n/a for every sample of the window */
+	/* no attribution: its columns are n/a for every sample of the window, written when they
+	 * held something else (a window of another length, attribution's figures), not every
+	 * window: a row's worth of cells a tick no format reads then */
+	struct jitter_agg *a = j->acc;
+	if (ncols == j->ncols || a->na_nwin == j->nwin) {
+		a->na_nwin = ncols == j->ncols ? SIZE_MAX : j->nwin;
+		return;
+	}
 	for (int c = ncols; c < j->ncols; c++)
 		for (int r = 0; r < j->nrows; r++)
 			j->cells[r * j->ncols + c] = (struct jitter_cell){
 			    .st = {.n_nan = j->nwin},
 			    .dev = {.value = NAN, .delta = NAN, .mad_units = NAN},
 			};
+	a->na_nwin = j->nwin;
 }
 
 static void close_window(struct jitter *j, const struct snapshot *last)
@@ -459,7 +479,7 @@ static void close_window(struct jitter *j, const struct snapshot *last)
 		aggregate(j);
 	a->stats_ready = a->pushed;
 	if (a->pushed)
-		window_stats(j);
+		window_stats(j, last);
 	j->window_interval_ms = j->nwin ? a->interval_s * 1000.0 / (double)j->nwin : 0;
 	const uint64_t *cur[RING_NCOUNTS];
 	j->ring = ring_counts(j, cur);
@@ -905,7 +925,10 @@ static void on_snapshot(struct app_ctx *app, const struct snapshot *snap, void *
 	struct jitter_agg *a = j->acc;
 	int n = j->nevents, nm = j->nmetrics;
 	if (stats_wanted(j) && (j->nwin == 0 || a->pushed)) {
-		for (int r = 0; r < j->nrows; r++) {
+		/* a window of one sample: its statistics are those of the snapshot that closes it
+		 * (window_stats()), which a ring of one would only copy: no ring is pushed (nor
+		 * cleared), a row of ring headers and values a tick */
+		for (int r = 0; j->k > 1 && r < j->nrows; r++) {
 			for (int m = 0; m < nm; m++)
 				series_ring_push(series_set_ring(&j->win, r, m),
 						 snap->values[r * nm + m]);

@@ -469,19 +469,8 @@ void series_ring_stats(const struct series_ring *r, size_t k, double *scratch, s
 {
 	if (k == 0 || k > r->len)
 		k = r->len;
-	if (k == 1) { /* a window of one sample: stats_compute()'s result, without its passes */
-		double v = r->buf[r->head ? r->head - 1 : r->cap - 1], sum = 0;
-		memset(out, 0, sizeof(*out));
-		if (!isfinite(v)) {
-			out->n_nan = 1;
-			return;
-		}
-		sum += v; /* as stats_compute() sums: 0 + -0.0 is 0.0 */
-		out->available = true;
-		out->n = 1;
-		out->min = out->max = out->median = out->p99 = v;
-		out->mean = sum / 1.0;
-		out->mad = fabs(v - v);
+	if (k == 1) { /* a window of one sample */
+		stats_of_one(r->buf[r->head ? r->head - 1 : r->cap - 1], out);
 		return;
 	}
 	size_t m = series_ring_last(r, k, scratch);
