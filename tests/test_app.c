@@ -400,6 +400,7 @@ static void test_frame_over_old(void)
 	}
 	static struct frame kept;
 	struct frame_store *store = NULL;
+	memset(&kept, 'x', sizeof(kept)); /* a copy sets each text and array it holds */
 	CHECK_INT(frame_copy(&kept, &store, f), 0);
 	/* what an earlier frame might have left: every byte of the texts and arrays garbage */
 	size_t from = offsetof(struct frame, bit_names);

@@ -110,6 +110,27 @@ static const size_t frame_texts[] = {FRAME_TEXTS(TEXT_OFFSET)};
 _Static_assert(offsetof(struct frame, pmu_line) FRAME_TEXTS(TEXT_SIZE) == sizeof(struct frame),
 	       "the texts are the frame's last fields, each one in FRAME_TEXTS");
 
+#define TEXT_LEN(name) sizeof(((struct frame *)0)->name),
+static const size_t frame_text_sizes[] = {FRAME_TEXTS(TEXT_LEN)};
+
+/* *@dst = *@src as far as it means anything (frame.h: the texts last): the fields up to the
+ * offcore arrays, those up to nbits, and each text up to its NUL; not the 3 KiB of the frame's
+ * arrays and texts whole, read and written every refresh. */
+static void frame_assign(struct frame *dst, const struct frame *src)
+{
+	memcpy(dst, src, offsetof(struct frame, bit_names));
+	int nb = src->nbits < 0 ? 0 : src->nbits < FRAME_MAX_BITS ? src->nbits : FRAME_MAX_BITS;
+	for (int b = 0; b < nb; b++) {
+		dst->bit_names[b] = src->bit_names[b];
+		dst->bit_rate[b] = src->bit_rate[b];
+		dst->bit_share[b] = src->bit_share[b];
+		dst->bit_age[b] = src->bit_age[b];
+	}
+	for (size_t i = 0; i < sizeof(frame_texts) / sizeof(frame_texts[0]); i++)
+		copy_text((char *)dst + frame_texts[i], frame_text_sizes[i],
+			  (const char *)src + frame_texts[i]);
+}
+
 /* A frame as a build starts it: every field zero up to the offcore arrays (filled up to nbits)
  * and every text "", without clearing the 3 KiB of texts and arrays whole. */
 static void frame_clear(struct frame *f)
@@ -535,7 +556,7 @@ int frame_copy(struct frame *dst, struct frame_store **store, const struct frame
 	if (!fs)
 		return -1;
 	int r = s->nrows, m = s->nmetrics, nb = src->nbits;
-	*dst = *src;
+	frame_assign(dst, src);
 	dst->snap = copy_snapshot(fs, s);
 	copy_machine(&fs->machine, src->machine);
 	dst->machine = &fs->machine;
@@ -612,7 +633,7 @@ void app_frame_again(struct app_ctx *app)
 void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store **store)
 {
 	struct frame_store *mine = *store, *built = app->frame_store;
-	*dst = app->frame; /* it points into the store that changes hands */
+	frame_assign(dst, &app->frame); /* it points into the store that changes hands */
 	dst->json_extra = NULL;
 	dst->text_extra = NULL;
 	dst->extra_state = NULL;
