@@ -465,7 +465,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 			u->vs.scroll = 1 << 20;
 	}
 	bool have = snap && snap->seq > 0;
-	char extra[512] = "";
+	char extra[512]; /* set as far as it is used: an initializer would clear all of it */
+	extra[0] = '\0';
 	size_t used = 0; /* the header's pieces appended as snprintf would cut them, no printf */
 	bool replay = f && (f->position[0] || f->recorder[0]);
 	if (replay) {
@@ -495,7 +496,8 @@ int ui_state_draw(struct app_ctx *app, struct canvas *c)
 		used = text_cat(extra, sizeof(extra), used, f->baseline);
 	}
 	/* the platform line says where the utilisation comes from */
-	char pmu_line[sizeof(f->pmu_line) + sizeof(f->util_source) + 16] = "";
+	char pmu_line[sizeof(f->pmu_line) + sizeof(f->util_source) + 16];
+	pmu_line[0] = '\0';
 	if (f) {
 		size_t pl = text_cat(pmu_line, sizeof(pmu_line), 0, f->pmu_line);
 		if (f->util_source[0]) {

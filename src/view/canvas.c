@@ -679,6 +679,20 @@ int canvas_str_width(const char *s)
 	return w;
 }
 
+/* canvas_putx of a text that is not plain ASCII (or on the general path), in a frame of its own:
+ * the 1 KiB buffer is not reserved below each ASCII text put (on the stack's lines a frame
+ * touches). */
+__attribute__((noinline)) static int putx_general(struct canvas *c, int x, int y, int role,
+						  unsigned attr, int maxw, unsigned flags,
+						  const char *text)
+{
+	char buf[1024];
+	const char *safe = shown(text, buf, sizeof(buf));
+	int w = safe ? putx_safe(c, x, y, role, attr, maxw, flags, safe) : 0;
+	shown_free(safe, text, buf);
+	return w;
+}
+
 int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int maxw, unsigned flags,
 		const char *text)
 {
@@ -687,11 +701,7 @@ int canvas_putx(struct canvas *c, int x, int y, int role, unsigned attr, int max
 	long n = canvas_fast_path ? ascii_len(text) : -1;
 	if (n >= 0 && n <= INT_MAX / 2)
 		return putx_ascii(c, x, y, role, attr, maxw, flags, text, (int)n);
-	char buf[1024];
-	const char *safe = shown(text, buf, sizeof(buf));
-	int w = safe ? putx_safe(c, x, y, role, attr, maxw, flags, safe) : 0;
-	shown_free(safe, text, buf);
-	return w;
+	return putx_general(c, x, y, role, attr, maxw, flags, text);
 }
 
 int canvas_put(struct canvas *c, int x, int y, int role, const char *text)
