@@ -10,33 +10,40 @@
 #include <string.h>
 
 struct session {
-	struct session_config cfg;
-	int *cpus, *core_type;
-	bool *held; /* per row: shown offline whatever the source reads (session_hold_offline) */
-	struct session_mode mode;
-	struct metric_program *program; /* the running mode's compiled metrics */
-	struct backend backend;
+	/* What a steady tick reads and writes, together at the start: after a sleep each 64-byte
+	 * line a tick touches comes from a far cache, and the mode below is 142 KiB. */
 	bool open;
+	bool primed, start_set;
+	int set;			/* rotation: set being counted */
+	int ncpus, row_cpus;		/* cfg's */
+	int nevents, nmetrics, nsets;	/* the mode's */
+	double slots;			/* cfg.slots, NAN unknown */
+	const int *row_ncpus;		/* cfg's */
+	struct metric_program *program; /* the running mode's compiled metrics */
 	/* previous and current raw reads */
 	struct raw_count *prev, *cur;
 	bool *prev_present, *cur_present;
 	bool *offline;
+	bool *held; /* per row: shown offline whatever the source reads (session_hold_offline) */
 	uint64_t prev_t, cur_t, start_t;
-	bool primed, start_set;
 	double time_offset; /* s: the session this one continues ended here (another clock) */
 	uint64_t ticks;	    /* full ticks since the mode opened (snap.first) */
-	struct {	    /* session_continue: the session this one replaces */
-		bool valid;
-		uint64_t start_t, cur_t, seq;
-		double time_s;
-	} before;
-	int set; /* rotation: set being counted */
 	/* carried values for rotation: last measured rate per second and its age */
 	double *carry_rate, *carry_running;
 	enum count_state *carry_state;
 	double *age;
-	double rotation_share[SESSION_MAX_EVENTS]; /* per event: the fraction of sets counting it */
+	int *cpus, *core_type;
 	struct snapshot snap; /* its event names are the program's (metric_program_names) */
+	struct backend backend;
+	/* the rest: read when a mode opens, or by a rotating mode's tick */
+	struct session_config cfg;
+	struct { /* session_continue: the session this one replaces */
+		bool valid;
+		uint64_t start_t, cur_t, seq;
+		double time_s;
+	} before;
+	double rotation_share[SESSION_MAX_EVENTS]; /* per event: the fraction of sets counting it */
+	struct session_mode mode;
 };
 
 void session_mode_copy(struct session_mode *dst, const struct session_mode *src)
@@ -75,6 +82,10 @@ struct session *session_new(const struct session_config *cfg, char *err, size_t 
 		memcpy(s->core_type, cfg->core_pmu_type, (size_t)cfg->ncpus * sizeof(int));
 	s->cfg.cpus = s->cpus;
 	s->cfg.core_pmu_type = s->core_type;
+	s->ncpus = cfg->ncpus;
+	s->row_cpus = cfg->row_cpus;
+	s->row_ncpus = cfg->row_ncpus;
+	s->slots = cfg->slots ? (double)cfg->slots : NAN;
 	return s;
 }
 
@@ -164,6 +175,9 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	s->backend = nb;
 	s->open = true;
 	session_mode_copy(&s->mode, mode);
+	s->nevents = mode->nevents;
+	s->nmetrics = mode->nmetrics;
+	s->nsets = mode->nsets;
 	/* the step of each event's value, the largest over the rows (a quantised source) */
 	uint64_t quantum[SESSION_MAX_EVENTS] = {0};
 	for (int r = 0; nb.status && r < nb.nrows; r++)
@@ -234,10 +248,25 @@ enum {
 	VAR_NONE = -6
 };
 
+/* What a tick reads of one metric's definition (struct session_metric is 5 KiB of texts with
+ * these at its end, a line or two apart for each metric): 48 bytes side by side. */
+struct metric_hot {
+	double good, warn, bad; /* thresholds as in mode.h (NAN = not set) */
+	int better;		/* 0 = none */
+	int ninputs;
+	unsigned char inputs[8]; /* session_metric.inputs: events, < SESSION_MAX_EVENTS */
+	bool split;
+};
+_Static_assert(SESSION_MAX_EVENTS <= 256, "an event index fits metric_hot.inputs");
+_Static_assert(sizeof(((struct metric_hot *)0)->inputs) ==
+		   sizeof(((struct session_metric *)0)->inputs) / sizeof(int),
+	       "metric_hot.inputs holds every one of session_metric.inputs");
+
 struct metric_program {
 	int refs; /* the session's and each frame store's that shares its metrics */
 	int n;
 	struct session_metric *metrics; /* copies */
+	struct metric_hot *hot;		/* [m]: what a tick reads of metrics[m] */
 	char (*names)[48];		/* [nevents]: the events' names it was bound to (copies) */
 	struct expr **expr;
 	int **slot;	   /* [m][var]: what expr_vars()[var] of metric m reads */
@@ -294,6 +323,7 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 {
 	struct metric_program *p = calloc(1, sizeof(*p));
 	if (!p || !(p->metrics = calloc((size_t)n + 1, sizeof(*p->metrics))) ||
+	    !(p->hot = calloc((size_t)n + 1, sizeof(*p->hot))) ||
 	    !(p->expr = calloc((size_t)n + 1, sizeof(*p->expr))) ||
 	    !(p->slot = calloc((size_t)n + 1, sizeof(*p->slot))) ||
 	    !(p->thr = calloc((size_t)n + 1, sizeof(*p->thr))) ||
@@ -321,6 +351,15 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	memcpy(p->names, names, (size_t)nevents * sizeof(*p->names));
 	for (int m = 0; m < n; m++) {
 		p->metrics[m] = metrics[m];
+		struct metric_hot *h = &p->hot[m];
+		*h = (struct metric_hot){.good = metrics[m].good,
+					 .warn = metrics[m].warn,
+					 .bad = metrics[m].bad,
+					 .better = metrics[m].better,
+					 .split = metrics[m].split};
+		for (int k = 0; k < metrics[m].ninputs && k < (int)sizeof(h->inputs); k++)
+			if (metrics[m].inputs[k] >= 0 && metrics[m].inputs[k] < SESSION_MAX_EVENTS)
+				h->inputs[h->ninputs++] = (unsigned char)metrics[m].inputs[k];
 		char why[256];
 		if (!metrics[m].formula[0])
 			continue; /* no formula: always n/a */
@@ -410,6 +449,7 @@ void metric_program_free(const struct metric_program *cp)
 	free(p->slot);
 	free(p->expr);
 	free(p->metrics);
+	free(p->hot);
 	free(p->names);
 	free(p->quantum);
 	free(p->br);
@@ -480,7 +520,7 @@ static inline void bound_values(const struct bound_inputs *b, double *vals)
 	}
 }
 
-static enum metric_class classify(const struct session_metric *sm, double v)
+static enum metric_class classify(const struct metric_hot *sm, double v)
 {
 	if (isnan(v))
 		return METRIC_NA;
@@ -546,7 +586,7 @@ static void metric_eval(const struct metric_program *p, int m, const struct row_
 			enum metric_class *cls, double *running, struct metric_detail *detail)
 {
 	const struct metric_inputs *in = ri->in;
-	const struct session_metric *sm = &p->metrics[m];
+	const struct metric_hot *sm = &p->hot[m];
 	double v = NAN;
 	bool nc_row = false;
 	*detail = (struct metric_detail){0};
@@ -635,9 +675,8 @@ static void metric_eval(const struct metric_program *p, int m, const struct row_
 
 /* Whether metric @m's measured inputs on some online row have different ages: a value carried
  * from an earlier tick of the rotation meets one measured in this tick (or in another one). */
-static bool inputs_of_different_ticks(const struct snapshot *s, int m)
+static bool inputs_of_different_ticks(const struct snapshot *s, const struct metric_hot *sm)
 {
-	const struct session_metric *sm = &s->metrics[m];
 	if (!s->event_age)
 		return false;
 	for (int r = 0; r < s->nrows; r++) {
@@ -798,9 +837,19 @@ void snapshot_compute(struct snapshot *s)
 		}
 		ages_differ = hi > lo;
 	}
-	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++)
-		s->split[m] =
-		    s->metrics[m].split || (ages_differ && inputs_of_different_ticks(s, m));
+	/* the program's compact copy of the definitions when they are its own (a tick reads 48
+	 * bytes a metric, not the 5 KiB definition's last lines) */
+	bool own = s->program && s->metrics == s->program->metrics;
+	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++) {
+		struct metric_hot h = {.split = s->metrics[m].split};
+		const struct metric_hot *sm = own ? &s->program->hot[m] : &h;
+		if (!own && ages_differ) {
+			h.ninputs = s->metrics[m].ninputs < 8 ? s->metrics[m].ninputs : 8;
+			for (int k = 0; k < h.ninputs; k++)
+				h.inputs[k] = (unsigned char)s->metrics[m].inputs[k];
+		}
+		s->split[m] = sm->split || (ages_differ && inputs_of_different_ticks(s, sm));
+	}
 }
 
 /* Rotation: the set that counted in this tick, read from the triples themselves, so a replay
@@ -842,8 +891,8 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 		snprintf(err, errlen, "no mode is open");
 		return -1;
 	}
-	int n = s->mode.nevents;
-	size_t cells = (size_t)s->cfg.ncpus * (size_t)n;
+	int n = s->nevents;
+	size_t cells = (size_t)s->ncpus * (size_t)n;
 	/* swap buffers: cur becomes prev */
 	struct raw_count *tr = s->prev;
 	s->prev = s->cur;
@@ -852,13 +901,13 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	s->prev_present = s->cur_present;
 	s->cur_present = tp;
 	s->prev_t = s->cur_t;
-	bool was_offline[s->cfg.ncpus + 1];
-	memcpy(was_offline, s->offline, (size_t)s->cfg.ncpus * sizeof(bool));
+	bool was_offline[s->ncpus + 1];
+	memcpy(was_offline, s->offline, (size_t)s->ncpus * sizeof(bool));
 	if (s->backend.ops->read(&s->backend, nominal_ns, s->cur, s->cur_present, s->offline,
 				 &s->cur_t, err, errlen) < 0)
 		return -1;
-	for (int r = 0; r < s->cfg.ncpus; r++) /* gone from the online list: offline, as a real
-						* hotplug makes it */
+	for (int r = 0; r < s->ncpus; r++) /* gone from the online list: offline, as a real
+					    * hotplug makes it */
 		s->offline[r] |= s->held[r];
 	if (!s->start_set) {
 		/* a recorded source's clock already counts from the recording's start (a flight
@@ -877,8 +926,8 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	int counted_set = s->set;
 	/* the priming read only sets the base: the first set keeps counting into the first tick,
 	 * so the first rotation already measures every set */
-	if (s->primed && s->mode.nsets > 1 && s->backend.ops->select_set) {
-		s->set = (s->set + 1) % s->mode.nsets;
+	if (s->primed && s->nsets > 1 && s->backend.ops->select_set) {
+		s->set = (s->set + 1) % s->nsets;
 		s->backend.ops->select_set(&s->backend, s->set);
 	}
 	if (!s->primed) {
@@ -893,19 +942,19 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	s->snap.first = ++s->ticks == 1;
 	s->snap.time_s = now_offset(s);
 	s->snap.interval_s = (double)(s->cur_t - s->prev_t) / 1e9;
-	s->snap.nrows = s->cfg.ncpus;
-	s->snap.row_cpus = s->cfg.row_cpus;
-	s->snap.row_ncpus = s->cfg.row_ncpus;
+	s->snap.nrows = s->ncpus;
+	s->snap.row_cpus = s->row_cpus;
+	s->snap.row_ncpus = s->row_ncpus;
 	s->snap.cpus = s->cpus;
 	s->snap.offline = s->offline;
 	s->snap.nevents = n;
 	s->snap.event_names = metric_program_names(s->program);
 	s->snap.event_age = s->age;
-	s->snap.nmetrics = s->mode.nmetrics;
+	s->snap.nmetrics = s->nmetrics;
 	s->snap.metrics = s->program->metrics;
 	s->snap.program = s->program;
-	s->snap.slots = s->cfg.slots ? (double)s->cfg.slots : NAN;
-	if (s->mode.nsets > 1)
+	s->snap.slots = s->slots;
+	if (s->nsets > 1)
 		counted_set = set_counted(s, counted_set, was_offline);
 	for (size_t i = 0; i < cells; i++) {
 		int r = (int)(i / (size_t)n), e = (int)(i % (size_t)n);
@@ -924,7 +973,7 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 			continue;
 		}
 		count_delta(&s->prev[i], &s->cur[i], s->backend.counter_bits, c);
-		if (s->mode.nsets > 1) {
+		if (s->nsets > 1) {
 			/* Rotation: an event outside the counted set keeps its last measured rate.
 			 */
 			if (s->mode.events[e].set < 0) /* counted in every set */
