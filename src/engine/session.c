@@ -9,6 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The stores a session keeps for its ticks: the one being written, the one the frame shows, one
+ * a held frame keeps (a paused screen); a tick when all are held gets a new one. */
+#define SESSION_POOL 3
+
+/* One tick's arrays in one block, refcounted (snapshot_share): a session writes a tick into a
+ * store nobody else holds, and a frame holds the store of its tick instead of copying it. */
+struct snapshot_store {
+	int refs; /* the session's while in its pool, and each holder's */
+	int nrows, nevents, nmetrics;
+	int *cpus;
+	bool *offline;
+	struct count *counts, *total_counts;
+	double *event_age;
+	double *values, *total_values, *running, *total_running;
+	enum metric_class *classes, *total_classes;
+	struct metric_detail *detail;
+	max_align_t data[]; /* the arrays above, one after another */
+};
+
 struct session {
 	/* What a steady tick reads and writes, together at the start: after a sleep each 64-byte
 	 * line a tick touches comes from a far cache, and the mode below is 142 KiB. */
@@ -33,7 +52,10 @@ struct session {
 	enum count_state *carry_state;
 	double *age;
 	int *cpus, *core_type;
-	struct snapshot snap; /* its event names are the program's (metric_program_names) */
+	/* its event names are the program's (metric_program_names), its arrays a store's of pool */
+	struct snapshot snap;
+	struct snapshot_store *pool[SESSION_POOL]; /* the stores a tick is written into */
+	int npool;
 	struct backend backend;
 	/* the rest: read when a mode opens, or by a rotating mode's tick */
 	struct session_config cfg;
@@ -100,15 +122,9 @@ static void free_buffers(struct session *s)
 	free(s->carry_running);
 	free(s->carry_state);
 	free(s->age);
-	free(s->snap.counts);
-	free(s->snap.total_counts);
-	free(s->snap.values);
-	free(s->snap.total_values);
-	free(s->snap.classes);
-	free(s->snap.total_classes);
-	free(s->snap.running);
-	free(s->snap.total_running);
-	free(s->snap.detail);
+	for (int i = 0; i < s->npool; i++) /* a frame holding one keeps it */
+		snapshot_store_release(s->pool[i]);
+	s->npool = 0;
 	s->prev = s->cur = NULL;
 	s->prev_present = s->cur_present = s->offline = NULL;
 	s->carry_rate = s->carry_running = s->age = NULL;
@@ -116,6 +132,119 @@ static void free_buffers(struct session *s)
 	uint64_t seq = s->snap.seq; /* seq goes on across modes: it never repeats in a run */
 	memset(&s->snap, 0, sizeof(s->snap));
 	s->snap.seq = seq;
+}
+
+/* A store for the mode's rows, events and metrics (one reference, the caller's), its CPUs set;
+ * NULL when out of memory. Sized as the session's arrays were: a spare cell each. */
+static struct snapshot_store *store_new(const struct session *s)
+{
+	size_t r = (size_t)s->ncpus, n = (size_t)s->nevents, nm = (size_t)s->nmetrics;
+	size_t cells = r * n + 1, mcells = r * (nm ? nm : 1) + 1;
+	const size_t sizes[] = {(r + 1) * sizeof(int),
+				(r + 1) * sizeof(bool),
+				cells * sizeof(struct count),
+				(n + 1) * sizeof(struct count),
+				cells * sizeof(double),
+				mcells * sizeof(double),
+				(nm + 1) * sizeof(double),
+				mcells * sizeof(double),
+				(nm + 1) * sizeof(double),
+				mcells * sizeof(enum metric_class),
+				(nm + 1) * sizeof(enum metric_class),
+				(mcells + nm) * sizeof(struct metric_detail)};
+	enum { NARRAYS = sizeof(sizes) / sizeof(sizes[0]) };
+	size_t at[NARRAYS], total = 0;
+	for (int i = 0; i < NARRAYS; i++) {
+		at[i] = total;
+		total += (sizes[i] + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+			 sizeof(max_align_t);
+	}
+	struct snapshot_store *st = calloc(1, sizeof(*st) + total);
+	if (!st)
+		return NULL;
+	char *d = (char *)st->data;
+	st->refs = 1;
+	st->nrows = s->ncpus, st->nevents = s->nevents, st->nmetrics = s->nmetrics;
+	st->cpus = (int *)(d + at[0]);
+	st->offline = (bool *)(d + at[1]);
+	st->counts = (struct count *)(d + at[2]);
+	st->total_counts = (struct count *)(d + at[3]);
+	st->event_age = (double *)(d + at[4]);
+	st->values = (double *)(d + at[5]);
+	st->total_values = (double *)(d + at[6]);
+	st->running = (double *)(d + at[7]);
+	st->total_running = (double *)(d + at[8]);
+	st->classes = (enum metric_class *)(d + at[9]);
+	st->total_classes = (enum metric_class *)(d + at[10]);
+	st->detail = (struct metric_detail *)(d + at[11]);
+	memcpy(st->cpus, s->cpus, r * sizeof(int)); /* the frame outlives the session */
+	return st;
+}
+
+void snapshot_store_release(const struct snapshot_store *cst)
+{
+	struct snapshot_store *st = (struct snapshot_store *)cst;
+	if (st && --st->refs <= 0)
+		free(st);
+}
+
+const struct snapshot_store *snapshot_share(const struct snapshot *s)
+{
+	struct snapshot_store *st = (struct snapshot_store *)s->store;
+	/* a copy of a tick with one array replaced (rows.c's sums) is not the store's */
+	if (!st || s->nrows != st->nrows || s->nevents != st->nevents ||
+	    s->nmetrics != st->nmetrics || s->cpus != st->cpus || s->offline != st->offline ||
+	    s->counts != st->counts || s->total_counts != st->total_counts ||
+	    s->event_age != st->event_age || s->values != st->values ||
+	    s->total_values != st->total_values || s->running != st->running ||
+	    s->total_running != st->total_running || s->classes != st->classes ||
+	    s->total_classes != st->total_classes || s->detail != st->detail)
+		return NULL;
+	st->refs++;
+	return st;
+}
+
+/* The snapshot's arrays made @st's. */
+static void snap_point(struct snapshot *snap, struct snapshot_store *st)
+{
+	snap->store = st;
+	snap->cpus = st->cpus;
+	snap->offline = st->offline;
+	snap->counts = st->counts;
+	snap->total_counts = st->total_counts;
+	snap->event_age = st->event_age;
+	snap->values = st->values;
+	snap->total_values = st->total_values;
+	snap->running = st->running;
+	snap->total_running = st->total_running;
+	snap->classes = st->classes;
+	snap->total_classes = st->total_classes;
+	snap->detail = st->detail;
+}
+
+/* A store nobody else holds for the tick about to be written: the last tick's when no frame
+ * took it, else a free one of the pool, else a new one. -1 when out of memory. */
+static int take_store(struct session *s)
+{
+	const struct snapshot_store *cur = s->snap.store;
+	if (cur && cur->refs == 1)
+		return 0;
+	struct snapshot_store *st = NULL;
+	for (int i = 0; i < s->npool && !st; i++)
+		if (s->pool[i]->refs == 1)
+			st = s->pool[i];
+	if (!st) {
+		if (!(st = store_new(s)))
+			return -1;
+		if (s->npool == SESSION_POOL) { /* every one held: the oldest left to its holders */
+			snapshot_store_release(s->pool[0]);
+			memmove(s->pool, s->pool + 1, (SESSION_POOL - 1) * sizeof(s->pool[0]));
+			s->npool--;
+		}
+		s->pool[s->npool++] = st;
+	}
+	snap_point(&s->snap, st);
+	return 0;
 }
 
 int session_set_mode(struct session *s, const struct session_mode *mode, char *err, size_t errlen)
@@ -186,7 +315,6 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 				quantum[e] = nb.status[r * nb.nevents + e].quantum_ns;
 	metric_program_set_quanta(prog, quantum, mode->nevents);
 	size_t cells = (size_t)s->cfg.ncpus * (size_t)mode->nevents + 1;
-	size_t mcells = (size_t)s->cfg.ncpus * (size_t)(mode->nmetrics ? mode->nmetrics : 1) + 1;
 	s->prev = calloc(cells, sizeof(*s->prev));
 	s->cur = calloc(cells, sizeof(*s->cur));
 	s->prev_present = calloc(cells, sizeof(bool));
@@ -196,23 +324,9 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	s->carry_running = calloc(cells, sizeof(double));
 	s->carry_state = calloc(cells, sizeof(enum count_state));
 	s->age = calloc(cells, sizeof(double));
-	s->snap.counts = calloc(cells, sizeof(struct count));
-	s->snap.total_counts = calloc((size_t)mode->nevents + 1, sizeof(struct count));
-	s->snap.values = calloc(mcells, sizeof(double));
-	s->snap.total_values = calloc((size_t)mode->nmetrics + 1, sizeof(double));
-	s->snap.classes = calloc(mcells, sizeof(enum metric_class));
-	s->snap.total_classes = calloc((size_t)mode->nmetrics + 1, sizeof(enum metric_class));
-	s->snap.running = calloc(mcells, sizeof(double));
-	s->snap.total_running = calloc((size_t)mode->nmetrics + 1, sizeof(double));
-	s->snap.detail = calloc(mcells + (size_t)mode->nmetrics, sizeof(struct metric_detail));
-	if (!s->snap.detail) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	if (!s->prev || !s->cur || !s->prev_present || !s->cur_present || !s->offline ||
-	    !s->carry_rate || !s->carry_running || !s->carry_state || !s->age || !s->snap.counts ||
-	    !s->snap.total_counts || !s->snap.values || !s->snap.total_values || !s->snap.classes ||
-	    !s->snap.total_classes || !s->snap.running || !s->snap.total_running) {
+	    !s->carry_rate || !s->carry_running || !s->carry_state || !s->age ||
+	    take_store(s) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -938,6 +1052,10 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 			s->snap.seq = s->before.seq;
 		return 0;
 	}
+	if (take_store(s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	s->snap.seq++;
 	s->snap.first = ++s->ticks == 1;
 	s->snap.time_s = now_offset(s);
@@ -945,11 +1063,9 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	s->snap.nrows = s->ncpus;
 	s->snap.row_cpus = s->row_cpus;
 	s->snap.row_ncpus = s->row_ncpus;
-	s->snap.cpus = s->cpus;
-	s->snap.offline = s->offline;
+	memcpy(s->snap.offline, s->offline, (size_t)s->ncpus * sizeof(bool));
 	s->snap.nevents = n;
 	s->snap.event_names = metric_program_names(s->program);
-	s->snap.event_age = s->age;
 	s->snap.nmetrics = s->nmetrics;
 	s->snap.metrics = s->program->metrics;
 	s->snap.program = s->program;
@@ -998,6 +1114,8 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 			}
 		}
 	}
+	if (s->nsets > 1) /* else every age stays 0, as the store was made */
+		memcpy(s->snap.event_age, s->age, cells * sizeof(double));
 	snapshot_compute(&s->snap);
 	return 1;
 }
