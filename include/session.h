@@ -102,11 +102,11 @@ struct snapshot {
 	const int *cpus; /* CPU number per row */
 	bool *offline;	 /* per row */
 	int nevents;
+	int nmetrics; /* next to nevents: no padding after either (the struct's size is kept) */
 	const char (*event_names)[48];
 	struct count *counts;	    /* [row * nevents + e] */
 	struct count *total_counts; /* per event, summed over online rows */
 	double *event_age;	    /* [row * nevents + e]: ticks since measured (rotation) */
-	int nmetrics;
 	const struct session_metric *metrics;
 	const struct metric_program *program; /* the compiled metrics (snapshot_compute) */
 	double *values;			      /* [row * nmetrics + m], NAN = n/a */
