@@ -149,6 +149,10 @@ struct frame_cols {
 	const char **task_ptr;
 };
 void frame_store_cols(struct frame_store *fs, struct frame_cols *c);
+/* @f's snapshot (@fs's) as the store's own copy, for an observer's fill_frame that changes it
+ * (the guard marks invalid counts): a shared tick's arrays are copied first. NULL when @f's
+ * snapshot is not @fs's. */
+struct snapshot *frame_snapshot_own(struct frame *f, struct frame_store *fs);
 /* Copies @src into @dst with everything it points to in *@store (allocated or grown as needed):
  * a frame a reader keeps while newer ones are built. The observers' live parts (extras,
  * counters) are left out. Returns 0, or -1 when out of memory (@dst unchanged). */

@@ -102,11 +102,11 @@ struct snapshot {
 	const int *cpus; /* CPU number per row */
 	bool *offline;	 /* per row */
 	int nevents;
+	int nmetrics; /* next to nevents: no padding after either (the struct's size is kept) */
 	const char (*event_names)[48];
 	struct count *counts;	    /* [row * nevents + e] */
 	struct count *total_counts; /* per event, summed over online rows */
 	double *event_age;	    /* [row * nevents + e]: ticks since measured (rotation) */
-	int nmetrics;
 	const struct session_metric *metrics;
 	const struct metric_program *program; /* the compiled metrics (snapshot_compute) */
 	double *values;			      /* [row * nmetrics + m], NAN = n/a */
@@ -122,7 +122,18 @@ struct snapshot {
 	/* [row * nmetrics + m]; the total row's at [nrows * nmetrics + m] */
 	struct metric_detail *detail;
 	double slots; /* issue slots per cycle (caps/slots, the same on every row), NAN unknown */
+	/* the refcounted storage the arrays above lie in, immutable once published (a session's
+	 * tick: snapshot_share), NULL: the producer's own arrays */
+	const struct snapshot_store *store;
 };
+
+/* One more reference to the storage of @s's arrays (cpus, offline, counts, ages, values,
+ * classes, running, detail) when they all lie in an immutable store, a session's tick: a frame
+ * holds its tick that way instead of copying it, and the session writes its next ticks into
+ * another store while the reference is held. NULL: they do not (copy them). */
+const struct snapshot_store *snapshot_share(const struct snapshot *s);
+/* Drops a reference of snapshot_share (or the session's own); the last one frees the store. */
+void snapshot_store_release(const struct snapshot_store *st);
 
 /* The per-CPU rows outputs show: all of them, or none when the rows are sums over several CPUs
  * (an aggregated capture: its one row is the total, shown as the all row alone). */

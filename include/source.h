@@ -143,9 +143,6 @@ struct backend {
 	struct backend_status *status; /* [row * nevents + e], filled by open */
 	unsigned counter_bits;	       /* width for count_delta (64 for kernel counts) */
 	bool simulated;		       /* every output says SIMULATED */
-	char description[128];	       /* "perf_event (software events only)" */
-	char warnings[4][192];	       /* messages for the log, set by open */
-	int nwarnings;
 	/* the sampling ring path (perfring.h) is active: ticks come from queued() */
 	bool ring;
 	/* [row]: samples the ring lost (PERF_RECORD_LOST), NULL: none. A replay of a ring run sets
@@ -159,6 +156,10 @@ struct backend {
 	 * clock; 0 = not known). A row the kernel throttled at that time gets a tick there, whose
 	 * counts repeat its last ones, so a window closes on time with every CPU throttled. */
 	uint64_t due_ns;
+	/* texts last: the fields above are a tick's, these 900 bytes are read when a mode opens */
+	char description[128]; /* "perf_event (software events only)" */
+	char warnings[4][192]; /* messages for the log, set by open */
+	int nwarnings;
 };
 
 /* The backend's ring count @k per row (lost, throttled_ns, throttles), NULL when it keeps none

@@ -449,6 +449,116 @@ static void test_frame_over_old(void)
 	stop();
 }
 
+/* A tick's numbers as a frame built from it showed them, copied by hand (frame_copy shares). */
+struct tick_copy {
+	uint64_t seq;
+	int r, e, m;
+	void *arrays[12];
+	size_t sizes[12];
+};
+
+static void tick_arrays(const struct snapshot *s, const void **a, size_t *sz)
+{
+	size_t r = (size_t)s->nrows, e = (size_t)s->nevents, m = (size_t)s->nmetrics;
+	const void *ptr[12] = {s->cpus,		 s->offline, s->counts,	       s->total_counts,
+			       s->event_age,	 s->values,  s->total_values,  s->running,
+			       s->total_running, s->classes, s->total_classes, s->detail};
+	size_t size[12] = {r * sizeof(int),
+			   r * sizeof(bool),
+			   r * e * sizeof(struct count),
+			   e * sizeof(struct count),
+			   r * e * sizeof(double),
+			   r * m * sizeof(double),
+			   m * sizeof(double),
+			   r * m * sizeof(double),
+			   m * sizeof(double),
+			   r * m * sizeof(enum metric_class),
+			   m * sizeof(enum metric_class),
+			   (r + 1) * m * sizeof(struct metric_detail)};
+	memcpy(a, ptr, sizeof(ptr));
+	memcpy(sz, size, sizeof(size));
+}
+
+static void tick_copy(struct tick_copy *c, const struct snapshot *s)
+{
+	const void *a[12];
+	c->seq = s->seq, c->r = s->nrows, c->e = s->nevents, c->m = s->nmetrics;
+	tick_arrays(s, a, c->sizes);
+	for (int i = 0; i < 12; i++) {
+		c->arrays[i] = malloc(c->sizes[i] + 1);
+		if (c->arrays[i])
+			memcpy(c->arrays[i], a[i], c->sizes[i]);
+	}
+}
+
+/* Whether @s still holds the numbers of @c, byte for byte. */
+static bool tick_same(const struct tick_copy *c, const struct snapshot *s)
+{
+	const void *a[12];
+	size_t sz[12];
+	if (s->seq != c->seq || s->nrows != c->r || s->nevents != c->e || s->nmetrics != c->m)
+		return false;
+	tick_arrays(s, a, sz);
+	for (int i = 0; i < 12; i++)
+		if (!c->arrays[i] || sz[i] != c->sizes[i] || memcmp(a[i], c->arrays[i], sz[i]) != 0)
+			return false;
+	return true;
+}
+
+/* Frames held across later ticks - copies (frame_copy) and the built frame taken whole
+ * (app_frame_take) - keep their own tick's numbers: a frame shares the session's tick instead
+ * of copying it, so the session must never write a tick into storage a frame still holds,
+ * also when more frames are held than it keeps stores for. */
+static void test_frame_held(const char *args)
+{
+	if (start(args, false) < 0)
+		return;
+	enum { HELD = 6 };
+	static struct frame kept[HELD], taken;
+	static struct tick_copy want[HELD], want_taken;
+	struct frame_store *store[HELD] = {NULL}, *taken_store = NULL;
+	ticks(2);
+	for (int i = 0; i < HELD; i++) {
+		ticks(1);
+		const struct frame *f = app_frame_build(&app);
+		CHECK(f != NULL && f->snap, "frame %d", i);
+		if (!f || !f->snap)
+			break;
+		tick_copy(&want[i], f->snap);
+		CHECK_INT(frame_copy(&kept[i], &store[i], f), 0);
+		/* shared, not copied: else this test proves nothing of the sharing */
+		CHECK(kept[i].snap->store != NULL && kept[i].snap->values == f->snap->values,
+		      "frame %d holds the tick's own arrays", i);
+		if (i == 1) {
+			tick_copy(&want_taken, f->snap);
+			app_frame_take(&app, &taken, &taken_store);
+		}
+	}
+	ticks(3);
+	const struct frame *f = app_frame_build(&app);
+	CHECK(f != NULL && f->snap && f->snap->seq > want[HELD - 1].seq, "a later frame");
+	for (int i = 0; i < HELD; i++) {
+		CHECK(kept[i].snap && tick_same(&want[i], kept[i].snap),
+		      "held frame %d keeps its tick's numbers (seq %llu)", i,
+		      (unsigned long long)want[i].seq);
+		CHECK(!f || kept[i].snap->values != f->snap->values,
+		      "held frame %d: not the session's latest tick", i);
+	}
+	CHECK(taken.snap && tick_same(&want_taken, taken.snap), "the taken frame keeps its tick");
+	/* the session's storage freed first: the held frames keep theirs */
+	stop();
+	for (int i = 0; i < HELD; i++) {
+		CHECK(kept[i].snap && tick_same(&want[i], kept[i].snap),
+		      "held frame %d after the session's end", i);
+		frame_store_free(store[i]);
+		for (int k = 0; k < 12; k++)
+			free(want[i].arrays[k]);
+	}
+	frame_store_free(taken_store);
+	for (int k = 0; k < 12; k++)
+		free(want_taken.arrays[k]);
+}
+
 int main(void)
 {
 	char home[] = "/tmp/pmutop-app-home.XXXXXX";
@@ -466,5 +576,9 @@ int main(void)
 	test_arm_modes();
 	test_frame_machine();
 	test_frame_over_old();
+	test_frame_held("--backend sim --sim-cpus 2 -i 10 -m cpi --no-rc");
+	/* more events than counters: a rotation (event ages), and a CPU offline for a while */
+	test_frame_held("--backend sim --sim-family snb --sim-cpus 2 -i 10 -m offcore --no-rc "
+			"--sim-offline 1:4-6");
 	return harness_done();
 }

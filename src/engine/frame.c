@@ -16,6 +16,7 @@
 struct frame_store {
 	int rows, events, metrics; /* capacity */
 	struct snapshot snap;
+	const struct snapshot_store *shared; /* a reference: snap's arrays are the tick's store's */
 	int *cpus;
 	bool *offline;
 	char (*names)[48];
@@ -144,6 +145,7 @@ void frame_store_free(struct frame_store *fs)
 {
 	if (!fs)
 		return;
+	snapshot_store_release(fs->shared);
 	free(fs->cpus);
 	free(fs->offline);
 	free(fs->names);
@@ -236,11 +238,47 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 
 #define COPY(dst, src, n) memcpy((dst), (src), (size_t)(n) * sizeof(*(dst)))
 
-/* A deep copy of @s into the store: the frame never sees later ticks. */
-static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct snapshot *s)
+/* The per-tick arrays of @s (which may be @d) copied into the store's own, @d pointing there. */
+static void copy_arrays(struct frame_store *fs, struct snapshot *d, const struct snapshot *s)
 {
 	int r = s->nrows, e = s->nevents, m = s->nmetrics;
+	COPY(fs->cpus, s->cpus, r);
+	COPY(fs->offline, s->offline, r);
+	COPY(fs->counts, s->counts, r * e);
+	COPY(fs->total_counts, s->total_counts, e);
+	COPY(fs->age, s->event_age, r * e);
+	COPY(fs->values, s->values, r * m);
+	COPY(fs->total_values, s->total_values, m);
+	COPY(fs->running, s->running, r * m);
+	COPY(fs->total_running, s->total_running, m);
+	COPY(fs->classes, s->classes, r * m);
+	COPY(fs->total_classes, s->total_classes, m);
+	COPY(fs->detail, s->detail, (r + 1) * m);
+	d->store = NULL;
+	d->cpus = fs->cpus;
+	d->offline = fs->offline;
+	d->counts = fs->counts;
+	d->total_counts = fs->total_counts;
+	d->event_age = fs->age;
+	d->values = fs->values;
+	d->total_values = fs->total_values;
+	d->running = fs->running;
+	d->total_running = fs->total_running;
+	d->classes = fs->classes;
+	d->total_classes = fs->total_classes;
+	d->detail = fs->detail;
+}
+
+/* @s into the store: the frame never sees later ticks. A session's tick is immutable once
+ * published: the frame holds a reference to its arrays (the session writes the next ticks
+ * elsewhere); other snapshots (rows' sums, a window's) are copied. */
+static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct snapshot *s)
+{
+	int e = s->nevents, m = s->nmetrics;
 	struct snapshot *d = &fs->snap;
+	const struct snapshot_store *shared = snapshot_share(s); /* before @s's store is let go */
+	snapshot_store_release(fs->shared);
+	fs->shared = shared;
 	*d = *s;
 	d->row_ncpus = NULL; /* the frame's row_keys say it */
 	/* The metrics' definitions (m x 5 KiB) and the event names: shared with the compiled
@@ -262,31 +300,21 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 		COPY(fs->names, s->event_names, e);
 		d->event_names = (const char(*)[48])fs->names;
 	}
-	COPY(fs->cpus, s->cpus, r);
-	COPY(fs->offline, s->offline, r);
-	COPY(fs->counts, s->counts, r * e);
-	COPY(fs->total_counts, s->total_counts, e);
-	COPY(fs->age, s->event_age, r * e);
-	COPY(fs->values, s->values, r * m);
-	COPY(fs->total_values, s->total_values, m);
-	COPY(fs->running, s->running, r * m);
-	COPY(fs->total_running, s->total_running, m);
-	COPY(fs->classes, s->classes, r * m);
-	COPY(fs->total_classes, s->total_classes, m);
-	COPY(fs->detail, s->detail, (r + 1) * m);
-	d->cpus = fs->cpus;
-	d->offline = fs->offline;
-	d->counts = fs->counts;
-	d->total_counts = fs->total_counts;
-	d->event_age = fs->age;
-	d->values = fs->values;
-	d->total_values = fs->total_values;
-	d->running = fs->running;
-	d->total_running = fs->total_running;
-	d->classes = fs->classes;
-	d->total_classes = fs->total_classes;
-	d->detail = fs->detail;
+	if (!shared)
+		copy_arrays(fs, d, s);
 	return d;
+}
+
+struct snapshot *frame_snapshot_own(struct frame *f, struct frame_store *fs)
+{
+	if (f->snap != &fs->snap)
+		return NULL;
+	if (fs->shared) {
+		copy_arrays(fs, &fs->snap, &fs->snap);
+		snapshot_store_release(fs->shared);
+		fs->shared = NULL;
+	}
+	return &fs->snap;
 }
 
 /* The stacked bar's metrics, by name among the snapshot's (:add and :remove may move them). */

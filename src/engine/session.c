@@ -10,34 +10,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The stores a session keeps for its ticks: the one being written, the one the frame shows, one
+ * a held frame keeps (a paused screen); a tick when all are held gets a new one. */
+#define SESSION_POOL 3
+
+/* One tick's arrays in one block, refcounted (snapshot_share): a session writes a tick into a
+ * store nobody else holds, and a frame holds the store of its tick instead of copying it. */
+struct snapshot_store {
+	int refs; /* the session's while in its pool, and each holder's */
+	int nrows, nevents, nmetrics;
+	int *cpus;
+	bool *offline;
+	struct count *counts, *total_counts;
+	double *event_age;
+	double *values, *total_values, *running, *total_running;
+	enum metric_class *classes, *total_classes;
+	struct metric_detail *detail;
+	max_align_t data[]; /* the arrays above, one after another */
+};
+
 struct session {
-	struct session_config cfg;
-	int *cpus, *core_type;
-	bool *held; /* per row: shown offline whatever the source reads (session_hold_offline) */
-	struct session_mode mode;
-	struct metric_program *program; /* the running mode's compiled metrics */
-	struct backend backend;
+	/* What a steady tick reads and writes, together at the start: after a sleep each 64-byte
+	 * line a tick touches comes from a far cache, and the mode below is 142 KiB. */
 	bool open;
+	bool primed, start_set;
+	int set;			/* rotation: set being counted */
+	int ncpus, row_cpus;		/* cfg's */
+	int nevents, nmetrics, nsets;	/* the mode's */
+	double slots;			/* cfg.slots, NAN unknown */
+	const int *row_ncpus;		/* cfg's */
+	struct metric_program *program; /* the running mode's compiled metrics */
 	/* previous and current raw reads */
 	struct raw_count *prev, *cur;
 	bool *prev_present, *cur_present;
 	bool *offline;
+	bool *held; /* per row: shown offline whatever the source reads (session_hold_offline) */
 	uint64_t prev_t, cur_t, start_t;
-	bool primed, start_set;
 	double time_offset; /* s: the session this one continues ended here (another clock) */
 	uint64_t ticks;	    /* full ticks since the mode opened (snap.first) */
-	struct {	    /* session_continue: the session this one replaces */
-		bool valid;
-		uint64_t start_t, cur_t, seq;
-		double time_s;
-	} before;
-	int set; /* rotation: set being counted */
 	/* carried values for rotation: last measured rate per second and its age */
 	double *carry_rate, *carry_running;
 	enum count_state *carry_state;
 	double *age;
+	int *cpus, *core_type;
+	/* its event names are the program's (metric_program_names), its arrays a store's of pool */
+	struct snapshot snap;
+	struct snapshot_store *pool[SESSION_POOL]; /* the stores a tick is written into */
+	int npool;
+	struct backend backend;
+	/* the rest: read when a mode opens, or by a rotating mode's tick */
+	struct session_config cfg;
+	struct { /* session_continue: the session this one replaces */
+		bool valid;
+		uint64_t start_t, cur_t, seq;
+		double time_s;
+	} before;
 	double rotation_share[SESSION_MAX_EVENTS]; /* per event: the fraction of sets counting it */
-	struct snapshot snap; /* its event names are the program's (metric_program_names) */
+	struct session_mode mode;
 };
 
 void session_mode_copy(struct session_mode *dst, const struct session_mode *src)
@@ -76,6 +105,10 @@ struct session *session_new(const struct session_config *cfg, char *err, size_t 
 		memcpy(s->core_type, cfg->core_pmu_type, (size_t)cfg->ncpus * sizeof(int));
 	s->cfg.cpus = s->cpus;
 	s->cfg.core_pmu_type = s->core_type;
+	s->ncpus = cfg->ncpus;
+	s->row_cpus = cfg->row_cpus;
+	s->row_ncpus = cfg->row_ncpus;
+	s->slots = cfg->slots ? (double)cfg->slots : NAN;
 	return s;
 }
 
@@ -90,15 +123,9 @@ static void free_buffers(struct session *s)
 	free(s->carry_running);
 	free(s->carry_state);
 	free(s->age);
-	free(s->snap.counts);
-	free(s->snap.total_counts);
-	free(s->snap.values);
-	free(s->snap.total_values);
-	free(s->snap.classes);
-	free(s->snap.total_classes);
-	free(s->snap.running);
-	free(s->snap.total_running);
-	free(s->snap.detail);
+	for (int i = 0; i < s->npool; i++) /* a frame holding one keeps it */
+		snapshot_store_release(s->pool[i]);
+	s->npool = 0;
 	s->prev = s->cur = NULL;
 	s->prev_present = s->cur_present = s->offline = NULL;
 	s->carry_rate = s->carry_running = s->age = NULL;
@@ -106,6 +133,119 @@ static void free_buffers(struct session *s)
 	uint64_t seq = s->snap.seq; /* seq goes on across modes: it never repeats in a run */
 	memset(&s->snap, 0, sizeof(s->snap));
 	s->snap.seq = seq;
+}
+
+/* A store for the mode's rows, events and metrics (one reference, the caller's), its CPUs set;
+ * NULL when out of memory. Sized as the session's arrays were: a spare cell each. */
+static struct snapshot_store *store_new(const struct session *s)
+{
+	size_t r = (size_t)s->ncpus, n = (size_t)s->nevents, nm = (size_t)s->nmetrics;
+	size_t cells = r * n + 1, mcells = r * (nm ? nm : 1) + 1;
+	const size_t sizes[] = {(r + 1) * sizeof(int),
+				(r + 1) * sizeof(bool),
+				cells * sizeof(struct count),
+				(n + 1) * sizeof(struct count),
+				cells * sizeof(double),
+				mcells * sizeof(double),
+				(nm + 1) * sizeof(double),
+				mcells * sizeof(double),
+				(nm + 1) * sizeof(double),
+				mcells * sizeof(enum metric_class),
+				(nm + 1) * sizeof(enum metric_class),
+				(mcells + nm) * sizeof(struct metric_detail)};
+	enum { NARRAYS = sizeof(sizes) / sizeof(sizes[0]) };
+	size_t at[NARRAYS], total = 0;
+	for (int i = 0; i < NARRAYS; i++) {
+		at[i] = total;
+		total += (sizes[i] + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+			 sizeof(max_align_t);
+	}
+	struct snapshot_store *st = calloc(1, sizeof(*st) + total);
+	if (!st)
+		return NULL;
+	char *d = (char *)st->data;
+	st->refs = 1;
+	st->nrows = s->ncpus, st->nevents = s->nevents, st->nmetrics = s->nmetrics;
+	st->cpus = (int *)(d + at[0]);
+	st->offline = (bool *)(d + at[1]);
+	st->counts = (struct count *)(d + at[2]);
+	st->total_counts = (struct count *)(d + at[3]);
+	st->event_age = (double *)(d + at[4]);
+	st->values = (double *)(d + at[5]);
+	st->total_values = (double *)(d + at[6]);
+	st->running = (double *)(d + at[7]);
+	st->total_running = (double *)(d + at[8]);
+	st->classes = (enum metric_class *)(d + at[9]);
+	st->total_classes = (enum metric_class *)(d + at[10]);
+	st->detail = (struct metric_detail *)(d + at[11]);
+	memcpy(st->cpus, s->cpus, r * sizeof(int)); /* the frame outlives the session */
+	return st;
+}
+
+void snapshot_store_release(const struct snapshot_store *cst)
+{
+	struct snapshot_store *st = (struct snapshot_store *)cst;
+	if (st && --st->refs <= 0)
+		free(st);
+}
+
+const struct snapshot_store *snapshot_share(const struct snapshot *s)
+{
+	struct snapshot_store *st = (struct snapshot_store *)s->store;
+	/* a copy of a tick with one array replaced (rows.c's sums) is not the store's */
+	if (!st || s->nrows != st->nrows || s->nevents != st->nevents ||
+	    s->nmetrics != st->nmetrics || s->cpus != st->cpus || s->offline != st->offline ||
+	    s->counts != st->counts || s->total_counts != st->total_counts ||
+	    s->event_age != st->event_age || s->values != st->values ||
+	    s->total_values != st->total_values || s->running != st->running ||
+	    s->total_running != st->total_running || s->classes != st->classes ||
+	    s->total_classes != st->total_classes || s->detail != st->detail)
+		return NULL;
+	st->refs++;
+	return st;
+}
+
+/* The snapshot's arrays made @st's. */
+static void snap_point(struct snapshot *snap, struct snapshot_store *st)
+{
+	snap->store = st;
+	snap->cpus = st->cpus;
+	snap->offline = st->offline;
+	snap->counts = st->counts;
+	snap->total_counts = st->total_counts;
+	snap->event_age = st->event_age;
+	snap->values = st->values;
+	snap->total_values = st->total_values;
+	snap->running = st->running;
+	snap->total_running = st->total_running;
+	snap->classes = st->classes;
+	snap->total_classes = st->total_classes;
+	snap->detail = st->detail;
+}
+
+/* A store nobody else holds for the tick about to be written: the last tick's when no frame
+ * took it, else a free one of the pool, else a new one. -1 when out of memory. */
+static int take_store(struct session *s)
+{
+	const struct snapshot_store *cur = s->snap.store;
+	if (cur && cur->refs == 1)
+		return 0;
+	struct snapshot_store *st = NULL;
+	for (int i = 0; i < s->npool && !st; i++)
+		if (s->pool[i]->refs == 1)
+			st = s->pool[i];
+	if (!st) {
+		if (!(st = store_new(s)))
+			return -1;
+		if (s->npool == SESSION_POOL) { /* every one held: the oldest left to its holders */
+			snapshot_store_release(s->pool[0]);
+			memmove(s->pool, s->pool + 1, (SESSION_POOL - 1) * sizeof(s->pool[0]));
+			s->npool--;
+		}
+		s->pool[s->npool++] = st;
+	}
+	snap_point(&s->snap, st);
+	return 0;
 }
 
 int session_set_mode(struct session *s, const struct session_mode *mode, char *err, size_t errlen)
@@ -165,6 +305,9 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	s->backend = nb;
 	s->open = true;
 	session_mode_copy(&s->mode, mode);
+	s->nevents = mode->nevents;
+	s->nmetrics = mode->nmetrics;
+	s->nsets = mode->nsets;
 	/* the step of each event's value, the largest over the rows (a quantised source) */
 	uint64_t quantum[SESSION_MAX_EVENTS] = {0};
 	for (int r = 0; nb.status && r < nb.nrows; r++)
@@ -173,7 +316,6 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 				quantum[e] = nb.status[r * nb.nevents + e].quantum_ns;
 	metric_program_set_quanta(prog, quantum, mode->nevents);
 	size_t cells = (size_t)s->cfg.ncpus * (size_t)mode->nevents + 1;
-	size_t mcells = (size_t)s->cfg.ncpus * (size_t)(mode->nmetrics ? mode->nmetrics : 1) + 1;
 	s->prev = calloc(cells, sizeof(*s->prev));
 	s->cur = calloc(cells, sizeof(*s->cur));
 	s->prev_present = calloc(cells, sizeof(bool));
@@ -183,23 +325,9 @@ int session_set_mode(struct session *s, const struct session_mode *mode, char *e
 	s->carry_running = calloc(cells, sizeof(double));
 	s->carry_state = calloc(cells, sizeof(enum count_state));
 	s->age = calloc(cells, sizeof(double));
-	s->snap.counts = calloc(cells, sizeof(struct count));
-	s->snap.total_counts = calloc((size_t)mode->nevents + 1, sizeof(struct count));
-	s->snap.values = calloc(mcells, sizeof(double));
-	s->snap.total_values = calloc((size_t)mode->nmetrics + 1, sizeof(double));
-	s->snap.classes = calloc(mcells, sizeof(enum metric_class));
-	s->snap.total_classes = calloc((size_t)mode->nmetrics + 1, sizeof(enum metric_class));
-	s->snap.running = calloc(mcells, sizeof(double));
-	s->snap.total_running = calloc((size_t)mode->nmetrics + 1, sizeof(double));
-	s->snap.detail = calloc(mcells + (size_t)mode->nmetrics, sizeof(struct metric_detail));
-	if (!s->snap.detail) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	if (!s->prev || !s->cur || !s->prev_present || !s->cur_present || !s->offline ||
-	    !s->carry_rate || !s->carry_running || !s->carry_state || !s->age || !s->snap.counts ||
-	    !s->snap.total_counts || !s->snap.values || !s->snap.total_values || !s->snap.classes ||
-	    !s->snap.total_classes || !s->snap.running || !s->snap.total_running) {
+	    !s->carry_rate || !s->carry_running || !s->carry_state || !s->age ||
+	    take_store(s) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -235,10 +363,25 @@ enum {
 	VAR_NONE = -6
 };
 
+/* What a tick reads of one metric's definition (struct session_metric is 5 KiB of texts with
+ * these at its end, a line or two apart for each metric): 48 bytes side by side. */
+struct metric_hot {
+	double good, warn, bad; /* thresholds as in mode.h (NAN = not set) */
+	int better;		/* 0 = none */
+	int ninputs;
+	unsigned char inputs[8]; /* session_metric.inputs: events, < SESSION_MAX_EVENTS */
+	bool split;
+};
+_Static_assert(SESSION_MAX_EVENTS <= 256, "an event index fits metric_hot.inputs");
+_Static_assert(sizeof(((struct metric_hot *)0)->inputs) ==
+		   sizeof(((struct session_metric *)0)->inputs) / sizeof(int),
+	       "metric_hot.inputs holds every one of session_metric.inputs");
+
 struct metric_program {
 	int refs; /* the session's and each frame store's that shares its metrics */
 	int n;
 	struct session_metric *metrics; /* copies */
+	struct metric_hot *hot;		/* [m]: what a tick reads of metrics[m] */
 	char (*names)[48];		/* [nevents]: the events' names it was bound to (copies) */
 	struct expr **expr;
 	int **slot;	   /* [m][var]: what expr_vars()[var] of metric m reads */
@@ -295,6 +438,7 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 {
 	struct metric_program *p = calloc(1, sizeof(*p));
 	if (!p || !(p->metrics = calloc((size_t)n + 1, sizeof(*p->metrics))) ||
+	    !(p->hot = calloc((size_t)n + 1, sizeof(*p->hot))) ||
 	    !(p->expr = calloc((size_t)n + 1, sizeof(*p->expr))) ||
 	    !(p->slot = calloc((size_t)n + 1, sizeof(*p->slot))) ||
 	    !(p->thr = calloc((size_t)n + 1, sizeof(*p->thr))) ||
@@ -322,6 +466,15 @@ struct metric_program *metric_program_new(const struct session_metric *metrics, 
 	memcpy(p->names, names, (size_t)nevents * sizeof(*p->names));
 	for (int m = 0; m < n; m++) {
 		p->metrics[m] = metrics[m];
+		struct metric_hot *h = &p->hot[m];
+		*h = (struct metric_hot){.good = metrics[m].good,
+					 .warn = metrics[m].warn,
+					 .bad = metrics[m].bad,
+					 .better = metrics[m].better,
+					 .split = metrics[m].split};
+		for (int k = 0; k < metrics[m].ninputs && k < (int)sizeof(h->inputs); k++)
+			if (metrics[m].inputs[k] >= 0 && metrics[m].inputs[k] < SESSION_MAX_EVENTS)
+				h->inputs[h->ninputs++] = (unsigned char)metrics[m].inputs[k];
 		char why[256];
 		if (!metrics[m].formula[0])
 			continue; /* no formula: always n/a */
@@ -411,6 +564,7 @@ void metric_program_free(const struct metric_program *cp)
 	free(p->slot);
 	free(p->expr);
 	free(p->metrics);
+	free(p->hot);
 	free(p->names);
 	free(p->quantum);
 	free(p->br);
@@ -481,7 +635,7 @@ static inline void bound_values(const struct bound_inputs *b, double *vals)
 	}
 }
 
-static enum metric_class classify(const struct session_metric *sm, double v)
+static enum metric_class classify(const struct metric_hot *sm, double v)
 {
 	if (isnan(v))
 		return METRIC_NA;
@@ -547,7 +701,7 @@ static void metric_eval(const struct metric_program *p, int m, const struct row_
 			enum metric_class *cls, double *running, struct metric_detail *detail)
 {
 	const struct metric_inputs *in = ri->in;
-	const struct session_metric *sm = &p->metrics[m];
+	const struct metric_hot *sm = &p->hot[m];
 	double v = NAN;
 	bool nc_row = false;
 	*detail = (struct metric_detail){0};
@@ -636,9 +790,8 @@ static void metric_eval(const struct metric_program *p, int m, const struct row_
 
 /* Whether metric @m's measured inputs on some online row have different ages: a value carried
  * from an earlier tick of the rotation meets one measured in this tick (or in another one). */
-static bool inputs_of_different_ticks(const struct snapshot *s, int m)
+static bool inputs_of_different_ticks(const struct snapshot *s, const struct metric_hot *sm)
 {
-	const struct session_metric *sm = &s->metrics[m];
 	if (!s->event_age)
 		return false;
 	for (int r = 0; r < s->nrows; r++) {
@@ -799,9 +952,19 @@ void snapshot_compute(struct snapshot *s)
 		}
 		ages_differ = hi > lo;
 	}
-	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++)
-		s->split[m] =
-		    s->metrics[m].split || (ages_differ && inputs_of_different_ticks(s, m));
+	/* the program's compact copy of the definitions when they are its own (a tick reads 48
+	 * bytes a metric, not the 5 KiB definition's last lines) */
+	bool own = s->program && s->metrics == s->program->metrics;
+	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++) {
+		struct metric_hot h = {.split = s->metrics[m].split};
+		const struct metric_hot *sm = own ? &s->program->hot[m] : &h;
+		if (!own && ages_differ) {
+			h.ninputs = s->metrics[m].ninputs < 8 ? s->metrics[m].ninputs : 8;
+			for (int k = 0; k < h.ninputs; k++)
+				h.inputs[k] = (unsigned char)s->metrics[m].inputs[k];
+		}
+		s->split[m] = sm->split || (ages_differ && inputs_of_different_ticks(s, sm));
+	}
 }
 
 /* Rotation: the set that counted in this tick, read from the triples themselves, so a replay
@@ -844,8 +1007,8 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 		snprintf(err, errlen, "no mode is open");
 		return -1;
 	}
-	int n = s->mode.nevents;
-	size_t cells = (size_t)s->cfg.ncpus * (size_t)n;
+	int n = s->nevents;
+	size_t cells = (size_t)s->ncpus * (size_t)n;
 	/* swap buffers: cur becomes prev */
 	struct raw_count *tr = s->prev;
 	s->prev = s->cur;
@@ -854,13 +1017,13 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	s->prev_present = s->cur_present;
 	s->cur_present = tp;
 	s->prev_t = s->cur_t;
-	bool was_offline[s->cfg.ncpus + 1];
-	memcpy(was_offline, s->offline, (size_t)s->cfg.ncpus * sizeof(bool));
+	bool was_offline[s->ncpus + 1];
+	memcpy(was_offline, s->offline, (size_t)s->ncpus * sizeof(bool));
 	if (s->backend.ops->read(&s->backend, nominal_ns, s->cur, s->cur_present, s->offline,
 				 &s->cur_t, err, errlen) < 0)
 		return -1;
-	for (int r = 0; r < s->cfg.ncpus; r++) /* gone from the online list: offline, as a real
-						* hotplug makes it */
+	for (int r = 0; r < s->ncpus; r++) /* gone from the online list: offline, as a real
+					    * hotplug makes it */
 		s->offline[r] |= s->held[r];
 	if (unlikely(!s->start_set)) {
 		/* a recorded source's clock already counts from the recording's start (a flight
@@ -879,8 +1042,8 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 	int counted_set = s->set;
 	/* the priming read only sets the base: the first set keeps counting into the first tick,
 	 * so the first rotation already measures every set */
-	if (s->primed && s->mode.nsets > 1 && s->backend.ops->select_set) {
-		s->set = (s->set + 1) % s->mode.nsets;
+	if (s->primed && s->nsets > 1 && s->backend.ops->select_set) {
+		s->set = (s->set + 1) % s->nsets;
 		s->backend.ops->select_set(&s->backend, s->set);
 	}
 	if (unlikely(!s->primed)) {
@@ -891,23 +1054,25 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 			s->snap.seq = s->before.seq;
 		return 0;
 	}
+	if (take_store(s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	s->snap.seq++;
 	s->snap.first = ++s->ticks == 1;
 	s->snap.time_s = now_offset(s);
 	s->snap.interval_s = (double)(s->cur_t - s->prev_t) / 1e9;
-	s->snap.nrows = s->cfg.ncpus;
-	s->snap.row_cpus = s->cfg.row_cpus;
-	s->snap.row_ncpus = s->cfg.row_ncpus;
-	s->snap.cpus = s->cpus;
-	s->snap.offline = s->offline;
+	s->snap.nrows = s->ncpus;
+	s->snap.row_cpus = s->row_cpus;
+	s->snap.row_ncpus = s->row_ncpus;
+	memcpy(s->snap.offline, s->offline, (size_t)s->ncpus * sizeof(bool));
 	s->snap.nevents = n;
 	s->snap.event_names = metric_program_names(s->program);
-	s->snap.event_age = s->age;
-	s->snap.nmetrics = s->mode.nmetrics;
+	s->snap.nmetrics = s->nmetrics;
 	s->snap.metrics = s->program->metrics;
 	s->snap.program = s->program;
-	s->snap.slots = s->cfg.slots ? (double)s->cfg.slots : NAN;
-	if (s->mode.nsets > 1)
+	s->snap.slots = s->slots;
+	if (s->nsets > 1)
 		counted_set = set_counted(s, counted_set, was_offline);
 	for (size_t i = 0; i < cells; i++) {
 		int r = (int)(i / (size_t)n), e = (int)(i % (size_t)n);
@@ -926,7 +1091,7 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 			continue;
 		}
 		count_delta(&s->prev[i], &s->cur[i], s->backend.counter_bits, c);
-		if (s->mode.nsets > 1) {
+		if (s->nsets > 1) {
 			/* Rotation: an event outside the counted set keeps its last measured rate.
 			 */
 			if (s->mode.events[e].set < 0) /* counted in every set */
@@ -951,6 +1116,8 @@ int session_tick(struct session *s, uint64_t nominal_ns, char *err, size_t errle
 			}
 		}
 	}
+	if (s->nsets > 1) /* else every age stays 0, as the store was made */
+		memcpy(s->snap.event_age, s->age, cells * sizeof(double));
 	snapshot_compute(&s->snap);
 	return 1;
 }

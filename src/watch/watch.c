@@ -197,10 +197,10 @@ static void on_close(struct observer *o, struct app_ctx *app)
 static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
 		       struct frame_store *fs)
 {
-	(void)fs;
 	struct watch *w = o->state;
-	if (f->snap)
-		guard_mark(w->guard, (struct snapshot *)f->snap); /* the frame's own copy */
+	const struct guard_flag *flags;
+	if (f->snap && w->guard && guard_flags(w->guard, &flags) > 0) /* the frame's own copy */
+		guard_mark(w->guard, frame_snapshot_own(f, fs));
 	guard_line(w->guard, f->guard_line, sizeof(f->guard_line));
 	f->owners_lines[0] = 0;
 	/* a map nobody keeps fresh any more is not shown (its holders may be gone) */
