@@ -45,13 +45,15 @@ check "the read run says path read" jqs "$T/read.json" 'all(.[]; .self.path == "
 # Per sample: cpu-clock is a timer, so each sample's delta of c equals the sample's wall time
 # on every CPU, idle or busy, for both paths. For the ring, the time is the sample's own
 # timestamp and c the count the kernel wrote with it, on that CPU, so the median is 1 within
-# 0.5 %; p99 within 25 %: the CPUs' timers are not in phase (a tick's time is its latest sample,
+# 0.5 %; p99 within 50 %: the CPUs' timers are not in phase (a tick's time is its latest sample,
 # under load a timer fires late) and a virtual CPU that did not run for a few periods has its
-# counts spread over them (a sample paired with the wrong tick would show 2). For the
+# counts spread over them (a sample paired with the wrong tick would show 2). Under this test's
+# load, p99 reached 1.20-1.43 on a 2-vCPU VM whose host holds vCPUs back (the median stayed
+# within 0.1 %), so 25 % failed there half the time on a correct binary. For the
 # read() path, the time is taken before the reads of all CPUs and a cross-CPU read lands later
 # (the median within 2 %).
-check "ring: per-sample cpu-clock share median 1 (0.5 %), p99 within 25 %" jqs "$T/ring.json" \
-	'all(.[1:][].cpus[]; (.stats.clk.median - 1 | fabs) < 0.005 and (.stats.clk.p99 - 1 | fabs) < 0.25)'
+check "ring: per-sample cpu-clock share median 1 (0.5 %), p99 within 50 %" jqs "$T/ring.json" \
+	'all(.[1:][].cpus[]; (.stats.clk.median - 1 | fabs) < 0.005 and (.stats.clk.p99 - 1 | fabs) < 0.5)'
 check "read: per-sample cpu-clock share median 1 (2 %)" jqs "$T/read.json" \
 	'all(.[1:][].cpus[]; (.stats.clk.median - 1 | fabs) < 0.02)'
 
