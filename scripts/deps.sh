@@ -20,13 +20,14 @@ if [ "$set_name" != run ]; then
   # tmux, jq, python3: the screen and output tests; util-linux: unshare; dpkg-dev, file,
   # man-db, lintian: the package test; curl, prometheus (promtool), python3-prometheus-client:
   # the OpenMetrics tests; linux-source-6.1: the kernel's pmu-events JSON test_pmuevents loads;
-  # likwid: the performance groups e2e_likwid_real loads; gcc-multilib: e2e_probe32 (-m32);
+  # likwid: the performance groups e2e_likwid_real loads; gcc-multilib: e2e_probe32 (-m32),
+  # qemu-user: its 32-bit probe where the kernel runs no 32-bit x86 program;
   # iproute2: ss, the endpoint's listen backlog; libbpf-dev, bpftool, clang: the ownership
   # map's BPF iterator (built when they are there); linux-perf: the perf sessions e2e_owners lists;
   # strace: e2e_cli's check that a run's exit leaves stdin open
   need+=(tmux jq python3 util-linux dpkg-dev file man-db lintian curl prometheus
         python3-prometheus-client linux-source-6.1 likwid gcc-multilib iproute2 libbpf-dev bpftool
-        clang linux-perf strace)
+        clang linux-perf strace qemu-user)
 fi
 if [ "$set_name" = dev ]; then
   # clang-format: scripts/format.sh; clang and its runtime: the libFuzzer targets (bench/fuzz.sh)

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Usage: probe32 [MAX_SIZE]; prints key=value lines, exit 1 when the probe fails. */
 int main(int argc, char **argv)
@@ -18,6 +19,8 @@ int main(int argc, char **argv)
 
 	printf("size_t_bits=%zu\n", sizeof(size_t) * 8);
 	printf("cap=%zu\n", probe_max_working_set_here());
+	/* the memory this program is told of (bytes): under qemu-user a 32-bit sysinfo clamps it */
+	printf("ram=%.0f\n", (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE));
 	if (argc > 1 && probe_parse_size(argv[1], &max, err, sizeof(err)) < 0) {
 		printf("error=%s\n", err);
 		return 2;
