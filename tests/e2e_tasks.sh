@@ -155,20 +155,35 @@ sh -c 'while :; do :; done' &
 LOOP=$!
 T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null")
 sched_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
-# share PROGRAM-JSON EVENT: the event's sum over the rows / the sum of the intervals (ns)
+# share PROGRAM-JSON EVENT: the event's sum over the rows / the sum of the intervals (ns), the
+# first record left out: it counts from before the first record was seen (count_window)
 share() {
 	python3 -c 'import json,sys
 t=v=0
-for l in open(sys.argv[1]):
+for l in list(open(sys.argv[1]))[1:]:
     o=json.loads(l); t+=o["interval_ms"]*1e6
     for row in o["cpus"]:
         x=row["events"][sys.argv[2]]["value"]
         v+=x or 0
 print(v/t if t else 0, v)' "$1" "$2"
 }
-a=$(sched_ns $LOOP) ta=$(date +%s%N)
-timeout 30 "$BIN" -b --no-rc -n 6 -i 500ms -f json -e task-clock -p $LOOP >"$T_TMP/pid.json" 2>"$T_TMP/pid.err"
-b=$(sched_ns $LOOP) tb=$(date +%s%N)
+# count_window FILE ARGS...: pmutop ARGS writing FILE, with the loop's scheduler time taken when
+# its first record arrives (a, ta) and when its last (the 6th) does (b, tb): the window its
+# records 2..6 count, without pmutop's start-up and exit, when the loop gets another share of the
+# CPUs (2 CPUs shared with another test and, under ASan, a slower start)
+lines() { wc -l <"$1" 2>/dev/null || echo 0; }
+count_window() {
+	local out=$1 i
+	shift
+	timeout 30 "$BIN" "$@" >"$out" 2>"$out.err" &
+	local p=$!
+	for ((i = 0; i < 2000 && $(lines "$out") < 1; i++)); do sleep 0.01; done
+	a=$(sched_ns $LOOP) ta=$(date +%s%N)
+	for ((i = 0; i < 2000 && $(lines "$out") < 6; i++)); do sleep 0.01; done
+	b=$(sched_ns $LOOP) tb=$(date +%s%N)
+	wait $p
+}
+count_window "$T_TMP/pid.json" -b --no-rc -n 6 -i 500ms -f json -e task-clock -p $LOOP
 read -r sh_p ns_p < <(share "$T_TMP/pid.json" task_clock)
 sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 echo "-p: cpu share pmutop $sh_p, /proc/$LOOP/schedstat $sh_s"
@@ -200,9 +215,7 @@ if [ -z "$CGROOT" ] || ! mkdir "$CGROOT/$CG" 2>/dev/null; then
 else
 	T_CLEANUPS+=("kill $LOOP 2>/dev/null; wait $LOOP 2>/dev/null; rmdir '$CGROOT/$CG' 2>/dev/null")
 	echo $LOOP >"$CGROOT/$CG/cgroup.procs"
-	a=$(sched_ns $LOOP) ta=$(date +%s%N)
-	timeout 30 "$BIN" -b --no-rc -n 6 -i 500ms -f json -e cpu-clock -G "$CG" >"$T_TMP/cg.json" 2>"$T_TMP/cg.err"
-	b=$(sched_ns $LOOP) tb=$(date +%s%N)
+	count_window "$T_TMP/cg.json" -b --no-rc -n 6 -i 500ms -f json -e cpu-clock -G "$CG"
 	read -r sh_c ns_c < <(share "$T_TMP/cg.json" cpu_clock)
 	sh_s=$(python3 -c "print(($b - $a) / ($tb - $ta))")
 	echo "-G: cpu share pmutop $sh_c, /proc/$LOOP/schedstat $sh_s"
