@@ -16,8 +16,14 @@ keys ":probe cache" Enter
 check "the probe reports" wait_for 'cache probe results' 60
 sleep 0.5 # a tick after the last step
 after=$(rss)
-check "resident memory after the probe: $after KiB, before $before KiB (at most 4 MiB more)" \
-	[ "$((after - before))" -le 4096 ]
+if ldd "$BIN" 2>/dev/null | grep -q libasan; then
+	# ASan keeps freed blocks in its quarantine (256 MiB), so the resident memory of this build
+	# says nothing of what was freed; the plain build's run of this test checks it
+	skip "resident memory after the probe: an ASan build keeps freed memory in its quarantine ($after KiB, before $before KiB)"
+else
+	check "resident memory after the probe: $after KiB, before $before KiB (at most 4 MiB more)" \
+		[ "$((after - before))" -le 4096 ]
+fi
 check "the report stays" pane_has 'cache probe results'
 keys ":probe stop" Enter
 check ":probe stop closes the report" wait_for '^ +all ' 5
