@@ -83,8 +83,9 @@ wait_gone() {
 line() { pane | sed -n "${1}p"; }
 pane_has() { pane | grep -qE -- "$1"; }
 pane_lacks() { ! pane | grep -qE -- "$1"; }
-start() { # ARGS: runs pmutop in the pane and waits for its table
-	keys "clear; '$BIN' $*; echo \"EXIT=\$?\"" Enter
+start() { # ARGS: runs pmutop in the pane (with $START_ENV, VAR=VALUE words, before it) and
+	# waits for its table
+	keys "clear; ${START_ENV:+$START_ENV }'$BIN' $*; echo \"EXIT=\$?\"" Enter
 	wait_for '^ +all ' 10
 }
 quit_check() { # DESC: pmutop ended with status 0 and the shell is back
