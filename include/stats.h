@@ -72,18 +72,15 @@ size_t series_ring_last(const struct series_ring *r, size_t k, double *out);
 /* The statistics of a window of one sample @v: stats_compute()'s result, without its passes. */
 static inline void stats_of_one(double v, struct stats *out)
 {
-	double sum = 0;
 	memset(out, 0, sizeof(*out));
 	if (!isfinite(v)) {
 		out->n_nan = 1;
 		return;
 	}
-	sum += v; /* as stats_compute() sums: 0 + -0.0 is 0.0 */
 	out->available = true;
 	out->n = 1;
 	out->min = out->max = out->median = out->p99 = v;
-	out->mean = sum / 1.0;
-	out->mad = fabs(v - v);
+	out->mean = 0.0 + v; /* as stats_compute() sums from 0: 0 + -0.0 is 0.0; mad stays 0 */
 }
 /* Statistics over the last @k values (k == 0 or k > len: all). @scratch: 3 * cap doubles. */
 void series_ring_stats(const struct series_ring *r, size_t k, double *scratch, struct stats *out);
