@@ -127,10 +127,28 @@ struct snapshot {
 	const struct snapshot_store *store;
 };
 
-/* One more reference to the storage of @s's arrays (cpus, offline, counts, ages, values,
- * classes, running, detail) when they all lie in an immutable store, a session's tick: a frame
- * holds its tick that way instead of copying it, and the session writes its next ticks into
- * another store while the reference is held. NULL: they do not (copy them). */
+/* A snapshot's per-tick arrays, each with its element count for @r rows, @e events and @m
+ * metrics: X(field, count). Those a session's store holds, a frame shares or copies. */
+/* clang-format off */
+#define SNAPSHOT_ARRAYS(X)                                                                         \
+	X(cpus, r)                                                                                 \
+	X(offline, r)                                                                              \
+	X(counts, r * e)                                                                           \
+	X(total_counts, e)                                                                         \
+	X(event_age, r * e)                                                                        \
+	X(values, r * m)                                                                           \
+	X(total_values, m)                                                                         \
+	X(running, r * m)                                                                          \
+	X(total_running, m)                                                                        \
+	X(classes, r * m)                                                                          \
+	X(total_classes, m)                                                                        \
+	X(detail, (r + 1) * m)
+/* clang-format on */
+
+/* One more reference to the storage of @s's arrays (SNAPSHOT_ARRAYS) when they all lie in an
+ * immutable store, a session's tick: a frame holds its tick that way instead of copying it, and the
+ * session writes its next ticks into another store while the reference is held. NULL: they do not
+ * (copy them). */
 const struct snapshot_store *snapshot_share(const struct snapshot *s);
 /* Drops a reference of snapshot_share (or the session's own); the last one frees the store. */
 void snapshot_store_release(const struct snapshot_store *st);

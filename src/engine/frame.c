@@ -23,7 +23,7 @@ struct frame_store {
 	struct session_metric *defs;	   /* a copy, when no program shares them */
 	const struct metric_program *prog; /* a reference: its definitions are the frame's */
 	struct count *counts, *total_counts;
-	double *age, *values, *total_values, *running, *total_running;
+	double *event_age, *values, *total_values, *running, *total_running;
 	enum metric_class *classes, *total_classes;
 	struct metric_detail *detail;
 	double *stat_values, *attrib, *row_bit_rate, *row_bit_share;
@@ -153,7 +153,7 @@ void frame_store_free(struct frame_store *fs)
 	metric_program_free(fs->prog);
 	free(fs->counts);
 	free(fs->total_counts);
-	free(fs->age);
+	free(fs->event_age);
 	free(fs->values);
 	free(fs->total_values);
 	free(fs->running);
@@ -198,7 +198,7 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	fs->defs = calloc(m, sizeof(*fs->defs));
 	fs->counts = calloc(r * e, sizeof(struct count));
 	fs->total_counts = calloc(e, sizeof(struct count));
-	fs->age = calloc(r * e, sizeof(double));
+	fs->event_age = calloc(r * e, sizeof(double));
 	fs->values = calloc(r * m, sizeof(double));
 	fs->total_values = calloc(m, sizeof(double));
 	fs->running = calloc(r * m, sizeof(double));
@@ -224,12 +224,12 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 	fs->core_type = calloc(r, sizeof(*fs->core_type));
 	fs->row_keys = calloc(r, sizeof(*fs->row_keys));
 	if (!fs->cpus || !fs->offline || !fs->names || !fs->defs || !fs->counts ||
-	    !fs->total_counts || !fs->age || !fs->values || !fs->total_values || !fs->running ||
-	    !fs->total_running || !fs->classes || !fs->total_classes || !fs->detail ||
-	    !fs->stat_values || !fs->err || !fs->err_counts || !fs->truth || !fs->truth_counts ||
-	    !fs->base_change || !fs->base_err || !fs->base_p || !fs->base_p_adj || !fs->attrib ||
-	    !fs->row_bit_rate || !fs->row_bit_share || !fs->row_bit_age || !fs->tasks ||
-	    !fs->task_ptr || !fs->core_type || !fs->row_keys) {
+	    !fs->total_counts || !fs->event_age || !fs->values || !fs->total_values ||
+	    !fs->running || !fs->total_running || !fs->classes || !fs->total_classes ||
+	    !fs->detail || !fs->stat_values || !fs->err || !fs->err_counts || !fs->truth ||
+	    !fs->truth_counts || !fs->base_change || !fs->base_err || !fs->base_p ||
+	    !fs->base_p_adj || !fs->attrib || !fs->row_bit_rate || !fs->row_bit_share ||
+	    !fs->row_bit_age || !fs->tasks || !fs->task_ptr || !fs->core_type || !fs->row_keys) {
 		frame_store_free(fs);
 		return NULL;
 	}
@@ -242,31 +242,12 @@ static struct frame_store *store_for(struct frame_store *fs, int rows, int event
 static void copy_arrays(struct frame_store *fs, struct snapshot *d, const struct snapshot *s)
 {
 	int r = s->nrows, e = s->nevents, m = s->nmetrics;
-	COPY(fs->cpus, s->cpus, r);
-	COPY(fs->offline, s->offline, r);
-	COPY(fs->counts, s->counts, r * e);
-	COPY(fs->total_counts, s->total_counts, e);
-	COPY(fs->age, s->event_age, r * e);
-	COPY(fs->values, s->values, r * m);
-	COPY(fs->total_values, s->total_values, m);
-	COPY(fs->running, s->running, r * m);
-	COPY(fs->total_running, s->total_running, m);
-	COPY(fs->classes, s->classes, r * m);
-	COPY(fs->total_classes, s->total_classes, m);
-	COPY(fs->detail, s->detail, (r + 1) * m);
+#define COPY_ARRAY(field, n)                                                                       \
+	COPY(fs->field, s->field, n);                                                              \
+	d->field = fs->field;
+	SNAPSHOT_ARRAYS(COPY_ARRAY)
+#undef COPY_ARRAY
 	d->store = NULL;
-	d->cpus = fs->cpus;
-	d->offline = fs->offline;
-	d->counts = fs->counts;
-	d->total_counts = fs->total_counts;
-	d->event_age = fs->age;
-	d->values = fs->values;
-	d->total_values = fs->total_values;
-	d->running = fs->running;
-	d->total_running = fs->total_running;
-	d->classes = fs->classes;
-	d->total_classes = fs->total_classes;
-	d->detail = fs->detail;
 }
 
 /* @s into the store: the frame never sees later ticks. A session's tick is immutable once

@@ -193,13 +193,10 @@ const struct snapshot_store *snapshot_share(const struct snapshot *s)
 {
 	struct snapshot_store *st = (struct snapshot_store *)s->store;
 	/* a copy of a tick with one array replaced (rows.c's sums) is not the store's */
+#define OTHER_ARRAY(field, n) || s->field != st->field
 	if (!st || s->nrows != st->nrows || s->nevents != st->nevents ||
-	    s->nmetrics != st->nmetrics || s->cpus != st->cpus || s->offline != st->offline ||
-	    s->counts != st->counts || s->total_counts != st->total_counts ||
-	    s->event_age != st->event_age || s->values != st->values ||
-	    s->total_values != st->total_values || s->running != st->running ||
-	    s->total_running != st->total_running || s->classes != st->classes ||
-	    s->total_classes != st->total_classes || s->detail != st->detail)
+	    s->nmetrics != st->nmetrics SNAPSHOT_ARRAYS(OTHER_ARRAY))
+#undef OTHER_ARRAY
 		return NULL;
 	st->refs++;
 	return st;
@@ -209,18 +206,9 @@ const struct snapshot_store *snapshot_share(const struct snapshot *s)
 static void snap_point(struct snapshot *snap, struct snapshot_store *st)
 {
 	snap->store = st;
-	snap->cpus = st->cpus;
-	snap->offline = st->offline;
-	snap->counts = st->counts;
-	snap->total_counts = st->total_counts;
-	snap->event_age = st->event_age;
-	snap->values = st->values;
-	snap->total_values = st->total_values;
-	snap->running = st->running;
-	snap->total_running = st->total_running;
-	snap->classes = st->classes;
-	snap->total_classes = st->total_classes;
-	snap->detail = st->detail;
+#define POINT_ARRAY(field, n) snap->field = st->field;
+	SNAPSHOT_ARRAYS(POINT_ARRAY)
+#undef POINT_ARRAY
 }
 
 /* A store nobody else holds for the tick about to be written: the last tick's when no frame
