@@ -6,6 +6,7 @@
 # the floor (same noise). Three rounds (ROUNDS); prints each ratio's min/median/max.
 # usage: bench/floor.sh [SECONDS_PER_ROUND [INTERVALS_MS [ROUNDS]]]   defaults: 20, "1000 100 10", 3
 #   PMUTOP_BINS="before=PATH after=PATH"   several binaries in the same rounds
+#   BENCH_AWAKE=1   an idle-class busy loop on every CPU, so no CPU halts (see bench/lib.sh)
 # CPU time is the on-CPU ns of every thread (/proc/PID/task/*/schedstat), sampled 1 s after
 # the start and 1 s before the end. With tmux, the screen is also divided by a second floor
 # that runs in its own 200x60 pane and writes as many bytes a tick to it as the first binary's
@@ -26,7 +27,7 @@ fronts="csv json openmetrics"
 command -v tmux >/dev/null && fronts="$fronts screen"
 sock=pmutop-floor-$$
 tmp=$(mktemp -d)
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
+cleanup() { bench_awake_stop; tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 
 pane() { # COMMAND: runs COMMAND in a new 200x60 tmux session; prints its process id
@@ -51,7 +52,7 @@ screen_bytes() { # INTERVAL_MS: bytes a frame the first binary's screen writes (
 
 declare -A tty_bytes=()
 round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratios
-  local ms=$1 rd=$2 ticks=$(((secs + 2) * 1000 / ms)) names=() pids=() tp=""
+  local ms=$1 rd=$2 ticks=$(((secs + 2) * 1000 / ms)) names=() pids=() kids=() tp=""
   "$floor" -i "$ms" -n "$ticks" 2>/dev/null &
   local fp=$!
   if [ -n "${tty_bytes[$ms]:-}" ]; then
@@ -66,6 +67,7 @@ round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratio
       else
         "$bin" --no-rc -b -m sw -i "$ms" -n "$ticks" -f "$fr" >/dev/null 2>&1 &
         pids+=($!)
+        kids+=($!)
       fi
       names+=("${lb%%=*} $fr")
     done
@@ -80,7 +82,7 @@ round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratio
   [ -z "$tp" ] || t2=$(cpu_ns "$tp")
   for p in "${pids[@]}"; do a2+=("$(cpu_ns "$p")"); done
   tmux -L "$sock" kill-server 2>/dev/null || true
-  wait 2>/dev/null || true
+  wait "$fp" "${kids[@]}" 2>/dev/null || true # (not the busy loops of BENCH_AWAKE)
   local t=$(((secs - 2) * 1000 / ms))
   for i in "${!pids[@]}"; do
     echo "$ms ${names[i]} $((a2[i] - a1[i])) $((f2 - f1)) $t" >>"$tmp/ratios"
@@ -98,6 +100,7 @@ if [[ " $fronts " == *" screen "* ]]; then
     printf ' %s ms %s;' "$ms" "${tty_bytes[$ms]}"
   done)"
 fi
+bench_awake_start
 for rd in $(seq "$rounds"); do
   for ms in $intervals; do round "$ms" "$rd"; done
 done

@@ -11,6 +11,7 @@
 # more work or the same work run slower (the reads' IPI waits, with caches that user space left).
 # usage: bench/floor_profile.sh [SECONDS [INTERVAL_MS [FORMATS [TOP]]]]   defaults: 30, 10, "csv json openmetrics", 8
 #   PMUTOP_BINS="before=PATH after=PATH"   several binaries in the same run
+#   BENCH_AWAKE=1   an idle-class busy loop on every CPU, so no CPU halts (see bench/lib.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh # (the working directory is the repository)
@@ -24,12 +25,13 @@ bench_need perf "perf is not installed"
 bench_first_bin "$bins" >/dev/null
 cmake --build build --target bench_floor >/dev/null
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'bench_awake_stop; rm -rf "$tmp"' EXIT
 ticks=$(((secs + 2) * 1000 / ms))
 hz=10000 # samples a second while on CPU: more would add the sampling's own cost to every tick
 
 # Every process starts first; its recording begins 1 s later and ends 1 s before the process
 # does (as floor.sh's schedstat samples): start-up and exit are not in the profile.
+bench_awake_start
 pids=()
 ./build/bench_floor -i "$ms" -n "$ticks" >/dev/null 2>&1 &
 pids+=($!)
@@ -42,11 +44,13 @@ for lb in $bins; do
   done
 done
 sleep 1
+recs=()
 for i in "${!pids[@]}"; do
   perf record -q -e cpu-clock -F "$hz" -p "${pids[i]}" -o "$tmp/${names[i]}.data" -- \
     sleep "$((secs - 2))" >/dev/null 2>"$tmp/${names[i]}.err" &
+  recs+=($!)
 done
-wait
+wait "${pids[@]}" "${recs[@]}" # (not the busy loops of BENCH_AWAKE)
 
 samples() { # NAME: "DSO SAMPLES" lines of a recording
   perf report -i "$tmp/$1.data" --stdio -q -g none --sort dso -F sample,dso 2>/dev/null |

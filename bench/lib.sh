@@ -62,3 +62,26 @@ ratio_table() {
     n++; p[n] = $4 / $6; q[n] = $5 / $6; r[n] = ($5 > 0 ? $4 / $5 : 0) }
   END { flush() }'
 }
+
+# bench_awake_start: with BENCH_AWAKE=1, a busy loop pinned to each CPU at the idle scheduling
+# class (SCHED_IDLE: any other task runs first), so no CPU ever halts. A cross-CPU read() then
+# interrupts a running CPU instead of waking a halted one, whose cost on a virtual machine is
+# the host's (tens to hundreds of us a read) and follows the other programs' timing, not the
+# reader's code. Sets BENCH_AWAKE_PIDS; bench_awake_stop ends them. Prints what it did.
+BENCH_AWAKE_PIDS=()
+bench_awake_start() {
+  [ "${BENCH_AWAKE:-0}" = 1 ] || return 0
+  bench_need chrt "BENCH_AWAKE=1 needs chrt (util-linux)"
+  bench_need taskset "BENCH_AWAKE=1 needs taskset (util-linux)"
+  local c
+  for c in $(seq 0 $(($(nproc) - 1))); do
+    taskset -c "$c" chrt -i 0 sh -c 'while :; do :; done' &
+    BENCH_AWAKE_PIDS+=($!)
+  done
+  echo "awake: an idle-class busy loop on each of CPUs 0-$(($(nproc) - 1)) (BENCH_AWAKE=1)"
+}
+bench_awake_stop() {
+  [ "${#BENCH_AWAKE_PIDS[@]}" -gt 0 ] || return 0
+  kill "${BENCH_AWAKE_PIDS[@]}" 2>/dev/null || true
+  BENCH_AWAKE_PIDS=()
+}
