@@ -385,6 +385,8 @@ static void test_flight_bound(void)
 			      (size_t)cases[i].rows +
 			      (cases[i].ring ? (size_t)cases[i].rows * 3 * 8 + 1 : 0);
 		CHECK_INT(f->stride, (data + 63) / 64 * 64);
+		CHECK((uintptr_t)f->slots % 64 == 0, "line %d: the slots start a cache line",
+		      cases[i].line);
 		CHECK_INT(flight_bytes_for(10, cases[i].rows, cases[i].events, cases[i].ring) -
 			      flight_bytes_for(0, cases[i].rows, cases[i].events, cases[i].ring),
 			  10 * f->stride);
