@@ -4,7 +4,9 @@
 # (every sim mode, two seeds, two intervals, and windows, spikes, offline CPUs, rules, rows,
 # multiplexing, error bars, true figures) and replays of the test recordings, compared byte for
 # byte; what the wall clock decides (timestamps, the "self" object's lateness and CPU figures,
-# OpenMetrics' own-process samples) is masked. For changes meant to keep the output.
+# OpenMetrics' own-process samples) is masked, and so is the "self" object's mem_bytes, the heap
+# pmutop holds (how its rings are laid out, not what a run measured). For changes meant to keep
+# the output.
 # usage: PMUTOP_BINS="before=PATH after=PATH" bench/same_bytes.sh      exit 1 when any run differs
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,7 @@ mask() {
   sed -E 's/"timestamp":[0-9.]+/"timestamp":T/g
     s/"(lateness_p50_ms|lateness_p99_ms|lateness_max_ms|drift_ms|cpu_pct|measured_ms|missed|long_intervals)":(-?[0-9.e+-]+|null)([,}])/"\1":X\3/g
     s/"cpu":-?[0-9]+,"ticks"/"cpu":X,"ticks"/g
+    s/"mem_bytes":[0-9]+([,}])/"mem_bytes":M\1/g
     s/pmutop_self_[a-z_]+(\{[^}]*\})? [0-9.e+-]+/SELF/g
     s/,[0-9]{10}\.[0-9]{3}$/,T/; s/ [0-9]{13}$/ T/'
 }

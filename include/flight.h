@@ -21,8 +21,14 @@
  * running; a not-counted delta adds only to enabled; unsupported, invalid and offline cells are
  * absent. Replaying the written triples with count_delta() gives back every ok delta exactly and
  * scaled ones to the rounding of their raw count.
+ *
+ * The slots are one allocation of fixed-stride slots (a multiple of 64 bytes, cache-line
+ * aligned), so a push writes one contiguous region: the time and length (2 doubles), the raw
+ * triples [nrows * nevents], a sampling ring run's counts [nrows * RING_NCOUNTS], the present
+ * flags [nrows * nevents], the offline flags [nrows] and the ring-counts flag (flight.c).
  */
-#define FLIGHT_NOTES 16 /* notes kept (flight_note) */
+#define FLIGHT_NOTES 16			/* notes kept (flight_note) */
+#define FLIGHT_PREFAULT_MAX (16u << 20) /* slots mapped in when made up to this size: 16 MiB */
 struct flight {
 	int nrows, nevents;
 	int *cpus;   /* [nrows] */
@@ -30,16 +36,13 @@ struct flight {
 	size_t head; /* next write */
 	size_t len;  /* slots held */
 	unsigned long long pushed;
-	double *t;	       /* [cap] s since start */
-	double *iv_ms;	       /* [cap] measured length of the sample */
-	struct raw_count *raw; /* [cap][nrows * nevents] */
-	uint8_t *present;      /* [cap][nrows * nevents] */
-	uint8_t *offline;      /* [cap][nrows] */
+	unsigned char *slots; /* [cap * stride] */
+	size_t stride;	      /* bytes a slot, a multiple of 64 */
+	/* offsets in a slot (bytes): raw triples, ring counts, present, offline, ring flag */
+	size_t off_raw, off_ring, off_present, off_offline, off_has_ring;
+	bool ring;	       /* the slots hold a sampling ring run's counts per row */
 	struct raw_count *cum; /* [nrows * nevents] running sums */
-	/* a sampling ring run: each sample's ring counts per row (rec_cpu.ring), NULL otherwise */
-	uint64_t *ring;	   /* [cap][nrows * RING_NCOUNTS] */
-	uint8_t *has_ring; /* [cap] the sample brought them (the read before a mode's first not) */
-	size_t bytes;	   /* heap held */
+	size_t bytes;	       /* heap held */
 	/* notes on the samples (samples a sampling ring lost), the newest FLIGHT_NOTES, in time
 	 * order: written as marks where they fall in a recording */
 	struct rec_mark notes[FLIGHT_NOTES];
@@ -48,8 +51,10 @@ struct flight {
 
 /* Slots needed for @seconds at @sample_ms (at least 2). */
 size_t flight_slots(double seconds, long sample_ms);
-/* Bytes a ring of @slots slots takes for @nrows x @nevents. */
+/* Bytes a ring of @slots slots takes for @nrows x @nevents (the slots' padding included). */
 size_t flight_bytes_for(size_t slots, int nrows, int nevents, bool ring);
+/* Bytes a slot takes (a multiple of 64). */
+size_t flight_stride(int nrows, int nevents, bool ring);
 /* Allocates a ring for @seconds of @sample_ms samples (@ring: with the sampling ring's counts per
  * row); when that exceeds @max_bytes (0: the default cap), the ring is shortened to fit and
  * @clipped is set. NULL with a cause on error. */
@@ -66,6 +71,9 @@ struct session_raw;
 void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw,
 		 const uint64_t *const *ring);
 size_t flight_bytes(const struct flight *f);
+/* The sampling ring's counts [row * RING_NCOUNTS + k] kept with the sample in @slot, or NULL
+ * when it brought none. */
+const uint64_t *flight_slot_ring(const struct flight *f, size_t slot);
 /* Notes @text at @t (s since start, not before the last note): a mark in the recordings whose
  * window holds it; the oldest note goes beyond FLIGHT_NOTES. */
 void flight_note(struct flight *f, double t, const char *text);

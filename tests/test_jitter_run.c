@@ -379,11 +379,17 @@ static void test_flight_bound(void)
 		      max);
 		CHECK_INT(flight_bytes(f),
 			  flight_bytes_for(f->cap, cases[i].rows, cases[i].events, cases[i].ring));
-		/* with ring counts: a row's three (8 bytes each) and a flag more per sample */
-		if (cases[i].ring)
-			CHECK_INT(flight_bytes_for(10, cases[i].rows, cases[i].events, true) -
-				      flight_bytes_for(10, cases[i].rows, cases[i].events, false),
-				  10 * ((size_t)cases[i].rows * 3 * 8 + 1));
+		/* a slot: 2 doubles, a triple (24 bytes) and a flag a cell, a flag a row and, with
+		 * ring counts, a row's three (8 bytes each) and a flag, in whole 64-byte lines */
+		size_t data = 16 + (size_t)cases[i].rows * (size_t)cases[i].events * 25 +
+			      (size_t)cases[i].rows +
+			      (cases[i].ring ? (size_t)cases[i].rows * 3 * 8 + 1 : 0);
+		CHECK_INT(f->stride, (data + 63) / 64 * 64);
+		CHECK((uintptr_t)f->slots % 64 == 0, "line %d: the slots start a cache line",
+		      cases[i].line);
+		CHECK_INT(flight_bytes_for(10, cases[i].rows, cases[i].events, cases[i].ring) -
+			      flight_bytes_for(0, cases[i].rows, cases[i].events, cases[i].ring),
+			  10 * f->stride);
 		if (!clipped)
 			CHECK_INT(f->cap, flight_slots(cases[i].seconds, cases[i].sample_ms));
 		/* push past the end: the ring holds cap samples */
@@ -411,11 +417,11 @@ static void test_flight_bound(void)
 		CHECK_INT(f->len, pushes < f->cap ? pushes : f->cap);
 		if (cases[i].ring) { /* the newest sample keeps its counts */
 			size_t slot = (f->head + f->cap - 1) % f->cap;
-			CHECK(f->has_ring[slot], "line %d: the last sample has ring counts",
+			const uint64_t *kept = flight_slot_ring(f, slot);
+			CHECK(kept != NULL, "line %d: the last sample has ring counts",
 			      cases[i].line);
-			CHECK_INT(
-			    f->ring[slot * (size_t)cases[i].rows * RING_NCOUNTS + RING_THROTTLES],
-			    pushes - 1);
+			if (kept)
+				CHECK_INT(kept[RING_THROTTLES], pushes - 1);
 		}
 		free(rc);
 		free(counts);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* flight.c: a bounded ring of rebuilt cumulative counter triples, dumped as a pmutop recording. */
 #include "flight.h"
+#include "prefault.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +19,35 @@ size_t flight_slots(double seconds, long sample_ms)
 	return (size_t)n;
 }
 
+/* Where a slot's parts lie (bytes from its start) and its stride. */
+struct slot_layout {
+	size_t raw, ring, present, offline, has_ring, stride;
+};
+
+static void layout_of(int nrows, int nevents, bool ring, struct slot_layout *l)
+{
+	size_t cells = (size_t)nrows * (size_t)nevents;
+	l->raw = 2 * sizeof(double); /* the time (s) and the length (ms) first */
+	l->ring = l->raw + cells * sizeof(struct raw_count);
+	l->present = l->ring + (ring ? (size_t)nrows * RING_NCOUNTS * sizeof(uint64_t) : 0);
+	l->offline = l->present + cells;
+	l->has_ring = l->offline + (size_t)nrows;
+	size_t end = l->has_ring + (ring ? 1 : 0);
+	l->stride = (end + 63) / 64 * 64; /* whole cache lines: a push touches its slot alone */
+}
+
+size_t flight_stride(int nrows, int nevents, bool ring)
+{
+	struct slot_layout l;
+	layout_of(nrows, nevents, ring, &l);
+	return l.stride;
+}
+
 size_t flight_bytes_for(size_t slots, int nrows, int nevents, bool ring)
 {
 	size_t cells = (size_t)nrows * (size_t)nevents;
-	size_t per_slot =
-	    2 * sizeof(double) + cells * (sizeof(struct raw_count) + 1) + (size_t)nrows;
-	if (ring)
-		per_slot += (size_t)nrows * RING_NCOUNTS * sizeof(uint64_t) + 1;
-	return sizeof(struct flight) + slots * per_slot + cells * sizeof(struct raw_count) +
-	       (size_t)nrows * sizeof(int);
+	return sizeof(struct flight) + slots * flight_stride(nrows, nevents, ring) +
+	       cells * sizeof(struct raw_count) + (size_t)nrows * sizeof(int);
 }
 
 struct flight *flight_new(int nrows, const int *cpus, int nevents, bool ring, double seconds,
@@ -57,27 +78,34 @@ struct flight *flight_new(int nrows, const int *cpus, int nevents, bool ring, do
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	struct slot_layout l;
+	layout_of(nrows, nevents, ring, &l);
 	size_t cells = (size_t)nrows * (size_t)nevents;
 	f->nrows = nrows;
 	f->nevents = nevents;
 	f->cap = slots;
+	f->stride = l.stride;
+	f->off_raw = l.raw;
+	f->off_ring = l.ring;
+	f->off_present = l.present;
+	f->off_offline = l.offline;
+	f->off_has_ring = l.has_ring;
+	f->ring = ring;
 	f->cpus = malloc((size_t)nrows * sizeof(int));
-	f->t = calloc(slots, sizeof(double));
-	f->iv_ms = calloc(slots, sizeof(double));
-	f->raw = calloc(slots * cells, sizeof(struct raw_count));
-	f->present = calloc(slots * cells, 1);
-	f->offline = calloc(slots * (size_t)nrows, 1);
+	/* not zeroed: a slot is written whole (its padding aside) before anything reads it */
+	f->slots = aligned_alloc(64, slots * l.stride);
 	f->cum = calloc(cells, sizeof(struct raw_count));
-	if (ring) {
-		f->ring = calloc(slots * (size_t)nrows * RING_NCOUNTS, sizeof(uint64_t));
-		f->has_ring = calloc(slots, 1);
-	}
-	if (!f->cpus || !f->t || !f->iv_ms || !f->raw || !f->present || !f->offline || !f->cum ||
-	    (ring && (!f->ring || !f->has_ring))) {
+	if (!f->cpus || !f->slots || !f->cum) {
 		flight_free(f);
 		snprintf(err, errlen, "flight recorder: out of memory for %zu samples", slots);
 		return NULL;
 	}
+	/* every slot is written within the ring's first window (30 s by default), and each page
+	 * first written then costs a tick a fault: a ring of up to 16 MiB is mapped in now, which
+	 * is memory it holds after that first window anyway. A bigger one stays lazy, so that a
+	 * long window or a big machine does not take up to 256 MiB at start. */
+	if (slots * l.stride <= FLIGHT_PREFAULT_MAX)
+		mem_prefault(f->slots, slots * l.stride);
 	memcpy(f->cpus, cpus, (size_t)nrows * sizeof(int));
 	f->bytes = flight_bytes_for(slots, nrows, nevents, ring);
 	return f;
@@ -88,42 +116,49 @@ void flight_free(struct flight *f)
 	if (!f)
 		return;
 	free(f->cpus);
-	free(f->t);
-	free(f->iv_ms);
-	free(f->raw);
-	free(f->present);
-	free(f->offline);
+	free(f->slots);
 	free(f->cum);
-	free(f->ring);
-	free(f->has_ring);
 	free(f);
 }
 
-/* Starts the slot at head: its time, length and per-row offline flags. Returns the slot. */
-static size_t begin_slot(struct flight *f, double t_s, double iv_ms, const bool *offline)
+static inline unsigned char *slot_ptr(const struct flight *f, size_t slot)
 {
-	size_t slot = f->head;
-	f->t[slot] = t_s;
-	f->iv_ms[slot] = iv_ms;
-	for (int r = 0; r < f->nrows; r++)
-		f->offline[slot * (size_t)f->nrows + (size_t)r] = offline[r];
-	if (f->has_ring)
-		f->has_ring[slot] = 0;
-	return slot;
+	return f->slots + slot * f->stride;
 }
 
-/* The slot at head is complete (@ring: the sampling ring's counts per row, or NULL): the ring
- * moves on. */
-static void end_slot(struct flight *f, const uint64_t *const *ring)
+static inline double slot_t(const struct flight *f, size_t slot)
+{
+	return ((const double *)(const void *)slot_ptr(f, slot))[0];
+}
+
+/* Starts the slot at head: its time, length and per-row offline flags. Returns the slot's
+ * start. */
+static unsigned char *begin_slot(struct flight *f, double t_s, double iv_ms, const bool *offline)
+{
+	unsigned char *p = slot_ptr(f, f->head);
+	double *head = (double *)(void *)p;
+	head[0] = t_s;
+	head[1] = iv_ms;
+	uint8_t *off = p + f->off_offline;
+	for (int r = 0; r < f->nrows; r++)
+		off[r] = offline[r];
+	if (f->ring)
+		p[f->off_has_ring] = 0;
+	return p;
+}
+
+/* The slot at head (@p) is complete (@ring: the sampling ring's counts per row, or NULL): the
+ * ring moves on. */
+static void end_slot(struct flight *f, unsigned char *p, const uint64_t *const *ring)
 {
 	if (f->ring && ring) {
-		uint64_t *dst = f->ring + f->head * (size_t)f->nrows * RING_NCOUNTS;
+		uint64_t *dst = (uint64_t *)(void *)(p + f->off_ring);
 		for (int r = 0; r < f->nrows; r++)
 			for (int k = 0; k < RING_NCOUNTS; k++)
 				dst[(size_t)r * RING_NCOUNTS + (size_t)k] = ring[k][r];
-		f->has_ring[f->head] = 1;
+		p[f->off_has_ring] = 1;
 	}
-	f->head = (f->head + 1) % f->cap;
+	f->head = f->head + 1 == f->cap ? 0 : f->head + 1;
 	if (f->len < f->cap)
 		f->len++;
 	f->pushed++;
@@ -133,14 +168,19 @@ static void end_slot(struct flight *f, const uint64_t *const *ring)
 static void push_raw(struct flight *f, double t_s, double iv_ms, const bool *offline,
 		     const struct raw_count *cur, const bool *present, const uint64_t *const *ring)
 {
-	size_t cells = (size_t)f->nrows * (size_t)f->nevents;
-	size_t slot = begin_slot(f, t_s, iv_ms, offline);
-	for (size_t i = 0; i < cells; i++) {
-		bool off = offline[i / (size_t)f->nevents];
-		f->raw[slot * cells + i] = cur[i];
-		f->present[slot * cells + i] = present[i] && !off;
+	unsigned char *p = begin_slot(f, t_s, iv_ms, offline);
+	struct raw_count *raw = (struct raw_count *)(void *)(p + f->off_raw);
+	uint8_t *pres = p + f->off_present;
+	/* (a loop, not memcpy: a few triples, and no library code lines to fetch for them) */
+	size_t i = 0;
+	for (int r = 0; r < f->nrows; r++) {
+		bool off = offline[r];
+		for (int e = 0; e < f->nevents; e++, i++) {
+			raw[i] = cur[i];
+			pres[i] = present[i] && !off;
+		}
 	}
-	end_slot(f, ring);
+	end_slot(f, p, ring);
 }
 
 void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw,
@@ -166,7 +206,9 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 	}
 	/* no raw reads: cumulative triples rebuilt from the deltas */
 	uint64_t iv_ns = (uint64_t)llround(snap->interval_s * 1e9);
-	size_t slot = begin_slot(f, snap->time_s, snap->interval_s * 1000.0, snap->offline);
+	unsigned char *p = begin_slot(f, snap->time_s, snap->interval_s * 1000.0, snap->offline);
+	struct raw_count *out = (struct raw_count *)(void *)(p + f->off_raw);
+	uint8_t *pres = p + f->off_present;
 	for (size_t i = 0; i < cells; i++) {
 		const struct count *c = &snap->counts[i];
 		struct raw_count *cum = &f->cum[i];
@@ -187,13 +229,20 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 			present = false;
 			break;
 		}
-		f->raw[slot * cells + i] = *cum;
-		f->present[slot * cells + i] = present;
+		out[i] = *cum;
+		pres[i] = present;
 	}
-	end_slot(f, ring);
+	end_slot(f, p, ring);
 }
 
 size_t flight_bytes(const struct flight *f) { return f ? f->bytes : 0; }
+
+const uint64_t *flight_slot_ring(const struct flight *f, size_t slot)
+{
+	const unsigned char *p = slot_ptr(f, slot);
+	return f->ring && p[f->off_has_ring] ? (const uint64_t *)(const void *)(p + f->off_ring)
+					     : NULL;
+}
 
 /* Slot of the @i-th oldest sample held. */
 static size_t slot_at(const struct flight *f, size_t i)
@@ -203,22 +252,24 @@ static size_t slot_at(const struct flight *f, size_t i)
 
 static void fill_tick(const struct flight *f, size_t slot, struct rec_tick *tk)
 {
-	size_t cells = (size_t)f->nrows * (size_t)f->nevents;
-	tk->t = f->t[slot];
-	tk->interval_ms = f->iv_ms[slot];
+	const unsigned char *p = slot_ptr(f, slot);
+	const double *head = (const double *)(const void *)p;
+	const struct raw_count *raw = (const struct raw_count *)(const void *)(p + f->off_raw);
+	const uint8_t *pres = p + f->off_present, *off = p + f->off_offline;
+	const uint64_t *ring = flight_slot_ring(f, slot);
+	tk->t = head[0];
+	tk->interval_ms = head[1];
 	for (int r = 0; r < f->nrows; r++) {
 		struct rec_cpu *rc = &tk->cpus[r];
 		rc->cpu = f->cpus[r];
-		rc->offline = f->offline[slot * (size_t)f->nrows + (size_t)r];
-		rc->has_ring = f->has_ring && f->has_ring[slot];
+		rc->offline = off[r];
+		rc->has_ring = ring != NULL;
 		for (int k = 0; rc->has_ring && k < RING_NCOUNTS; k++)
-			rc->ring[k] = f->ring[(slot * (size_t)f->nrows + (size_t)r) * RING_NCOUNTS +
-					      (size_t)k];
+			rc->ring[k] = ring[(size_t)r * RING_NCOUNTS + (size_t)k];
 		for (int e = 0; e < f->nevents; e++) {
 			size_t i = (size_t)r * (size_t)f->nevents + (size_t)e;
-			rc->c[e].present = !rc->offline && f->present[slot * cells + i];
-			rc->c[e].raw =
-			    rc->c[e].present ? f->raw[slot * cells + i] : (struct raw_count){0};
+			rc->c[e].present = !rc->offline && pres[i];
+			rc->c[e].raw = rc->c[e].present ? raw[i] : (struct raw_count){0};
 		}
 	}
 }
@@ -248,7 +299,7 @@ int flight_write(const struct flight *f, const char *path, const struct rec_head
 	/* first sample in the window that has a predecessor (the base tick) */
 	size_t first = f->len, last = 0;
 	for (size_t i = 1; i < f->len; i++) {
-		double t = f->t[slot_at(f, i)];
+		double t = slot_t(f, slot_at(f, i));
 		if (t >= t_from && t <= t_to) {
 			if (first == f->len)
 				first = i;
@@ -278,15 +329,16 @@ int flight_write(const struct flight *f, const char *path, const struct rec_head
 		rc = rec_writer_write_mode(w, mode, err, errlen);
 	bool marked = !mark;
 	size_t note = 0; /* the notes within the window, each before the first tick after it */
-	while (note < f->nnotes && f->notes[note].t < f->t[slot_at(f, first)])
+	while (note < f->nnotes && f->notes[note].t < slot_t(f, slot_at(f, first)))
 		note++;
 	for (size_t i = first - 1; rc == 0 && i <= last; i++) {
 		size_t slot = slot_at(f, i);
-		while (rc == 0 && i >= first && note < f->nnotes && f->notes[note].t <= f->t[slot])
+		while (rc == 0 && i >= first && note < f->nnotes &&
+		       f->notes[note].t <= slot_t(f, slot))
 			rc = rec_writer_write_mark(w, &f->notes[note++], err, errlen);
 		if (rc < 0)
 			break;
-		if (!marked && f->t[slot] > mark->t && i >= first) {
+		if (!marked && slot_t(f, slot) > mark->t && i >= first) {
 			rc = rec_writer_write_mark(w, mark, err, errlen);
 			marked = true;
 			if (rc < 0)
