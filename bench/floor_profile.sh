@@ -50,7 +50,10 @@ for i in "${!pids[@]}"; do
     sleep "$((secs - 2))" >/dev/null 2>"$tmp/${names[i]}.err" &
   recs+=($!)
 done
-wait "${pids[@]}" "${recs[@]}" # (not the busy loops of BENCH_AWAKE)
+wait "${pids[@]}" "${recs[@]}" || true # (not the busy loops of BENCH_AWAKE)
+for name in "${names[@]}"; do
+  [ -s "$tmp/$name.data" ] || { echo "perf record of $name failed: $(cat "$tmp/$name.err")" >&2; exit 1; }
+done
 
 samples() { # NAME: "DSO SAMPLES" lines of a recording
   perf report -i "$tmp/$1.data" --stdio -q -g none --sort dso -F sample,dso 2>/dev/null |

@@ -73,12 +73,19 @@ bench_awake_start() {
   [ "${BENCH_AWAKE:-0}" = 1 ] || return 0
   bench_need chrt "BENCH_AWAKE=1 needs chrt (util-linux)"
   bench_need taskset "BENCH_AWAKE=1 needs taskset (util-linux)"
-  local c
-  for c in $(seq 0 $(($(nproc) - 1))); do
-    taskset -c "$c" chrt -i 0 sh -c 'while :; do :; done' &
+  local c cpus p
+  # the CPUs this script may run on (its affinity list, "0-3,6" -> 0 1 2 3 6)
+  cpus=$(taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' |
+    awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }')
+  for c in $cpus; do
+    taskset -c "$c" chrt -i 0 sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
     BENCH_AWAKE_PIDS+=($!)
   done
-  echo "awake: an idle-class busy loop on each of CPUs 0-$(($(nproc) - 1)) (BENCH_AWAKE=1)"
+  sleep 0.2
+  for p in "${BENCH_AWAKE_PIDS[@]}"; do
+    kill -0 "$p" 2>/dev/null || { echo "BENCH_AWAKE=1: a busy loop did not start" >&2; exit 1; }
+  done
+  echo "awake: an idle-class busy loop on each of CPUs" $cpus "(BENCH_AWAKE=1)"
 }
 bench_awake_stop() {
   [ "${#BENCH_AWAKE_PIDS[@]}" -gt 0 ] || return 0

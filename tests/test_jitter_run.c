@@ -428,6 +428,11 @@ static void test_flight_bound(void)
 		free(off);
 		flight_free(f);
 	}
+	/* a size past size_t (hours at 1 ms on a 32-bit board) saturates: the ring is clipped to
+	 * its cap, not allocated short */
+	CHECK(flight_bytes_for(SIZE_MAX / 8, 2, 5, false) == SIZE_MAX, "no saturation: %zu",
+	      flight_bytes_for(SIZE_MAX / 8, 2, 5, false));
+	CHECK(flight_bytes_for(SIZE_MAX / 256, 2, 5, true) == SIZE_MAX, "no saturation (ring)");
 	/* too small for even two samples */
 	char err[256];
 	bool clipped;

@@ -274,9 +274,11 @@ static int base_layout(struct base *b, int nrows, int nmetrics, const struct row
 	}
 	/* each window writes a row of the history, so the first pass over it takes a page fault
 	 * every 4096 / (cells * 8) windows (every 28th at 10 ms on 2 CPUs): a history that fills
-	 * within a minute (a 100 ms window or shorter) is mapped in now, memory it holds a minute
-	 * later anyway; at 1 s (10 minutes to fill, a fault every half minute here) it stays lazy,
-	 * so the screen's resident memory does not take the whole 10 minutes at start */
+	 * within a minute (hist windows; 600, a 100 ms window or shorter, on up to ~1700 cells) is
+	 * mapped in now, memory it holds a minute later anyway; at 1 s (10 minutes to fill, a
+	 * fault every half minute on 2 CPUs) it stays lazy, so the screen's resident memory does
+	 * not take the whole 10 minutes at start. The interval is the one at layout time: a later
+	 * :refresh to a shorter one keeps the layout and its lazy pages. */
 	if (interval_ms > 0 && (long)b->hist * interval_ms <= BASELINE_PREFAULT_MS)
 		mem_prefault(b->history, (cells + 1) * (size_t)b->hist * sizeof(double));
 	return 0;

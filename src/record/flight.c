@@ -3,6 +3,7 @@
 #include "flight.h"
 #include "prefault.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +47,14 @@ size_t flight_stride(int nrows, int nevents, bool ring)
 size_t flight_bytes_for(size_t slots, int nrows, int nevents, bool ring)
 {
 	size_t cells = (size_t)nrows * (size_t)nevents;
-	return sizeof(struct flight) + slots * flight_stride(nrows, nevents, ring) +
-	       cells * sizeof(struct raw_count) + (size_t)nrows * sizeof(int);
+	size_t fixed =
+	    sizeof(struct flight) + cells * sizeof(struct raw_count) + (size_t)nrows * sizeof(int);
+	size_t stride = flight_stride(nrows, nevents, ring);
+	/* SIZE_MAX when it does not fit in a size_t (a 32-bit board asked for hours at 1 ms):
+	 * more than any cap, so the ring is clipped, never allocated short */
+	if (slots > (SIZE_MAX - fixed) / stride)
+		return SIZE_MAX;
+	return fixed + slots * stride;
 }
 
 struct flight *flight_new(int nrows, const int *cpus, int nevents, bool ring, double seconds,
