@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# alone.sh: each program run alone, one after the other (nothing else of the benchmark running
+# meanwhile): the floor (bench/floor.c), the floor that also touches TOUCH_KIB of memory a tick
+# (--touch: as many 64-byte lines as pmutop's CSV tick, bench/tick_touch.sh) and pmutop's batch
+# CSV, at each interval; CPU time per tick from /proc/PID/schedstat between 1 s after the start
+# and 1 s before the end; median (min-max) of ROUNDS. With BENCH_AWAKE=1 no CPU halts meanwhile
+# (bench/lib.sh): the two runs side by side show what waking a halted CPU for the cross-CPU
+# reads costs here, which floor.sh's ratios (every program at once) hide or exaggerate by turns.
+# usage: bench/alone.sh [SECONDS [INTERVALS_MS [ROUNDS [TOUCH_KIB]]]]   defaults: 8, "10 100 1000", 3, 70
+#   PMUTOP_BIN=PATH   the pmutop binary (default build/pmutop)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh # (the working directory is the repository)
+secs=${1:-8}
+intervals=${2:-"10 100 1000"}
+rounds=${3:-3}
+kib=${4:-70}
+bench_min_secs "$secs"
+bin=$(bench_bin)
+cmake --build build --target bench_floor >/dev/null
+tmp=$(mktemp -d)
+trap 'bench_awake_stop; rm -rf "$tmp"' EXIT
+
+alone() { # MS NAME COMMAND...: one run; appends "MS NAME US_PER_TICK" to $tmp/runs
+  local ms=$1 name=$2 p a b
+  shift 2
+  "$@" >/dev/null 2>&1 &
+  p=$!
+  sleep 1
+  a=$(cpu_ns "$p")
+  sleep $((secs - 2))
+  b=$(cpu_ns "$p")
+  kill "$p" 2>/dev/null || true
+  wait "$p" 2>/dev/null || true
+  echo "$ms $name $(((b - a) / ((secs - 2) * 1000 / ms) / 1000))" >>"$tmp/runs"
+}
+
+echo "alone: $(nproc) CPUs, ${secs}s a run, $rounds rounds, $bin; load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_awake_start
+for rd in $(seq "$rounds"); do
+  for ms in $intervals; do
+    n=$((secs * 1000 / ms + 10))
+    alone "$ms" floor ./build/bench_floor -i "$ms" -n "$n"
+    alone "$ms" "floor+${kib}KiB" ./build/bench_floor -i "$ms" -n "$n" --touch "$kib"
+    alone "$ms" pmutop-csv "$bin" --no-rc -b -m sw -i "$ms" -n "$n" -f csv
+  done
+done
+sort -k1,1n -k2,2 -s "$tmp/runs" | awk '
+  function isort(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x } }
+  function flush() { if (n) { isort(v, n); printf "%6d ms %-14s %7d us a tick (min %d, max %d)\n", ms, k, v[int((n + 1) / 2)], v[1], v[n] } n = 0 }
+  $1 " " $2 != key { flush(); key = $1 " " $2; ms = $1; k = $2 }
+  { v[++n] = $3 }
+  END { flush() }'
