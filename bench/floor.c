@@ -9,8 +9,10 @@
  * With --touch KIB it also walks every 64-byte line of a KIB buffer each tick, in a shuffled
  * order where each line holds the next one's index (one load waits for the one before, as in
  * code that follows pointers) and writes a byte of each: what touching that much memory costs a
- * tick after the sleep (bench/touch_cost.sh).
- * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] [--write BYTES] [--touch KIB]
+ * tick after the sleep (bench/touch_cost.sh). With --spread S the same lines lie S lines apart
+ * (a KIB x S buffer, every S-th line): as many lines on S times the pages (S = 6: ~11 lines a
+ * 4 KiB page, as a pmutop tick's data).
+ * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] [--write BYTES] [--touch KIB] [--spread S]
  *   defaults: 1000 ms, 10 ticks, no output */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -66,6 +68,7 @@ int main(int argc, char **argv)
 	long interval_ms = 1000, ticks = 10;
 	long write_bytes = 0; /* per tick, to stdout */
 	long touch_kib = 0;   /* per tick, one byte a line */
+	long spread = 1;      /* lines apart */
 	int use_msr = 1;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
@@ -78,9 +81,11 @@ int main(int argc, char **argv)
 			write_bytes = atol(argv[++i]);
 		else if (strcmp(argv[i], "--touch") == 0 && i + 1 < argc)
 			touch_kib = atol(argv[++i]);
+		else if (strcmp(argv[i], "--spread") == 0 && i + 1 < argc)
+			spread = atol(argv[++i]);
 		else {
 			fprintf(stderr, "usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] "
-					"[--write BYTES] [--touch KIB]\n");
+					"[--write BYTES] [--touch KIB] [--spread S]\n");
 			return 2;
 		}
 	}
@@ -97,12 +102,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "floor: --touch takes 0 to 65536 KiB\n");
 		return 2;
 	}
+	if (spread < 1 || spread > 64) {
+		fprintf(stderr, "floor: --spread takes 1 to 64\n");
+		return 2;
+	}
 	/* the lines to touch, chained in an order the prefetchers cannot follow */
 	size_t nlines = (size_t)touch_kib * 1024 / 64;
 	struct line {
 		size_t next;
 		unsigned char bytes[64 - sizeof(size_t)];
-	} *touch = nlines ? calloc(nlines, sizeof(*touch)) : NULL;
+	} *touch = nlines ? calloc(nlines * (size_t)spread, sizeof(*touch)) : NULL;
 	size_t *order = nlines ? malloc(nlines * sizeof(*order)) : NULL;
 	if (nlines && (!touch || !order)) {
 		fprintf(stderr, "floor: out of memory\n");
@@ -116,9 +125,9 @@ int main(int argc, char **argv)
 		size_t j = (size_t)(seed % i), x = order[i - 1];
 		order[i - 1] = order[j], order[j] = x;
 	}
-	for (size_t i = 0; i < nlines; i++)
-		touch[order[i]].next = order[(i + 1) % nlines];
-	size_t first = nlines ? order[0] : 0;
+	for (size_t i = 0; i < nlines; i++) /* line k of the walk is line k * spread */
+		touch[order[i] * (size_t)spread].next = order[(i + 1) % nlines] * (size_t)spread;
+	size_t first = nlines ? order[0] * (size_t)spread : 0;
 	free(order);
 	static const uint64_t sw[] = {PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
 				      PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS};
