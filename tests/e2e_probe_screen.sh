@@ -10,19 +10,7 @@ tmux_open 80 24
 # resident memory says what was freed in that build too (a plain build ignores the variable)
 START_ENV="ASAN_OPTIONS=quarantine_size_mb=0:allocator_release_to_os_interval_ms=0" start --no-rc --backend sim --sim-cpus 2 -i 200
 pid=$(pgrep -n -f "^$BIN --no-rc --backend sim --sim-cpus 2 -i 200")
-# resident KiB, without an ASan build's shadow (1/8 of every byte it ever touched, kept after a
-# free: on x86-64 the mappings below 0x10007fff8000, where a plain build maps nothing)
-rss() {
-	python3 -c 'import sys
-kib = 0; shadow = False
-for l in open("/proc/" + sys.argv[1] + "/smaps"):
-    f = l.split()
-    if "-" in f[0] and not f[0].endswith(":"):
-        shadow = int(f[0].split("-")[0], 16) < 0x10007fff8000
-    elif f[0] == "Rss:" and not shadow:
-        kib += int(f[1])
-print(kib)' "$pid"
-}
+rss() { rss_kib "$pid"; } # (lib.sh: without an ASan build's shadow)
 check "pmutop's pid" test -n "$pid"
 sleep 1
 before=$(rss)

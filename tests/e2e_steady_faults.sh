@@ -14,26 +14,10 @@ source "$(dirname "$0")/lib.sh"
 # start at field 3)
 minflt() { awk '{ sub(/.*\) /, ""); print $8 }' "/proc/$1/stat" 2>/dev/null; }
 
-# an ASan build (its runtime's symbols in the binary) and its shadow's end: on x86-64 the
-# shadow is the mappings below 0x10007fff8000; elsewhere no mapping is left out
+# an ASan build's minor faults include its shadow's; rss_kib (lib.sh) leaves the shadow out
 ASAN=0
-if nm "$BIN" 2>/dev/null | grep -c __asan_init >/dev/null; then ASAN=1; fi
-SHADOW_END=0
-if [ "$ASAN" = 1 ] && [ "$(uname -m)" = x86_64 ]; then SHADOW_END=$((0x10007fff8000)); fi
+if asan_build; then ASAN=1; fi
 PAGE_KIB=$(($(getconf PAGESIZE) / 1024))
-
-# resident KiB, without the mappings below SHADOW_END (an ASan build's shadow)
-rss() {
-	python3 -c 'import sys
-kib = 0; shadow = False
-for l in open("/proc/" + sys.argv[1] + "/smaps"):
-    f = l.split()
-    if "-" in f[0] and not f[0].endswith(":"):
-        shadow = int(f[0].split("-")[0], 16) < int(sys.argv[2])
-    elif f[0] == "Rss:" and not shadow:
-        kib += int(f[1])
-print(kib)' "$1" "$SHADOW_END" 2>/dev/null
-}
 
 # A steady tick: the 200 ticks of 1 s to 3 s (the start's allocations are done by 1 s), with a
 # 5 s flight ring (501 slots: mapped in when made up to 16 MiB, so up to ~200 CPUs; the default
@@ -56,10 +40,10 @@ for fmt in csv json openmetrics; do
 	pid=$!
 	sleep 1
 	a=$(minflt $pid)
-	ra=$(rss $pid)
+	ra=$(rss_kib $pid)
 	sleep 2
 	b=$(minflt $pid)
-	rb=$(rss $pid)
+	rb=$(rss_kib $pid)
 	kill $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	if [ -z "$a" ] || [ -z "$b" ] || [ -z "$ra" ] || [ -z "$rb" ]; then

@@ -31,6 +31,24 @@ check() {
 	shift
 	if "$@"; then pass; else fail "$desc"; fi
 }
+# asan_build: whether $BIN is an ASan build (its runtime's symbols are in the binary)
+asan_build() { nm "$BIN" 2>/dev/null | grep -c __asan_init >/dev/null; }
+# rss_kib PID: the process's resident KiB (/proc/PID/smaps) without an ASan build's shadow (1/8
+# of every byte it ever touched, kept after a free: on x86-64 the mappings below
+# 0x10007fff8000; elsewhere, or in a plain build, no mapping is left out)
+rss_kib() {
+	local end=0
+	if [ "$(uname -m)" = x86_64 ] && asan_build; then end=$((0x10007fff8000)); fi
+	python3 -c 'import sys
+kib = 0; shadow = False
+for l in open("/proc/" + sys.argv[1] + "/smaps"):
+    f = l.split()
+    if "-" in f[0] and not f[0].endswith(":"):
+        shadow = int(f[0].split("-")[0], 16) < int(sys.argv[2])
+    elif f[0] == "Rss:" and not shadow:
+        kib += int(f[1])
+print(kib)' "$1" "$end" 2>/dev/null
+}
 # run_cmd: runs "$BIN" ARGS with stdout/stderr in $T_TMP/out, $T_TMP/err, status in $RC
 # (124 when it ran past 30 s).
 run_cmd() {
