@@ -28,7 +28,6 @@
  * flags [nrows * nevents], the offline flags [nrows] and the ring-counts flag (flight.c).
  */
 #define FLIGHT_NOTES 16			/* notes kept (flight_note) */
-#define FLIGHT_PREFAULT_MAX (16u << 20) /* slots mapped in when made up to this size: 16 MiB */
 struct flight {
 	int nrows, nevents;
 	int *cpus;   /* [nrows] */

@@ -19,12 +19,12 @@ ASAN=0
 if asan_build; then ASAN=1; fi
 PAGE_KIB=$(($(getconf PAGESIZE) / 1024))
 
-# A steady tick: the 200 ticks of 1 s to 3 s (the start's allocations are done by 1 s), with a
-# 5 s flight ring (501 slots: mapped in when made up to 16 MiB, so up to ~200 CPUs; the default
-# 30 s at 10 ms is mapped in up to ~40 CPUs, and lazy beyond). Bound:
-# 3. A lazily mapped ring costs far more on any machine (the flight ring's slots, 320 bytes on
-# 2 CPUs, are a page every 13 ticks, ~15 in the span; the baseline history a page every 28
-# ticks, ~7; more CPUs, bigger slots and more pages); the bound leaves room for the odd fault
+# A steady tick: the 200 ticks of 1 s to 3 s (the start's allocations are done by 1 s), CPU 0
+# only (-C 0) and a 5 s flight ring (501 slots of a few hundred bytes), so that the ring is
+# under the 2 MiB mapped in when made (MEM_PREFAULT_MAX) on any machine. Bound:
+# 3. A lazily mapped ring costs far more on any machine (the flight ring's slots, 192 bytes on
+# one CPU, are a page every 21 ticks, ~10 in the span; the baseline history a page every ~50
+# ticks; more CPUs, bigger slots and more pages); the bound leaves room for the odd fault
 # of the kernel's own (a page of the stack or of stdio's buffer first reached late). The spike
 # log is not a tick's: it grows as spikes are logged, a page per 24 of them, and the sw mode's
 # default rules log many on a busy machine, so a user rule that never fires replaces them.
@@ -35,7 +35,7 @@ if ! timeout 10 "$BIN" --no-rc -b -m sw -i 10 -n 2 -f csv >/dev/null 2>"$T_TMP/p
 	t_done
 fi
 for fmt in csv json openmetrics; do
-	"$BIN" --no-rc -b -m sw -i 10 -n 500 -f "$fmt" --flight 5 --alert "util > 1000" \
+	"$BIN" --no-rc -b -m sw -C 0 -i 10 -n 500 -f "$fmt" --flight 5 --alert "util > 1000" \
 		>/dev/null 2>"$T_TMP/$fmt.err" </dev/null &
 	pid=$!
 	sleep 1

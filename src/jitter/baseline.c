@@ -278,9 +278,11 @@ static int base_layout(struct base *b, int nrows, int nmetrics, const struct row
 	 * mapped in now, memory it holds a minute later anyway; at 1 s (10 minutes to fill, a
 	 * fault every half minute on 2 CPUs) it stays lazy, so the screen's resident memory does
 	 * not take the whole 10 minutes at start. The interval is the one at layout time: a later
-	 * :refresh to a shorter one keeps the layout and its lazy pages. */
-	if (interval_ms > 0 && (long)b->hist * interval_ms <= BASELINE_PREFAULT_MS)
-		mem_prefault(b->history, (cells + 1) * (size_t)b->hist * sizeof(double));
+	 * :refresh to a shorter one keeps the layout and its lazy pages. Up to MEM_PREFAULT_MAX. */
+	size_t bytes = (cells + 1) * (size_t)b->hist * sizeof(double);
+	if (interval_ms > 0 && (long)b->hist * interval_ms <= BASELINE_PREFAULT_MS &&
+	    bytes <= MEM_PREFAULT_MAX)
+		mem_prefault(b->history, bytes);
 	return 0;
 }
 

@@ -108,10 +108,10 @@ struct flight *flight_new(int nrows, const int *cpus, int nevents, bool ring, do
 		return NULL;
 	}
 	/* every slot is written within the ring's first window (30 s by default), and each page
-	 * first written then costs a tick a fault: a ring of up to 16 MiB is mapped in now, which
-	 * is memory it holds after that first window anyway. A bigger one stays lazy, so that a
-	 * long window or a big machine does not take up to 256 MiB at start. */
-	if (slots * l.stride <= FLIGHT_PREFAULT_MAX)
+	 * first written then costs a tick a fault: a ring of up to MEM_PREFAULT_MAX (2 MiB: 30 s
+	 * at 10 ms on ~5 CPUs) is mapped in now, which is memory it holds after that first window
+	 * anyway. A bigger one stays lazy: mapping it in would make this (the first) tick late. */
+	if (slots * l.stride <= MEM_PREFAULT_MAX)
 		mem_prefault(f->slots, slots * l.stride);
 	memcpy(f->cpus, cpus, (size_t)nrows * sizeof(int));
 	f->bytes = flight_bytes_for(slots, nrows, nevents, ring);
