@@ -27,7 +27,7 @@
  * triples [nrows * nevents], a sampling ring run's counts [nrows * RING_NCOUNTS], the present
  * flags [nrows * nevents], the offline flags [nrows] and the ring-counts flag (flight.c).
  */
-#define FLIGHT_NOTES 16			/* notes kept (flight_note) */
+#define FLIGHT_NOTES 16 /* notes kept (flight_note) */
 struct flight {
 	int nrows, nevents;
 	int *cpus;   /* [nrows] */
