@@ -23,8 +23,9 @@ bench_min_secs "$secs"
 first_bin=$(bench_first_bin "$bins")
 cmake --build build --target bench_floor >/dev/null
 floor=./build/bench_floor
-fronts="csv json openmetrics"
-command -v tmux >/dev/null && fronts="$fronts screen"
+fronts="csv json openmetrics" # the batch front ends; the screen too when tmux is there
+screen=0
+command -v tmux >/dev/null && screen=1
 sock=pmutop-floor-$$
 tmp=$(mktemp -d)
 cleanup() { bench_awake_stop; tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"; }
@@ -52,26 +53,21 @@ screen_bytes() { # INTERVAL_MS: bytes a frame the first binary's screen writes (
 
 declare -A tty_bytes=()
 round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratios
-  local ms=$1 rd=$2 ticks=$(((secs + 2) * 1000 / ms)) names=() pids=() kids=() tp=""
-  "$floor" -i "$ms" -n "$ticks" 2>/dev/null &
-  local fp=$!
+  local ms=$1 rd=$2 ticks=$(((secs + 2) * 1000 / ms)) names=() pids=() kids=() tp="" lb
+  bench_start_batch "$ms" "$ticks" "$bins" "$fronts"
+  local fp=${BENCH_PIDS[0]}
+  kids=("${BENCH_PIDS[@]:1}")
+  pids=("${BENCH_PIDS[@]:1}")
+  names=("${BENCH_NAMES[@]:1}")
   if [ -n "${tty_bytes[$ms]:-}" ]; then
     tp=$(pane "exec $(realpath "$floor") -i $ms -n $ticks --write ${tty_bytes[$ms]} 2>/dev/null")
   fi
-  for lb in $bins; do
-    local bin
-    bin=$(realpath "${lb#*=}")
-    for fr in $fronts; do
-      if [ "$fr" = screen ]; then
-        pids+=("$(pane "exec $bin --no-rc -m sw -i $ms")")
-      else
-        "$bin" --no-rc -b -m sw -i "$ms" -n "$ticks" -f "$fr" >/dev/null 2>&1 &
-        pids+=($!)
-        kids+=($!)
-      fi
-      names+=("${lb%%=*} $fr")
+  if [ "$screen" = 1 ]; then
+    for lb in $bins; do
+      pids+=("$(pane "exec $(realpath "${lb#*=}") --no-rc -m sw -i $ms")")
+      names+=("${lb%%=*} screen")
     done
-  done
+  fi
   sleep 1
   local f1 f2 t1=0 t2=0 a1=() a2=()
   f1=$(cpu_ns $fp)
@@ -94,7 +90,7 @@ round() { # INTERVAL_MS ROUND: one line per binary and front end into $tmp/ratio
 
 echo "pmutop $("$first_bin" --version | head -1 | cut -d' ' -f2) vs the floor (bench/floor.c); $(nproc) CPUs;" \
   "${secs}s per round, $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
-if [[ " $fronts " == *" screen "* ]]; then
+if [ "$screen" = 1 ]; then
   for ms in $intervals; do tty_bytes[$ms]=$(screen_bytes "$ms"); done
   echo "the screen writes (bytes a frame, first binary):$(for ms in $intervals; do
     printf ' %s ms %s;' "$ms" "${tty_bytes[$ms]}"

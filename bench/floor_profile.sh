@@ -32,17 +32,9 @@ hz=10000 # samples a second while on CPU: more would add the sampling's own cost
 # Every process starts first; its recording begins 1 s later and ends 1 s before the process
 # does (as floor.sh's schedstat samples): start-up and exit are not in the profile.
 bench_awake_start
-pids=()
-./build/bench_floor -i "$ms" -n "$ticks" >/dev/null 2>&1 &
-pids+=($!)
-names=(floor)
-for lb in $bins; do
-  for fr in $formats; do
-    "$(realpath "${lb#*=}")" --no-rc -b -m sw -i "$ms" -n "$ticks" -f "$fr" >/dev/null 2>&1 &
-    pids+=($!)
-    names+=("${lb%%=*}-$fr")
-  done
-done
+bench_start_batch "$ms" "$ticks" "$bins" "$formats"
+pids=("${BENCH_PIDS[@]}")
+names=("${BENCH_NAMES[@]// /-}")
 sleep 1
 recs=()
 for i in "${!pids[@]}"; do

@@ -92,3 +92,33 @@ bench_awake_stop() {
   kill "${BENCH_AWAKE_PIDS[@]}" 2>/dev/null || true
   BENCH_AWAKE_PIDS=()
 }
+
+# bench_start_batch MS TICKS BINS FORMATS [FLOOR_OPTS...]: starts the floor (build/bench_floor
+# at MS ms for TICKS ticks; one instance per FLOOR_OPTS, a string of its options, or one without
+# options when none is given) and, for each binary of BINS ("name=path ...") and each of
+# FORMATS, pmutop's batch front end in the sw mode at the same interval and tick count, all in
+# the background with their output discarded. Sets BENCH_PIDS (the floors first, in FLOOR_OPTS'
+# order, then the front ends, binary by binary) and BENCH_NAMES ("floor", or "NAME FORMAT").
+BENCH_PIDS=()
+BENCH_NAMES=()
+bench_start_batch() {
+  local ms=$1 ticks=$2 bins=$3 formats=$4 lb bin fr opts
+  shift 4
+  BENCH_PIDS=()
+  BENCH_NAMES=()
+  [ $# -gt 0 ] || set -- ""
+  for opts in "$@"; do
+    # shellcheck disable=SC2086 # (opts is a list of options)
+    ./build/bench_floor -i "$ms" -n "$ticks" $opts >/dev/null 2>&1 &
+    BENCH_PIDS+=($!)
+    BENCH_NAMES+=(floor)
+  done
+  for lb in $bins; do
+    bin=$(realpath "${lb#*=}")
+    for fr in $formats; do
+      "$bin" --no-rc -b -m sw -i "$ms" -n "$ticks" -f "$fr" >/dev/null 2>&1 &
+      BENCH_PIDS+=($!)
+      BENCH_NAMES+=("${lb%%=*} $fr")
+    done
+  done
+}

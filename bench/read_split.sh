@@ -40,16 +40,10 @@ perf_fds() { # PID: the process's perf event descriptors, one a line
 }
 
 round() { # ROUND: one line per process into $tmp/split: NAME CPU_NS TICKS READ_NS READS
-  local pids=() names=(floor) filter="" i
-  ./build/bench_floor -i "$ms" -n "$ticks" >/dev/null 2>&1 &
-  pids+=($!)
-  for lb in $bins; do
-    for fr in $formats; do
-      "$(realpath "${lb#*=}")" --no-rc -b -m sw -i "$ms" -n "$ticks" -f "$fr" >/dev/null 2>&1 &
-      pids+=($!)
-      names+=("${lb%%=*}-$fr")
-    done
-  done
+  local pids=() names=() filter="" i
+  bench_start_batch "$ms" "$ticks" "$bins" "$formats"
+  pids=("${BENCH_PIDS[@]}")
+  names=("${BENCH_NAMES[@]// /-}")
   sleep 1
   for i in "${!pids[@]}"; do
     filter+="${filter:+ || }pid == ${pids[i]}"

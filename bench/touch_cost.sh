@@ -27,15 +27,11 @@ echo "touch cost: $(nproc) CPUs, $ms ms, ${secs}s x $rounds rounds, beside pmuto
   "load $(cut -d' ' -f1-3 /proc/loadavg)"
 bench_awake_start
 for rd in $(seq "$rounds"); do
-  pids=() pm=()
-  for kib in 0 $sizes; do
-    ./build/bench_floor -i "$ms" -n "$ticks" --touch "$kib" 2>/dev/null &
-    pids+=($!)
-  done
-  for fr in csv json openmetrics; do
-    "$bin" --no-rc -b -m sw -i "$ms" -n "$ticks" -f "$fr" >/dev/null 2>&1 &
-    pm+=($!)
-  done
+  floors=()
+  for kib in 0 $sizes; do floors+=("--touch $kib"); done
+  bench_start_batch "$ms" "$ticks" "pmutop=$bin" "csv json openmetrics" "${floors[@]}"
+  pids=("${BENCH_PIDS[@]:0:${#floors[@]}}")
+  pm=("${BENCH_PIDS[@]:${#floors[@]}}")
   sleep 1
   a=() b=()
   for p in "${pids[@]}" "${pm[@]}"; do a+=("$(cpu_ns "$p")"); done

@@ -10,6 +10,9 @@ command -v python3 >/dev/null || { echo "SKIP: python3 needed to check JSON"; ex
 T=$T_TMP
 CHECK=$T_SRC/tests/errbar_check.py
 SIM=(--backend sim --sim-cpus 4 --seed 7 -b -f json --sim-truth --error)
+# --sim-unpaced: the ticks one after another, each standing for the interval (the same values
+# as paced ticks, without waiting for them)
+FAST=(--sim-unpaced)
 
 # coverage NAME ARGS...: the mode's intervals cover the truth in 93-97 % of the values of 500
 # ticks that have one (the values counted whole must equal the truth), each metric's in 92-98 %
@@ -18,7 +21,7 @@ SIM=(--backend sim --sim-cpus 4 --seed 7 -b -f json --sim-truth --error)
 coverage() {
 	local name=$1
 	shift
-	timeout 120 "$BIN" "${SIM[@]}" -n 500 "$@" >"$T/$name.json" 2>"$T/err"
+	timeout 120 "$BIN" "${SIM[@]}" "${FAST[@]}" -n 500 "$@" >"$T/$name.json" 2>"$T/err"
 	if python3 "$CHECK" --label "$name" --expect 0.93:0.97 --expect-metric 0.92:0.98 <"$T/$name.json" >"$T/$name.cov"; then
 		pass
 	else
@@ -36,18 +39,18 @@ coverage topdown2-skl-rotation-mux -m topdown2 --sim-family skl -i 10 --sim-mux 
 coverage topdown2-zen4-rotation -m topdown2 --sim-family zen4 -i 10
 coverage cpi-mux-sample -m cpi -i 50 --sample 10ms --sim-mux 0.5
 # the sim's noise shrinks with the tick (+-1 % at 1 s, +-30 % at 1 ms): the intervals follow it
-# (--sim-unpaced: 500 windows of 1 s without waiting)
-coverage cpi-mux-1s -m cpi -i 1s --sim-unpaced --sim-mux 0.5
-coverage topdown-mux-1s -m topdown --sim-family skl -i 1s --sim-unpaced --sim-mux 0.5
-coverage cpi-mux-1s-sample -m cpi -i 1s --sample 100ms --sim-unpaced --sim-mux 0.25
-coverage cpi-mux-sample-1ms -m cpi -i 10 --sample 1ms --sim-unpaced --sim-mux 0.5
+# (500 windows of 1 s, unpaced as every coverage run)
+coverage cpi-mux-1s -m cpi -i 1s --sim-mux 0.5
+coverage topdown-mux-1s -m topdown --sim-family skl -i 1s --sim-mux 0.5
+coverage cpi-mux-1s-sample -m cpi -i 1s --sample 100ms --sim-mux 0.25
+coverage cpi-mux-sample-1ms -m cpi -i 10 --sample 1ms --sim-mux 0.5
 # rows summed by core and socket (8 CPUs, two threads a core): the CPUs' variances add
 SMT=(--sim-cpus 8 --sysfs-root "$T_SRC/tests/sysfs/x86-2s-smt")
 coverage cpi-mux-per-core -m cpi -i 10 --sim-mux 0.5 "${SMT[@]}" --per-core
 coverage topdown2-skl-per-socket -m topdown2 --sim-family skl -i 10 "${SMT[@]}" --per-socket
 # ... exactly: a core's count interval is the root of the sum of its threads' squared ones
-timeout 60 "$BIN" "${SIM[@]}" -n 30 -m cpi -i 10 --sim-mux 0.5 "${SMT[@]}" >"$T/cpus.json" 2>"$T/err"
-timeout 60 "$BIN" "${SIM[@]}" -n 30 -m cpi -i 10 --sim-mux 0.5 "${SMT[@]}" --per-core \
+timeout 60 "$BIN" "${SIM[@]}" "${FAST[@]}" -n 30 -m cpi -i 10 --sim-mux 0.5 "${SMT[@]}" >"$T/cpus.json" 2>"$T/err"
+timeout 60 "$BIN" "${SIM[@]}" "${FAST[@]}" -n 30 -m cpi -i 10 --sim-mux 0.5 "${SMT[@]}" --per-core \
 	>"$T/cores.json" 2>"$T/err"
 check "--per-core: a core's variance is its threads' sum" python3 -c '
 import json, math, sys
@@ -70,12 +73,12 @@ r = [json.loads(l) for l in open(sys.argv[1])][-1]
 sys.exit(0 if r["rows"] == "task" and r["cpus"][0]["metrics_err"]["ipc"] > 0 else 1)' "$T/out"
 
 # counted whole: every interval is exactly 0 (and so covers the truth up to a count's rounding)
-timeout 60 "$BIN" "${SIM[@]}" -n 100 -m cpi -i 10 >"$T/whole.json" 2>"$T/err"
+timeout 60 "$BIN" "${SIM[@]}" "${FAST[@]}" -n 100 -m cpi -i 10 >"$T/whole.json" 2>"$T/err"
 check "no multiplexing: intervals 0" python3 "$CHECK" --zero <"$T/whole.json"
 
 # the intervals are wider where fewer events were counted: 0.3 of the time against 0.9
 width() {
-	"$BIN" "${SIM[@]}" -n 60 -m cpi -i 10 --sim-mux "$1" 2>/dev/null | python3 -c '
+	"$BIN" "${SIM[@]}" "${FAST[@]}" -n 60 -m cpi -i 10 --sim-mux "$1" 2>/dev/null | python3 -c '
 import json, sys
 w = [json.loads(l)["total"]["metrics_err"]["ipc"] for l in sys.stdin if l.startswith("{")][20:]
 print(sum(w) / len(w))'

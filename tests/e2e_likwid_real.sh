@@ -23,6 +23,7 @@ family_of() {
 TREE=$T_SRC/tests/sysfs/x86-skylake
 files=0 loaded=0 complete=0 ndirs=0
 : >"$T_TMP/table"
+: >"$T_TMP/jobs"
 for d in "$ROOT"/*/; do
 	arch=$(basename "$d")
 	fam=$(family_of "$arch")
@@ -37,16 +38,29 @@ for d in "$ROOT"/*/; do
 	[ "$f" -eq "$(ls "$d" | grep -c '\.txt$')" ] || fail "$arch: $f files read, $(ls "$d" | grep -c '\.txt$') there"
 	mkdir -p "$T_TMP/runs/$arch"
 	for mode in $(grep -oE '^likwid:[A-Za-z0-9_.+-]+' "$T_TMP/out"); do
-		# one group per run: a directory holding just its file
+		# one group per run: a directory holding just its file (the runs start below)
 		g=${mode#likwid:} one=$T_TMP/one/$arch/${mode#likwid:}
 		mkdir -p "$one" && cp "$d/$g.txt" "$one/"
-		timeout 30 "$BIN" --backend sim --sim-family "$fam" --sysfs-root "$TREE" --sim-cpus 1 \
-			--likwid-groups "$one" -m "$mode" -b -n 2 -i 10ms -f json >"$T_TMP/runs/$arch/$g.json" \
-			2>"$T_TMP/run.err" </dev/null || fail "$arch $mode: exit $?: $(head -c 300 "$T_TMP/run.err")"
+		echo "$arch $fam $mode $g $one" >>"$T_TMP/jobs"
 	done
 	echo "$arch $fam $f $l $c" >>"$T_TMP/table"
 	files=$((files + f)) loaded=$((loaded + l)) complete=$((complete + c))
 done
+# run_group ARCH FAMILY MODE GROUP DIR: a run of the group alone, two ticks of 10 ms without
+# waiting for them (--sim-unpaced), its JSON in runs/ARCH/GROUP.json; a failure's message in fails
+run_group() {
+	timeout 30 "$BIN" --backend sim --sim-family "$2" --sysfs-root "$TREE" --sim-cpus 1 \
+		--likwid-groups "$5" -m "$3" -b -n 2 -i 10ms --sim-unpaced -f json \
+		>"$T_TMP/runs/$1/$4.json" 2>"$T_TMP/runs/$1/$4.err" </dev/null ||
+		echo "$1 $3: exit $?: $(head -c 300 "$T_TMP/runs/$1/$4.err")" >>"$T_TMP/fails"
+	rm -f "$T_TMP/runs/$1/$4.err"
+}
+# the runs are independent: as many at a time as there are CPUs (each is mostly a process start)
+export -f run_group
+export BIN TREE T_TMP
+: >"$T_TMP/fails"
+[ -s "$T_TMP/jobs" ] && xargs -P "$(nproc)" -L 1 bash -c 'run_group "$@"' _ <"$T_TMP/jobs"
+while IFS= read -r line; do fail "$line"; done <"$T_TMP/fails"
 # evaluated: every metric of the last record's total row is a number
 evaluated=$(python3 - "$T_TMP/table" "$T_TMP/runs" <<'PY'
 import json, os, sys

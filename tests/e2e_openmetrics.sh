@@ -276,6 +276,9 @@ check "the target is up ($(head -c 200 "$T_TMP/up.json"))" grep -q '"value":\[[0
 curl -s -m 5 "$API/query" --data-urlencode 'query=pmutop_metric_cpi' >"$T_TMP/cpi.json"
 curl -s -m 5 "$API/query" --data-urlencode 'query=pmutop_event_total{event="cycles"}' >"$T_TMP/cycles.json"
 kill "$PROM" 2>/dev/null
+# the values Prometheus holds were printed before it scraped them: the run can end now (SIGINT:
+# the batch run stops after the tick it is in, every record whole) instead of after its 60 ticks
+kill -INT "$PID" 2>/dev/null
 wait "$PID"
 check "Prometheus' cpi values are values pmutop printed ($($CHECK prom "$T_TMP/cpi.json" "$T_TMP/prom-run.jsonl" 2>&1 | tail -1))" \
 	$CHECK prom "$T_TMP/cpi.json" "$T_TMP/prom-run.jsonl"

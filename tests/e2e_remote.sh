@@ -75,8 +75,14 @@ timeout 10 "$BIN" -b -r - --backend sim -i 10 -n 3 </dev/null >"$T/a2.jsonl" 2>/
 [ "$(grep -c '"tick"' "$T/a2.jsonl")" -eq 4 ] || no "agent -n 3: ticks"
 
 # 4. the agent ends when its stdout closes, even with its stdin open
-{ sleep 20; } | timeout 15 "$BIN" -b -r - --backend sim -i 10 2>/dev/null | head -c 3000 >/dev/null
-rc=${PIPESTATUS[1]}
+# (stdin: a FIFO a writer holds open for 20 s, not waited for once the agent is done)
+mkfifo "$T/stdin"
+sleep 20 >"$T/stdin" &
+HOLD=$!
+T_CLEANUPS+=("kill $HOLD 2>/dev/null")
+timeout 15 "$BIN" -b -r - --backend sim -i 10 <"$T/stdin" 2>/dev/null | head -c 3000 >/dev/null
+rc=${PIPESTATUS[0]}
+kill $HOLD 2>/dev/null
 [ "$rc" -ne 124 ] || no "the agent kept running after its reader went away"
 
 # 5. the screen (tmux): remote banner, a mode switch sent to the agent; replay keys
