@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # errbar_check.py: how often each value's 95 % interval (JSON err) covers the simulated truth.
 # Reads pmutop -f json lines of a --sim-truth run on stdin; prints the coverage of metrics and
-# counts, and with --expect LO:HI exits 1 when the metrics' coverage is outside [LO, HI] or
+# counts, and with --expect LO:HI exits 1 when the metrics' coverage or the counts' (where some
+# count has an interval) is outside [LO, HI] or
 # --zero when any interval is not 0. --per-metric adds each metric's coverage (metric_NAME), and
 # --expect-metric LO:HI checks each of those. Values with an interval of 0 (counted whole) are not
 # in the coverage: they must equal the truth, up to the counts' rounding, or it exits 1.
@@ -101,6 +102,9 @@ def main():
     if lo is not None:
         c = out["metric_coverage"]
         if c is None or not lo <= c <= hi:
+            sys.exit(1)
+        c = out["count_coverage"]
+        if c is not None and not lo <= c <= hi:
             sys.exit(1)
     if mlo is not None and (not mn or any(not mlo <= mc[k] / mn[k] <= mhi for k in mn)):
         sys.exit(1)
