@@ -33,15 +33,17 @@ check() {
 }
 # asan_build: whether $BIN is an ASan build (its runtime's symbols are in the binary)
 asan_build() { nm "$BIN" 2>/dev/null | grep -c __asan_init >/dev/null; }
-# rss_kib PID: the process's resident KiB (/proc/PID/smaps) without an ASan build's shadow (1/8
-# of every byte it ever touched, kept after a free: on x86-64 the mappings below
+# rss_kib PID|FILE: the process's resident KiB (/proc/PID/smaps, or a copy of it taken earlier
+# with `cat`, which is quick where starting python3 under load is not) without an ASan build's
+# shadow (1/8 of every byte it ever touched, kept after a free: on x86-64 the mappings below
 # 0x10007fff8000; elsewhere, or in a plain build, no mapping is left out)
 rss_kib() {
 	local end=0
 	if [ "$(uname -m)" = x86_64 ] && asan_build; then end=$((0x10007fff8000)); fi
 	python3 -c 'import sys
 kib = 0; shadow = False
-for l in open("/proc/" + sys.argv[1] + "/smaps"):
+src = sys.argv[1]
+for l in open("/proc/" + src + "/smaps" if src.isdigit() else src):
     f = l.split()
     if "-" in f[0] and not f[0].endswith(":"):
         shadow = int(f[0].split("-")[0], 16) < int(sys.argv[2])
