@@ -244,9 +244,6 @@ __attribute__((cold)) static void base_layout_free(struct base *b)
 	b->last = 0;
 }
 
-/* The history is mapped in when made if its windows come this fast: it fills within 60 s. */
-#define BASELINE_PREFAULT_MS 60000L
-
 /* @interval_ms: a window's length (0 unknown). */
 static int base_layout(struct base *b, int nrows, int nmetrics, const struct row_key *keys,
 		       long interval_ms)
@@ -273,16 +270,14 @@ static int base_layout(struct base *b, int nrows, int nmetrics, const struct row
 		return -1;
 	}
 	/* each window writes a row of the history, so the first pass over it takes a page fault
-	 * every 4096 / (cells * 8) windows (every 28th at 10 ms on 2 CPUs): a history that fills
-	 * within a minute (hist windows; 600, a 100 ms window or shorter, on up to ~1700 cells) is
-	 * mapped in now, memory it holds a minute later anyway; at 1 s (10 minutes to fill, a
-	 * fault every half minute on 2 CPUs) it stays lazy, so the screen's resident memory does
-	 * not take the whole 10 minutes at start. The interval is the one at layout time: a later
-	 * :refresh to a shorter one keeps the layout and its lazy pages. Up to MEM_PREFAULT_MAX. */
+	 * every 4096 / (cells * 8) windows (every 28th at 10 ms on 2 CPUs): mapped in now by the
+	 * rings' rule (prefault.h) when it fills within a minute (hist windows: 600, a 100 ms
+	 * window or shorter, on up to ~1700 cells); at 1 s (10 minutes to fill, a fault every half
+	 * minute on 2 CPUs) it stays lazy. The interval is the one at layout time: a later
+	 * :refresh to a shorter one keeps the layout and its lazy pages. */
 	size_t bytes = (cells + 1) * (size_t)b->hist * sizeof(double);
-	if (interval_ms > 0 && (long)b->hist * interval_ms <= BASELINE_PREFAULT_MS &&
-	    bytes <= MEM_PREFAULT_MAX)
-		mem_prefault(b->history, bytes);
+	mem_prefault_ring(b->history, bytes,
+			  interval_ms > 0 ? (double)b->hist * (double)interval_ms / 1000.0 : NAN);
 	return 0;
 }
 

@@ -108,11 +108,9 @@ struct flight *flight_new(int nrows, const int *cpus, int nevents, bool ring, do
 		return NULL;
 	}
 	/* every slot is written within the ring's first window (30 s by default), and each page
-	 * first written then costs a tick a fault: a ring of up to MEM_PREFAULT_MAX (2 MiB: 30 s
-	 * at 10 ms on ~5 CPUs) is mapped in now, which is memory it holds after that first window
-	 * anyway. A bigger one stays lazy: mapping it in would make this (the first) tick late. */
-	if (slots * l.stride <= MEM_PREFAULT_MAX)
-		mem_prefault(f->slots, slots * l.stride);
+	 * first written then costs a tick a fault: mapped in now by the rings' rule (prefault.h),
+	 * memory the ring holds after that window anyway; a big one stays lazy */
+	mem_prefault_ring(f->slots, slots * l.stride, (double)slots * (double)sample_ms / 1000.0);
 	memcpy(f->cpus, cpus, (size_t)nrows * sizeof(int));
 	f->bytes = flight_bytes_for(slots, nrows, nevents, ring);
 	return f;
