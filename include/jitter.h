@@ -79,8 +79,10 @@ struct jitter {
 	long rules_tick_us; /* sample cadence the default rules were made for (us) */
 	struct spike_log log;
 	enum jitter_stat stat;
-	/* flight recorder */
+	/* flight recorder: made when the jitter state is attached and when a mode opens (the
+	 * session's rows and events known), so the first tick maps nothing in */
 	struct flight *flight;
+	uint64_t flight_tick_ns; /* the sample cadence it was made for (ns) */
 	bool flight_pending;
 	double flight_due_s;
 	struct rec_mark flight_mark;

@@ -551,6 +551,21 @@ static void take_last(struct base *b, long n)
 	b->last = 0;
 }
 
+/* The layout for the running mode at set-up (when attached, when a mode opens): a row per CPU
+ * and the mode's metrics, known before the first frame, so that frame neither allocates the
+ * history nor maps it in. Rows summed by a unit or of tasks, and a shape the frame does not have
+ * after all, are laid out by the first frame (fill_frame). */
+__attribute__((cold)) static void base_at_setup(struct base *b, struct app_ctx *app)
+{
+	struct run_facts f;
+	app_facts(app, &f);
+	if (!f.session || !f.mode || f.keys || f.rows_unit != ROWS_CPU || f.ncpus < 1 ||
+	    f.mode->nmetrics < 1)
+		return;
+	if (base_layout(b, f.ncpus, f.mode->nmetrics, NULL, f.interval_ms) < 0)
+		base_layout_free(b); /* out of memory: the first frame tries again */
+}
+
 static void on_mode(struct observer *o, struct app_ctx *app)
 {
 	(void)app;
@@ -561,6 +576,7 @@ static void on_mode(struct observer *o, struct app_ctx *app)
 	b->pending = had && b->path[0];
 	if (!b->pending)
 		b->name[0] = '\0';
+	base_at_setup(b, app);
 }
 
 static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
@@ -688,6 +704,7 @@ int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t err
 		snprintf(err, errlen, "baseline: cannot register the observer");
 		return -1;
 	}
+	base_at_setup(b, app);
 	return 0;
 }
 
