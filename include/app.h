@@ -91,6 +91,9 @@ struct app_ctx {
 	    start_unix_s; /* wall-clock time of the numbers' time 0 (unix seconds); NAN unknown */
 	struct observer *observers[APP_MAX_OBSERVERS]; /* in the order registered */
 	int nobservers;
+	/* where observers[] point: the registered copies side by side, which every tick reads
+	 * (a slot is free while its name is NULL) */
+	struct observer observer_slots[APP_MAX_OBSERVERS];
 	/* offcore breakdown: the user's selection (bits, response) */
 	struct offcore_choice {
 		bool set; /* false: every bit */

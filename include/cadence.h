@@ -31,11 +31,6 @@ struct cadence {
 	int64_t last_wake_ns;
 	int64_t drift_ns;
 	struct series_ring late; /* the last CADENCE_WINDOW lateness values, ns */
-	double late_buf[CADENCE_WINDOW];
-	/* [0, W): the ring's values ascending as of sorted_behind wake-ups ago (cadence_report),
-	 * or a copy of them to select on while there is no sorted one; [W, W +
-	 * CADENCE_SLIDE_MAX): the values those wake-ups pushed out of the ring */
-	double scratch[3 * CADENCE_WINDOW];
 	/* Own CPU use between the last two self samples. */
 	int64_t self_cpu_ns, self_wall_ns;
 	unsigned self_samples;
@@ -43,6 +38,12 @@ struct cadence {
 	double self_pct;	/* % of one core */
 	int self_cpu;		/* CPU the sampler last ran on, -1 when unknown */
 	int sorted_state; /* cadence.c: a sorted copy, or one to make at the next close report */
+	/* the arrays last: the figures above share the lines a wake-up reads */
+	double late_buf[CADENCE_WINDOW];
+	/* [0, W): the ring's values ascending as of sorted_behind wake-ups ago (cadence_report),
+	 * or a copy of them to select on while there is no sorted one; [W, W +
+	 * CADENCE_SLIDE_MAX): the values those wake-ups pushed out of the ring */
+	double scratch[3 * CADENCE_WINDOW];
 };
 
 struct cadence_report {

@@ -25,22 +25,23 @@
  * The slots are one allocation of fixed-stride slots (a multiple of 64 bytes, cache-line
  * aligned), so a push writes one contiguous region: the time and length (2 doubles), the raw
  * triples [nrows * nevents], a sampling ring run's counts [nrows * RING_NCOUNTS], the present
- * flags [nrows * nevents], the offline flags [nrows] and the ring-counts flag (flight.c).
+ * flags [nrows * nevents], the offline flags [nrows] and the ring-counts flag. Where each part
+ * lies follows from the shape (nrows, nevents, ring), so the ring keeps only the stride
+ * (flight.c: slot_layout).
  */
 #define FLIGHT_NOTES 16 /* notes kept (flight_note) */
 struct flight {
+	/* what a push reads, in one cache line */
 	int nrows, nevents;
-	int *cpus;   /* [nrows] */
+	bool ring;   /* the slots hold a sampling ring run's counts per row */
 	size_t cap;  /* slots */
 	size_t head; /* next write */
 	size_t len;  /* slots held */
 	unsigned long long pushed;
-	unsigned char *slots; /* [cap * stride] */
-	size_t stride;	      /* bytes a slot, a multiple of 64 */
-	/* offsets in a slot (bytes): raw triples, ring counts, present, offline, ring flag */
-	size_t off_raw, off_ring, off_present, off_offline, off_has_ring;
-	bool ring;	       /* the slots hold a sampling ring run's counts per row */
+	unsigned char *slots;  /* [cap * stride] */
+	size_t stride;	       /* bytes a slot, a multiple of 64 */
 	struct raw_count *cum; /* [nrows * nevents] running sums */
+	int *cpus;	       /* [nrows] */
 	size_t bytes;	       /* heap held */
 	/* notes on the samples (samples a sampling ring lost), the newest FLIGHT_NOTES, in time
 	 * order: written as marks where they fall in a recording */

@@ -73,18 +73,17 @@ struct jitter {
 	double window_interval_ms; /* measured mean sample interval of the last window */
 	unsigned long long spikes_before; /* log->total when the last closed window began */
 	unsigned long long spikes_open;	  /* log->total when the open window began */
-	/* rules and spikes */
-	struct alert_set rules;
+	/* rules (the set itself is below) and spikes */
 	bool user_rules;    /* false: the default mad rule per metric */
 	long rules_tick_us; /* sample cadence the default rules were made for (us) */
 	struct spike_log log;
 	enum jitter_stat stat;
-	/* flight recorder */
+	/* flight recorder: made when the jitter state is attached and when a mode opens (the
+	 * session's rows and events known), so the first tick maps nothing in */
 	struct flight *flight;
+	uint64_t flight_tick_ns; /* the sample cadence it was made for (ns) */
 	bool flight_pending;
 	double flight_due_s;
-	struct rec_mark flight_mark;
-	char flight_path[1024]; /* last written */
 	int flight_files;
 	/* the recordings this run wrote, oldest first: removed beyond these bounds (settings
 	 * flight-files, flight-bytes) */
@@ -98,15 +97,12 @@ struct jitter {
 	/* freeze: the view keeps the window of the trigger */
 	bool frozen, freeze_pending;
 	bool freeze_held_off; /* :freeze off: rules go on recording but leave the view following */
-	/* attribution */
+	/* attribution (its state is below) */
 	bool attrib_on;
-	struct attrib attrib;
 	bool attrib_ready;
 	/* the sampler itself */
-	struct cadence cad;
 	bool cad_ready;
 	uint64_t cad_loop_t0;
-	char note[512];
 	/* the sampling ring path (perfring.h), live or replayed: the kernel's counts per row
 	 * (enum ring_count: samples lost, ns throttled, throttling episodes begun), from the
 	 * backend's cumulative ones */
@@ -119,6 +115,14 @@ struct jitter {
 	} rc[RING_NCOUNTS];
 	uint64_t *ring_mem;   /* the arrays of rc[], one block */
 	int64_t ring_last_ns; /* the last ring tick's sample time (cadence) */
+	/* the big members last, after what a tick reads: the sampler's cadence (its figures first,
+	 * then its rings), the rules, the attribution, the texts */
+	struct cadence cad;
+	struct alert_set rules;
+	struct attrib attrib;
+	struct rec_mark flight_mark;
+	char flight_path[1024]; /* last written */
+	char note[512];
 };
 
 /* Creates the jitter state for @app (app->jitter), registers its hook and the commands sample,

@@ -342,6 +342,46 @@ static void test_flight_replay(void)
 	app_free(&app);
 }
 
+/* The flight ring is made at set-up (attached, a mode opened), not by the first tick, which
+ * keeps it; a mode of another shape makes it again before its first tick. */
+static void test_flight_setup(void)
+{
+	char err[256];
+	if (start("--backend sim --sim-cpus 4 --seed 3 -m cpi --sample 10 -i 100 --flight 1.5", err,
+		  sizeof(err)) < 0) {
+		CHECK(0, "start: %s", err);
+		return;
+	}
+	const struct jitter *j = jitter_get(&app);
+	const struct flight *f = j->flight;
+	CHECK(f != NULL, "no flight ring before the first tick");
+	if (!f) {
+		app_free(&app);
+		return;
+	}
+	CHECK_INT(f->pushed, 0);
+	CHECK_INT(f->nrows, 4);
+	CHECK_INT(f->nevents, app.mode.nevents);
+	run(3);
+	CHECK(j->flight == f, "the first ticks made the ring again");
+	CHECK_INT(f->pushed, 4); /* the base (the priming read) with the first sample */
+	if (app_set_mode(&app, "sw", err, sizeof(err)) < 0) {
+		CHECK(0, "mode sw: %s", err);
+		app_free(&app);
+		return;
+	}
+	CHECK(j->flight != NULL, "no flight ring after the mode switch");
+	if (j->flight) {
+		CHECK_INT(j->flight->pushed, 0);
+		CHECK_INT(j->flight->nevents, app.mode.nevents);
+	}
+	run(3);
+	CHECK(j->flight && j->flight->pushed > 0, "the new mode's ticks are not in the ring");
+	if (j->flight)
+		CHECK_INT(j->flight->nevents, app.mode.nevents);
+	app_free(&app);
+}
+
 /* The ring never exceeds its cap; the bytes it reports are what it allocated. */
 static void test_flight_bound(void)
 {
@@ -532,6 +572,7 @@ int main(void)
 	test_window_exact();
 	test_window_one();
 	test_flight_replay();
+	test_flight_setup();
 	test_flight_bound();
 	test_errors();
 	char cmd[600];

@@ -46,8 +46,11 @@ struct observer *app_observe(struct app_ctx *app, const struct observer *o)
 {
 	if (app->nobservers >= APP_MAX_OBSERVERS || app_observer_state(app, o->name))
 		return NULL;
-	struct observer *copy = malloc(sizeof(*copy));
-	if (!copy)
+	struct observer *copy = NULL;
+	for (int i = 0; i < APP_MAX_OBSERVERS && !copy; i++)
+		if (!app->observer_slots[i].name)
+			copy = &app->observer_slots[i];
+	if (!copy || !o->name)
 		return NULL;
 	*copy = *o;
 	app->observers[app->nobservers++] = copy;
@@ -58,7 +61,7 @@ void app_unobserve(struct app_ctx *app, const char *name)
 {
 	for (int i = 0; i < app->nobservers; i++)
 		if (strcmp(app->observers[i]->name, name) == 0) {
-			free(app->observers[i]);
+			*app->observers[i] = (struct observer){0}; /* its slot is free */
 			memmove(&app->observers[i], &app->observers[i + 1],
 				(size_t)(app->nobservers - i - 1) * sizeof(app->observers[0]));
 			app->nobservers--;
@@ -1759,7 +1762,7 @@ void app_free(struct app_ctx *app)
 		if (app->observers[i]->close)
 			app->observers[i]->close(app->observers[i], app);
 	for (int i = 0; i < app->nobservers; i++)
-		free(app->observers[i]);
+		*app->observers[i] = (struct observer){0};
 	app->nobservers = 0;
 	session_free(app->session);
 	app->session = NULL;

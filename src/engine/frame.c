@@ -43,6 +43,11 @@ struct frame_store {
 	unsigned long long util_built_used;
 	uint64_t util_built_quantum;
 	bool util_built_ok;
+	/* the index of the metric "util" (-1 none) among the names of util_prog, which is the
+	 * program the store holds (prog) or NULL: found once per program, not by comparing every
+	 * metric's name each frame (each name is on a page of its own, in a 5 KiB definition) */
+	const struct metric_program *util_prog;
+	int util_m;
 };
 
 /* @src into @dst (@size bytes, cut to fit, always terminated): snprintf's "%s" without the
@@ -271,6 +276,7 @@ static const struct snapshot *copy_snapshot(struct frame_store *fs, const struct
 		metric_program_hold(s->program);
 		metric_program_free(fs->prog);
 		fs->prog = s->program;
+		fs->util_prog = NULL; /* another program: its index is found again */
 	}
 	if (!defs) {
 		d->program = NULL;
@@ -449,8 +455,17 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 {
 	f->util_source[0] = '\0';
 	const struct backend *b = session_backend(app->session);
-	for (int m = 0; s->detail && m < s->nmetrics; m++) {
-		if (!text_eq(s->metrics[m].name, "util"))
+	if (s->program && s->program == fs->prog && s->program != fs->util_prog) {
+		fs->util_m = -1;
+		for (int m = 0; m < s->nmetrics && fs->util_m < 0; m++)
+			if (text_eq(s->metrics[m].name, "util"))
+				fs->util_m = m;
+		fs->util_prog = s->program;
+	}
+	bool known = s->program && s->program == fs->util_prog;
+	int from = !known ? 0 : fs->util_m < 0 ? s->nmetrics : fs->util_m;
+	for (int m = from; s->detail && m < s->nmetrics; m++) {
+		if (!known && !text_eq(s->metrics[m].name, "util"))
 			continue;
 		unsigned long long used = s->detail[s->nrows * s->nmetrics + m].used;
 		/* the text changes with the events used and their step only: built again then */

@@ -66,8 +66,7 @@ struct guard {
 	struct guard_limits lim;
 	int nrows, nevents;
 	struct cell *cells; /* [row * nevents + e] */
-	struct guard_flag flags[GUARD_MAX_FLAGS];
-	int nflags;
+	int nflags;	    /* in flags[] */
 	uint64_t ticks, raised;
 	/* per tick scratch, allocated once: the next list of flags, one row's values */
 	struct guard_flag *next;
@@ -79,6 +78,8 @@ struct guard {
 	int nkind;
 	char (*kind_names)[48]; /* [nkind] */
 	bool tasks;		/* rows count tasks or cgroups */
+	/* last, after what every tick reads: the flags raised (68 KiB, nflags of them in use) */
+	struct guard_flag flags[GUARD_MAX_FLAGS];
 };
 
 enum { EV_CYCLES = 1, EV_INSTRUCTIONS = 2, EV_PROC = 4 };

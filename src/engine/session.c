@@ -944,8 +944,10 @@ void snapshot_compute(struct snapshot *s)
 	 * bytes a metric, not the 5 KiB definition's last lines) */
 	bool own = s->program && s->metrics == s->program->metrics;
 	for (int m = 0; m < nm && m < SESSION_MAX_METRICS; m++) {
-		struct metric_hot h = {.split = s->metrics[m].split};
+		struct metric_hot h = {0};
 		const struct metric_hot *sm = own ? &s->program->hot[m] : &h;
+		if (!own)
+			h.split = s->metrics[m].split;
 		if (!own && ages_differ) {
 			h.ninputs = s->metrics[m].ninputs < 8 ? s->metrics[m].ninputs : 8;
 			for (int k = 0; k < h.ninputs; k++)

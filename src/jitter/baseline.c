@@ -244,9 +244,6 @@ __attribute__((cold)) static void base_layout_free(struct base *b)
 	b->last = 0;
 }
 
-/* The history is mapped in when made if its windows come this fast: it fills within 60 s. */
-#define BASELINE_PREFAULT_MS 60000L
-
 /* @interval_ms: a window's length (0 unknown). */
 static int base_layout(struct base *b, int nrows, int nmetrics, const struct row_key *keys,
 		       long interval_ms)
@@ -273,16 +270,14 @@ static int base_layout(struct base *b, int nrows, int nmetrics, const struct row
 		return -1;
 	}
 	/* each window writes a row of the history, so the first pass over it takes a page fault
-	 * every 4096 / (cells * 8) windows (every 28th at 10 ms on 2 CPUs): a history that fills
-	 * within a minute (hist windows; 600, a 100 ms window or shorter, on up to ~1700 cells) is
-	 * mapped in now, memory it holds a minute later anyway; at 1 s (10 minutes to fill, a
-	 * fault every half minute on 2 CPUs) it stays lazy, so the screen's resident memory does
-	 * not take the whole 10 minutes at start. The interval is the one at layout time: a later
-	 * :refresh to a shorter one keeps the layout and its lazy pages. Up to MEM_PREFAULT_MAX. */
+	 * every 4096 / (cells * 8) windows (every 28th at 10 ms on 2 CPUs): mapped in now by the
+	 * rings' rule (prefault.h) when it fills within a minute (hist windows: 600, a 100 ms
+	 * window or shorter, on up to ~1700 cells); at 1 s (10 minutes to fill, a fault every half
+	 * minute on 2 CPUs) it stays lazy. The interval is the one at layout time: a later
+	 * :refresh to a shorter one keeps the layout and its lazy pages. */
 	size_t bytes = (cells + 1) * (size_t)b->hist * sizeof(double);
-	if (interval_ms > 0 && (long)b->hist * interval_ms <= BASELINE_PREFAULT_MS &&
-	    bytes <= MEM_PREFAULT_MAX)
-		mem_prefault(b->history, bytes);
+	mem_prefault_ring(b->history, bytes,
+			  interval_ms > 0 ? (double)b->hist * (double)interval_ms / 1000.0 : NAN);
 	return 0;
 }
 
@@ -556,6 +551,21 @@ static void take_last(struct base *b, long n)
 	b->last = 0;
 }
 
+/* The layout for the running mode at set-up (when attached, when a mode opens): a row per CPU
+ * and the mode's metrics, known before the first frame, so that frame neither allocates the
+ * history nor maps it in. Rows summed by a unit or of tasks, and a shape the frame does not have
+ * after all, are laid out by the first frame (fill_frame). */
+__attribute__((cold)) static void base_at_setup(struct base *b, struct app_ctx *app)
+{
+	struct run_facts f;
+	app_facts(app, &f);
+	if (!f.session || !f.mode || f.keys || f.rows_unit != ROWS_CPU || f.ncpus < 1 ||
+	    f.mode->nmetrics < 1)
+		return;
+	if (base_layout(b, f.ncpus, f.mode->nmetrics, NULL, f.interval_ms) < 0)
+		base_layout_free(b); /* out of memory: the first frame tries again */
+}
+
 static void on_mode(struct observer *o, struct app_ctx *app)
 {
 	(void)app;
@@ -566,6 +576,7 @@ static void on_mode(struct observer *o, struct app_ctx *app)
 	b->pending = had && b->path[0];
 	if (!b->pending)
 		b->name[0] = '\0';
+	base_at_setup(b, app);
 }
 
 static void fill_frame(struct observer *o, struct app_ctx *app, struct frame *f,
@@ -693,6 +704,7 @@ int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t err
 		snprintf(err, errlen, "baseline: cannot register the observer");
 		return -1;
 	}
+	base_at_setup(b, app);
 	return 0;
 }
 

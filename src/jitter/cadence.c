@@ -31,8 +31,7 @@ void cadence_init(struct cadence *c, int64_t t0_ns, int64_t period_ns)
 	/* all but the two buffers (32 KiB), which are written before they are read: the ring's
 	 * slots as ticks come, the scratch as far as a report sorts or copies the ring (and the
 	 * values pushed out of a full ring) */
-	memset(c, 0, offsetof(struct cadence, late_buf));
-	memset(&c->self_cpu_ns, 0, sizeof(*c) - offsetof(struct cadence, self_cpu_ns));
+	memset(c, 0, offsetof(struct cadence, late_buf)); /* the buffers are last */
 	c->t0_ns = t0_ns;
 	c->period_ns = period_ns;
 	c->self_cpu = -1;

@@ -170,6 +170,19 @@ static bool ring_counts(const struct jitter *j, const uint64_t *cur[RING_NCOUNTS
 	return true;
 }
 
+/* Whether a ring of @nrows rows is to keep the sampling ring's counts (ring_counts() of a layout
+ * of @nrows rows), at set-up. */
+__attribute__((cold)) static bool ring_counts_for(const struct app_ctx *app, int nrows)
+{
+	if (!app->session)
+		return false;
+	const struct backend *b = session_backend(app->session);
+	for (int k = 0; k < RING_NCOUNTS; k++)
+		if (b->nrows != nrows || !backend_ring_count(b, k))
+			return false;
+	return true;
+}
+
 /* The count from @from to @to; a count that went back started again (a replay stepped back). */
 static uint64_t count_since(uint64_t from, uint64_t to) { return to >= from ? to - from : to; }
 
@@ -238,7 +251,9 @@ __attribute__((cold)) static void start_attrib(struct jitter *j, const struct sn
 		app_log(app, MSG_INFO, "attribution: %s", j->attrib.note);
 }
 
-static void start_flight(struct jitter *j, const struct snapshot *snap)
+/* Makes the flight ring for @nrows rows (CPUs @cpus) of @nevents events at the sample cadence. */
+__attribute__((cold)) static void start_flight(struct jitter *j, int nrows, const int *cpus,
+					       int nevents)
 {
 	struct app_ctx *app = j->app;
 	if (app->opt.flight_s <= 0)
@@ -248,8 +263,9 @@ static void start_flight(struct jitter *j, const struct snapshot *snap)
 	/* the recorder counts in ms samples: below 1 ms, as many more seconds of them */
 	double tick_ms = (double)app_tick_ns(app) / 1e6;
 	double seconds = tick_ms < 1 ? app->opt.flight_s / tick_ms : app->opt.flight_s;
-	j->flight = flight_new(snap->nrows, snap->cpus, snap->nevents, ring_counts(j, NULL),
-			       seconds, app_tick_ms(app), 0, &clipped, err, sizeof(err));
+	j->flight = flight_new(nrows, cpus, nevents, ring_counts_for(app, nrows), seconds,
+			       app_tick_ms(app), 0, &clipped, err, sizeof(err));
+	j->flight_tick_ns = app_tick_ns(app);
 	if (!j->flight)
 		app_log(app, MSG_WARN, "%s", err);
 	else if (clipped)
@@ -259,9 +275,35 @@ static void start_flight(struct jitter *j, const struct snapshot *snap)
 			app->opt.flight_s, FLIGHT_MAX_BYTES >> 20);
 }
 
+/* The flight ring made at set-up, when the running mode opened: its shape is the session's (its
+ * rows and their CPUs, its events), known before the first tick, so that tick neither allocates
+ * the ring nor maps it in. No session yet (a recording not started): the first tick makes it. */
+__attribute__((cold)) static void flight_at_setup(struct jitter *j)
+{
+	struct run_facts f;
+	app_facts(j->app, &f);
+	if (!f.session || j->flight)
+		return;
+	const struct backend *b = session_backend(f.session);
+	if (b->nrows < 1 || b->nrows != f.ncpus || b->nevents < 1)
+		return;
+	start_flight(j, f.ncpus, f.cpus, b->nevents);
+}
+
+/* Whether the flight ring made at set-up (@f, no sample in it yet) fits @snap and the sample
+ * cadence: else the layout makes it again. */
+static bool flight_fits(const struct jitter *j, const struct flight *f, const struct snapshot *snap)
+{
+	return f->pushed == 0 && f->nrows == snap->nrows && f->nevents == snap->nevents &&
+	       memcmp(f->cpus, snap->cpus, (size_t)f->nrows * sizeof(int)) == 0 &&
+	       f->ring == ring_counts(j, NULL) && j->flight_tick_ns == app_tick_ns(j->app);
+}
+
 /* Allocates everything sized by the mode and the window length. */
 __attribute__((noinline, cold)) static int layout(struct jitter *j, const struct snapshot *snap)
 {
+	struct flight *made = j->flight; /* made at set-up: kept when it fits */
+	j->flight = NULL;
 	layout_free(j);
 	struct app_ctx *app = j->app;
 	j->nrows = snap->nrows;
@@ -321,10 +363,18 @@ __attribute__((noinline, cold)) static int layout(struct jitter *j, const struct
 	for (int k = 0; ring_counts(j, cur) && k < RING_NCOUNTS; k++)
 		memcpy(j->rc[k].tick, cur[k], (size_t)j->nrows * sizeof(uint64_t));
 	open_window(j);
-	start_flight(j, snap);
+	if (made && flight_fits(j, made, snap)) {
+		j->flight = made;
+		made = NULL;
+	} else {
+		flight_free(made);
+		made = NULL;
+		start_flight(j, snap->nrows, snap->cpus, snap->nevents);
+	}
 	start_attrib(j, snap);
 	return 0;
 oom:
+	flight_free(made);
 	app_log(app, MSG_ERROR,
 		"jitter statistics: out of memory for %d CPUs x %d columns x %zu samples", j->nrows,
 		j->ncols, j->k);
@@ -1006,6 +1056,7 @@ static void on_mode(struct app_ctx *app, void *arg)
 		for (size_t i = 0; i < j->rules.n; i++)
 			warn_rule(app, &j->rules.rules[i]);
 	}
+	flight_at_setup(j);
 }
 
 static void on_close(struct app_ctx *app, void *arg)
@@ -1156,6 +1207,7 @@ int jitter_attach(struct app_ctx *app, char *err, size_t errlen)
 		else
 			app_log(app, MSG_INFO, "pmutop pinned to CPU %d", app->opt.pin_cpu);
 	}
+	flight_at_setup(j);
 	return 0;
 }
 

@@ -683,13 +683,18 @@ static void json_err(struct output_json *w, const char *frag, size_t flen, doubl
  * They are made again only when the names change (a mode switch, :events), not per row or tick;
  * each tick compares the names with the copies they were made from. The names and fragments lie
  * packed in one pool (names first, each with its NUL, then the fragments), so a tick's check and
- * copies read a few cache lines, not a fixed-size slot per name.
+ * copies read a few cache lines, not a fixed-size slot per name. The metrics' keys also keep the
+ * compiled metrics they were last found the same as (a reference held, so that program stays
+ * and no other takes its address): a snapshot of that program has those names, which are then
+ * not compared (each metric's name is on a page of its own, in a 5 KiB definition).
  */
 #define KEY_FRAG_MAX (6 * SESSION_METRIC_NAME_MAX + 4) /* every byte escaped as \u00XX */
 #define KEY_POOL_MAX (SESSION_MAX_EVENTS * (SESSION_METRIC_NAME_MAX + KEY_FRAG_MAX))
 struct key_frags {
 	int n;
 	bool safe; /* every name prints unchanged (text_is_safe), found when they were made */
+	const struct metric_program *program; /* metrics' keys: names of this program (held) */
+	const struct session_metric *metrics; /* its metrics, whose names they are */
 	struct {
 		uint16_t name, frag, len; /* offsets in the pool; the fragment's length */
 	} at[SESSION_MAX_EVENTS];
@@ -714,10 +719,24 @@ static bool key_frags_same(const struct key_frags *k, const struct snapshot *sna
 {
 	if (k->n != n)
 		return false;
+	if (!events && k->program && k->program == snap->program && k->metrics == snap->metrics)
+		return true; /* the names of the program they were found the same as */
 	for (int i = 0; i < n; i++)
 		if (!text_eq(k->pool + k->at[i].name, frag_name(snap, events, i)))
 			return false;
 	return true;
+}
+
+/* The metrics' keys are those of @snap's program (NULL: none): it is held while they are. */
+__attribute__((noinline, cold)) static void key_frags_hold(struct key_frags *k,
+							   const struct metric_program *p)
+{
+	if (p)
+		metric_program_hold(p);
+	if (k->program)
+		metric_program_free(k->program);
+	k->program = p;
+	k->metrics = p ? metric_program_metrics(p) : NULL;
 }
 
 /* @k made again from @snap's names (the names changed): false when one does not fit. */
@@ -785,9 +804,10 @@ static bool key_frags_update(struct key_frags *k, const struct snapshot *snap, b
 	int n = events ? snap->nevents : snap->nmetrics;
 	if (n > SESSION_MAX_EVENTS)
 		return false;
-	if (key_frags_same(k, snap, events, n))
-		return true;
-	return key_frags_make(k, snap, events, kind, n);
+	bool ok = key_frags_same(k, snap, events, n) || key_frags_make(k, snap, events, kind, n);
+	if (!events && k->program != (ok ? snap->program : NULL))
+		key_frags_hold(k, ok ? snap->program : NULL);
+	return ok;
 }
 
 /* The key of name @i: its fragment, or written now into @one when the fragments are not made. */

@@ -20,28 +20,37 @@ size_t flight_slots(double seconds, long sample_ms)
 	return (size_t)n;
 }
 
-/* Where a slot's parts lie (bytes from its start) and its stride. */
+/* Where a slot's parts lie (bytes from its start) and its stride: the time (s) and the length
+ * (ms) first, then the raw triples, a ring run's counts, the present flags, the offline flags
+ * and the ring-counts flag. Derived from the shape where used (a few multiplications), not
+ * kept in struct flight. */
 struct slot_layout {
 	size_t raw, ring, present, offline, has_ring, stride;
 };
 
-static void layout_of(int nrows, int nevents, bool ring, struct slot_layout *l)
+static inline struct slot_layout slot_layout(int nrows, int nevents, bool ring)
 {
+	struct slot_layout l;
 	size_t cells = (size_t)nrows * (size_t)nevents;
-	l->raw = 2 * sizeof(double); /* the time (s) and the length (ms) first */
-	l->ring = l->raw + cells * sizeof(struct raw_count);
-	l->present = l->ring + (ring ? (size_t)nrows * RING_NCOUNTS * sizeof(uint64_t) : 0);
-	l->offline = l->present + cells;
-	l->has_ring = l->offline + (size_t)nrows;
-	size_t end = l->has_ring + (ring ? 1 : 0);
-	l->stride = (end + 63) / 64 * 64; /* whole cache lines: a push touches its slot alone */
+	l.raw = 2 * sizeof(double);
+	l.ring = l.raw + cells * sizeof(struct raw_count);
+	l.present = l.ring + (ring ? (size_t)nrows * RING_NCOUNTS * sizeof(uint64_t) : 0);
+	l.offline = l.present + cells;
+	l.has_ring = l.offline + (size_t)nrows;
+	size_t end = l.has_ring + (ring ? 1 : 0);
+	l.stride = (end + 63) / 64 * 64; /* whole cache lines: a push touches its slot alone */
+	return l;
+}
+
+/* The layout of @f's slots. */
+static inline struct slot_layout layout_of(const struct flight *f)
+{
+	return slot_layout(f->nrows, f->nevents, f->ring);
 }
 
 size_t flight_stride(int nrows, int nevents, bool ring)
 {
-	struct slot_layout l;
-	layout_of(nrows, nevents, ring, &l);
-	return l.stride;
+	return slot_layout(nrows, nevents, ring).stride;
 }
 
 size_t flight_bytes_for(size_t slots, int nrows, int nevents, bool ring)
@@ -85,18 +94,12 @@ struct flight *flight_new(int nrows, const int *cpus, int nevents, bool ring, do
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	struct slot_layout l;
-	layout_of(nrows, nevents, ring, &l);
+	struct slot_layout l = slot_layout(nrows, nevents, ring);
 	size_t cells = (size_t)nrows * (size_t)nevents;
 	f->nrows = nrows;
 	f->nevents = nevents;
 	f->cap = slots;
 	f->stride = l.stride;
-	f->off_raw = l.raw;
-	f->off_ring = l.ring;
-	f->off_present = l.present;
-	f->off_offline = l.offline;
-	f->off_has_ring = l.has_ring;
 	f->ring = ring;
 	f->cpus = malloc((size_t)nrows * sizeof(int));
 	/* not zeroed: a slot is written whole (its padding aside) before anything reads it */
@@ -108,11 +111,9 @@ struct flight *flight_new(int nrows, const int *cpus, int nevents, bool ring, do
 		return NULL;
 	}
 	/* every slot is written within the ring's first window (30 s by default), and each page
-	 * first written then costs a tick a fault: a ring of up to MEM_PREFAULT_MAX (2 MiB: 30 s
-	 * at 10 ms on ~5 CPUs) is mapped in now, which is memory it holds after that first window
-	 * anyway. A bigger one stays lazy: mapping it in would make this (the first) tick late. */
-	if (slots * l.stride <= MEM_PREFAULT_MAX)
-		mem_prefault(f->slots, slots * l.stride);
+	 * first written then costs a tick a fault: mapped in now by the rings' rule (prefault.h),
+	 * memory the ring holds after that window anyway; a big one stays lazy */
+	mem_prefault_ring(f->slots, slots * l.stride, (double)slots * (double)sample_ms / 1000.0);
 	memcpy(f->cpus, cpus, (size_t)nrows * sizeof(int));
 	f->bytes = flight_bytes_for(slots, nrows, nevents, ring);
 	return f;
@@ -142,15 +143,16 @@ static inline double slot_t(const struct flight *f, size_t slot)
  * start. */
 static unsigned char *begin_slot(struct flight *f, double t_s, double iv_ms, const bool *offline)
 {
+	const struct slot_layout l = layout_of(f);
 	unsigned char *p = slot_ptr(f, f->head);
 	double *head = (double *)(void *)p;
 	head[0] = t_s;
 	head[1] = iv_ms;
-	uint8_t *off = p + f->off_offline;
+	uint8_t *off = p + l.offline;
 	for (int r = 0; r < f->nrows; r++)
 		off[r] = offline[r];
 	if (f->ring)
-		p[f->off_has_ring] = 0;
+		p[l.has_ring] = 0;
 	return p;
 }
 
@@ -158,12 +160,13 @@ static unsigned char *begin_slot(struct flight *f, double t_s, double iv_ms, con
  * ring moves on. */
 static void end_slot(struct flight *f, unsigned char *p, const uint64_t *const *ring)
 {
+	const struct slot_layout l = layout_of(f);
 	if (f->ring && ring) {
-		uint64_t *dst = (uint64_t *)(void *)(p + f->off_ring);
+		uint64_t *dst = (uint64_t *)(void *)(p + l.ring);
 		for (int r = 0; r < f->nrows; r++)
 			for (int k = 0; k < RING_NCOUNTS; k++)
 				dst[(size_t)r * RING_NCOUNTS + (size_t)k] = ring[k][r];
-		p[f->off_has_ring] = 1;
+		p[l.has_ring] = 1;
 	}
 	f->head = f->head + 1 == f->cap ? 0 : f->head + 1;
 	if (f->len < f->cap)
@@ -175,9 +178,10 @@ static void end_slot(struct flight *f, unsigned char *p, const uint64_t *const *
 static void push_raw(struct flight *f, double t_s, double iv_ms, const bool *offline,
 		     const struct raw_count *cur, const bool *present, const uint64_t *const *ring)
 {
+	const struct slot_layout l = layout_of(f);
 	unsigned char *p = begin_slot(f, t_s, iv_ms, offline);
-	struct raw_count *raw = (struct raw_count *)(void *)(p + f->off_raw);
-	uint8_t *pres = p + f->off_present;
+	struct raw_count *raw = (struct raw_count *)(void *)(p + l.raw);
+	uint8_t *pres = p + l.present;
 	/* (a loop, not memcpy: a few triples, and no library code lines to fetch for them) */
 	size_t i = 0;
 	for (int r = 0; r < f->nrows; r++) {
@@ -211,11 +215,12 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 			 raw->cur_present, ring);
 		return;
 	}
+	const struct slot_layout l = layout_of(f);
 	/* no raw reads: cumulative triples rebuilt from the deltas */
 	uint64_t iv_ns = (uint64_t)llround(snap->interval_s * 1e9);
 	unsigned char *p = begin_slot(f, snap->time_s, snap->interval_s * 1000.0, snap->offline);
-	struct raw_count *out = (struct raw_count *)(void *)(p + f->off_raw);
-	uint8_t *pres = p + f->off_present;
+	struct raw_count *out = (struct raw_count *)(void *)(p + l.raw);
+	uint8_t *pres = p + l.present;
 	for (size_t i = 0; i < cells; i++) {
 		const struct count *c = &snap->counts[i];
 		struct raw_count *cum = &f->cum[i];
@@ -246,9 +251,9 @@ size_t flight_bytes(const struct flight *f) { return f ? f->bytes : 0; }
 
 const uint64_t *flight_slot_ring(const struct flight *f, size_t slot)
 {
+	const struct slot_layout l = layout_of(f);
 	const unsigned char *p = slot_ptr(f, slot);
-	return f->ring && p[f->off_has_ring] ? (const uint64_t *)(const void *)(p + f->off_ring)
-					     : NULL;
+	return f->ring && p[l.has_ring] ? (const uint64_t *)(const void *)(p + l.ring) : NULL;
 }
 
 /* Slot of the @i-th oldest sample held. */
@@ -259,10 +264,11 @@ static size_t slot_at(const struct flight *f, size_t i)
 
 static void fill_tick(const struct flight *f, size_t slot, struct rec_tick *tk)
 {
+	const struct slot_layout l = layout_of(f);
 	const unsigned char *p = slot_ptr(f, slot);
 	const double *head = (const double *)(const void *)p;
-	const struct raw_count *raw = (const struct raw_count *)(const void *)(p + f->off_raw);
-	const uint8_t *pres = p + f->off_present, *off = p + f->off_offline;
+	const struct raw_count *raw = (const struct raw_count *)(const void *)(p + l.raw);
+	const uint8_t *pres = p + l.present, *off = p + l.offline;
 	const uint64_t *ring = flight_slot_ring(f, slot);
 	tk->t = head[0];
 	tk->interval_ms = head[1];

@@ -28,3 +28,12 @@ void mem_prefault(void *p, size_t n)
 		b[i] = b[i];
 	}
 }
+
+bool mem_prefault_ring(void *p, size_t bytes, double fill_s)
+{
+	/* (a NAN fill time fails the comparison: not known, not mapped in) */
+	if (!p || bytes > MEM_PREFAULT_MAX || !(fill_s <= MEM_PREFAULT_FILL_S))
+		return false;
+	mem_prefault(p, bytes);
+	return true;
+}
