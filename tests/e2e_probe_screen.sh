@@ -10,6 +10,7 @@ tmux_open 80 24
 # resident memory says what was freed in that build too (a plain build ignores the variable)
 START_ENV="ASAN_OPTIONS=quarantine_size_mb=0:allocator_release_to_os_interval_ms=0" start --no-rc --backend sim --sim-cpus 2 -i 200
 pid=$(pgrep -n -f "^$BIN --no-rc --backend sim --sim-cpus 2 -i 200")
+asan_build || true # (once here: rss_kib asks it in each command substitution)
 rss() { rss_kib "$pid"; } # (lib.sh: without an ASan build's shadow)
 check "pmutop's pid" test -n "$pid"
 sleep 1

@@ -31,8 +31,16 @@ check() {
 	shift
 	if "$@"; then pass; else fail "$desc"; fi
 }
-# asan_build: whether $BIN is an ASan build (its runtime's symbols are in the binary)
-asan_build() { nm "$BIN" 2>/dev/null | grep -c __asan_init >/dev/null; }
+# asan_build: whether $BIN is an ASan build (its runtime's symbols are in the binary); nm runs
+# once per test shell (it takes a while on an ASan binary on a loaded machine; a call in a
+# command substitution caches nothing, so a test calls it once first)
+asan_build() {
+	if [ -z "${T_ASAN_BUILD:-}" ]; then
+		T_ASAN_BUILD=no
+		if nm "$BIN" 2>/dev/null | grep -c __asan_init >/dev/null; then T_ASAN_BUILD=yes; fi
+	fi
+	[ "$T_ASAN_BUILD" = yes ]
+}
 # rss_kib PID|FILE: the process's resident KiB (/proc/PID/smaps, or a copy of it taken earlier
 # with `cat`, which is quick where starting python3 under load is not) without an ASan build's
 # shadow (1/8 of every byte it ever touched, kept after a free: on x86-64 the mappings below
