@@ -6,6 +6,7 @@
 #        defaults: 30 s, "1000 100 10", "csv json", 3 rounds (min/median/max of the ratios)
 #   PMUTOP_BIN=path           the binary (default ./build/pmutop)
 #   PMUTOP_BINS="a=path b=.." several binaries in the same rounds (before/after comparisons)
+#   BENCH_AWAKE=1             an idle-class busy loop on every CPU, so no CPU halts (bench/lib.sh)
 # The reference is `perf stat -a -A -I MS` on the sw mode's events writing the same format:
 # `-x,` for CSV, `-j` for JSON (CSV for any other format): the same work of the kernel, so the
 # ratio shows what pmutop adds on top of reading the counters.
@@ -55,9 +56,10 @@ round() { # INTERVAL_MS FORMAT: one line per binary into $tmp/ratios
 }
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'bench_awake_stop; rm -rf "$tmp"' EXIT
 echo "pmutop $("$first_bin" --version | head -1 | cut -d' ' -f2) vs $(perf --version | head -1);" \
   "events: $perf_events; $(nproc) CPUs; ${secs}s per round, $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_awake_start
 for rd in $(seq "$rounds"); do
   for ms in $intervals; do
     for fmt in $formats; do
