@@ -139,34 +139,34 @@ static inline double slot_t(const struct flight *f, size_t slot)
 	return ((const double *)(const void *)slot_ptr(f, slot))[0];
 }
 
-/* Starts the slot at head: its time, length and per-row offline flags. Returns the slot's
- * start. */
-static unsigned char *begin_slot(struct flight *f, double t_s, double iv_ms, const bool *offline)
+/* Starts the slot at head (@l: the slots' layout, layout_of): its time, length and per-row
+ * offline flags. Returns the slot's start. */
+static unsigned char *begin_slot(struct flight *f, const struct slot_layout *l, double t_s,
+				 double iv_ms, const bool *offline)
 {
-	const struct slot_layout l = layout_of(f);
 	unsigned char *p = slot_ptr(f, f->head);
 	double *head = (double *)(void *)p;
 	head[0] = t_s;
 	head[1] = iv_ms;
-	uint8_t *off = p + l.offline;
+	uint8_t *off = p + l->offline;
 	for (int r = 0; r < f->nrows; r++)
 		off[r] = offline[r];
 	if (f->ring)
-		p[l.has_ring] = 0;
+		p[l->has_ring] = 0;
 	return p;
 }
 
 /* The slot at head (@p) is complete (@ring: the sampling ring's counts per row, or NULL): the
  * ring moves on. */
-static void end_slot(struct flight *f, unsigned char *p, const uint64_t *const *ring)
+static void end_slot(struct flight *f, const struct slot_layout *l, unsigned char *p,
+		     const uint64_t *const *ring)
 {
-	const struct slot_layout l = layout_of(f);
 	if (f->ring && ring) {
-		uint64_t *dst = (uint64_t *)(void *)(p + l.ring);
+		uint64_t *dst = (uint64_t *)(void *)(p + l->ring);
 		for (int r = 0; r < f->nrows; r++)
 			for (int k = 0; k < RING_NCOUNTS; k++)
 				dst[(size_t)r * RING_NCOUNTS + (size_t)k] = ring[k][r];
-		p[l.has_ring] = 1;
+		p[l->has_ring] = 1;
 	}
 	f->head = f->head + 1 == f->cap ? 0 : f->head + 1;
 	if (f->len < f->cap)
@@ -179,7 +179,7 @@ static void push_raw(struct flight *f, double t_s, double iv_ms, const bool *off
 		     const struct raw_count *cur, const bool *present, const uint64_t *const *ring)
 {
 	const struct slot_layout l = layout_of(f);
-	unsigned char *p = begin_slot(f, t_s, iv_ms, offline);
+	unsigned char *p = begin_slot(f, &l, t_s, iv_ms, offline);
 	struct raw_count *raw = (struct raw_count *)(void *)(p + l.raw);
 	uint8_t *pres = p + l.present;
 	/* (a loop, not memcpy: a few triples, and no library code lines to fetch for them) */
@@ -191,7 +191,7 @@ static void push_raw(struct flight *f, double t_s, double iv_ms, const bool *off
 			pres[i] = present[i] && !off;
 		}
 	}
-	end_slot(f, p, ring);
+	end_slot(f, &l, p, ring);
 }
 
 void flight_push(struct flight *f, const struct snapshot *snap, const struct session_raw *raw,
@@ -218,7 +218,8 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 	const struct slot_layout l = layout_of(f);
 	/* no raw reads: cumulative triples rebuilt from the deltas */
 	uint64_t iv_ns = (uint64_t)llround(snap->interval_s * 1e9);
-	unsigned char *p = begin_slot(f, snap->time_s, snap->interval_s * 1000.0, snap->offline);
+	unsigned char *p =
+	    begin_slot(f, &l, snap->time_s, snap->interval_s * 1000.0, snap->offline);
 	struct raw_count *out = (struct raw_count *)(void *)(p + l.raw);
 	uint8_t *pres = p + l.present;
 	for (size_t i = 0; i < cells; i++) {
@@ -244,7 +245,7 @@ void flight_push(struct flight *f, const struct snapshot *snap, const struct ses
 		out[i] = *cum;
 		pres[i] = present;
 	}
-	end_slot(f, p, ring);
+	end_slot(f, &l, p, ring);
 }
 
 size_t flight_bytes(const struct flight *f) { return f ? f->bytes : 0; }
