@@ -18,6 +18,9 @@ struct app_ctx;
 /* Registers the "baseline" observer; @path: a recording that becomes the reference once the
  * first mode runs (--baseline FILE), or NULL. Returns 0, or -1 with @err. */
 int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t errlen);
+/* Bytes of the history of windows laid out now (0: none yet): made when the mode opens for a row
+ * per CPU, else by the first frame. */
+size_t baseline_history_bytes(const struct app_ctx *app);
 /* :baseline FILE | last DURATION | off. Returns 0, or -1 with @err (the baseline unchanged). */
 int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t errlen);
 

@@ -2,6 +2,7 @@
 /* test_jitter_run.c: jitter wired into a sim run: spikes, steady runs, window aggregation, flight,
  * errors. */
 #include "app.h"
+#include "baseline.h"
 #include "command.h"
 #include "flight.h"
 #include "harness.h"
@@ -342,6 +343,33 @@ static void test_flight_replay(void)
 	app_free(&app);
 }
 
+/* OpenMetrics' baseline history is laid out at set-up for a row per CPU (attached, a mode
+ * opened), so the first frame neither allocates nor maps it in; a mode switch lays it out again
+ * for the new mode's metrics. */
+static void test_baseline_setup(void)
+{
+	char err[256];
+	if (harness_app_start(&app,
+			      "--backend sim --sim-cpus 3 --seed 3 -m cpi -i 10 -f openmetrics",
+			      err, sizeof(err)) < 0 ||
+	    baseline_attach(&app, NULL, err, sizeof(err)) < 0) {
+		CHECK(0, "start: %s", err);
+		app_free(&app);
+		return;
+	}
+	size_t cells = 4 * (size_t)app.mode.nmetrics; /* 3 CPUs and the total */
+	CHECK(app.mode.nmetrics > 0, "cpi has no metrics");
+	CHECK_INT(baseline_history_bytes(&app), (cells + 1) * BASELINE_HISTORY * sizeof(double));
+	if (app_set_mode(&app, "sw", err, sizeof(err)) < 0) {
+		CHECK(0, "mode sw: %s", err);
+		app_free(&app);
+		return;
+	}
+	cells = 4 * (size_t)app.mode.nmetrics;
+	CHECK_INT(baseline_history_bytes(&app), (cells + 1) * BASELINE_HISTORY * sizeof(double));
+	app_free(&app);
+}
+
 /* The flight ring is made at set-up (attached, a mode opened), not by the first tick, which
  * keeps it; a mode of another shape makes it again before its first tick. */
 static void test_flight_setup(void)
@@ -573,6 +601,7 @@ int main(void)
 	test_window_one();
 	test_flight_replay();
 	test_flight_setup();
+	test_baseline_setup();
 	test_flight_bound();
 	test_errors();
 	char cmd[600];

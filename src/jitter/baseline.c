@@ -708,6 +708,15 @@ int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t err
 	return 0;
 }
 
+size_t baseline_history_bytes(const struct app_ctx *app)
+{
+	const struct base *b = app_observer_state(app, "baseline");
+	if (!b || !b->history)
+		return 0;
+	size_t cells = ((size_t)b->nrows + 1) * (size_t)b->nmetrics;
+	return (cells + 1) * (size_t)b->hist * sizeof(double); /* as base_layout makes it */
+}
+
 int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t errlen)
 {
 	struct base *b = app_observer_state(app, "baseline");
