@@ -11,8 +11,12 @@
  * code that follows pointers) and writes a byte of each: what touching that much memory costs a
  * tick after the sleep (bench/touch_cost.sh). With --spread S the same lines lie S lines apart
  * (a KIB x S buffer, every S-th line): as many lines on S times the pages (S = 6: ~11 lines a
- * 4 KiB page, as a pmutop tick's data).
+ * 4 KiB page, as a pmutop tick's data). With --huge the buffer lies on 2 MiB transparent huge
+ * pages (madvise MADV_HUGEPAGE, then MADV_COLLAPSE): as many lines on few TLB entries. With
+ * --prefetch each tick first asks for every line with a prefetch instruction, before its reads,
+ * so the misses overlap each other and the reads' wait (bench/touch_ways.sh).
  * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] [--write BYTES] [--touch KIB] [--spread S]
+ *              [--huge] [--prefetch]
  *   defaults: 1000 ms, 10 ticks, no output */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -25,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -63,6 +68,28 @@ static int msr_tsc(uint64_t *config)
 	return type;
 }
 
+/* BYTES of zeroes on 2 MiB huge pages where the kernel gives them (else on small pages: said) */
+static void *huge_buffer(size_t bytes)
+{
+	const size_t huge = 2u << 20;
+	size_t len = (bytes + huge - 1) / huge * huge;
+	char *map =
+	    mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return NULL;
+	char *at = (char *)(((uintptr_t)map + huge - 1) / huge * huge);
+	if (madvise(at, len, MADV_HUGEPAGE) < 0)
+		fprintf(stderr, "floor: MADV_HUGEPAGE: %s (small pages)\n", strerror(errno));
+	memset(at, 0, len);
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+	if (madvise(at, len, MADV_COLLAPSE) < 0)
+		fprintf(stderr, "floor: MADV_COLLAPSE: %s (huge pages as khugepaged makes them)\n",
+			strerror(errno));
+	return at;
+}
+
 int main(int argc, char **argv)
 {
 	long interval_ms = 1000, ticks = 10;
@@ -70,6 +97,7 @@ int main(int argc, char **argv)
 	long touch_kib = 0;   /* per tick, one byte a line */
 	long spread = 1;      /* lines apart */
 	int use_msr = 1;
+	int huge = 0, prefetch = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
 			interval_ms = atol(argv[++i]);
@@ -81,11 +109,16 @@ int main(int argc, char **argv)
 			write_bytes = atol(argv[++i]);
 		else if (strcmp(argv[i], "--touch") == 0 && i + 1 < argc)
 			touch_kib = atol(argv[++i]);
+		else if (strcmp(argv[i], "--huge") == 0)
+			huge = 1;
+		else if (strcmp(argv[i], "--prefetch") == 0)
+			prefetch = 1;
 		else if (strcmp(argv[i], "--spread") == 0 && i + 1 < argc)
 			spread = atol(argv[++i]);
 		else {
 			fprintf(stderr, "usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] "
-					"[--write BYTES] [--touch KIB] [--spread S]\n");
+					"[--write BYTES] [--touch KIB] [--spread S] [--huge] "
+					"[--prefetch]\n");
 			return 2;
 		}
 	}
@@ -111,7 +144,11 @@ int main(int argc, char **argv)
 	struct line {
 		size_t next;
 		unsigned char bytes[64 - sizeof(size_t)];
-	} *touch = nlines ? calloc(nlines * (size_t)spread, sizeof(*touch)) : NULL;
+	} *touch = NULL;
+	if (nlines && huge)
+		touch = huge_buffer(nlines * (size_t)spread * sizeof(*touch));
+	else if (nlines)
+		touch = calloc(nlines * (size_t)spread, sizeof(*touch));
 	size_t *order = nlines ? malloc(nlines * sizeof(*order)) : NULL;
 	if (nlines && (!touch || !order)) {
 		fprintf(stderr, "floor: out of memory\n");
@@ -193,6 +230,8 @@ int main(int argc, char **argv)
 	for (long t = 0; t < ticks; t++) {
 		if (read(tfd, &expired, sizeof(expired)) < 0 && errno != EINTR)
 			break;
+		for (size_t i = 0; prefetch && i < nlines; i++)
+			__builtin_prefetch(&touch[i * (size_t)spread], 1, 3);
 		for (int i = 0; i < nleaders; i++)
 			if (read(leader[i], buf, sizeof(buf)) < 0)
 				return 1;
