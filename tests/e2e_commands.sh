@@ -43,6 +43,8 @@ BAD=(
 	"interval|-c:1: usage: interval DURATION|+|-"
 	"interval 5|-c:1: interval 5 ms is out of range"
 	"interval soon|-c:1: interval: \"soon\" is not a duration"
+	"sample 0|-c:1: sample cadence \"0\" is out of range (1 ms to the interval, 1000 ms)"
+	"sample 0ms|-c:1: sample cadence \"0ms\" is out of range"
 	"mode nosuch|-c:1: "
 	"cpus 99|-c:1: "
 	"sort cpu|-c:1: sort: only on the screen, not in batch mode"

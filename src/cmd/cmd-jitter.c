@@ -24,8 +24,15 @@ static int exec_sample(const struct command_ctx *ctx, int argc, char **argv, cha
 	long ms;
 
 	(void)argc;
-	if (command_parse_ms(argv[1], &ms, err, errlen) < 0 ||
-	    app_set_sample(ctx->app, ms < 1 ? -1 : ms, err, errlen) < 0)
+	if (command_parse_ms(argv[1], &ms, err, errlen) < 0)
+		return -1;
+	if (ms < 1) { /* app_set_sample takes 0 as "no sampling": the command does not */
+		snprintf(err, errlen,
+			 "sample cadence \"%s\" is out of range (1 ms to the interval, %ld ms)",
+			 argv[1], ctx->app->interval_ms);
+		return -1;
+	}
+	if (app_set_sample(ctx->app, ms, err, errlen) < 0)
 		return -1;
 	command_note(ctx, "sampling every %g ms, refresh every %ld ms",
 		     (double)app_tick_ns(ctx->app) / 1e6, ctx->app->interval_ms);
