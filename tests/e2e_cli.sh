@@ -14,6 +14,8 @@ BAD=(
 	"-C 5-1|5-1"
 	"-C x|bad CPU list"
 	"-C $NOT_ONLINE|CPU $NOT_ONLINE is not online"
+	"--pin $NOT_ONLINE|--pin $NOT_ONLINE: CPU $NOT_ONLINE is not one pmutop may run on"
+	"--pin x|--pin: \"x\" is not a number"
 	"-i 5|from 10ms to 1h"
 	"-i 99999999|from 10ms to 1h"
 	"-f xml|unknown format \"xml\""

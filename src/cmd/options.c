@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,7 +281,32 @@ HANDLER(apply_sample_path)
 	return 0;
 }
 
-LONG_HANDLER(apply_pin, "--pin", 0, 4095, pin_cpu)
+/* --pin CPU: a CPU this process may run on (the real machine's, whatever --sysfs-root says) */
+HANDLER(apply_pin)
+{
+	long v;
+	cpu_set_t set;
+	if (parse_long(arg, 0, CPU_SETSIZE - 1, "--pin", &v, err, errlen) < 0)
+		return -1;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && !CPU_ISSET((int)v, &set)) {
+		char may[64] = ""; /* the CPUs it may run on, as ranges: 0-1,4 */
+		size_t n = 0;
+		for (int c = 0; c < CPU_SETSIZE && n < sizeof(may) - 12; c++) {
+			if (!CPU_ISSET(c, &set) || (c > 0 && CPU_ISSET(c - 1, &set)))
+				continue;
+			int last = c;
+			while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set))
+				last++;
+			n += (size_t)snprintf(may + n, sizeof(may) - n,
+					      last > c ? "%s%d-%d" : "%s%d", n ? "," : "", c, last);
+		}
+		snprintf(err, errlen, "--pin %ld: CPU %ld is not one pmutop may run on (%s)", v, v,
+			 may);
+		return -1;
+	}
+	o->pin_cpu = (int)v;
+	return 0;
+}
 
 HANDLER(apply_refresh)
 {
