@@ -6,6 +6,7 @@
 #include "keys.h"
 #include "paths.h"
 #include "ui.h"
+#include "views.h"
 #include <ctype.h>
 #include <locale.h>
 #include <sys/stat.h>
@@ -669,6 +670,43 @@ static void test_sort_help(void)
 	      suffixes);
 }
 
+/* Every view :view accepts (the view table) is named in its help and in README's row. */
+static void test_view_help(void)
+{
+	char path[1024], err[256], help[1024];
+	char **lines = command_help_for("view", err, sizeof(err));
+	CHECK(lines && lines[0] && lines[1], "help for view: %s", err);
+	if (!lines || !lines[0] || !lines[1])
+		return;
+	snprintf(help, sizeof(help), "%s %s", lines[0], lines[1]);
+	command_free_words(-1, lines);
+	snprintf(path, sizeof(path), "%s/README.md", harness_src());
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL, "%s", path);
+	if (!f)
+		return;
+	char *text = calloc(1, 1 << 20);
+	size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+	fclose(f);
+	if (!text)
+		return;
+	text[n] = '\0';
+	char *row = strstr(text, "| `view NAME` |");
+	char *eol = row ? strchr(row, '\n') : NULL;
+	CHECK(row && eol, "README has no view NAME row");
+	if (eol)
+		*eol = '\0';
+	int nviews = 0;
+	for (int i = 0; views_at(i); i++, nviews++) {
+		CHECK(has_word(help, views_at(i)->name), ":view %s: its help does not say so: %s",
+		      views_at(i)->name, help);
+		CHECK(row && has_word(row + 14, views_at(i)->name),
+		      ":view %s: README's view NAME row does not say so", views_at(i)->name);
+	}
+	CHECK(nviews >= 10, "the view table has %d views", nviews);
+	free(text);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -678,6 +716,7 @@ int main(void)
 	test_screen_table();
 	test_readme();
 	test_sort_help();
+	test_view_help();
 	test_rc();
 	test_startup();
 	test_keys();

@@ -155,7 +155,7 @@ const struct command ui_cmd_view_entry = {
     .args = {ARG_VIEW},
     .flags = COMMAND_SCREEN,
     .exec = exec_view,
-    .help = "switch view (table, offcore, help, messages, probe, spikes, tasks, cgroups)",
+    .help = "(table, offcore, help, messages, probe, spikes, counters, tasks, cgroups, cpus)",
 };
 
 const struct command ui_cmd_help_entry = {
