@@ -874,6 +874,26 @@ int main(void)
 		free(t);
 		canvas_free(c);
 
+		/* At every width the columns that do not fit are counted in the header ("+N
+		 * cols"), all of it on the screen: a column gives way to it. */
+		int nm = session_snapshot(app.session)->nmetrics;
+		for (int w = 40; w <= 80; w++) {
+			c = draw(w, 10, &ts, &plain);
+			t = dump(c, false);
+			const char *all = strstr(t, "\n all ");
+			int shown = 0;
+			for (const char *p = all ? all + 5 : ""; *p && *p != '\n'; p++)
+				shown += p[0] != ' ' && p[-1] == ' ';
+			char more[32];
+			snprintf(more, sizeof(more), "+%d cols\n", nm - shown);
+			CHECK(all && shown >= 1 && shown <= nm, "%d cols: %d values:\n%s", w, shown,
+			      t);
+			CHECK(shown == nm || strstr(t, more),
+			      "%d cols: %d of %d shown, no '%s':\n%s", w, shown, nm, more, t);
+			free(t);
+			canvas_free(c);
+		}
+
 		/* Host names and kernel releases of any length: the header stays one line that
 		 * starts "pmutop HOST", keeps the banner, and cuts what does not fit with "…". */
 		char long_host[65], long_kernel[128];

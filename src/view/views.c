@@ -615,6 +615,12 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	int shown = nm < fit ? nm : fit;
 	if (shown < 0)
 		shown = 0;
+	/* "<+N cols" says columns are hidden: one more column gives way when there is no room
+	 * for it after them (it goes one cell past the last column) */
+	if (shown > 1 && shown < nm &&
+	    c->w - CPU_COL - attrib_w - shown * colw <
+		snprintf(NULL, 0, "<+%d cols", nm - shown + 1) + 1)
+		shown--;
 	/* Left/Right scroll the metric columns that do not fit */
 	if (vs->col_first > nm - shown)
 		vs->col_first = nm - shown;
