@@ -240,4 +240,15 @@ if command -v strace >/dev/null; then
 else
 	echo "SKIP (one check): strace is not installed, so the close(0) check cannot look"
 fi
+# -- CMD still running when -n ends the run: the summary says so (it said "exited with status
+# 1"), and pmutop's status is the command's after the SIGTERM that ends it (128 + 15).
+run_cmd -b -n 1 -i 100 -e task-clock -- sleep 5
+if grep -q "Performance counter stats for 'sleep 5'" "$T_TMP/err"; then
+	check "-n 1 -- sleep 5: exit 143 (got $RC)" [ "$RC" -eq 143 ]
+	check "-n 1 -- sleep 5: the summary says it was still running ($(tail -2 "$T_TMP/err" | tr '\n' ' '))" \
+		grep -q "^ sleep 5 was still running when counting stopped: ended with SIGTERM$" "$T_TMP/err"
+	check "-n 1 -- sleep 5: no exit status it never had" bash -c "! grep -q 'exited with status' '$T_TMP/err'"
+else
+	echo "SKIP (one check): -- CMD cannot count here: $(head -c 200 "$T_TMP/err")"
+fi
 t_done

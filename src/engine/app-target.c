@@ -196,5 +196,10 @@ void app_target_summary(struct app_ctx *app, FILE *out)
 		else
 			fprintf(out, "%18.0f      %s\n", sum, name);
 	}
-	fprintf(out, "\n %s exited with status %d\n\n", t->command, target_exit_status(t));
+	if (target_reap(&app->target))
+		fprintf(out, "\n %s exited with status %d\n\n", t->command, target_exit_status(t));
+	else /* the run ended first (-n, a signal): the command is stopped, not ended */
+		fprintf(out,
+			"\n %s was still running when counting stopped: ended with SIGTERM\n\n",
+			t->command);
 }
