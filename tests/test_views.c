@@ -753,6 +753,13 @@ int main(void)
 
 	/* n/c: the first tick of a rotating mode on XScale (events of the other set). */
 	if (fx_open("--sim-cpus 2 -m dtlb --sim-family xscale1", 1) == 0) {
+		/* the sim's capability line names the family without an article ("a Intel") */
+		CHECK(
+		    strcmp(
+			app.machine.capability,
+			"simulated counters (Intel XScale (xscale1: CCNT + 2)): no number is from "
+			"hardware") == 0,
+		    "sim capability line: %s", app.machine.capability);
 		struct view_state vs = table_state();
 		char *t = screen("table-nc", 80, 24, &vs, &plain);
 		CHECK(strstr(t, "n/c") != NULL, "no n/c cell:\n%s", t);

@@ -112,7 +112,7 @@ static void machine_capability(struct app_ctx *app)
 	if (source_has(&app->source, SOURCE_CAP_THIS_MACHINE))
 		snprintf(cap, len, "%s", app->pf.capability);
 	else /* the sim runs here but counts nothing of this machine's */
-		snprintf(cap, len, "simulated counters of a %s: no number is from hardware",
+		snprintf(cap, len, "simulated counters (%s): no number is from hardware",
 			 app->family ? app->family->desc : "generic PMU");
 	size_t n = strlen(cap);
 	if (app->optional_missing[0] && n + 1 < len)
