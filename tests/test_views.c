@@ -857,6 +857,27 @@ int main(void)
 		struct ui_state *u = ui_state_of(&app);
 		struct view_state vs = u->vs;
 		CHECK_INT(vs.view, views_find("help"));
+		/* settings and modes: every description starts in one column */
+		int col = -1, rows = 0;
+		bool in_list = false;
+		for (int i = 0; i < u->ntext; i++) {
+			const char *l = u->text[i];
+			if (!strncmp(l, "Settings (", 10) || !strncmp(l, "Modes (", 7)) {
+				in_list = true;
+				continue;
+			}
+			if (!in_list || strncmp(l, "  ", 2) != 0 || l[2] == ' ') {
+				in_list = in_list && l[0] != '\0';
+				continue;
+			}
+			int at = 2 + (int)strcspn(l + 2, " ");
+			at += (int)strspn(l + at, " ");
+			CHECK(col < 0 || at == col, "help line out of its column (%d, not %d): %s",
+			      at, col, l);
+			col = col < 0 ? at : col;
+			rows++;
+		}
+		CHECK(rows >= 20, "help: %d setting and mode lines", rows);
 		struct screen sc = {.text = true};
 		both("help", &vs, &sc);
 		struct view_state ts = table_state();

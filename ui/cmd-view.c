@@ -25,10 +25,19 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 		ui_text_add(u, ROLE_HELP_TEXT, "%s", lines[i]);
 	command_free_words(-1, lines);
 	if (!topic) {
+		/* names in a column as wide as the longest (flight-files, stallcycles) */
+		int w = 10;
+		for (size_t i = 0; (s = command_setting_at(i)); i++)
+			w = (int)strlen(s->name) > w ? (int)strlen(s->name) : w;
+		for (int i = 0; i < app->modes->n; i++)
+			w = (int)strlen(app->modes->modes[i]->name) > w
+				? (int)strlen(app->modes->modes[i]->name)
+				: w;
+		w = w > 24 ? 24 : w;
 		ui_text_add(u, ROLE_TITLE, "%s", "");
 		ui_text_add(u, ROLE_TITLE, "Settings (:set NAME VALUE, :show [NAME])");
 		for (size_t i = 0; (s = command_setting_at(i)); i++)
-			ui_text_add(u, ROLE_HELP_TEXT, "  %-10s %s", s->name,
+			ui_text_add(u, ROLE_HELP_TEXT, "  %-*s %s", w, s->name,
 				    s->set_help ? s->set_help : s->help);
 		ui_text_add(u, ROLE_TITLE, "%s", "");
 		ui_text_add(u, ROLE_TITLE, "Modes (:mode NAME, m/M)");
@@ -36,7 +45,7 @@ static int show_help(struct app_ctx *app, const char *topic, char *err, size_t e
 			const struct mode *m = app->modes->modes[i];
 			struct mode_avail a;
 			bool ok = app_mode_availability(app, m, &a) == 0;
-			ui_text_add(u, ok ? ROLE_HELP_TEXT : ROLE_CELL_NA, "  %-10s %s%s%s%s%s%s",
+			ui_text_add(u, ok ? ROLE_HELP_TEXT : ROLE_CELL_NA, "  %-*s %s%s%s%s%s%s", w,
 				    m->name, m->title ? m->title : "", m->drill ? " (Enter: " : "",
 				    m->drill ? m->drill : "", m->drill ? ")" : "",
 				    ok ? "" : " -- not here: ", ok ? "" : a.reason);
