@@ -73,8 +73,17 @@ done
 # settings: README's set/show row names them; each is a setting of the man page
 settings=$(grep -E '^\| `set OPTION VALUE`' "$T_SRC/README.md" | sed 's/.*runtime settings: //; s/on the screen also//; s/[;,|]/ /g')
 check "README names the settings ($settings)" test -n "$settings"
-sed -n '/^\.SH SETTINGS/,/^\.SH [^S]/p' "$T_TMP/pmutop.1" | sed -n '/^\.B /s/^\.B //p' >"$T_TMP/settings.man"
+sed -n '/^\.SH SETTINGS/,/^\.SH [^S]/p' "$T_TMP/pmutop.1" | sed -n '/^\.B /s/^\.B //p' |
+	sed 's/\\-/-/g' >"$T_TMP/settings.man"
 for s in $settings; do
 	check "setting $s is in pmutop(1)" grep -qx "$s" "$T_TMP/settings.man"
 done
+# and the other way: every setting of the man page is in README's row
+sed -n '/^\.SH SETTINGS/,/^\.SH [^S]/p' "$T_TMP/pmutop.1" | sed -n '/^\.TP/{n;s/^\.B //p}' |
+	sed 's/\\-/-/g' >"$T_TMP/settings.tp"
+check "pmutop(1) lists settings" test -s "$T_TMP/settings.tp"
+while read -r s; do
+	check "setting $s of pmutop(1) is in README's set/show row ($settings)" \
+		grep -qw -- "$s" <<<"$settings"
+done <"$T_TMP/settings.tp"
 t_done
