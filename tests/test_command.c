@@ -581,7 +581,7 @@ static void test_keys(void)
 	CHECK(found_mode == 1 && found_key == 1, "help lines: %d %d", found_mode, found_key);
 	int ncmd = 0;
 	for (size_t i = 0; command_at(i); i++)
-		ncmd++;
+		ncmd += strlen(command_at(i)->usage) > 34 ? 2 : 1; /* a long usage: a line more */
 	/* the title, the commands, the screen's title, the keys' blank line and title, the keys */
 	CHECK(n == 1 + ncmd + 1 + 2 + (int)km.n, "help line count %d", n);
 	command_free_words(-1, lines);
@@ -670,6 +670,32 @@ static void test_sort_help(void)
 	      suffixes);
 }
 
+/* The help's commands: each text starts in column 37, under a usage too long for its column. */
+static void test_help_column(void)
+{
+	char **lines = command_help_lines(NULL);
+	int cmds = 0;
+	CHECK(lines != NULL, "no help lines");
+	for (int i = 0; lines && lines[i]; i++) {
+		const char *l = lines[i];
+		if (strncmp(l, "  ", 2) != 0)
+			continue;
+		size_t usage = strcspn(l + 2, " ") + 2; /* the first word's end */
+		if (strspn(l, " ") == 37)		/* the text under a long usage */
+			continue;
+		if (lines[i + 1] && strspn(lines[i + 1], " ") == 37) { /* a long usage */
+			CHECK(strlen(l) > 36, "help: a usage that fits on a line of its own: %s",
+			      l);
+			continue;
+		}
+		CHECK(l[36] == ' ' && l[37] != ' ' && usage <= 36,
+		      "help line out of its column: %s", l);
+		cmds++;
+	}
+	CHECK(cmds >= 30, "help: %d command lines", cmds);
+	command_free_words(-1, lines);
+}
+
 /* Every view :view accepts (the view table) is named in its help and in README's row. */
 static void test_view_help(void)
 {
@@ -717,6 +743,7 @@ int main(void)
 	test_readme();
 	test_sort_help();
 	test_view_help();
+	test_help_column();
 	test_rc();
 	test_startup();
 	test_keys();

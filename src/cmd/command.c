@@ -569,7 +569,14 @@ static int push_commands(char ***lines, size_t *n, bool screen)
 	for (size_t i = 0; (c = command_at(i)); i++) {
 		if (!(c->flags & COMMAND_SCREEN) != !screen)
 			continue;
-		int o = snprintf(buf, sizeof(buf), "  %-34s %s", c->usage, c->help);
+		/* a usage longer than its column has a line of its own, the text under the
+		 * others' */
+		if (strlen(c->usage) > 34) {
+			snprintf(buf, sizeof(buf), "  %s", c->usage);
+			rc |= push_line(lines, n, buf);
+		}
+		int o = snprintf(buf, sizeof(buf), "  %-34s %s",
+				 strlen(c->usage) > 34 ? "" : c->usage, c->help);
 		if (c->alias && o > 0 && (size_t)o < sizeof(buf))
 			snprintf(buf + o, sizeof(buf) - (size_t)o, " (alias %s)", c->alias);
 		rc |= push_line(lines, n, buf);
