@@ -53,6 +53,18 @@ for what in help man complete; do
 	check "every option README names is in pmutop's $what (missing: $missing)" test -z "$missing"
 done
 
+# and back: every option of pmutop --help, by its short or its long name, is in README's table
+# (the sim's in the --backend row's text)
+grep -oE -- '(^|[^a-zA-Z0-9-])--?[a-zA-Z][a-z0-9-]*' "$T_TMP/readme.rows" |
+	grep -oE -- '--?[a-zA-Z][a-z0-9-]*' | sort -u >"$T_TMP/readme.all"
+missing=$(grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' "$T_TMP/pmutop.help" | while read -r a b; do
+	short=${a%,} long=${b:-$a}
+	[ -n "$b" ] || short=
+	grep -qx -- "$long" "$T_TMP/readme.all" ||
+		{ [ -n "$short" ] && grep -qx -- "$short" "$T_TMP/readme.all"; } || echo "$long"
+done | tr '\n' ' ')
+check "every pmutop --help option is in README's option table (missing: $missing)" test -z "$missing"
+
 # formats: README's -f row names them; each completes after -f and runs
 formats=$(grep -oE -- '^\| `-f [a-z|\\]+`' "$T_TMP/readme.rows" | sed 's/.*-f //; s/[`\\]//g; s/|/ /g')
 check "README names the formats ($formats)" test -n "$formats"
