@@ -314,6 +314,24 @@ static void test_readme(void)
 			snprintf(b, sizeof(b), "`%s`", c->name);
 			CHECK(strstr(start, a) || strstr(start, b), "README does not list %s",
 			      c->name);
+			/* the usage's literal words (lower case: next, left, on...) are in
+			 * README's cell for the command */
+			char *cell = strstr(start, a) ? strstr(start, a) : strstr(start, b);
+			char *cell_end = cell ? strchr(cell + 1, '`') : NULL;
+			for (const char *u = c->usage; cell && cell_end && *u;) {
+				size_t wl =
+				    *u == '-' ? 0 : strspn(u, "abcdefghijklmnopqrstuvwxyz-");
+				if (wl == 0) {
+					u++;
+					continue;
+				}
+				char word[64];
+				snprintf(word, sizeof(word), "%.*s", (int)wl, u);
+				char *hit = strstr(cell, word);
+				CHECK(hit && hit < cell_end, "README's %s cell lacks \"%s\" of %s",
+				      c->name, word, c->usage);
+				u += wl;
+			}
 		}
 	}
 	free(text);
