@@ -355,9 +355,18 @@ PYEOF
 	if wait_for pl '^ +all ' 10; then
 		keys pl " "
 		wait_for pl '^mode .*PAUSED' 5
+		# scrapes five ticks apart at least, then polled as long as a loaded machine needs (9 s
+		# more); a first scrape that did not answer is taken again
 		c1=$(scrape 2>&1)
 		sleep 0.5
 		c2=$(scrape 2>&1)
+		for ((i = 0; i < 18; i++)); do
+			python3 -c 'import sys; sys.exit(0 if float(sys.argv[2]) > float(sys.argv[1]) > 0 else 1)' \
+				"$c1" "$c2" 2>/dev/null && break
+			python3 -c 'import sys; float(sys.argv[1])' "$c1" 2>/dev/null || c1=$c2
+			sleep 0.5
+			c2=$(scrape 2>&1)
+		done
 		counting() {
 			python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if b > a > 0 else 1)' "$c1" "$c2" 2>/dev/null ||
 				{ echo "  scrapes while paused: $c1 then $c2"; return 1; }

@@ -3,10 +3,11 @@
 # e2e_tasks.sh: counting tasks and cgroups, and perf's habits. The options (-p is a process, not
 # --force; -a, -A, -I, -x, -j as perf stat means them; a command after --) on the sim; where
 # perf_event_open counts software events here: `pmutop -b -f json -- CMD` against
-# `perf stat -x, -e task-clock,page-faults,context-switches CMD` (medians of 5 runs: page faults
-# within 1 %, task-clock within 5 %, the exit status CMD's), -p on a busy loop and -G on a cgroup
-# the test makes with the loop moved into it against the scheduler's own count of the loop's CPU
-# time (/proc/PID/schedstat), a task that exits mid-run and a command that forks children.
+# `perf stat -x, -e task-clock,page-faults,context-switches CMD` (5 runs each: page faults
+# within 1 % (medians), task-clock within 5 % (the least run of each), the exit status CMD's),
+# -p on a busy loop and -G on a cgroup the test makes with the loop moved into it against the
+# scheduler's own count of the loop's CPU time (/proc/PID/schedstat), a task that exits mid-run
+# and a command that forks children.
 source "$(dirname "$0")/lib.sh"
 
 SIM=(-b --backend sim --no-rc -n 1 -i 100)
@@ -113,8 +114,10 @@ cs_p=$(median context_switches "$T_TMP/p.sums") cs_f=$(median context-switches "
 tc_f_ns=$(python3 -c "print(float('$tc_f') * 1e6)")
 echo "-- CMD, medians of 5: page faults pmutop $pf_p perf $pf_f; task-clock ns pmutop $tc_p perf $tc_f_ns; context switches pmutop $cs_p perf $cs_f"
 check "-- CMD: page faults within 1 % of perf stat's (pmutop $pf_p, perf $pf_f)" within "$pf_p" "$pf_f" 0.01
-# the runs are paired (pmutop, then perf stat, back to back under the same load): the median of
-# the pairs' ratios, robust against the load of a shared machine changing between pairs
+# The same work takes more CPU time on a loaded machine (caches shared, a virtual CPU that the
+# host stops still runs the task), never less: the least of each side's 5 runs is its run least
+# disturbed, and the two are compared (the pairs' ratios, pmutop then perf stat back to back,
+# are printed; their median was seen at 1.07 while other suites ran beside this one)
 tc_ratio=$(python3 -c 'import statistics,sys
 def vals(path, name, scale):
     out=[]
@@ -123,14 +126,17 @@ def vals(path, name, scale):
         out.append(float(d[name])*scale)
     return out
 a=vals(sys.argv[1],"task_clock",1); b=vals(sys.argv[2],"task-clock",1e6)
-print(statistics.median(x/y for x,y in zip(a,b)) if len(a)==len(b)==5 else "nan")' "$T_TMP/p.sums" "$T_TMP/f.sums")
-echo "-- CMD: task-clock ratios pmutop / perf stat, median of 5 pairs: $tc_ratio"
+ok=len(a)==len(b)==5
+print(min(a)/min(b) if ok else "nan", statistics.median(x/y for x,y in zip(a,b)) if ok else "nan",
+      " ".join("%.3f" % (x/y) for x,y in zip(a,b)))' "$T_TMP/p.sums" "$T_TMP/f.sums")
+read -r tc_ratio tc_pairs <<<"$tc_ratio"
+echo "-- CMD: task-clock pmutop / perf stat, least of 5 runs each: $tc_ratio; median of the pairs and the pairs: $tc_pairs"
 # the 5 % of the issue holds for the plain build; under ASan+UBSan pmutop runs several times
 # slower beside the command it counts (measured: pair ratios down to 0.92 while the suite ran
 # two at a time), so that build is held to 10 % and says so
 tc_tol=0.05
 grep -q "^PMUTOP_SANITIZE:BOOL=ON" "$(dirname "$BIN")/CMakeCache.txt" 2>/dev/null && tc_tol=0.10
-check "-- CMD: task-clock within $(python3 -c "print(round($tc_tol*100))") % of perf stat's (medians pmutop $tc_p ns, perf $tc_f_ns ns; median pair ratio $tc_ratio)" \
+check "-- CMD: task-clock within $(python3 -c "print(round($tc_tol*100))") % of perf stat's (medians pmutop $tc_p ns, perf $tc_f_ns ns; least of each $tc_ratio; pairs $tc_pairs)" \
 	within "$tc_ratio" 1 $tc_tol
 check "-- CMD: context switches counted (pmutop $cs_p, perf $cs_f)" \
 	python3 -c "import sys; sys.exit(not float('$cs_p') > 0)"

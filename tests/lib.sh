@@ -14,6 +14,11 @@ t_cleanup() {
 	rm -rf "$T_TMP"
 }
 trap t_cleanup EXIT
+# python3 started directly, not through a version manager's shim (0.5 s a start): the
+# interpreter the build found (PMUTOP_TEST_PYTHON), linked first in PATH while it exists
+if [ -x "${PMUTOP_TEST_PYTHON:-}" ] && mkdir "$T_TMP/bin" && ln -s "$PMUTOP_TEST_PYTHON" "$T_TMP/bin/python3"; then
+	export PATH="$T_TMP/bin:$PATH"
+fi
 # batch mode runs the rc file too: keep the tester's own out of the tests
 export XDG_CONFIG_HOME=$T_TMP/config
 
