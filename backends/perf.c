@@ -856,16 +856,19 @@ static int perf_queued(struct backend *b)
 		    !q->lost_next && !q->lost_maybe &&
 		    q->last_t + p->req.sample_ns / 2 < p->due_ns &&
 		    q->drain_t >= p->due_ns + wait) {
-			/* as the read path: its counts now, spread back to the end by a tick */
+			/* as the read path: its counts now, spread back to the end by a tick. Timed
+			 * when the read is back: the CPU may write a sample while the read waits
+			 * for it (a late timer of a virtual CPU woken by the read); that sample is
+			 * older than the read's counts, and is dropped as such (on_sample) instead
+			 * of following them with smaller counts */
 			struct raw_count c[n ? n : 1];
 			bool pr[n ? n : 1];
 			memset(pr, 0, sizeof(pr));
-			uint64_t t = monotonic_ns();
 			if (read_group(p, &row->groups[0], c, pr) < 0) {
 				close_row(p, row);
 				row->offline = true;
 			} else {
-				queue_counts(p, q, c, pr, t);
+				queue_counts(p, q, c, pr, monotonic_ns());
 			}
 		}
 		if (q->len > most)
@@ -1385,11 +1388,15 @@ static int perf_read(struct backend *b, uint64_t nominal_ns, struct raw_count *o
 	p->tt_wall = wall;
 	if (p->proc.used)
 		read_proc(b, p, out, present, offline, *t_ns);
+	/* samples older than these reads are dropped: those the CPUs wrote while a read waited
+	 * for them too (their counts are below the read's), so up to the time the reads are back */
+	uint64_t back = p->ring ? monotonic_ns() : 0;
 	for (int r = 0; p->ring && r < p->req.ncpus;
 	     r++) { /* what a tick without samples repeats */
 		memcpy(p->queue[r].last, out + (size_t)r * n, (size_t)n * sizeof(*out));
 		memcpy(p->queue[r].last_present, present + (size_t)r * n, (size_t)n * sizeof(bool));
 		p->queue[r].last_tick_t = *t_ns;
+		p->queue[r].last_t = back;
 	}
 	return 0;
 }
