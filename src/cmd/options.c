@@ -3,6 +3,7 @@
  * completion are generated from its rows. */
 #include "options.h"
 #include "alert.h"
+#include "cpuset.h"
 #include "duration.h"
 #include "endpoint.h"
 #include "manpage.h"
@@ -289,19 +290,14 @@ HANDLER(apply_pin)
 	if (parse_long(arg, 0, CPU_SETSIZE - 1, "--pin", &v, err, errlen) < 0)
 		return -1;
 	if (sched_getaffinity(0, sizeof(set), &set) == 0 && !CPU_ISSET((int)v, &set)) {
-		char may[64] = ""; /* the CPUs it may run on, as ranges: 0-1,4 */
-		size_t n = 0;
-		for (int c = 0; c < CPU_SETSIZE && n < sizeof(may) - 12; c++) {
-			if (!CPU_ISSET(c, &set) || (c > 0 && CPU_ISSET(c - 1, &set)))
-				continue;
-			int last = c;
-			while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set))
-				last++;
-			n += (size_t)snprintf(may + n, sizeof(may) - n,
-					      last > c ? "%s%d-%d" : "%s%d", n ? "," : "", c, last);
-		}
+		struct cpuset may;
+		char list[128];
+		cpuset_clear(&may);
+		for (int c = 0; c < CPU_SETSIZE && c < CPUSET_MAX; c++)
+			if (CPU_ISSET(c, &set))
+				cpuset_add(&may, c);
 		snprintf(err, errlen, "--pin %ld: CPU %ld is not one pmutop may run on (%s)", v, v,
-			 may);
+			 cpuset_format(&may, list, sizeof(list)));
 		return -1;
 	}
 	o->pin_cpu = (int)v;
