@@ -4,7 +4,7 @@
 # --force; -a, -A, -I, -x, -j as perf stat means them; a command after --) on the sim; where
 # perf_event_open counts software events here: `pmutop -b -f json -- CMD` against
 # `perf stat -x, -e task-clock,page-faults,context-switches CMD` (5 runs each: page faults
-# within 1 % (medians), task-clock within 5 % (the least run of each), the exit status CMD's),
+# within 1 % (medians), task-clock within 5 % (the ratio of the medians), the exit status CMD's),
 # -p on a busy loop and -G on a cgroup the test makes with the loop moved into it against the
 # scheduler's own count of the loop's CPU time (/proc/PID/schedstat), a task that exits mid-run
 # and a command that forks children.
@@ -115,9 +115,12 @@ tc_f_ns=$(python3 -c "print(float('$tc_f') * 1e6)")
 echo "-- CMD, medians of 5: page faults pmutop $pf_p perf $pf_f; task-clock ns pmutop $tc_p perf $tc_f_ns; context switches pmutop $cs_p perf $cs_f"
 check "-- CMD: page faults within 1 % of perf stat's (pmutop $pf_p, perf $pf_f)" within "$pf_p" "$pf_f" 0.01
 # The same work takes more CPU time on a loaded machine (caches shared, a virtual CPU that the
-# host stops still runs the task), never less: the least of each side's 5 runs is its run least
-# disturbed, and the two are compared (the pairs' ratios, pmutop then perf stat back to back,
-# are printed; their median was seen at 1.07 while other suites ran beside this one)
+# host stops still runs the task), and one run of five may take 1.5 to 1.7 times another while
+# other suites run beside this one (seen under ASan). Each side's median of 5 is robust to two
+# disturbed runs of its own: the ratio of the medians is the one held to the tolerance. (The
+# median of the pairs' ratios, pmutop then perf stat back to back, was seen at 1.07 under load,
+# the ratio of each side's least run at 1.21 with the pairs 0.98 1.72 0.74 1.00 1.53: both are
+# printed.)
 tc_ratio=$(python3 -c 'import statistics,sys
 def vals(path, name, scale):
     out=[]
@@ -127,16 +130,17 @@ def vals(path, name, scale):
     return out
 a=vals(sys.argv[1],"task_clock",1); b=vals(sys.argv[2],"task-clock",1e6)
 ok=len(a)==len(b)==5
-print(min(a)/min(b) if ok else "nan", statistics.median(x/y for x,y in zip(a,b)) if ok else "nan",
+print(statistics.median(a)/statistics.median(b) if ok else "nan", min(a)/min(b) if ok else "nan",
+      statistics.median(x/y for x,y in zip(a,b)) if ok else "nan",
       " ".join("%.3f" % (x/y) for x,y in zip(a,b)))' "$T_TMP/p.sums" "$T_TMP/f.sums")
-read -r tc_ratio tc_pairs <<<"$tc_ratio"
-echo "-- CMD: task-clock pmutop / perf stat, least of 5 runs each: $tc_ratio; median of the pairs and the pairs: $tc_pairs"
+read -r tc_ratio tc_least tc_pairs <<<"$tc_ratio"
+echo "-- CMD: task-clock pmutop / perf stat, ratio of the medians of 5: $tc_ratio; of the least runs: $tc_least; median of the pairs and the pairs: $tc_pairs"
 # the 5 % of the issue holds for the plain build; under ASan+UBSan pmutop runs several times
 # slower beside the command it counts (measured: pair ratios down to 0.92 while the suite ran
 # two at a time), so that build is held to 10 % and says so
 tc_tol=0.05
 grep -q "^PMUTOP_SANITIZE:BOOL=ON" "$(dirname "$BIN")/CMakeCache.txt" 2>/dev/null && tc_tol=0.10
-check "-- CMD: task-clock within $(python3 -c "print(round($tc_tol*100))") % of perf stat's (medians pmutop $tc_p ns, perf $tc_f_ns ns; least of each $tc_ratio; pairs $tc_pairs)" \
+check "-- CMD: task-clock within $(python3 -c "print(round($tc_tol*100))") % of perf stat's (medians pmutop $tc_p ns, perf $tc_f_ns ns: $tc_ratio; least of each $tc_least; pairs $tc_pairs)" \
 	within "$tc_ratio" 1 $tc_tol
 check "-- CMD: context switches counted (pmutop $cs_p, perf $cs_f)" \
 	python3 -c "import sys; sys.exit(not float('$cs_p') > 0)"
