@@ -244,6 +244,13 @@ __attribute__((cold)) static void base_layout_free(struct base *b)
 	b->last = 0;
 }
 
+/* The history's size: a row of (rows + the all row) x metrics cells, plus one, per window. */
+static size_t history_bytes(const struct base *b)
+{
+	size_t cells = ((size_t)b->nrows + 1) * (size_t)b->nmetrics;
+	return (cells + 1) * (size_t)b->hist * sizeof(double);
+}
+
 /* @interval_ms: a window's length (0 unknown). */
 static int base_layout(struct base *b, int nrows, int nmetrics, const struct row_key *keys,
 		       long interval_ms)
@@ -263,7 +270,7 @@ static int base_layout(struct base *b, int nrows, int nmetrics, const struct row
 		b->hist /= 2; /* at most 8 MB of history */
 	b->ref = calloc(cells + 1, sizeof(*b->ref));
 	b->recent = calloc((cells + 1) * BASELINE_RECENT, sizeof(double));
-	b->history = calloc((cells + 1) * (size_t)b->hist, sizeof(double));
+	b->history = calloc(1, history_bytes(b));
 	b->holm = calloc((size_t)nrows + 1, sizeof(*b->holm));
 	if (!b->ref || !b->recent || !b->history || !b->holm) {
 		base_layout_free(b);
@@ -275,8 +282,7 @@ static int base_layout(struct base *b, int nrows, int nmetrics, const struct row
 	 * window or shorter, on up to ~1700 cells); at 1 s (10 minutes to fill, a fault every half
 	 * minute on 2 CPUs) it stays lazy. The interval is the one at layout time: a later
 	 * :refresh to a shorter one keeps the layout and its lazy pages. */
-	size_t bytes = (cells + 1) * (size_t)b->hist * sizeof(double);
-	mem_prefault_ring(b->history, bytes,
+	mem_prefault_ring(b->history, history_bytes(b),
 			  interval_ms > 0 ? (double)b->hist * (double)interval_ms / 1000.0 : NAN);
 	return 0;
 }
@@ -711,10 +717,7 @@ int baseline_attach(struct app_ctx *app, const char *path, char *err, size_t err
 size_t baseline_history_bytes(const struct app_ctx *app)
 {
 	const struct base *b = app_observer_state(app, "baseline");
-	if (!b || !b->history)
-		return 0;
-	size_t cells = ((size_t)b->nrows + 1) * (size_t)b->nmetrics;
-	return (cells + 1) * (size_t)b->hist * sizeof(double); /* as base_layout makes it */
+	return b && b->history ? history_bytes(b) : 0;
 }
 
 int baseline_command(struct app_ctx *app, const char *arg, char *err, size_t errlen)
