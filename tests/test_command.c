@@ -287,20 +287,30 @@ static void test_screen_table(void)
 	}
 }
 
-/* README's command table names every command of the tables. */
-static void test_readme(void)
+/* README.md's text (at most 1 MiB), NUL-terminated; NULL when it cannot be read (said). */
+static char *readme_text(void)
 {
-	char path[1024], *text;
-	const struct command *c;
+	char path[1024];
 	snprintf(path, sizeof(path), "%s/README.md", harness_src());
 	FILE *f = fopen(path, "r");
 	CHECK(f != NULL, "%s", path);
 	if (!f)
-		return;
-	text = calloc(1, 1 << 20);
-	size_t n = fread(text, 1, (1 << 20) - 1, f);
+		return NULL;
+	char *text = calloc(1, 1 << 20);
+	size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
 	fclose(f);
-	text[n] = '\0';
+	if (text)
+		text[n] = '\0';
+	return text;
+}
+
+/* README's command table names every command of the tables. */
+static void test_readme(void)
+{
+	const struct command *c;
+	char *text = readme_text();
+	if (!text)
+		return;
 	char *start = strstr(text, "| command | what it does |");
 	char *end = start ? strstr(start, "\n\n") : NULL;
 	CHECK(start && end, "README has no command table");
@@ -717,24 +727,16 @@ static void test_help_column(void)
 /* Every view :view accepts (the view table) is named in its help and in README's row. */
 static void test_view_help(void)
 {
-	char path[1024], err[256], help[1024];
+	char err[256], help[1024];
 	char **lines = command_help_for("view", err, sizeof(err));
 	CHECK(lines && lines[0] && lines[1], "help for view: %s", err);
 	if (!lines || !lines[0] || !lines[1])
 		return;
 	snprintf(help, sizeof(help), "%s %s", lines[0], lines[1]);
 	command_free_words(-1, lines);
-	snprintf(path, sizeof(path), "%s/README.md", harness_src());
-	FILE *f = fopen(path, "r");
-	CHECK(f != NULL, "%s", path);
-	if (!f)
-		return;
-	char *text = calloc(1, 1 << 20);
-	size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
-	fclose(f);
+	char *text = readme_text();
 	if (!text)
 		return;
-	text[n] = '\0';
 	char *row = strstr(text, "| `view NAME` |");
 	char *eol = row ? strchr(row, '\n') : NULL;
 	CHECK(row && eol, "README has no view NAME row");

@@ -560,6 +560,8 @@ static int push_line(char ***lines, size_t *n, const char *s)
 	return 0;
 }
 
+#define HELP_USAGE_W 34 /* the help's usage column, characters */
+
 static int push_commands(char ***lines, size_t *n, bool screen)
 {
 	const struct command *c;
@@ -571,12 +573,13 @@ static int push_commands(char ***lines, size_t *n, bool screen)
 			continue;
 		/* a usage longer than its column has a line of its own, the text under the
 		 * others' */
-		if (strlen(c->usage) > 34) {
+		bool long_usage = strlen(c->usage) > HELP_USAGE_W;
+		if (long_usage) {
 			snprintf(buf, sizeof(buf), "  %s", c->usage);
 			rc |= push_line(lines, n, buf);
 		}
-		int o = snprintf(buf, sizeof(buf), "  %-34s %s",
-				 strlen(c->usage) > 34 ? "" : c->usage, c->help);
+		int o = snprintf(buf, sizeof(buf), "  %-*s %s", HELP_USAGE_W,
+				 long_usage ? "" : c->usage, c->help);
 		if (c->alias && o > 0 && (size_t)o < sizeof(buf))
 			snprintf(buf + o, sizeof(buf) - (size_t)o, " (alias %s)", c->alias);
 		rc |= push_line(lines, n, buf);
