@@ -234,6 +234,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmutop: -o FILE writes batch records: add -b\n");
 		return 2;
 	}
+	if (app.opt.theme && app.opt.batch) {
+		/* batch output has no colours, but a theme that does not load is still refused */
+		struct theme t;
+		theme_init_default(&t);
+		int bad = theme_load(&t, app.opt.theme, err, sizeof(err)) < 0;
+		theme_free(&t);
+		if (bad) {
+			text_fprintf(stderr, "pmutop: --theme: %s\n", err);
+			return 2;
+		}
+	}
 #ifndef PMUTOP_NO_UI
 	char stream_path[32];
 	if (!app.opt.batch && !app.opt.list_events && !app.opt.list_modes && !app.opt.explain) {

@@ -69,6 +69,17 @@ n=$(getconf _NPROCESSORS_ONLN)
 check "-e perf::CPU-CLOCK,perf::CONTEXT-SWITCHES: both events counted on each of the $n online CPUs" \
 	[ "$(grep -cE '^[0-9.]+,[0-9.]+,[0-9]+,event,(CPU_CLOCK|CONTEXT_SWITCHES),[0-9]+,[0-9.]+,ok,' "$T_TMP/out")" -eq $((2 * n)) ]
 
+# --theme of no theme with -b is refused too (batch output has no colours; the name is still
+# wrong), naming the themes there are; a theme that loads changes nothing in batch output.
+run_cmd -b --backend sim --no-rc -n 1 -f csv --theme no-such-theme
+check "-b --theme no-such-theme: exit 2, the themes named (rc $RC: $(head -c 120 "$T_TMP/err"))" \
+	bash -c "[ $RC -eq 2 ] && grep -q \"unknown theme 'no-such-theme'.*mono\" '$T_TMP/err' && [ ! -s '$T_TMP/out' ]"
+run_cmd -b --backend sim --no-rc -n 1 -f csv --theme mono --seed 3
+cut -d, -f1-9 "$T_TMP/out" >"$T_TMP/theme.csv"
+run_cmd -b --backend sim --no-rc -n 1 -f csv --seed 3
+check "-b --theme mono: the same records as without it (rc $RC)" \
+	bash -c "[ $RC -eq 0 ] && cut -d, -f1-9 '$T_TMP/out' | cmp -s - '$T_TMP/theme.csv'"
+
 # --help lists every option; --version.
 run_cmd --help
 check "--help: exit 0" [ "$RC" -eq 0 ]
