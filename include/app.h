@@ -177,8 +177,9 @@ uint64_t app_tick_ns(const struct app_ctx *app);
 /* Ticks a sampling source has ready (its rings drained, without blocking); -1 when the source
  * is read once per tick. */
 int app_queued(struct app_ctx *app);
-/* Sets the sample cadence (1 ms .. the interval; 0: the interval). */
-int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen);
+/* Sets the sample cadence (1 ms .. the interval; 0: the interval), or below 1 ms with @us > 0
+ * (duration_parse_sample's range; @ms is then ignored). */
+int app_set_sample(struct app_ctx *app, long ms, long us, char *err, size_t errlen);
 /* Replay pace: "2", "x2", "+", "-" (0.5 .. 16); only sources that can seek have one. */
 int app_set_speed(struct app_ctx *app, const char *arg, char *err, size_t errlen);
 /* The loop timer's period (ns): the tick, divided by the replay pace. */

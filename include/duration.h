@@ -8,4 +8,14 @@
  * not a duration, not a whole number of milliseconds, or out of range. */
 int duration_parse_ms(const char *text, long bare_unit_ms, long *out_ms);
 
+/* The sampling ring's periods below 1 ms (perfring.h) */
+#define DURATION_SAMPLE_US_MIN 50
+#define DURATION_SAMPLE_US_MAX 999
+
+/* Parses a sampling cadence (--sample, :sample): microseconds below 1 ms ("100us": *out_us
+ * from DURATION_SAMPLE_US_MIN to _MAX, *out_ms 1), or a duration as duration_parse_ms with bare
+ * milliseconds (*out_us 0). Returns 0, -1 when it is not a duration, -2 when it is in us but out
+ * of that range. The cadence's range against the interval is the caller's. */
+int duration_parse_sample(const char *text, long *out_ms, long *out_us);
+
 #endif

@@ -174,6 +174,17 @@ check ":sample 10 after --sample 1: read(), 20 samples per 200 ms window" jqs "$
 	'all(.[]; .self.path == "read" and .samples == 20 and .interval_ms > 150)'
 check ":sample 2 after --sample 10: the ring, 100 samples per window" jqs "$T/s2.json" \
 	'all(.[]; .self.path == "ring" and .samples == 100 and ((.interval_ms / 200) - 1 | fabs) < 0.05)'
+# :sample 200us at run time: what --sample 200us gives (the path, sample_ms, the windows, each
+# CPU's cpu-clock + throttled time against the interval)
+busy_cpus 8 "$NCPU"
+timeout 10 "$BIN" --no-rc -b -n 3 -i 100 --sample 10 --flight 0 -m sw -c "$DEF" -c "sample 200us" -f json >"$T/s200.json" 2>"$T/s200.err" </dev/null
+kill "${BUSY[@]}" 2>/dev/null
+check ":sample 200us after --sample 10: the ring, sample_ms 0.2, windows of 100 ms (3 %) ($(head -c 160 "$T/s200.err"))" jqs "$T/s200.json" \
+	'length == 3 and all(.[]; .self.path == "ring" and .self.sample_ms == 0.2 and (.interval_ms / 100 - 1 | fabs) < 0.03)'
+check ":sample 200us: cpu-clock + throttled = interval, as --sample 200us (median 3 %, none short by 5 %)" jqs "$T/s200.json" \
+	'[.[] | .interval_ms as $iv | .cpus[] | ($iv - .events.c.value / 1e6 - .throttled_ms) / $iv] | all(.[]; . < 0.05) and (sort | .[length / 2 | floor] | fabs < 0.03)'
+timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --flight 0 -m sw -c "$DEF" -c "sample 20us" -f json >"$T/s20.json" 2>"$T/s20.err" </dev/null
+check ":sample 20us is refused, saying the range (rc $?)" grep -q 'sample cadence "20us" is not from 50us to 999us' "$T/s20.err"
 
 # the screen's capability line says which path counts
 if command -v tmux >/dev/null; then

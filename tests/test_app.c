@@ -144,11 +144,16 @@ static void test_sim_cadence(void)
 	ticks(1);
 	CHECK_NEAR(session_snapshot(app.session)->interval_s, 0.1, 1e-12);
 	char err[256];
-	CHECK(app_set_sample(&app, 20, err, sizeof(err)) == 0, "%s", err);
+	CHECK(app_set_sample(&app, 20, 0, err, sizeof(err)) == 0, "%s", err);
 	ticks(2);
 	CHECK_NEAR(session_snapshot(app.session)->interval_s, 0.02, 1e-12);
-	CHECK(app_set_sample(&app, 500, err, sizeof(err)) < 0 && strstr(err, "out of range"), "%s",
-	      err);
+	CHECK(app_set_sample(&app, 500, 0, err, sizeof(err)) < 0 && strstr(err, "out of range"),
+	      "%s", err);
+	/* below 1 ms (:sample 200us), then back to whole milliseconds */
+	CHECK(app_set_sample(&app, 0, 200, err, sizeof(err)) == 0, "%s", err);
+	CHECK(app_tick_ns(&app) == 200000, "tick %llu ns", (unsigned long long)app_tick_ns(&app));
+	CHECK(app_set_sample(&app, 20, 0, err, sizeof(err)) == 0, "%s", err);
+	CHECK(app_tick_ns(&app) == 20000000, "tick %llu ns", (unsigned long long)app_tick_ns(&app));
 	stop();
 }
 

@@ -41,5 +41,29 @@ int main(void)
 			CHECK(ms == -7, "line %d: a refused duration leaves the output alone",
 			      cases[i].line);
 	}
+	/* sampling cadences: microseconds below 1 ms, or milliseconds as above */
+	static const struct {
+		int line;
+		const char *text;
+		int rc;
+		long ms, us;
+	} samples[] = {
+	    {__LINE__, "100us", 0, 1, 100}, {__LINE__, "50us", 0, 1, 50},
+	    {__LINE__, "999us", 0, 1, 999}, {__LINE__, "49us", -2, 0, 0},
+	    {__LINE__, "1000us", -2, 0, 0}, {__LINE__, "5", 0, 5, 0},
+	    {__LINE__, "5ms", 0, 5, 0},	    {__LINE__, "0.5s", 0, 500, 0},
+	    {__LINE__, "us", -1, 0, 0},	    {__LINE__, "1.5us", -1, 0, 0},
+	    {__LINE__, "-100us", -1, 0, 0}, {__LINE__, "100 us", -1, 0, 0},
+	};
+	for (size_t i = 0; i < N(samples); i++) {
+		long ms = -7, us = -7;
+		int rc = duration_parse_sample(samples[i].text, &ms, &us);
+		CHECK(rc == samples[i].rc, "line %d: \"%s\" -> rc %d", samples[i].line,
+		      samples[i].text, rc);
+		if (rc == 0 && samples[i].rc == 0)
+			CHECK(ms == samples[i].ms && us == samples[i].us,
+			      "line %d: \"%s\" -> %ld ms %ld us", samples[i].line, samples[i].text,
+			      ms, us);
+	}
 	return harness_done();
 }

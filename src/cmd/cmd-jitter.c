@@ -2,6 +2,7 @@
 /* cmd-jitter.c: "sample", "refresh", "alert", "export spikes", "freeze": jitter triage. */
 #include "app.h"
 #include "command.h"
+#include "duration.h"
 #include "jitter.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,18 +22,24 @@ static struct jitter *need_jitter(const struct command_ctx *ctx, const char *cmd
 static int exec_sample(const struct command_ctx *ctx, int argc, char **argv, char *err,
 		       size_t errlen)
 {
-	long ms;
+	long ms, us;
 
 	(void)argc;
-	if (command_parse_ms(argv[1], &ms, err, errlen) < 0)
+	int parsed = duration_parse_sample(argv[1], &ms, &us);
+	if (parsed == -2) {
+		snprintf(err, errlen, "sample cadence \"%s\" is not from %dus to %dus", argv[1],
+			 DURATION_SAMPLE_US_MIN, DURATION_SAMPLE_US_MAX);
 		return -1;
+	}
+	if (parsed < 0)
+		return command_parse_ms(argv[1], &ms, err, errlen); /* its message */
 	if (ms < 1) { /* app_set_sample takes 0 as "no sampling": the command does not */
 		snprintf(err, errlen,
 			 "sample cadence \"%s\" is out of range (1 ms to the interval, %ld ms)",
 			 argv[1], ctx->app->interval_ms);
 		return -1;
 	}
-	if (app_set_sample(ctx->app, ms, err, errlen) < 0)
+	if (app_set_sample(ctx->app, ms, us, err, errlen) < 0)
 		return -1;
 	command_note(ctx, "sampling every %g ms, refresh every %ld ms",
 		     (double)app_tick_ns(ctx->app) / 1e6, ctx->app->interval_ms);
@@ -147,12 +154,13 @@ static int exec_freeze(const struct command_ctx *ctx, int argc, char **argv, cha
 
 const struct command cmd_sample_entry = {
     .name = "sample",
-    .usage = "sample MS",
+    .usage = "sample MS|USus",
     .min_args = 1,
     .max_args = 1,
     .args = {ARG_NUMBER},
     .exec = exec_sample,
-    .help = "read the counters every MS milliseconds (jitter history)",
+    .help = "read the counters every MS milliseconds, or US microseconds (50us to 999us, "
+	    "the sampling ring) (jitter history)",
 };
 
 const struct command cmd_refresh_entry = {

@@ -248,21 +248,13 @@ HANDLER(apply_sample)
 	/* below 1 ms in us ("100us"): the sampling ring's periods (perfring.h); its windows are cut
 	 * by time, and the kernel's throttling is counted, so a late or throttled CPU shortens a
 	 * window's sample count, never its interval */
-	char *end;
-	errno = 0;
-	long us = strtol(arg, &end, 10);
-	if (end != arg && strcmp(end, "us") == 0) {
-		if (errno || us < 50 || us > 999) {
-			snprintf(err, errlen, "--sample: \"%s\" is not from 50us to 999us", arg);
-			return -1;
-		}
-		o->sample_us = us;
-		o->sample_ms = 1;
-		return 0;
+	int rc = duration_parse_sample(arg, &o->sample_ms, &o->sample_us);
+	if (rc == -2) {
+		snprintf(err, errlen, "--sample: \"%s\" is not from %dus to %dus", arg,
+			 DURATION_SAMPLE_US_MIN, DURATION_SAMPLE_US_MAX);
+		return -1;
 	}
-	o->sample_us = 0;
-	if (duration_parse_ms(arg, 1, &o->sample_ms) < 0 || o->sample_ms < 1 ||
-	    o->sample_ms > 3600000) {
+	if (rc < 0 || o->sample_ms < 1 || o->sample_ms > 3600000) {
 		snprintf(err, errlen,
 			 "--sample: \"%s\" is not a duration from 1ms to 1h (e.g. 5, 5ms, 0.5s)",
 			 arg);

@@ -1295,8 +1295,14 @@ uint64_t app_tick_ns(const struct app_ctx *app)
 	return (uint64_t)app_tick_ms(app) * 1000000ULL;
 }
 
-int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
+int app_set_sample(struct app_ctx *app, long ms, long us, char *err, size_t errlen)
 {
+	if (us > 0 && app->interval_ms <= 1) {
+		snprintf(err, errlen, "sample cadence %ld us: the interval is not above 1 ms", us);
+		return -1;
+	}
+	if (us > 0)
+		ms = 1; /* below 1 ms: app_tick_ns reads sample_us */
 	if (ms < 0 || ms > app->interval_ms) {
 		snprintf(err, errlen,
 			 "sample cadence %ld ms is out of range (1 to the interval, %ld ms)", ms,
@@ -1307,10 +1313,11 @@ int app_set_sample(struct app_ctx *app, long ms, char *err, size_t errlen)
 		return -1;
 	long was = app->sample_ms, was_us = app->sample_us;
 	app->sample_ms = ms;
-	app->sample_us = 0;
+	app->sample_us = us > 0 ? us : 0;
 	/* a sampling source samples at the period it opened with: reopen the mode */
-	if (ms != was && app->session && session_backend(app->session)->ops &&
-	    session_backend(app->session)->ops->queued && app->opt.sample_path != PERFRING_READ) {
+	if ((ms != was || app->sample_us != was_us) && app->session &&
+	    session_backend(app->session)->ops && session_backend(app->session)->ops->queued &&
+	    app->opt.sample_path != PERFRING_READ) {
 		session_set_sampling(app->session, sampling_ns(app), drain_ns(app));
 		if (app_run_mode(app, &app->mode, err, errlen) < 0) {
 			app->sample_ms = was;

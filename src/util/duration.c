@@ -40,3 +40,23 @@ int duration_parse_ms(const char *text, long bare_unit_ms, long *out_ms)
 	*out_ms = (long)nearbyint(ms);
 	return 0;
 }
+
+int duration_parse_sample(const char *text, long *out_ms, long *out_us)
+{
+	char *end;
+	if (text && text[0] >= '0' && text[0] <= '9') {
+		errno = 0;
+		long us = strtol(text, &end, 10);
+		if (strcmp(end, "us") == 0) {
+			if (errno || us < DURATION_SAMPLE_US_MIN || us > DURATION_SAMPLE_US_MAX)
+				return -2;
+			*out_ms = 1;
+			*out_us = us;
+			return 0;
+		}
+	}
+	if (duration_parse_ms(text, 1, out_ms) < 0)
+		return -1;
+	*out_us = 0;
+	return 0;
+}
