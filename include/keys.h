@@ -28,6 +28,8 @@ enum keys_special {
 #define KEYS_TAB 9
 #define KEYS_ENTER 13
 #define KEYS_ESC 27
+/* Esc is no binding: what it does, for the help's key list and the man page */
+#define KEYS_ESC_HELP "leave a text view (help, messages, probe, spikes) or the command line"
 
 /* Parses a key name: one printable character ("q", "<", "é"), "space", "C-l" (Ctrl),
  * "F1".."F12", "up", "down", "left", "right", "home", "end", "pgup", "pgdn", "insert",

@@ -598,20 +598,23 @@ static void test_keys(void)
 
 	/* help lines come from the tables */
 	char **lines = command_help_lines(&km);
-	int found_mode = 0, found_key = 0, n = 0;
+	int found_mode = 0, found_key = 0, found_esc = 0, n = 0;
 	for (; lines && lines[n]; n++) {
+		found_esc += strncmp(lines[n], "  esc ", 6) == 0 && strstr(lines[n], "text view");
 		if (strstr(lines[n], "mode [NAME|next|prev]") &&
 		    strstr(lines[n], "switch to event"))
 			found_mode++;
 		if (strstr(lines[n], "C-x") && strstr(lines[n], "quit"))
 			found_key++;
 	}
-	CHECK(found_mode == 1 && found_key == 1, "help lines: %d %d", found_mode, found_key);
+	CHECK(found_mode == 1 && found_key == 1 && found_esc == 1, "help lines: %d %d %d",
+	      found_mode, found_key, found_esc);
 	int ncmd = 0;
 	for (size_t i = 0; command_at(i); i++)
 		ncmd += strlen(command_at(i)->usage) > 34 ? 2 : 1; /* a long usage: a line more */
-	/* the title, the commands, the screen's title, the keys' blank line and title, the keys */
-	CHECK(n == 1 + ncmd + 1 + 2 + (int)km.n, "help line count %d", n);
+	/* the title, the commands, the screen's title, the keys' blank line and title, the keys
+	 * and Esc */
+	CHECK(n == 1 + ncmd + 1 + 2 + (int)km.n + 1, "help line count %d", n);
 	command_free_words(-1, lines);
 	lines = command_help_for("q", err, sizeof(err));
 	CHECK(lines && strcmp(lines[0], "usage: quit") == 0 && strcmp(lines[2], "alias: q") == 0,

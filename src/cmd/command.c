@@ -611,6 +611,8 @@ char **command_help_lines(const struct keymap *km)
 				 keys_name(km->v[i].key, key, sizeof(key)), km->v[i].command);
 			rc |= push_line(&lines, &n, buf);
 		}
+		snprintf(buf, sizeof(buf), "  %-10s %s", "esc", KEYS_ESC_HELP);
+		rc |= push_line(&lines, &n, buf);
 	}
 	if (rc) {
 		command_free_words(-1, lines);

@@ -65,8 +65,7 @@ static int write_keys(FILE *out)
 		paragraph(out, keys_name(km.v[i].key, name, sizeof(name)), km.v[i].command, NULL);
 	keys_map_free(&km);
 	/* not bindings: Esc leaves a text view or the command line */
-	paragraph(out, "esc",
-		  "leave a text view (help, messages, probe, spikes) or the command line", NULL);
+	paragraph(out, "esc", KEYS_ESC_HELP, NULL);
 	fprintf(out, ".PP\nA replay adds:\n");
 	const char *key, *command;
 	for (size_t i = 0; keys_replay_at(i, &key, &command) == 0; i++)
