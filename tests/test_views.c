@@ -850,6 +850,29 @@ int main(void)
 		      "CPU 5 not under P-core:\n%s", t);
 		free(t);
 	}
+	/* one core type (every row's type empty: a "cpu" PMU, or none): one group that says so;
+	 * a row whose type is not known among typed ones is titled as such */
+	if (fx_open("--sim-cpus 3 -m cpi", 1) == 0) {
+		static const char *const none[] = {"", "", ""}, *const odd[] = {"P-core", "",
+										"P-core"};
+		struct view_state vs = table_state();
+		vs.group_by_type = true;
+		struct screen sc = {.core_type = none};
+		struct canvas *c = draw(80, 24, &vs, &sc);
+		char *t = dump(c, false);
+		CHECK(strstr(t, "all CPUs: one core type") && !strstr(t, "not known"),
+		      "one core type:\n%s", t);
+		free(t);
+		canvas_free(c);
+		sc.core_type = odd;
+		c = draw(80, 24, &vs, &sc);
+		t = dump(c, false);
+		char *unknown = strstr(t, "(core type not known)");
+		CHECK(unknown && strstr(unknown, "   1 ") && !strstr(t, "one core type"),
+		      "a row of no type among typed ones:\n%s", t);
+		free(t);
+		canvas_free(c);
+	}
 
 	/* Help view, a prompt and a paused header. */
 	if (fx_open("--sim-cpus 2 -m cpi", 1) == 0) {

@@ -159,8 +159,7 @@ const struct command cmd_sample_entry = {
     .max_args = 1,
     .args = {ARG_NUMBER},
     .exec = exec_sample,
-    .help = "read the counters every MS milliseconds, or US microseconds (50us to 999us, "
-	    "the sampling ring) (jitter history)",
+    .help = "read the counters every MS ms, or US us below 1 ms (jitter history)",
 };
 
 const struct command cmd_refresh_entry = {

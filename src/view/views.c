@@ -693,6 +693,11 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 	int first = sel - rows_room + 1 > 0 ? sel - rows_room + 1 : 0;
 	if (vs->group_by_type && in->core_type)
 		first = sel; /* group titles take lines: the selection goes first */
+	/* a row without a core type: every row (one core PMU, "cpu", or none), or a CPU whose PMU
+	 * is not known on a hybrid machine */
+	bool typed = false;
+	for (int r = 0; vs->group_by_type && in->core_type && r < snapshot_cpu_rows(snap); r++)
+		typed |= in->core_type[r][0] != '\0';
 	int drawn = 0;
 	for (int k = first; k < snapshot_cpu_rows(snap); k++) {
 		int r = order[k];
@@ -701,7 +706,9 @@ static int draw_table(struct canvas *c, int top, int bottom, const struct view_i
 			if (y >= top + 1 + rows_room)
 				break;
 			views_put_line(c, y++, ROLE_TITLE, CANVAS_BOLD, CANVAS_ELLIPSIS,
-				       type[0] ? type : "(no core PMU)");
+				       type[0] ? type
+				       : typed ? "(core type not known)"
+					       : "all CPUs: one core type");
 			last_type = type;
 			group_lines++;
 		}
