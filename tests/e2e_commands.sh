@@ -36,6 +36,20 @@ check "-c add flt=...: the event is counted" [ "$(json "$T_TMP/out" '"flt" in r[
 run_cmd -b -n 1 -f json "${SIM[@]}" -c 'interval 200; mode sw' -c 'interval 400'
 check "-c in order: 400 ms, mode sw" [ "$(json "$T_TMP/out" 'r[0]["interval_ms"], r[0]["mode"]')" = "400.0 sw" ]
 
+# :show's values carry their units, and :set takes each back as shown
+for sz in "500k 500K" "2G 2G" "70000 70000" "1.5M 1536K"; do
+	set -- $sz
+	run_cmd -b -n 1 -f json "${SIM[@]}" -c "set flight-bytes $1" -c 'show flight-bytes'
+	shown=$(sed -n 's/^pmutop: flight-bytes = //p' "$T_TMP/err")
+	check ":set flight-bytes $1: :show says $2 (rc $RC: $(head -c 160 "$T_TMP/err"))" [ "$shown" = "$2" ]
+	run_cmd -b -n 1 -f json "${SIM[@]}" -c "set flight-bytes $shown" -c 'show flight-bytes'
+	check ":set flight-bytes $shown (as shown) is taken, the same size (rc $RC)" \
+		bash -c "[ $RC -eq 0 ] && grep -qx 'pmutop: flight-bytes = $2' '$T_TMP/err'"
+done
+run_cmd -b -n 1 -f json "${SIM[@]}" -c 'interval 250' -c 'show'
+check ":show: interval=250ms, flight-bytes=64M (the default) ($(head -c 200 "$T_TMP/err"))" \
+	grep -q 'interval=250ms .*flight-bytes=64M ' "$T_TMP/err"
+
 # --- bad -c: exit 2, "-c:N: message", nothing runs ------------------------------------------------
 BAD=(
 	"bogus|-c:1: unknown command 'bogus'"

@@ -210,8 +210,12 @@ static void test_screen_follows(void)
 	CHECK(u->ascii && app.interval_ms == 20, "ascii %d, interval %ld", u->ascii,
 	      app.interval_ms);
 	CHECK_INT(ui_state_command(&app, "show"), 0);
-	CHECK(strstr(app.status, "interval=20") && strstr(app.status, "ascii=on"), "show: %s",
+	CHECK(strstr(app.status, "interval=20ms") && strstr(app.status, "ascii=on"), "show: %s",
 	      app.status);
+	/* :show's values carry their units and :set takes them back (flight-bytes: e2e_commands) */
+	CHECK_INT(ui_state_command(&app, "show interval"), 0);
+	CHECK(strstr(app.status, "interval = 20ms") != NULL, "show interval: %s", app.status);
+	CHECK_INT(ui_state_command(&app, "set interval 20ms"), 0);
 	stop();
 }
 
