@@ -8,6 +8,9 @@
  * not a duration, not a whole number of milliseconds, or out of range. */
 int duration_parse_ms(const char *text, long bare_unit_ms, long *out_ms);
 
+/* The shortest refresh interval (-i, :interval), and so an agent's shortest tick (ms) */
+#define DURATION_REFRESH_MIN_MS 10
+
 /* The sampling ring's periods below 1 ms (perfring.h) */
 #define DURATION_SAMPLE_US_MIN 50
 #define DURATION_SAMPLE_US_MAX 999

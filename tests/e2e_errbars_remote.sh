@@ -89,6 +89,18 @@ ok &= bool(worst) and max(worst) <= 0.2 and worst[-1] <= 0.01 and worst[-1] <= w
 print("largest relative difference per window: " + " ".join("%.2g" % w for w in worst))
 sys.exit(0 if ok else 1)' "$T/resample.local" "$T/resample.remote"
 
+# an agent ticks every 10 ms at the shortest: a shorter :sample or --sample is refused here,
+# before the agent refuses it (the agent's refusal came later, and the windows then summed 10 of
+# its 50 ms ticks: interval_ms 500 at -i 50)
+printf '#!/bin/sh\nshift 2\nexec sh -c "$* --backend sim %s"\n' "${SIM[*]}" >"$T/transport.sh"
+for c in "-c|sample 5" "-c|sample 200us" "--sample|5"; do
+	timeout 60 "$BIN" -b --remote board --transport "$T/transport.sh" --agent "$AGENT" -i 50 -n 2 \
+		-f json "${c%%|*}" "${c#*|}" >"$T/short.json" 2>"$T/short.err" </dev/null
+	rc=$?
+	check "--remote, ${c%%|*} '${c#*|}': refused with exit 2, saying the agent's shortest tick (rc $rc: $(head -c 200 "$T/short.err"))" \
+		bash -c "[ $rc -eq 2 ] && grep -q 'a --remote agent samples at its tick, 10 ms at the shortest' '$T/short.err' && [ ! -s '$T/short.json' ]"
+done
+
 # CSV: the event_err and metric_err lines (without the host and wall-clock columns)
 same csv "${SIM[*]} --sim-mux 0.5" -i 10 -n 30 -m cpi -f csv
 for w in local remote; do grep -E ',(event|metric)_err,' "$T/csv.$w" | cut -d, -f3-8 >"$T/csv.$w.err"; done

@@ -51,7 +51,8 @@ static int parse_duration(const char *text, long bare_unit_ms, const char *what,
 			  char *err, size_t errlen)
 {
 	long ms;
-	if (duration_parse_ms(text, bare_unit_ms, &ms) < 0 || ms < 10 || ms > 3600000) {
+	if (duration_parse_ms(text, bare_unit_ms, &ms) < 0 || ms < DURATION_REFRESH_MIN_MS ||
+	    ms > 3600000) {
 		snprintf(err, errlen, "%s: \"%s\" is not a duration from 10ms to 1h (%s)", what,
 			 text,
 			 bare_unit_ms == 1 ? "500 = 500ms, 2.5s, 1m" : "seconds: 0.5, 2; or 500ms");
@@ -1072,6 +1073,14 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 	}
 	if (o->refresh_ms) /* --refresh wins over -i */
 		o->interval_ms = o->refresh_ms;
+	if (o->remote && o->sample_ms && o->sample_ms < o->interval_ms &&
+	    o->sample_ms < DURATION_REFRESH_MIN_MS) {
+		snprintf(err, errlen,
+			 "--sample below %d ms: a --remote agent samples at its tick, %d ms at the "
+			 "shortest",
+			 DURATION_REFRESH_MIN_MS, DURATION_REFRESH_MIN_MS);
+		return -1;
+	}
 	if (o->sample_ms && o->sample_ms > o->interval_ms) {
 		snprintf(err, errlen, "--sample %ld ms is longer than the %s %ld ms", o->sample_ms,
 			 o->refresh_ms ? "refresh cadence" : "interval", o->interval_ms);

@@ -2,6 +2,7 @@
 /* app.c: the engine: sets up a run (source, modes, CPUs, session), owns mode, cadence and CPU set.
  */
 #include "app.h"
+#include "duration.h"
 #include "encode.h"
 #include "evlist.h"
 #include "expr.h"
@@ -1262,7 +1263,7 @@ static void apply_cadence(struct app_ctx *app)
 
 int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 {
-	if (ms < 10 || ms > 3600000) {
+	if (ms < DURATION_REFRESH_MIN_MS || ms > 3600000) {
 		snprintf(err, errlen, "interval %ld ms is out of range (10 to 3600000)", ms);
 		return -1;
 	}

@@ -3,6 +3,7 @@
 #include "playback.h"
 #include "app.h"
 #include "cpuset.h"
+#include "duration.h"
 #include "expr.h"
 #include "family.h"
 #include "linereader.h"
@@ -148,9 +149,16 @@ int playback_sample(struct app_ctx *app, long sample_ms, char *err, size_t errle
 	if (!app->replay || !source_has(&app->source, SOURCE_CAP_FORWARD) || r->following ||
 	    !app->mode.nevents)
 		return 0;
+	long tick = sample_ms > 0 && sample_ms < app->interval_ms ? sample_ms : app->interval_ms;
+	if (tick < DURATION_REFRESH_MIN_MS) { /* refused before the agent refuses it */
+		snprintf(err, errlen,
+			 "sample below %d ms: a --remote agent samples at its tick, %d ms at the "
+			 "shortest",
+			 DURATION_REFRESH_MIN_MS, DURATION_REFRESH_MIN_MS);
+		return -1;
+	}
 	char line[64];
-	snprintf(line, sizeof(line), "interval %ld",
-		 sample_ms > 0 && sample_ms < app->interval_ms ? sample_ms : app->interval_ms);
+	snprintf(line, sizeof(line), "interval %ld", tick);
 	return forward(app, line, err, errlen);
 }
 
