@@ -10,6 +10,8 @@ int duration_parse_ms(const char *text, long bare_unit_ms, long *out_ms);
 
 /* The shortest refresh interval (-i, :interval), and so an agent's shortest tick (ms) */
 #define DURATION_REFRESH_MIN_MS 10
+/* Why a sampling cadence below it is refused with --remote (the options' and :sample's words) */
+#define DURATION_REMOTE_SAMPLE_WHY "a --remote agent samples at its tick, 10 ms at the shortest"
 
 /* The sampling ring's periods below 1 ms (perfring.h) */
 #define DURATION_SAMPLE_US_MIN 50

@@ -31,5 +31,7 @@ struct rec_cpu_info;
 void recorder_fill_header(struct app_ctx *app, struct rec_header *h, struct rec_cpu_info *cpus);
 /* Parses a size for --record-max: "500k", "64M", "2G", plain bytes. -1 when invalid. */
 int recorder_parse_size(const char *text, uint64_t *out);
+/* Its inverse: @bytes in the largest unit that is exact ("64M", "500K", "70000"); returns @buf. */
+char *recorder_format_size(uint64_t bytes, char *buf, size_t len);
 
 #endif

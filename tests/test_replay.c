@@ -375,6 +375,19 @@ static void test_sizes(void)
 			CHECK(v == cases[i].want, "line %d: %llu", cases[i].line,
 			      (unsigned long long)v);
 	}
+	/* recorder_format_size is its inverse: the largest exact unit, parsed back to the bytes */
+	static const struct {
+		uint64_t bytes;
+		const char *text;
+	} sizes[] = {{64ull << 20, "64M"}, {500 << 10, "500K"},	  {2ull << 30, "2G"},
+		     {70000, "70000"},	   {1536 << 10, "1536K"}, {0, "0"}};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char buf[32];
+		uint64_t back = 1;
+		CHECK_STR(recorder_format_size(sizes[i].bytes, buf, sizeof(buf)), sizes[i].text);
+		CHECK(recorder_parse_size(buf, &back) == 0 && back == sizes[i].bytes, "%s -> %llu",
+		      buf, (unsigned long long)back);
+	}
 }
 
 int main(void)

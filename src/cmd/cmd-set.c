@@ -142,17 +142,8 @@ int setting_flight_bytes_set(const struct command_ctx *ctx, const char *v, char 
 void setting_flight_bytes_show(const struct command_ctx *ctx, char *b, size_t l)
 {
 	const struct jitter *j = jitter_get(ctx->app);
-	unsigned long long n = j ? j->max_bytes : JITTER_FLIGHT_BYTES;
-	/* in the largest unit that is exact, as :set takes it (64M, 500K, 70000) */
-	static const char units[] = "GMK";
-	for (int i = 0; i < 3; i++) {
-		unsigned long long per = 1ULL << (10 * (3 - i));
-		if (n >= per && n % per == 0) {
-			snprintf(b, l, "%llu%c", n / per, units[i]);
-			return;
-		}
-	}
-	snprintf(b, l, "%llu", n);
+	/* as :set takes it back (64M, not 67108864) */
+	recorder_format_size(j ? j->max_bytes : JITTER_FLIGHT_BYTES, b, l);
 }
 
 /* --- set and show ---------------------------------------------------------------------------- */

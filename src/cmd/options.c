@@ -1075,10 +1075,8 @@ int options_parse_program(struct options *o, enum options_program prog, int argc
 		o->interval_ms = o->refresh_ms;
 	if (o->remote && o->sample_ms && o->sample_ms < o->interval_ms &&
 	    o->sample_ms < DURATION_REFRESH_MIN_MS) {
-		snprintf(err, errlen,
-			 "--sample below %d ms: a --remote agent samples at its tick, %d ms at the "
-			 "shortest",
-			 DURATION_REFRESH_MIN_MS, DURATION_REFRESH_MIN_MS);
+		snprintf(err, errlen, "--sample below %d ms: %s", DURATION_REFRESH_MIN_MS,
+			 DURATION_REMOTE_SAMPLE_WHY);
 		return -1;
 	}
 	if (o->sample_ms && o->sample_ms > o->interval_ms) {

@@ -1264,7 +1264,8 @@ static void apply_cadence(struct app_ctx *app)
 int app_set_interval(struct app_ctx *app, long ms, char *err, size_t errlen)
 {
 	if (ms < DURATION_REFRESH_MIN_MS || ms > 3600000) {
-		snprintf(err, errlen, "interval %ld ms is out of range (10 to 3600000)", ms);
+		snprintf(err, errlen, "interval %ld ms is out of range (%d to 3600000)", ms,
+			 DURATION_REFRESH_MIN_MS);
 		return -1;
 	}
 	if (app->sample_ms > ms) {
@@ -1298,10 +1299,6 @@ uint64_t app_tick_ns(const struct app_ctx *app)
 
 int app_set_sample(struct app_ctx *app, long ms, long us, char *err, size_t errlen)
 {
-	if (us > 0 && app->interval_ms <= 1) {
-		snprintf(err, errlen, "sample cadence %ld us: the interval is not above 1 ms", us);
-		return -1;
-	}
 	if (us > 0)
 		ms = 1; /* below 1 ms: app_tick_ns reads sample_us */
 	if (ms < 0 || ms > app->interval_ms) {

@@ -151,10 +151,8 @@ int playback_sample(struct app_ctx *app, long sample_ms, char *err, size_t errle
 		return 0;
 	long tick = sample_ms > 0 && sample_ms < app->interval_ms ? sample_ms : app->interval_ms;
 	if (tick < DURATION_REFRESH_MIN_MS) { /* refused before the agent refuses it */
-		snprintf(err, errlen,
-			 "sample below %d ms: a --remote agent samples at its tick, %d ms at the "
-			 "shortest",
-			 DURATION_REFRESH_MIN_MS, DURATION_REFRESH_MIN_MS);
+		snprintf(err, errlen, "sample below %d ms: %s", DURATION_REFRESH_MIN_MS,
+			 DURATION_REMOTE_SAMPLE_WHY);
 		return -1;
 	}
 	char line[64];

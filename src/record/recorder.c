@@ -544,3 +544,17 @@ int recorder_parse_size(const char *text, uint64_t *out)
 	*out = (uint64_t)(v * mul);
 	return 0;
 }
+
+char *recorder_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "GMK";
+	for (int i = 0; i < 3; i++) {
+		uint64_t per = 1ULL << (10 * (3 - i));
+		if (bytes >= per && bytes % per == 0) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)(bytes / per), units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	return buf;
+}
