@@ -177,12 +177,18 @@ check ":sample 2 after --sample 10: the ring, 100 samples per window" jqs "$T/s2
 # :sample 200us at run time: what --sample 200us gives (the path, sample_ms, the windows, each
 # CPU's cpu-clock + throttled time against the interval)
 busy_cpus 8 "$NCPU"
-timeout 10 "$BIN" --no-rc -b -n 3 -i 100 --sample 10 --flight 0 -m sw -c "$DEF" -c "sample 200us" -f json >"$T/s200.json" 2>"$T/s200.err" </dev/null
+timeout 10 "$BIN" --no-rc -b -n 3 -i 100 --sample 10 --flight 0 -m sw -c "$DEF" -c "sample 200us" -r "$T/s200.rec" -f json >"$T/s200.json" 2>"$T/s200.err" </dev/null
 kill "${BUSY[@]}" 2>/dev/null
 check ":sample 200us after --sample 10: the ring, sample_ms 0.2, windows of 100 ms (3 %) ($(head -c 160 "$T/s200.err"))" jqs "$T/s200.json" \
 	'length == 3 and all(.[]; .self.path == "ring" and .self.sample_ms == 0.2 and (.interval_ms / 100 - 1 | fabs) < 0.03)'
 check ":sample 200us: cpu-clock + throttled = interval, as --sample 200us (median 3 %, none short by 5 %)" jqs "$T/s200.json" \
 	'[.[] | .interval_ms as $iv | .cpus[] | ($iv - .events.c.value / 1e6 - .throttled_ms) / $iv] | all(.[]; . < 0.05) and (sort | .[length / 2 | floor] | fabs < 0.03)'
+# recorded while :sample changed it: a replay with the run's --sample and -i cuts the live windows
+timeout 20 "$BIN" --no-rc -b -R "$T/s200.rec" -i 100 --sample 200us -f json >"$T/s200.replay" 2>/dev/null </dev/null
+check ":sample 200us in a recording: its replay (--sample 200us -i 100) gives the live windows, samples and cpu-clock" \
+	python3 -c 'import json,sys
+k=lambda p:[(r["interval_ms"],r["samples"],[c["events"]["c"]["value"] for c in r["cpus"]]) for r in map(json.loads,open(p))]
+a,b=k(sys.argv[1]),k(sys.argv[2]); sys.exit(not (len(a)==3 and a==b))' "$T/s200.json" "$T/s200.replay"
 timeout 10 "$BIN" --no-rc -b -n 1 -i 100 --flight 0 -m sw -c "$DEF" -c "sample 20us" -f json >"$T/s20.json" 2>"$T/s20.err" </dev/null
 check ":sample 20us is refused, saying the range (rc $?)" grep -q 'sample cadence "20us" is not from 50us to 999us' "$T/s20.err"
 
