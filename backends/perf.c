@@ -1168,6 +1168,7 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *out, bool *present,
 		      const bool *offline, uint64_t now)
 {
+	b->stat_cpus_key = 0;
 	if (p->proc.fd < 0)
 		p->proc.fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	if (p->proc.fd < 0)
@@ -1212,8 +1213,8 @@ static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *
 			}
 	}
 	memset(p->proc.seen, 0, (size_t)p->proc.ncpu * sizeof(bool));
-	procirq_stat_parse(p->proc.buf, (size_t)got, p->proc.ncpu, p->proc.want, p->proc.field,
-			   p->proc.seen);
+	procirq_stat_parse_keyed(p->proc.buf, (size_t)got, p->proc.ncpu, p->proc.want,
+				 p->proc.field, p->proc.seen, &b->stat_cpus_key);
 	uint64_t ns_per_jiffy = 1000000000ULL / (uint64_t)p->proc.hz;
 	for (int r = 0; r < p->req.ncpus; r++) {
 		int cpu = p->rows[r].cpu;

@@ -85,6 +85,7 @@ struct app_ctx {
 	uint64_t mode_started_tick; /* tick at which the current mode was opened */
 	bool cpus_all;		    /* no CPU list given: rows follow the CPUs that come online */
 	uint64_t online_read_ns;    /* when the online CPUs were last read (monotonic ns) */
+	uint64_t online_stat_key;   /* the backend's stat_cpus_key at that read (0: none) */
 	int online_fd;		    /* <root>/sys/devices/system/cpu/online kept open, -1 */
 	uint64_t start_ns;	    /* monotonic time the run started */
 	double
@@ -190,8 +191,11 @@ int app_set_cpus(struct app_ctx *app, const char *list, char *err, size_t errlen
  * each one that has none (a CPU offline when pmutop started): the counters are reopened on the
  * new set, rows of CPUs that went offline stay (shown offline). Returns 1 when rows were added,
  * 0 when nothing changed, -1 when the online list cannot be read or the reopen failed (the old
- * set keeps counting). app_tick() calls it once every APP_ONLINE_READ_NS. */
+ * set keeps counting). app_tick() calls it once every APP_ONLINE_READ_NS; where the backend
+ * reads /proc/stat each tick on this machine (its stat_cpus_key), when the CPUs that have a
+ * line there change, and at least once every APP_ONLINE_CHECK_NS. */
 #define APP_ONLINE_READ_NS 1000000000ULL
+#define APP_ONLINE_CHECK_NS 10000000000ULL
 int app_follow_online(struct app_ctx *app, char *err, size_t errlen);
 /* One tick: read, compute, record. Returns 1 with a new snapshot, 0 priming, -1 error. */
 int app_tick(struct app_ctx *app, char *err, size_t errlen);

@@ -100,6 +100,11 @@ enum procstat_field {
  * caller clears; CPUs that are offline have no line). Returns the number of CPU lines stored. */
 int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want, uint64_t *out,
 		       bool *seen);
+/* procirq_stat_parse() that also gives, in @cpus_key, a fingerprint of every CPU number that has
+ * a cpuN line (wanted or not, any N): the kernel prints one for each online CPU, so the key
+ * changes when the online set does (0: no CPU line). */
+int procirq_stat_parse_keyed(const char *text, size_t len, int ncpu, const bool *want,
+			     uint64_t *out, bool *seen, uint64_t *cpus_key);
 /* Reads @root + "/proc/stat" (root "" or NULL is the live system) and parses it as
  * procirq_stat_parse() does. Returns the number of CPU lines stored, or -1 with a message. */
 int procirq_stat_read(const char *root, int ncpu, const bool *want, uint64_t *out, bool *seen,

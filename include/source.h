@@ -156,6 +156,10 @@ struct backend {
 	 * clock; 0 = not known). A row the kernel throttled at that time gets a tick there, whose
 	 * counts repeat its last ones, so a window closes on time with every CPU throttled. */
 	uint64_t due_ns;
+	/* the CPUs this tick's /proc/stat read had a line for (the kernel prints one per online
+	 * CPU) as procirq_stat_parse_keyed()'s key: app_tick() reads the online list when it
+	 * changes; 0: no /proc/stat read this tick */
+	uint64_t stat_cpus_key;
 	/* texts last: the fields above are a tick's, these 900 bytes are read when a mode opens */
 	char description[128]; /* "perf_event (software events only)" */
 	char warnings[4][192]; /* messages for the log, set by open */

@@ -29,7 +29,7 @@ fi
 for fmt in csv json; do
 	read -r t1 w1 r1 p1 c1 m1 <<<"$(calls "$fmt" 10)"
 	read -r t2 w2 r2 p2 c2 m2 <<<"$(calls "$fmt" 60)"
-	check "$fmt: the runs counted ($t1 and $t2 calls)" [ "$t1" -gt 0 ] && [ "$t2" -gt "$t1" ]
+	check "$fmt: the runs counted ($t1 and $t2 calls)" [ "$t1" -gt 0 -a "$t2" -gt "$t1" ]
 	check "$fmt: no poll() in a batch run with no input watched ($p1, $p2)" [ "$p2" = 0 ]
 	check "$fmt: one write per record (50 ticks: $((w2 - w1)))" [ "$((w2 - w1))" = 50 ]
 	check "$fmt: one read per tick, the signalfd (50 ticks: $((r2 - r1)))" [ "$((r2 - r1))" = 50 ]
@@ -43,6 +43,22 @@ for fmt in csv json; do
 	[ "$T_FAIL" = 0 ] || paste "$T_TMP/st-$fmt-10" "$T_TMP/st-$fmt-60" | sed 's/^/| /'
 
 done
+
+# CPU hotplug is followed without a sysfs read a second: the live sw mode reads /proc/stat each
+# tick, whose cpuN lines are the online CPUs, and the online list is read again only when they
+# change (or every 10 s). 40 ticks of 100 ms: the one read at start (it was one every second).
+# e2e_hotplug takes a CPU offline and back under this rule; e2e_hotplug_tree reads a tree's
+# online list once a second.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -e trace=openat,pread64 \
+	-o "$T_TMP/st-online" "$BIN" --no-rc -b -m sw -i 100 -n 40 -f csv >"$T_TMP/online.out" \
+	2>"$T_TMP/err" </dev/null
+rc=$?
+check "the live sw run under strace: exit 0 (got $rc: $(head -c 300 "$T_TMP/err"))" [ "$rc" = 0 ]
+fd=$(sed -n 's|^openat(.*/devices/system/cpu/online".*= \([0-9]*\)$|\1|p' "$T_TMP/st-online" | tail -1)
+n=$(grep -c "^pread64($fd," "$T_TMP/st-online")
+stat_reads=$(grep -c '^pread64([0-9]*, "cpu ' "$T_TMP/st-online")
+check "the online list read once in 40 ticks of 100 ms that read /proc/stat ($n reads of fd ${fd:-none}, $stat_reads of /proc/stat)" \
+	[ -n "$fd" -a "$n" = 1 -a "$stat_reads" -ge 40 ]
 
 # a signal ends a run blocked in that read: a 60 s period, so only the signal can wake it
 for sig in INT TERM; do

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_procirq.c: /proc interrupts, softirqs (x86, ARM) and stat; hotplug, deltas, cpufreq. */
+#include "cpuset.h"
 #include "harness.h"
 #include "procirq.h"
 
@@ -416,6 +417,89 @@ static void check_stat_digits(void)
 	      "UINT64_MAX + 1 is not read");
 }
 
+/* /proc/stat text with a cpuN line for each CPU of @cpus (in the order given), after the sum line.
+ */
+static size_t stat_text(char *text, size_t cap, const int *cpus, int n)
+{
+	size_t len = (size_t)snprintf(text, cap, "cpu  1 2 3 4 5 6 7 8 0 0\n");
+	for (int i = 0; i < n && len < cap; i++)
+		len +=
+		    (size_t)snprintf(text + len, cap - len, "cpu%d 1 2 3 4 5 6 7 8 0 0\n", cpus[i]);
+	if (len < cap)
+		len += (size_t)snprintf(text + len, cap - len, "intr 5 0 0\nctxt 7\n");
+	return len < cap ? len : cap - 1;
+}
+
+/* procirq_stat_parse_keyed()'s key of the CPUs with a line: the same set gives the same key
+ * whatever is wanted or parsed, another set another key; and the live /proc/stat's key is that of
+ * the CPUs the kernel's online list names (/sys/devices/system/cpu/online, the other file it
+ * prints from the same mask), which app_tick() relies on. */
+static void check_stat_key(void)
+{
+	enum { NC = 8 };
+	static uint64_t out[NC * PROCSTAT_FIELDS];
+	bool seen[NC], want[NC] = {false, true};
+	char text[4096];
+	uint64_t k01, k10, k0, k013, kw, knone = 1;
+	stat_text(text, sizeof(text), (const int[]){0, 1}, 2);
+	procirq_stat_parse_keyed(text, strlen(text), NC, NULL, out, seen, &k01);
+	stat_text(text, sizeof(text), (const int[]){1, 0}, 2);
+	procirq_stat_parse_keyed(text, strlen(text), NC, NULL, out, seen, &k10);
+	procirq_stat_parse_keyed(text, strlen(text), 1, want, out, seen, &kw);
+	stat_text(text, sizeof(text), (const int[]){0}, 1);
+	procirq_stat_parse_keyed(text, strlen(text), NC, NULL, out, seen, &k0);
+	stat_text(text, sizeof(text), (const int[]){0, 1, 3}, 3);
+	procirq_stat_parse_keyed(text, strlen(text), NC, NULL, out, seen, &k013);
+	stat_text(text, sizeof(text), NULL, 0);
+	procirq_stat_parse_keyed(text, strlen(text), NC, NULL, out, seen, &knone);
+	CHECK(k01 != 0 && k01 == k10, "the key of CPUs 0-1 in either order: %llx %llx",
+	      (unsigned long long)k01, (unsigned long long)k10);
+	CHECK(kw == k01, "the key counts CPUs not wanted or past ncpu: %llx for %llx",
+	      (unsigned long long)kw, (unsigned long long)k01);
+	CHECK(k0 != k01 && k013 != k01 && k0 != 0 && k013 != 0,
+	      "a CPU gone or come changes the key: %llx %llx %llx", (unsigned long long)k0,
+	      (unsigned long long)k013, (unsigned long long)k01);
+	CHECK(knone == 0, "no cpuN line: key 0 (got %llx)", (unsigned long long)knone);
+
+	/* live: the kernel's two prints of the online mask */
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char list[8192] = "", err[128];
+	size_t got = f ? fread(list, 1, sizeof(list) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	list[got] = 0;
+	struct cpuset online;
+	static char live[1 << 20];
+	f = fopen("/proc/stat", "r");
+	size_t len = f ? fread(live, 1, sizeof(live) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	live[len] = 0;
+	if (!got || !len) {
+		SKIP("/sys/devices/system/cpu/online or /proc/stat not readable");
+		return;
+	}
+	list[strcspn(list, "\n")] = 0;
+	CHECK(cpuset_parse(&online, list, err, sizeof(err)) == 0, "the online list parses: %s",
+	      err);
+	static int cpus[CPUSET_MAX];
+	int n = 0;
+	for (int c = 0; c < CPUSET_MAX; c++)
+		if (cpuset_has(&online, c))
+			cpus[n++] = c;
+	static char built[1 << 20];
+	stat_text(built, sizeof(built), cpus, n);
+	uint64_t klive, kbuilt;
+	static bool live_seen[CPUSET_MAX];
+	static uint64_t live_out[(size_t)CPUSET_MAX * PROCSTAT_FIELDS];
+	procirq_stat_parse_keyed(live, len, CPUSET_MAX, NULL, live_out, live_seen, &klive);
+	procirq_stat_parse_keyed(built, strlen(built), CPUSET_MAX, NULL, live_out, live_seen,
+				 &kbuilt);
+	CHECK(klive != 0 && klive == kbuilt,
+	      "/proc/stat's CPU lines are the online list's CPUs (%s, %d CPUs): %llx %llx", list, n,
+	      (unsigned long long)klive, (unsigned long long)kbuilt);
+}
+
 /* The live /proc/stat, parsed here and by sscanf. */
 static void check_stat_live(void)
 {
@@ -565,6 +649,7 @@ int main(void)
 	check_stat();
 	check_stat_digits();
 	check_stat_live();
+	check_stat_key();
 	check_stat_sum_line();
 	check_stat_clock();
 	check_layouts();

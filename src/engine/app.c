@@ -1706,11 +1706,31 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	return 0;
 }
 
+/* The backend's key of the CPUs that had a line in its last /proc/stat read, when that read is
+ * of this machine's CPUs as the online list is (no --sysfs-root tree); 0 otherwise. */
+static uint64_t stat_cpus_key(const struct app_ctx *app)
+{
+	return app->session && !app->pf.root[0] ? session_backend(app->session)->stat_cpus_key : 0;
+}
+
+/* Whether the online list is read this tick (app_follow_online): the kernel prints a /proc/stat
+ * line for each online CPU, so with a key from the backend the file is read when the key changed
+ * (a sysfs read a second is ~20 us of a tick at 1 s, bench/README.md) and every
+ * APP_ONLINE_CHECK_NS anyway; without one, every APP_ONLINE_READ_NS. */
+static bool online_due(const struct app_ctx *app, uint64_t now)
+{
+	uint64_t key = stat_cpus_key(app), since = now - app->online_read_ns;
+	if (key && app->online_stat_key)
+		return key != app->online_stat_key || since >= APP_ONLINE_CHECK_NS;
+	return since >= APP_ONLINE_READ_NS;
+}
+
 int app_tick(struct app_ctx *app, char *err, size_t errlen)
 {
 	uint64_t now = loop_now_ns();
-	if (app->cpus_all && now - app->online_read_ns >= APP_ONLINE_READ_NS) {
+	if (app->cpus_all && online_due(app, now)) {
 		app->online_read_ns = now;
+		app->online_stat_key = stat_cpus_key(app);
 		char why[256];
 		if (app_follow_online(app, why, sizeof(why)) < 0)
 			app_log(app, MSG_WARN, "following CPU hotplug: %s", why);

@@ -438,11 +438,29 @@ static int stat_number(const char **p, const char *end, uint64_t *v)
 	return 1;
 }
 
+/* A CPU number's share of the online set's key: a 64-bit mix (splitmix64's finaliser) of it, so
+ * the sum over a set differs from another set's but for a 2^-64 chance. */
+static inline uint64_t cpu_key(uint64_t cpu)
+{
+	uint64_t z = cpu + 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want, uint64_t *out,
 		       bool *seen)
 {
+	uint64_t key;
+	return procirq_stat_parse_keyed(text, len, ncpu, want, out, seen, &key);
+}
+
+int procirq_stat_parse_keyed(const char *text, size_t len, int ncpu, const bool *want,
+			     uint64_t *out, bool *seen, uint64_t *cpus_key)
+{
 	const char *p = text, *end = text + len;
 	int stored = 0;
+	*cpus_key = 0;
 	bool in_cpus = false;
 	while (p < end) {
 		if (in_cpus && (end - p < 3 || memcmp(p, "cpu", 3) != 0))
@@ -463,6 +481,7 @@ int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want,
 		uint64_t cpu;
 		if (stat_number(&s, eol, &cpu) != 1 || s >= eol || *s != ' ')
 			continue;
+		*cpus_key += cpu_key(cpu);
 		if (cpu >= (uint64_t)(ncpu > 0 ? ncpu : 0) || (want && !want[cpu]))
 			continue;
 		uint64_t v[PROCSTAT_FIELDS] = {0};
