@@ -3,8 +3,9 @@
 # alone.sh: each program run alone, one after the other (nothing else of the benchmark running
 # meanwhile): the floor (bench/floor.c), the floor that also touches TOUCH_KIB of memory a tick
 # (--touch: as many 64-byte lines as pmutop's CSV tick, bench/tick_touch.sh), the same lines
-# spread over 6 times the pages (--spread 6: ~11 lines a page, as a pmutop tick's data) and
-# pmutop's batch CSV, at each interval; CPU time per tick from /proc/PID/schedstat between 1 s after the start
+# spread over 6 times the pages (--spread 6: ~11 lines a page, as a pmutop tick's data), the
+# floor that also reads the sysfs online list a tick (--online: what following hotplug that way
+# costs) and pmutop's batch CSV, at each interval; CPU time per tick from /proc/PID/schedstat between 1 s after the start
 # and 1 s before the end; median (min-max) of ROUNDS. With BENCH_AWAKE=1 no CPU halts meanwhile
 # (bench/lib.sh): the two runs side by side show what waking a halted CPU for the cross-CPU
 # reads costs here, which floor.sh's ratios (every program at once) hide or exaggerate by turns.
@@ -45,6 +46,7 @@ for rd in $(seq "$rounds"); do
     alone "$ms" floor ./build/bench_floor -i "$ms" -n "$n"
     alone "$ms" "floor+${kib}KiB" ./build/bench_floor -i "$ms" -n "$n" --touch "$kib"
     alone "$ms" "floor+${kib}KiB/6" ./build/bench_floor -i "$ms" -n "$n" --touch "$kib" --spread 6
+    alone "$ms" floor+online ./build/bench_floor -i "$ms" -n "$n" --online
     alone "$ms" pmutop-csv "$bin" --no-rc -b -m sw -i "$ms" -n "$n" -f csv
   done
 done

@@ -14,9 +14,11 @@
  * 4 KiB page, as a pmutop tick's data). With --huge the buffer lies on 2 MiB transparent huge
  * pages (madvise MADV_HUGEPAGE, then MADV_COLLAPSE): as many lines on few TLB entries. With
  * --prefetch each tick first asks for every line with a prefetch instruction, before its reads,
- * so the misses overlap each other and the reads' wait (bench/touch_ways.sh).
+ * so the misses overlap each other and the reads' wait (bench/touch_ways.sh). With --online each
+ * tick also preads /sys/devices/system/cpu/online on a descriptor kept open: what following
+ * hotplug with a sysfs read a tick costs (bench/alone.sh).
  * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] [--write BYTES] [--touch KIB] [--spread S]
- *              [--huge] [--prefetch]
+ *              [--huge] [--prefetch] [--online]
  *   defaults: 1000 ms, 10 ticks, no output */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -97,7 +99,7 @@ int main(int argc, char **argv)
 	long touch_kib = 0;   /* per tick, one byte a line */
 	long spread = 1;      /* lines apart */
 	int use_msr = 1;
-	int huge = 0, prefetch = 0;
+	int huge = 0, prefetch = 0, online = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
 			interval_ms = atol(argv[++i]);
@@ -113,12 +115,14 @@ int main(int argc, char **argv)
 			huge = 1;
 		else if (strcmp(argv[i], "--prefetch") == 0)
 			prefetch = 1;
+		else if (strcmp(argv[i], "--online") == 0)
+			online = 1;
 		else if (strcmp(argv[i], "--spread") == 0 && i + 1 < argc)
 			spread = atol(argv[++i]);
 		else {
 			fprintf(stderr, "usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] "
 					"[--write BYTES] [--touch KIB] [--spread S] [--huge] "
-					"[--prefetch]\n");
+					"[--prefetch] [--online]\n");
 			return 2;
 		}
 	}
@@ -216,7 +220,12 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nleaders; i++)
 		ioctl(leader[i], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	int stat = open("/proc/stat", O_RDONLY | O_CLOEXEC);
-	static char statbuf[65536];
+	static char statbuf[65536], onlinebuf[8192];
+	int online_fd = online ? open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC) : -1;
+	if (online && online_fd < 0) {
+		fprintf(stderr, "floor: /sys/devices/system/cpu/online: %s\n", strerror(errno));
+		return 1;
+	}
 	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	struct itimerspec its = {
 	    .it_interval = {interval_ms / 1000, (interval_ms % 1000) * 1000000L},
@@ -235,6 +244,8 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nleaders; i++)
 			if (read(leader[i], buf, sizeof(buf)) < 0)
 				return 1;
+		if (online_fd >= 0 && pread(online_fd, onlinebuf, sizeof(onlinebuf) - 1, 0) < 0)
+			return 1;
 		if (stat >= 0 && pread(stat, statbuf, sizeof(statbuf) - 1, 0) < 0)
 			return 1;
 		for (size_t i = 0, at = first; i < nlines; i++, at = touch[at].next)
