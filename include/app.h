@@ -86,6 +86,7 @@ struct app_ctx {
 	bool cpus_all;		    /* no CPU list given: rows follow the CPUs that come online */
 	uint64_t online_read_ns;    /* when the online CPUs were last read (monotonic ns) */
 	uint64_t online_stat_key;   /* the backend's stat_cpus_key at that read (0: none) */
+	bool online_stat_ok;	    /* /proc/stat and the online list are both this machine's */
 	int online_fd;		    /* <root>/sys/devices/system/cpu/online kept open, -1 */
 	uint64_t start_ns;	    /* monotonic time the run started */
 	double

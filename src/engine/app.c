@@ -1659,6 +1659,7 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
 	if ((rc = app_target_init(app, err, errlen)) != 0)
 		return rc;
 	app->online_read_ns = loop_now_ns();
+	app->online_stat_ok = !app->pf.root[0]; /* no --sysfs-root tree */
 	app->online_fd = -1;
 	fill_core_types(app);
 	probe_counters(app);
@@ -1710,7 +1711,8 @@ int app_init(struct app_ctx *app, char *err, size_t errlen)
  * of this machine's CPUs as the online list is (no --sysfs-root tree); 0 otherwise. */
 static uint64_t stat_cpus_key(const struct app_ctx *app)
 {
-	return app->session && !app->pf.root[0] ? session_backend(app->session)->stat_cpus_key : 0;
+	return app->session && app->online_stat_ok ? session_backend(app->session)->stat_cpus_key
+						   : 0;
 }
 
 /* Whether the online list is read this tick (app_follow_online): the kernel prints a /proc/stat
