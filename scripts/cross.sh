@@ -66,6 +66,7 @@ echo "cross: built $build/pmutop and $build/pmutop-agent for $arch"
 ls -l "$build/pmutop" "$build/pmutop-agent"
 
 if [ "$run_tests" = 1 ]; then
+  cmake --build "$build" -j"$(nproc)" --target test-programs
   # the unit tests (test_*), through CMAKE_CROSSCOMPILING_EMULATOR. Two need what qemu-user
   # cannot give: test_app runs the target's pmutop from a shell (no binfmt_misc here) and
   # test_precision counts live with perf_event_open (ENOSYS under qemu-user).

@@ -10,6 +10,8 @@ if [ "${SANITIZE:-0}" = 1 ]; then
 else
   bash scripts/build.sh
 fi
+# the unit tests and fuzz replay drivers: not in the default build (CMakeLists.txt)
+cmake --build "${BUILD_DIR:-build}" -j"$(nproc)" --target test-programs
 cd "${BUILD_DIR:-build}"
 # Three at a time on 2 CPUs for the plain build: most e2e tests spend their time waiting on
 # pmutop's ticks or the screen (measured on the 2-CPU VM with other work running: the plain
