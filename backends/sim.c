@@ -2,6 +2,7 @@
 /* sim.c: deterministic simulated counters for any number of CPUs (wrap, multiplexing, faults). */
 #include "cpuset.h"
 #include "family.h"
+#include "mix.h"
 #include "source.h"
 #include <ctype.h>
 #include <errno.h>
@@ -41,19 +42,10 @@ void sim_opts_default(struct sim_opts *o)
 	};
 }
 
-/* splitmix64: a small, well-mixed deterministic hash. */
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /* Uniform in [0, 1) from (seed, a, b, c). */
 static double unit(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 {
-	uint64_t h = mix(seed ^ mix(a ^ mix(b ^ mix(c))));
+	uint64_t h = mix64(seed ^ mix64(a ^ mix64(b ^ mix64(c))));
 	return (double)(h >> 11) / 9007199254740992.0;
 }
 
@@ -628,7 +620,8 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 		/* the part of the tick the counters ran (a), and with --sim-truth the rest (b),
 		 * whose rates are drawn afresh: what a multiplexed count did not see */
 		struct sim_state sa = sim_state_of(p, o->seed, cpu, dt);
-		struct sim_state sb = o->truth ? sim_state_of(p, mix(o->seed ^ 0xb), cpu, dt) : sa;
+		struct sim_state sb =
+		    o->truth ? sim_state_of(p, mix64(o->seed ^ 0xb), cpu, dt) : sa;
 		for (int e = 0; e < p->nevents; e++) {
 			size_t i = (size_t)r * p->nevents + e;
 			present[i] = !off && b->status[i].supported;
@@ -650,8 +643,8 @@ static int sim_read(struct backend *b, uint64_t nominal_ns, struct raw_count *ou
 			uint64_t part = (uint64_t)((double)dt * frac);
 			p->truth[i] =
 			    w * (sim_count(p, &sa, o->seed, cpu, e, spike, dt, part, task) +
-				 sim_count(p, &sb, mix(o->seed ^ 0xb), cpu, e, spike, dt, dt - part,
-					   task));
+				 sim_count(p, &sb, mix64(o->seed ^ 0xb), cpu, e, spike, dt,
+					   dt - part, task));
 			uint64_t whole = (uint64_t)inc;
 			p->frac[i] = inc - (double)whole;
 			a->value += whole;

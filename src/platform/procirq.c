@@ -2,6 +2,7 @@
 /* procirq.c: /proc/interrupts, softirqs and stat: per-CPU counts, deltas, top sources; cpufreq. */
 #include "procirq.h"
 #include "linereader.h"
+#include "mix.h"
 #include "textutil.h"
 
 #include <ctype.h>
@@ -438,16 +439,6 @@ static int stat_number(const char **p, const char *end, uint64_t *v)
 	return 1;
 }
 
-/* A CPU number's share of the online set's key: a 64-bit mix (splitmix64's finaliser) of it, so
- * the sum over a set differs from another set's but for a 2^-64 chance. */
-static inline uint64_t cpu_key(uint64_t cpu)
-{
-	uint64_t z = cpu + 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want, uint64_t *out,
 		       bool *seen)
 {
@@ -481,7 +472,7 @@ int procirq_stat_parse_keyed(const char *text, size_t len, int ncpu, const bool 
 		uint64_t cpu;
 		if (stat_number(&s, eol, &cpu) != 1 || s >= eol || *s != ' ')
 			continue;
-		*cpus_key += cpu_key(cpu);
+		*cpus_key += mix64(cpu); /* a set's sum differs from another's but by 2^-64 */
 		if (cpu >= (uint64_t)(ncpu > 0 ? ncpu : 0) || (want && !want[cpu]))
 			continue;
 		uint64_t v[PROCSTAT_FIELDS] = {0};
