@@ -49,28 +49,25 @@ done
 # change (or every 10 s). 40 ticks of 100 ms: the one read at start (it was one every second).
 # e2e_hotplug takes a CPU offline and back under this rule; e2e_hotplug_tree reads a tree's
 # online list once a second.
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -e trace=openat,pread64 \
-	-o "$T_TMP/st-online" "$BIN" --no-rc -b -m sw -i 100 -n 40 -f csv >"$T_TMP/online.out" \
-	2>"$T_TMP/err" </dev/null
-rc=$?
-check "the live sw run under strace: exit 0 (got $rc: $(head -c 300 "$T_TMP/err"))" [ "$rc" = 0 ]
-# the descriptor pmutop keeps open on the list (its last open), and the reads of it after that open
-fd=$(sed -n 's|^openat(.*/devices/system/cpu/online".*= \([0-9]*\)$|\1|p' "$T_TMP/st-online" | tail -1)
-n=$(awk -v fd="${fd:-x}" '/^openat\(.*\/devices\/system\/cpu\/online"/ { n = 0 }
-	index($0, "pread64(" fd ",") == 1 { n++ } END { print n + 0 }' "$T_TMP/st-online")
-stat_reads=$(grep -c '^pread64([0-9]*, "cpu ' "$T_TMP/st-online")
+# online_reads ARGS...: a 40-tick run of pmutop ARGS under strace; sets fd (the descriptor it
+# keeps open on the online list: its last open), n (reads of it after that open) and stat_reads
+# (reads of /proc/stat)
+online_reads() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -e trace=openat,pread64 \
+		-o "$T_TMP/st-online" "$BIN" --no-rc -b -i 100 -n 40 -f csv "$@" >"$T_TMP/online.out" \
+		2>"$T_TMP/err" </dev/null
+	local rc=$?
+	check "$* under strace: exit 0 (got $rc: $(head -c 300 "$T_TMP/err"))" [ "$rc" = 0 ]
+	fd=$(sed -n 's|^openat(.*/devices/system/cpu/online".*= \([0-9]*\)$|\1|p' "$T_TMP/st-online" | tail -1)
+	n=$(awk -v fd="${fd:-x}" '/^openat\(.*\/devices\/system\/cpu\/online"/ { n = 0 }
+		index($0, "pread64(" fd ",") == 1 { n++ } END { print n + 0 }' "$T_TMP/st-online")
+	stat_reads=$(grep -c '^pread64([0-9]*, "cpu ' "$T_TMP/st-online")
+}
+online_reads -m sw
 check "the online list read once in 40 ticks of 100 ms that read /proc/stat ($n reads of fd ${fd:-none}, $stat_reads of /proc/stat)" \
 	[ -n "$fd" -a "$n" = 1 -a "$stat_reads" -ge 40 ]
 # events with no /proc/stat read (perf's software events alone): once a second, as before
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -e trace=openat,pread64 \
-	-o "$T_TMP/st-online-e" "$BIN" --no-rc -b -e cpu-clock,context-switches -i 100 -n 40 -f csv \
-	>"$T_TMP/online-e.out" 2>"$T_TMP/err" </dev/null
-rc=$?
-check "-e cpu-clock,context-switches under strace: exit 0 (got $rc: $(head -c 300 "$T_TMP/err"))" [ "$rc" = 0 ]
-fd=$(sed -n 's|^openat(.*/devices/system/cpu/online".*= \([0-9]*\)$|\1|p' "$T_TMP/st-online-e" | tail -1)
-n=$(awk -v fd="${fd:-x}" '/^openat\(.*\/devices\/system\/cpu\/online"/ { n = 0 }
-	index($0, "pread64(" fd ",") == 1 { n++ } END { print n + 0 }' "$T_TMP/st-online-e")
-stat_reads=$(grep -c '^pread64([0-9]*, "cpu ' "$T_TMP/st-online-e")
+online_reads -e cpu-clock,context-switches
 check "without /proc/stat the online list is read once a second (4 s of ticks: $n reads of fd ${fd:-none}, $stat_reads of /proc/stat)" \
 	[ -n "$fd" -a "$n" -ge 3 -a "$stat_reads" = 0 ]
 
