@@ -16,9 +16,15 @@
  * --prefetch each tick first asks for every line with a prefetch instruction, before its reads,
  * so the misses overlap each other and the reads' wait (bench/touch_ways.sh). With --online each
  * tick also preads /sys/devices/system/cpu/online on a descriptor kept open: what following
- * hotplug with a sysfs read a tick costs (bench/alone.sh).
+ * hotplug with a sysfs read a tick costs (bench/alone.sh). With -f csv each tick also does the
+ * least a monitor does to print the records pmutop's batch CSV prints for the sw mode: the
+ * deltas of the counts and of /proc/stat's busy and idle time, the mode's six metrics, a row
+ * per CPU and one for all, in pmutop's columns and number formats (its numfmt), one write():
+ * a single-purpose program with the same output, no tables, no expressions, no observers
+ * (bench/lean.sh). -b and -m sw are taken and ignored, so the benchmarks that run
+ * `BIN -b -m sw -i MS -n TICKS -f csv` run it in pmutop's place.
  * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] [--write BYTES] [--touch KIB] [--spread S]
- *              [--huge] [--prefetch] [--online]
+ *              [--huge] [--prefetch] [--online] [-f csv]
  *   defaults: 1000 ms, 10 ticks, no output */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -34,10 +40,20 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "numfmt.h"
 
 #define MAX_CPUS 4096
 #define GROUP_EVENTS 5
+
+/* The wait for the next tick (a function of its own: bench/tick_touch.py marks a tick by its
+ * entry, as pmutop's loop_wait) */
+__attribute__((noinline)) static ssize_t loop_wait(int tfd, uint64_t *expired)
+{
+	return read(tfd, expired, sizeof(*expired));
+}
 
 static int open_event(struct perf_event_attr *a, int cpu, int group)
 {
@@ -92,6 +108,136 @@ static void *huge_buffer(size_t bytes)
 	return at;
 }
 
+/* -f csv: what a tick keeps per CPU to print the sw mode's records */
+struct lean_cpu {
+	int cpu, nev; /* CPU number; events in its group (4, or 5 with tsc) */
+	uint64_t prev[GROUP_EVENTS], d[GROUP_EVENTS]; /* counts and their deltas */
+	uint64_t prev_enabled, prev_running;	      /* ns */
+	double running;				      /* share of the tick counted */
+	uint64_t busy, idle, prev_busy, prev_idle;    /* /proc/stat, USER_HZ ticks */
+	uint64_t dbusy, didle;			      /* this tick's, ns */
+};
+
+static const char *const lean_event_names[] = {"clock", "cs", "migrations", "faults", "tsc"};
+
+struct lean_out {
+	char *buf;
+	size_t n, cap;
+	const char *prefix, *suffix; /* "time_s,interval_ms," and ",host,timestamp\n" */
+	size_t prefix_len, suffix_len;
+};
+
+static void lean_put(struct lean_out *o, const char *s, size_t len)
+{
+	memcpy(o->buf + o->n, s, len);
+	o->n += len;
+}
+
+static void lean_flush(struct lean_out *o)
+{
+	if (o->n && write(STDOUT_FILENO, o->buf, o->n) < 0)
+		exit(1);
+	o->n = 0;
+}
+
+/* One record: PREFIX CPU,KIND,NAME,VALUE,RUNNING,STATE SUFFIX; VALUE and RUNNING are given
+ * formatted (an empty string: none). */
+static void lean_record(struct lean_out *o, const char *cpu, const char *kind, const char *name,
+			const char *value, size_t value_len, const char *running, const char *state)
+{
+	if (o->n + 512 + value_len > o->cap)
+		lean_flush(o);
+	lean_put(o, o->prefix, o->prefix_len);
+	lean_put(o, cpu, strlen(cpu));
+	o->buf[o->n++] = ',';
+	lean_put(o, kind, strlen(kind));
+	o->buf[o->n++] = ',';
+	lean_put(o, name, strlen(name));
+	o->buf[o->n++] = ',';
+	lean_put(o, value, value_len);
+	o->buf[o->n++] = ',';
+	lean_put(o, running, strlen(running));
+	o->buf[o->n++] = ',';
+	lean_put(o, state, strlen(state));
+	lean_put(o, o->suffix, o->suffix_len);
+}
+
+static void lean_event(struct lean_out *o, const char *cpu, const char *name, uint64_t v,
+		       const char *running)
+{
+	char num[NUMFMT_MAX];
+	lean_record(o, cpu, "event", name, num, numfmt_u64(num, v), running, "ok");
+}
+
+static void lean_metric(struct lean_out *o, const char *cpu, const char *name, double v,
+			const char *state)
+{
+	char num[NUMFMT_MAX];
+	lean_record(o, cpu, "metric", name, num, numfmt_g(num, v, 6), "", state);
+}
+
+/* The records of one row: CPU's counts D (clock, cs, migrations, faults, tsc: NEV of them),
+ * busy and idle in ns, over NCPUS CPUs and INTERVAL_NS. */
+static void lean_row(struct lean_out *o, const char *cpu, const uint64_t *d, int nev,
+		     double running, uint64_t busy_ns, uint64_t idle_ns, int ncpus,
+		     double interval_ns, const char *util_state)
+{
+	char run[NUMFMT_MAX];
+	numfmt_fixed(run, running, 4);
+	for (int e = 0; e < 4; e++)
+		lean_event(o, cpu, lean_event_names[e], d[e], run);
+	lean_record(o, cpu, "event", "mperf", "", 0, "0.0000", "not_supported");
+	if (nev > 4)
+		lean_event(o, cpu, "tsc", d[4], run);
+	else
+		lean_record(o, cpu, "event", "tsc", "", 0, "0.0000", "not_supported");
+	lean_event(o, cpu, "busy", busy_ns, "1.0000");
+	lean_event(o, cpu, "idle", idle_ns, "1.0000");
+	double secs = interval_ns / 1e9;
+	if (busy_ns + idle_ns)
+		lean_metric(o, cpu, "util", 100.0 * (double)busy_ns / (double)(busy_ns + idle_ns),
+			    util_state);
+	else
+		lean_record(o, cpu, "metric", "util", "", 0, "", "n/a");
+	double counted = 100.0 * (double)d[0] / (interval_ns * ncpus);
+	lean_metric(o, cpu, "counted", counted < 100 ? counted : 100, "ok");
+	lean_metric(o, cpu, "cs_per_s", (double)d[1] / ncpus / secs, "ok");
+	lean_metric(o, cpu, "migr_per_s", (double)d[2] / ncpus / secs, "ok");
+	lean_metric(o, cpu, "faults_per_s", (double)d[3] / ncpus / secs, "ok");
+	if (nev > 4)
+		lean_metric(o, cpu, "tsc_ghz", (double)d[4] / ncpus / secs / 1e9, "ok");
+	else
+		lean_record(o, cpu, "metric", "tsc_ghz", "", 0, "", "n/a");
+}
+
+/* /proc/stat's cpuN lines into each CPU's busy and idle ticks (CPU_INDEX: N -> row, or -1) */
+static void lean_stat(const char *text, size_t len, const int *cpu_index, struct lean_cpu *cpus)
+{
+	const char *p = text, *end = text + len;
+	while (p + 4 < end && memcmp(p, "cpu", 3) == 0) {
+		const char *s = p + 3;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+		if (*s < '0' || *s > '9')
+			continue; /* the "cpu " line: all CPUs */
+		uint64_t v[8] = {0}, cpu = 0;
+		while (*s >= '0' && *s <= '9')
+			cpu = cpu * 10 + (uint64_t)(*s++ - '0');
+		for (int f = 0; f < 8 && s < p; f++) {
+			while (s < p && *s == ' ')
+				s++;
+			while (s < p && *s >= '0' && *s <= '9')
+				v[f] = v[f] * 10 + (uint64_t)(*s++ - '0');
+		}
+		if (cpu < MAX_CPUS && cpu_index[cpu] >= 0) {
+			struct lean_cpu *c = &cpus[cpu_index[cpu]];
+			/* user nice system idle iowait irq softirq steal */
+			c->busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+			c->idle = v[3] + v[4];
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long interval_ms = 1000, ticks = 10;
@@ -99,7 +245,7 @@ int main(int argc, char **argv)
 	long touch_kib = 0;   /* per tick, one byte a line */
 	long spread = 1;      /* lines apart */
 	int use_msr = 1;
-	int huge = 0, prefetch = 0, online = 0;
+	int huge = 0, prefetch = 0, online = 0, csv = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
 			interval_ms = atol(argv[++i]);
@@ -119,10 +265,18 @@ int main(int argc, char **argv)
 			online = 1;
 		else if (strcmp(argv[i], "--spread") == 0 && i + 1 < argc)
 			spread = atol(argv[++i]);
+		else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc &&
+			 strcmp(argv[i + 1], "csv") == 0)
+			csv = 1, i++;
+		else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc &&
+			 strcmp(argv[i + 1], "sw") == 0)
+			i++; /* the sw mode's events are the only ones the floor opens */
+		else if (strcmp(argv[i], "-b") == 0)
+			; /* batch: the floor never draws */
 		else {
 			fprintf(stderr, "usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] "
 					"[--write BYTES] [--touch KIB] [--spread S] [--huge] "
-					"[--prefetch] [--online]\n");
+					"[--prefetch] [--online] [-f csv]\n");
 			return 2;
 		}
 	}
@@ -177,10 +331,12 @@ int main(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu > MAX_CPUS)
 		ncpu = MAX_CPUS;
-	static int leader[MAX_CPUS];
+	static int leader[MAX_CPUS], cpu_index[MAX_CPUS];
+	static struct lean_cpu lean[MAX_CPUS];
 	int nleaders = 0, nevents = 0;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
-		int lead = -1;
+		int lead = -1, opened = 0;
+		cpu_index[cpu] = -1;
 		for (int e = 0; e < GROUP_EVENTS; e++) {
 			struct perf_event_attr a;
 			memset(&a, 0, sizeof(a));
@@ -209,9 +365,18 @@ int main(int argc, char **argv)
 			if (lead < 0)
 				lead = fd;
 			nevents++;
+			opened++;
 		}
-		if (lead >= 0)
+		if (lead >= 0 && csv && opened < 4) {
+			fprintf(stderr, "floor: -f csv needs the four software events on CPU %d\n",
+				cpu);
+			return 1;
+		}
+		if (lead >= 0) {
+			lean[nleaders] = (struct lean_cpu){.cpu = cpu, .nev = opened};
+			cpu_index[cpu] = nleaders;
 			leader[nleaders++] = lead;
+		}
 	}
 	if (nleaders == 0) {
 		fprintf(stderr, "floor: no counter opens: %s\n", strerror(errno));
@@ -236,18 +401,92 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	uint64_t buf[3 + 2 * GROUP_EVENTS], expired;
+	static char csv_buf[1 << 16];
+	struct lean_out out_csv = {.buf = csv_buf, .cap = sizeof(csv_buf)};
+	char host[256] = "", prefix[2 * NUMFMT_MAX], suffix[sizeof(host) + NUMFMT_MAX + 2];
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double start_ns = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec, last_ns = start_ns;
+	const uint64_t ns_per_tick = 1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK);
+	if (csv) {
+		gethostname(host, sizeof(host) - 1);
+		ssize_t len = stat >= 0 ? pread(stat, statbuf, sizeof(statbuf) - 1, 0) : 0;
+		lean_stat(statbuf, len > 0 ? (size_t)len : 0, cpu_index, lean);
+		for (int i = 0; i < nleaders; i++) /* the first tick's deltas start here */
+			lean[i].prev_busy = lean[i].busy, lean[i].prev_idle = lean[i].idle;
+		static const char head[] =
+		    "time_s,interval_ms,cpu,kind,name,value,running,state,host,timestamp\n";
+		if (write(STDOUT_FILENO, head, sizeof(head) - 1) < 0)
+			return 1;
+	}
 	for (long t = 0; t < ticks; t++) {
-		if (read(tfd, &expired, sizeof(expired)) < 0 && errno != EINTR)
+		if (loop_wait(tfd, &expired) < 0 && errno != EINTR)
 			break;
 		for (size_t i = 0; prefetch && i < nlines; i++)
 			__builtin_prefetch(&touch[i * (size_t)spread], 1, 3);
-		for (int i = 0; i < nleaders; i++)
+		for (int i = 0; i < nleaders; i++) {
 			if (read(leader[i], buf, sizeof(buf)) < 0)
 				return 1;
+			if (!csv)
+				continue;
+			/* nr, enabled, running, then {value, id} in the order the group opened */
+			struct lean_cpu *c = &lean[i];
+			for (int e = 0; e < c->nev; e++) {
+				c->d[e] = buf[3 + 2 * e] - c->prev[e];
+				c->prev[e] = buf[3 + 2 * e];
+			}
+			uint64_t de = buf[1] - c->prev_enabled, dr = buf[2] - c->prev_running;
+			c->prev_enabled = buf[1], c->prev_running = buf[2];
+			c->running = de ? (double)dr / (double)de : 0;
+		}
 		if (online_fd >= 0 && pread(online_fd, onlinebuf, sizeof(onlinebuf) - 1, 0) < 0)
 			return 1;
-		if (stat >= 0 && pread(stat, statbuf, sizeof(statbuf) - 1, 0) < 0)
+		if (!csv && stat >= 0 && pread(stat, statbuf, sizeof(statbuf) - 1, 0) < 0)
 			return 1;
+		if (csv && stat >= 0) {
+			ssize_t len = pread(stat, statbuf, sizeof(statbuf) - 1, 0);
+			lean_stat(statbuf, len > 0 ? (size_t)len : 0, cpu_index, lean);
+		}
+		if (csv) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			double now_ns = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+			double interval_ns = now_ns - last_ns;
+			last_ns = now_ns;
+			size_t n = numfmt_fixed(prefix, (now_ns - start_ns) / 1e9, 6);
+			prefix[n++] = ',';
+			n += numfmt_fixed(prefix + n, interval_ns / 1e6, 3);
+			prefix[n++] = ',';
+			out_csv.prefix = prefix, out_csv.prefix_len = n;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			n = (size_t)snprintf(suffix, sizeof(suffix), ",%s,", host);
+			n += numfmt_fixed(suffix + n, (double)ts.tv_sec + ts.tv_nsec / 1e9, 3);
+			suffix[n++] = '\n';
+			out_csv.suffix = suffix, out_csv.suffix_len = n;
+			/* a tick shorter than 4 of /proc/stat's ticks gives a coarse utilisation */
+			const char *util_state =
+			    interval_ns < 4.0 * (double)ns_per_tick ? "coarse" : "ok";
+			uint64_t all[GROUP_EVENTS] = {0}, all_busy = 0, all_idle = 0;
+			double all_running = 0;
+			int all_nev = GROUP_EVENTS;
+			for (int i = 0; i < nleaders; i++) {
+				struct lean_cpu *c = &lean[i];
+				c->dbusy = (c->busy - c->prev_busy) * ns_per_tick;
+				c->didle = (c->idle - c->prev_idle) * ns_per_tick;
+				c->prev_busy = c->busy, c->prev_idle = c->idle;
+				char cpu[24];
+				numfmt_u64(cpu, (uint64_t)c->cpu);
+				lean_row(&out_csv, cpu, c->d, c->nev, c->running, c->dbusy,
+					 c->didle, 1, interval_ns, util_state);
+				for (int e = 0; e < c->nev; e++)
+					all[e] += c->d[e];
+				all_nev = c->nev < all_nev ? c->nev : all_nev;
+				all_busy += c->dbusy, all_idle += c->didle;
+				all_running += c->running / nleaders;
+			}
+			lean_row(&out_csv, "all", all, all_nev, all_running, all_busy, all_idle,
+				 nleaders, interval_ns, util_state);
+			lean_flush(&out_csv);
+		}
 		for (size_t i = 0, at = first; i < nlines; i++, at = touch[at].next)
 			touch[at].bytes[0]++;
 		if (write_bytes > 0) {
