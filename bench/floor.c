@@ -21,8 +21,9 @@
  * deltas of the counts and of /proc/stat's busy and idle time, the mode's six metrics, a row
  * per CPU and one for all, in pmutop's columns and number formats (its numfmt), one write():
  * a single-purpose program with the same output, no tables, no expressions, no observers
- * (bench/lean.sh). -b and -m sw are taken and ignored, so the benchmarks that run
- * `BIN -b -m sw -i MS -n TICKS -f csv` run it in pmutop's place.
+ * (bench/lean.sh). -b, --no-rc and -m sw are taken and ignored, so the benchmarks that run
+ * `BIN [--no-rc] -b -m sw -i MS -n TICKS -f csv` (overhead.sh, tick_touch.sh) run it in pmutop's
+ * place.
  * usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] [--write BYTES] [--touch KIB] [--spread S]
  *              [--huge] [--prefetch] [--online] [-f csv]
  *   defaults: 1000 ms, 10 ticks, no output */
@@ -271,8 +272,8 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc &&
 			 strcmp(argv[i + 1], "sw") == 0)
 			i++; /* the sw mode's events are the only ones the floor opens */
-		else if (strcmp(argv[i], "-b") == 0)
-			; /* batch: the floor never draws */
+		else if (strcmp(argv[i], "-b") == 0 || strcmp(argv[i], "--no-rc") == 0)
+			; /* batch, no configuration file: the floor has neither */
 		else {
 			fprintf(stderr, "usage: floor [-i INTERVAL_MS] [-n TICKS] [--no-msr] "
 					"[--write BYTES] [--touch KIB] [--spread S] [--huge] "
