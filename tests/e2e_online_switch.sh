@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# e2e_online_switch.sh: the CPU hotplug rule across an event change mid-run, on the real screen.
+# The live sw mode reads /proc/stat each tick and the online CPU list only when /proc/stat's cpuN
+# lines change; ":remove busy idle" leaves the running screen with no /proc/stat event, and from
+# then on the list is read once a second again. Counted by strace (the kernel's view of the
+# reads), not by pmutop.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh"
+
+if ! command -v strace >/dev/null; then
+	skip "strace is not installed: the reads cannot be counted"
+	t_done
+fi
+tmux_open 120 30
+# no leak check at exit in a sanitizer's build (it waits for its thread with sched_yield)
+START_ENV="ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 strace -e trace=openat,pread64 -o '$T_TMP/st'"
+check "sw under strace: the table appears" start --no-rc -m sw -i 100
+check "sw: the util column is there" wait_for '^CPU +util'
+sleep 3
+keys ":remove busy idle" Enter
+check ":remove busy idle: the util column goes (it needs them without msr/mperf/)" \
+	wait_gone '^CPU +util'
+sleep 4.5
+keys q
+quit_check "quit after the change"
+
+# the line of strace's log where /proc/stat was read last (the change), the reads of the online
+# list's descriptor (its last open's) before and after it, and the /proc/stat reads before it
+read -r stat_n before after < <(awk '
+	/^openat\(.*\/devices\/system\/cpu\/online"/ { match($0, /= [0-9]+$/); fd = substr($0, RSTART + 2) }
+	/^pread64\([0-9]+, "cpu / { stat++; last = NR }
+	/^pread64\(/ { split($0, a, /[(,]/); if (fd != "" && a[2] == fd) at[++n] = NR }
+	END { for (i = 1; i <= n; i++) if (at[i] < last) b++; else f++
+		printf "%d %d %d\n", stat, b, f }' "$T_TMP/st")
+check "the sw mode read /proc/stat every tick for ~3 s ($stat_n reads)" [ "$stat_n" -ge 20 ]
+check "while /proc/stat was read, the online list was read at most twice ($before)" \
+	[ "$before" -le 2 ]
+# 4.5 s and the quit: 4 to 6 reads at once a second; not every tick (45 or more)
+check "after :remove busy idle, the online list is read once a second (4.5 s: $after reads)" \
+	[ "$after" -ge 3 -a "$after" -le 10 ]
+[ "$T_FAIL" = 0 ] || grep -E 'online"|^pread64\([0-9]+, "cpu ' "$T_TMP/st" | cut -c1-80 | tail -30
+t_done
