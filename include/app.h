@@ -83,12 +83,13 @@ struct app_ctx {
 				     * said in the capability line ("" = none) */
 	char status[256];	    /* the message line */
 	uint64_t mode_started_tick; /* tick at which the current mode was opened */
-	bool cpus_all;		    /* no CPU list given: rows follow the CPUs that come online */
-	uint64_t online_read_ns;    /* when the online CPUs were last read (monotonic ns) */
-	uint64_t online_stat_key;   /* the backend's stat_cpus_key at that read (0: none) */
-	bool online_stat_ok;	    /* /proc/stat and the online list are both this machine's */
-	int online_fd;		    /* <root>/sys/devices/system/cpu/online kept open, -1 */
-	uint64_t start_ns;	    /* monotonic time the run started */
+	uint64_t mode_changes;	 /* sessions installed so far (a mode, its events, CPUs, cgroups) */
+	bool cpus_all;		 /* no CPU list given: rows follow the CPUs that come online */
+	uint64_t online_read_ns; /* when the online CPUs were last read (monotonic ns) */
+	uint64_t online_stat_key; /* the backend's stat_cpus_key at that read (0: none) */
+	bool online_stat_ok;	  /* /proc/stat and the online list are both this machine's */
+	int online_fd;		  /* <root>/sys/devices/system/cpu/online kept open, -1 */
+	uint64_t start_ns;	  /* monotonic time the run started */
 	double
 	    start_unix_s; /* wall-clock time of the numbers' time 0 (unix seconds); NAN unknown */
 	struct observer *observers[APP_MAX_OBSERVERS]; /* in the order registered */

@@ -4,7 +4,7 @@
 # The live sw mode reads /proc/stat each tick and the online CPU list only when /proc/stat's cpuN
 # lines change; ":remove busy idle" leaves the running screen with no /proc/stat event, and from
 # then on the list is read once a second again. Counted by strace (the kernel's view of the
-# reads), not by pmutop.
+# reads), not by pmutop. The header's util source follows the change too.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tmuxlib.sh"
 
@@ -17,10 +17,20 @@ tmux_open 120 30
 START_ENV="ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 strace -e trace=openat,pread64 -o '$T_TMP/st'"
 check "sw under strace: the table appears" start --no-rc -m sw -i 100
 check "sw: the util column is there" wait_for '^CPU +util'
+# where util comes from, as the header says: /proc/stat's busy and idle here unless the machine
+# has msr/mperf/ (then util keeps its column after the change)
+from_proc=0
+pane_has 'util from proc/busy/ proc/idle/' && from_proc=1
 sleep 3
 keys ":remove busy idle" Enter
-check ":remove busy idle: the util column goes (it needs them without msr/mperf/)" \
-	wait_gone '^CPU +util'
+check ":remove busy idle: the events are gone from the header" wait_gone 'util from proc/busy/'
+if [ "$from_proc" = 1 ]; then
+	check ":remove busy idle: the util column goes (it needs them without msr/mperf/)" \
+		wait_gone '^CPU +util'
+	check ":remove busy idle: the header no longer names a util source" pane_lacks 'util from'
+else
+	check ":remove busy idle: util stays, from msr/mperf/" pane_has 'util from msr/mperf/'
+fi
 sleep 4.5
 keys q
 quit_check "quit after the change"

@@ -135,6 +135,7 @@ void app_want_self(struct app_ctx *app, bool wanted) { app->frame_wants_self = w
 
 static void notify_mode(struct app_ctx *app)
 {
+	app->mode_changes++;
 	for (int i = 0; i < app->nobservers; i++)
 		if (app->observers[i]->on_mode)
 			app->observers[i]->on_mode(app->observers[i], app);

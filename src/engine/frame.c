@@ -36,8 +36,8 @@ struct frame_store {
 	struct row_key *row_keys;
 	struct source_machine machine;
 	char bit_names[FRAME_MAX_BITS][32];
-	char util_source[128]; /* the last one known (a tick where util is n/a has none) ... */
-	char util_mode[SESSION_MODE_NAME]; /* ... in this mode */
+	char util_source[128];	    /* the last one known (a tick where util is n/a has none) ... */
+	uint64_t util_mode_changes; /* ... since this session (app->mode_changes) */
 	/* the text fill_util_source() built last, and what it was built from */
 	char util_built[128];
 	unsigned long long util_built_used;
@@ -484,9 +484,11 @@ static void fill_util_source(struct app_ctx *app, struct frame_store *fs, struct
 		util_source_build(app, fs, f, b, used, key_quantum);
 		break;
 	}
-	/* a tick where util is n/a (no /proc/stat tick landed in it) keeps the source last seen */
-	if (!text_eq(fs->util_mode, app->mode_name)) {
-		copy_text(fs->util_mode, sizeof(fs->util_mode), app->mode_name);
+	/* a tick where util is n/a (no /proc/stat tick landed in it) keeps the source last seen in
+	 * this session: a new mode, or the same mode with other events (:remove busy idle), has its
+	 * own */
+	if (fs->util_mode_changes != app->mode_changes) {
+		fs->util_mode_changes = app->mode_changes;
 		fs->util_source[0] = '\0';
 	}
 	if (f->util_source[0])
@@ -668,7 +670,7 @@ void app_frame_take(struct app_ctx *app, struct frame *dst, struct frame_store *
 	dst->owners = NULL;
 	if (mine) { /* what the next frame remembers of this one */
 		copy_text(mine->util_source, sizeof(mine->util_source), built->util_source);
-		copy_text(mine->util_mode, sizeof(mine->util_mode), built->util_mode);
+		mine->util_mode_changes = built->util_mode_changes;
 	}
 	*store = built;
 	app->frame_store = mine; /* the next frame is built there (grown when too small) */
