@@ -44,15 +44,13 @@ struct perf_row {
 /* /proc/stat pseudo-events: per CPU, cumulative ns of a field. */
 struct proc_source {
 	bool used;
-	long hz;     /* USER_HZ */
-	uint64_t t0; /* monotonic ns at open: enabled/running start */
-	int fd;	     /* /proc/stat, kept open: one pread per tick; -1 closed */
-	char *buf;
-	size_t cap;
-	int ncpu;	 /* CPU numbers 0 .. ncpu-1 are parsed */
-	bool *want;	 /* [ncpu]: a row of this CPU counts a proc/ event */
-	bool *seen;	 /* [ncpu]: its line was in the last read */
-	uint64_t *field; /* [ncpu * PROCSTAT_FIELDS] jiffies */
+	long hz;		   /* USER_HZ */
+	uint64_t t0;		   /* monotonic ns at open: enabled/running start */
+	struct procstat_file file; /* /proc/stat, kept open: one pread per tick */
+	int ncpu;		   /* CPU numbers 0 .. ncpu-1 are parsed */
+	bool *want;		   /* [ncpu]: a row of this CPU counts a proc/ event */
+	bool *seen;		   /* [ncpu]: its line was in the last read */
+	uint64_t *field;	   /* [ncpu * PROCSTAT_FIELDS] jiffies */
 	/* [row * nevents + e]: the field (ENCODE_PROC_*) a proc/ event reads, -1 for any other
 	 * event: the encodings' procfs and config, which never change once opened, side by side
 	 * (a tick reads these bytes, not a 448-byte encoding per event and row) */
@@ -513,9 +511,7 @@ static void perf_close(struct backend *b)
 	b->lost = NULL;
 	b->throttled_ns = b->throttles = NULL;
 	b->ring = false;
-	if (p->proc.fd >= 0)
-		close(p->proc.fd);
-	free(p->proc.buf);
+	procstat_file_close(&p->proc.file);
 	free(p->proc.want);
 	free(p->proc.seen);
 	free(p->proc.field);
@@ -1087,7 +1083,6 @@ static int perf_open(struct backend *b, const struct backend_req *req, char *err
 	int ngroups = req->singletons ? n : (req->nsets > 1 ? rotation_groups(req) : 1);
 	int total_opened = 0;
 	p->proc.t0 = monotonic_ns();
-	p->proc.fd = -1;
 	if ((req->pids || req->cgroup_fds) &&
 	    !(p->tt = calloc((size_t)nc * (size_t)n + 1, sizeof(*p->tt)))) {
 		snprintf(err, errlen, "out of memory");
@@ -1169,20 +1164,9 @@ static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *
 		      const bool *offline, uint64_t now)
 {
 	b->stat_cpus_key = 0;
-	if (p->proc.fd < 0)
-		p->proc.fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
-	if (p->proc.fd < 0)
-		return;
-	if (!p->proc.buf) {
-		p->proc.cap = 65536;
-		p->proc.buf = malloc(p->proc.cap);
-		if (!p->proc.buf)
-			return;
-	}
-	ssize_t got = pread(p->proc.fd, p->proc.buf, p->proc.cap - 1, 0);
+	long got = procstat_file_read(&p->proc.file, NULL);
 	if (got <= 0)
 		return;
-	p->proc.buf[got] = '\0';
 	int n = p->req.nevents;
 	if (!p->proc.want) { /* the CPUs whose lines are parsed, once */
 		for (int r = 0; r < p->req.ncpus; r++)
@@ -1213,7 +1197,7 @@ static void read_proc(struct backend *b, struct perf_priv *p, struct raw_count *
 			}
 	}
 	memset(p->proc.seen, 0, (size_t)p->proc.ncpu * sizeof(bool));
-	procirq_stat_parse_keyed(p->proc.buf, (size_t)got, p->proc.ncpu, p->proc.want,
+	procirq_stat_parse_keyed(p->proc.file.buf, (size_t)got, p->proc.ncpu, p->proc.want,
 				 p->proc.field, p->proc.seen, &b->stat_cpus_key);
 	uint64_t ns_per_jiffy = 1000000000ULL / (uint64_t)p->proc.hz;
 	for (int r = 0; r < p->req.ncpus; r++) {

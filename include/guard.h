@@ -2,6 +2,7 @@
 /* guard.h: the validity guard: plausibility checks on pmutop's own counts that open nothing. */
 #ifndef PMUTOP_GUARD_H
 #define PMUTOP_GUARD_H
+#include "procirq.h"
 #include "session.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -81,10 +82,14 @@ const char *guard_reason_name(enum guard_reason r); /* "inst_rate", "cycle_rate"
 /* /proc/stat busy fractions between two reads, per CPU (engine glue). */
 struct guard_procstat {
 	int n;
-	uint64_t *busy, *total; /* jiffies per CPU at the last read */
+	uint64_t *busy, *total;	   /* jiffies per CPU at the last read */
+	uint64_t *fields;	   /* [n * PROCSTAT_FIELDS]: the last read's, kept for the next */
+	bool *seen;		   /* [n] */
+	struct procstat_file file; /* this machine's kept open */
 };
-/* Reads <root>/proc/stat; fills @frac[cpu] (for @cpus[0..ncpus)) with the busy fraction since
- * the previous read (NAN for the first read or an unknown CPU). Returns 0 or -1. */
+/* Reads <root>/proc/stat (this machine's with one pread on a descriptor kept open); fills
+ * @frac[cpu] (for @cpus[0..ncpus)) with the busy fraction since the previous read (NAN for the
+ * first read or an unknown CPU). Returns 0 or -1. */
 int guard_procstat_read(struct guard_procstat *p, const char *root, const int *cpus, int ncpus,
 			double *frac);
 void guard_procstat_free(struct guard_procstat *p);

@@ -105,6 +105,25 @@ int procirq_stat_parse(const char *text, size_t len, int ncpu, const bool *want,
  * changes when the online set does (0: no CPU line). */
 int procirq_stat_parse_keyed(const char *text, size_t len, int ncpu, const bool *want,
 			     uint64_t *out, bool *seen, uint64_t *cpus_key);
+/*
+ * /proc/stat read again and again: this machine's file (@root NULL or "") is opened once and
+ * read with one pread a time into a buffer that is kept (an open, a read and a close of a procfs
+ * file cost ~3x a pread on a descriptor kept open after a sleep, bench/README.md "The sixth
+ * round"); a tree's (--sysfs-root) is opened for each read, so a file replaced there is seen.
+ * The buffer grows (to PROCIRQ_FILE_MAX) while a read fills it: every CPU's line is in it on
+ * machines whose file is larger than the first 64 KiB. Zero-initialise; procstat_file_close()
+ * ends it.
+ */
+struct procstat_file {
+	bool open; /* fd is this machine's /proc/stat, kept */
+	int fd;
+	char *buf;  /* NUL-terminated after a read */
+	size_t cap; /* bytes */
+};
+/* Reads the whole file into @f->buf; returns its length, or -1 (errno set). */
+long procstat_file_read(struct procstat_file *f, const char *root);
+void procstat_file_close(struct procstat_file *f);
+
 /* Reads @root + "/proc/stat" (root "" or NULL is the live system) and parses it as
  * procirq_stat_parse() does. Returns the number of CPU lines stored, or -1 with a message. */
 int procirq_stat_read(const char *root, int ncpu, const bool *want, uint64_t *out, bool *seen,

@@ -14,7 +14,7 @@ if ! command -v strace >/dev/null; then
 fi
 tmux_open 120 30
 # no leak check at exit in a sanitizer's build (it waits for its thread with sched_yield)
-START_ENV="ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 strace -e trace=openat,pread64 -o '$T_TMP/st'"
+START_ENV="ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 strace -e trace=openat,pread64,close -o '$T_TMP/st'"
 check "sw under strace: the table appears" start --no-rc -m sw -i 100
 check "sw: the util column is there" wait_for '^CPU +util'
 # where util comes from, as the header says: /proc/stat's busy and idle here unless the machine
@@ -35,11 +35,15 @@ sleep 4.5
 keys q
 quit_check "quit after the change"
 
-# the line of strace's log where /proc/stat was read last (the change), the reads of the online
-# list's descriptor (its last open's) before and after it, and the /proc/stat reads before it
+# the change: the sw mode's backend reads /proc/stat on one descriptor (the first read of a "cpu"
+# line) until it closes it (the validity guard reads the file on a descriptor of its own once the
+# mode has no busy and idle events); the reads of the online list's descriptor (its last open's)
+# before and after that point, and the backend's /proc/stat reads before it
 read -r stat_n before after < <(awk '
 	/^openat\(.*\/devices\/system\/cpu\/online"/ { match($0, /= [0-9]+$/); fd = substr($0, RSTART + 2) }
-	/^pread64\([0-9]+, "cpu / { stat++; last = NR }
+	/^pread64\([0-9]+, "cpu / { split($0, a, /[(,]/); if (sfd == "") sfd = a[2]
+		if (!ended && a[2] == sfd) { stat++; last = NR } }
+	/^close\([0-9]+\)/ { split($0, a, /[()]/); if (sfd != "" && a[2] == sfd && !ended) { ended = 1; last = NR } }
 	/^pread64\(/ { split($0, a, /[(,]/); if (fd != "" && a[2] == fd) at[++n] = NR }
 	END { for (i = 1; i <= n; i++) if (at[i] < last) b++; else f++
 		printf "%d %d %d\n", stat, b, f }' "$T_TMP/st")

@@ -7,6 +7,9 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -644,8 +647,77 @@ static void check_stat_clock(void)
 	      "missing file: %s", err);
 }
 
+/* procstat_file_read: a tree's file larger than the first buffer is read whole (the last CPU's
+ * line is there) and a file replaced in the tree is seen at the next read; this machine's file is
+ * read twice on one descriptor and gives the CPUs procirq_stat_read's own read gives. */
+static void check_stat_file(void)
+{
+	enum { NC = 3000 }; /* ~100 KiB of cpu lines: more than the first 64 KiB buffer */
+	char root[] = "/tmp/pmutop-procstat-XXXXXX", dir[600], path[700], tmp[720];
+	CHECK(mkdtemp(root) != NULL, "mkdtemp");
+	snprintf(dir, sizeof(dir), "%s/proc", root);
+	CHECK(mkdir(dir, 0700) == 0, "%s", dir);
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	snprintf(tmp, sizeof(tmp), "%s/stat.new", dir);
+	for (int round = 0; round < 2; round++) {
+		FILE *f = fopen(tmp, "w");
+		CHECK(f != NULL, "%s", tmp);
+		if (!f)
+			return;
+		fprintf(f, "cpu  1 2 3 4 5 6 7 8 0 0\n");
+		for (int c = 0; c < NC; c++)
+			fprintf(f, "cpu%d %d 0 0 %d 0 0 0 0 0 0\n", c, c + round, 1000 + c);
+		fprintf(f, "intr 1 2 3\nctxt 5\n");
+		long size = ftell(f);
+		fclose(f);
+		CHECK(rename(tmp, path) == 0, "rename to %s", path); /* a new file in the tree */
+		static struct procstat_file sf;
+		long len = procstat_file_read(&sf, root);
+		CHECK(len == size, "round %d: read %ld bytes of %ld", round, len, size);
+		CHECK(!sf.open, "a tree's file is not kept open");
+		static uint64_t out[NC * PROCSTAT_FIELDS];
+		static bool seen[NC];
+		memset(seen, 0, sizeof(seen));
+		int n = len > 0 ? procirq_stat_parse(sf.buf, (size_t)len, NC, NULL, out, seen) : -1;
+		CHECK_INT(n, NC);
+		CHECK(seen[NC - 1] && out[(NC - 1) * PROCSTAT_FIELDS + PROCSTAT_USER] ==
+					  (uint64_t)(NC - 1 + round),
+		      "round %d: the last CPU's user time %llu", round,
+		      (unsigned long long)out[(NC - 1) * PROCSTAT_FIELDS]);
+		if (round == 1)
+			procstat_file_close(&sf);
+	}
+	unlink(path);
+	rmdir(dir);
+	rmdir(root);
+
+	/* this machine's: one descriptor, the CPUs of an independent read of the file */
+	enum { MAXC = 1024 };
+	static uint64_t out[MAXC * PROCSTAT_FIELDS];
+	static bool seen_kept[MAXC], seen_slurp[MAXC];
+	struct procstat_file live = {0};
+	long len = procstat_file_read(&live, NULL);
+	if (len < 0) {
+		SKIP("/proc/stat not readable here");
+		return;
+	}
+	int fd = live.fd;
+	len = procstat_file_read(&live, NULL);
+	CHECK(len > 0 && live.open && live.fd == fd,
+	      "a second read on the same descriptor (%d, %d)", fd, live.fd);
+	CHECK(len > 0 && strncmp(live.buf, "cpu ", 4) == 0, "the file starts with the cpu line");
+	int kept =
+	    len > 0 ? procirq_stat_parse(live.buf, (size_t)len, MAXC, NULL, out, seen_kept) : -1;
+	int slurped = procirq_stat_read(NULL, MAXC, NULL, out, seen_slurp, NULL, 0);
+	CHECK(kept > 0 && kept == slurped && memcmp(seen_kept, seen_slurp, sizeof(seen_kept)) == 0,
+	      "the CPUs of the kept read (%d) and of a read of its own (%d)", kept, slurped);
+	procstat_file_close(&live);
+	CHECK(!live.open && !live.buf, "closed");
+}
+
 int main(void)
 {
+	check_stat_file();
 	check_stat();
 	check_stat_digits();
 	check_stat_live();

@@ -556,13 +556,26 @@ int guard_procstat_read(struct guard_procstat *p, const char *root, const int *c
 		if (!t)
 			return -1;
 		p->total = t;
+		uint64_t *fields =
+		    realloc(p->fields, sizeof(uint64_t) * (size_t)ncpu * PROCSTAT_FIELDS);
+		if (!fields)
+			return -1;
+		p->fields = fields;
+		bool *seen = realloc(p->seen, sizeof(bool) * (size_t)ncpu);
+		if (!seen)
+			return -1;
+		p->seen = seen;
 		for (int k = p->n; k < ncpu; k++)
 			p->busy[k] = p->total[k] = 0;
 		p->n = ncpu;
 	}
-	uint64_t *v = calloc((size_t)ncpu * PROCSTAT_FIELDS, sizeof(uint64_t));
-	bool *seen = calloc((size_t)ncpu, sizeof(bool));
-	int rc = v && seen ? procirq_stat_read(root, ncpu, NULL, v, seen, NULL, 0) : -1;
+	const uint64_t *v = p->fields;
+	const bool *seen = p->seen;
+	memset(p->seen, 0, sizeof(bool) * (size_t)ncpu);
+	long len = procstat_file_read(&p->file, root);
+	int rc = len >= 0
+		     ? procirq_stat_parse(p->file.buf, (size_t)len, ncpu, NULL, p->fields, p->seen)
+		     : -1;
 	for (int cpu = 0; rc >= 0 && cpu < ncpu; cpu++) {
 		if (!seen[cpu])
 			continue;
@@ -583,8 +596,6 @@ int guard_procstat_read(struct guard_procstat *p, const char *root, const int *c
 		p->busy[cpu] = busy;
 		p->total[cpu] = total;
 	}
-	free(v);
-	free(seen);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -592,5 +603,8 @@ void guard_procstat_free(struct guard_procstat *p)
 {
 	free(p->busy);
 	free(p->total);
+	free(p->fields);
+	free(p->seen);
+	procstat_file_close(&p->file);
 	memset(p, 0, sizeof(*p));
 }

@@ -489,6 +489,77 @@ int procirq_stat_parse_keyed(const char *text, size_t len, int ncpu, const bool 
 	return stored;
 }
 
+#define PROCSTAT_READ_START 65536 /* bytes: the first buffer (a 600-CPU machine's cpu lines) */
+
+/* One pread of the whole of @fd from its start into @f->buf, grown while a read fills it. */
+static long pread_whole(struct procstat_file *f, int fd)
+{
+	for (;;) {
+		if (!f->buf) {
+			f->buf = malloc(PROCSTAT_READ_START);
+			if (!f->buf)
+				return -1;
+			f->cap = PROCSTAT_READ_START;
+		}
+		ssize_t got = pread(fd, f->buf, f->cap - 1, 0);
+		if (got < 0)
+			return -1;
+		if ((size_t)got < f->cap - 1 || f->cap >= PROCIRQ_FILE_MAX) {
+			f->buf[got] = '\0';
+			return (long)got;
+		}
+		size_t cap = f->cap * 2 < PROCIRQ_FILE_MAX ? f->cap * 2 : PROCIRQ_FILE_MAX;
+		char *grown = realloc(f->buf, cap);
+		if (!grown) {
+			f->buf[got] = '\0'; /* the lines that fitted */
+			return (long)got;
+		}
+		f->buf = grown;
+		f->cap = cap;
+	}
+}
+
+long procstat_file_read(struct procstat_file *f, const char *root)
+{
+	if (root && root[0]) { /* a tree: opened for each read */
+		char path[4096];
+		if (snprintf(path, sizeof(path), "%s/proc/stat", root) >= (int)sizeof(path)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		long got = pread_whole(f, fd);
+		int saved = errno;
+		close(fd);
+		errno = saved;
+		return got;
+	}
+	if (!f->open) {
+		f->fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0)
+			return -1;
+		f->open = true;
+	}
+	long got = pread_whole(f, f->fd);
+	if (got < 0) { /* opened again at the next read */
+		int saved = errno;
+		close(f->fd);
+		f->open = false;
+		errno = saved;
+	}
+	return got;
+}
+
+void procstat_file_close(struct procstat_file *f)
+{
+	if (f->open)
+		close(f->fd);
+	free(f->buf);
+	memset(f, 0, sizeof(*f));
+}
+
 int procirq_stat_read(const char *root, int ncpu, const bool *want, uint64_t *out, bool *seen,
 		      char *err, size_t errlen)
 {
