@@ -9,7 +9,11 @@ SRC=${PMUTOP_SRC:-..}
 TR="$SRC/tests/fixtures/replay/fake-transport.sh"
 T=$(mktemp -d)
 export PMUTOP_BIN=$BIN FAKE_PIDS=$T/pids
-trap 'rm -rf "$T"; [ -n "${TS:-}" ] && tmux -L "$TS" kill-server 2>/dev/null' EXIT
+# tmux_close (tests/tmuxlib.sh): what runs in a server's panes is stopped (SIGTERM, then SIGKILL
+# after 3 s) before the server goes: a sanitizer's build that gets SIGHUP from a killed server can
+# spin in its leak check for good, a CPU lost to every test after it
+source "$SRC/tests/tmuxlib.sh"
+trap 'rm -rf "$T"; [ -n "${TS:-}" ] && tmux_close "$TS"' EXIT
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
 # all_gone PIDFILE: waits (up to 10 s, however loaded the machine) until no pid in the file runs.
@@ -105,7 +109,7 @@ if command -v tmux >/dev/null; then
 	[ $ok -eq 1 ] || no "remote screen: $(cat "$T/screen.txt")"
 	tmux -L "$TS" send-keys q
 	all_gone "$T/pids2" || no "agent $(cat "$T/pids2") of the screen still running 10 s after q"
-	tmux -L "$TS" kill-server 2>/dev/null
+	tmux_close "$TS"
 	TS=pmutop-e2e-replay-$$
 	tmux -L "$TS" new-session -d -x 150 -y 30 "$BIN --no-rc -R $SRC/tests/fixtures/replay/two-modes.jsonl; sleep 5"
 	for _ in $(seq 100); do
@@ -120,7 +124,7 @@ if command -v tmux >/dev/null; then
 		sleep 0.2
 	done
 	[ $ok -eq 1 ] || no "replay screen: $(cat "$T/screen.txt")"
-	tmux -L "$TS" kill-server 2>/dev/null
+	tmux_close "$TS"
 fi
 
 # 6. what goes to the board is checked and quoted for its shell (the fake transport runs the
