@@ -11,6 +11,10 @@
 # reads costs here, which floor.sh's ratios (every program at once) hide or exaggerate by turns.
 # usage: bench/alone.sh [SECONDS [INTERVALS_MS [ROUNDS [TOUCH_KIB]]]]   defaults: 8, "10 100 1000", 3, 70
 #   PMUTOP_BIN=PATH   the pmutop binary (default build/pmutop)
+#   PMUTOP_BINS="LABEL=PATH ..."   several binaries, each run as its own row (before/after)
+#   PMUTOP_ARGS="..."   what pmutop counts instead of "-m sw" (e.g. "-e cpu-clock,page-faults":
+#                       events without /proc/stat, as a hardware mode's)
+#   ALONE_TOUCH=0     only the plain floor, without its touch and online variants
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh # (the working directory is the repository)
@@ -19,7 +23,10 @@ intervals=${2:-"10 100 1000"}
 rounds=${3:-3}
 kib=${4:-70}
 bench_min_secs "$secs"
-bin=$(bench_bin)
+bins=${PMUTOP_BINS:-"pmutop=$(bench_bin)"}
+bin=$(bench_first_bin "$bins")
+read -r -a pargs <<<"${PMUTOP_ARGS:--m sw}"
+touch_too=${ALONE_TOUCH:-1}
 cmake --build build --target bench_floor >/dev/null
 tmp=$(mktemp -d)
 trap 'bench_awake_stop; rm -rf "$tmp"' EXIT
@@ -38,16 +45,21 @@ alone() { # MS NAME COMMAND...: one run; appends "MS NAME US_PER_TICK" to $tmp/r
   echo "$ms $name $(((b - a) / ((secs - 2) * 1000 / ms) / 1000))" >>"$tmp/runs"
 }
 
-echo "alone: $(nproc) CPUs, ${secs}s a run, $rounds rounds, $bin; load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "alone: $(nproc) CPUs, ${secs}s a run, $rounds rounds, $bins, pmutop ${pargs[*]};" \
+  "load $(cut -d' ' -f1-3 /proc/loadavg)"
 bench_awake_start
 for rd in $(seq "$rounds"); do
   for ms in $intervals; do
     n=$((secs * 1000 / ms + 10))
     alone "$ms" floor ./build/bench_floor -i "$ms" -n "$n"
-    alone "$ms" "floor+${kib}KiB" ./build/bench_floor -i "$ms" -n "$n" --touch "$kib"
-    alone "$ms" "floor+${kib}KiB/6" ./build/bench_floor -i "$ms" -n "$n" --touch "$kib" --spread 6
-    alone "$ms" floor+online ./build/bench_floor -i "$ms" -n "$n" --online
-    alone "$ms" pmutop-csv "$bin" --no-rc -b -m sw -i "$ms" -n "$n" -f csv
+    if [ "$touch_too" = 1 ]; then
+      alone "$ms" "floor+${kib}KiB" ./build/bench_floor -i "$ms" -n "$n" --touch "$kib"
+      alone "$ms" "floor+${kib}KiB/6" ./build/bench_floor -i "$ms" -n "$n" --touch "$kib" --spread 6
+      alone "$ms" floor+online ./build/bench_floor -i "$ms" -n "$n" --online
+    fi
+    for lb in $bins; do
+      alone "$ms" "${lb%%=*}-csv" "${lb#*=}" --no-rc -b "${pargs[@]}" -i "$ms" -n "$n" -f csv
+    done
   done
 done
 sort -k1,1n -k2,2 -s "$tmp/runs" | awk '
