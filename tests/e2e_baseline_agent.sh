@@ -5,6 +5,7 @@
 # seed and an IPC shift) give, frame by frame, the same changes, p-values and significant cells
 # as the same sim run locally; the remote screen shows the changes after :baseline FILE.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh" # tmux_close: the panes' programs stopped before the server
 command -v python3 >/dev/null || { echo "SKIP: python3 needed to compare JSON"; exit 77; }
 T=$T_TMP
 AGENT=${PMUTOP_AGENT_BIN:?PMUTOP_AGENT_BIN not set}
@@ -66,7 +67,7 @@ sys.exit(0 if rec["cpus"][0]["baseline"]["ipc"]["significant"] else 1)' "$T/remo
 # the remote screen: :baseline FILE turns the cells into changes
 if command -v tmux >/dev/null; then
 	TS=pmutop-e2e-bl-$$
-	trap 'tmux -L "$TS" kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+	trap 'tmux_close "$TS"; rm -rf "$T_TMP"' EXIT
 	tmux -L "$TS" new-session -d -x 150 -y 30 "$BIN ${REMOTE[*]}; sleep 5"
 	for _ in $(seq 100); do
 		tmux -L "$TS" capture-pane -p | grep -q "REMOTE board" && break
@@ -85,7 +86,7 @@ if command -v tmux >/dev/null; then
 	check "the remote screen names the baseline it compares with" \
 		grep -q "against baseline .*ref.jsonl" "$T/screen.txt"
 	tmux -L "$TS" send-keys q
-	tmux -L "$TS" kill-server 2>/dev/null
+	tmux_close "$TS"
 else
 	skip "no tmux for the screen"
 fi

@@ -4,6 +4,7 @@
 # on the same run window (two runs side by side, software events on this machine): window
 # totals, per-sample deltas, sample counts, lost samples, the capability line and the fallback.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmuxlib.sh" # tmux_close: the panes' programs stopped before the server
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 T=$T_TMP
 # the four software events per CPU, and per-sample metrics: the share of the sample's wall
@@ -195,7 +196,7 @@ check ":sample 20us is refused, saying the range (rc $?)" grep -q 'sample cadenc
 # the screen's capability line says which path counts
 if command -v tmux >/dev/null; then
 	SOCK=pmutop-ring-$$
-	T_CLEANUPS+=("tmux -L $SOCK kill-server 2>/dev/null")
+	T_CLEANUPS+=("tmux_close $SOCK")
 	TERM=xterm-256color tmux -L $SOCK -f /dev/null new-session -d -x 400 -y 20 \
 		"XDG_CONFIG_HOME=$XDG_CONFIG_HOME $BIN --no-rc -m sw -c '$DEF' --sample 1 -i 200"
 	screen_says() { # TEXT: within 5 s
@@ -207,7 +208,7 @@ if command -v tmux >/dev/null; then
 		return 1
 	}
 	check "screen: the capability line says sampling path ring" screen_says "sampling path ring (a cpu-clock leader per CPU, no cross-CPU read)"
-	tmux -L $SOCK kill-server 2>/dev/null
+	tmux_close $SOCK
 else
 	skip "no tmux: the screen's capability line is not checked"
 fi
