@@ -124,11 +124,6 @@ struct procstat_file {
 long procstat_file_read(struct procstat_file *f, const char *root);
 void procstat_file_close(struct procstat_file *f);
 
-/* Reads @root + "/proc/stat" (root "" or NULL is the live system) and parses it as
- * procirq_stat_parse() does. Returns the number of CPU lines stored, or -1 with a message. */
-int procirq_stat_read(const char *root, int ncpu, const bool *want, uint64_t *out, bool *seen,
-		      char *err, size_t errlen);
-
 /* Reads @root + "/sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq" (kHz).
  * Returns 0, or -1 with a cause (no cpufreq driver, CPU offline, bad content). */
 int procirq_cpufreq_khz(const char *root, int cpu, uint64_t *khz, char *err, size_t errlen);

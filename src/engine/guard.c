@@ -569,17 +569,15 @@ int guard_procstat_read(struct guard_procstat *p, const char *root, const int *c
 			p->busy[k] = p->total[k] = 0;
 		p->n = ncpu;
 	}
-	const uint64_t *v = p->fields;
-	const bool *seen = p->seen;
 	memset(p->seen, 0, sizeof(bool) * (size_t)ncpu);
 	long len = procstat_file_read(&p->file, root);
 	int rc = len >= 0
 		     ? procirq_stat_parse(p->file.buf, (size_t)len, ncpu, NULL, p->fields, p->seen)
 		     : -1;
 	for (int cpu = 0; rc >= 0 && cpu < ncpu; cpu++) {
-		if (!seen[cpu])
+		if (!p->seen[cpu])
 			continue;
-		const uint64_t *f = &v[(size_t)cpu * PROCSTAT_FIELDS];
+		const uint64_t *f = &p->fields[(size_t)cpu * PROCSTAT_FIELDS];
 		/* busy is all but idle and iowait (steal is time the host ran something else: not
 		 * busy here) */
 		uint64_t total = 0;

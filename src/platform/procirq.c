@@ -560,25 +560,6 @@ void procstat_file_close(struct procstat_file *f)
 	memset(f, 0, sizeof(*f));
 }
 
-int procirq_stat_read(const char *root, int ncpu, const bool *want, uint64_t *out, bool *seen,
-		      char *err, size_t errlen)
-{
-	char path[4096];
-	if (snprintf(path, sizeof(path), "%s/proc/stat", root ? root : "") >= (int)sizeof(path)) {
-		text_errorf(err, errlen, "/proc/stat: path too long");
-		return -1;
-	}
-	if (err && errlen)
-		err[0] = 0;
-	size_t len = 0;
-	char *text = lr_slurp(path, PROC_LINE_MAX, PROCIRQ_FILE_MAX, 0, &len, err, errlen);
-	if (!text)
-		return -1;
-	int n = procirq_stat_parse(text, len, ncpu, want, out, seen);
-	free(text);
-	return n;
-}
-
 int procirq_cpufreq_khz(const char *root, int cpu, uint64_t *khz, char *err, size_t errlen)
 {
 	char path[4096];
