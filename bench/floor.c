@@ -18,8 +18,9 @@
  * tick also preads /sys/devices/system/cpu/online on a descriptor kept open: what following
  * hotplug with a sysfs read a tick costs (bench/alone.sh). With -f csv each tick also does the
  * least a monitor does to print the records pmutop's batch CSV prints for the sw mode: the
- * deltas of the counts and of /proc/stat's busy and idle time, the mode's six metrics, a row
- * per CPU and one for all, in pmutop's columns and number formats (its numfmt), one write():
+ * deltas of the counts and of /proc/stat's busy and idle time (pmutop's parser), the mode's six
+ * metrics, a row per CPU and one for all, in pmutop's columns and number formats (numfmt), one
+ * write():
  * a single-purpose program with the same output, no tables, no expressions, no observers
  * (bench/lean.sh). -b, --no-rc and -m sw are taken and ignored, so the benchmarks that run
  * `BIN [--no-rc] -b -m sw -i MS -n TICKS -f csv` (overhead.sh, tick_touch.sh) run it in pmutop's
@@ -45,6 +46,7 @@
 #include <unistd.h>
 
 #include "numfmt.h"
+#include "procirq.h"
 
 #define MAX_CPUS 4096
 #define GROUP_EVENTS 5
@@ -211,31 +213,20 @@ static void lean_row(struct lean_out *o, const char *cpu, const uint64_t *d, int
 		lean_record(o, cpu, "metric", "tsc_ghz", "", 0, "", "n/a");
 }
 
-/* /proc/stat's cpuN lines into each CPU's busy and idle ticks (CPU_INDEX: N -> row, or -1) */
-static void lean_stat(const char *text, size_t len, const int *cpu_index, struct lean_cpu *cpus)
+/* /proc/stat's cpuN lines (pmutop's parser) into each CPU's busy and idle ticks */
+static void lean_stat(const char *text, size_t len, int ncpu, struct lean_cpu *cpus, int ncpus)
 {
-	const char *p = text, *end = text + len;
-	while (p + 4 < end && memcmp(p, "cpu", 3) == 0) {
-		const char *s = p + 3;
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		p = nl ? nl + 1 : end;
-		if (*s < '0' || *s > '9')
-			continue; /* the "cpu " line: all CPUs */
-		uint64_t v[8] = {0}, cpu = 0;
-		while (*s >= '0' && *s <= '9')
-			cpu = cpu * 10 + (uint64_t)(*s++ - '0');
-		for (int f = 0; f < 8 && s < p; f++) {
-			while (s < p && *s == ' ')
-				s++;
-			while (s < p && *s >= '0' && *s <= '9')
-				v[f] = v[f] * 10 + (uint64_t)(*s++ - '0');
-		}
-		if (cpu < MAX_CPUS && cpu_index[cpu] >= 0) {
-			struct lean_cpu *c = &cpus[cpu_index[cpu]];
-			/* user nice system idle iowait irq softirq steal */
-			c->busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
-			c->idle = v[3] + v[4];
-		}
+	static uint64_t field[MAX_CPUS * PROCSTAT_FIELDS];
+	static bool seen[MAX_CPUS];
+	memset(seen, 0, sizeof(bool) * (size_t)ncpu);
+	procirq_stat_parse(text, len, ncpu, NULL, field, seen);
+	for (int i = 0; i < ncpus; i++) {
+		const uint64_t *v = &field[(size_t)cpus[i].cpu * PROCSTAT_FIELDS];
+		if (!seen[cpus[i].cpu])
+			continue;
+		cpus[i].busy = v[PROCSTAT_USER] + v[PROCSTAT_NICE] + v[PROCSTAT_SYSTEM] +
+			       v[PROCSTAT_IRQ] + v[PROCSTAT_SOFTIRQ] + v[PROCSTAT_STEAL];
+		cpus[i].idle = v[PROCSTAT_IDLE] + v[PROCSTAT_IOWAIT];
 	}
 }
 
@@ -332,12 +323,11 @@ int main(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu > MAX_CPUS)
 		ncpu = MAX_CPUS;
-	static int leader[MAX_CPUS], cpu_index[MAX_CPUS];
+	static int leader[MAX_CPUS];
 	static struct lean_cpu lean[MAX_CPUS];
 	int nleaders = 0, nevents = 0;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		int lead = -1, opened = 0;
-		cpu_index[cpu] = -1;
 		for (int e = 0; e < GROUP_EVENTS; e++) {
 			struct perf_event_attr a;
 			memset(&a, 0, sizeof(a));
@@ -375,7 +365,6 @@ int main(int argc, char **argv)
 		}
 		if (lead >= 0) {
 			lean[nleaders] = (struct lean_cpu){.cpu = cpu, .nev = opened};
-			cpu_index[cpu] = nleaders;
 			leader[nleaders++] = lead;
 		}
 	}
@@ -412,7 +401,7 @@ int main(int argc, char **argv)
 	if (csv) {
 		gethostname(host, sizeof(host) - 1);
 		ssize_t len = stat >= 0 ? pread(stat, statbuf, sizeof(statbuf) - 1, 0) : 0;
-		lean_stat(statbuf, len > 0 ? (size_t)len : 0, cpu_index, lean);
+		lean_stat(statbuf, len > 0 ? (size_t)len : 0, (int)ncpu, lean, nleaders);
 		for (int i = 0; i < nleaders; i++) /* the first tick's deltas start here */
 			lean[i].prev_busy = lean[i].busy, lean[i].prev_idle = lean[i].idle;
 		static const char head[] =
@@ -446,7 +435,7 @@ int main(int argc, char **argv)
 			return 1;
 		if (csv && stat >= 0) {
 			ssize_t len = pread(stat, statbuf, sizeof(statbuf) - 1, 0);
-			lean_stat(statbuf, len > 0 ? (size_t)len : 0, cpu_index, lean);
+			lean_stat(statbuf, len > 0 ? (size_t)len : 0, (int)ncpu, lean, nleaders);
 		}
 		if (csv) {
 			clock_gettime(CLOCK_MONOTONIC, &ts);
