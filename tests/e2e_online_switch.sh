@@ -39,19 +39,27 @@ quit_check "quit after the change"
 # line) until it closes it (the validity guard reads the file on a descriptor of its own once the
 # mode has no busy and idle events); the reads of the online list's descriptor (its last open's)
 # before and after that point, and the backend's /proc/stat reads before it
-read -r stat_n before after < <(awk '
+read -r stat_n before after guard_opens guard_reads < <(awk '
 	/^openat\(.*\/devices\/system\/cpu\/online"/ { match($0, /= [0-9]+$/); fd = substr($0, RSTART + 2) }
 	/^pread64\([0-9]+, "cpu / { split($0, a, /[(,]/); if (sfd == "") sfd = a[2]
 		if (!ended && a[2] == sfd) { stat++; last = NR } }
 	/^close\([0-9]+\)/ { split($0, a, /[()]/); if (sfd != "" && a[2] == sfd && !ended) { ended = 1; last = NR } }
 	/^pread64\(/ { split($0, a, /[(,]/); if (fd != "" && a[2] == fd) at[++n] = NR }
+	/^openat\(.*"\/proc\/stat"/ { op[++no] = NR }
+	/^pread64\([0-9]+, "cpu / { sr[++ns] = NR }
 	END { for (i = 1; i <= n; i++) if (at[i] < last) b++; else f++
-		printf "%d %d %d\n", stat, b, f }' "$T_TMP/st")
+		for (i = 1; i <= no; i++) go += op[i] > last
+		for (i = 1; i <= ns; i++) gr += sr[i] > last
+		printf "%d %d %d %d %d\n", stat, b, f, go, gr }' "$T_TMP/st")
 check "the sw mode read /proc/stat every tick for ~3 s ($stat_n reads)" [ "$stat_n" -ge 20 ]
 check "while /proc/stat was read, the online list was read at most twice ($before)" \
 	[ "$before" -le 2 ]
 # 4.5 s and the quit: 4 to 6 reads at once a second; not every tick (45 or more)
 check "after :remove busy idle, the online list is read once a second (4.5 s: $after reads)" \
 	[ "$after" -ge 3 -a "$after" -le 10 ]
+# where the two meet: with busy and idle gone the validity guard reads /proc/stat itself for
+# its busy figure, at most every 100 ms, on one descriptor it keeps (not an open a tick)
+check "after the change the guard preads /proc/stat on one descriptor ($guard_opens opens, $guard_reads reads)" \
+	[ "$guard_opens" -le 1 -a "$guard_reads" -ge 20 ]
 [ "$T_FAIL" = 0 ] || grep -E 'online"|^pread64\([0-9]+, "cpu ' "$T_TMP/st" | cut -c1-80 | tail -30
 t_done
